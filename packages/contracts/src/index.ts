@@ -1,0 +1,4 @@
+export * from './validation';
+export * from './common';
+export * from './errors';
+export * from './schedules';
