@@ -1,4 +1,7 @@
 export * from './validation';
 export * from './common';
 export * from './errors';
+export * from './auth';
+export * from './ops';
+export * from './config';
 export * from './schedules';

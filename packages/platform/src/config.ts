@@ -1,0 +1,111 @@
+/** Process configuration: parsed once from the environment into a frozen object, with clear errors. */
+export interface Config {
+  readonly nodeEnv: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly queuePrefix: string;
+  readonly authUrl: string;
+  readonly supplierUrl: string;
+  /** Operator bearer; `generated` when it was minted because OPS_TOKEN was unset outside production. */
+  readonly opsToken: string;
+  readonly opsTokenGenerated: boolean;
+  readonly logLevel: string;
+  /** Seconds between automatic retries of a FAILED booking. */
+  readonly autoRetryDelays: readonly number[];
+  readonly apiPort: number;
+  readonly workerPort: number;
+  readonly authPort: number;
+  readonly sandboxPort: number;
+  /** Supplier sandbox response latency in ms, and its jitter. */
+  readonly sandboxLatencyMs: number;
+  readonly sandboxLatencyJitterMs: number;
+  /** Milliseconds a process may spend finishing in-flight work after SIGTERM. */
+  readonly shutdownDeadlineMs: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a TCP port (0-65535), got "${raw}"`);
+  return n;
+}
+
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function delays(env: Env): number[] {
+  const raw = env.AUTO_RETRY_DELAYS || '60,300,900';
+  const parts = raw.split(',').map((p) => p.trim());
+  const values = parts.map(Number);
+  if (values.some((v) => !Number.isFinite(v) || v < 0) || parts.some((p) => p === '')) {
+    throw new ConfigError(`AUTO_RETRY_DELAYS must be comma-separated seconds, got "${raw}"`);
+  }
+  return values;
+}
+
+/** Reads the fixed environment variables of DESIGN section 1. `mintToken` makes the development operator token. */
+export function loadConfig(env: Env = process.env, mintToken: () => string = defaultMint): Config {
+  const nodeEnv = env.NODE_ENV || 'development';
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, got "${logLevel}"`);
+  let opsToken = env.OPS_TOKEN || '';
+  let opsTokenGenerated = false;
+  if (!opsToken) {
+    if (nodeEnv === 'production') throw new ConfigError('OPS_TOKEN is required when NODE_ENV=production');
+    opsToken = mintToken();
+    opsTokenGenerated = true;
+  } else if (opsToken.length < 16) {
+    throw new ConfigError('OPS_TOKEN must be at least 16 characters');
+  }
+  const queuePrefix = env.QUEUE_PREFIX || 'crew';
+  if (!/^[A-Za-z0-9_.-]+$/.test(queuePrefix)) throw new ConfigError(`QUEUE_PREFIX may hold letters, digits, _ . - only, got "${queuePrefix}"`);
+  return Object.freeze({
+    nodeEnv,
+    databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/crew_travel', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    queuePrefix,
+    authUrl: url(env, 'AUTH_URL', 'http://127.0.0.1:4000', ['http:', 'https:']),
+    supplierUrl: url(env, 'SUPPLIER_URL', 'http://127.0.0.1:4100', ['http:', 'https:']),
+    opsToken,
+    opsTokenGenerated,
+    logLevel,
+    autoRetryDelays: Object.freeze(delays(env)),
+    apiPort: port(env, 'API_PORT', 3000),
+    workerPort: port(env, 'WORKER_PORT', 9100),
+    authPort: port(env, 'AUTH_PORT', 4000),
+    sandboxPort: port(env, 'SANDBOX_PORT', 4100),
+    sandboxLatencyMs: nonNegativeInt(env, 'SANDBOX_LATENCY_MS', 0),
+    sandboxLatencyJitterMs: nonNegativeInt(env, 'SANDBOX_LATENCY_JITTER_MS', 0),
+    shutdownDeadlineMs: nonNegativeInt(env, 'SHUTDOWN_DEADLINE_MS', 25000),
+  });
+}
+
+function defaultMint(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node:crypto') as typeof import('node:crypto')).randomBytes(24).toString('base64url');
+}

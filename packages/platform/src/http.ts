@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import { checkBody, checkQuery, ErrorCode } from '@crew/contracts';
+import { ApiError } from './errors';
+import type { Logger } from './logger';
+import { pathPattern, type RouteSpec } from './route';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** One JSON line per request, with a request id reused from `X-Request-Id` or minted, and echoed back. */
+export function requestLogger(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId(req, res) {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customAttributeKeys: { reqId: 'request_id' },
+    customProps(_req, res) {
+      return ((res as Response).locals?.logBindings as Record<string, unknown>) ?? {};
+    },
+    customLogLevel(_req, res, err) {
+      if (err || res.statusCode >= 500) return 'error';
+      if (res.statusCode >= 400) return 'warn';
+      return 'info';
+    },
+    serializers: {
+      req(req: { id: unknown; method: string; url: string }) {
+        // The URL without its query string: a refresh token travels in the query.
+        return { id: req.id, method: req.method, url: String(req.url).split('?')[0] };
+      },
+      res(res: { statusCode: number }) {
+        return { status: res.statusCode };
+      },
+    },
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+  });
+}
+
+/** Adds fields (airline_id, schedule_id, booking_id…) to this request's log line. */
+export function bindLog(res: Response, fields: Record<string, unknown>): void {
+  res.locals.logBindings = { ...(res.locals.logBindings ?? {}), ...fields };
+}
+
+export function sendError(res: Response, err: ApiError): void {
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  res.status(err.status).json(err.toEnvelope());
+}
+
+/** Maps every error to the spec's envelope; a 500 never carries a stack or internal message. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const apiError = toApiError(err);
+    if (apiError.status >= 500) (req.log ?? logger).error({ err }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(res, apiError);
+  };
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
+    case 'entity.too.large':
+      return new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than this endpoint accepts');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, e.message ?? 'Unsupported content encoding');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return ApiError.invalid('The request body could not be read');
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return new ApiError(e.status, ErrorCode.INVALID_REQUEST, e.message ?? 'Bad request');
+  }
+  return new ApiError(500, ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; it has been logged');
+}
+
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+
+/** Mounts declared routes on a router: body parsing with the route's limit, validation, the handler. */
+export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: RouteSpec) => RequestHandler[]): void {
+  for (const spec of routes) {
+    const handlers: RequestHandler[] = [...guard(spec)];
+    if (BODY_METHODS.has(spec.method) && spec.body) {
+      handlers.push(express.json({ limit: spec.bodyLimit ?? '1mb', strict: false, inflate: true }));
+      handlers.push(requireJson);
+    }
+    handlers.push(async (req, res, next) => {
+      try {
+        const input = validateInput(spec, req);
+        const reply = await spec.handler({ ...input, req, res } as never);
+        if (reply === undefined || res.headersSent) return;
+        for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+        if (reply.body === undefined) res.status(reply.status).end();
+        else res.status(reply.status).json(reply.body);
+      } catch (err) {
+        next(err);
+      }
+    });
+    router[spec.method](spec.path, ...handlers);
+  }
+}
+
+const requireJson: RequestHandler = (req, _res, next) => {
+  if (req.body === undefined) {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody) return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
+  }
+  next();
+};
+
+function validateInput(spec: RouteSpec, req: Request): { body: unknown; query: unknown; params: unknown } {
+  let query: unknown = req.query;
+  let params: unknown = req.params;
+  let body: unknown = req.body;
+  if (spec.params) {
+    const r = checkQuery(spec.params, { ...req.params });
+    if (!r.ok) throw ApiError.notFound();
+    params = r.value;
+  }
+  if (spec.query) {
+    const r = checkQuery(spec.query, { ...(req.query as Record<string, unknown>) });
+    if (!r.ok) throw ApiError.invalid('The query string is not valid', r.issues.map((i) => ({ ...i, field: `query${i.field === '/' ? '' : i.field.replace(/^\//, '.')}` })));
+    query = r.value;
+  }
+  if (spec.body) {
+    if (body === undefined) throw ApiError.validation([{ field: '/', issue: 'a JSON body is required' }]);
+    const r = checkBody(spec.body, body);
+    if (!r.ok) throw ApiError.validation(r.issues);
+    body = r.value;
+  } else if (BODY_METHODS.has(spec.method)) {
+    body = undefined;
+  }
+  return { body, query, params };
+}
+
+/** After all routes: 405 (with Allow) when the path exists under another method, else 404 — both in the envelope. */
+export function fallbackHandler(routes: RouteSpec[], mountPath = ''): RequestHandler {
+  const compiled = routes.map((r) => ({ method: r.method.toUpperCase(), re: pathPattern(mountPath + r.path) }));
+  return (req, _res, next) => {
+    const path = req.originalUrl.split('?')[0] ?? '';
+    const allowed = [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      return next(new ApiError(405, ErrorCode.METHOD_NOT_ALLOWED, `Method ${req.method} is not allowed here`, [], { Allow: allowed.join(', ') }));
+    }
+    next(new ApiError(404, ErrorCode.NOT_FOUND, `No route ${req.method} ${path}`));
+  };
+}
+
+/** Listens and resolves with the bound port. */
+export function listen(server: Server, port: number, host = '0.0.0.0'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}
+
+/** Stops accepting connections and waits for in-flight requests, forcing them closed after the deadline. */
+export async function closeServer(server: Server, deadlineMs: number): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), deadlineMs);
+  timer.unref();
+  await closed;
+  clearTimeout(timer);
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm start`: applies migrations, then runs api, worker, auth and the supplier sandbox in one foreground
+ * supervisor with per-process log prefixes. Ctrl-C / SIGTERM stops all of them.
+ */
+import { randomBytes } from 'node:crypto';
+import concurrently from 'concurrently';
+import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
+import { loadConfig } from '@crew/platform';
+
+const tsx = `"${process.execPath}" "${require.resolve('tsx/cli')}"`;
+
+async function waitFor(url: string, deadlineMs: number): Promise<boolean> {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}
+
+async function main(): Promise<void> {
+  const opsToken = process.env.OPS_TOKEN || randomBytes(24).toString('base64url');
+  const config = loadConfig({ ...process.env, OPS_TOKEN: opsToken });
+  await ensureDatabase(config.databaseUrl);
+  const db = createDb(config.databaseUrl, { max: 1 });
+  const migrated = await migrateToLatest(db);
+  await db.destroy();
+  console.log(`[start] migrations applied: ${migrated.results?.filter((r) => r.status === 'Success').length ?? 0} new`);
+
+  const env = { ...process.env, OPS_TOKEN: opsToken };
+  const { result } = concurrently(
+    [
+      { name: 'auth', command: `${tsx} services/auth/src/main.ts`, env, prefixColor: 'magenta' },
+      { name: 'sandbox', command: `${tsx} services/supplier-sandbox/src/main.ts`, env, prefixColor: 'yellow' },
+      { name: 'api', command: `${tsx} services/api/src/main.ts`, env, prefixColor: 'cyan' },
+      { name: 'worker', command: `${tsx} services/worker/src/main.ts`, env, prefixColor: 'green' },
+    ],
+    { prefix: 'name', killOthersOn: ['failure'], cwd: process.cwd() },
+  );
+
+  const api = `http://127.0.0.1:${config.apiPort}`;
+  const checks = [
+    `${config.authUrl}/healthz`,
+    `${config.supplierUrl}/healthz`,
+    `http://127.0.0.1:${config.workerPort}/healthz`,
+    `${api}/readyz`,
+  ];
+  const up = await Promise.all(checks.map((u) => waitFor(u, 60_000)));
+  console.log(
+    [
+      '',
+      up.every(Boolean) ? '[start] all four processes are up' : `[start] not every process answered: ${checks.filter((_, i) => !up[i]).join(', ')}`,
+      `  api (airline API)   ${api}/api/v1`,
+      `  operator API        ${api}/ops/v1`,
+      `  auth                ${config.authUrl}`,
+      `  supplier sandbox    ${config.supplierUrl}`,
+      `  worker health       http://127.0.0.1:${config.workerPort}/healthz`,
+      `  operator token      ${opsToken}${process.env.OPS_TOKEN ? ' (from OPS_TOKEN)' : ' (generated; set OPS_TOKEN to choose one)'}`,
+      '',
+    ].join('\n'),
+  );
+  try {
+    await result;
+    process.exit(0);
+  } catch {
+    // A child failed or was stopped by a signal; concurrently has stopped the others.
+    process.exit(process.exitCode ?? 1);
+  }
+}
+
+main().catch((err) => {
+  console.error('[start] failed:', err);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Redis } from 'ioredis';
+import { isMigrated, sql, type Db } from '@crew/db';
+import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
+import { redisReachable } from '@crew/queue';
+import { guardFor } from './auth/guard';
+import type { TokenVerifier } from './auth/token-verifier';
+import { companyConfigRoutes } from './config/company.routes';
+import { opsRoutes } from './ops/ops.routes';
+
+export const API_BASE = '/api/v1';
+export const OPS_BASE = '/ops/v1';
+
+export interface ApiDeps {
+  config: Config;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  verifyToken: TokenVerifier;
+}
+
+/** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
+export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
+  return {
+    crew: [...companyConfigRoutes(deps.db)],
+    ops: opsRoutes(deps.db),
+  };
+}
+
+export function createApiApp(deps: ApiDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(helmet());
+  app.use(requestLogger(deps.logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  let migrated = false;
+  app.get('/readyz', async (_req, res) => {
+    const checks = { postgres: false, migrations: false, redis: false };
+    try {
+      await sql`select 1`.execute(deps.db);
+      checks.postgres = true;
+      migrated = migrated || (await isMigrated(deps.db));
+      checks.migrations = migrated;
+    } catch {
+      // reported below
+    }
+    checks.redis = await redisReachable(deps.redis);
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+
+  const routes = apiRoutes(deps);
+  const guard = guardFor(deps.verifyToken, deps.config.opsToken, deps.logger);
+  for (const [base, list] of [
+    [API_BASE, routes.crew],
+    [OPS_BASE, routes.ops],
+  ] as const) {
+    const router = express.Router();
+    mountRoutes(router, list, guard);
+    app.use(base, router);
+  }
+  app.use(fallbackHandler([...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })), ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path }))]));
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,34 @@
+import { createServer } from 'node:http';
+import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
+import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
+import { createRedis } from '@crew/queue';
+import { createApiApp } from './app';
+import { createTokenVerifier } from './auth/token-verifier';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger('api', config.logLevel);
+  await ensureDatabase(config.databaseUrl);
+  const db = createDb(config.databaseUrl, { applicationName: 'crew-api' });
+  await migrateToLatest(db);
+  const redis = createRedis(config.redisUrl);
+  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl) });
+  const server = createServer(app);
+  // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
+  server.requestTimeout = 300_000;
+  server.keepAliveTimeout = 65_000;
+  const port = await listen(server, config.apiPort);
+  logger.info({ port }, 'api listening');
+  // Development only (production refuses to start without OPS_TOKEN): the operator needs to see it.
+  if (config.opsTokenGenerated) logger.warn({ ops_token: config.opsToken }, 'OPS_TOKEN unset: generated a random operator token for this process');
+  installShutdown(logger, config.shutdownDeadlineMs, [
+    { name: 'http', run: () => closeServer(server, config.shutdownDeadlineMs - 2000) },
+    { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
+    { name: 'postgres', run: () => db.destroy() },
+  ]);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+import { Type } from '@sinclair/typebox';
+import { AirlineIdParams, AirlineSettings, AirlineSettingsPatch, AirlineView, CreateAirlineBody, CreatedUser, CreateUserBody, TravellerBody, TravellerParams, TravellerView } from '@crew/contracts';
+import { settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
+import { ApiError, hashSecret, newSecret, route, type RouteSpec, errorResponses } from '@crew/platform';
+
+const TAGS = ['Operator API'];
+const errors = errorResponses;
+
+export function airlineView(a: Airline) {
+  return { airline_id: a.airline_id, name: a.name, carrier_code: a.carrier_code, settings: settingsOf(a), created_at: a.created_at.toISOString() };
+}
+
+export function travellerView(t: Traveller) {
+  return {
+    traveller_email: t.traveller_email,
+    employee_id: t.employee_id,
+    first_name: t.first_name,
+    last_name: t.last_name,
+    name: t.name,
+    date_of_birth: t.date_of_birth,
+    updated_at: t.updated_at.toISOString(),
+  };
+}
+
+async function airlineOr404(db: Db, airlineId: string): Promise<Airline> {
+  const airline = await tenancyRepo.findAirline(db, airlineId);
+  if (!airline) throw ApiError.notFound('Airline');
+  return airline;
+}
+
+/** The operator API of DESIGN section 3 (fixed paths), behind the operator token. */
+export function opsRoutes(db: Db): RouteSpec[] {
+  return [
+    route({
+      method: 'post',
+      path: '/airlines',
+      operationId: 'opsCreateAirline',
+      summary: 'Create an airline (tenant) with default settings',
+      tags: TAGS,
+      auth: 'ops',
+      body: CreateAirlineBody,
+      responses: { 201: { description: 'The airline', schema: AirlineView }, ...errors([401, 422]) },
+      handler: async ({ body }) => ({ status: 201, body: airlineView(await tenancyRepo.createAirline(db, body.name, body.carrier_code)) }),
+    }),
+    route({
+      method: 'get',
+      path: '/airlines',
+      operationId: 'opsListAirlines',
+      summary: 'List airlines',
+      tags: TAGS,
+      auth: 'ops',
+      responses: { 200: { description: 'Airlines', schema: Type.Object({ airlines: Type.Array(AirlineView) }) }, ...errors([401]) },
+      handler: async () => ({ status: 200, body: { airlines: (await tenancyRepo.listAirlines(db)).map(airlineView) } }),
+    }),
+    route({
+      method: 'get',
+      path: '/airlines/:airline_id/settings',
+      operationId: 'opsGetSettings',
+      summary: "An airline's operator levers",
+      tags: TAGS,
+      auth: 'ops',
+      params: AirlineIdParams,
+      responses: { 200: { description: 'Settings', schema: AirlineSettings }, ...errors([401, 404]) },
+      handler: async ({ params }) => ({ status: 200, body: settingsOf(await airlineOr404(db, params.airline_id)) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/airlines/:airline_id/settings',
+      operationId: 'opsPatchSettings',
+      summary: 'Change any subset of the operator levers',
+      tags: TAGS,
+      auth: 'ops',
+      params: AirlineIdParams,
+      body: AirlineSettingsPatch,
+      responses: { 200: { description: 'Settings', schema: AirlineSettings }, ...errors([401, 404, 422]) },
+      handler: async ({ params, body }) => {
+        const updated = await tenancyRepo.updateAirlineSettings(db, params.airline_id, body);
+        if (!updated) throw ApiError.notFound('Airline');
+        return { status: 200, body: settingsOf(updated) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/airlines/:airline_id/users',
+      operationId: 'opsCreateUser',
+      summary: 'Create a user of an airline; the user_token is shown once',
+      tags: TAGS,
+      auth: 'ops',
+      params: AirlineIdParams,
+      body: CreateUserBody,
+      responses: { 201: { description: 'The user and its token', schema: CreatedUser }, ...errors([401, 404, 409, 422]) },
+      handler: async ({ params, body }) => {
+        await airlineOr404(db, params.airline_id);
+        const token = newSecret(32);
+        const user = await tenancyRepo.createUser(db, params.airline_id, body.email, hashSecret(token));
+        if (!user) throw ApiError.conflict(`A user with email ${body.email} already exists for this airline`);
+        return { status: 201, body: { user_id: user.user_id, email: user.email, user_token: token } };
+      },
+    }),
+    route({
+      method: 'put',
+      path: '/airlines/:airline_id/travellers/:traveller_email',
+      operationId: 'opsUpsertTraveller',
+      summary: "Create or update a crew member's traveller profile (the date of birth is set only here)",
+      tags: TAGS,
+      auth: 'ops',
+      params: TravellerParams,
+      body: TravellerBody,
+      responses: { 200: { description: 'The traveller profile', schema: TravellerView }, ...errors([401, 404, 422]) },
+      handler: async ({ params, body }) => {
+        await airlineOr404(db, params.airline_id);
+        return { status: 200, body: travellerView(await tenancyRepo.upsertTraveller(db, params.airline_id, params.traveller_email, body)) };
+      },
+    }),
+  ];
+}

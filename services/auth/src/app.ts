@@ -1,0 +1,33 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Db } from '@crew/db';
+import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Logger } from '@crew/platform';
+import type { KeyStore } from './key-store';
+import { oauthRoutes } from './oauth.routes';
+
+export interface AuthAppDeps {
+  db: Db;
+  keys: KeyStore;
+  logger: Logger;
+  /** The `iss` claim: the service's own public base URL (AUTH_URL). */
+  issuer: () => string;
+}
+
+export function createAuthApp(deps: AuthAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(helmet());
+  app.use(requestLogger(deps.logger));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  const routes = oauthRoutes({ db: deps.db, keys: deps.keys, issuer: deps.issuer });
+  const router = express.Router();
+  mountRoutes(router, routes, () => []);
+  app.use(router);
+  app.use(fallbackHandler(routes));
+  app.use(errorHandler(deps.logger));
+  return app;
+}

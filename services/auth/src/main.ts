@@ -1,0 +1,27 @@
+import { createServer } from 'node:http';
+import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
+import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
+import { createAuthApp } from './app';
+import { KeyStore } from './key-store';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger('auth', config.logLevel);
+  await ensureDatabase(config.databaseUrl);
+  const db = createDb(config.databaseUrl, { applicationName: 'crew-auth' });
+  await migrateToLatest(db);
+  const keys = new KeyStore(db);
+  await keys.signingKey();
+  const server = createServer(createAuthApp({ db, keys, logger, issuer: () => config.authUrl }));
+  const port = await listen(server, config.authPort);
+  logger.info({ port, issuer: config.authUrl }, 'auth listening');
+  installShutdown(logger, config.shutdownDeadlineMs, [
+    { name: 'http', run: () => closeServer(server, config.shutdownDeadlineMs - 1000) },
+    { name: 'postgres', run: () => db.destroy() },
+  ]);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
