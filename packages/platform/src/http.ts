@@ -19,9 +19,8 @@ export function requestLogger(logger: Logger): RequestHandler {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    customAttributeKeys: { reqId: 'request_id' },
-    customProps(_req, res) {
-      return ((res as Response).locals?.logBindings as Record<string, unknown>) ?? {};
+    customProps(req, res) {
+      return { request_id: req.id, ...(((res as Response).locals?.logBindings as Record<string, unknown>) ?? {}) };
     },
     customLogLevel(_req, res, err) {
       if (err || res.statusCode >= 500) return 'error';
@@ -29,9 +28,9 @@ export function requestLogger(logger: Logger): RequestHandler {
       return 'info';
     },
     serializers: {
-      req(req: { id: unknown; method: string; url: string }) {
+      req(req: { method: string; url: string }) {
         // The URL without its query string: a refresh token travels in the query.
-        return { id: req.id, method: req.method, url: String(req.url).split('?')[0] };
+        return { method: req.method, url: String(req.url).split('?')[0] };
       },
       res(res: { statusCode: number }) {
         return { status: res.statusCode };

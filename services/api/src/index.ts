@@ -1,0 +1,2 @@
+export { createApiApp, apiRoutes, API_BASE, OPS_BASE, type ApiDeps } from './app';
+export { createTokenVerifier, type Principal, type TokenVerifier } from './auth/token-verifier';

@@ -1,0 +1,155 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { clientToken, http, onboard, type Tenant } from '../../../test/support/client';
+import { startStack, type Stack } from '../../../test/support/stack';
+
+let stack: Stack;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  stack = await startStack('auth');
+  tenant = await onboard(stack);
+});
+afterAll(() => stack.close());
+
+const refresh = (token: string) => http(`${stack.authUrl}/oauth/refresh?refresh_token=${encodeURIComponent(token)}`, { method: 'POST' });
+
+describe('POST /oauth/token', () => {
+  it('answers access_token (a JWT with the DESIGN claims), refresh_token, token_type Bearer, expires_in about 900 and scope', async () => {
+    const res = await clientToken(stack, tenant.clientId, tenant.clientSecret);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 900,
+      scope: 'events:read events:write',
+    });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const header = decodeProtectedHeader(res.body.access_token);
+    expect(header.alg).toBe('ES256');
+    expect(header.kid).toEqual(expect.any(String));
+    const claims = decodeJwt(res.body.access_token);
+    expect(claims).toMatchObject({ iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, airline_id: tenant.airlineId, user_id: tenant.userId, email: tenant.email, scope: 'events:read events:write' });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(900);
+  });
+
+  it('refuses a wrong client secret and an unknown client with 401 UNAUTHORIZED', async () => {
+    for (const res of [await clientToken(stack, tenant.clientId, 'wrong-secret'), await clientToken(stack, 'cl_unknown', tenant.clientSecret)]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String), details: [] }, status: 401 });
+    }
+  });
+
+  it('refuses a missing or unsupported grant_type with 400', async () => {
+    const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
+    const res = await http(`${stack.authUrl}/oauth/token?grant_type=password`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('POST /oauth/refresh', () => {
+  it('works once; a reused refresh token is refused and revokes its whole family', async () => {
+    const first = await clientToken(stack, tenant.clientId, tenant.clientSecret);
+    const r1 = await refresh(first.body.refresh_token);
+    expect(r1.status).toBe(200);
+    expect(r1.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(r1.body.refresh_token).not.toBe(first.body.refresh_token);
+
+    const reuse = await refresh(first.body.refresh_token);
+    expect(reuse.status).toBe(401);
+    expect(reuse.body.error.code).toBe('UNAUTHORIZED');
+
+    // The rotated token belonged to the same family: revoked by the reuse.
+    const afterReuse = await refresh(r1.body.refresh_token);
+    expect(afterReuse.status).toBe(401);
+  });
+
+  it('does not touch other families', async () => {
+    const a = await clientToken(stack, tenant.clientId, tenant.clientSecret);
+    const b = await clientToken(stack, tenant.clientId, tenant.clientSecret);
+    await refresh(a.body.refresh_token);
+    await refresh(a.body.refresh_token);
+    expect((await refresh(b.body.refresh_token)).status).toBe(200);
+  });
+
+  it('refuses an unknown or missing refresh token with 401', async () => {
+    expect((await refresh('not-a-token')).status).toBe(401);
+    expect((await http(`${stack.authUrl}/oauth/refresh`, { method: 'POST' })).status).toBe(401);
+  });
+});
+
+describe('POST /oauth/register', () => {
+  const register = (credential: string, scopes?: string) =>
+    http(`${stack.authUrl}/oauth/register?name=x${scopes ? `&scopes=${encodeURIComponent(scopes)}` : ''}`, { method: 'POST', token: credential });
+
+  it('refuses a bad user credential with 401', async () => {
+    for (const cred of [`${tenant.userId}:wrong`, 'not-a-credential', `00000000-0000-0000-0000-000000000000:${tenant.userToken}`]) {
+      const res = await register(cred);
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHORIZED');
+    }
+    expect((await http(`${stack.authUrl}/oauth/register?name=x`, { method: 'POST' })).status).toBe(401);
+  });
+
+  it('offers schedules:* only once the operator switches schedules_access on', async () => {
+    const cred = `${tenant.userId}:${tenant.userToken}`;
+    const before = await register(cred, 'schedules:read schedules:write');
+    expect(before.status).toBe(400);
+    expect(before.body.error.code).toBe('INVALID_SCOPE');
+    expect((await register(cred)).body.scope).toBe('events:read events:write');
+
+    const patch = await http(`${stack.apiUrl}/ops/v1/airlines/${tenant.airlineId}/settings`, { method: 'PATCH', token: stack.opsToken, body: { schedules_access: true } });
+    expect(patch.status).toBe(200);
+    const after = await register(cred, 'schedules:read schedules:write events:read');
+    expect(after.status).toBe(201);
+    expect(after.body.scope.split(' ').sort()).toEqual(['events:read', 'schedules:read', 'schedules:write']);
+    const token = await clientToken(stack, after.body.client_id, after.body.client_secret);
+    expect(token.body.scope.split(' ')).toContain('schedules:write');
+
+    // Switched off again: tokens stop carrying the schedules scopes.
+    await http(`${stack.apiUrl}/ops/v1/airlines/${tenant.airlineId}/settings`, { method: 'PATCH', token: stack.opsToken, body: { schedules_access: false } });
+    const later = await clientToken(stack, after.body.client_id, after.body.client_secret);
+    expect(later.body.scope).toBe('events:read');
+  });
+
+  it('refuses an unknown scope with 400 INVALID_SCOPE', async () => {
+    const res = await register(`${tenant.userId}:${tenant.userToken}`, 'events:read admin');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_SCOPE', details: [{ field: 'scopes', issue: expect.stringContaining('admin') }] });
+  });
+});
+
+describe('signing keys', () => {
+  it('publishes the active key in the JWKS, and a rotated-out key keeps verifying until retired', async () => {
+    const jwks = await http(`${stack.authUrl}/.well-known/jwks.json`);
+    expect(jwks.status).toBe(200);
+    const oldKid = decodeProtectedHeader(tenant.accessToken).kid;
+    expect(jwks.body.keys.map((k: { kid: string }) => k.kid)).toContain(oldKid);
+    expect(jwks.body.keys.every((k: Record<string, unknown>) => k.d === undefined)).toBe(true);
+
+    const newKid = await stack.keys.rotate();
+    const fresh = await clientToken(stack, tenant.clientId, tenant.clientSecret);
+    expect(decodeProtectedHeader(fresh.body.access_token).kid).toBe(newKid);
+    const kids = (await http(`${stack.authUrl}/.well-known/jwks.json`)).body.keys.map((k: { kid: string }) => k.kid);
+    expect(kids).toEqual(expect.arrayContaining([oldKid, newKid]));
+
+    expect(await stack.keys.retire(oldKid!)).toBe(true);
+    const afterRetire = (await http(`${stack.authUrl}/.well-known/jwks.json`)).body.keys.map((k: { kid: string }) => k.kid);
+    expect(afterRetire).toEqual([newKid]);
+  });
+});
+
+describe('stored credentials', () => {
+  it('keeps no plaintext client secret, user token or refresh token in any table', async () => {
+    const fresh = await clientToken(stack, tenant.clientId, tenant.clientSecret);
+    const secrets = [tenant.clientSecret, tenant.userToken, tenant.refreshToken, fresh.body.refresh_token];
+    const tables = await stack.database.db.introspection.getTables();
+    expect(tables.length).toBeGreaterThan(3);
+    for (const t of tables) {
+      const rows = await stack.database.db.selectFrom(t.name as never).selectAll().execute();
+      const dump = JSON.stringify(rows);
+      for (const s of secrets) expect(dump).not.toContain(s);
+    }
+  });
+});
