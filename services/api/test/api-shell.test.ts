@@ -23,7 +23,9 @@ function claims(overrides: Record<string, unknown> = {}) {
   return { airline_id: tenant.airlineId, user_id: tenant.userId, email: tenant.email, scope: 'events:read events:write', ...overrides };
 }
 
-async function sign(opts: { iss?: string; aud?: string; exp?: number; key?: CryptoKey | Uint8Array; kid?: string; extra?: Record<string, unknown> } = {}) {
+type SigningKey = Parameters<SignJWT['sign']>[0];
+
+async function sign(opts: { iss?: string; aud?: string; exp?: number; key?: SigningKey; kid?: string; extra?: Record<string, unknown> } = {}) {
   const active = await activeKey();
   const key = opts.key ?? (await importJWK(active.jwk, 'ES256'));
   const now = Math.floor(Date.now() / 1000);
@@ -34,7 +36,7 @@ async function sign(opts: { iss?: string; aud?: string; exp?: number; key?: Cryp
     .setSubject(tenant.clientId)
     .setIssuedAt(now - 60)
     .setExpirationTime(opts.exp ?? now + 600)
-    .sign(key as CryptoKey);
+    .sign(key as SigningKey);
 }
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

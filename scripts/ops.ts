@@ -1,0 +1,92 @@
+/**
+ * `npm run ops -- <command> [args]`: a thin CLI over the operator API (/ops/v1).
+ * Reads API_URL (default http://127.0.0.1:$API_PORT) and OPS_TOKEN from the environment.
+ */
+const API = (process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3000}`).replace(/\/+$/, '');
+const TOKEN = process.env.OPS_TOKEN ?? '';
+
+const USAGE = `usage: npm run ops -- <command>
+  airlines                                   list airlines
+  create-airline <name> <carrier_code>       create an airline
+  settings <airline_id>                      show the operator levers
+  set <airline_id> <lever>=<value> …         change levers (booleans, STRICT/LOOSE, numbers)
+  create-user <airline_id> <email>           create a user (prints the register credential once)
+  traveller <airline_id> <email> [employee_id=… first_name=… last_name=… date_of_birth=YYYY-MM-DD]
+  change-requests [status]                   list hotel change requests of every airline
+  decide <request_id> APPROVED|DECLINED <decided_by> [note]
+env: API_URL (default http://127.0.0.1:3000), OPS_TOKEN (required)`;
+
+function parseValue(v: string): unknown {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^-?\d+$/.test(v)) return Number(v);
+  return v;
+}
+
+function pairs(args: string[], parse = true): Record<string, unknown> {
+  return Object.fromEntries(
+    args.map((a) => {
+      const i = a.indexOf('=');
+      if (i <= 0) throw new Error(`expected key=value, got "${a}"`);
+      return [a.slice(0, i), parse ? parseValue(a.slice(i + 1)) : a.slice(i + 1)];
+    }),
+  );
+}
+
+async function call(method: string, path: string, body?: unknown): Promise<number> {
+  const res = await fetch(`${API}/ops/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  try {
+    console.log(JSON.stringify(JSON.parse(text), null, 2));
+  } catch {
+    console.log(text);
+  }
+  return res.ok ? 0 : 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [cmd, ...args] = argv;
+  if (!TOKEN && cmd) {
+    console.error('OPS_TOKEN is not set (npm start prints the operator token)');
+    return 2;
+  }
+  const enc = encodeURIComponent;
+  switch (cmd) {
+    case 'airlines':
+      return call('GET', '/airlines');
+    case 'create-airline':
+      if (args.length !== 2) break;
+      return call('POST', '/airlines', { name: args[0], carrier_code: args[1] });
+    case 'settings':
+      if (args.length !== 1) break;
+      return call('GET', `/airlines/${enc(args[0]!)}/settings`);
+    case 'set':
+      if (args.length < 2) break;
+      return call('PATCH', `/airlines/${enc(args[0]!)}/settings`, pairs(args.slice(1)));
+    case 'create-user':
+      if (args.length !== 2) break;
+      return call('POST', `/airlines/${enc(args[0]!)}/users`, { email: args[1] });
+    case 'traveller':
+      if (args.length < 2) break;
+      return call('PUT', `/airlines/${enc(args[0]!)}/travellers/${enc(args[1]!)}`, pairs(args.slice(2), false));
+    case 'change-requests':
+      return call('GET', `/change-requests${args[0] ? `?status=${enc(args[0])}` : ''}`);
+    case 'decide':
+      if (args.length < 3) break;
+      return call('POST', `/change-requests/${enc(args[0]!)}/decide`, { decision: args[1], decided_by: args[2], ...(args[3] ? { note: args.slice(3).join(' ') } : {}) });
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);
