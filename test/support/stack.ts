@@ -4,13 +4,18 @@ import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { createApiApp, createTokenVerifier } from '@crew/api';
 import { createAuthApp, KeyStore } from '@crew/auth';
+import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
 import { createLogger, listen, loadConfig, type Config, type Logger } from '@crew/platform';
 import { createRedis } from '@crew/queue';
+import { createSandboxSuppliers } from '@crew/suppliers';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface Stack {
   apiUrl: string;
   authUrl: string;
+  sandboxUrl: string;
+  /** The in-process supplier sandbox (clock, faults, reservations). */
+  sandbox: SandboxApp;
   opsToken: string;
   config: Config;
   database: TestDatabase;
@@ -25,6 +30,8 @@ function capture(lines: string[]): Writable {
   return new Writable({
     write(chunk, _enc, cb) {
       lines.push(...String(chunk).split('\n').filter(Boolean));
+      // TEST_LOG=1 shows the stack's logs while debugging a test.
+      if (process.env.TEST_LOG) process.stderr.write(chunk);
       cb();
     },
   });
@@ -45,21 +52,26 @@ export async function startStack(label: string, env: Record<string, string> = {}
   let authUrl = '';
   const auth = await serve(createAuthApp({ db: database.db, keys, logger: logger.child({ service: 'auth' }), issuer: () => authUrl }));
   authUrl = auth.url;
+  const sandbox = createSandboxApp({ logger: logger.child({ service: 'supplier-sandbox' }) });
+  const supplier = await serve(sandbox.app);
   const opsToken = `ops-${randomBytes(12).toString('hex')}`;
   const config = loadConfig({
     DATABASE_URL: database.url,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
     AUTH_URL: authUrl,
+    SUPPLIER_URL: supplier.url,
     OPS_TOKEN: opsToken,
     LOG_LEVEL: 'info',
     ...env,
   });
   const redis = createRedis(config.redisUrl);
-  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl) }));
+  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }) }));
   return {
     apiUrl: api.url,
     authUrl,
+    sandboxUrl: supplier.url,
+    sandbox,
     opsToken,
     config,
     database,
@@ -67,7 +79,8 @@ export async function startStack(label: string, env: Record<string, string> = {}
     redis,
     logLines,
     async close() {
-      for (const s of [api.server, auth.server]) {
+      sandbox.releaseWithheld();
+      for (const s of [api.server, auth.server, supplier.server]) {
         s.closeAllConnections();
         await new Promise((r) => s.close(r));
       }

@@ -27,7 +27,7 @@ export const ClientRegistration = Type.Object(
     scope: Type.String({ description: 'Space-separated scopes granted to the client' }),
     airline_id: Type.String(),
   },
-  { $id: 'ClientRegistration' },
+  { title: 'ClientRegistration' },
 );
 export type ClientRegistration = Static<typeof ClientRegistration>;
 
@@ -49,11 +49,11 @@ export const TokenResponse = Type.Object(
     expires_in: Type.Integer(),
     scope: Type.String(),
   },
-  { $id: 'TokenResponse' },
+  { title: 'TokenResponse' },
 );
 export type TokenResponse = Static<typeof TokenResponse>;
 
-export const Jwks = Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { $id: 'Jwks' });
+export const Jwks = Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { title: 'Jwks' });
 
 export const ScopeEnum = StringEnum(SCOPES);
 

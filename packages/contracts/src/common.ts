@@ -17,7 +17,7 @@ export const Money = Type.Object(
     amount: Type.Number({ minimum: 0 }),
     currency: CurrencyCode,
   },
-  { additionalProperties: false, $id: 'Money' },
+  { additionalProperties: false, title: 'Money' },
 );
 export type Money = Static<typeof Money>;
 

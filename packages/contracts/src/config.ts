@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Email, StringEnum } from './common';
+import { Airport, Carrier, DateString, Email, HhMm, Money, StringEnum } from './common';
 
 export const CompanyConfigBody = Type.Object(
   {
@@ -27,6 +27,189 @@ export const CompanyConfig = Type.Object(
     max_retries: Type.Integer(),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { $id: 'CompanyConfig' },
+  { title: 'CompanyConfig' },
 );
 export type CompanyConfig = Static<typeof CompanyConfig>;
+
+// ---- Hotel config (spec 2.6, 4.3; DESIGN section 4) ----
+
+export const HotelPolicy = StringEnum(['STANDARD', 'FLEXIBLE', 'GUARANTEED'] as const);
+export const HandlerType = StringEnum(['GDS', 'DIRECT'] as const);
+
+export const RatePeriod = Type.Object(
+  { effective_from: DateString, effective_to: DateString, rate: Money },
+  { additionalProperties: false, title: 'RatePeriod' },
+);
+export type RatePeriod = Static<typeof RatePeriod>;
+
+/** The negotiated terms of a hotel: what may not change while automated booking is on for it. */
+const hotelTerms = {
+  chain: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Required for a hotel not in the GDS inventory (a DIRECT hotel)' })),
+  policy: HotelPolicy,
+  standard_check_in_time: Type.Optional(HhMm),
+  standard_check_out_time: Type.Optional(HhMm),
+  flex_window_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440 })),
+  guaranteed_early_check_in_time: Type.Optional(HhMm),
+  guaranteed_late_check_out_time: Type.Optional(HhMm),
+  buffer_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440 })),
+  contract_rate: Type.Optional(Money),
+};
+export const TERM_FIELDS = Object.keys(hotelTerms) as (keyof typeof hotelTerms)[];
+
+export const HotelInput = Type.Object(
+  {
+    property_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name; for a GDS hotel the inventory name is used' })),
+    ...hotelTerms,
+    rate_periods: Type.Optional(Type.Array(RatePeriod, { maxItems: 366, description: 'Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts)' })),
+  },
+  { additionalProperties: false },
+);
+export type HotelInput = Static<typeof HotelInput>;
+
+export const HotelConfigBody = Type.Object(
+  {
+    bases: Type.Array(
+      Type.Object({ base_station: Airport, hotels: Type.Array(HotelInput, { minItems: 1, maxItems: 1, description: 'One hotel per base' }) }, { additionalProperties: false }),
+      { maxItems: 2000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type HotelConfigBody = Static<typeof HotelConfigBody>;
+
+export const Hotel = Type.Object(
+  {
+    hotel_config_id: Type.Integer({ description: 'int64, stable for a base_station + property_id across versions' }),
+    property_id: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    ...hotelTerms,
+    rate_periods: Type.Array(RatePeriod, { description: 'Legacy rates; contracted rates live on contracts' }),
+    handler_type: HandlerType,
+    automated_booking_enabled: Type.Boolean(),
+  },
+  { title: 'Hotel' },
+);
+export type Hotel = Static<typeof Hotel>;
+
+export const HotelConfig = Type.Object(
+  {
+    bases: Type.Array(Type.Object({ base_station: Type.String(), hotels: Type.Array(Hotel) })),
+    version: Type.Union([Type.String({ pattern: '^v[0-9]+$' }), Type.Null()], { description: 'null until the first PUT' }),
+    active: Type.Boolean(),
+    updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'HotelConfig' },
+);
+export type HotelConfig = Static<typeof HotelConfig>;
+
+// ---- Flight config and rules ----
+
+export const CABINS = ['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST'] as const;
+export const Cabin = StringEnum(CABINS);
+export type Cabin = (typeof CABINS)[number];
+
+export const FlightConfigBody = Type.Object(
+  {
+    preferred_airlines: Type.Optional(Type.Array(Carrier, { maxItems: 50, uniqueItems: true })),
+    blacklisted_airlines: Type.Optional(Type.Array(Carrier, { maxItems: 50, uniqueItems: true })),
+    preferred_cabin: Type.Optional(Cabin),
+    same_carrier_preference: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type FlightConfigBody = Static<typeof FlightConfigBody>;
+
+export const FlightConfig = Type.Object(
+  {
+    preferred_airlines: Type.Array(Type.String()),
+    blacklisted_airlines: Type.Array(Type.String()),
+    preferred_cabin: Cabin,
+    same_carrier_preference: Type.Boolean(),
+    version: Type.Union([Type.String({ pattern: '^v[0-9]+$' }), Type.Null()]),
+    updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'FlightConfig' },
+);
+export type FlightConfig = Static<typeof FlightConfig>;
+
+export const FlightRulesBody = Type.Object(
+  { auto_book_max_price: Type.Optional(Type.Union([Money, Type.Null()], { description: 'null removes the ceiling' })) },
+  { additionalProperties: false },
+);
+export const FlightRules = Type.Object(
+  { auto_book_max_price: Type.Union([Money, Type.Null()]), updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) },
+  { title: 'FlightRules' },
+);
+export type FlightRules = Static<typeof FlightRules>;
+
+export const ConfigVersionParams = Type.Object({
+  config_type: Type.String({ maxLength: 32 }),
+  version: Type.String({ maxLength: 32 }),
+});
+
+// ---- Contracts and change requests (DESIGN section 4) ----
+
+export const HotelConfigIdParams = Type.Object({ hotel_config_id: Type.Integer({ minimum: 1 }) });
+export const ContractParams = Type.Object({ hotel_config_id: Type.Integer({ minimum: 1 }), contract_id: Type.Integer({ minimum: 1 }) });
+
+export const ContractBody = Type.Object(
+  { contract_number: Type.String({ minLength: 1, maxLength: 64 }), contract_from: DateString, contract_to: DateString },
+  { additionalProperties: false },
+);
+export const ContractRatesBody = Type.Object({ rate_periods: Type.Array(RatePeriod, { maxItems: 366 }) }, { additionalProperties: false });
+
+export const Contract = Type.Object(
+  {
+    contract_id: Type.Integer(),
+    hotel_config_id: Type.Integer(),
+    contract_number: Type.String(),
+    contract_from: DateString,
+    contract_to: DateString,
+    automated_booking_enabled: Type.Boolean(),
+    rate_periods: Type.Array(RatePeriod),
+  },
+  { title: 'Contract' },
+);
+export type Contract = Static<typeof Contract>;
+
+export const ChangeRequestIntent = StringEnum(['ENABLE', 'DISABLE', 'DELETE'] as const);
+export const ChangeRequestStatus = StringEnum(['OPEN', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const);
+
+export const ChangeRequestBody = Type.Object(
+  { contract_id: Type.Integer({ minimum: 1 }), intent: StringEnum(['ENABLE', 'DISABLE'] as const) },
+  { additionalProperties: false },
+);
+export const ChangeRequestListQuery = Type.Object({ open_only: Type.Optional(Type.Boolean({ default: true })) }, { additionalProperties: false });
+export const ChangeRequestParams = Type.Object({ request_id: Type.Integer({ minimum: 1 }) });
+
+export const ChangeRequest = Type.Object(
+  {
+    request_id: Type.Integer(),
+    hotel_config_id: Type.Integer(),
+    contract_id: Type.Integer(),
+    intent: ChangeRequestIntent,
+    status: ChangeRequestStatus,
+    hotel_name: Type.Union([Type.String(), Type.Null()]),
+    station: Type.String(),
+    contract_number: Type.String(),
+    contract_from: DateString,
+    contract_to: DateString,
+    requested_by: Type.String(),
+    requested_on: Type.String({ format: 'date-time' }),
+    decided_by: Type.Union([Type.String(), Type.Null()]),
+    decided_on: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    decision_note: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'ChangeRequest' },
+);
+export type ChangeRequest = Static<typeof ChangeRequest>;
+
+export const DecideBody = Type.Object(
+  { decision: StringEnum(['APPROVED', 'DECLINED'] as const), decided_by: Email, note: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { additionalProperties: false },
+);
+export const OpsChangeRequestQuery = Type.Object({ status: Type.Optional(ChangeRequestStatus) }, { additionalProperties: false });
+
+/** A stored flight config version: every field present. */
+export type FlightConfigSnapshot = Required<FlightConfigBody>;

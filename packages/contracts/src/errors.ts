@@ -33,6 +33,6 @@ export const ErrorEnvelope = Type.Object(
     }),
     status: Type.Integer(),
   },
-  { $id: 'ErrorEnvelope' },
+  { title: 'ErrorEnvelope' },
 );
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;

@@ -13,7 +13,7 @@ export const AirlineSettings = Type.Object(
     emit_unchanged: Type.Boolean({ default: false }),
     max_retries: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
   },
-  { additionalProperties: false, $id: 'AirlineSettings' },
+  { additionalProperties: false, title: 'AirlineSettings' },
 );
 export type AirlineSettings = Static<typeof AirlineSettings>;
 export const SETTING_NAMES = Object.keys(AirlineSettings.properties) as (keyof AirlineSettings)[];
@@ -37,7 +37,7 @@ export const AirlineView = Type.Object(
     settings: AirlineSettings,
     created_at: Type.String({ format: 'date-time' }),
   },
-  { $id: 'Airline' },
+  { title: 'Airline' },
 );
 export type AirlineView = Static<typeof AirlineView>;
 
@@ -50,7 +50,7 @@ export const CreatedUser = Type.Object(
     email: Type.String(),
     user_token: Type.String({ description: 'Shown once. The register credential is `<user_id>:<user_token>`' }),
   },
-  { $id: 'CreatedUser' },
+  { title: 'CreatedUser' },
 );
 
 export const TravellerParams = Type.Object({ airline_id: Type.String({ format: 'uuid' }), traveller_email: Email });
@@ -73,6 +73,6 @@ export const TravellerView = Type.Object(
     date_of_birth: Type.Union([Type.String(), Type.Null()]),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { $id: 'TravellerProfile' },
+  { title: 'TravellerProfile' },
 );
 export type TravellerView = Static<typeof TravellerView>;

@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AirlineTable, CompanyConfigTable, TravellerTable, UserTable } from './tables/tenancy.table';
 import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tables/auth.table';
+import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelChangeRequestTable, HotelConfigTable, HotelContractTable } from './tables/config.table';
+import type { HotelConfig } from '@crew/contracts';
 
 /** Every table the services read or write. */
 export interface Database {
@@ -11,6 +13,12 @@ export interface Database {
   oauth_clients: OAuthClientTable;
   refresh_tokens: RefreshTokenTable;
   signing_keys: SigningKeyTable;
+  hotel_configs: HotelConfigTable;
+  hotel_config_versions: ConfigVersionTable<HotelConfig>;
+  flight_config_versions: ConfigVersionTable<FlightConfigSnapshot>;
+  flight_rules: FlightRulesTable;
+  hotel_contracts: HotelContractTable;
+  hotel_change_requests: HotelChangeRequestTable;
 }
 
 export type Db = Kysely<Database>;

@@ -6,3 +6,5 @@ export { sql } from 'kysely';
 export * as tenancyRepo from './tenancy.repository';
 export * as authRepo from './auth.repository';
 export { settingsOf, SETTINGS_COLUMNS } from './tenancy.repository';
+export * as configRepo from './config.repository';
+export type * from './tables/config.table';

@@ -7,7 +7,11 @@ import { redisReachable } from '@crew/queue';
 import { guardFor } from './auth/guard';
 import type { TokenVerifier } from './auth/token-verifier';
 import { companyConfigRoutes } from './config/company.routes';
-import { opsRoutes } from './ops/ops.routes';
+import { configRoutes } from './config/config.routes';
+import { contractRoutes } from './config/contracts.routes';
+import { supplierDirectory } from './config/hotels.service';
+import type { Suppliers } from '@crew/suppliers';
+import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 
 export const API_BASE = '/api/v1';
 export const OPS_BASE = '/ops/v1';
@@ -18,13 +22,15 @@ export interface ApiDeps {
   redis: Redis;
   logger: Logger;
   verifyToken: TokenVerifier;
+  /** Hotel and flight suppliers: live searches and inventory lookups only (bookings run in the worker). */
+  suppliers: Suppliers;
 }
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   return {
-    crew: [...companyConfigRoutes(deps.db)],
-    ops: opsRoutes(deps.db),
+    crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger)],
+    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db)],
   };
 }
 

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { createRedis } from '@crew/queue';
+import { createSandboxSuppliers } from '@crew/suppliers';
 import { createApiApp } from './app';
 import { createTokenVerifier } from './auth/token-verifier';
 
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, { applicationName: 'crew-api' });
   await migrateToLatest(db);
   const redis = createRedis(config.redisUrl);
-  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl) });
+  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }) });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
   server.requestTimeout = 300_000;

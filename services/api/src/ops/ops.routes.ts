@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { AirlineIdParams, AirlineSettings, AirlineSettingsPatch, AirlineView, CreateAirlineBody, CreatedUser, CreateUserBody, TravellerBody, TravellerParams, TravellerView } from '@crew/contracts';
-import { settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
+import { ChangeRequest, ChangeRequestParams, DecideBody, OpsChangeRequestQuery, AirlineIdParams, AirlineSettings, AirlineSettingsPatch, AirlineView, CreateAirlineBody, CreatedUser, CreateUserBody, TravellerBody, TravellerParams, TravellerView } from '@crew/contracts';
+import { configRepo, settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
+import { changeRequestView } from '../config/contracts.routes';
 import { ApiError, hashSecret, newSecret, route, type RouteSpec, errorResponses } from '@crew/platform';
 
 const TAGS = ['Operator API'];
@@ -110,6 +111,46 @@ export function opsRoutes(db: Db): RouteSpec[] {
       handler: async ({ params, body }) => {
         await airlineOr404(db, params.airline_id);
         return { status: 200, body: travellerView(await tenancyRepo.upsertTraveller(db, params.airline_id, params.traveller_email, body)) };
+      },
+    }),
+  ];
+}
+
+/** Hotel change requests of every airline, and the operator's decision (the only switch of automated booking). */
+export function opsChangeRequestRoutes(db: Db): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/change-requests',
+      operationId: 'opsListChangeRequests',
+      summary: 'Hotel change requests of all airlines, newest first',
+      tags: TAGS,
+      auth: 'ops',
+      query: OpsChangeRequestQuery,
+      responses: { 200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(ChangeRequest) }) }, ...errors([400, 401]) },
+      handler: async ({ query }) => ({ status: 200, body: { change_requests: (await configRepo.listChangeRequests(db, { status: query.status })).map(changeRequestView) } }),
+    }),
+    route({
+      method: 'post',
+      path: '/change-requests/:request_id/decide',
+      operationId: 'opsDecideChangeRequest',
+      summary: 'APPROVED+ENABLE switches automated booking on for the contract; APPROVED+DISABLE switches it off',
+      tags: TAGS,
+      auth: 'ops',
+      params: ChangeRequestParams,
+      body: DecideBody,
+      responses: { 200: { description: 'The decided request', schema: ChangeRequest }, ...errors([401, 404, 409, 422]) },
+      handler: async ({ params, body }) => {
+        const decided = await db.transaction().execute(async (trx) => {
+          if (!(await configRepo.findChangeRequest(trx, params.request_id))) throw ApiError.notFound('Change request');
+          const row = await configRepo.closeChangeRequest(trx, params.request_id, body.decision, { decided_by: body.decided_by, decision_note: body.note ?? null });
+          if (!row) throw ApiError.conflict('Only an OPEN change request can be decided');
+          if (row.status === 'APPROVED' && (row.intent === 'ENABLE' || row.intent === 'DISABLE')) {
+            await configRepo.setContractAutomation(trx, row.contract_id, row.intent === 'ENABLE');
+          }
+          return row;
+        });
+        return { status: 200, body: changeRequestView(decided) };
       },
     }),
   ];

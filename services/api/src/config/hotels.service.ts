@@ -1,0 +1,76 @@
+import type { HotelConfig, HotelConfigBody } from '@crew/contracts';
+import { configRepo, type Db, type HotelConfigRow } from '@crew/db';
+import { planHotelConfig, type PropertyLookup } from '@crew/engine';
+import { ErrorCode } from '@crew/contracts';
+import { ApiError } from '@crew/platform';
+import { isSupplierError, type Suppliers } from '@crew/suppliers';
+
+/** Looks property ids up in the GDS inventory (a read-only supplier call). */
+export type PropertyDirectory = (propertyIds: string[]) => Promise<PropertyLookup>;
+
+/** The GDS inventory behind the hotel supplier; an unreachable supplier is a 503, never a wrong channel. */
+export function supplierDirectory(suppliers: Suppliers): PropertyDirectory {
+  return async (ids) => {
+    try {
+      const found = await Promise.all(ids.map(async (id) => [id, await suppliers.hotels.getProperty(id)] as const));
+      return new Map(found.map(([id, p]) => [id, p ? { name: p.name } : null]));
+    } catch (err) {
+      if (isSupplierError(err)) throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The hotel inventory cannot be reached right now; retry shortly');
+      throw err;
+    }
+  };
+}
+
+type CurrentHotel = Awaited<ReturnType<typeof configRepo.currentHotels>>[number];
+
+function hotelView(h: CurrentHotel | (HotelConfigRow & { automated_booking_enabled: boolean })) {
+  return {
+    hotel_config_id: h.hotel_config_id,
+    property_id: h.property_id,
+    name: h.name,
+    ...h.terms,
+    rate_periods: h.legacy_rate_periods,
+    handler_type: h.handler_type,
+    automated_booking_enabled: h.automated_booking_enabled,
+  };
+}
+
+/** The airline's hotel config as GET answers it: current hotels, live automation flags, latest version. */
+export async function currentHotelConfig(db: Db, airlineId: string): Promise<HotelConfig> {
+  const [hotels, latest] = await Promise.all([configRepo.currentHotels(db, airlineId), configRepo.latestVersion(db, 'hotel_config_versions', airlineId)]);
+  return {
+    bases: hotels.map((h) => ({ base_station: h.base_station, hotels: [hotelView(h)] })),
+    version: latest ? `v${latest.version}` : null,
+    active: latest !== undefined,
+    updated_at: latest ? latest.created_at.toISOString() : null,
+  };
+}
+
+/** Full replacement (spec 4.3): plan with the pure rules, then apply and archive the result as a new version. */
+export async function replaceHotelConfig(db: Db, directory: PropertyDirectory, airlineId: string, body: HotelConfigBody): Promise<HotelConfig> {
+  const ids = [...new Set(body.bases.flatMap((b) => b.hotels.map((h) => h.property_id)))];
+  // The inventory lookup happens before the transaction: no supplier call holds a lock.
+  const lookup = await directory(ids);
+  return db.transaction().execute(async (trx) => {
+    await configRepo.lockAirline(trx, airlineId);
+    const existing = await configRepo.currentHotels(trx, airlineId);
+    const plan = planHotelConfig(existing, body.bases, lookup);
+    if (!plan.ok) throw new ApiError(plan.refusal.status, plan.refusal.code, plan.refusal.message, plan.refusal.details);
+    await configRepo.retireHotelsExcept(trx, airlineId, plan.hotels);
+    for (const h of plan.hotels) {
+      await configRepo.upsertHotel(trx, airlineId, { ...h, clearLegacyRates: h.legacy_rates === 'clear' });
+    }
+    const latest = await configRepo.latestVersion(trx, 'hotel_config_versions', airlineId);
+    const version = (latest?.version ?? 0) + 1;
+    const hotels = await configRepo.currentHotels(trx, airlineId);
+    const snapshot: HotelConfig = {
+      bases: hotels.map((h) => ({ base_station: h.base_station, hotels: [hotelView(h)] })),
+      version: `v${version}`,
+      active: true,
+      updated_at: null,
+    };
+    // A version's updated_at is the time its row was written; it is filled in when read.
+    const createdAt = await configRepo.insertHotelVersion(trx, airlineId, version, snapshot);
+    return { ...snapshot, updated_at: createdAt.toISOString() };
+  });
+}
