@@ -4,4 +4,5 @@ export * from './errors';
 export * from './auth';
 export * from './ops';
 export * from './config';
+export * from './search';
 export * from './schedules';

@@ -5,3 +5,4 @@ export * from './route';
 export * from './http';
 export * from './shutdown';
 export * from './credentials';
+export * from './cursor';

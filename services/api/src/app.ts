@@ -12,6 +12,7 @@ import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
 import type { Suppliers } from '@crew/suppliers';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
+import { searchRoutes } from './search/search.routes';
 
 export const API_BASE = '/api/v1';
 export const OPS_BASE = '/ops/v1';
@@ -29,7 +30,10 @@ export interface ApiDeps {
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   return {
-    crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger)],
+    crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
+      // Action items arrive with the schedule pipeline; until then no action_id resolves.
+      ...searchRoutes(deps.suppliers, async () => null),
+    ],
     ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db)],
   };
 }

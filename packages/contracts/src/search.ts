@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Airport, DateString, Money, PageQuery, Timestamp } from './common';
+import { Cabin } from './config';
+
+export const HotelSearchQuery = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 2, maxLength: 100, description: 'Partial, case-insensitive' })),
+    city: Type.Optional(Type.String({ minLength: 2, maxLength: 100, description: 'Partial, case-insensitive' })),
+    airport_code: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'Hotels near the airport' })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type HotelSearchQuery = Static<typeof HotelSearchQuery>;
+
+export const HotelDirectoryEntry = Type.Object(
+  {
+    property_id: Type.String(),
+    name: Type.String(),
+    city: Type.String(),
+    airport_code: Type.String(),
+    chain: Type.String(),
+    country: Type.String(),
+    distance_km: Type.Number(),
+    nightly_rate: Money,
+  },
+  { title: 'HotelDirectoryEntry' },
+);
+
+export const HotelSearchResult = Type.Object({ hotels: Type.Array(HotelDirectoryEntry), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const FlightOptionsQuery = Type.Object(
+  {
+    from_airport: Type.Optional(Airport),
+    to_airport: Type.Optional(Airport),
+    date: Type.Optional(DateString),
+    arrive_by: Type.Optional(Timestamp),
+    action_id: Type.Optional(Type.String({ maxLength: 64 })),
+    employee_id: Type.Optional(Type.String({ maxLength: 32, description: 'Accepted, not applied' })),
+    cabin: Type.Optional(Cabin),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 10 })),
+    cursor: Type.Optional(Type.String({ maxLength: 512 })),
+  },
+  { additionalProperties: false },
+);
+export type FlightOptionsQuery = Static<typeof FlightOptionsQuery>;
+
+export const FlightOption = Type.Object(
+  {
+    flight_option_id: Type.String({ description: 'Opaque supplier offer id, valid 20 minutes; pass it back unchanged' }),
+    airline_code: Type.String(),
+    flight_number: Type.String(),
+    from_airport: Type.String(),
+    to_airport: Type.String(),
+    dep_time: Type.String({ format: 'date-time' }),
+    arr_time: Type.String({ format: 'date-time' }),
+    cabin: Cabin,
+    price: Money,
+    expires_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'FlightOption' },
+);
+export type FlightOption = Static<typeof FlightOption>;
+
+export const FlightOptionsResult = Type.Object({ options: Type.Array(FlightOption), next_cursor: Type.Union([Type.String(), Type.Null()]) });

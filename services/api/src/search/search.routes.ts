@@ -1,0 +1,102 @@
+import { FlightOptionsQuery, FlightOptionsResult, HotelSearchQuery, HotelSearchResult, requiredScope, type FlightOption } from '@crew/contracts';
+import { ApiError, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
+import { isSupplierError, type Suppliers } from '@crew/suppliers';
+import { ErrorCode } from '@crew/contracts';
+import { principal } from '../auth/guard';
+
+/** Live supplier searches are the only supplier calls a request handler makes. */
+function supplierFailure(err: unknown): never {
+  if (isSupplierError(err)) {
+    if (err.kind === 'transient') throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
+    throw ApiError.invalid(`The supplier refused the search: ${err.message}`, err.details);
+  }
+  throw err;
+}
+
+/** Resolves `action_id` to the route and date of a deadhead action item (null when unknown to the airline). */
+export type ActionRouteLookup = (airlineId: string, actionId: string) => Promise<{ from_airport: string; to_airport: string; date: string } | null>;
+
+const optionKey = (o: FlightOption) => `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
+
+export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLookup): RouteSpec[] {
+  return [
+    route({
+      method: 'get',
+      path: '/hotels',
+      operationId: 'searchHotels',
+      summary: 'Search the GDS inventory (name, city, airport_code; unioned, de-duplicated, sorted by property_id)',
+      tags: ['Hotel directory'],
+      auth: requiredScope('get', '/hotels'),
+      query: HotelSearchQuery,
+      responses: { 200: { description: 'Hotels', schema: HotelSearchResult }, ...errorResponses([400, 401, 403, 503]) },
+      handler: async ({ query }) => {
+        if (!query.name && !query.city && !query.airport_code) {
+          throw ApiError.invalid('At least one of name, city, airport_code is required', [{ field: 'query', issue: 'no filter given' }]);
+        }
+        const after = decodeCursor<{ after: string }>(query.cursor, (v) => typeof v.after === 'string');
+        const page = await suppliers.hotels
+          .searchHotels({ name: query.name, city: query.city, airport_code: query.airport_code?.toUpperCase(), limit: query.limit ?? 50, after: after?.after })
+          .catch(supplierFailure);
+        const hotels = page.hotels.map((h) => ({
+          property_id: h.property_id,
+          name: h.name,
+          city: h.city,
+          airport_code: h.airport_code,
+          chain: h.chain,
+          country: h.country,
+          distance_km: h.distance_km,
+          nightly_rate: h.nightly_rate,
+        }));
+        return { status: 200, body: { hotels, next_cursor: page.next_after ? encodeCursor({ after: page.next_after }) : null } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/flight-options',
+      operationId: 'searchFlightOptions',
+      summary: 'Live flight options for a route and date (or pre-filled from a deadhead action item)',
+      tags: ['Bookings'],
+      auth: requiredScope('get', '/crew/flight-options'),
+      query: FlightOptionsQuery,
+      responses: { 200: { description: 'Options, by departure', schema: FlightOptionsResult }, ...errorResponses([400, 401, 403, 404, 503]) },
+      handler: async ({ query, res }) => {
+        let { from_airport, to_airport, date } = query;
+        if (query.action_id !== undefined) {
+          const prefill = await actionRoute(principal(res).airline_id, query.action_id);
+          if (!prefill) throw ApiError.notFound('Action item');
+          from_airport ??= prefill.from_airport;
+          to_airport ??= prefill.to_airport;
+          date ??= prefill.date;
+        }
+        if (!from_airport || !to_airport || !date) {
+          const missing = (['from_airport', 'to_airport', 'date'] as const).filter((f) => !{ from_airport, to_airport, date }[f]);
+          throw ApiError.invalid('from_airport, to_airport and date are required unless action_id is given', missing.map((f) => ({ field: `query.${f}`, issue: 'is required' })));
+        }
+        if (from_airport === to_airport) throw ApiError.invalid('from_airport and to_airport must differ', [{ field: 'query.to_airport', issue: 'equals from_airport' }]);
+        const after = decodeCursor<{ k: string }>(query.cursor, (v) => typeof v.k === 'string');
+        const offers = await suppliers.flights.searchFlights({ from_airport, to_airport, date, cabin: query.cabin }).catch(supplierFailure);
+        const arriveBy = query.arrive_by ? Date.parse(query.arrive_by) : Infinity;
+        const options: FlightOption[] = offers
+          .filter((o) => Date.parse(o.arr_time) <= arriveBy)
+          .map((o) => ({
+            flight_option_id: o.flight_option_id,
+            airline_code: o.airline_code,
+            flight_number: o.flight_number,
+            from_airport: o.from_airport,
+            to_airport: o.to_airport,
+            dep_time: o.dep_time,
+            arr_time: o.arr_time,
+            cabin: o.cabin,
+            price: o.price,
+            expires_at: o.expires_at,
+          }))
+          .sort((a, b) => (optionKey(a) < optionKey(b) ? -1 : optionKey(a) > optionKey(b) ? 1 : 0))
+          .filter((o) => !after || optionKey(o) > after.k);
+        const limit = query.limit ?? 10;
+        const page = options.slice(0, limit);
+        const last = page[page.length - 1];
+        return { status: 200, body: { options: page, next_cursor: options.length > limit && last ? encodeCursor({ k: optionKey(last) }) : null } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,111 @@
+import { AIRPORTS } from '@crew/supplier-sandbox';
+import { http, onboard, type Tenant } from '../../../test/support/client';
+import { startStack, type Stack } from '../../../test/support/stack';
+
+let stack: Stack;
+let t: Tenant;
+beforeAll(async () => {
+  stack = await startStack('search');
+  t = await onboard(stack);
+});
+afterAll(() => stack.close());
+
+const get = (path: string, token = t.accessToken) => http(`${stack.apiUrl}/api/v1${path}`, { token });
+
+describe('GET /hotels', () => {
+  it('returns at least 3 hotels for every one of the sandbox airports (at least 100)', async () => {
+    expect(AIRPORTS.length).toBeGreaterThanOrEqual(100);
+    for (const airport of AIRPORTS) {
+      const res = await get(`/hotels?airport_code=${airport.code}`);
+      expect(res.status).toBe(200);
+      expect(res.body.hotels.length).toBeGreaterThanOrEqual(3);
+      for (const h of res.body.hotels) expect(h.airport_code).toBe(airport.code);
+    }
+  });
+
+  it('requires a filter (400) and at least 2 characters for name and city (400)', async () => {
+    for (const q of ['', '?name=x', '?city=L', '?limit=5']) {
+      const res = await get(`/hotels${q}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_REQUEST');
+    }
+  });
+
+  it('unions filters, de-duplicates on property_id and sorts by it; name and city match partially, case-insensitively', async () => {
+    const byAirport = (await get('/hotels?airport_code=lhr')).body.hotels;
+    const lhrCity = byAirport[0].city as string;
+    const union = (await get(`/hotels?airport_code=LHR&city=${encodeURIComponent(lhrCity.slice(0, 3).toLowerCase())}&limit=200`)).body.hotels;
+    const ids = union.map((h: { property_id: string }) => h.property_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const h of byAirport) expect(ids).toContain(h.property_id);
+  });
+
+  it('pages with limit and an opaque cursor, visiting every hotel once', async () => {
+    const all = (await get('/hotels?name=ho&limit=200')).body.hotels.map((h: { property_id: string }) => h.property_id);
+    expect(all.length).toBeGreaterThan(5);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { hotels: { property_id: string }[]; next_cursor: string | null } } = await get(`/hotels?name=ho&limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...res.body.hotels.map((h) => h.property_id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+    expect((await get('/hotels?name=ho&cursor=garbage')).status).toBe(400);
+  });
+});
+
+describe('GET /crew/flight-options', () => {
+  it('returns live options for a route and date, 10 by default, with opaque ids', async () => {
+    const res = await get('/crew/flight-options?from_airport=LHR&to_airport=JFK&date=2027-03-01');
+    expect(res.status).toBe(200);
+    expect(res.body.options.length).toBe(10);
+    for (const o of res.body.options) {
+      expect(o).toMatchObject({ flight_option_id: expect.any(String), airline_code: expect.stringMatching(/^[A-Z0-9]{2}$/), from_airport: 'LHR', to_airport: 'JFK', price: { amount: expect.any(Number), currency: expect.any(String) } });
+      expect(o.dep_time.slice(0, 10)).toBe('2027-03-01');
+    }
+  });
+
+  it('drops options arriving after arrive_by', async () => {
+    const all = (await get('/crew/flight-options?from_airport=CDG&to_airport=FRA&date=2027-03-01&limit=200')).body.options;
+    const cut = all[Math.floor(all.length / 2)].arr_time;
+    const some = (await get(`/crew/flight-options?from_airport=CDG&to_airport=FRA&date=2027-03-01&limit=200&arrive_by=${encodeURIComponent(cut)}`)).body.options;
+    expect(some.length).toBeGreaterThan(0);
+    expect(some.length).toBeLessThan(all.length);
+    for (const o of some) expect(Date.parse(o.arr_time)).toBeLessThanOrEqual(Date.parse(cut));
+  });
+
+  it('pages with a cursor through the same options a single page shows', async () => {
+    const q = 'from_airport=AMS&to_airport=MAD&date=2027-04-02';
+    const all = (await get(`/crew/flight-options?${q}&limit=200`)).body.options.map((o: { flight_number: string; cabin: string }) => `${o.flight_number}/${o.cabin}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { options: { flight_number: string; cabin: string }[]; next_cursor: string | null } } = await get(`/crew/flight-options?${q}&limit=7${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...res.body.options.map((o) => `${o.flight_number}/${o.cabin}`));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+  });
+
+  it('requires route and date unless action_id is given (400); an unknown action_id is 404', async () => {
+    for (const q of ['', '?from_airport=LHR&to_airport=JFK', '?from_airport=LHR&date=2027-03-01', '?from_airport=LHR&to_airport=LHR&date=2027-03-01', '?from_airport=LH&to_airport=JFK&date=2027-03-01']) {
+      const res = await get(`/crew/flight-options${q}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_REQUEST');
+    }
+    const res = await get('/crew/flight-options?action_id=does-not-exist');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers 503 while the supplier fails, in the envelope', async () => {
+    const fault = await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'flight.search', outcome: 'error', count: 5 } });
+    expect(fault.status).toBe(201);
+    const res = await get('/crew/flight-options?from_airport=LHR&to_airport=JFK&date=2027-03-01');
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    await http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' });
+  });
+});
