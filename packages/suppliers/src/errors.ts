@@ -1,0 +1,62 @@
+/** Supplier failures, reduced to what the booking engine decides on: retry later, or hand to a human. */
+
+/**
+ * `transient`: network error, refused connection, timeout, 5xx, 408/429 — nothing was refused, the call
+ * may be retried (the booking ends FAILED). `refusal`: the supplier understood and said no — no
+ * availability, amend refused, expired offer, invalid request (the booking ends NEEDS_REVIEW).
+ */
+export type SupplierErrorKind = 'transient' | 'refusal';
+
+/** Codes this package mints, plus the supplier codes the engine is expected to branch on. */
+export const SupplierErrorCode = {
+  TIMEOUT: 'SUPPLIER_TIMEOUT',
+  UNREACHABLE: 'SUPPLIER_UNREACHABLE',
+  SERVER_ERROR: 'SUPPLIER_ERROR',
+  BAD_RESPONSE: 'SUPPLIER_BAD_RESPONSE',
+  REFUSED: 'SUPPLIER_REFUSED',
+  OFFER_EXPIRED: 'OFFER_EXPIRED',
+  INVALID_OFFER: 'INVALID_OFFER',
+  REJECTED: 'REJECTED',
+  NO_AVAILABILITY: 'NO_AVAILABILITY',
+  REFERENCE_REUSED: 'REFERENCE_REUSED',
+  RESERVATION_CANCELLED: 'RESERVATION_CANCELLED',
+  UNKNOWN_PROPERTY: 'UNKNOWN_PROPERTY',
+  NOT_FOUND: 'NOT_FOUND',
+} as const;
+
+export interface SupplierErrorDetails {
+  /** The failed operation, e.g. `hotel.book`. */
+  operation: string;
+  /** HTTP status when the supplier answered. */
+  status?: number;
+  details?: Array<{ field: string; issue: string }>;
+  cause?: unknown;
+}
+
+export class SupplierError extends Error {
+  override readonly name = 'SupplierError';
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly details: Array<{ field: string; issue: string }>;
+
+  constructor(
+    readonly kind: SupplierErrorKind,
+    /** UPPER_SNAKE: the supplier's own code when it sent one, else one of SupplierErrorCode. */
+    readonly code: string,
+    message: string,
+    info: SupplierErrorDetails,
+  ) {
+    super(message, info.cause === undefined ? undefined : { cause: info.cause });
+    this.operation = info.operation;
+    this.status = info.status;
+    this.details = info.details ?? [];
+  }
+
+  get transient(): boolean {
+    return this.kind === 'transient';
+  }
+}
+
+export function isSupplierError(err: unknown): err is SupplierError {
+  return err instanceof SupplierError;
+}

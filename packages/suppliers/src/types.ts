@@ -1,0 +1,197 @@
+/**
+ * The supplier domain as the rest of the product sees it (API hotel directory and flight options, the
+ * worker's booking engine). Field names follow the product's snake_case; an adapter maps its supplier's
+ * wire format into these.
+ */
+import type { Cabin, Money } from '@crew/contracts';
+
+export { CABINS, type Cabin } from '@crew/contracts';
+
+/** CONFIRMED until cancelled; an amended hotel reservation stays CONFIRMED (with `amendments` > 0). */
+export type ReservationStatus = 'CONFIRMED' | 'CANCELLED';
+
+// ---- hotels ----
+
+/** A GDS-bookable property. Found here means handler_type GDS; not found means DIRECT (spec 4.3 rule 2). */
+export interface HotelProperty {
+  property_id: string;
+  name: string;
+  /** 2-letter GDS chain code. */
+  chain: string;
+  chain_name: string;
+  city: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  airport_code: string;
+  /** IANA time zone of the hotel. */
+  timezone: string;
+  distance_km: number;
+  /** Public nightly rate, in the country's currency. */
+  nightly_rate: Money;
+}
+
+/** Hotels matching any of the filters (name and city partial, case-insensitive; at least one filter). */
+export interface HotelSearchQuery {
+  name?: string;
+  city?: string;
+  airport_code?: string;
+  /** 1..200, default 50. */
+  limit?: number;
+  /** Keyset cursor: the `next_after` of the previous page. */
+  after?: string;
+}
+
+export interface HotelSearchPage {
+  /** Ordered by property_id. */
+  hotels: HotelProperty[];
+  next_after: string | null;
+}
+
+export interface HotelGuest {
+  email: string;
+  name: string;
+}
+
+export interface HotelBookingRequest {
+  /** The caller's idempotency reference: a repeat returns the same reservation, never a second one. */
+  reference: string;
+  property_id: string;
+  check_in_date: string;
+  check_out_date: string;
+  traveller: HotelGuest;
+  /** The account the booking is placed under (company config `crew_booker_email`). */
+  booker_email: string;
+  /** Negotiated nightly rate; the supplier confirms at its public rate when absent. */
+  rate?: Money;
+}
+
+export interface HotelAmendRequest {
+  supplier_ref: string;
+  /** Idempotency reference of this amendment. */
+  reference: string;
+  check_in_date: string;
+  check_out_date: string;
+  /** Negotiated nightly rate for the new dates; the confirmed rate is kept when absent. */
+  rate?: Money;
+}
+
+export interface CancelRequest {
+  supplier_ref: string;
+  /** Idempotency reference of this cancellation. */
+  reference: string;
+}
+
+export interface HotelReservation {
+  /** The supplier's confirmation reference. */
+  supplier_ref: string;
+  reference: string;
+  status: ReservationStatus;
+  property_id: string;
+  property_name: string;
+  airport_code: string;
+  check_in_date: string;
+  check_out_date: string;
+  nights: number;
+  traveller: HotelGuest;
+  booker_email: string;
+  /** The nightly rate the supplier confirmed: compare with the contracted rate. */
+  nightly_rate: Money;
+  total_price: Money;
+  rate_source: 'NEGOTIATED' | 'PUBLIC';
+  amendments: number;
+  created_at: string;
+  updated_at: string;
+  cancelled_at: string | null;
+}
+
+// ---- flights ----
+
+export interface FlightSearchQuery {
+  from_airport: string;
+  to_airport: string;
+  /** Departure date, local at the origin. */
+  date: string;
+  cabin?: Cabin;
+}
+
+export interface FlightSegment {
+  airline_code: string;
+  /** Carrier code and number, e.g. `BA117`. */
+  flight_number: string;
+  from_airport: string;
+  to_airport: string;
+  /** ISO 8601 with the local offset of the airport. */
+  dep_time: string;
+  arr_time: string;
+  duration_minutes: number;
+  cabin: Cabin;
+}
+
+export interface FlightOffer extends FlightSegment {
+  /** Opaque supplier offer id, valid until `expires_at` (20 minutes after the search). */
+  flight_option_id: string;
+  price: Money;
+  expires_at: string;
+}
+
+export interface FlightTraveller {
+  email: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+}
+
+export interface FlightBookingRequest {
+  /** The caller's idempotency reference: a repeat returns the same order, never a second ticket. */
+  reference: string;
+  flight_option_id: string;
+  traveller: FlightTraveller;
+  booker_email: string;
+}
+
+export interface FlightOrder {
+  supplier_ref: string;
+  reference: string;
+  status: ReservationStatus;
+  pnr: string;
+  ticket_id: string;
+  transaction_id: string;
+  trip_session_id: string;
+  flight: FlightSegment;
+  price: Money;
+  traveller: FlightTraveller;
+  booker_email: string;
+  created_at: string;
+  updated_at: string;
+  cancelled_at: string | null;
+}
+
+// ---- the supplier ports ----
+
+/**
+ * Every method rejects with a `SupplierError` on failure: `transient` (may be retried, the booking ends
+ * FAILED) or `refusal` (the supplier said no, the booking needs review).
+ */
+export interface HotelSupplier {
+  searchHotels(query: HotelSearchQuery): Promise<HotelSearchPage>;
+  /** null when the property is not in the inventory. */
+  getProperty(propertyId: string): Promise<HotelProperty | null>;
+  bookHotel(request: HotelBookingRequest): Promise<HotelReservation>;
+  amendHotel(request: HotelAmendRequest): Promise<HotelReservation>;
+  /** Cancelling a cancelled reservation succeeds without change. */
+  cancelHotel(request: CancelRequest): Promise<HotelReservation>;
+  getReservation(supplierRef: string): Promise<HotelReservation | null>;
+  /** The reservation a booking call with this reference made, if any (e.g. after a timeout). */
+  findReservation(reference: string): Promise<HotelReservation | null>;
+}
+
+export interface FlightSupplier {
+  searchFlights(query: FlightSearchQuery): Promise<FlightOffer[]>;
+  bookFlight(request: FlightBookingRequest): Promise<FlightOrder>;
+  /** Cancelling a cancelled order succeeds without change. */
+  cancelFlight(request: CancelRequest): Promise<FlightOrder>;
+  /** The live order: current status, PNR, ticket, transaction and trip-session ids. */
+  getOrder(supplierRef: string): Promise<FlightOrder | null>;
+  /** The order a booking call with this reference made, if any (e.g. after a timeout). */
+  findOrder(reference: string): Promise<FlightOrder | null>;
+}
