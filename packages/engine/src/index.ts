@@ -1,0 +1,12 @@
+/** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6). */
+export { flattenRoster } from './flatten';
+export { diffRoster } from './diff';
+export { rosterState, nextRosterState } from './state';
+export { priorityFor } from './priority';
+export { legKey, layoverKey, itemKey, auditEventKey } from './keys';
+export { pairingSignature } from './signature';
+export { SUBTYPE_OF, type DiffItemClassification } from './items';
+export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './time';
+export * from './types';
+export * from './hotel-config';
+export * from './policy';

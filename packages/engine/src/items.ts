@@ -1,0 +1,91 @@
+import type { ActionSubtype, ActionType, Classification } from '@crew/contracts';
+import { itemKey } from './keys';
+import { priorityFor } from './priority';
+import { isoInstant } from './time';
+import type { DerivedActionItem, FlightItemDetails, HotelItemDetails, RowAnchors } from './types';
+
+/** The classifications that become action items on the diff path. */
+export type DiffItemClassification = Extract<
+  Classification,
+  | 'NEW_LAYOVER'
+  | 'LAYOVER_DATE_CHANGE'
+  | 'LAYOVER_CITY_CHANGE'
+  | 'LAYOVER_EXTENDED'
+  | 'LAYOVER_CANCELLED'
+  | 'NEW_DEADHEAD'
+  | 'DEADHEAD_TIME_CHANGE'
+  | 'DEADHEAD_CANCELLED'
+  | 'SWAP_OUT'
+  | 'SWAP_IN'
+  | 'UNCHANGED'
+>;
+
+/**
+ * Subtype per classification. UNCHANGED is a MODIFY that changes nothing: it is linked to the
+ * existing booking (like a MODIFY) and neither creates nor cancels anything.
+ */
+export const SUBTYPE_OF: Readonly<Record<DiffItemClassification, ActionSubtype>> = {
+  NEW_LAYOVER: 'NEW_BOOKING',
+  NEW_DEADHEAD: 'NEW_BOOKING',
+  SWAP_IN: 'NEW_BOOKING',
+  LAYOVER_DATE_CHANGE: 'MODIFY',
+  LAYOVER_CITY_CHANGE: 'MODIFY',
+  LAYOVER_EXTENDED: 'MODIFY',
+  DEADHEAD_TIME_CHANGE: 'MODIFY',
+  UNCHANGED: 'MODIFY',
+  LAYOVER_CANCELLED: 'CANCEL',
+  DEADHEAD_CANCELLED: 'CANCEL',
+  SWAP_OUT: 'CANCEL',
+};
+
+export interface ItemDraft {
+  classification: DiffItemClassification;
+  type: ActionType;
+  rowKey: string;
+  anchors: RowAnchors;
+  day1Row: number | null;
+  day2Row: number | null;
+  bookingId: string | null;
+  /** Epoch ms of the event that sets the priority. */
+  eventMs: number;
+  message: string;
+  details: HotelItemDetails | FlightItemDetails;
+}
+
+export function makeItem(d: ItemDraft, processedMs: number): DerivedActionItem {
+  return {
+    item_key: itemKey(d.classification, d.rowKey),
+    source: 'SCHEDULE_DIFF',
+    type: d.type,
+    subtype: SUBTYPE_OF[d.classification],
+    classification: d.classification,
+    priority: priorityFor(d.eventMs, processedMs),
+    anchors: d.anchors,
+    source_rows: { day1_row: d.day1Row, day2_row: d.day2Row },
+    booking_id: d.bookingId,
+    event_at: Number.isNaN(d.eventMs) ? isoInstant(processedMs) : isoInstant(d.eventMs),
+    message: d.message,
+    details: d.details,
+  };
+}
+
+/** Re-labels an item (swap detection), keeping the key and subtype in step with the classification. */
+export function reclassify(item: DerivedActionItem, classification: DiffItemClassification, message: string): void {
+  item.classification = classification;
+  item.subtype = SUBTYPE_OF[classification];
+  item.item_key = itemKey(classification, item.details.row_key);
+  item.message = message;
+}
+
+/**
+ * Deterministic output order, independent of the order of pairings in the submission:
+ * pairing_number, employee_id, duty_date, type, then item_key (unique per item).
+ */
+export function sortItems(items: DerivedActionItem[]): DerivedActionItem[] {
+  const keyed = items.map((item) => ({
+    item,
+    sortKey: `${item.anchors.pairing_number}\u0000${item.anchors.employee_id}\u0000${item.anchors.duty_date}\u0000${item.type}\u0000${item.item_key}`,
+  }));
+  keyed.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  return keyed.map((k) => k.item);
+}

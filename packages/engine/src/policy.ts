@@ -1,0 +1,261 @@
+import type { AirlineSettings, FlightConfigSnapshot, Money, RatePeriod } from '@crew/contracts';
+import type { HotelTerms } from './hotel-config';
+import { addDays, instantOf, localDateOf } from './time';
+import type { BookingStatus } from './types';
+
+/**
+ * The auto-booking policy (spec 1 rules 8-11 and the operator-settings table; DESIGN sections 3-4):
+ * for each action item, book / amend / cancel automatically, or hand it to a person with a reason.
+ */
+
+export type PolicyAction = 'AUTO_BOOK' | 'AUTO_MODIFY' | 'AUTO_CANCEL' | 'REVIEW' | 'NONE';
+
+export interface Decision {
+  action: PolicyAction;
+  /** Spec 2.3: passed the eligibility checks, independent of supplier success. */
+  auto_eligible: boolean;
+  /** Why a person must act (REVIEW), shown on the item and the booking. */
+  reason: string | null;
+  recommended_action: string | null;
+  /** On FLIGHT items awaiting a manual choice. */
+  flight_options_url: string | null;
+  /** AUTO hotel bookings: the hotel and contracted rate to book at. */
+  hotel?: HotelChoice;
+}
+
+export interface HotelChoice {
+  hotel_config_id: number;
+  property_id: string;
+  handler_type: 'GDS' | 'DIRECT';
+  name: string | null;
+  contract_id: number;
+  rate: Money;
+}
+
+export interface ContractTerms {
+  contract_id: number;
+  contract_from: string;
+  contract_to: string;
+  automated_booking_enabled: boolean;
+  rate_periods: RatePeriod[];
+}
+
+/** The hotel configured at a station, with its contracts. */
+export interface StationHotel {
+  hotel_config_id: number;
+  station: string;
+  property_id: string;
+  handler_type: 'GDS' | 'DIRECT';
+  name: string | null;
+  terms: HotelTerms;
+  contracts: ContractTerms[];
+}
+
+export interface PolicyContext {
+  settings: Pick<AirlineSettings, 'deadhead_auto_booking' | 'booking_modification' | 'swap_execution' | 'cancellation_execution'>;
+  crew_booker_email: string | null;
+  cancellation_lookback_days: number;
+  /** Hotels by station. */
+  hotels: ReadonlyMap<string, StationHotel>;
+  /** Lower-cased traveller email → has a date of birth. */
+  travellerHasDob: (email: string | null) => boolean;
+  processedAt: string;
+}
+
+/** The facts of one item the policy decides on (diff-derived or injected). */
+export interface PolicyItem {
+  action_id: string;
+  type: 'HOTEL' | 'FLIGHT';
+  subtype: 'NEW_BOOKING' | 'MODIFY' | 'CANCEL';
+  classification: string;
+  /** The existing booking's status for MODIFY / CANCEL / UNCHANGED items. */
+  booking_status: BookingStatus | null;
+  traveller_email: string | null;
+  /** HOTEL: the stay asked for (for CANCEL, the booked one). */
+  station?: string;
+  checkin_time_local?: string;
+  checkout_time_local?: string;
+  /** Pins a property (airline commit). */
+  property_id?: string | null;
+}
+
+const review = (reason: string, extra: Partial<Decision> = {}): Decision => ({ action: 'REVIEW', auto_eligible: false, reason, recommended_action: null, flight_options_url: null, ...extra });
+const auto = (action: PolicyAction, extra: Partial<Decision> = {}): Decision => ({ action, auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null, ...extra });
+
+const LIVE: readonly BookingStatus[] = ['CONFIRMED', 'MODIFIED'];
+const SWAPS = new Set(['SWAP_IN', 'SWAP_OUT']);
+
+export const noHotelConfiguration = (station: string) => `no hotel configuration exists for station ${station}`;
+
+export function flightOptionsUrl(actionId: string): string {
+  return `/api/v1/crew/flight-options?action_id=${encodeURIComponent(actionId)}`;
+}
+
+/** Minutes since local midnight of a local timestamp, as written (its own offset). */
+function minutesOfDay(ts: string): number {
+  const m = /T(\d{2}):(\d{2})/.exec(ts);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+}
+const hhmm = (s: string | undefined) => (s ? Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5)) : null);
+
+/**
+ * Check-in/check-out against the hotel's policy. STANDARD and GUARANTEED: no earlier than the (early)
+ * check-in time and no later than the (late) check-out time, each with `buffer_minutes` of tolerance.
+ * FLEXIBLE: any arrival, and the stay may overrun its whole nights by `flex_window_minutes` (+ buffer).
+ */
+export function stayDeviation(terms: HotelTerms, checkin: string, checkout: string): string | null {
+  const buffer = terms.buffer_minutes ?? 0;
+  if (terms.policy === 'FLEXIBLE') {
+    const nights = Math.max(1, Math.round((Date.parse(localDateOf(checkout)) - Date.parse(localDateOf(checkin))) / 86_400_000));
+    const stay = (instantOf(checkout) - instantOf(checkin)) / 60_000;
+    const allowed = nights * 1440 + (terms.flex_window_minutes ?? 0) + buffer;
+    return stay > allowed ? `the stay overruns the hotel's flexible window by ${Math.round(stay - allowed)} minutes` : null;
+  }
+  const earliest = hhmm(terms.policy === 'GUARANTEED' ? terms.guaranteed_early_check_in_time : terms.standard_check_in_time);
+  const latest = hhmm(terms.policy === 'GUARANTEED' ? terms.guaranteed_late_check_out_time : terms.standard_check_out_time);
+  if (earliest !== null && minutesOfDay(checkin) < earliest - buffer) return `early check-in at ${checkin.slice(11, 16)} deviates from the hotel's ${terms.policy} policy`;
+  if (latest !== null && minutesOfDay(checkout) > latest + buffer) return `late check-out at ${checkout.slice(11, 16)} deviates from the hotel's ${terms.policy} policy`;
+  return null;
+}
+
+/** The nights of a stay: check-in date up to the day before check-out (at least one night). */
+export function stayNights(checkin: string, checkout: string): string[] {
+  const first = localDateOf(checkin);
+  const out = localDateOf(checkout);
+  const nights = [first];
+  for (let d = addDays(first, 1); d < out; d = addDays(d, 1)) nights.push(d);
+  return nights;
+}
+
+/** An enabled contract covering every night, with a rate period for every night; the first night's rate. */
+export function contractedRate(hotel: StationHotel, checkin: string, checkout: string): { contract: ContractTerms; rate: Money } | null {
+  const nights = stayNights(checkin, checkout);
+  for (const c of hotel.contracts) {
+    if (!c.automated_booking_enabled) continue;
+    if (!nights.every((n) => n >= c.contract_from && n <= c.contract_to)) continue;
+    const rates = nights.map((n) => c.rate_periods.find((p) => n >= p.effective_from && n <= p.effective_to));
+    if (rates.every(Boolean)) return { contract: c, rate: rates[0]!.rate };
+  }
+  return null;
+}
+
+function decideHotelStay(item: PolicyItem, ctx: PolicyContext, action: 'AUTO_BOOK' | 'AUTO_MODIFY'): Decision {
+  const station = item.station!;
+  const hotel = ctx.hotels.get(station);
+  if (!hotel || (item.property_id && hotel.property_id !== item.property_id)) return review(noHotelConfiguration(station));
+  const contracted = contractedRate(hotel, item.checkin_time_local!, item.checkout_time_local!);
+  if (!contracted) return review(noHotelConfiguration(station));
+  const deviation = stayDeviation(hotel.terms, item.checkin_time_local!, item.checkout_time_local!);
+  if (deviation) return review(deviation);
+  return auto(action, {
+    hotel: { hotel_config_id: hotel.hotel_config_id, property_id: hotel.property_id, handler_type: hotel.handler_type, name: hotel.name, contract_id: contracted.contract.contract_id, rate: contracted.rate },
+  });
+}
+
+function decideCancel(item: PolicyItem, ctx: PolicyContext): Decision {
+  if (!ctx.settings.cancellation_execution) return review('cancellation execution is not enabled for this airline');
+  if (item.checkout_time_local) {
+    const earliest = addDays(ctx.processedAt.slice(0, 10), -ctx.cancellation_lookback_days);
+    if (localDateOf(item.checkout_time_local) < earliest) return review(`the stay ended before the cancellation lookback (${ctx.cancellation_lookback_days} days)`);
+  }
+  return auto('AUTO_CANCEL');
+}
+
+/** The decision for one action item. */
+export function decide(item: PolicyItem, ctx: PolicyContext): Decision {
+  if (item.classification === 'UNCHANGED') return { action: 'NONE', auto_eligible: false, reason: null, recommended_action: null, flight_options_url: null };
+  if (SWAPS.has(item.classification) && !ctx.settings.swap_execution) return review('crew swap execution is not enabled for this airline');
+
+  if (item.subtype === 'CANCEL') {
+    // Nothing was reserved: no supplier call is needed to let it go, but a person still decides unless automation is on.
+    return decideCancel(item, ctx);
+  }
+  if (item.type === 'FLIGHT' && item.subtype === 'NEW_BOOKING') return decideNewDeadhead(item, ctx);
+  if (!ctx.crew_booker_email) return review(NO_BOOKER);
+
+  if (item.subtype === 'MODIFY') {
+    if (!ctx.settings.booking_modification) return review('booking modification is not enabled for this airline');
+    if (!item.booking_status || !LIVE.includes(item.booking_status)) return review('the booking holds no confirmed reservation to modify');
+    if (item.type === 'HOTEL') return decideHotelStay(item, ctx, 'AUTO_MODIFY');
+    if (!ctx.travellerHasDob(item.traveller_email)) return review(NO_DOB);
+    return auto('AUTO_MODIFY');
+  }
+  return decideHotelStay(item, ctx, 'AUTO_BOOK');
+}
+
+const NO_BOOKER = 'no crew booking account is configured (crew_booker_email)';
+const NO_DOB = 'the traveller profile has no date of birth';
+
+/** A new deadhead: with the lever off (or anything missing) a person picks an option and commits it. */
+function decideNewDeadhead(item: PolicyItem, ctx: PolicyContext): Decision {
+  const manual = (reason: string) => review(reason, { recommended_action: 'BOOK_MANUALLY', flight_options_url: flightOptionsUrl(item.action_id) });
+  if (!ctx.settings.deadhead_auto_booking) return manual('deadhead auto-booking is not enabled: choose a flight option and commit it');
+  if (!ctx.crew_booker_email) return manual(NO_BOOKER);
+  if (!ctx.travellerHasDob(item.traveller_email)) return manual(NO_DOB);
+  return auto('AUTO_BOOK');
+}
+
+// ---- flights: choosing among live options ----
+
+const CABIN_RANK: Record<string, number> = { ECONOMY: 0, PREMIUM_ECONOMY: 1, BUSINESS: 2, FIRST: 3 };
+
+export interface FlightOptionFacts {
+  flight_option_id: string;
+  airline_code: string;
+  dep_time: string;
+  arr_time: string;
+  cabin: string;
+  price: Money;
+}
+
+export interface LegWindow {
+  /** Earliest departure and latest arrival acceptable (instants). */
+  depart_after: string | null;
+  arrive_by: string | null;
+}
+
+export type FlightChoice<T extends FlightOptionFacts> = { ok: true; option: T } | { ok: false; reason: string };
+
+/**
+ * Spec 4.3 carrier rules: never a blacklisted carrier, never above the preferred cabin; the airline's own
+ * carrier first with same_carrier_preference, then preferred carriers (in their order), then the rest;
+ * cheapest first within a group; an option above auto_book_max_price is passed over, and when every
+ * fitting option is above it the item goes to review.
+ */
+export function chooseFlightOption<T extends FlightOptionFacts>(
+  options: readonly T[],
+  leg: LegWindow,
+  cfg: FlightConfigSnapshot,
+  ownCarrier: string,
+  maxPrice: Money | null,
+  cabinOverride?: string,
+): FlightChoice<T> {
+  const cabinCap = CABIN_RANK[cabinOverride ?? cfg.preferred_cabin] ?? 0;
+  const black = new Set(cfg.blacklisted_airlines);
+  const after = leg.depart_after ? instantOf(leg.depart_after) : -Infinity;
+  const by = leg.arrive_by ? instantOf(leg.arrive_by) : Infinity;
+  const fitting = options.filter(
+    (o) => !black.has(o.airline_code) && (CABIN_RANK[o.cabin] ?? 99) <= cabinCap && instantOf(o.dep_time) >= after && instantOf(o.arr_time) <= by,
+  );
+  if (fitting.length === 0) return { ok: false, reason: 'no flight option fits the leg within the airline flight config' };
+  const group = (code: string) => {
+    if (cfg.same_carrier_preference && code === ownCarrier) return 0;
+    const i = cfg.preferred_airlines.indexOf(code);
+    return i >= 0 ? 1 + i : 1 + cfg.preferred_airlines.length;
+  };
+  const ordered = [...fitting].sort((a, b) => group(a.airline_code) - group(b.airline_code) || a.price.amount - b.price.amount || a.dep_time.localeCompare(b.dep_time));
+  // Preferred groups are tried first; one over the ceiling falls through to the next option.
+  const within = (o: T) => !maxPrice || (o.price.currency === maxPrice.currency && o.price.amount <= maxPrice.amount);
+  const chosen = ordered.find(within);
+  if (chosen) return { ok: true, option: chosen };
+  const cheapest = [...fitting].sort((a, b) => a.price.amount - b.price.amount)[0]!;
+  return { ok: false, reason: `the lowest fitting fare ${cheapest.price.amount} ${cheapest.price.currency} is above auto_book_max_price ${maxPrice!.amount} ${maxPrice!.currency}` };
+}
+
+/** Supplier price vs contracted rate: STRICT holds a mismatch for review, LOOSE books it and flags it. */
+export function rateCheck(contracted: Money, charged: Money, mode: 'STRICT' | 'LOOSE'): { ok: boolean; flag: string | null } {
+  const same = contracted.currency === charged.currency && Math.abs(contracted.amount - charged.amount) < 0.005;
+  if (same) return { ok: true, flag: null };
+  const flag = `supplier price ${charged.amount} ${charged.currency} differs from the contracted rate ${contracted.amount} ${contracted.currency}`;
+  return mode === 'STRICT' ? { ok: false, flag } : { ok: true, flag };
+}

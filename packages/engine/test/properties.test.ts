@@ -1,0 +1,251 @@
+import fc from 'fast-check';
+import type { DutyPeriod, Leg, Pairing, ScheduleSubmission } from '@crew/contracts';
+import { diffRoster, flattenRoster, legKey, localDateOf, rosterState, type DerivedActionItem, type FlightBookingActual, type HotelBookingActual, type RosterState } from '../src';
+import { bookingsFor, crew, SETTINGS } from './fixtures';
+
+/*
+ * Random small rosters around a short window, so that rows and bookings fall on both sides of
+ * its edges. A roster is generated as a plain spec and built from it, so a test can change one
+ * field of the spec and rebuild.
+ */
+
+const WINDOW = { start: '2026-12-02', end: '2026-12-04' };
+const DATES = ['2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05'];
+const NEXT: Record<string, string> = { '2026-12-01': '2026-12-02', '2026-12-02': '2026-12-03', '2026-12-03': '2026-12-04', '2026-12-04': '2026-12-05', '2026-12-05': '2026-12-06' };
+const EMPLOYEES = ['E1', 'E2', 'E3', 'E4', 'E5'];
+const AIRPORTS = ['LHR', 'CDG', 'FRA', 'MAD'];
+const OFFSETS = ['+00:00', '+01:00', '-05:00'];
+const PROCESSED_AT = '2026-11-20T00:00:00Z';
+
+interface LegSpec {
+  seq: number;
+  dh: boolean;
+  from: string;
+  to: string;
+  hour: number;
+  minutes: number;
+  offset: string;
+  /** Departs the day after its duty date: dropped during grouping. */
+  offDate: boolean;
+}
+interface DutySpec {
+  num: number;
+  date: string;
+  legs: LegSpec[];
+  layover: { station: string; required: boolean; late: boolean } | null;
+}
+interface PairingSpec {
+  crew: string[];
+  duties: DutySpec[];
+}
+
+const legSpec = fc.record({
+  seq: fc.integer({ min: 1, max: 3 }),
+  dh: fc.boolean(),
+  from: fc.constantFrom(...AIRPORTS),
+  to: fc.constantFrom(...AIRPORTS),
+  hour: fc.integer({ min: 0, max: 20 }),
+  minutes: fc.integer({ min: 30, max: 180 }),
+  offset: fc.constantFrom(...OFFSETS),
+  // One leg in ten departs on the wrong day.
+  offDate: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
+});
+const dutySpec = fc.record({
+  num: fc.integer({ min: 1, max: 3 }),
+  date: fc.constantFrom(...DATES),
+  legs: fc.array(legSpec, { maxLength: 3 }),
+  layover: fc.option(fc.record({ station: fc.constantFrom(...AIRPORTS), required: fc.boolean(), late: fc.boolean() }), { nil: null }),
+});
+const pairingSpec = fc.record({
+  crew: fc.shuffledSubarray(EMPLOYEES, { minLength: 1, maxLength: 3 }),
+  duties: fc.array(dutySpec, { minLength: 1, maxLength: 3 }),
+});
+const rosterSpec = fc.array(pairingSpec, { minLength: 1, maxLength: 5 });
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function buildLeg(l: LegSpec, date: string): Leg {
+  const depDate = l.offDate ? NEXT[date]! : date;
+  const end = l.hour * 60 + l.minutes;
+  const arrDate = end >= 24 * 60 ? NEXT[depDate]! : depDate;
+  return {
+    leg_sequence: l.seq,
+    activity_code: l.dh ? 'DH' : 'FLT',
+    flight_number: `XY${l.seq}${l.hour}`,
+    from_airport: l.from,
+    to_airport: l.to,
+    dep_time_local: `${depDate}T${pad(l.hour)}:00:00${l.offset}`,
+    arr_time_local: `${arrDate}T${pad(Math.floor(end / 60) % 24)}:${pad(end % 60)}:00${l.offset}`,
+  };
+}
+
+function buildDuty(d: DutySpec): DutyPeriod {
+  return {
+    duty_period_num: d.num,
+    duty_date: d.date,
+    fdp_start_local: `${d.date}T00:00:00Z`,
+    fdp_end_local: `${d.date}T23:00:00Z`,
+    legs: d.legs.map((l) => buildLeg(l, d.date)),
+    ...(d.layover
+      ? {
+          layover: {
+            station: d.layover.station,
+            booking_required: d.layover.required,
+            checkin_time_local: `${d.date}T${d.layover.late ? '23:30' : '20:00'}:00+01:00`,
+            checkout_time_local: `${NEXT[d.date]}T07:00:00+01:00`,
+          },
+        }
+      : {}),
+  };
+}
+
+function build(spec: PairingSpec[]): ScheduleSubmission {
+  const pairings: Pairing[] = spec.map((p, i) => ({
+    pairing_number: `P${i}`,
+    origin_base: 'LHR',
+    terminus_base: 'LHR',
+    check_in_local: `${p.duties[0]!.date}T00:00:00Z`,
+    check_out_local: `${p.duties[p.duties.length - 1]!.date}T23:00:00Z`,
+    crew: p.crew.map((e) => crew(e)),
+    duty_periods: p.duties.map(buildDuty),
+  }));
+  return { schedule_start_date: WINDOW.start, schedule_end_date: WINDOW.end, pairings };
+}
+
+const hotelBookingArb: fc.Arbitrary<HotelBookingActual> = fc
+  .record({
+    n: fc.nat(),
+    emp: fc.constantFrom(...EMPLOYEES),
+    pairing: fc.integer({ min: 0, max: 4 }),
+    num: fc.integer({ min: 1, max: 3 }),
+    station: fc.constantFrom(...AIRPORTS),
+    date: fc.constantFrom(...DATES),
+    status: fc.constantFrom('CONFIRMED', 'CANCELLED', 'NEEDS_REVIEW', 'FAILED' as const),
+    manual_override: fc.boolean(),
+  })
+  .map((b) => ({
+    booking_id: `HB${b.n}`,
+    employee_id: b.emp,
+    pairing_number: `P${b.pairing}`,
+    duty_period_num: b.num,
+    station: b.station,
+    checkin_time_local: `${b.date}T20:00:00+01:00`,
+    checkout_time_local: `${NEXT[b.date]}T07:00:00+01:00`,
+    status: b.status,
+    manual_override: b.manual_override,
+  }));
+
+const flightBookingArb: fc.Arbitrary<FlightBookingActual> = fc
+  .record({
+    n: fc.nat(),
+    emp: fc.constantFrom(...EMPLOYEES),
+    pairing: fc.integer({ min: 0, max: 4 }),
+    seq: fc.integer({ min: 1, max: 3 }),
+    date: fc.constantFrom(...DATES),
+    status: fc.constantFrom('CONFIRMED', 'CANCELLED', 'PENDING' as const),
+    manual_override: fc.boolean(),
+  })
+  .map((b) => ({
+    booking_id: `FB${b.n}`,
+    employee_id: b.emp,
+    pairing_number: `P${b.pairing}`,
+    duty_date: b.date,
+    leg_sequence: b.seq,
+    from_airport: 'LHR',
+    to_airport: 'CDG',
+    flight_number: null,
+    dep_time_local: `${b.date}T10:00:00Z`,
+    arr_time_local: `${b.date}T11:00:00Z`,
+    status: b.status,
+    manual_override: b.manual_override,
+  }));
+
+function diff(current: ScheduleSubmission, previous: RosterState | null, hotelBookings: HotelBookingActual[], flightBookings: FlightBookingActual[], emitUnchanged = false) {
+  return diffRoster({
+    current: flattenRoster(current),
+    previous,
+    hotelBookings,
+    flightBookings,
+    window: WINDOW,
+    settings: { ...SETTINGS, emit_unchanged: emitUnchanged },
+    processedAt: PROCESSED_AT,
+  });
+}
+
+const inWindow = (date: string) => date >= WINDOW.start && date <= WINDOW.end;
+const withoutRows = (items: DerivedActionItem[]) => items.map(({ source_rows: _rows, ...rest }) => rest);
+
+describe('properties of the diff', () => {
+  it('diff(x, x) is empty: previous state and bookings built from the roster itself', () => {
+    fc.assert(
+      fc.property(rosterSpec, (spec) => {
+        const x = build(spec);
+        const flat = flattenRoster(x);
+        const { hotelBookings, flightBookings } = bookingsFor(flat);
+        expect(diff(x, rosterState(flat), hotelBookings, flightBookings).actionItems).toEqual([]);
+      }),
+    );
+  });
+
+  it('items never reference rows or bookings dated outside the window', () => {
+    fc.assert(
+      fc.property(rosterSpec, rosterSpec, fc.array(hotelBookingArb, { maxLength: 8 }), fc.array(flightBookingArb, { maxLength: 8 }), fc.boolean(), (day1, day2, hotels, flights, emit) => {
+        const previous = rosterState(flattenRoster(build(day1)));
+        const current = flattenRoster(build(day2));
+        const result = diff(build(day2), previous, hotels, flights, emit);
+        const bookingDate = new Map<string, string>([
+          ...hotels.map((b) => [b.booking_id, localDateOf(b.checkin_time_local)] as const),
+          ...flights.map((b) => [b.booking_id, b.duty_date!] as const),
+        ]);
+        for (const item of result.actionItems) {
+          const { day1_row, day2_row } = item.source_rows;
+          if (item.type === 'FLIGHT') {
+            if (day1_row !== null) expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
+            if (day2_row !== null) expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
+          } else {
+            if (day1_row !== null) expect(inWindow(previous.layovers.find((r) => r.row === day1_row)!.date)).toBe(true);
+            if (day2_row !== null) expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(true);
+          }
+          if (item.booking_id !== null) expect(inWindow(bookingDate.get(item.booking_id)!)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it("changing one DH leg's times touches only that leg's key", () => {
+    const withDeadhead = rosterSpec.filter((spec) => spec.some((p) => p.duties.some((d) => d.legs.some((l) => l.dh))));
+    fc.assert(
+      fc.property(withDeadhead, fc.nat(), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 30, max: 180 }), (spec, pick, hour, minutes) => {
+        const x = build(spec);
+        const flat = flattenRoster(x);
+        const deadheads = spec.flatMap((p, pi) => p.duties.flatMap((d) => d.legs.filter((l) => l.dh).map((l) => ({ p, pi, d, l }))));
+        const target = deadheads[pick % deadheads.length]!;
+        target.l.hour = hour;
+        target.l.minutes = minutes;
+        const touched = new Set(target.p.crew.map((e) => legKey(e, `P${target.pi}`, target.d.date, target.l.seq)));
+        const { hotelBookings, flightBookings } = bookingsFor(flat);
+        for (const item of diff(build(spec), rosterState(flat), hotelBookings, flightBookings).actionItems) {
+          expect(item.type).toBe('FLIGHT');
+          expect(touched.has(item.details.row_key)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('the result, source_rows aside, does not depend on the order of pairings in the submission', () => {
+    fc.assert(
+      fc.property(
+        rosterSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.shuffledSubarray([...spec.keys()], { minLength: spec.length, maxLength: spec.length }))),
+        rosterSpec,
+        fc.array(hotelBookingArb, { maxLength: 8 }),
+        fc.array(flightBookingArb, { maxLength: 8 }),
+        ([spec, order], day1, hotels, flights) => {
+          const roster = build(spec);
+          const shuffled = { ...roster, pairings: order.map((i) => roster.pairings[i]!) };
+          const previous = rosterState(flattenRoster(build(day1)));
+          expect(withoutRows(diff(shuffled, previous, hotels, flights, true).actionItems)).toEqual(withoutRows(diff(roster, previous, hotels, flights, true).actionItems));
+        },
+      ),
+    );
+  });
+});
