@@ -74,3 +74,28 @@ export function clientToken(stack: Stack, clientId: string, secret: string) {
   const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
   return http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
 }
+
+/** Polls processing-status until poll_recommended is false (or the deadline passes). */
+export async function waitForSchedule(stack: Stack, token: string, scheduleId: string, deadlineMs = 30_000): Promise<any> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const res = await http(`${stack.apiUrl}/api/v1/crew/schedules/${scheduleId}/processing-status`, { token });
+    if (res.status !== 200) throw new Error(`processing-status ${res.status}: ${res.text}`);
+    if (!res.body.poll_recommended) return res.body;
+    if (Date.now() > until) throw new Error(`schedule ${scheduleId} still ${res.body.status} after ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Every action item of a schedule, following cursors. */
+export async function allActionItems(stack: Stack, token: string, scheduleId: string, query = ''): Promise<any[]> {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: HttpResult = await http(`${stack.apiUrl}/api/v1/crew/schedules/${scheduleId}/action-items?limit=200${query}${cursor ? `&cursor=${cursor}` : ''}`, { token });
+    if (res.status !== 200) throw new Error(`action-items ${res.status}: ${res.text}`);
+    items.push(...res.body.action_items);
+    cursor = res.body.next_cursor;
+  } while (cursor);
+  return items;
+}

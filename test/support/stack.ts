@@ -5,8 +5,9 @@ import type { Redis } from 'ioredis';
 import { createApiApp, createTokenVerifier } from '@crew/api';
 import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
+import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 import { createLogger, listen, loadConfig, type Config, type Logger } from '@crew/platform';
-import { createRedis } from '@crew/queue';
+import { closeQueues, createQueues, createRedis, OutboxRelay, type Queues } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -21,8 +22,12 @@ export interface Stack {
   database: TestDatabase;
   keys: KeyStore;
   redis: Redis;
+  queues: Queues;
+  relay: OutboxRelay;
   /** Every JSON log line the stack wrote (tests read them, e.g. for redaction). */
   logLines: string[];
+  /** The in-process worker, when started with `worker: true`. */
+  worker: WorkerRuntime | null;
   close(): Promise<void>;
 }
 
@@ -44,7 +49,16 @@ async function serve(app: Parameters<typeof createServer>[1]): Promise<{ server:
 }
 
 /** Auth + API in this process against real Postgres (a fresh database) and Redis (a unique prefix). */
-export async function startStack(label: string, env: Record<string, string> = {}): Promise<Stack> {
+export interface StackOptions {
+  env?: Record<string, string>;
+  /** Run the worker's consumers in this process too. */
+  worker?: boolean;
+  /** The worker's processing clock. */
+  now?: () => Date;
+}
+
+export async function startStack(label: string, options: StackOptions = {}): Promise<Stack> {
+  const env = options.env ?? {};
   const database = await createTestDatabase(label);
   const logLines: string[] = [];
   const logger: Logger = createLogger('stack', 'info', capture(logLines));
@@ -66,9 +80,15 @@ export async function startStack(label: string, env: Record<string, string> = {}
     ...env,
   });
   const redis = createRedis(config.redisUrl);
-  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }) }));
+  const queues = createQueues(redis, config.queuePrefix);
+  const relay = new OutboxRelay(database.db, queues, logger.child({ component: 'outbox-relay' }), 100).start();
+  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay }));
+  const worker = options.worker
+    ? startWorkerRuntime({ config, db: database.db, logger: logger.child({ service: 'worker' }), suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }), now: options.now })
+    : null;
   return {
     apiUrl: api.url,
+    worker,
     authUrl,
     sandboxUrl: supplier.url,
     sandbox,
@@ -77,13 +97,18 @@ export async function startStack(label: string, env: Record<string, string> = {}
     database,
     keys,
     redis,
+    queues,
+    relay,
     logLines,
     async close() {
+      await worker?.close();
       sandbox.releaseWithheld();
       for (const s of [api.server, auth.server, supplier.server]) {
         s.closeAllConnections();
         await new Promise((r) => s.close(r));
       }
+      await relay.close();
+      await closeQueues(queues);
       redis.disconnect();
       await database.drop();
     },

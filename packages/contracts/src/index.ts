@@ -6,3 +6,4 @@ export * from './ops';
 export * from './config';
 export * from './search';
 export * from './schedules';
+export * from './schedule-api';

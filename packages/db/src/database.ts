@@ -3,6 +3,8 @@ import type { AirlineTable, CompanyConfigTable, TravellerTable, UserTable } from
 import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tables/auth.table';
 import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelChangeRequestTable, HotelConfigTable, HotelContractTable } from './tables/config.table';
 import type { HotelConfig } from '@crew/contracts';
+import type { ActionItemTable, AuditEventTable, OutboxTable, RosterStateTable, SchedulePayloadTable, ScheduleTable } from './tables/schedule.table';
+import type { BookingEventTable, BookingTable } from './tables/booking.table';
 
 /** Every table the services read or write. */
 export interface Database {
@@ -19,6 +21,14 @@ export interface Database {
   flight_rules: FlightRulesTable;
   hotel_contracts: HotelContractTable;
   hotel_change_requests: HotelChangeRequestTable;
+  schedules: ScheduleTable;
+  schedule_payloads: SchedulePayloadTable;
+  roster_states: RosterStateTable;
+  bookings: BookingTable;
+  booking_events: BookingEventTable;
+  action_items: ActionItemTable;
+  audit_events: AuditEventTable;
+  outbox: OutboxTable;
 }
 
 export type Db = Kysely<Database>;

@@ -40,6 +40,11 @@ export function requestLogger(logger: Logger): RequestHandler {
   });
 }
 
+/** The request body exactly as received (after Content-Encoding), when a JSON body was parsed. */
+export function rawBody(req: Request): Buffer | undefined {
+  return (req as Request & { rawBody?: Buffer }).rawBody;
+}
+
 /** Adds fields (airline_id, schedule_id, booking_id…) to this request's log line. */
 export function bindLog(res: Response, fields: Record<string, unknown>): void {
   res.locals.logBindings = { ...(res.locals.logBindings ?? {}), ...fields };
@@ -92,7 +97,17 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
   for (const spec of routes) {
     const handlers: RequestHandler[] = [...guard(spec)];
     if (BODY_METHODS.has(spec.method) && spec.body) {
-      handlers.push(express.json({ limit: spec.bodyLimit ?? '1mb', strict: false, inflate: true }));
+      handlers.push(
+        express.json({
+          limit: spec.bodyLimit ?? '1mb',
+          strict: false,
+          inflate: true,
+          // The bytes as received (after Content-Encoding), for handlers that store the body verbatim.
+          verify: (req, _res, buf) => {
+            (req as Request & { rawBody?: Buffer }).rawBody = buf;
+          },
+        }),
+      );
       handlers.push(requireJson);
     }
     handlers.push(async (req, res, next) => {

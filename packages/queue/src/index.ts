@@ -1,1 +1,4 @@
 export * from './connection';
+export * from './catalog';
+export * from './queues';
+export * from './relay';

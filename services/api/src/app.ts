@@ -3,7 +3,9 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { isMigrated, sql, type Db } from '@crew/db';
 import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
-import { redisReachable } from '@crew/queue';
+import { redisReachable, type OutboxRelay } from '@crew/queue';
+import { scheduleRepo } from '@crew/db';
+import { scheduleRoutes } from './schedules/schedules.routes';
 import { guardFor } from './auth/guard';
 import type { TokenVerifier } from './auth/token-verifier';
 import { companyConfigRoutes } from './config/company.routes';
@@ -25,14 +27,22 @@ export interface ApiDeps {
   verifyToken: TokenVerifier;
   /** Hotel and flight suppliers: live searches and inventory lookups only (bookings run in the worker). */
   suppliers: Suppliers;
+  /** Relays the transactional outbox to BullMQ. */
+  relay: OutboxRelay;
 }
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   return {
     crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
-      // Action items arrive with the schedule pipeline; until then no action_id resolves.
-      ...searchRoutes(deps.suppliers, async () => null),
+      ...scheduleRoutes(deps.db, deps.relay),
+      ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {
+        if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
+        const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
+        const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
+        const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
+        return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
+      }),
     ],
     ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db)],
   };

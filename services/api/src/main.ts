@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
-import { createRedis } from '@crew/queue';
+import { closeQueues, createQueues, createRedis, OutboxRelay } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { createApiApp } from './app';
 import { createTokenVerifier } from './auth/token-verifier';
@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, { applicationName: 'crew-api' });
   await migrateToLatest(db);
   const redis = createRedis(config.redisUrl);
-  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }) });
+  const queues = createQueues(redis, config.queuePrefix);
+  const relay = new OutboxRelay(db, queues, logger.child({ component: 'outbox-relay' })).start();
+  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
   server.requestTimeout = 300_000;
@@ -24,6 +26,8 @@ async function main(): Promise<void> {
   if (config.opsTokenGenerated) logger.warn({ ops_token: config.opsToken }, 'OPS_TOKEN unset: generated a random operator token for this process');
   installShutdown(logger, config.shutdownDeadlineMs, [
     { name: 'http', run: () => closeServer(server, config.shutdownDeadlineMs - 2000) },
+    { name: 'outbox-relay', run: () => relay.close() },
+    { name: 'queues', run: () => closeQueues(queues) },
     { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
     { name: 'postgres', run: () => db.destroy() },
   ]);

@@ -1,0 +1,240 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from './database';
+import { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
+
+/** Per-airline processing lock namespace (pg advisory locks take two int4 keys). */
+const AIRLINE_LOCK = 7301;
+
+export async function tryLockAirline(conn: DbOrTrx, airlineId: string): Promise<boolean> {
+  const r = await sql<{ ok: boolean }>`select pg_try_advisory_lock(${AIRLINE_LOCK}, hashtext(${airlineId})) as ok`.execute(conn);
+  return r.rows[0]?.ok === true;
+}
+
+export async function unlockAirline(conn: DbOrTrx, airlineId: string): Promise<void> {
+  await sql`select pg_advisory_unlock(${AIRLINE_LOCK}, hashtext(${airlineId}))`.execute(conn);
+}
+
+/** The oldest schedule of the airline still to process (an interrupted PROCESSING one first of all). */
+export function nextOpenSchedule(db: DbOrTrx, airlineId: string) {
+  return db.selectFrom('schedules').selectAll().where('airline_id', '=', airlineId).where('status', 'in', ['QUEUED', 'PROCESSING']).orderBy('seq').limit(1).executeTakeFirst();
+}
+
+export function markProcessing(db: DbOrTrx, scheduleId: string) {
+  return db
+    .updateTable('schedules')
+    .set({ status: 'PROCESSING', started_at: sql<Date>`coalesce(started_at, now())` })
+    .where('schedule_id', '=', scheduleId)
+    .where('status', 'in', ['QUEUED', 'PROCESSING'])
+    .execute();
+}
+
+export function markFailed(db: DbOrTrx, scheduleId: string, error: string) {
+  return db.updateTable('schedules').set({ status: 'FAILED', error, completed_at: new Date() }).where('schedule_id', '=', scheduleId).where('status', 'in', ['QUEUED', 'PROCESSING']).execute();
+}
+
+/** BOOKING while any item's task is open, else COMPLETED; only from PROCESSING (a schedule is processed once). */
+export async function finishProcessing(db: DbOrTrx, scheduleId: string, openItems: number): Promise<boolean> {
+  const r = await db
+    .updateTable('schedules')
+    .set(openItems > 0 ? { status: 'BOOKING' } : { status: 'COMPLETED', completed_at: new Date() })
+    .where('schedule_id', '=', scheduleId)
+    .where('status', '=', 'PROCESSING')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Called when a booking task ends: the schedule completes once none of its items is open. */
+export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promise<void> {
+  await sql`update schedules set status = 'COMPLETED', completed_at = now()
+    where schedule_id = ${scheduleId} and status = 'BOOKING'
+      and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)`.execute(db);
+}
+
+export async function loadRosterState(db: DbOrTrx, airlineId: string) {
+  return db.selectFrom('roster_states').select(['state_gzip', 'schedule_id']).where('airline_id', '=', airlineId).executeTakeFirst();
+}
+
+export async function saveRosterState(db: DbOrTrx, airlineId: string, scheduleId: string, stateGzip: Buffer): Promise<void> {
+  await db
+    .insertInto('roster_states')
+    .values({ airline_id: airlineId, schedule_id: scheduleId, state_gzip: stateGzip })
+    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ schedule_id: scheduleId, state_gzip: stateGzip, updated_at: new Date() }))
+    .execute();
+}
+
+/** The airline's bookings the diff reconciles: those dated inside the window (set-based, one query per type). */
+export function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string) {
+  return db
+    .selectFrom('bookings')
+    .select([
+      'booking_id',
+      'status',
+      'manual_override',
+      'pending_cancel',
+      'traveller_email',
+      'employee_id',
+      'pairing_number',
+      'duty_date',
+      'duty_period_num',
+      'leg_sequence',
+      'flight_number',
+      'station',
+      'checkin_time_local',
+      'checkout_time_local',
+      'from_airport',
+      'to_airport',
+      'dep_time_local',
+      'arr_time_local',
+    ])
+    .where('airline_id', '=', airlineId)
+    .where('type', '=', type)
+    .where('duty_date', '>=', start)
+    .where('duty_date', '<=', end)
+    .execute();
+}
+
+export const ACTION_ITEM_COLUMNS: ColumnTypes = {
+  action_id: 'uuid',
+  airline_id: 'uuid',
+  schedule_id: 'uuid',
+  item_key: 'text',
+  source: 'text',
+  type: 'text',
+  subtype: 'text',
+  classification: 'text',
+  priority: 'text',
+  disposition: 'text',
+  auto_eligible: 'boolean',
+  anchors: 'jsonb',
+  source_rows: 'jsonb',
+  booking_id: 'uuid',
+  flight_options_url: 'text',
+  recommended_action: 'text',
+  message: 'text',
+  notes: 'text',
+  irop_ref: 'text',
+  event_at: 'timestamptz',
+  details: 'jsonb',
+  disposition_at: 'timestamptz',
+};
+
+export const BOOKING_COLUMNS: ColumnTypes = {
+  booking_id: 'uuid',
+  airline_id: 'uuid',
+  type: 'text',
+  status: 'text',
+  source: 'text',
+  manual_override: 'boolean',
+  config_version_used: 'text',
+  schedule_id: 'uuid',
+  action_id: 'uuid',
+  employee_id: 'text',
+  pairing_number: 'text',
+  duty_date: 'date',
+  duty_period_num: 'integer',
+  leg_sequence: 'integer',
+  flight_number: 'text',
+  irop_ref: 'text',
+  traveller_email: 'text',
+  traveller_name: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  from_airport: 'text',
+  to_airport: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  booked_by: 'text',
+  review_reason: 'text',
+  hotel: 'jsonb',
+  flight: 'jsonb',
+};
+
+/** The roster's new wish for an existing booking (MODIFY / CANCEL items), with its new status. */
+export const BOOKING_CHANGE_COLUMNS: ColumnTypes = {
+  booking_id: 'uuid',
+  status: 'text',
+  pending_cancel: 'boolean',
+  review_reason: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  duty_date: 'date',
+  from_airport: 'text',
+  to_airport: 'text',
+  flight_number: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  schedule_id: 'uuid',
+  action_id: 'uuid',
+  hotel: 'jsonb',
+};
+
+export const BOOKING_EVENT_COLUMNS: ColumnTypes = { booking_id: 'uuid', status: 'text', reason: 'text', actor: 'text' };
+
+export const AUDIT_EVENT_COLUMNS: ColumnTypes = {
+  airline_id: 'uuid',
+  schedule_id: 'uuid',
+  event_key: 'text',
+  classification: 'text',
+  message: 'text',
+  anchors: 'jsonb',
+  source_rows: 'jsonb',
+  details: 'jsonb',
+};
+
+/** Everything one diff writes, in the caller's transaction. Re-running it for the same schedule is a no-op. */
+export async function writeDiffResult(
+  trx: DbOrTrx,
+  w: {
+    actionItems: Record<string, unknown>[];
+    newBookings: Record<string, unknown>[];
+    bookingChanges: Record<string, unknown>[];
+    bookingEvents: Record<string, unknown>[];
+    auditEvents: Record<string, unknown>[];
+  },
+): Promise<void> {
+  await bulkInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
+  await bulkUpdate(
+    trx,
+    'bookings',
+    'booking_id',
+    BOOKING_CHANGE_COLUMNS,
+    w.bookingChanges,
+    `status = coalesce(x.status, t.status), pending_cancel = coalesce(x.pending_cancel, t.pending_cancel), review_reason = coalesce(x.review_reason, t.review_reason),
+     station = coalesce(x.station, t.station), checkin_time_local = coalesce(x.checkin_time_local, t.checkin_time_local),
+     checkout_time_local = coalesce(x.checkout_time_local, t.checkout_time_local), duty_date = coalesce(x.duty_date, t.duty_date),
+     from_airport = coalesce(x.from_airport, t.from_airport), to_airport = coalesce(x.to_airport, t.to_airport),
+     flight_number = coalesce(x.flight_number, t.flight_number), dep_time_local = coalesce(x.dep_time_local, t.dep_time_local),
+     arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
+     schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), updated_at = now()`,
+  );
+  await bulkInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
+  await bulkInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems, 'on conflict do nothing');
+  await bulkInsert(trx, 'audit_events', AUDIT_EVENT_COLUMNS, w.auditEvents, 'on conflict do nothing');
+}
+
+/** What the booking policy needs of an airline, read once per schedule. */
+export async function policyContext(db: DbOrTrx, airlineId: string) {
+  const [airline, company, rules, flights, hotelVersion, travellers] = await Promise.all([
+    db.selectFrom('airlines').selectAll().where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
+    db.selectFrom('company_configs').selectAll().where('airline_id', '=', airlineId).executeTakeFirst(),
+    db.selectFrom('flight_rules').selectAll().where('airline_id', '=', airlineId).executeTakeFirst(),
+    db.selectFrom('flight_config_versions').select(['snapshot', 'version']).where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst(),
+    db.selectFrom('hotel_config_versions').select('version').where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst(),
+    db.selectFrom('travellers').select(['traveller_email', 'date_of_birth', 'first_name', 'last_name', 'name']).where('airline_id', '=', airlineId).execute(),
+  ]);
+  return { airline, company, rules, flights, hotelVersion, travellers };
+}
+
+/** Crew entries create or update traveller profiles (employee_id, name); the date of birth is the operator's. */
+export async function upsertTravellersFromRoster(trx: DbOrTrx, airlineId: string, crew: { traveller_email: string; employee_id: string; name: string }[]): Promise<void> {
+  const rows = crew.map((c) => ({ airline_id: airlineId, traveller_email: c.traveller_email.toLowerCase(), employee_id: c.employee_id, name: c.name }));
+  for (let i = 0; i < rows.length; i += 5000) {
+    const chunk = rows.slice(i, i + 5000);
+    await sql`insert into travellers (airline_id, traveller_email, employee_id, name)
+      select airline_id, traveller_email, employee_id, name from json_to_recordset(${JSON.stringify(chunk)}::json) as x(airline_id uuid, traveller_email text, employee_id text, name text)
+      on conflict (airline_id, traveller_email) do update set employee_id = excluded.employee_id, name = excluded.name, updated_at = now()
+      where travellers.employee_id is distinct from excluded.employee_id or travellers.name is distinct from excluded.name`.execute(trx);
+  }
+}

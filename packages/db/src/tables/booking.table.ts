@@ -1,0 +1,54 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Json<T> = ColumnType<T, string | null, string | null>;
+
+export type BookingStatus = 'PENDING' | 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'FAILED' | 'NEEDS_REVIEW';
+export type BookingSource = 'SCHEDULE_DIFF' | 'AIRLINE_INJECTED' | 'IROP';
+
+export interface BookingTable {
+  booking_id: Generated<string>;
+  airline_id: string;
+  type: 'HOTEL' | 'FLIGHT';
+  status: BookingStatus;
+  source: BookingSource;
+  manual_override: Generated<boolean>;
+  pending_cancel: Generated<boolean>;
+  config_version_used: string | null;
+  retry_count: Generated<number>;
+  schedule_id: string | null;
+  action_id: string | null;
+  employee_id: string | null;
+  pairing_number: string | null;
+  duty_date: string | null;
+  duty_period_num: number | null;
+  leg_sequence: number | null;
+  flight_number: string | null;
+  irop_ref: string | null;
+  traveller_email: string | null;
+  traveller_name: string | null;
+  station: string | null;
+  checkin_time_local: string | null;
+  checkout_time_local: string | null;
+  from_airport: string | null;
+  to_airport: string | null;
+  dep_time_local: string | null;
+  arr_time_local: string | null;
+  hotel: Json<Record<string, unknown> | null>;
+  flight: Json<Record<string, unknown> | null>;
+  booked_by: string | null;
+  review_reason: string | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+export type BookingRow = Selectable<BookingTable>;
+
+export interface BookingEventTable {
+  event_id: Generated<number>;
+  booking_id: string;
+  status: string;
+  at: ColumnType<Date, Date | undefined, never>;
+  reason: string | null;
+  actor: string;
+}

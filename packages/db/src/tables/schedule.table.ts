@@ -1,0 +1,88 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type CreatedAt = ColumnType<Date, never, never>;
+type Json<T> = ColumnType<T, string, string>;
+
+export type ProcessingStatus = 'QUEUED' | 'PROCESSING' | 'BOOKING' | 'COMPLETED' | 'FAILED' | 'PARTIAL';
+
+export interface ScheduleTable {
+  schedule_id: Generated<string>;
+  seq: Generated<number>;
+  airline_id: string;
+  external_ref: string | null;
+  as_of: Date | null;
+  schedule_start_date: string;
+  schedule_end_date: string;
+  pairing_count: number;
+  status: ProcessingStatus;
+  error: string | null;
+  received_at: ColumnType<Date, Date | undefined, never>;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+export type ScheduleRow = Selectable<ScheduleTable>;
+
+export interface SchedulePayloadTable {
+  schedule_id: string;
+  body_gzip: Buffer;
+}
+
+export interface RosterStateTable {
+  airline_id: string;
+  schedule_id: string;
+  state_gzip: Buffer;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ActionItemTable {
+  action_id: Generated<string>;
+  seq: Generated<number>;
+  airline_id: string;
+  schedule_id: string | null;
+  item_key: string;
+  source: string;
+  type: 'HOTEL' | 'FLIGHT';
+  subtype: string;
+  classification: string;
+  priority: string;
+  disposition: string | null;
+  auto_eligible: boolean;
+  anchors: Json<Record<string, unknown>>;
+  source_rows: Json<{ day1_row: number | null; day2_row: number | null }>;
+  booking_id: string | null;
+  flight_options_url: string | null;
+  recommended_action: string | null;
+  message: string | null;
+  notes: string | null;
+  irop_ref: string | null;
+  event_at: Date | null;
+  details: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  disposition_at: Date | null;
+}
+export type ActionItemRow = Selectable<ActionItemTable>;
+
+export interface AuditEventTable {
+  event_id: Generated<string>;
+  seq: Generated<number>;
+  airline_id: string;
+  schedule_id: string;
+  event_key: string;
+  classification: string;
+  message: string;
+  anchors: Json<Record<string, unknown>>;
+  source_rows: Json<{ day1_row: number | null; day2_row: number | null }>;
+  details: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+export type AuditEventRow = Selectable<AuditEventTable>;
+
+export interface OutboxTable {
+  id: Generated<number>;
+  queue: string;
+  name: string;
+  job_id: string;
+  data: Json<Record<string, unknown>>;
+  delay_ms: Generated<number>;
+  created_at: CreatedAt;
+}

@@ -1,0 +1,37 @@
+/**
+ * The typed job catalog shared by producers (api, worker) and consumers (worker). Payloads only ever
+ * change additively: a new field is optional, so jobs already queued by an older release still run.
+ */
+export interface JobCatalog {
+  schedules: {
+    /** Process the airline's queued schedules, oldest first (strict per-airline order). */
+    'process-schedules': { airline_id: string; schedule_id: string };
+  };
+  bookings: {
+    /** Make, amend or cancel one booking at the supplier. */
+    'execute-booking': { airline_id: string; booking_id: string; attempt: number; action_id?: string | null; operation?: 'BOOK' | 'AMEND' | 'CANCEL' };
+  };
+}
+
+export type QueueName = keyof JobCatalog;
+export type JobName<Q extends QueueName> = keyof JobCatalog[Q] & string;
+export type JobData<Q extends QueueName, N extends JobName<Q>> = JobCatalog[Q][N];
+
+export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings'];
+
+/** A job ready for the outbox. Job ids are deterministic, so a job relayed twice is added once. */
+export interface CatalogJob<Q extends QueueName = QueueName> {
+  queue: Q;
+  name: JobName<Q>;
+  job_id: string;
+  data: JobData<Q, JobName<Q>>;
+  delay_ms?: number;
+}
+
+export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'schedules'> {
+  return { queue: 'schedules', name: 'process-schedules', job_id: `sched-${scheduleId}`, data: { airline_id: airlineId, schedule_id: scheduleId } };
+}
+
+export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<'bookings'> {
+  return { queue: 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.attempt}`, data, delay_ms: delayMs };
+}

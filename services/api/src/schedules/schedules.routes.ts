@@ -1,0 +1,210 @@
+import { stringify } from 'csv-stringify';
+import {
+  ACTION_CSV_COLUMNS,
+  ActionItemList,
+  ActionItemListQuery,
+  AuditEventList,
+  AuditEventListQuery,
+  ProcessingStatus,
+  requiredScope,
+  ScheduleAccepted,
+  ScheduleDetail,
+  ScheduleIdParams,
+  ScheduleList,
+  ScheduleListQuery,
+  ScheduleSubmission,
+  scheduleSubmissionIssues,
+  type ActionItem,
+} from '@crew/contracts';
+import { scheduleRepo, type Db } from '@crew/db';
+import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, rawBody, route, type RouteSpec } from '@crew/platform';
+import type { OutboxRelay } from '@crew/queue';
+import { principal } from '../auth/guard';
+import { acceptSchedule } from './schedules.service';
+import { actionItemView, auditEventView, pollRecommended, reportedStatus, scheduleDetail, summaryOf } from './views';
+
+const TAGS = ['Schedules'];
+/** A big airline's roster is ~75 MB of JSON; leave room (gzip-encoded bodies are measured inflated). */
+export const SCHEDULE_BODY_LIMIT = '256mb';
+
+const seqCursor = (cursor: string | undefined) => decodeCursor<{ s: number }>(cursor, (v) => Number.isInteger(v.s))?.s ?? null;
+
+function page<T extends { seq: number }>(rows: T[], limit: number): { rows: T[]; next_cursor: string | null } {
+  const more = rows.length > limit;
+  const kept = more ? rows.slice(0, limit) : rows;
+  return { rows: kept, next_cursor: more ? encodeCursor({ s: kept[kept.length - 1]!.seq }) : null };
+}
+
+/** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'string' ? v : String(v);
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
+function csvRow(item: ActionItem): string[] {
+  return ACTION_CSV_COLUMNS.map((col) => {
+    const [head, tail] = col.split('.') as [keyof ActionItem, string | undefined];
+    const value = tail ? (item[head] as Record<string, unknown> | null)?.[tail] : item[head];
+    return csvCell(value);
+  });
+}
+
+export function scheduleRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
+  async function scheduleOr404(airlineId: string, scheduleId: string) {
+    const s = await scheduleRepo.findSchedule(db, airlineId, scheduleId);
+    if (!s) throw ApiError.notFound('Schedule');
+    return s;
+  }
+
+  return [
+    route({
+      method: 'post',
+      path: '/crew/schedules',
+      operationId: 'submitSchedule',
+      summary: 'Submit the complete current roster for a date window; processed asynchronously',
+      description: 'Answers 202 once the roster is stored. Poll processing-status until poll_recommended is false, then read action items and bookings.',
+      tags: TAGS,
+      auth: requiredScope('post', '/crew/schedules'),
+      body: ScheduleSubmission,
+      bodyLimit: SCHEDULE_BODY_LIMIT,
+      responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 422]) },
+      handler: async ({ req, res, body }) => {
+        const issues = scheduleSubmissionIssues(body);
+        if (issues.length) throw ApiError.validation(issues);
+        const airlineId = principal(res).airline_id;
+        const accepted = await acceptSchedule(db, relay, airlineId, body, rawBody(req) ?? Buffer.from(JSON.stringify(body)));
+        bindLog(res, { schedule_id: accepted.schedule_id });
+        return { status: 202, body: accepted, headers: { Location: accepted.links.status } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/schedules',
+      operationId: 'listSchedules',
+      summary: 'Submissions, most recent first',
+      tags: TAGS,
+      auth: requiredScope('get', '/crew/schedules'),
+      query: ScheduleListQuery,
+      responses: { 200: { description: 'Schedules', schema: ScheduleList }, ...errorResponses([400, 401, 403]) },
+      handler: async ({ res, query }) => {
+        const airlineId = principal(res).airline_id;
+        const limit = query.limit ?? 50;
+        const filter = { from: query.from, to: query.to, status: query.status };
+        const before = seqCursor(query.cursor);
+        const [rows, total] = await Promise.all([scheduleRepo.listSchedules(db, airlineId, filter, limit, before), scheduleRepo.countSchedules(db, airlineId, filter)]);
+        const p = { ...page(rows, limit) };
+        const counts = await scheduleRepo.scheduleCounts(db, p.rows.map((r) => r.schedule_id));
+        return { status: 200, body: { schedules: p.rows.map((s) => scheduleDetail(s, counts.get(s.schedule_id)!)), next_cursor: p.next_cursor, total_results: total } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/schedules/:schedule_id',
+      operationId: 'getSchedule',
+      summary: 'One submission with its summary',
+      tags: TAGS,
+      auth: requiredScope('get', '/crew/schedules/x'),
+      params: ScheduleIdParams,
+      responses: { 200: { description: 'Schedule', schema: ScheduleDetail }, ...errorResponses([401, 403, 404]) },
+      handler: async ({ res, params }) => {
+        const s = await scheduleOr404(principal(res).airline_id, params.schedule_id);
+        const counts = await scheduleRepo.scheduleCounts(db, [s.schedule_id]);
+        return { status: 200, body: scheduleDetail(s, counts.get(s.schedule_id)!) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/schedules/:schedule_id/processing-status',
+      operationId: 'getProcessingStatus',
+      summary: 'Processing status; poll while poll_recommended is true',
+      tags: TAGS,
+      auth: requiredScope('get', '/crew/schedules/x'),
+      params: ScheduleIdParams,
+      responses: { 200: { description: 'Processing status', schema: ProcessingStatus }, ...errorResponses([401, 403, 404]) },
+      handler: async ({ res, params }) => {
+        const s = await scheduleOr404(principal(res).airline_id, params.schedule_id);
+        const c = (await scheduleRepo.scheduleCounts(db, [s.schedule_id])).get(s.schedule_id)!;
+        return {
+          status: 200,
+          body: {
+            schedule_id: s.schedule_id,
+            status: reportedStatus(s, c),
+            received_at: s.received_at.toISOString(),
+            started_at: s.started_at ? s.started_at.toISOString() : null,
+            completed_at: s.completed_at ? s.completed_at.toISOString() : null,
+            error: s.error,
+            flight_tasks_pending: c.open_flight,
+            poll_recommended: pollRecommended(s, c),
+            summary: summaryOf(c),
+          },
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/schedules/:schedule_id/action-items',
+      operationId: 'listActionItems',
+      summary: 'Action items of a submission (read after poll_recommended is false)',
+      tags: TAGS,
+      auth: requiredScope('get', '/crew/schedules/x'),
+      params: ScheduleIdParams,
+      query: ActionItemListQuery,
+      responses: { 200: { description: 'Action items', schema: ActionItemList }, ...errorResponses([400, 401, 403, 404]) },
+      handler: async ({ res, params, query }) => {
+        await scheduleOr404(principal(res).airline_id, params.schedule_id);
+        const limit = query.limit ?? 50;
+        const rows = await scheduleRepo.listActionItems(db, params.schedule_id, query, limit, seqCursor(query.cursor));
+        const p = page(rows, limit);
+        return { status: 200, body: { action_items: p.rows.map(actionItemView), next_cursor: p.next_cursor } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/schedules/:schedule_id/audit-events',
+      operationId: 'listAuditEvents',
+      summary: 'Data-quality audit events of a submission (DATA_QUALITY_FLAG, DUPLICATE_ROW)',
+      tags: TAGS,
+      auth: requiredScope('get', '/crew/schedules/x'),
+      params: ScheduleIdParams,
+      query: AuditEventListQuery,
+      responses: { 200: { description: 'Audit events', schema: AuditEventList }, ...errorResponses([400, 401, 403, 404]) },
+      handler: async ({ res, params, query }) => {
+        await scheduleOr404(principal(res).airline_id, params.schedule_id);
+        const limit = query.limit ?? 50;
+        const p = page(await scheduleRepo.listAuditEvents(db, params.schedule_id, limit, seqCursor(query.cursor)), limit);
+        return { status: 200, body: { audit_events: p.rows.map(auditEventView), next_cursor: p.next_cursor } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/schedules/:schedule_id/actions.csv',
+      operationId: 'exportActionItemsCsv',
+      summary: 'Every action item of the submission as CSV (RFC 4180), streamed',
+      tags: TAGS,
+      auth: requiredScope('get', '/crew/schedules/x'),
+      params: ScheduleIdParams,
+      responses: { 200: { description: 'One row per action item', contentType: 'text/csv' }, ...errorResponses([401, 403, 404]) },
+      handler: async ({ res, params }) => {
+        await scheduleOr404(principal(res).airline_id, params.schedule_id);
+        res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.setHeader('Content-Disposition', `attachment; filename="actions-${params.schedule_id}.csv"`);
+        const csv = stringify({ header: true, columns: [...ACTION_CSV_COLUMNS], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' });
+        csv.pipe(res);
+        let after: number | null = null;
+        for (;;) {
+          const rows = await scheduleRepo.listActionItems(db, params.schedule_id, {}, 2000, after);
+          for (const r of rows.slice(0, 2000)) {
+            // Respect back-pressure: a slow client must not make us buffer the whole export.
+            if (!csv.write(csvRow(actionItemView(r)))) await new Promise((resolve) => csv.once('drain', resolve));
+          }
+          if (rows.length <= 2000) break;
+          after = rows[1999]!.seq;
+        }
+        csv.end();
+        await new Promise((resolve) => res.once('finish', resolve));
+        return undefined;
+      },
+    }),
+  ];
+}

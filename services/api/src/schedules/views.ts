@@ -1,0 +1,88 @@
+import type { ActionItem, AuditEvent, ScheduleDetail, ScheduleSummary } from '@crew/contracts';
+import type { ActionItemRow, AuditEventRow, ScheduleCounts, ScheduleRow } from '@crew/db';
+
+export const API_PREFIX = '/api/v1';
+
+export function scheduleLinks(scheduleId: string) {
+  return {
+    status: `${API_PREFIX}/crew/schedules/${scheduleId}/processing-status`,
+    action_items: `${API_PREFIX}/crew/schedules/${scheduleId}/action-items`,
+  };
+}
+
+export function summaryOf(c: ScheduleCounts): ScheduleSummary {
+  return {
+    action_items_total: c.total,
+    action_items_auto_booked: c.auto_booked,
+    action_items_auto_cancelled: c.auto_cancelled,
+    action_items_pending_review: c.pending_review,
+    action_items_failed: c.failed,
+    audit_events: c.audit_events,
+  };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function scheduleDetail(s: ScheduleRow, c: ScheduleCounts): ScheduleDetail {
+  return {
+    schedule_id: s.schedule_id,
+    external_ref: s.external_ref,
+    processing_status: reportedStatus(s, c),
+    received_at: s.received_at.toISOString(),
+    links: scheduleLinks(s.schedule_id),
+    started_at: iso(s.started_at),
+    completed_at: iso(s.completed_at),
+    summary: summaryOf(c),
+  };
+}
+
+/** Spec 3.1: a COMPLETED schedule whose deadhead tasks still run is reported as BOOKING. */
+export function reportedStatus(s: ScheduleRow, c: ScheduleCounts): ScheduleRow['status'] {
+  return s.status === 'COMPLETED' && c.open_flight > 0 ? 'BOOKING' : s.status;
+}
+
+/**
+ * Spec 2.2: poll while the schedule progresses by itself (QUEUED, PROCESSING, or BOOKING with a
+ * supplier call in flight); stop once it is terminal or waits only on people.
+ */
+export function pollRecommended(s: ScheduleRow, c: ScheduleCounts): boolean {
+  const status = reportedStatus(s, c);
+  if (status === 'QUEUED' || status === 'PROCESSING') return true;
+  return status === 'BOOKING' && c.open > 0;
+}
+
+export function actionItemView(r: ActionItemRow): ActionItem {
+  return {
+    action_id: r.action_id,
+    schedule_id: r.schedule_id,
+    source: r.source as ActionItem['source'],
+    type: r.type,
+    subtype: r.subtype as ActionItem['subtype'],
+    classification: r.classification as ActionItem['classification'],
+    priority: r.priority as ActionItem['priority'],
+    disposition: r.disposition as ActionItem['disposition'],
+    auto_eligible: r.auto_eligible,
+    anchors: r.anchors as ActionItem['anchors'],
+    source_rows: r.source_rows,
+    booking_id: r.booking_id,
+    flight_options_url: r.flight_options_url,
+    recommended_action: r.recommended_action,
+    created_at: r.created_at.toISOString(),
+    notes: r.notes,
+    message: r.message,
+    details: r.details,
+  };
+}
+
+export function auditEventView(r: AuditEventRow): AuditEvent {
+  return {
+    event_id: r.event_id,
+    schedule_id: r.schedule_id,
+    classification: r.classification as AuditEvent['classification'],
+    message: r.message,
+    anchors: r.anchors as AuditEvent['anchors'],
+    source_rows: r.source_rows,
+    details: r.details,
+    created_at: r.created_at.toISOString(),
+  };
+}

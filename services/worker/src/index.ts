@@ -1,0 +1,2 @@
+export { startWorkerRuntime, type WorkerDeps, type WorkerRuntime } from './runtime';
+export { ScheduleProcessor } from './schedules/schedule.processor';

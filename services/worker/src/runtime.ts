@@ -1,0 +1,68 @@
+import { Worker } from 'bullmq';
+import type { Db } from '@crew/db';
+import type { Config, Logger } from '@crew/platform';
+import { closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
+import type { Suppliers } from '@crew/suppliers';
+import { ScheduleProcessor } from './schedules/schedule.processor';
+
+export interface WorkerDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  suppliers: Suppliers;
+  /** Processing clock (tests pin it). */
+  now?: () => Date;
+  /** Seconds a job may go without renewing its lock before it counts as stalled (tests shorten it). */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface WorkerRuntime {
+  relay: OutboxRelay;
+  workers: Worker[];
+  /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The worker process's consumers: schedules (diff) and bookings (supplier calls), plus the outbox relay. */
+export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
+  const { config, logger } = deps;
+  const producer = createRedis(config.redisUrl);
+  const queues = createQueues(producer, config.queuePrefix);
+  const relay = new OutboxRelay(deps.db, queues, logger.child({ component: 'outbox-relay' })).start();
+  // Workers block on Redis: their connection must never give up on a command (maxRetriesPerRequest null).
+  const consumer = createRedis(config.redisUrl, true);
+  const common = {
+    connection: consumer,
+    prefix: config.queuePrefix,
+    lockDuration: deps.lockDurationMs ?? 60_000,
+    stalledInterval: deps.stalledIntervalMs ?? 30_000,
+    maxStalledCount: 3,
+  };
+  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, now: deps.now });
+  const scheduleWorker = new Worker<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>('schedules', (job, token) => schedules.process(job, token), {
+    ...common,
+    // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
+    concurrency: 2,
+  });
+  const workers = [scheduleWorker as unknown as Worker];
+  for (const w of workers) {
+    w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
+    w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    relay,
+    workers,
+    close() {
+      closing ??= (async () => {
+        await Promise.all(workers.map((w) => w.close()));
+        await relay.close();
+        await closeQueues(queues);
+        await producer.quit().catch(() => producer.disconnect());
+        await consumer.quit().catch(() => consumer.disconnect());
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { decide, type Decision, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus } from '@crew/engine';
+import { bookingJob, type CatalogJob } from '@crew/queue';
+import type { AirlineBookingContext } from '../policy-context';
+
+export interface DiffWrites {
+  actionItems: Record<string, unknown>[];
+  newBookings: Record<string, unknown>[];
+  bookingChanges: Record<string, unknown>[];
+  bookingEvents: Record<string, unknown>[];
+  jobs: CatalogJob<'bookings'>[];
+  /** Items whose booking task is still running (their disposition is set when it ends). */
+  open: number;
+}
+
+const ENGINE = 'engine';
+
+function dispositionFor(d: Decision, bookingStatus: BookingStatus | null): string | null {
+  switch (d.action) {
+    case 'REVIEW':
+      return 'PENDING_REVIEW';
+    case 'NONE':
+      // UNCHANGED: nothing to do; it reports where the booking stands.
+      return bookingStatus === 'CANCELLED' ? 'AUTO_CANCELLED' : bookingStatus === 'CONFIRMED' || bookingStatus === 'MODIFIED' ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
+    default:
+      return null;
+  }
+}
+
+const isHotel = (item: DerivedActionItem): item is DerivedActionItem & { details: HotelItemDetails } => item.type === 'HOTEL';
+
+/**
+ * Turns the diff's action items and the policy's decisions into rows: action items, new bookings, changes
+ * to existing bookings, status-history events and booking jobs. Pure but for id generation.
+ */
+export function planDiffWrites(
+  items: DerivedActionItem[],
+  ctx: AirlineBookingContext,
+  scheduleId: string,
+  airlineId: string,
+  bookingStatus: ReadonlyMap<string, BookingStatus>,
+  now: string,
+): DiffWrites {
+  const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], open: 0 };
+  for (const item of items) {
+    const actionId = randomUUID();
+    const existing = item.booking_id ? (bookingStatus.get(item.booking_id) ?? null) : null;
+    const hotel = isHotel(item) ? item.details : null;
+    const flight = isHotel(item) ? null : (item.details as FlightItemDetails);
+    const decision = decide(
+      {
+        action_id: actionId,
+        type: item.type,
+        subtype: item.subtype,
+        classification: item.classification,
+        booking_status: existing,
+        traveller_email: item.details.traveller_email,
+        station: hotel?.station,
+        checkin_time_local: hotel?.checkin_time_local,
+        checkout_time_local: hotel?.checkout_time_local,
+      },
+      ctx.policy,
+    );
+    const disposition = dispositionFor(decision, existing);
+    if (disposition === null) w.open++;
+    const hotelBlock = decision.hotel
+      ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
+      : null;
+
+    let bookingId = item.booking_id;
+    if (item.subtype === 'NEW_BOOKING') {
+      bookingId = randomUUID();
+      const status = decision.action === 'REVIEW' ? 'NEEDS_REVIEW' : 'PENDING';
+      w.newBookings.push({
+        booking_id: bookingId,
+        airline_id: airlineId,
+        type: item.type,
+        status,
+        source: 'SCHEDULE_DIFF',
+        manual_override: false,
+        config_version_used: item.type === 'HOTEL' ? ctx.hotelConfigVersion : ctx.flightConfigVersion,
+        schedule_id: scheduleId,
+        action_id: actionId,
+        employee_id: item.anchors.employee_id,
+        pairing_number: item.anchors.pairing_number,
+        duty_date: item.anchors.duty_date,
+        duty_period_num: item.details.duty_period_num,
+        leg_sequence: flight?.leg_sequence ?? null,
+        flight_number: flight?.flight_number ?? null,
+        irop_ref: null,
+        traveller_email: item.details.traveller_email?.toLowerCase() ?? null,
+        traveller_name: item.details.name,
+        station: hotel?.station ?? null,
+        checkin_time_local: hotel?.checkin_time_local ?? null,
+        checkout_time_local: hotel?.checkout_time_local ?? null,
+        from_airport: flight?.from_airport ?? null,
+        to_airport: flight?.to_airport ?? null,
+        dep_time_local: flight?.dep_time_local ?? null,
+        arr_time_local: flight?.arr_time_local ?? null,
+        booked_by: ctx.policy.crew_booker_email,
+        review_reason: decision.reason,
+        hotel: hotelBlock,
+        flight: null,
+      });
+      w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: booking requested`, actor: ENGINE });
+    } else if (bookingId && decision.action !== 'NONE') {
+      // MODIFY / CANCEL: the roster's new wish is recorded on the booking, so the same roster again finds nothing new.
+      const status = decision.action === 'REVIEW' ? 'NEEDS_REVIEW' : 'PENDING';
+      const cancel = item.subtype === 'CANCEL';
+      w.bookingChanges.push({
+        booking_id: bookingId,
+        status,
+        pending_cancel: cancel && decision.action === 'REVIEW' ? true : null,
+        review_reason: decision.reason,
+        station: cancel ? null : (hotel?.station ?? null),
+        checkin_time_local: cancel ? null : (hotel?.checkin_time_local ?? null),
+        checkout_time_local: cancel ? null : (hotel?.checkout_time_local ?? null),
+        duty_date: cancel ? null : item.anchors.duty_date,
+        from_airport: cancel ? null : (flight?.from_airport ?? null),
+        to_airport: cancel ? null : (flight?.to_airport ?? null),
+        flight_number: cancel ? null : (flight?.flight_number ?? null),
+        dep_time_local: cancel ? null : (flight?.dep_time_local ?? null),
+        arr_time_local: cancel ? null : (flight?.arr_time_local ?? null),
+        schedule_id: scheduleId,
+        action_id: actionId,
+        hotel: hotelBlock,
+      });
+      w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`, actor: ENGINE });
+    }
+
+    if (decision.action === 'AUTO_BOOK' || decision.action === 'AUTO_MODIFY' || decision.action === 'AUTO_CANCEL') {
+      const operation = decision.action === 'AUTO_BOOK' ? 'BOOK' : decision.action === 'AUTO_MODIFY' ? 'AMEND' : 'CANCEL';
+      w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId!, attempt: 1, action_id: actionId, operation }));
+    }
+
+    w.actionItems.push({
+      action_id: actionId,
+      airline_id: airlineId,
+      schedule_id: scheduleId,
+      item_key: item.item_key,
+      source: item.source,
+      type: item.type,
+      subtype: item.subtype,
+      classification: item.classification,
+      priority: item.priority,
+      disposition,
+      auto_eligible: decision.auto_eligible,
+      anchors: item.anchors,
+      source_rows: item.source_rows,
+      booking_id: bookingId,
+      flight_options_url: decision.flight_options_url,
+      recommended_action: decision.recommended_action,
+      message: decision.reason ?? item.message,
+      notes: null,
+      irop_ref: null,
+      event_at: item.event_at,
+      details: item.details,
+      disposition_at: disposition ? now : null,
+    });
+  }
+  return w;
+}

@@ -1,0 +1,166 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { ScheduleSubmission } from '@crew/contracts';
+import { outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
+import { diffRoster, flattenRoster, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RosterState } from '@crew/engine';
+import type { Logger } from '@crew/platform';
+import type { JobData, OutboxRelay } from '@crew/queue';
+import { loadBookingContext } from '../policy-context';
+import { planDiffWrites } from './diff-writes';
+
+const gunzipAsync = promisify(gunzip);
+const gzipAsync = promisify(gzip);
+
+export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>;
+
+/** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
+class UnprocessableSchedule extends Error {}
+
+export interface ScheduleProcessorDeps {
+  db: Db;
+  relay: OutboxRelay;
+  logger: Logger;
+  /** The processing clock (tests pin it). */
+  now?: () => Date;
+  /** Called after each schedule is written (metrics). */
+  onProcessed?: (s: ScheduleRow, seconds: number, items: number) => void;
+}
+
+/**
+ * Processes an airline's queued schedules strictly in the order received: a Postgres advisory lock per
+ * airline makes one worker at a time the airline's processor; other airlines run in parallel. Each
+ * schedule's diff is written in one transaction together with its move out of PROCESSING, so a crash
+ * leaves either nothing or everything, and a schedule is never processed twice.
+ */
+export class ScheduleProcessor {
+  constructor(private readonly deps: ScheduleProcessorDeps) {}
+
+  async process(job: ScheduleJob, token?: string): Promise<void> {
+    const { airline_id: airlineId } = job.data;
+    const log = this.deps.logger.child({ queue: 'schedules', job_id: job.id, airline_id: airlineId });
+    const busy = await this.deps.db.connection().execute(async (conn) => {
+      if (!(await pipelineRepo.tryLockAirline(conn, airlineId))) return true;
+      try {
+        for (;;) {
+          const next = await pipelineRepo.nextOpenSchedule(conn, airlineId);
+          if (!next) return false;
+          await this.processOne(conn, next, log.child({ schedule_id: next.schedule_id }), job);
+        }
+      } finally {
+        await pipelineRepo.unlockAirline(conn, airlineId);
+      }
+    });
+    if (busy) {
+      // Another worker is processing this airline; it will pick this schedule up in order. Look again shortly.
+      await job.moveToDelayed(Date.now() + 1000, token);
+      throw new DelayedError();
+    }
+  }
+
+  private async processOne(conn: DbOrTrx, schedule: ScheduleRow, log: Logger, job: ScheduleJob): Promise<void> {
+    const started = process.hrtime.bigint();
+    await pipelineRepo.markProcessing(conn, schedule.schedule_id);
+    let submission: ScheduleSubmission;
+    try {
+      submission = await this.readRoster(conn, schedule.schedule_id);
+    } catch (err) {
+      log.error({ err }, 'schedule cannot be processed');
+      await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
+      return;
+    }
+    try {
+      const items = await this.diffAndWrite(conn, schedule, submission);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      log.info({ items, seconds: Math.round(seconds * 1000) / 1000 }, 'schedule processed');
+      this.deps.onProcessed?.(schedule, seconds, items);
+    } catch (err) {
+      // Infrastructure trouble is retried by BullMQ; on the last attempt the schedule is marked FAILED.
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      log.error({ err, attempt: job.attemptsMade + 1, last }, 'schedule processing failed');
+      if (last) await pipelineRepo.markFailed(conn, schedule.schedule_id, `processing failed: ${err instanceof Error ? err.message : String(err)}`).catch(() => undefined);
+      if (err instanceof UnprocessableSchedule) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+  }
+
+  private async readRoster(db: DbOrTrx, scheduleId: string): Promise<ScheduleSubmission> {
+    const payload = await scheduleRepo.findPayload(db, scheduleId);
+    if (!payload) throw new UnprocessableSchedule('the stored roster is missing');
+    try {
+      return JSON.parse((await gunzipAsync(payload.body_gzip)).toString('utf8')) as ScheduleSubmission;
+    } catch (err) {
+      throw new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
+    }
+  }
+
+  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, submission: ScheduleSubmission): Promise<number> {
+    const airlineId = schedule.airline_id;
+    const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
+    const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
+    const flat = flattenRoster(submission);
+    const [stateRow, hotelRows, flightRows, ctx] = await Promise.all([
+      pipelineRepo.loadRosterState(conn, airlineId),
+      pipelineRepo.bookingsInWindow(conn, airlineId, 'HOTEL', window.start, window.end),
+      pipelineRepo.bookingsInWindow(conn, airlineId, 'FLIGHT', window.start, window.end),
+      loadBookingContext(conn, airlineId, processedAt),
+    ]);
+    const previous = stateRow ? (JSON.parse((await gunzipAsync(stateRow.state_gzip)).toString('utf8')) as RosterState) : null;
+    // A booking whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it.
+    const statusOf = (b: { status: string; pending_cancel: boolean }) => (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus;
+    const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
+      booking_id: b.booking_id,
+      status: statusOf(b),
+      manual_override: b.manual_override,
+      traveller_email: b.traveller_email,
+      employee_id: b.employee_id,
+      pairing_number: b.pairing_number,
+      duty_period_num: b.duty_period_num,
+      duty_date: b.duty_date,
+      station: b.station ?? '',
+      checkin_time_local: b.checkin_time_local ?? '',
+      checkout_time_local: b.checkout_time_local ?? '',
+    }));
+    const flightBookings: FlightBookingActual[] = flightRows.map((b) => ({
+      booking_id: b.booking_id,
+      status: statusOf(b),
+      manual_override: b.manual_override,
+      traveller_email: b.traveller_email,
+      employee_id: b.employee_id,
+      pairing_number: b.pairing_number,
+      duty_date: b.duty_date,
+      leg_sequence: b.leg_sequence,
+      from_airport: b.from_airport ?? '',
+      to_airport: b.to_airport ?? '',
+      flight_number: b.flight_number,
+      dep_time_local: b.dep_time_local ?? '',
+      arr_time_local: b.arr_time_local ?? '',
+    }));
+    const result = diffRoster({
+      current: flat,
+      previous,
+      hotelBookings,
+      flightBookings,
+      window,
+      settings: { emit_unchanged: ctx.emitUnchanged, cancellation_lookback_days: ctx.policy.cancellation_lookback_days },
+      processedAt,
+    });
+    const statusById = new Map<string, BookingStatus>([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.status as BookingStatus]));
+    const writes = planDiffWrites(result.actionItems, ctx, schedule.schedule_id, airlineId, statusById, processedAt);
+    const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
+    const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
+    for (const p of submission.pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), c);
+    const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
+
+    await conn.transaction().execute(async (trx) => {
+      await pipelineRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
+      await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: audits });
+      await outboxRepo.addToOutbox(trx, writes.jobs);
+      await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip);
+      if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, writes.open))) throw new Error('schedule left PROCESSING while being processed');
+    });
+    if (writes.jobs.length) this.deps.relay.kick();
+    return writes.actionItems.length;
+  }
+
+}
