@@ -15,6 +15,7 @@ import { supplierDirectory } from './config/hotels.service';
 import type { Suppliers } from '@crew/suppliers';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { searchRoutes } from './search/search.routes';
+import { mountOperability, operabilityMiddleware } from './operability';
 
 export const API_BASE = '/api/v1';
 export const OPS_BASE = '/ops/v1';
@@ -54,6 +55,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.set('trust proxy', true);
   app.use(helmet());
   app.use(requestLogger(deps.logger));
+  for (const m of operabilityMiddleware(deps)) app.use(m);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -84,6 +86,7 @@ export function createApiApp(deps: ApiDeps): Express {
     mountRoutes(router, list, guard);
     app.use(base, router);
   }
+  mountOperability(app, deps, routes);
   app.use(fallbackHandler([...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })), ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path }))]));
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,2 +1,3 @@
 export { startWorkerRuntime, type WorkerDeps, type WorkerRuntime } from './runtime';
 export { ScheduleProcessor } from './schedules/schedule.processor';
+export { NO_METRICS, type WorkerMetrics } from './operability/hooks';

@@ -3,6 +3,7 @@ import type { Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
 import type { Suppliers } from '@crew/suppliers';
+import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { ScheduleProcessor } from './schedules/schedule.processor';
 
 export interface WorkerDeps {
@@ -15,6 +16,7 @@ export interface WorkerDeps {
   /** Seconds a job may go without renewing its lock before it counts as stalled (tests shorten it). */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  metrics?: WorkerMetrics;
 }
 
 export interface WorkerRuntime {
@@ -39,7 +41,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     stalledInterval: deps.stalledIntervalMs ?? 30_000,
     maxStalledCount: 3,
   };
-  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, now: deps.now });
+  const metrics = deps.metrics ?? NO_METRICS;
+  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, now: deps.now, metrics });
   const scheduleWorker = new Worker<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>('schedules', (job, token) => schedules.process(job, token), {
     ...common,
     // Diffing is CPU-bound: two airlines at a time per process; replicas add more.

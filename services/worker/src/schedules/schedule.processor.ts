@@ -6,6 +6,7 @@ import { outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type Sch
 import { diffRoster, flattenRoster, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RosterState } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { JobData, OutboxRelay } from '@crew/queue';
+import type { WorkerMetrics } from '../operability/hooks';
 import { loadBookingContext } from '../policy-context';
 import { planDiffWrites } from './diff-writes';
 
@@ -23,8 +24,7 @@ export interface ScheduleProcessorDeps {
   logger: Logger;
   /** The processing clock (tests pin it). */
   now?: () => Date;
-  /** Called after each schedule is written (metrics). */
-  onProcessed?: (s: ScheduleRow, seconds: number, items: number) => void;
+  metrics: WorkerMetrics;
 }
 
 /**
@@ -73,7 +73,7 @@ export class ScheduleProcessor {
       const items = await this.diffAndWrite(conn, schedule, submission);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       log.info({ items, seconds: Math.round(seconds * 1000) / 1000 }, 'schedule processed');
-      this.deps.onProcessed?.(schedule, seconds, items);
+      this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
       // Infrastructure trouble is retried by BullMQ; on the last attempt the schedule is marked FAILED.
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

@@ -1,0 +1,18 @@
+/**
+ * What the processors report as they work. The Prometheus implementation lives in ./metrics.ts; tests and
+ * tools may pass NO_METRICS.
+ */
+export interface WorkerMetrics {
+  /** A schedule's diff was written (seconds from PROCESSING to BOOKING/COMPLETED). */
+  scheduleProcessed(seconds: number, actionItems: number): void;
+  /** A booking task ended with this booking status. */
+  bookingOutcome(type: 'HOTEL' | 'FLIGHT', status: string): void;
+  /** An action item reached a terminal disposition, `seconds` after it was created. */
+  dispositionReached(priority: string, disposition: string, seconds: number): void;
+}
+
+export const NO_METRICS: WorkerMetrics = {
+  scheduleProcessed: () => undefined,
+  bookingOutcome: () => undefined,
+  dispositionReached: () => undefined,
+};
