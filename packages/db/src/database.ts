@@ -4,7 +4,7 @@ import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tab
 import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelChangeRequestTable, HotelConfigTable, HotelContractTable } from './tables/config.table';
 import type { HotelConfig } from '@crew/contracts';
 import type { ActionItemTable, AuditEventTable, OutboxTable, RosterStateTable, SchedulePayloadTable, ScheduleTable } from './tables/schedule.table';
-import type { BookingEventTable, BookingTable } from './tables/booking.table';
+import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
 
 /** Every table the services read or write. */
 export interface Database {
@@ -29,6 +29,8 @@ export interface Database {
   action_items: ActionItemTable;
   audit_events: AuditEventTable;
   outbox: OutboxTable;
+  idempotency_keys: IdempotencyKeyTable;
+  retry_jobs: RetryJobTable;
 }
 
 export type Db = Kysely<Database>;

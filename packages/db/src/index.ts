@@ -15,3 +15,5 @@ export * as scheduleRepo from './schedule.repository';
 export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedule.repository';
 export * as pipelineRepo from './pipeline.repository';
 export { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
+export * as bookingRepo from './booking.repository';
+export type { BookingFilter, BookingPatch } from './booking.repository';

@@ -9,7 +9,18 @@ export interface JobCatalog {
   };
   bookings: {
     /** Make, amend or cancel one booking at the supplier. */
-    'execute-booking': { airline_id: string; booking_id: string; attempt: number; action_id?: string | null; operation?: 'BOOK' | 'AMEND' | 'CANCEL' };
+    'execute-booking': {
+      airline_id: string;
+      booking_id: string;
+      /** retry_count + 1 of the booking when this attempt was accepted; a stale attempt does nothing. */
+      attempt: number;
+      action_id?: string | null;
+      operation?: 'BOOK' | 'AMEND' | 'CANCEL';
+      /** Names one amend/rebook request, so its supplier reference is stable across retries. */
+      ref?: string;
+      /** An automatic retry: accepted when it fires, if the booking is still FAILED. */
+      automatic?: boolean;
+    };
   };
 }
 
@@ -33,5 +44,7 @@ export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'
 }
 
 export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<'bookings'> {
-  return { queue: 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.attempt}`, data, delay_ms: delayMs };
+  // Automatic and manual attempts get distinct ids: a manual retry must not be swallowed by a delayed automatic one.
+  const kind = data.automatic ? 'auto' : 'run';
+  return { queue: 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
 }

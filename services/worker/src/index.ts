@@ -1,3 +1,4 @@
 export { startWorkerRuntime, type WorkerDeps, type WorkerRuntime } from './runtime';
 export { ScheduleProcessor } from './schedules/schedule.processor';
 export { NO_METRICS, type WorkerMetrics } from './operability/hooks';
+export { BookingProcessor } from './bookings/booking.processor';

@@ -4,6 +4,7 @@ import type { Config, Logger } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
 import type { Suppliers } from '@crew/suppliers';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
+import { BookingProcessor } from './bookings/booking.processor';
 import { ScheduleProcessor } from './schedules/schedule.processor';
 
 export interface WorkerDeps {
@@ -48,7 +49,13 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
     concurrency: 2,
   });
-  const workers = [scheduleWorker as unknown as Worker];
+  const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now });
+  const bookingWorker = new Worker<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>('bookings', (job) => bookings.process(job), {
+    ...common,
+    // Supplier calls are I/O-bound: many at once per process.
+    concurrency: 16,
+  });
+  const workers = [scheduleWorker as unknown as Worker, bookingWorker as unknown as Worker];
   for (const w of workers) {
     w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));

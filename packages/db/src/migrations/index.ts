@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './2026_11_21_0001_foundation';
 import * as configuration from './2026_11_21_0002_configuration';
 import * as schedules from './2026_11_21_0003_schedules_and_bookings';
+import * as bookingApi from './2026_11_21_0004_booking_api';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_21_0002_configuration': configuration,
   '2026_11_21_0003_schedules_and_bookings': schedules,
+  '2026_11_21_0004_booking_api': bookingApi,
 };

@@ -39,6 +39,8 @@ export interface BookingTable {
   review_reason: string | null;
   last_error: string | null;
   next_attempt_at: Date | null;
+  retry_job_id: string | null;
+  seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
@@ -52,3 +54,23 @@ export interface BookingEventTable {
   reason: string | null;
   actor: string;
 }
+
+export interface IdempotencyKeyTable {
+  airline_id: string;
+  endpoint: string;
+  key: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: ColumnType<unknown, string | null, string | null>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface RetryJobTable {
+  retry_job_id: Generated<string>;
+  seq: Generated<number>;
+  airline_id: string;
+  filters: ColumnType<Record<string, unknown>, string, string>;
+  total: number;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+export type RetryJobRow = Selectable<RetryJobTable>;

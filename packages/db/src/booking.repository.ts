@@ -1,0 +1,201 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from './database';
+import { bulkInsert } from './bulk';
+import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from './pipeline.repository';
+import type { BookingStatus } from './tables/booking.table';
+
+export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
+  let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
+  if (airlineId) q = q.where('airline_id', '=', airlineId);
+  return q.executeTakeFirst();
+}
+
+/** The booking, row-locked for the rest of the transaction. */
+export function lockBooking(trx: DbOrTrx, bookingId: string) {
+  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().executeTakeFirst();
+}
+
+export interface BookingPatch {
+  status?: BookingStatus;
+  hotel?: Record<string, unknown> | null;
+  flight?: Record<string, unknown> | null;
+  manual_override?: boolean;
+  pending_cancel?: boolean;
+  review_reason?: string | null;
+  last_error?: string | null;
+  next_attempt_at?: Date | null;
+  retry_count?: number;
+  booked_by?: string | null;
+  config_version_used?: string | null;
+  station?: string | null;
+  checkin_time_local?: string | null;
+  checkout_time_local?: string | null;
+  duty_date?: string | null;
+  from_airport?: string | null;
+  to_airport?: string | null;
+  dep_time_local?: string | null;
+  arr_time_local?: string | null;
+  flight_number?: string | null;
+  retry_job_id?: string | null;
+}
+
+/** Applies a change and records the status transition in the history ({status, at, reason, actor}). */
+export async function updateBooking(trx: DbOrTrx, bookingId: string, patch: BookingPatch, event?: { reason: string | null; actor: string }): Promise<void> {
+  const { hotel, flight, ...rest } = patch;
+  await trx
+    .updateTable('bookings')
+    .set({
+      ...rest,
+      ...(hotel !== undefined ? { hotel: hotel === null ? null : JSON.stringify(hotel) } : {}),
+      ...(flight !== undefined ? { flight: flight === null ? null : JSON.stringify(flight) } : {}),
+      updated_at: new Date(),
+    })
+    .where('booking_id', '=', bookingId)
+    .execute();
+  if (event && patch.status) await trx.insertInto('booking_events').values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor }).execute();
+}
+
+export function insertBookings(trx: DbOrTrx, rows: Record<string, unknown>[]) {
+  return bulkInsert(trx, 'bookings', BOOKING_COLUMNS, rows);
+}
+
+export function insertBookingEvents(trx: DbOrTrx, rows: { booking_id: string; status: string; reason: string | null; actor: string }[]) {
+  return bulkInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, rows);
+}
+
+export function insertActionItems(trx: DbOrTrx, rows: Record<string, unknown>[]) {
+  return bulkInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, rows);
+}
+
+export function bookingHistory(db: DbOrTrx, bookingId: string) {
+  return db.selectFrom('booking_events').select(['status', 'at', 'reason', 'actor']).where('booking_id', '=', bookingId).orderBy('event_id').execute();
+}
+
+/** Sets an action item's disposition; returns what metrics and schedule completion need. */
+export function setDisposition(trx: DbOrTrx, actionId: string, disposition: string, patch: { message?: string | null; recommended_action?: string | null; flight_options_url?: string | null; booking_id?: string } = {}) {
+  return trx
+    .updateTable('action_items')
+    .set({ disposition, disposition_at: new Date(), ...patch })
+    .where('action_id', '=', actionId)
+    .returning(['schedule_id', 'priority', 'created_at', 'type'])
+    .executeTakeFirst();
+}
+
+export function findActionItemById(db: DbOrTrx, actionId: string) {
+  return db.selectFrom('action_items').selectAll().where('action_id', '=', actionId).executeTakeFirst();
+}
+
+export interface BookingFilter {
+  schedule_id?: string;
+  employee_id?: string;
+  pairing_number?: string;
+  flight_number?: string;
+  irop_ref?: string;
+  source?: string;
+  type?: string;
+  status?: string;
+  from_date?: string;
+  to_date?: string;
+}
+
+function filtered(db: DbOrTrx, airlineId: string, f: BookingFilter) {
+  let q = db.selectFrom('bookings').where('airline_id', '=', airlineId);
+  for (const k of ['schedule_id', 'employee_id', 'pairing_number', 'flight_number', 'irop_ref', 'source', 'type', 'status'] as const) {
+    const v = f[k];
+    if (v !== undefined) q = q.where(k, '=', v as never);
+  }
+  if (f.from_date) q = q.where('duty_date', '>=', f.from_date);
+  if (f.to_date) q = q.where('duty_date', '<=', f.to_date);
+  return q;
+}
+
+/** Newest first, keyset on seq. */
+export function listBookings(db: DbOrTrx, airlineId: string, f: BookingFilter, limit: number, beforeSeq: number | null) {
+  let q = filtered(db, airlineId, f).selectAll();
+  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
+  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+}
+
+export function failedBookings(db: DbOrTrx, airlineId: string, f: BookingFilter) {
+  return filtered(db, airlineId, { ...f, status: 'FAILED' }).selectAll().orderBy('seq').execute();
+}
+
+/** FAILED bookings with an automatic retry scheduled, soonest first. */
+export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
+  let q = db.selectFrom('bookings').selectAll().where('airline_id', '=', airlineId).where('status', '=', 'FAILED').where('next_attempt_at', 'is not', null);
+  if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
+  return q.orderBy('seq').limit(limit + 1).execute();
+}
+
+/** A live booking of the same type for the same anchors (POST /crew/bookings/request duplicate check). */
+export function liveBookingFor(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', anchors: { traveller_email: string; pairing_number?: string | null; duty_date: string }) {
+  let q = db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('type', '=', type)
+    .where('traveller_email', '=', anchors.traveller_email.toLowerCase())
+    .where('duty_date', '=', anchors.duty_date)
+    .where('status', '!=', 'CANCELLED')
+    .where('pending_cancel', '=', false);
+  if (anchors.pairing_number) q = q.where('pairing_number', '=', anchors.pairing_number);
+  return q.orderBy('seq', 'desc').execute();
+}
+
+export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<string, unknown>, total: number) {
+  return trx.insertInto('retry_jobs').values({ airline_id: airlineId, filters: JSON.stringify(filters), total }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A retry job's progress, derived from its bookings' current statuses. */
+export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobIds: string[]) {
+  if (retryJobIds.length === 0) return [];
+  return db
+    .selectFrom('retry_jobs as j')
+    .leftJoin('bookings as b', 'b.retry_job_id', 'j.retry_job_id')
+    .select([
+      'j.retry_job_id',
+      'j.total',
+      'j.seq',
+      'j.created_at',
+      sql<number>`count(b.booking_id) filter (where b.status in ('CONFIRMED','MODIFIED','CANCELLED'))::int`.as('succeeded'),
+      sql<number>`count(b.booking_id) filter (where b.status in ('FAILED','NEEDS_REVIEW'))::int`.as('failed'),
+    ])
+    .where('j.airline_id', '=', airlineId)
+    .where('j.retry_job_id', 'in', retryJobIds)
+    .groupBy('j.retry_job_id')
+    .orderBy('j.seq', 'desc')
+    .execute();
+}
+
+export function listRetryJobIds(db: DbOrTrx, airlineId: string, limit: number, beforeSeq: number | null) {
+  let q = db.selectFrom('retry_jobs').select(['retry_job_id', 'seq']).where('airline_id', '=', airlineId);
+  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
+  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+}
+
+// ---- idempotency keys ----
+
+/** Claims a key for this request; false when it was claimed before (the caller replays or refuses). */
+export async function claimIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, requestHash: string): Promise<boolean> {
+  // Keys older than 24 h are forgotten.
+  await db.deleteFrom('idempotency_keys').where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).where('created_at', '<', sql<Date>`now() - interval '24 hours'`).execute();
+  const r = await db
+    .insertInto('idempotency_keys')
+    .values({ airline_id: airlineId, endpoint, key, request_hash: requestHash, response_status: null, response_body: null })
+    .onConflict((oc) => oc.doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+export function findIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
+  return db.selectFrom('idempotency_keys').selectAll().where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).executeTakeFirst();
+}
+
+export function completeIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, status: number, body: unknown) {
+  return db.updateTable('idempotency_keys').set({ response_status: status, response_body: JSON.stringify(body) }).where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).execute();
+}
+
+export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
+  return db.deleteFrom('idempotency_keys').where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).where('response_status', 'is', null).execute();
+}

@@ -1,0 +1,275 @@
+import type { Job } from 'bullmq';
+import type { Money } from '@crew/contracts';
+import { bookingRepo, outboxRepo, pipelineRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
+import { chooseFlightOption, localDateOf, rateCheck } from '@crew/engine';
+import type { Logger } from '@crew/platform';
+import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
+import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
+import type { WorkerMetrics } from '../operability/hooks';
+import { loadBookingContext, type AirlineBookingContext } from '../policy-context';
+
+export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
+type Data = JobData<'bookings', 'execute-booking'>;
+
+export interface BookingProcessorDeps {
+  db: Db;
+  relay: OutboxRelay;
+  logger: Logger;
+  suppliers: Suppliers;
+  metrics: WorkerMetrics;
+  /** Seconds before each automatic retry of a FAILED booking (AUTO_RETRY_DELAYS). */
+  retryDelays: readonly number[];
+  now?: () => Date;
+}
+
+/** How a supplier task ended. */
+interface Outcome {
+  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW' | 'FAILED';
+  reason: string | null;
+  patch?: BookingPatch;
+  /** Action item extras (a manual flight choice after an automatic search failed, say). */
+  recommended_action?: string | null;
+}
+
+const DISPOSITION: Record<Outcome['status'], string> = {
+  CONFIRMED: 'AUTO_BOOKED',
+  MODIFIED: 'AUTO_BOOKED',
+  CANCELLED: 'AUTO_CANCELLED',
+  NEEDS_REVIEW: 'PENDING_REVIEW',
+  FAILED: 'FAILED',
+};
+
+/** A deadhead option may leave up to this much before the leg's expected departure and arrive this much after. */
+const LEG_SLACK_MS = 3 * 3600 * 1000;
+
+const shift = (ts: string, ms: number) => new Date(Date.parse(ts) + ms).toISOString();
+const ref = (booking: BookingRow, data: Data) => data.ref ?? data.action_id ?? booking.booking_id;
+
+/**
+ * One booking, amendment or cancellation at the supplier. Every supplier call carries a reference derived
+ * from the booking, so a re-delivered job (stalled worker, crash after the supplier answered) finds the
+ * reservation it already made instead of making a second one.
+ */
+export class BookingProcessor {
+  constructor(private readonly deps: BookingProcessorDeps) {}
+
+  async process(job: BookingJob): Promise<void> {
+    const data = job.data;
+    const log = this.deps.logger.child({ queue: 'bookings', job_id: job.id, airline_id: data.airline_id, booking_id: data.booking_id });
+    if (data.automatic && !(await this.acceptAutomaticRetry(data))) return;
+    const booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
+    // A stale or duplicate attempt (superseded by a retry, or already settled) does nothing.
+    if (!booking || booking.status !== 'PENDING' || booking.retry_count + 1 !== data.attempt) return;
+    const now = this.deps.now?.() ?? new Date();
+    const ctx = await loadBookingContext(this.deps.db, data.airline_id, now.toISOString());
+    let outcome: Outcome;
+    try {
+      outcome = await this.execute(booking, data, ctx);
+    } catch (err) {
+      if (!isSupplierError(err)) {
+        const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        log.error({ err, last }, 'booking task failed');
+        if (!last) throw err;
+        outcome = { status: 'FAILED', reason: `internal error: ${(err as Error).message}` };
+      } else {
+        outcome = err.transient ? { status: 'FAILED', reason: `${err.code}: ${err.message}` } : { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}` };
+      }
+    }
+    await this.settle(booking, data, ctx, outcome, now);
+    log.info({ status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' }, 'booking task settled');
+  }
+
+  /** An automatic retry fires: accepted only if the booking still waits for it (FAILED, same retry count). */
+  private async acceptAutomaticRetry(data: Data): Promise<boolean> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const b = await bookingRepo.lockBooking(trx, data.booking_id);
+      if (!b || b.status !== 'FAILED' || b.retry_count + 2 !== data.attempt) return false;
+      await bookingRepo.updateBooking(trx, b.booking_id, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null }, { reason: `automatic retry ${b.retry_count + 1}`, actor: 'engine' });
+      return true;
+    });
+  }
+
+  private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
+    const op = data.operation ?? 'BOOK';
+    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : this.cancelFlight(b);
+    if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx) : this.bookHotel(b, `bk-${b.booking_id}`, ctx, 'CONFIRMED');
+    if (op === 'AMEND') {
+      // A flight change is cancel-and-rebook at the supplier.
+      const cancelled = await this.cancelFlight(b);
+      if (cancelled.status !== 'CANCELLED') return cancelled;
+      const rebooked = await this.bookFlight(b, `bk-${b.booking_id}-${ref(b, data)}`, ctx);
+      return rebooked.status === 'CONFIRMED' ? { ...rebooked, status: 'MODIFIED' } : rebooked;
+    }
+    return this.bookFlight(b, `bk-${b.booking_id}`, ctx);
+  }
+
+  // ---- hotels ----
+
+  private async bookHotel(b: BookingRow, reference: string, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Promise<Outcome> {
+    const hotel = (b.hotel ?? {}) as { property_id?: string; contracted_rate?: Money };
+    if (!hotel.property_id || !b.checkin_time_local || !b.checkout_time_local) return { status: 'NEEDS_REVIEW', reason: 'the booking names no hotel or stay to book' };
+    const reservation = await this.deps.suppliers.hotels.bookHotel({
+      reference,
+      property_id: hotel.property_id,
+      check_in_date: localDateOf(b.checkin_time_local),
+      check_out_date: localDateOf(b.checkout_time_local),
+      traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? b.traveller_email ?? '' },
+      booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
+      ...(hotel.contracted_rate ? { rate: hotel.contracted_rate } : {}),
+    });
+    return this.hotelOutcome(b, reservation, ctx, success);
+  }
+
+  private hotelOutcome(b: BookingRow, r: HotelReservation, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Outcome {
+    const contracted = (b.hotel as { contracted_rate?: Money } | null)?.contracted_rate;
+    const check = contracted ? rateCheck(contracted, r.nightly_rate, ctx.rateMatchMode) : { ok: true, flag: null };
+    const block = {
+      ...(b.hotel ?? {}),
+      supplier_ref: r.supplier_ref,
+      confirmation_number: r.supplier_ref,
+      property_id: r.property_id,
+      name: r.property_name,
+      check_in_date: r.check_in_date,
+      check_out_date: r.check_out_date,
+      nights: r.nights,
+      nightly_rate: r.nightly_rate,
+      total_price: r.total_price,
+      rate_flag: check.flag,
+      supplier_status: r.status,
+    };
+    // STRICT: the room is held but a person decides on the price difference.
+    if (!check.ok) return { status: 'NEEDS_REVIEW', reason: `rate mismatch: ${check.flag}`, patch: { hotel: block } };
+    return { status: success, reason: check.flag, patch: { hotel: block } };
+  }
+
+  private async amendHotel(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
+    const hotel = (b.hotel ?? {}) as { supplier_ref?: string; property_id?: string; reserved_property_id?: string };
+    if (!hotel.supplier_ref) return this.bookHotel(b, `bk-${b.booking_id}-${ref(b, data)}`, ctx, 'MODIFIED');
+    const current = await this.deps.suppliers.hotels.getReservation(hotel.supplier_ref);
+    if (current && current.property_id !== hotel.property_id) {
+      // A different hotel (city change): cancel the old room, book the new one.
+      await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: hotel.supplier_ref, reference: `cx-${b.booking_id}-${ref(b, data)}` });
+      return this.bookHotel(b, `bk-${b.booking_id}-${ref(b, data)}`, ctx, 'MODIFIED');
+    }
+    const r = await this.deps.suppliers.hotels.amendHotel({
+      supplier_ref: hotel.supplier_ref,
+      reference: `am-${ref(b, data)}`,
+      check_in_date: localDateOf(b.checkin_time_local!),
+      check_out_date: localDateOf(b.checkout_time_local!),
+    });
+    return this.hotelOutcome(b, r, ctx, 'MODIFIED');
+  }
+
+  private async cancelHotel(b: BookingRow): Promise<Outcome> {
+    const known = (b.hotel as { supplier_ref?: string } | null)?.supplier_ref;
+    // No answer was recorded: a timed-out booking call may still have made a room.
+    const supplierRef = known ?? (await this.deps.suppliers.hotels.findReservation(`bk-${b.booking_id}`))?.supplier_ref;
+    if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
+    const r = await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: supplierRef, reference: `cx-${b.booking_id}` });
+    return { status: 'CANCELLED', reason: null, patch: { hotel: { ...(b.hotel ?? {}), supplier_ref: r.supplier_ref, supplier_status: r.status } } };
+  }
+
+  // ---- flights ----
+
+  private async bookFlight(b: BookingRow, reference: string, ctx: AirlineBookingContext): Promise<Outcome> {
+    const flight = (b.flight ?? {}) as { flight_option_id?: string; constraints?: { depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } };
+    const traveller = ctx.travellers.get((b.traveller_email ?? '').toLowerCase());
+    if (!traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: 'the traveller profile has no date of birth', recommended_action: 'BOOK_MANUALLY' };
+    let optionId = flight.flight_option_id;
+    let committed = true;
+    if (!optionId) {
+      committed = false;
+      if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
+      const options = await this.deps.suppliers.flights.searchFlights({ from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date });
+      const c = flight.constraints;
+      const leg = {
+        depart_after: c?.depart_after ?? (b.dep_time_local ? shift(b.dep_time_local, -LEG_SLACK_MS) : null),
+        arrive_by: c?.arrive_by ?? (b.arr_time_local ? shift(b.arr_time_local, LEG_SLACK_MS) : null),
+      };
+      const choice = chooseFlightOption(options, leg, ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined);
+      if (!choice.ok) return { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
+      optionId = choice.option.flight_option_id;
+    }
+    const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
+    const order = await this.deps.suppliers.flights.bookFlight({
+      reference,
+      flight_option_id: optionId,
+      traveller: { email: b.traveller_email ?? '', first_name: traveller.first_name ?? first ?? '', last_name: traveller.last_name ?? (rest.join(' ') || first || ''), date_of_birth: traveller.date_of_birth },
+      booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
+    });
+    const block = flightBlock(b, order);
+    // The engine never books above the ceiling; a price that moved at ticketing is held for review.
+    const max = ctx.maxPrice;
+    if (!committed && max && (order.price.currency !== max.currency || order.price.amount > max.amount)) {
+      return { status: 'NEEDS_REVIEW', reason: `the ticketed fare ${order.price.amount} ${order.price.currency} is above auto_book_max_price`, patch: { flight: block } };
+    }
+    return { status: 'CONFIRMED', reason: null, patch: { flight: block, flight_number: order.flight.flight_number } };
+  }
+
+  private async cancelFlight(b: BookingRow): Promise<Outcome> {
+    const known = (b.flight as { supplier_ref?: string } | null)?.supplier_ref;
+    const supplierRef = known ?? (await this.deps.suppliers.flights.findOrder(`bk-${b.booking_id}`))?.supplier_ref;
+    if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
+    const order = await this.deps.suppliers.flights.cancelFlight({ supplier_ref: supplierRef, reference: `cx-${b.booking_id}-${supplierRef}` });
+    return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: order.status } } };
+  }
+
+  // ---- settling ----
+
+  private async settle(b: BookingRow, data: Data, ctx: AirlineBookingContext, outcome: Outcome, now: Date): Promise<void> {
+    const retriesLeft = outcome.status === 'FAILED' && b.retry_count < ctx.maxRetries;
+    const delay = this.deps.retryDelays[Math.min(b.retry_count, this.deps.retryDelays.length - 1)] ?? 60;
+    const nextAttempt = retriesLeft ? new Date(now.getTime() + delay * 1000) : null;
+    const settled = await this.deps.db.transaction().execute(async (trx) => {
+      const current = await bookingRepo.lockBooking(trx, b.booking_id);
+      // Someone else settled it meanwhile (a duplicate delivery): theirs stands.
+      if (!current || current.status !== 'PENDING' || current.retry_count !== b.retry_count) return null;
+      await bookingRepo.updateBooking(
+        trx,
+        b.booking_id,
+        {
+          ...outcome.patch,
+          status: outcome.status,
+          review_reason: outcome.status === 'NEEDS_REVIEW' ? outcome.reason : null,
+          last_error: outcome.status === 'FAILED' ? outcome.reason : current.last_error,
+          next_attempt_at: nextAttempt,
+          ...(outcome.status === 'CANCELLED' ? { pending_cancel: false } : {}),
+        },
+        { reason: outcome.reason, actor: 'engine' },
+      );
+      if (nextAttempt) {
+        await outboxRepo.addToOutbox(trx, [bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, delay * 1000)]);
+      }
+      const actionId = data.action_id ?? current.action_id;
+      const item = actionId
+        ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION[outcome.status], {
+            message: outcome.reason,
+            ...(outcome.recommended_action ? { recommended_action: outcome.recommended_action } : {}),
+          })
+        : undefined;
+      if (item?.schedule_id) await pipelineRepo.completeIfSettled(trx, item.schedule_id);
+      return { item };
+    });
+    if (!settled) return;
+    if (nextAttempt) this.deps.relay.kick();
+    this.deps.metrics.bookingOutcome(b.type, outcome.status);
+    if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
+  }
+}
+
+function flightBlock(b: BookingRow, order: FlightOrder): Record<string, unknown> {
+  // pnr, ticket_id, transaction_id and trip_session_id appear after a status refresh (spec 2.5).
+  return {
+    ...(b.flight ?? {}),
+    supplier_ref: order.supplier_ref,
+    airline_code: order.flight.airline_code,
+    flight_number: order.flight.flight_number,
+    from_airport: order.flight.from_airport,
+    to_airport: order.flight.to_airport,
+    dep_time: order.flight.dep_time,
+    arr_time: order.flight.arr_time,
+    cabin: order.flight.cabin,
+    price: order.price,
+    supplier_status: order.status,
+  };
+}
