@@ -5,5 +5,6 @@ export * from './auth';
 export * from './ops';
 export * from './config';
 export * from './search';
+export * from './bookings';
 export * from './schedules';
 export * from './schedule-api';

@@ -37,6 +37,9 @@ export interface BookingPatch {
   arr_time_local?: string | null;
   flight_number?: string | null;
   retry_job_id?: string | null;
+  task_ref?: string | null;
+  schedule_id?: string | null;
+  action_id?: string | null;
 }
 
 /** Applies a change and records the status transition in the history ({status, at, reason, actor}). */

@@ -17,3 +17,4 @@ export * as pipelineRepo from './pipeline.repository';
 export { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
 export * as bookingRepo from './booking.repository';
 export type { BookingFilter, BookingPatch } from './booking.repository';
+export { loadBookingContext, DEFAULT_FLIGHT_CONFIG, type AirlineBookingContext } from './policy-context';

@@ -71,6 +71,7 @@ export function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HOTEL' |
       'status',
       'manual_override',
       'pending_cancel',
+      'retry_count',
       'traveller_email',
       'employee_id',
       'pairing_number',
@@ -148,6 +149,7 @@ export const BOOKING_COLUMNS: ColumnTypes = {
   review_reason: 'text',
   hotel: 'jsonb',
   flight: 'jsonb',
+  task_ref: 'text',
 };
 
 /** The roster's new wish for an existing booking (MODIFY / CANCEL items), with its new status. */
@@ -168,6 +170,7 @@ export const BOOKING_CHANGE_COLUMNS: ColumnTypes = {
   schedule_id: 'uuid',
   action_id: 'uuid',
   hotel: 'jsonb',
+  task_ref: 'text',
 };
 
 export const BOOKING_EVENT_COLUMNS: ColumnTypes = { booking_id: 'uuid', status: 'text', reason: 'text', actor: 'text' };
@@ -207,7 +210,7 @@ export async function writeDiffResult(
      from_airport = coalesce(x.from_airport, t.from_airport), to_airport = coalesce(x.to_airport, t.to_airport),
      flight_number = coalesce(x.flight_number, t.flight_number), dep_time_local = coalesce(x.dep_time_local, t.dep_time_local),
      arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
-     schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), updated_at = now()`,
+     schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), updated_at = now()`,
   );
   await bulkInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
   await bulkInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems, 'on conflict do nothing');

@@ -15,7 +15,7 @@ export interface JobCatalog {
       /** retry_count + 1 of the booking when this attempt was accepted; a stale attempt does nothing. */
       attempt: number;
       action_id?: string | null;
-      operation?: 'BOOK' | 'AMEND' | 'CANCEL';
+      operation?: BookingOperation;
       /** Names one amend/rebook request, so its supplier reference is stable across retries. */
       ref?: string;
       /** An automatic retry: accepted when it fires, if the booking is still FAILED. */
@@ -44,7 +44,20 @@ export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'
 }
 
 export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<'bookings'> {
-  // Automatic and manual attempts get distinct ids: a manual retry must not be swallowed by a delayed automatic one.
+  // The id names booking, task, attempt and kind: BullMQ drops an add whose id it still holds, so a new task
+  // (a cancel after a booking) or a manual retry must never share an id with an earlier or delayed job.
   const kind = data.automatic ? 'auto' : 'run';
-  return { queue: 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
+  return { queue: 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
+}
+
+export type BookingOperation = 'BOOK' | 'AMEND' | 'CANCEL';
+
+/** Names a supplier task: `<OPERATION>-<id>`; a retry re-runs the task its booking names. */
+export function taskRefOf(operation: BookingOperation, id: string): string {
+  return `${operation}-${id}`;
+}
+
+export function operationOf(taskRef: string | null): BookingOperation {
+  const op = taskRef?.split('-', 1)[0];
+  return op === 'AMEND' || op === 'CANCEL' ? op : 'BOOK';
 }

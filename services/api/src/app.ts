@@ -6,6 +6,7 @@ import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config,
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
+import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
 import type { TokenVerifier } from './auth/token-verifier';
 import { companyConfigRoutes } from './config/company.routes';
@@ -37,6 +38,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
       ...scheduleRoutes(deps.db, deps.relay),
+      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger }),
       ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {
         if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
         const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);

@@ -26,6 +26,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema.alterTable('bookings').addColumn('retry_job_id', 'uuid').execute();
+  // Names the supplier task a PENDING booking waits for; a job for any other task is stale and does nothing.
+  await db.schema.alterTable('bookings').addColumn('task_ref', 'text').execute();
   await db.schema.alterTable('bookings').addColumn('seq', 'bigserial').execute();
   await db.schema.createIndex('bookings_airline_seq_ix').on('bookings').columns(['airline_id', 'seq']).execute();
   await db.schema.createIndex('bookings_retry_job_ix').on('bookings').column('retry_job_id').execute();
@@ -33,6 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('bookings').dropColumn('seq').execute();
+  await db.schema.alterTable('bookings').dropColumn('task_ref').execute();
   await db.schema.alterTable('bookings').dropColumn('retry_job_id').execute();
   await db.schema.dropTable('retry_jobs').ifExists().execute();
   await db.schema.dropTable('idempotency_keys').ifExists().execute();

@@ -40,6 +40,7 @@ export interface BookingTable {
   last_error: string | null;
   next_attempt_at: Date | null;
   retry_job_id: string | null;
+  task_ref: string | null;
   seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

@@ -10,15 +10,13 @@ import {
   requiredScope,
   type FlightConfigSnapshot,
 } from '@crew/contracts';
-import { configRepo, type Db } from '@crew/db';
+import { configRepo, DEFAULT_FLIGHT_CONFIG, type Db } from '@crew/db';
 import { flightConfigIssues } from '@crew/engine';
 import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { currentHotelConfig, replaceHotelConfig, type PropertyDirectory } from './hotels.service';
 
 const TAGS = ['Configuration'];
-
-export const DEFAULT_FLIGHT_CONFIG: FlightConfigSnapshot = { preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false };
 
 async function flightConfigView(db: Db, airlineId: string) {
   const latest = await configRepo.latestFlightConfig(db, airlineId);

@@ -1,13 +1,73 @@
-import type { Express, RequestHandler } from 'express';
-import type { RouteSpec } from '@crew/platform';
-import type { ApiDeps } from '../app';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
+import { KeyStore, oauthRoutes } from '@crew/auth';
+import { mountRoutes, type RouteSpec } from '@crew/platform';
+import { createQueues } from '@crew/queue';
+import { createRegistry, registerQueueMetrics } from '@crew/worker/src/operability/queue-metrics';
+import { API_BASE, OPS_BASE, type ApiDeps } from '../app';
+import pkg from '../../package.json';
+import { mountDocs } from './docs';
+import { httpMetrics } from './http-metrics';
+import { buildOpenApi, type OpenApiDocument, type RouteGroup } from './openapi';
+import { mountQueueDashboard } from './queue-dashboard';
+import { operationalRoutes, PROBE_ROUTES } from './routes';
+
+export { buildOpenApi, type OpenApiDocument } from './openapi';
+export { DASHBOARD_PATH } from './queue-dashboard';
+export { DOCS_PATH } from './docs';
+
+/** One metrics registry per api app: operabilityMiddleware creates it, mountOperability exposes it. */
+const registries = new WeakMap<ApiDeps, Registry>();
+
+function registryFor(deps: ApiDeps): Registry {
+  let registry = registries.get(deps);
+  if (!registry) {
+    registry = createRegistry('api');
+    registries.set(deps, registry);
+  }
+  return registry;
+}
 
 /** Middleware that must see every request (HTTP metrics). */
-export function operabilityMiddleware(_deps: ApiDeps): RequestHandler[] {
-  return [];
+export function operabilityMiddleware(deps: ApiDeps): RequestHandler[] {
+  const registry = createRegistry('api');
+  registries.set(deps, registry);
+  return [httpMetrics(registry)];
+}
+
+/**
+ * The auth service's routes, for the document only: their handlers are never called here, so the deps are
+ * inert (a KeyStore does nothing until asked for a key).
+ */
+function authRouteSpecs(deps: ApiDeps): RouteSpec[] {
+  return oauthRoutes({ db: deps.db, keys: new KeyStore(deps.db), issuer: () => deps.config.authUrl });
+}
+
+/** Every route group the document describes: what this app mounts, plus the auth service on its own host. */
+export function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: RouteSpec[] }, operational: RouteSpec[]): RouteGroup[] {
+  return [
+    { prefix: API_BASE, routes: routes.crew },
+    { prefix: OPS_BASE, routes: routes.ops },
+    { prefix: '', routes: [...PROBE_ROUTES, ...operational] },
+    { prefix: '', routes: authRouteSpecs(deps), server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' } },
+  ];
 }
 
 /** /openapi.json, /docs, /admin/queues, /metrics. Mounted before the 404 fallback. */
-export function mountOperability(_app: Express, _deps: ApiDeps, _routes: { crew: RouteSpec[]; ops: RouteSpec[] }): void {
-  // Filled in by the operability work (issue 6).
+export function mountOperability(app: Express, deps: ApiDeps, routes: { crew: RouteSpec[]; ops: RouteSpec[] }): void {
+  const registry = registryFor(deps);
+  // The dashboard and the depth metrics share Queue objects on the api's fail-fast producer connection.
+  const queues = Object.values(createQueues(deps.redis, deps.config.queuePrefix));
+  registerQueueMetrics(registry, queues);
+
+  // /openapi.json is itself in the document: its handler reads the document built just below.
+  let document: OpenApiDocument | null = null;
+  const operational = operationalRoutes(() => document!, registry);
+  document = buildOpenApi({ version: pkg.version, authUrl: deps.config.authUrl, groups: documentedGroups(deps, routes, operational) });
+
+  const router = express.Router();
+  mountRoutes(router, operational, () => []);
+  app.use(router);
+  mountDocs(app, '/openapi.json');
+  mountQueueDashboard(app, queues, deps.config.opsToken);
 }

@@ -6,7 +6,7 @@ import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadBookingContext, type AirlineBookingContext } from '../policy-context';
+import { loadBookingContext, type AirlineBookingContext } from '@crew/db';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -45,6 +45,11 @@ const LEG_SLACK_MS = 3 * 3600 * 1000;
 const shift = (ts: string, ms: number) => new Date(Date.parse(ts) + ms).toISOString();
 const ref = (booking: BookingRow, data: Data) => data.ref ?? data.action_id ?? booking.booking_id;
 
+/** The job is the task the booking waits for: PENDING, same task, same attempt. */
+function isCurrentTask(b: BookingRow, data: Data): boolean {
+  return b.status === 'PENDING' && (b.task_ref ?? null) === (data.ref ?? null) && b.retry_count + 1 === data.attempt;
+}
+
 /**
  * One booking, amendment or cancellation at the supplier. Every supplier call carries a reference derived
  * from the booking, so a re-delivered job (stalled worker, crash after the supplier answered) finds the
@@ -58,8 +63,8 @@ export class BookingProcessor {
     const log = this.deps.logger.child({ queue: 'bookings', job_id: job.id, airline_id: data.airline_id, booking_id: data.booking_id });
     if (data.automatic && !(await this.acceptAutomaticRetry(data))) return;
     const booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
-    // A stale or duplicate attempt (superseded by a retry, or already settled) does nothing.
-    if (!booking || booking.status !== 'PENDING' || booking.retry_count + 1 !== data.attempt) return;
+    // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
+    if (!booking || !isCurrentTask(booking, data)) return;
     const now = this.deps.now?.() ?? new Date();
     const ctx = await loadBookingContext(this.deps.db, data.airline_id, now.toISOString());
     let outcome: Outcome;
@@ -83,7 +88,7 @@ export class BookingProcessor {
   private async acceptAutomaticRetry(data: Data): Promise<boolean> {
     return this.deps.db.transaction().execute(async (trx) => {
       const b = await bookingRepo.lockBooking(trx, data.booking_id);
-      if (!b || b.status !== 'FAILED' || b.retry_count + 2 !== data.attempt) return false;
+      if (!b || b.status !== 'FAILED' || b.retry_count + 2 !== data.attempt || (b.task_ref ?? null) !== (data.ref ?? null)) return false;
       await bookingRepo.updateBooking(trx, b.booking_id, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null }, { reason: `automatic retry ${b.retry_count + 1}`, actor: 'engine' });
       return true;
     });
@@ -223,7 +228,7 @@ export class BookingProcessor {
     const settled = await this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       // Someone else settled it meanwhile (a duplicate delivery): theirs stands.
-      if (!current || current.status !== 'PENDING' || current.retry_count !== b.retry_count) return null;
+      if (!current || !isCurrentTask(current, data)) return null;
       await bookingRepo.updateBooking(
         trx,
         b.booking_id,

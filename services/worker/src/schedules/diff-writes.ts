@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decide, type Decision, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus } from '@crew/engine';
-import { bookingJob, type CatalogJob } from '@crew/queue';
-import type { AirlineBookingContext } from '../policy-context';
+import { bookingJob, taskRefOf, type CatalogJob } from '@crew/queue';
+import type { AirlineBookingContext } from '@crew/db';
 
 export interface DiffWrites {
   actionItems: Record<string, unknown>[];
@@ -39,6 +39,7 @@ export function planDiffWrites(
   scheduleId: string,
   airlineId: string,
   bookingStatus: ReadonlyMap<string, BookingStatus>,
+  retryCounts: ReadonlyMap<string, number>,
   now: string,
 ): DiffWrites {
   const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], open: 0 };
@@ -67,6 +68,9 @@ export function planDiffWrites(
       ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
       : null;
 
+    const operation = decision.action === 'AUTO_BOOK' ? 'BOOK' : decision.action === 'AUTO_MODIFY' ? 'AMEND' : decision.action === 'AUTO_CANCEL' ? 'CANCEL' : null;
+    // The supplier task this item starts is named by the item itself.
+    const taskRef = operation ? taskRefOf(operation, actionId) : null;
     let bookingId = item.booking_id;
     if (item.subtype === 'NEW_BOOKING') {
       bookingId = randomUUID();
@@ -101,6 +105,7 @@ export function planDiffWrites(
         review_reason: decision.reason,
         hotel: hotelBlock,
         flight: null,
+        task_ref: taskRef,
       });
       w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: booking requested`, actor: ENGINE });
     } else if (bookingId && decision.action !== 'NONE') {
@@ -124,13 +129,14 @@ export function planDiffWrites(
         schedule_id: scheduleId,
         action_id: actionId,
         hotel: hotelBlock,
+        task_ref: taskRef,
       });
       w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`, actor: ENGINE });
     }
 
-    if (decision.action === 'AUTO_BOOK' || decision.action === 'AUTO_MODIFY' || decision.action === 'AUTO_CANCEL') {
-      const operation = decision.action === 'AUTO_BOOK' ? 'BOOK' : decision.action === 'AUTO_MODIFY' ? 'AMEND' : 'CANCEL';
-      w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId!, attempt: 1, action_id: actionId, operation }));
+    if (operation && taskRef && bookingId) {
+      const attempt = item.subtype === 'NEW_BOOKING' ? 1 : (retryCounts.get(bookingId) ?? 0) + 1;
+      w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: actionId, operation, ref: taskRef }));
     }
 
     w.actionItems.push({

@@ -7,7 +7,7 @@ import { diffRoster, flattenRoster, type BookingStatus, type FlightBookingActual
 import type { Logger } from '@crew/platform';
 import type { JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadBookingContext } from '../policy-context';
+import { loadBookingContext } from '@crew/db';
 import { planDiffWrites } from './diff-writes';
 
 const gunzipAsync = promisify(gunzip);
@@ -146,7 +146,8 @@ export class ScheduleProcessor {
       processedAt,
     });
     const statusById = new Map<string, BookingStatus>([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.status as BookingStatus]));
-    const writes = planDiffWrites(result.actionItems, ctx, schedule.schedule_id, airlineId, statusById, processedAt);
+    const retryCounts = new Map([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.retry_count]));
+    const writes = planDiffWrites(result.actionItems, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt);
     const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
     const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
     for (const p of submission.pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), c);

@@ -1,7 +1,11 @@
 import type { FlightConfigSnapshot, Money } from '@crew/contracts';
-import { configRepo, pipelineRepo, type DbOrTrx, type HotelTerms } from '@crew/db';
+import * as configRepo from './config.repository';
+import type { DbOrTrx } from './database';
+import * as pipelineRepo from './pipeline.repository';
+import type { HotelTerms } from './tables/config.table';
 import type { PolicyContext, StationHotel } from '@crew/engine';
 
+/** The flight config an airline has before its first PUT. */
 export const DEFAULT_FLIGHT_CONFIG: FlightConfigSnapshot = { preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false };
 
 /** Everything the policy and the booking tasks need of an airline, read in a handful of set-based queries. */

@@ -1,0 +1,182 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Airport, DateString, Email, PageQuery, Priority, StringEnum, Timestamp } from './common';
+import { Cabin } from './config';
+import { ActionSource, ActionType, Classification } from './schedules';
+
+export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
+export const BookingStatusValue = StringEnum(BOOKING_STATUSES);
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Booking = Type.Object(
+  {
+    booking_id: Type.String(),
+    type: ActionType,
+    status: BookingStatusValue,
+    source: ActionSource,
+    manual_override: Type.Boolean(),
+    config_version_used: Nullable(Type.String()),
+    retry_count: Type.Integer({ minimum: 0 }),
+    hotel: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'The stay asked for and what the supplier holds (property, confirmation, dates, rate)' })),
+    flight: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'The leg asked for and the ticket; pnr, ticket_id, transaction_id, trip_session_id after a status refresh' })),
+    employee_id: Nullable(Type.String()),
+    pairing_number: Nullable(Type.String()),
+    flight_number: Nullable(Type.String()),
+    irop_ref: Nullable(Type.String()),
+    schedule_id: Nullable(Type.String()),
+    traveller_email: Nullable(Type.String()),
+    duty_date: Nullable(DateString),
+    action_id: Nullable(Type.String()),
+    booked_by: Nullable(Type.String()),
+    review_reason: Nullable(Type.String()),
+    last_error: Nullable(Type.String()),
+    next_attempt_at: Nullable(Timestamp),
+    replaces_booking_id: Type.Optional(Type.String({ description: 'On the new booking of a cancel-and-rebook' })),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Booking' },
+);
+export type Booking = Static<typeof Booking>;
+
+export const BookingIdParams = Type.Object({ booking_id: Type.String({ format: 'uuid' }) });
+
+export const BOOKING_FILTERS = ['schedule_id', 'employee_id', 'pairing_number', 'flight_number', 'irop_ref', 'source', 'type', 'status', 'from_date', 'to_date'] as const;
+
+const bookingFilters = {
+  schedule_id: Type.Optional(Type.String({ format: 'uuid' })),
+  employee_id: Type.Optional(Type.String({ maxLength: 32 })),
+  pairing_number: Type.Optional(Type.String({ maxLength: 32 })),
+  flight_number: Type.Optional(Type.String({ maxLength: 8 })),
+  irop_ref: Type.Optional(Type.String({ maxLength: 64 })),
+  source: Type.Optional(ActionSource),
+  type: Type.Optional(ActionType),
+  status: Type.Optional(BookingStatusValue),
+  from_date: Type.Optional(DateString),
+  to_date: Type.Optional(DateString),
+};
+
+export const BookingListQuery = Type.Object({ ...bookingFilters, ...PageQuery }, { additionalProperties: false });
+export const BookingList = Type.Object({ bookings: Type.Array(Booking), next_cursor: Nullable(Type.String()) }, { title: 'BookingList' });
+
+/** The list filters, at least one (POST /crew/bookings/retry-jobs). */
+export const RetryJobBody = Type.Object(bookingFilters, { additionalProperties: false, minProperties: 1 });
+
+export const StatusTransition = Type.Object({ status: Type.String(), at: Timestamp, reason: Nullable(Type.String()), actor: Type.String() }, { title: 'StatusTransition' });
+export const BookingStatusView = Type.Object(
+  { booking_id: Type.String(), current_status: BookingStatusValue, history: Type.Array(StatusTransition), booking: Booking },
+  { title: 'BookingStatus' },
+);
+
+export const PatchBookingBody = Type.Object(
+  {
+    reason: Type.Optional(Type.String({ maxLength: 1000 })),
+    manual_override: Type.Optional(Type.Boolean()),
+    hotel: Type.Optional(
+      Type.Object(
+        { check_in_date: Type.Optional(DateString), check_out_date: Type.Optional(DateString), property_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+    ),
+    flight: Type.Optional(
+      Type.Object(
+        { flight_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })), desired_arrival_by: Type.Optional(Timestamp) },
+        { additionalProperties: false, description: 'flight_option_id OR desired_arrival_by; an empty block means full auto-booking' },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PatchBookingBody = Static<typeof PatchBookingBody>;
+
+export const DeleteBookingQuery = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false });
+
+export const RetryQueueEntry = Type.Object(
+  {
+    booking_id: Type.String(),
+    type: ActionType,
+    status: BookingStatusValue,
+    retry_count: Type.Integer(),
+    next_attempt_at: Timestamp,
+    last_error: Nullable(Type.String()),
+    employee_id: Nullable(Type.String()),
+    pairing_number: Nullable(Type.String()),
+    schedule_id: Nullable(Type.String()),
+  },
+  { title: 'RetryQueueEntry' },
+);
+export const RetryQueue = Type.Object({ retry_queue: Type.Array(RetryQueueEntry), next_cursor: Nullable(Type.String()) }, { title: 'RetryQueue' });
+
+export const RetryJob = Type.Object(
+  {
+    retry_job_id: Type.String(),
+    status: StringEnum(['RUNNING', 'COMPLETED', 'FAILED'] as const),
+    total: Type.Integer(),
+    succeeded: Type.Integer(),
+    failed: Type.Integer(),
+    created_at: Timestamp,
+  },
+  { title: 'RetryJob' },
+);
+export const RetryJobList = Type.Object({ retry_jobs: Type.Array(RetryJob), next_cursor: Nullable(Type.String()) });
+export const RetryJobParams = Type.Object({ retry_job_id: Type.String({ format: 'uuid' }) });
+export const PageOnlyQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+// ---- injection and commit (spec 2.7, 4.2, 4.4) ----
+
+export const RequestAnchors = Type.Object(
+  {
+    traveller_email: Email,
+    employee_id: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    pairing_number: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    duty_date: Type.Optional(DateString),
+    flight_number: Type.Optional(Type.String({ maxLength: 8 })),
+  },
+  { additionalProperties: false },
+);
+export type RequestAnchors = Static<typeof RequestAnchors>;
+
+export const RequestHotel = Type.Object(
+  {
+    city: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'The station (3-letter airport code) of the stay' })),
+    property_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Pins the hotel; omitted: the station’s configured hotel' })),
+    check_in_date: DateString,
+    check_out_date: Type.Optional(DateString),
+    num_nights: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
+  },
+  { additionalProperties: false },
+);
+export type RequestHotel = Static<typeof RequestHotel>;
+
+const flightConstraints = {
+  from_airport: Type.Optional(Airport),
+  to_airport: Type.Optional(Airport),
+  depart_date: Type.Optional(DateString),
+  depart_after: Type.Optional(Timestamp),
+  arrive_by: Type.Optional(Timestamp),
+  cabin_class: Type.Optional(Cabin),
+};
+
+/** Commit: a chosen `flight_option_id`, or route and date for the engine to search (spec 2.7). */
+export const CommitFlight = Type.Object({ flight_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })), ...flightConstraints }, { additionalProperties: false });
+/** Injection: constraints only; the engine searches. */
+export const InjectionFlight = Type.Object(flightConstraints, { additionalProperties: false });
+export type CommitFlight = Static<typeof CommitFlight>;
+
+const requestFields = {
+  type: ActionType,
+  classification: Classification,
+  source: Type.Optional(StringEnum(['IROP', 'AIRLINE_INJECTED'] as const)),
+  irop_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  anchors: RequestAnchors,
+  hotel: Type.Optional(RequestHotel),
+  manual_override: Type.Optional(Type.Boolean({ default: true })),
+  notes: Type.Optional(Type.String({ maxLength: 2000 })),
+};
+
+export const ActionInjectionBody = Type.Object({ ...requestFields, priority: Type.Optional(Priority), flight: Type.Optional(InjectionFlight) }, { additionalProperties: false });
+export type ActionInjectionBody = Static<typeof ActionInjectionBody>;
+export const BookingRequestBody = Type.Object({ ...requestFields, flight: Type.Optional(CommitFlight) }, { additionalProperties: false });
+export type BookingRequestBody = Static<typeof BookingRequestBody>;
+
+export const IDEMPOTENCY_HEADER = { 'Idempotency-Key': { description: 'Repeating a key (per airline and endpoint, 24 h) replays the first answer; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED' } };

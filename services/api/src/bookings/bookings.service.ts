@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
+import { bookingRepo, loadBookingContext, outboxRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { contractedRate, localDateOf } from '@crew/engine';
+import { ApiError, type Logger } from '@crew/platform';
+import { bookingJob, operationOf, taskRefOf, type BookingOperation, type OutboxRelay } from '@crew/queue';
+import { isSupplierError, type Suppliers } from '@crew/suppliers';
+import type { Principal } from '../auth/token-verifier';
+
+export interface BookingDeps {
+  db: Db;
+  relay: OutboxRelay;
+  suppliers: Suppliers;
+  logger: Logger;
+  /** How long PATCH and DELETE wait for the worker's outcome before answering with the booking as it stands. */
+  settleWaitMs?: number;
+}
+
+const LIVE = ['CONFIRMED', 'MODIFIED'];
+const actorOf = (p: Principal) => p.email || p.client_id;
+
+export async function bookingOr404(db: DbOrTrx, airlineId: string, bookingId: string): Promise<BookingRow> {
+  const b = await bookingRepo.findBooking(db, bookingId, airlineId);
+  if (!b) throw ApiError.notFound('Booking');
+  return b;
+}
+
+/** Waits until the booking leaves PENDING (the worker settled its task), up to `ms`. */
+async function settled(db: Db, bookingId: string, ms: number): Promise<BookingRow> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const b = (await bookingRepo.findBooking(db, bookingId))!;
+    if (b.status !== 'PENDING' || Date.now() >= until) return b;
+    await sleep(50);
+  }
+}
+
+/** A supplier task already in flight must end before another starts on the same booking. */
+async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> {
+  if (b.status !== 'PENDING') return b;
+  const now = await settled(deps.db, b.booking_id, 5000);
+  if (now.status === 'PENDING') throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
+  return now;
+}
+
+/** Starts a supplier task on an existing booking (PENDING + job), in the caller's transaction. */
+async function startTask(trx: DbOrTrx, b: BookingRow, operation: BookingOperation, patch: bookingRepo.BookingPatch, event: { reason: string | null; actor: string }): Promise<void> {
+  const ref = taskRefOf(operation, randomUUID());
+  await bookingRepo.updateBooking(trx, b.booking_id, { ...patch, status: 'PENDING', task_ref: ref, next_attempt_at: null }, event);
+  await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref })]);
+}
+
+/** Replaces the date of a local timestamp, keeping its time and offset. */
+const onDate = (ts: string | null, date: string, fallback: string) => (ts ? `${date}${ts.slice(10)}` : `${date}T${fallback}:00+00:00`);
+
+/**
+ * PATCH (spec 4.4, 3.2): hotel dates → supplier amend on the same booking; hotel property or any flight
+ * change → cancel-and-rebook (original CANCELLED, a new booking). Never gated by booking_modification.
+ */
+export async function patchBooking(deps: BookingDeps, caller: Principal, bookingId: string, body: PatchBookingBody): Promise<{ booking: BookingRow; replaces?: string }> {
+  let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
+  if ((body.hotel && b.type !== 'HOTEL') || (body.flight && b.type !== 'FLIGHT')) {
+    throw ApiError.validation([{ field: body.hotel ? '/hotel' : '/flight', issue: `does not match a ${b.type} booking` }], 'The block must match the booking type');
+  }
+  // Effectively true after any modification unless false is sent (spec 4.4).
+  const override = body.manual_override ?? true;
+  const actor = actorOf(caller);
+  const reason = body.reason ?? null;
+  if (!body.hotel && !body.flight) {
+    await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: override }));
+    return { booking: (await bookingRepo.findBooking(deps.db, b.booking_id))! };
+  }
+  b = await idleOr409(deps, b);
+  if (b.status === 'CANCELLED') throw ApiError.conflict('A cancelled booking cannot be modified; request a new booking');
+  const wait = deps.settleWaitMs ?? 10_000;
+
+  if (b.type === 'HOTEL') {
+    const h = body.hotel!;
+    const current = b.hotel as { property_id?: string } | null;
+    const checkin = onDate(b.checkin_time_local, h.check_in_date ?? localDateOf(b.checkin_time_local!), '15:00');
+    const checkout = onDate(b.checkout_time_local, h.check_out_date ?? localDateOf(b.checkout_time_local!), '11:00');
+    if (localDateOf(checkout) <= localDateOf(checkin)) throw ApiError.validation([{ field: '/hotel/check_out_date', issue: 'must be after the check-in date' }]);
+    const swap = h.property_id !== undefined && h.property_id !== current?.property_id;
+    if (!swap) {
+      if (!LIVE.includes(b.status)) throw ApiError.conflict(`The booking is ${b.status} and holds no confirmed room to amend; retry it or request a new booking`);
+      await deps.db.transaction().execute((trx) =>
+        startTask(trx, b, 'AMEND', { manual_override: override, checkin_time_local: checkin, checkout_time_local: checkout, duty_date: localDateOf(checkin) }, { reason: reason ?? 'dates changed by the airline', actor }),
+      );
+      deps.relay.kick();
+      return { booking: await settled(deps.db, b.booking_id, wait) };
+    }
+    const ctx = await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString());
+    const stationHotel = ctx.policy.hotels.get(b.station ?? '');
+    const rate = stationHotel && stationHotel.property_id === h.property_id ? contractedRate(stationHotel, checkin, checkout) : null;
+    return rebook(deps, b, caller, override, reason, {
+      checkin_time_local: checkin,
+      checkout_time_local: checkout,
+      duty_date: localDateOf(checkin),
+      hotel: { property_id: h.property_id, ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}) },
+      booked_by: ctx.policy.crew_booker_email ?? b.booked_by,
+    });
+  }
+
+  const f = body.flight ?? {};
+  return rebook(deps, b, caller, override, reason, {
+    flight: f.flight_option_id ? { flight_option_id: f.flight_option_id } : { constraints: { depart_after: null, arrive_by: f.desired_arrival_by ?? null, cabin_class: null } },
+    // A chosen option is ticketed under the caller; a search-and-book under the booking account it had.
+    booked_by: f.flight_option_id ? caller.email : b.booked_by,
+  });
+}
+
+/** Cancel-and-rebook: the original is cancelled at the supplier, a new booking (new id) is made. */
+async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, override: boolean, reason: string | null, changes: bookingRepo.BookingPatch): Promise<{ booking: BookingRow; replaces: string }> {
+  const newId = randomUUID();
+  const ref = taskRefOf('BOOK', randomUUID());
+  await deps.db.transaction().execute(async (trx) => {
+    await bookingRepo.insertBookings(trx, [
+      {
+        booking_id: newId,
+        airline_id: b.airline_id,
+        type: b.type,
+        status: 'PENDING',
+        source: b.source,
+        manual_override: override,
+        config_version_used: b.config_version_used,
+        schedule_id: b.schedule_id,
+        action_id: null,
+        employee_id: b.employee_id,
+        pairing_number: b.pairing_number,
+        duty_date: b.duty_date,
+        duty_period_num: b.duty_period_num,
+        leg_sequence: b.leg_sequence,
+        flight_number: null,
+        irop_ref: b.irop_ref,
+        traveller_email: b.traveller_email,
+        traveller_name: b.traveller_name,
+        station: b.station,
+        checkin_time_local: b.checkin_time_local,
+        checkout_time_local: b.checkout_time_local,
+        from_airport: b.from_airport,
+        to_airport: b.to_airport,
+        dep_time_local: b.dep_time_local,
+        arr_time_local: b.arr_time_local,
+        booked_by: b.booked_by,
+        review_reason: null,
+        hotel: null,
+        flight: null,
+        task_ref: ref,
+        ...changes,
+      },
+    ]);
+    await bookingRepo.insertBookingEvents(trx, [{ booking_id: newId, status: 'PENDING', reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) }]);
+    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref })]);
+    await startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) });
+  });
+  deps.relay.kick();
+  const wait = deps.settleWaitMs ?? 10_000;
+  const [fresh] = await Promise.all([settled(deps.db, newId, wait), settled(deps.db, b.booking_id, wait)]);
+  return { booking: fresh, replaces: b.booking_id };
+}
+
+/** DELETE: cancels at the supplier (again on NEEDS_REVIEW); a CANCELLED booking makes no supplier call. */
+export async function deleteBooking(deps: BookingDeps, caller: Principal, bookingId: string, reason: string | undefined): Promise<BookingRow> {
+  let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
+  b = await idleOr409(deps, b);
+  if (b.status === 'CANCELLED') {
+    await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: true }));
+    return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
+  }
+  await deps.db.transaction().execute((trx) => startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) }));
+  deps.relay.kick();
+  return settled(deps.db, b.booking_id, deps.settleWaitMs ?? 10_000);
+}
+
+/** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
+export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
+  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString())).maxRetries;
+  await bookingOr404(deps.db, caller.airline_id, bookingId);
+  await deps.db.transaction().execute(async (trx) => {
+    const b = (await bookingRepo.lockBooking(trx, bookingId))!;
+    if (b.status !== 'FAILED') throw new ApiError(409, ErrorCode.CONFLICT, `Only a FAILED booking can be retried; this one is ${b.status}`);
+    if (b.retry_count >= maxRetries) throw new ApiError(409, ErrorCode.CONFLICT, `The booking has used its ${maxRetries} retries`);
+    await bookingRepo.updateBooking(trx, bookingId, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) }, { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) });
+    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: bookingId, attempt: b.retry_count + 2, action_id: b.action_id, operation: operationOf(b.task_ref), ref: b.task_ref ?? undefined })]);
+  });
+  deps.relay.kick();
+  return (await bookingRepo.findBooking(deps.db, bookingId))!;
+}
+
+/**
+ * GET …/status: refreshes the supplier's live state (PNR, ticket, transaction and trip-session ids, or
+ * the room's status) into the booking. A supplier that cannot be reached leaves the stored state as is.
+ */
+export async function refreshBooking(deps: BookingDeps, caller: Principal, bookingId: string): Promise<BookingRow> {
+  const b = await bookingOr404(deps.db, caller.airline_id, bookingId);
+  const ref = ((b.type === 'FLIGHT' ? b.flight : b.hotel) as { supplier_ref?: string } | null)?.supplier_ref;
+  if (!ref) return b;
+  try {
+    if (b.type === 'FLIGHT') {
+      const order = await deps.suppliers.flights.getOrder(ref);
+      if (order) {
+        const flight = { ...(b.flight ?? {}), pnr: order.pnr, ticket_id: order.ticket_id, transaction_id: order.transaction_id, trip_session_id: order.trip_session_id, supplier_status: order.status };
+        await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { flight }));
+      }
+    } else {
+      const r = await deps.suppliers.hotels.getReservation(ref);
+      if (r) await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { hotel: { ...(b.hotel ?? {}), supplier_status: r.status, check_in_date: r.check_in_date, check_out_date: r.check_out_date } }));
+    }
+  } catch (err) {
+    if (!isSupplierError(err)) throw err;
+    deps.logger.warn({ booking_id: b.booking_id, err: err.message }, 'status refresh: supplier unavailable; answering with the stored state');
+  }
+  return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
+}

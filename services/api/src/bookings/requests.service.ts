@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
+import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, type BookingRow, type Db, type DbOrTrx, type HotelTerms } from '@crew/db';
+import { addDays, decide, type Decision, type StationHotel } from '@crew/engine';
+import { ApiError } from '@crew/platform';
+import { bookingJob, taskRefOf, type OutboxRelay } from '@crew/queue';
+import type { Principal } from '../auth/token-verifier';
+
+type RequestBody = ActionInjectionBody | BookingRequestBody;
+
+/** Classifications that ask to let a booking go rather than make one. */
+const CANCELLING = new Set(['IROP_HOTEL_CANCEL', 'LAYOVER_CANCELLED', 'DEADHEAD_CANCELLED', 'PAIRING_CANCELLED']);
+
+export interface RequestOutcome {
+  booking: BookingRow;
+  actionId: string | null;
+}
+
+function check(body: RequestBody, commit: boolean): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (body.type === 'HOTEL' && !body.hotel) issues.push({ field: '/hotel', issue: 'is required when type is HOTEL' });
+  if (body.type === 'HOTEL' && body.flight) issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
+  if (body.type === 'FLIGHT' && !body.flight) issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
+  if (body.type === 'FLIGHT' && body.hotel) issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
+  if (body.source === 'IROP' && !body.irop_ref) issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
+  if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
+  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
+  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
+  const f = body.flight as { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined;
+  if (f && !CANCELLING.has(body.classification) && !(commit && f.flight_option_id)) {
+    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
+    if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
+  }
+  if (commit && f?.flight_option_id && !body.anchors.duty_date && !f.depart_date) issues.push({ field: '/anchors/duty_date', issue: 'duty_date (or flight.depart_date) is required with flight_option_id' });
+  return issues;
+}
+
+/** The stay an injected hotel asks for, timed by the station hotel's own policy (a request carries dates only). */
+function stay(body: RequestBody, hotel: StationHotel | undefined) {
+  const h = body.hotel!;
+  const out = h.check_out_date ?? addDays(h.check_in_date, h.num_nights ?? 1);
+  const terms: HotelTerms | undefined = hotel?.terms;
+  const inTime = terms?.guaranteed_early_check_in_time ?? terms?.standard_check_in_time ?? '15:00';
+  const outTime = terms?.guaranteed_late_check_out_time ?? terms?.standard_check_out_time ?? '11:00';
+  return { checkin: `${h.check_in_date}T${inTime}:00+00:00`, checkout: `${out}T${outTime}:00+00:00` };
+}
+
+async function stationOf(db: Db, airlineId: string, body: RequestBody, hotels: ReadonlyMap<string, StationHotel>): Promise<string> {
+  const h = body.hotel!;
+  if (h.city) return h.city;
+  for (const s of hotels.values()) if (s.property_id === h.property_id) return s.station;
+  const current = await configRepo.currentHotels(db, airlineId);
+  const configured = current.find((c) => c.property_id === h.property_id);
+  if (configured) return configured.base_station;
+  throw ApiError.validation([{ field: '/hotel/property_id', issue: 'is not a hotel of this airline’s configuration; give hotel.city' }]);
+}
+
+/**
+ * POST /crew/action-items and POST /crew/bookings/request: the airline asks the engine to book (or to let
+ * a booking go). The booking is made asynchronously by the worker, like every other booking.
+ */
+export async function requestBooking(
+  deps: { db: Db; relay: OutboxRelay },
+  caller: Principal,
+  body: RequestBody,
+  kind: 'injection' | 'commit',
+): Promise<RequestOutcome> {
+  const commit = kind === 'commit';
+  const issues = check(body, commit);
+  if (issues.length) throw ApiError.validation(issues);
+  const airlineId = caller.airline_id;
+  const email = body.anchors.traveller_email.toLowerCase();
+  const traveller = await tenancyRepo.findTraveller(deps.db, airlineId, email);
+  if (!traveller) throw ApiError.unprocessable(ErrorCode.TRAVELLER_NOT_FOUND, 'anchors.traveller_email resolves no traveller profile of this airline', [{ field: '/anchors/traveller_email', issue: 'unknown traveller' }]);
+  if (body.type === 'FLIGHT' && !CANCELLING.has(body.classification) && !traveller.date_of_birth) {
+    throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [{ field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' }]);
+  }
+  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString());
+  const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
+  const station = body.type === 'HOTEL' ? await stationOf(deps.db, airlineId, body, policy.hotels) : null;
+  const times = body.type === 'HOTEL' ? stay(body, policy.hotels.get(station!)) : null;
+  const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date!);
+  const actionId = randomUUID();
+  const manualOverride = body.manual_override ?? true;
+  const source = body.source ?? (body.irop_ref ? 'IROP' : 'AIRLINE_INJECTED');
+
+  /** Injected items are written with their booking job: the task can never settle before its item exists. */
+  const insertInjectedItem = async (trx: DbOrTrx, bookingId: string, d: Decision | null) => {
+    if (kind !== 'injection') return;
+    await bookingRepo.insertActionItems(trx, [
+      {
+        action_id: actionId,
+        airline_id: airlineId,
+        schedule_id: null,
+        item_key: `INJECTED:${actionId}`,
+        source,
+        type: body.type,
+        subtype: CANCELLING.has(body.classification) ? 'CANCEL' : 'NEW_BOOKING',
+        classification: body.classification,
+        priority: (body as ActionInjectionBody).priority ?? 'P2',
+        disposition: d && d.action === 'REVIEW' ? 'PENDING_REVIEW' : null,
+        auto_eligible: d ? d.auto_eligible : true,
+        anchors: { employee_id: body.anchors.employee_id ?? null, pairing_number: body.anchors.pairing_number ?? null, duty_date: dutyDate, traveller_email: email },
+        source_rows: { day1_row: null, day2_row: null },
+        booking_id: bookingId,
+        flight_options_url: null,
+        recommended_action: d?.recommended_action ?? null,
+        message: d?.reason ?? null,
+        notes: body.notes ?? null,
+        irop_ref: body.irop_ref ?? null,
+        event_at: null,
+        details: { ...(body.hotel ? { hotel: body.hotel, station } : {}), ...(body.flight ? { flight: body.flight } : {}) },
+        disposition_at: d && d.action === 'REVIEW' ? new Date().toISOString() : null,
+      },
+    ]);
+  };
+
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, { traveller_email: email, pairing_number: body.anchors.pairing_number, duty_date: dutyDate });
+    // A booking the engine left for a person (BOOK_MANUALLY, no reservation) is fulfilled by the request.
+    const awaiting = live.find((b) => b.status === 'NEEDS_REVIEW' && !(b.hotel as { supplier_ref?: string } | null)?.supplier_ref && !(b.flight as { supplier_ref?: string } | null)?.supplier_ref);
+    const busy = live.find((b) => b !== awaiting);
+
+    if (CANCELLING.has(body.classification)) {
+      const target = busy ?? awaiting;
+      if (!target) throw ApiError.validation([{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }], 'Nothing to cancel');
+      const ref = taskRefOf('CANCEL', actionId);
+      await bookingRepo.updateBooking(trx, target.booking_id, { status: 'PENDING', manual_override: manualOverride, task_ref: ref }, { reason: `${body.classification} requested`, actor: caller.email || caller.client_id });
+      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: target.booking_id, attempt: target.retry_count + 1, action_id: kind === 'injection' ? actionId : null, operation: 'CANCEL', ref })]);
+      await insertInjectedItem(trx, target.booking_id, null);
+      return { bookingId: target.booking_id, decision: null };
+    }
+    if (busy) throw ApiError.conflict(`A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`);
+
+    let decision: Decision;
+    if (body.type === 'HOTEL') {
+      decision = decide(
+        { action_id: actionId, type: 'HOTEL', subtype: 'NEW_BOOKING', classification: body.classification, booking_status: null, traveller_email: email, station: station!, checkin_time_local: times!.checkin, checkout_time_local: times!.checkout, property_id: body.hotel!.property_id ?? null },
+        policy,
+      );
+    } else if (commit && flight?.flight_option_id) {
+      // The airline chose: ticketed under the calling user's account.
+      decision = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null };
+    } else {
+      // An explicit request is not gated by the deadhead lever, only by the booking account.
+      decision = policy.crew_booker_email
+        ? { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null }
+        : { action: 'REVIEW', auto_eligible: false, reason: 'no crew booking account is configured (crew_booker_email)', recommended_action: null, flight_options_url: null };
+    }
+    const bookedBy = body.type === 'FLIGHT' && commit && flight?.flight_option_id ? caller.email : policy.crew_booker_email;
+    const status: 'PENDING' | 'NEEDS_REVIEW' = decision.action === 'AUTO_BOOK' ? 'PENDING' : 'NEEDS_REVIEW';
+    const hotelBlock = decision.hotel
+      ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
+      : body.hotel?.property_id
+        ? { property_id: body.hotel.property_id }
+        : null;
+    const flightBlock =
+      body.type === 'FLIGHT'
+        ? { flight_option_id: flight?.flight_option_id ?? null, constraints: { depart_after: flight?.depart_after ?? null, arrive_by: flight?.arrive_by ?? null, cabin_class: flight?.cabin_class ?? null } }
+        : null;
+    const fields = {
+      status,
+      manual_override: manualOverride,
+      config_version_used: body.type === 'HOTEL' ? hotelConfigVersion : flightConfigVersion,
+      review_reason: decision.reason,
+      booked_by: bookedBy,
+      hotel: hotelBlock,
+      flight: flightBlock,
+      station,
+      checkin_time_local: times?.checkin ?? null,
+      checkout_time_local: times?.checkout ?? null,
+      from_airport: flight?.from_airport ?? null,
+      to_airport: flight?.to_airport ?? null,
+      duty_date: dutyDate,
+      task_ref: status === 'PENDING' ? taskRefOf('BOOK', actionId) : null,
+    };
+    let bookingId: string;
+    let attempt = 1;
+    if (awaiting) {
+      bookingId = awaiting.booking_id;
+      attempt = awaiting.retry_count + 1;
+      const reason = `${body.classification} requested by the airline`;
+      await bookingRepo.updateBooking(trx, bookingId, { ...fields, pending_cancel: false, ...(kind === 'injection' ? { action_id: actionId } : {}) }, { reason, actor: caller.email || caller.client_id });
+    } else {
+      bookingId = randomUUID();
+      await bookingRepo.insertBookings(trx, [
+        {
+          booking_id: bookingId,
+          airline_id: airlineId,
+          type: body.type,
+          source,
+          schedule_id: null,
+          action_id: kind === 'injection' ? actionId : null,
+          employee_id: body.anchors.employee_id ?? traveller.employee_id,
+          pairing_number: body.anchors.pairing_number ?? null,
+          duty_period_num: null,
+          leg_sequence: null,
+          flight_number: body.anchors.flight_number ?? null,
+          irop_ref: body.irop_ref ?? null,
+          traveller_email: email,
+          traveller_name: traveller.name,
+          dep_time_local: null,
+          arr_time_local: null,
+          ...fields,
+        },
+      ]);
+      await bookingRepo.insertBookingEvents(trx, [{ booking_id: bookingId, status, reason: decision.reason ?? `${body.classification} requested by the airline`, actor: caller.email || caller.client_id }]);
+    }
+    if (status === 'PENDING') {
+      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: kind === 'injection' ? actionId : (awaiting?.action_id ?? null), operation: 'BOOK', ref: taskRefOf('BOOK', actionId) })]);
+    }
+    await insertInjectedItem(trx, bookingId, decision);
+    return { bookingId, decision };
+  });
+
+  deps.relay.kick();
+  const booking = await bookingRepo.findBooking(deps.db, outcome.bookingId, airlineId);
+  return { booking: booking!, actionId: kind === 'injection' ? actionId : null };
+}
+

@@ -1,0 +1,186 @@
+import type { TSchema } from '@sinclair/typebox';
+import { SCOPES, type Scope } from '@crew/contracts';
+import { openApiPath, type RouteSpec } from '@crew/platform';
+
+/** What the document needs of a route: everything but the handler (probes are documented, not mounted, here). */
+export type DocumentedRoute = Omit<RouteSpec, 'handler'>;
+
+export interface RouteGroup {
+  /** Mount prefix of the group's express paths (`/api/v1`), or '' at the root. */
+  prefix: string;
+  routes: readonly DocumentedRoute[];
+  /** Another host serves these paths (the auth service). */
+  server?: { url: string; description: string };
+}
+
+export interface OpenApiInput {
+  version: string;
+  groups: readonly RouteGroup[];
+  /** The auth service's base URL: the OAuth token endpoint of the security scheme. */
+  authUrl: string;
+}
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  tags: { name: string }[];
+  paths: Record<string, Json>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+}
+
+/** The scope ladder of DESIGN section 2, shown in the OAuth2 security scheme. */
+const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'events:read': 'Every GET under /crew except /crew/schedules, and GET /hotels',
+  'events:write': 'Every POST/PUT/PATCH/DELETE under /crew except POST /crew/schedules',
+  'schedules:read': 'Every GET under /crew/schedules (offered once the operator enables schedules_access)',
+  'schedules:write': 'POST /crew/schedules (offered once the operator enables schedules_access)',
+};
+
+/** Route `auth` value → the security requirement and the scheme it names. */
+function security(auth: string): Json[] {
+  switch (auth) {
+    case 'none':
+      return [];
+    case 'ops':
+      return [{ operatorToken: [] }];
+    case 'user':
+      return [{ userCredential: [] }];
+    case 'client':
+      return [{ clientBasic: [] }];
+    default:
+      return [{ oauth2: [auth] }];
+  }
+}
+
+function securitySchemes(authUrl: string): Record<string, Json> {
+  return {
+    oauth2: {
+      type: 'oauth2',
+      description: 'Access token of an airline client (client_credentials grant at the auth service, about 15 minutes).',
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${authUrl}/oauth/token`,
+          refreshUrl: `${authUrl}/oauth/refresh`,
+          scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
+        },
+      },
+    },
+    operatorToken: { type: 'http', scheme: 'bearer', description: 'The operator token (OPS_TOKEN).' },
+    userCredential: { type: 'http', scheme: 'bearer', bearerFormat: '<user_id>:<user_token>', description: 'A user credential issued by the operator API, for client registration.' },
+    clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret of a registered OAuth client.' },
+  };
+}
+
+const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
+/** Keywords whose values are data, not sub-schemas. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example', 'required']);
+
+/**
+ * Turns TypeBox schemas into JSON (TypeBox's markers are symbols and drop out) and moves every sub-schema
+ * that carries a `title` into components.schemas, referenced by `$ref`. Two different schemas with one
+ * title stay inline rather than overwrite each other.
+ */
+class SchemaComponents {
+  readonly schemas: Record<string, Json> = {};
+  private readonly canonical = new Map<string, string>();
+
+  use(schema: TSchema): Json {
+    return this.walk(JSON.parse(JSON.stringify(schema))) as Json;
+  }
+
+  private walk(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.walk(n));
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) out[k] = DATA_KEYWORDS.has(k) ? v : this.walk(v);
+    const title = out.title;
+    if (typeof title === 'string' && COMPONENT_NAME.test(title)) {
+      const json = JSON.stringify(out);
+      const known = this.canonical.get(title);
+      if (known === undefined) {
+        this.canonical.set(title, json);
+        this.schemas[title] = out;
+      }
+      if (known === undefined || known === json) return { $ref: `#/components/schemas/${title}` };
+    }
+    return out;
+  }
+}
+
+function objectProperties(schema: Json): { name: string; schema: Json; required: boolean }[] {
+  const props = (schema.properties ?? {}) as Record<string, Json>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(props).map(([name, s]) => ({ name, schema: s, required: required.has(name) }));
+}
+
+function parameters(route: DocumentedRoute, fullPath: string, components: SchemaComponents): Json[] {
+  const out: Json[] = [];
+  const pathParams = new Set([...fullPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string));
+  const declared = route.params ? objectProperties(components.use(route.params)) : [];
+  for (const name of pathParams) {
+    const p = declared.find((d) => d.name === name);
+    const { description, ...schema } = p?.schema ?? { type: 'string' };
+    out.push({ name, in: 'path', required: true, schema, ...(description ? { description } : {}) });
+  }
+  if (route.query) {
+    for (const p of objectProperties(components.use(route.query))) {
+      const { description, ...schema } = p.schema;
+      out.push({ name: p.name, in: 'query', required: p.required, schema, ...(description ? { description } : {}) });
+    }
+  }
+  for (const [name, h] of Object.entries(route.headers ?? {})) {
+    out.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
+  }
+  return out;
+}
+
+function responses(route: DocumentedRoute, components: SchemaComponents): Json {
+  const out: Json = {};
+  for (const [status, r] of Object.entries(route.responses)) {
+    const contentType = r.contentType ?? 'application/json';
+    const schema = r.schema ? components.use(r.schema) : contentType === 'application/json' ? undefined : { type: 'string' };
+    out[status] = { description: r.description, ...(schema ? { content: { [contentType]: { schema } } } : {}) };
+  }
+  return out;
+}
+
+/** The OpenAPI 3.1 document of the given route groups, generated from their declarations. */
+export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
+  const components = new SchemaComponents();
+  const paths: OpenApiDocument['paths'] = {};
+  const tags: string[] = [];
+  for (const group of input.groups) {
+    for (const route of group.routes) {
+      const path = openApiPath(group.prefix + route.path);
+      const item = (paths[path] ??= group.server ? { servers: [group.server] } : {});
+      for (const t of route.tags) if (!tags.includes(t)) tags.push(t);
+      item[route.method] = {
+        operationId: route.operationId,
+        summary: route.summary,
+        ...(route.description ? { description: route.description } : {}),
+        tags: route.tags,
+        security: security(route.auth),
+        parameters: parameters(route, path, components),
+        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } } : {}),
+        responses: responses(route, components),
+      };
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Crew Travel Booking Service',
+      version: input.version,
+      description:
+        'Airline API (`/api/v1`), operator API (`/ops/v1`), the auth service (OAuth 2.0, on its own host) and the operational endpoints. ' +
+        'Generated from the route declarations; every error uses the ErrorEnvelope schema.',
+    },
+    servers: [{ url: '/', description: 'This api' }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: { schemas: components.schemas, securitySchemes: securitySchemes(input.authUrl) },
+  };
+}
