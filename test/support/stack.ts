@@ -55,6 +55,8 @@ export interface StackOptions {
   worker?: boolean;
   /** The worker's processing clock. */
   now?: () => Date;
+  /** Supplier sandbox latency (ms), to keep booking tasks in flight. */
+  sandboxLatencyMs?: number;
 }
 
 export async function startStack(label: string, options: StackOptions = {}): Promise<Stack> {
@@ -66,7 +68,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   let authUrl = '';
   const auth = await serve(createAuthApp({ db: database.db, keys, logger: logger.child({ service: 'auth' }), issuer: () => authUrl }));
   authUrl = auth.url;
-  const sandbox = createSandboxApp({ logger: logger.child({ service: 'supplier-sandbox' }) });
+  const sandbox = createSandboxApp({ logger: logger.child({ service: 'supplier-sandbox' }), latencyMs: options.sandboxLatencyMs ?? 0 });
   const supplier = await serve(sandbox.app);
   const opsToken = `ops-${randomBytes(12).toString('hex')}`;
   const config = loadConfig({

@@ -40,6 +40,8 @@ export type HotelConfigPlan = { ok: true; hotels: PlannedHotel[] } | { ok: false
 export function normalizeTerms(hotel: HotelTerms): HotelTerms {
   const out: Record<string, unknown> = {};
   for (const f of TERM_FIELDS) if (hotel[f] !== undefined) out[f] = hotel[f];
+  // Nested too: Postgres jsonb hands back {amount, currency} in its own key order.
+  if (hotel.contract_rate) out.contract_rate = { amount: hotel.contract_rate.amount, currency: hotel.contract_rate.currency };
   return out as HotelTerms;
 }
 

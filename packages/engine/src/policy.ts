@@ -167,7 +167,8 @@ export function decide(item: PolicyItem, ctx: PolicyContext): Decision {
   if (SWAPS.has(item.classification) && !ctx.settings.swap_execution) return review('crew swap execution is not enabled for this airline');
 
   if (item.subtype === 'CANCEL') {
-    // Nothing was reserved: no supplier call is needed to let it go, but a person still decides unless automation is on.
+    // Rule 11: engine cancellations too are placed under the booking account.
+    if (!ctx.crew_booker_email) return review(NO_BOOKER);
     return decideCancel(item, ctx);
   }
   if (item.type === 'FLIGHT' && item.subtype === 'NEW_BOOKING') return decideNewDeadhead(item, ctx);

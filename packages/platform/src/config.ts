@@ -21,6 +21,10 @@ export interface Config {
   readonly sandboxLatencyJitterMs: number;
   /** Milliseconds a process may spend finishing in-flight work after SIGTERM. */
   readonly shutdownDeadlineMs: number;
+  /** BullMQ job lock: how long a job of a dead worker stays locked before it is handed to another. */
+  readonly jobLockMs: number;
+  /** How often workers look for such stalled jobs. */
+  readonly stalledIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +106,8 @@ export function loadConfig(env: Env = process.env, mintToken: () => string = def
     sandboxLatencyMs: nonNegativeInt(env, 'SANDBOX_LATENCY_MS', 0),
     sandboxLatencyJitterMs: nonNegativeInt(env, 'SANDBOX_LATENCY_JITTER_MS', 0),
     shutdownDeadlineMs: nonNegativeInt(env, 'SHUTDOWN_DEADLINE_MS', 25000),
+    jobLockMs: nonNegativeInt(env, 'JOB_LOCK_MS', 60000),
+    stalledIntervalMs: nonNegativeInt(env, 'JOB_STALLED_INTERVAL_MS', 30000),
   });
 }
 

@@ -14,9 +14,6 @@ export interface WorkerDeps {
   suppliers: Suppliers;
   /** Processing clock (tests pin it). */
   now?: () => Date;
-  /** Seconds a job may go without renewing its lock before it counts as stalled (tests shorten it). */
-  lockDurationMs?: number;
-  stalledIntervalMs?: number;
   metrics?: WorkerMetrics;
 }
 
@@ -38,8 +35,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
   const common = {
     connection: consumer,
     prefix: config.queuePrefix,
-    lockDuration: deps.lockDurationMs ?? 60_000,
-    stalledInterval: deps.stalledIntervalMs ?? 30_000,
+    lockDuration: config.jobLockMs,
+    stalledInterval: config.stalledIntervalMs,
     maxStalledCount: 3,
   };
   const metrics = deps.metrics ?? NO_METRICS;

@@ -1,0 +1,107 @@
+import { sql } from '@crew/db';
+import { diffRoster, flattenRoster } from '@crew/engine';
+import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
+import { http, onboard, type Tenant } from '../../../test/support/client';
+import { startStack, type Stack } from '../../../test/support/stack';
+import { exited, spawnWorker, until } from '../../../test/support/worker-process';
+
+jest.setTimeout(240_000);
+
+let stack: Stack;
+const SCOPES = 'events:read events:write schedules:read schedules:write';
+
+beforeAll(async () => {
+  // No in-process worker: the workers here are real processes, killed with SIGKILL.
+  stack = await startStack('crash', { sandboxLatencyMs: 15 });
+});
+afterAll(() => stack.close());
+
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const scheduleStatus = async (id: string) => (await stack.database.db.selectFrom('schedules').select('status').where('schedule_id', '=', id).executeTakeFirstOrThrow()).status;
+
+it('a worker killed (SIGKILL) while processing an M roster: a new worker completes it with the same action items and no duplicates', async () => {
+  const t = await onboard(stack, { name: 'Crash Air', carrier: 'CZ', scopes: SCOPES, settings: { schedules_access: true } });
+  const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 11, startDate: '2027-03-01' });
+  const expected = diffRoster({
+    current: flattenRoster(roster),
+    previous: null,
+    hotelBookings: [],
+    flightBookings: [],
+    window: { start: roster.schedule_start_date, end: roster.schedule_end_date },
+    settings: { emit_unchanged: false, cancellation_lookback_days: 0 },
+    processedAt: '2027-02-01T00:00:00Z',
+  });
+
+  const first = spawnWorker(stack);
+  const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
+  expect(res.status).toBe(202);
+  const id = res.body.schedule_id as string;
+  await until(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
+  first.kill('SIGKILL');
+  expect((await exited(first)).signal).toBe('SIGKILL');
+  // Killed mid-diff: nothing of the diff was committed.
+  expect(await scheduleStatus(id)).toBe('PROCESSING');
+  expect(Number((await sql<{ n: number }>`select count(*)::int as n from action_items where schedule_id = ${id}`.execute(stack.database.db)).rows[0]!.n)).toBe(0);
+
+  const second = spawnWorker(stack);
+  try {
+    await until(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 120_000, 'the schedule to be processed');
+  } finally {
+    second.kill('SIGTERM');
+    await exited(second);
+  }
+  const rows = await stack.database.db.selectFrom('action_items').select(['item_key', 'classification', 'booking_id']).where('schedule_id', '=', id).execute();
+  expect(rows.length).toBe(expected.actionItems.length);
+  expect(new Set(rows.map((r) => r.item_key))).toEqual(new Set(expected.actionItems.map((i) => i.item_key)));
+  const bookings = await stack.database.db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
+  expect(bookings.n).toBe(rows.length);
+  const audits = await stack.database.db.selectFrom('audit_events').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
+  expect(audits.n).toBe(expected.auditEvents.length);
+});
+
+it('a worker killed while booking tasks are in flight: every booking ends terminal, one live reservation per booked item', async () => {
+  const t = await onboard(stack, { name: 'Book Crash Air', carrier: 'BZ', scopes: SCOPES, settings: { schedules_access: true } });
+  await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bz.test' } });
+  const stations = ['JFK', 'LHR', 'FRA', 'DXB'];
+  const cfg = await api(t, '/crew/config/hotels', {
+    method: 'PUT',
+    body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })) },
+  });
+  expect(cfg.status).toBe(200);
+  for (const base of cfg.body.bases) {
+    const hotelId = base.hotels[0].hotel_config_id;
+    const c = await api(t, `/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: `C-${base.base_station}`, contract_from: '2027-01-01', contract_to: '2027-12-31' } });
+    await api(t, `/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, { method: 'PUT', body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] } });
+    const r = await api(t, '/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
+    await http(`${stack.apiUrl}/ops/v1/change-requests/${r.body.request_id}/decide`, { method: 'POST', token: stack.opsToken, body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } });
+  }
+  const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 12, startDate: '2027-03-01', carrier: 'BZ' });
+
+  const first = spawnWorker(stack);
+  const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
+  const id = res.body.schedule_id as string;
+  const countBy = async (status: 'PENDING' | 'CONFIRMED') =>
+    (await stack.database.db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).where('status', '=', status).executeTakeFirstOrThrow()).n;
+  // Kill it once some rooms are booked and more are still in flight.
+  await until(async () => (await countBy('CONFIRMED')) >= 30 && (await countBy('PENDING')) > 0, 120_000, 'booking tasks in flight');
+  first.kill('SIGKILL');
+  await exited(first);
+  expect(await countBy('PENDING')).toBeGreaterThan(0);
+
+  const second = spawnWorker(stack);
+  try {
+    await until(async () => (await countBy('PENDING')) === 0 && (await scheduleStatus(id)) === 'COMPLETED', 180_000, 'every booking to settle');
+  } finally {
+    second.kill('SIGTERM');
+    await exited(second);
+  }
+  const booked = await stack.database.db.selectFrom('bookings').select(['booking_id', 'status']).where('schedule_id', '=', id).where('status', 'in', ['CONFIRMED', 'MODIFIED']).execute();
+  expect(booked.length).toBeGreaterThan(30);
+  const live = ((await http(`${stack.sandboxUrl}/_control/reservations?kind=hotel&status=CONFIRMED`)).body.reservations as { reference: string; booker_email: string }[]).filter((r) => r.booker_email === 'booker@bz.test');
+  const perBooking = new Map<string, number>();
+  for (const r of live) perBooking.set(r.reference, (perBooking.get(r.reference) ?? 0) + 1);
+  expect(live.length).toBe(booked.length);
+  for (const b of booked) expect(perBooking.get(`bk-${b.booking_id}`)).toBe(1);
+  const terminal = await stack.database.db.selectFrom('bookings').select('status').where('schedule_id', '=', id).where('status', 'not in', ['CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW']).execute();
+  expect(terminal).toEqual([]);
+});

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer, connect, type Socket } from 'node:net';
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { closeServer, createLogger, listen } from '@crew/platform';
+import { closeQueues, createQueues, createRedis, type Queues } from '@crew/queue';
+import { createSandboxSuppliers } from '@crew/suppliers';
+import { startWorkerRuntime, type WorkerRuntime } from '../src';
+import { WorkerHealth } from '../src/operability/health';
+import { PromWorkerMetrics } from '../src/operability/metrics';
+import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
+import { createWorkerOps } from '../src/operability/server';
+import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
+import { onePairingRoster } from '../../../test/support/rosters';
+import { startStack, type Stack } from '../../../test/support/stack';
+
+const SCOPES = 'events:read events:write schedules:read schedules:write';
+const logger = createLogger('worker-test', 'silent');
+
+let stack: Stack;
+let runtime: WorkerRuntime;
+let metrics: PromWorkerMetrics;
+let redis: Redis;
+let queues: Queues;
+let server: Server;
+let workerUrl: string;
+/** Everything a test opened beyond the shared fixtures, closed in afterAll even when the test failed. */
+const cleanups: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  // No in-process worker from the stack: this file builds the worker process's pieces the way main.ts does.
+  stack = await startStack('worker_ops');
+  metrics = new PromWorkerMetrics();
+  runtime = startWorkerRuntime({
+    config: stack.config,
+    db: stack.database.db,
+    logger,
+    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl, responseTimeoutMs: 2000 }),
+    now: () => new Date('2027-03-01T00:00:00Z'),
+    metrics,
+  });
+  redis = createRedis(stack.config.redisUrl);
+  queues = createQueues(redis, stack.config.queuePrefix);
+  server = createHttpServer(createWorkerOps({ workers: runtime.workers, queues, metrics, db: stack.database.db, logger }).app);
+  workerUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+});
+
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  await runtime?.close();
+  if (server) await closeServer(server, 1000);
+  if (queues) await closeQueues(queues);
+  redis?.disconnect();
+  await stack?.close();
+});
+
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+
+/** An airline whose JFK layovers auto-book: booker email, a traveller with a date of birth, an enabled contract with a rate. */
+async function bookingAirline(): Promise<{ t: Tenant; email: string }> {
+  const t = await onboard(stack, { name: 'Metrics Air', carrier: 'MX', scopes: SCOPES, settings: { schedules_access: true } });
+  const email = 'ada@metrics.test';
+  expect((await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@metrics.test' } })).status).toBe(200);
+  expect((await ops(`/airlines/${t.airlineId}/travellers/${email}`, { method: 'PUT', body: { employee_id: 'E1', first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-04-12' } })).status).toBe(200);
+  const cfg = await api(t, '/crew/config/hotels', {
+    method: 'PUT',
+    body: { bases: [{ base_station: 'JFK', hotels: [{ property_id: 'GDS-JFK-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] },
+  });
+  const hotelId = cfg.body.bases[0].hotels[0].hotel_config_id;
+  const contract = await api(t, `/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: 'K1', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
+  await api(t, `/crew/config/hotels/${hotelId}/contracts/${contract.body.contract_id}/rates`, {
+    method: 'PUT',
+    body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 180, currency: 'USD' } }] },
+  });
+  const req = await api(t, '/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
+  expect((await ops(`/change-requests/${req.body.request_id}/decide`, { method: 'POST', body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } })).status).toBe(200);
+  return { t, email };
+}
+
+async function scrape(url: string) {
+  const res = await http(`${url}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parsePrometheusText(res.text);
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 15_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('/metrics after a roster has been processed', () => {
+  it('worker and api expose every operational metric with real values', async () => {
+    const { t, email } = await bookingAirline();
+    const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
+    expect(res.status).toBe(202);
+    await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
+
+    // The layover's booking task runs after the diff; wait until its outcome is counted.
+    const worker = await eventually(async () => {
+      const m = await scrape(workerUrl);
+      return (sampleValue(m, 'crew_booking_outcomes_total', { type: 'HOTEL', status: 'CONFIRMED' }) ?? 0) >= 1 ? m : undefined;
+    }, 'a counted booking outcome');
+    for (const family of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+      expect([family, worker.get(family)?.samples.length ?? 0]).not.toEqual([family, 0]);
+    }
+    expect(worker.get('crew_schedule_processing_seconds')?.type).toBe('histogram');
+    expect(sampleValue(worker, 'crew_schedule_processing_seconds_count', { service: 'worker' })).toBe(1);
+    expect(sampleValue(worker, 'crew_schedule_processing_seconds_sum')).toBeGreaterThan(0);
+    expect(sampleValue(worker, 'crew_schedule_action_items_total')).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(worker, 'crew_booking_outcomes_total', { type: 'HOTEL', status: 'CONFIRMED' })).toBe(1);
+    expect(sampleValue(worker, 'crew_booking_outcomes_total', { type: 'FLIGHT', status: 'FAILED' })).toBe(0);
+    expect(sampleValue(worker, 'crew_action_item_disposition_seconds_count', { disposition: 'AUTO_BOOKED' })).toBe(1);
+    expect(sampleValue(worker, 'crew_action_item_disposition_seconds_bucket', { disposition: 'AUTO_BOOKED', le: '+Inf' })).toBe(1);
+    for (const queue of ['schedules', 'bookings']) {
+      expect([queue, sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })]).toEqual([queue, expect.any(Number)]);
+      expect(sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+      expect(sampleValue(worker, 'crew_queue_jobs', { queue, state: 'completed', service: 'worker' })).toBeGreaterThanOrEqual(1);
+      for (const state of ['waiting', 'prioritized', 'delayed', 'active', 'failed']) expect([queue, state, sampleValue(worker, 'crew_queue_jobs', { queue, state })]).toEqual([queue, state, expect.any(Number)]);
+    }
+
+    const apiMetrics = await scrape(stack.apiUrl);
+    expect(sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/crew/schedules', status: '202' })).toBe(1);
+    expect(sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/crew/schedules/:schedule_id/processing-status', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(apiMetrics, 'process_cpu_user_seconds_total', { service: 'api' })).toBeGreaterThan(0);
+    // The api counts the same queues under its own prefix.
+    expect(sampleValue(apiMetrics, 'crew_queue_jobs', { queue: 'schedules', state: 'completed', service: 'api' })).toBe(sampleValue(worker, 'crew_queue_jobs', { queue: 'schedules', state: 'completed' }));
+  });
+});
+
+describe('worker health', () => {
+  it('/healthz and /readyz answer 200 while the workers consume; other paths 404 in the envelope', async () => {
+    const live = await http(`${workerUrl}/healthz`);
+    expect(live.status).toBe(200);
+    expect(live.body.status).toBe('ok');
+    for (const w of runtime.workers) expect(live.body.queues[w.name]).toMatchObject({ running: true, redis: true, stalled: false, running_jobs: expect.any(Number) });
+    const ready = await http(`${workerUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ready', checks: { postgres: true, redis: true, consumers: true } });
+    const other = await http(`${workerUrl}/nope`);
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('liveness fails when the workers cannot reach Redis, and recovers with it', async () => {
+    // The worker talks to Redis through a TCP relay this test can cut.
+    const target = new URL(stack.config.redisUrl);
+    const sockets = new Set<Socket>();
+    const relay = createTcpServer((client) => {
+      const upstream = connect(Number(target.port || 6379), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => sockets.delete(s));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    const port = await listen(relay as unknown as Server, 0, '127.0.0.1');
+    const cut = async () => {
+      await new Promise((r) => relay.close(r));
+      for (const s of sockets) s.destroy();
+    };
+    const connection = createRedis(`redis://127.0.0.1:${port}`, true);
+    const worker = new Worker(`ops-redis-${randomBytes(4).toString('hex')}`, async () => undefined, { connection, prefix: stack.config.queuePrefix });
+    worker.on('error', () => undefined);
+    const ops = createWorkerOps({ workers: [worker], queues, metrics: new PromWorkerMetrics(), db: stack.database.db, logger, health: { pingTimeoutMs: 300 } });
+    const opsServer = createHttpServer(ops.app);
+    const url = `http://127.0.0.1:${await listen(opsServer, 0, '127.0.0.1')}`;
+    cleanups.push(
+      () => closeServer(opsServer, 500),
+      () => worker.close(true),
+      async () => connection.disconnect(),
+      cut,
+    );
+    await worker.waitUntilReady();
+
+    expect((await http(`${url}/healthz`)).status).toBe(200);
+    await cut();
+    const down = await http(`${url}/healthz`);
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({ status: 'unhealthy', queues: { [worker.name]: { redis: false } } });
+    const notReady = await http(`${url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(notReady.body.checks).toMatchObject({ redis: false, consumers: false, postgres: true });
+
+    relay.listen(port, '127.0.0.1');
+    await eventually(async () => ((await http(`${url}/healthz`)).status === 200 ? true : undefined), 'liveness after Redis returned');
+  });
+
+  it('liveness fails when runnable jobs wait while the worker runs, starts and finishes nothing for the stall window', async () => {
+    const name = `ops-stall-${randomBytes(4).toString('hex')}`;
+    const connection = createRedis(stack.config.redisUrl, true);
+    const worker = new Worker(name, async () => undefined, { connection, prefix: stack.config.queuePrefix });
+    worker.on('error', () => undefined);
+    const own = new Queue(name, { connection: redis, prefix: stack.config.queuePrefix });
+    // What a dead blocking connection looks like from outside: jobs the worker does not see. They sit under
+    // another prefix, and the health check is pointed at them.
+    const unseen = new Queue(name, { connection: redis, prefix: `${stack.config.queuePrefix}-unseen` });
+    cleanups.push(
+      () => worker.close(true),
+      () => own.obliterate({ force: true }).then(() => own.close()),
+      () => unseen.obliterate({ force: true }).then(() => unseen.close()),
+      async () => connection.disconnect(),
+    );
+    let now = 1_000_000;
+    const stallAfterMs = 60_000;
+    const health = new WorkerHealth([worker], new Map([[name, unseen]]), { stallAfterMs, now: () => now });
+    await worker.waitUntilReady();
+    const stalled = async () => (await health.liveness()).queues[name]!.stalled;
+
+    now += stallAfterMs; // idle a long time, but nothing waits: fine
+    expect(await health.liveness()).toMatchObject({ ok: true, queues: { [name]: { running: true, redis: true, running_jobs: 0, stalled: false } } });
+    await unseen.add('job', {});
+    await unseen.add('urgent', {}, { priority: 1 });
+    expect(await stalled()).toBe(false); // backlog first seen now: not yet a stall
+    now += stallAfterMs / 2;
+    expect(await health.liveness()).toMatchObject({ ok: false, queues: { [name]: { stalled: true } } });
+
+    // Any job the worker starts or finishes is progress.
+    await own.add('real', {});
+    await eventually(async () => ((await own.getJobCounts('completed')).completed === 1 ? true : undefined), 'the real job');
+    expect(await stalled()).toBe(false);
+    now += stallAfterMs / 2;
+    expect(await stalled()).toBe(false);
+    now += stallAfterMs;
+    expect(await stalled()).toBe(true);
+
+    // A paused worker is not stuck.
+    await worker.pause(true);
+    expect(await stalled()).toBe(false);
+  });
+});
