@@ -43,8 +43,13 @@ export async function finishProcessing(db: DbOrTrx, scheduleId: string, openItem
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Called when a booking task ends: the schedule completes once none of its items is open. */
+/**
+ * Called when a booking task ends, after its item's disposition is written: the schedule completes once none
+ * of its items is open. The row lock orders concurrent settles, so the last one always sees all the others
+ * (without it, two transactions could each see the other's item still open, and the schedule would hang).
+ */
 export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promise<void> {
+  await sql`select 1 from schedules where schedule_id = ${scheduleId} for update`.execute(db);
   await sql`update schedules set status = 'COMPLETED', completed_at = now()
     where schedule_id = ${scheduleId} and status = 'BOOKING'
       and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)`.execute(db);
@@ -218,14 +223,21 @@ export async function writeDiffResult(
 }
 
 /** What the booking policy needs of an airline, read once per schedule. */
-export async function policyContext(db: DbOrTrx, airlineId: string) {
+export async function policyContext(db: DbOrTrx, airlineId: string, travellerEmails?: string[]) {
   const [airline, company, rules, flights, hotelVersion, travellers] = await Promise.all([
     db.selectFrom('airlines').selectAll().where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
     db.selectFrom('company_configs').selectAll().where('airline_id', '=', airlineId).executeTakeFirst(),
     db.selectFrom('flight_rules').selectAll().where('airline_id', '=', airlineId).executeTakeFirst(),
     db.selectFrom('flight_config_versions').select(['snapshot', 'version']).where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst(),
     db.selectFrom('hotel_config_versions').select('version').where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst(),
-    db.selectFrom('travellers').select(['traveller_email', 'date_of_birth', 'first_name', 'last_name', 'name']).where('airline_id', '=', airlineId).execute(),
+    travellerEmails && travellerEmails.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('travellers')
+          .select(['traveller_email', 'date_of_birth', 'first_name', 'last_name', 'name'])
+          .where('airline_id', '=', airlineId)
+          .$if(travellerEmails !== undefined, (q) => q.where('traveller_email', 'in', travellerEmails!))
+          .execute(),
   ]);
   return { airline, company, rules, flights, hotelVersion, travellers };
 }

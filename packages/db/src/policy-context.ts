@@ -22,8 +22,9 @@ export interface AirlineBookingContext {
   travellers: Map<string, { date_of_birth: string | null; first_name: string | null; last_name: string | null; name: string | null }>;
 }
 
-export async function loadBookingContext(db: DbOrTrx, airlineId: string, processedAt: string): Promise<AirlineBookingContext> {
-  const [base, contracts] = await Promise.all([pipelineRepo.policyContext(db, airlineId), configRepo.contractsByStation(db, airlineId)]);
+/** `travellerEmails` limits the traveller profiles read (a booking task needs one, a schedule all its crew). */
+export async function loadBookingContext(db: DbOrTrx, airlineId: string, processedAt: string, travellerEmails?: string[]): Promise<AirlineBookingContext> {
+  const [base, contracts] = await Promise.all([pipelineRepo.policyContext(db, airlineId, travellerEmails?.map((e) => e.toLowerCase())), configRepo.contractsByStation(db, airlineId)]);
   const hotels = new Map<string, StationHotel>();
   for (const c of contracts) {
     const h = hotels.get(c.base_station) ?? {

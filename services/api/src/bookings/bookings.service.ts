@@ -90,7 +90,7 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
       deps.relay.kick();
       return { booking: await settled(deps.db, b.booking_id, wait) };
     }
-    const ctx = await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString());
+    const ctx = await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), []);
     const stationHotel = ctx.policy.hotels.get(b.station ?? '');
     const rate = stationHotel && stationHotel.property_id === h.property_id ? contractedRate(stationHotel, checkin, checkout) : null;
     return rebook(deps, b, caller, override, reason, {
@@ -175,7 +175,7 @@ export async function deleteBooking(deps: BookingDeps, caller: Principal, bookin
 
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString())).maxRetries;
+  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;

@@ -75,7 +75,7 @@ export async function requestBooking(
   if (body.type === 'FLIGHT' && !CANCELLING.has(body.classification) && !traveller.date_of_birth) {
     throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [{ field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' }]);
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString());
+  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString(), [email]);
   const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
   const station = body.type === 'HOTEL' ? await stationOf(deps.db, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? stay(body, policy.hotels.get(station!)) : null;

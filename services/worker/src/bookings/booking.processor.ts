@@ -66,7 +66,7 @@ export class BookingProcessor {
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
     if (!booking || !isCurrentTask(booking, data)) return;
     const now = this.deps.now?.() ?? new Date();
-    const ctx = await loadBookingContext(this.deps.db, data.airline_id, now.toISOString());
+    const ctx = await loadBookingContext(this.deps.db, data.airline_id, now.toISOString(), booking.traveller_email ? [booking.traveller_email] : []);
     let outcome: Outcome;
     try {
       outcome = await this.execute(booking, data, ctx);
