@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common';
+import { errorResponses, type RouteDoc } from './routes';
 
 /** Scopes of spec section 5 / DESIGN section 2. */
 export const SCOPES = ['events:read', 'events:write', 'schedules:read', 'schedules:write'] as const;
@@ -69,3 +70,48 @@ export function requiredScope(method: string, path: string): Scope {
   }
   return m === 'get' ? 'events:read' : 'events:write';
 }
+
+const AUTH_TAGS = ['Auth (OAuth 2.0)'];
+
+/** The auth service's endpoints (spec section 5), as documented; the auth service serves them. */
+export const OAUTH_ROUTES = {
+  register: {
+    method: 'post',
+    path: '/oauth/register',
+    operationId: 'registerClient',
+    summary: 'Register an OAuth client (once), authenticated as a user with Bearer <user_id>:<user_token>',
+    tags: AUTH_TAGS,
+    auth: 'user',
+    query: RegisterQuery,
+    responses: { 201: { description: 'The client; the secret is shown once', schema: ClientRegistration }, ...errorResponses([400, 401]) },
+  },
+  token: {
+    method: 'post',
+    path: '/oauth/token',
+    operationId: 'issueToken',
+    summary: 'client_credentials grant with HTTP Basic client_id:client_secret',
+    tags: AUTH_TAGS,
+    auth: 'client',
+    query: TokenQuery,
+    responses: { 200: { description: 'Tokens', schema: TokenResponse }, ...errorResponses([400, 401]) },
+  },
+  refresh: {
+    method: 'post',
+    path: '/oauth/refresh',
+    operationId: 'refreshToken',
+    summary: 'Exchange a refresh token (one-time, rotated) for a fresh access token',
+    tags: AUTH_TAGS,
+    auth: 'none',
+    query: RefreshQuery,
+    responses: { 200: { description: 'Fresh tokens', schema: TokenResponse }, ...errorResponses([401]) },
+  },
+  jwks: {
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    operationId: 'jwks',
+    summary: 'Public keys that verify access tokens',
+    tags: AUTH_TAGS,
+    auth: 'none',
+    responses: { 200: { description: 'JWKS', schema: Jwks } },
+  },
+} as const satisfies Record<string, RouteDoc>;

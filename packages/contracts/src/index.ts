@@ -8,3 +8,4 @@ export * from './search';
 export * from './bookings';
 export * from './schedules';
 export * from './schedule-api';
+export * from './routes';

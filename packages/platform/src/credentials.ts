@@ -36,5 +36,10 @@ export function basicCredentials(header: string | undefined): { id: string; secr
   const decoded = Buffer.from(m[1], 'base64').toString('utf8');
   const i = decoded.indexOf(':');
   if (i <= 0) return null;
-  return { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
+  } catch {
+    // Malformed percent-encoding: not credentials (a 401, never a 500).
+    return null;
+  }
 }

@@ -1,15 +1,9 @@
 import type { Request, Response } from 'express';
 import type { Static, TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope } from '@crew/contracts';
+import type { RouteDoc } from '@crew/contracts';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export interface ResponseSpec {
-  description: string;
-  schema?: TSchema;
-  /** Defaults to application/json. */
-  contentType?: string;
-}
+export type { HttpMethod, ResponseSpec, RouteDoc } from '@crew/contracts';
+export { errorResponses } from '@crew/contracts';
 
 /** What a handler answers; `undefined` when it wrote the response itself (a stream, say). */
 export interface Reply {
@@ -30,25 +24,12 @@ type StaticOr<S, D> = S extends TSchema ? Static<S> : D;
 
 /**
  * One endpoint, declared once: express mounts it, the validator checks it, the OpenAPI document describes it.
- * `path` uses express syntax (`/crew/schedules/:schedule_id`).
+ * The documentation part is the contracts' RouteDoc; this adds how it is served.
  */
-export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined> {
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  description?: string;
-  tags: string[];
-  operationId: string;
-  /** Scope a token needs (airline API), `ops` for the operator token, `none` for public routes. */
-  auth: string;
-  body?: B;
+export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined>
+  extends RouteDoc<B, Q, P> {
   /** Maximum body size (bytes, or a size string such as '256mb'). */
   bodyLimit?: string;
-  query?: Q;
-  params?: P;
-  /** Extra request headers documented (Idempotency-Key, say). */
-  headers?: Record<string, { description: string; required?: boolean }>;
-  responses: Record<number, ResponseSpec>;
   handler: (input: HandlerInput<StaticOr<B, undefined>, StaticOr<Q, Record<string, never>>, StaticOr<P, Record<string, string>>>) => Promise<Reply | undefined> | Reply | undefined;
 }
 
@@ -71,9 +52,4 @@ export function pathPattern(path: string): RegExp {
 /** `/a/:id` → `/a/{id}` (OpenAPI). */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
-
-/** The documented error responses of a route, all in the spec's envelope. */
-export function errorResponses(codes: number[]): Record<number, ResponseSpec> {
-  return Object.fromEntries(codes.map((c) => [c, { description: 'Error (spec section 7 envelope)', schema: ErrorEnvelope }]));
 }

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { withDeadline } from './deadline';
 
 /** ioredis options from REDIS_URL. BullMQ workers need `maxRetriesPerRequest: null` (blocking commands). */
 export function redisOptions(redisUrl: string, forWorker = false): RedisOptions {
@@ -28,8 +29,7 @@ export function createRedis(redisUrl: string, forWorker = false): Redis {
 /** PING with a deadline, for readiness. */
 export async function redisReachable(redis: Redis, timeoutMs = 1000): Promise<boolean> {
   try {
-    const pong = await Promise.race([redis.ping(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs).unref())]);
-    return pong === 'PONG';
+    return (await withDeadline(redis.ping(), timeoutMs)) === 'PONG';
   } catch {
     return false;
   }

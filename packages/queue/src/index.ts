@@ -2,3 +2,5 @@ export * from './connection';
 export * from './catalog';
 export * from './queues';
 export * from './relay';
+export * from './deadline';
+export * from './metrics';

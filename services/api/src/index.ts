@@ -1,2 +1,3 @@
 export { createApiApp, apiRoutes, API_BASE, OPS_BASE, type ApiDeps } from './app';
 export { createTokenVerifier, type Principal, type TokenVerifier } from './auth/token-verifier';
+export { httpMetrics } from './operability/http-metrics';

@@ -163,7 +163,7 @@ function collect(node: unknown, key: string, out: unknown[] = []): unknown[] {
   return out;
 }
 
-type Operation = { operationId: string; security: Record<string, string[]>[]; parameters: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; requestBody?: unknown };
+type Operation = { operationId: string; security: Record<string, string[]>[]; parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; requestBody?: unknown };
 
 function operations(d: OpenApiDocument): [string, string, Operation][] {
   return Object.entries(d.paths).flatMap(([path, item]) => HTTP_METHODS.filter((m) => item[m]).map((m) => [path, m, item[m] as Operation] as [string, string, Operation]));
@@ -171,7 +171,7 @@ function operations(d: OpenApiDocument): [string, string, Operation][] {
 
 describe('GET /openapi.json', () => {
   it('validates as OpenAPI 3.1 (structure, JSON Schema 2020-12 schemas, references, path parameters, security)', () => {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
     const validate = ajv.compile(oas31Subset());
     const valid = validate(doc);
     expect(valid ? [] : validate.errors).toEqual([]);
@@ -188,9 +188,9 @@ describe('GET /openapi.json', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const [path, method, op] of operations(doc)) {
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-      const declared = op.parameters.filter((p) => p.in === 'path').map((p) => p.name).sort();
+      const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
       expect([method, path, declared]).toEqual([method, path, templated]);
-      const keys = op.parameters.map((p) => `${p.in}:${p.name}`);
+      const keys = (op.parameters ?? []).map((p) => `${p.in}:${p.name}`);
       expect(new Set(keys).size).toBe(keys.length);
       for (const requirement of op.security) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
@@ -230,7 +230,7 @@ describe('GET /openapi.json', () => {
       const op = doc.paths[openApiPath(path)]?.[r.method] as (Operation & { tags: string[]; requestBody?: { content: Record<string, unknown> } }) | undefined;
       expect([r.operationId, op?.operationId]).toEqual([r.operationId, r.operationId]);
       expect(op!.tags).toEqual(r.tags);
-      const expected = r.auth === 'ops' ? [{ operatorToken: [] }] : r.auth === 'none' ? [] : r.auth === 'user' ? [{ userCredential: [] }] : r.auth === 'client' ? [{ clientBasic: [] }] : [{ oauth2: [r.auth] }];
+      const expected = r.auth === 'ops' ? [{ operatorToken: [] }] : r.auth === 'none' ? [] : r.auth === 'user' ? [{ userCredential: [] }] : r.auth === 'client' ? [{ clientBasic: [] }] : [{ oauth2: [r.auth] }, { accessToken: [] }];
       expect([r.operationId, op!.security]).toEqual([r.operationId, expected]);
       expect(Object.keys(op!.responses).sort()).toEqual(Object.keys(r.responses).sort());
       expect(op!.requestBody !== undefined).toBe(r.body !== undefined);
@@ -238,7 +238,7 @@ describe('GET /openapi.json', () => {
         if (Number(status) >= 400) expect([r.operationId, status, res.content?.['application/json']?.schema]).toEqual([r.operationId, status, { $ref: '#/components/schemas/ErrorEnvelope' }]);
       }
       const queryNames = Object.keys((r.query as { properties?: object } | undefined)?.properties ?? {});
-      expect(op!.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(queryNames);
+      expect((op!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)).toEqual(queryNames);
     }
     expect(doc.components.schemas.ErrorEnvelope).toMatchObject({ type: 'object', required: ['error', 'status'] });
     const csv = doc.paths['/api/v1/crew/schedules/{schedule_id}/actions.csv']?.get as Operation | undefined;
@@ -283,7 +283,7 @@ describe('/admin/queues', () => {
   const queuesApi = () => `${stack.apiUrl}/admin/queues/api/queues`;
 
   it('answers 401 with a Basic challenge, in the envelope, without the operator token or with a wrong one', async () => {
-    for (const authorization of [undefined, basic('ops', 'wrong-token-wrong-token'), `Bearer ${tenant.accessToken}`, 'Basic %%%']) {
+    for (const authorization of [undefined, basic('ops', 'wrong-token-wrong-token'), basic('ops', '%zz'), `Bearer ${tenant.accessToken}`, 'Basic %%%']) {
       for (const url of [`${stack.apiUrl}/admin/queues`, queuesApi()]) {
         const res = await http(url, { headers: authorization ? { authorization } : {} });
         expectEnvelope(res, 401, 'UNAUTHORIZED');
@@ -325,23 +325,31 @@ describe('/admin/queues', () => {
 
 describe('GET /metrics (api)', () => {
   it('exposes process metrics, request durations by route template and status, and queue depths', async () => {
+    const scrape = async () => {
+      const res = await http(`${stack.apiUrl}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      return { text: res.text, m: parsePrometheusText(res.text) };
+    };
+    const before = await scrape();
     await http(`${stack.apiUrl}/api/v1/crew/config/company`, { token: tenant.accessToken });
     await http(`${stack.apiUrl}/api/v1/crew/schedules/not-a-uuid`, { token: tenant.accessToken });
     await http(`${stack.apiUrl}/api/v1/crew/config/company`);
     await http(`${stack.apiUrl}/no/such/path/123`);
-    const res = await http(`${stack.apiUrl}/metrics`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    const m = parsePrometheusText(res.text);
-    expect(m.get('process_cpu_user_seconds_total')?.type).toBe('counter');
-    expect(m.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
-    const requests = (labels: Record<string, string>) => sampleValue(m, 'crew_http_request_duration_seconds_count', labels);
-    expect(requests({ method: 'GET', route: '/api/v1/crew/config/company', status: '200' })).toBe(1);
-    expect(requests({ method: 'GET', route: '/api/v1/crew/config/company', status: '401' })).toBe(1);
-    expect(requests({ method: 'POST', route: '/ops/v1/airlines', status: '201' })).toBe(1);
-    expect(requests({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    const after = await scrape();
+    const delta = (labels: Record<string, string>) =>
+      (sampleValue(after.m, 'crew_http_request_duration_seconds_count', labels) ?? 0) - (sampleValue(before.m, 'crew_http_request_duration_seconds_count', labels) ?? 0);
+    expect(delta({ method: 'GET', route: '/api/v1/crew/config/company', status: '200' })).toBe(1);
+    expect(delta({ method: 'GET', route: '/api/v1/crew/config/company', status: '401' })).toBe(1);
+    expect(delta({ method: 'GET', route: '/api/v1/crew/schedules/:schedule_id', status: '403' })).toBe(1);
+    expect(delta({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(delta({ method: 'GET', route: '/metrics', status: '200' })).toBe(1);
+    expect(sampleValue(after.m, 'crew_http_request_duration_seconds_count', { method: 'POST', route: '/ops/v1/airlines', status: '201' })).toBe(1);
     // Concrete ids never become label values.
-    expect(res.text).not.toContain('not-a-uuid');
-    for (const queue of QUEUE_NAMES) expect(sampleValue(m, 'crew_queue_jobs', { queue, state: 'waiting', service: 'api' })).toBe(0);
+    expect(after.text).not.toContain('not-a-uuid');
+    expect(after.m.get('process_cpu_user_seconds_total')?.type).toBe('counter');
+    expect(after.m.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
+    expect(after.m.get('crew_http_request_duration_seconds')?.type).toBe('histogram');
+    for (const queue of QUEUE_NAMES) expect(sampleValue(after.m, 'crew_queue_jobs', { queue, state: 'waiting', service: 'api' })).toBe(0);
   });
 });

@@ -2,3 +2,5 @@ export { startWorkerRuntime, type WorkerDeps, type WorkerRuntime } from './runti
 export { ScheduleProcessor } from './schedules/schedule.processor';
 export { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 export { BookingProcessor } from './bookings/booking.processor';
+export { PromWorkerMetrics } from './operability/metrics';
+export { createWorkerOps } from './operability/server';

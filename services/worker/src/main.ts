@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
-import express from 'express';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
-import { createRedis, redisReachable } from '@crew/queue';
+import { closeQueues, createQueues, createRedis } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
+import { PromWorkerMetrics } from './operability/metrics';
+import { createWorkerOps } from './operability/server';
 import { startWorkerRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -12,20 +13,20 @@ async function main(): Promise<void> {
   await ensureDatabase(config.databaseUrl);
   const db = createDb(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
   await migrateToLatest(db);
-  const runtime = startWorkerRuntime({ config, db, logger, suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }) });
-  const probe = createRedis(config.redisUrl);
-  const app = express();
-  app.get('/healthz', async (_req, res) => {
-    const ok = await redisReachable(probe);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'redis_unreachable' });
-  });
-  const server = createServer(app);
+  const metrics = new PromWorkerMetrics();
+  const runtime = startWorkerRuntime({ config, db, logger, suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), metrics });
+  // A fail-fast connection for queue depths: a scrape or a health check must not wait for Redis to come back.
+  const redis = createRedis(config.redisUrl);
+  const queues = createQueues(redis, config.queuePrefix);
+  const ops = createWorkerOps({ workers: runtime.workers, queues, metrics, db, logger });
+  const server = createServer(ops.app);
   const port = await listen(server, config.workerPort);
-  logger.info({ port }, 'worker consuming; health on this port');
+  logger.info({ port }, 'worker consuming; /healthz, /readyz and /metrics on this port');
   installShutdown(logger, config.shutdownDeadlineMs, [
     { name: 'workers', run: () => runtime.close() },
     { name: 'http', run: () => closeServer(server, 2000) },
-    { name: 'redis', run: async () => void (await probe.quit().catch(() => probe.disconnect())) },
+    { name: 'queues', run: () => closeQueues(queues) },
+    { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
     { name: 'postgres', run: () => db.destroy() },
   ]);
 }

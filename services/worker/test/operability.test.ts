@@ -164,8 +164,9 @@ describe('worker health', () => {
     });
     const port = await listen(relay as unknown as Server, 0, '127.0.0.1');
     const cut = async () => {
-      await new Promise((r) => relay.close(r));
+      const closed = new Promise((r) => relay.close(r));
       for (const s of sockets) s.destroy();
+      await closed;
     };
     const connection = createRedis(`redis://127.0.0.1:${port}`, true);
     const worker = new Worker(`ops-redis-${randomBytes(4).toString('hex')}`, async () => undefined, { connection, prefix: stack.config.queuePrefix });

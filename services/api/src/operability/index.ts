@@ -1,9 +1,9 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
-import { KeyStore, oauthRoutes } from '@crew/auth';
+import { OAUTH_ROUTES } from '@crew/contracts';
 import { mountRoutes, type RouteSpec } from '@crew/platform';
 import { createQueues } from '@crew/queue';
-import { createRegistry, registerQueueMetrics } from '@crew/worker/src/operability/queue-metrics';
+import { createRegistry, registerQueueMetrics } from '@crew/queue';
 import { API_BASE, OPS_BASE, type ApiDeps } from '../app';
 import pkg from '../../package.json';
 import { mountDocs } from './docs';
@@ -13,8 +13,6 @@ import { mountQueueDashboard } from './queue-dashboard';
 import { operationalRoutes, PROBE_ROUTES } from './routes';
 
 export { buildOpenApi, type OpenApiDocument } from './openapi';
-export { DASHBOARD_PATH } from './queue-dashboard';
-export { DOCS_PATH } from './docs';
 
 /** One metrics registry per api app: operabilityMiddleware creates it, mountOperability exposes it. */
 const registries = new WeakMap<ApiDeps, Registry>();
@@ -35,21 +33,14 @@ export function operabilityMiddleware(deps: ApiDeps): RequestHandler[] {
   return [httpMetrics(registry)];
 }
 
-/**
- * The auth service's routes, for the document only: their handlers are never called here, so the deps are
- * inert (a KeyStore does nothing until asked for a key).
- */
-function authRouteSpecs(deps: ApiDeps): RouteSpec[] {
-  return oauthRoutes({ db: deps.db, keys: new KeyStore(deps.db), issuer: () => deps.config.authUrl });
-}
 
 /** Every route group the document describes: what this app mounts, plus the auth service on its own host. */
-export function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: RouteSpec[] }, operational: RouteSpec[]): RouteGroup[] {
+function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: RouteSpec[] }, operational: RouteSpec[]): RouteGroup[] {
   return [
     { prefix: API_BASE, routes: routes.crew },
     { prefix: OPS_BASE, routes: routes.ops },
     { prefix: '', routes: [...PROBE_ROUTES, ...operational] },
-    { prefix: '', routes: authRouteSpecs(deps), server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' } },
+    { prefix: '', routes: Object.values(OAUTH_ROUTES), server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' } },
   ];
 }
 

@@ -1,9 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
-import { SCOPES, type Scope } from '@crew/contracts';
+import { SCOPES, type RouteDoc, type Scope } from '@crew/contracts';
 import { openApiPath, type RouteSpec } from '@crew/platform';
 
 /** What the document needs of a route: everything but the handler (probes are documented, not mounted, here). */
-export type DocumentedRoute = Omit<RouteSpec, 'handler'>;
+export type DocumentedRoute = RouteDoc;
 
 export interface RouteGroup {
   /** Mount prefix of the group's express paths (`/api/v1`), or '' at the root. */
@@ -51,7 +51,9 @@ function security(auth: string): Json[] {
     case 'client':
       return [{ clientBasic: [] }];
     default:
-      return [{ oauth2: [auth] }];
+      // Either requirement: the OAuth2 flow states the scope; a bearer pasted into /docs is the usable one
+      // (the token endpoint is on another origin, which the page's CSP and the auth service's CORS refuse).
+      return [{ oauth2: [auth] }, { accessToken: [] }];
   }
 }
 
@@ -68,6 +70,7 @@ function securitySchemes(authUrl: string): Record<string, Json> {
         },
       },
     },
+    accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from the oauth2 flow, pasted as is.' },
     operatorToken: { type: 'http', scheme: 'bearer', description: 'The operator token (OPS_TOKEN).' },
     userCredential: { type: 'http', scheme: 'bearer', bearerFormat: '<user_id>:<user_token>', description: 'A user credential issued by the operator API, for client registration.' },
     clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret of a registered OAuth client.' },
@@ -157,13 +160,14 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
       const path = openApiPath(group.prefix + route.path);
       const item = (paths[path] ??= group.server ? { servers: [group.server] } : {});
       for (const t of route.tags) if (!tags.includes(t)) tags.push(t);
+      const params = parameters(route, path, components);
       item[route.method] = {
         operationId: route.operationId,
         summary: route.summary,
         ...(route.description ? { description: route.description } : {}),
         tags: route.tags,
         security: security(route.auth),
-        parameters: parameters(route, path, components),
+        ...(params.length ? { parameters: params } : {}),
         ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } } : {}),
         responses: responses(route, components),
       };

@@ -51,9 +51,7 @@ export function mountQueueDashboard(app: Express, queues: readonly Queue[], opsT
   const options: AdapterOptions & { allowCompletedRetries: boolean } = { readOnlyMode: false, allowRetries: true, allowCompletedRetries: false };
   createBullBoard({
     queues: queues.map((q) => new BullMQAdapter(q, options)),
-    // @bull-board/express 9.10.1 pins its own @bull-board/api 9.10.1 next to our 9.10.2: same interface,
-    // separate declarations. Drop the cast once both resolve to one copy.
-    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    serverAdapter,
     options: { uiConfig: { boardTitle: 'Crew Travel queues', hideDocsLink: true } },
   });
   app.use(DASHBOARD_PATH, operatorOnly(opsToken), retriesOnly, serverAdapter.getRouter());

@@ -1,0 +1,38 @@
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorEnvelope } from './errors';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: TSchema;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+/**
+ * What an endpoint is, without how it is served: method, path, schemas and responses. The OpenAPI
+ * document is built from these; a service adds the handler (see `route` in @crew/platform).
+ */
+export interface RouteDoc<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined> {
+  method: HttpMethod;
+  /** Express syntax (`/crew/schedules/:schedule_id`). */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  operationId: string;
+  /** Scope a token needs (airline API), `ops` for the operator token, `none`, `user` or `client`. */
+  auth: string;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Extra request headers documented (Idempotency-Key, say). */
+  headers?: Record<string, { description: string; required?: boolean }>;
+  responses: Record<number, ResponseSpec>;
+}
+
+/** The documented error responses of a route, all in the spec's envelope. */
+export function errorResponses(codes: number[]): Record<number, ResponseSpec> {
+  return Object.fromEntries(codes.map((c) => [c, { description: 'Error (spec section 7 envelope)', schema: ErrorEnvelope }]));
+}
