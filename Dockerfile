@@ -17,4 +17,4 @@ COPY tsconfig.base.json tsconfig.json ./
 USER node
 # api | worker | auth | supplier-sandbox ; `scripts/migrate.ts` runs migrations alone (k8s Job).
 ENV SERVICE=api
-CMD ["sh", "-c", "exec node_modules/.bin/tsx services/${SERVICE}/src/main.ts"]
+CMD ["sh", "-c", "exec node --import tsx services/${SERVICE}/src/main.ts"]

@@ -7,7 +7,9 @@ import concurrently from 'concurrently';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
 import { loadConfig } from '@crew/platform';
 
-const tsx = `"${process.execPath}" "${require.resolve('tsx/cli')}"`;
+// tsx as a loader in the service's own process (not the tsx CLI, which wraps it in a child): signals and
+// exit codes are the service's own.
+const tsx = `"${process.execPath}" --import tsx`;
 
 async function waitFor(url: string, deadlineMs: number): Promise<boolean> {
   const until = Date.now() + deadlineMs;

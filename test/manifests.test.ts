@@ -250,7 +250,7 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect(named('PodDisruptionBudget')).toEqual(expect.arrayContaining(['api', 'worker', 'auth']));
     expect(k.docs.find((x) => x.kind === 'HorizontalPodAutoscaler')?.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'api' }, metrics: [{ resource: { name: 'cpu' } }] });
     const job = k.docs.find((x) => x.kind === 'Job');
-    expect(job?.spec.template.spec.containers[0].command).toEqual(['node_modules/.bin/tsx', 'scripts/migrate.ts']);
+    expect(job?.spec.template.spec.containers[0].command).toEqual(['node', '--import', 'tsx', 'scripts/migrate.ts']);
     expect(existsSync(join(ROOT, 'scripts/migrate.ts'))).toBe(true);
   });
 });

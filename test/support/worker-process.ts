@@ -6,7 +6,7 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /** The real worker (services/worker/src/main.ts) as a child process against the stack's database, Redis prefix and sandbox. */
 export function spawnWorker(stack: Stack, env: Record<string, string> = {}): ChildProcess & { output: string[] } {
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'services/worker/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services/worker/src/main.ts')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

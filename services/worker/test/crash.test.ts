@@ -105,3 +105,29 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
   const terminal = await stack.database.db.selectFrom('bookings').select('status').where('schedule_id', '=', id).where('status', 'not in', ['CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW']).execute();
   expect(terminal).toEqual([]);
 });
+
+it('SIGTERM while a roster is processed: the worker finishes or hands back its job, exits 0 within the deadline, and no job is lost', async () => {
+  const t = await onboard(stack, { name: 'Term Air', carrier: 'TZ', scopes: SCOPES, settings: { schedules_access: true } });
+  const roster = generateRoster({ ...ROSTER_SIZES.S, seed: 13, startDate: '2027-03-01', carrier: 'TZ' });
+  const worker = spawnWorker(stack, { SHUTDOWN_DEADLINE_MS: '20000', LOG_LEVEL: 'info' });
+  const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
+  const id = res.body.schedule_id as string;
+  await until(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
+  const started = Date.now();
+  worker.kill('SIGTERM');
+  const exit = await exited(worker);
+  expect(exit).toEqual({ code: 0, signal: null });
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(worker.output.join('')).toContain('stopped');
+
+  // Whatever it did not finish is still queued: a new worker completes it.
+  const next = spawnWorker(stack);
+  try {
+    await until(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 60_000, 'the schedule to be processed');
+  } finally {
+    next.kill('SIGTERM');
+    expect((await exited(next)).code).toBe(0);
+  }
+  const items = await stack.database.db.selectFrom('action_items').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
+  expect(items.n).toBeGreaterThan(0);
+});

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer, connect, type Socket } from 'node:net';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { closeServer, createLogger, listen } from '@crew/platform';
@@ -11,6 +10,7 @@ import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
+import { redisTarget, startTcpRelay } from '../../../test/support/tcp-relay';
 import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { onePairingRoster } from '../../../test/support/rosters';
 import { startStack, type Stack } from '../../../test/support/stack';
@@ -151,23 +151,8 @@ describe('worker health', () => {
 
   it('liveness fails when the workers cannot reach Redis, and recovers with it', async () => {
     // The worker talks to Redis through a TCP relay this test can cut.
-    const target = new URL(stack.config.redisUrl);
-    const sockets = new Set<Socket>();
-    const relay = createTcpServer((client) => {
-      const upstream = connect(Number(target.port || 6379), target.hostname);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => sockets.delete(s));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    const port = await listen(relay as unknown as Server, 0, '127.0.0.1');
-    const cut = async () => {
-      const closed = new Promise((r) => relay.close(r));
-      for (const s of sockets) s.destroy();
-      await closed;
-    };
+    const relay = await startTcpRelay(redisTarget(stack.config.redisUrl));
+    const { port, cut } = relay;
     const connection = createRedis(`redis://127.0.0.1:${port}`, true);
     const worker = new Worker(`ops-redis-${randomBytes(4).toString('hex')}`, async () => undefined, { connection, prefix: stack.config.queuePrefix });
     worker.on('error', () => undefined);
@@ -191,7 +176,7 @@ describe('worker health', () => {
     expect(notReady.status).toBe(503);
     expect(notReady.body.checks).toMatchObject({ redis: false, consumers: false, postgres: true });
 
-    relay.listen(port, '127.0.0.1');
+    await relay.restore();
     await eventually(async () => ((await http(`${url}/healthz`)).status === 200 ? true : undefined), 'liveness after Redis returned');
   });
 

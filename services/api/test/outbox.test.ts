@@ -1,0 +1,49 @@
+import { outboxRepo } from '@crew/db';
+import { createLogger } from '@crew/platform';
+import { createSandboxSuppliers } from '@crew/suppliers';
+import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
+import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
+import { onePairingRoster } from '../../../test/support/rosters';
+import { startStack, type Stack } from '../../../test/support/stack';
+import { redisTarget, startTcpRelay, type TcpRelay } from '../../../test/support/tcp-relay';
+
+const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+let relay: TcpRelay;
+let stack: Stack;
+let worker: WorkerRuntime;
+
+beforeAll(async () => {
+  // Every process reaches Redis only through a relay this test can cut (either one's outbox relay could enqueue).
+  relay = await startTcpRelay(redisTarget(REDIS));
+  stack = await startStack('outbox', { env: { REDIS_URL: `redis://127.0.0.1:${relay.port}` } });
+  worker = startWorkerRuntime({
+    config: stack.config,
+    db: stack.database.db,
+    logger: createLogger('worker', 'silent'),
+    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+  });
+});
+afterAll(async () => {
+  await worker.close();
+  await stack.close();
+  await relay.close();
+});
+
+it('a roster accepted while Redis is down is stored, answered 202, and processed once Redis is back', async () => {
+  const t = await onboard(stack, { scopes: 'schedules:read schedules:write events:read', settings: { schedules_access: true } });
+  await relay.cut();
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: onePairingRoster() });
+  expect(res.status).toBe(202);
+  expect((await http(`${stack.apiUrl}/readyz`)).status).toBe(503);
+  await new Promise((r) => setTimeout(r, 1500));
+  const waiting = await http(`${stack.apiUrl}/api/v1/crew/schedules/${res.body.schedule_id}/processing-status`, { token: t.accessToken });
+  expect(waiting.body).toMatchObject({ status: 'QUEUED', poll_recommended: true });
+  expect(await outboxRepo.outboxSize(stack.database.db)).toBe(1);
+
+  await relay.restore();
+  const done = await waitForSchedule(stack, t.accessToken, res.body.schedule_id, 30_000);
+  expect(done.status).toBe('COMPLETED');
+  expect(await outboxRepo.outboxSize(stack.database.db)).toBe(0);
+  const items = await allActionItems(stack, t.accessToken, res.body.schedule_id);
+  expect(items.map((i) => i.classification).sort()).toEqual(['NEW_DEADHEAD', 'NEW_LAYOVER']);
+});
