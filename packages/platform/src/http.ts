@@ -22,9 +22,11 @@ export function requestLogger(logger: Logger): RequestHandler {
     customProps(req, res) {
       return { request_id: req.id, ...(((res as Response).locals?.logBindings as Record<string, unknown>) ?? {}) };
     },
-    customLogLevel(_req, res, err) {
+    customLogLevel(req, res, err) {
       if (err || res.statusCode >= 500) return 'error';
       if (res.statusCode >= 400) return 'warn';
+      // The queue dashboard polls every few seconds and the docs page loads assets: not worth an info line each.
+      if (req.method === 'GET' && /^\/(admin\/queues|docs)(\/|$)/.test(req.url ?? '')) return 'debug';
       return 'info';
     },
     serializers: {
