@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createDb, dropDatabase, ensureDatabase, migrateToLatest, type Db } from '@crew/db';
+import { dropDatabase, openDatabase, type Db } from '@crew/db';
 
 const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -13,9 +13,7 @@ export interface TestDatabase {
 export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
   const url = new URL(BASE);
   url.pathname = `/crew_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-  await ensureDatabase(url.toString());
-  const db = createDb(url.toString(), { max: 5 });
-  await migrateToLatest(db);
+  const db = await openDatabase(url.toString(), { max: 5 });
   return {
     url: url.toString(),
     db,

@@ -75,3 +75,16 @@ export async function dropDatabase(url: string): Promise<void> {
     await client.end();
   }
 }
+
+/** What every process does at start: create the database if missing, connect, apply pending migrations. */
+export async function openDatabase(url: string, options: DbOptions = {}): Promise<Kysely<Database>> {
+  await ensureDatabase(url);
+  const db = createDb(url, options);
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return db;
+}

@@ -209,18 +209,22 @@ class Flattener {
 
   private keep(c: CrewMember, p: Pairing, e: Entry, row: number): void {
     const { duty, leg, layover } = e;
+    // What every kept row carries: the crew member, its position and its key.
+    const base = {
+      employee_id: c.employee_id,
+      traveller_email: c.traveller_email,
+      name: c.name,
+      rank: c.rank,
+      home_base: c.home_base,
+      row,
+      key: keyOf(c, p, e),
+      pairing_number: p.pairing_number,
+      duty_period_num: duty.duty_period_num,
+      duty_date: duty.duty_date,
+    };
     if (leg) {
       this.deadheads.push({
-        employee_id: c.employee_id,
-        traveller_email: c.traveller_email,
-        name: c.name,
-        rank: c.rank,
-        home_base: c.home_base,
-        row,
-        key: keyOf(c, p, e),
-        pairing_number: p.pairing_number,
-        duty_period_num: duty.duty_period_num,
-        duty_date: duty.duty_date,
+        ...base,
         leg_sequence: leg.leg_sequence,
         from_airport: leg.from_airport,
         to_airport: leg.to_airport,
@@ -232,16 +236,7 @@ class Flattener {
       });
     } else if (layover) {
       this.layovers.push({
-        employee_id: c.employee_id,
-        traveller_email: c.traveller_email,
-        name: c.name,
-        rank: c.rank,
-        home_base: c.home_base,
-        row,
-        key: keyOf(c, p, e),
-        pairing_number: p.pairing_number,
-        duty_period_num: duty.duty_period_num,
-        duty_date: duty.duty_date,
+        ...base,
         station: layover.station,
         checkin_time_local: layover.checkin_time_local,
         checkout_time_local: layover.checkout_time_local,

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
+import { openDatabase } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
@@ -9,9 +9,7 @@ import { createTokenVerifier } from './auth/token-verifier';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('api', config.logLevel);
-  await ensureDatabase(config.databaseUrl);
-  const db = createDb(config.databaseUrl, { applicationName: 'crew-api' });
-  await migrateToLatest(db);
+  const db = await openDatabase(config.databaseUrl, { applicationName: 'crew-api' });
   const redis = createRedis(config.redisUrl);
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(db, queues, logger.child({ component: 'outbox-relay' })).start();

@@ -1,5 +1,6 @@
 import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { onePairingRoster } from '../../../test/support/rosters';
+import { bookingAccount, contractStations } from '../../../test/support/fixtures';
 import { startStack, type Stack } from '../../../test/support/stack';
 
 /** Each supplier fault of DESIGN section 5 that bookings.test.ts does not already cover, end to end. */
@@ -17,17 +18,9 @@ let n = 0;
 async function airline(settings: Record<string, unknown>, contract: boolean) {
   n++;
   const t = await onboard(stack, { name: `Fault Air ${n}`, carrier: `F${n}`, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, ...settings } });
-  await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@fault.test' } });
   const email = `crew${n}@fault.test`;
-  await http(`${stack.apiUrl}/ops/v1/airlines/${t.airlineId}/travellers/${email}`, { method: 'PUT', token: stack.opsToken, body: { first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1980-01-01' } });
-  if (contract) {
-    const cfg = await api(t, '/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [{ property_id: 'GDS-JFK-001', policy: 'FLEXIBLE', flex_window_minutes: 600 }] }] } });
-    const hotelId = cfg.body.bases[0].hotels[0].hotel_config_id;
-    const c = await api(t, `/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: 'F', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
-    await api(t, `/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, { method: 'PUT', body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 200, currency: 'USD' } }] } });
-    const r = await api(t, '/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
-    await http(`${stack.apiUrl}/ops/v1/change-requests/${r.body.request_id}/decide`, { method: 'POST', token: stack.opsToken, body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } });
-  }
+  await bookingAccount(stack, t, email);
+  if (contract) await contractStations(stack, t, ['JFK'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 }, rate: { amount: 200, currency: 'USD' } });
   return { t, email };
 }
 

@@ -1,5 +1,6 @@
 import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { onePairingRoster } from '../../../test/support/rosters';
+import { bookingAccount, contractStations } from '../../../test/support/fixtures';
 import { startStack, type Stack } from '../../../test/support/stack';
 
 let stack: Stack;
@@ -21,23 +22,9 @@ let carrierSeq = 0;
 async function airline(opts: { contract?: boolean; settings?: Record<string, unknown>; dob?: boolean } = {}) {
   const code = `Q${String.fromCharCode(65 + (carrierSeq++ % 26))}`;
   const t = await onboard(stack, { name: `Air ${code} ${carrierSeq}`, carrier: code, scopes: SCOPES, settings: { schedules_access: true, ...opts.settings } });
-  expect((await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@air.test' } })).status).toBe(200);
   const email = `crew${carrierSeq}@air.test`;
-  await ops(`/airlines/${t.airlineId}/travellers/${email}`, { method: 'PUT', body: { employee_id: 'E1', first_name: 'Ada', last_name: 'Lovelace', ...(opts.dob === false ? {} : { date_of_birth: '1985-04-12' }) } });
-  if (opts.contract !== false) {
-    const cfg = await api(t, '/crew/config/hotels', {
-      method: 'PUT',
-      body: { bases: [{ base_station: 'JFK', hotels: [{ property_id: 'GDS-JFK-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] },
-    });
-    const hotelId = cfg.body.bases[0].hotels[0].hotel_config_id;
-    const contract = await api(t, `/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: 'K1', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
-    await api(t, `/crew/config/hotels/${hotelId}/contracts/${contract.body.contract_id}/rates`, {
-      method: 'PUT',
-      body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 180, currency: 'USD' } }] },
-    });
-    const req = await api(t, '/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
-    await ops(`/change-requests/${req.body.request_id}/decide`, { method: 'POST', body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } });
-  }
+  await bookingAccount(stack, t, email, opts.dob !== false);
+  if (opts.contract !== false) await contractStations(stack, t, ['JFK']);
   return { t, email };
 }
 

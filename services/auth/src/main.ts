@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
+import { openDatabase } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { createAuthApp } from './app';
 import { KeyStore } from './key-store';
@@ -7,9 +7,7 @@ import { KeyStore } from './key-store';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('auth', config.logLevel);
-  await ensureDatabase(config.databaseUrl);
-  const db = createDb(config.databaseUrl, { applicationName: 'crew-auth' });
-  await migrateToLatest(db);
+  const db = await openDatabase(config.databaseUrl, { applicationName: 'crew-auth' });
   const keys = new KeyStore(db);
   await keys.signingKey();
   const server = createServer(createAuthApp({ db, keys, logger, issuer: () => config.authUrl }));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
+import { openDatabase } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { closeQueues, createQueues, createRedis } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
@@ -10,9 +10,7 @@ import { startWorkerRuntime } from './runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('worker', config.logLevel);
-  await ensureDatabase(config.databaseUrl);
-  const db = createDb(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
-  await migrateToLatest(db);
+  const db = await openDatabase(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
   const metrics = new PromWorkerMetrics();
   const runtime = startWorkerRuntime({ config, db, logger, suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), metrics });
   // A fail-fast connection for queue depths: a scrape or a health check must not wait for Redis to come back.

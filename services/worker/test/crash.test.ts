@@ -2,6 +2,7 @@ import { sql } from '@crew/db';
 import { diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { http, onboard, type Tenant } from '../../../test/support/client';
+import { contractStations } from '../../../test/support/fixtures';
 import { startStack, type Stack } from '../../../test/support/stack';
 import { exited, spawnWorker, until } from '../../../test/support/worker-process';
 
@@ -62,19 +63,7 @@ it('a worker killed (SIGKILL) while processing an M roster: a new worker complet
 it('a worker killed while booking tasks are in flight: every booking ends terminal, one live reservation per booked item', async () => {
   const t = await onboard(stack, { name: 'Book Crash Air', carrier: 'BZ', scopes: SCOPES, settings: { schedules_access: true } });
   await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bz.test' } });
-  const stations = ['JFK', 'LHR', 'FRA', 'DXB'];
-  const cfg = await api(t, '/crew/config/hotels', {
-    method: 'PUT',
-    body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })) },
-  });
-  expect(cfg.status).toBe(200);
-  for (const base of cfg.body.bases) {
-    const hotelId = base.hotels[0].hotel_config_id;
-    const c = await api(t, `/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: `C-${base.base_station}`, contract_from: '2027-01-01', contract_to: '2027-12-31' } });
-    await api(t, `/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, { method: 'PUT', body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] } });
-    const r = await api(t, '/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
-    await http(`${stack.apiUrl}/ops/v1/change-requests/${r.body.request_id}/decide`, { method: 'POST', token: stack.opsToken, body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } });
-  }
+  await contractStations(stack, t, ['JFK', 'LHR', 'FRA', 'DXB'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 1440 }, rate: { amount: 150, currency: 'USD' } });
   const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 12, startDate: '2027-03-01', carrier: 'BZ' });
 
   const first = spawnWorker(stack);

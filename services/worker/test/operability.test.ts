@@ -10,6 +10,7 @@ import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
+import { bookingAccount, contractStations } from '../../../test/support/fixtures';
 import { redisTarget, startTcpRelay } from '../../../test/support/tcp-relay';
 import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { onePairingRoster } from '../../../test/support/rosters';
@@ -62,20 +63,8 @@ const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${sta
 async function bookingAirline(): Promise<{ t: Tenant; email: string }> {
   const t = await onboard(stack, { name: 'Metrics Air', carrier: 'MX', scopes: SCOPES, settings: { schedules_access: true } });
   const email = 'ada@metrics.test';
-  expect((await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@metrics.test' } })).status).toBe(200);
-  expect((await ops(`/airlines/${t.airlineId}/travellers/${email}`, { method: 'PUT', body: { employee_id: 'E1', first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-04-12' } })).status).toBe(200);
-  const cfg = await api(t, '/crew/config/hotels', {
-    method: 'PUT',
-    body: { bases: [{ base_station: 'JFK', hotels: [{ property_id: 'GDS-JFK-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] },
-  });
-  const hotelId = cfg.body.bases[0].hotels[0].hotel_config_id;
-  const contract = await api(t, `/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: 'K1', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
-  await api(t, `/crew/config/hotels/${hotelId}/contracts/${contract.body.contract_id}/rates`, {
-    method: 'PUT',
-    body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 180, currency: 'USD' } }] },
-  });
-  const req = await api(t, '/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
-  expect((await ops(`/change-requests/${req.body.request_id}/decide`, { method: 'POST', body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } })).status).toBe(200);
+  await bookingAccount(stack, t, email);
+  await contractStations(stack, t, ['JFK']);
   return { t, email };
 }
 

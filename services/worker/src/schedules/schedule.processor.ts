@@ -15,6 +15,20 @@ const gzipAsync = promisify(gzip);
 
 export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>;
 
+type WindowBooking = Awaited<ReturnType<typeof pipelineRepo.bookingsInWindow>>[number];
+
+/** What the diff needs of any booking. One whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it. */
+function actualOf(b: WindowBooking) {
+  return {
+    booking_id: b.booking_id,
+    status: (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus,
+    manual_override: b.manual_override,
+    traveller_email: b.traveller_email,
+    employee_id: b.employee_id,
+    pairing_number: b.pairing_number,
+  };
+}
+
 /** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
 class UnprocessableSchedule extends Error {}
 
@@ -106,15 +120,8 @@ export class ScheduleProcessor {
       loadBookingContext(conn, airlineId, processedAt),
     ]);
     const previous = stateRow ? (JSON.parse((await gunzipAsync(stateRow.state_gzip)).toString('utf8')) as RosterState) : null;
-    // A booking whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it.
-    const statusOf = (b: { status: string; pending_cancel: boolean }) => (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus;
     const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
-      booking_id: b.booking_id,
-      status: statusOf(b),
-      manual_override: b.manual_override,
-      traveller_email: b.traveller_email,
-      employee_id: b.employee_id,
-      pairing_number: b.pairing_number,
+      ...actualOf(b),
       duty_period_num: b.duty_period_num,
       duty_date: b.duty_date,
       station: b.station ?? '',
@@ -122,12 +129,7 @@ export class ScheduleProcessor {
       checkout_time_local: b.checkout_time_local ?? '',
     }));
     const flightBookings: FlightBookingActual[] = flightRows.map((b) => ({
-      booking_id: b.booking_id,
-      status: statusOf(b),
-      manual_override: b.manual_override,
-      traveller_email: b.traveller_email,
-      employee_id: b.employee_id,
-      pairing_number: b.pairing_number,
+      ...actualOf(b),
       duty_date: b.duty_date,
       leg_sequence: b.leg_sequence,
       from_airport: b.from_airport ?? '',
