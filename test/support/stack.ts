@@ -44,6 +44,8 @@ function capture(lines: string[]): Writable {
 
 async function serve(app: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
   const server = createServer(app);
+  // As in production: longer than fetch's own keep-alive, so the server never drops a socket the client reuses.
+  server.keepAliveTimeout = 65_000;
   const port = await listen(server, 0, '127.0.0.1');
   return { server, url: `http://127.0.0.1:${port}` };
 }

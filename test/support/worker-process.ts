@@ -17,7 +17,7 @@ export function spawnWorker(stack: Stack, env: Record<string, string> = {}): Chi
       AUTH_URL: stack.authUrl,
       OPS_TOKEN: stack.opsToken,
       WORKER_PORT: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       // A killed worker's jobs are handed on within seconds, not the production minute.
       JOB_LOCK_MS: '3000',
       JOB_STALLED_INTERVAL_MS: '1000',
@@ -44,4 +44,9 @@ export async function until<T>(probe: () => Promise<T | undefined | null | false
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Resolves once the worker has started (its start-up log line), so that a signal finds its handlers. */
+export function hasStarted(child: ChildProcess & { output: string[] }, deadlineMs = 60_000): Promise<void> {
+  return until(async () => child.output.join('').includes('worker consuming'), deadlineMs, 'the worker to start').then(() => undefined);
 }

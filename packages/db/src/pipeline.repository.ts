@@ -44,15 +44,21 @@ export async function finishProcessing(db: DbOrTrx, scheduleId: string, openItem
 }
 
 /**
- * Called when a booking task ends, after its item's disposition is written: the schedule completes once none
- * of its items is open. The row lock orders concurrent settles, so the last one always sees all the others
- * (without it, two transactions could each see the other's item still open, and the schedule would hang).
+ * Called after a booking task's outcome is committed: the schedule completes once none of its items is
+ * open. Run outside that transaction, so whichever settle commits last sees every other one (two checks
+ * inside their own transactions could each see the other's item still open).
  */
 export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promise<void> {
-  await sql`select 1 from schedules where schedule_id = ${scheduleId} for update`.execute(db);
   await sql`update schedules set status = 'COMPLETED', completed_at = now()
     where schedule_id = ${scheduleId} and status = 'BOOKING'
       and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)`.execute(db);
+}
+
+/** Completes every BOOKING schedule with no open item (a worker that died between a settle and its check). */
+export async function completeSettledSchedules(db: DbOrTrx): Promise<number> {
+  const r = await sql`update schedules s set status = 'COMPLETED', completed_at = now()
+    where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null)`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 export async function loadRosterState(db: DbOrTrx, airlineId: string) {

@@ -1,32 +1,39 @@
-import { createServer } from 'node:http';
-import { openDatabase } from '@crew/db';
+import { createServer, type Server } from 'node:http';
+import type { Redis } from 'ioredis';
+import { openDatabase, type Db } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
-import { closeQueues, createQueues, createRedis } from '@crew/queue';
+import { closeQueues, createQueues, createRedis, type Queues } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { PromWorkerMetrics } from './operability/metrics';
 import { createWorkerOps } from './operability/server';
-import { startWorkerRuntime } from './runtime';
+import { startWorkerRuntime, type WorkerRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('worker', config.logLevel);
-  const db = await openDatabase(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
+  let db: Db | undefined;
+  let runtime: WorkerRuntime | undefined;
+  let server: Server | undefined;
+  let queues: Queues | undefined;
+  let redis: Redis | undefined;
+  // Installed first: a SIGTERM at any moment of start-up closes whatever exists by then, in this order.
+  installShutdown(logger, config.shutdownDeadlineMs, [
+    { name: 'workers', run: async () => runtime?.close() },
+    { name: 'http', run: async () => server && closeServer(server, 2000) },
+    { name: 'queues', run: async () => queues && closeQueues(queues) },
+    { name: 'redis', run: async () => void (await redis?.quit().catch(() => redis?.disconnect())) },
+    { name: 'postgres', run: async () => db?.destroy() },
+  ]);
+  db = await openDatabase(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
   const metrics = new PromWorkerMetrics();
-  const runtime = startWorkerRuntime({ config, db, logger, suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), metrics });
+  runtime = startWorkerRuntime({ config, db, logger, suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), metrics });
   // A fail-fast connection for queue depths: a scrape or a health check must not wait for Redis to come back.
-  const redis = createRedis(config.redisUrl);
-  const queues = createQueues(redis, config.queuePrefix);
+  redis = createRedis(config.redisUrl);
+  queues = createQueues(redis, config.queuePrefix);
   const ops = createWorkerOps({ workers: runtime.workers, queues, metrics, db, logger });
-  const server = createServer(ops.app);
+  server = createServer(ops.app);
   const port = await listen(server, config.workerPort);
   logger.info({ port }, 'worker consuming; /healthz, /readyz and /metrics on this port');
-  installShutdown(logger, config.shutdownDeadlineMs, [
-    { name: 'workers', run: () => runtime.close() },
-    { name: 'http', run: () => closeServer(server, 2000) },
-    { name: 'queues', run: () => closeQueues(queues) },
-    { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
-    { name: 'postgres', run: () => db.destroy() },
-  ]);
 }
 
 main().catch((err) => {

@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import type { Db } from '@crew/db';
+import { pipelineRepo, type Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
 import type { Suppliers } from '@crew/suppliers';
@@ -57,12 +57,18 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
+  // Safety net for completion checks lost with a dead worker; cheap (one statement).
+  const sweep = setInterval(() => {
+    pipelineRepo.completeSettledSchedules(deps.db).catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));
+  }, 30_000);
+  sweep.unref();
   let closing: Promise<void> | null = null;
   return {
     relay,
     workers,
     close() {
       closing ??= (async () => {
+        clearInterval(sweep);
         await Promise.all(workers.map((w) => w.close()));
         await relay.close();
         await closeQueues(queues);

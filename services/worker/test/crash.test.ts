@@ -4,7 +4,7 @@ import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { http, onboard, type Tenant } from '../../../test/support/client';
 import { contractStations } from '../../../test/support/fixtures';
 import { startStack, type Stack } from '../../../test/support/stack';
-import { exited, spawnWorker, until } from '../../../test/support/worker-process';
+import { exited, hasStarted, spawnWorker, until } from '../../../test/support/worker-process';
 
 jest.setTimeout(240_000);
 
@@ -98,7 +98,7 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
 it('SIGTERM while a roster is processed: the worker finishes or hands back its job, exits 0 within the deadline, and no job is lost', async () => {
   const t = await onboard(stack, { name: 'Term Air', carrier: 'TZ', scopes: SCOPES, settings: { schedules_access: true } });
   const roster = generateRoster({ ...ROSTER_SIZES.S, seed: 13, startDate: '2027-03-01', carrier: 'TZ' });
-  const worker = spawnWorker(stack, { SHUTDOWN_DEADLINE_MS: '20000', LOG_LEVEL: 'info' });
+  const worker = spawnWorker(stack, { SHUTDOWN_DEADLINE_MS: '20000' });
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
   const id = res.body.schedule_id as string;
   await until(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
@@ -112,6 +112,7 @@ it('SIGTERM while a roster is processed: the worker finishes or hands back its j
   // Whatever it did not finish is still queued: a new worker completes it.
   const next = spawnWorker(stack);
   try {
+    await hasStarted(next);
     await until(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 60_000, 'the schedule to be processed');
   } finally {
     next.kill('SIGTERM');

@@ -252,10 +252,10 @@ export class BookingProcessor {
             ...(outcome.recommended_action ? { recommended_action: outcome.recommended_action } : {}),
           })
         : undefined;
-      if (item?.schedule_id) await pipelineRepo.completeIfSettled(trx, item.schedule_id);
       return { item };
     });
     if (!settled) return;
+    if (settled.item?.schedule_id) await pipelineRepo.completeIfSettled(this.deps.db, settled.item.schedule_id);
     if (nextAttempt) this.deps.relay.kick();
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
     if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
