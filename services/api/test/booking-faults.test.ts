@@ -108,3 +108,17 @@ describe('flights with deadhead auto-booking on', () => {
     expect(orders.map((o: { status: string }) => o.status)).toEqual(['CONFIRMED']);
   });
 });
+
+describe('day rooms', () => {
+  it('a layover that checks out the day it checks in is booked as one night', async () => {
+    const { t, email } = await airline({}, true);
+    const roster = onePairingRoster({ email });
+    roster.pairings[0]!.duty_periods[0]!.layover = { station: 'JFK', booking_required: true, checkin_time_local: '2027-03-10T13:00:00-05:00', checkout_time_local: '2027-03-10T22:00:00-05:00' };
+    const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
+    await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
+    const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL');
+    const booking = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
+    expect(booking.status).toBe('CONFIRMED');
+    expect(booking.hotel).toMatchObject({ check_in_date: '2027-03-10', check_out_date: '2027-03-11', nights: 1 });
+  });
+});

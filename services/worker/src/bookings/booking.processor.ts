@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Money } from '@crew/contracts';
 import { bookingRepo, outboxRepo, pipelineRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
-import { chooseFlightOption, localDateOf, rateCheck } from '@crew/engine';
+import { addDays, chooseFlightOption, rateCheck, stayNights } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
@@ -43,6 +43,12 @@ const DISPOSITION: Record<Outcome['status'], string> = {
 const LEG_SLACK_MS = 3 * 3600 * 1000;
 
 const shift = (ts: string, ms: number) => new Date(Date.parse(ts) + ms).toISOString();
+
+/** The room's dates: a stay that checks out the day it checks in (a day room) is sold as one night. */
+function roomDates(checkin: string, checkout: string): { check_in_date: string; check_out_date: string } {
+  const nights = stayNights(checkin, checkout);
+  return { check_in_date: nights[0]!, check_out_date: addDays(nights[nights.length - 1]!, 1) };
+}
 const ref = (booking: BookingRow, data: Data) => data.ref ?? data.action_id ?? booking.booking_id;
 
 /** The job is the task the booking waits for: PENDING, same task, same attempt. */
@@ -116,8 +122,7 @@ export class BookingProcessor {
     const reservation = await this.deps.suppliers.hotels.bookHotel({
       reference,
       property_id: hotel.property_id,
-      check_in_date: localDateOf(b.checkin_time_local),
-      check_out_date: localDateOf(b.checkout_time_local),
+      ...roomDates(b.checkin_time_local, b.checkout_time_local),
       traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? b.traveller_email ?? '' },
       booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
       ...(hotel.contracted_rate ? { rate: hotel.contracted_rate } : {}),
@@ -159,8 +164,7 @@ export class BookingProcessor {
     const r = await this.deps.suppliers.hotels.amendHotel({
       supplier_ref: hotel.supplier_ref,
       reference: `am-${ref(b, data)}`,
-      check_in_date: localDateOf(b.checkin_time_local!),
-      check_out_date: localDateOf(b.checkout_time_local!),
+      ...roomDates(b.checkin_time_local!, b.checkout_time_local!),
     });
     return this.hotelOutcome(b, r, ctx, 'MODIFIED');
   }
