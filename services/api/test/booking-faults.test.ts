@@ -17,7 +17,7 @@ const fault = async (body: Record<string, unknown>) => expect((await http(`${sta
 let n = 0;
 async function airline(settings: Record<string, unknown>, contract: boolean) {
   n++;
-  const t = await onboard(stack, { name: `Fault Air ${n}`, carrier: `F${n}`, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, ...settings } });
+  const t = await onboard(stack, { name: `Fault Air ${n}`, carrier: `F${String.fromCharCode(64 + n)}`, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, ...settings } });
   const email = `crew${n}@fault.test`;
   await bookingAccount(stack, t, email);
   if (contract) await contractStations(stack, t, ['JFK'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 }, rate: { amount: 200, currency: 'USD' } });
