@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { createApiApp, createTokenVerifier } from '@crew/api';
+import { createApiApp, createTokenVerifier, RosterIntake } from '@crew/api';
 import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
 import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
@@ -24,6 +24,7 @@ export interface Stack {
   redis: Redis;
   queues: Queues;
   relay: OutboxRelay;
+  rosterIntake: RosterIntake;
   /** Every JSON log line the stack wrote (tests read them, e.g. for redaction). */
   logLines: string[];
   /** The in-process worker, when started with `worker: true`. */
@@ -86,7 +87,8 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const redis = createRedis(config.redisUrl);
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(database.db, queues, logger.child({ component: 'outbox-relay' }), 100).start();
-  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay }));
+  const rosterIntake = new RosterIntake();
+  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake }));
   const worker = options.worker
     ? startWorkerRuntime({ config, db: database.db, logger: logger.child({ service: 'worker' }), suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }), now: options.now })
     : null;
@@ -103,6 +105,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
     redis,
     queues,
     relay,
+    rosterIntake,
     logLines,
     async close() {
       await worker?.close();
@@ -112,6 +115,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         await new Promise((r) => s.close(r));
       }
       await relay.close();
+      await rosterIntake.close();
       await closeQueues(queues);
       redis.disconnect();
       await database.drop();

@@ -99,18 +99,27 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
   for (const spec of routes) {
     const handlers: RequestHandler[] = [...guard(spec)];
     if (BODY_METHODS.has(spec.method) && spec.body) {
-      handlers.push(
-        express.json({
-          limit: spec.bodyLimit ?? '1mb',
-          strict: false,
-          inflate: true,
-          // The bytes as received (after Content-Encoding), for handlers that store the body verbatim.
-          verify: (req, _res, buf) => {
-            (req as Request & { rawBody?: Buffer }).rawBody = buf;
-          },
-        }),
-      );
-      handlers.push(requireJson);
+      if (spec.bodyMode === 'raw') {
+        handlers.push(express.raw({ limit: spec.bodyLimit ?? '1mb', inflate: true, type: (req) => /^application\/(.+\+)?json\b/i.test(String(req.headers['content-type'] ?? '')) }));
+        handlers.push((req, _res, next) => {
+          if (!Buffer.isBuffer(req.body)) return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
+          (req as Request & { rawBody?: Buffer }).rawBody = req.body;
+          next();
+        });
+      } else {
+        handlers.push(
+          express.json({
+            limit: spec.bodyLimit ?? '1mb',
+            strict: false,
+            inflate: true,
+            // The bytes as received (after Content-Encoding), for handlers that store the body verbatim.
+            verify: (req, _res, buf) => {
+              (req as Request & { rawBody?: Buffer }).rawBody = buf;
+            },
+          }),
+        );
+        handlers.push(requireJson);
+      }
     }
     handlers.push(async (req, res, next) => {
       try {
@@ -150,7 +159,9 @@ function validateInput(spec: RouteSpec, req: Request): { body: unknown; query: u
     if (!r.ok) throw ApiError.invalid('The query string is not valid', r.issues.map((i) => ({ ...i, field: `query${i.field === '/' ? '' : i.field.replace(/^\//, '.')}` })));
     query = r.value;
   }
-  if (spec.body) {
+  if (spec.body && spec.bodyMode === 'raw') {
+    body = undefined;
+  } else if (spec.body) {
     if (body === undefined) throw ApiError.validation([{ field: '/', issue: 'a JSON body is required' }]);
     const r = checkBody(spec.body, body);
     if (!r.ok) throw ApiError.validation(r.issues);

@@ -30,6 +30,11 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   extends RouteDoc<B, Q, P> {
   /** Maximum body size (bytes, or a size string such as '256mb'). */
   bodyLimit?: string;
+  /**
+   * `raw`: the body is read as bytes (Content-Encoding undone) and neither parsed nor validated here; the
+   * handler does both (off the event loop, for a big roster). The schema still documents it.
+   */
+  bodyMode?: 'json' | 'raw';
   handler: (input: HandlerInput<StaticOr<B, undefined>, StaticOr<Q, Record<string, never>>, StaticOr<P, Record<string, string>>>) => Promise<Reply | undefined> | Reply | undefined;
 }
 

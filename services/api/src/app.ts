@@ -6,6 +6,7 @@ import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config,
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
+import type { RosterIntake } from './schedules/roster-intake';
 import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
 import type { TokenVerifier } from './auth/token-verifier';
@@ -31,13 +32,15 @@ export interface ApiDeps {
   suppliers: Suppliers;
   /** Relays the transactional outbox to BullMQ. */
   relay: OutboxRelay;
+  /** Checks submitted rosters off the event loop; the owner closes it. */
+  rosterIntake: RosterIntake;
 }
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   return {
     crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
-      ...scheduleRoutes(deps.db, deps.relay),
+      ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger }),
       ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {
         if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;

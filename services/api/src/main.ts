@@ -5,6 +5,7 @@ import { closeQueues, createQueues, createRedis, OutboxRelay } from '@crew/queue
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { createApiApp } from './app';
 import { createTokenVerifier } from './auth/token-verifier';
+import { RosterIntake } from './schedules/roster-intake';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,7 +14,8 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redisUrl);
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(db, queues, logger.child({ component: 'outbox-relay' })).start();
-  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay });
+  const rosterIntake = new RosterIntake();
+  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
   server.requestTimeout = 300_000;
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
   if (config.opsTokenGenerated) logger.warn({ ops_token: config.opsToken }, 'OPS_TOKEN unset: generated a random operator token for this process');
   installShutdown(logger, config.shutdownDeadlineMs, [
     { name: 'http', run: () => closeServer(server, config.shutdownDeadlineMs - 2000) },
+    { name: 'roster-intake', run: () => rosterIntake.close() },
     { name: 'outbox-relay', run: () => relay.close() },
     { name: 'queues', run: () => closeQueues(queues) },
     { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },

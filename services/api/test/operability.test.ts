@@ -27,6 +27,7 @@ beforeAll(async () => {
     verifyToken: createTokenVerifier(stack.authUrl),
     suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
     relay: stack.relay,
+    rosterIntake: stack.rosterIntake,
   };
   const res = await http<OpenApiDocument>(`${stack.apiUrl}/openapi.json`);
   expect(res.status).toBe(200);

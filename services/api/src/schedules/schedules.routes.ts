@@ -13,13 +13,13 @@ import {
   ScheduleList,
   ScheduleListQuery,
   ScheduleSubmission,
-  scheduleSubmissionIssues,
   type ActionItem,
 } from '@crew/contracts';
 import { scheduleRepo, type Db } from '@crew/db';
 import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, rawBody, route, type RouteSpec } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
+import type { RosterIntake } from './roster-intake';
 import { acceptSchedule } from './schedules.service';
 import { actionItemView, auditEventView, pollRecommended, reportedStatus, scheduleDetail, summaryOf } from './views';
 
@@ -50,7 +50,7 @@ function csvRow(item: ActionItem): string[] {
   });
 }
 
-export function scheduleRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
+export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake): RouteSpec[] {
   async function scheduleOr404(airlineId: string, scheduleId: string) {
     const s = await scheduleRepo.findSchedule(db, airlineId, scheduleId);
     if (!s) throw ApiError.notFound('Schedule');
@@ -68,12 +68,16 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
       auth: requiredScope('post', '/crew/schedules'),
       body: ScheduleSubmission,
       bodyLimit: SCHEDULE_BODY_LIMIT,
-      responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 422]) },
-      handler: async ({ req, res, body }) => {
-        const issues = scheduleSubmissionIssues(body);
-        if (issues.length) throw ApiError.validation(issues);
+      // Parsed and validated in a worker thread (RosterIntake): 75 MB of JSON must not stall the event loop.
+      bodyMode: 'raw',
+      responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 415, 422]) },
+      handler: async ({ req, res }) => {
+        const checked = await intake.check(rawBody(req)!);
+        if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
+        if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
         const airlineId = principal(res).airline_id;
-        const accepted = await acceptSchedule(db, relay, airlineId, body, rawBody(req) ?? Buffer.from(JSON.stringify(body)));
+        const gzip = Buffer.from(checked.gzip.buffer, checked.gzip.byteOffset, checked.gzip.byteLength);
+        const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, gzip);
         bindLog(res, { schedule_id: accepted.schedule_id });
         return { status: 202, body: accepted, headers: { Location: accepted.links.status } };
       },

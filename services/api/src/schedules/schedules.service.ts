@@ -1,19 +1,14 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import type { ScheduleAccepted, ScheduleSubmission } from '@crew/contracts';
+import type { ScheduleAccepted } from '@crew/contracts';
 import { outboxRepo, scheduleRepo, type Db } from '@crew/db';
 import { scheduleJob, type OutboxRelay } from '@crew/queue';
+import type { RosterSummary } from './roster-intake';
 import { scheduleLinks } from './views';
-
-const gzipAsync = promisify(gzip);
 
 /**
  * Stores the submission and its processing job in one transaction, then nudges the relay. The 202 is
  * only sent once the roster is durable; Redis being down delays the job, never loses it.
  */
-export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: string, body: ScheduleSubmission, raw: Buffer): Promise<ScheduleAccepted> {
-  // Level 1: the roster is stored once and read once; speed matters more than ratio.
-  const compressed = await gzipAsync(raw, { level: 1 });
+export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: string, body: RosterSummary, compressed: Buffer): Promise<ScheduleAccepted> {
   const schedule = await db.transaction().execute(async (trx) => {
     const row = await scheduleRepo.insertSchedule(trx, {
       airline_id: airlineId,
@@ -21,7 +16,7 @@ export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: stri
       as_of: body.as_of ? new Date(body.as_of) : null,
       schedule_start_date: body.schedule_start_date,
       schedule_end_date: body.schedule_end_date,
-      pairing_count: body.pairings.length,
+      pairing_count: body.pairing_count,
     });
     await scheduleRepo.insertPayload(trx, row.schedule_id, compressed);
     await outboxRepo.addToOutbox(trx, [scheduleJob(airlineId, row.schedule_id)]);

@@ -75,16 +75,17 @@ export class ScheduleProcessor {
   private async processOne(conn: DbOrTrx, schedule: ScheduleRow, log: Logger, job: ScheduleJob): Promise<void> {
     const started = process.hrtime.bigint();
     await pipelineRepo.markProcessing(conn, schedule.schedule_id);
-    let submission: ScheduleSubmission;
+    // Held in a box so the diff can drop the parsed roster once flattened (a big airline's is hundreds of MB).
+    const roster: { submission: ScheduleSubmission | null } = { submission: null };
     try {
-      submission = await this.readRoster(conn, schedule.schedule_id);
+      roster.submission = await this.readRoster(conn, schedule.schedule_id);
     } catch (err) {
       log.error({ err }, 'schedule cannot be processed');
       await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
       return;
     }
     try {
-      const items = await this.diffAndWrite(conn, schedule, submission);
+      const items = await this.diffAndWrite(conn, schedule, roster);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       log.info({ items, seconds: Math.round(seconds * 1000) / 1000 }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
@@ -108,11 +109,15 @@ export class ScheduleProcessor {
     }
   }
 
-  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, submission: ScheduleSubmission): Promise<number> {
+  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, roster: { submission: ScheduleSubmission | null }): Promise<number> {
     const airlineId = schedule.airline_id;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
-    const flat = flattenRoster(submission);
+    const flat = flattenRoster(roster.submission!);
+    const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
+    for (const p of roster.submission!.pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
+    // Everything needed from the roster is in `flat` and `crew` now.
+    roster.submission = null;
     const [stateRow, hotelRows, flightRows, ctx] = await Promise.all([
       pipelineRepo.loadRosterState(conn, airlineId),
       pipelineRepo.bookingsInWindow(conn, airlineId, 'HOTEL', window.start, window.end),
@@ -151,8 +156,6 @@ export class ScheduleProcessor {
     const retryCounts = new Map([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.retry_count]));
     const writes = planDiffWrites(result.actionItems, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt);
     const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
-    const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
-    for (const p of submission.pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), c);
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
 
     await conn.transaction().execute(async (trx) => {
