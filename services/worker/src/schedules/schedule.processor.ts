@@ -5,10 +5,13 @@ import type { ScheduleSubmission } from '@crew/contracts';
 import { outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
 import { diffRoster, flattenRoster, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RosterState } from '@crew/engine';
 import type { Logger } from '@crew/platform';
-import type { JobData, OutboxRelay } from '@crew/queue';
+import type { CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
 import { loadBookingContext } from '@crew/db';
 import { planDiffWrites } from './diff-writes';
+
+/** Items planned and written per slice of the diff's write transaction. */
+const WRITE_SLICE = 5000;
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
@@ -154,19 +157,27 @@ export class ScheduleProcessor {
     });
     const statusById = new Map<string, BookingStatus>([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.status as BookingStatus]));
     const retryCounts = new Map([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.retry_count]));
-    const writes = planDiffWrites(result.actionItems, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt);
     const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
 
+    const jobs: CatalogJob<'bookings'>[] = [];
     await conn.transaction().execute(async (trx) => {
       await pipelineRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
-      await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: audits });
-      await outboxRepo.addToOutbox(trx, writes.jobs);
+      await pipelineRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
+      // Planned and written a slice at a time: a big roster's rows never sit in memory all at once.
+      let open = 0;
+      for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
+        const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt);
+        open += writes.open;
+        jobs.push(...writes.jobs);
+        await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+      }
+      await outboxRepo.addToOutbox(trx, jobs);
       await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip);
-      if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, writes.open))) throw new Error('schedule left PROCESSING while being processed');
+      if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
     });
-    if (writes.jobs.length) this.deps.relay.kick();
-    return writes.actionItems.length;
+    if (jobs.length) this.deps.relay.kick();
+    return result.actionItems.length;
   }
 
 }
