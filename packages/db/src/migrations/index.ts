@@ -3,6 +3,7 @@ import * as foundation from './2026_11_21_0001_foundation';
 import * as configuration from './2026_11_21_0002_configuration';
 import * as schedules from './2026_11_21_0003_schedules_and_bookings';
 import * as bookingApi from './2026_11_21_0004_booking_api';
+import * as openItems from './2026_11_21_0005_open_items_index';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0002_configuration': configuration,
   '2026_11_21_0003_schedules_and_bookings': schedules,
   '2026_11_21_0004_booking_api': bookingApi,
+  '2026_11_21_0005_open_items_index': openItems,
 };
