@@ -597,7 +597,9 @@ async function main(): Promise<void> {
     const p = proxy;
     cleanups.push({ name: 'refusal proxy', run: () => p.close() });
   }
-  const worker = startService('worker', workerPort, proxy ? { ...env, SUPPLIER_URL: proxy.url } : env);
+  // The worker runs with its Node options as deployed (k8s/base/worker.yaml); BENCH_WORKER_NODE_OPTIONS overrides them.
+  const workerEnv = { ...env, NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '--max-old-space-size=850' };
+  const worker = startService('worker', workerPort, proxy ? { ...workerEnv, SUPPLIER_URL: proxy.url } : workerEnv);
   await Promise.all([
     waitHttpOk(`${authUrl}/healthz`, auth),
     waitHttpOk(`${sandboxUrl}/healthz`, sandbox),

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
       { name: 'auth', command: `${tsx} services/auth/src/main.ts`, env, prefixColor: 'magenta' },
       { name: 'sandbox', command: `${tsx} services/supplier-sandbox/src/main.ts`, env, prefixColor: 'yellow' },
       { name: 'api', command: `${tsx} services/api/src/main.ts`, env, prefixColor: 'cyan' },
-      { name: 'worker', command: `${tsx} services/worker/src/main.ts`, env, prefixColor: 'green' },
+      // The worker's heap cap, as deployed (k8s/base/worker.yaml).
+      { name: 'worker', command: `${tsx} --max-old-space-size=850 services/worker/src/main.ts`, env, prefixColor: 'green' },
     ],
     { prefix: 'name', killOthersOn: ['failure'], cwd: process.cwd() },
   );

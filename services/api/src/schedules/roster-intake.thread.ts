@@ -1,9 +1,8 @@
 /**
- * Runs in a worker thread: parses, validates and compresses a submitted roster, so that the api's event
+ * Runs in a worker thread: parses and validates a submitted roster, so that the api's event
  * loop never spends a second on a big airline's 75 MB of JSON (health checks and other requests stay fast).
  */
 import { parentPort } from 'node:worker_threads';
-import { gzipSync } from 'node:zlib';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
 import type { IntakeRequest, IntakeResult } from './roster-intake';
 
@@ -24,15 +23,8 @@ parentPort!.on('message', ({ id, bytes }: IntakeRequest) => {
   const cross = scheduleSubmissionIssues(checked.value);
   if (cross.length) return post({ kind: 'invalid', issues: cross });
   const s = checked.value;
-  // Level 1: the roster is stored once and read once; speed matters more than ratio.
-  const gz = gzipSync(raw, { level: 1 });
-  const gzip = new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength);
-  post(
-    {
-      kind: 'ok',
-      summary: { external_ref: s.external_ref ?? null, as_of: s.as_of ?? null, schedule_start_date: s.schedule_start_date, schedule_end_date: s.schedule_end_date, pairing_count: s.pairings.length },
-      gzip,
-    },
-    gz.byteLength === gz.buffer.byteLength ? [gz.buffer as ArrayBuffer] : [],
-  );
+  post({
+    kind: 'ok',
+    summary: { external_ref: s.external_ref ?? null, as_of: s.as_of ?? null, schedule_start_date: s.schedule_start_date, schedule_end_date: s.schedule_end_date, pairing_count: s.pairings.length },
+  });
 });

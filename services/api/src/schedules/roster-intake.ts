@@ -10,7 +10,7 @@ export interface RosterSummary {
   pairing_count: number;
 }
 
-export type IntakeResult = { kind: 'malformed' } | { kind: 'invalid'; issues: ValidationIssue[] } | { kind: 'ok'; summary: RosterSummary; gzip: Uint8Array };
+export type IntakeResult = { kind: 'malformed' } | { kind: 'invalid'; issues: ValidationIssue[] } | { kind: 'ok'; summary: RosterSummary };
 export interface IntakeRequest {
   id: number;
   bytes: Uint8Array;
