@@ -20,7 +20,7 @@ import {
   RetryQueue,
 } from '@crew/contracts';
 import { bookingRepo, scheduleRepo, type BookingFilter } from '@crew/db';
-import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
+import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, seqCursor, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { actionItemView } from '../schedules/views';
 import { bookingOr404, deleteBooking, patchBooking, refreshBooking, retryBooking, type BookingDeps } from './bookings.service';
@@ -29,13 +29,6 @@ import { requestBooking } from './requests.service';
 import { bookingView } from './views';
 
 const TAGS = ['Bookings'];
-const seqCursor = (cursor: string | undefined) => decodeCursor<{ s: number }>(cursor, (v) => Number.isInteger(v.s))?.s ?? null;
-
-function page<T extends { seq: number }>(rows: T[], limit: number) {
-  const more = rows.length > limit;
-  const kept = more ? rows.slice(0, limit) : rows;
-  return { rows: kept, next_cursor: more ? encodeCursor({ s: kept[kept.length - 1]!.seq }) : null };
-}
 
 type Progress = Awaited<ReturnType<typeof bookingRepo.retryJobProgress>>[number];
 function retryJobView(p: Progress) {
@@ -61,7 +54,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
         const filter = Object.fromEntries(BOOKING_FILTERS.filter((f) => query[f] !== undefined).map((f) => [f, query[f]])) as BookingFilter;
         if (Object.keys(filter).length === 0) throw ApiError.invalid(`At least one filter is required: ${BOOKING_FILTERS.join(', ')}`, [{ field: 'query', issue: 'no filter given' }]);
         const limit = query.limit ?? 50;
-        const p = page(await bookingRepo.listBookings(db, principal(res).airline_id, filter, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(await bookingRepo.listBookings(db, principal(res).airline_id, filter, limit, seqCursor(query.cursor)), limit);
         return { status: 200, body: { bookings: p.rows.map((b) => bookingView(b)), next_cursor: p.next_cursor } };
       },
     }),
@@ -76,7 +69,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       responses: { 200: { description: 'Retry queue', schema: RetryQueue }, ...errorResponses([400, 401, 403]) },
       handler: async ({ res, query }) => {
         const limit = query.limit ?? 50;
-        const p = page(await bookingRepo.retryQueue(db, principal(res).airline_id, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(await bookingRepo.retryQueue(db, principal(res).airline_id, limit, seqCursor(query.cursor)), limit);
         const retry_queue = p.rows.map((b) => ({
           booking_id: b.booking_id,
           type: b.type,

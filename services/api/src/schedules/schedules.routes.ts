@@ -18,7 +18,7 @@ import {
   type ActionItem,
 } from '@crew/contracts';
 import { scheduleRepo, type Db } from '@crew/db';
-import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, rawBody, route, type RouteSpec } from '@crew/platform';
+import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, seqCursor, rawBody, route, type RouteSpec } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import type { RosterIntake } from './roster-intake';
@@ -31,13 +31,6 @@ const gzipAsync = promisify(gzip);
 /** A big airline's roster is ~75 MB of JSON; leave room (gzip-encoded bodies are measured inflated). */
 export const SCHEDULE_BODY_LIMIT = '256mb';
 
-const seqCursor = (cursor: string | undefined) => decodeCursor<{ s: number }>(cursor, (v) => Number.isInteger(v.s))?.s ?? null;
-
-function page<T extends { seq: number }>(rows: T[], limit: number): { rows: T[]; next_cursor: string | null } {
-  const more = rows.length > limit;
-  const kept = more ? rows.slice(0, limit) : rows;
-  return { rows: kept, next_cursor: more ? encodeCursor({ s: kept[kept.length - 1]!.seq }) : null };
-}
 
 /** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
 function csvCell(v: unknown): string {
@@ -104,7 +97,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
         const filter = { from: query.from, to: query.to, status: query.status };
         const before = seqCursor(query.cursor);
         const [rows, total] = await Promise.all([scheduleRepo.listSchedules(db, airlineId, filter, limit, before), scheduleRepo.countSchedules(db, airlineId, filter)]);
-        const p = { ...page(rows, limit) };
+        const p = keysetPage(rows, limit);
         const counts = await scheduleRepo.scheduleCounts(db, p.rows.map((r) => r.schedule_id));
         return { status: 200, body: { schedules: p.rows.map((s) => scheduleDetail(s, counts.get(s.schedule_id)!)), next_cursor: p.next_cursor, total_results: total } };
       },
@@ -166,7 +159,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
         await scheduleOr404(principal(res).airline_id, params.schedule_id);
         const limit = query.limit ?? 50;
         const rows = await scheduleRepo.listActionItems(db, params.schedule_id, query, limit, seqCursor(query.cursor));
-        const p = page(rows, limit);
+        const p = keysetPage(rows, limit);
         return { status: 200, body: { action_items: p.rows.map(actionItemView), next_cursor: p.next_cursor } };
       },
     }),
@@ -183,7 +176,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       handler: async ({ res, params, query }) => {
         await scheduleOr404(principal(res).airline_id, params.schedule_id);
         const limit = query.limit ?? 50;
-        const p = page(await scheduleRepo.listAuditEvents(db, params.schedule_id, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(await scheduleRepo.listAuditEvents(db, params.schedule_id, limit, seqCursor(query.cursor)), limit);
         return { status: 200, body: { audit_events: p.rows.map(auditEventView), next_cursor: p.next_cursor } };
       },
     }),
