@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { FAST_FORMATS } from './formats';
 
 /** One `{field, issue}` entry of the error envelope's `details`. */
 export interface ValidationIssue {
@@ -11,6 +12,7 @@ export interface ValidationIssue {
 function build(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes, useDefaults: false });
   addFormats(ajv, { mode: 'full' });
+  for (const [name, format] of Object.entries(FAST_FORMATS)) ajv.addFormat(name, format);
   // A `<timestamp>` of the spec always carries an offset or Z; ajv-formats' date-time already requires it.
   ajv.addFormat('hh-mm', /^([01]\d|2[0-3]):[0-5]\d$/);
   return ajv;
