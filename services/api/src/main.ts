@@ -15,6 +15,8 @@ async function main(): Promise<void> {
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(db, queues, logger.child({ component: 'outbox-relay' })).start();
   const rosterIntake = new RosterIntake();
+  // Warm before listening: a pod is ready only once it can check a roster without a cold start.
+  await rosterIntake.start();
   const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.

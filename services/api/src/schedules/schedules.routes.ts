@@ -1,5 +1,3 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { stringify } from 'csv-stringify';
 import {
   ACTION_CSV_COLUMNS,
@@ -27,7 +25,6 @@ import { actionItemView, auditEventView, pollRecommended, reportedStatus, schedu
 
 const TAGS = ['Schedules'];
 // Level 1 (in the handler): the roster is stored once and read once; speed matters more than ratio.
-const gzipAsync = promisify(gzip);
 /** A big airline's roster is ~75 MB of JSON; leave room (gzip-encoded bodies are measured inflated). */
 export const SCHEDULE_BODY_LIMIT = '256mb';
 
@@ -69,15 +66,12 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       bodyMode: 'raw',
       responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 415, 422]) },
       handler: async ({ req, res }) => {
-        const raw = rawBody(req)!;
-        // Compression runs in libuv's threadpool while the intake thread parses and validates.
-        const compressing = gzipAsync(raw, { level: 1 });
-        compressing.catch(() => undefined);
-        const checked = await intake.check(raw);
+        // The body moves to the intake thread, which parses, validates and compresses it.
+        const checked = await intake.check(rawBody(req)!);
         if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
         if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
         const airlineId = principal(res).airline_id;
-        const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, await compressing);
+        const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, checked.compressed);
         bindLog(res, { schedule_id: accepted.schedule_id });
         return { status: 202, body: accepted, headers: { Location: accepted.links.status } };
       },
