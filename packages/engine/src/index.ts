@@ -1,4 +1,4 @@
-/** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6). */
+/** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
 export { diffRoster } from './diff';
 export { rosterState, nextRosterState } from './state';
@@ -10,3 +10,4 @@ export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './ti
 export * from './types';
 export * from './hotel-config';
 export * from './policy';
+export * from './booking-tasks';

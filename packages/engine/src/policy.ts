@@ -246,11 +246,15 @@ export function chooseFlightOption<T extends FlightOptionFacts>(
   };
   const ordered = [...fitting].sort((a, b) => group(a.airline_code) - group(b.airline_code) || a.price.amount - b.price.amount || a.dep_time.localeCompare(b.dep_time));
   // Preferred groups are tried first; one over the ceiling falls through to the next option.
-  const within = (o: T) => !maxPrice || (o.price.currency === maxPrice.currency && o.price.amount <= maxPrice.amount);
-  const chosen = ordered.find(within);
+  const chosen = ordered.find((o) => withinCeiling(o.price, maxPrice));
   if (chosen) return { ok: true, option: chosen };
   const cheapest = [...fitting].sort((a, b) => a.price.amount - b.price.amount)[0]!;
   return { ok: false, reason: `the lowest fitting fare ${cheapest.price.amount} ${cheapest.price.currency} is above auto_book_max_price ${maxPrice!.amount} ${maxPrice!.currency}` };
+}
+
+/** A fare the engine may pay: no ceiling, or in the ceiling's currency and not above it (auto_book_max_price). */
+export function withinCeiling(price: Money, ceiling: Money | null): boolean {
+  return !ceiling || (price.currency === ceiling.currency && price.amount <= ceiling.amount);
 }
 
 /** Supplier price vs contracted rate: STRICT holds a mismatch for review, LOOSE books it and flags it. */

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
-import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, type BookingRow, type Db, type DbOrTrx, type HotelTerms } from '@crew/db';
-import { addDays, decide, type Decision, type StationHotel } from '@crew/engine';
+import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { CANCELLING_CLASSIFICATIONS as CANCELLING, decide, injectedStay, type Decision, type StationHotel } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { bookingJob, taskRefOf, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 
 type RequestBody = ActionInjectionBody | BookingRequestBody;
-
-/** Classifications that ask to let a booking go rather than make one. */
-const CANCELLING = new Set(['IROP_HOTEL_CANCEL', 'LAYOVER_CANCELLED', 'DEADHEAD_CANCELLED', 'PAIRING_CANCELLED']);
 
 export interface RequestOutcome {
   booking: BookingRow;
@@ -33,16 +30,6 @@ function check(body: RequestBody, commit: boolean): ValidationIssue[] {
   }
   if (commit && f?.flight_option_id && !body.anchors.duty_date && !f.depart_date) issues.push({ field: '/anchors/duty_date', issue: 'duty_date (or flight.depart_date) is required with flight_option_id' });
   return issues;
-}
-
-/** The stay an injected hotel asks for, timed by the station hotel's own policy (a request carries dates only). */
-function stay(body: RequestBody, hotel: StationHotel | undefined) {
-  const h = body.hotel!;
-  const out = h.check_out_date ?? addDays(h.check_in_date, h.num_nights ?? 1);
-  const terms: HotelTerms | undefined = hotel?.terms;
-  const inTime = terms?.guaranteed_early_check_in_time ?? terms?.standard_check_in_time ?? '15:00';
-  const outTime = terms?.guaranteed_late_check_out_time ?? terms?.standard_check_out_time ?? '11:00';
-  return { checkin: `${h.check_in_date}T${inTime}:00+00:00`, checkout: `${out}T${outTime}:00+00:00` };
 }
 
 async function stationOf(db: Db, airlineId: string, body: RequestBody, hotels: ReadonlyMap<string, StationHotel>): Promise<string> {
@@ -78,7 +65,7 @@ export async function requestBooking(
   const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString(), [email]);
   const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
   const station = body.type === 'HOTEL' ? await stationOf(deps.db, airlineId, body, policy.hotels) : null;
-  const times = body.type === 'HOTEL' ? stay(body, policy.hotels.get(station!)) : null;
+  const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
   const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date!);
   const actionId = randomUUID();
   const manualOverride = body.manual_override ?? true;

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Money } from '@crew/contracts';
 import { bookingRepo, outboxRepo, pipelineRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
-import { addDays, chooseFlightOption, rateCheck, stayNights } from '@crew/engine';
+import { chooseFlightOption, deadheadWindow, DISPOSITION_OF_TASK, nextAutomaticRetry, rateCheck, roomDates, withinCeiling, type TaskStatus } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
@@ -24,31 +24,13 @@ export interface BookingProcessorDeps {
 
 /** How a supplier task ended. */
 interface Outcome {
-  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW' | 'FAILED';
+  status: TaskStatus;
   reason: string | null;
   patch?: BookingPatch;
   /** Action item extras (a manual flight choice after an automatic search failed, say). */
   recommended_action?: string | null;
 }
 
-const DISPOSITION: Record<Outcome['status'], string> = {
-  CONFIRMED: 'AUTO_BOOKED',
-  MODIFIED: 'AUTO_BOOKED',
-  CANCELLED: 'AUTO_CANCELLED',
-  NEEDS_REVIEW: 'PENDING_REVIEW',
-  FAILED: 'FAILED',
-};
-
-/** A deadhead option may leave up to this much before the leg's expected departure and arrive this much after. */
-const LEG_SLACK_MS = 3 * 3600 * 1000;
-
-const shift = (ts: string, ms: number) => new Date(Date.parse(ts) + ms).toISOString();
-
-/** The room's dates: a stay that checks out the day it checks in (a day room) is sold as one night. */
-function roomDates(checkin: string, checkout: string): { check_in_date: string; check_out_date: string } {
-  const nights = stayNights(checkin, checkout);
-  return { check_in_date: nights[0]!, check_out_date: addDays(nights[nights.length - 1]!, 1) };
-}
 const ref = (booking: BookingRow, data: Data) => data.ref ?? data.action_id ?? booking.booking_id;
 
 /** The job is the task the booking waits for: PENDING, same task, same attempt. */
@@ -191,11 +173,7 @@ export class BookingProcessor {
       if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
       const options = await this.deps.suppliers.flights.searchFlights({ from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date });
       const c = flight.constraints;
-      const leg = {
-        depart_after: c?.depart_after ?? (b.dep_time_local ? shift(b.dep_time_local, -LEG_SLACK_MS) : null),
-        arrive_by: c?.arrive_by ?? (b.arr_time_local ? shift(b.arr_time_local, LEG_SLACK_MS) : null),
-      };
-      const choice = chooseFlightOption(options, leg, ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined);
+      const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined);
       if (!choice.ok) return { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
       optionId = choice.option.flight_option_id;
     }
@@ -208,8 +186,7 @@ export class BookingProcessor {
     });
     const block = flightBlock(b, order);
     // The engine never books above the ceiling; a price that moved at ticketing is held for review.
-    const max = ctx.maxPrice;
-    if (!committed && max && (order.price.currency !== max.currency || order.price.amount > max.amount)) {
+    if (!committed && !withinCeiling(order.price, ctx.maxPrice)) {
       return { status: 'NEEDS_REVIEW', reason: `the ticketed fare ${order.price.amount} ${order.price.currency} is above auto_book_max_price`, patch: { flight: block } };
     }
     return { status: 'CONFIRMED', reason: null, patch: { flight: block, flight_number: order.flight.flight_number } };
@@ -226,9 +203,8 @@ export class BookingProcessor {
   // ---- settling ----
 
   private async settle(b: BookingRow, data: Data, ctx: AirlineBookingContext, outcome: Outcome, now: Date): Promise<void> {
-    const retriesLeft = outcome.status === 'FAILED' && b.retry_count < ctx.maxRetries;
-    const delay = this.deps.retryDelays[Math.min(b.retry_count, this.deps.retryDelays.length - 1)] ?? 60;
-    const nextAttempt = retriesLeft ? new Date(now.getTime() + delay * 1000) : null;
+    const retry = outcome.status === 'FAILED' ? nextAutomaticRetry(b.retry_count, ctx.maxRetries, this.deps.retryDelays, now.getTime()) : null;
+    const nextAttempt = retry?.at ?? null;
     const settled = await this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       // Someone else settled it meanwhile (a duplicate delivery): theirs stands.
@@ -246,12 +222,12 @@ export class BookingProcessor {
         },
         { reason: outcome.reason, actor: 'engine' },
       );
-      if (nextAttempt) {
-        await outboxRepo.addToOutbox(trx, [bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, delay * 1000)]);
+      if (retry) {
+        await outboxRepo.addToOutbox(trx, [bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, retry.delayMs)]);
       }
       const actionId = data.action_id ?? current.action_id;
       const item = actionId
-        ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION[outcome.status], {
+        ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[outcome.status], {
             message: outcome.reason,
             ...(outcome.recommended_action ? { recommended_action: outcome.recommended_action } : {}),
           })
@@ -262,7 +238,7 @@ export class BookingProcessor {
     if (settled.item?.schedule_id) await pipelineRepo.completeIfSettled(this.deps.db, settled.item.schedule_id);
     if (nextAttempt) this.deps.relay.kick();
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
-    if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
+    if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION_OF_TASK[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
   }
 }
 
