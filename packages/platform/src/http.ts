@@ -42,9 +42,49 @@ export function requestLogger(logger: Logger): RequestHandler {
   });
 }
 
-/** The request body exactly as received (after Content-Encoding), when a JSON body was parsed. */
-export function rawBody(req: Request): Buffer | undefined {
-  return (req as Request & { rawBody?: Buffer }).rawBody;
+/** What a `stream` route's handler needs to read its body: how it is encoded and how much of it may be read. */
+export interface StreamedBody {
+  encoding: 'identity' | 'gzip' | 'deflate';
+  /** Most bytes the body may have once decoded (the route's bodyLimit). */
+  limit: number;
+  /** The declared Content-Length (encoded bytes), when there is one. */
+  length: number | null;
+}
+
+/** The unread body of a `bodyMode: 'stream'` route, checked by `mountRoutes`. */
+export function streamedBody(req: Request): StreamedBody | undefined {
+  return (req as Request & { streamedBody?: StreamedBody }).streamedBody;
+}
+
+export const payloadTooLarge = () => new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than this endpoint accepts');
+
+const SIZE = /^(\d+)\s*(b|kb|mb|gb)?$/i;
+const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** '256mb' → bytes (the size strings body-parser takes). */
+export function sizeInBytes(size: string): number {
+  const m = SIZE.exec(size.trim());
+  if (!m) throw new Error(`not a size: "${size}"`);
+  return Number(m[1]) * UNIT[(m[2] ?? 'b').toLowerCase()]!;
+}
+
+const JSON_TYPE = /^application\/(.+\+)?json\b/i;
+
+/** The checks body-parser would make before reading, for a body the handler reads itself. */
+function streamBodyGuard(bodyLimit: string): RequestHandler {
+  const limit = sizeInBytes(bodyLimit);
+  return (req, _res, next) => {
+    if (!JSON_TYPE.test(String(req.headers['content-type'] ?? ''))) return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
+    const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'deflate') {
+      return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Unsupported content encoding "${encoding}"`));
+    }
+    const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+    // Refused before a byte is read; an encoded body's limit applies to its decoded size, found while decoding.
+    if (encoding === 'identity' && declared !== null && declared > limit) return next(payloadTooLarge());
+    (req as Request & { streamedBody?: StreamedBody }).streamedBody = { encoding, limit, length: declared };
+    next();
+  };
 }
 
 /** Adds fields (airline_id, schedule_id, booking_id…) to this request's log line. */
@@ -77,7 +117,7 @@ function toApiError(err: unknown): ApiError {
     case 'entity.parse.failed':
       return ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
     case 'entity.too.large':
-      return new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than this endpoint accepts');
+      return payloadTooLarge();
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, e.message ?? 'Unsupported content encoding');
@@ -99,25 +139,10 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
   for (const spec of routes) {
     const handlers: RequestHandler[] = [...guard(spec)];
     if (BODY_METHODS.has(spec.method) && spec.body) {
-      if (spec.bodyMode === 'raw') {
-        handlers.push(express.raw({ limit: spec.bodyLimit ?? '1mb', inflate: true, type: (req) => /^application\/(.+\+)?json\b/i.test(String(req.headers['content-type'] ?? '')) }));
-        handlers.push((req, _res, next) => {
-          if (!Buffer.isBuffer(req.body)) return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
-          (req as Request & { rawBody?: Buffer }).rawBody = req.body;
-          next();
-        });
+      if (spec.bodyMode === 'stream') {
+        handlers.push(streamBodyGuard(spec.bodyLimit ?? '1mb'));
       } else {
-        handlers.push(
-          express.json({
-            limit: spec.bodyLimit ?? '1mb',
-            strict: false,
-            inflate: true,
-            // The bytes as received (after Content-Encoding), for handlers that store the body verbatim.
-            verify: (req, _res, buf) => {
-              (req as Request & { rawBody?: Buffer }).rawBody = buf;
-            },
-          }),
-        );
+        handlers.push(express.json({ limit: spec.bodyLimit ?? '1mb', strict: false, inflate: true }));
         handlers.push(requireJson);
       }
     }
@@ -159,7 +184,7 @@ function validateInput(spec: RouteSpec, req: Request): { body: unknown; query: u
     if (!r.ok) throw ApiError.invalid('The query string is not valid', r.issues.map((i) => ({ ...i, field: `query${i.field === '/' ? '' : i.field.replace(/^\//, '.')}` })));
     query = r.value;
   }
-  if (spec.body && spec.bodyMode === 'raw') {
+  if (spec.body && spec.bodyMode === 'stream') {
     body = undefined;
   } else if (spec.body) {
     if (body === undefined) throw ApiError.validation([{ field: '/', issue: 'a JSON body is required' }]);

@@ -31,10 +31,11 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   /** Maximum body size (bytes, or a size string such as '256mb'). */
   bodyLimit?: string;
   /**
-   * `raw`: the body is read as bytes (Content-Encoding undone) and neither parsed nor validated here; the
-   * handler does both (off the event loop, for a big roster). The schema still documents it.
+   * `stream`: the body is left unread for the handler (see `streamedBody`): Content-Type,
+   * Content-Encoding and a declared Content-Length are checked here, nothing is parsed or validated
+   * (the handler does both off the event loop, for a big roster). The schema still documents it.
    */
-  bodyMode?: 'json' | 'raw';
+  bodyMode?: 'json' | 'stream';
   handler: (input: HandlerInput<StaticOr<B, undefined>, StaticOr<Q, Record<string, never>>, StaticOr<P, Record<string, string>>>) => Promise<Reply | undefined> | Reply | undefined;
 }
 

@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { onePairingRoster } from '../../../test/support/rosters';
 import { startStack, type Stack } from '../../../test/support/stack';
@@ -65,6 +67,62 @@ describe('POST /crew/schedules', () => {
     expect(bad.body.error.code).toBe('INVALID_REQUEST');
     const noScope = await onboard(stack, { name: 'No Sched Air', carrier: 'NS' });
     expect((await submit(onePairingRoster(), noScope)).status).toBe(403);
+  });
+});
+
+describe('the roster body (read, decoded and checked in the intake thread)', () => {
+  const post = (raw: string | Buffer, headers: Record<string, string>, tenant = t) =>
+    http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: tenant.accessToken, raw, headers: { 'content-type': 'application/json', ...headers } });
+
+  it('a gzip-encoded roster is processed like the plain one: the plain resubmission of the same roster yields nothing', async () => {
+    const tenant = await onboard(stack, { name: 'Gzip Air', carrier: 'GZ', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const roster = onePairingRoster({ pairing: 'GZ1' });
+    const res = await post(gzipSync(JSON.stringify(roster)), { 'content-encoding': 'gzip' }, tenant);
+    expect(res.status).toBe(202);
+    await waitForSchedule(stack, tenant.accessToken, res.body.schedule_id);
+    const items = await allActionItems(stack, tenant.accessToken, res.body.schedule_id);
+    expect(items.map((i) => i.classification).sort()).toEqual(['NEW_DEADHEAD', 'NEW_LAYOVER']);
+    expect((await submitAndWait(roster, tenant)).items).toEqual([]);
+  });
+
+  it('a roster of several megabytes arrives whole and in order: the problem in its last pairing is named', async () => {
+    const one = onePairingRoster().pairings[0]!;
+    const pairings = Array.from({ length: 4000 }, (_, i) => ({ ...one, pairing_number: `BIG${i}` }));
+    pairings[3999] = { ...pairings[3999]!, origin_base: 'NOWHERE' };
+    const raw = JSON.stringify({ ...onePairingRoster(), pairings });
+    expect(raw.length).toBeGreaterThan(4_000_000);
+    const res = await post(raw, {});
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([{ field: '/pairings/3999/origin_base', issue: 'must match pattern "^[A-Z]{3}$"' }]);
+  });
+
+  it('415 for another media type or an unsupported Content-Encoding; 400 for a broken gzip stream', async () => {
+    const roster = JSON.stringify(onePairingRoster());
+    const asText = await post(roster, { 'content-type': 'text/plain' });
+    expect([asText.status, asText.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const brotli = await post(roster, { 'content-encoding': 'br' });
+    expect([brotli.status, brotli.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const broken = await post(gzipSync(roster).subarray(0, 30), { 'content-encoding': 'gzip' });
+    expect([broken.status, broken.body.error.code]).toEqual([400, 'INVALID_REQUEST']);
+  });
+
+  it('413 as soon as a declared Content-Length exceeds 256 MB, before any byte is sent', async () => {
+    const url = new URL(`${stack.apiUrl}/api/v1/crew/schedules`);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json', 'content-length': String(256 * 1024 * 1024 + 1) } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d));
+        res.on('end', () => {
+          resolve({ status: res.statusCode!, body });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(stack.rosterIntake.inFlight).toBe(0);
   });
 });
 

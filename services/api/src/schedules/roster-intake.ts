@@ -1,6 +1,8 @@
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { ValidationIssue } from '@crew/contracts';
+import type { StreamedBody } from '@crew/platform';
 
 export interface RosterSummary {
   external_ref: string | null;
@@ -14,19 +16,25 @@ export interface RosterSummary {
 export type IntakeResult<Bytes extends Uint8Array = Uint8Array> =
   | { kind: 'malformed' }
   | { kind: 'invalid'; issues: ValidationIssue[] }
+  | { kind: 'too_large' }
+  /** The bytes could not be decoded (a broken gzip stream), or the client went away mid-upload. */
+  | { kind: 'unreadable' }
   | { kind: 'ok'; summary: RosterSummary; compressed: Bytes };
-export interface IntakeRequest {
-  id: number;
-  bytes: Uint8Array;
-}
-/** What the thread posts: `ready` once its validator is compiled, then one answer (or failure) per request. */
+
+/** Messages to the thread: an upload starts, its bytes arrive in chunks, it ends (or is dropped). */
+export type IntakeRequest =
+  | { id: number; op: 'start'; encoding: StreamedBody['encoding']; limit: number; length: number | null }
+  | { id: number; op: 'chunks'; parts: Uint8Array[] }
+  | { id: number; op: 'end' }
+  | { id: number; op: 'drop' };
+
+/** What the thread posts: `ready` once its validator is compiled, then one answer (or failure) per upload. */
 export type IntakeMessage = { ready: true } | { id: number; result: IntakeResult } | { id: number; error: string };
 
 /**
- * The bytes as a view that owns its whole ArrayBuffer, and that buffer to transfer: a 75 MB body
- * then crosses to the other thread without a copy (a structured clone of it blocked the event loop
- * for 30-180 ms). A view into a shared pool (small Buffers) is copied, since transferring the pool
- * would detach every other Buffer in it.
+ * The bytes as a view that owns its whole ArrayBuffer, and that buffer to transfer: the bytes then
+ * cross to the other thread without a copy. A view into a shared pool (small Buffers) is copied,
+ * since transferring the pool would detach every other Buffer in it.
  */
 export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: ArrayBuffer[] } {
   const owns = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
@@ -34,12 +42,15 @@ export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: A
   return { view, transfer: [view.buffer as ArrayBuffer] };
 }
 
+const BATCH_BYTES = 1024 * 1024;
+
 // The thread loads TypeScript the way this process does (tsx), whether run by node --import tsx or by jest.
 const BOOTSTRAP = `require('tsx/cjs/api').register(); require(require('node:worker_threads').workerData.entry);`;
 
 /**
- * One worker thread that parses, validates and compresses submitted rosters off the event loop. A
- * checked body is handed over (transferred): the caller must not use it afterwards.
+ * One worker thread that receives, decodes, parses, validates and compresses submitted rosters. The
+ * event loop only moves each chunk of an upload to the thread as it arrives (no 75 MB concatenation,
+ * no 75 MB of buffers waiting for its garbage collector), so health checks and other requests stay fast.
  */
 export class RosterIntake {
   private worker: Worker | null = null;
@@ -56,14 +67,57 @@ export class RosterIntake {
     return this.ready!;
   }
 
-  /** Takes ownership of `raw` (its memory moves to the thread). */
-  check(raw: Uint8Array): Promise<IntakeResult<Buffer>> {
+  /** Uploads being received or checked (for tests and metrics). */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Reads `body` to its end, chunk by chunk into the thread, and answers what the thread found. */
+  check(body: Readable, info: StreamedBody): Promise<IntakeResult<Buffer>> {
     const worker = this.ensure();
     const id = this.nextId++;
-    const { view, transfer } = transferable(raw);
+    const send = (m: IntakeRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(m, transfer);
     return new Promise<IntakeResult<Buffer>>((resolve, reject) => {
+      let received = 0;
+      let settled = false;
+      // Chunks go over in batches of about a megabyte: one message per 16-64 KB chunk costs both threads more.
+      let batch: Uint8Array[] = [];
+      let transfers: ArrayBuffer[] = [];
+      let batched = 0;
+      const flush = () => {
+        if (batch.length) send({ id, op: 'chunks', parts: batch }, transfers);
+        batch = [];
+        transfers = [];
+        batched = 0;
+      };
+      const stop = (result: IntakeResult<Buffer>) => {
+        if (settled) return;
+        settled = true;
+        body.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+        body.pause();
+        send({ id, op: 'drop' });
+        this.pending.delete(id);
+        resolve(result);
+      };
+      const onData = (chunk: Buffer) => {
+        received += chunk.byteLength;
+        if (info.encoding === 'identity' && received > info.limit) return stop({ kind: 'too_large' });
+        const { view, transfer } = transferable(chunk);
+        batch.push(view);
+        transfers.push(...transfer);
+        batched += view.byteLength;
+        if (batched >= BATCH_BYTES) flush();
+      };
+      const onEnd = () => {
+        settled = true;
+        body.off('error', onGone).off('close', onGone);
+        flush();
+        send({ id, op: 'end' });
+      };
+      const onGone = () => stop({ kind: 'unreadable' });
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, bytes: view } satisfies IntakeRequest, transfer);
+      send({ id, op: 'start', encoding: info.encoding, limit: info.limit, length: info.length });
+      body.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
     });
   }
 

@@ -16,7 +16,7 @@ import {
   type ActionItem,
 } from '@crew/contracts';
 import { scheduleRepo, type Db } from '@crew/db';
-import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, seqCursor, rawBody, route, type RouteSpec } from '@crew/platform';
+import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, payloadTooLarge, seqCursor, route, streamedBody, type RouteSpec } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import type { RosterIntake } from './roster-intake';
@@ -62,13 +62,14 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       auth: requiredScope('post', '/crew/schedules'),
       body: ScheduleSubmission,
       bodyLimit: SCHEDULE_BODY_LIMIT,
-      // Parsed and validated in a worker thread (RosterIntake): 75 MB of JSON must not stall the event loop.
-      bodyMode: 'raw',
+      // Read, decoded, parsed, validated and compressed in a worker thread (RosterIntake): 75 MB of JSON must not stall the event loop.
+      bodyMode: 'stream',
       responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 415, 422]) },
       handler: async ({ req, res }) => {
-        // The body moves to the intake thread, which parses, validates and compresses it.
-        const checked = await intake.check(rawBody(req)!);
+        const checked = await intake.check(req, streamedBody(req)!);
         if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
+        if (checked.kind === 'unreadable') throw ApiError.invalid('The request body could not be read or decoded');
+        if (checked.kind === 'too_large') throw payloadTooLarge();
         if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
         const airlineId = principal(res).airline_id;
         const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, checked.compressed);
