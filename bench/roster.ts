@@ -661,9 +661,14 @@ async function main(): Promise<void> {
   const targets = [
     { what: `${SIZE} submit → done ≤ 3× floor`, value: `${ms(first.doneMs)} = ${ratio(first.doneMs / floorMs)}`, met: first.doneMs <= 3 * floorMs },
     { what: `identical ${SIZE} resubmission ≤ 2× floor`, value: `${ms(identical.doneMs)} = ${ratio(identical.doneMs / floorMs)}`, met: identical.doneMs <= 2 * floorMs },
-    { what: `POST answers 202 for ${SIZE} in < 2 s`, value: ms(first.postMs), met: first.postMs < 2000 },
+    // Every one of the four posts and every health sample of the four runs counts, not only the first.
+    { what: `POST answers 202 for ${SIZE} in < 2 s (each of the ${runs.length} posts)`, value: `${runs.map((r) => ms(r.postMs)).join(' / ')}`, met: runs.every((r) => r.postMs < 2000) },
     { what: 'worker peak RSS ≤ 1 GiB', value: mib(end.workerHwm), met: end.workerHwm !== null && end.workerHwm <= GIB_KB },
-    { what: `GET /healthz < 100 ms while ${SIZE} is ingested`, value: `max ${ms(first.health.maxMs)}, p99 ${ms(first.health.p99Ms)}`, met: first.health.maxMs < 100 },
+    {
+      what: `GET /healthz < 100 ms while ${SIZE} is ingested (all ${runs.length} runs)`,
+      value: `max ${ms(Math.max(...runs.map((r) => r.health.maxMs)))}, p99 ${ms(Math.max(...runs.map((r) => r.health.p99Ms)))} (worst run)`,
+      met: runs.every((r) => r.health.maxMs < 100),
+    },
   ];
   const floorRows = [
     ['(a) JSON.parse of the body', `${(body.length / 1e6).toFixed(1)} MB`, ms(parse.ms)],
