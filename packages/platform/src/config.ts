@@ -25,6 +25,8 @@ export interface Config {
   readonly jobLockMs: number;
   /** How often workers look for such stalled jobs. */
   readonly stalledIntervalMs: number;
+  /** Requests a minute each airline may make to the airline API, across every api replica; 0 turns the limit off. */
+  readonly rateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env, mintToken: () => string = def
     shutdownDeadlineMs: nonNegativeInt(env, 'SHUTDOWN_DEADLINE_MS', 25000),
     jobLockMs: nonNegativeInt(env, 'JOB_LOCK_MS', 60000),
     stalledIntervalMs: nonNegativeInt(env, 'JOB_STALLED_INTERVAL_MS', 30000),
+    rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 1200),
   });
 }
 

@@ -9,6 +9,7 @@ import { scheduleRoutes } from './schedules/schedules.routes';
 import type { RosterIntake } from './schedules/roster-intake';
 import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
+import { airlineRateLimit } from './auth/rate-limit';
 import type { TokenVerifier } from './auth/token-verifier';
 import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
@@ -82,7 +83,8 @@ export function createApiApp(deps: ApiDeps): Express {
   });
 
   const routes = apiRoutes(deps);
-  const guard = guardFor(deps.verifyToken, deps.config.opsToken, deps.logger);
+  const rateLimit = airlineRateLimit(deps.redis, { perMinute: deps.config.rateLimitPerMinute, keyPrefix: deps.config.queuePrefix, logger: deps.logger });
+  const guard = guardFor(deps.verifyToken, deps.config.opsToken, deps.logger, rateLimit);
   for (const [base, list] of [
     [API_BASE, routes.crew],
     [OPS_BASE, routes.ops],

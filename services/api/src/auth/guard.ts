@@ -37,12 +37,12 @@ export function scopeGuard(verify: TokenVerifier, scope: string, logger: Logger)
   };
 }
 
-/** Picks the guard a declared route asks for. */
-export function guardFor(verify: TokenVerifier, opsToken: string, logger: Logger): (spec: RouteSpec) => RequestHandler[] {
+/** Picks the guard a declared route asks for; airline routes also pass the airline's rate limit, when there is one. */
+export function guardFor(verify: TokenVerifier, opsToken: string, logger: Logger, rateLimit: RequestHandler | null = null): (spec: RouteSpec) => RequestHandler[] {
   const ops = opsGuard(opsToken);
   return (spec) => {
     if (spec.auth === 'none') return [];
     if (spec.auth === 'ops') return [ops];
-    return [scopeGuard(verify, spec.auth, logger)];
+    return rateLimit ? [scopeGuard(verify, spec.auth, logger), rateLimit] : [scopeGuard(verify, spec.auth, logger)];
   };
 }

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { SCOPES, type RouteDoc, type Scope } from '@crew/contracts';
+import { ErrorEnvelope, SCOPES, type RouteDoc, type Scope } from '@crew/contracts';
 import { openApiPath, type RouteSpec } from '@crew/platform';
 
 /** What the document needs of a route: everything but the handler (probes are documented, not mounted, here). */
@@ -140,6 +140,16 @@ function parameters(route: DocumentedRoute, fullPath: string, components: Schema
   return out;
 }
 
+/** Airline routes share the airline's rate limit (docs/decisions.md): each may answer 429. */
+const isAirlineRoute = (auth: string) => (SCOPES as readonly string[]).includes(auth);
+const tooManyRequests = (components: SchemaComponents): Json => ({
+  429: {
+    description: "RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds",
+    headers: { 'Retry-After': { schema: { type: 'integer' } }, RateLimit: { schema: { type: 'string' } }, 'RateLimit-Policy': { schema: { type: 'string' } } },
+    content: { 'application/json': { schema: components.use(ErrorEnvelope) } },
+  },
+});
+
 function responses(route: DocumentedRoute, components: SchemaComponents): Json {
   const out: Json = {};
   for (const [status, r] of Object.entries(route.responses)) {
@@ -169,7 +179,7 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
         security: security(route.auth),
         ...(params.length ? { parameters: params } : {}),
         ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } } : {}),
-        responses: responses(route, components),
+        responses: { ...responses(route, components), ...(isAirlineRoute(route.auth) ? tooManyRequests(components) : {}) },
       };
     }
   }
