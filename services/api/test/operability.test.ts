@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import type { Express } from 'express';
 import { SCOPES } from '@crew/contracts';
@@ -201,6 +205,22 @@ describe('GET /openapi.json', () => {
           else expect(scopes).toEqual([]);
         }
       }
+    }
+  });
+
+  it('validates against the official OpenAPI 3.1 schema (@seriousme/openapi-schema-validator, run as its CLI: the package is ESM-only)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'openapi-'));
+    try {
+      const file = path.join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const cli = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
+      const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(process.execPath, [cli, file], (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout })),
+      );
+      expect(JSON.parse(out.stdout)).toEqual({ valid: true });
+      expect(out.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
