@@ -62,7 +62,7 @@ const SIZE = /^(\d+)\s*(b|kb|mb|gb)?$/i;
 const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 /** '256mb' → bytes (the size strings body-parser takes). */
-export function sizeInBytes(size: string): number {
+function sizeInBytes(size: string): number {
   const m = SIZE.exec(size.trim());
   if (!m) throw new Error(`not a size: "${size}"`);
   return Number(m[1]) * UNIT[(m[2] ?? 'b').toLowerCase()]!;
