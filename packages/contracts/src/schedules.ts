@@ -227,13 +227,10 @@ export const ScheduleAccepted = Type.Object(
 );
 export type ScheduleAccepted = Static<typeof ScheduleAccepted>;
 
+/** The 202 answer plus when processing started and ended and what it produced. */
 export const ScheduleDetail = Type.Object(
   {
-    schedule_id: Type.String(),
-    external_ref: Nullable(Type.String()),
-    processing_status: ProcessingStatusValue,
-    received_at: Timestamp,
-    links: ScheduleLinks,
+    ...ScheduleAccepted.properties,
     started_at: Nullable(Timestamp),
     completed_at: Nullable(Timestamp),
     summary: ScheduleSummary,
