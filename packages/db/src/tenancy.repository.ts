@@ -40,6 +40,10 @@ export function findAirline(db: DbOrTrx, airlineId: string): Promise<Airline | u
   return db.selectFrom('airlines').selectAll().where('airline_id', '=', airlineId).executeTakeFirst();
 }
 
+export async function airlineExists(db: DbOrTrx, airlineId: string): Promise<boolean> {
+  return (await db.selectFrom('airlines').select('airline_id').where('airline_id', '=', airlineId).executeTakeFirst()) !== undefined;
+}
+
 export function updateAirlineSettings(db: DbOrTrx, airlineId: string, patch: AirlineSettingsPatch): Promise<Airline | undefined> {
   return db
     .updateTable('airlines')

@@ -4,13 +4,14 @@ import type { Redis } from 'ioredis';
 import { isMigrated, sql, type Db } from '@crew/db';
 import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
 import { redisReachable, type OutboxRelay } from '@crew/queue';
-import { scheduleRepo } from '@crew/db';
+import { scheduleRepo, tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
 import type { RosterIntake } from './schedules/roster-intake';
 import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
 import { airlineRateLimit } from './auth/rate-limit';
 import type { TokenVerifier } from './auth/token-verifier';
+import { requireKnownAirline } from './auth/known-airline';
 import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
@@ -84,7 +85,8 @@ export function createApiApp(deps: ApiDeps): Express {
 
   const routes = apiRoutes(deps);
   const rateLimit = airlineRateLimit(deps.redis, { perMinute: deps.config.rateLimitPerMinute, keyPrefix: deps.config.queuePrefix, logger: deps.logger });
-  const guard = guardFor(deps.verifyToken, deps.config.opsToken, deps.logger, rateLimit);
+  const verify = requireKnownAirline(deps.verifyToken, (airlineId) => tenancyRepo.airlineExists(deps.db, airlineId));
+  const guard = guardFor(verify, deps.config.opsToken, deps.logger, rateLimit);
   for (const [base, list] of [
     [API_BASE, routes.crew],
     [OPS_BASE, routes.ops],

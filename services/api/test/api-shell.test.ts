@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { gzipSync } from 'node:zlib';
 import { http, onboard, type Tenant } from '../../../test/support/client';
@@ -25,18 +25,19 @@ function claims(overrides: Record<string, unknown> = {}) {
 
 type SigningKey = Parameters<SignJWT['sign']>[0];
 
-async function sign(opts: { iss?: string; aud?: string; exp?: number; key?: SigningKey; kid?: string; extra?: Record<string, unknown> } = {}) {
+/** `exp` / `iat`: null leaves the claim out. */
+async function sign(opts: { iss?: string; aud?: string; exp?: number | null; iat?: number | null; key?: SigningKey; kid?: string; extra?: Record<string, unknown> } = {}) {
   const active = await activeKey();
   const key = opts.key ?? (await importJWK(active.jwk, 'ES256'));
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims(opts.extra))
+  const jwt = new SignJWT(claims(opts.extra))
     .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? active.kid })
     .setIssuer(opts.iss ?? stack.authUrl)
     .setAudience(opts.aud ?? 'crew-travel-api')
-    .setSubject(tenant.clientId)
-    .setIssuedAt(now - 60)
-    .setExpirationTime(opts.exp ?? now + 600)
-    .sign(key as SigningKey);
+    .setSubject(tenant.clientId);
+  if (opts.iat !== null) jwt.setIssuedAt(opts.iat ?? now - 60);
+  if (opts.exp !== null) jwt.setExpirationTime(opts.exp ?? now + 600);
+  return jwt.sign(key as SigningKey);
 }
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -80,6 +81,33 @@ describe('bearer verification', () => {
   ])('answers 401 UNAUTHORIZED for %s', async (_label, make) => {
     const res = await http(company(), { token: await make() });
     expectEnvelope(res, 401, 'UNAUTHORIZED');
+  });
+
+  // Issue 16 defect 5: a validly signed token is trusted only within its claims' rules.
+  const now = () => Math.floor(Date.now() / 1000);
+  it.each([
+    ['a token without exp', () => sign({ exp: null })],
+    ['a token without iat', () => sign({ iat: null })],
+    ['a token living longer than an hour (exp - iat)', () => sign({ iat: now() - 60, exp: now() + 2 * 3600 })],
+    ['a token issued more than an hour ago', () => sign({ iat: now() - 2 * 3600, exp: now() + 60 })],
+    ['a token issued in the future', () => sign({ iat: now() + 120, exp: now() + 600 })],
+    ['a token of an airline that does not exist', () => sign({ extra: { airline_id: randomUUID() } })],
+    ['a token whose airline_id is not a UUID', () => sign({ extra: { airline_id: "x' or '1'='1" } })],
+    ['a token whose airline_id is not a string', () => sign({ extra: { airline_id: 42 } })],
+  ])('answers 401 UNAUTHORIZED for %s (validly signed)', async (_label, make) => {
+    const token = await make();
+    for (const url of [company(), `${stack.apiUrl}/api/v1/crew/bookings`]) {
+      expectEnvelope(await http(url, { token }), 401, 'UNAUTHORIZED');
+    }
+  });
+
+  it('accepts the token once its airline exists (an unknown airline is not remembered)', async () => {
+    const airlineId = randomUUID();
+    const token = await sign({ extra: { airline_id: airlineId } });
+    expectEnvelope(await http(company(), { token }), 401, 'UNAUTHORIZED');
+    await stack.database.db.insertInto('airlines').values({ airline_id: airlineId, name: 'Late Air', carrier_code: 'LA' }).execute();
+    await stack.database.db.insertInto('company_configs').values({ airline_id: airlineId, crew_booker_email: null }).execute();
+    expect((await http(company(), { token })).status).toBe(200);
   });
 
   it('answers 403 INSUFFICIENT_SCOPE when the token lacks the scope', async () => {

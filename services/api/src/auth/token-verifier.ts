@@ -16,6 +16,12 @@ export class InvalidTokenError extends Error {
   override readonly name = 'InvalidTokenError';
 }
 
+/** Longest lifetime (`exp - iat`) and age a token may have; auth issues 15-minute tokens. */
+export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
+/** Clock skew allowed between auth and api (`exp`, and `iat` slightly in the future). */
+const CLOCK_TOLERANCE_SECONDS = 5;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Verifies access tokens against the auth service's JWKS: pinned algorithm, `iss` and `aud` checked,
  * a small clock tolerance, keys cached (an unknown `kid` triggers one refetch, rate-limited by jose).
@@ -29,13 +35,24 @@ export function createTokenVerifier(authUrl: string): TokenVerifier {
   return async (token) => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, jwks, { issuer: authUrl, audience: API_AUDIENCE, algorithms: ['ES256'], clockTolerance: 5 }));
+      // exp and iat are required (a token without exp would never expire); maxTokenAge also refuses an iat in the future.
+      ({ payload } = await jwtVerify(token, jwks, {
+        issuer: authUrl,
+        audience: API_AUDIENCE,
+        algorithms: ['ES256'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['exp', 'iat', 'sub'],
+        maxTokenAge: MAX_TOKEN_LIFETIME_SECONDS,
+      }));
     } catch (err) {
       if (err instanceof errors.JOSEError || err instanceof TypeError) throw new InvalidTokenError((err as Error).message);
       throw err;
     }
     const { airline_id, user_id, email, scope, sub } = payload as JWTPayload & Record<string, unknown>;
     if (typeof airline_id !== 'string' || typeof sub !== 'string' || typeof scope !== 'string') throw new InvalidTokenError('token lacks required claims');
+    if (payload.exp! - payload.iat! > MAX_TOKEN_LIFETIME_SECONDS) throw new InvalidTokenError('token lifetime exceeds the maximum');
+    // The tenant key goes into every query: a malformed one is refused here, not by Postgres.
+    if (!UUID.test(airline_id)) throw new InvalidTokenError('airline_id is not a UUID');
     return {
       airline_id,
       user_id: typeof user_id === 'string' ? user_id : '',
