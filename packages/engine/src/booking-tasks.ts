@@ -75,3 +75,12 @@ export function injectedStay(
   const outTime = terms?.guaranteed_late_check_out_time ?? terms?.standard_check_out_time ?? DEFAULT_CHECK_OUT;
   return { checkin: `${request.check_in_date}T${inTime}:00+00:00`, checkout: `${out}T${outTime}:00+00:00` };
 }
+
+/**
+ * The earliest travel date still worth searching: the calendar date at UTC-12, the last place on Earth to
+ * leave a day behind. A date before it is past at every origin, so a search for it is refused; a date that
+ * is still today at some origin is not.
+ */
+export function earliestTravelDate(nowMs: number): string {
+  return isoInstant(nowMs - 12 * MS_PER_HOUR).slice(0, 10);
+}

@@ -11,3 +11,4 @@ export * from './types';
 export * from './hotel-config';
 export * from './policy';
 export * from './booking-tasks';
+export * from './fx';

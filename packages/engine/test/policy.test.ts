@@ -22,6 +22,7 @@ import {
   type PolicyItem,
   type StationHotel,
 } from '../src/policy';
+import { fxTable } from '../src/fx';
 import type { BookingStatus } from '../src/types';
 
 // ---------------------------------------------------------------- fixtures
@@ -651,8 +652,7 @@ describe('chooseFlightOption: price ceiling (spec 4.3 flight-rules auto_book_max
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.reason).toMatch(/auto_book_max_price/);
-      expect(r.reason).toContain('210.5 EUR');
-      expect(r.reason).toContain('200 EUR');
+      expect(r.reason).toBe('the lowest fitting fare 210.50 EUR is above the ceiling 200.00 EUR (auto_book_max_price)');
     }
   });
 
@@ -772,30 +772,46 @@ describe('chooseFlightOption: properties', () => {
 
 describe('rateCheck (spec 1 operator table "Rate-match strictness"; rule 8 strict price mismatch)', () => {
   it('the same price passes in both modes without a flag', () => {
-    expect(rateCheck(eur(120), eur(120), 'STRICT')).toEqual({ ok: true, flag: null });
-    expect(rateCheck(eur(120), eur(120), 'LOOSE')).toEqual({ ok: true, flag: null });
+    expect(rateCheck(eur(120), eur(120), 'STRICT')).toEqual({ ok: true, flag: null, reason: null });
+    expect(rateCheck(eur(120), eur(120), 'LOOSE')).toEqual({ ok: true, flag: null, reason: null });
   });
 
   it('a difference under half a cent is the same price', () => {
-    expect(rateCheck(eur(120), eur(120.004), 'STRICT')).toEqual({ ok: true, flag: null });
+    expect(rateCheck(eur(120), eur(120.004), 'STRICT')).toEqual({ ok: true, flag: null, reason: null });
   });
 
   it('STRICT: a different amount fails the booking (held for review), with the mismatch described', () => {
     const r = rateCheck(eur(120), eur(135), 'STRICT');
     expect(r.ok).toBe(false);
-    expect(r.flag).toMatch(/135 EUR.*120 EUR/);
+    expect(r.flag).toMatch(/135.00 EUR.*120.00 EUR/);
+    expect(r.reason).toMatch(/^rate mismatch: /);
   });
 
   it('LOOSE: a different amount books and flags it', () => {
     const r = rateCheck(eur(120), eur(135), 'LOOSE');
     expect(r.ok).toBe(true);
-    expect(r.flag).toMatch(/135 EUR.*120 EUR/);
+    expect(r.flag).toMatch(/135.00 EUR.*120.00 EUR/);
   });
 
-  it('a currency mismatch at the same amount is a mismatch: STRICT fails, LOOSE flags', () => {
+  it('another currency without a rate cannot be compared: held for review in both modes, naming the currency', () => {
     const usd: Money = { amount: 120, currency: 'USD' };
-    expect(rateCheck(eur(120), usd, 'STRICT')).toEqual({ ok: false, flag: expect.stringMatching(/USD/) });
-    expect(rateCheck(eur(120), usd, 'LOOSE')).toEqual({ ok: true, flag: expect.stringMatching(/USD/) });
+    for (const mode of ['STRICT', 'LOOSE'] as const) {
+      const r = rateCheck(eur(120), usd, mode);
+      expect(r.ok).toBe(false);
+      expect(r.reason).toBe('rate check: no exchange rate for EUR is set (needed to compare the supplier price 120.00 USD with the contracted rate 120.00 EUR)');
+    }
+  });
+
+  it('another currency with a rate is compared in the contract currency at the rate of the date, to the cent', () => {
+    const fx = fxTable([{ currency: 'EUR', rate: 1.1, as_of: '2027-01-01' }]);
+    // 198 USD = 180 EUR at 1.1 USD per EUR.
+    expect(rateCheck(eur(180), { amount: 198, currency: 'USD' }, 'STRICT', fx, '2027-03-10')).toEqual({ ok: true, flag: null, reason: null });
+    const off = rateCheck(eur(180), { amount: 210, currency: 'USD' }, 'STRICT', fx, '2027-03-10');
+    expect(off.ok).toBe(false);
+    expect(off.flag).toBe('supplier price 210.00 USD (= 190.91 EUR at the rate of 2027-01-01) differs from the contracted rate 180.00 EUR');
+    expect(rateCheck(eur(180), { amount: 210, currency: 'USD' }, 'LOOSE', fx, '2027-03-10')).toMatchObject({ ok: true, flag: off.flag });
+    // Before the rate was set there is no rate for that date.
+    expect(rateCheck(eur(180), { amount: 198, currency: 'USD' }, 'STRICT', fx, '2026-12-31').reason).toMatch(/no exchange rate for EUR is set on or before 2026-12-31/);
   });
 
   it('a lower supplier price is a mismatch too', () => {
