@@ -130,6 +130,17 @@ export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterS
   return q.orderBy('seq').limit(limit + 1).execute();
 }
 
+/** Namespace of the per-airline booking-anchor lock (pg advisory locks take two int4 keys). */
+const BOOKING_ANCHORS_LOCK = 7302;
+
+/**
+ * Serializes, per airline, every check-then-create of a booking on its anchors (requests, injections and
+ * the roster diff's write), until the transaction ends: the duplicate check of spec 4.4 rule 4 cannot race.
+ */
+export async function lockAirlineBookings(trx: DbOrTrx, airlineId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${BOOKING_ANCHORS_LOCK}, hashtext(${airlineId}))`.execute(trx);
+}
+
 /** A live booking of the same type for the same anchors (POST /crew/bookings/request duplicate check). */
 export function liveBookingFor(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', anchors: { traveller_email: string; pairing_number?: string | null; duty_date: string }) {
   let q = db
@@ -201,4 +212,34 @@ export function completeIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint:
 
 export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
   return db.deleteFrom('idempotency_keys').where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).where('response_status', 'is', null).execute();
+}
+
+// ---- the roster diff meets the airline's own bookings ----
+
+/** Live bookings the airline requested or injected that no roster row holds yet, dated around a window. */
+export function requestedLiveBookings(db: DbOrTrx, airlineId: string, start: string, end: string) {
+  return db
+    .selectFrom('bookings')
+    .select(['booking_id', 'type', 'status', 'traveller_email', 'pairing_number', 'duty_date'])
+    .where('airline_id', '=', airlineId)
+    .where('source', '!=', 'SCHEDULE_DIFF')
+    .where('status', '!=', 'CANCELLED')
+    .where('pending_cancel', '=', false)
+    .where('duty_period_num', 'is', null)
+    .where('leg_sequence', 'is', null)
+    .where('traveller_email', 'is not', null)
+    .where('duty_date', '>=', sql<string>`${start}::date - 1`)
+    .where('duty_date', '<=', sql<string>`${end}::date + 1`)
+    .execute();
+}
+
+/** Ties adopted bookings to their roster rows, so later diffs see them as the row's booking. */
+export async function adoptBookings(trx: DbOrTrx, rows: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[]): Promise<void> {
+  for (const r of rows) {
+    await trx
+      .updateTable('bookings')
+      .set({ employee_id: r.employee_id, pairing_number: r.pairing_number, duty_period_num: r.duty_period_num, leg_sequence: r.leg_sequence, updated_at: new Date() })
+      .where('booking_id', '=', r.booking_id)
+      .execute();
+  }
 }

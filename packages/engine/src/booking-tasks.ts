@@ -84,3 +84,39 @@ export function injectedStay(
 export function earliestTravelDate(nowMs: number): string {
   return isoInstant(nowMs - 12 * MS_PER_HOUR).slice(0, 10);
 }
+
+/** A live booking the airline asked for itself (request or injection), not yet tied to a roster row. */
+export interface RequestedBooking {
+  booking_id: string;
+  type: 'HOTEL' | 'FLIGHT';
+  status: BookingStatus;
+  traveller_email: string;
+  pairing_number: string | null;
+  /** HOTEL: the check-in date; FLIGHT: the departure date. */
+  date: string;
+}
+
+/**
+ * The airline's own live booking that already covers a roster's new layover or deadhead (same type,
+ * traveller and date, and the same pairing where the request named one): the diff adopts it instead of
+ * booking a second room or ticket (spec 4.4 rule 4 applied to the diff path).
+ */
+export function coveringRequestedBooking(
+  item: { type: 'HOTEL' | 'FLIGHT'; subtype: string; anchors: { pairing_number: string }; details: { traveller_email?: string | null; checkin_time_local?: string; dep_time_local?: string } },
+  requested: ReadonlyMap<string, readonly RequestedBooking[]>,
+): RequestedBooking | null {
+  if (item.subtype !== 'NEW_BOOKING' || !item.details.traveller_email) return null;
+  const when = item.type === 'HOTEL' ? item.details.checkin_time_local : item.details.dep_time_local;
+  if (!when) return null;
+  const found = requested.get(requestedBookingKey(item.type, item.details.traveller_email, when.slice(0, 10))) ?? [];
+  return found.find((b) => b.pairing_number === null || b.pairing_number === item.anchors.pairing_number) ?? null;
+}
+
+export function requestedBookingKey(type: 'HOTEL' | 'FLIGHT', travellerEmail: string, date: string): string {
+  return [type, travellerEmail.toLowerCase(), date].join('|');
+}
+
+/** An adopted booking in flight or held counts as booked; one awaiting a person keeps the item in review. */
+export function dispositionOfCovered(status: BookingStatus): 'AUTO_BOOKED' | 'PENDING_REVIEW' {
+  return status === 'PENDING' || status === 'CONFIRMED' || status === 'MODIFIED' ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
+}

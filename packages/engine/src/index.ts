@@ -12,3 +12,4 @@ export * from './hotel-config';
 export * from './policy';
 export * from './booking-tasks';
 export * from './fx';
+export * from './stations';

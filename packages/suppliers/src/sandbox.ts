@@ -61,6 +61,10 @@ class SandboxHotelSupplier implements HotelSupplier {
 class SandboxFlightSupplier implements FlightSupplier {
   constructor(private readonly http: SupplierHttp) {}
 
+  getOffer(flightOptionId: string): Promise<FlightOffer | null> {
+    return this.http.call({ operation: 'flight.get_offer', method: 'GET', path: `/flights/offers/${seg(flightOptionId)}` }, true);
+  }
+
   async searchFlights(query: FlightSearchQuery): Promise<FlightOffer[]> {
     const found = await this.http.call<{ offers: FlightOffer[] }>({
       operation: 'flight.search',

@@ -187,6 +187,8 @@ export interface HotelSupplier {
 
 export interface FlightSupplier {
   searchFlights(query: FlightSearchQuery): Promise<FlightOffer[]>;
+  /** The offer an id names (route, date, flight; `expires_at` tells whether it is still bookable); null when the supplier never issued it. */
+  getOffer(flightOptionId: string): Promise<FlightOffer | null>;
   bookFlight(request: FlightBookingRequest): Promise<FlightOrder>;
   /** Cancelling a cancelled order succeeds without change. */
   cancelFlight(request: CancelRequest): Promise<FlightOrder>;

@@ -2,7 +2,7 @@
 import type { Response } from 'express';
 import { Type } from '@sinclair/typebox';
 import { ErrorEnvelope } from '@crew/contracts';
-import { route, type Reply, type RouteSpec } from '@crew/platform';
+import { ApiError, route, type Reply, type RouteSpec } from '@crew/platform';
 import { AIRPORTS } from './airports';
 import { sandboxErrors } from './errors';
 import type { Sandbox } from './sandbox';
@@ -82,6 +82,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
     switch (fault?.outcome) {
       case 'error':
         throw sandboxErrors.unavailable();
+      case 'rate_limited':
+        throw sandboxErrors.rateLimited(fault.retry_after_s ?? 1);
       case 'reject':
         throw sandboxErrors.rejected(REJECTIONS[operation]);
       case 'offer_expired':
@@ -201,6 +203,20 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       query: FlightSearchQuery,
       responses: { 200: { description: '{offers}', schema: Type.Object({ offers: Type.Array(FlightOffer) }) }, ...errors(400, 409, 503) },
       handler: ({ query, res }) => underFault('flight.search', res, () => ({ status: 200, body: { offers: sandbox.searchFlights(query) } })),
+    }),
+    route({
+      ...base,
+      method: 'get',
+      path: '/flights/offers/:flight_option_id',
+      operationId: 'getFlightOffer',
+      summary: 'The offer a flight_option_id names (route, date, carrier, flight, cabin, price, expires_at), also once expired',
+      params: Type.Object({ flight_option_id: Type.String({ minLength: 1, maxLength: 2000 }) }),
+      responses: { 200: { description: 'the offer', schema: FlightOffer }, ...errors(404) },
+      handler: ({ params }) => {
+        const offer = sandbox.getFlightOffer(params.flight_option_id);
+        if (!offer) throw ApiError.notFound('Flight offer');
+        return { status: 200, body: offer };
+      },
     }),
     route({
       ...base,

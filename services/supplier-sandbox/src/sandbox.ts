@@ -219,6 +219,14 @@ export class Sandbox {
       }));
   }
 
+  /** The offer an id names, as the search gave it (also once expired: `expires_at` says so); undefined for ids not issued here. */
+  getFlightOffer(flightOptionId: string): FlightOffer | undefined {
+    const key = this.offers.decode(flightOptionId);
+    if (!key) return undefined;
+    const offer = flightOffersFor(key.from, key.to, key.date).find((o) => o.flight_number === key.flightNumber && o.cabin === key.cabin);
+    return offer && { flight_option_id: flightOptionId, ...offer, expires_at: new Date(key.issuedAt + OFFER_TTL_MS).toISOString() };
+  }
+
   /** `created` is false when the reference had already ordered: the same order is returned. */
   bookFlight(body: FlightOrderBody, priceDelta = 0): { order: FlightOrder; created: boolean } {
     const key = this.offers.decode(body.flight_option_id);

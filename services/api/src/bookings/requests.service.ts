@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
 import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
-import { CANCELLING_CLASSIFICATIONS as CANCELLING, decide, injectedStay, type Decision, type StationHotel } from '@crew/engine';
+import { CANCELLING_CLASSIFICATIONS as CANCELLING, cityNamesStation, decide, injectedStay, isStationCode, resolveCityStation, type Decision, type StationHotel } from '@crew/engine';
 import { ApiError } from '@crew/platform';
+import { isSupplierError, type FlightOffer, type Suppliers } from '@crew/suppliers';
 import { bookingJob, taskRefOf, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 
@@ -28,18 +29,56 @@ function check(body: RequestBody, commit: boolean): ValidationIssue[] {
     for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
     if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
   }
-  if (commit && f?.flight_option_id && !body.anchors.duty_date && !f.depart_date) issues.push({ field: '/anchors/duty_date', issue: 'duty_date (or flight.depart_date) is required with flight_option_id' });
   return issues;
 }
 
-async function stationOf(db: Db, airlineId: string, body: RequestBody, hotels: ReadonlyMap<string, StationHotel>): Promise<string> {
+/** A supplier that cannot answer a lookup the request needs: 503, the client retries. */
+function supplierUnavailable(err: unknown): never {
+  if (isSupplierError(err) && err.kind === 'transient') throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
+  throw err;
+}
+
+/** The airports the hotel directory lists under exactly this city name (case-insensitive). */
+async function stationsOfCity(suppliers: Suppliers, city: string): Promise<string[]> {
+  const page = await suppliers.hotels.searchHotels({ city, limit: 200 }).catch(supplierUnavailable);
+  const name = city.toLowerCase();
+  return page.hotels.filter((h) => h.city.toLowerCase() === name).map((h) => h.airport_code);
+}
+
+/** The station of a hotel request: its pinned property's, checked against `city`, or the one `city` names. */
+async function stationOf(deps: { db: Db; suppliers: Suppliers }, airlineId: string, body: RequestBody, hotels: ReadonlyMap<string, StationHotel>): Promise<string> {
   const h = body.hotel!;
-  if (h.city) return h.city;
-  for (const s of hotels.values()) if (s.property_id === h.property_id) return s.station;
-  const current = await configRepo.currentHotels(db, airlineId);
-  const configured = current.find((c) => c.property_id === h.property_id);
-  if (configured) return configured.base_station;
-  throw ApiError.validation([{ field: '/hotel/property_id', issue: 'is not a hotel of this airline’s configuration; give hotel.city' }]);
+  const cityStations = h.city && !isStationCode(h.city) ? await stationsOfCity(deps.suppliers, h.city) : [];
+  if (h.property_id) {
+    let station: string | undefined;
+    for (const s of hotels.values()) if (s.property_id === h.property_id) station = s.station;
+    station ??= (await configRepo.currentHotels(deps.db, airlineId)).find((c) => c.property_id === h.property_id)?.base_station;
+    station ??= (await deps.suppliers.hotels.getProperty(h.property_id).catch(supplierUnavailable))?.airport_code;
+    if (station) {
+      if (h.city && !cityNamesStation(h.city, station, cityStations)) {
+        throw ApiError.validation([{ field: '/hotel/city', issue: `does not match the station of property ${h.property_id} (${station})` }], 'hotel.city and hotel.property_id disagree');
+      }
+      return station;
+    }
+    if (!h.city) throw ApiError.validation([{ field: '/hotel/property_id', issue: 'is neither a hotel of this airline’s configuration nor in the hotel directory; give hotel.city' }]);
+  }
+  const bases = (await configRepo.currentHotels(deps.db, airlineId)).map((c) => c.base_station);
+  const resolved = resolveCityStation(h.city!, cityStations, bases);
+  if (!resolved.ok) throw ApiError.validation([{ field: '/hotel/city', issue: resolved.issue }]);
+  return resolved.station;
+}
+
+/**
+ * The offer a committed flight_option_id names: the supplier knows its offers, so a commit needs no date or
+ * route of its own. Null when the supplier cannot say (unknown id, or unreachable while the body gives a date).
+ */
+async function committedOffer(suppliers: Suppliers, body: RequestBody): Promise<FlightOffer | null> {
+  const optionId = (body.flight as { flight_option_id?: string } | undefined)?.flight_option_id;
+  if (!optionId) return null;
+  const dated = Boolean(body.anchors.duty_date || body.flight?.depart_date);
+  const offer = await suppliers.flights.getOffer(optionId).catch((err) => (dated ? null : supplierUnavailable(err)));
+  if (!offer && !dated) throw ApiError.validation([{ field: '/flight/flight_option_id', issue: 'is not an offer of the flights supplier (search GET /crew/flight-options)' }]);
+  return offer;
 }
 
 /**
@@ -47,7 +86,7 @@ async function stationOf(db: Db, airlineId: string, body: RequestBody, hotels: R
  * a booking go). The booking is made asynchronously by the worker, like every other booking.
  */
 export async function requestBooking(
-  deps: { db: Db; relay: OutboxRelay },
+  deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers },
   caller: Principal,
   body: RequestBody,
   kind: 'injection' | 'commit',
@@ -64,12 +103,16 @@ export async function requestBooking(
   }
   const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString(), [email]);
   const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
-  const station = body.type === 'HOTEL' ? await stationOf(deps.db, airlineId, body, policy.hotels) : null;
+  const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
-  const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date!);
+  const offer = commit && body.type === 'FLIGHT' ? await committedOffer(deps.suppliers, body) : null;
+  // The date of a flight: the body's, else the offer's departure date (local at the origin).
+  const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date ?? offer!.dep_time.slice(0, 10));
   const actionId = randomUUID();
   const manualOverride = body.manual_override ?? true;
   const source = body.source ?? (body.irop_ref ? 'IROP' : 'AIRLINE_INJECTED');
+  // The booking task waits in its item's priority lane; a booking request (commit) is P2 like a default injection.
+  const taskPriority = (kind === 'injection' ? (body as ActionInjectionBody).priority : undefined) ?? 'P2';
 
   /** Injected items are written with their booking job: the task can never settle before its item exists. */
   const insertInjectedItem = async (trx: DbOrTrx, bookingId: string, d: Decision | null) => {
@@ -103,6 +146,8 @@ export async function requestBooking(
   };
 
   const outcome = await deps.db.transaction().execute(async (trx) => {
+    // Serialized per airline: two identical requests (or a request and a roster's diff) never both see "no live booking".
+    await bookingRepo.lockAirlineBookings(trx, airlineId);
     const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, { traveller_email: email, pairing_number: body.anchors.pairing_number, duty_date: dutyDate });
     // A booking the engine left for a person (BOOK_MANUALLY, no reservation) is fulfilled by the request.
     const awaiting = live.find((b) => b.status === 'NEEDS_REVIEW' && !(b.hotel as { supplier_ref?: string } | null)?.supplier_ref && !(b.flight as { supplier_ref?: string } | null)?.supplier_ref);
@@ -113,7 +158,7 @@ export async function requestBooking(
       if (!target) throw ApiError.validation([{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }], 'Nothing to cancel');
       const ref = taskRefOf('CANCEL', actionId);
       await bookingRepo.updateBooking(trx, target.booking_id, { status: 'PENDING', manual_override: manualOverride, task_ref: ref }, { reason: `${body.classification} requested`, actor: caller.email || caller.client_id });
-      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: target.booking_id, attempt: target.retry_count + 1, action_id: kind === 'injection' ? actionId : null, operation: 'CANCEL', ref })]);
+      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: target.booking_id, attempt: target.retry_count + 1, action_id: kind === 'injection' ? actionId : null, operation: 'CANCEL', ref, priority: taskPriority, type: body.type })]);
       await insertInjectedItem(trx, target.booking_id, null);
       return { bookingId: target.booking_id, decision: null };
     }
@@ -125,8 +170,8 @@ export async function requestBooking(
         { action_id: actionId, type: 'HOTEL', subtype: 'NEW_BOOKING', classification: body.classification, booking_status: null, traveller_email: email, station: station!, checkin_time_local: times!.checkin, checkout_time_local: times!.checkout, property_id: body.hotel!.property_id ?? null },
         policy,
       );
-    } else if (commit && flight?.flight_option_id) {
-      // The airline chose: ticketed under the calling user's account.
+    } else if (commit) {
+      // Spec rule 11: a manual flight commit (a chosen option, or a route to search) is placed under the calling user.
       decision = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null };
     } else {
       // An explicit request is not gated by the deadhead lever, only by the booking account.
@@ -134,7 +179,7 @@ export async function requestBooking(
         ? { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null }
         : { action: 'REVIEW', auto_eligible: false, reason: 'no crew booking account is configured (crew_booker_email)', recommended_action: null, flight_options_url: null };
     }
-    const bookedBy = body.type === 'FLIGHT' && commit && flight?.flight_option_id ? caller.email : policy.crew_booker_email;
+    const bookedBy = body.type === 'FLIGHT' && commit ? caller.email : policy.crew_booker_email;
     const status: 'PENDING' | 'NEEDS_REVIEW' = decision.action === 'AUTO_BOOK' ? 'PENDING' : 'NEEDS_REVIEW';
     const hotelBlock = decision.hotel
       ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
@@ -156,8 +201,8 @@ export async function requestBooking(
       station,
       checkin_time_local: times?.checkin ?? null,
       checkout_time_local: times?.checkout ?? null,
-      from_airport: flight?.from_airport ?? null,
-      to_airport: flight?.to_airport ?? null,
+      from_airport: flight?.from_airport ?? offer?.from_airport ?? null,
+      to_airport: flight?.to_airport ?? offer?.to_airport ?? null,
       duty_date: dutyDate,
       task_ref: status === 'PENDING' ? taskRefOf('BOOK', actionId) : null,
     };
@@ -194,7 +239,7 @@ export async function requestBooking(
       await bookingRepo.insertBookingEvents(trx, [{ booking_id: bookingId, status, reason: decision.reason ?? `${body.classification} requested by the airline`, actor: caller.email || caller.client_id }]);
     }
     if (status === 'PENDING') {
-      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: kind === 'injection' ? actionId : (awaiting?.action_id ?? null), operation: 'BOOK', ref: taskRefOf('BOOK', actionId) })]);
+      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: kind === 'injection' ? actionId : (awaiting?.action_id ?? null), operation: 'BOOK', ref: taskRefOf('BOOK', actionId), priority: taskPriority, type: body.type })]);
     }
     await insertInjectedItem(trx, bookingId, decision);
     return { bookingId, decision };

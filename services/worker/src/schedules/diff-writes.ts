@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { decide, type Decision, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus } from '@crew/engine';
-import { bookingJob, taskRefOf, type CatalogJob } from '@crew/queue';
+import { coveringRequestedBooking, decide, requestedBookingKey, dispositionOfCovered, type Decision, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
+import { bookingJob, taskRefOf, type BookingQueue, type CatalogJob } from '@crew/queue';
 import type { AirlineBookingContext } from '@crew/db';
 
 export interface DiffWrites {
@@ -8,7 +8,9 @@ export interface DiffWrites {
   newBookings: Record<string, unknown>[];
   bookingChanges: Record<string, unknown>[];
   bookingEvents: Record<string, unknown>[];
-  jobs: CatalogJob<'bookings'>[];
+  jobs: CatalogJob<BookingQueue>[];
+  /** The airline's own bookings that a new roster row adopts instead of a second booking. */
+  adoptions: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[];
   /** Items whose booking task is still running (their disposition is set when it ends). */
   open: number;
 }
@@ -41,10 +43,28 @@ export function planDiffWrites(
   bookingStatus: ReadonlyMap<string, BookingStatus>,
   retryCounts: ReadonlyMap<string, number>,
   now: string,
+  /** Adopted bookings are taken out, so one booking is adopted once across slices. */
+  requested: Map<string, RequestedBooking[]> = new Map(),
 ): DiffWrites {
-  const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], open: 0 };
+  const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0 };
   for (const item of items) {
     const actionId = randomUUID();
+    const covering = coveringRequestedBooking(item, requested);
+    if (covering) {
+      const key = requestedBookingKey(covering.type, covering.traveller_email, covering.date);
+      requested.set(key, requested.get(key)!.filter((b) => b !== covering));
+      const details = item.details as Partial<HotelItemDetails & FlightItemDetails>;
+      w.adoptions.push({ booking_id: covering.booking_id, employee_id: item.anchors.employee_id, pairing_number: item.anchors.pairing_number, duty_period_num: details.duty_period_num ?? null, leg_sequence: details.leg_sequence ?? null });
+      w.actionItems.push(actionItemRow(item, actionId, airlineId, scheduleId, now, {
+        disposition: dispositionOfCovered(covering.status),
+        auto_eligible: true,
+        booking_id: covering.booking_id,
+        flight_options_url: null,
+        recommended_action: null,
+        message: `covered by the airline’s own booking ${covering.booking_id} (${covering.status}); no second booking made`,
+      }));
+      continue;
+    }
     const existing = item.booking_id ? (bookingStatus.get(item.booking_id) ?? null) : null;
     const hotel = isHotel(item) ? item.details : null;
     const flight = isHotel(item) ? null : (item.details as FlightItemDetails);
@@ -136,33 +156,48 @@ export function planDiffWrites(
 
     if (operation && taskRef && bookingId) {
       const attempt = item.subtype === 'NEW_BOOKING' ? 1 : (retryCounts.get(bookingId) ?? 0) + 1;
-      w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: actionId, operation, ref: taskRef }));
+      w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: actionId, operation, ref: taskRef, priority: item.priority, type: item.type }));
     }
 
-    w.actionItems.push({
-      action_id: actionId,
-      airline_id: airlineId,
-      schedule_id: scheduleId,
-      item_key: item.item_key,
-      source: item.source,
-      type: item.type,
-      subtype: item.subtype,
-      classification: item.classification,
-      priority: item.priority,
-      disposition,
-      auto_eligible: decision.auto_eligible,
-      anchors: item.anchors,
-      source_rows: item.source_rows,
-      booking_id: bookingId,
-      flight_options_url: decision.flight_options_url,
-      recommended_action: decision.recommended_action,
-      message: decision.reason ?? item.message,
-      notes: null,
-      irop_ref: null,
-      event_at: item.event_at,
-      details: item.details,
-      disposition_at: disposition ? now : null,
-    });
+    w.actionItems.push(
+      actionItemRow(item, actionId, airlineId, scheduleId, now, {
+        disposition,
+        auto_eligible: decision.auto_eligible,
+        booking_id: bookingId,
+        flight_options_url: decision.flight_options_url,
+        recommended_action: decision.recommended_action,
+        message: decision.reason ?? item.message,
+      }),
+    );
   }
   return w;
+}
+
+function actionItemRow(
+  item: DerivedActionItem,
+  actionId: string,
+  airlineId: string,
+  scheduleId: string,
+  now: string,
+  outcome: { disposition: string | null; auto_eligible: boolean; booking_id: string | null; flight_options_url: string | null; recommended_action: string | null; message: string },
+): Record<string, unknown> {
+  return {
+    action_id: actionId,
+    airline_id: airlineId,
+    schedule_id: scheduleId,
+    item_key: item.item_key,
+    source: item.source,
+    type: item.type,
+    subtype: item.subtype,
+    classification: item.classification,
+    priority: item.priority,
+    ...outcome,
+    anchors: item.anchors,
+    source_rows: item.source_rows,
+    notes: null,
+    irop_ref: null,
+    event_at: item.event_at,
+    details: item.details,
+    disposition_at: outcome.disposition ? now : null,
+  };
 }

@@ -2,10 +2,10 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { ScheduleSubmission } from '@crew/contracts';
-import { outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { diffRoster, flattenRoster, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RosterState } from '@crew/engine';
+import { bookingRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
+import { diffRoster, flattenRoster, requestedBookingKey, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RequestedBooking, type RosterState } from '@crew/engine';
 import type { Logger } from '@crew/platform';
-import type { CatalogJob, JobData, OutboxRelay } from '@crew/queue';
+import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
 import { loadBookingContext } from '@crew/db';
 import { planDiffWrites } from './diff-writes';
@@ -160,17 +160,25 @@ export class ScheduleProcessor {
     const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
 
-    const jobs: CatalogJob<'bookings'>[] = [];
+    const jobs: CatalogJob<BookingQueue>[] = [];
     await conn.transaction().execute(async (trx) => {
+      // The airline's own requests wait for this write (and it for them): neither books what the other holds.
+      await bookingRepo.lockAirlineBookings(trx, airlineId);
+      const requested = new Map<string, RequestedBooking[]>();
+      for (const b of await bookingRepo.requestedLiveBookings(trx, airlineId, window.start, window.end)) {
+        const key = requestedBookingKey(b.type, b.traveller_email!, b.duty_date!);
+        requested.set(key, [...(requested.get(key) ?? []), { ...b, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status as BookingStatus }]);
+      }
       await pipelineRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
       await pipelineRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
       // Planned and written a slice at a time: a big roster's rows never sit in memory all at once.
       let open = 0;
       for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
-        const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt);
+        const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
         open += writes.open;
         jobs.push(...writes.jobs);
         await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+        await bookingRepo.adoptBookings(trx, writes.adoptions);
       }
       await outboxRepo.addToOutbox(trx, jobs);
       await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip);
