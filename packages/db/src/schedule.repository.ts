@@ -1,12 +1,26 @@
-import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
+import { sql, type Transaction } from 'kysely';
+import type { Database, DbOrTrx } from './database';
 import type { ProcessingStatus } from './tables/schedule.table';
 
-export function insertSchedule(
-  trx: DbOrTrx,
+/** Per-airline intake lock namespace (apart from the worker's processing lock, which must not block intake). */
+const INTAKE_LOCK = 7302;
+
+/**
+ * Stores a submission as QUEUED. Its seq (the processing and listing order) and received_at are assigned in
+ * one statement under a per-airline lock held until the caller's transaction ends, so one airline's
+ * submissions commit one at a time in seq order and received_at (the statement's clock, not the
+ * transaction's start) grows with seq: the three orders agree.
+ */
+export async function insertSchedule(
+  trx: Transaction<Database>,
   row: { airline_id: string; external_ref: string | null; as_of: Date | null; schedule_start_date: string; schedule_end_date: string; pairing_count: number },
 ) {
-  return trx.insertInto('schedules').values({ ...row, status: 'QUEUED' }).returningAll().executeTakeFirstOrThrow();
+  await sql`select pg_advisory_xact_lock(${INTAKE_LOCK}, hashtext(${row.airline_id}))`.execute(trx);
+  return trx
+    .insertInto('schedules')
+    .values({ ...row, status: 'QUEUED', received_at: sql<Date>`clock_timestamp()` })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function insertPayload(trx: DbOrTrx, scheduleId: string, bodyGzip: Buffer) {
