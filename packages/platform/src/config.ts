@@ -27,6 +27,10 @@ export interface Config {
   readonly stalledIntervalMs: number;
   /** Requests a minute each airline may make to the airline API, across every api replica; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
+  /** Booking tasks each worker process runs at once, per supplier queue (hotel, flight). */
+  readonly bookingConcurrency: number;
+  /** Booking tasks a second each supplier (hotel, flight) is sent, across every worker; 0 = no limit. */
+  readonly supplierRateLimitPerSecond: number;
 }
 
 export class ConfigError extends Error {
@@ -48,6 +52,12 @@ function nonNegativeInt(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const n = nonNegativeInt(env, name, fallback);
+  if (n < 1) throw new ConfigError(`${name} must be at least 1, got "${env[name]}"`);
   return n;
 }
 
@@ -111,6 +121,8 @@ export function loadConfig(env: Env = process.env, mintToken: () => string = def
     jobLockMs: nonNegativeInt(env, 'JOB_LOCK_MS', 60000),
     stalledIntervalMs: nonNegativeInt(env, 'JOB_STALLED_INTERVAL_MS', 30000),
     rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    bookingConcurrency: positiveInt(env, 'BOOKING_CONCURRENCY', 16),
+    supplierRateLimitPerSecond: nonNegativeInt(env, 'SUPPLIER_RATE_LIMIT_PER_SECOND', 0),
   });
 }
 

@@ -20,15 +20,32 @@ export interface JobCatalog {
       ref?: string;
       /** An automatic retry: accepted when it fires, if the booking is still FAILED. */
       automatic?: boolean;
+      /** The lane the task waits in (its action item's priority); absent on older jobs = P3. */
+      priority?: TaskPriority;
+      /** The booking's type, which names the supplier lane (queue); absent on older jobs = `bookings`. */
+      type?: 'HOTEL' | 'FLIGHT';
     };
   };
+  'flight-bookings': JobCatalog['bookings'];
 }
 
 export type QueueName = keyof JobCatalog;
 export type JobName<Q extends QueueName> = keyof JobCatalog[Q] & string;
 export type JobData<Q extends QueueName, N extends JobName<Q>> = JobCatalog[Q][N];
 
-export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings'];
+export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings', 'flight-bookings'];
+
+/**
+ * One queue per supplier, so a supplier that asks us to slow down (429/503 with Retry-After) pauses only its
+ * own tasks: `bookings` holds hotel tasks (and jobs queued before the split), `flight-bookings` flight tasks.
+ */
+export type BookingQueue = 'bookings' | 'flight-bookings';
+export const BOOKING_QUEUES: readonly BookingQueue[] = ['bookings', 'flight-bookings'];
+export const isBookingQueue = (q: string): q is BookingQueue => q === 'bookings' || q === 'flight-bookings';
+
+/** Lanes of the booking queues, most urgent first. */
+export type TaskPriority = 'P1' | 'P2' | 'P3' | 'P4';
+export const TASK_PRIORITIES: readonly TaskPriority[] = ['P1', 'P2', 'P3', 'P4'];
 
 /** A job ready for the outbox. Job ids are deterministic, so a job relayed twice is added once. */
 export interface CatalogJob<Q extends QueueName = QueueName> {
@@ -43,11 +60,11 @@ export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'
   return { queue: 'schedules', name: 'process-schedules', job_id: `sched-${scheduleId}`, data: { airline_id: airlineId, schedule_id: scheduleId } };
 }
 
-export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<'bookings'> {
+export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<BookingQueue> {
   // The id names booking, task, attempt and kind: BullMQ drops an add whose id it still holds, so a new task
   // (a cancel after a booking) or a manual retry must never share an id with an earlier or delayed job.
   const kind = data.automatic ? 'auto' : 'run';
-  return { queue: 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
+  return { queue: data.type === 'FLIGHT' ? 'flight-bookings' : 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
 }
 
 export type BookingOperation = 'BOOK' | 'AMEND' | 'CANCEL';

@@ -17,6 +17,7 @@ export type Queues = Record<QueueName, Queue>;
 const ATTEMPTS: Record<QueueName, { attempts: number; backoff: { type: 'exponential'; delay: number } }> = {
   schedules: { attempts: 8, backoff: { type: 'exponential', delay: 2000 } },
   bookings: { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
+  'flight-bookings': { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /** One BullMQ Queue per catalog queue, sharing a producer connection and the stack's prefix. */

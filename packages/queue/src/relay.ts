@@ -1,6 +1,7 @@
 import { outboxRepo, type Db } from '@crew/db';
 import type { Logger } from 'pino';
-import type { QueueName } from './catalog';
+import { isBookingQueue, type QueueName } from './catalog';
+import { assignPriorities, type FairTask } from './fairness';
 import type { Queues } from './queues';
 
 /**
@@ -67,7 +68,9 @@ export class OutboxRelay {
             byQueue.set(q, [...(byQueue.get(q) ?? []), r]);
           }
           for (const [q, list] of byQueue) {
-            await this.queues[q].addBulk(list.map((r) => ({ name: r.name, data: r.data, opts: { jobId: r.job_id, delay: r.delay_ms || undefined } })));
+            // Booking tasks get their lane and fair-share place now, when they join the queue (see fairness.ts).
+            const priorities = isBookingQueue(q) ? await assignPriorities(this.queues[q], list.map((r) => r.data as unknown as FairTask)) : [];
+            await this.queues[q].addBulk(list.map((r, i) => ({ name: r.name, data: r.data, opts: { jobId: r.job_id, delay: r.delay_ms || undefined, priority: priorities[i] } })));
           }
           return rows.length;
         });

@@ -31,6 +31,8 @@ export interface SupplierErrorDetails {
   status?: number;
   details?: Array<{ field: string; issue: string }>;
   cause?: unknown;
+  /** The supplier asked us to slow down (429, or 503 with Retry-After): wait this long before calling again. */
+  retryAfterMs?: number;
 }
 
 export class SupplierError extends Error {
@@ -38,6 +40,7 @@ export class SupplierError extends Error {
   readonly operation: string;
   readonly status: number | undefined;
   readonly details: Array<{ field: string; issue: string }>;
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     readonly kind: SupplierErrorKind,
@@ -50,6 +53,12 @@ export class SupplierError extends Error {
     this.operation = info.operation;
     this.status = info.status;
     this.details = info.details ?? [];
+    this.retryAfterMs = info.retryAfterMs;
+  }
+
+  /** A supplier pacing us (429, or 503 with Retry-After): the task should wait, not fail. */
+  get rateLimited(): boolean {
+    return this.retryAfterMs !== undefined;
   }
 
   get transient(): boolean {

@@ -116,14 +116,15 @@ export class SupplierHttp {
       try {
         return await this.attempt<T>(call, nullOn404);
       } catch (err) {
-        if (!(err instanceof SupplierError) || !err.transient || attempt >= attempts) throw err;
+        // A supplier pacing us is not retried here: the caller's lane waits (Retry-After) instead.
+        if (!(err instanceof SupplierError) || !err.transient || err.rateLimited || attempt >= attempts) throw err;
         await sleep(this.retryBackoffMs * 2 ** (attempt - 1));
       }
     }
   }
 
   private async attempt<T>(call: SupplierCall, nullOn404: boolean): Promise<T | null> {
-    const { status, text } = await this.exchange(call);
+    const { status, text, retryAfter } = await this.exchange(call);
     if (status >= 200 && status < 300) {
       if (text === '') return null as T;
       try {
@@ -133,11 +134,11 @@ export class SupplierHttp {
       }
     }
     if (status === 404 && nullOn404) return null;
-    throw this.statusError(call, status, text);
+    throw this.statusError(call, status, text, retryAfter);
   }
 
   /** Sends the request and reads the whole answer within the deadlines; network failures become transient errors. */
-  private async exchange(call: SupplierCall): Promise<{ status: number; text: string }> {
+  private async exchange(call: SupplierCall): Promise<{ status: number; text: string; retryAfter: string | null }> {
     const url = new URL(this.baseUrl + call.path);
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const connectFailed = new AbortController();
@@ -152,7 +153,7 @@ export class SupplierHttp {
       });
       const text = await res.text();
       this.connectCheck.vouch();
-      return { status: res.status, text };
+      return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
     } catch (err) {
       this.connectCheck.doubt();
       throw this.networkError(call, signal, connectFailed.signal, err);
@@ -173,7 +174,7 @@ export class SupplierHttp {
   }
 
   /** 5xx, 408 and 429 are transient; any other refusal status is the supplier saying no. */
-  private statusError(call: SupplierCall, status: number, text: string): SupplierError {
+  private statusError(call: SupplierCall, status: number, text: string, retryAfter: string | null = null): SupplierError {
     const envelope = parseEnvelope(text);
     const transient = status >= 500 || status === 408 || status === 429;
     const fallback = transient ? SupplierErrorCode.SERVER_ERROR : status === 404 ? SupplierErrorCode.NOT_FOUND : SupplierErrorCode.REFUSED;
@@ -182,8 +183,20 @@ export class SupplierHttp {
     const details = Array.isArray(envelope?.details)
       ? envelope.details.filter((d): d is { field: string; issue: string } => typeof d?.field === 'string' && typeof d?.issue === 'string')
       : [];
-    return new SupplierError(transient ? 'transient' : 'refusal', code, `${call.operation}: ${message}`, { operation: call.operation, status, details });
+    // 429 always asks us to slow down (1 s when it does not say how long); 503 only when it says how long.
+    const pause = parseRetryAfter(retryAfter);
+    const retryAfterMs = status === 429 ? (pause ?? 1000) : status === 503 && pause !== undefined ? pause : undefined;
+    return new SupplierError(transient ? 'transient' : 'refusal', code, `${call.operation}: ${message}`, { operation: call.operation, status, details, retryAfterMs });
   }
+}
+
+/** Retry-After as delay-seconds or an HTTP date, in ms (at most 10 minutes); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const v = value.trim();
+  const ms = /^\d+(\.\d+)?$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(600_000, Math.max(0, Math.round(ms)));
 }
 
 function parseEnvelope(text: string): Envelope['error'] | undefined {

@@ -14,6 +14,7 @@ export const SandboxErrorCode = {
   RESERVATION_CANCELLED: 'RESERVATION_CANCELLED',
   UNKNOWN_PROPERTY: 'UNKNOWN_PROPERTY',
   SUPPLIER_UNAVAILABLE: 'SUPPLIER_UNAVAILABLE',
+  RATE_LIMITED: 'RATE_LIMITED',
 } as const;
 
 /** Longest stay the sandbox sells; longer ones are refused as a realistic "no availability". */
@@ -28,4 +29,5 @@ export const sandboxErrors = {
   cancelled: () => ApiError.conflict('The reservation is cancelled and cannot be changed', SandboxErrorCode.RESERVATION_CANCELLED),
   unknownProperty: () => ApiError.unprocessable(SandboxErrorCode.UNKNOWN_PROPERTY, 'No such property in the GDS inventory', [{ field: '/property_id', issue: 'is not in the inventory' }]),
   unavailable: () => new ApiError(503, SandboxErrorCode.SUPPLIER_UNAVAILABLE, 'The supplier is temporarily unavailable'),
+  rateLimited: (retryAfterS: number) => new ApiError(429, SandboxErrorCode.RATE_LIMITED, 'Too many requests; slow down', [], { 'Retry-After': String(retryAfterS) }),
 };

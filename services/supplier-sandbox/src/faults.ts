@@ -11,6 +11,7 @@ const ALLOWED: Record<FaultBody['outcome'], readonly FaultOperation[] | 'all'> =
   timeout: 'all',
   offer_expired: ['flight.book'],
   price_change: ['hotel.book', 'flight.book'],
+  rate_limited: 'all',
 };
 
 export class FaultStore {
@@ -30,6 +31,7 @@ export class FaultStore {
     } else if (body.price_delta !== undefined) {
       issues.push({ field: '/price_delta', issue: 'applies only to price_change' });
     }
+    if (body.retry_after_s !== undefined && body.outcome !== 'rate_limited') issues.push({ field: '/retry_after_s', issue: 'applies only to rate_limited' });
     if (issues.length > 0) throw ApiError.validation(issues, 'This operation and outcome do not combine');
     const count = body.count ?? 1;
     const fault: Fault = {
@@ -39,6 +41,7 @@ export class FaultStore {
       count,
       remaining: count,
       price_delta: body.price_delta ?? null,
+      ...(body.outcome === 'rate_limited' ? { retry_after_s: body.retry_after_s ?? 1 } : {}),
       created_at: this.now(),
     };
     this.faults.push(fault);

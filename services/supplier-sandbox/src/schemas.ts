@@ -187,7 +187,7 @@ export type FlightOrder = Static<typeof FlightOrder>;
 
 export const FAULT_OPERATIONS = ['hotel.book', 'hotel.amend', 'hotel.cancel', 'flight.search', 'flight.book', 'flight.cancel'] as const;
 export type FaultOperation = (typeof FAULT_OPERATIONS)[number];
-export const FAULT_OUTCOMES = ['error', 'reject', 'timeout', 'offer_expired', 'price_change'] as const;
+export const FAULT_OUTCOMES = ['error', 'reject', 'timeout', 'offer_expired', 'price_change', 'rate_limited'] as const;
 export type FaultOutcome = (typeof FAULT_OUTCOMES)[number];
 
 export const FaultBody = Type.Object(
@@ -196,6 +196,8 @@ export const FaultBody = Type.Object(
     outcome: StringEnum(FAULT_OUTCOMES),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
     price_delta: Type.Optional(Type.Number()),
+    /** With rate_limited: the Retry-After seconds of the 429 (default 1). */
+    retry_after_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 600 })),
   },
   { additionalProperties: false },
 );
@@ -208,6 +210,7 @@ export const Fault = Type.Object({
   count: Type.Integer(),
   remaining: Type.Integer(),
   price_delta: Type.Union([Type.Number(), Type.Null()]),
+  retry_after_s: Type.Optional(Type.Integer()),
   created_at: Timestamp,
 });
 export type Fault = Static<typeof Fault>;

@@ -1,10 +1,10 @@
 import { Worker } from 'bullmq';
 import { pipelineRepo, type Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
-import { closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
+import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
 import type { Suppliers } from '@crew/suppliers';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
-import { BookingProcessor } from './bookings/booking.processor';
+import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
 import { ScheduleProcessor } from './schedules/schedule.processor';
 
 export interface WorkerDeps {
@@ -47,12 +47,37 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     concurrency: 2,
   });
   const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now });
-  const bookingWorker = new Worker<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>('bookings', (job) => bookings.process(job), {
-    ...common,
-    // Supplier calls are I/O-bound: many at once per process.
-    concurrency: 16,
+  // One worker per supplier queue (hotel tasks on `bookings`, flight tasks on `flight-bookings`): a supplier
+  // that asks us to slow down pauses only its own queue, for every worker process (the limiter key is in Redis).
+  const bookingWorkers = BOOKING_QUEUES.map((name) => {
+    const worker: Worker<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'> = new Worker(
+      name,
+      async (job) => {
+        try {
+          await bookings.process(job);
+        } catch (err) {
+          if (!(err instanceof SupplierPaced)) throw err;
+          logger.info({ queue: name, job_id: job.id, pause_ms: err.retryAfterMs }, 'supplier asked to slow down; its queue pauses');
+          // Back to its lane (same priority, front of its tie), not counted as an attempt.
+          const pauseMs = Math.max(1, err.retryAfterMs);
+          await worker.rateLimit(pauseMs);
+          // A task put back into a priority lane leaves no wake-up marker, so idle workers would sleep out their
+          // drainDelay after the pause; a delayed marker wakes them when it ends (BullMQ's own delayed-job marker).
+          await producer.zadd(`${config.queuePrefix}:${name}:marker`, Date.now() + pauseMs, '1');
+          throw Worker.RateLimitError();
+        }
+      },
+      {
+        ...common,
+        // Supplier calls are I/O-bound: many at once per process (BOOKING_CONCURRENCY).
+        concurrency: config.bookingConcurrency,
+        // The manual pause above needs a limiter; without SUPPLIER_RATE_LIMIT_PER_SECOND it never binds.
+        limiter: { max: config.supplierRateLimitPerSecond || 1_000_000, duration: 1000 },
+      },
+    );
+    return worker;
   });
-  const workers = [scheduleWorker as unknown as Worker, bookingWorker as unknown as Worker];
+  const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[])];
   for (const w of workers) {
     w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));

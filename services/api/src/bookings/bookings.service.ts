@@ -48,7 +48,8 @@ async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> 
 async function startTask(trx: DbOrTrx, b: BookingRow, operation: BookingOperation, patch: bookingRepo.BookingPatch, event: { reason: string | null; actor: string }): Promise<void> {
   const ref = taskRefOf(operation, randomUUID());
   await bookingRepo.updateBooking(trx, b.booking_id, { ...patch, status: 'PENDING', task_ref: ref, next_attempt_at: null }, event);
-  await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref })]);
+  // P1: the airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
+  await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref, priority: 'P1', type: b.type })]);
 }
 
 /** Replaces the date of a local timestamp, keeping its time and offset. */
@@ -151,7 +152,7 @@ async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, overr
       },
     ]);
     await bookingRepo.insertBookingEvents(trx, [{ booking_id: newId, status: 'PENDING', reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) }]);
-    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref })]);
+    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref, priority: 'P1', type: b.type })]);
     await startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) });
   });
   deps.relay.kick();
@@ -182,7 +183,8 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
     if (b.status !== 'FAILED') throw new ApiError(409, ErrorCode.CONFLICT, `Only a FAILED booking can be retried; this one is ${b.status}`);
     if (b.retry_count >= maxRetries) throw new ApiError(409, ErrorCode.CONFLICT, `The booking has used its ${maxRetries} retries`);
     await bookingRepo.updateBooking(trx, bookingId, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) }, { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) });
-    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: bookingId, attempt: b.retry_count + 2, action_id: b.action_id, operation: operationOf(b.task_ref), ref: b.task_ref ?? undefined })]);
+    // P2, like any request of the airline's (injections default to P2 too).
+    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: bookingId, attempt: b.retry_count + 2, action_id: b.action_id, operation: operationOf(b.task_ref), ref: b.task_ref ?? undefined, priority: 'P2', type: b.type })]);
   });
   deps.relay.kick();
   return (await bookingRepo.findBooking(deps.db, bookingId))!;

@@ -33,6 +33,20 @@ interface Outcome {
 
 const ref = (booking: BookingRow, data: Data) => data.ref ?? data.action_id ?? booking.booking_id;
 
+/**
+ * The supplier asked us to slow down (429, or 503 with Retry-After). Nothing was done at the supplier; the
+ * runtime pauses this supplier's queue for `retryAfterMs` and puts the task back, so the booking does not fail.
+ */
+export class SupplierPaced extends Error {
+  override readonly name = 'SupplierPaced';
+  constructor(readonly retryAfterMs: number, message: string) {
+    super(message);
+  }
+}
+
+/** How long an airline's booking context (policy, contracts) is reused by hotel tasks: a config change applies within this. */
+const CONTEXT_TTL_MS = 1000;
+
 /** The job is the task the booking waits for: PENDING, same task, same attempt. */
 function isCurrentTask(b: BookingRow, data: Data): boolean {
   return b.status === 'PENDING' && (b.task_ref ?? null) === (data.ref ?? null) && b.retry_count + 1 === data.attempt;
@@ -44,7 +58,26 @@ function isCurrentTask(b: BookingRow, data: Data): boolean {
  * reservation it already made instead of making a second one.
  */
 export class BookingProcessor {
+  private readonly contexts = new Map<string, { at: number; ctx: Promise<AirlineBookingContext> }>();
+
   constructor(private readonly deps: BookingProcessorDeps) {}
+
+  /**
+   * Hotel tasks reuse the airline's context for a few seconds: at 64 tasks/s per process the three queries
+   * behind it would otherwise be most of the task's Postgres work. Flight tasks need their traveller's
+   * profile and read it fresh.
+   */
+  private context(b: BookingRow, now: Date): Promise<AirlineBookingContext> {
+    if (b.type !== 'HOTEL') return loadBookingContext(this.deps.db, b.airline_id, now.toISOString(), b.traveller_email ? [b.traveller_email] : []);
+    const hit = this.contexts.get(b.airline_id);
+    const t = Date.now();
+    if (hit && t - hit.at < CONTEXT_TTL_MS) return hit.ctx;
+    const ctx = loadBookingContext(this.deps.db, b.airline_id, now.toISOString(), []);
+    this.contexts.set(b.airline_id, { at: t, ctx });
+    ctx.catch(() => this.contexts.delete(b.airline_id));
+    if (this.contexts.size > 1000) for (const [k, v] of this.contexts) if (t - v.at >= CONTEXT_TTL_MS) this.contexts.delete(k);
+    return ctx;
+  }
 
   async process(job: BookingJob): Promise<void> {
     const data = job.data;
@@ -54,11 +87,12 @@ export class BookingProcessor {
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
     if (!booking || !isCurrentTask(booking, data)) return;
     const now = this.deps.now?.() ?? new Date();
-    const ctx = await loadBookingContext(this.deps.db, data.airline_id, now.toISOString(), booking.traveller_email ? [booking.traveller_email] : []);
+    const ctx = await this.context(booking, now);
     let outcome: Outcome;
     try {
       outcome = await this.execute(booking, data, ctx);
     } catch (err) {
+      if (isSupplierError(err) && err.rateLimited) throw new SupplierPaced(err.retryAfterMs!, err.message);
       if (!isSupplierError(err)) {
         const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         log.error({ err, last }, 'booking task failed');

@@ -1,0 +1,200 @@
+/**
+ * Booking scheduler: priority lanes, per-airline fair share (both decided by the outbox relay, fairness.ts)
+ * and supplier pacing (a 429 with Retry-After pauses that supplier's queue; the booking still ends CONFIRMED).
+ * The order tests run a BullMQ worker of concurrency 1 whose processor only records which task it started.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'bullmq';
+import { outboxRepo } from '@crew/db';
+import { createLogger } from '@crew/platform';
+import { bookingJob, closeQueues, createQueues, createRedis, OutboxRelay, type Queues, type TaskPriority } from '@crew/queue';
+import { http, onboard, type Tenant } from '../../../test/support/client';
+import { bookingAccount, contractStations } from '../../../test/support/fixtures';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { startStack, type Stack } from '../../../test/support/stack';
+
+jest.setTimeout(60_000);
+
+describe('lanes and fair share (the order booking tasks start in)', () => {
+  let database: TestDatabase;
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = createRedis(redisUrl);
+  const consumer = createRedis(redisUrl, true);
+  let queues: Queues;
+  let relay: OutboxRelay;
+  let prefix: string;
+  let seq = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('lanes');
+  });
+  beforeEach(() => {
+    prefix = `t${randomBytes(5).toString('hex')}`;
+    queues = createQueues(redis, prefix);
+    relay = new OutboxRelay(database.db, queues, createLogger('lanes', 'silent'), 60_000);
+  });
+  afterEach(async () => {
+    await relay.close();
+    await closeQueues(queues);
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    consumer.disconnect();
+    await database.drop();
+  });
+
+  /** `n` hotel tasks of one airline, written to the outbox and relayed as the api or worker would. */
+  async function enqueue(airline: string, priority: TaskPriority | undefined, n: number): Promise<void> {
+    const jobs = Array.from({ length: n }, () => bookingJob({ airline_id: airline, booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', ...(priority ? { priority } : {}) }));
+    await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, jobs));
+    await relay.drain();
+  }
+
+  /** A worker of concurrency 1 that records (airline, priority) of each task as it starts, taking `ms` per task. */
+  function recorder(ms: number) {
+    const started: string[] = [];
+    const worker = new Worker(
+      'bookings',
+      async (job) => {
+        started.push(`${job.data.airline_id}:${job.data.priority ?? '-'}`);
+        if (ms) await sleep(ms);
+      },
+      { connection: consumer, prefix, concurrency: 1 },
+    );
+    return { started, worker };
+  }
+
+  async function until(check: () => boolean, ms = 30_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await sleep(10);
+    }
+  }
+
+  it('a P1 task queued after 500 P4 tasks of another airline starts before them', async () => {
+    const { started, worker } = recorder(2);
+    try {
+      await enqueue('A', 'P4', 500);
+      await until(() => started.length >= 5);
+      await enqueue('B', 'P1', 1);
+      const before = started.length;
+      await until(() => started.includes('B:P1'));
+      const at = started.indexOf('B:P1');
+      // Started as soon as the task running when it was queued finished.
+      expect(at).toBeLessThanOrEqual(before + 1);
+      await until(() => started.length === 501);
+      expect(started.filter((s) => s === 'A:P4')).toHaveLength(500);
+      expect(started.slice(at + 1).every((s) => s === 'A:P4')).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('two airlines with backlogs alternate; a third arriving later is not queued behind them; lanes go most urgent first', async () => {
+    await enqueue('A', 'P3', 200);
+    await enqueue('B', 'P3', 100);
+    await enqueue('A', 'P2', 3);
+    await enqueue('C', undefined, 1); // a task written before lanes existed: P3
+    const { started, worker } = recorder(0);
+    try {
+      await until(() => started.length === 304);
+      expect(started.slice(0, 3)).toEqual(['A:P2', 'A:P2', 'A:P2']);
+      const p3 = started.slice(3);
+      // Tie of equal tags: A, B, C, then A and B alternate until B's backlog is done, then A's rest.
+      expect(p3.slice(0, 3)).toEqual(['A:P3', 'B:P3', 'C:-']);
+      for (let i = 3; i < 3 + 2 * 99; i += 2) expect(p3.slice(i, i + 2)).toEqual(['A:P3', 'B:P3']);
+      expect(p3.slice(3 + 2 * 99).every((s) => s === 'A:P3')).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('an airline arriving while another drains its backlog starts at once, then shares the lane evenly', async () => {
+    const { started, worker } = recorder(2);
+    try {
+      await enqueue('A', 'P3', 400);
+      await until(() => started.length >= 100);
+      await enqueue('B', 'P3', 10);
+      await until(() => started.filter((s) => s.startsWith('B')).length === 10);
+      const first = started.findIndex((s) => s.startsWith('B'));
+      const last = started.lastIndexOf('B:P3');
+      // Ten B tasks within about twenty starts: B waits for one A task per B task, not for A's 300 left.
+      expect(last - first).toBeLessThanOrEqual(21);
+    } finally {
+      await worker.close();
+    }
+  });
+});
+
+describe('supplier pacing', () => {
+  let stack: Stack;
+  let t: Tenant;
+  const email = 'pace@air.test';
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+
+  beforeAll(async () => {
+    stack = await startStack('pacing', { worker: true, sandboxLatencyMs: 5 });
+    t = await onboard(stack, { name: 'Pace Air', carrier: 'PQ', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+    await bookingAccount(stack, t, email);
+    await contractStations(stack, t, ['JFK']);
+  });
+  afterAll(() => stack.close());
+
+  const settled = async (id: string, ms = 20_000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const b = (await api(`/crew/bookings/${id}`)).body;
+      if (b.status !== 'PENDING' || Date.now() > end) return b;
+      await sleep(50);
+    }
+  };
+
+  it('a supplier answering 429 with Retry-After pauses that lane; the bookings end CONFIRMED, not FAILED', async () => {
+    const armed = await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 1, count: 2 } });
+    expect(armed.status).toBe(201);
+    expect(armed.body).toMatchObject({ outcome: 'rate_limited', retry_after_s: 1 });
+    const started = Date.now();
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await api('/crew/action-items', {
+        method: 'POST',
+        body: { type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', irop_ref: `IR-${n}`, priority: 'P1', anchors: { traveller_email: email, pairing_number: `PACE${n}` }, hotel: { city: 'JFK', check_in_date: '2027-04-02', num_nights: 1 } },
+      });
+      expect(res.status).toBe(202);
+      ids.push(res.body.booking_id);
+    }
+    const bookings = await Promise.all(ids.map((id) => settled(id)));
+    expect(bookings.map((b) => b.status)).toEqual(['CONFIRMED', 'CONFIRMED', 'CONFIRMED']);
+    expect(bookings.map((b) => b.retry_count)).toEqual([0, 0, 0]);
+    // The lane waited for Retry-After (1 s) before the supplier was called again, and not much longer.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect((await http(`${stack.sandboxUrl}/_control/faults`)).body.faults).toEqual([]);
+    expect(stack.logLines.some((l) => l.includes('supplier asked to slow down'))).toBe(true);
+  });
+
+  it('while the hotel supplier is paused, flight tasks (their own queue) keep running', async () => {
+    await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 3, count: 1 } });
+    const hotel = await api('/crew/action-items', {
+      method: 'POST',
+      body: { type: 'HOTEL', classification: 'NEW_LAYOVER', priority: 'P1', anchors: { traveller_email: email, pairing_number: 'LANE-H' }, hotel: { city: 'JFK', check_in_date: '2027-05-02', num_nights: 1 } },
+    });
+    expect(hotel.status).toBe(202);
+    // The hotel queue is paused once its task has met the 429.
+    await sleep(300);
+    const t0 = Date.now();
+    const flight = await api('/crew/action-items', {
+      method: 'POST',
+      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', priority: 'P1', anchors: { traveller_email: email, pairing_number: 'LANE-F' }, flight: { from_airport: 'JFK', to_airport: 'LHR', depart_date: '2027-05-02' } },
+    });
+    expect(flight.status).toBe(202);
+    const f = await settled(flight.body.booking_id);
+    expect(f.status).toBe('CONFIRMED');
+    const flightSeconds = (Date.now() - t0) / 1000;
+    expect(flightSeconds).toBeLessThan(2);
+    expect((await api(`/crew/bookings/${hotel.body.booking_id}`)).body.status).toBe('PENDING');
+    expect((await settled(hotel.body.booking_id)).status).toBe('CONFIRMED');
+  });
+});
