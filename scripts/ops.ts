@@ -14,6 +14,8 @@ const USAGE = `usage: npm run ops -- <command>
   traveller <airline_id> <email> [employee_id=… first_name=… last_name=… date_of_birth=YYYY-MM-DD]
   change-requests [status]                   list hotel change requests of every airline
   decide <request_id> APPROVED|DECLINED <decided_by> [note]
+  fx <currency> <rate> [as_of YYYY-MM-DD] [set_by]   set an exchange rate: USD per 1 unit of <currency>, from as_of (default today)
+  fx-rates [currency]                        list the exchange rates (every date each was set)
 env: API_URL (default http://127.0.0.1:3000), OPS_TOKEN (required)`;
 
 function parseValue(v: string): unknown {
@@ -78,6 +80,11 @@ async function main(argv: string[]): Promise<number> {
     case 'decide':
       if (args.length < 3) break;
       return call('POST', `/change-requests/${enc(args[0]!)}/decide`, { decision: args[1], decided_by: args[2], ...(args[3] ? { note: args.slice(3).join(' ') } : {}) });
+    case 'fx':
+      if (args.length < 2 || args.length > 4) break;
+      return call('PUT', `/fx-rates/${enc(args[0]!.toUpperCase())}`, { rate: Number(args[1]), ...(args[2] ? { as_of: args[2] } : {}), ...(args[3] ? { set_by: args[3] } : {}) });
+    case 'fx-rates':
+      return call('GET', `/fx-rates${args[0] ? `?currency=${enc(args[0].toUpperCase())}` : ''}`);
   }
   console.error(USAGE);
   return 2;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateString, Email, StringEnum } from './common';
+import { CurrencyCode, DateString, Email, StringEnum } from './common';
 
 /** The operator levers of spec section 1 with DESIGN section 3's defaults. */
 export const AirlineSettings = Type.Object(
@@ -76,3 +76,33 @@ export const TravellerView = Type.Object(
   { title: 'TravellerProfile' },
 );
 export type TravellerView = Static<typeof TravellerView>;
+
+/** Exchange rates (issue 10): the operator's table, against the pivot currency USD. */
+export const FX_PIVOT_CURRENCY = 'USD';
+
+/** Checked by the handler (a bad code is a 422, not a 404). */
+export const FxRateParams = Type.Object({ currency: Type.String({ maxLength: 16, description: 'ISO 4217 code other than USD, e.g. EUR' }) });
+export const FxRateBody = Type.Object(
+  {
+    rate: Type.Number({ exclusiveMinimum: 0, maximum: 1e9, description: 'USD per one unit of the currency (EUR 1.08 means 1 EUR = 1.08 USD)' }),
+    as_of: Type.Optional(DateString),
+    set_by: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who set it (free text, e.g. an email)' })),
+  },
+  { additionalProperties: false },
+);
+export type FxRateBody = Static<typeof FxRateBody>;
+export const FxRateView = Type.Object(
+  {
+    currency: Type.String(),
+    rate: Type.Number({ description: 'USD per one unit of the currency' }),
+    as_of: Type.String({ format: 'date', description: 'The rate holds from this date until the next rate of the currency' }),
+    set_by: Type.Union([Type.String(), Type.Null()]),
+    set_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'FxRate' },
+);
+export const FxRatesQuery = Type.Object({ currency: Type.Optional(CurrencyCode) }, { additionalProperties: false });
+export const FxRatesList = Type.Object({
+  pivot_currency: Type.Literal(FX_PIVOT_CURRENCY),
+  fx_rates: Type.Array(FxRateView, { description: 'Every rate set, by currency, newest as_of first' }),
+});

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Airport, DateString, Money, PageQuery, Timestamp } from './common';
-import { Cabin } from './config';
+import { Airport, DateString, Money, PageQuery, StringEnum, Timestamp } from './common';
+import { Cabin, CABINS } from './config';
 
 export const HotelSearchQuery = Type.Object(
   {
@@ -37,7 +37,8 @@ export const FlightOptionsQuery = Type.Object(
     arrive_by: Type.Optional(Timestamp),
     action_id: Type.Optional(Type.String({ maxLength: 64 })),
     employee_id: Type.Optional(Type.String({ maxLength: 32, description: 'Accepted, not applied' })),
-    cabin: Type.Optional(Cabin),
+    cabin: Type.Optional(StringEnum(CABINS, { description: "Only this cabin. Without a cabin, options above the airline's preferred_cabin are left out" })),
+    cabin_class: Type.Optional(StringEnum(CABINS, { description: 'The same as `cabin` (the name POST /crew/bookings/request uses)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 10 })),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
   },
@@ -57,6 +58,8 @@ export const FlightOption = Type.Object(
     cabin: Cabin,
     price: Money,
     expires_at: Type.String({ format: 'date-time' }),
+    auto_bookable: Type.Boolean({ description: "Whether the engine could book this option by itself: an allowed carrier and cabin, and the fare within auto_book_max_price (compared in the ceiling's currency at the departure date's exchange rate)" }),
+    auto_book_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, when auto_bookable is false' }),
   },
   { title: 'FlightOption' },
 );

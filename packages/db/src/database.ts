@@ -4,6 +4,7 @@ import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tab
 import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelChangeRequestTable, HotelConfigTable, HotelContractTable } from './tables/config.table';
 import type { HotelConfig } from '@crew/contracts';
 import type { ActionItemTable, AuditEventTable, OutboxTable, RosterStateTable, SchedulePayloadTable, ScheduleTable } from './tables/schedule.table';
+import type { FxRateTable } from './tables/fx.table';
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
 
 /** Every table the services read or write. */
@@ -31,6 +32,7 @@ export interface Database {
   outbox: OutboxTable;
   idempotency_keys: IdempotencyKeyTable;
   retry_jobs: RetryJobTable;
+  fx_rates: FxRateTable;
 }
 
 export type Db = Kysely<Database>;

@@ -16,5 +16,7 @@ export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedul
 export * as pipelineRepo from './pipeline.repository';
 export { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
 export * as bookingRepo from './booking.repository';
+export * as fxRepo from './fx.repository';
+export type { FxRateRow } from './fx.repository';
 export type { BookingFilter, BookingPatch } from './booking.repository';
-export { loadBookingContext, DEFAULT_FLIGHT_CONFIG, type AirlineBookingContext } from './policy-context';
+export { loadBookingContext, loadFlightPolicy, loadFxTable, DEFAULT_FLIGHT_CONFIG, type AirlineBookingContext, type AirlineFlightPolicy } from './policy-context';

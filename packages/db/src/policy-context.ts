@@ -3,7 +3,8 @@ import * as configRepo from './config.repository';
 import type { DbOrTrx } from './database';
 import * as pipelineRepo from './pipeline.repository';
 import type { HotelTerms } from './tables/config.table';
-import type { PolicyContext, StationHotel } from '@crew/engine';
+import { fxTable, type FxTable, type PolicyContext, type StationHotel } from '@crew/engine';
+import * as fxRepo from './fx.repository';
 
 /** The flight config an airline has before its first PUT. */
 export const DEFAULT_FLIGHT_CONFIG: FlightConfigSnapshot = { preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false };
@@ -14,6 +15,8 @@ export interface AirlineBookingContext {
   carrier_code: string;
   flightConfig: FlightConfigSnapshot;
   maxPrice: Money | null;
+  /** The operator's exchange rates (auto_book_max_price and contracted rates are compared in one currency). */
+  fxRates: FxTable;
   rateMatchMode: 'STRICT' | 'LOOSE';
   maxRetries: number;
   emitUnchanged: boolean;
@@ -24,7 +27,11 @@ export interface AirlineBookingContext {
 
 /** `travellerEmails` limits the traveller profiles read (a booking task needs one, a schedule all its crew). */
 export async function loadBookingContext(db: DbOrTrx, airlineId: string, processedAt: string, travellerEmails?: string[]): Promise<AirlineBookingContext> {
-  const [base, contracts] = await Promise.all([pipelineRepo.policyContext(db, airlineId, travellerEmails?.map((e) => e.toLowerCase())), configRepo.contractsByStation(db, airlineId)]);
+  const [base, contracts, fxRates] = await Promise.all([
+    pipelineRepo.policyContext(db, airlineId, travellerEmails?.map((e) => e.toLowerCase())),
+    configRepo.contractsByStation(db, airlineId),
+    loadFxTable(db),
+  ]);
   const hotels = new Map<string, StationHotel>();
   for (const c of contracts) {
     const h = hotels.get(c.base_station) ?? {
@@ -53,6 +60,7 @@ export async function loadBookingContext(db: DbOrTrx, airlineId: string, process
     carrier_code: a.carrier_code,
     flightConfig: base.flights?.snapshot ?? DEFAULT_FLIGHT_CONFIG,
     maxPrice: base.rules?.auto_book_max_price ?? null,
+    fxRates,
     rateMatchMode: a.rate_match_mode,
     maxRetries: a.max_retries,
     emitUnchanged: a.emit_unchanged,
@@ -60,4 +68,27 @@ export async function loadBookingContext(db: DbOrTrx, airlineId: string, process
     flightConfigVersion: base.flights ? `v${base.flights.version}` : null,
     travellers,
   };
+}
+
+/** The operator's exchange rates as the engine's lookup table. */
+export async function loadFxTable(db: DbOrTrx): Promise<FxTable> {
+  return fxTable(await fxRepo.listRates(db));
+}
+
+/** What choosing a flight needs of an airline (GET /crew/flight-options): its carrier, flight config, ceiling and the exchange rates. */
+export interface AirlineFlightPolicy {
+  carrier_code: string;
+  flightConfig: FlightConfigSnapshot;
+  maxPrice: Money | null;
+  fxRates: FxTable;
+}
+
+export async function loadFlightPolicy(db: DbOrTrx, airlineId: string): Promise<AirlineFlightPolicy> {
+  const [airline, rules, flights, fxRates] = await Promise.all([
+    db.selectFrom('airlines').select('carrier_code').where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
+    db.selectFrom('flight_rules').select('auto_book_max_price').where('airline_id', '=', airlineId).executeTakeFirst(),
+    db.selectFrom('flight_config_versions').select('snapshot').where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst(),
+    loadFxTable(db),
+  ]);
+  return { carrier_code: airline.carrier_code, flightConfig: flights?.snapshot ?? DEFAULT_FLIGHT_CONFIG, maxPrice: rules?.auto_book_max_price ?? null, fxRates };
 }

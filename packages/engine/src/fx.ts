@@ -1,4 +1,4 @@
-import type { Money } from '@crew/contracts';
+import { FX_PIVOT_CURRENCY, type Money } from '@crew/contracts';
 
 /*
  * Money in other currencies. The operator keeps one table of exchange rates against a pivot currency
@@ -8,7 +8,7 @@ import type { Money } from '@crew/contracts';
  */
 
 /** The currency every rate is stated against: `rate` = pivot units per one unit of `currency`. */
-export const FX_PIVOT = 'USD';
+export const FX_PIVOT = FX_PIVOT_CURRENCY;
 
 export interface FxRate {
   currency: string;

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
-import { isMigrated, sql, type Db } from '@crew/db';
+import { isMigrated, loadFlightPolicy, sql, type Db } from '@crew/db';
 import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
@@ -18,6 +18,7 @@ import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
 import type { Suppliers } from '@crew/suppliers';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
+import { opsFxRoutes } from './ops/fx.routes';
 import { searchRoutes } from './search/search.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
 
@@ -50,9 +51,9 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
         const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
         return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
-      }),
+      }, (airlineId) => loadFlightPolicy(deps.db, airlineId)),
     ],
-    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db)],
+    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db)],
   };
 }
 

@@ -7,6 +7,8 @@ let t: Tenant;
 beforeAll(async () => {
   stack = await startStack('search');
   t = await onboard(stack);
+  // Every cabin may be offered (flight-options.test.ts covers how the flight config filters and orders them).
+  expect((await http(`${stack.apiUrl}/api/v1/crew/config/flights`, { method: 'PUT', token: t.accessToken, body: { preferred_cabin: 'FIRST' } })).status).toBe(200);
 });
 afterAll(() => stack.close());
 

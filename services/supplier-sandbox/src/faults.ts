@@ -31,6 +31,7 @@ export class FaultStore {
     } else if (body.price_delta !== undefined) {
       issues.push({ field: '/price_delta', issue: 'applies only to price_change' });
     }
+    if (body.currency !== undefined && body.outcome !== 'price_change') issues.push({ field: '/currency', issue: 'applies only to price_change' });
     if (body.retry_after_s !== undefined && body.outcome !== 'rate_limited') issues.push({ field: '/retry_after_s', issue: 'applies only to rate_limited' });
     if (issues.length > 0) throw ApiError.validation(issues, 'This operation and outcome do not combine');
     const count = body.count ?? 1;
@@ -41,6 +42,7 @@ export class FaultStore {
       count,
       remaining: count,
       price_delta: body.price_delta ?? null,
+      ...(body.currency ? { currency: body.currency } : {}),
       ...(body.outcome === 'rate_limited' ? { retry_after_s: body.retry_after_s ?? 1 } : {}),
       created_at: this.now(),
     };

@@ -77,7 +77,7 @@ export class Withholder {
 
 export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteSpec[] {
   /** Runs a supplier operation under the oldest fault armed for it, if any (DESIGN section 5). */
-  async function underFault(operation: FaultOperation, res: Response, run: (priceDelta: number) => Reply): Promise<Reply | undefined> {
+  async function underFault(operation: FaultOperation, res: Response, run: (priceDelta: number, currency?: string) => Reply): Promise<Reply | undefined> {
     const fault = sandbox.faults.take(operation);
     switch (fault?.outcome) {
       case 'error':
@@ -91,7 +91,7 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       case 'offer_expired':
         throw sandboxErrors.offerExpired();
       case 'price_change':
-        return run(fault.price_delta ?? 0);
+        return run(fault.price_delta ?? 0, fault.currency);
       case 'timeout': {
         let answer: () => Reply;
         try {
@@ -149,8 +149,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       body: HotelBookingBody,
       responses: { 201: { description: 'booked', schema: HotelReservation }, 200: { description: 'replayed', schema: HotelReservation }, ...errors(409, 422, 503) },
       handler: ({ body, res }) =>
-        underFault('hotel.book', res, (delta) => {
-          const { reservation, created } = sandbox.bookHotel(body, delta);
+        underFault('hotel.book', res, (delta, currency) => {
+          const { reservation, created } = sandbox.bookHotel(body, delta, currency);
           return { status: created ? 201 : 200, body: reservation };
         }),
     }),
@@ -229,8 +229,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       body: FlightOrderBody,
       responses: { 201: { description: 'ticketed', schema: FlightOrder }, 200: { description: 'replayed', schema: FlightOrder }, ...errors(409, 422, 503) },
       handler: ({ body, res }) =>
-        underFault('flight.book', res, (delta) => {
-          const { order, created } = sandbox.bookFlight(body, delta);
+        underFault('flight.book', res, (delta, currency) => {
+          const { order, created } = sandbox.bookFlight(body, delta, currency);
           return { status: created ? 201 : 200, body: order };
         }),
     }),

@@ -121,7 +121,8 @@ export class Sandbox {
   }
 
   /** `created` is false when the reference had already booked: the same reservation is returned. */
-  bookHotel(body: HotelBookingBody, priceDelta = 0): { reservation: HotelReservation; created: boolean } {
+  /** `currency`: a price_change fault's quoting currency (the amount is not converted). */
+  bookHotel(body: HotelBookingBody, priceDelta = 0, currency?: string): { reservation: HotelReservation; created: boolean } {
     const fingerprint = [body.property_id, body.check_in_date, body.check_out_date, body.traveller.email.toLowerCase()].join('|');
     const existing = this.hotelByReference(body.reference);
     if (existing) {
@@ -133,7 +134,7 @@ export class Sandbox {
     const nights = stayNights(body.check_in_date, body.check_out_date);
     // A negotiated rate is honoured as sent (GDS negotiated rate); otherwise the public rate applies.
     const base = body.rate ?? property.nightly_rate;
-    const nightly = { amount: moved(base.amount, priceDelta), currency: base.currency };
+    const nightly = { amount: moved(base.amount, priceDelta), currency: currency ?? base.currency };
     const now = this.isoNow();
     const reservation: HotelReservation = {
       supplier_ref: this.newRef('HR', this.hotels),
@@ -228,7 +229,7 @@ export class Sandbox {
   }
 
   /** `created` is false when the reference had already ordered: the same order is returned. */
-  bookFlight(body: FlightOrderBody, priceDelta = 0): { order: FlightOrder; created: boolean } {
+  bookFlight(body: FlightOrderBody, priceDelta = 0, currency?: string): { order: FlightOrder; created: boolean } {
     const key = this.offers.decode(body.flight_option_id);
     if (!key) throw sandboxErrors.invalidOffer();
     const fingerprint = [key.from, key.to, key.date, key.flightNumber, key.cabin, body.traveller.email.toLowerCase()].join('|');
@@ -252,7 +253,7 @@ export class Sandbox {
       transaction_id: randomUUID(),
       trip_session_id: randomUUID(),
       flight,
-      price: { amount: moved(price.amount, priceDelta), currency: price.currency },
+      price: { amount: moved(price.amount, priceDelta), currency: currency ?? price.currency },
       traveller: { ...body.traveller },
       booker_email: body.booker_email,
       created_at: now,

@@ -196,6 +196,8 @@ export const FaultBody = Type.Object(
     outcome: StringEnum(FAULT_OUTCOMES),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
     price_delta: Type.Optional(Type.Number()),
+    /** With price_change: the supplier answers in this currency (the moved amount, not converted). */
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
     /** With rate_limited: the Retry-After seconds of the 429 (default 1). */
     retry_after_s: Type.Optional(Type.Integer({ minimum: 0, maximum: 600 })),
   },
@@ -210,6 +212,7 @@ export const Fault = Type.Object({
   count: Type.Integer(),
   remaining: Type.Integer(),
   price_delta: Type.Union([Type.Number(), Type.Null()]),
+  currency: Type.Optional(Type.String()),
   retry_after_s: Type.Optional(Type.Integer()),
   created_at: Timestamp,
 });

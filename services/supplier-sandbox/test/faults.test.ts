@@ -55,6 +55,8 @@ describe('POST /_control/faults', () => {
       { operation: 'hotel.book', outcome: 'price_change' },
       { operation: 'hotel.book', outcome: 'price_change', price_delta: 0 },
       { operation: 'hotel.book', outcome: 'error', price_delta: 5 },
+      { operation: 'hotel.book', outcome: 'error', currency: 'USD' },
+      { operation: 'hotel.book', outcome: 'price_change', price_delta: 5, currency: 'usd' },
       { operation: 'hotel.search', outcome: 'error' },
       { operation: 'hotel.book', outcome: 'explode' },
       { operation: 'hotel.book', outcome: 'error', count: 0 },
@@ -146,5 +148,15 @@ describe('fault outcomes', () => {
     const flight = await order('f-1', o.flight_option_id);
     expect(flight.body.price).toEqual({ amount: o.price.amount - 20.5, currency: 'USD' });
     expect((await reservations()).map((r) => r.price.amount)).toEqual([350, o.price.amount - 20.5]);
+  });
+
+  it('price_change with a currency answers in that currency (the moved amount, not converted)', async () => {
+    const armedFault = await arm({ operation: 'hotel.book', outcome: 'price_change', price_delta: 18, currency: 'USD' });
+    expect(armedFault.body).toMatchObject({ price_delta: 18, currency: 'USD' });
+    const hotel = await sb.call('POST', '/hotel-reservations', hotelBooking('r-cur', { rate: { amount: 180, currency: 'EUR' } }));
+    expect(hotel.body).toMatchObject({ nightly_rate: { amount: 198, currency: 'USD' }, total_price: { amount: 396, currency: 'USD' } });
+    await arm({ operation: 'flight.book', outcome: 'price_change', price_delta: 1, currency: 'EUR' });
+    const o = await offer();
+    expect((await order('f-cur', o.flight_option_id)).body.price).toEqual({ amount: o.price.amount + 1, currency: 'EUR' });
   });
 });

@@ -4,6 +4,7 @@ import * as configuration from './2026_11_21_0002_configuration';
 import * as schedules from './2026_11_21_0003_schedules_and_bookings';
 import * as bookingApi from './2026_11_21_0004_booking_api';
 import * as openItems from './2026_11_21_0005_open_items_index';
+import * as fxRates from './2026_11_23_0001_fx_rates';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0003_schedules_and_bookings': schedules,
   '2026_11_21_0004_booking_api': bookingApi,
   '2026_11_21_0005_open_items_index': openItems,
+  '2026_11_23_0001_fx_rates': fxRates,
 };

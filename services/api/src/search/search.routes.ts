@@ -2,6 +2,8 @@ import { FlightOptionsQuery, FlightOptionsResult, HotelSearchQuery, HotelSearchR
 import { ApiError, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { isSupplierError, type Suppliers } from '@crew/suppliers';
 import { ErrorCode } from '@crew/contracts';
+import type { AirlineFlightPolicy } from '@crew/db';
+import { autoBookVerdict, compareRanks, earliestTravelDate, flightOptionRank, rankFlightOptions } from '@crew/engine';
 import { principal } from '../auth/guard';
 
 /** Live supplier searches are the only supplier calls a request handler makes. */
@@ -16,9 +18,12 @@ function supplierFailure(err: unknown): never {
 /** Resolves `action_id` to the route and date of a deadhead action item (null when unknown to the airline). */
 export type ActionRouteLookup = (airlineId: string, actionId: string) => Promise<{ from_airport: string; to_airport: string; date: string } | null>;
 
-const optionKey = (o: FlightOption) => `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
+const optionKey = (o: Pick<FlightOption, 'dep_time' | 'airline_code' | 'flight_number' | 'cabin'>) => `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
 
-export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLookup): RouteSpec[] {
+/** The airline's flight config, own carrier, fare ceiling and the exchange rates (what the engine chooses flights by). */
+export type FlightPolicyLookup = (airlineId: string) => Promise<AirlineFlightPolicy>;
+
+export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLookup, flightPolicy: FlightPolicyLookup, now: () => Date = () => new Date()): RouteSpec[] {
   return [
     route({
       method: 'get',
@@ -55,10 +60,12 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
       path: '/crew/flight-options',
       operationId: 'searchFlightOptions',
       summary: 'Live flight options for a route and date (or pre-filled from a deadhead action item)',
+      description:
+        "Follows the airline's flight config: no blacklisted carrier, nothing above preferred_cabin unless `cabin` asks for a cabin, in the order the engine tries options (the own carrier with same_carrier_preference, preferred carriers in their order, the rest; cheapest first, compared in one currency). Each option says whether the engine could book it by itself (`auto_bookable`, `auto_book_reason`). A `date` before the earliest date still current anywhere (UTC-12) is 422 VALIDATION_FAILED.",
       tags: ['Bookings'],
       auth: requiredScope('get', '/crew/flight-options'),
       query: FlightOptionsQuery,
-      responses: { 200: { description: 'Options, by departure', schema: FlightOptionsResult }, ...errorResponses([400, 401, 403, 404, 503]) },
+      responses: { 200: { description: 'Options, in the order the engine tries them', schema: FlightOptionsResult }, ...errorResponses([400, 401, 403, 404, 422, 503]) },
       handler: async ({ query, res }) => {
         let { from_airport, to_airport, date } = query;
         if (query.action_id !== undefined) {
@@ -73,12 +80,28 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
           throw ApiError.invalid('from_airport, to_airport and date are required unless action_id is given', missing.map((f) => ({ field: `query.${f}`, issue: 'is required' })));
         }
         if (from_airport === to_airport) throw ApiError.invalid('from_airport and to_airport must differ', [{ field: 'query.to_airport', issue: 'equals from_airport' }]);
-        const after = decodeCursor<{ k: string }>(query.cursor, (v) => typeof v.k === 'string');
-        const offers = await suppliers.flights.searchFlights({ from_airport, to_airport, date, cabin: query.cabin }).catch(supplierFailure);
+        const earliest = earliestTravelDate(now().getTime());
+        if (date < earliest) throw ApiError.validation([{ field: 'query.date', issue: `is in the past (the earliest date still current anywhere is ${earliest})` }], 'The date is in the past');
+        if (query.cabin && query.cabin_class && query.cabin !== query.cabin_class) throw ApiError.invalid('cabin and cabin_class differ', [{ field: 'query.cabin_class', issue: 'differs from cabin' }]);
+        const cabin = query.cabin ?? query.cabin_class;
+        const after = decodeCursor<{ r: (number | string)[] }>(query.cursor, (v) => Array.isArray(v.r) && v.r.every((x) => typeof x === 'number' || typeof x === 'string'));
+        const [policy, offers] = await Promise.all([flightPolicy(principal(res).airline_id), suppliers.flights.searchFlights({ from_airport, to_airport, date, cabin }).catch(supplierFailure)]);
+        const { flightConfig: cfg, carrier_code: own, maxPrice, fxRates: fx } = policy;
         const arriveBy = query.arrive_by ? Date.parse(query.arrive_by) : Infinity;
-        const options: FlightOption[] = offers
-          .filter((o) => Date.parse(o.arr_time) <= arriveBy)
-          .map((o) => ({
+        // The engine's own rule: no blacklisted carrier, nothing above the cabin cap, in the order it tries options.
+        const ranked = rankFlightOptions(
+          offers.filter((o) => Date.parse(o.arr_time) <= arriveBy),
+          cfg,
+          own,
+          fx,
+          cabin,
+        ).map((o) => ({ o, rank: [...flightOptionRank(o, cfg, own, fx), optionKey(o)] }));
+        const options = ranked.filter((x) => !after || compareRanks(x.rank, after.r) > 0);
+        const limit = query.limit ?? 10;
+        const page = options.slice(0, limit);
+        const view = (o: (typeof offers)[number]): FlightOption => {
+          const verdict = autoBookVerdict(o, cfg, maxPrice, fx, cabin);
+          return {
             flight_option_id: o.flight_option_id,
             airline_code: o.airline_code,
             flight_number: o.flight_number,
@@ -89,13 +112,12 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
             cabin: o.cabin,
             price: o.price,
             expires_at: o.expires_at,
-          }))
-          .sort((a, b) => (optionKey(a) < optionKey(b) ? -1 : optionKey(a) > optionKey(b) ? 1 : 0))
-          .filter((o) => !after || optionKey(o) > after.k);
-        const limit = query.limit ?? 10;
-        const page = options.slice(0, limit);
+            auto_bookable: verdict.auto_bookable,
+            auto_book_reason: verdict.reason,
+          };
+        };
         const last = page[page.length - 1];
-        return { status: 200, body: { options: page, next_cursor: options.length > limit && last ? encodeCursor({ k: optionKey(last) }) : null } };
+        return { status: 200, body: { options: page.map((x) => view(x.o)), next_cursor: options.length > limit && last ? encodeCursor({ r: last.rank }) : null } };
       },
     }),
   ];

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Money } from '@crew/contracts';
 import { bookingRepo, outboxRepo, pipelineRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
-import { chooseFlightOption, deadheadWindow, DISPOSITION_OF_TASK, nextAutomaticRetry, rateCheck, roomDates, withinCeiling, type TaskStatus } from '@crew/engine';
+import { ceilingCheck, chooseFlightOption, deadheadWindow, DISPOSITION_OF_TASK, localDateOf, nextAutomaticRetry, rateCheck, roomDates, type TaskStatus } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
@@ -148,7 +148,8 @@ export class BookingProcessor {
 
   private hotelOutcome(b: BookingRow, r: HotelReservation, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Outcome {
     const contracted = (b.hotel as { contracted_rate?: Money } | null)?.contracted_rate;
-    const check = contracted ? rateCheck(contracted, r.nightly_rate, ctx.rateMatchMode) : { ok: true, flag: null };
+    // Compared in the contract's currency at the rate of the first night.
+    const check = contracted ? rateCheck(contracted, r.nightly_rate, ctx.rateMatchMode, ctx.fxRates, r.check_in_date) : { ok: true, flag: null, reason: null };
     const block = {
       ...(b.hotel ?? {}),
       supplier_ref: r.supplier_ref,
@@ -164,7 +165,7 @@ export class BookingProcessor {
       supplier_status: r.status,
     };
     // STRICT: the room is held but a person decides on the price difference.
-    if (!check.ok) return { status: 'NEEDS_REVIEW', reason: `rate mismatch: ${check.flag}`, patch: { hotel: block } };
+    if (!check.ok) return { status: 'NEEDS_REVIEW', reason: check.reason, patch: { hotel: block } };
     return { status: success, reason: check.flag, patch: { hotel: block } };
   }
 
@@ -207,7 +208,7 @@ export class BookingProcessor {
       if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
       const options = await this.deps.suppliers.flights.searchFlights({ from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date });
       const c = flight.constraints;
-      const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined);
+      const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined, ctx.fxRates);
       if (!choice.ok) return { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
       optionId = choice.option.flight_option_id;
     }
@@ -220,8 +221,9 @@ export class BookingProcessor {
     });
     const block = flightBlock(b, order);
     // The engine never books above the ceiling; a price that moved at ticketing is held for review.
-    if (!committed && !withinCeiling(order.price, ctx.maxPrice)) {
-      return { status: 'NEEDS_REVIEW', reason: `the ticketed fare ${order.price.amount} ${order.price.currency} is above auto_book_max_price`, patch: { flight: block } };
+    const ceiling = committed ? null : ceilingCheck(order.price, ctx.maxPrice, ctx.fxRates, localDateOf(order.flight.dep_time));
+    if (ceiling && !ceiling.ok) {
+      return { status: 'NEEDS_REVIEW', reason: `at ticketing: ${ceiling.reason}`, patch: { flight: block } };
     }
     return { status: 'CONFIRMED', reason: null, patch: { flight: block, flight_number: order.flight.flight_number } };
   }
