@@ -188,7 +188,7 @@ describe('every manifest parses', () => {
   it('the variables come from config.ts, and the processes read them', () => {
     const vars = configVariables();
     expect([...vars.keys()]).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'AUTH_URL', 'SUPPLIER_URL', 'OPS_TOKEN', 'LOG_LEVEL', 'AUTO_RETRY_DELAYS', 'NODE_ENV', 'SHUTDOWN_DEADLINE_MS']));
-    expect([...variablesReadBy('worker')]).toEqual(expect.arrayContaining(['REDIS_URL', 'QUEUE_PREFIX', 'DATABASE_URL', 'SUPPLIER_URL', 'WORKER_PORT', 'OPS_TOKEN', 'NODE_ENV']));
+    expect([...variablesReadBy('worker')]).toEqual(expect.arrayContaining(['REDIS_URL', 'QUEUE_PREFIX', 'DATABASE_URL', 'SUPPLIER_URL', 'WORKER_PORT', 'OPS_TOKEN', 'NODE_ENV', 'BOOKING_CONCURRENCY', 'SUPPLIER_RATE_LIMIT_PER_SECOND']));
     expect([...variablesReadBy('migrate')]).toEqual(expect.arrayContaining(['DATABASE_URL']));
     expect(variablesReadBy('migrate').has('OPS_TOKEN')).toBe(false);
     expect(portVariable('api')).toBe('API_PORT');
@@ -278,13 +278,21 @@ describe('KEDA and the Grafana dashboard use exported metrics', () => {
     for (const n of names) expect([n, exported.has(n)]).toEqual([n, true]);
   });
 
+  it('alerts on the oldest P1 booking task waiting over 60 s, with metrics the worker exports', () => {
+    const rules = kustomize('k8s/base').docs.filter((d) => d.kind === 'PrometheusRule');
+    const alerts = rules.flatMap((r) => (r.spec.groups as Doc[]).flatMap((g) => g.rules as Doc[]));
+    const p1 = alerts.find((a) => a.alert === 'CrewP1BookingTaskWaiting');
+    expect(p1?.expr).toMatch(/crew_booking_lane_oldest_seconds\{priority="P1"\}\) > 60/);
+    for (const a of alerts) for (const n of metricNames(a.expr)) expect([a.alert, n, exported.has(n)]).toEqual([a.alert, n, true]);
+  });
+
   it('every dashboard query names metrics the api or the worker exports', () => {
     const dashboard = JSON.parse(read('k8s/base/grafana-dashboard.json')) as { panels: { type: string; targets?: { expr: string }[] }[] };
     const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
     expect(exprs.length).toBeGreaterThan(10);
     const used = new Set(exprs.flatMap(metricNames));
     for (const n of used) expect([n, exported.has(n)]).toEqual([n, true]);
-    for (const family of ['crew_http_request_duration_seconds', 'crew_queue_jobs', 'crew_job_duration_seconds', 'crew_schedule_processing_seconds', 'crew_booking_outcomes_total', 'crew_action_item_disposition_seconds']) {
+    for (const family of ['crew_http_request_duration_seconds', 'crew_queue_jobs', 'crew_job_duration_seconds', 'crew_schedule_processing_seconds', 'crew_booking_outcomes_total', 'crew_action_item_disposition_seconds', 'crew_booking_lane_tasks', 'crew_booking_lane_oldest_seconds', 'crew_booking_airline_tasks']) {
       expect([...used]).toContain(family);
     }
   });

@@ -3,5 +3,6 @@ export * from './catalog';
 export * from './queues';
 export * from './relay';
 export * from './fairness';
+export * from './lanes';
 export * from './deadline';
 export * from './metrics';

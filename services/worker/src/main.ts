@@ -16,10 +16,11 @@ async function main(): Promise<void> {
   let server: Server | undefined;
   let queues: Queues | undefined;
   let redis: Redis | undefined;
+  let ops: ReturnType<typeof createWorkerOps> | undefined;
   // Installed first: a SIGTERM at any moment of start-up closes whatever exists by then, in this order.
   installShutdown(logger, config.shutdownDeadlineMs, [
     { name: 'workers', run: async () => runtime?.close() },
-    { name: 'http', run: async () => server && closeServer(server, 2000) },
+    { name: 'http', run: async () => (ops?.stop(), server && closeServer(server, 2000)) },
     { name: 'queues', run: async () => queues && closeQueues(queues) },
     { name: 'redis', run: async () => void (await redis?.quit().catch(() => redis?.disconnect())) },
     { name: 'postgres', run: async () => db?.destroy() },
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   // A fail-fast connection for queue depths: a scrape or a health check must not wait for Redis to come back.
   redis = createRedis(config.redisUrl);
   queues = createQueues(redis, config.queuePrefix);
-  const ops = createWorkerOps({ workers: runtime.workers, queues, metrics, db, logger });
+  ops = createWorkerOps({ workers: runtime.workers, queues, metrics, db, logger });
   server = createServer(ops.app);
   const port = await listen(server, config.workerPort);
   logger.info({ port }, 'worker consuming; /healthz, /readyz and /metrics on this port');

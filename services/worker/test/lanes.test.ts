@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
-import { bookingJob, closeQueues, createQueues, createRedis, OutboxRelay, type Queues, type TaskPriority } from '@crew/queue';
+import { bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
+import { PromWorkerMetrics } from '../src/operability/metrics';
 import { http, onboard, type Tenant } from '../../../test/support/client';
 import { bookingAccount, contractStations } from '../../../test/support/fixtures';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
@@ -125,6 +126,29 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     } finally {
       await worker.close();
     }
+  });
+
+  it('/metrics: depth and oldest age per lane and per airline (top 10 airlines, the rest as "other"), sampled from Redis', async () => {
+    await enqueue('A', 'P4', 30);
+    await enqueue('B', 'P1', 2);
+    for (let i = 0; i < 12; i++) await enqueue(`small-${String(i).padStart(2, '0')}`, 'P3', 1);
+    await sleep(1100);
+    const snapshot = await sampleLanes(BOOKING_QUEUES.map((q) => queues[q]), Date.now(), 20);
+    const lane = (p: string) => snapshot.lanes.find((l) => l.queue === 'bookings' && l.priority === p)!;
+    expect([lane('P1').waiting, lane('P2').waiting, lane('P3').waiting, lane('P4').waiting]).toEqual([2, 0, 12, 30]);
+    expect(lane('P4').oldestSeconds).toBeGreaterThanOrEqual(1);
+    expect(lane('P2').oldestSeconds).toBe(0);
+    // A's 30 P4 tasks are counted from its fair-share tags beyond the 20 sampled.
+    expect(snapshot.airlines.find((a) => a.airline_id === 'A')).toMatchObject({ priority: 'P4', waiting: 30 });
+    expect(snapshot.airlines.find((a) => a.airline_id === 'B')).toMatchObject({ priority: 'P1', waiting: 2 });
+
+    const metrics = new PromWorkerMetrics();
+    metrics.setLanes(snapshot);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('crew_booking_lane_tasks{queue="bookings",priority="P4",service="worker"} 30');
+    expect(text).toContain('crew_booking_airline_tasks{airline="A",priority="P4",service="worker"} 30');
+    expect(text).toContain('crew_booking_airline_tasks{airline="other",priority="P3",service="worker"} 4');
+    expect(text.match(/^crew_booking_airline_tasks\{/gm)).toHaveLength(10 + 1);
   });
 });
 

@@ -1,9 +1,12 @@
 import type { Worker } from 'bullmq';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { ACTION_TYPES, DISPOSITIONS, Priority } from '@crew/contracts';
 import { BOOKING_STATUSES } from '@crew/engine';
 import type { WorkerMetrics } from './hooks';
-import { createRegistry } from '@crew/queue';
+import { createRegistry, type LaneSnapshot } from '@crew/queue';
+
+/** Airlines with their own series in the per-airline lane gauges; the rest are summed under airline="other". */
+export const TOP_AIRLINES = 10;
 
 const PRIORITIES = Priority.anyOf.map((s) => s.const);
 /** What a booking task can end in (PENDING is not an outcome). */
@@ -18,6 +21,11 @@ export class PromWorkerMetrics implements WorkerMetrics {
   private readonly bookings: Counter<'type' | 'status'>;
   private readonly disposition: Histogram<'priority' | 'disposition'>;
   private readonly jobSeconds: Histogram<'queue' | 'outcome'>;
+  private readonly laneTasks: Gauge<'queue' | 'priority'>;
+  private readonly laneOldest: Gauge<'queue' | 'priority'>;
+  private readonly airlineTasks: Gauge<'airline' | 'priority'>;
+  private readonly airlineOldest: Gauge<'airline' | 'priority'>;
+  private readonly lanesSampled: Gauge<never>;
 
   constructor(registry: Registry = createRegistry('worker')) {
     this.registry = registry;
@@ -50,6 +58,17 @@ export class PromWorkerMetrics implements WorkerMetrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     });
+    // Booking lanes, sampled every few seconds by the worker (sampleLanes), not at scrape time.
+    this.laneTasks = new Gauge({ name: 'crew_booking_lane_tasks', help: 'Runnable booking tasks waiting, per supplier queue and priority lane', labelNames: ['queue', 'priority'] as const, registers });
+    this.laneOldest = new Gauge({ name: 'crew_booking_lane_oldest_seconds', help: 'Age of the oldest waiting booking task, per supplier queue and priority lane', labelNames: ['queue', 'priority'] as const, registers });
+    this.airlineTasks = new Gauge({
+      name: 'crew_booking_airline_tasks',
+      help: `Waiting booking tasks per airline and priority: the ${TOP_AIRLINES} airlines with most waiting by airline_id, the rest as "other"`,
+      labelNames: ['airline', 'priority'] as const,
+      registers,
+    });
+    this.airlineOldest = new Gauge({ name: 'crew_booking_airline_oldest_seconds', help: 'Age of the oldest waiting booking task per airline (top airlines, "other") and priority', labelNames: ['airline', 'priority'] as const, registers });
+    this.lanesSampled = new Gauge({ name: 'crew_booking_lanes_sampled_timestamp_seconds', help: 'When the booking lanes were last sampled (unix seconds)', registers });
     // Every known series starts at zero, so rate() and absent() work before the first event.
     for (const type of ACTION_TYPES) for (const status of BOOKING_OUTCOMES) this.bookings.inc({ type, status }, 0);
     for (const priority of PRIORITIES) for (const disposition of DISPOSITIONS) this.disposition.zero({ priority, disposition });
@@ -66,6 +85,34 @@ export class PromWorkerMetrics implements WorkerMetrics {
 
   dispositionReached(priority: string, disposition: string, seconds: number): void {
     this.disposition.observe({ priority, disposition }, Math.max(0, seconds));
+  }
+
+  /** Sets the lane gauges from a sample; airlines beyond the top TOP_AIRLINES (by waiting tasks) become "other". */
+  setLanes(snapshot: LaneSnapshot, at = Date.now()): void {
+    this.laneTasks.reset();
+    this.laneOldest.reset();
+    for (const l of snapshot.lanes) {
+      this.laneTasks.set({ queue: l.queue, priority: l.priority }, l.waiting);
+      this.laneOldest.set({ queue: l.queue, priority: l.priority }, l.oldestSeconds);
+    }
+    const totals = new Map<string, number>();
+    for (const a of snapshot.airlines) totals.set(a.airline_id, (totals.get(a.airline_id) ?? 0) + a.waiting);
+    const top = new Set([...totals.entries()].sort((x, y) => y[1] - x[1]).slice(0, TOP_AIRLINES).map(([id]) => id));
+    const rows = new Map<string, { airline: string; priority: string; waiting: number; oldest: number }>();
+    for (const a of snapshot.airlines) {
+      const airline = top.has(a.airline_id) ? a.airline_id : 'other';
+      const r = rows.get(`${airline}/${a.priority}`) ?? { airline, priority: a.priority, waiting: 0, oldest: 0 };
+      r.waiting += a.waiting;
+      r.oldest = Math.max(r.oldest, a.oldestSeconds);
+      rows.set(`${airline}/${a.priority}`, r);
+    }
+    this.airlineTasks.reset();
+    this.airlineOldest.reset();
+    for (const r of rows.values()) {
+      this.airlineTasks.set({ airline: r.airline, priority: r.priority }, r.waiting);
+      this.airlineOldest.set({ airline: r.airline, priority: r.priority }, r.oldest);
+    }
+    this.lanesSampled.set(at / 1000);
   }
 
   /** Job durations from each worker's completed/failed events (a job moved back to delayed reports neither). */

@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import express, { type Express } from 'express';
 import { sql, type Db } from '@crew/db';
 import { errorHandler, fallbackHandler, type Logger } from '@crew/platform';
-import type { Queues } from '@crew/queue';
+import { BOOKING_QUEUES, sampleLanes, type Queues } from '@crew/queue';
 import { withDeadline } from '@crew/queue';
 import { WorkerHealth, type WorkerHealthOptions } from './health';
 import type { PromWorkerMetrics } from './metrics';
@@ -17,11 +17,17 @@ export interface WorkerOpsDeps {
   db: Db;
   logger: Logger;
   health?: WorkerHealthOptions;
+  /** How often the booking lanes are sampled for /metrics (default 15 s). */
+  laneSampleMs?: number;
 }
 
 export interface WorkerOps {
   app: Express;
   health: WorkerHealth;
+  /** Samples the booking lanes now (also runs every laneSampleMs). */
+  sampleLanes(): Promise<void>;
+  /** Stops the lane sampling. */
+  stop(): void;
 }
 
 function postgresReachable(db: Db, ms = 2000): Promise<boolean> {
@@ -40,6 +46,17 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   deps.metrics.observeWorkers(deps.workers);
   registerQueueMetrics(deps.metrics.registry, queueList);
   const health = new WorkerHealth(deps.workers, new Map(queueList.map((q) => [q.name, q])), deps.health);
+  // Lane depths and ages are sampled periodically, so a scrape never waits on the per-job reads behind them.
+  const bookingQueues = BOOKING_QUEUES.map((name) => deps.queues[name]);
+  let sampling: Promise<void> | null = null;
+  const sample = () =>
+    (sampling ??= sampleLanes(bookingQueues)
+      .then((s) => deps.metrics.setLanes(s))
+      .catch((err) => deps.logger.warn({ err }, 'booking lane sampling failed'))
+      .finally(() => (sampling = null)));
+  const timer = setInterval(() => void sample(), deps.laneSampleMs ?? 15_000);
+  timer.unref();
+  void sample();
 
   const app = express();
   app.disable('x-powered-by');
@@ -63,5 +80,5 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   });
   app.use(fallbackHandler([]));
   app.use(errorHandler(deps.logger));
-  return { app, health };
+  return { app, health, sampleLanes: sample, stop: () => clearInterval(timer) };
 }
