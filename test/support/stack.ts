@@ -56,7 +56,7 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Run the worker's consumers in this process too. */
   worker?: boolean;
-  /** The worker's processing clock. */
+  /** The worker's processing clock, and the api's today (a flight search for a past date is refused). */
   now?: () => Date;
   /** Supplier sandbox latency (ms), to keep booking tasks in flight. */
   sandboxLatencyMs?: number;
@@ -88,7 +88,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(database.db, queues, logger.child({ component: 'outbox-relay' }), 100).start();
   const rosterIntake = new RosterIntake();
-  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake }));
+  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake, now: options.now }));
   const worker = options.worker
     ? startWorkerRuntime({ config, db: database.db, logger: logger.child({ service: 'worker' }), suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }), now: options.now })
     : null;

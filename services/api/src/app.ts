@@ -37,6 +37,8 @@ export interface ApiDeps {
   relay: OutboxRelay;
   /** Checks submitted rosters off the event loop; the owner closes it. */
   rosterIntake: RosterIntake;
+  /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
+  now?: () => Date;
 }
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
@@ -51,9 +53,9 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
         const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
         return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
-      }, (airlineId) => loadFlightPolicy(deps.db, airlineId)),
+      }, (airlineId) => loadFlightPolicy(deps.db, airlineId), deps.now),
     ],
-    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db)],
+    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now)],
   };
 }
 

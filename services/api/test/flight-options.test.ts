@@ -4,7 +4,8 @@ import { startStack, type Stack } from '../../../test/support/stack';
 /** GET /crew/flight-options follows the airline's flight config (issue 10 item 6). */
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack('flight_options');
+  // The api's today: 2027-03-01 (the route is searched on 2027-03-10).
+  stack = await startStack('flight_options', { now: () => new Date(`${TODAY}T00:00:00Z`) });
 });
 afterAll(() => stack.close());
 
@@ -22,6 +23,7 @@ interface Option {
   auto_book_reason: string | null;
 }
 
+const TODAY = '2027-03-01';
 const ROUTE = 'from_airport=LHR&to_airport=JFK&date=2027-03-10';
 const RANK: Record<string, number> = { ECONOMY: 0, PREMIUM_ECONOMY: 1, BUSINESS: 2, FIRST: 3 };
 let n = 0;
@@ -136,7 +138,8 @@ describe('GET /crew/flight-options follows the flight config', () => {
 describe('GET /crew/flight-options: dates', () => {
   it('a date in the past is 422 VALIDATION_FAILED naming date, in the envelope', async () => {
     const t = await airline();
-    for (const date of ['2020-01-01', new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10)]) {
+    // At 2027-03-01T00:00Z it is still 2027-02-28 at UTC-12 (allowed below); 2027-02-27 is past everywhere.
+    for (const date of ['2020-01-01', '2027-02-27']) {
       const res = await api(t, `/crew/flight-options?from_airport=LHR&to_airport=JFK&date=${date}`);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
@@ -146,9 +149,8 @@ describe('GET /crew/flight-options: dates', () => {
     }
   });
 
-  it('today (UTC) and later dates are searched', async () => {
+  it('today (UTC), and yesterday while it is still yesterday at UTC-12, are searched', async () => {
     const t = await airline();
-    const today = new Date().toISOString().slice(0, 10);
-    expect((await api(t, `/crew/flight-options?from_airport=LHR&to_airport=JFK&date=${today}`)).status).toBe(200);
+    for (const date of [TODAY, '2027-02-28']) expect((await api(t, `/crew/flight-options?from_airport=LHR&to_airport=JFK&date=${date}`)).status).toBe(200);
   });
 });

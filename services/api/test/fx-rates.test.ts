@@ -14,7 +14,8 @@ afterEach(() => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' }
 const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 const fault = async (body: Record<string, unknown>) => expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
-const today = () => new Date().toISOString().slice(0, 10);
+/** The api's today (the stack's clock): the default as_of of a rate. */
+const today = () => '2027-03-01';
 
 function expectEnvelope(res: { status: number; body: any }, status: number, code: string) {
   expect(res.status).toBe(status);
