@@ -16,7 +16,7 @@ const USAGE = `usage: npm run ops -- <command>
   decide <request_id> APPROVED|DECLINED <decided_by> [note]
   fx <currency> <rate> [as_of YYYY-MM-DD] [set_by]   set an exchange rate: USD per 1 unit of <currency>, from as_of (default today)
   fx-rates [currency]                        list the exchange rates (every date each was set)
-env: API_URL (default http://127.0.0.1:3000), OPS_TOKEN (required)`;
+env: API_URL (default http://127.0.0.1:$API_PORT, API_PORT default 3000), OPS_TOKEN (required)`;
 
 function parseValue(v: string): unknown {
   if (v === 'true') return true;
@@ -36,10 +36,13 @@ function pairs(args: string[], parse = true): Record<string, unknown> {
 }
 
 async function call(method: string, path: string, body?: unknown): Promise<number> {
-  const res = await fetch(`${API}/ops/v1${path}`, {
+  const url = `${API}/ops/v1${path}`;
+  const res = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((err: Error & { cause?: { code?: string } }) => {
+    throw new Error(`cannot reach the api at ${url} (${err.cause?.code ?? err.message}); is it running? set API_URL or API_PORT`);
   });
   const text = await res.text();
   try {

@@ -51,6 +51,13 @@ async function serve(app: Parameters<typeof createServer>[1]): Promise<{ server:
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
+/** Deletes every Redis key of a stack's prefix (queues, rate limits): a test leaves nothing behind. */
+export async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+    if (keys.length) await redis.unlink(...keys);
+  }
+}
+
 /** Auth + API in this process against real Postgres (a fresh database) and Redis (a unique prefix). */
 export interface StackOptions {
   env?: Record<string, string>;
@@ -92,6 +99,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const worker = options.worker
     ? startWorkerRuntime({ config, db: database.db, logger: logger.child({ service: 'worker' }), suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }), now: options.now })
     : null;
+  let closing: Promise<void> | undefined;
   return {
     apiUrl: api.url,
     worker,
@@ -107,18 +115,23 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
     relay,
     rosterIntake,
     logLines,
-    async close() {
-      await worker?.close();
-      sandbox.releaseWithheld();
-      for (const s of [api.server, auth.server, supplier.server]) {
-        s.closeAllConnections();
-        await new Promise((r) => s.close(r));
-      }
-      await relay.close();
-      await rosterIntake.close();
-      await closeQueues(queues);
-      redis.disconnect();
-      await database.drop();
+    /** Idempotent. */
+    close() {
+      closing ??= (async () => {
+        await worker?.close();
+        sandbox.releaseWithheld();
+        for (const s of [api.server, auth.server, supplier.server]) {
+          s.closeAllConnections();
+          await new Promise((r) => s.close(r));
+        }
+        await relay.close();
+        await rosterIntake.close();
+        await closeQueues(queues);
+        await removeKeys(redis, config.queuePrefix);
+        redis.disconnect();
+        await database.drop();
+      })();
+      return closing;
     },
   };
 }

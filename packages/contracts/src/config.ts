@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Airport, Carrier, DateString, Email, HhMm, Money, StringEnum } from './common';
+import { Airport, Carrier, DateString, Email, HhMm, Int64Id, Money, StringEnum } from './common';
 
 export const CompanyConfigBody = Type.Object(
   {
@@ -150,8 +150,8 @@ export const ConfigVersionParams = Type.Object({
 
 // ---- Contracts and change requests (DESIGN section 4) ----
 
-export const HotelConfigIdParams = Type.Object({ hotel_config_id: Type.Integer({ minimum: 1 }) });
-export const ContractParams = Type.Object({ hotel_config_id: Type.Integer({ minimum: 1 }), contract_id: Type.Integer({ minimum: 1 }) });
+export const HotelConfigIdParams = Type.Object({ hotel_config_id: Int64Id() });
+export const ContractParams = Type.Object({ hotel_config_id: Int64Id(), contract_id: Int64Id() });
 
 export const ContractBody = Type.Object(
   { contract_number: Type.String({ minLength: 1, maxLength: 64 }), contract_from: DateString, contract_to: DateString },
@@ -177,11 +177,11 @@ export const ChangeRequestIntent = StringEnum(['ENABLE', 'DISABLE', 'DELETE'] as
 export const ChangeRequestStatus = StringEnum(['OPEN', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const);
 
 export const ChangeRequestBody = Type.Object(
-  { contract_id: Type.Integer({ minimum: 1 }), intent: StringEnum(['ENABLE', 'DISABLE'] as const) },
+  { contract_id: Int64Id(), intent: StringEnum(['ENABLE', 'DISABLE'] as const) },
   { additionalProperties: false },
 );
 export const ChangeRequestListQuery = Type.Object({ open_only: Type.Optional(Type.Boolean({ default: true })) }, { additionalProperties: false });
-export const ChangeRequestParams = Type.Object({ request_id: Type.Integer({ minimum: 1 }) });
+export const ChangeRequestParams = Type.Object({ request_id: Int64Id() });
 
 export const ChangeRequest = Type.Object(
   {
@@ -204,6 +204,12 @@ export const ChangeRequest = Type.Object(
   { title: 'ChangeRequest' },
 );
 export type ChangeRequest = Static<typeof ChangeRequest>;
+
+/** The operator's view of a change request: every airline's, so it names the airline. */
+export const OpsChangeRequest = Type.Object(
+  { ...ChangeRequest.properties, airline_id: Type.String({ format: 'uuid' }), airline_name: Type.String() },
+  { title: 'OpsChangeRequest' },
+);
 
 export const DecideBody = Type.Object(
   { decision: StringEnum(['APPROVED', 'DECLINED'] as const), decided_by: Email, note: Type.Optional(Type.String({ maxLength: 2000 })) },

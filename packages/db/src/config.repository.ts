@@ -155,6 +155,13 @@ export function listChangeRequests(db: DbOrTrx, filter: { airlineId?: string; op
   return q.orderBy('requested_on', 'desc').orderBy('request_id', 'desc').execute();
 }
 
+/** Every airline's change requests with the airline's name (the operator's list), newest first. */
+export function listChangeRequestsOfAirlines(db: DbOrTrx, filter: { status?: string }) {
+  let q = db.selectFrom('hotel_change_requests as r').innerJoin('airlines as a', 'a.airline_id', 'r.airline_id').selectAll('r').select('a.name as airline_name');
+  if (filter.status) q = q.where('r.status', '=', filter.status as 'OPEN');
+  return q.orderBy('r.requested_on', 'desc').orderBy('r.request_id', 'desc').execute();
+}
+
 export function findChangeRequest(db: DbOrTrx, requestId: number, airlineId?: string) {
   let q = db.selectFrom('hotel_change_requests').selectAll().where('request_id', '=', requestId);
   if (airlineId) q = q.where('airline_id', '=', airlineId);

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import { checkBody, checkQuery, ErrorCode } from '@crew/contracts';
-import { ApiError } from './errors';
+import { ApiError, isDatabaseUnavailable } from './errors';
 import type { Logger } from './logger';
 import { pathPattern, type RouteSpec } from './route';
 
@@ -129,6 +129,8 @@ function toApiError(err: unknown): ApiError {
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return new ApiError(e.status, ErrorCode.INVALID_REQUEST, e.message ?? 'Bad request');
   }
+  // An outage, not a bug: the client should retry (the pool reconnects by itself once Postgres is back).
+  if (isDatabaseUnavailable(err)) return new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The service cannot reach its database right now; retry shortly', [], { 'Retry-After': '5' });
   return new ApiError(500, ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; it has been logged');
 }
 

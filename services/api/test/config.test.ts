@@ -167,6 +167,10 @@ describe('contracts and change requests', () => {
     const allList = await api('/crew/config/hotels/change-requests?open_only=false', t);
     expect(allList.body.change_requests.map((r: { request_id: number }) => r.request_id)).toEqual([second.body.request_id, first.body.request_id]);
 
+    // The operator's list covers every airline, so each request names its airline.
+    const opsList = await ops('/change-requests?status=OPEN');
+    expect(opsList.body.change_requests.find((r: { request_id: number }) => r.request_id === second.body.request_id)).toMatchObject({ airline_id: t.airlineId, airline_name: expect.any(String), status: 'OPEN' });
+
     const decided = await ops(`/change-requests/${second.body.request_id}/decide`, { method: 'POST', body: { decision: 'APPROVED', decided_by: 'ops@crew.travel', note: 'contract checked' } });
     expect(decided.status).toBe(200);
     expect(decided.body).toMatchObject({ status: 'APPROVED', decided_by: 'ops@crew.travel', decision_note: 'contract checked', decided_on: expect.any(String) });

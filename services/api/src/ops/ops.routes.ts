@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ChangeRequest, ChangeRequestParams, DecideBody, OpsChangeRequestQuery, AirlineIdParams, AirlineSettings, AirlineSettingsPatch, AirlineView, CreateAirlineBody, CreatedUser, CreateUserBody, TravellerBody, TravellerParams, TravellerView } from '@crew/contracts';
+import { ChangeRequest, ChangeRequestParams, OpsChangeRequest, DecideBody, OpsChangeRequestQuery, AirlineIdParams, AirlineSettings, AirlineSettingsPatch, AirlineView, CreateAirlineBody, CreatedUser, CreateUserBody, TravellerBody, TravellerParams, TravellerView } from '@crew/contracts';
 import { configRepo, settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
 import { changeRequestView } from '../config/contracts.routes';
 import { ApiError, hashSecret, newSecret, route, type RouteSpec, errorResponses } from '@crew/platform';
@@ -123,12 +123,15 @@ export function opsChangeRequestRoutes(db: Db): RouteSpec[] {
       method: 'get',
       path: '/change-requests',
       operationId: 'opsListChangeRequests',
-      summary: 'Hotel change requests of all airlines, newest first',
+      summary: 'Hotel change requests of all airlines, newest first, each naming its airline',
       tags: TAGS,
       auth: 'ops',
       query: OpsChangeRequestQuery,
-      responses: { 200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(ChangeRequest) }) }, ...errors([400, 401]) },
-      handler: async ({ query }) => ({ status: 200, body: { change_requests: (await configRepo.listChangeRequests(db, { status: query.status })).map(changeRequestView) } }),
+      responses: { 200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(OpsChangeRequest) }) }, ...errors([400, 401]) },
+      handler: async ({ query }) => ({
+        status: 200,
+        body: { change_requests: (await configRepo.listChangeRequestsOfAirlines(db, { status: query.status })).map((r) => ({ ...changeRequestView(r), airline_id: r.airline_id, airline_name: r.airline_name })) },
+      }),
     }),
     route({
       method: 'post',
