@@ -15,8 +15,12 @@ export interface DbOptions {
 
 export function createDb(url: string, options: DbOptions = {}): Kysely<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: options.applicationName ?? 'crew-travel' });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection must not crash the process. pg emits 'error' on the client; the pool
+  // listens only while the client is idle (and re-emits it on the pool), so every client also gets its own
+  // listener for while it is checked out (a transaction, the worker's advisory-lock connection). The
+  // interrupted query rejects, the client is no longer queryable and the pool discards it on release.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -28,6 +32,8 @@ export async function ensureDatabase(url: string): Promise<void> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
+  // Its queries reject when the connection dies; without a listener the 'error' event would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
@@ -68,6 +74,8 @@ export async function dropDatabase(url: string): Promise<void> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
+  // Its queries reject when the connection dies; without a listener the 'error' event would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query(`drop database if exists "${name.replace(/"/g, '""')}" with (force)`);

@@ -41,3 +41,23 @@ export class ApiError extends Error {
     return new ApiError(422, code, message, details);
   }
 }
+
+/** Socket-level failures reaching Postgres (node errno codes). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATEs of a server going away or not taking connections: admin/crash shutdown, starting up, too many connections. */
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What node-postgres itself says when a connection dies or cannot be made in time. */
+const PG_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/**
+ * True for an error that means Postgres cannot be reached right now (restart, failover, network), as opposed
+ * to a bug or a refused statement: the request may succeed when retried, so it is a 503, not a 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (UNREACHABLE.has(e.code) || SERVER_GONE.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.message === 'string' && PG_CONNECTION_MESSAGE.test(e.message)) return true;
+  // Connecting to a host name with several addresses fails with an AggregateError of each attempt's error.
+  return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDatabaseUnavailable);
+}

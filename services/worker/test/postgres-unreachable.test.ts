@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import { createApiApp, createTokenVerifier } from '@crew/api';
+import { createDb, type Db } from '@crew/db';
+import { createLogger, listen } from '@crew/platform';
+import { createSandboxSuppliers } from '@crew/suppliers';
+import { postgresOutageScenario } from '../../../test/support/postgres-outage';
+import { startStack, type Stack } from '../../../test/support/stack';
+import { startTcpRelay, type TcpRelay } from '../../../test/support/tcp-relay';
+
+jest.setTimeout(240_000);
+
+// Postgres "goes away" for this file's services only: the worker child and a second api reach it through a
+// TCP relay that the test cuts (every connection dropped, new ones refused) and restores. The real restart
+// of the whole server is services/worker/test/postgres-restart.outage.test.ts (run serially by npm test).
+let stack: Stack;
+let pgRelay: TcpRelay;
+let relayedDb: Db;
+let api: Server;
+let apiUrl: string;
+
+beforeAll(async () => {
+  stack = await startStack('pg_unreachable', { sandboxLatencyMs: 15 });
+  const target = new URL(stack.config.databaseUrl);
+  pgRelay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
+  target.host = `127.0.0.1:${pgRelay.port}`;
+  relayedDb = createDb(target.toString(), { max: 5 });
+  api = createServer(
+    createApiApp({
+      config: stack.config,
+      db: relayedDb,
+      redis: stack.redis,
+      logger: createLogger('api', 'fatal'),
+      verifyToken: createTokenVerifier(stack.authUrl),
+      suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+      relay: stack.relay,
+      rosterIntake: stack.rosterIntake,
+    }),
+  );
+  apiUrl = `http://127.0.0.1:${await listen(api, 0, '127.0.0.1')}`;
+});
+
+afterAll(async () => {
+  api?.closeAllConnections();
+  await new Promise((r) => api?.close(r));
+  await pgRelay?.restore().catch(() => undefined);
+  await relayedDb?.destroy();
+  await pgRelay?.close();
+  await stack?.close();
+});
+
+it('Postgres unreachable for a few seconds mid-roster: no process exits, the roster completes with the same items, the api and worker answer 503 meanwhile', async () => {
+  const url = new URL(stack.config.databaseUrl);
+  url.host = `127.0.0.1:${pgRelay.port}`;
+  await postgresOutageScenario({
+    stack,
+    apiUrl,
+    workerEnv: { DATABASE_URL: url.toString() },
+    outage: { down: () => pgRelay.cut(), up: () => pgRelay.restore() },
+    downMs: 3000,
+    carrier: 'PO',
+    seed: 21,
+  });
+});
