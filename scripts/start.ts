@@ -1,15 +1,16 @@
 /**
  * `npm start`: applies migrations, then runs api, worker, auth and the supplier sandbox in one foreground
- * supervisor with per-process log prefixes. Ctrl-C / SIGTERM stops all of them.
+ * supervisor with per-process log prefixes. A process that crashes is restarted with back-off, the others
+ * keep running. Ctrl-C / SIGTERM stops all of them.
  */
 import { randomBytes } from 'node:crypto';
-import concurrently from 'concurrently';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
 import { loadConfig } from '@crew/platform';
+import { Supervisor } from './supervisor';
 
 // tsx as a loader in the service's own process (not the tsx CLI, which wraps it in a child): signals and
 // exit codes are the service's own.
-const tsx = `"${process.execPath}" --import tsx`;
+const tsx = (...args: string[]) => ({ command: process.execPath, args: ['--import', 'tsx', ...args] });
 
 async function waitFor(url: string, deadlineMs: number): Promise<boolean> {
   const until = Date.now() + deadlineMs;
@@ -34,16 +35,20 @@ async function main(): Promise<void> {
   console.log(`[start] migrations applied: ${migrated.results?.filter((r) => r.status === 'Success').length ?? 0} new`);
 
   const env = { ...process.env, OPS_TOKEN: opsToken };
-  const { result } = concurrently(
+  const supervisor = new Supervisor(
     [
-      { name: 'auth', command: `${tsx} services/auth/src/main.ts`, env, prefixColor: 'magenta' },
-      { name: 'sandbox', command: `${tsx} services/supplier-sandbox/src/main.ts`, env, prefixColor: 'yellow' },
-      { name: 'api', command: `${tsx} services/api/src/main.ts`, env, prefixColor: 'cyan' },
+      { name: 'auth', ...tsx('services/auth/src/main.ts'), color: 35 },
+      { name: 'sandbox', ...tsx('services/supplier-sandbox/src/main.ts'), color: 33 },
+      { name: 'api', ...tsx('services/api/src/main.ts'), color: 36 },
       // The worker's heap cap, as deployed (k8s/base/worker.yaml).
-      { name: 'worker', command: `${tsx} --max-old-space-size=850 services/worker/src/main.ts`, env, prefixColor: 'green' },
+      { name: 'worker', ...tsx('--max-old-space-size=850', 'services/worker/src/main.ts'), color: 32 },
     ],
-    { prefix: 'name', killOthersOn: ['failure'], cwd: process.cwd() },
-  );
+    { env, cwd: process.cwd() },
+  ).start();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void supervisor.stop(signal));
+  // Children run in their own process groups; do not leave them behind if this process dies.
+  process.on('exit', () => supervisor.killAll());
+  void supervisor.done.then((code) => process.exit(code));
 
   const api = `http://127.0.0.1:${config.apiPort}`;
   const checks = [
@@ -66,13 +71,6 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  try {
-    await result;
-    process.exit(0);
-  } catch {
-    // A child failed or was stopped by a signal; concurrently has stopped the others.
-    process.exit(process.exitCode ?? 1);
-  }
 }
 
 main().catch((err) => {

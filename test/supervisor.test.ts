@@ -1,0 +1,75 @@
+import { Supervisor } from '../scripts/supervisor';
+
+jest.setTimeout(30_000);
+
+const node = (code: string) => ({ command: process.execPath, args: ['-e', code] });
+/** A service stand-in: prints, then runs until SIGTERM / SIGINT and exits 0, as the services do. */
+const SERVICE = `console.log('up'); const stop = () => process.exit(0); process.on('SIGTERM', stop); process.on('SIGINT', stop); setInterval(() => {}, 1000);`;
+
+const alive = (pid: number | undefined) => {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const until = async (probe: () => boolean, ms: number, what: string) => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+it('npm start supervisor: a crashed child is restarted with growing back-off while the others keep running; SIGTERM stops all and exits 0', async () => {
+  const lines: string[] = [];
+  const supervisor = new Supervisor(
+    [
+      { name: 'steady', ...node(SERVICE) },
+      // Crashes (exit 1) right after starting, every time.
+      { name: 'crashy', ...node(`console.log('crashy up'); setTimeout(() => process.exit(1), 50);`) },
+    ],
+    { initialDelayMs: 100, maxDelayMs: 400, write: (l) => lines.push(l) },
+  ).start();
+  try {
+    await until(() => lines.includes('[steady] up'), 10_000, 'steady to start');
+    const steadyPid = supervisor.pids().steady;
+    const restarts = () => lines.filter((l) => l.startsWith('[supervisor] crashy exited (code 1); restarting in'));
+    // Stopped below while crashy waits for its 4th restart (400 ms), so no crash races the stop.
+    await until(() => restarts().length >= 4, 20_000, 'crashy to crash four times');
+    // Doubling, capped.
+    expect(restarts().map((l) => Number(/in (\d+) ms/.exec(l)![1]))).toEqual([100, 200, 400, 400]);
+    expect(lines.filter((l) => l === '[crashy] crashy up')).toHaveLength(4);
+    // The steady child was never stopped or restarted.
+    expect(supervisor.pids().steady).toBe(steadyPid);
+    expect(alive(steadyPid)).toBe(true);
+    expect(lines.filter((l) => l === '[steady] up')).toHaveLength(1);
+  } finally {
+    const code = await supervisor.stop('SIGTERM');
+    expect(code).toBe(0);
+  }
+  expect(Object.values(supervisor.pids()).every((p) => p === undefined)).toBe(true);
+  // Nothing is restarted once stopping.
+  const count = lines.filter((l) => l === '[crashy] crashy up').length;
+  await new Promise((r) => setTimeout(r, 600));
+  expect(lines.filter((l) => l === '[crashy] crashy up').length).toBe(count);
+});
+
+it('a child that ran longer than resetAfterMs before crashing restarts after the initial delay again', async () => {
+  const lines: string[] = [];
+  // Runs 300 ms, then crashes.
+  const supervisor = new Supervisor([{ name: 'late', ...node(`console.log('up'); setTimeout(() => process.exit(3), 300);`) }], {
+    initialDelayMs: 50,
+    maxDelayMs: 1000,
+    resetAfterMs: 200,
+    write: (l) => lines.push(l),
+  }).start();
+  try {
+    await until(() => lines.filter((l) => l.includes('restarting in')).length >= 3, 15_000, 'three restarts');
+    expect(lines.filter((l) => l.includes('restarting in')).slice(0, 3).map((l) => /in (\d+) ms/.exec(l)![1])).toEqual(['50', '50', '50']);
+  } finally {
+    await supervisor.stop('SIGTERM');
+  }
+});
