@@ -2,8 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Database, DbOrTrx } from './database';
 import type { ProcessingStatus } from './tables/schedule.table';
 
-/** Per-airline intake lock namespace (apart from the worker's processing lock, which must not block intake). */
-const INTAKE_LOCK = 7302;
+/** Per-airline intake lock namespace: apart from the processing (7301) and booking-anchor (7302) locks, which must not block intake. */
+const INTAKE_LOCK = 7303;
 
 /**
  * Stores a submission as QUEUED. Its seq (the processing and listing order) and received_at are assigned in
