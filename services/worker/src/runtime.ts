@@ -7,6 +7,9 @@ import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
 import { ScheduleProcessor } from './schedules/schedule.processor';
 
+/** The longest a supplier's Retry-After pauses its queue in one go. */
+const MAX_PAUSE_MS = 60_000;
+
 export interface WorkerDeps {
   config: Config;
   db: Db;
@@ -59,7 +62,9 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
           if (!(err instanceof SupplierPaced)) throw err;
           logger.info({ queue: name, job_id: job.id, pause_ms: err.retryAfterMs }, 'supplier asked to slow down; its queue pauses');
           // Back to its lane (same priority, front of its tie), not counted as an attempt.
-          const pauseMs = Math.max(1, err.retryAfterMs);
+          // At most a minute at a time: a supplier still pacing us answers the next try with another pause, and
+          // the worker's liveness (no progress for 5 minutes with a backlog) never mistakes a pause for a hang.
+          const pauseMs = Math.min(MAX_PAUSE_MS, Math.max(1, err.retryAfterMs));
           await worker.rateLimit(pauseMs);
           // A task put back into a priority lane leaves no wake-up marker, so idle workers would sleep out their
           // drainDelay after the pause; a delayed marker wakes them when it ends (BullMQ's own delayed-job marker).
