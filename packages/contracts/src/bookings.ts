@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Airport, DateString, Email, PageQuery, Priority, StringEnum, Timestamp } from './common';
+import { Airport, Carrier, DateString, Email, Money, PageQuery, Priority, StringEnum, Timestamp } from './common';
 import { Cabin } from './config';
 import { ActionSource, ActionType, Classification } from './schedules';
 
@@ -7,6 +7,74 @@ export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED'
 export const BookingStatusValue = StringEnum(BOOKING_STATUSES);
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+const timestamp = (description: string) => Type.String({ format: 'date-time', description });
+const date = (description: string) => Type.String({ format: 'date', description });
+const SupplierStatus = StringEnum(['CONFIRMED', 'CANCELLED'] as const, { description: 'The reservation as the supplier holds it (an amended room stays CONFIRMED)' });
+
+/**
+ * A HOTEL booking's `hotel` block (spec 2.5 "not shown"): the stay asked for, the configured hotel and contract
+ * chosen, and what the supplier holds. The supplier's fields appear once a reservation was made.
+ */
+export const BookingHotel = Type.Object(
+  {
+    station: Nullable(Airport),
+    checkin_time_local: Nullable(timestamp('Check-in of the stay asked for (the layover or the request)')),
+    checkout_time_local: Nullable(timestamp('Check-out of the stay asked for')),
+    check_in_date: Nullable(date('The room’s first night: as the supplier holds it once reserved, else as the stay asks for it')),
+    check_out_date: Nullable(date('The room’s departure date: as the supplier holds it once reserved, else as the stay asks for it')),
+    property_id: Type.Optional(Type.String({ description: 'The hotel (GDS inventory id or the airline’s own id)' })),
+    name: Type.Optional(Nullable(Type.String())),
+    handler_type: Type.Optional(StringEnum(['GDS', 'DIRECT'] as const)),
+    hotel_config_id: Type.Optional(Type.Integer({ description: 'The configured hotel the engine chose' })),
+    contract_id: Type.Optional(Type.Integer({ description: 'The contract whose rate applies' })),
+    contracted_rate: Type.Optional(Money),
+    supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s reservation reference' })),
+    confirmation_number: Type.Optional(Type.String()),
+    nights: Type.Optional(Type.Integer({ minimum: 1 })),
+    nightly_rate: Type.Optional(Money),
+    total_price: Type.Optional(Money),
+    rate_flag: Type.Optional(Nullable(Type.String({ description: 'Set when the supplier’s rate differs from the contracted rate (LOOSE rate matching booked it anyway)' }))),
+    supplier_status: Type.Optional(SupplierStatus),
+  },
+  { additionalProperties: false, title: 'BookingHotel' },
+);
+export type BookingHotel = Static<typeof BookingHotel>;
+
+/**
+ * A FLIGHT booking's `flight` block (spec 2.5): the leg asked for, the choice or search constraints, the
+ * flight booked and its ticket. `pnr`, `ticket_id`, `transaction_id`, `trip_session_id` appear once the
+ * booking is confirmed and its status was refreshed (GET …/status).
+ */
+export const BookingFlight = Type.Object(
+  {
+    from_airport: Nullable(Airport),
+    to_airport: Nullable(Airport),
+    dep_time_local: Nullable(timestamp('Departure of the leg asked for (the roster’s deadhead leg)')),
+    arr_time_local: Nullable(timestamp('Arrival of the leg asked for')),
+    flight_option_id: Type.Optional(Nullable(Type.String({ description: 'The offer the airline chose (a commit); null when the engine searches' }))),
+    constraints: Type.Optional(
+      Type.Object(
+        { depart_after: Nullable(Timestamp), arrive_by: Nullable(Timestamp), cabin_class: Nullable(Cabin) },
+        { additionalProperties: false, description: 'Search constraints of a request or a PATCH' },
+      ),
+    ),
+    supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s order reference' })),
+    airline_code: Type.Optional(Carrier),
+    flight_number: Type.Optional(Type.String({ description: 'The flight booked, carrier code and number (e.g. BA117)' })),
+    dep_time: Type.Optional(timestamp('Departure of the flight booked, with the origin’s offset')),
+    arr_time: Type.Optional(timestamp('Arrival of the flight booked, with the destination’s offset')),
+    cabin: Type.Optional(Cabin),
+    price: Type.Optional(Money),
+    supplier_status: Type.Optional(SupplierStatus),
+    pnr: Type.Optional(Type.String()),
+    ticket_id: Type.Optional(Type.String()),
+    transaction_id: Type.Optional(Type.String()),
+    trip_session_id: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false, title: 'BookingFlight' },
+);
+export type BookingFlight = Static<typeof BookingFlight>;
 
 export const Booking = Type.Object(
   {
@@ -17,8 +85,8 @@ export const Booking = Type.Object(
     manual_override: Type.Boolean(),
     config_version_used: Nullable(Type.String()),
     retry_count: Type.Integer({ minimum: 0 }),
-    hotel: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'The stay asked for and what the supplier holds (property, confirmation, dates, rate)' })),
-    flight: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'The leg asked for and the ticket; pnr, ticket_id, transaction_id, trip_session_id after a status refresh' })),
+    hotel: Nullable(BookingHotel),
+    flight: Nullable(BookingFlight),
     employee_id: Nullable(Type.String()),
     pairing_number: Nullable(Type.String()),
     flight_number: Nullable(Type.String()),

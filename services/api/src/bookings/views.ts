@@ -1,5 +1,6 @@
-import type { Booking } from '@crew/contracts';
+import type { Booking, BookingFlight, BookingHotel } from '@crew/contracts';
 import type { BookingRow } from '@crew/db';
+import { roomDates } from '@crew/engine';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -13,11 +14,8 @@ export function bookingView(b: BookingRow, extra: { replaces_booking_id?: string
     manual_override: b.manual_override,
     config_version_used: b.config_version_used,
     retry_count: b.retry_count,
-    hotel: b.type === 'HOTEL' ? { station: b.station, checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, ...(b.hotel ?? {}) } : null,
-    flight:
-      b.type === 'FLIGHT'
-        ? { from_airport: b.from_airport, to_airport: b.to_airport, dep_time_local: b.dep_time_local, arr_time_local: b.arr_time_local, ...(b.flight ?? {}) }
-        : null,
+    hotel: b.type === 'HOTEL' ? hotelBlock(b) : null,
+    flight: b.type === 'FLIGHT' ? flightBlock(b) : null,
     employee_id: b.employee_id,
     pairing_number: b.pairing_number,
     flight_number: b.flight_number,
@@ -34,4 +32,15 @@ export function bookingView(b: BookingRow, extra: { replaces_booking_id?: string
     created_at: b.created_at.toISOString(),
     updated_at: b.updated_at.toISOString(),
   };
+}
+
+/** The stay asked for; the room's dates as asked for, until the supplier's (stored in the block) replace them. */
+function hotelBlock(b: BookingRow): BookingHotel {
+  const asked = b.checkin_time_local && b.checkout_time_local ? roomDates(b.checkin_time_local, b.checkout_time_local) : { check_in_date: null, check_out_date: null };
+  // The jsonb block is written by the api and the worker in the BookingHotel layout.
+  return { station: b.station, checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, ...asked, ...((b.hotel ?? {}) as Partial<BookingHotel>) };
+}
+
+function flightBlock(b: BookingRow): BookingFlight {
+  return { from_airport: b.from_airport, to_airport: b.to_airport, dep_time_local: b.dep_time_local, arr_time_local: b.arr_time_local, ...((b.flight ?? {}) as Partial<BookingFlight>) };
 }

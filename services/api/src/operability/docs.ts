@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { Express } from 'express';
+import helmet from 'helmet';
 
 export const DOCS_PATH = '/docs';
 
@@ -36,11 +37,16 @@ const init = (specUrl: string) => `window.addEventListener('load', function () {
 });
 `;
 
-/** Swagger UI at /docs from the locally installed swagger-ui-dist (no CDN), reading `specUrl`. */
-export function mountDocs(app: Express, specUrl: string): void {
+/**
+ * Swagger UI at /docs from the locally installed swagger-ui-dist (no CDN), reading `specUrl`. "Authorize"
+ * fetches a token from the auth service (`authUrl`, another origin, which answers CORS): the page's CSP
+ * lets it connect there.
+ */
+export function mountDocs(app: Express, specUrl: string, authUrl: string): void {
   const dir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const script = init(specUrl);
-  app.get(DOCS_PATH, (_req, res) => {
+  const csp = helmet.contentSecurityPolicy({ directives: { connectSrc: ["'self'", new URL(authUrl).origin] } });
+  app.get(DOCS_PATH, csp, (_req, res) => {
     res.type('html').send(PAGE);
   });
   app.get(`${DOCS_PATH}/init.js`, (_req, res) => {

@@ -5,7 +5,6 @@ import { mountRoutes, type RouteSpec } from '@crew/platform';
 import { createQueues } from '@crew/queue';
 import { createRegistry, registerQueueMetrics } from '@crew/queue';
 import { API_BASE, OPS_BASE, type ApiDeps } from '../app';
-import pkg from '../../package.json';
 import { mountDocs } from './docs';
 import { httpMetrics } from './http-metrics';
 import { buildOpenApi, type OpenApiDocument, type RouteGroup } from './openapi';
@@ -54,11 +53,11 @@ export function mountOperability(app: Express, deps: ApiDeps, routes: { crew: Ro
   // /openapi.json is itself in the document: its handler reads the document built just below.
   let document: OpenApiDocument | null = null;
   const operational = operationalRoutes(() => document!, registry);
-  document = buildOpenApi({ version: pkg.version, authUrl: deps.config.authUrl, groups: documentedGroups(deps, routes, operational) });
+  document = buildOpenApi({ authUrl: deps.config.authUrl, groups: documentedGroups(deps, routes, operational) });
 
   const router = express.Router();
   mountRoutes(router, operational, () => []);
   app.use(router);
-  mountDocs(app, '/openapi.json');
+  mountDocs(app, '/openapi.json', deps.config.authUrl);
   mountQueueDashboard(app, queues, deps.config.opsToken);
 }

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, SCOPES, type RouteDoc, type Scope } from '@crew/contracts';
-import { openApiPath, type RouteSpec } from '@crew/platform';
+import { openApiPath } from '@crew/platform';
+import { OPERATION_DESCRIPTIONS } from './descriptions';
 
 /** What the document needs of a route: everything but the handler (probes are documented, not mounted, here). */
 export type DocumentedRoute = RouteDoc;
@@ -13,8 +14,12 @@ export interface RouteGroup {
   server?: { url: string; description: string };
 }
 
+/** The document's version: version 1 of the API (spec section 9). */
+export const API_DOCUMENT_VERSION = '1.0.0';
+
 export interface OpenApiInput {
-  version: string;
+  /** Defaults to API_DOCUMENT_VERSION. */
+  version?: string;
   groups: readonly RouteGroup[];
   /** The auth service's base URL: the OAuth token endpoint of the security scheme. */
   authUrl: string;
@@ -24,9 +29,9 @@ type Json = Record<string, unknown>;
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; contact: Json; license: Json };
   servers: { url: string; description: string }[];
-  tags: { name: string }[];
+  tags: { name: string; description?: string }[];
   paths: Record<string, Json>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
@@ -51,8 +56,8 @@ function security(auth: string): Json[] {
     case 'client':
       return [{ clientBasic: [] }];
     default:
-      // Either requirement: the OAuth2 flow states the scope; a bearer pasted into /docs is the usable one
-      // (the token endpoint is on another origin, which the page's CSP and the auth service's CORS refuse).
+      // Either requirement: the OAuth2 flow states the scope (and /docs "Authorize" gets a token with it: the
+      // auth service answers CORS); a bearer obtained elsewhere can be pasted as accessToken.
       return [{ oauth2: [auth] }, { accessToken: [] }];
   }
 }
@@ -76,6 +81,19 @@ function securitySchemes(authUrl: string): Record<string, Json> {
     clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret of a registered OAuth client.' },
   };
 }
+
+/** What each tag groups, shown by /docs. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Configuration: 'Company, hotel and flight configuration and flight rules of the airline (spec 4.3); hotel and flight configs are versioned.',
+  'Hotel contracts': 'Contracts and rates of configured hotels, and the enable/disable change requests the operator decides (DESIGN 4).',
+  Schedules: 'Roster submission and its asynchronous processing: status, action items, audit events (spec 4.1).',
+  Bookings: 'Hotel and flight bookings: read, amend, cancel, retry, and explicit booking requests; live flight options (spec 4.4).',
+  'Action items': 'Injection of action items for disruptions (IROPs) and ad-hoc needs (spec 4.2).',
+  'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
+  'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
+  Operations: 'Probes, metrics and this document; no authentication.',
+  'Auth (OAuth 2.0)': 'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
+};
 
 const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 /** Keywords whose values are data, not sub-schemas. */
@@ -174,7 +192,7 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
       item[route.method] = {
         operationId: route.operationId,
         summary: route.summary,
-        ...(route.description ? { description: route.description } : {}),
+        ...((route.description ?? OPERATION_DESCRIPTIONS[route.operationId]) ? { description: route.description ?? OPERATION_DESCRIPTIONS[route.operationId] } : {}),
         tags: route.tags,
         security: security(route.auth),
         ...(params.length ? { parameters: params } : {}),
@@ -187,13 +205,19 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
     openapi: '3.1.0',
     info: {
       title: 'Crew Travel Booking Service',
-      version: input.version,
+      version: input.version ?? API_DOCUMENT_VERSION,
       description:
         'Airline API (`/api/v1`), operator API (`/ops/v1`), the auth service (OAuth 2.0, on its own host) and the operational endpoints. ' +
-        'Generated from the route declarations; every error uses the ErrorEnvelope schema.',
+        'Generated from the route declarations; every error uses the ErrorEnvelope schema.\n\n' +
+        'Flow: get a token (POST /oauth/token), submit the roster (POST /api/v1/crew/schedules, 202), poll its processing-status until `poll_recommended` is false, ' +
+        'then read its action items and bookings. Processing and supplier calls are asynchronous; nothing is pushed to the client.\n\n' +
+        'Enumerations are closed except `classification`, an open set (spec 2.4): new values may appear within v1 and clients must accept unknown ones.',
+      contact: { name: 'Crew Travel Booking Service operator (contact details are given at onboarding)' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This api' }],
-    tags: tags.map((name) => ({ name })),
+    // A tag without a description is left bare: the linters (operability test) then name it.
+    tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
     components: { schemas: components.schemas, securitySchemes: securitySchemes(input.authUrl) },
   };

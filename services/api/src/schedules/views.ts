@@ -70,7 +70,8 @@ export function actionItemView(r: ActionItemRow): ActionItem {
     created_at: r.created_at.toISOString(),
     notes: r.notes,
     message: r.message,
-    details: r.details,
+    // Written by the engine (diff) or the injection in the ActionItemDetails layout.
+    details: r.details as ActionItem['details'],
   };
 }
 
@@ -82,7 +83,8 @@ export function auditEventView(r: AuditEventRow): AuditEvent {
     message: r.message,
     anchors: r.anchors as AuditEvent['anchors'],
     source_rows: r.source_rows,
-    details: r.details,
+    // Written by the engine's flattener in this layout.
+    details: r.details as AuditEvent['details'],
     created_at: r.created_at.toISOString(),
   };
 }
