@@ -1,3 +1,4 @@
+import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Db } from '@crew/db';
@@ -13,6 +14,9 @@ export interface AuthAppDeps {
   issuer: () => string;
 }
 
+/** Paths that answer cross-origin (CORS) requests: the token endpoints and the public keys. */
+export const CORS_PATHS = ['/oauth/token', '/oauth/refresh', '/.well-known/jwks.json'];
+
 export function createAuthApp(deps: AuthAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -22,6 +26,9 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Browsers call the token endpoints from other origins (the api's /docs "Authorize"). They take client
+  // credentials or a refresh token, never cookies, so any origin may: nothing ambient is exposed.
+  app.use(CORS_PATHS, cors({ origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type', 'X-Requested-With'], maxAge: 600 }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   const routes = oauthRoutes({ db: deps.db, keys: deps.keys, issuer: deps.issuer });
   const router = express.Router();
