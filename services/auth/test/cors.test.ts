@@ -45,11 +45,12 @@ describe('CORS on the token endpoints', () => {
         'Content-Type': 'application/x-www-form-urlencoded',
         'X-Requested-With': 'XMLHttpRequest',
       },
-      body: 'grant_type=client_credentials',
+      // Swagger UI's encoding of the scopes ticked in its dialog.
+      body: 'grant_type=client_credentials&scope=events:read+events:write',
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await res.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String) });
+    expect(await res.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), scope: 'events:read events:write' });
     // An error answer too, so the page can show it.
     const refused = await http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, { method: 'POST', headers: { origin: ORIGIN, authorization: 'Basic Zm9vOmJhcg==' } });
     expect(refused.status).toBe(401);
