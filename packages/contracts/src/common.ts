@@ -9,6 +9,12 @@ export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD
 /** ISO 8601 timestamp with a UTC offset or `Z`. */
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with offset or Z' });
 export const Email = Type.String({ format: 'email', maxLength: 254 });
+/**
+ * An int64 (bigserial) id in a path or body, parsed by this type where the route declares it. Ids start at 1
+ * and no id of this service gets near 2^53, the last integer a JSON number holds exactly: anything beyond
+ * (9223372036854775808, 1e308) is no id — 404 in a path, 422 in a body — and never reaches Postgres.
+ */
+export const Int64Id = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64', ...options });
 export const HhMm = Type.String({ format: 'hh-mm', description: 'HH:MM (24h)' });
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' });
 

@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { _, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { FAST_FORMATS } from './formats';
@@ -10,12 +10,57 @@ export interface ValidationIssue {
 }
 
 function build(coerceTypes: boolean | 'array'): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes, useDefaults: false });
+  // strictNumbers: a JSON number too big for a double (1e400) parses as Infinity, which is no number of any schema.
+  const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, coerceTypes, useDefaults: false });
   addFormats(ajv, { mode: 'full' });
   for (const [name, format] of Object.entries(FAST_FORMATS)) ajv.addFormat(name, format);
   // A `<timestamp>` of the spec always carries an offset or Z; ajv-formats' date-time already requires it.
   ajv.addFormat('hh-mm', /^([01]\d|2[0-3]):[0-5]\d$/);
+  ajv.addKeyword({
+    keyword: STORABLE,
+    type: 'string',
+    schemaType: 'boolean',
+    error: { message: UNSTORABLE_ISSUE },
+    // Inlined into the generated validator: a big roster has about two million strings.
+    code: (cxt) => cxt.fail(_`${cxt.data}.indexOf(${'\u0000'}) !== -1 || !${cxt.data}.isWellFormed()`),
+  });
   return ajv;
+}
+
+/*
+ * The storable-string rule: every string the schema layer accepts can be stored by Postgres (text and
+ * jsonb), so no write fails on it later. Postgres refuses NUL (U+0000) and UTF-16 surrogates without their
+ * pair, both of which JSON (`\u0000`, `\ud800`) and percent-encoding (`%00`) can carry. The rule is one ajv
+ * keyword that `storable()` adds to every string schema of a body, query or path before it is compiled.
+ */
+const STORABLE = 'storable';
+const UNSTORABLE_ISSUE = 'must not contain NUL (\\u0000) or an unpaired UTF-16 surrogate';
+/** Formats whose valid values are all printable ASCII: passing them already makes a string storable. */
+const ASCII_FORMATS = new Set(['date', 'date-time', 'email', 'hh-mm', 'uuid']);
+
+/** Keywords whose value is data, not a schema. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+/** Keywords whose value maps names to schemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/** A copy of `schema` with the storable keyword on every string schema (and on open objects' property names). */
+function storable(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(storable);
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(k)) copy[k] = v;
+    else if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') copy[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, storable(sub)]));
+    else copy[k] = storable(v);
+  }
+  const types = Array.isArray(copy.type) ? copy.type : [copy.type];
+  const closed = copy.enum !== undefined || copy.const !== undefined || ASCII_FORMATS.has(copy.format as string);
+  if (types.includes('string') && !closed) copy[STORABLE] = true;
+  // Keys of a free-form object end up in jsonb too.
+  if (types.includes('object') && (copy.additionalProperties !== false || copy.patternProperties)) {
+    copy.propertyNames = { ...((copy.propertyNames as object | undefined) ?? {}), type: 'string', [STORABLE]: true };
+  }
+  return copy;
 }
 
 /** The shared ajv for bodies (no coercion) and for query strings (strings coerced to the schema's types). */
@@ -28,7 +73,7 @@ const queryCache = new WeakMap<object, ValidateFunction>();
 function compiled(ajv: Ajv, store: WeakMap<object, ValidateFunction>, schema: TSchema): ValidateFunction {
   let fn = store.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
+    fn = ajv.compile(storable(schema) as TSchema);
     store.set(schema, fn);
   }
   return fn;
@@ -75,5 +120,10 @@ export function checkBody<S extends TSchema>(schema: S, data: unknown): Checked<
 export function checkQuery<S extends TSchema>(schema: S, data: Record<string, unknown>): Checked<Static<S>> {
   const copy = { ...data };
   const fn = compiled(queryAjv, queryCache, schema);
-  return fn(copy) ? { ok: true, value: copy as Static<S> } : { ok: false, issues: toIssues(fn.errors) };
+  if (!fn(copy)) return { ok: false, issues: toIssues(fn.errors) };
+  // ajv coerces '1e400' to Infinity and then skips minimum/maximum (it checks them on finite numbers only).
+  // A query or path is flat: its coerced numbers are its top-level values (or the items of an array).
+  const infinite = Object.keys(copy).filter((k) => [copy[k]].flat().some((v) => typeof v === 'number' && !Number.isFinite(v)));
+  if (infinite.length) return { ok: false, issues: infinite.map((k) => ({ field: `/${k}`, issue: 'must be a finite number' })) };
+  return { ok: true, value: copy as Static<S> };
 }

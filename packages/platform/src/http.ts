@@ -70,15 +70,25 @@ function sizeInBytes(size: string): number {
 
 const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 
+/** The Content-Encodings every body may have (docs/decisions.md); another one is a 415, whatever body-parser could decode. */
+function bodyEncoding(req: Request): StreamedBody['encoding'] | ApiError {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === 'gzip' || encoding === 'deflate') return encoding;
+  return new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Unsupported content encoding "${encoding}"`);
+}
+
+const encodingGuard: RequestHandler = (req, _res, next) => {
+  const encoding = bodyEncoding(req);
+  next(encoding instanceof ApiError ? encoding : undefined);
+};
+
 /** The checks body-parser would make before reading, for a body the handler reads itself. */
 function streamBodyGuard(bodyLimit: string): RequestHandler {
   const limit = sizeInBytes(bodyLimit);
   return (req, _res, next) => {
     if (!JSON_TYPE.test(String(req.headers['content-type'] ?? ''))) return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
-    const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-    if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'deflate') {
-      return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Unsupported content encoding "${encoding}"`));
-    }
+    const encoding = bodyEncoding(req);
+    if (encoding instanceof ApiError) return next(encoding);
     const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
     // Refused before a byte is read; an encoded body's limit applies to its decoded size, found while decoding.
     if (encoding === 'identity' && declared !== null && declared > limit) return next(payloadTooLarge());
@@ -112,6 +122,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // The router decodes path parameters (`/crew/bookings/%`): a malformed request on every route, not a 500.
+  if (err instanceof URIError) return ApiError.invalid('The request path is not validly percent-encoded', [{ field: 'path', issue: 'malformed percent-encoding' }]);
   const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -144,7 +156,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
       if (spec.bodyMode === 'stream') {
         handlers.push(streamBodyGuard(spec.bodyLimit ?? '1mb'));
       } else {
-        handlers.push(express.json({ limit: spec.bodyLimit ?? '1mb', strict: false, inflate: true }));
+        handlers.push(encodingGuard, express.json({ limit: spec.bodyLimit ?? '1mb', strict: false, inflate: true }));
         handlers.push(requireJson);
       }
     }
