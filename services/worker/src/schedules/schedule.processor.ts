@@ -35,6 +35,17 @@ function actualOf(b: WindowBooking) {
 /** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
 class UnprocessableSchedule extends Error {}
 
+/**
+ * True when processing this schedule again cannot succeed: its stored roster does not parse, or Postgres
+ * refused its data (SQLSTATE class 22 data exception, such as a NUL in a crew name, or 23 integrity
+ * violation). Anything else (a lost connection, a deadlock, a timeout) is infrastructure and retried.
+ */
+export function isPermanentScheduleError(err: unknown): boolean {
+  if (err instanceof UnprocessableSchedule || err instanceof SyntaxError || err instanceof UnrecoverableError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
 export interface ScheduleProcessorDeps {
   db: Db;
   relay: OutboxRelay;
@@ -93,11 +104,18 @@ export class ScheduleProcessor {
       log.info({ items, seconds: Math.round(seconds * 1000) / 1000 }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
+      const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
+      if (isPermanentScheduleError(err)) {
+        // Retrying cannot help: FAILED at once, and the loop goes on to the airline's next roster (this job
+        // carries the airline's whole queue, so it must not end here as a failed job).
+        log.error({ err }, 'schedule cannot be processed (permanent error)');
+        await pipelineRepo.markFailed(conn, schedule.schedule_id, message);
+        return;
+      }
       // Infrastructure trouble is retried by BullMQ; on the last attempt the schedule is marked FAILED.
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, attempt: job.attemptsMade + 1, last }, 'schedule processing failed');
-      if (last) await pipelineRepo.markFailed(conn, schedule.schedule_id, `processing failed: ${err instanceof Error ? err.message : String(err)}`).catch(() => undefined);
-      if (err instanceof UnprocessableSchedule) throw new UnrecoverableError(err.message);
+      if (last) await pipelineRepo.markFailed(conn, schedule.schedule_id, message).catch(() => undefined);
       throw err;
     }
   }
