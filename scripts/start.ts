@@ -4,6 +4,7 @@
  * keep running. Ctrl-C / SIGTERM stops all of them.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
 import { loadConfig } from '@crew/platform';
 import { Supervisor } from './supervisor';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   console.log(`[start] migrations applied: ${migrated.results?.filter((r) => r.status === 'Success').length ?? 0} new`);
 
   const env = { ...process.env, OPS_TOKEN: opsToken };
+  // The README walkthrough reads the token from here (owner-only file, git-ignored; never in production).
+  if (process.env.NODE_ENV !== 'production') writeFileSync('.ops-token', `${opsToken}\n`, { mode: 0o600 });
   const supervisor = new Supervisor(
     [
       { name: 'auth', ...tsx('services/auth/src/main.ts'), color: 35 },

@@ -126,8 +126,8 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         }
         await relay.close();
         await rosterIntake.close();
-        await closeQueues(queues);
         await removeKeys(redis, config.queuePrefix);
+        await closeQueues(queues);
         redis.disconnect();
         await database.drop();
       })();
