@@ -206,7 +206,14 @@ export type RequestAnchors = Static<typeof RequestAnchors>;
 
 export const RequestHotel = Type.Object(
   {
-    city: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'The station (3-letter airport code) of the stay' })),
+    city: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 64,
+        description:
+          'Where the stay is: the station code (e.g. JFK) or a city name as the hotel directory (GET /hotels) spells it, case-insensitive (e.g. New York). A city with several airports resolves to the airline’s configured base there, else 422 naming the candidates. Optional with property_id, then checked against the property’s station.',
+      }),
+    ),
     property_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Pins the hotel; omitted: the station’s configured hotel' })),
     check_in_date: DateString,
     check_out_date: Type.Optional(DateString),

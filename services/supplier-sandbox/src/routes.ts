@@ -84,8 +84,6 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
         throw sandboxErrors.unavailable();
       case 'rate_limited':
         throw sandboxErrors.rateLimited(fault.retry_after_s ?? 1);
-      case 'rate_limited':
-        throw sandboxErrors.rateLimited(fault.retry_after_s ?? 1);
       case 'reject':
         throw sandboxErrors.rejected(REJECTIONS[operation]);
       case 'offer_expired':

@@ -225,7 +225,8 @@ export class BookingProcessor {
     if (ceiling && !ceiling.ok) {
       return { status: 'NEEDS_REVIEW', reason: `at ticketing: ${ceiling.reason}`, patch: { flight: block } };
     }
-    return { status: 'CONFIRMED', reason: null, patch: { flight: block, flight_number: order.flight.flight_number } };
+    // The booking's flight_number stays the airline's anchor; what was booked is in the flight block.
+    return { status: 'CONFIRMED', reason: null, patch: { flight: block } };
   }
 
   private async cancelFlight(b: BookingRow): Promise<Outcome> {
