@@ -13,3 +13,5 @@ export * from './policy';
 export * from './booking-tasks';
 export * from './fx';
 export * from './stations';
+export * from './rooming';
+export * from './coverage';

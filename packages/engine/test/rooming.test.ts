@@ -1,0 +1,104 @@
+import {
+  answerDeadline,
+  answerApplies,
+  hotelHoldsStay,
+  listDueAt,
+  MIN_ANSWER_MS,
+  roomingChange,
+  roomingNight,
+  roomingOutcome,
+  roomingRecipientIssue,
+  roomingRowRef,
+  roomingSendAt,
+  versionForRow,
+} from '../src';
+
+const H = 3_600_000;
+const timing = { leadHours: 72, answerHours: 24 };
+
+describe('rooming lists: which list a row goes on', () => {
+  test("a stay's row goes on the list of its first night, the local check-in date", () => {
+    expect(roomingNight('2027-03-10T23:30:00-05:00')).toBe('2027-03-10');
+    expect(roomingNight('2027-03-11T01:00:00+09:00')).toBe('2027-03-11');
+  });
+
+  test('a row joins the night list still waiting to be sent, else starts the next version', () => {
+    expect(versionForRow([])).toEqual({ version: 1, existing: false });
+    expect(versionForRow([{ version: 1, status: 'SENT' }, { version: 2, status: 'QUEUED' }])).toEqual({ version: 2, existing: true });
+    expect(versionForRow([{ version: 1, status: 'SENT' }, { version: 2, status: 'ANSWERED' }])).toEqual({ version: 3, existing: false });
+  });
+
+  test('the row reference is stable per stay', () => {
+    expect(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f')).toBe('RL-6F1C2D3E4A5B');
+    expect(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f')).toBe(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f'));
+  });
+});
+
+describe('rooming lists: new, amended and cancelled rows', () => {
+  test('a stay the hotel does not hold is NEW; one it holds is AMENDED', () => {
+    expect(roomingChange('BOOK', false)).toEqual({ marking: 'NEW' });
+    expect(roomingChange('AMEND', true)).toEqual({ marking: 'AMENDED' });
+    expect(roomingChange('AMEND', false)).toEqual({ marking: 'NEW' });
+  });
+
+  test('a cancellation is a CANCELLED row when the hotel holds the stay, else nothing is sent and it is cancelled at once', () => {
+    expect(roomingChange('CANCEL', true)).toEqual({ marking: 'CANCELLED' });
+    expect(roomingChange('CANCEL', false)).toMatchObject({ marking: null, settle: 'CANCELLED' });
+  });
+
+  test('the hotel holds a stay after a sent or confirmed NEW/AMENDED row; not after a rejection, a cancellation or an unsent row', () => {
+    expect(hotelHoldsStay([])).toBe(false);
+    expect(hotelHoldsStay([{ marking: 'NEW', state: 'QUEUED' }])).toBe(false);
+    expect(hotelHoldsStay([{ marking: 'NEW', state: 'SENT' }])).toBe(true);
+    expect(hotelHoldsStay([{ marking: 'NEW', state: 'CONFIRMED' }])).toBe(true);
+    expect(hotelHoldsStay([{ marking: 'NEW', state: 'REJECTED' }])).toBe(false);
+    expect(hotelHoldsStay([{ marking: 'NEW', state: 'CONFIRMED' }, { marking: 'AMENDED', state: 'REJECTED' }])).toBe(true);
+    expect(hotelHoldsStay([{ marking: 'NEW', state: 'CONFIRMED' }, { marking: 'CANCELLED', state: 'CONFIRMED' }])).toBe(false);
+  });
+});
+
+describe('rooming lists: when a list is sent', () => {
+  const now = Date.parse('2027-03-01T12:00:00Z');
+  test('P1 and P2 changes never wait for a batch', () => {
+    expect(roomingSendAt('2027-03-20T15:00:00+00:00', 'P1', timing, now)).toBe(now);
+    expect(roomingSendAt('2027-03-20T15:00:00+00:00', 'P2', timing, now)).toBe(now);
+  });
+
+  test('P3/P4 rows wait until the lead time before check-in, or go at once inside it', () => {
+    expect(roomingSendAt('2027-03-20T15:00:00+00:00', 'P4', timing, now)).toBe(Date.parse('2027-03-17T15:00:00Z'));
+    expect(roomingSendAt('2027-03-03T15:00:00+00:00', 'P3', timing, now)).toBe(now);
+    expect(roomingSendAt('2027-03-20T15:00:00+00:00', 'P4', { ...timing, leadHours: 0 }, now)).toBe(now);
+  });
+
+  test('a list leaves when its earliest row must', () => {
+    expect(listDueAt([now + H, now, now + 2 * H])).toBe(now);
+  });
+
+  test('the answer deadline: answerHours after sending, cut at check-in, never under the minimum', () => {
+    expect(answerDeadline(now, '2027-03-20T15:00:00+00:00', timing)).toBe(now + 24 * H);
+    expect(answerDeadline(now, '2027-03-01T18:00:00+00:00', timing)).toBe(Date.parse('2027-03-01T18:00:00Z'));
+    expect(answerDeadline(now, '2027-03-01T12:05:00+00:00', timing)).toBe(now + MIN_ANSWER_MS);
+  });
+});
+
+describe("rooming lists: the hotel's answer", () => {
+  test('a confirmation confirms a new row, modifies an amended one and cancels a cancellation', () => {
+    const yes = { kind: 'CONFIRMED', confirmation_number: 'H-77' } as const;
+    expect(roomingOutcome('NEW', yes).status).toBe('CONFIRMED');
+    expect(roomingOutcome('AMENDED', yes).status).toBe('MODIFIED');
+    expect(roomingOutcome('CANCELLED', yes).status).toBe('CANCELLED');
+  });
+
+  test("a rejection or no answer by the deadline needs review, with the hotel's reason", () => {
+    expect(roomingOutcome('NEW', { kind: 'REJECTED', reason: 'sold out' })).toEqual({ status: 'NEEDS_REVIEW', reason: 'the hotel rejected the rooming list row: sold out' });
+    expect(roomingOutcome('NEW', { kind: 'EXPIRED', deadline: Date.parse('2027-03-02T12:00:00Z') }).reason).toContain('did not answer the rooming list by 2027-03-02T12:00:00');
+  });
+
+  test('only an unanswered current row takes an answer; a DIRECT hotel needs a reservations e-mail', () => {
+    expect(answerApplies('SENT')).toBe(true);
+    expect(answerApplies('SUPERSEDED')).toBe(false);
+    expect(answerApplies('CONFIRMED')).toBe(false);
+    expect(roomingRecipientIssue(null)).toMatch(/reservations_email/);
+    expect(roomingRecipientIssue('res@hotel.example')).toBeNull();
+  });
+});
