@@ -23,7 +23,11 @@ export interface Suppliers {
   flights: FlightSupplier;
 }
 
-const seg = encodeURIComponent;
+/**
+ * One path segment. URL parsing resolves `.` and `..` away (percent-encoded too), so such an id (a client's
+ * property_id, say) would address another resource: its dots go escaped once more, naming no resource (404).
+ */
+const seg = (id: string) => (id === '.' || id === '..' ? id.replace(/\./g, '%252E') : encodeURIComponent(id));
 
 class SandboxHotelSupplier implements HotelSupplier {
   constructor(private readonly http: SupplierHttp) {}

@@ -109,6 +109,13 @@ describe('defect 4: unstorable strings anywhere in a body or query → 422 / 400
   });
 });
 
+it('found by the fuzz test: a property_id of "." or ".." is an unknown property (422), not an unreachable inventory (503)', async () => {
+  for (const property_id of ['.', '..']) {
+    const res = await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'LHR', hotels: [{ property_id, policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] } });
+    expectError(res, 422, 'UNKNOWN_HOTEL_PROPERTY');
+  }
+});
+
 describe('defect 4: integer ids out of range are unknown ids (path: 404) or invalid (body: 422)', () => {
   const HUGE = ['9223372036854775808', '9223372036854775807', '99999999999999999999', '1e400', '1e308', '9007199254740993'];
 
