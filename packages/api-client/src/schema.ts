@@ -337,6 +337,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rostered layovers checking in inside a window, each COVERED, AT_RISK or UNCOVERED, with counts per station and state
+         * @description Every layover (booking_required) of the airline’s latest processed roster, plus live hotel bookings the roster no longer holds (origin DROPPED) and injected stays (origin INJECTED), whose check-in falls inside the window, with its state and the reason when it is not COVERED. The window is `from` (default now) plus `hours` (1..168, default 72). `counts` and `stations` count every row of the window (after `station`), whatever `status` asks; rows come in check-in order, keyset-paginated.
+         */
+        get: operations["getLayoverCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/coverage.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The layover coverage of a window as CSV (RFC 4180): every row, no pages
+         * @description The rows of GET /crew/coverage with the same filters (limit and cursor are ignored), in check-in order.
+         */
+        get: operations["exportLayoverCoverageCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/coverage/deadheads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rostered DH legs departing inside a window, each COVERED (ticketed), AT_RISK or UNCOVERED, with counts per departure station and state
+         * @description Every DH leg of the airline’s latest processed roster, plus live flight bookings the roster no longer holds and injected ones, departing inside the window; `station` filters and groups by the departure airport. The window is `from` (default now) plus `hours` (1..168, default 72). `counts` and `stations` count every row of the window (after `station`), whatever `status` asks; rows come in check-in order, keyset-paginated.
+         */
+        get: operations["getDeadheadCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/coverage/deadheads.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deadhead coverage of a window as CSV (RFC 4180): every row, no pages
+         * @description The rows of GET /crew/coverage/deadheads with the same filters (limit and cursor are ignored), in departure order.
+         */
+        get: operations["exportDeadheadCoverageCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/bookings": {
         parameters: {
             query?: never;
@@ -997,6 +1077,8 @@ export interface components {
             contract_rate?: components["schemas"]["Money"];
             /** @description Legacy rates; contracted rates live on contracts */
             rate_periods: components["schemas"]["RatePeriod"][];
+            /** @description Where a DIRECT hotel’s rooming lists are e-mailed */
+            reservations_email?: string | null;
             /** @enum {string} */
             handler_type: "GDS" | "DIRECT";
             automated_booking_enabled: boolean;
@@ -1468,6 +1550,116 @@ export interface components {
             audit_events: components["schemas"]["AuditEvent"][];
             next_cursor: string | null;
         };
+        /**
+         * CoverageCounts
+         * @description Per state, over the window (and station); the status filter does not change them
+         */
+        CoverageCounts: {
+            COVERED: number;
+            AT_RISK: number;
+            UNCOVERED: number;
+        };
+        /** CoverageStationCounts */
+        CoverageStationCounts: {
+            station: string;
+            COVERED: number;
+            AT_RISK: number;
+            UNCOVERED: number;
+        };
+        /** LayoverCoverage */
+        LayoverCoverage: {
+            employee_id: string | null;
+            pairing_number: string | null;
+            duty_date: string | null;
+            traveller_email: string | null;
+            /**
+             * @description ROSTERED: in the latest processed roster. DROPPED: a live booking whose stay (leg) the roster no longer holds. INJECTED: a stay (leg) the airline injected itself.
+             * @enum {string}
+             */
+            origin: "ROSTERED" | "DROPPED" | "INJECTED";
+            booking_id: string | null;
+            booking_status: string | null;
+            /**
+             * @description COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking.
+             * @enum {string}
+             */
+            status: "COVERED" | "AT_RISK" | "UNCOVERED";
+            reason: string | null;
+            duty_period_num: number | null;
+            station: string;
+            /** Format: date-time */
+            checkin_time_local: string;
+            /** Format: date-time */
+            checkout_time_local: string;
+        };
+        /** LayoverCoverageList */
+        LayoverCoverageList: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            to: string;
+            counts: components["schemas"]["CoverageCounts"];
+            /** @description Per station and state, by station */
+            stations: components["schemas"]["CoverageStationCounts"][];
+            /** @description Rows matching every filter */
+            total_results: number;
+            next_cursor: string | null;
+            layovers: components["schemas"]["LayoverCoverage"][];
+        };
+        /** DeadheadCoverage */
+        DeadheadCoverage: {
+            employee_id: string | null;
+            pairing_number: string | null;
+            duty_date: string | null;
+            traveller_email: string | null;
+            /**
+             * @description ROSTERED: in the latest processed roster. DROPPED: a live booking whose stay (leg) the roster no longer holds. INJECTED: a stay (leg) the airline injected itself.
+             * @enum {string}
+             */
+            origin: "ROSTERED" | "DROPPED" | "INJECTED";
+            booking_id: string | null;
+            booking_status: string | null;
+            /**
+             * @description COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking.
+             * @enum {string}
+             */
+            status: "COVERED" | "AT_RISK" | "UNCOVERED";
+            reason: string | null;
+            leg_sequence: number | null;
+            from_airport: string;
+            to_airport: string;
+            flight_number: string | null;
+            /** Format: date-time */
+            dep_time_local: string;
+            /** Format: date-time */
+            arr_time_local: string;
+        };
+        /** DeadheadCoverageList */
+        DeadheadCoverageList: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            to: string;
+            counts: components["schemas"]["CoverageCounts"];
+            /** @description Per station and state, by station */
+            stations: components["schemas"]["CoverageStationCounts"][];
+            /** @description Rows matching every filter */
+            total_results: number;
+            next_cursor: string | null;
+            deadheads: components["schemas"]["DeadheadCoverage"][];
+        };
         /** BookingHotel */
         BookingHotel: {
             station: string | null;
@@ -1497,6 +1689,30 @@ export interface components {
              * @enum {string}
              */
             supplier_status?: "CONFIRMED" | "CANCELLED";
+            /** @description DIRECT hotel: the stay’s reference on the hotel’s rooming lists */
+            rooming_ref?: string;
+            /**
+             * @description DIRECT hotel: the stay’s latest rooming-list row. QUEUED and SENT: the booking stays PENDING until the hotel answers
+             * @enum {string}
+             */
+            rooming_status?: "QUEUED" | "SENT" | "CONFIRMED" | "REJECTED" | "EXPIRED";
+            /**
+             * @description DIRECT hotel: what the latest row told the hotel
+             * @enum {string}
+             */
+            rooming_marking?: "NEW" | "AMENDED" | "CANCELLED";
+            /**
+             * Format: uuid
+             * @description DIRECT hotel: the rooming list carrying the latest row
+             */
+            rooming_list_id?: string;
+            /** @description DIRECT hotel: that list’s version */
+            rooming_list_version?: number;
+            /**
+             * Format: date-time
+             * @description DIRECT hotel: when the hotel confirmed the latest row (its number is confirmation_number)
+             */
+            hotel_confirmed_at?: string;
         };
         /** BookingFlight */
         BookingFlight: {
@@ -2023,6 +2239,8 @@ export interface operations {
                             guaranteed_late_check_out_time?: string;
                             buffer_minutes?: number;
                             contract_rate?: components["schemas"]["Money"];
+                            /** @description Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review) */
+                            reservations_email?: string | null;
                             /** @description Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts) */
                             rate_periods?: components["schemas"]["RatePeriod"][];
                         }[];
@@ -3301,6 +3519,286 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLayoverCoverage: {
+        parameters: {
+            query?: {
+                /** @description Start of the window of check-in (departure) instants; default now */
+                from?: string;
+                /** @description Length of the window in hours */
+                hours?: number;
+                /** @description Only this station (layovers) or departure airport (deadheads) */
+                station?: string;
+                /** @description COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking. */
+                status?: "COVERED" | "AT_RISK" | "UNCOVERED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Coverage of layovers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LayoverCoverageList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportLayoverCoverageCsv: {
+        parameters: {
+            query?: {
+                /** @description Start of the window of check-in (departure) instants; default now */
+                from?: string;
+                /** @description Length of the window in hours */
+                hours?: number;
+                /** @description Only this station (layovers) or departure airport (deadheads) */
+                station?: string;
+                /** @description COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking. */
+                status?: "COVERED" | "AT_RISK" | "UNCOVERED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per layover */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDeadheadCoverage: {
+        parameters: {
+            query?: {
+                /** @description Start of the window of check-in (departure) instants; default now */
+                from?: string;
+                /** @description Length of the window in hours */
+                hours?: number;
+                /** @description Only this station (layovers) or departure airport (deadheads) */
+                station?: string;
+                /** @description COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking. */
+                status?: "COVERED" | "AT_RISK" | "UNCOVERED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Coverage of deadheads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadheadCoverageList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportDeadheadCoverageCsv: {
+        parameters: {
+            query?: {
+                /** @description Start of the window of check-in (departure) instants; default now */
+                from?: string;
+                /** @description Length of the window in hours */
+                hours?: number;
+                /** @description Only this station (layovers) or departure airport (deadheads) */
+                station?: string;
+                /** @description COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking. */
+                status?: "COVERED" | "AT_RISK" | "UNCOVERED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per DH leg */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

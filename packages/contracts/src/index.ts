@@ -8,4 +8,5 @@ export * from './search';
 export * from './bookings';
 export * from './schedules';
 export * from './schedule-api';
+export * from './coverage';
 export * from './routes';

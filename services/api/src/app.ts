@@ -20,6 +20,7 @@ import type { Suppliers } from '@crew/suppliers';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
 import { searchRoutes } from './search/search.routes';
+import { coverageRoutes } from './roster-coverage/coverage.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
 
 export const API_BASE = '/api/v1';
@@ -46,6 +47,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
+      ...coverageRoutes(deps.db, deps.now),
       ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger }),
       ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {
         if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;

@@ -90,6 +90,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Bookings: 'Hotel and flight bookings: read, amend, cancel, retry, and explicit booking requests; live flight options (spec 4.4).',
   'Action items': 'Injection of action items for disruptions (IROPs) and ad-hoc needs (spec 4.2).',
   'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
+  Coverage: 'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec; issue 14).',
   'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
   Operations: 'Probes, metrics and this document; no authentication.',
   'Auth (OAuth 2.0)': 'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { ScheduleSubmission } from '@crew/contracts';
-import { bookingRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
+import { bookingRepo, coverageRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
 import { diffRoster, flattenRoster, requestedBookingKey, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RequestedBooking, type RosterState } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
@@ -200,6 +200,8 @@ export class ScheduleProcessor {
       }
       await outboxRepo.addToOutbox(trx, jobs);
       await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip);
+      // The same state as rows the coverage monitor can query (issue 14).
+      await coverageRepo.replaceRosteredRows(trx, airlineId, window, flat);
       if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
     });
     if (jobs.length) this.deps.relay.kick();

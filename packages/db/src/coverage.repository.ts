@@ -1,0 +1,235 @@
+import { sql } from 'kysely';
+import { coverageOf, inWindow, localDateOf, type BookingStatus, type CoverageOrigin, type CoverageState, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
+import type { DbOrTrx } from './database';
+
+/*
+ * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs
+ * as rows (rostered_layovers / rostered_deadheads); coverage reads them next to the bookings. The state of a
+ * row is the engine's (coverageOf): these queries only gather the facts.
+ */
+
+/** Bookings are looked for this many days around the window (a booking's date may lag a moved stay). */
+const MATCH_MARGIN_DAYS = 7;
+
+/**
+ * Replaces the airline's rostered rows dated inside the processed window with the roster's, as
+ * nextRosterState does with the gzip state: rows outside the window, and rows whose current row was skipped
+ * as impossible data (`flagged`), stay. One DELETE and one INSERT per table, each a single statement (the
+ * inserted rows travel as one JSON parameter).
+ */
+export async function replaceRosteredRows(
+  trx: DbOrTrx,
+  airlineId: string,
+  window: DateWindow,
+  rows: { layovers: readonly LayoverRow[]; deadheads: readonly DeadheadRow[]; flaggedKeys: readonly string[] },
+): Promise<void> {
+  const flagged = [...rows.flaggedKeys];
+  const layovers = [];
+  for (const l of rows.layovers) {
+    const date = localDateOf(l.checkin_time_local);
+    if (!inWindow(date, window)) continue;
+    layovers.push([date, l.key, l.employee_id, l.pairing_number, l.duty_period_num, l.duty_date, l.traveller_email.toLowerCase(), l.station, l.checkin_time_local, l.checkout_time_local]);
+  }
+  const deadheads = [];
+  for (const d of rows.deadheads) {
+    if (!inWindow(d.duty_date, window)) continue;
+    deadheads.push([d.duty_date, d.key, d.employee_id, d.pairing_number, d.duty_period_num, d.leg_sequence, d.traveller_email.toLowerCase(), d.from_airport, d.to_airport, d.flight_number, d.dep_time_local, d.arr_time_local]);
+  }
+  await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
+  await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
+  // Positional JSON arrays: a third of the bytes of keyed objects for 120k rows.
+  if (layovers.length) {
+    await sql`insert into rostered_layovers (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at)
+      select ${airlineId}, (r->>0)::date, r->>1, r->>2, r->>3, (r->>4)::int, (r->>5)::date, r->>6, r->>7, r->>8, r->>9, (r->>8)::timestamptz
+      from json_array_elements(${JSON.stringify(layovers)}::json) r
+      on conflict (airline_id, roster_date, row_key) do nothing`.execute(trx);
+  }
+  if (deadheads.length) {
+    await sql`insert into rostered_deadheads (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at)
+      select ${airlineId}, (r->>0)::date, r->>1, r->>2, r->>3, (r->>4)::int, (r->>5)::int, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11, (r->>10)::timestamptz
+      from json_array_elements(${JSON.stringify(deadheads)}::json) r
+      on conflict (airline_id, roster_date, row_key) do nothing`.execute(trx);
+  }
+}
+
+export interface CoverageQuery {
+  /** The window of check-in (departure) instants: [from, to). */
+  from: Date;
+  to: Date;
+  station?: string;
+}
+
+interface BookingFacts {
+  booking_id: string | null;
+  booking_status: string | null;
+  pending_cancel: boolean | null;
+  review_reason: string | null;
+}
+
+export interface LayoverCoverageRow extends BookingFacts {
+  origin: CoverageOrigin;
+  /** Unique within the answer: the roster row's key, or `b:<booking_id>` for a booking the roster does not hold. */
+  row_key: string;
+  at: Date;
+  employee_id: string | null;
+  pairing_number: string | null;
+  duty_period_num: number | null;
+  duty_date: string | null;
+  traveller_email: string | null;
+  station: string;
+  checkin_time_local: string;
+  checkout_time_local: string;
+  /** The booking's own stay (null without a booking). */
+  b_station: string | null;
+  b_checkin_time_local: string | null;
+  b_checkout_time_local: string | null;
+}
+
+export interface DeadheadCoverageRow extends BookingFacts {
+  origin: CoverageOrigin;
+  row_key: string;
+  at: Date;
+  employee_id: string | null;
+  pairing_number: string | null;
+  duty_date: string | null;
+  leg_sequence: number | null;
+  traveller_email: string | null;
+  from_airport: string;
+  to_airport: string;
+  flight_number: string | null;
+  dep_time_local: string;
+  arr_time_local: string;
+  b_from_airport: string | null;
+  b_to_airport: string | null;
+  b_flight_number: string | null;
+  b_dep_time_local: string | null;
+  b_arr_time_local: string | null;
+}
+
+const dateOf = (d: Date, days: number) => new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Every layover of the airline checking in inside the window, set-based: the rostered layovers with the
+ * booking that stands for each (a live one before a cancelled one, a held one before the rest, the newest
+ * last), then the airline's live hotel bookings checking in inside the window that no rostered layover
+ * holds (dropped by the roster, or injected). `airlineId` scopes every part: no other airline's crew.
+ */
+export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<LayoverCoverageRow[]> {
+  const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
+  const hi = dateOf(q.to, MATCH_MARGIN_DAYS);
+  const station = q.station ?? null;
+  const r = await sql<LayoverCoverageRow>`
+    with r as (
+      select row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at
+      from rostered_layovers
+      where airline_id = ${airlineId} and checkin_at >= ${q.from} and checkin_at < ${q.to} and (${station}::text is null or station = ${station})
+    ), b as (
+      select booking_id, seq, status, pending_cancel, review_reason, source, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local
+      from bookings
+      where airline_id = ${airlineId} and type = 'HOTEL' and duty_date between ${lo}::date and ${hi}::date
+    )
+    select * from (
+      select distinct on (r.row_key, r.checkin_at) 'ROSTERED' as origin, r.row_key, r.checkin_at as at, r.employee_id, r.pairing_number, r.duty_period_num, r.duty_date::text as duty_date, r.traveller_email,
+        r.station, r.checkin_time_local, r.checkout_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
+        b.station as b_station, b.checkin_time_local as b_checkin_time_local, b.checkout_time_local as b_checkout_time_local
+      from r left join b on b.employee_id = r.employee_id and b.pairing_number = r.pairing_number and b.duty_period_num = r.duty_period_num
+      order by r.row_key, r.checkin_at, (b.status = 'CANCELLED' or b.pending_cancel), (b.status in ('CONFIRMED', 'MODIFIED')) desc, b.seq desc
+    ) rostered
+    union all
+    select case when b.source = 'SCHEDULE_DIFF' or b.pending_cancel then 'DROPPED' else 'INJECTED' end, 'b:' || b.booking_id, b.checkin_time_local::timestamptz, b.employee_id, b.pairing_number, b.duty_period_num,
+      b.duty_date::text, b.traveller_email, b.station, b.checkin_time_local, b.checkout_time_local, b.booking_id, b.status, b.pending_cancel, b.review_reason,
+      b.station, b.checkin_time_local, b.checkout_time_local
+    from b
+    where b.status <> 'CANCELLED' and b.station is not null and b.checkin_time_local is not null and b.checkout_time_local is not null
+      and b.checkin_time_local::timestamptz >= ${q.from} and b.checkin_time_local::timestamptz < ${q.to} and (${station}::text is null or b.station = ${station})
+      and not exists (
+        select 1 from rostered_layovers x
+        where x.airline_id = ${airlineId} and x.roster_date between ${lo}::date and ${hi}::date
+          and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(db);
+  return r.rows;
+}
+
+/** The same for DH legs departing inside the window, against the airline's flight bookings. */
+export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<DeadheadCoverageRow[]> {
+  const lo = dateOf(q.from, -2);
+  const hi = dateOf(q.to, 2);
+  const station = q.station ?? null;
+  const r = await sql<DeadheadCoverageRow>`
+    with r as (
+      select row_key, employee_id, pairing_number, roster_date, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at
+      from rostered_deadheads
+      where airline_id = ${airlineId} and dep_at >= ${q.from} and dep_at < ${q.to} and (${station}::text is null or from_airport = ${station})
+    ), b as (
+      select booking_id, seq, status, pending_cancel, review_reason, source, employee_id, pairing_number, duty_date, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local
+      from bookings
+      where airline_id = ${airlineId} and type = 'FLIGHT' and duty_date between ${lo}::date and ${hi}::date
+    )
+    select * from (
+      select distinct on (r.row_key, r.dep_at) 'ROSTERED' as origin, r.row_key, r.dep_at as at, r.employee_id, r.pairing_number, r.roster_date::text as duty_date, r.leg_sequence, r.traveller_email,
+        r.from_airport, r.to_airport, r.flight_number, r.dep_time_local, r.arr_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
+        b.from_airport as b_from_airport, b.to_airport as b_to_airport, b.flight_number as b_flight_number, b.dep_time_local as b_dep_time_local, b.arr_time_local as b_arr_time_local
+      from r left join b on b.employee_id = r.employee_id and b.pairing_number = r.pairing_number and b.duty_date = r.roster_date and b.leg_sequence = r.leg_sequence
+      order by r.row_key, r.dep_at, (b.status = 'CANCELLED' or b.pending_cancel), (b.status in ('CONFIRMED', 'MODIFIED')) desc, b.seq desc
+    ) rostered
+    union all
+    select case when b.source = 'SCHEDULE_DIFF' or b.pending_cancel then 'DROPPED' else 'INJECTED' end, 'b:' || b.booking_id, b.dep_time_local::timestamptz, b.employee_id, b.pairing_number,
+      b.duty_date::text, b.leg_sequence, b.traveller_email, b.from_airport, b.to_airport, b.flight_number, b.dep_time_local, b.arr_time_local, b.booking_id, b.status, b.pending_cancel, b.review_reason,
+      b.from_airport, b.to_airport, b.flight_number, b.dep_time_local, b.arr_time_local
+    from b
+    where b.status <> 'CANCELLED' and b.from_airport is not null and b.to_airport is not null and b.dep_time_local is not null and b.arr_time_local is not null
+      and b.dep_time_local::timestamptz >= ${q.from} and b.dep_time_local::timestamptz < ${q.to} and (${station}::text is null or b.from_airport = ${station})
+      and not exists (
+        select 1 from rostered_deadheads x
+        where x.airline_id = ${airlineId} and x.roster_date between ${lo}::date and ${hi}::date
+          and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(db);
+  return r.rows;
+}
+
+/** Airlines with rostered layovers or hotel bookings checking in inside the window (what the worker's gauges cover). */
+export async function airlinesWithLayovers(db: DbOrTrx, from: Date, to: Date): Promise<string[]> {
+  const r = await sql<{ airline_id: string }>`
+    select distinct airline_id from rostered_layovers where checkin_at >= ${from} and checkin_at < ${to}
+    union
+    select distinct airline_id from bookings where type = 'HOTEL' and status <> 'CANCELLED' and duty_date between ${dateOf(from, -1)}::date and ${dateOf(to, 1)}::date`.execute(db);
+  return r.rows.map((x) => x.airline_id);
+}
+
+export type CoverageStatus = CoverageState;
+
+/** A coverage row with the engine's verdict. */
+export type Classified<T> = T & { status: CoverageState; reason: string | null };
+
+const bookingOf = (r: BookingFacts) =>
+  r.booking_id && r.booking_status ? { status: r.booking_status as BookingStatus, pending_cancel: r.pending_cancel === true, review_reason: r.review_reason } : null;
+
+/** The layovers of the window with their state (coverageOf); rows the engine does not show are left out. */
+export async function classifiedLayoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<LayoverCoverageRow>[]> {
+  const out: Classified<LayoverCoverageRow>[] = [];
+  for (const r of await layoverCoverage(db, airlineId, q)) {
+    const b = bookingOf(r);
+    const v = coverageOf({
+      type: 'HOTEL',
+      origin: r.origin,
+      booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
+      roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
+    });
+    if (v) out.push(Object.assign(r, v));
+  }
+  return out;
+}
+
+/** The DH legs of the window with their state. */
+export async function classifiedDeadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<DeadheadCoverageRow>[]> {
+  const out: Classified<DeadheadCoverageRow>[] = [];
+  for (const r of await deadheadCoverage(db, airlineId, q)) {
+    const b = bookingOf(r);
+    const v = coverageOf({
+      type: 'FLIGHT',
+      origin: r.origin,
+      booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
+      roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
+    });
+    if (v) out.push(Object.assign(r, v));
+  }
+  return out;
+}

@@ -1,0 +1,207 @@
+import { stringify } from 'csv-stringify';
+import type { Response } from 'express';
+import {
+  CoverageQuery,
+  DEADHEAD_COVERAGE_CSV_COLUMNS,
+  DeadheadCoverageList,
+  LAYOVER_COVERAGE_CSV_COLUMNS,
+  LayoverCoverageList,
+  type DeadheadCoverage,
+  type LayoverCoverage,
+} from '@crew/contracts';
+import { coverageRepo, type Classified, type Db, type DeadheadCoverageRow, type LayoverCoverageRow } from '@crew/db';
+import { emptyCoverageCounts, type CoverageState } from '@crew/engine';
+import { decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
+import { principal } from '../auth/guard';
+
+const TAGS = ['Coverage'];
+const HOUR_MS = 3_600_000;
+
+interface Window {
+  from: Date;
+  to: Date;
+}
+
+function windowOf(query: CoverageQuery, now: () => Date): Window {
+  const from = query.from ? new Date(query.from) : now();
+  return { from, to: new Date(from.getTime() + (query.hours ?? 72) * HOUR_MS) };
+}
+
+type Row = { at: Date; row_key: string; status: CoverageState };
+
+/** Rows in answer order: check-in (departure) instant, then the row's key (unique in an answer). */
+function byPosition(a: Row, b: Row): number {
+  return a.at.getTime() - b.at.getTime() || (a.row_key < b.row_key ? -1 : a.row_key > b.row_key ? 1 : 0);
+}
+
+/**
+ * Counts per state and per station over every row of the window, then the page of rows (status filter
+ * applied) after the keyset position of the cursor: (instant, key). A cursor stays valid while rows change.
+ */
+function report<T extends Row>(rows: T[], stationOf: (r: T) => string, query: CoverageQuery) {
+  const counts = emptyCoverageCounts();
+  const stations = new Map<string, Record<CoverageState, number>>();
+  for (const r of rows) {
+    counts[r.status]++;
+    const s = stationOf(r);
+    const c = stations.get(s) ?? emptyCoverageCounts();
+    c[r.status]++;
+    stations.set(s, c);
+  }
+  const after = decodeCursor<{ t: number; k: string }>(query.cursor, (v) => Number.isFinite(v.t) && typeof v.k === 'string');
+  const matching = rows.filter((r) => !query.status || r.status === query.status).sort(byPosition);
+  const limit = query.limit ?? 50;
+  const start = after ? matching.findIndex((r) => r.at.getTime() > after.t || (r.at.getTime() === after.t && r.row_key > after.k)) : 0;
+  const page = start < 0 ? [] : matching.slice(start, start + limit);
+  const more = start >= 0 && start + limit < matching.length;
+  const last = page[page.length - 1];
+  return {
+    counts,
+    stations: [...stations.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([station, c]) => ({ station, ...c })),
+    total_results: matching.length,
+    rows: page,
+    next_cursor: more && last ? encodeCursor({ t: last.at.getTime(), k: last.row_key }) : null,
+    matching,
+  };
+}
+
+export function layoverView(r: Classified<LayoverCoverageRow>): LayoverCoverage {
+  return {
+    employee_id: r.employee_id,
+    pairing_number: r.pairing_number,
+    duty_date: r.duty_date,
+    duty_period_num: r.duty_period_num,
+    station: r.station,
+    checkin_time_local: r.checkin_time_local,
+    checkout_time_local: r.checkout_time_local,
+    traveller_email: r.traveller_email,
+    origin: r.origin,
+    booking_id: r.booking_id,
+    booking_status: r.booking_status,
+    status: r.status,
+    reason: r.reason,
+  };
+}
+
+export function deadheadView(r: Classified<DeadheadCoverageRow>): DeadheadCoverage {
+  return {
+    employee_id: r.employee_id,
+    pairing_number: r.pairing_number,
+    duty_date: r.duty_date,
+    leg_sequence: r.leg_sequence,
+    from_airport: r.from_airport,
+    to_airport: r.to_airport,
+    flight_number: r.flight_number,
+    dep_time_local: r.dep_time_local,
+    arr_time_local: r.arr_time_local,
+    traveller_email: r.traveller_email,
+    origin: r.origin,
+    booking_id: r.booking_id,
+    booking_status: r.booking_status,
+    status: r.status,
+    reason: r.reason,
+  };
+}
+
+/** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
+function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'string' ? v : String(v);
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
+async function sendCsv<V extends object>(res: Response, filename: string, columns: readonly (keyof V & string)[], rows: V[]): Promise<undefined> {
+  res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  const csv = stringify({ header: true, columns: [...columns], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' });
+  csv.pipe(res);
+  for (const r of rows) {
+    // Respect back-pressure: a slow client must not make us buffer the whole export.
+    if (!csv.write(columns.map((c) => csvCell(r[c])))) await new Promise((resolve) => csv.once('drain', resolve));
+  }
+  csv.end();
+  await new Promise((resolve) => res.once('finish', resolve));
+  return undefined;
+}
+
+const DESCRIPTION_TAIL =
+  ' The window is `from` (default now) plus `hours` (1..168, default 72). `counts` and `stations` count every row of the window (after `station`), whatever `status` asks; rows come in check-in order, keyset-paginated.';
+
+export function coverageRoutes(db: Db, now: () => Date = () => new Date()): RouteSpec[] {
+  const layovers = async (airlineId: string, query: CoverageQuery) => {
+    const w = windowOf(query, now);
+    const rows = await coverageRepo.classifiedLayoverCoverage(db, airlineId, { ...w, station: query.station });
+    return { w, r: report(rows, (r) => r.station, query) };
+  };
+  const deadheads = async (airlineId: string, query: CoverageQuery) => {
+    const w = windowOf(query, now);
+    const rows = await coverageRepo.classifiedDeadheadCoverage(db, airlineId, { ...w, station: query.station });
+    return { w, r: report(rows, (r) => r.from_airport, query) };
+  };
+  return [
+    route({
+      method: 'get',
+      path: '/crew/coverage',
+      operationId: 'getLayoverCoverage',
+      summary: 'Rostered layovers checking in inside a window, each COVERED, AT_RISK or UNCOVERED, with counts per station and state',
+      description:
+        'Every layover (booking_required) of the airline’s latest processed roster, plus live hotel bookings the roster no longer holds (origin DROPPED) and injected stays (origin INJECTED), whose check-in falls inside the window, with its state and the reason when it is not COVERED.' +
+        DESCRIPTION_TAIL,
+      tags: TAGS,
+      auth: 'events:read',
+      query: CoverageQuery,
+      responses: { 200: { description: 'Coverage of layovers', schema: LayoverCoverageList }, ...errorResponses([400, 401, 403]) },
+      handler: async ({ res, query }) => {
+        const { w, r } = await layovers(principal(res).airline_id, query);
+        return { status: 200, body: { from: w.from.toISOString(), to: w.to.toISOString(), counts: r.counts, stations: r.stations, total_results: r.total_results, next_cursor: r.next_cursor, layovers: r.rows.map(layoverView) } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/coverage.csv',
+      operationId: 'exportLayoverCoverageCsv',
+      summary: 'The layover coverage of a window as CSV (RFC 4180): every row, no pages',
+      description: 'The rows of GET /crew/coverage with the same filters (limit and cursor are ignored), in check-in order.',
+      tags: TAGS,
+      auth: 'events:read',
+      query: CoverageQuery,
+      responses: { 200: { description: 'One row per layover', contentType: 'text/csv' }, ...errorResponses([400, 401, 403]) },
+      handler: async ({ res, query }) => {
+        const { r } = await layovers(principal(res).airline_id, query);
+        return sendCsv(res, 'coverage.csv', LAYOVER_COVERAGE_CSV_COLUMNS, r.matching.map(layoverView));
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/coverage/deadheads',
+      operationId: 'getDeadheadCoverage',
+      summary: 'Rostered DH legs departing inside a window, each COVERED (ticketed), AT_RISK or UNCOVERED, with counts per departure station and state',
+      description:
+        'Every DH leg of the airline’s latest processed roster, plus live flight bookings the roster no longer holds and injected ones, departing inside the window; `station` filters and groups by the departure airport.' +
+        DESCRIPTION_TAIL,
+      tags: TAGS,
+      auth: 'events:read',
+      query: CoverageQuery,
+      responses: { 200: { description: 'Coverage of deadheads', schema: DeadheadCoverageList }, ...errorResponses([400, 401, 403]) },
+      handler: async ({ res, query }) => {
+        const { w, r } = await deadheads(principal(res).airline_id, query);
+        return { status: 200, body: { from: w.from.toISOString(), to: w.to.toISOString(), counts: r.counts, stations: r.stations, total_results: r.total_results, next_cursor: r.next_cursor, deadheads: r.rows.map(deadheadView) } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/crew/coverage/deadheads.csv',
+      operationId: 'exportDeadheadCoverageCsv',
+      summary: 'The deadhead coverage of a window as CSV (RFC 4180): every row, no pages',
+      description: 'The rows of GET /crew/coverage/deadheads with the same filters (limit and cursor are ignored), in departure order.',
+      tags: TAGS,
+      auth: 'events:read',
+      query: CoverageQuery,
+      responses: { 200: { description: 'One row per DH leg', contentType: 'text/csv' }, ...errorResponses([400, 401, 403]) },
+      handler: async ({ res, query }) => {
+        const { r } = await deadheads(principal(res).airline_id, query);
+        return sendCsv(res, 'coverage-deadheads.csv', DEADHEAD_COVERAGE_CSV_COLUMNS, r.matching.map(deadheadView));
+      },
+    }),
+  ];
+}
