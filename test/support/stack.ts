@@ -9,6 +9,7 @@ import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 import { createLogger, listen, loadConfig, type Config, type Logger } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay, type Queues } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
+import { BOOKING_SETTLED_CHANNEL, PgListener } from '@crew/db';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface Stack {
@@ -95,7 +96,8 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(database.db, queues, logger.child({ component: 'outbox-relay' }), 100).start();
   const rosterIntake = new RosterIntake();
-  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake, now: options.now }));
+  const bookingSettled = new PgListener(database.url, BOOKING_SETTLED_CHANNEL, { applicationName: 'crew-api-listen' }).start();
+  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake, bookingSettled, now: options.now }));
   const worker = options.worker
     ? startWorkerRuntime({ config, db: database.db, logger: logger.child({ service: 'worker' }), suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }), now: options.now })
     : null;
@@ -126,6 +128,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         }
         await relay.close();
         await rosterIntake.close();
+        await bookingSettled.close();
         await removeKeys(redis, config.queuePrefix);
         await closeQueues(queues);
         redis.disconnect();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { bulkInsert } from './bulk';
 import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from './pipeline.repository';
-import type { BookingStatus } from './tables/booking.table';
+import type { BookingRow, BookingStatus } from './tables/booking.table';
 
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
@@ -158,6 +158,28 @@ export function liveBookingFor(db: DbOrTrx, airlineId: string, type: 'HOTEL' | '
 
 export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<string, unknown>, total: number) {
   return trx.insertInto('retry_jobs').values({ airline_id: airlineId, filters: JSON.stringify(filters), total }).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * A retry job's bookings, in one statement: each joins the job; those still FAILED with fewer than
+ * `maxRetries` retries go back to PENDING with one more. Returns those, as updated, in `seq` order.
+ */
+export async function retryFailedBookings(trx: DbOrTrx, airlineId: string, bookingIds: string[], maxRetries: number, retryJobId: string): Promise<BookingRow[]> {
+  if (bookingIds.length === 0) return [];
+  const { rows } = await sql<BookingRow & { retried: boolean }>`
+    with target as (
+      select booking_id, status = 'FAILED' and retry_count < ${maxRetries} as retried
+      from bookings where airline_id = ${airlineId} and booking_id = any(${bookingIds}::uuid[])
+      for update)
+    update bookings b set
+      retry_job_id = ${retryJobId},
+      status = case when t.retried then 'PENDING' else b.status end,
+      retry_count = case when t.retried then b.retry_count + 1 else b.retry_count end,
+      next_attempt_at = case when t.retried then null else b.next_attempt_at end,
+      updated_at = case when t.retried then now() else b.updated_at end
+    from target t where b.booking_id = t.booking_id
+    returning b.*, t.retried`.execute(trx);
+  return rows.filter((r) => r.retried).sort((a, b) => a.seq - b.seq).map(({ retried: _retried, ...row }) => row);
 }
 
 /** A retry job's progress, derived from its bookings' current statuses. */

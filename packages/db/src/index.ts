@@ -1,5 +1,6 @@
 export * from './database';
 export * from './connect';
+export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export type * from './tables/tenancy.table';
 export type * from './tables/auth.table';
 export { sql } from 'kysely';

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
-import { isMigrated, loadFlightPolicy, sql, type Db } from '@crew/db';
+import { isMigrated, loadFlightPolicy, sql, type Db, type PgListener } from '@crew/db';
 import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
@@ -38,6 +38,8 @@ export interface ApiDeps {
   relay: OutboxRelay;
   /** Checks submitted rosters off the event loop; the owner closes it. */
   rosterIntake: RosterIntake;
+  /** Wakes PATCH and DELETE when their booking task settles (LISTEN on BOOKING_SETTLED_CHANNEL); the owner closes it. */
+  bookingSettled?: PgListener;
   /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
   now?: () => Date;
 }
@@ -48,7 +50,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...coverageRoutes(deps.db, deps.now),
-      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger }),
+      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled }),
       ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {
         if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
         const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { openDatabase } from '@crew/db';
+import { BOOKING_SETTLED_CHANNEL, openDatabase, PgListener } from '@crew/db';
 import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
@@ -14,10 +14,16 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redisUrl);
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(db, queues, logger.child({ component: 'outbox-relay' })).start();
+  // One connection of its own: PATCH and DELETE wait on booking settle notifications, not by polling.
+  const listenLog = logger.child({ component: 'booking-settled-listener' });
+  const bookingSettled = new PgListener(config.databaseUrl, BOOKING_SETTLED_CHANNEL, {
+    applicationName: 'crew-api-listen',
+    onError: (err) => listenLog.warn({ err: err.message }, 'booking settle listener lost its connection; reconnecting'),
+  }).start();
   const rosterIntake = new RosterIntake();
   // Warm before listening: a pod is ready only once it can check a roster without a cold start.
   await rosterIntake.start();
-  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake });
+  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake, bookingSettled });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
   server.requestTimeout = 300_000;
@@ -30,6 +36,7 @@ async function main(): Promise<void> {
     { name: 'http', run: () => closeServer(server, config.shutdownDeadlineMs - 2000) },
     { name: 'roster-intake', run: () => rosterIntake.close() },
     { name: 'outbox-relay', run: () => relay.close() },
+    { name: 'booking-settled-listener', run: () => bookingSettled.close() },
     { name: 'queues', run: () => closeQueues(queues) },
     { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
     { name: 'postgres', run: () => db.destroy() },

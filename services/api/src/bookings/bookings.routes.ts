@@ -23,7 +23,7 @@ import { bookingRepo, scheduleRepo, type BookingFilter } from '@crew/db';
 import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, seqCursor, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { actionItemView } from '../schedules/views';
-import { bookingOr404, deleteBooking, patchBooking, refreshBooking, retryBooking, type BookingDeps } from './bookings.service';
+import { bookingOr404, deleteBooking, patchBooking, refreshBooking, retryBooking, startRetryJob, type BookingDeps } from './bookings.service';
 import { withIdempotency } from './idempotency';
 import { requestBooking } from './requests.service';
 import { bookingView } from './views';
@@ -95,16 +95,8 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       responses: { 202: { description: 'The retry job', schema: RetryJob }, ...errorResponses([401, 403, 422]) },
       handler: async ({ res, body }) => {
         const caller = principal(res);
-        const failed = await bookingRepo.failedBookings(db, caller.airline_id, body as BookingFilter);
-        const job = await db.transaction().execute((trx) => bookingRepo.insertRetryJob(trx, caller.airline_id, body, failed.length));
-        for (const b of failed) {
-          await retryBooking(deps, caller, b.booking_id, job.retry_job_id).catch(async (err) => {
-            // Out of retries: it stays FAILED and counts as failed in this job.
-            if (!(err instanceof ApiError) || err.status !== 409) throw err;
-            await db.updateTable('bookings').set({ retry_job_id: job.retry_job_id }).where('booking_id', '=', b.booking_id).execute();
-          });
-        }
-        const [progress] = await bookingRepo.retryJobProgress(db, caller.airline_id, [job.retry_job_id]);
+        const retryJobId = await startRetryJob(deps, caller, body);
+        const [progress] = await bookingRepo.retryJobProgress(db, caller.airline_id, [retryJobId]);
         return { status: 202, body: retryJobView(progress!) };
       },
     }),

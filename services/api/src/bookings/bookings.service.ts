@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, loadBookingContext, outboxRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { bookingRepo, loadBookingContext, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
 import { contractedRate, localDateOf } from '@crew/engine';
 import { ApiError, type Logger } from '@crew/platform';
 import { bookingJob, operationOf, taskRefOf, type BookingOperation, type OutboxRelay } from '@crew/queue';
@@ -15,6 +14,11 @@ export interface BookingDeps {
   logger: Logger;
   /** How long PATCH and DELETE wait for the worker's outcome before answering with the booking as it stands. */
   settleWaitMs?: number;
+  /**
+   * LISTENs on BOOKING_SETTLED_CHANNEL (the worker's settle transaction notifies at commit): PATCH and
+   * DELETE wake on their booking's notification. Without it, or while it reconnects, they re-read every 500 ms.
+   */
+  bookingSettled?: PgListener;
 }
 
 const LIVE = ['CONFIRMED', 'MODIFIED'];
@@ -26,20 +30,38 @@ export async function bookingOr404(db: DbOrTrx, airlineId: string, bookingId: st
   return b;
 }
 
-/** Waits until the booking leaves PENDING (the worker settled its task), up to `ms`. */
-async function settled(db: Db, bookingId: string, ms: number): Promise<BookingRow> {
+/** Re-read of a waiting booking while no notification can arrive (no listener, or it is reconnecting). */
+const UNLISTENED_RECHECK_MS = 500;
+
+/**
+ * Waits until the booking leaves PENDING (the worker settled its task), up to `ms`: reads it, then sleeps
+ * until its settle notification, the listener's reconnect or the deadline. Subscribed before each read, so
+ * a settle committed between the read and the sleep still wakes it.
+ */
+async function settled(deps: BookingDeps, bookingId: string, ms: number): Promise<BookingRow> {
   const until = Date.now() + ms;
-  for (;;) {
-    const b = (await bookingRepo.findBooking(db, bookingId))!;
-    if (b.status !== 'PENDING' || Date.now() >= until) return b;
-    await sleep(50);
+  let wake = () => {};
+  const unsubscribe = deps.bookingSettled?.subscribe(bookingId, () => wake());
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for (;;) {
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      const b = (await bookingRepo.findBooking(deps.db, bookingId))!;
+      const left = until - Date.now();
+      if (b.status !== 'PENDING' || left <= 0) return b;
+      await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.bookingSettled?.listening ? left : Math.min(left, UNLISTENED_RECHECK_MS))))]);
+      clearTimeout(timer);
+    }
+  } finally {
+    clearTimeout(timer);
+    unsubscribe?.();
   }
 }
 
 /** A supplier task already in flight must end before another starts on the same booking. */
 async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> {
   if (b.status !== 'PENDING') return b;
-  const now = await settled(deps.db, b.booking_id, 5000);
+  const now = await settled(deps, b.booking_id, 5000);
   if (now.status === 'PENDING') throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
   return now;
 }
@@ -89,7 +111,7 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
         startTask(trx, b, 'AMEND', { manual_override: override, checkin_time_local: checkin, checkout_time_local: checkout, duty_date: localDateOf(checkin) }, { reason: reason ?? 'dates changed by the airline', actor }),
       );
       deps.relay.kick();
-      return { booking: await settled(deps.db, b.booking_id, wait) };
+      return { booking: await settled(deps, b.booking_id, wait) };
     }
     const ctx = await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), []);
     const stationHotel = ctx.policy.hotels.get(b.station ?? '');
@@ -157,7 +179,7 @@ async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, overr
   });
   deps.relay.kick();
   const wait = deps.settleWaitMs ?? 10_000;
-  const [fresh] = await Promise.all([settled(deps.db, newId, wait), settled(deps.db, b.booking_id, wait)]);
+  const [fresh] = await Promise.all([settled(deps, newId, wait), settled(deps, b.booking_id, wait)]);
   return { booking: fresh, replaces: b.booking_id };
 }
 
@@ -171,7 +193,7 @@ export async function deleteBooking(deps: BookingDeps, caller: Principal, bookin
   }
   await deps.db.transaction().execute((trx) => startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) }));
   deps.relay.kick();
-  return settled(deps.db, b.booking_id, deps.settleWaitMs ?? 10_000);
+  return settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000);
 }
 
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
@@ -188,6 +210,28 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
   });
   deps.relay.kick();
   return (await bookingRepo.findBooking(deps.db, bookingId))!;
+}
+
+/**
+ * POST …/retry-jobs: every FAILED booking matching the filters joins one retry job, and those with retries
+ * left re-run the task that failed (P2), set-based in one transaction: one update, one events insert, one
+ * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
+ */
+export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
+  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const retryJobId = await deps.db.transaction().execute(async (trx) => {
+    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters as BookingFilter);
+    const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
+    const retried = await bookingRepo.retryFailedBookings(trx, caller.airline_id, failed.map((b) => b.booking_id), maxRetries, job.retry_job_id);
+    await bookingRepo.insertBookingEvents(trx, retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })));
+    await outboxRepo.addToOutbox(
+      trx,
+      retried.map((b) => bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation: operationOf(b.task_ref), ref: b.task_ref ?? undefined, priority: 'P2', type: b.type })),
+    );
+    return job.retry_job_id;
+  });
+  deps.relay.kick();
+  return retryJobId;
 }
 
 /**

@@ -1,0 +1,130 @@
+/**
+ * PATCH and DELETE wait for the worker's outcome on the booking's settle notification (a trigger NOTIFYs
+ * `booking_settled` when a booking leaves PENDING, delivered at commit), not by re-reading the row every 50 ms.
+ * The listener survives its connection being killed.
+ */
+import type { KyselyPlugin } from 'kysely';
+import { BOOKING_SETTLED_CHANNEL, PgListener, sql } from '@crew/db';
+import { createLogger } from '@crew/platform';
+import { createSandboxSuppliers } from '@crew/suppliers';
+import type { Principal } from '../src';
+import { deleteBooking } from '../src/bookings/bookings.service';
+import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
+import { bookingAccount, contractStations } from '../../../test/support/fixtures';
+import { onePairingRoster } from '../../../test/support/rosters';
+import { startStack, type Stack } from '../../../test/support/stack';
+
+let stack: Stack;
+const listeners: PgListener[] = [];
+
+beforeAll(async () => {
+  // Every supplier call takes a second: the DELETE below waits about that long for its outcome.
+  stack = await startStack('settle_wait', { worker: true, sandboxLatencyMs: 1000, now: () => new Date('2027-03-01T00:00:00Z') });
+});
+afterAll(async () => {
+  for (const l of listeners) await l.close();
+  await stack.close();
+});
+
+function listener(applicationName: string): PgListener {
+  const l = new PgListener(stack.database.url, BOOKING_SETTLED_CHANNEL, { applicationName, retryMs: { first: 50, max: 200 } }).start();
+  listeners.push(l);
+  return l;
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A CONFIRMED hotel booking of a fresh airline, and its caller. */
+async function confirmedHotel(carrier: string) {
+  const t = await onboard(stack, { name: `Settle Air ${carrier}`, carrier, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+  const email = `crew-${carrier.toLowerCase()}@air.test`;
+  await bookingAccount(stack, t, email, true);
+  await contractStations(stack, t, ['JFK']);
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { token: t.accessToken, method: 'POST', body: onePairingRoster({ email }) });
+  await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL');
+  const bookingId = item.booking_id as string;
+  await until(async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED', 30_000);
+  const caller: Principal = { airline_id: t.airlineId, user_id: 'u', email: 'ops@air.test', client_id: 'c', scopes: new Set() };
+  return { bookingId, caller };
+}
+
+it('DELETE answers with the worker’s outcome, reading the booking a few times instead of every 50 ms', async () => {
+  const { bookingId, caller } = await confirmedHotel('SW');
+  let reads = 0;
+  // Counts the service's reads of the bookings table.
+  const counter: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      if (node.kind === 'SelectQueryNode' && node.from?.froms.some((f) => f.kind === 'TableNode' && f.table.identifier.name === 'bookings')) reads++;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const bookingSettled = listener('settle-test-api');
+  await until(() => bookingSettled.listening);
+  const started = Date.now();
+  const b = await deleteBooking(
+    { db: stack.database.db.withPlugin(counter), relay: stack.relay, suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }), logger: createLogger('test', 'silent'), bookingSettled },
+    caller,
+    bookingId,
+    'settle wait test',
+  );
+  const took = Date.now() - started;
+  expect(b.status).toBe('CANCELLED');
+  // The supplier took a second: polling every 50 ms would have read the booking some 20 times.
+  expect(took).toBeGreaterThanOrEqual(900);
+  expect(reads).toBeLessThanOrEqual(4);
+});
+
+it('the trigger notifies once a booking leaves PENDING, at commit only; a killed listener reconnects and wakes its subscribers', async () => {
+  const { bookingId } = await confirmedHotel('SX');
+  const db = stack.database.db;
+  const l = listener('settle-test-listener');
+  await until(() => l.listening);
+  let wakes = 0;
+  const unsubscribe = l.subscribe(bookingId, () => wakes++);
+
+  // Into PENDING and between settled states: no notification.
+  await sql`update bookings set status = 'PENDING' where booking_id = ${bookingId}`.execute(db);
+  await sql`update bookings set status = 'PENDING', updated_at = now() where booking_id = ${bookingId}`.execute(db);
+  // Out of PENDING, rolled back: none; committed: delivered after the commit, not before.
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await sql`update bookings set status = 'FAILED' where booking_id = ${bookingId}`.execute(trx);
+      throw new Error('rollback');
+    })
+    .catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(wakes).toBe(0);
+  await db.transaction().execute(async (trx) => {
+    await sql`update bookings set status = 'FAILED' where booking_id = ${bookingId}`.execute(trx);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(wakes).toBe(0);
+  });
+  await until(() => wakes === 1);
+  await sql`update bookings set status = 'NEEDS_REVIEW' where booking_id = ${bookingId}`.execute(db);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(wakes).toBe(1);
+
+  // Its connection killed (as by a Postgres restart): it reconnects, wakes every subscriber (a notification
+  // may have been missed meanwhile), and keeps delivering.
+  const killed = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = 'settle-test-listener'`.execute(db);
+  expect(killed.rows[0]!.n).toBe(1);
+  await until(() => wakes === 2);
+  await until(() => l.listening);
+  await sql`update bookings set status = 'PENDING' where booking_id = ${bookingId}`.execute(db);
+  await sql`update bookings set status = 'CONFIRMED' where booking_id = ${bookingId}`.execute(db);
+  await until(() => wakes === 3);
+  unsubscribe();
+  await sql`update bookings set status = 'PENDING' where booking_id = ${bookingId}`.execute(db);
+  await sql`update bookings set status = 'CONFIRMED' where booking_id = ${bookingId}`.execute(db);
+  await new Promise((r) => setTimeout(r, 300));
+  expect(wakes).toBe(3);
+});
