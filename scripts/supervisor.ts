@@ -37,11 +37,15 @@ interface Slot {
   stopCode: number | null;
 }
 
+/** A signal repeated within this window is the same Ctrl-C delivered twice, not an insistence. */
+const REPEATED_SIGNAL_MS = 1000;
+
 export class Supervisor {
   private readonly slots: Slot[];
   private readonly write: (line: string) => void;
   private readonly color: boolean;
   private stopping: NodeJS.Signals | null = null;
+  private stoppedAt = 0;
   private finish!: (code: number) => void;
   /** Resolves with the supervisor's exit code once every child has exited after stop(). */
   readonly done: Promise<number>;
@@ -66,10 +70,16 @@ export class Supervisor {
     return Object.fromEntries(this.slots.map((s) => [s.spec.name, s.child?.pid]));
   }
 
-  /** Stops restarting and passes the signal on; a second call passes it on again (the services then exit at once). */
+  /**
+   * Stops restarting and passes the signal on; a second call passes it on again (the services then exit at
+   * once) — unless it comes within a second of the first: one Ctrl-C reaches this process twice (the terminal's
+   * process group and npm relaying it), and that must stay one graceful stop.
+   */
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number> {
     const first = this.stopping === null;
+    if (!first && Date.now() - this.stoppedAt < REPEATED_SIGNAL_MS) return this.done;
     this.stopping = signal;
+    this.stoppedAt = Date.now();
     if (first) this.log(`${signal}: stopping every process`);
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);

@@ -73,3 +73,22 @@ it('a child that ran longer than resetAfterMs before crashing restarts after the
     await supervisor.stop('SIGTERM');
   }
 });
+
+it('one Ctrl-C delivered twice (terminal group + npm relaying it) is one graceful stop; a later second signal is passed on', async () => {
+  const lines: string[] = [];
+  // Counts the signals it gets: the first starts a slow graceful stop, a second one exits at once with 1.
+  const GRACEFUL = `console.log('up'); let n = 0; process.on('SIGINT', () => { n++; console.log('signal ' + n); if (n > 1) process.exit(1); setTimeout(() => process.exit(0), 1500); }); setInterval(() => {}, 1000);`;
+  const supervisor = new Supervisor([{ name: 'svc', ...node(GRACEFUL) }], { write: (l) => lines.push(l) }).start();
+  await until(() => lines.includes('[svc] up'), 10_000, 'svc to start');
+  const done = supervisor.stop('SIGINT');
+  void supervisor.stop('SIGINT');
+  expect(await done).toBe(0);
+  expect(lines.filter((l) => l.startsWith('[svc] signal'))).toEqual(['[svc] signal 1']);
+
+  const again = new Supervisor([{ name: 'svc', ...node(GRACEFUL) }], { write: (l) => lines.push(l) }).start();
+  await until(() => lines.filter((l) => l === '[svc] up').length === 2, 10_000, 'svc to start again');
+  const stopped = again.stop('SIGINT');
+  await new Promise((r) => setTimeout(r, 1100));
+  void again.stop('SIGINT');
+  expect(await stopped).toBe(1);
+});
