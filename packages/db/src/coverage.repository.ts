@@ -233,3 +233,23 @@ export async function classifiedDeadheadCoverage(db: DbOrTrx, airlineId: string,
   }
   return out;
 }
+
+/**
+ * Records the airline's layovers now AT_RISK inside the horizon and forgets the ones that no longer are (or
+ * whose check-in has passed); answers the keys that were not at risk at the previous sample. Concurrent
+ * workers insert each key once (on conflict do nothing), so each newly at-risk layover is reported once.
+ */
+export async function markAtRisk(trx: DbOrTrx, airlineId: string, rows: readonly { row_key: string; at: Date }[]): Promise<Set<string>> {
+  const keys = rows.map((r) => r.row_key);
+  await sql`delete from coverage_at_risk where airline_id = ${airlineId} and row_key <> all(${keys}::text[])`.execute(trx);
+  if (!rows.length) return new Set();
+  const r = await sql<{ row_key: string }>`insert into coverage_at_risk (airline_id, row_key, checkin_at)
+    select ${airlineId}, k, t from unnest(${keys}::text[], ${rows.map((x) => x.at.toISOString())}::timestamptz[]) as x(k, t)
+    on conflict (airline_id, row_key) do nothing returning row_key`.execute(trx);
+  return new Set(r.rows.map((x) => x.row_key));
+}
+
+/** Forgets the at-risk layovers of airlines that have none inside the horizon any more. */
+export async function forgetAtRiskExcept(db: DbOrTrx, airlineIds: readonly string[]): Promise<void> {
+  await sql`delete from coverage_at_risk where airline_id <> all(${[...airlineIds]}::uuid[])`.execute(db);
+}

@@ -5,7 +5,7 @@ import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelC
 import type { HotelConfig } from '@crew/contracts';
 import type { ActionItemTable, AuditEventTable, OutboxTable, RosterStateTable, SchedulePayloadTable, ScheduleTable } from './tables/schedule.table';
 import type { FxRateTable } from './tables/fx.table';
-import type { RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';
+import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
 
 /** Every table the services read or write. */
@@ -36,6 +36,7 @@ export interface Database {
   fx_rates: FxRateTable;
   rostered_layovers: RosteredLayoverTable;
   rostered_deadheads: RosteredDeadheadTable;
+  coverage_at_risk: CoverageAtRiskTable;
 }
 
 export type Db = Kysely<Database>;

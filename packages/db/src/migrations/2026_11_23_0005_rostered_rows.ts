@@ -43,6 +43,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   )`.execute(db);
   await sql`create index rostered_deadheads_dep_ix on rostered_deadheads (airline_id, dep_at)`.execute(db);
 
+  // Layovers the coverage monitor last saw AT_RISK inside the next 24 h: a row inserted here is one that just
+  // became at risk (its coverage.at_risk event is sent once, by whichever worker inserts it first).
+  await sql`create table coverage_at_risk (
+    airline_id uuid not null references airlines (airline_id) on delete cascade,
+    row_key text not null,
+    checkin_at timestamptz not null,
+    since timestamptz not null default now(),
+    primary key (airline_id, row_key)
+  )`.execute(db);
+
   // Rosters processed before this migration: their live roster bookings stand for them (each holds the
   // roster's last wish for its stay or leg), until the airline's next roster rewrites its window.
   await sql`insert into rostered_layovers
@@ -64,6 +74,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table if exists coverage_at_risk`.execute(db);
   await sql`drop table if exists rostered_deadheads`.execute(db);
   await sql`drop table if exists rostered_layovers`.execute(db);
 }

@@ -31,3 +31,11 @@ export interface RosteredDeadheadTable {
   arr_time_local: string;
   dep_at: Date;
 }
+
+/** Layovers last seen AT_RISK inside the next 24 h (the coverage monitor's memory between samples). */
+export interface CoverageAtRiskTable {
+  airline_id: string;
+  row_key: string;
+  checkin_at: Date;
+  since: Date;
+}

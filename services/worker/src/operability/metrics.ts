@@ -26,6 +26,9 @@ export class PromWorkerMetrics implements WorkerMetrics {
   private readonly airlineTasks: Gauge<'airline' | 'priority'>;
   private readonly airlineOldest: Gauge<'airline' | 'priority'>;
   private readonly lanesSampled: Gauge<never>;
+  private readonly coverage24h: Gauge<'airline' | 'status'>;
+  private readonly uncovered12h: Gauge<'airline'>;
+  private readonly coverageSampled: Gauge<never>;
 
   constructor(registry: Registry = createRegistry('worker')) {
     this.registry = registry;
@@ -69,6 +72,15 @@ export class PromWorkerMetrics implements WorkerMetrics {
     });
     this.airlineOldest = new Gauge({ name: 'crew_booking_airline_oldest_seconds', help: 'Age of the oldest waiting booking task per airline (top airlines, "other") and priority', labelNames: ['airline', 'priority'] as const, registers });
     this.lanesSampled = new Gauge({ name: 'crew_booking_lanes_sampled_timestamp_seconds', help: 'When the booking lanes were last sampled (unix seconds)', registers });
+    // Coverage of the next hours (issue 14), recomputed every minute or so by the CoverageMonitor, not at scrape time.
+    this.coverage24h = new Gauge({
+      name: 'crew_coverage_layovers_next_24h',
+      help: `Layovers checking in within 24 h that are AT_RISK or UNCOVERED, per airline: the ${TOP_AIRLINES} airlines with most by airline_id, the rest as "other"`,
+      labelNames: ['airline', 'status'] as const,
+      registers,
+    });
+    this.uncovered12h = new Gauge({ name: 'crew_coverage_uncovered_within_12h', help: 'Layovers checking in within 12 h with no live booking (UNCOVERED), per airline (top airlines, "other")', labelNames: ['airline'] as const, registers });
+    this.coverageSampled = new Gauge({ name: 'crew_coverage_sampled_timestamp_seconds', help: 'When the coverage of the next 24 h was last computed (unix seconds)', registers });
     // Every known series starts at zero, so rate() and absent() work before the first event.
     for (const type of ACTION_TYPES) for (const status of BOOKING_OUTCOMES) this.bookings.inc({ type, status }, 0);
     for (const priority of PRIORITIES) for (const disposition of DISPOSITIONS) this.disposition.zero({ priority, disposition });
@@ -113,6 +125,28 @@ export class PromWorkerMetrics implements WorkerMetrics {
       this.airlineOldest.set({ airline: r.airline, priority: r.priority }, r.oldest);
     }
     this.lanesSampled.set(at / 1000);
+  }
+
+  /** Sets the coverage gauges from a sample; airlines beyond the top TOP_AIRLINES (by AT_RISK + UNCOVERED) become "other". */
+  setCoverage(airlines: readonly { airline_id: string; at_risk: number; uncovered: number; uncovered_12h: number }[], at = Date.now()): void {
+    const top = new Set([...airlines].sort((x, y) => y.at_risk + y.uncovered - (x.at_risk + x.uncovered)).slice(0, TOP_AIRLINES).map((a) => a.airline_id));
+    const rows = new Map<string, { at_risk: number; uncovered: number; uncovered_12h: number }>();
+    for (const a of airlines) {
+      const airline = top.has(a.airline_id) ? a.airline_id : 'other';
+      const r = rows.get(airline) ?? { at_risk: 0, uncovered: 0, uncovered_12h: 0 };
+      r.at_risk += a.at_risk;
+      r.uncovered += a.uncovered;
+      r.uncovered_12h += a.uncovered_12h;
+      rows.set(airline, r);
+    }
+    this.coverage24h.reset();
+    this.uncovered12h.reset();
+    for (const [airline, r] of rows) {
+      this.coverage24h.set({ airline, status: 'AT_RISK' }, r.at_risk);
+      this.coverage24h.set({ airline, status: 'UNCOVERED' }, r.uncovered);
+      this.uncovered12h.set({ airline }, r.uncovered_12h);
+    }
+    this.coverageSampled.set(at / 1000);
   }
 
   /** Job durations from each worker's completed/failed events (a job moved back to delayed reports neither). */

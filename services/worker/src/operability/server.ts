@@ -7,6 +7,7 @@ import { withDeadline } from '@crew/queue';
 import { WorkerHealth, type WorkerHealthOptions } from './health';
 import type { PromWorkerMetrics } from './metrics';
 import { registerQueueMetrics } from '@crew/queue';
+import { CoverageMonitor, type AtRiskLayover } from '../roster-coverage/coverage.monitor';
 
 export interface WorkerOpsDeps {
   /** The runtime's BullMQ workers. */
@@ -19,6 +20,10 @@ export interface WorkerOpsDeps {
   health?: WorkerHealthOptions;
   /** How often the booking lanes are sampled for /metrics (default 15 s). */
   laneSampleMs?: number;
+  /** How often the coverage of the next 24 h is recomputed for /metrics (default 60 s). */
+  coverageSampleMs?: number;
+  /** The coverage.at_risk hook (CoverageMonitor). */
+  onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
 }
 
 export interface WorkerOps {
@@ -26,7 +31,9 @@ export interface WorkerOps {
   health: WorkerHealth;
   /** Samples the booking lanes now (also runs every laneSampleMs). */
   sampleLanes(): Promise<void>;
-  /** Stops the lane sampling. */
+  /** Recomputes the coverage gauges now (also runs every coverageSampleMs). */
+  coverage: CoverageMonitor;
+  /** Stops the lane and coverage sampling. */
   stop(): void;
 }
 
@@ -57,6 +64,7 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   const timer = setInterval(() => void sample(), deps.laneSampleMs ?? 15_000);
   timer.unref();
   void sample();
+  const coverage = new CoverageMonitor({ db: deps.db, logger: deps.logger, report: (f, at) => deps.metrics.setCoverage(f, at), onAtRisk: deps.onAtRisk, intervalMs: deps.coverageSampleMs }).start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -80,5 +88,14 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   });
   app.use(fallbackHandler([]));
   app.use(errorHandler(deps.logger));
-  return { app, health, sampleLanes: sample, stop: () => clearInterval(timer) };
+  return {
+    app,
+    health,
+    sampleLanes: sample,
+    coverage,
+    stop: () => {
+      clearInterval(timer);
+      coverage.stop();
+    },
+  };
 }

@@ -1,0 +1,80 @@
+import { sql, tenancyRepo } from '@crew/db';
+import { createLogger } from '@crew/platform';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { PromWorkerMetrics } from '../src/operability/metrics';
+import { CoverageMonitor, type AtRiskLayover } from '../src/roster-coverage/coverage.monitor';
+
+/** Issue 14: the worker's periodic coverage figures (/metrics) and the coverage.at_risk hook. */
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase('coverage_monitor');
+});
+afterAll(() => database.drop());
+
+const NOW = new Date('2027-03-10T06:00:00Z');
+const logger = createLogger('test', 'silent');
+const iso = (hoursFromNow: number) => new Date(NOW.getTime() + hoursFromNow * 3_600_000).toISOString().replace('.000Z', '+00:00');
+
+async function layover(airlineId: string, employee: string, checkinHours: number) {
+  await sql`insert into rostered_layovers (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at)
+    values (${airlineId}, ${iso(checkinHours).slice(0, 10)}, ${`${employee}|P1|1`}, ${employee}, 'P1', 1, ${iso(checkinHours).slice(0, 10)}, ${`${employee}@x.test`}, 'JFK', ${iso(checkinHours)}, ${iso(checkinHours + 14)}, ${iso(checkinHours)})`.execute(database.db);
+}
+async function booking(airlineId: string, employee: string, checkinHours: number, status: string) {
+  await sql`insert into bookings (airline_id, type, status, source, employee_id, pairing_number, duty_period_num, duty_date, station, checkin_time_local, checkout_time_local)
+    values (${airlineId}, 'HOTEL', ${status}, 'SCHEDULE_DIFF', ${employee}, 'P1', 1, ${iso(checkinHours).slice(0, 10)}, 'JFK', ${iso(checkinHours)}, ${iso(checkinHours + 14)})`.execute(database.db);
+}
+
+it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERED within 12 h apart), and reports each newly at-risk layover once', async () => {
+  const a = await tenancyRepo.createAirline(database.db, 'Monitor A', 'MA');
+  const b = await tenancyRepo.createAirline(database.db, 'Monitor B', 'MB');
+  await layover(a.airline_id, 'E1', 2); // UNCOVERED within 12 h
+  await layover(a.airline_id, 'E2', 20); // UNCOVERED, later than 12 h
+  await layover(a.airline_id, 'E3', 5);
+  await booking(a.airline_id, 'E3', 5, 'FAILED'); // AT_RISK
+  await layover(a.airline_id, 'E4', 6);
+  await booking(a.airline_id, 'E4', 6, 'CONFIRMED'); // COVERED
+  await layover(a.airline_id, 'E5', 30); // beyond 24 h: not counted
+  await layover(b.airline_id, 'E1', 3);
+  await booking(b.airline_id, 'E1', 3, 'NEEDS_REVIEW'); // AT_RISK
+
+  const metrics = new PromWorkerMetrics();
+  const events: AtRiskLayover[][] = [];
+  let now = NOW;
+  const monitor = new CoverageMonitor({ db: database.db, logger, report: (f, at) => metrics.setCoverage(f, at), onAtRisk: async (l) => void events.push(l), now: () => now });
+  const figures = await monitor.sample();
+  expect(figures.sort((x, y) => (x.airline_id === a.airline_id ? -1 : y.airline_id === a.airline_id ? 1 : 0))).toEqual([
+    { airline_id: a.airline_id, at_risk: 1, uncovered: 2, uncovered_12h: 1 },
+    { airline_id: b.airline_id, at_risk: 1, uncovered: 0, uncovered_12h: 0 },
+  ]);
+  const text = await metrics.registry.metrics();
+  expect(text).toContain(`crew_coverage_uncovered_within_12h{airline="${a.airline_id}",service="worker"} 1`);
+  expect(text).toContain(`crew_coverage_layovers_next_24h{airline="${a.airline_id}",status="UNCOVERED",service="worker"} 2`);
+  expect(text).toContain(`crew_coverage_layovers_next_24h{airline="${b.airline_id}",status="AT_RISK",service="worker"} 1`);
+  expect(text).toMatch(/crew_coverage_sampled_timestamp_seconds\{service="worker"\} \d+/);
+
+  expect(events).toHaveLength(1);
+  expect(events[0]!.map((e) => [e.airline_id, e.layover.employee_id, e.layover.reason]).sort()).toEqual(
+    [
+      [a.airline_id, 'E3', 'the booking FAILED and awaits retry'],
+      [b.airline_id, 'E1', 'the booking awaits review'],
+    ].sort(),
+  );
+  // Still at risk at the next sample: not reported again. E2's booking fails now: E2 is.
+  await booking(a.airline_id, 'E2', 20, 'PENDING');
+  now = new Date(NOW.getTime() + 60_000);
+  await monitor.sample();
+  expect(events).toHaveLength(2);
+  expect(events[1]!.map((e) => e.layover.employee_id)).toEqual(['E2']);
+  await monitor.sample();
+  expect(events).toHaveLength(2);
+});
+
+it('airlines beyond the top 10 are summed as "other" (bounded label cardinality)', () => {
+  const metrics = new PromWorkerMetrics();
+  metrics.setCoverage(Array.from({ length: 15 }, (_, i) => ({ airline_id: `a${i}`, at_risk: i, uncovered: 0, uncovered_12h: 1 })));
+  const series = metrics.registry.getSingleMetric('crew_coverage_uncovered_within_12h') as unknown as { hashMap: Record<string, { labels: { airline: string }; value: number }> };
+  const byAirline = Object.values(series.hashMap).map((v) => [v.labels.airline, v.value]);
+  expect(byAirline).toHaveLength(11);
+  expect(byAirline).toContainEqual(['other', 5]);
+  expect(byAirline).toContainEqual(['a14', 1]);
+});
