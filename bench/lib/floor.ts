@@ -185,3 +185,64 @@ export async function measureQueue(redisUrl: string, prefix: string, jobs: numbe
     producer.disconnect();
   }
 }
+
+export interface RosterFloor {
+  parseMs: number;
+  copyMs: number;
+  /** parseMs + copyMs. */
+  ms: number;
+  rows: number;
+  bytes: number;
+}
+
+/**
+ * The issue-12 floor, measured `runs` times (the least counts): JSON.parse of the submitted body + COPY … FROM
+ * STDIN (text format) of `rows` rows into a fresh table (airline_id uuid, schedule_id uuid, employee_id text,
+ * pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb) with a short JSON
+ * object in payload. No BullMQ. The COPY text is built before its clock starts; each run uses a new table.
+ */
+export async function measureRosterFloor(databaseUrl: string, body: string, rows: number, runs = 3): Promise<{ best: RosterFloor; all: RosterFloor[] }> {
+  const airline = randomUUID();
+  const schedule = randomUUID();
+  const kinds = ['LEG', 'LAYOVER', 'LAYOVER_NIGHT', 'DEADHEAD'];
+  const chunks: string[] = [];
+  let bytes = 0;
+  for (let start = 0; start < rows; start += 5000) {
+    const lines: string[] = [];
+    for (let i = start; i < Math.min(rows, start + 5000); i++) {
+      const emp = `E${String(100000 + (i % 15000)).padStart(6, '0')}`;
+      const day = `2027-03-${String(1 + (i % 28)).padStart(2, '0')}`;
+      const kind = kinds[i % 4]!;
+      lines.push(`${airline}\t${schedule}\t${emp}\tXY${String(i % 20000).padStart(6, '0')}\t${day}\t${i % 7}\tJFK\t${kind}\t{"p": "P${1 + (i % 4)}", "t": "${day}T10:00:00-05:00"}\n`);
+    }
+    const chunk = lines.join('');
+    bytes += Buffer.byteLength(chunk);
+    chunks.push(chunk);
+  }
+  const all: RosterFloor[] = [];
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'crew-bench-floor' });
+  await client.connect();
+  try {
+    for (let r = 0; r < runs; r++) {
+      let t = performance.now();
+      const parsed: unknown = JSON.parse(body);
+      const parseMs = performance.now() - t;
+      if (!parsed) throw new Error('empty body');
+      const table = `bench_floor_${randomBytes(4).toString('hex')}`;
+      await client.query(
+        `create table ${table} (airline_id uuid, schedule_id uuid, employee_id text, pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb)`,
+      );
+      t = performance.now();
+      await pipeline(Readable.from(chunks), client.query(copyFrom(`copy ${table} from stdin`)));
+      const copyMs = performance.now() - t;
+      const count = await client.query<{ n: string }>(`select count(*) as n from ${table}`);
+      if (Number(count.rows[0]!.n) !== rows) throw new Error(`COPY stored ${count.rows[0]!.n} rows, expected ${rows}`);
+      await client.query(`drop table ${table}`);
+      all.push({ parseMs, copyMs, ms: parseMs + copyMs, rows, bytes });
+    }
+  } finally {
+    await client.end();
+  }
+  const best = all.reduce((a, b) => (b.ms < a.ms ? b : a));
+  return { best, all };
+}

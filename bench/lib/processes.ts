@@ -39,8 +39,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function startService(name: ServiceName, port: number, env: Record<string, string>): Service {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)], {
+export function startService(name: ServiceName, port: number, env: Record<string, string>, execArgv: string[] = []): Service {
+  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,12 +3,23 @@ import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { ScheduleSubmission } from '@crew/contracts';
 import { bookingRepo, coverageRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { diffRoster, flattenRoster, requestedBookingKey, type BookingStatus, type FlightBookingActual, type HotelBookingActual, type RequestedBooking, type RosterState } from '@crew/engine';
+import { flattenRoster } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadBookingContext } from '@crew/db';
+import { diffAgainst, loadDiffState, loadRequestedBookings } from '@crew/db';
 import { planDiffWrites } from './diff-writes';
+
+/** Milliseconds per phase of one schedule's processing, logged with "schedule processed" (where the time goes). */
+class Phases {
+  private last = performance.now();
+  readonly ms: Record<string, number> = {};
+  lap(name: string): void {
+    const now = performance.now();
+    this.ms[name] = Math.round((this.ms[name] ?? 0) + now - this.last);
+    this.last = now;
+  }
+}
 
 /** Items planned and written per slice of the diff's write transaction. */
 const WRITE_SLICE = 5000;
@@ -17,20 +28,6 @@ const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
 
 export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>;
-
-type WindowBooking = Awaited<ReturnType<typeof pipelineRepo.bookingsInWindow>>[number];
-
-/** What the diff needs of any booking. One whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it. */
-function actualOf(b: WindowBooking) {
-  return {
-    booking_id: b.booking_id,
-    status: (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus,
-    manual_override: b.manual_override,
-    traveller_email: b.traveller_email,
-    employee_id: b.employee_id,
-    pairing_number: b.pairing_number,
-  };
-}
 
 /** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
 class UnprocessableSchedule extends Error {}
@@ -91,17 +88,19 @@ export class ScheduleProcessor {
     await pipelineRepo.markProcessing(conn, schedule.schedule_id);
     // Held in a box so the diff can drop the parsed roster once flattened (a big airline's is hundreds of MB).
     const roster: { submission: ScheduleSubmission | null } = { submission: null };
+    const phases = new Phases();
     try {
       roster.submission = await this.readRoster(conn, schedule.schedule_id);
+      phases.lap('read_roster');
     } catch (err) {
       log.error({ err }, 'schedule cannot be processed');
       await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
       return;
     }
     try {
-      const items = await this.diffAndWrite(conn, schedule, roster);
+      const items = await this.diffAndWrite(conn, schedule, roster, phases);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      log.info({ items, seconds: Math.round(seconds * 1000) / 1000 }, 'schedule processed');
+      log.info({ items, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
       const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -130,7 +129,7 @@ export class ScheduleProcessor {
     }
   }
 
-  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, roster: { submission: ScheduleSubmission | null }): Promise<number> {
+  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, roster: { submission: ScheduleSubmission | null }, phases: Phases): Promise<number> {
     const airlineId = schedule.airline_id;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
@@ -139,71 +138,49 @@ export class ScheduleProcessor {
     for (const p of roster.submission!.pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
-    const [stateRow, hotelRows, flightRows, ctx] = await Promise.all([
-      pipelineRepo.loadRosterState(conn, airlineId),
-      pipelineRepo.bookingsInWindow(conn, airlineId, 'HOTEL', window.start, window.end),
-      pipelineRepo.bookingsInWindow(conn, airlineId, 'FLIGHT', window.start, window.end),
-      loadBookingContext(conn, airlineId, processedAt),
-    ]);
-    const previous = stateRow ? (JSON.parse((await gunzipAsync(stateRow.state_gzip)).toString('utf8')) as RosterState) : null;
-    const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
-      ...actualOf(b),
-      duty_period_num: b.duty_period_num,
-      duty_date: b.duty_date,
-      station: b.station ?? '',
-      checkin_time_local: b.checkin_time_local ?? '',
-      checkout_time_local: b.checkout_time_local ?? '',
-    }));
-    const flightBookings: FlightBookingActual[] = flightRows.map((b) => ({
-      ...actualOf(b),
-      duty_date: b.duty_date,
-      leg_sequence: b.leg_sequence,
-      from_airport: b.from_airport ?? '',
-      to_airport: b.to_airport ?? '',
-      flight_number: b.flight_number,
-      dep_time_local: b.dep_time_local ?? '',
-      arr_time_local: b.arr_time_local ?? '',
-    }));
-    const result = diffRoster({
-      current: flat,
-      previous,
-      hotelBookings,
-      flightBookings,
-      window,
-      settings: { emit_unchanged: ctx.emitUnchanged, cancellation_lookback_days: ctx.policy.cancellation_lookback_days },
-      processedAt,
-    });
-    const statusById = new Map<string, BookingStatus>([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.status as BookingStatus]));
-    const retryCounts = new Map([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.retry_count]));
+    phases.lap('flatten');
+    // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
+    const state = await loadDiffState(conn, airlineId, window, processedAt, (phase) => phases.lap(phase));
+    const { statusById, retryCounts, ctx } = state;
+    const result = diffAgainst(flat, state, window, processedAt);
     const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
+    phases.lap('diff');
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
+    phases.lap('encode_state');
 
     const jobs: CatalogJob<BookingQueue>[] = [];
     await conn.transaction().execute(async (trx) => {
       // The airline's own requests wait for this write (and it for them): neither books what the other holds.
       await bookingRepo.lockAirlineBookings(trx, airlineId);
-      const requested = new Map<string, RequestedBooking[]>();
-      for (const b of await bookingRepo.requestedLiveBookings(trx, airlineId, window.start, window.end)) {
-        const key = requestedBookingKey(b.type, b.traveller_email!, b.duty_date!);
-        requested.set(key, [...(requested.get(key) ?? []), { ...b, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status as BookingStatus }]);
-      }
+      phases.lap('tx_lock');
+      const requested = await loadRequestedBookings(trx, airlineId, window);
+      phases.lap('tx_requested');
       await pipelineRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
+      phases.lap('tx_travellers');
       await pipelineRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
+      phases.lap('tx_audits');
       // Planned and written a slice at a time: a big roster's rows never sit in memory all at once.
       let open = 0;
       for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
         const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
         open += writes.open;
         jobs.push(...writes.jobs);
+        phases.lap('tx_plan');
         await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
         await bookingRepo.adoptBookings(trx, writes.adoptions);
+        phases.lap('tx_write_items');
       }
       await outboxRepo.addToOutbox(trx, jobs);
+      phases.lap('tx_outbox');
       await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip);
+      phases.lap('tx_save_state');
       // The same state as rows the coverage monitor can query (issue 14).
       await coverageRepo.replaceRosteredRows(trx, airlineId, window, flat);
+      phases.lap('tx_coverage_rows');
       if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
+      phases.lap('tx_finish');
     });
+    phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
     return result.actionItems.length;
   }
