@@ -19,6 +19,7 @@ export { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
 export * as bookingRepo from './booking.repository';
 export * as fxRepo from './fx.repository';
 export * as coverageRepo from './coverage.repository';
+export { loadDiffState, diffAgainst, loadRequestedBookings, type DiffState } from './diff-state';
 export type { Classified, CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
 export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';

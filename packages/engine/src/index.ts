@@ -13,6 +13,6 @@ export * from './policy';
 export * from './booking-tasks';
 export * from './fx';
 export * from './stations';
-export * from './coverage';
 export * from './rooming';
 export * from './coverage';
+export * from './plan';

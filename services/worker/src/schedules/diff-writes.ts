@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { coveringRequestedBooking, decide, requestedBookingKey, dispositionOfCovered, type Decision, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
+import { planItem, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
 import { bookingJob, taskRefOf, type BookingQueue, type CatalogJob } from '@crew/queue';
 import type { AirlineBookingContext } from '@crew/db';
 
@@ -16,18 +16,6 @@ export interface DiffWrites {
 }
 
 const ENGINE = 'engine';
-
-function dispositionFor(d: Decision, bookingStatus: BookingStatus | null): string | null {
-  switch (d.action) {
-    case 'REVIEW':
-      return 'PENDING_REVIEW';
-    case 'NONE':
-      // UNCHANGED: nothing to do; it reports where the booking stands.
-      return bookingStatus === 'CANCELLED' ? 'AUTO_CANCELLED' : bookingStatus === 'CONFIRMED' || bookingStatus === 'MODIFIED' ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
-    default:
-      return null;
-  }
-}
 
 const isHotel = (item: DerivedActionItem): item is DerivedActionItem & { details: HotelItemDetails } => item.type === 'HOTEL';
 
@@ -49,14 +37,14 @@ export function planDiffWrites(
   const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0 };
   for (const item of items) {
     const actionId = randomUUID();
-    const covering = coveringRequestedBooking(item, requested);
-    if (covering) {
-      const key = requestedBookingKey(covering.type, covering.traveller_email, covering.date);
-      requested.set(key, requested.get(key)!.filter((b) => b !== covering));
+    // The same plan the dry-run preview reports (engine planItem).
+    const plan = planItem(item, actionId, ctx.policy, bookingStatus, requested);
+    if (plan.kind === 'COVERED') {
+      const covering = plan.covering;
       const details = item.details as Partial<HotelItemDetails & FlightItemDetails>;
       w.adoptions.push({ booking_id: covering.booking_id, employee_id: item.anchors.employee_id, pairing_number: item.anchors.pairing_number, duty_period_num: details.duty_period_num ?? null, leg_sequence: details.leg_sequence ?? null });
       w.actionItems.push(actionItemRow(item, actionId, airlineId, scheduleId, now, {
-        disposition: dispositionOfCovered(covering.status),
+        disposition: plan.disposition,
         auto_eligible: true,
         booking_id: covering.booking_id,
         flight_options_url: null,
@@ -65,24 +53,9 @@ export function planDiffWrites(
       }));
       continue;
     }
-    const existing = item.booking_id ? (bookingStatus.get(item.booking_id) ?? null) : null;
+    const { decision, disposition } = plan;
     const hotel = isHotel(item) ? item.details : null;
     const flight = isHotel(item) ? null : (item.details as FlightItemDetails);
-    const decision = decide(
-      {
-        action_id: actionId,
-        type: item.type,
-        subtype: item.subtype,
-        classification: item.classification,
-        booking_status: existing,
-        traveller_email: item.details.traveller_email,
-        station: hotel?.station,
-        checkin_time_local: hotel?.checkin_time_local,
-        checkout_time_local: hotel?.checkout_time_local,
-      },
-      ctx.policy,
-    );
-    const disposition = dispositionFor(decision, existing);
     if (disposition === null) w.open++;
     const hotelBlock = decision.hotel
       ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
