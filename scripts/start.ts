@@ -35,7 +35,8 @@ async function main(): Promise<void> {
   await db.destroy();
   console.log(`[start] migrations applied: ${migrated.results?.filter((r) => r.status === 'Success').length ?? 0} new`);
 
-  const env = { ...process.env, OPS_TOKEN: opsToken };
+  // One webhook secret key for the api (encrypts) and the worker (decrypts); minted per run unless set.
+  const env = { ...process.env, OPS_TOKEN: opsToken, WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64') };
   // The README walkthrough reads the token from here (owner-only file, git-ignored; never in production).
   if (process.env.NODE_ENV !== 'production') writeFileSync('.ops-token', `${opsToken}\n`, { mode: 0o600 });
   const supervisor = new Supervisor(

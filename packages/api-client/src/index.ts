@@ -45,3 +45,5 @@ export function crewTravelClient({ accessToken, ...options }: CrewTravelClientOp
   }
   return client;
 }
+
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent } from './webhooks';

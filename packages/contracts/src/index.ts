@@ -10,3 +10,4 @@ export * from './schedules';
 export * from './schedule-api';
 export * from './coverage';
 export * from './routes';
+export * from './webhooks';

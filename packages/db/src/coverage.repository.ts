@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { coverageOf, inWindow, localDateOf, type BookingStatus, type CoverageOrigin, type CoverageState, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
 import type { DbOrTrx } from './database';
+import { copyInsert, type ColumnTypes } from './bulk';
 
 /*
  * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs
@@ -14,8 +15,9 @@ const MATCH_MARGIN_DAYS = 7;
 /**
  * Replaces the airline's rostered rows dated inside the processed window with the roster's, as
  * nextRosterState does with the gzip state: rows outside the window, and rows whose current row was skipped
- * as impossible data (`flagged`), stay. One DELETE and one INSERT per table, each a single statement (the
- * inserted rows travel as one JSON parameter).
+ * as impossible data (`flagged`), stay. One DELETE and one COPY per table. COPY cannot conflict: after the
+ * DELETE only flagged keys remain in the window, and a key is either kept or flagged in one roster; the
+ * roster's kept rows have unique keys (the first occurrence wins).
  */
 export async function replaceRosteredRows(
   trx: DbOrTrx,
@@ -28,29 +30,78 @@ export async function replaceRosteredRows(
   for (const l of rows.layovers) {
     const date = localDateOf(l.checkin_time_local);
     if (!inWindow(date, window)) continue;
-    layovers.push([date, l.key, l.employee_id, l.pairing_number, l.duty_period_num, l.duty_date, l.traveller_email.toLowerCase(), l.station, l.checkin_time_local, l.checkout_time_local]);
+    layovers.push({
+      airline_id: airlineId,
+      roster_date: date,
+      row_key: l.key,
+      employee_id: l.employee_id,
+      pairing_number: l.pairing_number,
+      duty_period_num: l.duty_period_num,
+      duty_date: l.duty_date,
+      traveller_email: l.traveller_email.toLowerCase(),
+      station: l.station,
+      checkin_time_local: l.checkin_time_local,
+      checkout_time_local: l.checkout_time_local,
+      checkin_at: l.checkin_time_local,
+    });
   }
   const deadheads = [];
   for (const d of rows.deadheads) {
     if (!inWindow(d.duty_date, window)) continue;
-    deadheads.push([d.duty_date, d.key, d.employee_id, d.pairing_number, d.duty_period_num, d.leg_sequence, d.traveller_email.toLowerCase(), d.from_airport, d.to_airport, d.flight_number, d.dep_time_local, d.arr_time_local]);
+    deadheads.push({
+      airline_id: airlineId,
+      roster_date: d.duty_date,
+      row_key: d.key,
+      employee_id: d.employee_id,
+      pairing_number: d.pairing_number,
+      duty_period_num: d.duty_period_num,
+      leg_sequence: d.leg_sequence,
+      traveller_email: d.traveller_email.toLowerCase(),
+      from_airport: d.from_airport,
+      to_airport: d.to_airport,
+      flight_number: d.flight_number,
+      dep_time_local: d.dep_time_local,
+      arr_time_local: d.arr_time_local,
+      dep_at: d.dep_time_local,
+    });
   }
   await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
   await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
-  // Positional JSON arrays: a third of the bytes of keyed objects for 120k rows.
-  if (layovers.length) {
-    await sql`insert into rostered_layovers (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at)
-      select ${airlineId}, (r->>0)::date, r->>1, r->>2, r->>3, (r->>4)::int, (r->>5)::date, r->>6, r->>7, r->>8, r->>9, (r->>8)::timestamptz
-      from json_array_elements(${JSON.stringify(layovers)}::json) r
-      on conflict (airline_id, roster_date, row_key) do nothing`.execute(trx);
-  }
-  if (deadheads.length) {
-    await sql`insert into rostered_deadheads (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at)
-      select ${airlineId}, (r->>0)::date, r->>1, r->>2, r->>3, (r->>4)::int, (r->>5)::int, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11, (r->>10)::timestamptz
-      from json_array_elements(${JSON.stringify(deadheads)}::json) r
-      on conflict (airline_id, roster_date, row_key) do nothing`.execute(trx);
-  }
+  await copyInsert(trx, 'rostered_layovers', ROSTERED_LAYOVER_COLUMNS, layovers);
+  await copyInsert(trx, 'rostered_deadheads', ROSTERED_DEADHEAD_COLUMNS, deadheads);
 }
+
+const ROSTERED_LAYOVER_COLUMNS: ColumnTypes = {
+  airline_id: 'uuid',
+  roster_date: 'date',
+  row_key: 'text',
+  employee_id: 'text',
+  pairing_number: 'text',
+  duty_period_num: 'integer',
+  duty_date: 'date',
+  traveller_email: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  checkin_at: 'timestamptz',
+};
+
+const ROSTERED_DEADHEAD_COLUMNS: ColumnTypes = {
+  airline_id: 'uuid',
+  roster_date: 'date',
+  row_key: 'text',
+  employee_id: 'text',
+  pairing_number: 'text',
+  duty_period_num: 'integer',
+  leg_sequence: 'integer',
+  traveller_email: 'text',
+  from_airport: 'text',
+  to_airport: 'text',
+  flight_number: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  dep_at: 'timestamptz',
+};
 
 export interface CoverageQuery {
   /** The window of check-in (departure) instants: [from, to). */

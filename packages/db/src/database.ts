@@ -5,6 +5,7 @@ import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelC
 import type { HotelConfig } from '@crew/contracts';
 import type { ActionItemTable, AuditEventTable, OutboxTable, RosterStateTable, SchedulePayloadTable, ScheduleTable } from './tables/schedule.table';
 import type { FxRateTable } from './tables/fx.table';
+import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './tables/webhook.table';
 import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
 
@@ -34,6 +35,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   retry_jobs: RetryJobTable;
   fx_rates: FxRateTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
   rostered_layovers: RosteredLayoverTable;
   rostered_deadheads: RosteredDeadheadTable;
   coverage_at_risk: CoverageAtRiskTable;

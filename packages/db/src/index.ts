@@ -25,3 +25,5 @@ export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';
 export type { BookingFilter, BookingPatch } from './booking.repository';
 export { loadBookingContext, loadFlightPolicy, loadFxTable, DEFAULT_FLIGHT_CONFIG, type AirlineBookingContext, type AirlineFlightPolicy } from './policy-context';
+export * as webhookRepo from './webhook.repository';
+export type * from './tables/webhook.table';

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
+import { emitPendingReview, scheduleEventsAfter } from './webhook.repository';
 
 /** Per-airline processing lock namespace (pg advisory locks take two int4 keys). */
 const AIRLINE_LOCK = 7301;
@@ -28,19 +29,29 @@ export function markProcessing(db: DbOrTrx, scheduleId: string) {
     .execute();
 }
 
-export function markFailed(db: DbOrTrx, scheduleId: string, error: string) {
-  return db.updateTable('schedules').set({ status: 'FAILED', error, completed_at: new Date() }).where('schedule_id', '=', scheduleId).where('status', 'in', ['QUEUED', 'PROCESSING']).execute();
+/** FAILED, with its schedule.failed webhook event in the same statement. */
+export async function markFailed(db: DbOrTrx, scheduleId: string, error: string): Promise<void> {
+  await sql`with done as (update schedules set status = 'FAILED', error = ${error}, completed_at = now()
+      where schedule_id = ${scheduleId} and status in ('QUEUED', 'PROCESSING')
+      returning schedule_id, airline_id, external_ref, status, error, completed_at),
+    ${scheduleEventsAfter('done')}
+    select 1`.execute(db);
 }
 
 /** BOOKING while any item's task is open, else COMPLETED; only from PROCESSING (a schedule is processed once). */
 export async function finishProcessing(db: DbOrTrx, scheduleId: string, openItems: number): Promise<boolean> {
-  const r = await db
-    .updateTable('schedules')
-    .set(openItems > 0 ? { status: 'BOOKING' } : { status: 'COMPLETED', completed_at: new Date() })
-    .where('schedule_id', '=', scheduleId)
-    .where('status', '=', 'PROCESSING')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  // With its webhook events (schedule.processing_completed when nothing is open): same statement, same transaction.
+  const r = await sql<{ n: number; airline_id: string | null }>`with done as (update schedules
+      set status = ${openItems > 0 ? 'BOOKING' : 'COMPLETED'}, completed_at = case when ${openItems > 0} then completed_at else now() end
+      where schedule_id = ${scheduleId} and status = 'PROCESSING'
+      returning schedule_id, airline_id, external_ref, status, error, completed_at),
+    ${scheduleEventsAfter("(select * from done where status = 'COMPLETED')")}
+    select (select count(*) from done)::int as n, (select airline_id from done) as airline_id`.execute(db);
+  const row = r.rows[0];
+  if (!row || row.n !== 1) return false;
+  // One action_item.pending_review event for the whole schedule, never one per item.
+  await emitPendingReview(db, row.airline_id!, scheduleId);
+  return true;
 }
 
 /**
@@ -49,16 +60,22 @@ export async function finishProcessing(db: DbOrTrx, scheduleId: string, openItem
  * inside their own transactions could each see the other's item still open).
  */
 export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promise<void> {
-  await sql`update schedules set status = 'COMPLETED', completed_at = now()
+  await sql`with done as (update schedules set status = 'COMPLETED', completed_at = now()
     where schedule_id = ${scheduleId} and status = 'BOOKING'
-      and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)`.execute(db);
+      and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)
+    returning schedule_id, airline_id, external_ref, status, error, completed_at),
+    ${scheduleEventsAfter('done')}
+    select 1`.execute(db);
 }
 
 /** Completes every BOOKING schedule with no open item (a worker that died between a settle and its check). */
 export async function completeSettledSchedules(db: DbOrTrx): Promise<number> {
-  const r = await sql`update schedules s set status = 'COMPLETED', completed_at = now()
-    where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null)`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+  const r = await sql<{ n: number }>`with done as (update schedules s set status = 'COMPLETED', completed_at = now()
+    where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null)
+    returning schedule_id, airline_id, external_ref, status, error, completed_at),
+    ${scheduleEventsAfter('done')}
+    select (select count(*) from done)::int as n`.execute(db);
+  return r.rows[0]?.n ?? 0;
 }
 
 export async function loadRosterState(db: DbOrTrx, airlineId: string) {

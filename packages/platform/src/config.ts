@@ -31,6 +31,25 @@ export interface Config {
   readonly bookingConcurrency: number;
   /** Booking tasks a second each supplier (hotel, flight) is sent, across every worker; 0 = no limit. */
   readonly supplierRateLimitPerSecond: number;
+  /** Outbound webhooks (issue 13, README "Webhooks"). AES-256-GCM key of the signing secrets at rest (base64 or hex of 32 bytes). */
+  readonly webhookSecretKey: string;
+  /** True when WEBHOOK_SECRET_KEY was unset and a random key was minted; api and worker refuse to start so in production. */
+  readonly webhookSecretKeyGenerated: boolean;
+  readonly webhookAllowPrivateTargets: boolean;
+  /** An attempt succeeds on a 2xx answered within this. */
+  readonly webhookTimeoutMs: number;
+  /** Backoff before attempt n+1: base * 2^(n-1), capped, for at most WEBHOOK_MAX_ATTEMPTS attempts. */
+  readonly webhookBackoffBaseMs: number;
+  readonly webhookBackoffMaxMs: number;
+  readonly webhookMaxAttempts: number;
+  /** An endpoint failing without a success for this many days is disabled. */
+  readonly webhookDisableAfterDays: number;
+  /** How long the previous secret signs too after a rotation (default of the rotate call). */
+  readonly webhookRotationGraceSeconds: number;
+  /** Endpoints each worker process drains at once. */
+  readonly webhookConcurrency: number;
+  /** How often the worker looks for due deliveries (besides being kicked after its own commits). */
+  readonly webhookPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -123,7 +142,36 @@ export function loadConfig(env: Env = process.env, mintToken: () => string = def
     rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     bookingConcurrency: positiveInt(env, 'BOOKING_CONCURRENCY', 16),
     supplierRateLimitPerSecond: nonNegativeInt(env, 'SUPPLIER_RATE_LIMIT_PER_SECOND', 0),
+    ...webhookConfig(env),
   });
+}
+
+function webhookConfig(env: Env) {
+  let webhookSecretKey = env.WEBHOOK_SECRET_KEY || '';
+  const webhookSecretKeyGenerated = !webhookSecretKey;
+  // Minted when unset; the api and worker refuse to start with a minted key in production (they share it).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (!webhookSecretKey) webhookSecretKey = (require('node:crypto') as typeof import('node:crypto')).randomBytes(32).toString('base64');
+  const key = /^[0-9a-fA-F]{64}$/.test(webhookSecretKey) ? Buffer.from(webhookSecretKey, 'hex') : Buffer.from(webhookSecretKey, 'base64');
+  if (key.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes, as 64 hex digits or base64');
+  const allow = (env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(allow)) throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "${allow}"`);
+  const daysRaw = env.WEBHOOK_DISABLE_AFTER_DAYS || '5';
+  const webhookDisableAfterDays = Number(daysRaw);
+  if (!Number.isFinite(webhookDisableAfterDays) || webhookDisableAfterDays <= 0) throw new ConfigError(`WEBHOOK_DISABLE_AFTER_DAYS must be a positive number of days, got "${daysRaw}"`);
+  return {
+    webhookSecretKey,
+    webhookSecretKeyGenerated,
+    webhookAllowPrivateTargets: allow === 'true' || allow === '1',
+    webhookTimeoutMs: positiveInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookBackoffBaseMs: positiveInt(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000),
+    webhookBackoffMaxMs: positiveInt(env, 'WEBHOOK_BACKOFF_MAX_MS', 6 * 3600_000),
+    webhookMaxAttempts: positiveInt(env, 'WEBHOOK_MAX_ATTEMPTS', 16),
+    webhookDisableAfterDays,
+    webhookRotationGraceSeconds: nonNegativeInt(env, 'WEBHOOK_ROTATION_GRACE_SECONDS', 86_400),
+    webhookConcurrency: positiveInt(env, 'WEBHOOK_CONCURRENCY', 8),
+    webhookPollMs: positiveInt(env, 'WEBHOOK_POLL_MS', 500),
+  };
 }
 
 function defaultMint(): string {

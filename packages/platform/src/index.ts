@@ -6,3 +6,4 @@ export * from './http';
 export * from './shutdown';
 export * from './credentials';
 export * from './cursor';
+export * from './webhook-security';

@@ -27,13 +27,20 @@ export interface JobCatalog {
     };
   };
   'flight-bookings': JobCatalog['bookings'];
+  webhooks: {
+    /**
+     * Deliver an endpoint's due webhook deliveries in order. A wake-up only: order and per-endpoint concurrency 1
+     * come from the endpoint's lease and the deliveries' sequence in Postgres, so a duplicate job does nothing.
+     */
+    'drain-endpoint': { endpoint_id: string };
+  };
 }
 
 export type QueueName = keyof JobCatalog;
 export type JobName<Q extends QueueName> = keyof JobCatalog[Q] & string;
 export type JobData<Q extends QueueName, N extends JobName<Q>> = JobCatalog[Q][N];
 
-export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings', 'flight-bookings'];
+export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings', 'flight-bookings', 'webhooks'];
 
 /**
  * One queue per supplier, so a supplier that asks us to slow down (429/503 with Retry-After) pauses only its
@@ -77,4 +84,12 @@ export function taskRefOf(operation: BookingOperation, id: string): string {
 export function operationOf(taskRef: string | null): BookingOperation {
   const op = taskRef?.split('-', 1)[0];
   return op === 'AMEND' || op === 'CANCEL' ? op : 'BOOK';
+}
+
+/** BullMQ priorities of drain jobs: an endpoint whose next delivery is urgent (a P1 booking's event) is drained first. */
+export const WEBHOOK_PRIORITY = { urgent: 1, bulk: 5 } as const;
+
+/** One drain job per endpoint and lane at a time (BullMQ drops an add whose id it holds; finished ones are removed). */
+export function webhookDrainJobId(endpointId: string, urgent: boolean): string {
+  return `whk-${endpointId}-${urgent ? 'u' : 'b'}`;
 }

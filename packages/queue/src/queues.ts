@@ -18,6 +18,8 @@ const ATTEMPTS: Record<QueueName, { attempts: number; backoff: { type: 'exponent
   schedules: { attempts: 8, backoff: { type: 'exponential', delay: 2000 } },
   bookings: { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
   'flight-bookings': { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
+  // A drain job is a wake-up; its deliveries' own retries are in Postgres (webhook backoff).
+  webhooks: { attempts: 1, backoff: { type: 'exponential', delay: 1000 } },
 };
 
 /** One BullMQ Queue per catalog queue, sharing a producer connection and the stack's prefix. */

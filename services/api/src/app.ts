@@ -22,6 +22,7 @@ import { opsFxRoutes } from './ops/fx.routes';
 import { searchRoutes } from './search/search.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
+import { webhookRoutes } from './webhooks/webhooks.routes';
 
 export const API_BASE = '/api/v1';
 export const OPS_BASE = '/ops/v1';
@@ -58,6 +59,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
         return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
       }, (airlineId) => loadFlightPolicy(deps.db, airlineId), deps.now),
+      ...webhookRoutes(deps.db, deps.config),
     ],
     ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now)],
   };

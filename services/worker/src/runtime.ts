@@ -6,6 +6,7 @@ import type { Suppliers } from '@crew/suppliers';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
 import { ScheduleProcessor } from './schedules/schedule.processor';
+import { WebhookDeliverer } from './webhooks/delivery';
 
 /** The longest a supplier's Retry-After pauses its queue in one go. */
 const MAX_PAUSE_MS = 60_000;
@@ -23,6 +24,7 @@ export interface WorkerDeps {
 export interface WorkerRuntime {
   relay: OutboxRelay;
   workers: Worker[];
+  webhooks: WebhookDeliverer;
   /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
   close(): Promise<void>;
 }
@@ -49,7 +51,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
     concurrency: 2,
   });
-  const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now });
+  const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }) }).start();
+  const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now, webhookKick: () => webhooks.kick() });
   // One worker per supplier queue (hotel tasks on `bookings`, flight tasks on `flight-bookings`): a supplier
   // that asks us to slow down pauses only its own queue, for every worker process (the limiter key is in Redis).
   const bookingWorkers = BOOKING_QUEUES.map((name) => {
@@ -82,7 +85,9 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     );
     return worker;
   });
-  const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[])];
+  // Webhook drains: one endpoint per job (its lease keeps it to one drainer anywhere); urgent ones first (job priority).
+  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>('webhooks', (job) => webhooks.process(job), { ...common, concurrency: config.webhookConcurrency });
+  const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[]), webhookWorker as unknown as Worker];
   for (const w of workers) {
     w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
@@ -96,9 +101,11 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
   return {
     relay,
     workers,
+    webhooks,
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
+        await webhooks.close();
         await Promise.all(workers.map((w) => w.close()));
         await relay.close();
         await closeQueues(queues);

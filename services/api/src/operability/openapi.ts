@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope, SCOPES, type RouteDoc, type Scope } from '@crew/contracts';
+import { ErrorEnvelope, SCOPES, WEBHOOK_EVENT_SCHEMAS, type RouteDoc, type Scope } from '@crew/contracts';
 import { openApiPath } from '@crew/platform';
 import { OPERATION_DESCRIPTIONS } from './descriptions';
 
@@ -33,6 +33,8 @@ export interface OpenApiDocument {
   servers: { url: string; description: string }[];
   tags: { name: string; description?: string }[];
   paths: Record<string, Json>;
+  /** The events the service POSTs to airlines' webhook endpoints (issue 13). */
+  webhooks: Record<string, Json>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
 
@@ -41,7 +43,7 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'events:read': 'Every GET under /crew except /crew/schedules, and GET /hotels',
   'events:write': 'Every POST/PUT/PATCH/DELETE under /crew except POST /crew/schedules',
   'schedules:read': 'Every GET under /crew/schedules (offered once the operator enables schedules_access)',
-  'schedules:write': 'POST /crew/schedules (offered once the operator enables schedules_access)',
+  'schedules:write': 'POST /crew/schedules and its dry run POST /crew/schedules/preview (offered once the operator enables schedules_access)',
 };
 
 /** Route `auth` value → the security requirement and the scheme it names. */
@@ -94,7 +96,48 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
   Operations: 'Probes, metrics and this document; no authentication.',
   'Auth (OAuth 2.0)': 'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
+  Webhooks:
+    'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
 };
+
+/** The request headers of every webhook POST (Standard Webhooks). */
+const WEBHOOK_HEADERS: Json[] = [
+  { name: 'webhook-id', in: 'header', required: true, description: 'The event id (equal to the body `id`); the same on every redelivery: deduplicate on it.', schema: { type: 'string', format: 'uuid' } },
+  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. ' +
+      'Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies.',
+    schema: { type: 'string' },
+  },
+];
+
+function webhookOperations(components: SchemaComponents): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(WEBHOOK_EVENT_SCHEMAS).map(([type, schema]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace(/[^a-z]+/g, '_')}`,
+          summary: `${type} event`,
+          description: `${schema.description ?? ''} POSTed to every enabled endpoint subscribed to \`${type}\`, signed (see the headers), in event order per endpoint.`,
+          tags: ['Webhooks'],
+          // Authenticated by its signature headers, not by a security scheme.
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: components.use(schema) } } },
+          responses: {
+            '200': { description: 'Received (any 2xx within 10 s counts as delivered)' },
+            '400': { description: 'Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours' },
+          },
+        },
+      },
+    ]),
+  );
+}
 
 const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 /** Keywords whose values are data, not sub-schemas. */
@@ -211,7 +254,7 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
         'Airline API (`/api/v1`), operator API (`/ops/v1`), the auth service (OAuth 2.0, on its own host) and the operational endpoints. ' +
         'Generated from the route declarations; every error uses the ErrorEnvelope schema.\n\n' +
         'Flow: get a token (POST /oauth/token), submit the roster (POST /api/v1/crew/schedules, 202), poll its processing-status until `poll_recommended` is false, ' +
-        'then read its action items and bookings. Processing and supplier calls are asynchronous; nothing is pushed to the client.\n\n' +
+        'then read its action items and bookings. Processing and supplier calls are asynchronous; instead of polling, register a webhook endpoint (/api/v1/crew/webhooks) for the signed events under `webhooks`.\n\n' +
         'Enumerations are closed except `classification`, an open set (spec 2.4): new values may appear within v1 and clients must accept unknown ones.',
       contact: { name: 'Crew Travel Booking Service operator (contact details are given at onboarding)' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
@@ -220,6 +263,7 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
     // A tag without a description is left bare: the linters (operability test) then name it.
     tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     paths,
+    webhooks: webhookOperations(components),
     components: { schemas: components.schemas, securitySchemes: securitySchemes(input.authUrl) },
   };
 }

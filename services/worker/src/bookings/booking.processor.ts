@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Money } from '@crew/contracts';
-import { bookingRepo, outboxRepo, pipelineRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, outboxRepo, pipelineRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
 import { ceilingCheck, chooseFlightOption, deadheadWindow, DISPOSITION_OF_TASK, localDateOf, nextAutomaticRetry, rateCheck, roomDates, type TaskStatus } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
@@ -20,6 +20,8 @@ export interface BookingProcessorDeps {
   /** Seconds before each automatic retry of a FAILED booking (AUTO_RETRY_DELAYS). */
   retryDelays: readonly number[];
   now?: () => Date;
+  /** Called after a commit that wrote webhook deliveries (the delivery worker looks at once). */
+  webhookKick?: () => void;
 }
 
 /** How a supplier task ended. */
@@ -269,9 +271,14 @@ export class BookingProcessor {
             ...(outcome.recommended_action ? { recommended_action: outcome.recommended_action } : {}),
           })
         : undefined;
-      return { item };
+      // Its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
+      const urgent = (data.priority ?? item?.priority) === 'P1';
+      let events = await webhookRepo.emitBookingEvents(trx, [b.booking_id], urgent);
+      if (current.irop_ref) events += await webhookRepo.emitIropCompletedIfDone(trx, current.airline_id, current.irop_ref, urgent);
+      return { item, events };
     });
     if (!settled) return;
+    if (settled.events) this.deps.webhookKick?.();
     if (settled.item?.schedule_id) await pipelineRepo.completeIfSettled(this.deps.db, settled.item.schedule_id);
     if (nextAttempt) this.deps.relay.kick();
     this.deps.metrics.bookingOutcome(b.type, outcome.status);

@@ -1,0 +1,340 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { DbOrTrx } from './database';
+import type { WebhookAttemptLog } from './tables/webhook.table';
+
+/**
+ * Outbound webhook events (issue 13). Events are written by the statement, or in the transaction, of the
+ * change that causes them, and only for airlines with an enabled endpoint subscribed to the type: one
+ * `webhook_events` row per event and one `webhook_deliveries` row per subscribed endpoint, set-based.
+ */
+
+const API = '/api/v1';
+/** Booking statuses that end a task, and the event each one is. */
+const BOOKING_EVENT_STATUSES = `('CONFIRMED', 'MODIFIED', 'CANCELLED', 'NEEDS_REVIEW', 'FAILED')`;
+
+/**
+ * The CTEs that turn `src` rows (airline_id, type, data, links, urgent, ord) into events and deliveries;
+ * `dl` returns the endpoints that got one. The subscription check is part of the statement.
+ */
+function fanOut(src: RawBuilder<unknown>) {
+  return sql`src as (${src}),
+  ev as (
+    insert into webhook_events (airline_id, type, data, links, urgent)
+    select s.airline_id, s.type, s.data, s.links, s.urgent from src s
+    where exists (select 1 from webhook_endpoints e where e.airline_id = s.airline_id and e.enabled and s.type = any(e.event_types))
+    order by s.ord
+    returning event_id, seq, airline_id, type, urgent),
+  dl as (
+    insert into webhook_deliveries (endpoint_id, event_id, event_seq, urgent)
+    select e.endpoint_id, ev.event_id, ev.seq, ev.urgent from ev join webhook_endpoints e on e.airline_id = ev.airline_id and e.enabled and ev.type = any(e.event_types)
+    order by ev.seq
+    returning endpoint_id)`;
+}
+
+/** Does the airline have an enabled endpoint for the type? (the cheap check before building an event's data) */
+export async function hasSubscriber(db: DbOrTrx, airlineId: string, type: string): Promise<boolean> {
+  const r = await sql<{ ok: boolean }>`select exists (select 1 from webhook_endpoints where airline_id = ${airlineId} and enabled and ${type} = any(event_types)) as ok`.execute(db);
+  return r.rows[0]?.ok === true;
+}
+
+export interface NewEvent {
+  airline_id: string;
+  type: string;
+  data: Record<string, unknown>;
+  links: Record<string, unknown>;
+  urgent?: boolean;
+}
+
+/** Events from the caller's data, for the subscribed endpoints. Returns how many deliveries were written. */
+export async function emitEvents(db: DbOrTrx, events: NewEvent[]): Promise<number> {
+  if (!events.length) return 0;
+  const rows = events.map((e, i) => ({ ...e, urgent: e.urgent ?? false, ord: i }));
+  const r = await sql<{ n: number }>`with ${fanOut(
+    sql`select x.airline_id, x.type, x.data, x.links, x.urgent, x.ord from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(airline_id uuid, type text, data jsonb, links jsonb, urgent boolean, ord int)`,
+  )} select count(*)::int as n from dl`.execute(db);
+  return r.rows[0]?.n ?? 0;
+}
+
+/** One event to the given endpoints of the airline (enabled ones), whatever they subscribe to (test and endpoint.disabled events). */
+export async function emitToEndpoints(db: DbOrTrx, airlineId: string, endpointIds: string[], event: Omit<NewEvent, 'airline_id'>): Promise<string | null> {
+  if (!endpointIds.length) return null;
+  const r = await sql<{ event_id: string }>`with ev as (
+      insert into webhook_events (airline_id, type, data, links, urgent)
+      values (${airlineId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${JSON.stringify(event.links)}::jsonb, ${event.urgent ?? false})
+      returning event_id, seq, urgent),
+    dl as (
+      insert into webhook_deliveries (endpoint_id, event_id, event_seq, urgent)
+      select e.endpoint_id, ev.event_id, ev.seq, ev.urgent from ev join webhook_endpoints e on e.endpoint_id = any(${endpointIds}::uuid[]) and e.airline_id = ${airlineId} and e.enabled
+      returning endpoint_id)
+    select ev.event_id from ev where exists (select 1 from dl)`.execute(db);
+  return r.rows[0]?.event_id ?? null;
+}
+
+const bookingData = sql`jsonb_build_object('booking_id', b.booking_id, 'type', b.type, 'status', b.status, 'source', b.source, 'schedule_id', b.schedule_id,
+  'action_id', b.action_id, 'irop_ref', b.irop_ref, 'employee_id', b.employee_id, 'pairing_number', b.pairing_number, 'traveller_email', b.traveller_email,
+  'duty_date', to_char(b.duty_date, 'YYYY-MM-DD'), 'review_reason', b.review_reason, 'last_error', b.last_error,
+  'updated_at', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+/** booking.<status> for each booking whose task just ended (call in the settling transaction, after the update). */
+export async function emitBookingEvents(db: DbOrTrx, bookingIds: string[], urgent: boolean): Promise<number> {
+  if (!bookingIds.length) return 0;
+  const r = await sql<{ n: number }>`with ${fanOut(sql`select b.airline_id, 'booking.' || lower(b.status) as type, ${bookingData} as data,
+      jsonb_build_object('booking', ${`${API}/crew/bookings/`} || b.booking_id, 'status', ${`${API}/crew/bookings/`} || b.booking_id || '/status') as links,
+      ${urgent}::boolean as urgent, b.seq as ord
+    from bookings b where b.booking_id = any(${bookingIds}::uuid[]) and b.status in ${sql.raw(BOOKING_EVENT_STATUSES)}`)}
+    select count(*)::int as n from dl`.execute(db);
+  return r.rows[0]?.n ?? 0;
+}
+
+/** Terminal: no task will change it without someone asking (a FAILED booking with an automatic retry ahead is not). */
+const TERMINAL = sql.raw(`(b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED', 'NEEDS_REVIEW') or (b.status = 'FAILED' and b.next_attempt_at is null))`);
+
+/**
+ * irop.completed once every booking of the irop_ref is terminal. Serialised per irop_ref (a transaction lock),
+ * so of two bookings settling at once the later one sees the other's outcome and emits.
+ */
+export async function emitIropCompletedIfDone(trx: DbOrTrx, airlineId: string, iropRef: string, urgent: boolean): Promise<number> {
+  if (!(await hasSubscriber(trx, airlineId, 'irop.completed'))) return 0;
+  await sql`select pg_advisory_xact_lock(7302, hashtext(${airlineId} || '/' || ${iropRef}))`.execute(trx);
+  const r = await sql<{ n: number }>`with ${fanOut(sql`select b.airline_id, 'irop.completed'::text as type,
+      jsonb_build_object('irop_ref', ${iropRef}::text, 'bookings', jsonb_agg(jsonb_build_object('booking_id', b.booking_id, 'type', b.type, 'status', b.status) order by b.seq)) as data,
+      jsonb_build_object('bookings', ${`${API}/crew/bookings?irop_ref=`} || ${encodeURIComponent(iropRef)}::text) as links, ${urgent}::boolean as urgent, 0 as ord
+    from bookings b where b.airline_id = ${airlineId} and b.irop_ref = ${iropRef}
+    group by b.airline_id having bool_and(${TERMINAL})`)}
+    select count(*)::int as n from dl`.execute(trx);
+  return r.rows[0]?.n ?? 0;
+}
+
+/** The schedule's summary as processing-status shows it, in SQL (for the completion event). */
+const scheduleSummary = (id: RawBuilder<unknown>) => sql`(select jsonb_build_object(
+    'action_items_total', count(*), 'action_items_auto_booked', count(*) filter (where a.disposition = 'AUTO_BOOKED'),
+    'action_items_auto_cancelled', count(*) filter (where a.disposition = 'AUTO_CANCELLED'), 'action_items_pending_review', count(*) filter (where a.disposition = 'PENDING_REVIEW'),
+    'action_items_failed', count(*) filter (where a.disposition = 'FAILED'),
+    'audit_events', (select count(*) from audit_events ae where ae.schedule_id = ${id}))
+  from action_items a where a.schedule_id = ${id})`;
+
+const scheduleLinks = (id: RawBuilder<unknown>) =>
+  sql`jsonb_build_object('schedule', ${`${API}/crew/schedules/`} || ${id}, 'processing_status', ${`${API}/crew/schedules/`} || ${id} || '/processing-status',
+    'action_items', ${`${API}/crew/schedules/`} || ${id} || '/action-items')`;
+
+const iso = (col: RawBuilder<unknown>) => sql`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * CTEs after a `done` CTE of schedules that just changed status (returning schedule_id, airline_id,
+ * external_ref, status, error, completed_at): their schedule.processing_completed / schedule.failed events,
+ * in the same statement as the change. The summary is computed only for airlines with a subscriber.
+ */
+export function scheduleEventsAfter(done: string) {
+  const d = sql.raw(done);
+  const id = sql.raw('d.schedule_id');
+  return fanOut(sql`select d.airline_id, case when d.status = 'COMPLETED' then 'schedule.processing_completed' else 'schedule.failed' end as type,
+      case when d.status = 'COMPLETED'
+        then jsonb_build_object('schedule_id', d.schedule_id, 'external_ref', d.external_ref, 'processing_status', d.status, 'completed_at', ${iso(sql.raw('d.completed_at'))}, 'summary', ${scheduleSummary(id)})
+        else jsonb_build_object('schedule_id', d.schedule_id, 'external_ref', d.external_ref, 'processing_status', d.status, 'error', d.error, 'completed_at', ${iso(sql.raw('d.completed_at'))}) end as data,
+      ${scheduleLinks(id)} as links, false as urgent, 0 as ord
+    from ${d} d
+    where exists (select 1 from webhook_endpoints e where e.airline_id = d.airline_id and e.enabled
+      and (case when d.status = 'COMPLETED' then 'schedule.processing_completed' else 'schedule.failed' end) = any(e.event_types))`);
+}
+
+/** The ids shown in one action_item.pending_review event; more are counted and paged through the link. */
+export const PENDING_REVIEW_IDS = 1000;
+
+/** action_item.pending_review for a processed schedule: one event with its PENDING_REVIEW items (none: no event). */
+export async function emitPendingReview(trx: DbOrTrx, airlineId: string, scheduleId: string): Promise<number> {
+  if (!(await hasSubscriber(trx, airlineId, 'action_item.pending_review'))) return 0;
+  const r = await sql<{ n: number }>`with ${fanOut(sql`select ${airlineId}::uuid as airline_id, 'action_item.pending_review'::text as type,
+      jsonb_build_object('schedule_id', ${scheduleId}::uuid, 'count', p.n, 'action_ids', coalesce(p.ids, '[]'::jsonb), 'truncated', p.n > ${PENDING_REVIEW_IDS}) as data,
+      jsonb_build_object('schedule', ${`${API}/crew/schedules/${scheduleId}`}::text, 'action_items', ${`${API}/crew/schedules/${scheduleId}/action-items?disposition=PENDING_REVIEW`}::text) as links,
+      false as urgent, 0 as ord
+    from (select (select count(*) from action_items where schedule_id = ${scheduleId} and disposition = 'PENDING_REVIEW')::int as n,
+            (select jsonb_agg(action_id) from (select action_id from action_items where schedule_id = ${scheduleId} and disposition = 'PENDING_REVIEW' order by seq limit ${PENDING_REVIEW_IDS}) f) as ids) p
+    where p.n > 0`)}
+    select count(*)::int as n from dl`.execute(trx);
+  return r.rows[0]?.n ?? 0;
+}
+
+// ---- endpoints (api) ----
+
+export function insertEndpoint(db: DbOrTrx, v: { airline_id: string; url: string; description: string | null; event_types: string[]; secret_enc: string }) {
+  return db.insertInto('webhook_endpoints').values(v).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findEndpoint(db: DbOrTrx, airlineId: string, endpointId: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('airline_id', '=', airlineId).where('endpoint_id', '=', endpointId).executeTakeFirst();
+}
+
+export function listEndpoints(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .$if(afterSeq !== null, (q) => q.where('seq', '>', afterSeq!))
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+export function updateEndpoint(
+  db: DbOrTrx,
+  airlineId: string,
+  endpointId: string,
+  patch: Partial<{ url: string; description: string | null; event_types: string[]; enabled: boolean; disabled_reason: string | null; failing_since: Date | null; secret_enc: string; previous_secret_enc: string | null; previous_secret_expires_at: Date | null }>,
+) {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ ...patch, updated_at: new Date() })
+    .where('airline_id', '=', airlineId)
+    .where('endpoint_id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteEndpoint(db: DbOrTrx, airlineId: string, endpointId: string): Promise<boolean> {
+  const r = await db.deleteFrom('webhook_endpoints').where('airline_id', '=', airlineId).where('endpoint_id', '=', endpointId).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
+export function listDeliveries(db: DbOrTrx, endpointId: string, limit: number, beforeSeq: number | null, status?: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.event_id', 'd.event_id')
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.endpoint_id', '=', endpointId)
+    .$if(status !== undefined, (q) => q.where('d.status', '=', status as 'PENDING'))
+    .$if(beforeSeq !== null, (q) => q.where('d.seq', '<', beforeSeq!))
+    .orderBy('d.seq', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function findDelivery(db: DbOrTrx, endpointId: string, deliveryId: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.event_id', 'd.event_id')
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/** Redeliver: the delivery is due again now with a fresh attempt budget; its attempt log is kept. */
+export async function redeliver(db: DbOrTrx, endpointId: string, deliveryId: string): Promise<boolean> {
+  const r = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'PENDING', attempts: 0, next_attempt_at: new Date(), delivered_at: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+// ---- delivery (worker) ----
+
+/** Endpoints whose next delivery (in order) is due and that no live drainer holds, urgent ones first. */
+export async function dueEndpoints(db: DbOrTrx, limit: number) {
+  const r = await sql<{ endpoint_id: string; urgent: boolean }>`select e.endpoint_id, h.urgent
+    from webhook_endpoints e
+    cross join lateral (select d.urgent, d.next_attempt_at from webhook_deliveries d where d.endpoint_id = e.endpoint_id and d.status = 'PENDING'
+      order by d.urgent desc, d.event_seq limit 1) h
+    where e.enabled and (e.lease_until is null or e.lease_until < now()) and h.next_attempt_at <= now()
+    order by h.urgent desc limit ${limit}`.execute(db);
+  return r.rows;
+}
+
+/** Takes the endpoint's drain lease (per-endpoint concurrency 1); undefined when another drainer holds it. */
+export function claimEndpoint(db: DbOrTrx, endpointId: string, leaseMs: number) {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ lease_until: sql<Date>`now() + ${leaseMs} * interval '1 millisecond'` })
+    .where('endpoint_id', '=', endpointId)
+    .where('enabled', '=', true)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function renewLease(db: DbOrTrx, endpointId: string, leaseMs: number): Promise<void> {
+  await sql`update webhook_endpoints set lease_until = now() + ${leaseMs} * interval '1 millisecond' where endpoint_id = ${endpointId}`.execute(db);
+}
+
+export async function releaseEndpoint(db: DbOrTrx, endpointId: string): Promise<void> {
+  await sql`update webhook_endpoints set lease_until = null where endpoint_id = ${endpointId}`.execute(db);
+}
+
+/** The endpoint's next delivery in order: urgent ones first, then by event sequence. */
+export async function headDelivery(db: DbOrTrx, endpointId: string) {
+  const r = await sql<{
+    delivery_id: string;
+    attempts: number;
+    next_attempt_at: Date;
+    event_id: string;
+    type: string;
+    data: Record<string, unknown>;
+    links: Record<string, unknown>;
+    created_at: Date;
+  }>`select d.delivery_id, d.attempts, d.next_attempt_at, e.event_id, e.type, e.data, e.links, e.created_at
+    from webhook_deliveries d join webhook_events e on e.event_id = d.event_id
+    where d.endpoint_id = ${endpointId} and d.status = 'PENDING'
+    order by d.urgent desc, d.event_seq limit 1`.execute(db);
+  return r.rows[0];
+}
+
+/** Records one attempt: success, a retry at `nextAttemptAt`, or given up (FAILED). */
+export async function recordAttempt(
+  db: DbOrTrx,
+  deliveryId: string,
+  attempt: WebhookAttemptLog,
+  outcome: { status: 'SUCCEEDED' | 'FAILED' | 'PENDING'; nextAttemptAt?: Date },
+): Promise<void> {
+  await sql`update webhook_deliveries set attempts = attempts + 1, attempt_log = attempt_log || ${JSON.stringify([attempt])}::jsonb,
+      last_response_code = ${attempt.response_code}, last_error = ${attempt.error}, status = ${outcome.status},
+      next_attempt_at = ${outcome.nextAttemptAt ?? new Date()}, delivered_at = ${outcome.status === 'SUCCEEDED' ? new Date(attempt.at) : null}
+    where delivery_id = ${deliveryId}`.execute(db);
+}
+
+/** After an attempt: a success clears the endpoint's failing run; a failure starts one (returns its start). */
+export async function markEndpointHealth(db: DbOrTrx, endpointId: string, ok: boolean): Promise<Date | null> {
+  const r = await sql<{ failing_since: Date | null }>`update webhook_endpoints set failing_since = ${ok ? null : sql`coalesce(failing_since, now())`}
+    where endpoint_id = ${endpointId} returning failing_since`.execute(db);
+  return r.rows[0]?.failing_since ?? null;
+}
+
+/**
+ * Disables an endpoint that failed too long, and tells the airline's other enabled endpoints (endpoint.disabled),
+ * in one transaction. Returns false when it was already disabled.
+ */
+export async function disableFailingEndpoint(trx: DbOrTrx, endpointId: string, reason: string): Promise<boolean> {
+  const e = await trx
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, lease_until: null, updated_at: new Date() })
+    .where('endpoint_id', '=', endpointId)
+    .where('enabled', '=', true)
+    .returningAll()
+    .executeTakeFirst();
+  if (!e) return false;
+  const others = await trx.selectFrom('webhook_endpoints').select('endpoint_id').where('airline_id', '=', e.airline_id).where('enabled', '=', true).execute();
+  await emitToEndpoints(
+    trx,
+    e.airline_id,
+    others.map((o) => o.endpoint_id),
+    {
+      type: 'endpoint.disabled',
+      data: { endpoint_id: e.endpoint_id, url: e.url, failing_since: (e.failing_since ?? new Date()).toISOString(), reason },
+      links: { endpoint: `${API}/crew/webhooks/${e.endpoint_id}` },
+      urgent: true,
+    },
+  );
+  return true;
+}
+
+/** The signing secrets of an endpoint: current, and the previous one while its grace period runs. */
+export function endpointSecrets(db: DbOrTrx, endpointId: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['secret_enc', 'previous_secret_enc', 'previous_secret_expires_at', 'url', 'enabled', 'airline_id'])
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirst();
+}
