@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
-import { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
+import { bulkInsert, bulkUpdate, copyInsert, type ColumnTypes } from './bulk';
 import { emitPendingReview, scheduleEventsAfter } from './webhook.repository';
 
 /** Per-airline processing lock namespace (pg advisory locks take two int4 keys). */
@@ -214,7 +214,7 @@ export const AUDIT_EVENT_COLUMNS: ColumnTypes = {
   details: 'jsonb',
 };
 
-/** Everything one diff writes, in the caller's transaction. Re-running it for the same schedule is a no-op. */
+/** Everything one diff writes, in the caller's transaction (the schedule's move out of PROCESSING commits with it). */
 export async function writeDiffResult(
   trx: DbOrTrx,
   w: {
@@ -225,7 +225,9 @@ export async function writeDiffResult(
     auditEvents: Record<string, unknown>[];
   },
 ): Promise<void> {
-  await bulkInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
+  // COPY for the big inserts: new ids, and item keys unique within one diff (the whole diff is one
+  // transaction, so a re-run after a crash starts from nothing and needs no ON CONFLICT).
+  await copyInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
   await bulkUpdate(
     trx,
     'bookings',
@@ -240,8 +242,8 @@ export async function writeDiffResult(
      arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
      schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), updated_at = now()`,
   );
-  await bulkInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
-  await bulkInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems, 'on conflict do nothing');
+  await copyInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
+  await copyInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems);
   await bulkInsert(trx, 'audit_events', AUDIT_EVENT_COLUMNS, w.auditEvents, 'on conflict do nothing');
 }
 
