@@ -10,6 +10,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { createRegistry, registerQueueMetrics } from '@crew/queue';
 import { PromWorkerMetrics } from '@crew/worker';
 import { httpMetrics } from '@crew/api';
+import { builtFiles } from '../scripts/build-targets';
 
 const ROOT = resolve(__dirname, '..');
 const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
@@ -42,7 +43,7 @@ function configVariables(): Map<string, string> {
   return byVariable;
 }
 
-/** Where each process's code lives; `migrate` is the Job / compose service running scripts/migrate.ts. */
+/** Where each process's code lives; `migrate` is the Job / compose service running dist/migrate.js (built from scripts/migrate.ts). */
 const PROCESSES: Record<string, { files: string[]; entry: string }> = {
   api: { files: filesUnder('services/api/src', /\.ts$/), entry: 'services/api/src/main.ts' },
   worker: { files: filesUnder('services/worker/src', /\.ts$/), entry: 'services/worker/src/main.ts' },
@@ -94,7 +95,7 @@ interface Container {
 /** Our containers run the one image; SERVICE picks the process, or the command runs the migrations. */
 function processOf(container: Doc, env: Record<string, string>): string | null {
   const command = [container.command, container.args].flat().filter(Boolean).join(' ');
-  if (command.includes('scripts/migrate.ts')) return 'migrate';
+  if (command.includes('dist/migrate.js')) return 'migrate';
   return env.SERVICE ?? null;
 }
 
@@ -250,8 +251,50 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect(named('PodDisruptionBudget')).toEqual(expect.arrayContaining(['api', 'worker', 'auth']));
     expect(k.docs.find((x) => x.kind === 'HorizontalPodAutoscaler')?.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'api' }, metrics: [{ resource: { name: 'cpu' } }] });
     const job = k.docs.find((x) => x.kind === 'Job');
-    expect(job?.spec.template.spec.containers[0].command).toEqual(['node', '--import', 'tsx', 'scripts/migrate.ts']);
+    expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'dist/migrate.js']);
     expect(existsSync(join(ROOT, 'scripts/migrate.ts'))).toBe(true);
+  });
+});
+
+describe('every command runs a file `npm run build` produces, with plain node', () => {
+  const built = new Set(builtFiles());
+  /** The file a `node …` command runs, or why the command is not one. */
+  const nodeFile = (command: string[]): string => {
+    if (command[0] !== 'node') return `not node: ${command.join(' ')}`;
+    if (command.some((a) => a.includes('tsx'))) return `tsx at runtime: ${command.join(' ')}`;
+    return command.slice(1).find((a) => !a.startsWith('-')) ?? `no file: ${command.join(' ')}`;
+  };
+  const dockerCmd = (() => {
+    const cmd = JSON.parse(/^CMD (.*)$/m.exec(read('Dockerfile'))![1]!) as string[];
+    expect(cmd.slice(0, 2)).toEqual(['sh', '-c']);
+    return (service: string) => cmd[2]!.replace(/^exec /, '').replace('${SERVICE}', service).split(/\s+/);
+  })();
+  /** A container's command, or the image's CMD for its SERVICE. */
+  const commandOf = (command: string[] | undefined, env: Record<string, string>, name: string) => (command ? [...command] : dockerCmd(env.SERVICE ?? name));
+
+  it('the image runs services/<SERVICE>/dist/main.js for every service', () => {
+    for (const service of ['api', 'worker', 'auth', 'supplier-sandbox']) expect([service, nodeFile(dockerCmd(service))]).toEqual([service, `services/${service}/dist/main.js`]);
+    for (const f of ['api', 'worker', 'auth', 'supplier-sandbox'].map((s) => `services/${s}/dist/main.js`)) expect([f, built.has(f)]).toEqual([f, true]);
+  });
+
+  it.each(K8S_DIRS)('%s', (dir) => {
+    for (const d of kustomize(dir).docs.filter((x) => x.kind === 'Deployment' || x.kind === 'Job')) {
+      const pod = d.spec.template.spec;
+      for (const c of [...(pod.initContainers ?? []), ...pod.containers] as Doc[]) {
+        if (!String(c.image).startsWith('crew-travel')) continue;
+        const env = Object.fromEntries(((c.env ?? []) as Doc[]).filter((e) => e.value !== undefined).map((e) => [e.name, String(e.value)]));
+        const file = nodeFile(commandOf(c.command && [...c.command, ...(c.args ?? [])], env, c.name));
+        expect([d.metadata.name, c.name, file, built.has(file)]).toEqual([d.metadata.name, c.name, file, true]);
+      }
+    }
+  });
+
+  it('docker-compose.yml', () => {
+    const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Doc> };
+    for (const [name, s] of Object.entries(compose.services).filter(([, x]) => x.build !== undefined || String(x.image).startsWith('crew-travel'))) {
+      const file = nodeFile(commandOf(s.command, s.environment ?? {}, name));
+      expect([name, file, built.has(file)]).toEqual([name, file, true]);
+    }
   });
 });
 

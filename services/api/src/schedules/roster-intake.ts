@@ -44,8 +44,17 @@ export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: A
 
 const BATCH_BYTES = 1024 * 1024;
 
-// The thread loads TypeScript the way this process does (tsx), whether run by node --import tsx or by jest.
+// From sources (node --import tsx, or jest) the thread loads TypeScript the way this process does, through tsx.
 const BOOTSTRAP = `require('tsx/cjs/api').register(); require(require('node:worker_threads').workerData.entry);`;
+
+/**
+ * The thread's code. Built (`npm run build`), this module is part of dist/main.js and the thread is its own
+ * compiled bundle next to it, started by plain node: no tsx in production.
+ */
+function startThread(): Worker {
+  if (path.extname(__filename) === '.js') return new Worker(path.join(__dirname, 'roster-intake.thread.js'));
+  return new Worker(BOOTSTRAP, { eval: true, workerData: { entry: path.join(__dirname, 'roster-intake.thread.ts') } });
+}
 
 /**
  * One worker thread that receives, decodes, parses, validates and compresses submitted rosters. The
@@ -123,7 +132,7 @@ export class RosterIntake {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: path.join(__dirname, 'roster-intake.thread.ts') } });
+    const worker = startThread();
     // The thread must never keep a stopping process alive.
     worker.unref();
     let markReady!: () => void;
