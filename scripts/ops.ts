@@ -16,6 +16,7 @@ const USAGE = `usage: npm run ops -- <command>
   decide <request_id> APPROVED|DECLINED <decided_by> [note]
   fx <currency> <rate> [as_of YYYY-MM-DD] [set_by]   set an exchange rate: USD per 1 unit of <currency>, from as_of (default today)
   fx-rates [currency]                        list the exchange rates (every date each was set)
+  resend-rooming-list <list_id>              e-mail a DIRECT hotel's rooming list version again (same rows and references)
 env: API_URL (default http://127.0.0.1:$API_PORT, API_PORT default 3000), OPS_TOKEN (required)`;
 
 function parseValue(v: string): unknown {
@@ -88,6 +89,9 @@ async function main(argv: string[]): Promise<number> {
       return call('PUT', `/fx-rates/${enc(args[0]!.toUpperCase())}`, { rate: Number(args[1]), ...(args[2] ? { as_of: args[2] } : {}), ...(args[3] ? { set_by: args[3] } : {}) });
     case 'fx-rates':
       return call('GET', `/fx-rates${args[0] ? `?currency=${enc(args[0].toUpperCase())}` : ''}`);
+    case 'resend-rooming-list':
+      if (args.length !== 1) break;
+      return call('POST', `/rooming-lists/${enc(args[0]!)}/resend`);
   }
   console.error(USAGE);
   return 2;

@@ -660,6 +660,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The airline's webhook endpoints, oldest first
+         * @description The airline’s endpoints, oldest first, without secrets; keyset pages (`limit`, `cursor`).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint (its signing secret is shown once, in this answer)
+         * @description Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production) and must not point at a private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/webhooks/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint and its pending deliveries
+         * @description Deletes the endpoint with its deliveries; nothing more is sent to it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint (URL, event types, description, enabled)
+         * @description Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/crew/webhooks/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the previous one keeps signing too for a grace period (the new secret is shown once)
+         * @description Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/webhooks/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this endpoint (whatever it subscribes to)
+         * @description Queues a `webhook.test` event for this endpoint only, whatever it subscribes to; it is delivered, signed and listed like any other. 409 when the endpoint is disabled.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/webhooks/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's deliveries, newest first, with their attempts
+         * @description The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (same event id), with a fresh attempt budget
+         * @description Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/airlines": {
         parameters: {
             query?: never;
@@ -989,7 +1121,228 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "schedule.processing_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * schedule.processing_completed event
+         * @description A schedule reached COMPLETED: diffed, and every booking task of its action items settled. POSTed to every enabled endpoint subscribed to `schedule.processing_completed`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_schedule_processing_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "schedule.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * schedule.failed event
+         * @description A schedule could not be processed (FAILED); `error` says why. POSTed to every enabled endpoint subscribed to `schedule.failed`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_schedule_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "action_item.pending_review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * action_item.pending_review event
+         * @description One event per processed schedule with its PENDING_REVIEW action items: `count` of them, and the first 1000 ids (`truncated` when there are more: page through the `action_items` link). POSTed to every enabled endpoint subscribed to `action_item.pending_review`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_action_item_pending_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.confirmed event
+         * @description A booking task ended CONFIRMED. POSTed to every enabled endpoint subscribed to `booking.confirmed`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_booking_confirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.modified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.modified event
+         * @description An amendment ended MODIFIED. POSTed to every enabled endpoint subscribed to `booking.modified`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_booking_modified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.cancelled event
+         * @description A cancellation ended CANCELLED. POSTed to every enabled endpoint subscribed to `booking.cancelled`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_booking_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.needs_review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.needs_review event
+         * @description A booking task ended NEEDS_REVIEW (`review_reason` says why). POSTed to every enabled endpoint subscribed to `booking.needs_review`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_booking_needs_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.failed event
+         * @description A booking task ended FAILED (`last_error`); an automatic retry may follow. POSTed to every enabled endpoint subscribed to `booking.failed`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_booking_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "irop.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * irop.completed event
+         * @description Every booking of an `irop_ref` reached a terminal status (CONFIRMED, MODIFIED, CANCELLED, NEEDS_REVIEW, or FAILED with no automatic retry left). POSTed to every enabled endpoint subscribed to `irop.completed`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_irop_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * endpoint.disabled event
+         * @description Another endpoint of the airline failed for WEBHOOK_DISABLE_AFTER_DAYS and was disabled. Sent to the airline's other enabled endpoints, subscribed or not. POSTed to every enabled endpoint subscribed to `endpoint.disabled`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_endpoint_disabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test event
+         * @description Sent on request (POST …/webhooks/{endpoint_id}/test) to the one endpoint, whatever its subscriptions. POSTed to every enabled endpoint subscribed to `webhook.test`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** CompanyConfig */
@@ -1077,8 +1430,6 @@ export interface components {
             contract_rate?: components["schemas"]["Money"];
             /** @description Legacy rates; contracted rates live on contracts */
             rate_periods: components["schemas"]["RatePeriod"][];
-            /** @description Where a DIRECT hotel’s rooming lists are e-mailed */
-            reservations_email?: string | null;
             /** @enum {string} */
             handler_type: "GDS" | "DIRECT";
             automated_booking_enabled: boolean;
@@ -1689,30 +2040,6 @@ export interface components {
              * @enum {string}
              */
             supplier_status?: "CONFIRMED" | "CANCELLED";
-            /** @description DIRECT hotel: the stay’s reference on the hotel’s rooming lists */
-            rooming_ref?: string;
-            /**
-             * @description DIRECT hotel: the stay’s latest rooming-list row. QUEUED and SENT: the booking stays PENDING until the hotel answers
-             * @enum {string}
-             */
-            rooming_status?: "QUEUED" | "SENT" | "CONFIRMED" | "REJECTED" | "EXPIRED";
-            /**
-             * @description DIRECT hotel: what the latest row told the hotel
-             * @enum {string}
-             */
-            rooming_marking?: "NEW" | "AMENDED" | "CANCELLED";
-            /**
-             * Format: uuid
-             * @description DIRECT hotel: the rooming list carrying the latest row
-             */
-            rooming_list_id?: string;
-            /** @description DIRECT hotel: that list’s version */
-            rooming_list_version?: number;
-            /**
-             * Format: date-time
-             * @description DIRECT hotel: when the hotel confirmed the latest row (its number is confirmation_number)
-             */
-            hotel_confirmed_at?: string;
         };
         /** BookingFlight */
         BookingFlight: {
@@ -1889,6 +2216,126 @@ export interface components {
             /** @description Why not, when auto_bookable is false */
             auto_book_reason: string | null;
         };
+        /** WebhookEndpointBody */
+        WebhookEndpointBody: {
+            /**
+             * Format: uri
+             * @description HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.
+             */
+            url: string;
+            /** @description The event types delivered to this endpoint */
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            description?: string | null;
+        };
+        /** WebhookEndpointWithSecret */
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            endpoint_id: string;
+            url: string;
+            description: string | null;
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            enabled: boolean;
+            disabled_reason: string | null;
+            failing_since: string | null;
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            updated_at: string;
+            /** @description The signing secret (Standard Webhooks `whsec_…`), shown only in this answer */
+            secret: string;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            endpoint_id: string;
+            url: string;
+            description: string | null;
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            enabled: boolean;
+            disabled_reason: string | null;
+            failing_since: string | null;
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            updated_at: string;
+        };
+        /** WebhookEndpointPatch */
+        WebhookEndpointPatch: {
+            /**
+             * Format: uri
+             * @description HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.
+             */
+            url?: string;
+            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            description?: string | null;
+            /** @description false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint */
+            enabled?: boolean;
+        };
+        /** RotateSecretBody */
+        RotateSecretBody: {
+            /** @description How long the previous secret keeps signing too (default WEBHOOK_ROTATION_GRACE_SECONDS, 24 h) */
+            grace_period_seconds?: number;
+        };
+        /** WebhookTestQueued */
+        WebhookTestQueued: {
+            /** Format: uuid */
+            event_id: string;
+        };
+        /** WebhookAttempt */
+        WebhookAttempt: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            at: string;
+            response_code: number | null;
+            error: string | null;
+            duration_ms: number;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** Format: uuid */
+            delivery_id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /**
+             * Format: uuid
+             * @description Also the `webhook-id` header: a redelivery carries the same id
+             */
+            event_id: string;
+            event_type: string;
+            /**
+             * @description FAILED: every attempt of the backoff schedule failed
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            last_response_code: number | null;
+            last_error: string | null;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            created_at: string;
+            /** @description Every attempt, oldest first */
+            attempt_log: components["schemas"]["WebhookAttempt"][];
+        };
         /** AirlineSettings */
         AirlineSettings: {
             /** @default false */
@@ -2017,6 +2464,340 @@ export interface components {
             keys: {
                 [key: string]: unknown;
             }[];
+        };
+        /** WebhookScheduleCompletedData */
+        WebhookScheduleCompletedData: {
+            /** Format: uuid */
+            schedule_id: string;
+            external_ref: string | null;
+            /** @constant */
+            processing_status: "COMPLETED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            completed_at: string;
+            summary: components["schemas"]["ScheduleSummary"];
+        };
+        /** WebhookScheduleLinks */
+        WebhookScheduleLinks: {
+            schedule: string;
+            processing_status: string;
+            action_items: string;
+        };
+        /**
+         * ScheduleProcessingCompletedEvent
+         * @description A schedule reached COMPLETED: diffed, and every booking task of its action items settled.
+         */
+        ScheduleProcessingCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "schedule.processing_completed";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookScheduleCompletedData"];
+            links: components["schemas"]["WebhookScheduleLinks"];
+        };
+        /** WebhookScheduleFailedData */
+        WebhookScheduleFailedData: {
+            /** Format: uuid */
+            schedule_id: string;
+            external_ref: string | null;
+            /** @constant */
+            processing_status: "FAILED";
+            error: string | null;
+            completed_at: string | null;
+        };
+        /**
+         * ScheduleFailedEvent
+         * @description A schedule could not be processed (FAILED); `error` says why.
+         */
+        ScheduleFailedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "schedule.failed";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookScheduleFailedData"];
+            links: components["schemas"]["WebhookScheduleLinks"];
+        };
+        /** WebhookPendingReviewData */
+        WebhookPendingReviewData: {
+            /** Format: uuid */
+            schedule_id: string;
+            count: number;
+            action_ids: string[];
+            truncated: boolean;
+        };
+        /** WebhookPendingReviewLinks */
+        WebhookPendingReviewLinks: {
+            schedule: string;
+            action_items: string;
+        };
+        /**
+         * ActionItemsPendingReviewEvent
+         * @description One event per processed schedule with its PENDING_REVIEW action items: `count` of them, and the first 1000 ids (`truncated` when there are more: page through the `action_items` link).
+         */
+        ActionItemsPendingReviewEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "action_item.pending_review";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookPendingReviewData"];
+            links: components["schemas"]["WebhookPendingReviewLinks"];
+        };
+        /** WebhookBookingData */
+        WebhookBookingData: {
+            /** Format: uuid */
+            booking_id: string;
+            /** @enum {string} */
+            type: "HOTEL" | "FLIGHT";
+            /** @enum {string} */
+            status: "PENDING" | "CONFIRMED" | "MODIFIED" | "CANCELLED" | "FAILED" | "NEEDS_REVIEW";
+            source: string;
+            schedule_id: string | null;
+            action_id: string | null;
+            irop_ref: string | null;
+            employee_id: string | null;
+            pairing_number: string | null;
+            traveller_email: string | null;
+            duty_date: string | null;
+            review_reason: string | null;
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            updated_at: string;
+        };
+        /** WebhookBookingLinks */
+        WebhookBookingLinks: {
+            booking: string;
+            status: string;
+        };
+        /**
+         * BookingConfirmedEvent
+         * @description A booking task ended CONFIRMED.
+         */
+        BookingConfirmedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "booking.confirmed";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookBookingData"];
+            links: components["schemas"]["WebhookBookingLinks"];
+        };
+        /**
+         * BookingModifiedEvent
+         * @description An amendment ended MODIFIED.
+         */
+        BookingModifiedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "booking.modified";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookBookingData"];
+            links: components["schemas"]["WebhookBookingLinks"];
+        };
+        /**
+         * BookingCancelledEvent
+         * @description A cancellation ended CANCELLED.
+         */
+        BookingCancelledEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "booking.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookBookingData"];
+            links: components["schemas"]["WebhookBookingLinks"];
+        };
+        /**
+         * BookingNeedsReviewEvent
+         * @description A booking task ended NEEDS_REVIEW (`review_reason` says why).
+         */
+        BookingNeedsReviewEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "booking.needs_review";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookBookingData"];
+            links: components["schemas"]["WebhookBookingLinks"];
+        };
+        /**
+         * BookingFailedEvent
+         * @description A booking task ended FAILED (`last_error`); an automatic retry may follow.
+         */
+        BookingFailedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "booking.failed";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookBookingData"];
+            links: components["schemas"]["WebhookBookingLinks"];
+        };
+        /** WebhookIropCompletedData */
+        WebhookIropCompletedData: {
+            irop_ref: string;
+            bookings: {
+                /** Format: uuid */
+                booking_id: string;
+                /** @enum {string} */
+                type: "HOTEL" | "FLIGHT";
+                /** @enum {string} */
+                status: "PENDING" | "CONFIRMED" | "MODIFIED" | "CANCELLED" | "FAILED" | "NEEDS_REVIEW";
+            }[];
+        };
+        /** WebhookIropLinks */
+        WebhookIropLinks: {
+            bookings: string;
+        };
+        /**
+         * IropCompletedEvent
+         * @description Every booking of an `irop_ref` reached a terminal status (CONFIRMED, MODIFIED, CANCELLED, NEEDS_REVIEW, or FAILED with no automatic retry left).
+         */
+        IropCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "irop.completed";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookIropCompletedData"];
+            links: components["schemas"]["WebhookIropLinks"];
+        };
+        /** WebhookEndpointDisabledData */
+        WebhookEndpointDisabledData: {
+            /** Format: uuid */
+            endpoint_id: string;
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            failing_since: string;
+            reason: string;
+        };
+        /** WebhookEndpointLinks */
+        WebhookEndpointLinks: {
+            endpoint: string;
+        };
+        /**
+         * EndpointDisabledEvent
+         * @description Another endpoint of the airline failed for WEBHOOK_DISABLE_AFTER_DAYS and was disabled. Sent to the airline's other enabled endpoints, subscribed or not.
+         */
+        EndpointDisabledEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "endpoint.disabled";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookEndpointDisabledData"];
+            links: components["schemas"]["WebhookEndpointLinks"];
+        };
+        /** WebhookTestData */
+        WebhookTestData: {
+            /** Format: uuid */
+            endpoint_id: string;
+            message: string;
+        };
+        /** WebhookTestLinks */
+        WebhookTestLinks: {
+            endpoint: string;
+        };
+        /**
+         * WebhookTestEvent
+         * @description Sent on request (POST …/webhooks/{endpoint_id}/test) to the one endpoint, whatever its subscriptions.
+         */
+        WebhookTestEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookTestData"];
+            links: components["schemas"]["WebhookTestLinks"];
         };
     };
     responses: never;
@@ -2239,8 +3020,6 @@ export interface operations {
                             guaranteed_late_check_out_time?: string;
                             buffer_minutes?: number;
                             contract_rate?: components["schemas"]["Money"];
-                            /** @description Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review) */
-                            reservations_email?: string | null;
                             /** @description Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts) */
                             rate_periods?: components["schemas"]["RatePeriod"][];
                         }[];
@@ -5023,6 +5802,611 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["WebhookEndpoint"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateSecretBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event was queued for delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestQueued"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                status?: "PENDING" | "SUCCEEDED" | "FAILED";
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, PENDING again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     opsListAirlines: {
         parameters: {
             query?: never;
@@ -5777,6 +7161,402 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Jwks"];
                 };
+            };
+        };
+    };
+    webhook_schedule_processing_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleProcessingCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_schedule_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_action_item_pending_review: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionItemsPendingReviewEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_confirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingConfirmedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_modified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingModifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_needs_review: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingNeedsReviewEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_irop_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IropCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_endpoint_disabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

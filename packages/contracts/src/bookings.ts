@@ -36,6 +36,16 @@ export const BookingHotel = Type.Object(
     total_price: Type.Optional(Money),
     rate_flag: Type.Optional(Nullable(Type.String({ description: 'Set when the supplier’s rate differs from the contracted rate (LOOSE rate matching booked it anyway)' }))),
     supplier_status: Type.Optional(SupplierStatus),
+    rooming_ref: Type.Optional(Type.String({ description: 'DIRECT hotel: the stay’s reference on the hotel’s rooming lists' })),
+    rooming_status: Type.Optional(
+      StringEnum(['QUEUED', 'SENT', 'CONFIRMED', 'REJECTED', 'EXPIRED'] as const, {
+        description: 'DIRECT hotel: the stay’s latest rooming-list row. QUEUED and SENT: the booking stays PENDING until the hotel answers',
+      }),
+    ),
+    rooming_marking: Type.Optional(StringEnum(['NEW', 'AMENDED', 'CANCELLED'] as const, { description: 'DIRECT hotel: what the latest row told the hotel' })),
+    rooming_list_id: Type.Optional(Type.String({ format: 'uuid', description: 'DIRECT hotel: the rooming list carrying the latest row' })),
+    rooming_list_version: Type.Optional(Type.Integer({ description: 'DIRECT hotel: that list’s version' })),
+    hotel_confirmed_at: Type.Optional(Type.String({ format: 'date-time', description: 'DIRECT hotel: when the hotel confirmed the latest row (its number is confirmation_number)' })),
   },
   { additionalProperties: false, title: 'BookingHotel' },
 );

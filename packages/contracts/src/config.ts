@@ -61,6 +61,9 @@ export const HotelInput = Type.Object(
     property_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name; for a GDS hotel the inventory name is used' })),
     ...hotelTerms,
+    reservations_email: Type.Optional(
+      Type.Union([Email, Type.Null()], { description: 'Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review)' }),
+    ),
     rate_periods: Type.Optional(Type.Array(RatePeriod, { maxItems: 366, description: 'Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts)' })),
   },
   { additionalProperties: false },
@@ -85,6 +88,7 @@ export const Hotel = Type.Object(
     name: Type.Union([Type.String(), Type.Null()]),
     ...hotelTerms,
     rate_periods: Type.Array(RatePeriod, { description: 'Legacy rates; contracted rates live on contracts' }),
+    reservations_email: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Where a DIRECT hotel’s rooming lists are e-mailed' })),
     handler_type: HandlerType,
     automated_booking_enabled: Type.Boolean(),
   },

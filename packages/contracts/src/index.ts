@@ -8,6 +8,7 @@ export * from './search';
 export * from './bookings';
 export * from './schedules';
 export * from './schedule-api';
+export * from './rooming';
 export * from './coverage';
 export * from './routes';
 export * from './webhooks';

@@ -21,6 +21,7 @@ export function currentHotels(db: DbOrTrx, airlineId: string) {
       'h.handler_type',
       'h.terms',
       'h.legacy_rate_periods',
+      'h.reservations_email',
       sql<boolean>`count(c.contract_id) > 0`.as('has_contracts'),
       sql<boolean>`coalesce(bool_or(c.automated_booking_enabled), false)`.as('automated_booking_enabled'),
     ])
@@ -34,9 +35,9 @@ export function currentHotels(db: DbOrTrx, airlineId: string) {
 export async function upsertHotel(
   trx: DbOrTrx,
   airlineId: string,
-  h: { base_station: string; property_id: string; name: string | null; handler_type: 'GDS' | 'DIRECT'; terms: HotelTerms; clearLegacyRates: boolean },
+  h: { base_station: string; property_id: string; name: string | null; handler_type: 'GDS' | 'DIRECT'; terms: HotelTerms; reservations_email?: string | null; clearLegacyRates: boolean },
 ): Promise<void> {
-  const values = { name: h.name, handler_type: h.handler_type, terms: JSON.stringify(h.terms), in_current: true };
+  const values = { name: h.name, handler_type: h.handler_type, terms: JSON.stringify(h.terms), reservations_email: h.reservations_email ?? null, in_current: true };
   await trx
     .insertInto('hotel_configs')
     .values({ airline_id: airlineId, base_station: h.base_station, property_id: h.property_id, ...values })

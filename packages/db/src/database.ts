@@ -8,6 +8,7 @@ import type { FxRateTable } from './tables/fx.table';
 import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './tables/webhook.table';
 import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
+import type { RoomingListTable, RoomingRowTable } from './tables/rooming.table';
 
 /** Every table the services read or write. */
 export interface Database {
@@ -38,6 +39,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;
+  rooming_lists: RoomingListTable;
+  rooming_rows: RoomingRowTable;
   rostered_layovers: RosteredLayoverTable;
   rostered_deadheads: RosteredDeadheadTable;
   coverage_at_risk: CoverageAtRiskTable;

@@ -18,6 +18,8 @@ export * as pipelineRepo from './pipeline.repository';
 export { bulkInsert, bulkUpdate, type ColumnTypes } from './bulk';
 export * as bookingRepo from './booking.repository';
 export * as fxRepo from './fx.repository';
+export * as roomingRepo from './rooming.repository';
+export type * from './tables/rooming.table';
 export * as coverageRepo from './coverage.repository';
 export { loadDiffState, diffAgainst, loadRequestedBookings, type DiffState } from './diff-state';
 export type { Classified, CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';

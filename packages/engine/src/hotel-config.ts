@@ -22,6 +22,8 @@ export interface PlannedHotel {
   name: string | null;
   handler_type: 'GDS' | 'DIRECT';
   terms: HotelTerms;
+  /** Where a DIRECT hotel's rooming lists go (not a negotiated term: it may change while automation is on). */
+  reservations_email: string | null;
   /** `keep`: rate_periods omitted, legacy rates untouched; `clear`: an explicit []. */
   legacy_rates: 'keep' | 'clear';
   hotel_config_id: number | null;
@@ -90,7 +92,7 @@ export function planHotelConfig(existing: ConfiguredHotel[], bases: { base_stati
         unknown.push({ field: `/bases/${i}/hotels/${j}/property_id`, issue: `${h.property_id} is not in the GDS inventory; supply chain for a DIRECT hotel` });
         return;
       }
-      const { property_id, name, rate_periods, ...terms } = h;
+      const { property_id, name, rate_periods, reservations_email, ...terms } = h;
       const current = existing.find((e) => e.base_station === base.base_station && e.property_id === property_id);
       planned.push({
         base_station: base.base_station,
@@ -98,6 +100,7 @@ export function planHotelConfig(existing: ConfiguredHotel[], bases: { base_stati
         name: inventory ? inventory.name : (name ?? null),
         handler_type: inventory ? 'GDS' : 'DIRECT',
         terms: normalizeTerms(terms),
+        reservations_email: reservations_email ?? null,
         legacy_rates: rate_periods === undefined ? 'keep' : 'clear',
         hotel_config_id: current?.hotel_config_id ?? null,
       });

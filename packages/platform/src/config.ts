@@ -50,6 +50,23 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** How often the worker looks for due deliveries (besides being kicked after its own commits). */
   readonly webhookPollMs: number;
+  /** DIRECT hotels' rooming lists (issue 15): the SMTP server as one URL (SMTP_URL, or built from SMTP_HOST/PORT/USER/PASSWORD/SECURE). */
+  readonly smtpUrl: string;
+  readonly smtpHost: string;
+  readonly smtpPort: number;
+  readonly smtpUser: string;
+  readonly smtpPassword: string;
+  readonly smtpSecure: boolean;
+  /** The From address of rooming-list e-mails. */
+  readonly smtpFrom: string;
+  /** The api's address as hotels reach it: the confirmation links in rooming-list e-mails point there. */
+  readonly publicApiUrl: string;
+  /** P3/P4 rows wait for the night's list sent this many hours before check-in; 0 sends every change at once. */
+  readonly roomingLeadHours: number;
+  /** Hours the hotel has to answer a list (never past check-in). */
+  readonly roomingAnswerHours: number;
+  /** How often the worker sends due lists, retries the mail server and expires unanswered lists. */
+  readonly roomingPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +159,7 @@ export function loadConfig(env: Env = process.env, mintToken: () => string = def
     rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     bookingConcurrency: positiveInt(env, 'BOOKING_CONCURRENCY', 16),
     supplierRateLimitPerSecond: nonNegativeInt(env, 'SUPPLIER_RATE_LIMIT_PER_SECOND', 0),
+    ...roomingConfig(env),
     ...webhookConfig(env),
   });
 }
@@ -171,6 +189,34 @@ function webhookConfig(env: Env) {
     webhookRotationGraceSeconds: nonNegativeInt(env, 'WEBHOOK_ROTATION_GRACE_SECONDS', 86_400),
     webhookConcurrency: positiveInt(env, 'WEBHOOK_CONCURRENCY', 8),
     webhookPollMs: positiveInt(env, 'WEBHOOK_POLL_MS', 500),
+  };
+}
+
+function roomingConfig(env: Env) {
+  const smtpHost = env.SMTP_HOST || '127.0.0.1';
+  const smtpPort = port(env, 'SMTP_PORT', 25);
+  const smtpUser = env.SMTP_USER || '';
+  const smtpPassword = env.SMTP_PASSWORD || '';
+  const secure = (env.SMTP_SECURE || 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(secure)) throw new ConfigError(`SMTP_SECURE must be true or false, got "${secure}"`);
+  const smtpSecure = secure === 'true' || secure === '1';
+  const auth = smtpUser ? `${encodeURIComponent(smtpUser)}:${encodeURIComponent(smtpPassword)}@` : '';
+  const built = `${smtpSecure ? 'smtps' : 'smtp'}://${auth}${smtpHost.includes(':') ? `[${smtpHost}]` : smtpHost}:${smtpPort}`;
+  const smtpUrl = env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : built;
+  const smtpFrom = env.SMTP_FROM || 'crew-travel@localhost';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(smtpFrom)) throw new ConfigError(`SMTP_FROM must be an e-mail address, got "${smtpFrom}"`);
+  return {
+    smtpUrl,
+    smtpHost,
+    smtpPort,
+    smtpUser,
+    smtpPassword,
+    smtpSecure,
+    smtpFrom,
+    publicApiUrl: url(env, 'PUBLIC_API_URL', `http://127.0.0.1:${port(env, 'API_PORT', 3000)}`, ['http:', 'https:']),
+    roomingLeadHours: nonNegativeInt(env, 'ROOMING_LEAD_HOURS', 72),
+    roomingAnswerHours: positiveInt(env, 'ROOMING_ANSWER_HOURS', 24),
+    roomingPollMs: positiveInt(env, 'ROOMING_POLL_MS', 15000),
   };
 }
 

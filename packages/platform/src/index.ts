@@ -7,3 +7,4 @@ export * from './shutdown';
 export * from './credentials';
 export * from './cursor';
 export * from './webhook-security';
+export * from './rooming-link';

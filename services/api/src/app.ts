@@ -22,6 +22,8 @@ import { opsFxRoutes } from './ops/fx.routes';
 import { searchRoutes } from './search/search.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
+import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
+import { confirmationPage } from './rooming/confirmation.page';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 
 export const API_BASE = '/api/v1';
@@ -48,7 +50,7 @@ export interface ApiDeps {
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   return {
-    crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger),
+    crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger), ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...coverageRoutes(deps.db, deps.now),
       ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled }),
@@ -61,7 +63,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       }, (airlineId) => loadFlightPolicy(deps.db, airlineId), deps.now),
       ...webhookRoutes(deps.db, deps.config),
     ],
-    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now)],
+    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],
   };
 }
 
@@ -105,6 +107,8 @@ export function createApiApp(deps: ApiDeps): Express {
     app.use(base, router);
   }
   mountOperability(app, deps, routes);
+  // The hotel confirmation page of rooming lists: no bearer, the signed link is the credential.
+  app.use(confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now));
   app.use(fallbackHandler([...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })), ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path }))]));
   app.use(errorHandler(deps.logger));
   return app;

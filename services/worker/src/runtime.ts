@@ -6,6 +6,8 @@ import type { Suppliers } from '@crew/suppliers';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
 import { ScheduleProcessor } from './schedules/schedule.processor';
+import { RoomingChannel } from './rooming/rooming.channel';
+import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
 
 /** The longest a supplier's Retry-After pauses its queue in one go. */
@@ -25,6 +27,8 @@ export interface WorkerRuntime {
   relay: OutboxRelay;
   workers: Worker[];
   webhooks: WebhookDeliverer;
+  /** DIRECT hotels' rooming lists: sends due lists, retries the mail server, expires unanswered lists. */
+  rooming: RoomingChannel;
   /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
   close(): Promise<void>;
 }
@@ -52,7 +56,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     concurrency: 2,
   });
   const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }) }).start();
-  const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now, webhookKick: () => webhooks.kick() });
+  const rooming = new RoomingChannel({ db: deps.db, logger: logger.child({ component: 'rooming-lists' }), mailer: smtpMailer(config.smtpUrl, config.smtpFrom), config, now: deps.now }).start();
+  const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now, webhookKick: () => webhooks.kick(), rooming });
   // One worker per supplier queue (hotel tasks on `bookings`, flight tasks on `flight-bookings`): a supplier
   // that asks us to slow down pauses only its own queue, for every worker process (the limiter key is in Redis).
   const bookingWorkers = BOOKING_QUEUES.map((name) => {
@@ -102,11 +107,13 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     relay,
     workers,
     webhooks,
+    rooming,
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
         await webhooks.close();
         await Promise.all(workers.map((w) => w.close()));
+        await rooming.close();
         await relay.close();
         await closeQueues(queues);
         await producer.quit().catch(() => producer.disconnect());

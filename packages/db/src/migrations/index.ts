@@ -8,6 +8,7 @@ import * as fxRates from './2026_11_23_0001_fx_rates';
 import * as webhooks from './2026_11_23_0004_webhooks';
 import * as bookingSettledNotify from './2026_11_23_0020_booking_settled_notify';
 import * as rosteredRows from './2026_11_23_0005_rostered_rows';
+import * as roomingLists from './2026_11_23_0006_rooming_lists';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0004_webhooks': webhooks,
   '2026_11_23_0020_booking_settled_notify': bookingSettledNotify,
   '2026_11_23_0005_rostered_rows': rosteredRows,
+  '2026_11_23_0006_rooming_lists': roomingLists,
 };

@@ -16,6 +16,8 @@ export interface HotelConfigTable {
   name: string | null;
   handler_type: 'GDS' | 'DIRECT';
   terms: Json<HotelTerms>;
+  /** Where a DIRECT hotel's rooming lists are e-mailed. */
+  reservations_email: ColumnType<string | null, string | null | undefined, string | null>;
   legacy_rate_periods: ColumnType<RatePeriod[], string | undefined, string>;
   in_current: boolean;
   created_at: CreatedAt;

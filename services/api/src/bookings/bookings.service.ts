@@ -48,7 +48,7 @@ async function settled(deps: BookingDeps, bookingId: string, ms: number): Promis
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const b = (await bookingRepo.findBooking(deps.db, bookingId))!;
       const left = until - Date.now();
-      if (b.status !== 'PENDING' || left <= 0) return b;
+      if (b.status !== 'PENDING' || awaitingHotel(b) || left <= 0) return b;
       await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.bookingSettled?.listening ? left : Math.min(left, UNLISTENED_RECHECK_MS))))]);
       clearTimeout(timer);
     }
@@ -58,11 +58,17 @@ async function settled(deps: BookingDeps, bookingId: string, ms: number): Promis
   }
 }
 
+/**
+ * A DIRECT hotel's stay on a rooming list: its task is done and it stays PENDING until the hotel answers,
+ * which may take hours. Nobody waits for that, and a new change (a DELETE, say) may follow it.
+ */
+const awaitingHotel = (b: BookingRow) => ['QUEUED', 'SENT'].includes(String((b.hotel as { rooming_status?: string } | null)?.rooming_status));
+
 /** A supplier task already in flight must end before another starts on the same booking. */
 async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> {
   if (b.status !== 'PENDING') return b;
   const now = await settled(deps, b.booking_id, 5000);
-  if (now.status === 'PENDING') throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
+  if (now.status === 'PENDING' && !awaitingHotel(now)) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
   return now;
 }
 

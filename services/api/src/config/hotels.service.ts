@@ -30,6 +30,7 @@ function hotelView(h: CurrentHotel | (HotelConfigRow & { automated_booking_enabl
     name: h.name,
     ...h.terms,
     rate_periods: h.legacy_rate_periods,
+    reservations_email: h.reservations_email,
     handler_type: h.handler_type,
     automated_booking_enabled: h.automated_booking_enabled,
   };

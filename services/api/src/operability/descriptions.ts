@@ -146,6 +146,16 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   openApiDocument: 'This document, generated from the route declarations (the schemas that validate requests). Rendered at /docs. No authentication.',
   metrics: 'Prometheus text format: process metrics, request durations by route template and status, BullMQ queue depths. No authentication (keep it off the public network).',
 
+  // ---- DIRECT hotels' rooming lists (issue 15)
+  listRoomingLists:
+    'Every rooming list version of a DIRECT hotel (one not in the GDS inventory, registered with a `chain`), newest first: its night, version, status ' +
+    '(QUEUED: waiting for its send time or the mail server, with `last_error`; SENT: awaiting the hotel until `expires_at`; ANSWERED; EXPIRED: no answer, its stays are NEEDS_REVIEW), ' +
+    'when it was sent, opened and answered, and its rows (NEW, AMENDED, CANCELLED; `row_ref` is the stay’s reference in every version) with the hotel’s confirmation numbers or reasons. ' +
+    'A hotel of another airline is 404. `limit` 1..200 (default 50), `cursor` from `next_cursor`.',
+  opsResendRoomingList:
+    'E-mails the same list version again (same rows, same references, so the hotel holds no second room) with a fresh link; a list still waiting for the mail server is tried at once. ' +
+    'The worker sends it on its next pass (ROOMING_POLL_MS). 404 for an unknown list.',
+
   // ---- auth service (spec 5)
   registerClient:
     'Registers an OAuth client once, authenticated as a user (`Authorization: Bearer <user_id>:<user_token>`, from the operator). `scopes` is space-separated; without it every scope offered ' +

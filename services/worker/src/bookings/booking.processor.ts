@@ -7,6 +7,7 @@ import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
 import { loadBookingContext, type AirlineBookingContext } from '@crew/db';
+import type { RoomingChannel } from '../rooming/rooming.channel';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -22,6 +23,8 @@ export interface BookingProcessorDeps {
   now?: () => Date;
   /** Called after a commit that wrote webhook deliveries (the delivery worker looks at once). */
   webhookKick?: () => void;
+  /** DIRECT hotels' channel: their stays go on the hotel's rooming list, not to the GDS supplier. */
+  rooming?: RoomingChannel;
 }
 
 /** How a supplier task ended. */
@@ -88,6 +91,7 @@ export class BookingProcessor {
     const booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
     if (!booking || !isCurrentTask(booking, data)) return;
+    if (this.deps.rooming?.handles(booking)) return this.deps.rooming.run(booking, data, (b) => isCurrentTask(b, data));
     const now = this.deps.now?.() ?? new Date();
     const ctx = await this.context(booking, now);
     let outcome: Outcome;
