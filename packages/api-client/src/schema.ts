@@ -213,6 +213,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/config/hotels/{hotel_config_id}/rooming-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rooming lists of a DIRECT hotel: every version sent, opened and answered, newest first
+         * @description Every rooming list version of a DIRECT hotel (one not in the GDS inventory, registered with a `chain`), newest first: its night, version, status (QUEUED: waiting for its send time or the mail server, with `last_error`; SENT: awaiting the hotel until `expires_at`; ANSWERED; EXPIRED: no answer, its stays are NEEDS_REVIEW), when it was sent, opened and answered, and its rows (NEW, AMENDED, CANCELLED; `row_ref` is the stay’s reference in every version) with the hotel’s confirmation numbers or reasons. A hotel of another airline is 404. `limit` 1..200 (default 50), `cursor` from `next_cursor`.
+         */
+        get: operations["listRoomingLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/schedules": {
         parameters: {
             query?: never;
@@ -331,6 +351,26 @@ export interface paths {
         get: operations["exportActionItemsCsv"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/schedules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run: the action items a roster would derive, and what the booking policy would do with each, without writing anything
+         * @description The same body, validation and limits as POST /crew/schedules (gzip accepted). The roster is diffed against the airline’s current state (its latest processed roster and its bookings in the window) and each item is put to the booking policy, exactly as processing would, but nothing is stored, no supplier is called and the next real submission derives the same items. Answered synchronously for rosters of at most 2000 pairings; a bigger roster is refused with 422 (preview a part of it, e.g. a shorter window). Counts per classification, outcome and disposition come first; `reason` says why an item would need a person, in the words of the spec rule that sends it to review.
+         */
+        post: operations["previewSchedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -960,6 +1000,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/rooming-lists/{list_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a rooming list version to its hotel again
+         * @description E-mails the same list version again (same rows, same references, so the hotel holds no second room) with a fresh link; a list still waiting for the mail server is tried at once. The worker sends it on its next pass (ROOMING_POLL_MS). 404 for an unknown list.
+         */
+        post: operations["opsResendRoomingList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1430,6 +1490,8 @@ export interface components {
             contract_rate?: components["schemas"]["Money"];
             /** @description Legacy rates; contracted rates live on contracts */
             rate_periods: components["schemas"]["RatePeriod"][];
+            /** @description Where a DIRECT hotel’s rooming lists are e-mailed */
+            reservations_email?: string | null;
             /** @enum {string} */
             handler_type: "GDS" | "DIRECT";
             automated_booking_enabled: boolean;
@@ -1506,6 +1568,74 @@ export interface components {
             decided_by: string | null;
             decided_on: string | null;
             decision_note: string | null;
+        };
+        /** RoomingListRow */
+        RoomingListRow: {
+            /** @description The stay’s reference at the hotel, the same in every version and resend */
+            row_ref: string;
+            /** Format: uuid */
+            booking_id: string;
+            /**
+             * @description What the row tells the hotel
+             * @enum {string}
+             */
+            marking: "NEW" | "AMENDED" | "CANCELLED";
+            /**
+             * @description QUEUED: not sent yet; SENT: awaiting the hotel; SUPERSEDED: a later row of the same stay replaced it; WITHDRAWN: dropped before it was sent
+             * @enum {string}
+             */
+            state: "QUEUED" | "SENT" | "CONFIRMED" | "REJECTED" | "EXPIRED" | "SUPERSEDED" | "WITHDRAWN";
+            crew_name: string | null;
+            rank: string | null;
+            employee_id: string | null;
+            pairing_number: string | null;
+            /** Format: date-time */
+            checkin_time_local: string;
+            /** Format: date-time */
+            checkout_time_local: string;
+            hotel_confirmation_number: string | null;
+            reject_reason: string | null;
+            answered_at: string | null;
+        };
+        /** RoomingList */
+        RoomingList: {
+            /** Format: uuid */
+            list_id: string;
+            hotel_config_id: number;
+            /**
+             * Format: date
+             * @description The night (check-in date) the list is for
+             */
+            night: string;
+            /** @description Version of that night’s list; each change after a list was sent makes a new one */
+            version: number;
+            /**
+             * @description QUEUED: waiting for its send time or for the mail server; SENT: awaiting the hotel; EXPIRED: no answer by the deadline
+             * @enum {string}
+             */
+            status: "QUEUED" | "SENT" | "ANSWERED" | "EXPIRED";
+            /** @description The hotel’s reservations_email when the list was made */
+            recipient: string;
+            /**
+             * Format: date-time
+             * @description When the list is (or was) due to leave
+             */
+            due_at: string;
+            /** @description How many times it was e-mailed (resends included) */
+            sends: number;
+            /** @description Delivery attempts, failed ones included */
+            send_attempts: number;
+            last_error: string | null;
+            sent_at: string | null;
+            opened_at: string | null;
+            answered_at: string | null;
+            expires_at: string | null;
+            rows: components["schemas"]["RoomingListRow"][];
+        };
+        /** RoomingListPage */
+        RoomingListPage: {
+            rooming_lists: components["schemas"]["RoomingList"][];
+            next_cursor: string | null;
         };
         /** CrewMember */
         CrewMember: {
@@ -1902,6 +2032,95 @@ export interface components {
             next_cursor: string | null;
         };
         /**
+         * PreviewHotelChoice
+         * @description AUTO_BOOK / AUTO_MODIFY hotel items: the contracted hotel and rate the task would book
+         */
+        PreviewHotelChoice: {
+            property_id: string;
+            name: string | null;
+            contract_id: number;
+            contracted_rate: components["schemas"]["Money"];
+        };
+        /** PreviewActionItem */
+        PreviewActionItem: {
+            /** @description Stable per classification and roster row: the real submission’s item has the same key */
+            item_key: string;
+            /** @enum {string} */
+            type: "HOTEL" | "FLIGHT";
+            /** @enum {string} */
+            subtype: "NEW_BOOKING" | "MODIFY" | "CANCEL";
+            classification: components["schemas"]["Classification"];
+            priority: "P1" | "P2" | "P3" | "P4";
+            anchors: components["schemas"]["ActionAnchors"];
+            source_rows: components["schemas"]["SourceRows"];
+            booking_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            event_at: string;
+            /**
+             * @description What the booking policy would do. AUTO_BOOK / AUTO_MODIFY / AUTO_CANCEL: a booking task would run against the supplier. REVIEW: a person must act (`reason`). NO_ACTION: UNCHANGED, nothing to do. ADOPT: the airline’s own live booking already covers it (no second booking).
+             * @enum {string}
+             */
+            outcome: "AUTO_BOOK" | "AUTO_MODIFY" | "AUTO_CANCEL" | "REVIEW" | "NO_ACTION" | "ADOPT";
+            auto_eligible: boolean;
+            disposition: ("AUTO_BOOKED" | "AUTO_CANCELLED" | "PENDING_REVIEW" | "FAILED") | null;
+            reason: string | null;
+            recommended_action: string | null;
+            hotel: components["schemas"]["PreviewHotelChoice"] | null;
+            /** @description The message the action item would carry */
+            message: string;
+            details: components["schemas"]["ActionItemDetails"];
+        };
+        /** PreviewAuditEvent */
+        PreviewAuditEvent: {
+            /** @enum {string} */
+            classification: "DATA_QUALITY_FLAG" | "DATA_QUALITY_QUARANTINE" | "DUPLICATE_ROW";
+            message: string;
+            anchors: components["schemas"]["ActionAnchors"];
+            source_rows: components["schemas"]["SourceRows"];
+        };
+        /** SchedulePreview */
+        SchedulePreview: {
+            external_ref: string | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            schedule_start_date: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            schedule_end_date: string;
+            /**
+             * Format: date-time
+             * @description The clock of the preview (priorities, cancellation lookback): a real submission processed later may differ by it
+             */
+            previewed_at: string;
+            counts: {
+                action_items: number;
+                /** @description Action items per classification */
+                by_classification: {
+                    [key: string]: number;
+                };
+                /** @description Action items per outcome (PreviewOutcome) */
+                by_outcome: {
+                    [key: string]: number;
+                };
+                /** @description Action items per disposition they would have once diffed; OPEN: a booking task would decide */
+                by_disposition: {
+                    [key: string]: number;
+                };
+                audit_events: number;
+            };
+            /** @description In the order of the real submission’s items (pairing, employee, duty date, type, key) */
+            action_items: components["schemas"]["PreviewActionItem"][];
+            /** @description Rows the diff would skip (DATA_QUALITY_FLAG) or collapse (DUPLICATE_ROW) */
+            audit_events: components["schemas"]["PreviewAuditEvent"][];
+        };
+        /**
          * CoverageCounts
          * @description Per state, over the window (and station); the status filter does not change them
          */
@@ -2040,6 +2259,30 @@ export interface components {
              * @enum {string}
              */
             supplier_status?: "CONFIRMED" | "CANCELLED";
+            /** @description DIRECT hotel: the stay’s reference on the hotel’s rooming lists */
+            rooming_ref?: string;
+            /**
+             * @description DIRECT hotel: the stay’s latest rooming-list row. QUEUED and SENT: the booking stays PENDING until the hotel answers
+             * @enum {string}
+             */
+            rooming_status?: "QUEUED" | "SENT" | "CONFIRMED" | "REJECTED" | "EXPIRED";
+            /**
+             * @description DIRECT hotel: what the latest row told the hotel
+             * @enum {string}
+             */
+            rooming_marking?: "NEW" | "AMENDED" | "CANCELLED";
+            /**
+             * Format: uuid
+             * @description DIRECT hotel: the rooming list carrying the latest row
+             */
+            rooming_list_id?: string;
+            /** @description DIRECT hotel: that list’s version */
+            rooming_list_version?: number;
+            /**
+             * Format: date-time
+             * @description DIRECT hotel: when the hotel confirmed the latest row (its number is confirmation_number)
+             */
+            hotel_confirmed_at?: string;
         };
         /** BookingFlight */
         BookingFlight: {
@@ -3020,6 +3263,8 @@ export interface operations {
                             guaranteed_late_check_out_time?: string;
                             buffer_minutes?: number;
                             contract_rate?: components["schemas"]["Money"];
+                            /** @description Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review) */
+                            reservations_email?: string | null;
                             /** @description Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts) */
                             rate_periods?: components["schemas"]["RatePeriod"][];
                         }[];
@@ -3829,6 +4074,79 @@ export interface operations {
             };
         };
     };
+    listRoomingLists: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                hotel_config_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rooming lists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomingListPage"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listSchedules: {
         parameters: {
             query?: {
@@ -4298,6 +4616,96 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    previewSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleSubmission"];
+            };
+        };
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreview"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6927,6 +7335,46 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsResendRoomingList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                list_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list, its resend queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomingList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,5 +10,6 @@ export * from './schedules';
 export * from './schedule-api';
 export * from './rooming';
 export * from './coverage';
+export * from './preview';
 export * from './routes';
 export * from './webhooks';

@@ -8,7 +8,7 @@ import type { BookingStatus, DerivedActionItem, FlightItemDetails, HotelItemDeta
  * worker writes it (planDiffWrites); the dry-run preview (POST /crew/schedules/preview) only reports it.
  */
 export type ItemPlan =
-  | { kind: 'COVERED'; covering: RequestedBooking; disposition: 'AUTO_BOOKED' | 'PENDING_REVIEW' }
+  | { kind: 'COVERED'; covering: RequestedBooking; disposition: 'AUTO_BOOKED' | 'PENDING_REVIEW'; message: string }
   | { kind: 'DECIDED'; decision: Decision; existing: BookingStatus | null; disposition: string | null };
 
 /** The disposition of a decided item before any booking task runs (null: a task will set it). */
@@ -39,7 +39,7 @@ export function planItem(
   if (covering) {
     const key = requestedBookingKey(covering.type, covering.traveller_email, covering.date);
     requested.set(key, requested.get(key)!.filter((b) => b !== covering));
-    return { kind: 'COVERED', covering, disposition: dispositionOfCovered(covering.status) };
+    return { kind: 'COVERED', covering, disposition: dispositionOfCovered(covering.status), message: `covered by the airline’s own booking ${covering.booking_id} (${covering.status}); no second booking made` };
   }
   const existing = item.booking_id ? (bookingStatus.get(item.booking_id) ?? null) : null;
   const hotel = item.type === 'HOTEL' ? (item.details as HotelItemDetails) : null;

@@ -21,6 +21,7 @@ import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
 import { searchRoutes } from './search/search.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
+import { schedulePreviewRoutes } from './schedules/preview.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
 import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
 import { confirmationPage } from './rooming/confirmation.page';
@@ -52,6 +53,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger), ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
+      ...schedulePreviewRoutes(deps.db, deps.rosterIntake, deps.now),
       ...coverageRoutes(deps.db, deps.now),
       ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled }),
       ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {

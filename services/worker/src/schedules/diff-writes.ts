@@ -49,7 +49,7 @@ export function planDiffWrites(
         booking_id: covering.booking_id,
         flight_options_url: null,
         recommended_action: null,
-        message: `covered by the airline’s own booking ${covering.booking_id} (${covering.status}); no second booking made`,
+        message: plan.message,
       }));
       continue;
     }
