@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { DISPOSITION_OF_TASK, roomingOutcome, type RoomingAnswer } from '@crew/engine';
 import type { DbOrTrx } from './database';
 import { lockBooking, setDisposition, updateBooking } from './booking.repository';
+import { emitBookingEvents } from './webhook.repository';
 import type { RoomingListRow, RoomingRowRow, RoomingRowState } from './tables/rooming.table';
 
 /** Serialises changes to one hotel's lists (version numbers, joining a waiting list, claiming one to send, answers). */
@@ -152,6 +153,8 @@ export async function settleRow(
     },
     { reason: outcome.reason, actor },
   );
+  // The booking.<status> webhook event, as a supplier task's settle writes it.
+  await emitBookingEvents(trx, [b.booking_id], false);
   if (!b.action_id) return { schedule_id: null };
   const item = await setDisposition(trx, b.action_id, DISPOSITION_OF_TASK[outcome.status], { message: outcome.reason });
   return { schedule_id: (item as { schedule_id?: string | null } | undefined)?.schedule_id ?? null };

@@ -1,4 +1,4 @@
-import { BOOKING_SETTLED_CHANNEL, bookingRepo, pipelineRepo, roomingRepo, sql, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { BOOKING_SETTLED_CHANNEL, bookingRepo, pipelineRepo, roomingRepo, sql, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import {
   answerDeadline,
   DISPOSITION_OF_TASK,
@@ -116,6 +116,7 @@ export class RoomingChannel {
       await bookingRepo.updateBooking(trx, cur.booking_id, { status, review_reason: status === 'NEEDS_REVIEW' ? reason : null, ...(status === 'CANCELLED' ? { pending_cancel: false } : {}) }, { reason, actor: ENGINE });
       const actionId = data.action_id ?? cur.action_id;
       const item = actionId ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[status], { message: reason }) : undefined;
+      await webhookRepo.emitBookingEvents(trx, [cur.booking_id], data.priority === 'P1');
       return { kind: 'settled' as const, status, schedule_id: item?.schedule_id ?? null };
     };
     const cfg = hotelConfigId !== null ? await roomingRepo.findHotelConfig(trx, hotelConfigId) : undefined;
