@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@crew/api-client';
+import { webhookRepo } from '@crew/db';
 import { guardedLookup } from '@crew/platform';
 import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { bookingAccount, contractStations } from '../../../test/support/fixtures';
@@ -260,6 +261,38 @@ describe('delivery', () => {
     const confirmed = receiver.on('/irop').find((r) => r.event.type === 'booking.confirmed')!;
     expect(receiver.on('/irop').indexOf(confirmed)).toBeLessThan(receiver.on('/irop').indexOf(done));
     expect((await deliveries(t, ep.endpoint_id)).every((d) => d.status === 'SUCCEEDED')).toBe(true);
+    const events = await stack.database.db.selectFrom('webhook_events').select(['type', 'urgent']).where('airline_id', '=', t.airlineId).execute();
+    expect(events.map((e) => [e.type, e.urgent]).sort()).toEqual([['booking.confirmed', true], ['irop.completed', true]]);
+  });
+
+  it("a P1 booking's event overtakes the endpoint's bulk backlog", async () => {
+    const { t, email } = await airline();
+    await endpoint(t, '/backlog', ['booking.confirmed']);
+    receiver.answer = (r) => (r.path === '/backlog' ? { status: 204, delayMs: 100 } : { status: 204 });
+    const bulk = Array.from({ length: 40 }, (_, i) => ({ airline_id: t.airlineId, type: 'booking.confirmed', data: { backlog: i }, links: {} }));
+    expect(await webhookRepo.emitEvents(stack.database.db, bulk)).toBe(40);
+    await until(async () => receiver.on('/backlog').length >= 3, 10_000, 'the backlog to start');
+    const p1 = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', irop_ref: 'P1-NOW', classification: 'IROP_HOTEL_EXTEND', priority: 'P1' }) });
+    expect(p1.status).toBe(202);
+    await until(async () => receiver.on('/backlog').some((r) => r.event.data?.booking_id === p1.body.booking_id), 15_000, 'the P1 event');
+    const before = receiver.on('/backlog').findIndex((r) => r.event.data?.booking_id === p1.body.booking_id);
+    expect(before).toBeLessThan(30);
+    // The bulk events themselves stay in order.
+    await until(async () => receiver.on('/backlog').length >= 41, 20_000, 'the backlog to drain');
+    expect(receiver.on('/backlog').filter((r) => r.event.data?.backlog !== undefined).map((r) => r.event.data.backlog)).toEqual(bulk.map((_, i) => i));
+    receiver.answer = () => ({ status: 204 });
+  });
+});
+
+describe('api-side changes', () => {
+  it('a request held for review at once (no contract) sends booking.needs_review from the api transaction', async () => {
+    const { t, email } = await airline({ contract: false });
+    await endpoint(t, '/review', ['booking.needs_review']);
+    const res = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('NEEDS_REVIEW');
+    const r = await until(async () => receiver.on('/review')[0], 10_000, 'booking.needs_review');
+    expect(r.event).toMatchObject({ type: 'booking.needs_review', data: { booking_id: res.body.booking_id, status: 'NEEDS_REVIEW', review_reason: expect.any(String) } });
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
-import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import { CANCELLING_CLASSIFICATIONS as CANCELLING, cityNamesStation, decide, injectedStay, isStationCode, resolveCityStation, type Decision, type StationHotel } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { isSupplierError, type FlightOffer, type Suppliers } from '@crew/suppliers';
@@ -242,6 +242,11 @@ export async function requestBooking(
       await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: kind === 'injection' ? actionId : (awaiting?.action_id ?? null), operation: 'BOOK', ref: taskRefOf('BOOK', actionId), priority: taskPriority, type: body.type })]);
     }
     await insertInjectedItem(trx, bookingId, decision);
+    // Held for review at once (no task): its booking.needs_review event, in this transaction.
+    if (status === 'NEEDS_REVIEW') {
+      await webhookRepo.emitBookingEvents(trx, [bookingId], taskPriority === 'P1');
+      if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, taskPriority === 'P1');
+    }
     return { bookingId, decision };
   });
 
