@@ -82,12 +82,67 @@ export async function loadRosterState(db: DbOrTrx, airlineId: string) {
   return db.selectFrom('roster_states').select(['state_gzip', 'schedule_id']).where('airline_id', '=', airlineId).executeTakeFirst();
 }
 
-export async function saveRosterState(db: DbOrTrx, airlineId: string, scheduleId: string, stateGzip: Buffer): Promise<void> {
+/** What the worker keeps of a processed roster for a byte-identical resubmission (see windowFingerprint). */
+export interface SettledRoster {
+  body_sha256: string;
+  /** Null unless re-diffing the roster against its state would derive nothing. */
+  settled_fingerprint: string | null;
+  settled_cutoff: string | null;
+  audit_events: number | null;
+}
+
+export async function saveRosterState(db: DbOrTrx, airlineId: string, scheduleId: string, stateGzip: Buffer, settled: SettledRoster | null = null): Promise<void> {
+  const facts = {
+    body_sha256: settled?.body_sha256 ?? null,
+    settled_fingerprint: settled?.settled_fingerprint ?? null,
+    settled_cutoff: settled?.settled_cutoff ?? null,
+    audit_events: settled?.audit_events ?? null,
+  };
   await db
     .insertInto('roster_states')
-    .values({ airline_id: airlineId, schedule_id: scheduleId, state_gzip: stateGzip })
-    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ schedule_id: scheduleId, state_gzip: stateGzip, updated_at: new Date() }))
+    .values({ airline_id: airlineId, schedule_id: scheduleId, state_gzip: stateGzip, ...facts })
+    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ schedule_id: scheduleId, state_gzip: stateGzip, updated_at: new Date(), ...facts }))
     .execute();
+}
+
+/** The small columns of the airline's roster state (not the state itself). */
+export function loadSettledRoster(db: DbOrTrx, airlineId: string) {
+  return db
+    .selectFrom('roster_states')
+    .select(['schedule_id', 'body_sha256', 'settled_fingerprint', sql<string | null>`settled_cutoff::text`.as('settled_cutoff'), 'audit_events'])
+    .where('airline_id', '=', airlineId)
+    .executeTakeFirst();
+}
+
+/** The state is now that of `scheduleId` too (a byte-identical resubmission that derived nothing). */
+export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleId: string): Promise<void> {
+  await db.updateTable('roster_states').set({ schedule_id: scheduleId, updated_at: new Date() }).where('airline_id', '=', airlineId).execute();
+}
+
+/**
+ * A fingerprint of every row version the diff reads or the roster writes: the airline's bookings dated inside
+ * the window and its travellers, as count and sum of hashtext(id : xmin). Any insert, update or delete of such
+ * a row changes its xmin or the set, so an equal fingerprint means no row changed (but for a 2^-32 hash
+ * coincidence per changed row). `mine` restricts it to the row versions this transaction wrote (true) or did
+ * not write (false).
+ */
+export async function windowFingerprint(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, mine: boolean | null = null): Promise<string> {
+  const own = mine === null ? sql`true` : mine ? sql`xmin::text = (txid_current() % 4294967296)::text` : sql`xmin::text <> (txid_current() % 4294967296)::text`;
+  const r = await sql<{ fp: string }>`select
+      (select count(*) || ':' || coalesce(sum(hashtext(booking_id::text || ':' || xmin::text)::bigint), 0)
+         from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end} and ${own})
+      || '/' ||
+      (select count(*) || ':' || coalesce(sum(hashtext(traveller_email || ':' || xmin::text)::bigint), 0)
+         from travellers where airline_id = ${airlineId} and ${own}) as fp`.execute(db);
+  return r.rows[0]!.fp;
+}
+
+/** A resubmission's audit events are those of the identical roster before it: copied, and counted. */
+export async function copyAuditEvents(trx: DbOrTrx, fromScheduleId: string, toScheduleId: string): Promise<number> {
+  const r = await sql`insert into audit_events (airline_id, schedule_id, event_key, classification, message, anchors, source_rows, details)
+    select airline_id, ${toScheduleId}, event_key, classification, message, anchors, source_rows, details
+    from audit_events where schedule_id = ${fromScheduleId} and classification in ('DATA_QUALITY_FLAG', 'DUPLICATE_ROW') order by seq`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 /** The airline's bookings the diff reconciles: those dated inside the window (set-based, one query per type). */

@@ -1,6 +1,6 @@
 /** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
-export { diffRoster } from './diff';
+export { diffRoster, cancellationCutoffOf, settlesOnRerun } from './diff';
 export { rosterState, nextRosterState } from './state';
 export { priorityFor } from './priority';
 export { legKey, layoverKey, itemKey, auditEventKey } from './keys';

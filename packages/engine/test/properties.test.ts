@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { DutyPeriod, Leg, Pairing, ScheduleSubmission } from '@crew/contracts';
-import { diffRoster, flattenRoster, legKey, localDateOf, rosterState, type DerivedActionItem, type FlightBookingActual, type HotelBookingActual, type RosterState } from '../src';
+import { diffRoster, flattenRoster, legKey, localDateOf, rosterState, settlesOnRerun, type DerivedActionItem, type FlightBookingActual, type FlightItemDetails, type HotelBookingActual, type HotelItemDetails, type RosterState } from '../src';
 import { bookingsFor, crew, SETTINGS } from './fixtures';
 
 /*
@@ -247,5 +247,52 @@ describe('properties of the diff', () => {
         },
       ),
     );
+  });
+});
+
+describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the diff)', () => {
+  it('when it holds, the same roster diffed again, against the stored state and the bookings as written, at a later time, derives nothing and keeps the state', () => {
+    let held = 0;
+    fc.assert(
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        fc.array(hotelBookingArb, { maxLength: 8 }),
+        fc.array(flightBookingArb, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 30 }),
+        (day1, spec, hotels, flights, lookback, laterDays) => {
+          const roster = build(spec);
+          const previous = rosterState(flattenRoster(build(day1)));
+          const settings = { emit_unchanged: false, cancellation_lookback_days: lookback };
+          const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window: WINDOW, settings, processedAt: PROCESSED_AT });
+          // The worker also requires that its writes change or adopt no existing booking: items with a booking_id other than new ones.
+          fc.pre(settlesOnRerun(first.actionItems, WINDOW) && first.actionItems.every((i) => i.subtype === 'NEW_BOOKING' || i.booking_id === null));
+          // The bookings as the worker writes them (planDiffWrites): one per NEW item, with the item's key, stay or leg, dated by its anchors.
+          const written = first.actionItems.filter((i) => i.subtype === 'NEW_BOOKING');
+          const newHotels: HotelBookingActual[] = written
+            .filter((i) => i.type === 'HOTEL')
+            .map((i, n) => {
+              const d = i.details as HotelItemDetails;
+              return { booking_id: `NEW-H${n}`, status: 'NEEDS_REVIEW', manual_override: false, traveller_email: d.traveller_email, employee_id: i.anchors.employee_id, pairing_number: i.anchors.pairing_number, duty_period_num: d.duty_period_num, duty_date: i.anchors.duty_date, station: d.station, checkin_time_local: d.checkin_time_local, checkout_time_local: d.checkout_time_local };
+            });
+          const newFlights: FlightBookingActual[] = written
+            .filter((i) => i.type === 'FLIGHT')
+            .map((i, n) => {
+              const d = i.details as FlightItemDetails;
+              return { booking_id: `NEW-F${n}`, status: 'NEEDS_REVIEW', manual_override: false, traveller_email: d.traveller_email, employee_id: i.anchors.employee_id, pairing_number: i.anchors.pairing_number, duty_date: i.anchors.duty_date, leg_sequence: d.leg_sequence, from_airport: d.from_airport, to_airport: d.to_airport, flight_number: d.flight_number, dep_time_local: d.dep_time_local, arr_time_local: d.arr_time_local };
+            });
+          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+          const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
+          const second = diffRoster({ current: flattenRoster(roster), previous: stored, hotelBookings: [...hotels, ...newHotels], flightBookings: [...flights, ...newFlights], window: WINDOW, settings, processedAt: later });
+          expect(second.actionItems).toEqual([]);
+          expect(second.nextState).toEqual(first.nextState);
+          held++;
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // The premise must hold often enough for the property to say something.
+    expect(held).toBeGreaterThan(30);
   });
 });

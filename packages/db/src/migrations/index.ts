@@ -5,10 +5,11 @@ import * as schedules from './2026_11_21_0003_schedules_and_bookings';
 import * as bookingApi from './2026_11_21_0004_booking_api';
 import * as openItems from './2026_11_21_0005_open_items_index';
 import * as fxRates from './2026_11_23_0001_fx_rates';
-import * as webhooks from './2026_11_23_0004_webhooks';
-import * as bookingSettledNotify from './2026_11_23_0020_booking_settled_notify';
 import * as rosteredRows from './2026_11_23_0005_rostered_rows';
+import * as webhooks from './2026_11_23_0004_webhooks';
 import * as roomingLists from './2026_11_23_0006_rooming_lists';
+import * as bookingSettledNotify from './2026_11_23_0020_booking_settled_notify';
+import * as rosterStateSettled from './2026_11_23_0030_roster_state_settled';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -18,8 +19,9 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0004_booking_api': bookingApi,
   '2026_11_21_0005_open_items_index': openItems,
   '2026_11_23_0001_fx_rates': fxRates,
-  '2026_11_23_0004_webhooks': webhooks,
-  '2026_11_23_0020_booking_settled_notify': bookingSettledNotify,
   '2026_11_23_0005_rostered_rows': rosteredRows,
+  '2026_11_23_0004_webhooks': webhooks,
   '2026_11_23_0006_rooming_lists': roomingLists,
+  '2026_11_23_0020_booking_settled_notify': bookingSettledNotify,
+  '2026_11_23_0030_roster_state_settled': rosterStateSettled,
 };

@@ -32,6 +32,12 @@ export interface RosterStateTable {
   schedule_id: string;
   state_gzip: Buffer;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** SHA-256 (hex) of the stored body (schedule_payloads.body_gzip) of the roster this state is of. */
+  body_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set when re-diffing that roster against this state would derive nothing (see pipelineRepo.windowFingerprint). */
+  settled_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  settled_cutoff: ColumnType<string | null, string | null | undefined, string | null>;
+  audit_events: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ActionItemTable {

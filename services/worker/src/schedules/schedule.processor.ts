@@ -1,13 +1,14 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { ScheduleSubmission } from '@crew/contracts';
 import { bookingRepo, coverageRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { flattenRoster } from '@crew/engine';
+import { cancellationCutoffOf, flattenRoster, settlesOnRerun } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { diffAgainst, loadDiffState, loadRequestedBookings } from '@crew/db';
+import { diffAgainst, loadBookingContext, loadDiffState, loadRequestedBookings } from '@crew/db';
 import { planDiffWrites } from './diff-writes';
 
 /** Milliseconds per phase of one schedule's processing, logged with "schedule processed" (where the time goes). */
@@ -28,6 +29,9 @@ const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
 
 export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>;
+
+/** The resubmission shortcut found its premises broken inside its transaction: rolled back, the full diff runs. */
+class NotSettled extends Error {}
 
 /** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
 class UnprocessableSchedule extends Error {}
@@ -89,16 +93,31 @@ export class ScheduleProcessor {
     // Held in a box so the diff can drop the parsed roster once flattened (a big airline's is hundreds of MB).
     const roster: { submission: ScheduleSubmission | null } = { submission: null };
     const phases = new Phases();
+    let stored: { body: Buffer | null; sha256: string };
     try {
-      roster.submission = await this.readRoster(conn, schedule.schedule_id);
-      phases.lap('read_roster');
+      const body = await this.readStoredBody(conn, schedule.schedule_id);
+      // Of the stored bytes: equal bytes, equal roster (a differently compressed upload of the same roster only misses the shortcut).
+      stored = { body, sha256: createHash('sha256').update(body).digest('hex') };
+      phases.lap('read_body');
     } catch (err) {
       log.error({ err }, 'schedule cannot be processed');
       await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
       return;
     }
     try {
-      const items = await this.diffAndWrite(conn, schedule, roster, phases);
+      let items = 0;
+      if (!(await this.resubmitSettled(conn, schedule, stored.sha256, phases))) {
+        try {
+          roster.submission = await this.parseRoster(stored.body!);
+          stored.body = null;
+          phases.lap('read_roster');
+        } catch (err) {
+          log.error({ err }, 'schedule cannot be processed');
+          await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
+          return;
+        }
+        items = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256);
+      }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       log.info({ items, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
@@ -119,17 +138,57 @@ export class ScheduleProcessor {
     }
   }
 
-  private async readRoster(db: DbOrTrx, scheduleId: string): Promise<ScheduleSubmission> {
+  private async readStoredBody(db: DbOrTrx, scheduleId: string): Promise<Buffer> {
     const payload = await scheduleRepo.findPayload(db, scheduleId);
     if (!payload) throw new UnprocessableSchedule('the stored roster is missing');
+    return payload.body_gzip;
+  }
+
+  private async parseRoster(bodyGzip: Buffer): Promise<ScheduleSubmission> {
     try {
-      return JSON.parse((await gunzipAsync(payload.body_gzip)).toString('utf8')) as ScheduleSubmission;
+      return JSON.parse((await gunzipAsync(bodyGzip)).toString('utf8')) as ScheduleSubmission;
     } catch (err) {
       throw new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
     }
   }
 
-  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, roster: { submission: ScheduleSubmission | null }, phases: Phases): Promise<number> {
+  /**
+   * A byte-identical resubmission of the roster whose state is stored, when re-diffing it would derive
+   * nothing (engine settlesOnRerun, and no existing booking changed or adopted by its writes) and nothing the diff reads changed since: no booking dated in the window
+   * and no traveller of the airline (windowFingerprint), emit_unchanged still off, and a cancellation cut-off
+   * no earlier than the one it was judged with (a later cut-off only leaves more stays alone; priorities
+   * belong to items, and there are none). Then the full diff would write no item, no booking, the same state
+   * and rostered rows, and the same audit events: those are copied from the roster before, and the schedule
+   * completes, all in one transaction. Any premise failing: false, and the full diff runs.
+   */
+  private async resubmitSettled(conn: DbOrTrx, schedule: ScheduleRow, sha256: string, phases: Phases): Promise<boolean> {
+    const airlineId = schedule.airline_id;
+    const known = await pipelineRepo.loadSettledRoster(conn, airlineId);
+    if (!known || known.body_sha256 !== sha256 || !known.settled_fingerprint || !known.settled_cutoff || known.audit_events === null) return false;
+    const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
+    // Settings only: no traveller is read.
+    const ctx = await loadBookingContext(conn, airlineId, processedAt, []);
+    if (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff) return false;
+    const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
+    phases.lap('settled_premises');
+    try {
+      await conn.transaction().execute(async (trx) => {
+        await bookingRepo.lockAirlineBookings(trx, airlineId);
+        if ((await pipelineRepo.windowFingerprint(trx, airlineId, window)) !== known.settled_fingerprint) throw new NotSettled();
+        phases.lap('settled_fingerprint');
+        if ((await pipelineRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events) throw new NotSettled();
+        await pipelineRepo.adoptRosterState(trx, airlineId, schedule.schedule_id);
+        if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, 0))) throw new Error('schedule left PROCESSING while being processed');
+        phases.lap('settled_write');
+      });
+    } catch (err) {
+      if (err instanceof NotSettled) return false;
+      throw err;
+    }
+    return true;
+  }
+
+  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, roster: { submission: ScheduleSubmission | null }, phases: Phases, bodySha256: string): Promise<number> {
     const airlineId = schedule.airline_id;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
@@ -139,6 +198,9 @@ export class ScheduleProcessor {
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
     phases.lap('flatten');
+    // What the diff will read, before it reads it: equal to the same fingerprint inside the write transaction,
+    // nothing changed in between (see resubmitSettled).
+    const readFingerprint = await pipelineRepo.windowFingerprint(conn, airlineId, window);
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
     const state = await loadDiffState(conn, airlineId, window, processedAt, (phase) => phases.lap(phase));
     const { statusById, retryCounts, ctx } = state;
@@ -147,11 +209,14 @@ export class ScheduleProcessor {
     phases.lap('diff');
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
     phases.lap('encode_state');
+    // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
+    let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
 
     const jobs: CatalogJob<BookingQueue>[] = [];
     await conn.transaction().execute(async (trx) => {
       // The airline's own requests wait for this write (and it for them): neither books what the other holds.
       await bookingRepo.lockAirlineBookings(trx, airlineId);
+      if (settles) settles = (await pipelineRepo.windowFingerprint(trx, airlineId, window)) === readFingerprint;
       phases.lap('tx_lock');
       const requested = await loadRequestedBookings(trx, airlineId, window);
       phases.lap('tx_requested');
@@ -165,6 +230,7 @@ export class ScheduleProcessor {
         const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
         open += writes.open;
         jobs.push(...writes.jobs);
+        if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
         phases.lap('tx_plan');
         await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
         await bookingRepo.adoptBookings(trx, writes.adoptions);
@@ -172,7 +238,14 @@ export class ScheduleProcessor {
       }
       await outboxRepo.addToOutbox(trx, jobs);
       phases.lap('tx_outbox');
-      await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip);
+      // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
+      if (settles) settles = (await pipelineRepo.windowFingerprint(trx, airlineId, window, false)) === readFingerprint;
+      await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip, {
+        body_sha256: bodySha256,
+        settled_fingerprint: settles ? await pipelineRepo.windowFingerprint(trx, airlineId, window) : null,
+        settled_cutoff: cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days),
+        audit_events: audits.length,
+      });
       phases.lap('tx_save_state');
       // The same state as rows the coverage monitor can query (issue 14).
       await coverageRepo.replaceRosteredRows(trx, airlineId, window, flat);
