@@ -12,7 +12,7 @@ import { SMTPServer } from 'smtp-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger, roomingLinkKey, signRoomingLink } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
-import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
+import { RoomingChannel, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
 import { bookingAccount, STANDARD_TERMS } from '../../../test/support/fixtures';
 import { onePairingRoster } from '../../../test/support/rosters';
@@ -280,7 +280,7 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     await page.close();
     const b = await booking(bookings[0].booking_id);
     expect(b.status).toBe('NEEDS_REVIEW');
-    expect(b.review_reason ?? JSON.stringify(b)).toContain('Sold out that night');
+    expect(b.review_reason).toBe('the hotel rejected the rooming list row: Sold out that night');
     const items = (await api(`/crew/schedules/${b.schedule_id}/action-items?type=HOTEL`)).body.action_items;
     expect(items[0]).toMatchObject({ disposition: 'PENDING_REVIEW' });
   });
@@ -343,5 +343,45 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const after = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
     expect(after).toMatchObject({ status: 'SENT', sends: 2, version: 1 });
     expect(after.rows).toHaveLength(1);
+  });
+
+  test('no answer by the deadline: the list EXPIRES and its stays land NEEDS_REVIEW; the page takes no late answer', async () => {
+    const before = inbox.mails.length;
+    const { bookings } = await submit(onePairingRoster({ pairing: 'P400', employee: 'E4', email: 'kat@crew.test', day1: '2027-06-06' }));
+    const id = bookings[0].booking_id;
+    const mail = await inbox.waitFor(before + 1);
+    await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
+    // The worker's periodic pass two days later (the deadline is ROOMING_ANSWER_HOURS = 24 h after sending).
+    const later = new RoomingChannel({
+      db: stack.database.db,
+      logger: createLogger('worker', 'silent'),
+      mailer: { send: async () => Promise.reject(new Error('no list is due')), close: () => undefined },
+      config: { ...stack.config, publicApiUrl: stack.apiUrl },
+      now: () => new Date(Date.now() + 48 * 3_600_000),
+    });
+    await later.tick();
+    const b = await booking(id);
+    expect(b.status).toBe('NEEDS_REVIEW');
+    expect(b.review_reason).toMatch(/the hotel did not answer the rooming list by \d{4}-/);
+    expect(b.hotel.rooming_status).toBe('EXPIRED');
+    const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-06-06');
+    expect(list).toMatchObject({ status: 'EXPIRED', rows: [{ state: 'EXPIRED' }] });
+    const page = await openPage(mail.link);
+    expect(await page.textContent('body')).toContain('not answered in time');
+    expect(await page.locator('form').count()).toBe(0);
+    await page.close();
+  });
+
+  test('a DIRECT hotel without reservations_email is not booked automatically: NEEDS_REVIEW saying so, no e-mail', async () => {
+    const hotel = { property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', ...STANDARD_TERMS };
+    expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [hotel] }] } })).status).toBe(200);
+    const before = inbox.mails.length;
+    const { bookings } = await submit(onePairingRoster({ pairing: 'P500', employee: 'E5', email: 'lin@crew.test', day1: '2027-07-07' }));
+    expect(bookings[0]).toMatchObject({ status: 'NEEDS_REVIEW' });
+    expect(bookings[0].review_reason).toContain('reservations_email');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(inbox.mails).toHaveLength(before);
+    // An e-mail that is not one is refused.
+    expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [{ ...hotel, reservations_email: 'not-an-email' }] }] } })).status).toBe(422);
   });
 });

@@ -4,3 +4,4 @@ export { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 export { BookingProcessor } from './bookings/booking.processor';
 export { PromWorkerMetrics } from './operability/metrics';
 export { createWorkerOps } from './operability/server';
+export { RoomingChannel } from './rooming/rooming.channel';
