@@ -8,6 +8,7 @@
  *   BENCH_TIMEOUT_S             per-submission deadline in seconds (default 1200)
  *   BENCH_DOCS=0                do not write docs/benchmarks.md
  *   BENCH_RECORD_REFUSALS=1     diagnostics: the worker reaches the sandbox through a relay that prints every 4xx
+ *   BENCH_WEBHOOKS=0            no webhook endpoint (default: one per airline, subscribed to every event type, issue 13)
  *
  * It starts auth, supplier-sandbox (latency 0), api and worker as real processes against a fresh database
  * (crew_bench_<random>, dropped at the end) and a unique BullMQ prefix on 127.0.0.1, measures the floor and
@@ -31,6 +32,7 @@ import { backendPids, cpuDelta, cpuSnapshot, HealthSampler, machineCpu, PgActivi
 import { freePort, killAllNow, procStatusKb, recentOutput, ROOT, startService, stopAll, waitHttpOk, type Service } from './lib/processes';
 import { int, mib, ms, ratio, sec, table, textTable, writeDocsBlock } from './lib/report';
 import { startRefusalProxy, type RefusalProxy } from './lib/refusal-proxy';
+import { WebhookSink } from './lib/webhooks';
 
 // ---------------------------------------------------------------------------------------------- options
 
@@ -47,6 +49,7 @@ const SKIP_BOOKING = process.env.BENCH_SKIP_BOOKING === '1';
 const RECORD_REFUSALS = process.env.BENCH_RECORD_REFUSALS === '1';
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_S || 1200) * 1000;
 const WRITE_DOCS = process.env.BENCH_DOCS !== '0';
+const WEBHOOKS = process.env.BENCH_WEBHOOKS !== '0';
 /** Also measure the floor as defined before issue 12 (parse + COPY + BullMQ addBulk/drain), for reference. */
 const OLD_FLOOR = process.env.BENCH_OLD_FLOOR === '1';
 const START_DATE = '2027-03-01';
@@ -150,6 +153,8 @@ interface Ctx {
   dbName: string;
   databaseUrl: string;
   reader: pg.Client;
+  /** The webhook receiver every airline's endpoint points at (BENCH_WEBHOOKS). */
+  webhooks: WebhookSink | null;
 }
 
 async function scheduleRow(ctx: Ctx, id: string) {
@@ -268,6 +273,7 @@ interface BookingRun {
 async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun> {
   step(`booking part: onboarding a second airline, roster ${BOOKING_SIZE}`);
   const tenant = await onboard(ctx.urls, 'Bench Booking Air', 'BK');
+  if (ctx.webhooks) await ctx.webhooks.subscribe(tenant);
   expectStatus(await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bk.bench' } }), 200, 'company config');
   const roster = generateRoster({ ...ROSTER_SIZES[BOOKING_SIZE], seed: SEED + 1, startDate: START_DATE, carrier: 'BK' });
   const allStations = [...new Set(flattenRoster(roster).layovers.map((l) => l.station))].sort();
@@ -590,6 +596,8 @@ async function main(): Promise<void> {
     SANDBOX_LATENCY_MS: '0',
     SANDBOX_LATENCY_JITTER_MS: '0',
     SHUTDOWN_DEADLINE_MS: '8000',
+    // The api encrypts webhook secrets, the worker decrypts them: one key for both.
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   };
   cleanups.push({ name: 'stop processes', run: () => stopAll(12_000) });
   const auth = startService('auth', authPort, env);
@@ -615,11 +623,14 @@ async function main(): Promise<void> {
   ]);
   say(`  pids: auth ${auth.pid}, sandbox ${sandbox.pid}, api ${api.pid}, worker ${worker.pid}`);
   const urls: StackUrls = { apiUrl: `http://127.0.0.1:${apiPort}`, authUrl, opsToken };
-  const ctx: Ctx = { urls, api, worker, dbName, databaseUrl, reader };
+  const webhooks = WEBHOOKS ? await new WebhookSink().start() : null;
+  if (webhooks) cleanups.push({ name: 'webhook receiver', run: () => webhooks.close() });
+  const ctx: Ctx = { urls, api, worker, dbName, databaseUrl, reader, webhooks };
 
   // ---- service figures
   step('onboarding the airline (schedules_access on)');
   const tenant = await onboard(urls, 'Bench Air', 'XY');
+  if (webhooks) await webhooks.subscribe(tenant);
   const runs: Submission[] = [];
   const phasesOf = new Map<string, string>();
   const report = (s: Submission) => {
@@ -657,6 +668,15 @@ async function main(): Promise<void> {
     say(
       `  booking ${booking.size}: ${int(booking.bookings)} bookings (${JSON.stringify(booking.byStatus)}), terminal after ${sec(booking.terminalMs)}` +
         `${booking.timedOut ? ' (TIMED OUT)' : ''}; ${booking.perSecond.toFixed(1)} confirmed bookings/s`,
+    );
+  }
+  // ---- webhooks: every event delivered? event lag (change committed → received here)
+  if (webhooks) {
+    step('webhooks: waiting for the deliveries to drain');
+    const h = await webhooks.report(reader, 300_000);
+    say(
+      `  webhooks: ${int(h.events)} events, ${int(h.delivered)} received (${int(h.missing)} not yet, ${int(h.pending)} deliveries PENDING, ${int(h.failed)} FAILED, ${int(h.duplicates)} duplicates); ` +
+        `lag p50 ${ms(h.p50)}, p99 ${ms(h.p99)}, max ${ms(h.max)}; booking events p99 ${ms(h.bookingP99)}; by type ${JSON.stringify(h.byType)}`,
     );
   }
   const end = {

@@ -2,6 +2,9 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from './database';
 import type { WebhookAttemptLog } from './tables/webhook.table';
 
+// created_at is clock_timestamp(), not now(): the moment the event is written, just before its change commits
+// (now() would be the start of the transaction, a whole roster diff earlier for schedule events).
+
 /**
  * Outbound webhook events (issue 13). Events are written by the statement, or in the transaction, of the
  * change that causes them, and only for airlines with an enabled endpoint subscribed to the type: one
@@ -19,8 +22,8 @@ const BOOKING_EVENT_STATUSES = `('CONFIRMED', 'MODIFIED', 'CANCELLED', 'NEEDS_RE
 function fanOut(src: RawBuilder<unknown>) {
   return sql`src as (${src}),
   ev as (
-    insert into webhook_events (airline_id, type, data, links, urgent)
-    select s.airline_id, s.type, s.data, s.links, s.urgent from src s
+    insert into webhook_events (airline_id, type, data, links, urgent, created_at)
+    select s.airline_id, s.type, s.data, s.links, s.urgent, clock_timestamp() from src s
     where exists (select 1 from webhook_endpoints e where e.airline_id = s.airline_id and e.enabled and s.type = any(e.event_types))
     order by s.ord
     returning event_id, seq, airline_id, type, urgent),
@@ -59,8 +62,8 @@ export async function emitEvents(db: DbOrTrx, events: NewEvent[]): Promise<numbe
 export async function emitToEndpoints(db: DbOrTrx, airlineId: string, endpointIds: string[], event: Omit<NewEvent, 'airline_id'>): Promise<string | null> {
   if (!endpointIds.length) return null;
   const r = await sql<{ event_id: string }>`with ev as (
-      insert into webhook_events (airline_id, type, data, links, urgent)
-      values (${airlineId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${JSON.stringify(event.links)}::jsonb, ${event.urgent ?? false})
+      insert into webhook_events (airline_id, type, data, links, urgent, created_at)
+      values (${airlineId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${JSON.stringify(event.links)}::jsonb, ${event.urgent ?? false}, clock_timestamp())
       returning event_id, seq, urgent),
     dl as (
       insert into webhook_deliveries (endpoint_id, event_id, event_seq, urgent)

@@ -162,26 +162,39 @@ export class WebhookDeliverer {
     const claimed = await webhookRepo.claimEndpoint(db, endpointId, this.leaseMs);
     if (!claimed) return;
     const log = logger.child({ endpoint_id: endpointId, airline_id: claimed.airline_id });
+    // The endpoint (URL, secrets, enabled) is re-read at most every second, and the lease renewed as often:
+    // a backlog drains at a few queries per delivery.
+    let endpoint: Awaited<ReturnType<typeof webhookRepo.endpointSecrets>> = undefined;
+    let secrets: string[] = [];
+    let readAt = 0;
+    let failing = claimed.failing_since !== null;
     try {
       for (;;) {
         if (this.closed) return;
         const head = await webhookRepo.headDelivery(db, endpointId);
         if (!head || head.next_attempt_at.getTime() > Date.now()) return;
-        const endpoint = await webhookRepo.endpointSecrets(db, endpointId);
-        if (!endpoint?.enabled) return;
+        if (Date.now() - readAt > 1000) {
+          if (readAt) await webhookRepo.renewLease(db, endpointId, this.leaseMs);
+          endpoint = await webhookRepo.endpointSecrets(db, endpointId);
+          if (!endpoint?.enabled) return;
+          secrets = this.secretsOf(endpoint);
+          readAt = Date.now();
+        }
         const body = JSON.stringify({ id: head.event_id, type: head.type, created_at: head.created_at.toISOString(), data: head.data, links: head.links });
         const at = new Date();
-        const result = await post(endpoint.url, signatureHeaders(this.secretsOf(endpoint), head.event_id, at, body), body, this.deps.config.webhookTimeoutMs, this.policy);
+        const result = await post(endpoint!.url, signatureHeaders(secrets, head.event_id, at, body), body, this.deps.config.webhookTimeoutMs, this.policy);
         const attempt = { at: at.toISOString(), response_code: result.response_code, error: result.error, duration_ms: result.duration_ms };
         const attempts = head.attempts + 1;
         if (result.ok) {
           await webhookRepo.recordAttempt(db, head.delivery_id, attempt, { status: 'SUCCEEDED' });
-          await webhookRepo.markEndpointHealth(db, endpointId, true);
+          if (failing) await webhookRepo.markEndpointHealth(db, endpointId, true);
+          failing = false;
           this.deps.observeLag?.((Date.now() - head.created_at.getTime()) / 1000);
         } else {
           const giveUp = attempts >= this.deps.config.webhookMaxAttempts;
           await webhookRepo.recordAttempt(db, head.delivery_id, attempt, giveUp ? { status: 'FAILED' } : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) });
           const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
+          failing = true;
           log.info({ delivery_id: head.delivery_id, event_id: head.event_id, attempts, response_code: result.response_code, error: result.error, gave_up: giveUp }, 'webhook delivery failed');
           if (failingSince && Date.now() - failingSince.getTime() >= this.deps.config.webhookDisableAfterDays * 86_400_000) {
             const reason = `every attempt failed since ${failingSince.toISOString()} (${this.deps.config.webhookDisableAfterDays} days or more)`;
@@ -190,7 +203,6 @@ export class WebhookDeliverer {
             return;
           }
         }
-        await webhookRepo.renewLease(db, endpointId, this.leaseMs);
       }
     } finally {
       await webhookRepo.releaseEndpoint(db, endpointId).catch((err) => log.warn({ err }, 'webhook lease release failed (it runs out)'));
