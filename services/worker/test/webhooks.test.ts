@@ -284,6 +284,28 @@ describe('delivery', () => {
   });
 });
 
+describe('a permanently failing endpoint', () => {
+  it('is disabled after WEBHOOK_DISABLE_AFTER_DAYS of failures; the airline\'s other endpoints get endpoint.disabled', async () => {
+    const { t } = await airline({ contract: false });
+    const dead = await endpoint(t, '/dead', ['booking.failed']);
+    await endpoint(t, '/alive', ['booking.confirmed']);
+    receiver.answer = (r) => (r.path === '/dead' ? { status: 500 } : { status: 204 });
+    // Failing for 6 days already (default limit 5): the next failed attempt disables it.
+    await stack.database.db.updateTable('webhook_endpoints').set({ failing_since: new Date(Date.now() - 6 * 86_400_000) }).where('endpoint_id', '=', dead.endpoint_id).execute();
+    await api(t, `/crew/webhooks/${dead.endpoint_id}/test`, { method: 'POST' });
+    const notice = await until(async () => receiver.on('/alive').find((r) => r.event.type === 'endpoint.disabled'), 10_000, 'endpoint.disabled');
+    expect(notice.event.data).toMatchObject({ endpoint_id: dead.endpoint_id, url: `${receiver.url}/dead`, reason: expect.stringContaining('5 days') });
+    const got = (await api(t, `/crew/webhooks/${dead.endpoint_id}`)).body;
+    expect(got).toMatchObject({ enabled: false, disabled_reason: expect.any(String) });
+    expect((await api(t, `/crew/webhooks/${dead.endpoint_id}/test`, { method: 'POST' })).status).toBe(409);
+    // Re-enabled, it gets its pending delivery.
+    receiver.answer = () => ({ status: 204 });
+    const again = await api(t, `/crew/webhooks/${dead.endpoint_id}`, { method: 'PATCH', body: { enabled: true } });
+    expect(again.body).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+    await until(async () => (await deliveries(t, dead.endpoint_id)).every((d) => d.status === 'SUCCEEDED'), 10_000, 'the delivery after re-enabling');
+  });
+});
+
 describe('api-side changes', () => {
   it('a request held for review at once (no contract) sends booking.needs_review from the api transaction', async () => {
     const { t, email } = await airline({ contract: false });
