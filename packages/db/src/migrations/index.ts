@@ -10,6 +10,7 @@ import * as webhooks from './2026_11_23_0004_webhooks';
 import * as roomingLists from './2026_11_23_0006_rooming_lists';
 import * as bookingSettledNotify from './2026_11_23_0020_booking_settled_notify';
 import * as rosterStateSettled from './2026_11_23_0030_roster_state_settled';
+import * as dropActionItemsBookingIx from './2026_11_23_0031_drop_action_items_booking_ix';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0006_rooming_lists': roomingLists,
   '2026_11_23_0020_booking_settled_notify': bookingSettledNotify,
   '2026_11_23_0030_roster_state_settled': rosterStateSettled,
+  '2026_11_23_0031_drop_action_items_booking_ix': dropActionItemsBookingIx,
 };
