@@ -24,16 +24,9 @@ export interface DiffState {
 
 type WindowBooking = Awaited<ReturnType<typeof pipelineRepo.bookingsInWindow>>[number];
 
-/** What the diff needs of any booking. One whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it. */
-function actualOf(b: WindowBooking) {
-  return {
-    booking_id: b.booking_id,
-    status: (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus,
-    manual_override: b.manual_override,
-    traveller_email: b.traveller_email,
-    employee_id: b.employee_id,
-    pairing_number: b.pairing_number,
-  };
+/** A booking's status as the diff sees it. One whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it. */
+function statusOf(b: WindowBooking): BookingStatus {
+  return (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus;
 }
 
 /** `lap` names the phases for the caller's timing log (the worker's "schedule processed"). */
@@ -47,8 +40,14 @@ export async function loadDiffState(db: DbOrTrx, airlineId: string, window: Date
   lap('load_state_bookings_context');
   const previous = stateRow ? (JSON.parse((await gunzipAsync(stateRow.state_gzip)).toString('utf8')) as RosterState) : null;
   lap('decode_state');
+  // Object literals, not a spread of actualOf: a big airline has hundreds of thousands (issue 12).
   const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
-    ...actualOf(b),
+    booking_id: b.booking_id,
+    status: statusOf(b),
+    manual_override: b.manual_override,
+    traveller_email: b.traveller_email,
+    employee_id: b.employee_id,
+    pairing_number: b.pairing_number,
     duty_period_num: b.duty_period_num,
     duty_date: b.duty_date,
     station: b.station ?? '',
@@ -56,7 +55,12 @@ export async function loadDiffState(db: DbOrTrx, airlineId: string, window: Date
     checkout_time_local: b.checkout_time_local ?? '',
   }));
   const flightBookings: FlightBookingActual[] = flightRows.map((b) => ({
-    ...actualOf(b),
+    booking_id: b.booking_id,
+    status: statusOf(b),
+    manual_override: b.manual_override,
+    traveller_email: b.traveller_email,
+    employee_id: b.employee_id,
+    pairing_number: b.pairing_number,
     duty_date: b.duty_date,
     leg_sequence: b.leg_sequence,
     from_airport: b.from_airport ?? '',
@@ -65,8 +69,14 @@ export async function loadDiffState(db: DbOrTrx, airlineId: string, window: Date
     dep_time_local: b.dep_time_local ?? '',
     arr_time_local: b.arr_time_local ?? '',
   }));
-  const statusById = new Map<string, BookingStatus>([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.status as BookingStatus]));
-  const retryCounts = new Map([...hotelRows, ...flightRows].map((b) => [b.booking_id, b.retry_count]));
+  const statusById = new Map<string, BookingStatus>();
+  const retryCounts = new Map<string, number>();
+  for (const rows of [hotelRows, flightRows]) {
+    for (const b of rows) {
+      statusById.set(b.booking_id, b.status as BookingStatus);
+      retryCounts.set(b.booking_id, b.retry_count);
+    }
+  }
   lap('map_bookings');
   return { previous, hotelBookings, flightBookings, statusById, retryCounts, ctx };
 }

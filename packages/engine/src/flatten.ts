@@ -209,22 +209,20 @@ class Flattener {
 
   private keep(c: CrewMember, p: Pairing, e: Entry, row: number): void {
     const { duty, leg, layover } = e;
-    // What every kept row carries: the crew member, its position and its key.
-    const base = {
-      employee_id: c.employee_id,
-      traveller_email: c.traveller_email,
-      name: c.name,
-      rank: c.rank,
-      home_base: c.home_base,
-      row,
-      key: keyOf(c, p, e),
-      pairing_number: p.pairing_number,
-      duty_period_num: duty.duty_period_num,
-      duty_date: duty.duty_date,
-    };
+    // Each row is one object literal (the crew member, its position and its key first, in this order): no
+    // intermediate object to spread, and one shape per kind of row; hundreds of thousands are made per roster.
     if (leg) {
       this.deadheads.push({
-        ...base,
+        employee_id: c.employee_id,
+        traveller_email: c.traveller_email,
+        name: c.name,
+        rank: c.rank,
+        home_base: c.home_base,
+        row,
+        key: keyOf(c, p, e),
+        pairing_number: p.pairing_number,
+        duty_period_num: duty.duty_period_num,
+        duty_date: duty.duty_date,
         leg_sequence: leg.leg_sequence,
         from_airport: leg.from_airport,
         to_airport: leg.to_airport,
@@ -236,7 +234,16 @@ class Flattener {
       });
     } else if (layover) {
       this.layovers.push({
-        ...base,
+        employee_id: c.employee_id,
+        traveller_email: c.traveller_email,
+        name: c.name,
+        rank: c.rank,
+        home_base: c.home_base,
+        row,
+        key: keyOf(c, p, e),
+        pairing_number: p.pairing_number,
+        duty_period_num: duty.duty_period_num,
+        duty_date: duty.duty_date,
         station: layover.station,
         checkin_time_local: layover.checkin_time_local,
         checkout_time_local: layover.checkout_time_local,
