@@ -1100,6 +1100,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hotel/rooming-lists/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hotel confirmation page of a rooming list (HTML; the e-mailed link)
+         * @description Server-rendered HTML for the hotel named by the link: the list version’s rows (NEW, AMENDED, CANCELLED) and a form to confirm them or reject rows with a reason. No login: the signed link is the credential, for one list version of one hotel, until the answer deadline. The first view is recorded as `opened_at`. A tampered link, or one for another version, is 404; an expired one is 410.
+         */
+        get: operations["hotelRoomingListPage"];
+        put?: never;
+        /**
+         * The hotel’s answer to a rooming list (the page’s form)
+         * @description The page’s form, `application/x-www-form-urlencoded`: `form_token` (the page’s anti-forgery field), `list_number` (one confirmation number for the list), and per row `number_<row>` (the row’s own number, wins over the list’s) or `reject_<row>=1` with `reason_<row>`. Every row awaiting an answer needs a number or a rejection with a reason (else 422, the page again). Confirmed rows make their bookings CONFIRMED (AMENDED: MODIFIED; CANCELLED: CANCELLED) with the hotel’s number; rejected ones NEEDS_REVIEW with the reason. Answers 200 with the page showing the answer. A list already answered or expired is 409; without the page’s field, or from another site’s Origin, 403.
+         */
+        post: operations["hotelRoomingListAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/register": {
         parameters: {
             query?: never;
@@ -7474,6 +7498,115 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    hotelRoomingListPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the e-mailed link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a valid link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    hotelRoomingListAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the e-mailed link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded: the page, now showing the answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not sent from the page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a valid link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Already answered, or expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A row lacks a number or a reason; the page again with the error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

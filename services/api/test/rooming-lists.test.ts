@@ -306,6 +306,10 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     // The form without the page's anti-forgery field.
     const forged = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'list_number=X' });
     expect(forged.status).toBe(403);
+    // The link is a credential: the api's request log keeps its claims part, never its signature.
+    const signature = token.split('.')[1]!;
+    expect(stack.logLines.some((l) => l.includes(`/hotel/rooming-lists/${body}.[REDACTED]`))).toBe(true);
+    expect(stack.logLines.filter((l) => l.includes(signature))).toEqual([]);
   });
 
   test('the SMTP server down: the list waits and is sent when it is back, nothing lost; the operator can resend', async () => {

@@ -10,6 +10,7 @@ import { httpMetrics } from './http-metrics';
 import { buildOpenApi, type OpenApiDocument, type RouteGroup } from './openapi';
 import { mountQueueDashboard } from './queue-dashboard';
 import { operationalRoutes, PROBE_ROUTES } from './routes';
+import { CONFIRMATION_PAGE_ROUTES } from '../rooming/confirmation.page';
 
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 
@@ -39,6 +40,7 @@ function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: Route
     { prefix: API_BASE, routes: routes.crew },
     { prefix: OPS_BASE, routes: routes.ops },
     { prefix: '', routes: [...PROBE_ROUTES, ...operational] },
+    { prefix: '', routes: CONFIRMATION_PAGE_ROUTES },
     { prefix: '', routes: Object.values(OAUTH_ROUTES), server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' } },
   ];
 }

@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import express, { type Request, type Response, type Router } from 'express';
+import type { RouteDoc } from '@crew/contracts';
 import { pipelineRepo, roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
 import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from '@crew/platform';
 
@@ -12,6 +14,49 @@ import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from
  */
 
 export const CONFIRMATION_PATH = '/hotel/rooming-lists';
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096, description: 'The signed token of the e-mailed link' }) });
+const html = (description: string) => ({ description, contentType: 'text/html' });
+
+/** The page's two routes, as the OpenAPI document describes them (HTML for hotels; no bearer: the link is the credential). */
+export const CONFIRMATION_PAGE_ROUTES: readonly RouteDoc[] = [
+  {
+    method: 'get',
+    path: `${CONFIRMATION_PATH}/:token`,
+    operationId: 'hotelRoomingListPage',
+    summary: 'The hotel confirmation page of a rooming list (HTML; the e-mailed link)',
+    description:
+      'Server-rendered HTML for the hotel named by the link: the list version’s rows (NEW, AMENDED, CANCELLED) and a form to confirm them or reject rows with a reason. ' +
+      'No login: the signed link is the credential, for one list version of one hotel, until the answer deadline. The first view is recorded as `opened_at`. ' +
+      'A tampered link, or one for another version, is 404; an expired one is 410.',
+    tags: ['Hotel confirmation'],
+    auth: 'none',
+    params: TokenParams,
+    responses: { 200: html('The page'), 404: html('Not a valid link'), 410: html('The link has expired') },
+  },
+  {
+    method: 'post',
+    path: `${CONFIRMATION_PATH}/:token`,
+    operationId: 'hotelRoomingListAnswer',
+    summary: 'The hotel’s answer to a rooming list (the page’s form)',
+    description:
+      'The page’s form, `application/x-www-form-urlencoded`: `form_token` (the page’s anti-forgery field), `list_number` (one confirmation number for the list), and per row ' +
+      '`number_<row>` (the row’s own number, wins over the list’s) or `reject_<row>=1` with `reason_<row>`. Every row awaiting an answer needs a number or a rejection with a reason (else 422, the page again). ' +
+      'Confirmed rows make their bookings CONFIRMED (AMENDED: MODIFIED; CANCELLED: CANCELLED) with the hotel’s number; rejected ones NEEDS_REVIEW with the reason. ' +
+      'Answers 200 with the page showing the answer. A list already answered or expired is 409; without the page’s field, or from another site’s Origin, 403.',
+    tags: ['Hotel confirmation'],
+    auth: 'none',
+    params: TokenParams,
+    responses: {
+      200: html('Recorded: the page, now showing the answer'),
+      403: html('Not sent from the page'),
+      404: html('Not a valid link'),
+      409: html('Already answered, or expired'),
+      410: html('The link has expired'),
+      422: html('A row lacks a number or a reason; the page again with the error'),
+    },
+  },
+];
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -157,8 +202,9 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       }
       for (const s of new Set(result.schedules)) await pipelineRepo.completeIfSettled(db, s);
       logger.info({ list_id: l.loaded.list.list_id }, 'rooming list answered by the hotel');
-      // Post/Redirect/Get: a reload shows the answer instead of posting it again.
-      res.redirect(303, `${CONFIRMATION_PATH}/${l.token}`);
+      // The page as it now stands (a reload that posts again is told the list was already answered).
+      const fresh = await load(req, res);
+      if (fresh) res.status(200).type('html').send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, null));
     } catch (err) {
       next(err);
     }
