@@ -9,8 +9,11 @@ import { copyInsert, type ColumnTypes } from './bulk';
  * row is the engine's (coverageOf): these queries only gather the facts.
  */
 
-/** Bookings are looked for this many days around the window (a booking's date may lag a moved stay). */
-const MATCH_MARGIN_DAYS = 7;
+/**
+ * A booking the roster does not hold is looked for by its date: check-in (departure) on the duty date or the
+ * day after, and the window's instants may fall on the previous local date with a large UTC offset.
+ */
+const MATCH_MARGIN_DAYS = 2;
 
 /**
  * Replaces the airline's rostered rows dated inside the processed window with the roster's, as
@@ -161,78 +164,69 @@ const dateOf = (d: Date, days: number) => new Date(d.getTime() + days * 86_400_0
 
 /**
  * Every layover of the airline checking in inside the window, set-based: the rostered layovers with the
- * booking that stands for each (a live one before a cancelled one, a held one before the rest, the newest
- * last), then the airline's live hotel bookings checking in inside the window that no rostered layover
- * holds (dropped by the roster, or injected). `airlineId` scopes every part: no other airline's crew.
+ * booking that stands for each (same layover key, whatever its date: a live one before a cancelled one, a
+ * held one before the rest, the newest first), then the airline's live hotel bookings checking in inside the
+ * window that no rostered layover holds (dropped by the roster, or injected). `airlineId` scopes every part:
+ * no other airline's crew.
  */
 export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<LayoverCoverageRow[]> {
   const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
-  const hi = dateOf(q.to, MATCH_MARGIN_DAYS);
+  const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
   const r = await sql<LayoverCoverageRow>`
-    with r as (
-      select row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at
-      from rostered_layovers
-      where airline_id = ${airlineId} and checkin_at >= ${q.from} and checkin_at < ${q.to} and (${station}::text is null or station = ${station})
-    ), b as (
-      select booking_id, seq, status, pending_cancel, review_reason, source, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local
-      from bookings
-      where airline_id = ${airlineId} and type = 'HOTEL' and duty_date between ${lo}::date and ${hi}::date
-    )
-    select * from (
-      select distinct on (r.row_key, r.checkin_at) 'ROSTERED' as origin, r.row_key, r.checkin_at as at, r.employee_id, r.pairing_number, r.duty_period_num, r.duty_date::text as duty_date, r.traveller_email,
-        r.station, r.checkin_time_local, r.checkout_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
-        b.station as b_station, b.checkin_time_local as b_checkin_time_local, b.checkout_time_local as b_checkout_time_local
-      from r left join b on b.employee_id = r.employee_id and b.pairing_number = r.pairing_number and b.duty_period_num = r.duty_period_num
-      order by r.row_key, r.checkin_at, (b.status = 'CANCELLED' or b.pending_cancel), (b.status in ('CONFIRMED', 'MODIFIED')) desc, b.seq desc
-    ) rostered
+    select 'ROSTERED' as origin, r.row_key, r.checkin_at as at, r.employee_id, r.pairing_number, r.duty_period_num, r.duty_date::text as duty_date, r.traveller_email,
+      r.station, r.checkin_time_local, r.checkout_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
+      b.station as b_station, b.checkin_time_local as b_checkin_time_local, b.checkout_time_local as b_checkout_time_local
+    from rostered_layovers r
+    left join lateral (
+      select booking_id, status, pending_cancel, review_reason, station, checkin_time_local, checkout_time_local from bookings b
+      where b.airline_id = ${airlineId} and b.employee_id = r.employee_id and b.type = 'HOTEL' and b.pairing_number = r.pairing_number and b.duty_period_num = r.duty_period_num
+      order by (b.status = 'CANCELLED' or b.pending_cancel), (b.status in ('CONFIRMED', 'MODIFIED')) desc, b.seq desc
+      limit 1
+    ) b on true
+    where r.airline_id = ${airlineId} and r.checkin_at >= ${q.from} and r.checkin_at < ${q.to} and (${station}::text is null or r.station = ${station})
     union all
     select case when b.source = 'SCHEDULE_DIFF' or b.pending_cancel then 'DROPPED' else 'INJECTED' end, 'b:' || b.booking_id, b.checkin_time_local::timestamptz, b.employee_id, b.pairing_number, b.duty_period_num,
       b.duty_date::text, b.traveller_email, b.station, b.checkin_time_local, b.checkout_time_local, b.booking_id, b.status, b.pending_cancel, b.review_reason,
       b.station, b.checkin_time_local, b.checkout_time_local
-    from b
-    where b.status <> 'CANCELLED' and b.station is not null and b.checkin_time_local is not null and b.checkout_time_local is not null
+    from bookings b
+    where b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.duty_date between ${lo}::date and ${hi}::date
+      and b.status <> 'CANCELLED' and b.station is not null and b.checkin_time_local is not null and b.checkout_time_local is not null
       and b.checkin_time_local::timestamptz >= ${q.from} and b.checkin_time_local::timestamptz < ${q.to} and (${station}::text is null or b.station = ${station})
       and not exists (
         select 1 from rostered_layovers x
-        where x.airline_id = ${airlineId} and x.roster_date between ${lo}::date and ${hi}::date
-          and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(db);
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(db);
   return r.rows;
 }
 
 /** The same for DH legs departing inside the window, against the airline's flight bookings. */
 export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<DeadheadCoverageRow[]> {
-  const lo = dateOf(q.from, -2);
-  const hi = dateOf(q.to, 2);
+  const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
+  const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
   const r = await sql<DeadheadCoverageRow>`
-    with r as (
-      select row_key, employee_id, pairing_number, roster_date, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at
-      from rostered_deadheads
-      where airline_id = ${airlineId} and dep_at >= ${q.from} and dep_at < ${q.to} and (${station}::text is null or from_airport = ${station})
-    ), b as (
-      select booking_id, seq, status, pending_cancel, review_reason, source, employee_id, pairing_number, duty_date, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local
-      from bookings
-      where airline_id = ${airlineId} and type = 'FLIGHT' and duty_date between ${lo}::date and ${hi}::date
-    )
-    select * from (
-      select distinct on (r.row_key, r.dep_at) 'ROSTERED' as origin, r.row_key, r.dep_at as at, r.employee_id, r.pairing_number, r.roster_date::text as duty_date, r.leg_sequence, r.traveller_email,
-        r.from_airport, r.to_airport, r.flight_number, r.dep_time_local, r.arr_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
-        b.from_airport as b_from_airport, b.to_airport as b_to_airport, b.flight_number as b_flight_number, b.dep_time_local as b_dep_time_local, b.arr_time_local as b_arr_time_local
-      from r left join b on b.employee_id = r.employee_id and b.pairing_number = r.pairing_number and b.duty_date = r.roster_date and b.leg_sequence = r.leg_sequence
-      order by r.row_key, r.dep_at, (b.status = 'CANCELLED' or b.pending_cancel), (b.status in ('CONFIRMED', 'MODIFIED')) desc, b.seq desc
-    ) rostered
+    select 'ROSTERED' as origin, r.row_key, r.dep_at as at, r.employee_id, r.pairing_number, r.roster_date::text as duty_date, r.leg_sequence, r.traveller_email,
+      r.from_airport, r.to_airport, r.flight_number, r.dep_time_local, r.arr_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
+      b.from_airport as b_from_airport, b.to_airport as b_to_airport, b.flight_number as b_flight_number, b.dep_time_local as b_dep_time_local, b.arr_time_local as b_arr_time_local
+    from rostered_deadheads r
+    left join lateral (
+      select booking_id, status, pending_cancel, review_reason, from_airport, to_airport, flight_number, dep_time_local, arr_time_local from bookings b
+      where b.airline_id = ${airlineId} and b.employee_id = r.employee_id and b.type = 'FLIGHT' and b.pairing_number = r.pairing_number and b.duty_date = r.roster_date and b.leg_sequence = r.leg_sequence
+      order by (b.status = 'CANCELLED' or b.pending_cancel), (b.status in ('CONFIRMED', 'MODIFIED')) desc, b.seq desc
+      limit 1
+    ) b on true
+    where r.airline_id = ${airlineId} and r.dep_at >= ${q.from} and r.dep_at < ${q.to} and (${station}::text is null or r.from_airport = ${station})
     union all
     select case when b.source = 'SCHEDULE_DIFF' or b.pending_cancel then 'DROPPED' else 'INJECTED' end, 'b:' || b.booking_id, b.dep_time_local::timestamptz, b.employee_id, b.pairing_number,
       b.duty_date::text, b.leg_sequence, b.traveller_email, b.from_airport, b.to_airport, b.flight_number, b.dep_time_local, b.arr_time_local, b.booking_id, b.status, b.pending_cancel, b.review_reason,
       b.from_airport, b.to_airport, b.flight_number, b.dep_time_local, b.arr_time_local
-    from b
-    where b.status <> 'CANCELLED' and b.from_airport is not null and b.to_airport is not null and b.dep_time_local is not null and b.arr_time_local is not null
+    from bookings b
+    where b.airline_id = ${airlineId} and b.type = 'FLIGHT' and b.duty_date between ${lo}::date and ${hi}::date
+      and b.status <> 'CANCELLED' and b.from_airport is not null and b.to_airport is not null and b.dep_time_local is not null and b.arr_time_local is not null
       and b.dep_time_local::timestamptz >= ${q.from} and b.dep_time_local::timestamptz < ${q.to} and (${station}::text is null or b.from_airport = ${station})
       and not exists (
         select 1 from rostered_deadheads x
-        where x.airline_id = ${airlineId} and x.roster_date between ${lo}::date and ${hi}::date
-          and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(db);
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(db);
   return r.rows;
 }
 

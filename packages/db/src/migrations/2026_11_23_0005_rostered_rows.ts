@@ -19,7 +19,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     checkin_time_local text not null,
     checkout_time_local text not null,
     checkin_at timestamptz not null,
-    primary key (airline_id, roster_date, row_key)
+    -- The layover's identity (as the diff keys it) first: coverage looks a booking's layover up by it.
+    primary key (airline_id, employee_id, pairing_number, duty_period_num, roster_date)
   )`.execute(db);
   await sql`create index rostered_layovers_checkin_ix on rostered_layovers (airline_id, checkin_at)`.execute(db);
 
@@ -39,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     dep_time_local text not null,
     arr_time_local text not null,
     dep_at timestamptz not null,
-    primary key (airline_id, roster_date, row_key)
+    primary key (airline_id, employee_id, pairing_number, roster_date, leg_sequence)
   )`.execute(db);
   await sql`create index rostered_deadheads_dep_ix on rostered_deadheads (airline_id, dep_at)`.execute(db);
 
@@ -56,21 +57,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Rosters processed before this migration: their live roster bookings stand for them (each holds the
   // roster's last wish for its stay or leg), until the airline's next roster rewrites its window.
   await sql`insert into rostered_layovers
-    select distinct on (airline_id, left(checkin_time_local, 10)::date, row_key) airline_id, left(checkin_time_local, 10)::date, row_key, employee_id, pairing_number, duty_period_num, coalesce(duty_date, left(checkin_time_local, 10)::date),
+    select distinct on (airline_id, employee_id, pairing_number, duty_period_num, left(checkin_time_local, 10)::date) airline_id, left(checkin_time_local, 10)::date, row_key, employee_id, pairing_number, duty_period_num, coalesce(duty_date, left(checkin_time_local, 10)::date),
       traveller_email, station, checkin_time_local, checkout_time_local, checkin_time_local::timestamptz
     from (select *, employee_id || '|' || pairing_number || '|' || duty_period_num as row_key from bookings
       where type = 'HOTEL' and source = 'SCHEDULE_DIFF' and status <> 'CANCELLED' and not pending_cancel
         and employee_id is not null and pairing_number is not null and duty_period_num is not null
         and station is not null and checkin_time_local is not null and checkout_time_local is not null) b
-    order by airline_id, left(checkin_time_local, 10)::date, row_key, seq desc`.execute(db);
+    order by airline_id, employee_id, pairing_number, duty_period_num, left(checkin_time_local, 10)::date, seq desc`.execute(db);
   await sql`insert into rostered_deadheads
-    select distinct on (airline_id, duty_date, row_key) airline_id, duty_date, row_key, employee_id, pairing_number, coalesce(duty_period_num, 0), leg_sequence, traveller_email,
+    select distinct on (airline_id, employee_id, pairing_number, duty_date, leg_sequence) airline_id, duty_date, row_key, employee_id, pairing_number, coalesce(duty_period_num, 0), leg_sequence, traveller_email,
       from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_time_local::timestamptz
     from (select *, employee_id || '|' || pairing_number || '|' || duty_date || '|' || leg_sequence as row_key from bookings
       where type = 'FLIGHT' and source = 'SCHEDULE_DIFF' and status <> 'CANCELLED' and not pending_cancel
         and employee_id is not null and pairing_number is not null and duty_date is not null and leg_sequence is not null
         and from_airport is not null and to_airport is not null and dep_time_local is not null and arr_time_local is not null) b
-    order by airline_id, duty_date, row_key, seq desc`.execute(db);
+    order by airline_id, employee_id, pairing_number, duty_date, leg_sequence, seq desc`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
