@@ -267,6 +267,25 @@ export async function releaseEndpoint(db: DbOrTrx, endpointId: string): Promise<
   await sql`update webhook_endpoints set lease_until = null where endpoint_id = ${endpointId}`.execute(db);
 }
 
+/** The endpoint's next deliveries in order (urgent ones first, then by event sequence), up to `limit`. */
+export async function nextDeliveries(db: DbOrTrx, endpointId: string, limit: number) {
+  const r = await sql<{
+    delivery_id: string;
+    attempts: number;
+    next_attempt_at: Date;
+    urgent: boolean;
+    event_id: string;
+    type: string;
+    data: Record<string, unknown>;
+    links: Record<string, unknown>;
+    created_at: Date;
+  }>`select d.delivery_id, d.attempts, d.next_attempt_at, d.urgent, e.event_id, e.type, e.data, e.links, e.created_at
+    from webhook_deliveries d join webhook_events e on e.event_id = d.event_id
+    where d.endpoint_id = ${endpointId} and d.status = 'PENDING'
+    order by d.urgent desc, d.event_seq limit ${limit}`.execute(db);
+  return r.rows;
+}
+
 /** The endpoint's next delivery in order: urgent ones first, then by event sequence. */
 export async function headDelivery(db: DbOrTrx, endpointId: string) {
   const r = await sql<{

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Job, Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { webhookRepo, type Db } from '@crew/db';
@@ -25,7 +25,7 @@ export function signatureHeaders(secrets: string[], eventId: string, at: Date, b
  * POSTs once: a 2xx within the timeout is a success; a 3xx is a failure (redirects are never followed); the
  * resolved address is checked when the socket connects (SSRF).
  */
-export function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number, policy: TargetPolicy): Promise<AttemptResult> {
+export function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number, policy: TargetPolicy, agent?: HttpAgent): Promise<AttemptResult> {
   const started = Date.now();
   const done = (r: Omit<AttemptResult, 'duration_ms'>): AttemptResult => ({ ...r, duration_ms: Date.now() - started });
   const refused = refusedUrl(policy, url);
@@ -45,8 +45,9 @@ export function post(url: string, headers: Record<string, string>, body: string,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'CrewTravel-Webhooks/1', 'content-length': String(Buffer.byteLength(body)), ...headers },
-        lookup: guardedLookup(policy) as never,
-        agent: false,
+        // A drain's keep-alive agent (one socket, reused for the endpoint's backlog); its connections are made
+        // through the guarded lookup like any other.
+        ...(agent ? { agent } : { agent: false, lookup: guardedLookup(policy) as never }),
       },
       (res: IncomingMessage) => {
         const code = res.statusCode ?? 0;
@@ -63,6 +64,12 @@ export function post(url: string, headers: Record<string, string>, body: string,
     req.end(body);
   });
 }
+
+/**
+ * Deliveries read per query while draining an endpoint: small, since the batch is re-read after it, and an urgent
+ * delivery written meanwhile overtakes at most this many bulk ones.
+ */
+const DRAIN_BATCH = 10;
 
 export interface WebhookDelivererDeps {
   db: Db;
@@ -168,29 +175,36 @@ export class WebhookDeliverer {
     let secrets: string[] = [];
     let readAt = 0;
     let failing = claimed.failing_since !== null;
+    const agentOptions = { keepAlive: true, maxSockets: 1, lookup: guardedLookup(this.policy) as never };
+    const agent = claimed.url.startsWith('https:') ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     try {
       for (;;) {
         if (this.closed) return;
-        const head = await webhookRepo.headDelivery(db, endpointId);
-        if (!head || head.next_attempt_at.getTime() > Date.now()) return;
-        if (Date.now() - readAt > 1000) {
-          if (readAt) await webhookRepo.renewLease(db, endpointId, this.leaseMs);
-          endpoint = await webhookRepo.endpointSecrets(db, endpointId);
-          if (!endpoint?.enabled) return;
-          secrets = this.secretsOf(endpoint);
-          readAt = Date.now();
-        }
-        const body = JSON.stringify({ id: head.event_id, type: head.type, created_at: head.created_at.toISOString(), data: head.data, links: head.links });
-        const at = new Date();
-        const result = await post(endpoint!.url, signatureHeaders(secrets, head.event_id, at, body), body, this.deps.config.webhookTimeoutMs, this.policy);
-        const attempt = { at: at.toISOString(), response_code: result.response_code, error: result.error, duration_ms: result.duration_ms };
-        const attempts = head.attempts + 1;
-        if (result.ok) {
-          await webhookRepo.recordAttempt(db, head.delivery_id, attempt, { status: 'SUCCEEDED' });
-          if (failing) await webhookRepo.markEndpointHealth(db, endpointId, true);
-          failing = false;
-          this.deps.observeLag?.((Date.now() - head.created_at.getTime()) / 1000);
-        } else {
+        // A batch at a time, re-read after each batch so that an urgent delivery overtakes within one batch.
+        const batch = await webhookRepo.nextDeliveries(db, endpointId, DRAIN_BATCH);
+        if (!batch.length) return;
+        for (const head of batch) {
+          if (this.closed) return;
+          if (head.next_attempt_at.getTime() > Date.now()) return;
+          if (Date.now() - readAt > 1000) {
+            if (readAt) await webhookRepo.renewLease(db, endpointId, this.leaseMs);
+            endpoint = await webhookRepo.endpointSecrets(db, endpointId);
+            if (!endpoint?.enabled || endpoint.url !== claimed.url) return;
+            secrets = this.secretsOf(endpoint);
+            readAt = Date.now();
+          }
+          const body = JSON.stringify({ id: head.event_id, type: head.type, created_at: head.created_at.toISOString(), data: head.data, links: head.links });
+          const at = new Date();
+          const result = await post(endpoint!.url, signatureHeaders(secrets, head.event_id, at, body), body, this.deps.config.webhookTimeoutMs, this.policy, agent);
+          const attempt = { at: at.toISOString(), response_code: result.response_code, error: result.error, duration_ms: result.duration_ms };
+          const attempts = head.attempts + 1;
+          if (result.ok) {
+            await webhookRepo.recordAttempt(db, head.delivery_id, attempt, { status: 'SUCCEEDED' });
+            if (failing) await webhookRepo.markEndpointHealth(db, endpointId, true);
+            failing = false;
+            this.deps.observeLag?.((Date.now() - head.created_at.getTime()) / 1000);
+            continue;
+          }
           const giveUp = attempts >= this.deps.config.webhookMaxAttempts;
           await webhookRepo.recordAttempt(db, head.delivery_id, attempt, giveUp ? { status: 'FAILED' } : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) });
           const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
@@ -202,9 +216,12 @@ export class WebhookDeliverer {
             this.kick();
             return;
           }
+          // The failed delivery holds the ones behind it (order); re-read: it may have been given up.
+          break;
         }
       }
     } finally {
+      agent.destroy();
       await webhookRepo.releaseEndpoint(db, endpointId).catch((err) => log.warn({ err }, 'webhook lease release failed (it runs out)'));
       // Deliveries written while this drain held the lease were skipped by the poll: look again now.
       this.kick();
