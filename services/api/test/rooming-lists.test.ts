@@ -390,4 +390,37 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     // An e-mail that is not one is refused.
     expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [{ ...hotel, reservations_email: 'not-an-email' }] }] } })).status).toBe(422);
   });
+
+  test('batching: a P4 stay waits for the list sent ROOMING_LEAD_HOURS before the night; a P2 request for that night sends it at once, both rows in one e-mail', async () => {
+    const hotel = { property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', reservations_email: 'reservations@crewinn.test', ...STANDARD_TERMS };
+    expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [hotel] }] } })).status).toBe(200);
+    await worker.close();
+    worker = startWorkerRuntime({
+      config: { ...stack.config, publicApiUrl: stack.apiUrl, roomingLeadHours: 72 },
+      db: stack.database.db,
+      logger: createLogger('worker', process.env.TEST_LOG ? 'info' : 'silent'),
+      suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl, responseTimeoutMs: 2000 }),
+    });
+    const before = inbox.mails.length;
+    const { status, bookings } = await submit(onePairingRoster({ pairing: 'P600', employee: 'E6', email: 'max@crew.test', day1: '2027-08-08' }));
+    expect(status.poll_recommended).toBe(false);
+    const night = async () => (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-08-08');
+    // Check-in 2027-08-08T15:00-05:00 = 20:00Z; the list is due 72 h before.
+    expect(await night()).toMatchObject({ status: 'QUEUED', version: 1, due_at: '2027-08-05T20:00:00.000Z', sends: 0, send_attempts: 0 });
+    expect(await booking(bookings[0].booking_id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'QUEUED' } });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(inbox.mails).toHaveLength(before);
+
+    const req = await api('/crew/bookings/request', {
+      method: 'POST',
+      body: { type: 'HOTEL', classification: 'NEW_LAYOVER', anchors: { traveller_email: 'ada@crew.test', employee_id: 'E1', pairing_number: 'IROP8' }, hotel: { city: 'JFK', check_in_date: '2027-08-08', num_nights: 1 } },
+    });
+    expect(req.status).toBe(202);
+    const mail = await inbox.waitFor(before + 1);
+    const rows = csvRows(mail.csv).slice(1);
+    expect(rows.map((r) => [r[1], r[7]]).sort()).toEqual([['NEW', bookings[0].booking_id], ['NEW', req.body.booking_id]].sort());
+    await waitForBooking(req.body.booking_id, (b) => b.hotel?.rooming_status === 'SENT');
+    expect(await night()).toMatchObject({ status: 'SENT', version: 1, sends: 1 });
+    expect(await booking(bookings[0].booking_id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'SENT', rooming_list_version: 1 } });
+  });
 });

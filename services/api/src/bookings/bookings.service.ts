@@ -126,7 +126,12 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
       checkin_time_local: checkin,
       checkout_time_local: checkout,
       duty_date: localDateOf(checkin),
-      hotel: { property_id: h.property_id, ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}) },
+      hotel: {
+        property_id: h.property_id,
+        ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}),
+        // The station's configured hotel: its channel (a DIRECT hotel's stay goes on its rooming list).
+        ...(stationHotel && stationHotel.property_id === h.property_id ? { handler_type: stationHotel.handler_type, hotel_config_id: stationHotel.hotel_config_id, name: stationHotel.name } : {}),
+      },
       booked_by: ctx.policy.crew_booker_email ?? b.booked_by,
     });
   }
