@@ -39,20 +39,26 @@ export async function bulkUpdate(trx: DbOrTrx, table: string, key: string, colum
 /** One value in COPY's text format: \\N for null; backslash, tab, newline and carriage return escaped. */
 function copyField(v: unknown, type: ColumnTypes[string]): string {
   if (v === null || v === undefined) return '\\N';
-  let text: string;
-  if (type === 'jsonb') text = JSON.stringify(v);
-  else if (type === 'boolean') return v ? 't' : 'f';
-  else if (v instanceof Date) return v.toISOString();
-  else text = String(v);
+  if (type === 'jsonb') {
+    // JSON.stringify escapes every control character itself: only its backslashes need doubling.
+    const json = JSON.stringify(v);
+    return json.includes('\\') ? json.replace(/\\/g, '\\\\') : json;
+  }
+  if (type === 'boolean') return v ? 't' : 'f';
+  if (v instanceof Date) return v.toISOString();
+  const text = String(v);
   // Most values need no escaping: test once, replace only when needed.
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
 }
 
 function* copyChunks(columns: ColumnTypes, rows: readonly Record<string, unknown>[]): Generator<string> {
-  const entries = Object.entries(columns);
+  const names = Object.keys(columns);
+  const types = names.map((c) => columns[c]!);
   const lines: string[] = [];
   for (const row of rows) {
-    lines.push(entries.map(([c, t]) => copyField(row[c], t)).join('\t'));
+    let line = copyField(row[names[0]!], types[0]!);
+    for (let i = 1; i < names.length; i++) line += `\t${copyField(row[names[i]!], types[i]!)}`;
+    lines.push(line);
     if (lines.length === 2000) {
       yield `${lines.join('\n')}\n`;
       lines.length = 0;
