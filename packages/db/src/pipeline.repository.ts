@@ -123,17 +123,28 @@ export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleI
  * A fingerprint of every row version the diff reads or the roster writes: the airline's bookings dated inside
  * the window and its travellers, as count and sum of hashtext(id : xmin). Any insert, update or delete of such
  * a row changes its xmin or the set, so an equal fingerprint means no row changed (but for a 2^-32 hash
- * coincidence per changed row). `mine` restricts it to the row versions this transaction wrote (true) or did
- * not write (false).
+ * coincidence per changed row). `others` is the same over the row versions this transaction did not write.
  */
-export async function windowFingerprint(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, mine: boolean | null = null): Promise<string> {
-  const own = mine === null ? sql`true` : mine ? sql`xmin::text = (txid_current() % 4294967296)::text` : sql`xmin::text <> (txid_current() % 4294967296)::text`;
+export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }): Promise<{ all: string; others: string }> {
+  const r = await sql<{ all_fp: string; others_fp: string }>`with me as (select (txid_current() % 4294967296)::text as xid),
+    b as (select hashtext(booking_id::text || ':' || xmin::text)::bigint as h, xmin::text = (select xid from me) as mine
+      from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end}),
+    t as (select hashtext(traveller_email || ':' || xmin::text)::bigint as h, xmin::text = (select xid from me) as mine
+      from travellers where airline_id = ${airlineId})
+    select
+      (select count(*) || ':' || coalesce(sum(h), 0) from b) || '/' || (select count(*) || ':' || coalesce(sum(h), 0) from t) as all_fp,
+      (select count(*) filter (where not mine) || ':' || coalesce(sum(h) filter (where not mine), 0) from b) || '/' ||
+        (select count(*) filter (where not mine) || ':' || coalesce(sum(h) filter (where not mine), 0) from t) as others_fp`.execute(db);
+  return { all: r.rows[0]!.all_fp, others: r.rows[0]!.others_fp };
+}
+
+export async function windowFingerprint(db: DbOrTrx, airlineId: string, window: { start: string; end: string }): Promise<string> {
   const r = await sql<{ fp: string }>`select
       (select count(*) || ':' || coalesce(sum(hashtext(booking_id::text || ':' || xmin::text)::bigint), 0)
-         from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end} and ${own})
+         from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end})
       || '/' ||
       (select count(*) || ':' || coalesce(sum(hashtext(traveller_email || ':' || xmin::text)::bigint), 0)
-         from travellers where airline_id = ${airlineId} and ${own}) as fp`.execute(db);
+         from travellers where airline_id = ${airlineId}) as fp`.execute(db);
   return r.rows[0]!.fp;
 }
 

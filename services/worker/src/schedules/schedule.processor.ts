@@ -239,10 +239,10 @@ export class ScheduleProcessor {
       await outboxRepo.addToOutbox(trx, jobs);
       phases.lap('tx_outbox');
       // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
-      if (settles) settles = (await pipelineRepo.windowFingerprint(trx, airlineId, window, false)) === readFingerprint;
+      const fingerprints = settles ? await pipelineRepo.windowFingerprints(trx, airlineId, window) : null;
       await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip, {
         body_sha256: bodySha256,
-        settled_fingerprint: settles ? await pipelineRepo.windowFingerprint(trx, airlineId, window) : null,
+        settled_fingerprint: fingerprints && fingerprints.others === readFingerprint ? fingerprints.all : null,
         settled_cutoff: cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days),
         audit_events: audits.length,
       });
