@@ -266,8 +266,8 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
           const previous = rosterState(flattenRoster(build(day1)));
           const settings = { emit_unchanged: false, cancellation_lookback_days: lookback };
           const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window: WINDOW, settings, processedAt: PROCESSED_AT });
-          // The worker also requires that its writes change or adopt no existing booking: items with a booking_id other than new ones.
-          fc.pre(settlesOnRerun(first.actionItems, WINDOW) && first.actionItems.every((i) => i.subtype === 'NEW_BOOKING' || i.booking_id === null));
+          // The worker also requires that its writes change or adopt no existing booking (for HOTEL items settlesOnRerun itself says so).
+          fc.pre(settlesOnRerun(first.actionItems, WINDOW) && first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null));
           // The bookings as the worker writes them (planDiffWrites): one per NEW item, with the item's key, stay or leg, dated by its anchors.
           const written = first.actionItems.filter((i) => i.subtype === 'NEW_BOOKING');
           const newHotels: HotelBookingActual[] = written
