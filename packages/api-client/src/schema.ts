@@ -1386,6 +1386,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "coverage.at_risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * coverage.at_risk event
+         * @description A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk. POSTed to every enabled endpoint subscribed to `coverage.at_risk`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_coverage_at_risk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "endpoint.disabled": {
         parameters: {
             query?: never;
@@ -2491,7 +2511,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this endpoint */
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             description?: string | null;
         };
         /** WebhookEndpointWithSecret */
@@ -2500,7 +2520,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -2524,7 +2544,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -2547,7 +2567,7 @@ export interface components {
              * @description HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.
              */
             url?: string;
-            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "endpoint.disabled")[];
+            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             description?: string | null;
             /** @description false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint */
             enabled?: boolean;
@@ -2999,6 +3019,51 @@ export interface components {
             created_at: string;
             data: components["schemas"]["WebhookIropCompletedData"];
             links: components["schemas"]["WebhookIropLinks"];
+        };
+        /** WebhookCoverageAtRiskData */
+        WebhookCoverageAtRiskData: {
+            employee_id: string | null;
+            pairing_number: string | null;
+            duty_date: string | null;
+            duty_period_num: number | null;
+            traveller_email: string | null;
+            station: string;
+            /** Format: date-time */
+            checkin_time_local: string;
+            /** Format: date-time */
+            checkout_time_local: string;
+            /** @enum {string} */
+            origin: "ROSTERED" | "DROPPED" | "INJECTED";
+            booking_id: string | null;
+            booking_status: ("PENDING" | "CONFIRMED" | "MODIFIED" | "CANCELLED" | "FAILED" | "NEEDS_REVIEW") | null;
+            /** @constant */
+            status: "AT_RISK";
+            reason: string;
+        };
+        /** WebhookCoverageLinks */
+        WebhookCoverageLinks: {
+            coverage: string;
+            booking: string | null;
+        };
+        /**
+         * CoverageAtRiskEvent
+         * @description A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.
+         */
+        CoverageAtRiskEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "coverage.at_risk";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookCoverageAtRiskData"];
+            links: components["schemas"]["WebhookCoverageLinks"];
         };
         /** WebhookEndpointDisabledData */
         WebhookEndpointDisabledData: {
@@ -8050,6 +8115,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IropCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_coverage_at_risk: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CoverageAtRiskEvent"];
             };
         };
         responses: {

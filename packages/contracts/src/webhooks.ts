@@ -17,6 +17,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.needs_review',
   'booking.failed',
   'irop.completed',
+  'coverage.at_risk',
   'endpoint.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test';
@@ -217,6 +218,30 @@ export const WEBHOOK_EVENT_SCHEMAS = {
       { additionalProperties: false, title: 'WebhookIropCompletedData' },
     ),
     Type.Object({ bookings: Type.String() }, { additionalProperties: false, title: 'WebhookIropLinks' }),
+  ),
+  'coverage.at_risk': envelope(
+    'coverage.at_risk',
+    'CoverageAtRiskEvent',
+    'A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.',
+    Type.Object(
+      {
+        employee_id: Nullable(Type.String()),
+        pairing_number: Nullable(Type.String()),
+        duty_date: Nullable(Type.String({ format: 'date' })),
+        duty_period_num: Nullable(Type.Integer()),
+        traveller_email: Nullable(Type.String()),
+        station: Type.String(),
+        checkin_time_local: Type.String({ format: 'date-time' }),
+        checkout_time_local: Type.String({ format: 'date-time' }),
+        origin: StringEnum(['ROSTERED', 'DROPPED', 'INJECTED'] as const),
+        booking_id: Nullable(Uuid()),
+        booking_status: Nullable(BookingStatusValue),
+        status: Type.Literal('AT_RISK'),
+        reason: Type.String(),
+      },
+      { additionalProperties: false, title: 'WebhookCoverageAtRiskData' },
+    ),
+    Type.Object({ coverage: Type.String(), booking: Nullable(Type.String()) }, { additionalProperties: false, title: 'WebhookCoverageLinks' }),
   ),
   'endpoint.disabled': envelope(
     'endpoint.disabled',

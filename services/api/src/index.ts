@@ -2,3 +2,4 @@ export { createApiApp, apiRoutes, API_BASE, OPS_BASE, type ApiDeps } from './app
 export { createTokenVerifier, type Principal, type TokenVerifier } from './auth/token-verifier';
 export { httpMetrics } from './operability/http-metrics';
 export { RosterIntake } from './schedules/roster-intake';
+export { coverageReport } from './roster-coverage/coverage.routes';

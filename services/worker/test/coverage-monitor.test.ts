@@ -1,8 +1,9 @@
-import { sql, tenancyRepo } from '@crew/db';
+import { checkBody, WEBHOOK_EVENT_SCHEMAS } from '@crew/contracts';
+import { sql, tenancyRepo, webhookRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { CoverageMonitor, type AtRiskLayover } from '../src/roster-coverage/coverage.monitor';
+import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../src/roster-coverage/coverage.monitor';
 
 /** Issue 14: the worker's periodic coverage figures (/metrics) and the coverage.at_risk hook. */
 let database: TestDatabase;
@@ -77,4 +78,25 @@ it('airlines beyond the top 10 are summed as "other" (bounded label cardinality)
   expect(byAirline).toHaveLength(11);
   expect(byAirline).toContainEqual(['other', 5]);
   expect(byAirline).toContainEqual(['a14', 1]);
+});
+
+it('sends a coverage.at_risk webhook event, valid against its documented schema, to the airline’s subscribed endpoints only', async () => {
+  const a = await tenancyRepo.createAirline(database.db, 'Hook A', 'HA');
+  const b = await tenancyRepo.createAirline(database.db, 'Hook B', 'HB');
+  await webhookRepo.insertEndpoint(database.db, { airline_id: a.airline_id, url: 'https://hooks.example.com/a', description: null, event_types: ['coverage.at_risk'], secret_enc: 'x' });
+  await webhookRepo.insertEndpoint(database.db, { airline_id: b.airline_id, url: 'https://hooks.example.com/b', description: null, event_types: ['booking.confirmed'], secret_enc: 'x' });
+  for (const t of [a, b]) {
+    await layover(t.airline_id, 'H1', 4);
+    await booking(t.airline_id, 'H1', 4, 'NEEDS_REVIEW');
+  }
+  const seen: AtRiskLayover[] = [];
+  const monitor = new CoverageMonitor({ db: database.db, logger, report: () => undefined, onAtRisk: async (l) => (seen.push(...l), emitCoverageAtRisk(database.db, l)), now: () => NOW });
+  await monitor.sample();
+  const events = await sql<{ airline_id: string; type: string; data: unknown; links: unknown }>`select airline_id, type, data, links from webhook_events where type = 'coverage.at_risk'`.execute(database.db);
+  expect(events.rows.map((e) => e.airline_id)).toEqual([a.airline_id]);
+  const e = events.rows[0]!;
+  expect(e.data).toMatchObject({ employee_id: 'H1', station: 'JFK', status: 'AT_RISK', booking_status: 'NEEDS_REVIEW', reason: 'the booking awaits review' });
+  const sample = { id: '00000000-0000-4000-8000-000000000000', type: e.type, created_at: NOW.toISOString(), data: e.data, links: e.links };
+  expect(checkBody(WEBHOOK_EVENT_SCHEMAS['coverage.at_risk'], sample)).toMatchObject({ ok: true });
+  expect(seen.some((s) => s.airline_id === b.airline_id)).toBe(true);
 });

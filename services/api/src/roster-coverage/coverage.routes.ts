@@ -38,7 +38,7 @@ function byPosition(a: Row, b: Row): number {
  * Counts per state and per station over every row of the window, then the page of rows (status filter
  * applied) after the keyset position of the cursor: (instant, key). A cursor stays valid while rows change.
  */
-function report<T extends Row>(rows: T[], stationOf: (r: T) => string, query: CoverageQuery) {
+export function coverageReport<T extends Row>(rows: T[], stationOf: (r: T) => string, query: CoverageQuery) {
   const counts = emptyCoverageCounts();
   const stations = new Map<string, Record<CoverageState, number>>();
   for (const r of rows) {
@@ -131,12 +131,12 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
   const layovers = async (airlineId: string, query: CoverageQuery) => {
     const w = windowOf(query, now);
     const rows = await coverageRepo.classifiedLayoverCoverage(db, airlineId, { ...w, station: query.station });
-    return { w, r: report(rows, (r) => r.station, query) };
+    return { w, r: coverageReport(rows, (r) => r.station, query) };
   };
   const deadheads = async (airlineId: string, query: CoverageQuery) => {
     const w = windowOf(query, now);
     const rows = await coverageRepo.classifiedDeadheadCoverage(db, airlineId, { ...w, station: query.station });
-    return { w, r: report(rows, (r) => r.from_airport, query) };
+    return { w, r: coverageReport(rows, (r) => r.from_airport, query) };
   };
   return [
     route({

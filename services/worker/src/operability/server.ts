@@ -7,7 +7,7 @@ import { withDeadline } from '@crew/queue';
 import { WorkerHealth, type WorkerHealthOptions } from './health';
 import type { PromWorkerMetrics } from './metrics';
 import { registerQueueMetrics } from '@crew/queue';
-import { CoverageMonitor, type AtRiskLayover } from '../roster-coverage/coverage.monitor';
+import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../roster-coverage/coverage.monitor';
 
 export interface WorkerOpsDeps {
   /** The runtime's BullMQ workers. */
@@ -22,7 +22,7 @@ export interface WorkerOpsDeps {
   laneSampleMs?: number;
   /** How often the coverage of the next 24 h is recomputed for /metrics (default 60 s). */
   coverageSampleMs?: number;
-  /** The coverage.at_risk hook (CoverageMonitor). */
+  /** The coverage.at_risk hook (CoverageMonitor); default: the webhook event to subscribed endpoints. */
   onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
 }
 
@@ -64,7 +64,7 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   const timer = setInterval(() => void sample(), deps.laneSampleMs ?? 15_000);
   timer.unref();
   void sample();
-  const coverage = new CoverageMonitor({ db: deps.db, logger: deps.logger, report: (f, at) => deps.metrics.setCoverage(f, at), onAtRisk: deps.onAtRisk, intervalMs: deps.coverageSampleMs }).start();
+  const coverage = new CoverageMonitor({ db: deps.db, logger: deps.logger, report: (f, at) => deps.metrics.setCoverage(f, at), onAtRisk: deps.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)), intervalMs: deps.coverageSampleMs }).start();
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,4 +1,4 @@
-import { coverageRepo, type Classified, type Db, type LayoverCoverageRow } from '@crew/db';
+import { coverageRepo, webhookRepo, type Classified, type Db, type LayoverCoverageRow } from '@crew/db';
 import type { Logger } from '@crew/platform';
 
 const HOUR_MS = 3_600_000;
@@ -26,8 +26,8 @@ export interface CoverageMonitorDeps {
   /** Where the figures go (PromWorkerMetrics.setCoverage). */
   report: (figures: CoverageFigures[], at: number) => void;
   /**
-   * Called with the layovers that just became AT_RISK inside 24 h: the hook of the `coverage.at_risk` webhook
-   * event. Default: nothing (see docs/decisions.md, "Coverage monitor").
+   * Called with the layovers that just became AT_RISK inside 24 h: the `coverage.at_risk` webhook event
+   * (emitCoverageAtRisk, which createWorkerOps passes). Default: nothing.
    */
   onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
   now?: () => Date;
@@ -84,4 +84,40 @@ export class CoverageMonitor {
     if (newlyAtRisk.length && this.deps.onAtRisk) await this.deps.onAtRisk(newlyAtRisk);
     return figures;
   }
+}
+
+/** The `coverage.at_risk` webhook event of a layover that just became at risk (contracts WEBHOOK_EVENT_SCHEMAS). */
+export function coverageAtRiskEvent(a: AtRiskLayover) {
+  const l = a.layover;
+  const from = new Date(l.at.getTime() - 60_000).toISOString();
+  return {
+    airline_id: a.airline_id,
+    type: 'coverage.at_risk',
+    data: {
+      employee_id: l.employee_id,
+      pairing_number: l.pairing_number,
+      duty_date: l.duty_date,
+      duty_period_num: l.duty_period_num,
+      traveller_email: l.traveller_email,
+      station: l.station,
+      checkin_time_local: l.checkin_time_local,
+      checkout_time_local: l.checkout_time_local,
+      origin: l.origin,
+      booking_id: l.booking_id,
+      booking_status: l.booking_status,
+      status: 'AT_RISK',
+      reason: l.reason ?? '',
+    },
+    links: {
+      coverage: `/api/v1/crew/coverage?from=${encodeURIComponent(from)}&hours=1&station=${l.station}`,
+      booking: l.booking_id ? `/api/v1/crew/bookings/${l.booking_id}` : null,
+    },
+    // Check-in within a day: the receiver should act now.
+    urgent: true,
+  };
+}
+
+/** Emits the coverage.at_risk events to the airlines' subscribed webhook endpoints (issue 13's outbox of events). */
+export async function emitCoverageAtRisk(db: Db, layovers: AtRiskLayover[]): Promise<void> {
+  await webhookRepo.emitEvents(db, layovers.map(coverageAtRiskEvent));
 }
