@@ -165,7 +165,12 @@ export class WebhookDeliverer {
 
   /** Sends the endpoint's due deliveries in order while it holds the endpoint's lease. */
   async drain(endpointId: string): Promise<void> {
-    const { db, logger } = this.deps;
+    // One connection for the whole drain: a backlog's queries never queue behind booking tasks for the pool.
+    await this.deps.db.connection().execute((conn) => this.drainOn(conn as unknown as Db, endpointId));
+  }
+
+  private async drainOn(db: Db, endpointId: string): Promise<void> {
+    const { logger } = this.deps;
     const claimed = await webhookRepo.claimEndpoint(db, endpointId, this.leaseMs);
     if (!claimed) return;
     const log = logger.child({ endpoint_id: endpointId, airline_id: claimed.airline_id });
@@ -175,12 +180,14 @@ export class WebhookDeliverer {
     let secrets: string[] = [];
     let readAt = 0;
     let failing = claimed.failing_since !== null;
+    let recording: Promise<void> = Promise.resolve();
     const agentOptions = { keepAlive: true, maxSockets: 1, lookup: guardedLookup(this.policy) as never };
     const agent = claimed.url.startsWith('https:') ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     try {
       for (;;) {
         if (this.closed) return;
         // A batch at a time, re-read after each batch so that an urgent delivery overtakes within one batch.
+        await recording;
         const batch = await webhookRepo.nextDeliveries(db, endpointId, DRAIN_BATCH);
         if (!batch.length) return;
         for (const head of batch) {
@@ -198,8 +205,11 @@ export class WebhookDeliverer {
           const result = await post(endpoint!.url, signatureHeaders(secrets, head.event_id, at, body), body, this.deps.config.webhookTimeoutMs, this.policy, agent);
           const attempt = { at: at.toISOString(), response_code: result.response_code, error: result.error, duration_ms: result.duration_ms };
           const attempts = head.attempts + 1;
+          // The previous success is recorded while this one was sent; at most one record in flight.
+          await recording;
           if (result.ok) {
-            await webhookRepo.recordAttempt(db, head.delivery_id, attempt, { status: 'SUCCEEDED' });
+            // Recorded while the next one is sent (a crash in between re-sends it: same webhook-id, at least once).
+            recording = webhookRepo.recordAttempt(db, head.delivery_id, attempt, { status: 'SUCCEEDED' });
             if (failing) await webhookRepo.markEndpointHealth(db, endpointId, true);
             failing = false;
             this.deps.observeLag?.((Date.now() - head.created_at.getTime()) / 1000);
@@ -221,6 +231,7 @@ export class WebhookDeliverer {
         }
       }
     } finally {
+      await recording.catch((err) => log.warn({ err }, 'webhook attempt not recorded (it will be sent again)'));
       agent.destroy();
       await webhookRepo.releaseEndpoint(db, endpointId).catch((err) => log.warn({ err }, 'webhook lease release failed (it runs out)'));
       // Deliveries written while this drain held the lease were skipped by the poll: look again now.
