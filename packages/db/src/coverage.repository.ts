@@ -232,10 +232,11 @@ export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: Covera
 
 /** Airlines with rostered layovers or hotel bookings checking in inside the window (what the worker's gauges cover). */
 export async function airlinesWithLayovers(db: DbOrTrx, from: Date, to: Date): Promise<string[]> {
+  // Per airline, through the (airline_id, …) indexes: never a scan of every airline's bookings.
   const r = await sql<{ airline_id: string }>`
-    select distinct airline_id from rostered_layovers where checkin_at >= ${from} and checkin_at < ${to}
-    union
-    select distinct airline_id from bookings where type = 'HOTEL' and status <> 'CANCELLED' and duty_date between ${dateOf(from, -1)}::date and ${dateOf(to, 1)}::date`.execute(db);
+    select a.airline_id from airlines a
+    where exists (select 1 from rostered_layovers r where r.airline_id = a.airline_id and r.checkin_at >= ${from} and r.checkin_at < ${to})
+       or exists (select 1 from bookings b where b.airline_id = a.airline_id and b.type = 'HOTEL' and b.duty_date between ${dateOf(from, -MATCH_MARGIN_DAYS)}::date and ${dateOf(to, 1)}::date and b.status <> 'CANCELLED')`.execute(db);
   return r.rows.map((x) => x.airline_id);
 }
 
