@@ -154,10 +154,10 @@ export class ScheduleProcessor {
 
   /**
    * A byte-identical resubmission of the roster whose state is stored, when re-diffing it would derive
-   * nothing (engine settlesOnRerun, and no existing booking changed or adopted by its writes) and nothing the diff reads changed since: no booking dated in the window
-   * and no traveller of the airline (windowFingerprint), emit_unchanged still off, and a cancellation cut-off
-   * no earlier than the one it was judged with (a later cut-off only leaves more stays alone; priorities
-   * belong to items, and there are none). Then the full diff would write no item, no booking, the same state
+   * nothing (engine settlesOnRerun, and no existing booking changed or adopted by its writes) and nothing
+   * the diff reads changed since: no booking dated in the window and no traveller of the airline
+   * (windowFingerprint), emit_unchanged still off, and a cancellation cut-off no earlier than the one it was
+   * judged with (a later cut-off only leaves more stays alone; priorities belong to items, and there are none). Then the full diff would write no item, no booking, the same state
    * and rostered rows, and the same audit events: those are copied from the roster before, and the schedule
    * completes, all in one transaction. Any premise failing: false, and the full diff runs.
    */
