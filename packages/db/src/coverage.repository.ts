@@ -160,6 +160,18 @@ export interface DeadheadCoverageRow extends BookingFacts {
   b_arr_time_local: string | null;
 }
 
+/**
+ * Runs a coverage query with JIT off: its cost estimate (thousands of index probes) crosses jit_above_cost, and
+ * compiling takes longer than the query gains from it.
+ */
+async function withoutJit<T>(db: DbOrTrx, query: (d: DbOrTrx) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return query(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local jit = off`.execute(trx);
+    return query(trx);
+  });
+}
+
 const dateOf = (d: Date, days: number) => new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -173,7 +185,7 @@ export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: Coverag
   const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
   const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
-  const r = await sql<LayoverCoverageRow>`
+  const r = await withoutJit(db, (d) => sql<LayoverCoverageRow>`
     select 'ROSTERED' as origin, r.row_key, r.checkin_at as at, r.employee_id, r.pairing_number, r.duty_period_num, r.duty_date::text as duty_date, r.traveller_email,
       r.station, r.checkin_time_local, r.checkout_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
       b.station as b_station, b.checkin_time_local as b_checkin_time_local, b.checkout_time_local as b_checkout_time_local
@@ -195,7 +207,7 @@ export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: Coverag
       and b.checkin_time_local::timestamptz >= ${q.from} and b.checkin_time_local::timestamptz < ${q.to} and (${station}::text is null or b.station = ${station})
       and not exists (
         select 1 from rostered_layovers x
-        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(db);
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(d));
   return r.rows;
 }
 
@@ -204,7 +216,7 @@ export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: Covera
   const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
   const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
-  const r = await sql<DeadheadCoverageRow>`
+  const r = await withoutJit(db, (d) => sql<DeadheadCoverageRow>`
     select 'ROSTERED' as origin, r.row_key, r.dep_at as at, r.employee_id, r.pairing_number, r.roster_date::text as duty_date, r.leg_sequence, r.traveller_email,
       r.from_airport, r.to_airport, r.flight_number, r.dep_time_local, r.arr_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
       b.from_airport as b_from_airport, b.to_airport as b_to_airport, b.flight_number as b_flight_number, b.dep_time_local as b_dep_time_local, b.arr_time_local as b_arr_time_local
@@ -226,7 +238,7 @@ export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: Covera
       and b.dep_time_local::timestamptz >= ${q.from} and b.dep_time_local::timestamptz < ${q.to} and (${station}::text is null or b.from_airport = ${station})
       and not exists (
         select 1 from rostered_deadheads x
-        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(db);
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(d));
   return r.rows;
 }
 
