@@ -70,8 +70,14 @@ export function insertActionItems(trx: DbOrTrx, rows: Record<string, unknown>[])
   return bulkInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, rows);
 }
 
-export function bookingHistory(db: DbOrTrx, bookingId: string) {
-  return db.selectFrom('booking_events').select(['status', 'at', 'reason', 'actor']).where('booking_id', '=', bookingId).orderBy('event_id').execute();
+/** Every status transition, oldest first: the diff's creation entry kept in the booking row, then the recorded events. */
+export async function bookingHistory(db: DbOrTrx, bookingId: string): Promise<{ status: string; at: Date; reason: string | null; actor: string }[]> {
+  const [created, events] = await Promise.all([
+    db.selectFrom('bookings').select(['created_status', 'created_reason', 'created_at']).where('booking_id', '=', bookingId).executeTakeFirst(),
+    db.selectFrom('booking_events').select(['status', 'at', 'reason', 'actor']).where('booking_id', '=', bookingId).orderBy('event_id').execute(),
+  ]);
+  const first = created?.created_status ? [{ status: created.created_status, at: created.created_at, reason: created.created_reason, actor: 'engine' }] : [];
+  return [...first, ...events];
 }
 
 /** Sets an action item's disposition; returns what metrics and schedule completion need. */

@@ -244,6 +244,8 @@ export const BOOKING_COLUMNS: ColumnTypes = {
   hotel: 'jsonb',
   flight: 'jsonb',
   task_ref: 'text',
+  created_status: 'text',
+  created_reason: 'text',
 };
 
 /** The roster's new wish for an existing booking (MODIFY / CANCEL items), with its new status. */

@@ -41,6 +41,9 @@ export interface BookingTable {
   next_attempt_at: Date | null;
   retry_job_id: string | null;
   task_ref: string | null;
+  /** First history entry of a booking the schedule diff created (status and reason at created_at, actor engine); else null. */
+  created_status: ColumnType<string | null, string | null | undefined, string | null>;
+  created_reason: ColumnType<string | null, string | null | undefined, string | null>;
   seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

@@ -99,8 +99,10 @@ export function planDiffWrites(
         hotel: hotelBlock,
         flight: null,
         task_ref: taskRef,
+        // Its first history entry, in its own row (bookingHistory): no booking_events row per new booking.
+        created_status: status,
+        created_reason: decision.reason ?? `${item.classification}: booking requested`,
       });
-      w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: booking requested`, actor: ENGINE });
     } else if (bookingId && decision.action !== 'NONE') {
       // MODIFY / CANCEL: the roster's new wish is recorded on the booking, so the same roster again finds nothing new.
       const status = decision.action === 'REVIEW' ? 'NEEDS_REVIEW' : 'PENDING';
