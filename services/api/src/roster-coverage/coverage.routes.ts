@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import { stringify } from 'csv-stringify';
 import type { Response } from 'express';
 import {
@@ -127,81 +128,113 @@ async function sendCsv<V extends object>(res: Response, filename: string, column
 const DESCRIPTION_TAIL =
   ' The window is `from` (default now) plus `hours` (1..168, default 72). `counts` and `stations` count every row of the window (after `station`), whatever `status` asks; rows come in check-in order, keyset-paginated.';
 
-export function coverageRoutes(db: Db, now: () => Date = () => new Date()): RouteSpec[] {
-  const layovers = async (airlineId: string, query: CoverageQuery) => {
+/** What differs between the layover and the deadhead endpoints: the rows, their view, and the words. */
+interface CoverageKind<T extends Row, V extends object> {
+  path: string;
+  operationId: string;
+  csvOperationId: string;
+  summary: string;
+  csvSummary: string;
+  description: string;
+  csvDescription: string;
+  /** The answer's list property ('layovers' or 'deadheads'). */
+  listKey: string;
+  list: TSchema;
+  listDescription: string;
+  csvFilename: string;
+  csvColumns: readonly (keyof V & string)[];
+  csvRowDescription: string;
+  rows: (airlineId: string, w: Window & { station?: string }) => Promise<T[]>;
+  stationOf: (r: T) => string;
+  view: (r: T) => V;
+}
+
+/** The JSON page and the CSV export of one kind of coverage row. */
+function coverageEndpoints<T extends Row, V extends object>(k: CoverageKind<T, V>, now: () => Date): RouteSpec[] {
+  const report = async (airlineId: string, query: CoverageQuery) => {
     const w = windowOf(query, now);
-    const rows = await coverageRepo.classifiedLayoverCoverage(db, airlineId, { ...w, station: query.station });
-    return { w, r: coverageReport(rows, (r) => r.station, query) };
-  };
-  const deadheads = async (airlineId: string, query: CoverageQuery) => {
-    const w = windowOf(query, now);
-    const rows = await coverageRepo.classifiedDeadheadCoverage(db, airlineId, { ...w, station: query.station });
-    return { w, r: coverageReport(rows, (r) => r.from_airport, query) };
+    const rows = await k.rows(airlineId, { ...w, station: query.station });
+    return { w, r: coverageReport(rows, k.stationOf, query) };
   };
   return [
     route({
       method: 'get',
-      path: '/crew/coverage',
-      operationId: 'getLayoverCoverage',
-      summary: 'Rostered layovers checking in inside a window, each COVERED, AT_RISK or UNCOVERED, with counts per station and state',
-      description:
-        'Every layover (booking_required) of the airline’s latest processed roster, plus live hotel bookings the roster no longer holds (origin DROPPED) and injected stays (origin INJECTED), whose check-in falls inside the window, with its state and the reason when it is not COVERED.' +
-        DESCRIPTION_TAIL,
+      path: k.path,
+      operationId: k.operationId,
+      summary: k.summary,
+      description: k.description + DESCRIPTION_TAIL,
       tags: TAGS,
       auth: 'events:read',
       query: CoverageQuery,
-      responses: { 200: { description: 'Coverage of layovers', schema: LayoverCoverageList }, ...errorResponses([400, 401, 403]) },
+      responses: { 200: { description: k.listDescription, schema: k.list }, ...errorResponses([400, 401, 403]) },
       handler: async ({ res, query }) => {
-        const { w, r } = await layovers(principal(res).airline_id, query);
-        return { status: 200, body: { from: w.from.toISOString(), to: w.to.toISOString(), counts: r.counts, stations: r.stations, total_results: r.total_results, next_cursor: r.next_cursor, layovers: r.rows.map(layoverView) } };
+        const { w, r } = await report(principal(res).airline_id, query);
+        return { status: 200, body: { from: w.from.toISOString(), to: w.to.toISOString(), counts: r.counts, stations: r.stations, total_results: r.total_results, next_cursor: r.next_cursor, [k.listKey]: r.rows.map(k.view) } };
       },
     }),
     route({
       method: 'get',
-      path: '/crew/coverage.csv',
-      operationId: 'exportLayoverCoverageCsv',
-      summary: 'The layover coverage of a window as CSV (RFC 4180): every row, no pages',
-      description: 'The rows of GET /crew/coverage with the same filters (limit and cursor are ignored), in check-in order.',
+      path: `${k.path}.csv`,
+      operationId: k.csvOperationId,
+      summary: k.csvSummary,
+      description: k.csvDescription,
       tags: TAGS,
       auth: 'events:read',
       query: CoverageQuery,
-      responses: { 200: { description: 'One row per layover', contentType: 'text/csv' }, ...errorResponses([400, 401, 403]) },
+      responses: { 200: { description: k.csvRowDescription, contentType: 'text/csv' }, ...errorResponses([400, 401, 403]) },
       handler: async ({ res, query }) => {
-        const { r } = await layovers(principal(res).airline_id, query);
-        return sendCsv(res, 'coverage.csv', LAYOVER_COVERAGE_CSV_COLUMNS, r.matching.map(layoverView));
+        const { r } = await report(principal(res).airline_id, query);
+        return sendCsv(res, k.csvFilename, k.csvColumns, r.matching.map(k.view));
       },
     }),
-    route({
-      method: 'get',
-      path: '/crew/coverage/deadheads',
-      operationId: 'getDeadheadCoverage',
-      summary: 'Rostered DH legs departing inside a window, each COVERED (ticketed), AT_RISK or UNCOVERED, with counts per departure station and state',
-      description:
-        'Every DH leg of the airline’s latest processed roster, plus live flight bookings the roster no longer holds and injected ones, departing inside the window; `station` filters and groups by the departure airport.' +
-        DESCRIPTION_TAIL,
-      tags: TAGS,
-      auth: 'events:read',
-      query: CoverageQuery,
-      responses: { 200: { description: 'Coverage of deadheads', schema: DeadheadCoverageList }, ...errorResponses([400, 401, 403]) },
-      handler: async ({ res, query }) => {
-        const { w, r } = await deadheads(principal(res).airline_id, query);
-        return { status: 200, body: { from: w.from.toISOString(), to: w.to.toISOString(), counts: r.counts, stations: r.stations, total_results: r.total_results, next_cursor: r.next_cursor, deadheads: r.rows.map(deadheadView) } };
+  ];
+}
+
+export function coverageRoutes(db: Db, now: () => Date = () => new Date()): RouteSpec[] {
+  return [
+    ...coverageEndpoints(
+      {
+        path: '/crew/coverage',
+        operationId: 'getLayoverCoverage',
+        csvOperationId: 'exportLayoverCoverageCsv',
+        summary: 'Rostered layovers checking in inside a window, each COVERED, AT_RISK or UNCOVERED, with counts per station and state',
+        csvSummary: 'The layover coverage of a window as CSV (RFC 4180): every row, no pages',
+        description:
+          'Every layover (booking_required) of the airline’s latest processed roster, plus live hotel bookings the roster no longer holds (origin DROPPED) and injected stays (origin INJECTED), whose check-in falls inside the window, with its state and the reason when it is not COVERED.',
+        csvDescription: 'The rows of GET /crew/coverage with the same filters (limit and cursor are ignored), in check-in order.',
+        listKey: 'layovers',
+        list: LayoverCoverageList,
+        listDescription: 'Coverage of layovers',
+        csvFilename: 'coverage.csv',
+        csvColumns: LAYOVER_COVERAGE_CSV_COLUMNS,
+        csvRowDescription: 'One row per layover',
+        rows: (airlineId, w) => coverageRepo.classifiedLayoverCoverage(db, airlineId, w),
+        stationOf: (r) => r.station,
+        view: layoverView,
       },
-    }),
-    route({
-      method: 'get',
-      path: '/crew/coverage/deadheads.csv',
-      operationId: 'exportDeadheadCoverageCsv',
-      summary: 'The deadhead coverage of a window as CSV (RFC 4180): every row, no pages',
-      description: 'The rows of GET /crew/coverage/deadheads with the same filters (limit and cursor are ignored), in departure order.',
-      tags: TAGS,
-      auth: 'events:read',
-      query: CoverageQuery,
-      responses: { 200: { description: 'One row per DH leg', contentType: 'text/csv' }, ...errorResponses([400, 401, 403]) },
-      handler: async ({ res, query }) => {
-        const { r } = await deadheads(principal(res).airline_id, query);
-        return sendCsv(res, 'coverage-deadheads.csv', DEADHEAD_COVERAGE_CSV_COLUMNS, r.matching.map(deadheadView));
+      now,
+    ),
+    ...coverageEndpoints(
+      {
+        path: '/crew/coverage/deadheads',
+        operationId: 'getDeadheadCoverage',
+        csvOperationId: 'exportDeadheadCoverageCsv',
+        summary: 'Rostered DH legs departing inside a window, each COVERED (ticketed), AT_RISK or UNCOVERED, with counts per departure station and state',
+        csvSummary: 'The deadhead coverage of a window as CSV (RFC 4180): every row, no pages',
+        description:
+          'Every DH leg of the airline’s latest processed roster, plus live flight bookings the roster no longer holds and injected ones, departing inside the window; `station` filters and groups by the departure airport.',
+        csvDescription: 'The rows of GET /crew/coverage/deadheads with the same filters (limit and cursor are ignored), in departure order.',
+        listKey: 'deadheads',
+        list: DeadheadCoverageList,
+        listDescription: 'Coverage of deadheads',
+        csvFilename: 'coverage-deadheads.csv',
+        csvColumns: DEADHEAD_COVERAGE_CSV_COLUMNS,
+        csvRowDescription: 'One row per DH leg',
+        rows: (airlineId, w) => coverageRepo.classifiedDeadheadCoverage(db, airlineId, w),
+        stationOf: (r) => r.from_airport,
+        view: deadheadView,
       },
-    }),
+      now,
+    ),
   ];
 }
