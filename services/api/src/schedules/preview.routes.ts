@@ -1,10 +1,10 @@
 import { PREVIEW_MAX_PAIRINGS, requiredScope, SchedulePreview, ScheduleSubmission } from '@crew/contracts';
 import type { Db } from '@crew/db';
-import { ApiError, errorResponses, payloadTooLarge, route, streamedBody, type RouteSpec } from '@crew/platform';
+import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import type { RosterIntake } from './roster-intake';
 import { previewSchedule } from './preview.service';
-import { SCHEDULE_BODY_LIMIT } from './schedules.routes';
+import { checkedRoster, SCHEDULE_BODY_LIMIT } from './schedules.routes';
 
 /** POST /crew/schedules/preview (issue 14): the dry run of a roster, answered synchronously. */
 export function schedulePreviewRoutes(db: Db, intake: RosterIntake, now: () => Date = () => new Date()): RouteSpec[] {
@@ -25,11 +25,7 @@ export function schedulePreviewRoutes(db: Db, intake: RosterIntake, now: () => D
       bodyMode: 'stream',
       responses: { 200: { description: 'The preview', schema: SchedulePreview }, ...errorResponses([400, 401, 403, 413, 415, 422]) },
       handler: async ({ req, res }) => {
-        const checked = await intake.check(req, streamedBody(req)!);
-        if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
-        if (checked.kind === 'unreadable') throw ApiError.invalid('The request body could not be read or decoded');
-        if (checked.kind === 'too_large') throw payloadTooLarge();
-        if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
+        const checked = await checkedRoster(intake, req);
         if (checked.summary.pairing_count > PREVIEW_MAX_PAIRINGS) {
           throw ApiError.validation([{ field: '/pairings', issue: `a preview takes at most ${PREVIEW_MAX_PAIRINGS} pairings (this roster has ${checked.summary.pairing_count}); preview a shorter window` }], 'The roster is larger than a preview takes');
         }

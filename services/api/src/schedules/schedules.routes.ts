@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify';
+import type { Request } from 'express';
 import {
   ACTION_CSV_COLUMNS,
   ActionItemList,
@@ -19,7 +20,7 @@ import { scheduleRepo, type Db } from '@crew/db';
 import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, payloadTooLarge, seqCursor, route, streamedBody, type RouteSpec } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
-import type { RosterIntake } from './roster-intake';
+import type { RosterIntake, RosterSummary } from './roster-intake';
 import { acceptSchedule } from './schedules.service';
 import { actionItemView, auditEventView, pollRecommended, reportedStatus, scheduleDetail, summaryOf } from './views';
 
@@ -44,6 +45,19 @@ function csvRow(item: ActionItem): string[] {
   });
 }
 
+/**
+ * Reads a submitted roster (bodyMode 'stream') through the intake thread and answers it parsed, validated
+ * and compressed, or throws the error a bad body gets (shared by the submission and its preview).
+ */
+export async function checkedRoster(intake: RosterIntake, req: Request): Promise<{ summary: RosterSummary; compressed: Buffer }> {
+  const checked = await intake.check(req, streamedBody(req)!);
+  if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
+  if (checked.kind === 'unreadable') throw ApiError.invalid('The request body could not be read or decoded');
+  if (checked.kind === 'too_large') throw payloadTooLarge();
+  if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
+  return checked;
+}
+
 export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake): RouteSpec[] {
   async function scheduleOr404(airlineId: string, scheduleId: string) {
     const s = await scheduleRepo.findSchedule(db, airlineId, scheduleId);
@@ -66,11 +80,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       bodyMode: 'stream',
       responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 415, 422]) },
       handler: async ({ req, res }) => {
-        const checked = await intake.check(req, streamedBody(req)!);
-        if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
-        if (checked.kind === 'unreadable') throw ApiError.invalid('The request body could not be read or decoded');
-        if (checked.kind === 'too_large') throw payloadTooLarge();
-        if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
+        const checked = await checkedRoster(intake, req);
         const airlineId = principal(res).airline_id;
         const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, checked.compressed);
         bindLog(res, { schedule_id: accepted.schedule_id });
