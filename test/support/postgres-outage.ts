@@ -1,8 +1,7 @@
-import { sql } from '@crew/db';
-import { diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { http, onboard } from './client';
 import type { Stack } from './stack';
+import { expectUndisturbedRun, undisturbedRun } from './undisturbed-run';
 import { exited, hasStarted, spawnWorker, until } from './worker-process';
 
 /** How a test takes Postgres away from the services and gives it back. */
@@ -40,15 +39,7 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
   expect((await http(`${s.apiUrl}/readyz`)).status).toBe(200);
 
   const roster = generateRoster({ ...ROSTER_SIZES.M, seed: s.seed, startDate: '2027-03-01', carrier: s.carrier });
-  const expected = diffRoster({
-    current: flattenRoster(roster),
-    previous: null,
-    hotelBookings: [],
-    flightBookings: [],
-    window: { start: roster.schedule_start_date, end: roster.schedule_end_date },
-    settings: { emit_unchanged: false, cancellation_lookback_days: 0 },
-    processedAt: '2027-02-01T00:00:00Z',
-  });
+  const expected = undisturbedRun(roster);
 
   const worker = spawnWorker(stack, s.workerEnv);
   try {
@@ -87,13 +78,7 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
     expect(worker.exitCode).toBeNull();
     expect(worker.signalCode).toBeNull();
     expect(worker.output.join('')).toContain('job failed');
-    const rows = await stack.database.db.selectFrom('action_items').select(['item_key']).where('schedule_id', '=', id).execute();
-    expect(rows.length).toBe(expected.actionItems.length);
-    expect(new Set(rows.map((r) => r.item_key))).toEqual(new Set(expected.actionItems.map((i) => i.item_key)));
-    const bookings = await stack.database.db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
-    expect(bookings.n).toBe(rows.length);
-    const audits = await stack.database.db.selectFrom('audit_events').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
-    expect(audits.n).toBe(expected.auditEvents.length);
+    await expectUndisturbedRun(stack.database.db, id, expected);
   } finally {
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGTERM');
     const exit = await exited(worker);

@@ -1,9 +1,9 @@
 import { sql } from '@crew/db';
-import { diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { http, onboard, type Tenant } from '../../../test/support/client';
 import { contractStations } from '../../../test/support/fixtures';
 import { startStack, type Stack } from '../../../test/support/stack';
+import { expectUndisturbedRun, undisturbedRun } from '../../../test/support/undisturbed-run';
 import { exited, hasStarted, spawnWorker, until } from '../../../test/support/worker-process';
 
 jest.setTimeout(240_000);
@@ -23,15 +23,7 @@ const scheduleStatus = async (id: string) => (await stack.database.db.selectFrom
 it('a worker killed (SIGKILL) while processing an M roster: a new worker completes it with the same action items and no duplicates', async () => {
   const t = await onboard(stack, { name: 'Crash Air', carrier: 'CZ', scopes: SCOPES, settings: { schedules_access: true } });
   const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 11, startDate: '2027-03-01' });
-  const expected = diffRoster({
-    current: flattenRoster(roster),
-    previous: null,
-    hotelBookings: [],
-    flightBookings: [],
-    window: { start: roster.schedule_start_date, end: roster.schedule_end_date },
-    settings: { emit_unchanged: false, cancellation_lookback_days: 0 },
-    processedAt: '2027-02-01T00:00:00Z',
-  });
+  const expected = undisturbedRun(roster);
 
   const first = spawnWorker(stack);
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
@@ -51,13 +43,7 @@ it('a worker killed (SIGKILL) while processing an M roster: a new worker complet
     second.kill('SIGTERM');
     await exited(second);
   }
-  const rows = await stack.database.db.selectFrom('action_items').select(['item_key', 'classification', 'booking_id']).where('schedule_id', '=', id).execute();
-  expect(rows.length).toBe(expected.actionItems.length);
-  expect(new Set(rows.map((r) => r.item_key))).toEqual(new Set(expected.actionItems.map((i) => i.item_key)));
-  const bookings = await stack.database.db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
-  expect(bookings.n).toBe(rows.length);
-  const audits = await stack.database.db.selectFrom('audit_events').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
-  expect(audits.n).toBe(expected.auditEvents.length);
+  await expectUndisturbedRun(stack.database.db, id, expected);
 });
 
 it('a worker killed while booking tasks are in flight: every booking ends terminal, one live reservation per booked item', async () => {
