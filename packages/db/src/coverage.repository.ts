@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { coverageOf, inWindow, localDateOf, type BookingStatus, type CoverageOrigin, type CoverageState, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
+import { coverageOf, inWindow, localDateOf, type BookingStatus, type CoverageBooking, type CoverageFacts, type CoverageOrigin, type CoverageState, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
 import type { DbOrTrx } from './database';
 import { copyInsert, type ColumnTypes } from './bulk';
 
@@ -257,39 +257,37 @@ export type CoverageStatus = CoverageState;
 /** A coverage row with the engine's verdict. */
 export type Classified<T> = T & { status: CoverageState; reason: string | null };
 
-const bookingOf = (r: BookingFacts) =>
+const bookingOf = (r: BookingFacts): CoverageBooking | null =>
   r.booking_id && r.booking_status ? { status: r.booking_status as BookingStatus, pending_cancel: r.pending_cancel === true, review_reason: r.review_reason } : null;
 
-/** The layovers of the window with their state (coverageOf); rows the engine does not show are left out. */
-export async function classifiedLayoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<LayoverCoverageRow>[]> {
-  const out: Classified<LayoverCoverageRow>[] = [];
-  for (const r of await layoverCoverage(db, airlineId, q)) {
-    const b = bookingOf(r);
-    const v = coverageOf({
-      type: 'HOTEL',
-      origin: r.origin,
-      booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
-      roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
-    });
+/** Each row with the engine's verdict on its facts (coverageOf); rows the engine does not show are left out. */
+function classify<T extends BookingFacts>(rows: T[], facts: (r: T, booking: CoverageBooking | null) => CoverageFacts): Classified<T>[] {
+  const out: Classified<T>[] = [];
+  for (const r of rows) {
+    const v = coverageOf(facts(r, bookingOf(r)));
     if (v) out.push(Object.assign(r, v));
   }
   return out;
 }
 
+/** The layovers of the window with their state. */
+export async function classifiedLayoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<LayoverCoverageRow>[]> {
+  return classify(await layoverCoverage(db, airlineId, q), (r, b) => ({
+    type: 'HOTEL',
+    origin: r.origin,
+    booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
+    roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
+  }));
+}
+
 /** The DH legs of the window with their state. */
 export async function classifiedDeadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<DeadheadCoverageRow>[]> {
-  const out: Classified<DeadheadCoverageRow>[] = [];
-  for (const r of await deadheadCoverage(db, airlineId, q)) {
-    const b = bookingOf(r);
-    const v = coverageOf({
-      type: 'FLIGHT',
-      origin: r.origin,
-      booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
-      roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
-    });
-    if (v) out.push(Object.assign(r, v));
-  }
-  return out;
+  return classify(await deadheadCoverage(db, airlineId, q), (r, b) => ({
+    type: 'FLIGHT',
+    origin: r.origin,
+    booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
+    roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
+  }));
 }
 
 /**
