@@ -286,24 +286,6 @@ export async function nextDeliveries(db: DbOrTrx, endpointId: string, limit: num
   return r.rows;
 }
 
-/** The endpoint's next delivery in order: urgent ones first, then by event sequence. */
-export async function headDelivery(db: DbOrTrx, endpointId: string) {
-  const r = await sql<{
-    delivery_id: string;
-    attempts: number;
-    next_attempt_at: Date;
-    event_id: string;
-    type: string;
-    data: Record<string, unknown>;
-    links: Record<string, unknown>;
-    created_at: Date;
-  }>`select d.delivery_id, d.attempts, d.next_attempt_at, e.event_id, e.type, e.data, e.links, e.created_at
-    from webhook_deliveries d join webhook_events e on e.event_id = d.event_id
-    where d.endpoint_id = ${endpointId} and d.status = 'PENDING'
-    order by d.urgent desc, d.event_seq limit 1`.execute(db);
-  return r.rows[0];
-}
-
 /** Records one attempt: success, a retry at `nextAttemptAt`, or given up (FAILED). */
 export async function recordAttempt(
   db: DbOrTrx,
