@@ -102,6 +102,17 @@ export function markOpened(db: DbOrTrx, listId: string, at: Date) {
   return db.updateTable('rooming_lists').set({ opened_at: at }).where('list_id', '=', listId).where('opened_at', 'is', null).execute();
 }
 
+/** The names a rooming list shows: the hotel's (its name, else its property id) and its airline's; null when the hotel is gone. */
+export async function namesOfHotel(db: DbOrTrx, hotelConfigId: number): Promise<{ hotel: string; airline: string } | null> {
+  const r = await db
+    .selectFrom('hotel_configs as h')
+    .innerJoin('airlines as a', 'a.airline_id', 'h.airline_id')
+    .select(['h.name', 'h.property_id', 'a.name as airline_name'])
+    .where('h.hotel_config_id', '=', hotelConfigId)
+    .executeTakeFirst();
+  return r ? { hotel: r.name ?? r.property_id, airline: r.airline_name } : null;
+}
+
 /** The airline's lists of one hotel, newest first (keyset on seq), with their rows. */
 export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId: number, limit: number, beforeSeq: number | null) {
   let q = db.selectFrom('rooming_lists').selectAll().where('airline_id', '=', airlineId).where('hotel_config_id', '=', hotelConfigId);

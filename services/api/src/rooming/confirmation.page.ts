@@ -137,13 +137,8 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       refuse(res, 404, 'This link is not valid', 'Please use the link from the rooming-list e-mail as it was sent.');
       return null;
     }
-    const names = await db
-      .selectFrom('hotel_configs as h')
-      .innerJoin('airlines as a', 'a.airline_id', 'h.airline_id')
-      .select(['h.name', 'h.property_id', 'a.name as airline_name'])
-      .where('h.hotel_config_id', '=', list.hotel_config_id)
-      .executeTakeFirst();
-    return { token, loaded: { list, rows: await roomingRepo.rowsOfList(db, list.list_id), names: { hotel: names?.name ?? names?.property_id ?? '', airline: names?.airline_name ?? '' } } };
+    const names = await roomingRepo.namesOfHotel(db, list.hotel_config_id);
+    return { token, loaded: { list, rows: await roomingRepo.rowsOfList(db, list.list_id), names: { hotel: names?.hotel ?? '', airline: names?.airline ?? '' } } };
   }
 
   const noStore = (res: Response) => res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });

@@ -223,17 +223,12 @@ export class RoomingChannel {
           ? new Date(now.getTime() + this.timing.answerHours * MS_PER_HOUR)
           : new Date(answerDeadline(now.getTime(), firstCheckin, this.timing));
     const token = signRoomingLink(this.key, { list_id: listId, hotel_config_id: list.hotel_config_id, version: list.version, exp: Math.floor(deadline.getTime() / 1000) });
-    const names = await db
-      .selectFrom('hotel_configs as h')
-      .innerJoin('airlines as a', 'a.airline_id', 'h.airline_id')
-      .select(['h.name', 'h.property_id', 'a.name as airline_name'])
-      .where('h.hotel_config_id', '=', list.hotel_config_id)
-      .executeTakeFirst();
+    const names = await roomingRepo.namesOfHotel(db, list.hotel_config_id);
     try {
       const info = await this.deps.mailer.send({
         to: list.recipient,
-        hotelName: names?.name ?? names?.property_id ?? 'your hotel',
-        airlineName: names?.airline_name ?? 'the airline',
+        hotelName: names?.hotel ?? 'your hotel',
+        airlineName: names?.airline ?? 'the airline',
         night: list.night,
         version: list.version,
         resend,
