@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { createApiApp, createTokenVerifier, RosterIntake } from '@crew/api';
+import { createApiApp, createTokenVerifier, RosterIntake, type ApiDeps } from '@crew/api';
 import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
 import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
@@ -60,6 +60,21 @@ export async function removeKeys(redis: Redis, prefix: string): Promise<void> {
 }
 
 /** Auth + API in this process against real Postgres (a fresh database) and Redis (a unique prefix). */
+/** What an api of a test's own (its routes, a second app) needs, on the stack's services; `overrides` replaces parts. */
+export function apiDepsOf(stack: Stack, overrides: Partial<ApiDeps> = {}): ApiDeps {
+  return {
+    config: stack.config,
+    db: stack.database.db,
+    redis: stack.redis,
+    logger: createLogger('test', 'silent'),
+    verifyToken: createTokenVerifier(stack.authUrl),
+    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+    relay: stack.relay,
+    rosterIntake: stack.rosterIntake,
+    ...overrides,
+  };
+}
+
 export interface StackOptions {
   env?: Record<string, string>;
   /** Run the worker's consumers in this process too. */

@@ -1,11 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { createLogger, type RouteSpec } from '@crew/platform';
-import { createSandboxSuppliers } from '@crew/suppliers';
-import { API_BASE, apiRoutes, createTokenVerifier, OPS_BASE } from '../src';
+import type { RouteSpec } from '@crew/platform';
+import { API_BASE, apiRoutes, OPS_BASE } from '../src';
 import { bookingAccount } from '../../../test/support/fixtures';
 import { http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
 
 /*
  * Issue 16: bad input is never a 5xx. Every mutating route the api declares (POST/PUT/PATCH/DELETE under
@@ -51,17 +50,7 @@ beforeAll(async () => {
     station: ['LHR', 'JFK'],
     city: ['LHR', 'New York'],
   });
-  const deps = {
-    config: stack.config,
-    db: stack.database.db,
-    redis: stack.redis,
-    logger: createLogger('test', 'silent'),
-    verifyToken: createTokenVerifier(stack.authUrl),
-    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
-    relay: stack.relay,
-    rosterIntake: stack.rosterIntake,
-  };
-  const declared = apiRoutes(deps);
+  const declared = apiRoutes(apiDepsOf(stack));
   routes = [
     ...declared.crew.map((spec) => ({ spec, path: API_BASE + spec.path, ops: false })),
     ...declared.ops.map((spec) => ({ spec, path: OPS_BASE + spec.path, ops: true })),

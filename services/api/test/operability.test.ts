@@ -6,14 +6,13 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { Express } from 'express';
 import { SCOPES } from '@crew/contracts';
 import { createAuthApp, KeyStore, oauthRoutes } from '@crew/auth';
-import { createLogger, openApiPath } from '@crew/platform';
+import { openApiPath } from '@crew/platform';
 import { QUEUE_NAMES } from '@crew/queue';
-import { createSandboxSuppliers } from '@crew/suppliers';
 import { parsePrometheusText, sampleValue } from '@crew/worker/src/operability/prom-text';
-import { API_BASE, apiRoutes, createApiApp, createTokenVerifier, OPS_BASE, type ApiDeps } from '../src';
+import { API_BASE, apiRoutes, createApiApp, OPS_BASE, type ApiDeps } from '../src';
 import type { OpenApiDocument } from '../src/operability';
 import { http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
 
 let stack: Stack;
 let tenant: Tenant;
@@ -23,16 +22,7 @@ let deps: ApiDeps;
 beforeAll(async () => {
   stack = await startStack('operability');
   tenant = await onboard(stack);
-  deps = {
-    config: stack.config,
-    db: stack.database.db,
-    redis: stack.redis,
-    logger: createLogger('test', 'silent'),
-    verifyToken: createTokenVerifier(stack.authUrl),
-    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
-    relay: stack.relay,
-    rosterIntake: stack.rosterIntake,
-  };
+  deps = apiDepsOf(stack);
   const res = await http<OpenApiDocument>(`${stack.apiUrl}/openapi.json`);
   expect(res.status).toBe(200);
   doc = res.body;
