@@ -1,17 +1,9 @@
 /** A supplier asking us to slow down (429, 503 with Retry-After) is a distinct, non-retried error with the pause it asked for. */
 import { createServer, type Server } from 'node:http';
 import { startSandbox, type RunningSandbox } from '@crew/supplier-sandbox';
-import { createSandboxSuppliers, isSupplierError, SupplierError, SupplierHttp } from '../src/index';
+import { createSandboxSuppliers, SupplierHttp } from '../src/index';
 import { parseRetryAfter } from '../src/http';
-
-async function failure(promise: Promise<unknown>): Promise<SupplierError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isSupplierError(err)) throw new Error(`expected a SupplierError, got ${String(err)}`);
-  return err;
-}
+import { failure } from './failure';
 
 describe('supplier pacing in the client', () => {
   let server: Server;

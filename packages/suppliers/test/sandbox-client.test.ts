@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '@crew/supplier-sandbox';
-import { createSandboxSuppliers, isSupplierError, SupplierError, type Suppliers } from '../src/index';
+import { createSandboxSuppliers, type Suppliers } from '../src/index';
+import { failure } from './failure';
 
 const RESPONSE_TIMEOUT_MS = 300;
 const traveller = { email: 'ana.silva@crew.example', name: 'Ana Silva' };
@@ -22,16 +23,6 @@ beforeEach(() => sb.sandbox.reset());
 
 const arm = (operation: string, outcome: string, extra: Record<string, unknown> = {}) =>
   sb.sandbox.faults.arm({ operation, outcome, ...extra } as Parameters<typeof sb.sandbox.faults.arm>[0]);
-
-/** The SupplierError a call rejects with (fails the test if it resolves). */
-async function failure(promise: Promise<unknown>): Promise<SupplierError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isSupplierError(err)) throw new Error(`expected a SupplierError, got ${String(err)}`);
-  return err;
-}
 
 const firstOffer = async () => (await suppliers.flights.searchFlights({ from_airport: 'AMS', to_airport: 'MAD', date: '2025-07-01', cabin: 'ECONOMY' }))[0]!;
 
