@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
-import { createApiApp, createTokenVerifier, RosterIntake } from '../src';
+import { createApiApp, RosterIntake } from '../src';
 import { createLogger, listen } from '@crew/platform';
-import { createSandboxSuppliers } from '@crew/suppliers';
 import { http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
 
 /* The airline rate limit (docs/decisions.md): RATE_LIMIT_PER_MINUTE per airline, shared by every api replica through Redis. */
 
@@ -40,16 +39,7 @@ test(`the ${LIMIT + 1}th request of an airline within a minute → 429 RATE_LIMI
   // Another api process against the same Redis: the airline's budget is already spent there too.
   const intake = new RosterIntake();
   const replica = createServer(
-    createApiApp({
-      config: stack.config,
-      db: stack.database.db,
-      redis: stack.redis,
-      logger: createLogger('replica', 'silent'),
-      verifyToken: createTokenVerifier(stack.authUrl),
-      suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
-      relay: stack.relay,
-      rosterIntake: intake,
-    }),
+    createApiApp(apiDepsOf(stack, { logger: createLogger('replica', 'silent'), rosterIntake: intake })),
   );
   const port = await listen(replica, 0, '127.0.0.1');
   try {

@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { createApiApp, createTokenVerifier } from '@crew/api';
+import { createApiApp } from '@crew/api';
 import { createDb, type Db } from '@crew/db';
 import { createLogger, listen } from '@crew/platform';
-import { createSandboxSuppliers } from '@crew/suppliers';
 import { postgresOutageScenario } from '../../../test/support/postgres-outage';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
 import { startTcpRelay, type TcpRelay } from '../../../test/support/tcp-relay';
 
 jest.setTimeout(240_000);
@@ -25,16 +24,7 @@ beforeAll(async () => {
   target.host = `127.0.0.1:${pgRelay.port}`;
   relayedDb = createDb(target.toString(), { max: 5 });
   api = createServer(
-    createApiApp({
-      config: stack.config,
-      db: relayedDb,
-      redis: stack.redis,
-      logger: createLogger('api', 'fatal'),
-      verifyToken: createTokenVerifier(stack.authUrl),
-      suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
-      relay: stack.relay,
-      rosterIntake: stack.rosterIntake,
-    }),
+    createApiApp(apiDepsOf(stack, { db: relayedDb, logger: createLogger('api', 'fatal') })),
   );
   apiUrl = `http://127.0.0.1:${await listen(api, 0, '127.0.0.1')}`;
 });
