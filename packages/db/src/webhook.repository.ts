@@ -198,13 +198,18 @@ export async function deleteEndpoint(db: DbOrTrx, airlineId: string, endpointId:
   return Number(r.numDeletedRows) === 1;
 }
 
-export function listDeliveries(db: DbOrTrx, endpointId: string, limit: number, beforeSeq: number | null, status?: string) {
+/** An endpoint's deliveries, each with its event's type (what the delivery endpoints show). */
+function deliveriesOf(db: DbOrTrx, endpointId: string) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.event_id', 'd.event_id')
     .selectAll('d')
     .select('e.type as event_type')
-    .where('d.endpoint_id', '=', endpointId)
+    .where('d.endpoint_id', '=', endpointId);
+}
+
+export function listDeliveries(db: DbOrTrx, endpointId: string, limit: number, beforeSeq: number | null, status?: string) {
+  return deliveriesOf(db, endpointId)
     .$if(status !== undefined, (q) => q.where('d.status', '=', status as 'PENDING'))
     .$if(beforeSeq !== null, (q) => q.where('d.seq', '<', beforeSeq!))
     .orderBy('d.seq', 'desc')
@@ -213,12 +218,7 @@ export function listDeliveries(db: DbOrTrx, endpointId: string, limit: number, b
 }
 
 export function findDelivery(db: DbOrTrx, endpointId: string, deliveryId: string) {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', 'e.event_id', 'd.event_id')
-    .selectAll('d')
-    .select('e.type as event_type')
-    .where('d.endpoint_id', '=', endpointId)
+  return deliveriesOf(db, endpointId)
     .where('d.delivery_id', '=', deliveryId)
     .executeTakeFirst();
 }
