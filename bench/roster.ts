@@ -25,14 +25,13 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
-import { createDb, dropDatabase, ensureDatabase, migrateToLatest } from '@crew/db';
 import { diffRoster, flattenRoster } from '@crew/engine';
-import { createRedis } from '@crew/queue';
 import { generateRoster, mutateRoster, ROSTER_SIZES, type RosterSize } from '@crew/roster-generator';
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
 import { measureCopy, measureParse, measureQueue, measureRosterFloor, type CopyFloor, type ParseFloor, type QueueFloor } from './lib/floor';
 import { backendPids, cpuDelta, cpuSnapshot, HealthSampler, machineCpu, PgActivityProfiler, type ActivityProfile, type HealthStats } from './lib/observe';
 import { freePort, killAllNow, procStatusKb, recentOutput, ROOT, startService, stopAll, waitHttpOk, type Service } from './lib/processes';
+import { prepareBenchStorage } from './lib/storage';
 import { int, mib, ms, ratio, sec, table, textTable, writeDocsBlock } from './lib/report';
 import { startRefusalProxy, type RefusalProxy } from './lib/refusal-proxy';
 import { WebhookSink } from './lib/webhooks';
@@ -517,30 +516,7 @@ async function main(): Promise<void> {
   say(`Machine: ${m.nproc} cores (${m.cpu}), ${m.memGiB} GiB, node ${m.node}, ${m.kernel}; code: ${code}`);
 
   // Database and Redis; their cleanup is registered first, so it runs last.
-  await ensureDatabase(databaseUrl);
-  cleanups.push({ name: 'drop database', run: () => dropDatabase(databaseUrl) });
-  const redis = createRedis(REDIS_URL);
-  cleanups.push({
-    name: 'redis keys',
-    run: async () => {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.unlink(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
-    },
-  });
-  const db = createDb(databaseUrl, { max: 2, applicationName: 'crew-bench' });
-  try {
-    await migrateToLatest(db);
-  } finally {
-    await db.destroy();
-  }
-  const reader = new pg.Client({ connectionString: databaseUrl, application_name: 'crew-bench' });
-  await reader.connect();
-  cleanups.push({ name: 'postgres reader', run: () => reader.end() });
+  const { reader, redis } = await prepareBenchStorage(databaseUrl, REDIS_URL, prefix, cleanups);
   const versions = {
     postgres: (await reader.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '?',
     redis: /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? '?',

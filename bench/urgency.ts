@@ -16,14 +16,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
-import pg from 'pg';
-import { createDb, dropDatabase, ensureDatabase, migrateToLatest } from '@crew/db';
 import { flattenRoster } from '@crew/engine';
-import { createRedis } from '@crew/queue';
 import { generateRoster } from '@crew/roster-generator';
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
 import { backendPids, cpuDelta, cpuSnapshot, machineCpu } from './lib/observe';
 import { freePort, killAllNow, ROOT, startService, stopAll, stopService, waitHttpOk, type Service } from './lib/processes';
+import { prepareBenchStorage } from './lib/storage';
 import { int, table, textTable, writeDocsBlock } from './lib/report';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 250);
@@ -109,30 +107,7 @@ async function main(): Promise<void> {
   const opsToken = `bench-ops-${randomBytes(16).toString('hex')}`;
   say(`Urgency benchmark: sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`);
 
-  await ensureDatabase(databaseUrl);
-  cleanups.push({ name: 'drop database', run: () => dropDatabase(databaseUrl) });
-  const redis = createRedis(REDIS_URL);
-  cleanups.push({
-    name: 'redis keys',
-    run: async () => {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.unlink(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
-    },
-  });
-  const db = createDb(databaseUrl, { max: 2, applicationName: 'crew-bench' });
-  try {
-    await migrateToLatest(db);
-  } finally {
-    await db.destroy();
-  }
-  const reader = new pg.Client({ connectionString: databaseUrl, application_name: 'crew-bench' });
-  await reader.connect();
-  cleanups.push({ name: 'postgres reader', run: () => reader.end() });
+  const { reader, redis } = await prepareBenchStorage(databaseUrl, REDIS_URL, prefix, cleanups);
 
   step('starting auth, supplier-sandbox, api, worker');
   const [apiPort, authPort, sandboxPort] = [await freePort(), await freePort(), await freePort()];
