@@ -30,7 +30,8 @@ import { generateRoster, mutateRoster, ROSTER_SIZES, type RosterSize } from '@cr
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
 import { measureCopy, measureParse, measureQueue, measureRosterFloor, type CopyFloor, type ParseFloor, type QueueFloor } from './lib/floor';
 import { backendPids, cpuDelta, cpuSnapshot, HealthSampler, machineCpu, PgActivityProfiler, type ActivityProfile, type HealthStats } from './lib/observe';
-import { freePort, killAllNow, procStatusKb, recentOutput, ROOT, startService, stopAll, waitHttpOk, type Service } from './lib/processes';
+import { freePort, procStatusKb, recentOutput, ROOT, startService, stopAll, waitHttpOk, type Service } from './lib/processes';
+import { benchCleanups } from './lib/cleanup';
 import { prepareBenchStorage } from './lib/storage';
 import { int, mib, ms, ratio, sec, table, textTable, writeDocsBlock } from './lib/report';
 import { startRefusalProxy, type RefusalProxy } from './lib/refusal-proxy';
@@ -66,30 +67,7 @@ const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 
 // ---------------------------------------------------------------------------------------------- cleanup
 
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-let cleaning: Promise<void> | null = null;
-
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c.run();
-      } catch (err) {
-        console.error(`[bench] cleanup ${c.name} failed:`, err instanceof Error ? err.message : err);
-      }
-    }
-  })();
-  return cleaning;
-}
-
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    console.error(`[bench] ${sig}: stopping every process and dropping the database`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-// Last resort: no child outlives the benchmark.
-process.on('exit', killAllNow);
+const { cleanups, cleanup } = benchCleanups();
 
 // ---------------------------------------------------------------------------------------------- machine
 

@@ -20,7 +20,8 @@ import { flattenRoster } from '@crew/engine';
 import { generateRoster } from '@crew/roster-generator';
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
 import { backendPids, cpuDelta, cpuSnapshot, machineCpu } from './lib/observe';
-import { freePort, killAllNow, ROOT, startService, stopAll, stopService, waitHttpOk, type Service } from './lib/processes';
+import { freePort, ROOT, startService, stopAll, stopService, waitHttpOk, type Service } from './lib/processes';
+import { benchCleanups } from './lib/cleanup';
 import { prepareBenchStorage } from './lib/storage';
 import { int, table, textTable, writeDocsBlock } from './lib/report';
 
@@ -40,27 +41,7 @@ const step = (s: string) => say(`[bench ${new Date().toISOString().slice(11, 19)
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 const s1 = (msv: number) => (Number.isFinite(msv) ? `${(msv / 1000).toFixed(1)} s` : 'n/a');
 
-const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
-let cleaning: Promise<void> | null = null;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const c of cleanups.reverse()) {
-      try {
-        await c.run();
-      } catch (err) {
-        console.error(`[bench] cleanup ${c.name} failed:`, err instanceof Error ? err.message : err);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    console.error(`[bench] ${sig}: stopping every process and dropping the database`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-process.on('exit', killAllNow);
+const { cleanups, cleanup } = benchCleanups();
 
 const t0Run = performance.now();
 function guard(what: string): void {
