@@ -247,6 +247,17 @@ export async function dueEndpoints(db: DbOrTrx, limit: number) {
   return r.rows;
 }
 
+/**
+ * Deliveries waiting, by lane (urgent: a P1 booking's event), with the age of the oldest: the backlog gauges.
+ * A scan of the pending rows (partial index); sampled every few seconds, never at scrape time.
+ */
+export async function pendingBacklog(db: DbOrTrx) {
+  const r = await sql<{ urgent: boolean; pending: number; oldest_seconds: number }>`select urgent, count(*)::int as pending,
+      coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds
+    from webhook_deliveries where status = 'PENDING' group by urgent`.execute(db);
+  return r.rows;
+}
+
 /** Takes the endpoint's drain lease (per-endpoint concurrency 1); undefined when another drainer holds it. */
 export function claimEndpoint(db: DbOrTrx, endpointId: string, leaseMs: number) {
   return db

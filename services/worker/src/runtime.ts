@@ -55,7 +55,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
     concurrency: 2,
   });
-  const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }) }).start();
+  const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }), metrics }).start();
   const rooming = new RoomingChannel({ db: deps.db, logger: logger.child({ component: 'rooming-lists' }), mailer: smtpMailer(config.smtpUrl, config.smtpFrom), config, now: deps.now }).start();
   const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now, webhookKick: () => webhooks.kick(), rooming });
   // One worker per supplier queue (hotel tasks on `bookings`, flight tasks on `flight-bookings`): a supplier

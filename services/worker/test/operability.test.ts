@@ -26,6 +26,7 @@ let redis: Redis;
 let queues: Queues;
 let server: Server;
 let workerUrl: string;
+let workerOps: ReturnType<typeof createWorkerOps>;
 /** Everything a test opened beyond the shared fixtures, closed in afterAll even when the test failed. */
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -43,7 +44,9 @@ beforeAll(async () => {
   });
   redis = createRedis(stack.config.redisUrl);
   queues = createQueues(redis, stack.config.queuePrefix);
-  server = createHttpServer(createWorkerOps({ workers: runtime.workers, queues, metrics, db: stack.database.db, logger }).app);
+  workerOps = createWorkerOps({ workers: runtime.workers, queues, metrics, db: stack.database.db, logger });
+  cleanups.push(async () => workerOps.stop());
+  server = createHttpServer(workerOps.app);
   workerUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
 });
 
@@ -121,6 +124,48 @@ describe('/metrics after a roster has been processed', () => {
     expect(sampleValue(apiMetrics, 'process_cpu_user_seconds_total', { service: 'api' })).toBeGreaterThan(0);
     // The api counts the same queues under its own prefix.
     expect(sampleValue(apiMetrics, 'crew_queue_jobs', { queue: 'schedules', state: 'completed', service: 'api' })).toBe(sampleValue(worker, 'crew_queue_jobs', { queue: 'schedules', state: 'completed' }));
+  });
+});
+
+describe('webhook metrics (issue 13)', () => {
+  it('counts attempts by outcome, observes event lag on success, and samples the waiting backlog with its age', async () => {
+    const t = await onboard(stack, { name: 'Hook Metrics Air', carrier: 'HM', scopes: SCOPES, settings: { schedules_access: true } });
+    const email = 'grace@hooks.test';
+    await bookingAccount(stack, t, email);
+    await contractStations(stack, t, ['JFK']);
+    // One receiver that answers 204, and one endpoint whose port refuses connections (its delivery stays pending).
+    const receiver = createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+    const port = await listen(receiver, 0, '127.0.0.1');
+    cleanups.push(() => closeServer(receiver, 1000));
+    const closed = createHttpServer();
+    const refusedPort = await listen(closed, 0, '127.0.0.1');
+    await closeServer(closed, 1000);
+    for (const url of [`http://127.0.0.1:${port}/ok`, `http://127.0.0.1:${refusedPort}/down`]) {
+      const created = await api(t, '/crew/webhooks', { method: 'POST', body: { url, event_types: ['booking.confirmed'] } });
+      expect(created.status).toBe(201);
+    }
+    const before = await scrape(workerUrl);
+    const succeededBefore = sampleValue(before, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0;
+    const failedBefore = sampleValue(before, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0;
+    expect(sampleValue(before, 'crew_webhook_event_lag_seconds_count', { lane: 'urgent' })).toBe(0);
+
+    const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
+    expect(res.status).toBe(202);
+    const m = await eventually(async () => {
+      const s = await scrape(workerUrl);
+      const ok = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0) > succeededBefore;
+      const failed = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0) > failedBefore;
+      return ok && failed ? s : undefined;
+    }, 'a delivered and a failed booking.confirmed attempt');
+    expect(sampleValue(m, 'crew_webhook_event_lag_seconds_count', { lane: 'bulk' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(m, 'crew_webhook_event_lag_seconds_sum', { lane: 'bulk' })).toBeGreaterThan(0);
+
+    // The refused endpoint's delivery waits for its retry: one pending in the bulk lane, none urgent.
+    await workerOps.sampleLanes();
+    const sampled = await scrape(workerUrl);
+    expect(sampleValue(sampled, 'crew_webhook_pending_deliveries', { lane: 'bulk' })).toBe(1);
+    expect(sampleValue(sampled, 'crew_webhook_oldest_pending_seconds', { lane: 'bulk' })).toBeGreaterThan(0);
+    expect(sampleValue(sampled, 'crew_webhook_pending_deliveries', { lane: 'urgent' })).toBe(0);
   });
 });
 

@@ -9,10 +9,16 @@ export interface WorkerMetrics {
   bookingOutcome(type: 'HOTEL' | 'FLIGHT', status: string): void;
   /** An action item reached a terminal disposition, `seconds` after it was created. */
   dispositionReached(priority: string, disposition: string, seconds: number): void;
+  /**
+   * A webhook delivery attempt ended; on success `lagSeconds` is the event lag (change committed → delivered).
+   * `urgent`: a P1 booking's event (the urgent lane).
+   */
+  webhookAttempt(ok: boolean, urgent: boolean, lagSeconds: number | null): void;
 }
 
 export const NO_METRICS: WorkerMetrics = {
   scheduleProcessed: () => undefined,
   bookingOutcome: () => undefined,
   dispositionReached: () => undefined,
+  webhookAttempt: () => undefined,
 };

@@ -12,6 +12,8 @@ const PRIORITIES = Priority.anyOf.map((s) => s.const);
 /** What a booking task can end in (PENDING is not an outcome). */
 const BOOKING_OUTCOMES = BOOKING_STATUSES.filter((s) => s !== 'PENDING');
 const JOB_OUTCOMES = ['completed', 'failed'] as const;
+const WEBHOOK_LANES = ['urgent', 'bulk'] as const;
+const laneOf = (urgent: boolean) => (urgent ? 'urgent' : 'bulk');
 
 /** Prometheus implementation of the processors' hooks, plus job durations taken from the BullMQ workers' events. */
 export class PromWorkerMetrics implements WorkerMetrics {
@@ -29,6 +31,10 @@ export class PromWorkerMetrics implements WorkerMetrics {
   private readonly coverage24h: Gauge<'airline' | 'status'>;
   private readonly uncovered12h: Gauge<'airline'>;
   private readonly coverageSampled: Gauge<never>;
+  private readonly webhookAttempts: Counter<'lane' | 'outcome'>;
+  private readonly webhookLag: Histogram<'lane'>;
+  private readonly webhookPending: Gauge<'lane'>;
+  private readonly webhookOldest: Gauge<'lane'>;
 
   constructor(registry: Registry = createRegistry('worker')) {
     this.registry = registry;
@@ -81,6 +87,23 @@ export class PromWorkerMetrics implements WorkerMetrics {
     });
     this.uncovered12h = new Gauge({ name: 'crew_coverage_uncovered_within_12h', help: 'Layovers checking in within 12 h with no live booking (UNCOVERED), per airline (top airlines, "other")', labelNames: ['airline'] as const, registers });
     this.coverageSampled = new Gauge({ name: 'crew_coverage_sampled_timestamp_seconds', help: 'When the coverage of the next 24 h was last computed (unix seconds)', registers });
+    // Webhooks (issue 13): attempts and lag as they happen; the backlog sampled with the booking lanes.
+    this.webhookAttempts = new Counter({ name: 'crew_webhook_attempts_total', help: 'Webhook delivery attempts by lane (urgent: P1 bookings) and outcome', labelNames: ['lane', 'outcome'] as const, registers });
+    this.webhookLag = new Histogram({
+      name: 'crew_webhook_event_lag_seconds',
+      help: 'Event lag: from the change committed (event written) to its successful delivery, by lane',
+      labelNames: ['lane'] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400],
+      registers,
+    });
+    this.webhookPending = new Gauge({ name: 'crew_webhook_pending_deliveries', help: 'Webhook deliveries waiting (due or backing off), by lane', labelNames: ['lane'] as const, registers });
+    this.webhookOldest = new Gauge({ name: 'crew_webhook_oldest_pending_seconds', help: 'Age of the oldest waiting webhook delivery, by lane', labelNames: ['lane'] as const, registers });
+    for (const lane of WEBHOOK_LANES) {
+      for (const outcome of ['succeeded', 'failed']) this.webhookAttempts.inc({ lane, outcome }, 0);
+      this.webhookLag.zero({ lane });
+      this.webhookPending.set({ lane }, 0);
+      this.webhookOldest.set({ lane }, 0);
+    }
     // Every known series starts at zero, so rate() and absent() work before the first event.
     for (const type of ACTION_TYPES) for (const status of BOOKING_OUTCOMES) this.bookings.inc({ type, status }, 0);
     for (const priority of PRIORITIES) for (const disposition of DISPOSITIONS) this.disposition.zero({ priority, disposition });
@@ -97,6 +120,21 @@ export class PromWorkerMetrics implements WorkerMetrics {
 
   dispositionReached(priority: string, disposition: string, seconds: number): void {
     this.disposition.observe({ priority, disposition }, Math.max(0, seconds));
+  }
+
+  webhookAttempt(ok: boolean, urgent: boolean, lagSeconds: number | null): void {
+    const lane = laneOf(urgent);
+    this.webhookAttempts.inc({ lane, outcome: ok ? 'succeeded' : 'failed' });
+    if (ok && lagSeconds !== null) this.webhookLag.observe({ lane }, Math.max(0, lagSeconds));
+  }
+
+  /** Sets the webhook backlog gauges from a sample (a lane with nothing pending reads 0). */
+  setWebhookBacklog(rows: readonly { urgent: boolean; pending: number; oldest_seconds: number }[]): void {
+    for (const lane of WEBHOOK_LANES) {
+      const r = rows.find((x) => laneOf(x.urgent) === lane);
+      this.webhookPending.set({ lane }, r?.pending ?? 0);
+      this.webhookOldest.set({ lane }, r?.oldest_seconds ?? 0);
+    }
   }
 
   /** Sets the lane gauges from a sample; airlines beyond the top TOP_AIRLINES (by waiting tasks) become "other". */

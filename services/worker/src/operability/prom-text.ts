@@ -23,7 +23,8 @@ const SUFFIXES = ['_bucket', '_sum', '_count', '_total', '_created'];
 function parseValue(raw: string, line: string): number {
   if (raw === '+Inf') return Infinity;
   if (raw === '-Inf') return -Infinity;
-  if (raw === 'NaN') return NaN;
+  // Prometheus parses NaN case-insensitively, and prom-client writes it "Nan".
+  if (raw.toLowerCase() === 'nan') return NaN;
   const n = Number(raw);
   if (raw === '' || Number.isNaN(n)) throw new Error(`bad sample value in: ${line}`);
   return n;

@@ -1,6 +1,6 @@
 import type { Worker } from 'bullmq';
 import express, { type Express } from 'express';
-import { sql, type Db } from '@crew/db';
+import { sql, webhookRepo, type Db } from '@crew/db';
 import { errorHandler, fallbackHandler, type Logger } from '@crew/platform';
 import { BOOKING_QUEUES, sampleLanes, type Queues } from '@crew/queue';
 import { withDeadline } from '@crew/queue';
@@ -29,7 +29,7 @@ export interface WorkerOpsDeps {
 export interface WorkerOps {
   app: Express;
   health: WorkerHealth;
-  /** Samples the booking lanes now (also runs every laneSampleMs). */
+  /** Samples the booking lanes and the webhook backlog now (also runs every laneSampleMs). */
   sampleLanes(): Promise<void>;
   /** Recomputes the coverage gauges now (also runs every coverageSampleMs). */
   coverage: CoverageMonitor;
@@ -57,9 +57,16 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   const bookingQueues = BOOKING_QUEUES.map((name) => deps.queues[name]);
   let sampling: Promise<void> | null = null;
   const sample = () =>
-    (sampling ??= sampleLanes(bookingQueues)
-      .then((s) => deps.metrics.setLanes(s))
-      .catch((err) => deps.logger.warn({ err }, 'booking lane sampling failed'))
+    (sampling ??= Promise.all([
+      sampleLanes(bookingQueues)
+        .then((s) => deps.metrics.setLanes(s))
+        .catch((err) => deps.logger.warn({ err }, 'booking lane sampling failed')),
+      webhookRepo
+        .pendingBacklog(deps.db)
+        .then((rows) => deps.metrics.setWebhookBacklog(rows))
+        .catch((err) => deps.logger.warn({ err }, 'webhook backlog sampling failed')),
+    ])
+      .then(() => undefined)
       .finally(() => (sampling = null)));
   const timer = setInterval(() => void sample(), deps.laneSampleMs ?? 15_000);
   timer.unref();

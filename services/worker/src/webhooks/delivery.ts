@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { webhookRepo, type Db } from '@crew/db';
 import { guardedLookup, openSecret, parseSecretKey, refusedUrl, type Config, type Logger, type TargetPolicy } from '@crew/platform';
 import { WEBHOOK_PRIORITY, webhookDrainJobId, type JobData } from '@crew/queue';
+import type { WorkerMetrics } from '../operability/hooks';
 
 export type DrainJob = Job<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>;
 
@@ -76,8 +77,8 @@ export interface WebhookDelivererDeps {
   queue: Queue;
   config: Config;
   logger: Logger;
-  /** change committed → delivered, seconds (event lag). */
-  observeLag?: (seconds: number) => void;
+  /** Attempts and event lag (change committed → delivered) for /metrics. */
+  metrics?: Pick<WorkerMetrics, 'webhookAttempt'>;
 }
 
 /**
@@ -212,9 +213,10 @@ export class WebhookDeliverer {
             recording = webhookRepo.recordAttempt(db, head.delivery_id, attempt, { status: 'SUCCEEDED' });
             if (failing) await webhookRepo.markEndpointHealth(db, endpointId, true);
             failing = false;
-            this.deps.observeLag?.((Date.now() - head.created_at.getTime()) / 1000);
+            this.deps.metrics?.webhookAttempt(true, head.urgent, (Date.now() - head.created_at.getTime()) / 1000);
             continue;
           }
+          this.deps.metrics?.webhookAttempt(false, head.urgent, null);
           const giveUp = attempts >= this.deps.config.webhookMaxAttempts;
           await webhookRepo.recordAttempt(db, head.delivery_id, attempt, giveUp ? { status: 'FAILED' } : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) });
           const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
