@@ -8,10 +8,7 @@ import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import type { Principal } from '../src';
 import { deleteBooking } from '../src/bookings/bookings.service';
-import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const listeners: PgListener[] = [];

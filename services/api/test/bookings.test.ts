@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';

@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 /** Issue 14: the coverage monitor (GET /crew/coverage, /crew/coverage/deadheads and their CSV). */
 let stack: Stack;

@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 /** Money in other currencies (issue 10 item 5): the operator's FX table, the fare ceiling and the hotel rate check. */
 let stack: Stack;

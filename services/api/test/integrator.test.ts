@@ -2,10 +2,7 @@
  * What an airline integrator meets first (issue 10 items 1–4) and the serialized duplicate check of spec 4.4
  * rule 4 (issue 16 defect 1): requests as the spec writes them, over HTTP against the real stack.
  */
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';

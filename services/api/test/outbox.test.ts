@@ -2,10 +2,7 @@ import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
-import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
-import { redisTarget, startTcpRelay, type TcpRelay } from '../../../test/support/tcp-relay';
+import { allActionItems, http, onboard, onePairingRoster, redisTarget, type Stack, startStack, startTcpRelay, type TcpRelay, waitForSchedule } from '@crew/test-support';
 
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 let relay: TcpRelay;

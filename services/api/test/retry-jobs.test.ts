@@ -3,10 +3,7 @@
  * with retries left go back to PENDING (one more retry, a `retry N` event by the caller, a task queued), those
  * out of retries stay FAILED and count as failed.
  */
-import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 

@@ -13,10 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger, roomingLinkKey, signRoomingLink } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { RoomingChannel, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
-import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { bookingAccount, STANDARD_TERMS } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, http, onboard, onePairingRoster, type Stack, STANDARD_TERMS, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 jest.setTimeout(120_000);
 

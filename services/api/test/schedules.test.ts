@@ -1,8 +1,6 @@
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 let t: Tenant;

@@ -10,10 +10,7 @@ import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, contractStations, createTestDatabase, http, onboard, type Stack, startStack, type Tenant, type TestDatabase } from '@crew/test-support';
 
 jest.setTimeout(60_000);
 

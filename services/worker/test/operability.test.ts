@@ -10,11 +10,7 @@ import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { redisTarget, startTcpRelay } from '../../../test/support/tcp-relay';
-import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, contractStations, http, onboard, onePairingRoster, redisTarget, type Stack, startStack, startTcpRelay, type Tenant, waitForSchedule } from '@crew/test-support';
 
 const SCOPES = 'events:read events:write schedules:read schedules:write';
 const logger = createLogger('worker-test', 'silent');
