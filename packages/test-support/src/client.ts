@@ -1,4 +1,5 @@
 import type { Stack } from './stack';
+import { waitFor } from './wait';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -77,14 +78,18 @@ export function clientToken(stack: Stack, clientId: string, secret: string) {
 
 /** Polls processing-status until poll_recommended is false (or the deadline passes). */
 export async function waitForSchedule(stack: Stack, token: string, scheduleId: string, deadlineMs = 30_000): Promise<any> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const res = await http(`${stack.apiUrl}/api/v1/crew/schedules/${scheduleId}/processing-status`, { token });
-    if (res.status !== 200) throw new Error(`processing-status ${res.status}: ${res.text}`);
-    if (!res.body.poll_recommended) return res.body;
-    if (Date.now() > until) throw new Error(`schedule ${scheduleId} still ${res.body.status} after ${deadlineMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last = 'unknown';
+  return waitFor(
+    async () => {
+      const res = await http(`${stack.apiUrl}/api/v1/crew/schedules/${scheduleId}/processing-status`, { token });
+      if (res.status !== 200) throw new Error(`processing-status ${res.status}: ${res.text}`);
+      last = res.body.status;
+      return !res.body.poll_recommended && res.body;
+    },
+    deadlineMs,
+    () => `schedule ${scheduleId} (still ${last})`,
+    100,
+  );
 }
 
 /** Every action item of a schedule, following cursors. */

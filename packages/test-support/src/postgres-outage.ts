@@ -66,6 +66,7 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
       const workerReady = await http(`http://127.0.0.1:${workerPort}/readyz`);
       expect(workerReady.status).toBe(503);
       expect(workerReady.body.checks.postgres).toBe(false);
+      // The outage's length is the scenario's input (downMs), not a wait for something to happen.
       await new Promise((r) => setTimeout(r, Math.max(0, s.downMs - (Date.now() - downSince))));
     } finally {
       await s.outage.up();

@@ -1,4 +1,4 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 /** Each supplier fault of DESIGN section 5 that bookings.test.ts does not already cover, end to end. */
 let stack: Stack;
@@ -70,11 +70,10 @@ describe('flights with deadhead auto-booking on', () => {
     const { booking } = await booked(t, email, 'FLIGHT');
     expect(booking.status).toBe('FAILED');
     await api(t, `/crew/bookings/${booking.booking_id}/retry`, { method: 'POST' });
-    let now = booking;
-    for (let i = 0; i < 100 && (now.status === 'FAILED' || now.status === 'PENDING'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      now = (await api(t, `/crew/bookings/${booking.booking_id}`)).body;
-    }
+    const now = await waitFor(async () => {
+      const b = (await api(t, `/crew/bookings/${booking.booking_id}`)).body;
+      return b.status !== 'FAILED' && b.status !== 'PENDING' && b;
+    }, 10_000, 'the retried booking to settle');
     expect(now.status).toBe('CONFIRMED');
     const orders = (await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)).body.reservations;
     expect(orders).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -33,12 +33,10 @@ async function roster(t: Tenant, body: unknown) {
 }
 
 async function settledBooking(t: Tenant, id: string) {
-  for (let i = 0; i < 100; i++) {
+  return waitFor(async () => {
     const b = await api(t, `/crew/bookings/${id}`);
-    if (b.body.status !== 'PENDING') return b.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`booking ${id} still PENDING`);
+    return b.body.status !== 'PENDING' && b.body;
+  }, 10_000, `booking ${id} to leave PENDING`);
 }
 
 const hotelItem = (items: any[]) => items.find((i) => i.type === 'HOTEL');
@@ -131,11 +129,7 @@ describe('hotel layovers from the roster', () => {
     const job = await api(t, '/crew/bookings/retry-jobs', { method: 'POST', body: { schedule_id: r.id } });
     expect(job.status).toBe(202);
     expect(job.body).toMatchObject({ retry_job_id: expect.any(String), total: 1 });
-    for (let i = 0; i < 50; i++) {
-      const j = (await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body;
-      if (j.status !== 'RUNNING') break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    await waitFor(async () => (await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING', 5000, 'the retry job to finish');
     expect((await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({ status: 'COMPLETED', total: 1, succeeded: 1, failed: 0 });
     expect((await api(t, '/crew/bookings/retry-jobs')).body.retry_jobs.map((j: { retry_job_id: string }) => j.retry_job_id)).toEqual([job.body.retry_job_id]);
   });

@@ -1,4 +1,4 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 /** Issue 14: the coverage monitor (GET /crew/coverage, /crew/coverage/deadheads and their CSV). */
 let stack: Stack;
@@ -101,7 +101,7 @@ describe('layover coverage', () => {
     const items = await roster(t, body);
     const e1 = items.find((i) => i.type === 'HOTEL' && i.anchors.employee_id === 'E1');
     expect((await api(t, `/crew/bookings/${e1.booking_id}`, { method: 'DELETE' })).status).toBeLessThan(300);
-    for (let i = 0; i < 100 && (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status !== 'CANCELLED'; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status === 'CANCELLED', 10_000, 'the booking to be CANCELLED');
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 0, UNCOVERED: 1 });
     expect(c.layovers.find((l: any) => l.employee_id === 'E1')).toMatchObject({ status: 'UNCOVERED', booking_status: 'CANCELLED', reason: 'its booking is CANCELLED but the layover is still in the roster' });

@@ -2,7 +2,7 @@
  * What an airline integrator meets first (issue 10 items 1–4) and the serialized duplicate check of spec 4.4
  * rule 4 (issue 16 defect 1): requests as the spec writes them, over HTTP against the real stack.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -31,12 +31,10 @@ async function airline(opts: { contract?: string[]; booker?: boolean; settings?:
 }
 
 async function settled(t: Tenant, id: string) {
-  for (let i = 0; i < 150; i++) {
+  return waitFor(async () => {
     const b = await api(t, `/crew/bookings/${id}`);
-    if (b.body.status !== 'PENDING') return b.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`booking ${id} still PENDING`);
+    return b.body.status !== 'PENDING' && b.body;
+  }, 15_000, `booking ${id} to leave PENDING`);
 }
 
 async function roster(t: Tenant, body: unknown) {

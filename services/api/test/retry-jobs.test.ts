@@ -3,7 +3,7 @@
  * with retries left go back to PENDING (one more retry, a `retry N` event by the caller, a task queued), those
  * out of retries stay FAILED and count as failed.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 
@@ -42,7 +42,7 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
   const rows = await stack.database.db.selectFrom('bookings').select(['booking_id', 'retry_job_id']).where('booking_id', 'in', [retriable, exhausted]).execute();
   expect(rows.map((r) => r.retry_job_id)).toEqual([job.body.retry_job_id, job.body.retry_job_id]);
 
-  for (let i = 0; i < 100 && (await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status === 'RUNNING'; i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(async () => (await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING', 10_000, 'the retry job to finish');
   expect((await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({ status: 'COMPLETED', total: 2, succeeded: 1, failed: 1 });
   expect((await api(`/crew/bookings/${retriable}`)).body).toMatchObject({ status: 'CONFIRMED', retry_count: 1 });
   const history = (await api(`/crew/bookings/${retriable}/status`)).body.history as { status: string; reason: string; actor: string }[];

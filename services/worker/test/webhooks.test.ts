@@ -173,7 +173,12 @@ describe('delivery', () => {
     const d = await waitFor(async () => (await deliveries(t, ep.endpoint_id)).find((x) => x.status === 'SUCCEEDED'), 20_000, 'success');
     expect(d).toMatchObject({ event_id: test.body.event_id, attempts: 4, last_response_code: 200, next_attempt_at: null });
     expect(d.attempt_log.map((a: any) => a.response_code)).toEqual([500, 500, 500, 200]);
-    await new Promise((r) => setTimeout(r, 500));
+    // The drain that delivered it has ended (the endpoint's lease is released): none is left to send it again.
+    await waitFor(
+      async () => (await stack.database.db.selectFrom('webhook_endpoints').select('lease_until').where('endpoint_id', '=', ep.endpoint_id).executeTakeFirstOrThrow()).lease_until === null,
+      10_000,
+      'the drain to end',
+    );
     const got = receiver.on('/flaky');
     expect(got).toHaveLength(4);
     expect(new Set(got.map((g) => g.event.id))).toEqual(new Set([test.body.event_id]));
