@@ -24,7 +24,6 @@ const shared = {
     '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
-  testTimeout: 60000,
 };
 
 /** @type {import('jest').Config} */
@@ -34,4 +33,6 @@ module.exports = {
     { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', ...UNIT.map((glob) => `!${glob}`)] },
   ],
   maxWorkers: 2,
+  // A global option: a project's own testTimeout is not applied.
+  testTimeout: 60000,
 };
