@@ -24,7 +24,7 @@ async function airline(settings: Record<string, unknown>, contract: boolean) {
 async function booked(t: Tenant, email: string, type: 'HOTEL' | 'FLIGHT') {
   const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type);
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type)!;
   return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
 }
 
@@ -112,7 +112,7 @@ describe('day rooms', () => {
     roster.pairings[0]!.duty_periods[0]!.layover = { station: 'JFK', booking_required: true, checkin_time_local: '2027-03-10T13:00:00-05:00', checkout_time_local: '2027-03-10T22:00:00-05:00' };
     const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-    const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL');
+    const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL')!;
     const booking = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
     expect(booking.status).toBe('CONFIRMED');
     expect(booking.hotel).toMatchObject({ check_in_date: '2027-03-10', check_out_date: '2027-03-11', nights: 1 });

@@ -54,7 +54,7 @@ async function confirmedHotel(carrier: string) {
   await contractStations(stack, t, ['JFK']);
   const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { token: t.accessToken, method: 'POST', body: onePairingRoster({ email }) });
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL');
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL')!;
   const bookingId = item.booking_id as string;
   await waitFor(async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED', 30_000, 'the booking to be CONFIRMED', 20);
   const caller: Principal = { airline_id: t.airlineId, user_id: 'u', email: 'ops@air.test', client_id: 'c', scopes: new Set() };

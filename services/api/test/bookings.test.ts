@@ -197,7 +197,7 @@ describe('changing and cancelling bookings', () => {
     await api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { manual_override: false } });
     const back = await roster(t, moved);
     expect(back.items.map((i) => i.classification)).toEqual(["LAYOVER_EXTENDED"]);
-    expect(back.items[0].booking_id).toBe(bookingId);
+    expect(back.items[0]!.booking_id).toBe(bookingId);
   });
 
   it('a cancelled booking is not re-created by a later roster that contains its pairing again', async () => {

@@ -33,7 +33,7 @@ async function booked(t: Tenant, email: string, type: 'HOTEL' | 'FLIGHT') {
   const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
   expect(res.status).toBe(202);
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type);
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type)!;
   return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
 }
 

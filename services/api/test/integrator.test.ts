@@ -165,12 +165,12 @@ describe('manual flight commits', () => {
 
   it('the airline’s flight_number anchor is kept; what was booked is in the flight block', async () => {
     const { t, email } = await airline();
-    const item = (await roster(t, onePairingRoster({ email }))).find((i) => i.type === 'FLIGHT');
+    const item = (await roster(t, onePairingRoster({ email }))).find((i) => i.type === 'FLIGHT')!;
     const o = (await http(`${stack.apiUrl}${item.flight_options_url}`, { token: t.accessToken })).body.options.find((x: any) => x.flight_number !== 'BA117');
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, pairing_number: 'P100' }, flight: { flight_option_id: o.flight_option_id } } });
     expect(res.status).toBe(202);
     expect(res.body.booking_id).toBe(item.booking_id);
-    const done = await settled(t, item.booking_id);
+    const done = await settled(t, item.booking_id!);
     expect(done).toMatchObject({ status: 'CONFIRMED', flight_number: 'BA117' });
     expect(done.flight).toMatchObject({ flight_number: o.flight_number, airline_code: o.airline_code, cabin: o.cabin, price: o.price, dep_time: o.dep_time });
     expect((await api(t, '/crew/bookings?flight_number=BA117')).body.bookings.map((b: any) => b.booking_id)).toEqual([item.booking_id]);

@@ -28,7 +28,7 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
   const scheduleId = res.body.schedule_id as string;
   await waitForSchedule(stack, t.accessToken, scheduleId);
   const hotels = (await allActionItems(stack, t.accessToken, scheduleId)).filter((i: { type: string }) => i.type === 'HOTEL');
-  const idOf = (pairing: string) => hotels.find((i: { anchors: { pairing_number: string } }) => i.anchors.pairing_number === pairing).booking_id as string;
+  const idOf = (pairing: string) => hotels.find((i) => i.anchors.pairing_number === pairing)!.booking_id as string;
   const [retriable, exhausted] = [idOf('P100'), idOf('P200')];
   for (const id of [retriable, exhausted]) expect((await api(`/crew/bookings/${id}`)).body.status).toBe('FAILED');
   // P200 has used the airline's 3 retries.
