@@ -342,9 +342,12 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const again = await inbox.waitFor(before + 2);
     expect(again.subject).toContain('2027-05-05 v1 (resent)');
     expect(csvRows(again.csv).slice(1).map((r) => r[0])).toEqual([rowRef]);
+    // The worker records a send once the mail server has taken it; then a pass sends nothing more.
+    const listOf0505 = async () => (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+    await waitFor(async () => (await listOf0505()).sends >= 2, 10_000, 'the resend to be recorded');
     await roomingPass();
     expect(inbox.mails).toHaveLength(before + 2);
-    const after = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+    const after = await listOf0505();
     expect(after).toMatchObject({ status: 'SENT', sends: 2, version: 1 });
     expect(after.rows).toHaveLength(1);
   });
