@@ -175,6 +175,22 @@ export async function waitForSchedule(stack: Stack, token: string, scheduleId: s
   );
 }
 
+/** Polls a booking until it leaves PENDING (its task has settled) and returns it. */
+export async function settledBooking(stack: Stack, token: string, bookingId: string, timeoutMs = 15_000): Promise<RouteBody<'GET /api/v1/crew/bookings/:booking_id'>> {
+  let last = 'unknown';
+  return waitFor(
+    async () => {
+      const res = await request(stack, 'GET /api/v1/crew/bookings/:booking_id', { token, params: { booking_id: bookingId } });
+      if (res.status !== 200) throw new Error(`booking ${res.status}: ${res.text}`);
+      last = res.body.status;
+      return res.body.status !== 'PENDING' && res.body;
+    },
+    timeoutMs,
+    () => `booking ${bookingId} to settle (still ${last})`,
+    100,
+  );
+}
+
 /** Every action item of a schedule, following cursors (`query`: more `&name=value` filters). */
 export async function allActionItems(stack: Stack, token: string, scheduleId: string, query = ''): Promise<Static<typeof ActionItem>[]> {
   const items: Static<typeof ActionItem>[] = [];

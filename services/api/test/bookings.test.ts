@@ -1,4 +1,4 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -32,12 +32,7 @@ async function roster(t: Tenant, body: unknown) {
   return { id: res.body.schedule_id as string, status, items: await allActionItems(stack, t.accessToken, res.body.schedule_id) };
 }
 
-async function settledBooking(t: Tenant, id: string) {
-  return waitFor(async () => {
-    const b = await api(t, `/crew/bookings/${id}`);
-    return b.body.status !== 'PENDING' && b.body;
-  }, 10_000, `booking ${id} to leave PENDING`);
-}
+const settled = (t: Tenant, id: string) => settledBooking(stack, t.accessToken, id, 10_000);
 
 const hotelItem = (items: any[]) => items.find((i) => i.type === 'HOTEL');
 const flightItem = (items: any[]) => items.find((i) => i.type === 'FLIGHT');
@@ -111,7 +106,7 @@ describe('hotel layovers from the roster', () => {
     const retried = await api(t, `/crew/bookings/${item.booking_id}/retry`, { method: 'POST' });
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ status: 'PENDING', retry_count: 1 });
-    const done = await settledBooking(t, item.booking_id);
+    const done = await settled(t, item.booking_id);
     expect(done).toMatchObject({ status: 'CONFIRMED', retry_count: 1 });
     expect((await reservations(email)).filter((x) => x.kind === 'hotel')).toHaveLength(1);
     const again = await api(t, `/crew/bookings/${item.booking_id}/retry`, { method: 'POST' });
@@ -227,9 +222,9 @@ describe('deadheads', () => {
     });
     expect(commit.status).toBe(202);
     expect(commit.body).toMatchObject({ booking_id: item.booking_id, status: 'PENDING', manual_override: true });
-    const done = await settledBooking(t, item.booking_id);
+    const done = await settled(t, item.booking_id);
     expect(done).toMatchObject({ status: 'CONFIRMED', booked_by: t.email });
-    expect(done.flight.pnr).toBeUndefined();
+    expect(done.flight!.pnr).toBeUndefined();
     const status = await api(t, `/crew/bookings/${item.booking_id}/status`);
     expect(status.body.booking.flight).toMatchObject({ pnr: expect.any(String), ticket_id: expect.any(String), transaction_id: expect.any(String), trip_session_id: expect.any(String) });
     expect((await api(t, `/crew/bookings/${item.booking_id}`)).body.flight.pnr).toBe(status.body.booking.flight.pnr);
@@ -276,7 +271,7 @@ describe('deadheads', () => {
       body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: other.email, pairing_number: 'P100', duty_date: '2027-03-10' }, flight: { flight_option_id: option.flight_option_id } },
     });
     expect(commit.status).toBe(202);
-    expect((await settledBooking(other.t, commit.body.booking_id)).status).toBe('NEEDS_REVIEW');
+    expect((await settled(other.t, commit.body.booking_id)).status).toBe('NEEDS_REVIEW');
   });
 });
 
@@ -294,7 +289,7 @@ describe('requests, injection and idempotency', () => {
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'PENDING', manual_override: true, source: 'AIRLINE_INJECTED' });
-    expect((await settledBooking(t, res.body.booking_id)).status).toBe('CONFIRMED');
+    expect((await settled(t, res.body.booking_id)).status).toBe('CONFIRMED');
     const dup = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('CONFLICT');
@@ -327,7 +322,7 @@ describe('requests, injection and idempotency', () => {
     const res = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', irop_ref: 'IROP-77', classification: 'IROP_HOTEL_EXTEND', notes: 'storm' }) });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ source: 'IROP', type: 'HOTEL', classification: 'IROP_HOTEL_EXTEND', priority: 'P2', schedule_id: null, notes: 'storm', booking_id: expect.any(String) });
-    const booking = await settledBooking(t, res.body.booking_id);
+    const booking = await settled(t, res.body.booking_id);
     expect(booking).toMatchObject({ status: 'CONFIRMED', irop_ref: 'IROP-77', source: 'IROP', manual_override: true });
     expect((await api(t, '/crew/bookings?irop_ref=IROP-77')).body.bookings.map((b: { booking_id: string }) => b.booking_id)).toEqual([booking.booking_id]);
   });

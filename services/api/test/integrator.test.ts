@@ -2,7 +2,7 @@
  * What an airline integrator meets first (issue 10 items 1–4) and the serialized duplicate check of spec 4.4
  * rule 4 (issue 16 defect 1): requests as the spec writes them, over HTTP against the real stack.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -30,12 +30,7 @@ async function airline(opts: { contract?: string[]; booker?: boolean; settings?:
   return { t, email };
 }
 
-async function settled(t: Tenant, id: string) {
-  return waitFor(async () => {
-    const b = await api(t, `/crew/bookings/${id}`);
-    return b.body.status !== 'PENDING' && b.body;
-  }, 15_000, `booking ${id} to leave PENDING`);
-}
+const settled = (t: Tenant, id: string) => settledBooking(stack, t.accessToken, id, 15_000);
 
 async function roster(t: Tenant, body: unknown) {
   const res = await api(t, '/crew/schedules', { method: 'POST', body });
@@ -95,7 +90,7 @@ describe('hotel.city of injection and commit bodies (spec 2.7)', () => {
     expect(res.status).toBe(202);
     const booking = await settled(t, res.body.booking_id);
     expect(booking).toMatchObject({ status: 'CONFIRMED' });
-    expect(booking.hotel.property_id).toBe('GDS-LHR-001');
+    expect(booking.hotel!.property_id).toBe('GDS-LHR-001');
   });
 
   it('a city with several airports resolves to the airline’s configured base there, else 422 naming the candidates', async () => {
@@ -107,7 +102,7 @@ describe('hotel.city of injection and commit bodies (spec 2.7)', () => {
     const based = await airline({ contract: ['LGA'] });
     const res = await api(based.t, '/crew/bookings/request', { method: 'POST', body: hotelBody(based.email, { city: 'new york' }) });
     expect(res.status).toBe(202);
-    expect((await settled(based.t, res.body.booking_id)).hotel.property_id).toBe('GDS-LGA-001');
+    expect((await settled(based.t, res.body.booking_id)).hotel!.property_id).toBe('GDS-LGA-001');
   });
 
   it('with property_id, city is optional and checked against the property: a mismatch is a clear 422', async () => {

@@ -10,7 +10,7 @@ import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { bookingAccount, contractStations, createTestDatabase, http, onboard, type Stack, startStack, type Tenant, type TestDatabase, waitFor } from '@crew/test-support';
+import { bookingAccount, contractStations, createTestDatabase, http, onboard, settledBooking, type Stack, startStack, type Tenant, type TestDatabase, waitFor } from '@crew/test-support';
 
 jest.setTimeout(60_000);
 
@@ -162,11 +162,7 @@ describe('supplier pacing', () => {
   });
   afterAll(() => stack.close());
 
-  const settled = (id: string, ms = 20_000) =>
-    waitFor(async () => {
-      const b = (await api(`/crew/bookings/${id}`)).body;
-      return b.status !== 'PENDING' && b;
-    }, ms, `booking ${id} to leave PENDING`);
+  const settled = (id: string) => settledBooking(stack, t.accessToken, id, 20_000);
   const paces = () => stack.logLines.filter((l) => l.includes('supplier asked to slow down')).length;
 
   it('a supplier answering 429 with Retry-After pauses that lane; the bookings end CONFIRMED, not FAILED', async () => {
