@@ -17,7 +17,8 @@ COPY package.json package-lock.json ./
 COPY packages ./packages
 COPY services ./services
 RUN npm ci --omit=dev --no-audit --no-fund \
- && find packages services -path '*/test' -prune -exec rm -rf {} +
+ && find packages services -path '*/test' -prune -exec rm -rf {} + \
+ && rm -rf packages/test-support node_modules/@crew/test-support
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production

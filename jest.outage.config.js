@@ -2,11 +2,15 @@
  * Tests that take a shared service away (restart the machine's Postgres): run alone and serially after the
  * main run (`npm test`), never next to other test files.
  */
-const base = require('./jest.config');
+const { projects, ...global } = require('./jest.config');
+
+const integration = projects.find((p) => p.displayName === 'integration');
 
 /** @type {import('jest').Config} */
 module.exports = {
-  ...base,
+  ...global,
+  ...integration,
+  displayName: 'outage',
   testMatch: ['**/test/**/*.outage.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   maxWorkers: 1,

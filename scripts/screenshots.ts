@@ -16,9 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { closeServer, listen } from '@crew/platform';
 import { generateRoster } from '@crew/roster-generator';
-import { http, onboard, waitForSchedule } from '../test/support/client';
-import { onePairingRoster } from '../test/support/rosters';
-import { startStack, type Stack } from '../test/support/stack';
+import { http, onboard, onePairingRoster, type Stack, startStack, waitForSchedule } from '@crew/test-support';
 
 const DOCS = resolve(__dirname, '..', 'docs');
 const CHROMIUM = process.env.CHROMIUM ?? 'chromium';

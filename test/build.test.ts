@@ -10,15 +10,14 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { dropDatabase } from '@crew/db';
 import { createRedis } from '@crew/queue';
+import { exited, NO_TSX_PRELOAD, removeKeys, waitFor } from '@crew/test-support';
 import { builtFiles } from '../scripts/build-targets';
-import { exited, until } from './support/worker-process';
-import { removeKeys } from './support/stack';
 
 const ROOT = path.resolve(__dirname, '..');
 const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // Any attempt to load tsx fails, in the main thread and (execArgv is inherited) in worker threads.
-const NO_TSX = ['-r', path.join(__dirname, 'support/no-tsx.cjs')];
+const NO_TSX = ['-r', NO_TSX_PRELOAD];
 
 /** The api's environment in docker-compose.yml (what production gives it), `${VAR:-default}` resolved. */
 function composeEnv(): Record<string, string> {
@@ -64,7 +63,7 @@ it('npm run build; node dist/migrate.js and node services/api/dist/main.js start
     expect([(await exited(migrate)).code, migrate.output.join('')]).toEqual([0, expect.stringContaining('migrations up to date')]);
 
     api = run([...NO_TSX, '--enable-source-maps', 'services/api/dist/main.js'], env);
-    const port = await until(async () => /"port":(\d+)[^\n]*api listening/.exec(api!.output.join(''))?.[1] ?? (api!.exitCode !== null ? 'exited' : null), 30_000, 'the built api to listen');
+    const port = await waitFor(async () => /"port":(\d+)[^\n]*api listening/.exec(api!.output.join(''))?.[1] ?? (api!.exitCode !== null ? 'exited' : null), 30_000, 'the built api to listen');
     if (port === 'exited') throw new Error(`the built api exited: ${api.output.join('')}`);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: true, migrations: true, redis: true } });

@@ -1,8 +1,6 @@
 /** Tests leave no BullMQ (or other Redis) keys behind: each test stack removes its prefix when it closes. */
 import { createRedis } from '@crew/queue';
-import { http, onboard, waitForSchedule } from './support/client';
-import { onePairingRoster } from './support/rosters';
-import { startStack } from './support/stack';
+import { http, onboard, onePairingRoster, startStack, waitForSchedule } from '@crew/test-support';
 
 it('a stack that ran a roster through its queues leaves no key of its prefix in Redis', async () => {
   const stack = await startStack('hygiene', { worker: true });

@@ -1,3 +1,4 @@
+import { waitFor } from '@crew/test-support';
 import { Supervisor } from '../scripts/supervisor';
 
 jest.setTimeout(30_000);
@@ -15,13 +16,15 @@ const alive = (pid: number | undefined) => {
     return false;
   }
 };
-const until = async (probe: () => boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+/** Output lines arrive within milliseconds: look often. */
+const until = (probe: () => boolean, ms: number, what: string) => waitFor(probe, ms, what, 20);
+
+/**
+ * Resolves once every timer of at most `ms` armed before this call has fired: Node fires timers of one
+ * duration in the order they were armed, and a shorter one armed earlier sooner still. So "nothing happens"
+ * is shown against the supervisor's own back-off timers (at most maxDelayMs), not a guessed pause.
+ */
+const timersArmedBefore = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('npm start supervisor: a crashed child is restarted with growing back-off while the others keep running; SIGTERM stops all and exits 0', async () => {
   const lines: string[] = [];
@@ -53,7 +56,8 @@ it('npm start supervisor: a crashed child is restarted with growing back-off whi
   expect(Object.values(supervisor.pids()).every((p) => p === undefined)).toBe(true);
   // Nothing is restarted once stopping.
   const count = lines.filter((l) => l === '[crashy] crashy up').length;
-  await new Promise((r) => setTimeout(r, 600));
+  // A restart still armed at the stop (at most maxDelayMs, 400 ms) would have started crashy by then.
+  await timersArmedBefore(400);
   expect(lines.filter((l) => l === '[crashy] crashy up').length).toBe(count);
 });
 
@@ -87,8 +91,10 @@ it('one Ctrl-C delivered twice (terminal group + npm relaying it) is one gracefu
 
   const again = new Supervisor([{ name: 'svc', ...node(GRACEFUL) }], { write: (l) => lines.push(l) }).start();
   await until(() => lines.filter((l) => l === '[svc] up').length === 2, 10_000, 'svc to start again');
+  const stoppedAt = Date.now();
   const stopped = again.stop('SIGINT');
-  await new Promise((r) => setTimeout(r, 1100));
+  // The second signal comes once the child is in its graceful stop and the repeated-signal window (1 s) is over.
+  await until(() => lines.filter((l) => l === '[svc] signal 1').length === 2 && Date.now() - stoppedAt > 1050, 10_000, 'the graceful stop, past the repeated-signal window');
   void again.stop('SIGINT');
   expect(await stopped).toBe(1);
 });

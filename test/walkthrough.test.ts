@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStack, type Stack } from './support/stack';
+import { type Stack, startStack } from '@crew/test-support';
 
 const ROOT = join(__dirname, '..');
 

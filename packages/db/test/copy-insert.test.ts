@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { copyInsert, type ColumnTypes } from '../src/bulk';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 
 /* copyInsert writes COPY's text format itself: every value must come back exactly as given. */
 

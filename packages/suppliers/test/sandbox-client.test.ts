@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '@crew/supplier-sandbox';
+import { waitFor } from '@crew/test-support';
 import { createSandboxSuppliers, type Suppliers } from '../src/index';
 import { failure } from './failure';
 
@@ -186,7 +186,7 @@ describe('retries and connection failures', () => {
       child.kill('SIGKILL');
       // fetch's own connection attempt outlives the aborted call; the SYN retried about 1 s after the
       // first meets the closed port and fails, so wait for it rather than leak a socket past the test.
-      await sleep(1200);
+      await waitFor(() => !process.getActiveResourcesInfo().includes('TCPConnectWrap'), 10_000, "fetch's connection attempt to fail");
     }
   });
 });

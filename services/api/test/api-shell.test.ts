@@ -1,8 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { gzipSync } from 'node:zlib';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 let stack: Stack;
 let tenant: Tenant;

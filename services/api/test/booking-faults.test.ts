@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 /** Each supplier fault of DESIGN section 5 that bookings.test.ts does not already cover, end to end. */
 let stack: Stack;
@@ -27,7 +24,7 @@ async function airline(settings: Record<string, unknown>, contract: boolean) {
 async function booked(t: Tenant, email: string, type: 'HOTEL' | 'FLIGHT') {
   const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type);
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type)!;
   return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
 }
 
@@ -73,11 +70,10 @@ describe('flights with deadhead auto-booking on', () => {
     const { booking } = await booked(t, email, 'FLIGHT');
     expect(booking.status).toBe('FAILED');
     await api(t, `/crew/bookings/${booking.booking_id}/retry`, { method: 'POST' });
-    let now = booking;
-    for (let i = 0; i < 100 && (now.status === 'FAILED' || now.status === 'PENDING'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      now = (await api(t, `/crew/bookings/${booking.booking_id}`)).body;
-    }
+    const now = await waitFor(async () => {
+      const b = (await api(t, `/crew/bookings/${booking.booking_id}`)).body;
+      return b.status !== 'FAILED' && b.status !== 'PENDING' && b;
+    }, 10_000, 'the retried booking to settle');
     expect(now.status).toBe('CONFIRMED');
     const orders = (await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)).body.reservations;
     expect(orders).toHaveLength(1);
@@ -116,7 +112,7 @@ describe('day rooms', () => {
     roster.pairings[0]!.duty_periods[0]!.layover = { station: 'JFK', booking_required: true, checkin_time_local: '2027-03-10T13:00:00-05:00', checkout_time_local: '2027-03-10T22:00:00-05:00' };
     const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-    const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL');
+    const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL')!;
     const booking = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
     expect(booking.status).toBe('CONFIRMED');
     expect(booking.hotel).toMatchObject({ check_in_date: '2027-03-10', check_out_date: '2027-03-11', nights: 1 });

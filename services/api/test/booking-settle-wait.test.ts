@@ -3,15 +3,13 @@
  * `booking_settled` when a booking leaves PENDING, delivered at commit), not by re-reading the row every 50 ms.
  * The listener survives its connection being killed.
  */
+import { randomUUID } from 'node:crypto';
 import { BOOKING_SETTLED_CHANNEL, PgListener, sql, type Db } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import type { Principal } from '../src';
 import { deleteBooking } from '../src/bookings/bookings.service';
-import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const listeners: PgListener[] = [];
@@ -31,11 +29,20 @@ function listener(applicationName: string): PgListener {
   return l;
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
+/**
+ * Resolves once `l` has received a marker notified now on its channel. Postgres delivers notifications in
+ * commit order, so whatever the statements before this one notified has arrived by then too: a test proves
+ * "no notification" by this, not by waiting a while.
+ */
+async function markerDelivered(l: PgListener): Promise<void> {
+  const marker = `marker-${randomUUID()}`;
+  let arrived = false;
+  const unsubscribe = l.subscribe(marker, () => (arrived = true));
+  try {
+    await sql`select pg_notify(${BOOKING_SETTLED_CHANNEL}, ${marker})`.execute(stack.database.db);
+    await waitFor(() => arrived, 10_000, 'the marker notification', 20);
+  } finally {
+    unsubscribe();
   }
 }
 
@@ -47,9 +54,9 @@ async function confirmedHotel(carrier: string) {
   await contractStations(stack, t, ['JFK']);
   const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { token: t.accessToken, method: 'POST', body: onePairingRoster({ email }) });
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL');
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL')!;
   const bookingId = item.booking_id as string;
-  await until(async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED', 30_000);
+  await waitFor(async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED', 30_000, 'the booking to be CONFIRMED', 20);
   const caller: Principal = { airline_id: t.airlineId, user_id: 'u', email: 'ops@air.test', client_id: 'c', scopes: new Set() };
   return { bookingId, caller };
 }
@@ -67,7 +74,7 @@ it('DELETE answers with the worker’s outcome, reading the booking a few times 
     transformResult: async ({ result }) => result,
   };
   const bookingSettled = listener('settle-test-api');
-  await until(() => bookingSettled.listening);
+  await waitFor(() => bookingSettled.listening, 10_000, 'LISTEN', 20);
   const started = Date.now();
   const b = await deleteBooking(
     { db: stack.database.db.withPlugin(counter), relay: stack.relay, suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }), logger: createLogger('test', 'silent'), bookingSettled },
@@ -88,7 +95,7 @@ it('the trigger notifies once a booking leaves PENDING, at commit only; a killed
   const { bookingId } = await confirmedHotel('SX');
   const db = stack.database.db;
   const l = listener('settle-test-listener');
-  await until(() => l.listening);
+  await waitFor(() => l.listening, 10_000, 'LISTEN', 20);
   let wakes = 0;
   const unsubscribe = l.subscribe(bookingId, () => wakes++);
 
@@ -103,30 +110,31 @@ it('the trigger notifies once a booking leaves PENDING, at commit only; a killed
       throw new Error('rollback');
     })
     .catch(() => undefined);
-  await new Promise((r) => setTimeout(r, 300));
+  await markerDelivered(l);
   expect(wakes).toBe(0);
   await db.transaction().execute(async (trx) => {
     await sql`update bookings set status = 'FAILED' where booking_id = ${bookingId}`.execute(trx);
-    await new Promise((r) => setTimeout(r, 300));
+    // A marker committed on another connection meanwhile arrives; this update's notification does not, yet.
+    await markerDelivered(l);
     expect(wakes).toBe(0);
   });
-  await until(() => wakes === 1);
+  await waitFor(() => wakes === 1, 10_000, 'wake 1', 20);
   await sql`update bookings set status = 'NEEDS_REVIEW' where booking_id = ${bookingId}`.execute(db);
-  await new Promise((r) => setTimeout(r, 300));
+  await markerDelivered(l);
   expect(wakes).toBe(1);
 
   // Its connection killed (as by a Postgres restart): it reconnects, wakes every subscriber (a notification
   // may have been missed meanwhile), and keeps delivering.
   const killed = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = 'settle-test-listener'`.execute(db);
   expect(killed.rows[0]!.n).toBe(1);
-  await until(() => wakes === 2);
-  await until(() => l.listening);
+  await waitFor(() => wakes === 2, 10_000, 'wake 2', 20);
+  await waitFor(() => l.listening, 10_000, 'LISTEN', 20);
   await sql`update bookings set status = 'PENDING' where booking_id = ${bookingId}`.execute(db);
   await sql`update bookings set status = 'CONFIRMED' where booking_id = ${bookingId}`.execute(db);
-  await until(() => wakes === 3);
+  await waitFor(() => wakes === 3, 10_000, 'wake 3', 20);
   unsubscribe();
   await sql`update bookings set status = 'PENDING' where booking_id = ${bookingId}`.execute(db);
   await sql`update bookings set status = 'CONFIRMED' where booking_id = ${bookingId}`.execute(db);
-  await new Promise((r) => setTimeout(r, 300));
+  await markerDelivered(l);
   expect(wakes).toBe(3);
 });

@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -35,14 +32,7 @@ async function roster(t: Tenant, body: unknown) {
   return { id: res.body.schedule_id as string, status, items: await allActionItems(stack, t.accessToken, res.body.schedule_id) };
 }
 
-async function settledBooking(t: Tenant, id: string) {
-  for (let i = 0; i < 100; i++) {
-    const b = await api(t, `/crew/bookings/${id}`);
-    if (b.body.status !== 'PENDING') return b.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`booking ${id} still PENDING`);
-}
+const settled = (t: Tenant, id: string) => settledBooking(stack, t.accessToken, id, 10_000);
 
 const hotelItem = (items: any[]) => items.find((i) => i.type === 'HOTEL');
 const flightItem = (items: any[]) => items.find((i) => i.type === 'FLIGHT');
@@ -116,7 +106,7 @@ describe('hotel layovers from the roster', () => {
     const retried = await api(t, `/crew/bookings/${item.booking_id}/retry`, { method: 'POST' });
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ status: 'PENDING', retry_count: 1 });
-    const done = await settledBooking(t, item.booking_id);
+    const done = await settled(t, item.booking_id);
     expect(done).toMatchObject({ status: 'CONFIRMED', retry_count: 1 });
     expect((await reservations(email)).filter((x) => x.kind === 'hotel')).toHaveLength(1);
     const again = await api(t, `/crew/bookings/${item.booking_id}/retry`, { method: 'POST' });
@@ -134,11 +124,7 @@ describe('hotel layovers from the roster', () => {
     const job = await api(t, '/crew/bookings/retry-jobs', { method: 'POST', body: { schedule_id: r.id } });
     expect(job.status).toBe(202);
     expect(job.body).toMatchObject({ retry_job_id: expect.any(String), total: 1 });
-    for (let i = 0; i < 50; i++) {
-      const j = (await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body;
-      if (j.status !== 'RUNNING') break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    await waitFor(async () => (await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING', 5000, 'the retry job to finish');
     expect((await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({ status: 'COMPLETED', total: 1, succeeded: 1, failed: 0 });
     expect((await api(t, '/crew/bookings/retry-jobs')).body.retry_jobs.map((j: { retry_job_id: string }) => j.retry_job_id)).toEqual([job.body.retry_job_id]);
   });
@@ -206,7 +192,7 @@ describe('changing and cancelling bookings', () => {
     await api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { manual_override: false } });
     const back = await roster(t, moved);
     expect(back.items.map((i) => i.classification)).toEqual(["LAYOVER_EXTENDED"]);
-    expect(back.items[0].booking_id).toBe(bookingId);
+    expect(back.items[0]!.booking_id).toBe(bookingId);
   });
 
   it('a cancelled booking is not re-created by a later roster that contains its pairing again', async () => {
@@ -236,9 +222,9 @@ describe('deadheads', () => {
     });
     expect(commit.status).toBe(202);
     expect(commit.body).toMatchObject({ booking_id: item.booking_id, status: 'PENDING', manual_override: true });
-    const done = await settledBooking(t, item.booking_id);
+    const done = await settled(t, item.booking_id);
     expect(done).toMatchObject({ status: 'CONFIRMED', booked_by: t.email });
-    expect(done.flight.pnr).toBeUndefined();
+    expect(done.flight!.pnr).toBeUndefined();
     const status = await api(t, `/crew/bookings/${item.booking_id}/status`);
     expect(status.body.booking.flight).toMatchObject({ pnr: expect.any(String), ticket_id: expect.any(String), transaction_id: expect.any(String), trip_session_id: expect.any(String) });
     expect((await api(t, `/crew/bookings/${item.booking_id}`)).body.flight.pnr).toBe(status.body.booking.flight.pnr);
@@ -285,7 +271,7 @@ describe('deadheads', () => {
       body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: other.email, pairing_number: 'P100', duty_date: '2027-03-10' }, flight: { flight_option_id: option.flight_option_id } },
     });
     expect(commit.status).toBe(202);
-    expect((await settledBooking(other.t, commit.body.booking_id)).status).toBe('NEEDS_REVIEW');
+    expect((await settled(other.t, commit.body.booking_id)).status).toBe('NEEDS_REVIEW');
   });
 });
 
@@ -303,7 +289,7 @@ describe('requests, injection and idempotency', () => {
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'PENDING', manual_override: true, source: 'AIRLINE_INJECTED' });
-    expect((await settledBooking(t, res.body.booking_id)).status).toBe('CONFIRMED');
+    expect((await settled(t, res.body.booking_id)).status).toBe('CONFIRMED');
     const dup = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('CONFLICT');
@@ -336,7 +322,7 @@ describe('requests, injection and idempotency', () => {
     const res = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', irop_ref: 'IROP-77', classification: 'IROP_HOTEL_EXTEND', notes: 'storm' }) });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ source: 'IROP', type: 'HOTEL', classification: 'IROP_HOTEL_EXTEND', priority: 'P2', schedule_id: null, notes: 'storm', booking_id: expect.any(String) });
-    const booking = await settledBooking(t, res.body.booking_id);
+    const booking = await settled(t, res.body.booking_id);
     expect(booking).toMatchObject({ status: 'CONFIRMED', irop_ref: 'IROP-77', source: 'IROP', manual_override: true });
     expect((await api(t, '/crew/bookings?irop_ref=IROP-77')).body.bookings.map((b: { booking_id: string }) => b.booking_id)).toEqual([booking.booking_id]);
   });

@@ -1,5 +1,4 @@
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 let stack: Stack;
 let a: Tenant;

@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 /** Issue 14: the coverage monitor (GET /crew/coverage, /crew/coverage/deadheads and their CSV). */
 let stack: Stack;
@@ -43,7 +40,7 @@ describe('layover coverage', () => {
   it('a contracted layover is COVERED once its booking confirms; its DH leg awaiting a manual flight choice is AT_RISK', async () => {
     const { t, email } = await airline();
     const items = await roster(t, onePairingRoster({ email }));
-    const hotel = items.find((i) => i.type === 'HOTEL');
+    const hotel = items.find((i) => i.type === 'HOTEL')!;
     expect((await api(t, `/crew/bookings/${hotel.booking_id}`)).body.status).toBe('CONFIRMED');
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 0, UNCOVERED: 0 });
@@ -77,7 +74,7 @@ describe('layover coverage', () => {
     const { t, email } = await airline();
     await fault({ operation: 'hotel.book', outcome: 'error' });
     const items = await roster(t, onePairingRoster({ email }));
-    const hotel = items.find((i) => i.type === 'HOTEL');
+    const hotel = items.find((i) => i.type === 'HOTEL')!;
     expect((await api(t, `/crew/bookings/${hotel.booking_id}`)).body.status).toBe('FAILED');
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 0, AT_RISK: 1, UNCOVERED: 0 });
@@ -87,7 +84,7 @@ describe('layover coverage', () => {
   it('a roster dropping the pairing with cancellation off keeps its booking visible as AT_RISK (stay no longer rostered)', async () => {
     const { t, email } = await airline({ settings: { cancellation_execution: false } });
     const items = await roster(t, onePairingRoster({ email }));
-    const hotel = items.find((i) => i.type === 'HOTEL');
+    const hotel = items.find((i) => i.type === 'HOTEL')!;
     // The same window without pairing P100 (another crew member's pairing instead).
     const dropped = await roster(t, onePairingRoster({ email, pairing: 'P200', employee: 'E9' }));
     expect(dropped.find((i) => i.type === 'HOTEL' && i.anchors.pairing_number === 'P100')).toMatchObject({ classification: 'LAYOVER_CANCELLED', disposition: 'PENDING_REVIEW' });
@@ -102,9 +99,9 @@ describe('layover coverage', () => {
     // A second crew member on the same pairing.
     body.pairings[0]!.crew.push({ employee_id: 'E2', name: 'Grace Hopper', rank: 'FO', home_base: 'LHR', traveller_email: `b-${email}` });
     const items = await roster(t, body);
-    const e1 = items.find((i) => i.type === 'HOTEL' && i.anchors.employee_id === 'E1');
+    const e1 = items.find((i) => i.type === 'HOTEL' && i.anchors.employee_id === 'E1')!;
     expect((await api(t, `/crew/bookings/${e1.booking_id}`, { method: 'DELETE' })).status).toBeLessThan(300);
-    for (let i = 0; i < 100 && (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status !== 'CANCELLED'; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status === 'CANCELLED', 10_000, 'the booking to be CANCELLED');
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 0, UNCOVERED: 1 });
     expect(c.layovers.find((l: any) => l.employee_id === 'E1')).toMatchObject({ status: 'UNCOVERED', booking_status: 'CANCELLED', reason: 'its booking is CANCELLED but the layover is still in the roster' });

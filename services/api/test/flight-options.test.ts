@@ -1,5 +1,4 @@
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 /** GET /crew/flight-options follows the airline's flight config (issue 10 item 6). */
 let stack: Stack;

@@ -2,9 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { RouteSpec } from '@crew/platform';
 import { API_BASE, apiRoutes, OPS_BASE } from '../src';
-import { bookingAccount } from '../../../test/support/fixtures';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, bookingAccount, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 /*
  * Issue 16: bad input is never a 5xx. Every mutating route the api declares (POST/PUT/PATCH/DELETE under

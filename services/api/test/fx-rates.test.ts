@@ -1,7 +1,4 @@
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 /** Money in other currencies (issue 10 item 5): the operator's FX table, the fare ceiling and the hotel rate check. */
 let stack: Stack;
@@ -36,7 +33,7 @@ async function booked(t: Tenant, email: string, type: 'HOTEL' | 'FLIGHT') {
   const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
   expect(res.status).toBe(202);
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type);
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === type)!;
   return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
 }
 

@@ -1,8 +1,5 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { bookingAccount } from '../../../test/support/fixtures';
-import { http, onboard, type HttpResult, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, http, type HttpResult, onboard, onePairingRoster, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 // Issue 16 defects 3 (intake side), 4 and 7: bad input is a 4xx in the envelope, never a 500.
 let stack: Stack;

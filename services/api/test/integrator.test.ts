@@ -2,10 +2,7 @@
  * What an airline integrator meets first (issue 10 items 1–4) and the serialized duplicate check of spec 4.4
  * rule 4 (issue 16 defect 1): requests as the spec writes them, over HTTP against the real stack.
  */
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -33,14 +30,7 @@ async function airline(opts: { contract?: string[]; booker?: boolean; settings?:
   return { t, email };
 }
 
-async function settled(t: Tenant, id: string) {
-  for (let i = 0; i < 150; i++) {
-    const b = await api(t, `/crew/bookings/${id}`);
-    if (b.body.status !== 'PENDING') return b.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`booking ${id} still PENDING`);
-}
+const settled = (t: Tenant, id: string) => settledBooking(stack, t.accessToken, id, 15_000);
 
 async function roster(t: Tenant, body: unknown) {
   const res = await api(t, '/crew/schedules', { method: 'POST', body });
@@ -100,7 +90,7 @@ describe('hotel.city of injection and commit bodies (spec 2.7)', () => {
     expect(res.status).toBe(202);
     const booking = await settled(t, res.body.booking_id);
     expect(booking).toMatchObject({ status: 'CONFIRMED' });
-    expect(booking.hotel.property_id).toBe('GDS-LHR-001');
+    expect(booking.hotel!.property_id).toBe('GDS-LHR-001');
   });
 
   it('a city with several airports resolves to the airline’s configured base there, else 422 naming the candidates', async () => {
@@ -112,7 +102,7 @@ describe('hotel.city of injection and commit bodies (spec 2.7)', () => {
     const based = await airline({ contract: ['LGA'] });
     const res = await api(based.t, '/crew/bookings/request', { method: 'POST', body: hotelBody(based.email, { city: 'new york' }) });
     expect(res.status).toBe(202);
-    expect((await settled(based.t, res.body.booking_id)).hotel.property_id).toBe('GDS-LGA-001');
+    expect((await settled(based.t, res.body.booking_id)).hotel!.property_id).toBe('GDS-LGA-001');
   });
 
   it('with property_id, city is optional and checked against the property: a mismatch is a clear 422', async () => {
@@ -170,12 +160,12 @@ describe('manual flight commits', () => {
 
   it('the airline’s flight_number anchor is kept; what was booked is in the flight block', async () => {
     const { t, email } = await airline();
-    const item = (await roster(t, onePairingRoster({ email }))).find((i) => i.type === 'FLIGHT');
+    const item = (await roster(t, onePairingRoster({ email }))).find((i) => i.type === 'FLIGHT')!;
     const o = (await http(`${stack.apiUrl}${item.flight_options_url}`, { token: t.accessToken })).body.options.find((x: any) => x.flight_number !== 'BA117');
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, pairing_number: 'P100' }, flight: { flight_option_id: o.flight_option_id } } });
     expect(res.status).toBe(202);
     expect(res.body.booking_id).toBe(item.booking_id);
-    const done = await settled(t, item.booking_id);
+    const done = await settled(t, item.booking_id!);
     expect(done).toMatchObject({ status: 'CONFIRMED', flight_number: 'BA117' });
     expect(done.flight).toMatchObject({ flight_number: o.flight_number, airline_code: o.airline_code, cabin: o.cabin, price: o.price, dep_time: o.dep_time });
     expect((await api(t, '/crew/bookings?flight_number=BA117')).body.bookings.map((b: any) => b.booking_id)).toEqual([item.booking_id]);

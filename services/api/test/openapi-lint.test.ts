@@ -5,8 +5,7 @@ import path from 'node:path';
 import { CLASSIFICATIONS } from '@crew/contracts';
 import { OPERATION_DESCRIPTIONS } from '../src/operability/descriptions';
 import type { OpenApiDocument } from '../src/operability';
-import { http } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { http, type Stack, startStack } from '@crew/test-support';
 
 /*
  * Issue 10 item 7: the served document explains itself. Spectral (spectral:oas, .spectral.yaml) and Redocly

@@ -11,8 +11,7 @@ import { QUEUE_NAMES } from '@crew/queue';
 import { parsePrometheusText, sampleValue } from '@crew/worker/src/operability/prom-text';
 import { API_BASE, apiRoutes, createApiApp, OPS_BASE, type ApiDeps } from '../src';
 import type { OpenApiDocument } from '../src/operability';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 let stack: Stack;
 let tenant: Tenant;

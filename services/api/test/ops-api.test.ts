@@ -1,5 +1,4 @@
-import { http } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { http, type Stack, startStack } from '@crew/test-support';
 
 let stack: Stack;
 beforeAll(async () => {

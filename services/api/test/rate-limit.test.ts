@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import { createApiApp, RosterIntake } from '../src';
 import { createLogger, listen } from '@crew/platform';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
+import { apiDepsOf, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 /* The airline rate limit (docs/decisions.md): RATE_LIMIT_PER_MINUTE per airline, shared by every api replica through Redis. */
 

@@ -3,10 +3,7 @@
  * with retries left go back to PENDING (one more retry, a `retry N` event by the caller, a task queued), those
  * out of retries stay FAILED and count as failed.
  */
-import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 
@@ -31,7 +28,7 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
   const scheduleId = res.body.schedule_id as string;
   await waitForSchedule(stack, t.accessToken, scheduleId);
   const hotels = (await allActionItems(stack, t.accessToken, scheduleId)).filter((i: { type: string }) => i.type === 'HOTEL');
-  const idOf = (pairing: string) => hotels.find((i: { anchors: { pairing_number: string } }) => i.anchors.pairing_number === pairing).booking_id as string;
+  const idOf = (pairing: string) => hotels.find((i) => i.anchors.pairing_number === pairing)!.booking_id as string;
   const [retriable, exhausted] = [idOf('P100'), idOf('P200')];
   for (const id of [retriable, exhausted]) expect((await api(`/crew/bookings/${id}`)).body.status).toBe('FAILED');
   // P200 has used the airline's 3 retries.
@@ -45,7 +42,7 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
   const rows = await stack.database.db.selectFrom('bookings').select(['booking_id', 'retry_job_id']).where('booking_id', 'in', [retriable, exhausted]).execute();
   expect(rows.map((r) => r.retry_job_id)).toEqual([job.body.retry_job_id, job.body.retry_job_id]);
 
-  for (let i = 0; i < 100 && (await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status === 'RUNNING'; i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(async () => (await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING', 10_000, 'the retry job to finish');
   expect((await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({ status: 'COMPLETED', total: 2, succeeded: 1, failed: 1 });
   expect((await api(`/crew/bookings/${retriable}`)).body).toMatchObject({ status: 'CONFIRMED', retry_count: 1 });
   const history = (await api(`/crew/bookings/${retriable}/status`)).body.history as { status: string; reason: string; actor: string }[];

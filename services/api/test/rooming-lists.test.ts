@@ -13,10 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger, roomingLinkKey, signRoomingLink } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { RoomingChannel, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
-import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { bookingAccount, STANDARD_TERMS } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, http, onboard, onePairingRoster, type Stack, STANDARD_TERMS, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 jest.setTimeout(120_000);
 
@@ -88,11 +85,7 @@ class Inbox {
   }
 
   async waitFor(n: number, ms = 20_000): Promise<Mail> {
-    const until = Date.now() + ms;
-    while (this.mails.length < n) {
-      if (Date.now() > until) throw new Error(`expected ${n} e-mails, got ${this.mails.length}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(() => this.mails.length >= n, ms, () => `${n} e-mails (got ${this.mails.length})`);
     return this.mails[n - 1]!;
   }
 }
@@ -116,13 +109,19 @@ async function booking(id: string) {
 }
 
 async function waitForBooking(id: string, pred: (b: any) => boolean, ms = 20_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const b = await booking(id);
-    if (pred(b)) return b;
-    if (Date.now() > until) throw new Error(`booking ${id} stayed ${JSON.stringify(b)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let last: unknown;
+  return waitFor(async () => {
+    const b = (last = await booking(id));
+    return pred(b) && b;
+  }, ms, () => `booking ${id} (still ${JSON.stringify(last)})`);
+}
+
+/**
+ * A whole rooming-list pass of the worker, run now: every due list is sent before it resolves. After it, an
+ * e-mail that has not arrived is one the worker does not send (not one that is merely late).
+ */
+async function roomingPass(): Promise<void> {
+  await worker.rooming.tick();
 }
 
 async function submit(roster: ReturnType<typeof onePairingRoster>) {
@@ -319,11 +318,10 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const { bookings } = await submit(onePairingRoster({ pairing: 'P300', employee: 'E3', email: 'alan@crew.test', day1: '2027-05-05' }));
     const id = bookings[0].booking_id;
     // The task is done (the schedule completed), the list waits with the mail server's error.
-    let waiting: any;
-    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
-      waiting = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
-      if (waiting?.send_attempts >= 2) break;
-    }
+    const waiting = await waitFor(async () => {
+      const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+      return list?.send_attempts >= 2 && list;
+    }, 10_000, 'two attempts to send the list');
     expect(waiting).toMatchObject({ status: 'QUEUED', sends: 0 });
     expect(waiting.last_error).toBeTruthy();
     expect(await booking(id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'QUEUED' } });
@@ -344,9 +342,12 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const again = await inbox.waitFor(before + 2);
     expect(again.subject).toContain('2027-05-05 v1 (resent)');
     expect(csvRows(again.csv).slice(1).map((r) => r[0])).toEqual([rowRef]);
-    await new Promise((r) => setTimeout(r, 600));
+    // The worker records a send once the mail server has taken it; then a pass sends nothing more.
+    const listOf0505 = async () => (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+    await waitFor(async () => (await listOf0505()).sends >= 2, 10_000, 'the resend to be recorded');
+    await roomingPass();
     expect(inbox.mails).toHaveLength(before + 2);
-    const after = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+    const after = await listOf0505();
     expect(after).toMatchObject({ status: 'SENT', sends: 2, version: 1 });
     expect(after.rows).toHaveLength(1);
   });
@@ -385,7 +386,7 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const { bookings } = await submit(onePairingRoster({ pairing: 'P500', employee: 'E5', email: 'lin@crew.test', day1: '2027-07-07' }));
     expect(bookings[0]).toMatchObject({ status: 'NEEDS_REVIEW' });
     expect(bookings[0].review_reason).toContain('reservations_email');
-    await new Promise((r) => setTimeout(r, 500));
+    await roomingPass();
     expect(inbox.mails).toHaveLength(before);
     // An e-mail that is not one is refused.
     expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [{ ...hotel, reservations_email: 'not-an-email' }] }] } })).status).toBe(422);
@@ -408,7 +409,7 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     // Check-in 2027-08-08T15:00-05:00 = 20:00Z; the list is due 72 h before.
     expect(await night()).toMatchObject({ status: 'QUEUED', version: 1, due_at: '2027-08-05T20:00:00.000Z', sends: 0, send_attempts: 0 });
     expect(await booking(bookings[0].booking_id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'QUEUED' } });
-    await new Promise((r) => setTimeout(r, 600));
+    await roomingPass();
     expect(inbox.mails).toHaveLength(before);
 
     const req = await api('/crew/bookings/request', {

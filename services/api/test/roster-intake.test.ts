@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { deflateSync, gunzipSync, gzipSync } from 'node:zlib';
 import { RosterIntake, transferable } from '../src/schedules/roster-intake';
-import { onePairingRoster } from '../../../test/support/rosters';
+import { onePairingRoster } from '@crew/test-support';
 
 /* The intake thread on its own: warm start, every answer, encoded uploads, limits, and a client that goes away. */
 

@@ -1,7 +1,5 @@
 import { sql } from '@crew/db';
-import { http, onboard, waitForSchedule, type HttpResult, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { http, type HttpResult, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 // Issue 16 defect 6: concurrent posts of one airline must get received_at values in the order the service
 // lists and processes them.

@@ -2,10 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { sql } from '@crew/db';
 import { generateRoster, mutateRoster } from '@crew/roster-generator';
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 /** Issue 14: POST /crew/schedules/preview, the dry run of a roster. */
 let stack: Stack;

@@ -1,8 +1,6 @@
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { allActionItems, http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
 
 let stack: Stack;
 let t: Tenant;
@@ -133,7 +131,7 @@ describe('the diff over HTTP', () => {
     expect(first.status).toMatchObject({ status: 'COMPLETED', poll_recommended: false, flight_tasks_pending: 0, error: null });
     expect(first.items.map((i) => i.classification).sort()).toEqual(['NEW_DEADHEAD', 'NEW_LAYOVER']);
     const hotel = first.items.find((i) => i.type === 'HOTEL');
-    const flight = first.items.find((i) => i.type === 'FLIGHT');
+    const flight = first.items.find((i) => i.type === 'FLIGHT')!;
     expect(hotel).toMatchObject({ source: 'SCHEDULE_DIFF', subtype: 'NEW_BOOKING', schedule_id: first.id, anchors: { employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' }, booking_id: expect.any(String) });
     expect(flight).toMatchObject({
       subtype: 'NEW_BOOKING',
@@ -162,7 +160,7 @@ describe('the diff over HTTP', () => {
     await submitAndWait(onePairingRoster(), tenant);
     const changed = await submitAndWait(onePairingRoster({ legSequence: 2 }), tenant);
     expect(changed.items.map((i) => i.classification).sort()).toEqual(['DEADHEAD_CANCELLED', 'NEW_DEADHEAD']);
-    const cancelled = changed.items.find((i) => i.classification === 'DEADHEAD_CANCELLED');
+    const cancelled = changed.items.find((i) => i.classification === 'DEADHEAD_CANCELLED')!;
     expect(cancelled.subtype).toBe('CANCEL');
     expect(cancelled.source_rows.day1_row).toEqual(expect.any(Number));
   });

@@ -1,6 +1,5 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { clientToken, http, onboard, type Tenant } from '../../../test/support/client';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { clientToken, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 let stack: Stack;
 let tenant: Tenant;

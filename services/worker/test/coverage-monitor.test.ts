@@ -1,7 +1,7 @@
 import { checkBody, WEBHOOK_EVENT_SCHEMAS } from '@crew/contracts';
 import { sql, tenancyRepo, webhookRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
+import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../src/roster-coverage/coverage.monitor';
 

@@ -1,10 +1,6 @@
 import { sql } from '@crew/db';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { contractStations } from '../../../test/support/fixtures';
-import { startStack, type Stack } from '../../../test/support/stack';
-import { expectUndisturbedRun, undisturbedRun } from '../../../test/support/undisturbed-run';
-import { exited, hasStarted, spawnWorker, until } from '../../../test/support/worker-process';
+import { contractStations, exited, expectUndisturbedRun, hasStarted, http, onboard, spawnWorker, type Stack, startStack, type Tenant, undisturbedRun, waitFor } from '@crew/test-support';
 
 jest.setTimeout(240_000);
 
@@ -29,7 +25,7 @@ it('a worker killed (SIGKILL) while processing an M roster: a new worker complet
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
   expect(res.status).toBe(202);
   const id = res.body.schedule_id as string;
-  await until(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
+  await waitFor(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
   first.kill('SIGKILL');
   expect((await exited(first)).signal).toBe('SIGKILL');
   // Killed mid-diff: nothing of the diff was committed.
@@ -38,7 +34,7 @@ it('a worker killed (SIGKILL) while processing an M roster: a new worker complet
 
   const second = spawnWorker(stack);
   try {
-    await until(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 120_000, 'the schedule to be processed');
+    await waitFor(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 120_000, 'the schedule to be processed');
   } finally {
     second.kill('SIGTERM');
     await exited(second);
@@ -58,14 +54,14 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
   const countBy = async (status: 'PENDING' | 'CONFIRMED') =>
     (await stack.database.db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).where('status', '=', status).executeTakeFirstOrThrow()).n;
   // Kill it once some rooms are booked and more are still in flight.
-  await until(async () => (await countBy('CONFIRMED')) >= 30 && (await countBy('PENDING')) > 0, 120_000, 'booking tasks in flight');
+  await waitFor(async () => (await countBy('CONFIRMED')) >= 30 && (await countBy('PENDING')) > 0, 120_000, 'booking tasks in flight');
   first.kill('SIGKILL');
   await exited(first);
   expect(await countBy('PENDING')).toBeGreaterThan(0);
 
   const second = spawnWorker(stack);
   try {
-    await until(async () => (await countBy('PENDING')) === 0 && (await scheduleStatus(id)) === 'COMPLETED', 180_000, 'every booking to settle');
+    await waitFor(async () => (await countBy('PENDING')) === 0 && (await scheduleStatus(id)) === 'COMPLETED', 180_000, 'every booking to settle');
   } finally {
     second.kill('SIGTERM');
     await exited(second);
@@ -87,7 +83,7 @@ it('SIGTERM while a roster is processed: the worker finishes or hands back its j
   const worker = spawnWorker(stack, { SHUTDOWN_DEADLINE_MS: '20000' });
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
   const id = res.body.schedule_id as string;
-  await until(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
+  await waitFor(async () => (await scheduleStatus(id)) === 'PROCESSING', 60_000, 'PROCESSING');
   const started = Date.now();
   worker.kill('SIGTERM');
   const exit = await exited(worker);
@@ -99,7 +95,7 @@ it('SIGTERM while a roster is processed: the worker finishes or hands back its j
   const next = spawnWorker(stack);
   try {
     await hasStarted(next);
-    await until(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 60_000, 'the schedule to be processed');
+    await waitFor(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 60_000, 'the schedule to be processed');
   } finally {
     next.kill('SIGTERM');
     expect((await exited(next)).code).toBe(0);

@@ -10,10 +10,7 @@ import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { http, onboard, type Tenant } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, contractStations, createTestDatabase, http, onboard, settledBooking, type Stack, startStack, type Tenant, type TestDatabase, waitFor } from '@crew/test-support';
 
 jest.setTimeout(60_000);
 
@@ -66,26 +63,21 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     return { started, worker };
   }
 
-  async function until(check: () => boolean, ms = 30_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error('timed out');
-      await sleep(10);
-    }
-  }
+  /** Tasks start every few ms: look often. */
+  const until = (check: () => boolean, what: string) => waitFor(check, 30_000, what, 10);
 
   it('a P1 task queued after 500 P4 tasks of another airline starts before them', async () => {
     const { started, worker } = recorder(2);
     try {
       await enqueue('A', 'P4', 500);
-      await until(() => started.length >= 5);
+      await until(() => started.length >= 5, 'five tasks to start');
       await enqueue('B', 'P1', 1);
       const before = started.length;
-      await until(() => started.includes('B:P1'));
+      await until(() => started.includes('B:P1'), 'the P1 task to start');
       const at = started.indexOf('B:P1');
       // Started as soon as the task running when it was queued finished.
       expect(at).toBeLessThanOrEqual(before + 1);
-      await until(() => started.length === 501);
+      await until(() => started.length === 501, 'every task to start');
       expect(started.filter((s) => s === 'A:P4')).toHaveLength(500);
       expect(started.slice(at + 1).every((s) => s === 'A:P4')).toBe(true);
     } finally {
@@ -100,7 +92,7 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     await enqueue('C', undefined, 1); // a task written before lanes existed: P3
     const { started, worker } = recorder(0);
     try {
-      await until(() => started.length === 304);
+      await until(() => started.length === 304, 'every task to start');
       expect(started.slice(0, 3)).toEqual(['A:P2', 'A:P2', 'A:P2']);
       const p3 = started.slice(3);
       // Tie of equal tags: A, B, C, then A and B alternate until B's backlog is done, then A's rest.
@@ -116,10 +108,10 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     const { started, worker } = recorder(2);
     try {
       await enqueue('A', 'P3', 400);
-      await until(() => started.length >= 100);
+      await until(() => started.length >= 100, 'a hundred tasks to start');
       await enqueue('B', 'P3', 10);
       const queuedAt = started.length;
-      await until(() => started.filter((s) => s.startsWith('B')).length === 10);
+      await until(() => started.filter((s) => s.startsWith('B')).length === 10, "B's ten tasks to start");
       const first = started.findIndex((s) => s.startsWith('B'));
       const last = started.lastIndexOf('B:P3');
       // B starts at once (it is not queued behind A's ~300 left) and its ten tasks take about twenty starts:
@@ -136,8 +128,8 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     await enqueue('A', 'P4', 30);
     await enqueue('B', 'P1', 2);
     for (let i = 0; i < 12; i++) await enqueue(`small-${String(i).padStart(2, '0')}`, 'P3', 1);
-    await sleep(1100);
-    const snapshot = await sampleLanes(BOOKING_QUEUES.map((q) => queues[q]), Date.now(), 20);
+    // Sampled as 1.1 s after the tasks were queued: the clock is sampleLanes' argument, not a wait.
+    const snapshot = await sampleLanes(BOOKING_QUEUES.map((q) => queues[q]), Date.now() + 1100, 20);
     const lane = (p: string) => snapshot.lanes.find((l) => l.queue === 'bookings' && l.priority === p)!;
     expect([lane('P1').waiting, lane('P2').waiting, lane('P3').waiting, lane('P4').waiting]).toEqual([2, 0, 12, 30]);
     expect(lane('P4').oldestSeconds).toBeGreaterThanOrEqual(1);
@@ -170,14 +162,8 @@ describe('supplier pacing', () => {
   });
   afterAll(() => stack.close());
 
-  const settled = async (id: string, ms = 20_000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const b = (await api(`/crew/bookings/${id}`)).body;
-      if (b.status !== 'PENDING' || Date.now() > end) return b;
-      await sleep(50);
-    }
-  };
+  const settled = (id: string) => settledBooking(stack, t.accessToken, id, 20_000);
+  const paces = () => stack.logLines.filter((l) => l.includes('supplier asked to slow down')).length;
 
   it('a supplier answering 429 with Retry-After pauses that lane; the bookings end CONFIRMED, not FAILED', async () => {
     const armed = await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 1, count: 2 } });
@@ -205,13 +191,14 @@ describe('supplier pacing', () => {
 
   it('while the hotel supplier is paused, flight tasks (their own queue) keep running', async () => {
     await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 3, count: 1 } });
+    const pacedBefore = paces();
     const hotel = await api('/crew/action-items', {
       method: 'POST',
       body: { type: 'HOTEL', classification: 'NEW_LAYOVER', priority: 'P1', anchors: { traveller_email: email, pairing_number: 'LANE-H' }, hotel: { city: 'JFK', check_in_date: '2027-05-02', num_nights: 1 } },
     });
     expect(hotel.status).toBe(202);
     // The hotel queue is paused once its task has met the 429.
-    await sleep(300);
+    await waitFor(() => paces() > pacedBefore, 10_000, 'the hotel task to meet the 429');
     const t0 = Date.now();
     const flight = await api('/crew/action-items', {
       method: 'POST',

@@ -10,11 +10,7 @@ import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { redisTarget, startTcpRelay } from '../../../test/support/tcp-relay';
-import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { bookingAccount, contractStations, http, onboard, onePairingRoster, redisTarget, type Stack, startStack, startTcpRelay, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 const SCOPES = 'events:read events:write schedules:read schedules:write';
 const logger = createLogger('worker-test', 'silent');
@@ -78,16 +74,6 @@ async function scrape(url: string) {
   return parsePrometheusText(res.text);
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, deadlineMs = 15_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('/metrics after a roster has been processed', () => {
   it('worker and api expose every operational metric with real values', async () => {
     const { t, email } = await bookingAirline();
@@ -96,10 +82,15 @@ describe('/metrics after a roster has been processed', () => {
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
 
     // The layover's booking task runs after the diff; wait until its outcome is counted.
-    const worker = await eventually(async () => {
-      const m = await scrape(workerUrl);
-      return (sampleValue(m, 'crew_booking_outcomes_total', { type: 'HOTEL', status: 'CONFIRMED' }) ?? 0) >= 1 ? m : undefined;
-    }, 'a counted booking outcome');
+    const worker = await waitFor(
+      async () => {
+        const m = await scrape(workerUrl);
+        return (sampleValue(m, 'crew_booking_outcomes_total', { type: 'HOTEL', status: 'CONFIRMED' }) ?? 0) >= 1 && m;
+      },
+      15_000,
+      'a counted booking outcome',
+      100,
+    );
     for (const family of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
       expect([family, worker.get(family)?.samples.length ?? 0]).not.toEqual([family, 0]);
     }
@@ -211,7 +202,7 @@ describe('worker health', () => {
     expect(notReady.body.checks).toMatchObject({ redis: false, consumers: false, postgres: true });
 
     await relay.restore();
-    await eventually(async () => ((await http(`${url}/healthz`)).status === 200 ? true : undefined), 'liveness after Redis returned');
+    await waitFor(async () => (await http(`${url}/healthz`)).status === 200, 15_000, 'liveness after Redis returned', 100);
   });
 
   it('liveness fails when runnable jobs wait while the worker runs, starts and finishes nothing for the stall window', async () => {
@@ -245,7 +236,7 @@ describe('worker health', () => {
 
     // Any job the worker starts or finishes is progress.
     await own.add('real', {});
-    await eventually(async () => ((await own.getJobCounts('completed')).completed === 1 ? true : undefined), 'the real job');
+    await waitFor(async () => (await own.getJobCounts('completed')).completed === 1, 15_000, 'the real job', 100);
     expect(await stalled()).toBe(false);
     now += stallAfterMs / 2;
     expect(await stalled()).toBe(false);

@@ -2,9 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime } from '@crew/worker';
-import { allActionItems, http, onboard, waitForSchedule } from '../../../test/support/client';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { allActionItems, http, onboard, onePairingRoster, type Stack, startStack, waitForSchedule } from '@crew/test-support';
 import { isPermanentScheduleError } from '../src/schedules/schedule.processor';
 
 // Issue 16 defect 3 (worker side): a roster whose data Postgres refuses is FAILED at once, not retried for

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { postgresOutageScenario } from '../../../test/support/postgres-outage';
-import { startStack, type Stack } from '../../../test/support/stack';
+import { postgresOutageScenario, type Stack, startStack } from '@crew/test-support';
 
 jest.setTimeout(300_000);
 

@@ -2,9 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createApiApp } from '@crew/api';
 import { createDb, type Db } from '@crew/db';
 import { createLogger, listen } from '@crew/platform';
-import { postgresOutageScenario } from '../../../test/support/postgres-outage';
-import { apiDepsOf, startStack, type Stack } from '../../../test/support/stack';
-import { startTcpRelay, type TcpRelay } from '../../../test/support/tcp-relay';
+import { apiDepsOf, postgresOutageScenario, type Stack, startStack, startTcpRelay, type TcpRelay } from '@crew/test-support';
 
 jest.setTimeout(240_000);
 

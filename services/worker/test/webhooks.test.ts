@@ -8,11 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@crew/api-client';
 import { webhookRepo } from '@crew/db';
 import { guardedLookup } from '@crew/platform';
-import { http, onboard, waitForSchedule, type Tenant } from '../../../test/support/client';
-import { bookingAccount, contractStations } from '../../../test/support/fixtures';
-import { onePairingRoster } from '../../../test/support/rosters';
-import { startStack, type Stack } from '../../../test/support/stack';
-import { exited, hasStarted, spawnWorker, until } from '../../../test/support/worker-process';
+import { bookingAccount, contractStations, exited, hasStarted, http, onboard, onePairingRoster, spawnWorker, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 interface Received {
   path: string;
@@ -154,7 +150,7 @@ describe('delivery', () => {
     const ep = await endpoint(t, '/signed');
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(res.status).toBe(202);
-    const [r] = await until(async () => receiver.on('/signed').length > 0 && receiver.on('/signed'), 20_000, 'the event');
+    const [r] = await waitFor(async () => receiver.on('/signed').length > 0 && receiver.on('/signed'), 20_000, 'the event');
     expect(r!.event).toMatchObject({ type: 'booking.confirmed', data: { booking_id: res.body.booking_id, status: 'CONFIRMED', type: 'HOTEL' }, links: { booking: `/api/v1/crew/bookings/${res.body.booking_id}` } });
     expect(r!.event.data.airline_id).toBeUndefined();
     expect(r!.headers['webhook-id']).toBe(r!.event.id);
@@ -164,7 +160,7 @@ describe('delivery', () => {
     expect(() => verifyWebhook('whsec_' + Buffer.alloc(24).toString('base64'), r!.body, r!.headers)).toThrow();
     // Tampered body: refused by the library.
     expect(() => verify(ep.secret, { ...r!, body: r!.body.replace('CONFIRMED', 'CANCELLED') })).toThrow();
-    const list = await until(async () => (await deliveries(t, ep.endpoint_id)).find((d) => d.status === 'SUCCEEDED'), 5000, 'SUCCEEDED');
+    const list = await waitFor(async () => (await deliveries(t, ep.endpoint_id)).find((d) => d.status === 'SUCCEEDED'), 5000, 'SUCCEEDED');
     expect(list).toMatchObject({ event_id: r!.event.id, event_type: 'booking.confirmed', attempts: 1, last_response_code: 204 });
   });
 
@@ -174,10 +170,15 @@ describe('delivery', () => {
     receiver.answer = (r, n) => (r.path === '/flaky' && n <= 3 ? { status: 500 } : { status: 200 });
     const test = await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
     expect(test.status).toBe(202);
-    const d = await until(async () => (await deliveries(t, ep.endpoint_id)).find((x) => x.status === 'SUCCEEDED'), 20_000, 'success');
+    const d = await waitFor(async () => (await deliveries(t, ep.endpoint_id)).find((x) => x.status === 'SUCCEEDED'), 20_000, 'success');
     expect(d).toMatchObject({ event_id: test.body.event_id, attempts: 4, last_response_code: 200, next_attempt_at: null });
     expect(d.attempt_log.map((a: any) => a.response_code)).toEqual([500, 500, 500, 200]);
-    await new Promise((r) => setTimeout(r, 500));
+    // The drain that delivered it has ended (the endpoint's lease is released): none is left to send it again.
+    await waitFor(
+      async () => (await stack.database.db.selectFrom('webhook_endpoints').select('lease_until').where('endpoint_id', '=', ep.endpoint_id).executeTakeFirstOrThrow()).lease_until === null,
+      10_000,
+      'the drain to end',
+    );
     const got = receiver.on('/flaky');
     expect(got).toHaveLength(4);
     expect(new Set(got.map((g) => g.event.id))).toEqual(new Set([test.body.event_id]));
@@ -185,7 +186,7 @@ describe('delivery', () => {
     // Redeliver by id: the same event id again, and a fresh attempt.
     const again = await api(t, `/crew/webhooks/${ep.endpoint_id}/deliveries/${d.delivery_id}/redeliver`, { method: 'POST' });
     expect(again.status).toBe(202);
-    await until(async () => receiver.on('/flaky').length === 5, 10_000, 'the redelivery');
+    await waitFor(async () => receiver.on('/flaky').length === 5, 10_000, 'the redelivery');
     expect(receiver.on('/flaky')[4]!.event.id).toBe(test.body.event_id);
     receiver.answer = () => ({ status: 204 });
   });
@@ -196,7 +197,7 @@ describe('delivery', () => {
     receiver.answer = (r, n) => (r.path === '/ordered' && n <= 2 ? { status: 503 } : { status: 204 });
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' })).body.event_id);
-    await until(async () => (await deliveries(t, ep.endpoint_id)).filter((x) => x.status === 'SUCCEEDED').length === 6, 20_000, 'six deliveries');
+    await waitFor(async () => (await deliveries(t, ep.endpoint_id)).filter((x) => x.status === 'SUCCEEDED').length === 6, 20_000, 'six deliveries');
     const successes = receiver.on('/ordered').slice(2).map((r) => r.event.id);
     expect(successes).toEqual(ids);
     receiver.answer = () => ({ status: 204 });
@@ -207,7 +208,7 @@ describe('delivery', () => {
     const ep = await endpoint(t, '/redirect');
     receiver.answer = (r) => (r.path === '/redirect' ? { status: 302, headers: { location: `${receiver.url}/redirect-target` } } : { status: 204 });
     await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
-    const d = await until(async () => (await deliveries(t, ep.endpoint_id)).find((x) => x.attempts >= 2), 10_000, 'two attempts');
+    const d = await waitFor(async () => (await deliveries(t, ep.endpoint_id)).find((x) => x.attempts >= 2), 10_000, 'two attempts');
     expect(d).toMatchObject({ status: 'PENDING', last_response_code: 302, last_error: expect.stringContaining('redirect') });
     expect(receiver.on('/redirect-target')).toHaveLength(0);
     await api(t, `/crew/webhooks/${ep.endpoint_id}`, { method: 'DELETE' });
@@ -223,13 +224,13 @@ describe('delivery', () => {
     expect(rotated.body.secret).not.toBe(ep.secret);
     expect(rotated.body.previous_secret_expires_at).toEqual(expect.any(String));
     await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
-    const [r] = await until(async () => receiver.on('/rotated').length > 0 && receiver.on('/rotated'), 10_000, 'the event');
+    const [r] = await waitFor(async () => receiver.on('/rotated').length > 0 && receiver.on('/rotated'), 10_000, 'the event');
     expect(String(r!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verify(ep.secret, r!)).toBeTruthy();
     expect(verify(rotated.body.secret, r!)).toBeTruthy();
     const again = await api(t, `/crew/webhooks/${ep.endpoint_id}/rotate-secret`, { method: 'POST', body: { grace_period_seconds: 0 } });
     await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
-    const second = (await until(async () => receiver.on('/rotated').length > 1 && receiver.on('/rotated'), 10_000, 'the second event'))[1]!;
+    const second = (await waitFor(async () => receiver.on('/rotated').length > 1 && receiver.on('/rotated'), 10_000, 'the second event'))[1]!;
     expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(verify(again.body.secret, second)).toBeTruthy();
     expect(() => verify(rotated.body.secret, second)).toThrow();
@@ -241,7 +242,7 @@ describe('delivery', () => {
     const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
     expect(res.status).toBe(202);
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-    const got = await until(async () => receiver.on('/schedules').length >= 2 && receiver.on('/schedules'), 20_000, 'two events');
+    const got = await waitFor(async () => receiver.on('/schedules').length >= 2 && receiver.on('/schedules'), 20_000, 'two events');
     const review = got.find((r) => r.event.type === 'action_item.pending_review')!;
     const items = (await api(t, `/crew/schedules/${res.body.schedule_id}/action-items?disposition=PENDING_REVIEW`)).body.action_items as any[];
     expect(review.event.data).toMatchObject({ schedule_id: res.body.schedule_id, count: items.length, truncated: false });
@@ -256,7 +257,7 @@ describe('delivery', () => {
     const ep = await endpoint(t, '/irop', ['irop.completed', 'booking.confirmed']);
     const a = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', irop_ref: 'STORM-1', classification: 'IROP_HOTEL_EXTEND', priority: 'P1' }) });
     expect(a.status).toBe(202);
-    const done = await until(async () => receiver.on('/irop').find((r) => r.event.type === 'irop.completed'), 20_000, 'irop.completed');
+    const done = await waitFor(async () => receiver.on('/irop').find((r) => r.event.type === 'irop.completed'), 20_000, 'irop.completed');
     expect(done.event.data).toEqual({ irop_ref: 'STORM-1', bookings: [{ booking_id: a.body.booking_id, type: 'HOTEL', status: 'CONFIRMED' }] });
     const confirmed = receiver.on('/irop').find((r) => r.event.type === 'booking.confirmed')!;
     expect(receiver.on('/irop').indexOf(confirmed)).toBeLessThan(receiver.on('/irop').indexOf(done));
@@ -271,14 +272,14 @@ describe('delivery', () => {
     receiver.answer = (r) => (r.path === '/backlog' ? { status: 204, delayMs: 100 } : { status: 204 });
     const bulk = Array.from({ length: 40 }, (_, i) => ({ airline_id: t.airlineId, type: 'booking.confirmed', data: { backlog: i }, links: {} }));
     expect(await webhookRepo.emitEvents(stack.database.db, bulk)).toBe(40);
-    await until(async () => receiver.on('/backlog').length >= 3, 10_000, 'the backlog to start');
+    await waitFor(async () => receiver.on('/backlog').length >= 3, 10_000, 'the backlog to start');
     const p1 = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', irop_ref: 'P1-NOW', classification: 'IROP_HOTEL_EXTEND', priority: 'P1' }) });
     expect(p1.status).toBe(202);
-    await until(async () => receiver.on('/backlog').some((r) => r.event.data?.booking_id === p1.body.booking_id), 15_000, 'the P1 event');
+    await waitFor(async () => receiver.on('/backlog').some((r) => r.event.data?.booking_id === p1.body.booking_id), 15_000, 'the P1 event');
     const before = receiver.on('/backlog').findIndex((r) => r.event.data?.booking_id === p1.body.booking_id);
     expect(before).toBeLessThan(30);
     // The bulk events themselves stay in order.
-    await until(async () => receiver.on('/backlog').length >= 41, 20_000, 'the backlog to drain');
+    await waitFor(async () => receiver.on('/backlog').length >= 41, 20_000, 'the backlog to drain');
     expect(receiver.on('/backlog').filter((r) => r.event.data?.backlog !== undefined).map((r) => r.event.data.backlog)).toEqual(bulk.map((_, i) => i));
     receiver.answer = () => ({ status: 204 });
   });
@@ -293,7 +294,7 @@ describe('a permanently failing endpoint', () => {
     // Failing for 6 days already (default limit 5): the next failed attempt disables it.
     await stack.database.db.updateTable('webhook_endpoints').set({ failing_since: new Date(Date.now() - 6 * 86_400_000) }).where('endpoint_id', '=', dead.endpoint_id).execute();
     await api(t, `/crew/webhooks/${dead.endpoint_id}/test`, { method: 'POST' });
-    const notice = await until(async () => receiver.on('/alive').find((r) => r.event.type === 'endpoint.disabled'), 10_000, 'endpoint.disabled');
+    const notice = await waitFor(async () => receiver.on('/alive').find((r) => r.event.type === 'endpoint.disabled'), 10_000, 'endpoint.disabled');
     expect(notice.event.data).toMatchObject({ endpoint_id: dead.endpoint_id, url: `${receiver.url}/dead`, reason: expect.stringContaining('5 days') });
     const got = (await api(t, `/crew/webhooks/${dead.endpoint_id}`)).body;
     expect(got).toMatchObject({ enabled: false, disabled_reason: expect.any(String) });
@@ -302,7 +303,7 @@ describe('a permanently failing endpoint', () => {
     receiver.answer = () => ({ status: 204 });
     const again = await api(t, `/crew/webhooks/${dead.endpoint_id}`, { method: 'PATCH', body: { enabled: true } });
     expect(again.body).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
-    await until(async () => (await deliveries(t, dead.endpoint_id)).every((d) => d.status === 'SUCCEEDED'), 10_000, 'the delivery after re-enabling');
+    await waitFor(async () => (await deliveries(t, dead.endpoint_id)).every((d) => d.status === 'SUCCEEDED'), 10_000, 'the delivery after re-enabling');
   });
 });
 
@@ -313,7 +314,7 @@ describe('api-side changes', () => {
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(res.status).toBe(202);
     expect(res.body.status).toBe('NEEDS_REVIEW');
-    const r = await until(async () => receiver.on('/review')[0], 10_000, 'booking.needs_review');
+    const r = await waitFor(async () => receiver.on('/review')[0], 10_000, 'booking.needs_review');
     expect(r.event).toMatchObject({ type: 'booking.needs_review', data: { booking_id: res.body.booking_id, status: 'NEEDS_REVIEW', review_reason: expect.any(String) } });
   });
 });
@@ -332,15 +333,15 @@ describe('a SIGKILLed worker', () => {
       for (let i = 0; i < 20; i++) ids.push((await a(`/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' })).body.event_id);
       const first = spawnWorker(bare, env);
       await hasStarted(first);
-      await until(async () => receiver.on('/crash').length >= 5, 30_000, 'some deliveries');
+      await waitFor(async () => receiver.on('/crash').length >= 5, 30_000, 'some deliveries');
       first.kill('SIGKILL');
       await exited(first);
       const second = spawnWorker(bare, env);
       try {
         await hasStarted(second);
-        await until(async () => ids.every((id) => receiver.on('/crash').some((r) => r.event.id === id)), 60_000, 'every event');
+        await waitFor(async () => ids.every((id) => receiver.on('/crash').some((r) => r.event.id === id)), 60_000, 'every event');
         const ds = (await a(`/crew/webhooks/${ep.endpoint_id}/deliveries?limit=200`)).body.deliveries as any[];
-        await until(async () => ((await a(`/crew/webhooks/${ep.endpoint_id}/deliveries?limit=200`)).body.deliveries as any[]).every((d) => d.status === 'SUCCEEDED'), 10_000, 'all SUCCEEDED');
+        await waitFor(async () => ((await a(`/crew/webhooks/${ep.endpoint_id}/deliveries?limit=200`)).body.deliveries as any[]).every((d) => d.status === 'SUCCEEDED'), 10_000, 'all SUCCEEDED');
         expect(ds).toHaveLength(20);
         const got = receiver.on('/crash').map((r) => r.event.id);
         // Duplicates (a delivery in flight when the worker died) are the same event id, recognisable.

@@ -1,5 +1,5 @@
-// Preloaded (node -r) into a built process by test/build.test.ts: loading tsx fails, in the main thread and
-// in every worker thread (which inherit execArgv), so a production start that still needs tsx is caught.
+// Preloaded (node -r NO_TSX_PRELOAD) into a built process by test/build.test.ts: loading tsx fails, in the main
+// thread and in every worker thread (which inherit execArgv), so a production start that still needs tsx is caught.
 const Module = require('node:module');
 
 const load = Module._load;

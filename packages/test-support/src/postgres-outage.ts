@@ -2,7 +2,8 @@ import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { http, onboard } from './client';
 import type { Stack } from './stack';
 import { expectUndisturbedRun, undisturbedRun } from './undisturbed-run';
-import { exited, hasStarted, spawnWorker, until } from './worker-process';
+import { waitFor } from './wait';
+import { exited, hasStarted, spawnWorker } from './worker-process';
 
 /** How a test takes Postgres away from the services and gives it back. */
 export interface PostgresOutage {
@@ -49,7 +50,7 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
     expect(res.status).toBe(202);
     const id = res.body.schedule_id as string;
     const status = async () => (await stack.database.db.selectFrom('schedules').select('status').where('schedule_id', '=', id).executeTakeFirstOrThrow()).status;
-    await until(async () => (await status()) === 'PROCESSING', 60_000, 'PROCESSING');
+    await waitFor(async () => (await status()) === 'PROCESSING', 60_000, 'PROCESSING');
 
     // Mid-roster: the worker holds its airline-lock connection and is diffing.
     await s.outage.down();
@@ -65,13 +66,14 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
       const workerReady = await http(`http://127.0.0.1:${workerPort}/readyz`);
       expect(workerReady.status).toBe(503);
       expect(workerReady.body.checks.postgres).toBe(false);
+      // The outage's length is the scenario's input (downMs), not a wait for something to happen.
       await new Promise((r) => setTimeout(r, Math.max(0, s.downMs - (Date.now() - downSince))));
     } finally {
       await s.outage.up();
     }
     // Polls of the test's own pool may meet the restart too.
-    await until(async () => ['BOOKING', 'COMPLETED'].includes(await status().catch(() => '')), 180_000, 'the schedule to be processed after the outage');
-    await until(async () => (await http(`${s.apiUrl}/readyz`).catch(() => ({ status: 0 }))).status === 200, 30_000, 'the api to be ready again');
+    await waitFor(async () => ['BOOKING', 'COMPLETED'].includes(await status().catch(() => '')), 180_000, 'the schedule to be processed after the outage');
+    await waitFor(async () => (await http(`${s.apiUrl}/readyz`).catch(() => ({ status: 0 }))).status === 200, 30_000, 'the api to be ready again');
     expect((await probe('/api/v1/crew/config/company')).status).toBe(200);
 
     // The worker lived through it, and the outage did hit its job (which BullMQ retried).

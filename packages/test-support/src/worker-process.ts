@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Stack } from './stack';
+import { waitFor } from './wait';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 
 /** The real worker (services/worker/src/main.ts) as a child process against the stack's database, Redis prefix and sandbox. */
 export function spawnWorker(stack: Stack, env: Record<string, string> = {}): ChildProcess & { output: string[] } {
@@ -36,17 +37,7 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-export async function until<T>(probe: () => Promise<T | undefined | null | false>, deadlineMs: number, what: string): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Resolves once the worker has started (its start-up log line), so that a signal finds its handlers. */
 export function hasStarted(child: ChildProcess & { output: string[] }, deadlineMs = 60_000): Promise<void> {
-  return until(async () => child.output.join('').includes('worker consuming'), deadlineMs, 'the worker to start').then(() => undefined);
+  return waitFor(() => child.output.join('').includes('worker consuming'), deadlineMs, 'the worker to start').then(() => undefined);
 }
