@@ -142,12 +142,17 @@ describe('webhook metrics (issue 13)', () => {
 
     const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
     expect(res.status).toBe(202);
-    const m = await eventually(async () => {
-      const s = await scrape(workerUrl);
-      const ok = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0) > succeededBefore;
-      const failed = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0) > failedBefore;
-      return ok && failed ? s : undefined;
-    }, 'a delivered and a failed booking.confirmed attempt');
+    const m = await waitFor(
+      async () => {
+        const s = await scrape(workerUrl);
+        const ok = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0) > succeededBefore;
+        const failed = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0) > failedBefore;
+        return ok && failed ? s : undefined;
+      },
+      15_000,
+      'a delivered and a failed booking.confirmed attempt',
+      100,
+    );
     expect(sampleValue(m, 'crew_webhook_event_lag_seconds_count', { lane: 'bulk' })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(m, 'crew_webhook_event_lag_seconds_sum', { lane: 'bulk' })).toBeGreaterThan(0);
 
