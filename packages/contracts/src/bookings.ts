@@ -5,6 +5,12 @@ import { ActionSource, ActionType, Classification } from './schedules';
 
 export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
 export const BookingStatusValue = StringEnum(BOOKING_STATUSES);
+/** The one definition of a booking's status (contracts, db and engine all use it). */
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** What a booking task does at the supplier; stored with the task (bookings.task_operation, the job's `operation`). */
+export const BOOKING_OPERATIONS = ['BOOK', 'AMEND', 'CANCEL'] as const;
+export type BookingOperation = (typeof BOOKING_OPERATIONS)[number];
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 

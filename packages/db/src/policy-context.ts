@@ -1,4 +1,4 @@
-import type { FlightConfigSnapshot, Money } from '@crew/contracts';
+import { flightOptionsUrl, type FlightConfigSnapshot, type Money } from '@crew/contracts';
 import * as configRepo from './config.repository';
 import type { DbOrTrx } from './database';
 import * as pipelineRepo from './pipeline.repository';
@@ -56,6 +56,7 @@ export async function loadBookingContext(db: DbOrTrx, airlineId: string, process
       hotels,
       travellerHasDob: (email) => !!email && !!travellers.get(email.toLowerCase())?.date_of_birth,
       processedAt,
+      flightOptionsUrl,
     },
     carrier_code: a.carrier_code,
     flightConfig: base.flights?.snapshot ?? DEFAULT_FLIGHT_CONFIG,

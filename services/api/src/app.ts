@@ -1,3 +1,4 @@
+import { API_PREFIX } from '@crew/contracts';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
@@ -27,7 +28,8 @@ import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
 import { confirmationPage } from './rooming/confirmation.page';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 
-export const API_BASE = '/api/v1';
+// The base path every airline route and link is built on (contracts' API_PREFIX).
+export const API_BASE = API_PREFIX;
 export const OPS_BASE = '/ops/v1';
 
 export interface ApiDeps {
