@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import { coverageReport } from '@crew/api';
 import { coverageRepo, dropDatabase, openDatabase, sql, tenancyRepo, type Db } from '@crew/db';
-import { flattenRoster, type FlatRoster } from '@crew/engine';
+import { classifyLayovers, flattenRoster, type FlatRoster } from '@crew/engine';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 
 const START = '2027-03-01';
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
         sqlSamples.push(performance.now() - rowsOnly);
         void gathered;
         const t0 = performance.now();
-        const classified = await coverageRepo.classifiedLayoverCoverage(db, airline.airline_id, { from, to });
+        const classified = classifyLayovers(await coverageRepo.layoverCoverage(db, airline.airline_id, { from, to }));
         const report = coverageReport(classified, (r) => r.station, { hours, limit: 50 });
         samples.push(performance.now() - t0);
         rows = Math.max(rows, classified.length);

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
-import { coverageOf, inWindow, localDateOf, type BookingStatus, type CoverageBooking, type CoverageFacts, type CoverageOrigin, type CoverageState, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
+import type { COVERAGE_ORIGINS } from '@crew/contracts';
+import { inWindow, localDateOf, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
 import type { DbOrTrx } from './database';
 import { copyInsert, type ColumnTypes } from './bulk';
 
 /*
  * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs
  * as rows (rostered_layovers / rostered_deadheads); coverage reads them next to the bookings. The state of a
- * row is the engine's (coverageOf): these queries only gather the facts.
+ * row is the engine's (classifyLayovers / classifyDeadheads): these queries only gather the facts.
  */
 
 /**
@@ -119,6 +120,8 @@ interface BookingFacts {
   pending_cancel: boolean | null;
   review_reason: string | null;
 }
+
+type CoverageOrigin = (typeof COVERAGE_ORIGINS)[number];
 
 export interface LayoverCoverageRow extends BookingFacts {
   origin: CoverageOrigin;
@@ -250,44 +253,6 @@ export async function airlinesWithLayovers(db: DbOrTrx, from: Date, to: Date): P
     where exists (select 1 from rostered_layovers r where r.airline_id = a.airline_id and r.checkin_at >= ${from} and r.checkin_at < ${to})
        or exists (select 1 from bookings b where b.airline_id = a.airline_id and b.type = 'HOTEL' and b.duty_date between ${dateOf(from, -MATCH_MARGIN_DAYS)}::date and ${dateOf(to, 1)}::date and b.status <> 'CANCELLED')`.execute(db);
   return r.rows.map((x) => x.airline_id);
-}
-
-export type CoverageStatus = CoverageState;
-
-/** A coverage row with the engine's verdict. */
-export type Classified<T> = T & { status: CoverageState; reason: string | null };
-
-const bookingOf = (r: BookingFacts): CoverageBooking | null =>
-  r.booking_id && r.booking_status ? { status: r.booking_status as BookingStatus, pending_cancel: r.pending_cancel === true, review_reason: r.review_reason } : null;
-
-/** Each row with the engine's verdict on its facts (coverageOf); rows the engine does not show are left out. */
-function classify<T extends BookingFacts>(rows: T[], facts: (r: T, booking: CoverageBooking | null) => CoverageFacts): Classified<T>[] {
-  const out: Classified<T>[] = [];
-  for (const r of rows) {
-    const v = coverageOf(facts(r, bookingOf(r)));
-    if (v) out.push(Object.assign(r, v));
-  }
-  return out;
-}
-
-/** The layovers of the window with their state. */
-export async function classifiedLayoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<LayoverCoverageRow>[]> {
-  return classify(await layoverCoverage(db, airlineId, q), (r, b) => ({
-    type: 'HOTEL',
-    origin: r.origin,
-    booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
-    roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
-  }));
-}
-
-/** The DH legs of the window with their state. */
-export async function classifiedDeadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<DeadheadCoverageRow>[]> {
-  return classify(await deadheadCoverage(db, airlineId, q), (r, b) => ({
-    type: 'FLIGHT',
-    origin: r.origin,
-    booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
-    roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
-  }));
 }
 
 /**

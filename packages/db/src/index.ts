@@ -22,7 +22,7 @@ export * as roomingRepo from './rooming.repository';
 export type * from './tables/rooming.table';
 export * as coverageRepo from './coverage.repository';
 export { loadDiffState, diffAgainst, loadRequestedBookings, type DiffState } from './diff-state';
-export type { Classified, CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
+export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
 export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';
 export type { BookingFilter, BookingPatch } from './booking.repository';

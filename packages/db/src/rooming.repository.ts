@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { DISPOSITION_OF_TASK, roomingOutcome, type RoomingAnswer } from '@crew/engine';
 import type { DbOrTrx } from './database';
 import { lockBooking, setDisposition, updateBooking } from './booking.repository';
 import { emitBookingEvents } from './webhook.repository';
@@ -122,6 +121,17 @@ export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId
   return lists.map((l) => ({ ...l, rows: rows.filter((r) => r.list_id === l.list_id) }));
 }
 
+/** How an answer settles a row, its booking and its action item (the engine's rowSettlement). */
+export interface RowSettlement {
+  state: RoomingRowState;
+  answered: boolean;
+  confirmation_number: string | null;
+  reject_reason: string | null;
+  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW';
+  reason: string | null;
+  disposition: string;
+}
+
 /**
  * A row's answer (the hotel's, or the deadline's) reaches its booking: only when the row is still the stay's
  * current one (a later change superseded it otherwise). The booking leaves PENDING; its action item gets the
@@ -129,26 +139,26 @@ export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId
  */
 export async function settleRow(
   trx: DbOrTrx,
-  row: Pick<RoomingRowRow, 'row_id' | 'booking_id' | 'list_id' | 'marking'>,
-  answer: RoomingAnswer,
+  row: Pick<RoomingRowRow, 'row_id' | 'booking_id' | 'list_id'>,
+  settlement: RowSettlement,
   actor: string,
   at: Date,
 ): Promise<{ schedule_id: string | null } | null> {
-  const state: RoomingRowState = answer.kind === 'CONFIRMED' ? 'CONFIRMED' : answer.kind === 'REJECTED' ? 'REJECTED' : 'EXPIRED';
+  const { state } = settlement;
   await trx
     .updateTable('rooming_rows')
     .set({
       state,
-      answered_at: answer.kind === 'EXPIRED' ? null : at,
-      hotel_confirmation_number: answer.kind === 'CONFIRMED' ? answer.confirmation_number : null,
-      reject_reason: answer.kind === 'REJECTED' ? answer.reason : null,
+      answered_at: settlement.answered ? at : null,
+      hotel_confirmation_number: settlement.confirmation_number,
+      reject_reason: settlement.reject_reason,
     })
     .where('row_id', '=', row.row_id)
     .execute();
   const b = await lockBooking(trx, row.booking_id);
   const hotel = (b?.hotel ?? {}) as Record<string, unknown>;
   if (!b || b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
-  const outcome = roomingOutcome(row.marking, answer);
+  const outcome = settlement;
   await updateBooking(
     trx,
     b.booking_id,
@@ -159,7 +169,7 @@ export async function settleRow(
       hotel: {
         ...hotel,
         rooming_status: state,
-        ...(answer.kind === 'CONFIRMED' ? { confirmation_number: answer.confirmation_number, hotel_confirmed_at: at.toISOString() } : {}),
+        ...(settlement.confirmation_number !== null ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() } : {}),
       },
     },
     { reason: outcome.reason, actor },
@@ -167,6 +177,6 @@ export async function settleRow(
   // The booking.<status> webhook event, as a supplier task's settle writes it.
   await emitBookingEvents(trx, [b.booking_id], false);
   if (!b.action_id) return { schedule_id: null };
-  const item = await setDisposition(trx, b.action_id, DISPOSITION_OF_TASK[outcome.status], { message: outcome.reason });
+  const item = await setDisposition(trx, b.action_id, settlement.disposition, { message: outcome.reason });
   return { schedule_id: (item as { schedule_id?: string | null } | undefined)?.schedule_id ?? null };
 }

@@ -1,3 +1,4 @@
+import { COVERAGE_ORIGINS, COVERAGE_STATUSES } from '@crew/contracts';
 import { instantOf } from './time';
 import type { BookingStatus, FlightSegment, HotelStay } from './types';
 
@@ -6,7 +7,7 @@ import type { BookingStatus, FlightSegment, HotelStay } from './types';
  * flight? The states, their reasons and the rule from one row's facts to its state live here; SQL only
  * gathers the rows (the roster's stay or leg and the booking that matches it).
  */
-export const COVERAGE_STATES = ['COVERED', 'AT_RISK', 'UNCOVERED'] as const;
+export const COVERAGE_STATES = COVERAGE_STATUSES;
 export type CoverageState = (typeof COVERAGE_STATES)[number];
 
 /**
@@ -14,7 +15,7 @@ export type CoverageState = (typeof COVERAGE_STATES)[number];
  * the roster no longer holds (DROPPED: the roster dropped it and its cancellation awaits review, or
  * cancellation is off), or a stay the airline injected itself (INJECTED).
  */
-export const COVERAGE_ORIGINS = ['ROSTERED', 'DROPPED', 'INJECTED'] as const;
+export { COVERAGE_ORIGINS };
 export type CoverageOrigin = (typeof COVERAGE_ORIGINS)[number];
 
 export interface CoverageBooking {
@@ -94,4 +95,73 @@ export function coverageOf(f: CoverageFacts): CoverageVerdict | null {
 /** Counts per state, every state present. */
 export function emptyCoverageCounts(): Record<CoverageState, number> {
   return { COVERED: 0, AT_RISK: 0, UNCOVERED: 0 };
+}
+
+/** The booking facts of a coverage row as its query gathers them (no booking: nulls). */
+export interface CoverageRowBooking {
+  origin: CoverageOrigin;
+  booking_id: string | null;
+  booking_status: string | null;
+  pending_cancel: boolean | null;
+  review_reason: string | null;
+}
+
+/** A layover coverage row: the roster's stay (b_*: the booking's own). */
+export interface LayoverCoverageFacts extends CoverageRowBooking {
+  station: string;
+  checkin_time_local: string;
+  checkout_time_local: string;
+  b_station: string | null;
+  b_checkin_time_local: string | null;
+  b_checkout_time_local: string | null;
+}
+
+/** A DH-leg coverage row: the roster's leg (b_*: the booking's own). */
+export interface DeadheadCoverageFacts extends CoverageRowBooking {
+  from_airport: string;
+  to_airport: string;
+  flight_number: string | null;
+  dep_time_local: string;
+  arr_time_local: string;
+  b_from_airport: string | null;
+  b_to_airport: string | null;
+  b_flight_number: string | null;
+  b_dep_time_local: string | null;
+  b_arr_time_local: string | null;
+}
+
+/** A coverage row with the engine's verdict. */
+export type Classified<T> = T & CoverageVerdict;
+
+const coverageBookingOf = (r: CoverageRowBooking): CoverageBooking | null =>
+  r.booking_id && r.booking_status ? { status: r.booking_status as BookingStatus, pending_cancel: r.pending_cancel === true, review_reason: r.review_reason } : null;
+
+/** Each row with its verdict (coverageOf); rows the engine does not show are left out. The rows are extended in place. */
+function classify<T extends CoverageRowBooking>(rows: T[], facts: (r: T, booking: CoverageBooking | null) => CoverageFacts): Classified<T>[] {
+  const out: Classified<T>[] = [];
+  for (const r of rows) {
+    const v = coverageOf(facts(r, coverageBookingOf(r)));
+    if (v) out.push(Object.assign(r, v));
+  }
+  return out;
+}
+
+/** The layovers of a window with their state. */
+export function classifyLayovers<T extends LayoverCoverageFacts>(rows: T[]): Classified<T>[] {
+  return classify(rows, (r, b) => ({
+    type: 'HOTEL',
+    origin: r.origin,
+    booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
+    roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
+  }));
+}
+
+/** The DH legs of a window with their state. */
+export function classifyDeadheads<T extends DeadheadCoverageFacts>(rows: T[]): Classified<T>[] {
+  return classify(rows, (r, b) => ({
+    type: 'FLIGHT',
+    origin: r.origin,
+    booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
+    roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
+  }));
 }

@@ -1,3 +1,5 @@
+import type { Disposition } from '@crew/contracts';
+import { DISPOSITION_OF_TASK } from './booking-tasks';
 import { instantOf, isoInstant, localDateOf, MS_PER_HOUR } from './time';
 
 /*
@@ -105,4 +107,32 @@ export function roomingRecipientIssue(reservationsEmail: string | null | undefin
 /** Whether a hotel's answer to a row may still change the booking: only the stay's current row counts. */
 export function answerApplies(rowState: RowState): boolean {
   return rowState === 'SENT';
+}
+
+/** Everything an answer (or its deadline) does to a stay's row, its booking and its action item. */
+export interface RowSettlement {
+  /** The row's state. */
+  state: 'CONFIRMED' | 'REJECTED' | 'EXPIRED';
+  /** The hotel answered (an expiry is no answer). */
+  answered: boolean;
+  confirmation_number: string | null;
+  reject_reason: string | null;
+  /** The booking's status and the reason recorded with it. */
+  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW';
+  reason: string | null;
+  /** The action item's disposition (that of a booking task ending so). */
+  disposition: Disposition;
+}
+
+/** How a row's answer settles it: the repository only writes this. */
+export function rowSettlement(marking: RoomingMarking, answer: RoomingAnswer): RowSettlement {
+  const outcome = roomingOutcome(marking, answer);
+  return {
+    state: answer.kind,
+    answered: answer.kind !== 'EXPIRED',
+    confirmation_number: answer.kind === 'CONFIRMED' ? answer.confirmation_number : null,
+    reject_reason: answer.kind === 'REJECTED' ? answer.reason : null,
+    ...outcome,
+    disposition: DISPOSITION_OF_TASK[outcome.status],
+  };
 }
