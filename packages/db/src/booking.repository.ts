@@ -1,3 +1,4 @@
+import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { bulkInsert, type ColumnTypes } from './bulk';
@@ -17,8 +18,8 @@ export function lockBooking(trx: DbOrTrx, bookingId: string) {
 
 export interface BookingPatch {
   status?: BookingStatus;
-  hotel?: Record<string, unknown> | null;
-  flight?: Record<string, unknown> | null;
+  hotel?: BookingHotelBlock | null;
+  flight?: BookingFlightBlock | null;
   manual_override?: boolean;
   pending_cancel?: boolean;
   review_reason?: string | null;

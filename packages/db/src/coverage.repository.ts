@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { COVERAGE_ORIGINS } from '@crew/contracts';
-import { inWindow, localDateOf, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
 import type { DbOrTrx } from './database';
 import { copyInsert, type ColumnTypes } from './bulk';
 
@@ -17,7 +16,8 @@ import { copyInsert, type ColumnTypes } from './bulk';
 const MATCH_MARGIN_DAYS = 2;
 
 /**
- * Replaces the airline's rostered rows dated inside the processed window with the roster's, as
+ * Replaces the airline's rostered rows dated inside the processed window with the roster's (the engine's
+ * rosteredRowsIn: those dated inside the window, each with its roster_date), as
  * nextRosterState does with the gzip state: rows outside the window, and rows whose current row was skipped
  * as impossible data (`flagged`), stay. One DELETE and one COPY per table. COPY cannot conflict: after the
  * DELETE only flagged keys remain in the window, and a key is either kept or flagged in one roster; the
@@ -26,49 +26,12 @@ const MATCH_MARGIN_DAYS = 2;
 export async function replaceRosteredRows(
   trx: DbOrTrx,
   airlineId: string,
-  window: DateWindow,
-  rows: { layovers: readonly LayoverRow[]; deadheads: readonly DeadheadRow[]; flaggedKeys: readonly string[] },
+  window: { start: string; end: string },
+  rows: { layovers: readonly Record<string, unknown>[]; deadheads: readonly Record<string, unknown>[]; flaggedKeys: readonly string[] },
 ): Promise<void> {
   const flagged = [...rows.flaggedKeys];
-  const layovers = [];
-  for (const l of rows.layovers) {
-    const date = localDateOf(l.checkin_time_local);
-    if (!inWindow(date, window)) continue;
-    layovers.push({
-      airline_id: airlineId,
-      roster_date: date,
-      row_key: l.key,
-      employee_id: l.employee_id,
-      pairing_number: l.pairing_number,
-      duty_period_num: l.duty_period_num,
-      duty_date: l.duty_date,
-      traveller_email: l.traveller_email.toLowerCase(),
-      station: l.station,
-      checkin_time_local: l.checkin_time_local,
-      checkout_time_local: l.checkout_time_local,
-      checkin_at: l.checkin_time_local,
-    });
-  }
-  const deadheads = [];
-  for (const d of rows.deadheads) {
-    if (!inWindow(d.duty_date, window)) continue;
-    deadheads.push({
-      airline_id: airlineId,
-      roster_date: d.duty_date,
-      row_key: d.key,
-      employee_id: d.employee_id,
-      pairing_number: d.pairing_number,
-      duty_period_num: d.duty_period_num,
-      leg_sequence: d.leg_sequence,
-      traveller_email: d.traveller_email.toLowerCase(),
-      from_airport: d.from_airport,
-      to_airport: d.to_airport,
-      flight_number: d.flight_number,
-      dep_time_local: d.dep_time_local,
-      arr_time_local: d.arr_time_local,
-      dep_at: d.dep_time_local,
-    });
-  }
+  const layovers = rows.layovers.map((r) => ({ airline_id: airlineId, ...r }));
+  const deadheads = rows.deadheads.map((r) => ({ airline_id: airlineId, ...r }));
   await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
   await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
   await copyInsert(trx, 'rostered_layovers', ROSTERED_LAYOVER_COLUMNS, layovers);

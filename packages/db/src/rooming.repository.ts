@@ -123,7 +123,7 @@ export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId
 
 /** How an answer settles a row, its booking and its action item (the engine's rowSettlement). */
 export interface RowSettlement {
-  state: RoomingRowState;
+  state: Extract<RoomingRowState, 'CONFIRMED' | 'REJECTED' | 'EXPIRED'>;
   answered: boolean;
   confirmation_number: string | null;
   reject_reason: string | null;

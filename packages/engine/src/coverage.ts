@@ -1,6 +1,6 @@
 import { COVERAGE_ORIGINS, COVERAGE_STATUSES } from '@crew/contracts';
-import { instantOf } from './time';
-import type { BookingStatus, FlightSegment, HotelStay } from './types';
+import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
+import type { BookingStatus, DeadheadRow, FlightSegment, HotelStay, LayoverRow } from './types';
 
 /**
  * Coverage (issue 14): is every rostered layover held by a confirmed room, every DH leg by a ticketed
@@ -164,4 +164,50 @@ export function classifyDeadheads<T extends DeadheadCoverageFacts>(rows: T[]): C
     booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
     roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
   }));
+}
+
+/**
+ * The rostered rows a processed roster leaves for coverage (rostered_layovers / rostered_deadheads): its
+ * layovers and DH legs dated inside the processed window, each with its roster date, as nextRosterState keeps
+ * them; `flaggedKeys` (rows skipped as impossible data) keep their earlier rows.
+ */
+export function rosteredRowsIn(window: DateWindow, flat: { layovers: readonly LayoverRow[]; deadheads: readonly DeadheadRow[]; flaggedKeys: readonly string[] }) {
+  const layovers = [];
+  for (const l of flat.layovers) {
+    const date = localDateOf(l.checkin_time_local);
+    if (!inWindow(date, window)) continue;
+    layovers.push({
+      roster_date: date,
+      row_key: l.key,
+      employee_id: l.employee_id,
+      pairing_number: l.pairing_number,
+      duty_period_num: l.duty_period_num,
+      duty_date: l.duty_date,
+      traveller_email: l.traveller_email.toLowerCase(),
+      station: l.station,
+      checkin_time_local: l.checkin_time_local,
+      checkout_time_local: l.checkout_time_local,
+      checkin_at: l.checkin_time_local,
+    });
+  }
+  const deadheads = [];
+  for (const d of flat.deadheads) {
+    if (!inWindow(d.duty_date, window)) continue;
+    deadheads.push({
+      roster_date: d.duty_date,
+      row_key: d.key,
+      employee_id: d.employee_id,
+      pairing_number: d.pairing_number,
+      duty_period_num: d.duty_period_num,
+      leg_sequence: d.leg_sequence,
+      traveller_email: d.traveller_email.toLowerCase(),
+      from_airport: d.from_airport,
+      to_airport: d.to_airport,
+      flight_number: d.flight_number,
+      dep_time_local: d.dep_time_local,
+      arr_time_local: d.arr_time_local,
+      dep_at: d.dep_time_local,
+    });
+  }
+  return { layovers, deadheads, flaggedKeys: [...flat.flaggedKeys] };
 }

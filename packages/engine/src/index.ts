@@ -18,3 +18,4 @@ export * from './coverage';
 export * from './plan';
 export * from './lifecycle';
 export * from './schedule-state';
+export * from './booking-context';

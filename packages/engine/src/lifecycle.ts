@@ -1,4 +1,4 @@
-import type { BookingOperation, BookingStatus, Disposition, Priority } from '@crew/contracts';
+import type { BookingHotelBlock, BookingOperation, BookingStatus, Disposition, Priority } from '@crew/contracts';
 import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
 import { contractedRate, decide, NO_BOOKER, NO_DOB, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
 import { localDateOf } from './time';
@@ -29,7 +29,7 @@ export function taskOperationOf(d: Decision): BookingOperation | null {
 }
 
 /** The booking's `hotel` block for the configured hotel and contract the policy chose. */
-export function hotelBlockOf(h: HotelChoice): { property_id: string; name: string | null; handler_type: 'GDS' | 'DIRECT'; hotel_config_id: number; contract_id: number; contracted_rate: HotelChoice['rate'] } {
+export function hotelBlockOf(h: HotelChoice): BookingHotelBlock {
   return { property_id: h.property_id, name: h.name, handler_type: h.handler_type, hotel_config_id: h.hotel_config_id, contract_id: h.contract_id, contracted_rate: h.rate };
 }
 
@@ -211,7 +211,7 @@ export function patchPlan(b: PatchedBooking, body: PatchBody, callerEmail: strin
       kind: 'REBOOK',
       changes: {
         ...stay,
-        hotel: {
+        hotel: <BookingHotelBlock>{
           property_id: h.property_id,
           ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}),
           // The station's configured hotel: its channel (a DIRECT hotel's stay goes on its rooming list).

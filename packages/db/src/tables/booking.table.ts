@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type Json<T> = ColumnType<T, string | null, string | null>;
 
-import type { BookingOperation, BookingStatus } from '@crew/contracts';
+import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus } from '@crew/contracts';
 
 export type { BookingOperation, BookingStatus };
 export type BookingSource = 'SCHEDULE_DIFF' | 'AIRLINE_INJECTED' | 'IROP';
@@ -35,8 +35,9 @@ export interface BookingTable {
   to_airport: string | null;
   dep_time_local: string | null;
   arr_time_local: string | null;
-  hotel: Json<Record<string, unknown> | null>;
-  flight: Json<Record<string, unknown> | null>;
+  /** The contracts' one schema of each block (BookingHotelBlock, BookingFlightBlock). */
+  hotel: Json<BookingHotelBlock | null>;
+  flight: Json<BookingFlightBlock | null>;
   booked_by: string | null;
   review_reason: string | null;
   last_error: string | null;

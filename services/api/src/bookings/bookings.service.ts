@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, loadBookingContext, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import { bookingRepo, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
 import { CALLER_WAITS_PRIORITY, deleteNeedsSupplierCall, manualOverrideOf, patchBlockIssue, patchPlan, REQUEST_PRIORITY, retryRefusal, taskInFlight, taskOperation, taskRefOf } from '@crew/engine';
 import { ApiError, type Logger } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
+import { airlineBookingContext } from './context';
 
 export interface BookingDeps {
   db: Db;
@@ -93,7 +94,7 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
   }
   b = await idleOr409(deps, b);
   // A property change rebooks at the station's configured hotel (its contracted rate and channel) under the booking account.
-  const ctx = b.type === 'HOTEL' && body.hotel?.property_id !== undefined ? await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), []) : null;
+  const ctx = b.type === 'HOTEL' && body.hotel?.property_id !== undefined ? await airlineBookingContext(deps.db, caller.airline_id, []) : null;
   const plan = patchPlan(b, body, caller.email, ctx?.policy.hotels.get(b.station ?? ''), ctx?.policy.crew_booker_email ?? null);
   switch (plan.kind) {
     case 'OVERRIDE_ONLY':
@@ -177,7 +178,7 @@ export async function deleteBooking(deps: BookingDeps, caller: Principal, bookin
 
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -197,7 +198,7 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
  * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
  */
 export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
-  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters as BookingFilter);
     const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
-import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { bookingRepo, configRepo, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import {
   awaitsManualBooking,
   bookingStatusOf,
@@ -26,6 +26,7 @@ import { ApiError } from '@crew/platform';
 import { isSupplierError, type FlightOffer, type Suppliers } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
+import { airlineBookingContext } from './context';
 
 type RequestBody = ActionInjectionBody | BookingRequestBody;
 
@@ -121,7 +122,7 @@ export async function requestBooking(
   if (dateOfBirthIssue(body.type, body.classification, traveller.date_of_birth)) {
     throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [{ field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' }]);
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString(), [email]);
+  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, airlineId, [email]);
   const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;

@@ -16,14 +16,17 @@ import {
   roomDates,
   supplierErrorOutcome,
   supplierReference,
+  bookingContextOf,
   taskIdentity,
+  type AirlineBookingContext,
   type TaskStatus,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadBookingContext, type AirlineBookingContext } from '@crew/db';
+import { flightOptionsUrl } from '@crew/contracts';
+import { loadBookingFacts, type DbOrTrx } from '@crew/db';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
@@ -64,6 +67,11 @@ export class SupplierPaced extends Error {
   constructor(readonly retryAfterMs: number, message: string) {
     super(message);
   }
+}
+
+/** An airline's booking context: what the db reads of it, assembled by the engine (links are the api's). */
+async function loadBookingContext(db: DbOrTrx, airlineId: string, processedAt: string, travellerEmails: string[]): Promise<AirlineBookingContext> {
+  return bookingContextOf(await loadBookingFacts(db, airlineId, travellerEmails), processedAt, flightOptionsUrl);
 }
 
 /** How long an airline's booking context (policy, contracts) is reused by hotel tasks: a config change applies within this. */
