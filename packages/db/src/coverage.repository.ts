@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { COVERAGE_ORIGINS } from '@crew/contracts';
+import type { DeadheadCoverageFacts, LayoverCoverageFacts } from '@crew/contracts';
 import type { DbOrTrx } from './database';
 import { copyInsert, type ColumnTypes } from './bulk';
 
@@ -77,17 +77,8 @@ export interface CoverageQuery {
   station?: string;
 }
 
-interface BookingFacts {
-  booking_id: string | null;
-  booking_status: string | null;
-  pending_cancel: boolean | null;
-  review_reason: string | null;
-}
-
-type CoverageOrigin = (typeof COVERAGE_ORIGINS)[number];
-
-export interface LayoverCoverageRow extends BookingFacts {
-  origin: CoverageOrigin;
+/** A layover's coverage facts (contracts' LayoverCoverageFacts: what the engine classifies) and where it stands. */
+export interface LayoverCoverageRow extends LayoverCoverageFacts {
   /** Unique within the answer: the roster row's key, or `b:<booking_id>` for a booking the roster does not hold. */
   row_key: string;
   at: Date;
@@ -96,17 +87,10 @@ export interface LayoverCoverageRow extends BookingFacts {
   duty_period_num: number | null;
   duty_date: string | null;
   traveller_email: string | null;
-  station: string;
-  checkin_time_local: string;
-  checkout_time_local: string;
-  /** The booking's own stay (null without a booking). */
-  b_station: string | null;
-  b_checkin_time_local: string | null;
-  b_checkout_time_local: string | null;
 }
 
-export interface DeadheadCoverageRow extends BookingFacts {
-  origin: CoverageOrigin;
+/** A DH leg's coverage facts and where it stands. */
+export interface DeadheadCoverageRow extends DeadheadCoverageFacts {
   row_key: string;
   at: Date;
   employee_id: string | null;
@@ -114,16 +98,6 @@ export interface DeadheadCoverageRow extends BookingFacts {
   duty_date: string | null;
   leg_sequence: number | null;
   traveller_email: string | null;
-  from_airport: string;
-  to_airport: string;
-  flight_number: string | null;
-  dep_time_local: string;
-  arr_time_local: string;
-  b_from_airport: string | null;
-  b_to_airport: string | null;
-  b_flight_number: string | null;
-  b_dep_time_local: string | null;
-  b_arr_time_local: string | null;
 }
 
 /**

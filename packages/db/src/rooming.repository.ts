@@ -1,3 +1,4 @@
+import type { RowSettlement } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { lockBooking, setDisposition, updateBooking } from './booking.repository';
@@ -119,17 +120,6 @@ export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId
   const lists = await q.orderBy('seq', 'desc').limit(limit + 1).execute();
   const rows = lists.length ? await db.selectFrom('rooming_rows').selectAll().where('list_id', 'in', lists.map((l) => l.list_id)).orderBy('row_id').execute() : [];
   return lists.map((l) => ({ ...l, rows: rows.filter((r) => r.list_id === l.list_id) }));
-}
-
-/** How an answer settles a row, its booking and its action item (the engine's rowSettlement). */
-export interface RowSettlement {
-  state: Extract<RoomingRowState, 'CONFIRMED' | 'REJECTED' | 'EXPIRED'>;
-  answered: boolean;
-  confirmation_number: string | null;
-  reject_reason: string | null;
-  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW';
-  reason: string | null;
-  disposition: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { COVERAGE_ORIGINS, COVERAGE_STATUSES } from '@crew/contracts';
+import { COVERAGE_ORIGINS, COVERAGE_STATUSES, type CoverageRowBooking, type DeadheadCoverageFacts, type LayoverCoverageFacts } from '@crew/contracts';
 import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
 import type { BookingStatus, DeadheadRow, FlightSegment, HotelStay, LayoverRow } from './types';
 
@@ -97,38 +97,7 @@ export function emptyCoverageCounts(): Record<CoverageState, number> {
   return { COVERED: 0, AT_RISK: 0, UNCOVERED: 0 };
 }
 
-/** The booking facts of a coverage row as its query gathers them (no booking: nulls). */
-export interface CoverageRowBooking {
-  origin: CoverageOrigin;
-  booking_id: string | null;
-  booking_status: string | null;
-  pending_cancel: boolean | null;
-  review_reason: string | null;
-}
-
-/** A layover coverage row: the roster's stay (b_*: the booking's own). */
-export interface LayoverCoverageFacts extends CoverageRowBooking {
-  station: string;
-  checkin_time_local: string;
-  checkout_time_local: string;
-  b_station: string | null;
-  b_checkin_time_local: string | null;
-  b_checkout_time_local: string | null;
-}
-
-/** A DH-leg coverage row: the roster's leg (b_*: the booking's own). */
-export interface DeadheadCoverageFacts extends CoverageRowBooking {
-  from_airport: string;
-  to_airport: string;
-  flight_number: string | null;
-  dep_time_local: string;
-  arr_time_local: string;
-  b_from_airport: string | null;
-  b_to_airport: string | null;
-  b_flight_number: string | null;
-  b_dep_time_local: string | null;
-  b_arr_time_local: string | null;
-}
+export type { CoverageRowBooking, LayoverCoverageFacts, DeadheadCoverageFacts };
 
 /** A coverage row with the engine's verdict. */
 export type Classified<T> = T & CoverageVerdict;

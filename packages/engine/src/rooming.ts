@@ -1,4 +1,4 @@
-import type { Disposition } from '@crew/contracts';
+import type { RowSettlement } from '@crew/contracts';
 import { DISPOSITION_OF_TASK } from './booking-tasks';
 import { instantOf, isoInstant, localDateOf, MS_PER_HOUR } from './time';
 
@@ -109,20 +109,7 @@ export function answerApplies(rowState: RowState): boolean {
   return rowState === 'SENT';
 }
 
-/** Everything an answer (or its deadline) does to a stay's row, its booking and its action item. */
-export interface RowSettlement {
-  /** The row's state. */
-  state: 'CONFIRMED' | 'REJECTED' | 'EXPIRED';
-  /** The hotel answered (an expiry is no answer). */
-  answered: boolean;
-  confirmation_number: string | null;
-  reject_reason: string | null;
-  /** The booking's status and the reason recorded with it. */
-  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW';
-  reason: string | null;
-  /** The action item's disposition (that of a booking task ending so). */
-  disposition: Disposition;
-}
+export type { RowSettlement };
 
 /** How a row's answer settles it: the repository only writes this. */
 export function rowSettlement(marking: RoomingMarking, answer: RoomingAnswer): RowSettlement {
