@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import { coverageReport } from '@crew/api';
 import { coverageRepo, dropDatabase, openDatabase, sql, tenancyRepo, type Db } from '@crew/db';
-import { flattenRoster, type FlatRoster } from '@crew/engine';
+import { classifyLayovers, flattenRoster, rosteredRowsIn, type FlatRoster } from '@crew/engine';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 
 const START = '2027-03-01';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     const airline = await tenancyRepo.createAirline(db, 'Bench L Air', 'XY');
     const other = await tenancyRepo.createAirline(db, 'Bench other air', 'ZZ');
     const mAir = await tenancyRepo.createAirline(db, 'Bench M Air', 'MM');
-    const write = async (id: string, f: FlatRoster) => (await timed(() => db.transaction().execute((trx) => coverageRepo.replaceRosteredRows(trx, id, window, f))))[1];
+    const write = async (id: string, f: FlatRoster) => (await timed(() => db.transaction().execute((trx) => coverageRepo.replaceRosteredRows(trx, id, window, rosteredRowsIn(window, f)))))[1];
     const lFirst = await write(airline.airline_id, l);
     const lAgain = await write(airline.airline_id, l);
     await write(other.airline_id, l);
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
         sqlSamples.push(performance.now() - rowsOnly);
         void gathered;
         const t0 = performance.now();
-        const classified = await coverageRepo.classifiedLayoverCoverage(db, airline.airline_id, { from, to });
+        const classified = classifyLayovers(await coverageRepo.layoverCoverage(db, airline.airline_id, { from, to }));
         const report = coverageReport(classified, (r) => r.station, { hours, limit: 50 });
         samples.push(performance.now() - t0);
         rows = Math.max(rows, classified.length);

@@ -5,12 +5,59 @@ import { ActionSource, ActionType, Classification } from './schedules';
 
 export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
 export const BookingStatusValue = StringEnum(BOOKING_STATUSES);
+/** The one definition of a booking's status (contracts, db and engine all use it). */
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** What a booking task does at the supplier; stored with the task (bookings.task_operation, the job's `operation`). */
+export const BOOKING_OPERATIONS = ['BOOK', 'AMEND', 'CANCEL'] as const;
+export type BookingOperation = (typeof BOOKING_OPERATIONS)[number];
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const timestamp = (description: string) => Type.String({ format: 'date-time', description });
 const date = (description: string) => Type.String({ format: 'date', description });
 const SupplierStatus = StringEnum(['CONFIRMED', 'CANCELLED'] as const, { description: 'The reservation as the supplier holds it (an amended room stays CONFIRMED)' });
+
+/**
+ * What a HOTEL booking stores in its `hotel` column (jsonb): the configured hotel and contract chosen, and what
+ * the supplier (or, for a DIRECT hotel, its rooming list) holds. One schema for the api's view, the db's column
+ * type and the engine's writes.
+ */
+const hotelBlockProperties = {
+  property_id: Type.Optional(Type.String({ description: 'The hotel (GDS inventory id or the airline’s own id)' })),
+  name: Type.Optional(Nullable(Type.String())),
+  handler_type: Type.Optional(StringEnum(['GDS', 'DIRECT'] as const)),
+  hotel_config_id: Type.Optional(Type.Integer({ description: 'The configured hotel the engine chose' })),
+  contract_id: Type.Optional(Type.Integer({ description: 'The contract whose rate applies' })),
+  contracted_rate: Type.Optional(Money),
+  supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s reservation reference' })),
+  confirmation_number: Type.Optional(Type.String()),
+  nights: Type.Optional(Type.Integer({ minimum: 1 })),
+  nightly_rate: Type.Optional(Money),
+  total_price: Type.Optional(Money),
+  rate_flag: Type.Optional(Nullable(Type.String({ description: 'Set when the supplier’s rate differs from the contracted rate (LOOSE rate matching booked it anyway)' }))),
+  supplier_status: Type.Optional(SupplierStatus),
+  rooming_ref: Type.Optional(Type.String({ description: 'DIRECT hotel: the stay’s reference on the hotel’s rooming lists' })),
+  rooming_status: Type.Optional(
+    StringEnum(['QUEUED', 'SENT', 'CONFIRMED', 'REJECTED', 'EXPIRED'] as const, {
+      description: 'DIRECT hotel: the stay’s latest rooming-list row. QUEUED and SENT: the booking stays PENDING until the hotel answers',
+    }),
+  ),
+  rooming_marking: Type.Optional(StringEnum(['NEW', 'AMENDED', 'CANCELLED'] as const, { description: 'DIRECT hotel: what the latest row told the hotel' })),
+  rooming_list_id: Type.Optional(Type.String({ format: 'uuid', description: 'DIRECT hotel: the rooming list carrying the latest row' })),
+  rooming_list_version: Type.Optional(Type.Integer({ description: 'DIRECT hotel: that list’s version' })),
+  hotel_confirmed_at: Type.Optional(Type.String({ format: 'date-time', description: 'DIRECT hotel: when the hotel confirmed the latest row (its number is confirmation_number)' })),
+};
+export const BookingHotelBlock = Type.Object(
+  {
+    // The room's dates as the supplier holds them, once reserved (the view shows the stay's until then).
+    check_in_date: Type.Optional(date('The room’s first night as the supplier holds it')),
+    check_out_date: Type.Optional(date('The room’s departure date as the supplier holds it')),
+    ...hotelBlockProperties,
+  },
+  { additionalProperties: false },
+);
+export type BookingHotelBlock = Static<typeof BookingHotelBlock>;
 
 /**
  * A HOTEL booking's `hotel` block (spec 2.5 "not shown"): the stay asked for, the configured hotel and contract
@@ -23,33 +70,36 @@ export const BookingHotel = Type.Object(
     checkout_time_local: Nullable(timestamp('Check-out of the stay asked for')),
     check_in_date: Nullable(date('The room’s first night: as the supplier holds it once reserved, else as the stay asks for it')),
     check_out_date: Nullable(date('The room’s departure date: as the supplier holds it once reserved, else as the stay asks for it')),
-    property_id: Type.Optional(Type.String({ description: 'The hotel (GDS inventory id or the airline’s own id)' })),
-    name: Type.Optional(Nullable(Type.String())),
-    handler_type: Type.Optional(StringEnum(['GDS', 'DIRECT'] as const)),
-    hotel_config_id: Type.Optional(Type.Integer({ description: 'The configured hotel the engine chose' })),
-    contract_id: Type.Optional(Type.Integer({ description: 'The contract whose rate applies' })),
-    contracted_rate: Type.Optional(Money),
-    supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s reservation reference' })),
-    confirmation_number: Type.Optional(Type.String()),
-    nights: Type.Optional(Type.Integer({ minimum: 1 })),
-    nightly_rate: Type.Optional(Money),
-    total_price: Type.Optional(Money),
-    rate_flag: Type.Optional(Nullable(Type.String({ description: 'Set when the supplier’s rate differs from the contracted rate (LOOSE rate matching booked it anyway)' }))),
-    supplier_status: Type.Optional(SupplierStatus),
-    rooming_ref: Type.Optional(Type.String({ description: 'DIRECT hotel: the stay’s reference on the hotel’s rooming lists' })),
-    rooming_status: Type.Optional(
-      StringEnum(['QUEUED', 'SENT', 'CONFIRMED', 'REJECTED', 'EXPIRED'] as const, {
-        description: 'DIRECT hotel: the stay’s latest rooming-list row. QUEUED and SENT: the booking stays PENDING until the hotel answers',
-      }),
-    ),
-    rooming_marking: Type.Optional(StringEnum(['NEW', 'AMENDED', 'CANCELLED'] as const, { description: 'DIRECT hotel: what the latest row told the hotel' })),
-    rooming_list_id: Type.Optional(Type.String({ format: 'uuid', description: 'DIRECT hotel: the rooming list carrying the latest row' })),
-    rooming_list_version: Type.Optional(Type.Integer({ description: 'DIRECT hotel: that list’s version' })),
-    hotel_confirmed_at: Type.Optional(Type.String({ format: 'date-time', description: 'DIRECT hotel: when the hotel confirmed the latest row (its number is confirmation_number)' })),
+    ...hotelBlockProperties,
   },
   { additionalProperties: false, title: 'BookingHotel' },
 );
 export type BookingHotel = Static<typeof BookingHotel>;
+
+/** What a FLIGHT booking stores in its `flight` column (jsonb): the choice or search constraints, the flight booked and its ticket. */
+const flightBlockProperties = {
+  flight_option_id: Type.Optional(Nullable(Type.String({ description: 'The offer the airline chose (a commit); null when the engine searches' }))),
+  constraints: Type.Optional(
+    Type.Object(
+      { depart_after: Nullable(Timestamp), arrive_by: Nullable(Timestamp), cabin_class: Nullable(Cabin) },
+      { additionalProperties: false, description: 'Search constraints of a request or a PATCH' },
+    ),
+  ),
+  supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s order reference' })),
+  airline_code: Type.Optional(Carrier),
+  flight_number: Type.Optional(Type.String({ description: 'The flight booked, carrier code and number (e.g. BA117)' })),
+  dep_time: Type.Optional(timestamp('Departure of the flight booked, with the origin’s offset')),
+  arr_time: Type.Optional(timestamp('Arrival of the flight booked, with the destination’s offset')),
+  cabin: Type.Optional(Cabin),
+  price: Type.Optional(Money),
+  supplier_status: Type.Optional(SupplierStatus),
+  pnr: Type.Optional(Type.String()),
+  ticket_id: Type.Optional(Type.String()),
+  transaction_id: Type.Optional(Type.String()),
+  trip_session_id: Type.Optional(Type.String()),
+};
+export const BookingFlightBlock = Type.Object(flightBlockProperties, { additionalProperties: false });
+export type BookingFlightBlock = Static<typeof BookingFlightBlock>;
 
 /**
  * A FLIGHT booking's `flight` block (spec 2.5): the leg asked for, the choice or search constraints, the
@@ -62,25 +112,7 @@ export const BookingFlight = Type.Object(
     to_airport: Nullable(Airport),
     dep_time_local: Nullable(timestamp('Departure of the leg asked for (the roster’s deadhead leg)')),
     arr_time_local: Nullable(timestamp('Arrival of the leg asked for')),
-    flight_option_id: Type.Optional(Nullable(Type.String({ description: 'The offer the airline chose (a commit); null when the engine searches' }))),
-    constraints: Type.Optional(
-      Type.Object(
-        { depart_after: Nullable(Timestamp), arrive_by: Nullable(Timestamp), cabin_class: Nullable(Cabin) },
-        { additionalProperties: false, description: 'Search constraints of a request or a PATCH' },
-      ),
-    ),
-    supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s order reference' })),
-    airline_code: Type.Optional(Carrier),
-    flight_number: Type.Optional(Type.String({ description: 'The flight booked, carrier code and number (e.g. BA117)' })),
-    dep_time: Type.Optional(timestamp('Departure of the flight booked, with the origin’s offset')),
-    arr_time: Type.Optional(timestamp('Arrival of the flight booked, with the destination’s offset')),
-    cabin: Type.Optional(Cabin),
-    price: Type.Optional(Money),
-    supplier_status: Type.Optional(SupplierStatus),
-    pnr: Type.Optional(Type.String()),
-    ticket_id: Type.Optional(Type.String()),
-    transaction_id: Type.Optional(Type.String()),
-    trip_session_id: Type.Optional(Type.String()),
+    ...flightBlockProperties,
   },
   { additionalProperties: false, title: 'BookingFlight' },
 );

@@ -90,3 +90,38 @@ export type DeadheadCoverageList = Static<typeof DeadheadCoverageList>;
 
 export const LAYOVER_COVERAGE_CSV_COLUMNS = ['employee_id', 'pairing_number', 'duty_date', 'duty_period_num', 'station', 'checkin_time_local', 'checkout_time_local', 'traveller_email', 'origin', 'booking_id', 'booking_status', 'status', 'reason'] as const;
 export const DEADHEAD_COVERAGE_CSV_COLUMNS = ['employee_id', 'pairing_number', 'duty_date', 'leg_sequence', 'from_airport', 'to_airport', 'flight_number', 'dep_time_local', 'arr_time_local', 'traveller_email', 'origin', 'booking_id', 'booking_status', 'status', 'reason'] as const;
+
+// ---- the facts of a coverage row, as the db's coverage queries gather them and the engine classifies them
+
+/** The booking facts of a coverage row as its query gathers them (no booking: nulls). */
+export interface CoverageRowBooking {
+  origin: (typeof COVERAGE_ORIGINS)[number];
+  booking_id: string | null;
+  booking_status: string | null;
+  pending_cancel: boolean | null;
+  review_reason: string | null;
+}
+
+/** A layover coverage row: the roster's stay (b_*: the booking's own). */
+export interface LayoverCoverageFacts extends CoverageRowBooking {
+  station: string;
+  checkin_time_local: string;
+  checkout_time_local: string;
+  b_station: string | null;
+  b_checkin_time_local: string | null;
+  b_checkout_time_local: string | null;
+}
+
+/** A DH-leg coverage row: the roster's leg (b_*: the booking's own). */
+export interface DeadheadCoverageFacts extends CoverageRowBooking {
+  from_airport: string;
+  to_airport: string;
+  flight_number: string | null;
+  dep_time_local: string;
+  arr_time_local: string;
+  b_from_airport: string | null;
+  b_to_airport: string | null;
+  b_flight_number: string | null;
+  b_dep_time_local: string | null;
+  b_arr_time_local: string | null;
+}

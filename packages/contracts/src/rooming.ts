@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery, StringEnum } from './common';
+import type { Disposition } from './schedules';
 
 /*
  * Rooming lists of DIRECT hotels (issue 15): every version of a night's list sent to a hotel, with its
@@ -61,3 +62,18 @@ export type RoomingList = Static<typeof RoomingList>;
 export const RoomingListPage = Type.Object({ rooming_lists: Type.Array(RoomingList), next_cursor: Nullable(Type.String()) }, { title: 'RoomingListPage' });
 export const RoomingListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export const RoomingListParams = Type.Object({ list_id: Type.String({ format: 'uuid' }) });
+
+/** Everything an answer (or its deadline) does to a stay's row, its booking and its action item. */
+export interface RowSettlement {
+  /** The row's state. */
+  state: 'CONFIRMED' | 'REJECTED' | 'EXPIRED';
+  /** The hotel answered (an expiry is no answer). */
+  answered: boolean;
+  confirmation_number: string | null;
+  reject_reason: string | null;
+  /** The booking's status and the reason recorded with it. */
+  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW';
+  reason: string | null;
+  /** The action item's disposition (that of a booking task ending so). */
+  disposition: Disposition;
+}

@@ -1,6 +1,14 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope } from './errors';
 
+/** The airline API's base path: links the services put in answers are built from it (never by the engine). */
+export const API_PREFIX = '/api/v1';
+
+/** Where a person picks a flight for an action item awaiting a manual choice. */
+export function flightOptionsUrl(actionId: string): string {
+  return `${API_PREFIX}/crew/flight-options?action_id=${encodeURIComponent(actionId)}`;
+}
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface ResponseSpec {

@@ -1,8 +1,9 @@
+import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
-import { bulkInsert } from './bulk';
+import { bulkInsert, type ColumnTypes } from './bulk';
 import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from './pipeline.repository';
-import type { BookingRow, BookingStatus } from './tables/booking.table';
+import type { BookingOperation, BookingRow, BookingStatus } from './tables/booking.table';
 
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
@@ -17,8 +18,8 @@ export function lockBooking(trx: DbOrTrx, bookingId: string) {
 
 export interface BookingPatch {
   status?: BookingStatus;
-  hotel?: Record<string, unknown> | null;
-  flight?: Record<string, unknown> | null;
+  hotel?: BookingHotelBlock | null;
+  flight?: BookingFlightBlock | null;
   manual_override?: boolean;
   pending_cancel?: boolean;
   review_reason?: string | null;
@@ -38,6 +39,7 @@ export interface BookingPatch {
   flight_number?: string | null;
   retry_job_id?: string | null;
   task_ref?: string | null;
+  task_operation?: BookingOperation | null;
   schedule_id?: string | null;
   action_id?: string | null;
 }
@@ -58,8 +60,11 @@ export async function updateBooking(trx: DbOrTrx, bookingId: string, patch: Book
   if (event && patch.status) await trx.insertInto('booking_events').values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor }).execute();
 }
 
+/** A booking made by a request or a rebook: the roster's columns and its task's operation. */
+const REQUESTED_BOOKING_COLUMNS: ColumnTypes = { ...BOOKING_COLUMNS, task_operation: 'text' };
+
 export function insertBookings(trx: DbOrTrx, rows: Record<string, unknown>[]) {
-  return bulkInsert(trx, 'bookings', BOOKING_COLUMNS, rows);
+  return bulkInsert(trx, 'bookings', REQUESTED_BOOKING_COLUMNS, rows);
 }
 
 export function insertBookingEvents(trx: DbOrTrx, rows: { booking_id: string; status: string; reason: string | null; actor: string }[]) {

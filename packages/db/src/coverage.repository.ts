@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import { coverageOf, inWindow, localDateOf, type BookingStatus, type CoverageBooking, type CoverageFacts, type CoverageOrigin, type CoverageState, type DateWindow, type DeadheadRow, type LayoverRow } from '@crew/engine';
+import type { DeadheadCoverageFacts, LayoverCoverageFacts } from '@crew/contracts';
 import type { DbOrTrx } from './database';
 import { copyInsert, type ColumnTypes } from './bulk';
 
 /*
  * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs
  * as rows (rostered_layovers / rostered_deadheads); coverage reads them next to the bookings. The state of a
- * row is the engine's (coverageOf): these queries only gather the facts.
+ * row is the engine's (classifyLayovers / classifyDeadheads): these queries only gather the facts.
  */
 
 /**
@@ -16,7 +16,8 @@ import { copyInsert, type ColumnTypes } from './bulk';
 const MATCH_MARGIN_DAYS = 2;
 
 /**
- * Replaces the airline's rostered rows dated inside the processed window with the roster's, as
+ * Replaces the airline's rostered rows dated inside the processed window with the roster's (the engine's
+ * rosteredRowsIn: those dated inside the window, each with its roster_date), as
  * nextRosterState does with the gzip state: rows outside the window, and rows whose current row was skipped
  * as impossible data (`flagged`), stay. One DELETE and one COPY per table. COPY cannot conflict: after the
  * DELETE only flagged keys remain in the window, and a key is either kept or flagged in one roster; the
@@ -25,49 +26,12 @@ const MATCH_MARGIN_DAYS = 2;
 export async function replaceRosteredRows(
   trx: DbOrTrx,
   airlineId: string,
-  window: DateWindow,
-  rows: { layovers: readonly LayoverRow[]; deadheads: readonly DeadheadRow[]; flaggedKeys: readonly string[] },
+  window: { start: string; end: string },
+  rows: { layovers: readonly Record<string, unknown>[]; deadheads: readonly Record<string, unknown>[]; flaggedKeys: readonly string[] },
 ): Promise<void> {
   const flagged = [...rows.flaggedKeys];
-  const layovers = [];
-  for (const l of rows.layovers) {
-    const date = localDateOf(l.checkin_time_local);
-    if (!inWindow(date, window)) continue;
-    layovers.push({
-      airline_id: airlineId,
-      roster_date: date,
-      row_key: l.key,
-      employee_id: l.employee_id,
-      pairing_number: l.pairing_number,
-      duty_period_num: l.duty_period_num,
-      duty_date: l.duty_date,
-      traveller_email: l.traveller_email.toLowerCase(),
-      station: l.station,
-      checkin_time_local: l.checkin_time_local,
-      checkout_time_local: l.checkout_time_local,
-      checkin_at: l.checkin_time_local,
-    });
-  }
-  const deadheads = [];
-  for (const d of rows.deadheads) {
-    if (!inWindow(d.duty_date, window)) continue;
-    deadheads.push({
-      airline_id: airlineId,
-      roster_date: d.duty_date,
-      row_key: d.key,
-      employee_id: d.employee_id,
-      pairing_number: d.pairing_number,
-      duty_period_num: d.duty_period_num,
-      leg_sequence: d.leg_sequence,
-      traveller_email: d.traveller_email.toLowerCase(),
-      from_airport: d.from_airport,
-      to_airport: d.to_airport,
-      flight_number: d.flight_number,
-      dep_time_local: d.dep_time_local,
-      arr_time_local: d.arr_time_local,
-      dep_at: d.dep_time_local,
-    });
-  }
+  const layovers = rows.layovers.map((r) => ({ airline_id: airlineId, ...r }));
+  const deadheads = rows.deadheads.map((r) => ({ airline_id: airlineId, ...r }));
   await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
   await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
   await copyInsert(trx, 'rostered_layovers', ROSTERED_LAYOVER_COLUMNS, layovers);
@@ -113,15 +77,8 @@ export interface CoverageQuery {
   station?: string;
 }
 
-interface BookingFacts {
-  booking_id: string | null;
-  booking_status: string | null;
-  pending_cancel: boolean | null;
-  review_reason: string | null;
-}
-
-export interface LayoverCoverageRow extends BookingFacts {
-  origin: CoverageOrigin;
+/** A layover's coverage facts (contracts' LayoverCoverageFacts: what the engine classifies) and where it stands. */
+export interface LayoverCoverageRow extends LayoverCoverageFacts {
   /** Unique within the answer: the roster row's key, or `b:<booking_id>` for a booking the roster does not hold. */
   row_key: string;
   at: Date;
@@ -130,17 +87,10 @@ export interface LayoverCoverageRow extends BookingFacts {
   duty_period_num: number | null;
   duty_date: string | null;
   traveller_email: string | null;
-  station: string;
-  checkin_time_local: string;
-  checkout_time_local: string;
-  /** The booking's own stay (null without a booking). */
-  b_station: string | null;
-  b_checkin_time_local: string | null;
-  b_checkout_time_local: string | null;
 }
 
-export interface DeadheadCoverageRow extends BookingFacts {
-  origin: CoverageOrigin;
+/** A DH leg's coverage facts and where it stands. */
+export interface DeadheadCoverageRow extends DeadheadCoverageFacts {
   row_key: string;
   at: Date;
   employee_id: string | null;
@@ -148,16 +98,6 @@ export interface DeadheadCoverageRow extends BookingFacts {
   duty_date: string | null;
   leg_sequence: number | null;
   traveller_email: string | null;
-  from_airport: string;
-  to_airport: string;
-  flight_number: string | null;
-  dep_time_local: string;
-  arr_time_local: string;
-  b_from_airport: string | null;
-  b_to_airport: string | null;
-  b_flight_number: string | null;
-  b_dep_time_local: string | null;
-  b_arr_time_local: string | null;
 }
 
 /**
@@ -250,44 +190,6 @@ export async function airlinesWithLayovers(db: DbOrTrx, from: Date, to: Date): P
     where exists (select 1 from rostered_layovers r where r.airline_id = a.airline_id and r.checkin_at >= ${from} and r.checkin_at < ${to})
        or exists (select 1 from bookings b where b.airline_id = a.airline_id and b.type = 'HOTEL' and b.duty_date between ${dateOf(from, -MATCH_MARGIN_DAYS)}::date and ${dateOf(to, 1)}::date and b.status <> 'CANCELLED')`.execute(db);
   return r.rows.map((x) => x.airline_id);
-}
-
-export type CoverageStatus = CoverageState;
-
-/** A coverage row with the engine's verdict. */
-export type Classified<T> = T & { status: CoverageState; reason: string | null };
-
-const bookingOf = (r: BookingFacts): CoverageBooking | null =>
-  r.booking_id && r.booking_status ? { status: r.booking_status as BookingStatus, pending_cancel: r.pending_cancel === true, review_reason: r.review_reason } : null;
-
-/** Each row with the engine's verdict on its facts (coverageOf); rows the engine does not show are left out. */
-function classify<T extends BookingFacts>(rows: T[], facts: (r: T, booking: CoverageBooking | null) => CoverageFacts): Classified<T>[] {
-  const out: Classified<T>[] = [];
-  for (const r of rows) {
-    const v = coverageOf(facts(r, bookingOf(r)));
-    if (v) out.push(Object.assign(r, v));
-  }
-  return out;
-}
-
-/** The layovers of the window with their state. */
-export async function classifiedLayoverCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<LayoverCoverageRow>[]> {
-  return classify(await layoverCoverage(db, airlineId, q), (r, b) => ({
-    type: 'HOTEL',
-    origin: r.origin,
-    booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
-    roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
-  }));
-}
-
-/** The DH legs of the window with their state. */
-export async function classifiedDeadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<Classified<DeadheadCoverageRow>[]> {
-  return classify(await deadheadCoverage(db, airlineId, q), (r, b) => ({
-    type: 'FLIGHT',
-    origin: r.origin,
-    booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
-    roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
-  }));
 }
 
 /**

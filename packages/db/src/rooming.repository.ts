@@ -1,5 +1,5 @@
+import type { RowSettlement } from '@crew/contracts';
 import { sql } from 'kysely';
-import { DISPOSITION_OF_TASK, roomingOutcome, type RoomingAnswer } from '@crew/engine';
 import type { DbOrTrx } from './database';
 import { lockBooking, setDisposition, updateBooking } from './booking.repository';
 import { emitBookingEvents } from './webhook.repository';
@@ -129,26 +129,26 @@ export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId
  */
 export async function settleRow(
   trx: DbOrTrx,
-  row: Pick<RoomingRowRow, 'row_id' | 'booking_id' | 'list_id' | 'marking'>,
-  answer: RoomingAnswer,
+  row: Pick<RoomingRowRow, 'row_id' | 'booking_id' | 'list_id'>,
+  settlement: RowSettlement,
   actor: string,
   at: Date,
 ): Promise<{ schedule_id: string | null } | null> {
-  const state: RoomingRowState = answer.kind === 'CONFIRMED' ? 'CONFIRMED' : answer.kind === 'REJECTED' ? 'REJECTED' : 'EXPIRED';
+  const { state } = settlement;
   await trx
     .updateTable('rooming_rows')
     .set({
       state,
-      answered_at: answer.kind === 'EXPIRED' ? null : at,
-      hotel_confirmation_number: answer.kind === 'CONFIRMED' ? answer.confirmation_number : null,
-      reject_reason: answer.kind === 'REJECTED' ? answer.reason : null,
+      answered_at: settlement.answered ? at : null,
+      hotel_confirmation_number: settlement.confirmation_number,
+      reject_reason: settlement.reject_reason,
     })
     .where('row_id', '=', row.row_id)
     .execute();
   const b = await lockBooking(trx, row.booking_id);
   const hotel = (b?.hotel ?? {}) as Record<string, unknown>;
   if (!b || b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
-  const outcome = roomingOutcome(row.marking, answer);
+  const outcome = settlement;
   await updateBooking(
     trx,
     b.booking_id,
@@ -159,7 +159,7 @@ export async function settleRow(
       hotel: {
         ...hotel,
         rooming_status: state,
-        ...(answer.kind === 'CONFIRMED' ? { confirmation_number: answer.confirmation_number, hotel_confirmed_at: at.toISOString() } : {}),
+        ...(settlement.confirmation_number !== null ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() } : {}),
       },
     },
     { reason: outcome.reason, actor },
@@ -167,6 +167,6 @@ export async function settleRow(
   // The booking.<status> webhook event, as a supplier task's settle writes it.
   await emitBookingEvents(trx, [b.booking_id], false);
   if (!b.action_id) return { schedule_id: null };
-  const item = await setDisposition(trx, b.action_id, DISPOSITION_OF_TASK[outcome.status], { message: outcome.reason });
+  const item = await setDisposition(trx, b.action_id, settlement.disposition, { message: outcome.reason });
   return { schedule_id: (item as { schedule_id?: string | null } | undefined)?.schedule_id ?? null };
 }

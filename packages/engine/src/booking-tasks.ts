@@ -57,9 +57,9 @@ export function nextAutomaticRetry(retriesMade: number, maxRetries: number, dela
 /** Classifications with which an airline asks to let a booking go rather than make one. */
 export const CANCELLING_CLASSIFICATIONS: ReadonlySet<string> = new Set(['IROP_HOTEL_CANCEL', 'LAYOVER_CANCELLED', 'DEADHEAD_CANCELLED', 'PAIRING_CANCELLED']);
 
-/** Default times of an injected stay when the station's hotel has none on file. */
-const DEFAULT_CHECK_IN = '15:00';
-const DEFAULT_CHECK_OUT = '11:00';
+/** Default times of a stay whose hotel has none on file (an injected stay, a PATCH of a booking without times). */
+export const DEFAULT_CHECK_IN = '15:00';
+export const DEFAULT_CHECK_OUT = '11:00';
 
 /**
  * The stay an airline's hotel request asks for. A request carries dates only, so the times come from

@@ -29,3 +29,29 @@ export function itemKey(classification: string, rowKey: string): string {
 export function auditEventKey(classification: string, row: number): string {
   return `${classification}:${row}`;
 }
+
+/** The steps of a booking task that carry an idempotency reference to the supplier. */
+export type SupplierStep = 'book' | 'amend' | 'cancel';
+
+/**
+ * Every idempotency reference sent to a supplier. A first booking is `bk-<booking>`, its cancellation
+ * `cx-<booking>`; a booking or cancellation within a later task (an amendment, a rebook) adds that task's
+ * identity (`bk-<booking>-<task>`, `cx-<booking>-<task>`); an amendment is `am-<task>`. A re-delivered task
+ * sends the same reference, so the supplier answers with what it already did. The forms never change:
+ * references already at the supplier must keep matching.
+ */
+export function supplierReference(step: SupplierStep, bookingId: string, task?: string | null): string {
+  if (step === 'amend') return `am-${task ?? bookingId}`;
+  const prefix = step === 'book' ? 'bk' : 'cx';
+  return task ? `${prefix}-${bookingId}-${task}` : `${prefix}-${bookingId}`;
+}
+
+/** A task's identity: the ref its job names, else its action item, else the booking itself. */
+export function taskIdentity(job: { ref?: string | null; action_id?: string | null }, bookingId: string): string {
+  return job.ref ?? job.action_id ?? bookingId;
+}
+
+/** Names a supplier task (a booking's task_ref): `<OPERATION>-<id>`. Its operation is stored beside it, never read back from it. */
+export function taskRefOf(operation: 'BOOK' | 'AMEND' | 'CANCEL', id: string): string {
+  return `${operation}-${id}`;
+}

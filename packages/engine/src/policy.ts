@@ -61,6 +61,8 @@ export interface PolicyContext {
   /** Lower-cased traveller email → has a date of birth. */
   travellerHasDob: (email: string | null) => boolean;
   processedAt: string;
+  /** Where a person picks a flight for an item (the api's link, passed in: the engine knows no paths). */
+  flightOptionsUrl: (actionId: string) => string;
 }
 
 /** The facts of one item the policy decides on (diff-derived or injected). */
@@ -87,10 +89,6 @@ const LIVE: readonly BookingStatus[] = ['CONFIRMED', 'MODIFIED'];
 const SWAPS = new Set(['SWAP_IN', 'SWAP_OUT']);
 
 export const noHotelConfiguration = (station: string) => `no hotel configuration exists for station ${station}`;
-
-export function flightOptionsUrl(actionId: string): string {
-  return `/api/v1/crew/flight-options?action_id=${encodeURIComponent(actionId)}`;
-}
 
 /** Minutes since local midnight of a local timestamp, as written (its own offset). */
 function minutesOfDay(ts: string): number {
@@ -185,12 +183,12 @@ export function decide(item: PolicyItem, ctx: PolicyContext): Decision {
   return decideHotelStay(item, ctx, 'AUTO_BOOK');
 }
 
-const NO_BOOKER = 'no crew booking account is configured (crew_booker_email)';
-const NO_DOB = 'the traveller profile has no date of birth';
+export const NO_BOOKER = 'no crew booking account is configured (crew_booker_email)';
+export const NO_DOB = 'the traveller profile has no date of birth';
 
 /** A new deadhead: with the lever off (or anything missing) a person picks an option and commits it. */
 function decideNewDeadhead(item: PolicyItem, ctx: PolicyContext): Decision {
-  const manual = (reason: string) => review(reason, { recommended_action: 'BOOK_MANUALLY', flight_options_url: flightOptionsUrl(item.action_id) });
+  const manual = (reason: string) => review(reason, { recommended_action: 'BOOK_MANUALLY', flight_options_url: ctx.flightOptionsUrl(item.action_id) });
   if (!ctx.settings.deadhead_auto_booking) return manual('deadhead auto-booking is not enabled: choose a flight option and commit it');
   if (!ctx.crew_booker_email) return manual(NO_BOOKER);
   if (!ctx.travellerHasDob(item.traveller_email)) return manual(NO_DOB);

@@ -1,3 +1,5 @@
+import type { RowSettlement } from '@crew/contracts';
+import { DISPOSITION_OF_TASK } from './booking-tasks';
 import { instantOf, isoInstant, localDateOf, MS_PER_HOUR } from './time';
 
 /*
@@ -105,4 +107,19 @@ export function roomingRecipientIssue(reservationsEmail: string | null | undefin
 /** Whether a hotel's answer to a row may still change the booking: only the stay's current row counts. */
 export function answerApplies(rowState: RowState): boolean {
   return rowState === 'SENT';
+}
+
+export type { RowSettlement };
+
+/** How a row's answer settles it: the repository only writes this. */
+export function rowSettlement(marking: RoomingMarking, answer: RoomingAnswer): RowSettlement {
+  const outcome = roomingOutcome(marking, answer);
+  return {
+    state: answer.kind,
+    answered: answer.kind !== 'EXPIRED',
+    confirmation_number: answer.kind === 'CONFIRMED' ? answer.confirmation_number : null,
+    reject_reason: answer.kind === 'REJECTED' ? answer.reason : null,
+    ...outcome,
+    disposition: DISPOSITION_OF_TASK[outcome.status],
+  };
 }

@@ -1,4 +1,4 @@
-import type { ActionSubtype, ActionType, AuditClassification, Classification, Priority, Rank } from '@crew/contracts';
+import type { ActionSubtype, ActionType, AuditClassification, BookingStatus, Classification, Priority, Rank } from '@crew/contracts';
 import type { DateWindow } from './time';
 
 /** Who a row belongs to, copied from the crew entry so a booking can be made from the row alone. */
@@ -109,8 +109,8 @@ export interface RosterState {
   pairings: PairingSummary[];
 }
 
-export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+// One definition of a booking's status, the contracts' (db and engine use it too).
+export { BOOKING_STATUSES, type BookingStatus } from '@crew/contracts';
 
 interface BookingActualBase {
   booking_id: string;

@@ -3,13 +3,12 @@
  * 4.3 flight config and flight-rules; DESIGN sections 3-4). Pure unit tests: one `it` per rule.
  */
 import fc from 'fast-check';
-import type { FlightConfigSnapshot, Money, RatePeriod } from '@crew/contracts';
+import { flightOptionsUrl, type FlightConfigSnapshot, type Money, type RatePeriod } from '@crew/contracts';
 import type { HotelTerms } from '../src/hotel-config';
 import {
   chooseFlightOption,
   contractedRate,
   decide,
-  flightOptionsUrl,
   noHotelConfiguration,
   rateCheck,
   stayDeviation,
@@ -58,6 +57,7 @@ function ctx(over: CtxOver = {}): PolicyContext {
     hotels: new Map(h ? [[h.station, h]] : []),
     travellerHasDob: () => dob ?? true,
     processedAt: '2026-12-05T10:00:00Z',
+    flightOptionsUrl,
     ...rest,
   };
 }

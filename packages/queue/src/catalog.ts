@@ -1,3 +1,5 @@
+import type { BookingOperation } from '@crew/contracts';
+
 /**
  * The typed job catalog shared by producers (api, worker) and consumers (worker). Payloads only ever
  * change additively: a new field is optional, so jobs already queued by an older release still run.
@@ -15,6 +17,7 @@ export interface JobCatalog {
       /** retry_count + 1 of the booking when this attempt was accepted; a stale attempt does nothing. */
       attempt: number;
       action_id?: string | null;
+      /** The task's operation, a field of its own (absent on older jobs = BOOK); never read back from `ref`. */
       operation?: BookingOperation;
       /** Names one amend/rebook request, so its supplier reference is stable across retries. */
       ref?: string;
@@ -74,17 +77,7 @@ export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs
   return { queue: data.type === 'FLIGHT' ? 'flight-bookings' : 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
 }
 
-export type BookingOperation = 'BOOK' | 'AMEND' | 'CANCEL';
-
-/** Names a supplier task: `<OPERATION>-<id>`; a retry re-runs the task its booking names. */
-export function taskRefOf(operation: BookingOperation, id: string): string {
-  return `${operation}-${id}`;
-}
-
-export function operationOf(taskRef: string | null): BookingOperation {
-  const op = taskRef?.split('-', 1)[0];
-  return op === 'AMEND' || op === 'CANCEL' ? op : 'BOOK';
-}
+export type { BookingOperation };
 
 /** BullMQ priorities of drain jobs: an endpoint whose next delivery is urgent (a P1 booking's event) is drained first. */
 export const WEBHOOK_PRIORITY = { urgent: 1, bulk: 5 } as const;

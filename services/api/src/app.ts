@@ -1,7 +1,9 @@
+import { API_PREFIX } from '@crew/contracts';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
-import { isMigrated, loadFlightPolicy, sql, type Db, type PgListener } from '@crew/db';
+import { isMigrated, loadFlightFacts, sql, type Db, type PgListener } from '@crew/db';
+import { flightPolicyOf } from '@crew/engine';
 import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
@@ -27,7 +29,8 @@ import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
 import { confirmationPage } from './rooming/confirmation.page';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 
-export const API_BASE = '/api/v1';
+// The base path every airline route and link is built on (contracts' API_PREFIX).
+export const API_BASE = API_PREFIX;
 export const OPS_BASE = '/ops/v1';
 
 export interface ApiDeps {
@@ -62,7 +65,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
         const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
         return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
-      }, (airlineId) => loadFlightPolicy(deps.db, airlineId), deps.now),
+      }, async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)), deps.now),
       ...webhookRoutes(deps.db, deps.config),
     ],
     ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],

@@ -2,7 +2,9 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 
 type Json<T> = ColumnType<T, string | null, string | null>;
 
-export type BookingStatus = 'PENDING' | 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'FAILED' | 'NEEDS_REVIEW';
+import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus } from '@crew/contracts';
+
+export type { BookingOperation, BookingStatus };
 export type BookingSource = 'SCHEDULE_DIFF' | 'AIRLINE_INJECTED' | 'IROP';
 
 export interface BookingTable {
@@ -33,14 +35,17 @@ export interface BookingTable {
   to_airport: string | null;
   dep_time_local: string | null;
   arr_time_local: string | null;
-  hotel: Json<Record<string, unknown> | null>;
-  flight: Json<Record<string, unknown> | null>;
+  /** The contracts' one schema of each block (BookingHotelBlock, BookingFlightBlock). */
+  hotel: Json<BookingHotelBlock | null>;
+  flight: Json<BookingFlightBlock | null>;
   booked_by: string | null;
   review_reason: string | null;
   last_error: string | null;
   next_attempt_at: Date | null;
   retry_job_id: string | null;
   task_ref: string | null;
+  /** The operation of the task task_ref names (null: no task). */
+  task_operation: ColumnType<BookingOperation | null, BookingOperation | null | undefined, BookingOperation | null>;
   /** First history entry of a booking the schedule diff created (status and reason at created_at, actor engine); else null. */
   created_status: ColumnType<string | null, string | null | undefined, string | null>;
   created_reason: ColumnType<string | null, string | null | undefined, string | null>;

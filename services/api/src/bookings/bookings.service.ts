@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, loadBookingContext, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
-import { contractedRate, localDateOf } from '@crew/engine';
+import { bookingRepo, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import { CALLER_WAITS_PRIORITY, deleteNeedsSupplierCall, manualOverrideOf, patchBlockIssue, patchPlan, REQUEST_PRIORITY, retryRefusal, taskInFlight, taskOperation, taskRefOf } from '@crew/engine';
 import { ApiError, type Logger } from '@crew/platform';
-import { bookingJob, operationOf, taskRefOf, type BookingOperation, type OutboxRelay } from '@crew/queue';
+import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
+import { airlineBookingContext } from './context';
 
 export interface BookingDeps {
   db: Db;
@@ -21,7 +22,6 @@ export interface BookingDeps {
   bookingSettled?: PgListener;
 }
 
-const LIVE = ['CONFIRMED', 'MODIFIED'];
 const actorOf = (p: Principal) => p.email || p.client_id;
 
 export async function bookingOr404(db: DbOrTrx, airlineId: string, bookingId: string): Promise<BookingRow> {
@@ -48,7 +48,7 @@ async function settled(deps: BookingDeps, bookingId: string, ms: number): Promis
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const b = (await bookingRepo.findBooking(deps.db, bookingId))!;
       const left = until - Date.now();
-      if (b.status !== 'PENDING' || awaitingHotel(b) || left <= 0) return b;
+      if (!taskInFlight(b) || left <= 0) return b;
       await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.bookingSettled?.listening ? left : Math.min(left, UNLISTENED_RECHECK_MS))))]);
       clearTimeout(timer);
     }
@@ -59,29 +59,23 @@ async function settled(deps: BookingDeps, bookingId: string, ms: number): Promis
 }
 
 /**
- * A DIRECT hotel's stay on a rooming list: its task is done and it stays PENDING until the hotel answers,
- * which may take hours. Nobody waits for that, and a new change (a DELETE, say) may follow it.
+ * A supplier task already in flight must end before another starts on the same booking. (A DIRECT hotel's
+ * stay waiting on its rooming list is not: nobody waits hours for the hotel, and a new change may follow it.)
  */
-const awaitingHotel = (b: BookingRow) => ['QUEUED', 'SENT'].includes(String((b.hotel as { rooming_status?: string } | null)?.rooming_status));
-
-/** A supplier task already in flight must end before another starts on the same booking. */
 async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> {
   if (b.status !== 'PENDING') return b;
   const now = await settled(deps, b.booking_id, 5000);
-  if (now.status === 'PENDING' && !awaitingHotel(now)) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
+  if (taskInFlight(now)) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
   return now;
 }
 
 /** Starts a supplier task on an existing booking (PENDING + job), in the caller's transaction. */
 async function startTask(trx: DbOrTrx, b: BookingRow, operation: BookingOperation, patch: bookingRepo.BookingPatch, event: { reason: string | null; actor: string }): Promise<void> {
   const ref = taskRefOf(operation, randomUUID());
-  await bookingRepo.updateBooking(trx, b.booking_id, { ...patch, status: 'PENDING', task_ref: ref, next_attempt_at: null }, event);
-  // P1: the airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
-  await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref, priority: 'P1', type: b.type })]);
+  await bookingRepo.updateBooking(trx, b.booking_id, { ...patch, status: 'PENDING', task_ref: ref, task_operation: operation, next_attempt_at: null }, event);
+  // The airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
+  await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref, priority: CALLER_WAITS_PRIORITY, type: b.type })]);
 }
-
-/** Replaces the date of a local timestamp, keeping its time and offset. */
-const onDate = (ts: string | null, date: string, fallback: string) => (ts ? `${date}${ts.slice(10)}` : `${date}T${fallback}:00+00:00`);
 
 /**
  * PATCH (spec 4.4, 3.2): hotel dates → supplier amend on the same booking; hotel property or any flight
@@ -89,11 +83,9 @@ const onDate = (ts: string | null, date: string, fallback: string) => (ts ? `${d
  */
 export async function patchBooking(deps: BookingDeps, caller: Principal, bookingId: string, body: PatchBookingBody): Promise<{ booking: BookingRow; replaces?: string }> {
   let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
-  if ((body.hotel && b.type !== 'HOTEL') || (body.flight && b.type !== 'FLIGHT')) {
-    throw ApiError.validation([{ field: body.hotel ? '/hotel' : '/flight', issue: `does not match a ${b.type} booking` }], 'The block must match the booking type');
-  }
-  // Effectively true after any modification unless false is sent (spec 4.4).
-  const override = body.manual_override ?? true;
+  const mismatch = patchBlockIssue(b.type, body);
+  if (mismatch) throw ApiError.validation([mismatch], 'The block must match the booking type');
+  const override = manualOverrideOf(body.manual_override);
   const actor = actorOf(caller);
   const reason = body.reason ?? null;
   if (!body.hotel && !body.flight) {
@@ -101,47 +93,23 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
     return { booking: (await bookingRepo.findBooking(deps.db, b.booking_id))! };
   }
   b = await idleOr409(deps, b);
-  if (b.status === 'CANCELLED') throw ApiError.conflict('A cancelled booking cannot be modified; request a new booking');
-  const wait = deps.settleWaitMs ?? 10_000;
-
-  if (b.type === 'HOTEL') {
-    const h = body.hotel!;
-    const current = b.hotel as { property_id?: string } | null;
-    const checkin = onDate(b.checkin_time_local, h.check_in_date ?? localDateOf(b.checkin_time_local!), '15:00');
-    const checkout = onDate(b.checkout_time_local, h.check_out_date ?? localDateOf(b.checkout_time_local!), '11:00');
-    if (localDateOf(checkout) <= localDateOf(checkin)) throw ApiError.validation([{ field: '/hotel/check_out_date', issue: 'must be after the check-in date' }]);
-    const swap = h.property_id !== undefined && h.property_id !== current?.property_id;
-    if (!swap) {
-      if (!LIVE.includes(b.status)) throw ApiError.conflict(`The booking is ${b.status} and holds no confirmed room to amend; retry it or request a new booking`);
-      await deps.db.transaction().execute((trx) =>
-        startTask(trx, b, 'AMEND', { manual_override: override, checkin_time_local: checkin, checkout_time_local: checkout, duty_date: localDateOf(checkin) }, { reason: reason ?? 'dates changed by the airline', actor }),
-      );
+  // A property change rebooks at the station's configured hotel (its contracted rate and channel) under the booking account.
+  const ctx = b.type === 'HOTEL' && body.hotel?.property_id !== undefined ? await airlineBookingContext(deps.db, caller.airline_id, []) : null;
+  const plan = patchPlan(b, body, caller.email, ctx?.policy.hotels.get(b.station ?? ''), ctx?.policy.crew_booker_email ?? null);
+  switch (plan.kind) {
+    case 'OVERRIDE_ONLY':
+      return { booking: b };
+    case 'INVALID':
+      throw ApiError.validation([{ field: plan.field, issue: plan.issue }]);
+    case 'CONFLICT':
+      throw ApiError.conflict(plan.message);
+    case 'AMEND':
+      await deps.db.transaction().execute((trx) => startTask(trx, b, plan.operation, { manual_override: override, ...plan.changes }, { reason: reason ?? 'dates changed by the airline', actor }));
       deps.relay.kick();
-      return { booking: await settled(deps, b.booking_id, wait) };
-    }
-    const ctx = await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), []);
-    const stationHotel = ctx.policy.hotels.get(b.station ?? '');
-    const rate = stationHotel && stationHotel.property_id === h.property_id ? contractedRate(stationHotel, checkin, checkout) : null;
-    return rebook(deps, b, caller, override, reason, {
-      checkin_time_local: checkin,
-      checkout_time_local: checkout,
-      duty_date: localDateOf(checkin),
-      hotel: {
-        property_id: h.property_id,
-        ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}),
-        // The station's configured hotel: its channel (a DIRECT hotel's stay goes on its rooming list).
-        ...(stationHotel && stationHotel.property_id === h.property_id ? { handler_type: stationHotel.handler_type, hotel_config_id: stationHotel.hotel_config_id, name: stationHotel.name } : {}),
-      },
-      booked_by: ctx.policy.crew_booker_email ?? b.booked_by,
-    });
+      return { booking: await settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000) };
+    case 'REBOOK':
+      return rebook(deps, b, caller, override, reason, plan.changes);
   }
-
-  const f = body.flight ?? {};
-  return rebook(deps, b, caller, override, reason, {
-    flight: f.flight_option_id ? { flight_option_id: f.flight_option_id } : { constraints: { depart_after: null, arrive_by: f.desired_arrival_by ?? null, cabin_class: null } },
-    // A chosen option is ticketed under the caller; a search-and-book under the booking account it had.
-    booked_by: f.flight_option_id ? caller.email : b.booked_by,
-  });
 }
 
 /** Cancel-and-rebook: the original is cancelled at the supplier, a new booking (new id) is made. */
@@ -181,11 +149,12 @@ async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, overr
         hotel: null,
         flight: null,
         task_ref: ref,
+        task_operation: 'BOOK',
         ...changes,
       },
     ]);
     await bookingRepo.insertBookingEvents(trx, [{ booking_id: newId, status: 'PENDING', reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) }]);
-    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref, priority: 'P1', type: b.type })]);
+    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref, priority: CALLER_WAITS_PRIORITY, type: b.type })]);
     await startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) });
   });
   deps.relay.kick();
@@ -198,7 +167,7 @@ async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, overr
 export async function deleteBooking(deps: BookingDeps, caller: Principal, bookingId: string, reason: string | undefined): Promise<BookingRow> {
   let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
   b = await idleOr409(deps, b);
-  if (b.status === 'CANCELLED') {
+  if (!deleteNeedsSupplierCall(b.status)) {
     await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: true }));
     return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
   }
@@ -209,15 +178,15 @@ export async function deleteBooking(deps: BookingDeps, caller: Principal, bookin
 
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
-    if (b.status !== 'FAILED') throw new ApiError(409, ErrorCode.CONFLICT, `Only a FAILED booking can be retried; this one is ${b.status}`);
-    if (b.retry_count >= maxRetries) throw new ApiError(409, ErrorCode.CONFLICT, `The booking has used its ${maxRetries} retries`);
+    const refusal = retryRefusal(b, maxRetries);
+    if (refusal) throw new ApiError(409, ErrorCode.CONFLICT, refusal);
     await bookingRepo.updateBooking(trx, bookingId, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) }, { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) });
-    // P2, like any request of the airline's (injections default to P2 too).
-    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: bookingId, attempt: b.retry_count + 2, action_id: b.action_id, operation: operationOf(b.task_ref), ref: b.task_ref ?? undefined, priority: 'P2', type: b.type })]);
+    // In the lane of any request of the airline's.
+    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: bookingId, attempt: b.retry_count + 2, action_id: b.action_id, operation: taskOperation(b), ref: b.task_ref ?? undefined, priority: REQUEST_PRIORITY, type: b.type })]);
   });
   deps.relay.kick();
   return (await bookingRepo.findBooking(deps.db, bookingId))!;
@@ -229,7 +198,7 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
  * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
  */
 export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
-  const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters as BookingFilter);
     const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
@@ -237,7 +206,7 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
     await bookingRepo.insertBookingEvents(trx, retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })));
     await outboxRepo.addToOutbox(
       trx,
-      retried.map((b) => bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation: operationOf(b.task_ref), ref: b.task_ref ?? undefined, priority: 'P2', type: b.type })),
+      retried.map((b) => bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation: taskOperation(b), ref: b.task_ref ?? undefined, priority: REQUEST_PRIORITY, type: b.type })),
     );
     return job.retry_job_id;
   });

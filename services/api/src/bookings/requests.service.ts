@@ -1,11 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
-import { bookingRepo, configRepo, loadBookingContext, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
-import { CANCELLING_CLASSIFICATIONS as CANCELLING, cityNamesStation, decide, injectedStay, isStationCode, resolveCityStation, type Decision, type StationHotel } from '@crew/engine';
+import { bookingRepo, configRepo, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import {
+  awaitsManualBooking,
+  bookingStatusOf,
+  cityNamesStation,
+  dateOfBirthIssue,
+  decideRequest,
+  hotelBlockOf,
+  injectedStay,
+  isCancellingRequest,
+  isStationCode,
+  manualOverrideOf,
+  requestBookedBy,
+  requestDisposition,
+  requestPriority,
+  requestSource,
+  requestSubtype,
+  resolveCityStation,
+  taskRefOf,
+  type Decision,
+  type StationHotel,
+} from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { isSupplierError, type FlightOffer, type Suppliers } from '@crew/suppliers';
-import { bookingJob, taskRefOf, type OutboxRelay } from '@crew/queue';
+import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
+import { airlineBookingContext } from './context';
 
 type RequestBody = ActionInjectionBody | BookingRequestBody;
 
@@ -25,7 +46,7 @@ function check(body: RequestBody, commit: boolean): ValidationIssue[] {
   if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
   if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
   const f = body.flight as { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined;
-  if (f && !CANCELLING.has(body.classification) && !(commit && f.flight_option_id)) {
+  if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
     for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
     if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
   }
@@ -98,10 +119,10 @@ export async function requestBooking(
   const email = body.anchors.traveller_email.toLowerCase();
   const traveller = await tenancyRepo.findTraveller(deps.db, airlineId, email);
   if (!traveller) throw ApiError.unprocessable(ErrorCode.TRAVELLER_NOT_FOUND, 'anchors.traveller_email resolves no traveller profile of this airline', [{ field: '/anchors/traveller_email', issue: 'unknown traveller' }]);
-  if (body.type === 'FLIGHT' && !CANCELLING.has(body.classification) && !traveller.date_of_birth) {
+  if (dateOfBirthIssue(body.type, body.classification, traveller.date_of_birth)) {
     throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [{ field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' }]);
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(deps.db, airlineId, new Date().toISOString(), [email]);
+  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, airlineId, [email]);
   const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
@@ -109,10 +130,10 @@ export async function requestBooking(
   // The date of a flight: the body's, else the offer's departure date (local at the origin).
   const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date ?? offer!.dep_time.slice(0, 10));
   const actionId = randomUUID();
-  const manualOverride = body.manual_override ?? true;
-  const source = body.source ?? (body.irop_ref ? 'IROP' : 'AIRLINE_INJECTED');
-  // The booking task waits in its item's priority lane; a booking request (commit) is P2 like a default injection.
-  const taskPriority = (kind === 'injection' ? (body as ActionInjectionBody).priority : undefined) ?? 'P2';
+  const manualOverride = manualOverrideOf(body.manual_override);
+  const source = requestSource(body.source, body.irop_ref);
+  // The booking task waits in its item's priority lane; a booking request (commit) has the default lane.
+  const taskPriority = requestPriority(kind === 'injection' ? (body as ActionInjectionBody).priority : undefined);
 
   /** Injected items are written with their booking job: the task can never settle before its item exists. */
   const insertInjectedItem = async (trx: DbOrTrx, bookingId: string, d: Decision | null) => {
@@ -125,10 +146,10 @@ export async function requestBooking(
         item_key: `INJECTED:${actionId}`,
         source,
         type: body.type,
-        subtype: CANCELLING.has(body.classification) ? 'CANCEL' : 'NEW_BOOKING',
+        subtype: requestSubtype(body.classification),
         classification: body.classification,
-        priority: (body as ActionInjectionBody).priority ?? 'P2',
-        disposition: d && d.action === 'REVIEW' ? 'PENDING_REVIEW' : null,
+        priority: taskPriority,
+        disposition: requestDisposition(d),
         auto_eligible: d ? d.auto_eligible : true,
         anchors: { employee_id: body.anchors.employee_id ?? null, pairing_number: body.anchors.pairing_number ?? null, duty_date: dutyDate, traveller_email: email },
         source_rows: { day1_row: null, day2_row: null },
@@ -140,7 +161,7 @@ export async function requestBooking(
         irop_ref: body.irop_ref ?? null,
         event_at: null,
         details: { ...(body.hotel ? { hotel: body.hotel, station } : {}), ...(body.flight ? { flight: body.flight } : {}) },
-        disposition_at: d && d.action === 'REVIEW' ? new Date().toISOString() : null,
+        disposition_at: requestDisposition(d) ? new Date().toISOString() : null,
       },
     ]);
   };
@@ -150,39 +171,28 @@ export async function requestBooking(
     await bookingRepo.lockAirlineBookings(trx, airlineId);
     const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, { traveller_email: email, pairing_number: body.anchors.pairing_number, duty_date: dutyDate });
     // A booking the engine left for a person (BOOK_MANUALLY, no reservation) is fulfilled by the request.
-    const awaiting = live.find((b) => b.status === 'NEEDS_REVIEW' && !(b.hotel as { supplier_ref?: string } | null)?.supplier_ref && !(b.flight as { supplier_ref?: string } | null)?.supplier_ref);
+    const awaiting = live.find(awaitsManualBooking);
     const busy = live.find((b) => b !== awaiting);
 
-    if (CANCELLING.has(body.classification)) {
+    if (isCancellingRequest(body.classification)) {
       const target = busy ?? awaiting;
       if (!target) throw ApiError.validation([{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }], 'Nothing to cancel');
       const ref = taskRefOf('CANCEL', actionId);
-      await bookingRepo.updateBooking(trx, target.booking_id, { status: 'PENDING', manual_override: manualOverride, task_ref: ref }, { reason: `${body.classification} requested`, actor: caller.email || caller.client_id });
+      await bookingRepo.updateBooking(trx, target.booking_id, { status: 'PENDING', manual_override: manualOverride, task_ref: ref, task_operation: 'CANCEL' }, { reason: `${body.classification} requested`, actor: caller.email || caller.client_id });
       await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: target.booking_id, attempt: target.retry_count + 1, action_id: kind === 'injection' ? actionId : null, operation: 'CANCEL', ref, priority: taskPriority, type: body.type })]);
       await insertInjectedItem(trx, target.booking_id, null);
       return { bookingId: target.booking_id, decision: null };
     }
     if (busy) throw ApiError.conflict(`A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`);
 
-    let decision: Decision;
-    if (body.type === 'HOTEL') {
-      decision = decide(
-        { action_id: actionId, type: 'HOTEL', subtype: 'NEW_BOOKING', classification: body.classification, booking_status: null, traveller_email: email, station: station!, checkin_time_local: times!.checkin, checkout_time_local: times!.checkout, property_id: body.hotel!.property_id ?? null },
-        policy,
-      );
-    } else if (commit) {
-      // Spec rule 11: a manual flight commit (a chosen option, or a route to search) is placed under the calling user.
-      decision = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null };
-    } else {
-      // An explicit request is not gated by the deadhead lever, only by the booking account.
-      decision = policy.crew_booker_email
-        ? { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null }
-        : { action: 'REVIEW', auto_eligible: false, reason: 'no crew booking account is configured (crew_booker_email)', recommended_action: null, flight_options_url: null };
-    }
-    const bookedBy = body.type === 'FLIGHT' && commit ? caller.email : policy.crew_booker_email;
-    const status: 'PENDING' | 'NEEDS_REVIEW' = decision.action === 'AUTO_BOOK' ? 'PENDING' : 'NEEDS_REVIEW';
+    const decision = decideRequest(
+      { action_id: actionId, kind, type: body.type, classification: body.classification, traveller_email: email, station: station ?? undefined, checkin_time_local: times?.checkin, checkout_time_local: times?.checkout, property_id: body.hotel?.property_id ?? null },
+      policy,
+    );
+    const bookedBy = requestBookedBy(body.type, kind, caller.email, policy.crew_booker_email);
+    const status = bookingStatusOf(decision);
     const hotelBlock = decision.hotel
-      ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
+      ? hotelBlockOf(decision.hotel)
       : body.hotel?.property_id
         ? { property_id: body.hotel.property_id }
         : null;
@@ -205,6 +215,7 @@ export async function requestBooking(
       to_airport: flight?.to_airport ?? offer?.to_airport ?? null,
       duty_date: dutyDate,
       task_ref: status === 'PENDING' ? taskRefOf('BOOK', actionId) : null,
+      task_operation: status === 'PENDING' ? ('BOOK' as const) : null,
     };
     let bookingId: string;
     let attempt = 1;

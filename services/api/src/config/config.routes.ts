@@ -10,8 +10,8 @@ import {
   requiredScope,
   type FlightConfigSnapshot,
 } from '@crew/contracts';
-import { configRepo, DEFAULT_FLIGHT_CONFIG, type Db } from '@crew/db';
-import { flightConfigIssues } from '@crew/engine';
+import { configRepo, type Db } from '@crew/db';
+import { DEFAULT_FLIGHT_CONFIG, flightConfigIssues } from '@crew/engine';
 import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { currentHotelConfig, replaceHotelConfig, type PropertyDirectory } from './hotels.service';

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import express, { type Request, type Response, type Router } from 'express';
 import type { RouteDoc } from '@crew/contracts';
 import { pipelineRepo, roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
+import { rowSettlement } from '@crew/engine';
 import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from '@crew/platform';
 
 /*
@@ -184,7 +185,7 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
         if (missing.length) return { error: `Please give ${missing.join('; ')}.`, status: 422 };
         const schedules: string[] = [];
         for (const a of answers) {
-          const s = await roomingRepo.settleRow(trx, a.r, a.answer!, `hotel (${list.recipient})`, at);
+          const s = await roomingRepo.settleRow(trx, a.r, rowSettlement(a.r.marking, a.answer!), `hotel (${list.recipient})`, at);
           if (s?.schedule_id) schedules.push(s.schedule_id);
         }
         await roomingRepo.updateList(trx, list.list_id, { status: 'ANSWERED', answered_at: at });

@@ -10,8 +10,8 @@ import {
   type DeadheadCoverage,
   type LayoverCoverage,
 } from '@crew/contracts';
-import { coverageRepo, type Classified, type Db, type DeadheadCoverageRow, type LayoverCoverageRow } from '@crew/db';
-import { emptyCoverageCounts, type CoverageState } from '@crew/engine';
+import { coverageRepo, type Db, type DeadheadCoverageRow, type LayoverCoverageRow } from '@crew/db';
+import { classifyDeadheads, classifyLayovers, emptyCoverageCounts, type Classified, type CoverageState } from '@crew/engine';
 import { decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 
@@ -208,7 +208,7 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
         csvFilename: 'coverage.csv',
         csvColumns: LAYOVER_COVERAGE_CSV_COLUMNS,
         csvRowDescription: 'One row per layover',
-        rows: (airlineId, w) => coverageRepo.classifiedLayoverCoverage(db, airlineId, w),
+        rows: async (airlineId, w) => classifyLayovers(await coverageRepo.layoverCoverage(db, airlineId, w)),
         stationOf: (r) => r.station,
         view: layoverView,
       },
@@ -230,7 +230,7 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
         csvFilename: 'coverage-deadheads.csv',
         csvColumns: DEADHEAD_COVERAGE_CSV_COLUMNS,
         csvRowDescription: 'One row per DH leg',
-        rows: (airlineId, w) => coverageRepo.classifiedDeadheadCoverage(db, airlineId, w),
+        rows: async (airlineId, w) => classifyDeadheads(await coverageRepo.deadheadCoverage(db, airlineId, w)),
         stationOf: (r) => r.from_airport,
         view: deadheadView,
       },

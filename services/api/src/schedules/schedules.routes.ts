@@ -22,7 +22,7 @@ import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import type { RosterIntake, RosterSummary } from './roster-intake';
 import { acceptSchedule } from './schedules.service';
-import { actionItemView, auditEventView, pollRecommended, reportedStatus, scheduleDetail, summaryOf } from './views';
+import { actionItemView, auditEventView, progressOf, scheduleDetail, summaryOf } from './views';
 
 const TAGS = ['Schedules'];
 // Level 1 (in the handler): the roster is stored once and read once; speed matters more than ratio.
@@ -134,17 +134,18 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       handler: async ({ res, params }) => {
         const s = await scheduleOr404(principal(res).airline_id, params.schedule_id);
         const c = (await scheduleRepo.scheduleCounts(db, [s.schedule_id])).get(s.schedule_id)!;
+        const progress = progressOf(s, c);
         return {
           status: 200,
           body: {
             schedule_id: s.schedule_id,
-            status: reportedStatus(s, c),
+            status: progress.status,
             received_at: s.received_at.toISOString(),
             started_at: s.started_at ? s.started_at.toISOString() : null,
             completed_at: s.completed_at ? s.completed_at.toISOString() : null,
             error: s.error,
-            flight_tasks_pending: c.open_flight,
-            poll_recommended: pollRecommended(s, c),
+            flight_tasks_pending: progress.flight_tasks_pending,
+            poll_recommended: progress.poll_recommended,
             summary: summaryOf(c),
           },
         };

@@ -1,7 +1,6 @@
-import type { ActionItem, AuditEvent, ScheduleDetail, ScheduleSummary } from '@crew/contracts';
+import { API_PREFIX, type ActionItem, type AuditEvent, type ScheduleDetail, type ScheduleSummary } from '@crew/contracts';
 import type { ActionItemRow, AuditEventRow, ScheduleCounts, ScheduleRow } from '@crew/db';
-
-export const API_PREFIX = '/api/v1';
+import { processingReport } from '@crew/engine';
 
 export function scheduleLinks(scheduleId: string) {
   return {
@@ -27,7 +26,7 @@ export function scheduleDetail(s: ScheduleRow, c: ScheduleCounts): ScheduleDetai
   return {
     schedule_id: s.schedule_id,
     external_ref: s.external_ref,
-    processing_status: reportedStatus(s, c),
+    processing_status: progressOf(s, c).status,
     received_at: s.received_at.toISOString(),
     links: scheduleLinks(s.schedule_id),
     started_at: iso(s.started_at),
@@ -36,19 +35,9 @@ export function scheduleDetail(s: ScheduleRow, c: ScheduleCounts): ScheduleDetai
   };
 }
 
-/** Spec 3.1: a COMPLETED schedule whose deadhead tasks still run is reported as BOOKING. */
-export function reportedStatus(s: ScheduleRow, c: ScheduleCounts): ScheduleRow['status'] {
-  return s.status === 'COMPLETED' && c.open_flight > 0 ? 'BOOKING' : s.status;
-}
-
-/**
- * Spec 2.2: poll while the schedule progresses by itself (QUEUED, PROCESSING, or BOOKING with a
- * supplier call in flight); stop once it is terminal or waits only on people.
- */
-export function pollRecommended(s: ScheduleRow, c: ScheduleCounts): boolean {
-  const status = reportedStatus(s, c);
-  if (status === 'QUEUED' || status === 'PROCESSING') return true;
-  return status === 'BOOKING' && c.open > 0;
+/** What processing-status reports (engine processingReport: spec 3.1 status, poll_recommended, flight_tasks_pending). */
+export function progressOf(s: ScheduleRow, c: ScheduleCounts) {
+  return processingReport({ status: s.status, open: c.open, open_flight: c.open_flight });
 }
 
 export function actionItemView(r: ActionItemRow): ActionItem {

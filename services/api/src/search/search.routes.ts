@@ -2,8 +2,7 @@ import { FlightOptionsQuery, FlightOptionsResult, HotelSearchQuery, HotelSearchR
 import { ApiError, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { isSupplierError, type Suppliers } from '@crew/suppliers';
 import { ErrorCode } from '@crew/contracts';
-import type { AirlineFlightPolicy } from '@crew/db';
-import { autoBookVerdict, compareRanks, earliestTravelDate, flightOptionRank, rankFlightOptions } from '@crew/engine';
+import { type AirlineFlightPolicy, autoBookVerdict, compareRanks, earliestTravelDate, flightOptionRank, rankFlightOptions } from '@crew/engine';
 import { principal } from '../auth/guard';
 
 /** Live supplier searches are the only supplier calls a request handler makes. */

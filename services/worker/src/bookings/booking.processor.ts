@@ -1,12 +1,32 @@
 import type { Job } from 'bullmq';
 import type { Money } from '@crew/contracts';
 import { bookingRepo, outboxRepo, pipelineRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
-import { ceilingCheck, chooseFlightOption, deadheadWindow, DISPOSITION_OF_TASK, localDateOf, nextAutomaticRetry, rateCheck, roomDates, type TaskStatus } from '@crew/engine';
+import {
+  automaticRetryApplies,
+  ceilingCheck,
+  chooseFlightOption,
+  deadheadWindow,
+  DISPOSITION_OF_TASK,
+  flightTravellerIssue,
+  internalErrorOutcome,
+  isCurrentTask,
+  localDateOf,
+  nextAutomaticRetry,
+  rateCheck,
+  roomDates,
+  supplierErrorOutcome,
+  supplierReference,
+  bookingContextOf,
+  taskIdentity,
+  type AirlineBookingContext,
+  type TaskStatus,
+} from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadBookingContext, type AirlineBookingContext } from '@crew/db';
+import { flightOptionsUrl } from '@crew/contracts';
+import { loadBookingFacts, type DbOrTrx } from '@crew/db';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
@@ -36,7 +56,7 @@ interface Outcome {
   recommended_action?: string | null;
 }
 
-const ref = (booking: BookingRow, data: Data) => data.ref ?? data.action_id ?? booking.booking_id;
+const ref = (booking: BookingRow, data: Data) => taskIdentity(data, booking.booking_id);
 
 /**
  * The supplier asked us to slow down (429, or 503 with Retry-After). Nothing was done at the supplier; the
@@ -49,13 +69,13 @@ export class SupplierPaced extends Error {
   }
 }
 
+/** An airline's booking context: what the db reads of it, assembled by the engine (links are the api's). */
+async function loadBookingContext(db: DbOrTrx, airlineId: string, processedAt: string, travellerEmails: string[]): Promise<AirlineBookingContext> {
+  return bookingContextOf(await loadBookingFacts(db, airlineId, travellerEmails), processedAt, flightOptionsUrl);
+}
+
 /** How long an airline's booking context (policy, contracts) is reused by hotel tasks: a config change applies within this. */
 const CONTEXT_TTL_MS = 1000;
-
-/** The job is the task the booking waits for: PENDING, same task, same attempt. */
-function isCurrentTask(b: BookingRow, data: Data): boolean {
-  return b.status === 'PENDING' && (b.task_ref ?? null) === (data.ref ?? null) && b.retry_count + 1 === data.attempt;
-}
 
 /**
  * One booking, amendment or cancellation at the supplier. Every supplier call carries a reference derived
@@ -103,9 +123,9 @@ export class BookingProcessor {
         const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         log.error({ err, last }, 'booking task failed');
         if (!last) throw err;
-        outcome = { status: 'FAILED', reason: `internal error: ${(err as Error).message}` };
+        outcome = internalErrorOutcome((err as Error).message);
       } else {
-        outcome = err.transient ? { status: 'FAILED', reason: `${err.code}: ${err.message}` } : { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}` };
+        outcome = supplierErrorOutcome(err);
       }
     }
     await this.settle(booking, data, ctx, outcome, now);
@@ -116,7 +136,7 @@ export class BookingProcessor {
   private async acceptAutomaticRetry(data: Data): Promise<boolean> {
     return this.deps.db.transaction().execute(async (trx) => {
       const b = await bookingRepo.lockBooking(trx, data.booking_id);
-      if (!b || b.status !== 'FAILED' || b.retry_count + 2 !== data.attempt || (b.task_ref ?? null) !== (data.ref ?? null)) return false;
+      if (!b || !automaticRetryApplies(b, data)) return false;
       await bookingRepo.updateBooking(trx, b.booking_id, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null }, { reason: `automatic retry ${b.retry_count + 1}`, actor: 'engine' });
       return true;
     });
@@ -125,15 +145,15 @@ export class BookingProcessor {
   private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
     const op = data.operation ?? 'BOOK';
     if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : this.cancelFlight(b);
-    if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx) : this.bookHotel(b, `bk-${b.booking_id}`, ctx, 'CONFIRMED');
+    if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx) : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED');
     if (op === 'AMEND') {
       // A flight change is cancel-and-rebook at the supplier.
       const cancelled = await this.cancelFlight(b);
       if (cancelled.status !== 'CANCELLED') return cancelled;
-      const rebooked = await this.bookFlight(b, `bk-${b.booking_id}-${ref(b, data)}`, ctx);
+      const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx);
       return rebooked.status === 'CONFIRMED' ? { ...rebooked, status: 'MODIFIED' } : rebooked;
     }
-    return this.bookFlight(b, `bk-${b.booking_id}`, ctx);
+    return this.bookFlight(b, supplierReference('book', b.booking_id), ctx);
   }
 
   // ---- hotels ----
@@ -177,16 +197,16 @@ export class BookingProcessor {
 
   private async amendHotel(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
     const hotel = (b.hotel ?? {}) as { supplier_ref?: string; property_id?: string; reserved_property_id?: string };
-    if (!hotel.supplier_ref) return this.bookHotel(b, `bk-${b.booking_id}-${ref(b, data)}`, ctx, 'MODIFIED');
+    if (!hotel.supplier_ref) return this.bookHotel(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, 'MODIFIED');
     const current = await this.deps.suppliers.hotels.getReservation(hotel.supplier_ref);
     if (current && current.property_id !== hotel.property_id) {
       // A different hotel (city change): cancel the old room, book the new one.
-      await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: hotel.supplier_ref, reference: `cx-${b.booking_id}-${ref(b, data)}` });
-      return this.bookHotel(b, `bk-${b.booking_id}-${ref(b, data)}`, ctx, 'MODIFIED');
+      await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: hotel.supplier_ref, reference: supplierReference('cancel', b.booking_id, ref(b, data)) });
+      return this.bookHotel(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, 'MODIFIED');
     }
     const r = await this.deps.suppliers.hotels.amendHotel({
       supplier_ref: hotel.supplier_ref,
-      reference: `am-${ref(b, data)}`,
+      reference: supplierReference('amend', b.booking_id, ref(b, data)),
       ...roomDates(b.checkin_time_local!, b.checkout_time_local!),
     });
     return this.hotelOutcome(b, r, ctx, 'MODIFIED');
@@ -195,9 +215,9 @@ export class BookingProcessor {
   private async cancelHotel(b: BookingRow): Promise<Outcome> {
     const known = (b.hotel as { supplier_ref?: string } | null)?.supplier_ref;
     // No answer was recorded: a timed-out booking call may still have made a room.
-    const supplierRef = known ?? (await this.deps.suppliers.hotels.findReservation(`bk-${b.booking_id}`))?.supplier_ref;
+    const supplierRef = known ?? (await this.deps.suppliers.hotels.findReservation(supplierReference('book', b.booking_id)))?.supplier_ref;
     if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
-    const r = await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: supplierRef, reference: `cx-${b.booking_id}` });
+    const r = await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id) });
     return { status: 'CANCELLED', reason: null, patch: { hotel: { ...(b.hotel ?? {}), supplier_ref: r.supplier_ref, supplier_status: r.status } } };
   }
 
@@ -206,7 +226,8 @@ export class BookingProcessor {
   private async bookFlight(b: BookingRow, reference: string, ctx: AirlineBookingContext): Promise<Outcome> {
     const flight = (b.flight ?? {}) as { flight_option_id?: string; constraints?: { depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } };
     const traveller = ctx.travellers.get((b.traveller_email ?? '').toLowerCase());
-    if (!traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: 'the traveller profile has no date of birth', recommended_action: 'BOOK_MANUALLY' };
+    const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
+    if (travellerIssue || !traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
     let optionId = flight.flight_option_id;
     let committed = true;
     if (!optionId) {
@@ -237,9 +258,9 @@ export class BookingProcessor {
 
   private async cancelFlight(b: BookingRow): Promise<Outcome> {
     const known = (b.flight as { supplier_ref?: string } | null)?.supplier_ref;
-    const supplierRef = known ?? (await this.deps.suppliers.flights.findOrder(`bk-${b.booking_id}`))?.supplier_ref;
+    const supplierRef = known ?? (await this.deps.suppliers.flights.findOrder(supplierReference('book', b.booking_id)))?.supplier_ref;
     if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
-    const order = await this.deps.suppliers.flights.cancelFlight({ supplier_ref: supplierRef, reference: `cx-${b.booking_id}-${supplierRef}` });
+    const order = await this.deps.suppliers.flights.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) });
     return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: order.status } } };
   }
 

@@ -8,6 +8,7 @@ import {
   roomingRecipientIssue,
   roomingRowRef,
   roomingSendAt,
+  rowSettlement,
   versionForRow,
   type RoomingTiming,
   type RowState,
@@ -290,7 +291,7 @@ export class RoomingChannel {
       await roomingRepo.updateList(trx, listId, { status: 'EXPIRED' });
       const out: string[] = [];
       for (const r of (await roomingRepo.rowsOfList(trx, listId)).filter((x) => x.state === 'SENT')) {
-        const s = await roomingRepo.settleRow(trx, r, { kind: 'EXPIRED', deadline: l.expires_at.getTime() }, ENGINE, now);
+        const s = await roomingRepo.settleRow(trx, r, rowSettlement(r.marking, { kind: 'EXPIRED', deadline: l.expires_at.getTime() }), ENGINE, now);
         if (s?.schedule_id) out.push(s.schedule_id);
       }
       return out;

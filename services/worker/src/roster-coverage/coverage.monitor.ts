@@ -1,4 +1,5 @@
-import { coverageRepo, webhookRepo, type Classified, type Db, type LayoverCoverageRow } from '@crew/db';
+import { coverageRepo, webhookRepo, type Db, type LayoverCoverageRow } from '@crew/db';
+import { classifyLayovers, type Classified } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 
 const HOUR_MS = 3_600_000;
@@ -72,7 +73,7 @@ export class CoverageMonitor {
     const figures: CoverageFigures[] = [];
     const newlyAtRisk: AtRiskLayover[] = [];
     for (const airlineId of airlines) {
-      const rows = await coverageRepo.classifiedLayoverCoverage(this.deps.db, airlineId, { from: now, to });
+      const rows = await classifyLayovers(await coverageRepo.layoverCoverage(this.deps.db, airlineId, { from: now, to }));
       const atRisk = rows.filter((r) => r.status === 'AT_RISK');
       const uncovered = rows.filter((r) => r.status === 'UNCOVERED');
       figures.push({ airline_id: airlineId, at_risk: atRisk.length, uncovered: uncovered.length, uncovered_12h: uncovered.filter((r) => r.at.getTime() < alertBy).length });

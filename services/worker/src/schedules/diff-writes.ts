@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { planItem, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
-import { bookingJob, taskRefOf, type BookingQueue, type CatalogJob } from '@crew/queue';
+import { bookingStatusOf, hotelBlockOf, planItem, taskOperationOf, taskRefOf, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
+import { bookingJob, type BookingQueue, type CatalogJob } from '@crew/queue';
 import type { AirlineBookingContext } from '@crew/db';
 
 export interface DiffWrites {
@@ -57,17 +57,15 @@ export function planDiffWrites(
     const hotel = isHotel(item) ? item.details : null;
     const flight = isHotel(item) ? null : (item.details as FlightItemDetails);
     if (disposition === null) w.open++;
-    const hotelBlock = decision.hotel
-      ? { property_id: decision.hotel.property_id, name: decision.hotel.name, handler_type: decision.hotel.handler_type, hotel_config_id: decision.hotel.hotel_config_id, contract_id: decision.hotel.contract_id, contracted_rate: decision.hotel.rate }
-      : null;
+    const hotelBlock = decision.hotel ? hotelBlockOf(decision.hotel) : null;
 
-    const operation = decision.action === 'AUTO_BOOK' ? 'BOOK' : decision.action === 'AUTO_MODIFY' ? 'AMEND' : decision.action === 'AUTO_CANCEL' ? 'CANCEL' : null;
+    const operation = taskOperationOf(decision);
     // The supplier task this item starts is named by the item itself.
     const taskRef = operation ? taskRefOf(operation, actionId) : null;
     let bookingId = item.booking_id;
     if (item.subtype === 'NEW_BOOKING') {
       bookingId = randomUUID();
-      const status = decision.action === 'REVIEW' ? 'NEEDS_REVIEW' : 'PENDING';
+      const status = bookingStatusOf(decision);
       w.newBookings.push({
         booking_id: bookingId,
         airline_id: airlineId,
@@ -99,13 +97,14 @@ export function planDiffWrites(
         hotel: hotelBlock,
         flight: null,
         task_ref: taskRef,
+        task_operation: operation,
         // Its first history entry, in its own row (bookingHistory): no booking_events row per new booking.
         created_status: status,
         created_reason: decision.reason ?? `${item.classification}: booking requested`,
       });
     } else if (bookingId && decision.action !== 'NONE') {
       // MODIFY / CANCEL: the roster's new wish is recorded on the booking, so the same roster again finds nothing new.
-      const status = decision.action === 'REVIEW' ? 'NEEDS_REVIEW' : 'PENDING';
+      const status = bookingStatusOf(decision);
       const cancel = item.subtype === 'CANCEL';
       w.bookingChanges.push({
         booking_id: bookingId,
@@ -125,6 +124,7 @@ export function planDiffWrites(
         action_id: actionId,
         hotel: hotelBlock,
         task_ref: taskRef,
+        task_operation: operation,
       });
       w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`, actor: ENGINE });
     }

@@ -4,7 +4,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { ScheduleSubmission } from '@crew/contracts';
 import { bookingRepo, coverageRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { cancellationCutoffOf, flattenRoster, settlesOnRerun } from '@crew/engine';
+import { cancellationCutoffOf, flattenRoster, rosteredRowsIn, settlesOnRerun } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
@@ -248,7 +248,7 @@ export class ScheduleProcessor {
       });
       phases.lap('tx_save_state');
       // The same state as rows the coverage monitor can query (issue 14).
-      await coverageRepo.replaceRosteredRows(trx, airlineId, window, flat);
+      await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
       phases.lap('tx_coverage_rows');
       if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
       phases.lap('tx_finish');

@@ -1,0 +1,67 @@
+import type { ProcessingStatusValue } from '@crew/contracts';
+
+/*
+ * A submission's processing status (spec 3.1): the moves it may make, and what the airline is told while it
+ * moves. The repositories run each move as a guarded update (from one of `movesInto(to)`), nothing more.
+ */
+
+export type ProcessingStatus = ProcessingStatusValue;
+
+/**
+ * The transition table. QUEUED → PROCESSING when the worker takes it (PROCESSING again after an
+ * interruption); PROCESSING → BOOKING while any item's booking task is open, else COMPLETED; BOOKING →
+ * COMPLETED once none is; QUEUED or PROCESSING → FAILED. COMPLETED and FAILED (and PARTIAL) are terminal.
+ */
+export const SCHEDULE_TRANSITIONS: Readonly<Record<ProcessingStatus, readonly ProcessingStatus[]>> = {
+  QUEUED: ['PROCESSING', 'FAILED'],
+  PROCESSING: ['PROCESSING', 'BOOKING', 'COMPLETED', 'FAILED'],
+  BOOKING: ['COMPLETED'],
+  COMPLETED: [],
+  FAILED: [],
+  PARTIAL: [],
+};
+
+export function canMove(from: ProcessingStatus, to: ProcessingStatus): boolean {
+  return SCHEDULE_TRANSITIONS[from].includes(to);
+}
+
+/** The statuses a move into `to` may start from: the guard of its update. */
+export function movesInto(to: ProcessingStatus): ProcessingStatus[] {
+  return (Object.keys(SCHEDULE_TRANSITIONS) as ProcessingStatus[]).filter((from) => canMove(from, to));
+}
+
+/** Where a processed schedule goes: BOOKING while any item's booking task is open, else COMPLETED. */
+export function statusAfterProcessing(openItems: number): 'BOOKING' | 'COMPLETED' {
+  return openItems > 0 ? 'BOOKING' : 'COMPLETED';
+}
+
+/** The schedules still to process, in order: an interrupted PROCESSING one, then QUEUED ones. */
+export const UNPROCESSED: readonly ProcessingStatus[] = movesInto('PROCESSING');
+
+/** What processing-status reports of a schedule, from its stored status and its open items. */
+export interface ScheduleProgress {
+  status: ProcessingStatus;
+  /** Items whose booking task is not terminal yet, and the FLIGHT ones among them. */
+  open: number;
+  open_flight: number;
+}
+
+/** Spec 3.1: a COMPLETED schedule whose deadhead tasks still run is reported as BOOKING. */
+export function reportedStatus(p: ScheduleProgress): ProcessingStatus {
+  return p.status === 'COMPLETED' && p.open_flight > 0 ? 'BOOKING' : p.status;
+}
+
+/**
+ * Spec 2.2: poll while the schedule progresses by itself (QUEUED, PROCESSING, or BOOKING with a
+ * supplier call in flight); stop once it is terminal or waits only on people.
+ */
+export function pollRecommended(p: ScheduleProgress): boolean {
+  const status = reportedStatus(p);
+  if (status === 'QUEUED' || status === 'PROCESSING') return true;
+  return status === 'BOOKING' && p.open > 0;
+}
+
+/** processing-status: the reported status, whether to keep polling, and the deadhead tasks still running. */
+export function processingReport(p: ScheduleProgress): { status: ProcessingStatus; poll_recommended: boolean; flight_tasks_pending: number } {
+  return { status: reportedStatus(p), poll_recommended: pollRecommended(p), flight_tasks_pending: p.open_flight };
+}
