@@ -101,15 +101,14 @@ type RouteParams<R extends Route> = [ParamNames<PathOf<R>>] extends [never] ? { 
  */
 export function request<R extends Route>(stack: Pick<Stack, 'apiUrl' | 'authUrl'>, route: R, init: Omit<HttpInit, 'method'> & RouteParams<R> & { query?: string | Record<string, string> }): Promise<HttpResult<RouteBody<R>>> {
   const [method, template] = route.split(' ') as [string, string];
-  const params = (init.params ?? {}) as Record<string, string>;
+  const { params = {}, query, ...rest } = init as Omit<HttpInit, 'method'> & { params?: Record<string, string>; query?: string | Record<string, string> };
   const path = template.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (params[name] === undefined) throw new Error(`${route}: no ${name}`);
     return encodeURIComponent(params[name]);
   });
-  const query = init.query === undefined ? '' : typeof init.query === 'string' ? init.query : new URLSearchParams(init.query).toString();
+  const search = query === undefined ? '' : typeof query === 'string' ? query.replace(/^\?/, '') : new URLSearchParams(query).toString();
   const base = path.startsWith('/oauth/') ? stack.authUrl : stack.apiUrl;
-  const { params: _params, query: _query, ...rest } = init;
-  return http<RouteBody<R>>(`${base}${path}${query ? `?${query.replace(/^\?/, '')}` : ''}`, { ...rest, method });
+  return http<RouteBody<R>>(`${base}${path}${search ? `?${search}` : ''}`, { ...rest, method });
 }
 
 export interface Tenant {
