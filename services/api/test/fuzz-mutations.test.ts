@@ -267,4 +267,5 @@ it(`no mutating route answers ≥ 500 to ${TOTAL} fuzzed requests (seed ${SEED})
     const examples = [...failures].map(([key, f]) => `${key} (${f.count}×), e.g. ${f.first}`);
     throw new Error(`${total} of ${draws.length} requests answered ≥ 500 (FUZZ_SEED=${SEED}); statuses ${JSON.stringify(Object.fromEntries(byStatus))}.\n${examples.join('\n')}`);
   }
-});
+  // Thousands of requests: ~20 s on an idle 2-core machine, up to a minute with the rest of the suite beside it.
+}, 180_000);
