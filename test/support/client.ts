@@ -54,7 +54,7 @@ export async function onboard(stack: Stack, opts: { name?: string; carrier?: str
   if (user.status !== 201) throw new Error(`create user: ${user.status} ${user.text}`);
   const q = new URLSearchParams({ name: 'crew-system' });
   if (opts.scopes) q.set('scopes', opts.scopes);
-  const client = await http(`${stack.authUrl}/oauth/register?${q}`, { method: 'POST', token: `${user.body.user_id}:${user.body.user_token}` });
+  const client = await http(`${stack.authUrl}/oauth/register?${q.toString()}`, { method: 'POST', token: `${user.body.user_id}:${user.body.user_token}` });
   if (client.status !== 201) throw new Error(`register: ${client.status} ${client.text}`);
   const token = await clientToken(stack, client.body.client_id, client.body.client_secret);
   if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);

@@ -2,7 +2,6 @@ import type { FlightConfigSnapshot, Money } from '@crew/contracts';
 import * as configRepo from './config.repository';
 import type { DbOrTrx } from './database';
 import * as pipelineRepo from './pipeline.repository';
-import type { HotelTerms } from './tables/config.table';
 import { fxTable, type FxTable, type PolicyContext, type StationHotel } from '@crew/engine';
 import * as fxRepo from './fx.repository';
 
@@ -40,7 +39,7 @@ export async function loadBookingContext(db: DbOrTrx, airlineId: string, process
       property_id: c.property_id,
       handler_type: c.handler_type,
       name: c.hotel_name,
-      terms: c.terms as HotelTerms,
+      terms: c.terms,
       contracts: [],
     };
     h.contracts.push({ contract_id: c.contract_id, contract_from: c.contract_from, contract_to: c.contract_to, automated_booking_enabled: c.automated_booking_enabled, rate_periods: c.rate_periods });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, loadBookingContext, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import { bookingRepo, loadBookingContext, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
 import { contractedRate, localDateOf } from '@crew/engine';
 import { ApiError, type Logger } from '@crew/platform';
 import { bookingJob, operationOf, taskRefOf, type BookingOperation, type OutboxRelay } from '@crew/queue';
@@ -231,7 +231,7 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
 export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
   const maxRetries = (await loadBookingContext(deps.db, caller.airline_id, new Date().toISOString(), [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
-    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters as BookingFilter);
+    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
     const retried = await bookingRepo.retryFailedBookings(trx, caller.airline_id, failed.map((b) => b.booking_id), maxRetries, job.retry_job_id);
     await bookingRepo.insertBookingEvents(trx, retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })));
