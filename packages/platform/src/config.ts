@@ -115,9 +115,23 @@ export const EnvSchema = Type.Object({
   AUTH_URL: url('authUrl', ['http:', 'https:'], 'http://127.0.0.1:4000', 'The auth service (token issuer and JWKS)'),
   SUPPLIER_URL: url('supplierUrl', ['http:', 'https:'], 'http://127.0.0.1:4100', 'The hotel and flight supplier (the sandbox by default)'),
   OPS_TOKEN: Type.Optional(
-    Type.String({ minLength: 16, field: 'opsToken', requiredInProduction: true, secret: true, description: 'Operator bearer; minted (and printed) when unset outside production', must: 'must be at least 16 characters' }),
+    Type.String({
+      minLength: 16,
+      field: 'opsToken',
+      requiredInProduction: true,
+      secret: true,
+      description: 'Operator bearer; minted (and printed) when unset outside production',
+      must: 'must be at least 16 characters',
+    }),
   ),
-  LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({ type: 'string', enum: [...LOG_LEVELS], default: 'info', field: 'logLevel', description: 'pino log level', must: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
+    type: 'string',
+    enum: [...LOG_LEVELS],
+    default: 'info',
+    field: 'logLevel',
+    description: 'pino log level',
+    must: `must be one of ${LOG_LEVELS.join(', ')}`,
+  }),
   AUTO_RETRY_DELAYS: text('autoRetryDelays', '60,300,900', 'Seconds between automatic retries of a FAILED booking, comma-separated', {
     pattern: '^\\s*\\d+(?:\\.\\d+)?\\s*(?:,\\s*\\d+(?:\\.\\d+)?\\s*)*$',
     must: 'must be comma-separated seconds',

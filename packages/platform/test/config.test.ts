@@ -63,14 +63,23 @@ describe('loadConfig', () => {
       },
       mint,
     );
-    expect(c).toMatchObject({ apiPort: 8080, publicApiUrl: 'http://127.0.0.1:8080', autoRetryDelays: [1, 2.5, 3], redisUrl: 'rediss://cache:6380', opsTokenGenerated: false, queuePrefix: 'crew' });
+    expect(c).toMatchObject({
+      apiPort: 8080,
+      publicApiUrl: 'http://127.0.0.1:8080',
+      autoRetryDelays: [1, 2.5, 3],
+      redisUrl: 'rediss://cache:6380',
+      opsTokenGenerated: false,
+      queuePrefix: 'crew',
+    });
     expect(c).toMatchObject({ webhookAllowPrivateTargets: true, smtpSecure: true, smtpUrl: 'smtps://a%20b:p%40ss@127.0.0.1:25', webhookDisableAfterDays: 0.5 });
   });
 
   it('refuses bad values, naming each variable', () => {
     const bad = (env: Record<string, string>) => () => loadConfig(env, mint);
     expect(bad({ API_PORT: '70000' })).toThrow(new ConfigError('API_PORT must be a TCP port (0-65535), got "70000"'));
-    expect(bad({ BOOKING_CONCURRENCY: '0', JOB_LOCK_MS: '-1' })).toThrow(/JOB_LOCK_MS must be a non-negative integer, got "-1"; BOOKING_CONCURRENCY must be an integer of at least 1, got "0"/);
+    expect(bad({ BOOKING_CONCURRENCY: '0', JOB_LOCK_MS: '-1' })).toThrow(
+      /JOB_LOCK_MS must be a non-negative integer, got "-1"; BOOKING_CONCURRENCY must be an integer of at least 1, got "0"/,
+    );
     expect(bad({ DATABASE_URL: 'mysql://x' })).toThrow('DATABASE_URL must use postgres: or postgresql:, got "mysql://x"');
     expect(bad({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"');
     expect(bad({ QUEUE_PREFIX: 'a b' })).toThrow('QUEUE_PREFIX may hold letters, digits, _ . - only');
