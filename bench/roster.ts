@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import pg from 'pg';
+import type pg from 'pg';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
 import { diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, mutateRoster, ROSTER_SIZES, type RosterSize } from '@crew/roster-generator';

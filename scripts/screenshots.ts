@@ -96,7 +96,7 @@ async function seed(stack: Stack): Promise<void> {
     for (const roster of rosters) {
       const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: roster });
       if (res.status !== 202) throw new Error(`submit: ${res.status} ${res.text}`);
-      await waitForSchedule(stack, t.accessToken, res.body.schedule_id, 60_000);
+      await waitForSchedule(stack, t.accessToken, (res.body as { schedule_id: string }).schedule_id, 60_000);
     }
   }
 }

@@ -107,7 +107,7 @@ export class Supervisor {
     });
     slot.child = child;
     slot.startedAt = Date.now();
-    for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.write(`${this.prefix(slot.spec)} ${line}`));
+    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.write(`${this.prefix(slot.spec)} ${line}`));
     child.once('error', (err) => this.log(`${slot.spec.name} could not be started: ${err.message}`));
     child.once('close', (code, signal) => this.exited(slot, child, code, signal));
   }

@@ -10,6 +10,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { createRegistry, registerQueueMetrics } from '@crew/queue';
 import { PromWorkerMetrics } from '@crew/worker';
 import { httpMetrics } from '@crew/api';
+import { configFieldOf, ENV_VARIABLES, REQUIRED_IN_PRODUCTION } from '@crew/platform';
 import { builtFiles } from '../scripts/build-targets';
 
 const ROOT = resolve(__dirname, '..');
@@ -28,19 +29,9 @@ function filesUnder(dir: string, ext: RegExp): string[] {
 
 // ---- What the code reads ------------------------------------------------------------------------------
 
-/** Every variable loadConfig reads, with the Config field it fills (from packages/platform/src/config.ts). */
+/** Every variable loadConfig reads, with the Config field it fills: the keys of the one schema, EnvSchema. */
 function configVariables(): Map<string, string> {
-  const src = read('packages/platform/src/config.ts');
-  const names = new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g), ...src.matchAll(/\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1] as string));
-  const fields = new Set([...src.matchAll(/readonly (\w+):/g)].map((m) => m[1] as string));
-  const byVariable = new Map<string, string>();
-  for (const name of names) {
-    const explicit = new RegExp(`(\\w+): \\w+\\(env, '${name}'`).exec(src)?.[1];
-    const field = explicit ?? name.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-    if (!fields.has(field)) throw new Error(`cannot tell which Config field ${name} fills (found ${field})`);
-    byVariable.set(name, field);
-  }
-  return byVariable;
+  return new Map(ENV_VARIABLES.map((name) => [name, configFieldOf(name)]));
 }
 
 /** Where each process's code lives; `migrate` is the Job / compose service running dist/migrate.js (built from scripts/migrate.ts). */
@@ -61,10 +52,9 @@ function variablesReadBy(process: string): Set<string> {
   const code = files.map(read).join('\n');
   const vars = new Set<string>();
   for (const [name, field] of configVariables()) if (new RegExp(`\\.${field}\\b`).test(code)) vars.add(name);
-  const config = read('packages/platform/src/config.ts');
-  for (const m of config.matchAll(/'([A-Z][A-Z0-9_]*) is required when ([A-Z][A-Z0-9_]*)=/g)) {
-    vars.add(m[2] as string);
-    if (!new RegExp(`${m[1]}: process\\.env\\.${m[1]} \\|\\|`).test(read(entry))) vars.add(m[1] as string);
+  for (const name of REQUIRED_IN_PRODUCTION) {
+    vars.add('NODE_ENV');
+    if (!new RegExp(`${name}: process\\.env\\.${name} \\|\\|`).test(read(entry))) vars.add(name);
   }
   return vars;
 }
@@ -186,7 +176,7 @@ describe('every manifest parses', () => {
     expect(docs.length).toBeGreaterThan(0);
   });
 
-  it('the variables come from config.ts, and the processes read them', () => {
+  it('the variables come from EnvSchema, and the processes read them', () => {
     const vars = configVariables();
     expect([...vars.keys()]).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'AUTH_URL', 'SUPPLIER_URL', 'OPS_TOKEN', 'LOG_LEVEL', 'AUTO_RETRY_DELAYS', 'NODE_ENV', 'SHUTDOWN_DEADLINE_MS']));
     expect([...variablesReadBy('worker')]).toEqual(expect.arrayContaining(['REDIS_URL', 'QUEUE_PREFIX', 'DATABASE_URL', 'SUPPLIER_URL', 'WORKER_PORT', 'OPS_TOKEN', 'NODE_ENV', 'BOOKING_CONCURRENCY', 'SUPPLIER_RATE_LIMIT_PER_SECOND']));

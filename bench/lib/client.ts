@@ -82,7 +82,7 @@ export async function onboard(urls: StackUrls, name: string, carrier: string): P
   const user = await http(`${urls.apiUrl}/ops/v1/airlines/${airlineId}/users`, { ...ops, method: 'POST', body: { email: `bench-${airlineId.slice(0, 8)}@example.com` } });
   expectStatus(user, 201, 'create user');
   const q = new URLSearchParams({ name: 'bench-crew-system', scopes: SCHEDULE_SCOPES });
-  const client = await http(`${urls.authUrl}/oauth/register?${q}`, { method: 'POST', token: `${user.body.user_id}:${user.body.user_token}` });
+  const client = await http(`${urls.authUrl}/oauth/register?${q.toString()}`, { method: 'POST', token: `${user.body.user_id}:${user.body.user_token}` });
   expectStatus(client, 201, 'register client');
   const tenant = new Tenant(urls, airlineId, client.body.client_id, client.body.client_secret);
   await tenant.token();

@@ -44,7 +44,7 @@ export class HealthSampler {
     this.child = child;
     trackChild(child);
     await new Promise<void>((resolve, reject) => {
-      child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(`health sampler said ${String(m)}`))));
+      child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(`health sampler said ${JSON.stringify(m)}`))));
       child.once('exit', () => reject(new Error('the health sampler exited before it was ready')));
     });
     return this;
@@ -179,7 +179,7 @@ export async function backendPids(client: pg.Client, dbName: string): Promise<nu
 /** Machine-wide CPU from /proc/stat, in CPU-seconds since boot: busy (user, nice, system, irq, softirq, steal) and total. */
 export function machineCpu(): { busy: number; total: number; steal: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number);
   const busy = user! + nice! + system! + irq! + softirq! + steal!;
   return { busy: busy / 100, total: (busy + idle! + iowait!) / 100, steal: steal! / 100 };
 }

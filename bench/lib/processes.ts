@@ -54,8 +54,8 @@ export function startService(name: ServiceName, port: number, env: Record<string
       if (output.length > 200) output.shift();
     }
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const svc: Service = { name, child, pid: child.pid, port, url: `http://127.0.0.1:${port}`, output, exited };
   live.add(svc);

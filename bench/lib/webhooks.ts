@@ -53,7 +53,7 @@ export class WebhookSink {
   /** Waits until no delivery is PENDING (or the deadline), then the lag figures from the events' created_at. */
   async report(reader: pg.Client, deadlineMs: number) {
     const end = Date.now() + deadlineMs;
-    let pending = 0;
+    let pending: number;
     for (;;) {
       pending = Number((await reader.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status = 'PENDING'`)).rows[0]?.n ?? 0);
       if (pending === 0 || Date.now() > end) break;

@@ -34,7 +34,7 @@ export async function generateSchemaTypes(document: object): Promise<string> {
 async function main(source: string | undefined, output = SCHEMA_FILE): Promise<void> {
   if (!source) throw new Error('usage: generate <url or file of /openapi.json> [output file]');
   const text = /^https?:\/\//.test(source) ? await (await fetch(source)).text() : await readFile(source, 'utf8');
-  await writeFile(output, await generateSchemaTypes(JSON.parse(text)));
+  await writeFile(output, await generateSchemaTypes(JSON.parse(text) as object));
   console.log(`wrote ${output}`);
 }
 

@@ -8,7 +8,7 @@
  *   data?.flight?.pnr; // string | undefined
  */
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from './schema';
+import type { components, paths } from './schema';
 
 export type { components, operations, paths } from './schema';
 

@@ -48,7 +48,7 @@ function storable(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(storable);
   if (!schema || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
     if (DATA_KEYWORDS.has(k)) copy[k] = v;
     else if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') copy[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, storable(sub)]));
     else copy[k] = storable(v);
@@ -58,7 +58,7 @@ function storable(schema: unknown): unknown {
   if (types.includes('string') && !closed) copy[STORABLE] = true;
   // Keys of a free-form object end up in jsonb too.
   if (types.includes('object') && (copy.additionalProperties !== false || copy.patternProperties)) {
-    copy.propertyNames = { ...((copy.propertyNames as object | undefined) ?? {}), type: 'string', [STORABLE]: true };
+    copy.propertyNames = { ...(copy.propertyNames ?? {}), type: 'string', [STORABLE]: true };
   }
   return copy;
 }
@@ -125,5 +125,5 @@ export function checkQuery<S extends TSchema>(schema: S, data: Record<string, un
   // A query or path is flat: its coerced numbers are its top-level values (or the items of an array).
   const infinite = Object.keys(copy).filter((k) => [copy[k]].flat().some((v) => typeof v === 'number' && !Number.isFinite(v)));
   if (infinite.length) return { ok: false, issues: infinite.map((k) => ({ field: `/${k}`, issue: 'must be a finite number' })) };
-  return { ok: true, value: copy as Static<S> };
+  return { ok: true, value: copy };
 }

@@ -46,6 +46,7 @@ function copyField(v: unknown, type: ColumnTypes[string]): string {
   }
   if (type === 'boolean') return v ? 't' : 'f';
   if (v instanceof Date) return v.toISOString();
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only scalars reach here: jsonb columns returned above
   const text = String(v);
   // Most values need no escaping: test once, replace only when needed.
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;

@@ -1,4 +1,5 @@
 import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
+import { inspect } from 'node:util';
 import pg from 'pg';
 import type { Database } from './database';
 import { migrations } from './migrations';
@@ -57,7 +58,7 @@ function migrator(db: Kysely<Database>): Migrator {
 /** Applies every pending migration; kysely's Migrator serialises concurrent runs with a lock. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
   const result = await migrator(db).migrateToLatest();
-  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  if (result.error) throw result.error instanceof Error ? result.error : new Error(inspect(result.error));
   return result;
 }
 

@@ -26,7 +26,7 @@ type WindowBooking = Awaited<ReturnType<typeof pipelineRepo.bookingsInWindow>>[n
 
 /** A booking's status as the diff sees it. One whose cancellation awaits review counts as cancelled: the roster neither re-cancels nor re-creates it. */
 function statusOf(b: WindowBooking): BookingStatus {
-  return (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus;
+  return b.pending_cancel ? 'CANCELLED' : b.status;
 }
 
 /** `lap` names the phases for the caller's timing log (the worker's "schedule processed"). */
@@ -73,7 +73,7 @@ export async function loadDiffState(db: DbOrTrx, airlineId: string, window: Date
   const retryCounts = new Map<string, number>();
   for (const rows of [hotelRows, flightRows]) {
     for (const b of rows) {
-      statusById.set(b.booking_id, b.status as BookingStatus);
+      statusById.set(b.booking_id, b.status);
       retryCounts.set(b.booking_id, b.retry_count);
     }
   }
@@ -99,7 +99,7 @@ export async function loadRequestedBookings(db: DbOrTrx, airlineId: string, wind
   const requested = new Map<string, RequestedBooking[]>();
   for (const b of await bookingRepo.requestedLiveBookings(db, airlineId, window.start, window.end)) {
     const key = requestedBookingKey(b.type, b.traveller_email!, b.duty_date!);
-    requested.set(key, [...(requested.get(key) ?? []), { ...b, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status as BookingStatus }]);
+    requested.set(key, [...(requested.get(key) ?? []), { ...b, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status }]);
   }
   return requested;
 }

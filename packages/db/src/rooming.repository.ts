@@ -146,7 +146,7 @@ export async function settleRow(
     .where('row_id', '=', row.row_id)
     .execute();
   const b = await lockBooking(trx, row.booking_id);
-  const hotel = (b?.hotel ?? {}) as Record<string, unknown>;
+  const hotel = b?.hotel ?? {};
   if (!b || b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
   const outcome = settlement;
   await updateBooking(

@@ -1,6 +1,6 @@
 import { coveringRequestedBooking, dispositionOfCovered, requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { decide, type Decision, type PolicyContext } from './policy';
-import type { BookingStatus, DerivedActionItem, FlightItemDetails, HotelItemDetails } from './types';
+import type { BookingStatus, DerivedActionItem, HotelItemDetails } from './types';
 
 /**
  * What becomes of one derived action item: adopted (the airline's own live booking already covers it), or
@@ -50,7 +50,7 @@ export function planItem(
       subtype: item.subtype,
       classification: item.classification,
       booking_status: existing,
-      traveller_email: (item.details as HotelItemDetails | FlightItemDetails).traveller_email,
+      traveller_email: item.details.traveller_email,
       station: hotel?.station,
       checkin_time_local: hotel?.checkin_time_local,
       checkout_time_local: hotel?.checkout_time_local,

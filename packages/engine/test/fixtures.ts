@@ -134,7 +134,7 @@ export interface RunOptions {
 /** Flattens `current` and diffs it; a previous submission is turned into its full state. */
 export function run(current: ScheduleSubmission, o: RunOptions = {}): DiffResult & { flat: FlatRoster } {
   const flat = flattenRoster(current);
-  const previous = o.previous && 'pairings' in o.previous && 'schedule_start_date' in o.previous ? rosterState(flattenRoster(o.previous)) : ((o.previous as RosterState | null | undefined) ?? null);
+  const previous = o.previous && 'pairings' in o.previous && 'schedule_start_date' in o.previous ? rosterState(flattenRoster(o.previous)) : (o.previous ?? null);
   const result = diffRoster({
     current: flat,
     previous,

@@ -48,7 +48,7 @@ it('a settled diff of a generated roster, re-run later against its stored state 
         const roster = mutateRoster(earlier, { fraction, seed: seed + 1 });
         const earlierFlat = flattenRoster(earlier);
         const b = bookingsFor(earlierFlat);
-        const hotels = b.hotelBookings.slice(0, Math.round(kept * b.hotelBookings.length)).map((h, i) => (i < odd ? { ...h, status: i % 2 ? 'CANCELLED' : 'CONFIRMED', manual_override: i % 2 === 0 } as HotelBookingActual : h));
+        const hotels = b.hotelBookings.slice(0, Math.round(kept * b.hotelBookings.length)).map<HotelBookingActual>((h, i) => (i < odd ? { ...h, status: i % 2 ? 'CANCELLED' : 'CONFIRMED', manual_override: i % 2 === 0 } : h));
         const flights = b.flightBookings.slice(0, Math.round(kept * b.flightBookings.length));
         const window = { start: roster.schedule_start_date, end: roster.schedule_end_date };
         const previous = nextRosterState({ deadheads: [], layovers: [], pairings: [] }, earlierFlat, window, new Set(earlierFlat.flaggedKeys));

@@ -1,4 +1,12 @@
-/** Process configuration: parsed once from the environment into a frozen object, with clear errors. */
+/**
+ * Process configuration: one TypeBox schema of the environment variables (name, type, default, description),
+ * checked by the shared ajv once at boot and turned into a frozen, typed `Config`. Tests and the deployment
+ * manifests take the variable list from `EnvSchema`, never from this file's text.
+ */
+import { randomBytes } from 'node:crypto';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { checkQuery } from '@crew/contracts';
+
 export interface Config {
   readonly nodeEnv: string;
   readonly databaseUrl: string;
@@ -73,32 +81,153 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-type Env = Record<string, string | undefined>;
-
-function port(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a TCP port (0-65535), got "${raw}"`);
-  return n;
+/*
+ * Annotations on each variable's schema (ajv ignores them): `field`, the Config field it fills (which tells the
+ * manifest test which processes read it); `must`, the wording of its error; `protocols`, a URL's allowed schemes;
+ * `requiredInProduction`, a variable with no default that NODE_ENV=production insists on; `secret`, a value
+ * errors never echo.
+ */
+interface Annotations {
+  field: keyof Config;
+  description: string;
+  must?: string;
 }
 
-function nonNegativeInt(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
+const port = (field: keyof Config, fallback: number, description: string) =>
+  Type.Integer({ minimum: 0, maximum: 65535, default: fallback, field, description, must: 'must be a TCP port (0-65535)' });
+const nonNegativeInt = (field: keyof Config, fallback: number, description: string) =>
+  Type.Integer({ minimum: 0, default: fallback, field, description, must: 'must be a non-negative integer' });
+const positiveInt = (field: keyof Config, fallback: number, description: string) =>
+  Type.Integer({ minimum: 1, default: fallback, field, description, must: 'must be an integer of at least 1' });
+const url = (field: keyof Config, protocols: readonly string[], fallback: string | undefined, description: string) =>
+  Type.String({ ...(fallback === undefined ? {} : { default: fallback }), field, description, protocols, must: `must be a ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL` });
+const text = (field: keyof Config, fallback: string, description: string, more: { pattern?: string; must?: string } = {}) => Type.String({ default: fallback, field, description, ...more });
+/** true/false/1/0 in any letter case. */
+const flag = (field: keyof Config, description: string) =>
+  Type.String({ default: 'false', pattern: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])$', field, description, must: 'must be true or false' });
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every environment variable a process reads (DESIGN section 1 fixes the first eight names and defaults). Unset or empty: the default. */
+export const EnvSchema = Type.Object({
+  DATABASE_URL: url('databaseUrl', ['postgres:', 'postgresql:'], 'postgres://postgres@127.0.0.1:5432/crew_travel', 'Postgres; the database is created if missing'),
+  REDIS_URL: url('redisUrl', ['redis:', 'rediss:'], 'redis://127.0.0.1:6379', 'Redis of the BullMQ queues, rate limits and health'),
+  QUEUE_PREFIX: text('queuePrefix', 'crew', 'BullMQ key prefix: lets two stacks share one Redis', { pattern: '^[A-Za-z0-9_.-]+$', must: 'may hold letters, digits, _ . - only' }),
+  AUTH_URL: url('authUrl', ['http:', 'https:'], 'http://127.0.0.1:4000', 'The auth service (token issuer and JWKS)'),
+  SUPPLIER_URL: url('supplierUrl', ['http:', 'https:'], 'http://127.0.0.1:4100', 'The hotel and flight supplier (the sandbox by default)'),
+  OPS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      field: 'opsToken',
+      requiredInProduction: true,
+      secret: true,
+      description: 'Operator bearer; minted (and printed) when unset outside production',
+      must: 'must be at least 16 characters',
+    }),
+  ),
+  LOG_LEVEL: Type.Unsafe<(typeof LOG_LEVELS)[number]>({
+    type: 'string',
+    enum: [...LOG_LEVELS],
+    default: 'info',
+    field: 'logLevel',
+    description: 'pino log level',
+    must: `must be one of ${LOG_LEVELS.join(', ')}`,
+  }),
+  AUTO_RETRY_DELAYS: text('autoRetryDelays', '60,300,900', 'Seconds between automatic retries of a FAILED booking, comma-separated', {
+    pattern: '^\\s*\\d+(?:\\.\\d+)?\\s*(?:,\\s*\\d+(?:\\.\\d+)?\\s*)*$',
+    must: 'must be comma-separated seconds',
+  }),
+  NODE_ENV: text('nodeEnv', 'development', '`production` requires OPS_TOKEN (and WEBHOOK_SECRET_KEY in the api and worker) and hides the sandbox’s control API'),
+  API_PORT: port('apiPort', 3000, 'Port of the api'),
+  WORKER_PORT: port('workerPort', 9100, 'Port of the worker’s health and metrics'),
+  AUTH_PORT: port('authPort', 4000, 'Port of the auth service'),
+  SANDBOX_PORT: port('sandboxPort', 4100, 'Port of the supplier sandbox'),
+  SANDBOX_LATENCY_MS: nonNegativeInt('sandboxLatencyMs', 0, 'Supplier sandbox response latency (ms)'),
+  SANDBOX_LATENCY_JITTER_MS: nonNegativeInt('sandboxLatencyJitterMs', 0, 'Jitter added to that latency (ms)'),
+  SHUTDOWN_DEADLINE_MS: nonNegativeInt('shutdownDeadlineMs', 25000, 'Time a process may spend finishing in-flight work after SIGTERM (ms)'),
+  JOB_LOCK_MS: nonNegativeInt('jobLockMs', 60000, 'BullMQ job lock: how long a dead worker’s job stays locked before another takes it (ms)'),
+  JOB_STALLED_INTERVAL_MS: nonNegativeInt('stalledIntervalMs', 30000, 'How often workers look for such stalled jobs (ms)'),
+  RATE_LIMIT_PER_MINUTE: nonNegativeInt('rateLimitPerMinute', 1200, 'Requests a minute each airline may make to the airline API, across every api replica; 0 = no limit'),
+  BOOKING_CONCURRENCY: positiveInt('bookingConcurrency', 16, 'Booking tasks each worker process runs at once, per supplier queue'),
+  SUPPLIER_RATE_LIMIT_PER_SECOND: nonNegativeInt('supplierRateLimitPerSecond', 0, 'Booking tasks a second each supplier is sent, across every worker; 0 = no limit'),
+  WEBHOOK_SECRET_KEY: Type.Optional(
+    Type.String({
+      field: 'webhookSecretKey',
+      secret: true,
+      description: 'AES-256-GCM key of the webhook signing secrets at rest: 32 bytes as 64 hex digits or base64; minted when unset (the api and worker refuse that in production)',
+    }),
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('webhookAllowPrivateTargets', 'Allow webhook URLs on private/loopback addresses'),
+  WEBHOOK_TIMEOUT_MS: positiveInt('webhookTimeoutMs', 10_000, 'A delivery attempt succeeds on a 2xx answered within this (ms)'),
+  WEBHOOK_BACKOFF_BASE_MS: positiveInt('webhookBackoffBaseMs', 30_000, 'Backoff before attempt n+1: base * 2^(n-1), capped (ms)'),
+  WEBHOOK_BACKOFF_MAX_MS: positiveInt('webhookBackoffMaxMs', 6 * 3600_000, 'The cap of that backoff (ms)'),
+  WEBHOOK_MAX_ATTEMPTS: positiveInt('webhookMaxAttempts', 16, 'Attempts of one delivery'),
+  WEBHOOK_DISABLE_AFTER_DAYS: Type.Number({
+    exclusiveMinimum: 0,
+    default: 5,
+    field: 'webhookDisableAfterDays',
+    description: 'An endpoint failing without a success for this many days is disabled',
+    must: 'must be a positive number of days',
+  }),
+  WEBHOOK_ROTATION_GRACE_SECONDS: nonNegativeInt('webhookRotationGraceSeconds', 86_400, 'How long the previous secret signs too after a rotation (default of the rotate call)'),
+  WEBHOOK_CONCURRENCY: positiveInt('webhookConcurrency', 8, 'Endpoints each worker process drains at once'),
+  WEBHOOK_POLL_MS: positiveInt('webhookPollMs', 500, 'How often the worker looks for due deliveries (ms)'),
+  SMTP_URL: Type.Optional(url('smtpUrl', ['smtp:', 'smtps:'], undefined, 'The SMTP server of rooming-list e-mails as one URL; built from SMTP_HOST/PORT/USER/PASSWORD/SECURE when unset')),
+  SMTP_HOST: text('smtpHost', '127.0.0.1', 'SMTP host (when SMTP_URL is unset)'),
+  SMTP_PORT: port('smtpPort', 25, 'SMTP port (when SMTP_URL is unset)'),
+  SMTP_USER: text('smtpUser', '', 'SMTP user, none when empty (when SMTP_URL is unset)'),
+  SMTP_PASSWORD: Type.String({ default: '', field: 'smtpPassword', secret: true, description: 'SMTP password (when SMTP_URL is unset)' }),
+  SMTP_SECURE: flag('smtpSecure', 'SMTP over TLS (smtps) (when SMTP_URL is unset)'),
+  SMTP_FROM: text('smtpFrom', 'crew-travel@localhost', 'The From address of rooming-list e-mails', { pattern: '^[^\\s@<>]+@[^\\s@<>]+$', must: 'must be an e-mail address' }),
+  PUBLIC_API_URL: Type.Optional(url('publicApiUrl', ['http:', 'https:'], undefined, 'The api’s address as hotels reach it (confirmation links); default http://127.0.0.1:{API_PORT}')),
+  ROOMING_LEAD_HOURS: nonNegativeInt('roomingLeadHours', 72, 'P3/P4 rows wait for the night’s list sent this many hours before check-in; 0 sends every change at once'),
+  ROOMING_ANSWER_HOURS: positiveInt('roomingAnswerHours', 24, 'Hours the hotel has to answer a list (never past check-in)'),
+  ROOMING_POLL_MS: positiveInt('roomingPollMs', 15000, 'How often the worker sends due lists, retries the mail server and expires unanswered lists (ms)'),
+});
+/** The environment once checked, defaults applied. */
+export type ConfigEnv = Static<typeof EnvSchema>;
+export type EnvVariable = keyof ConfigEnv;
+
+/** The names of every environment variable of the processes, in schema order. */
+export const ENV_VARIABLES = Object.keys(EnvSchema.properties) as EnvVariable[];
+
+function annotations(name: EnvVariable): Annotations & { protocols?: string[]; requiredInProduction?: boolean; secret?: boolean; default?: unknown } {
+  return EnvSchema.properties[name] as TSchema & Annotations;
 }
 
-function positiveInt(env: Env, name: string, fallback: number): number {
-  const n = nonNegativeInt(env, name, fallback);
-  if (n < 1) throw new ConfigError(`${name} must be at least 1, got "${env[name]}"`);
-  return n;
+/** The Config field each variable fills. */
+export function configFieldOf(name: EnvVariable): keyof Config {
+  return annotations(name).field;
 }
 
-function url(env: Env, name: string, fallback: string, protocols: string[]): string {
-  const raw = env[name] || fallback;
+/** The variables NODE_ENV=production requires (they have no default and are minted in development). */
+export const REQUIRED_IN_PRODUCTION = ENV_VARIABLES.filter((name) => annotations(name).requiredInProduction === true);
+
+type RawEnv = Record<string, string | undefined>;
+
+/** Unset and empty variables take their default; the rest is checked against EnvSchema (numbers coerced from text). */
+function parseEnv(env: RawEnv): ConfigEnv {
+  const raw: Record<string, unknown> = {};
+  for (const name of ENV_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+    else if (annotations(name).default !== undefined) raw[name] = annotations(name).default;
+  }
+  const checked = checkQuery(EnvSchema, raw);
+  if (!checked.ok) {
+    // One line per variable (ajv may report several rules of one), every bad variable at once.
+    const problems = new Map(checked.issues.map(({ field, issue }) => [field.slice(1) as EnvVariable, issue]));
+    throw new ConfigError([...problems].map(([name, issue]) => `${name} ${annotations(name).must ?? issue}${annotations(name).secret ? '' : `, got "${env[name]}"`}`).join('; '));
+  }
+  for (const name of ENV_VARIABLES) {
+    const protocols = annotations(name).protocols;
+    const value = checked.value[name];
+    if (protocols && typeof value === 'string') urlOf(name, value, protocols);
+  }
+  return checked.value;
+}
+
+/** The URL without trailing slashes, when it parses and uses one of the protocols. */
+function urlOf(name: string, raw: string, protocols: readonly string[]): string {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -109,118 +238,87 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   return raw.replace(/\/+$/, '');
 }
 
-function delays(env: Env): number[] {
-  const raw = env.AUTO_RETRY_DELAYS || '60,300,900';
-  const parts = raw.split(',').map((p) => p.trim());
-  const values = parts.map(Number);
-  if (values.some((v) => !Number.isFinite(v) || v < 0) || parts.some((p) => p === '')) {
-    throw new ConfigError(`AUTO_RETRY_DELAYS must be comma-separated seconds, got "${raw}"`);
-  }
-  return values;
-}
+const isTrue = (flagValue: string) => ['true', '1'].includes(flagValue.toLowerCase());
 
-/** Reads the fixed environment variables of DESIGN section 1. `mintToken` makes the development operator token. */
-export function loadConfig(env: Env = process.env, mintToken: () => string = defaultMint): Config {
-  const nodeEnv = env.NODE_ENV || 'development';
-  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  const logLevel = env.LOG_LEVEL || 'info';
-  if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, got "${logLevel}"`);
-  let opsToken = env.OPS_TOKEN || '';
+/** Reads the environment variables of EnvSchema (DESIGN section 1). `mintToken` makes the development operator token. */
+export function loadConfig(rawEnv: RawEnv = process.env, mintToken: () => string = defaultMint): Config {
+  const env = parseEnv(rawEnv);
+  let opsToken = env.OPS_TOKEN ?? '';
   let opsTokenGenerated = false;
   if (!opsToken) {
-    if (nodeEnv === 'production') throw new ConfigError('OPS_TOKEN is required when NODE_ENV=production');
+    if (env.NODE_ENV === 'production') throw new ConfigError('OPS_TOKEN is required when NODE_ENV=production');
     opsToken = mintToken();
     opsTokenGenerated = true;
-  } else if (opsToken.length < 16) {
-    throw new ConfigError('OPS_TOKEN must be at least 16 characters');
   }
-  const queuePrefix = env.QUEUE_PREFIX || 'crew';
-  if (!/^[A-Za-z0-9_.-]+$/.test(queuePrefix)) throw new ConfigError(`QUEUE_PREFIX may hold letters, digits, _ . - only, got "${queuePrefix}"`);
+  const url = (name: 'DATABASE_URL' | 'REDIS_URL' | 'AUTH_URL' | 'SUPPLIER_URL') => urlOf(name, env[name], annotations(name).protocols!);
   return Object.freeze({
-    nodeEnv,
-    databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/crew_travel', ['postgres:', 'postgresql:']),
-    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
-    queuePrefix,
-    authUrl: url(env, 'AUTH_URL', 'http://127.0.0.1:4000', ['http:', 'https:']),
-    supplierUrl: url(env, 'SUPPLIER_URL', 'http://127.0.0.1:4100', ['http:', 'https:']),
+    nodeEnv: env.NODE_ENV,
+    databaseUrl: url('DATABASE_URL'),
+    redisUrl: url('REDIS_URL'),
+    queuePrefix: env.QUEUE_PREFIX,
+    authUrl: url('AUTH_URL'),
+    supplierUrl: url('SUPPLIER_URL'),
     opsToken,
     opsTokenGenerated,
-    logLevel,
-    autoRetryDelays: Object.freeze(delays(env)),
-    apiPort: port(env, 'API_PORT', 3000),
-    workerPort: port(env, 'WORKER_PORT', 9100),
-    authPort: port(env, 'AUTH_PORT', 4000),
-    sandboxPort: port(env, 'SANDBOX_PORT', 4100),
-    sandboxLatencyMs: nonNegativeInt(env, 'SANDBOX_LATENCY_MS', 0),
-    sandboxLatencyJitterMs: nonNegativeInt(env, 'SANDBOX_LATENCY_JITTER_MS', 0),
-    shutdownDeadlineMs: nonNegativeInt(env, 'SHUTDOWN_DEADLINE_MS', 25000),
-    jobLockMs: nonNegativeInt(env, 'JOB_LOCK_MS', 60000),
-    stalledIntervalMs: nonNegativeInt(env, 'JOB_STALLED_INTERVAL_MS', 30000),
-    rateLimitPerMinute: nonNegativeInt(env, 'RATE_LIMIT_PER_MINUTE', 1200),
-    bookingConcurrency: positiveInt(env, 'BOOKING_CONCURRENCY', 16),
-    supplierRateLimitPerSecond: nonNegativeInt(env, 'SUPPLIER_RATE_LIMIT_PER_SECOND', 0),
+    logLevel: env.LOG_LEVEL,
+    autoRetryDelays: Object.freeze(env.AUTO_RETRY_DELAYS.split(',').map((p) => Number(p.trim()))),
+    apiPort: env.API_PORT,
+    workerPort: env.WORKER_PORT,
+    authPort: env.AUTH_PORT,
+    sandboxPort: env.SANDBOX_PORT,
+    sandboxLatencyMs: env.SANDBOX_LATENCY_MS,
+    sandboxLatencyJitterMs: env.SANDBOX_LATENCY_JITTER_MS,
+    shutdownDeadlineMs: env.SHUTDOWN_DEADLINE_MS,
+    jobLockMs: env.JOB_LOCK_MS,
+    stalledIntervalMs: env.JOB_STALLED_INTERVAL_MS,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    bookingConcurrency: env.BOOKING_CONCURRENCY,
+    supplierRateLimitPerSecond: env.SUPPLIER_RATE_LIMIT_PER_SECOND,
     ...roomingConfig(env),
     ...webhookConfig(env),
   });
 }
 
-function webhookConfig(env: Env) {
-  let webhookSecretKey = env.WEBHOOK_SECRET_KEY || '';
-  const webhookSecretKeyGenerated = !webhookSecretKey;
+function webhookConfig(env: ConfigEnv) {
   // Minted when unset; the api and worker refuse to start with a minted key in production (they share it).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (!webhookSecretKey) webhookSecretKey = (require('node:crypto') as typeof import('node:crypto')).randomBytes(32).toString('base64');
+  const webhookSecretKey = env.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64');
   const key = /^[0-9a-fA-F]{64}$/.test(webhookSecretKey) ? Buffer.from(webhookSecretKey, 'hex') : Buffer.from(webhookSecretKey, 'base64');
   if (key.length !== 32) throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 bytes, as 64 hex digits or base64');
-  const allow = (env.WEBHOOK_ALLOW_PRIVATE_TARGETS || 'false').toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(allow)) throw new ConfigError(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "${allow}"`);
-  const daysRaw = env.WEBHOOK_DISABLE_AFTER_DAYS || '5';
-  const webhookDisableAfterDays = Number(daysRaw);
-  if (!Number.isFinite(webhookDisableAfterDays) || webhookDisableAfterDays <= 0) throw new ConfigError(`WEBHOOK_DISABLE_AFTER_DAYS must be a positive number of days, got "${daysRaw}"`);
   return {
     webhookSecretKey,
-    webhookSecretKeyGenerated,
-    webhookAllowPrivateTargets: allow === 'true' || allow === '1',
-    webhookTimeoutMs: positiveInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
-    webhookBackoffBaseMs: positiveInt(env, 'WEBHOOK_BACKOFF_BASE_MS', 30_000),
-    webhookBackoffMaxMs: positiveInt(env, 'WEBHOOK_BACKOFF_MAX_MS', 6 * 3600_000),
-    webhookMaxAttempts: positiveInt(env, 'WEBHOOK_MAX_ATTEMPTS', 16),
-    webhookDisableAfterDays,
-    webhookRotationGraceSeconds: nonNegativeInt(env, 'WEBHOOK_ROTATION_GRACE_SECONDS', 86_400),
-    webhookConcurrency: positiveInt(env, 'WEBHOOK_CONCURRENCY', 8),
-    webhookPollMs: positiveInt(env, 'WEBHOOK_POLL_MS', 500),
+    webhookSecretKeyGenerated: !env.WEBHOOK_SECRET_KEY,
+    webhookAllowPrivateTargets: isTrue(env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookBackoffBaseMs: env.WEBHOOK_BACKOFF_BASE_MS,
+    webhookBackoffMaxMs: env.WEBHOOK_BACKOFF_MAX_MS,
+    webhookMaxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+    webhookDisableAfterDays: env.WEBHOOK_DISABLE_AFTER_DAYS,
+    webhookRotationGraceSeconds: env.WEBHOOK_ROTATION_GRACE_SECONDS,
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY,
+    webhookPollMs: env.WEBHOOK_POLL_MS,
   };
 }
 
-function roomingConfig(env: Env) {
-  const smtpHost = env.SMTP_HOST || '127.0.0.1';
-  const smtpPort = port(env, 'SMTP_PORT', 25);
-  const smtpUser = env.SMTP_USER || '';
-  const smtpPassword = env.SMTP_PASSWORD || '';
-  const secure = (env.SMTP_SECURE || 'false').toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(secure)) throw new ConfigError(`SMTP_SECURE must be true or false, got "${secure}"`);
-  const smtpSecure = secure === 'true' || secure === '1';
-  const auth = smtpUser ? `${encodeURIComponent(smtpUser)}:${encodeURIComponent(smtpPassword)}@` : '';
-  const built = `${smtpSecure ? 'smtps' : 'smtp'}://${auth}${smtpHost.includes(':') ? `[${smtpHost}]` : smtpHost}:${smtpPort}`;
-  const smtpUrl = env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : built;
-  const smtpFrom = env.SMTP_FROM || 'crew-travel@localhost';
-  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(smtpFrom)) throw new ConfigError(`SMTP_FROM must be an e-mail address, got "${smtpFrom}"`);
+function roomingConfig(env: ConfigEnv) {
+  const smtpSecure = isTrue(env.SMTP_SECURE);
+  const { SMTP_HOST: host, SMTP_USER: user, SMTP_PASSWORD: password } = env;
+  const auth = user ? `${encodeURIComponent(user)}:${encodeURIComponent(password)}@` : '';
+  const built = `${smtpSecure ? 'smtps' : 'smtp'}://${auth}${host.includes(':') ? `[${host}]` : host}:${env.SMTP_PORT}`;
   return {
-    smtpUrl,
-    smtpHost,
-    smtpPort,
-    smtpUser,
-    smtpPassword,
+    smtpUrl: env.SMTP_URL ? urlOf('SMTP_URL', env.SMTP_URL, annotations('SMTP_URL').protocols!) : built,
+    smtpHost: host,
+    smtpPort: env.SMTP_PORT,
+    smtpUser: user,
+    smtpPassword: password,
     smtpSecure,
-    smtpFrom,
-    publicApiUrl: url(env, 'PUBLIC_API_URL', `http://127.0.0.1:${port(env, 'API_PORT', 3000)}`, ['http:', 'https:']),
-    roomingLeadHours: nonNegativeInt(env, 'ROOMING_LEAD_HOURS', 72),
-    roomingAnswerHours: positiveInt(env, 'ROOMING_ANSWER_HOURS', 24),
-    roomingPollMs: positiveInt(env, 'ROOMING_POLL_MS', 15000),
+    smtpFrom: env.SMTP_FROM,
+    publicApiUrl: urlOf('PUBLIC_API_URL', env.PUBLIC_API_URL ?? `http://127.0.0.1:${env.API_PORT}`, annotations('PUBLIC_API_URL').protocols!),
+    roomingLeadHours: env.ROOMING_LEAD_HOURS,
+    roomingAnswerHours: env.ROOMING_ANSWER_HOURS,
+    roomingPollMs: env.ROOMING_POLL_MS,
   };
 }
 
 function defaultMint(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('node:crypto') as typeof import('node:crypto')).randomBytes(24).toString('base64url');
+  return randomBytes(24).toString('base64url');
 }

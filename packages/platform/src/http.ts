@@ -100,7 +100,7 @@ function streamBodyGuard(bodyLimit: string): RequestHandler {
 
 /** Adds fields (airline_id, schedule_id, booking_id…) to this request's log line. */
 export function bindLog(res: Response, fields: Record<string, unknown>): void {
-  res.locals.logBindings = { ...(res.locals.logBindings ?? {}), ...fields };
+  res.locals.logBindings = { ...((res.locals.logBindings as Record<string, unknown> | undefined) ?? {}), ...fields };
 }
 
 export function sendError(res: Response, err: ApiError): void {
@@ -164,7 +164,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
     handlers.push(async (req, res, next) => {
       try {
         const input = validateInput(spec, req);
-        const reply = await spec.handler({ ...input, req, res } as never);
+        const reply = await spec.handler({ ...input, req, res });
         if (reply === undefined || res.headersSent) return;
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
         if (reply.body === undefined) res.status(reply.status).end();

@@ -37,7 +37,7 @@ export function verifyRoomingLink(key: Buffer, token: string, nowMs: number): Ro
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'INVALID' };
   let c: { l?: unknown; h?: unknown; v?: unknown; exp?: unknown };
   try {
-    c = JSON.parse(Buffer.from(m[1]!, 'base64url').toString('utf8'));
+    c = JSON.parse(Buffer.from(m[1]!, 'base64url').toString('utf8')) as typeof c;
   } catch {
     return { ok: false, reason: 'INVALID' };
   }

@@ -43,7 +43,7 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
 export function route<B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined>(
   spec: RouteSpec<B, Q, P>,
 ): RouteSpec {
-  return spec as unknown as RouteSpec;
+  return spec;
 }
 
 /** Converts `/a/:id/b` into a regular expression that matches concrete paths. */

@@ -125,7 +125,7 @@ export function guardedLookup(policy: TargetPolicy) {
   return (hostname: string, options: { all?: boolean } & Record<string, unknown>, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
-      const list = addresses as LookupAddress[];
+      const list = addresses;
       for (const a of list) {
         const why = refusedAddress(policy, a.address);
         if (why) {

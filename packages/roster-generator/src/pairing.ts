@@ -124,13 +124,12 @@ export function buildPairing(rng: Rng, plan: PairingPlan): Pairing {
   const duties: DutyPeriod[] = [];
   let station = plan.base;
   let dep = morningDeparture(rng, station, plan.firstDutyDate);
-  let endsAt = dep;
   for (let num = 1; num <= plan.dutyPeriods; num++) {
     const last = num === plan.dutyPeriods;
     const draft = buildDuty(rng, plan, num, station, dep, last);
     duties.push(draft.duty);
     station = draft.station;
-    endsAt = draft.endsAt;
+    const endsAt = draft.endsAt;
     if (last) break;
     // Rest of 11-14 h, and never before 05:00 local on the day after this duty date, so
     // every duty period has its own date (leg keys include it).

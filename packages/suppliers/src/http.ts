@@ -126,7 +126,7 @@ export class SupplierHttp {
   private async attempt<T>(call: SupplierCall, nullOn404: boolean): Promise<T | null> {
     const { status, text, retryAfter } = await this.exchange(call);
     if (status >= 200 && status < 300) {
-      if (text === '') return null as T;
+      if (text === '') return null;
       try {
         return JSON.parse(text) as T;
       } catch (cause) {
@@ -181,7 +181,7 @@ export class SupplierHttp {
     const code = typeof envelope?.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(envelope.code) ? envelope.code : fallback;
     const message = typeof envelope?.message === 'string' ? envelope.message : `HTTP ${status}`;
     const details = Array.isArray(envelope?.details)
-      ? envelope.details.filter((d): d is { field: string; issue: string } => typeof d?.field === 'string' && typeof d?.issue === 'string')
+      ? envelope.details.filter((d: { field?: unknown; issue?: unknown } | null): d is { field: string; issue: string } => typeof d?.field === 'string' && typeof d?.issue === 'string')
       : [];
     // 429 always asks us to slow down (1 s when it does not say how long); 503 only when it says how long.
     const pause = parseRetryAfter(retryAfter);

@@ -168,7 +168,7 @@ describe('retries and connection failures', () => {
     // once the fillers fill the accept queue the kernel drops further SYNs, like an unreachable host.
     const child = spawn(process.execPath, ['-e', "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>{console.log(s.address().port);for(;;){}})"], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
-      const port = Number(await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()))));
+      const port = Number(await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))));
       const fillers = [1, 2, 3].map(() => connect(port, '127.0.0.1').on('error', () => undefined));
       // Two handshakes complete (queue length 2 > backlog 1 is full); the third filler is left hanging.
       await new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export interface TcpRelay {
   port: number;
   /** Drops every connection and stops listening: the target looks down. */
-  cut(): Promise<void>;
+  cut: () => Promise<void>;
   /** Listens again on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;

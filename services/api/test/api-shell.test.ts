@@ -15,7 +15,7 @@ afterAll(() => stack.close());
 
 async function activeKey(): Promise<{ kid: string; jwk: JWK }> {
   const row = await stack.database.db.selectFrom('signing_keys').selectAll().where('status', '=', 'active').executeTakeFirstOrThrow();
-  return { kid: row.kid, jwk: row.private_jwk as JWK };
+  return { kid: row.kid, jwk: row.private_jwk };
 }
 
 function claims(overrides: Record<string, unknown> = {}) {
@@ -36,7 +36,7 @@ async function sign(opts: { iss?: string; aud?: string; exp?: number | null; iat
     .setSubject(tenant.clientId);
   if (opts.iat !== null) jwt.setIssuedAt(opts.iat ?? now - 60);
   if (opts.exp !== null) jwt.setExpirationTime(opts.exp ?? now + 600);
-  return jwt.sign(key as SigningKey);
+  return jwt.sign(key);
 }
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');

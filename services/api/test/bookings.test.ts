@@ -10,7 +10,6 @@ afterAll(() => stack.close());
 afterEach(() => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' }));
 
 const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 const fault = (body: Record<string, unknown>) => http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body });
 const reservations = async (email: string) => (await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body.reservations as any[];
 

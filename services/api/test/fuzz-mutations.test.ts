@@ -182,7 +182,7 @@ function drawFor(r: { spec: RouteSpec; path: string; ops: boolean }): fc.Arbitra
   const params = fc.tuple(
     ...names.map((n) =>
       fc.oneof(
-        { arbitrary: (known[n]?.length ? fc.constantFrom(...known[n]!) : fromSchema(paramSchemas[n] ?? { type: 'string' }, false, n)).map(encodeSegment), weight: 4 },
+        { arbitrary: (known[n]?.length ? fc.constantFrom(...known[n]) : fromSchema(paramSchemas[n] ?? { type: 'string' }, false, n)).map(encodeSegment), weight: 4 },
         { arbitrary: fromSchema(paramSchemas[n] ?? { type: 'string' }, false, n).map(encodeSegment), weight: 1 },
         { arbitrary: segment, weight: 2 },
       ),

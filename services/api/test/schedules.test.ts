@@ -109,7 +109,7 @@ describe('the roster body (read, decoded and checked in the intake thread)', () 
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json', 'content-length': String(256 * 1024 * 1024 + 1) } }, (res) => {
         let body = '';
-        res.on('data', (d: Buffer) => (body += d));
+        res.on('data', (d: Buffer) => (body += d.toString()));
         res.on('end', () => {
           resolve({ status: res.statusCode!, body });
           req.destroy();

@@ -77,7 +77,7 @@ describe('main.ts process', () => {
       const lines: Array<Record<string, unknown>> = [];
       const port = await new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('sandbox did not start')), 15000);
-        createInterface({ input: child.stdout! }).on('line', (line) => {
+        createInterface({ input: child.stdout }).on('line', (line) => {
           const entry = JSON.parse(line) as Record<string, unknown>;
           lines.push(entry);
           if (entry.msg === 'supplier sandbox listening') {

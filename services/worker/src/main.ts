@@ -16,12 +16,16 @@ async function main(): Promise<void> {
     if (config.nodeEnv === 'production') throw new Error('WEBHOOK_SECRET_KEY is required in production (32 bytes, base64 or hex)');
     logger.warn('WEBHOOK_SECRET_KEY is unset: a random key was minted for this process; webhook secrets stored now cannot be read by other processes or after a restart');
   }
+  // Assigned as start-up goes, read by the shutdown steps installed before: `const` would leave them in the
+  // temporal dead zone for a SIGTERM during start-up.
+  /* eslint-disable prefer-const */
   let db: Db | undefined;
   let runtime: WorkerRuntime | undefined;
   let server: Server | undefined;
   let queues: Queues | undefined;
   let redis: Redis | undefined;
   let ops: ReturnType<typeof createWorkerOps> | undefined;
+  /* eslint-enable prefer-const */
   // Installed first: a SIGTERM at any moment of start-up closes whatever exists by then, in this order.
   installShutdown(logger, config.shutdownDeadlineMs, [
     { name: 'workers', run: async () => runtime?.close() },

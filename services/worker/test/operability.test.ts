@@ -56,7 +56,6 @@ afterAll(async () => {
 });
 
 const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 
 /** An airline whose JFK layovers auto-book: booker email, a traveller with a date of birth, an enabled contract with a rate. */
 async function bookingAirline(): Promise<{ t: Tenant; email: string }> {

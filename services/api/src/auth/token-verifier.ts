@@ -45,7 +45,7 @@ export function createTokenVerifier(authUrl: string): TokenVerifier {
         maxTokenAge: MAX_TOKEN_LIFETIME_SECONDS,
       }));
     } catch (err) {
-      if (err instanceof errors.JOSEError || err instanceof TypeError) throw new InvalidTokenError((err as Error).message);
+      if (err instanceof errors.JOSEError || err instanceof TypeError) throw new InvalidTokenError(err.message);
       throw err;
     }
     const { airline_id, user_id, email, scope, sub } = payload as JWTPayload & Record<string, unknown>;

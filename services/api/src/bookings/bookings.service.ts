@@ -200,7 +200,7 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
 export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
   const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
-    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters as BookingFilter);
+    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
     const retried = await bookingRepo.retryFailedBookings(trx, caller.airline_id, failed.map((b) => b.booking_id), maxRetries, job.retry_job_id);
     await bookingRepo.insertBookingEvents(trx, retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })));

@@ -45,7 +45,7 @@ function check(body: RequestBody, commit: boolean): ValidationIssue[] {
   if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
   if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
   if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
-  const f = body.flight as { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined;
+  const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined = body.flight;
   if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
     for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
     if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
@@ -123,7 +123,7 @@ export async function requestBooking(
     throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [{ field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' }]);
   }
   const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, airlineId, [email]);
-  const flight = body.flight as (BookingRequestBody['flight'] & {}) | undefined;
+  const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
   const offer = commit && body.type === 'FLIGHT' ? await committedOffer(deps.suppliers, body) : null;

@@ -54,5 +54,5 @@ export function mountQueueDashboard(app: Express, queues: readonly Queue[], opsT
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Crew Travel queues', hideDocsLink: true } },
   });
-  app.use(DASHBOARD_PATH, operatorOnly(opsToken), retriesOnly, serverAdapter.getRouter());
+  app.use(DASHBOARD_PATH, operatorOnly(opsToken), retriesOnly, serverAdapter.getRouter() as RequestHandler);
 }

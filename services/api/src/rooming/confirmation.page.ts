@@ -59,7 +59,7 @@ export const CONFIRMATION_PAGE_ROUTES: readonly RouteDoc[] = [
   },
 ];
 
-const esc = (s: unknown) =>
+const esc = (s: string | number | null | undefined) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;padding:0 1rem;color:#1d2330}
@@ -164,11 +164,11 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       // Anti-forgery: the page's own field, and no cross-site Origin.
       const origin = req.get('origin');
       if (origin && origin !== 'null' && new URL(origin).host !== req.get('host')) return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
-      const given = Buffer.from(String((req.body as Record<string, unknown>)?.form_token ?? ''));
+      const given = Buffer.from(String((req.body as Record<string, string | string[] | undefined> | undefined)?.form_token ?? ''));
       const expected = Buffer.from(roomingFormToken(key, l.token));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
       const body = (req.body ?? {}) as Record<string, string | undefined>;
-      const field = (name: string) => (typeof body[name] === 'string' ? body[name]!.trim().slice(0, 500) : '');
+      const field = (name: string) => (typeof body[name] === 'string' ? body[name].trim().slice(0, 500) : '');
       const at = now();
       const result = await db.transaction().execute(async (trx) => {
         await roomingRepo.lockHotel(trx, l.loaded.list.hotel_config_id);

@@ -107,6 +107,7 @@ export function deadheadView(r: Classified<DeadheadCoverageRow>): DeadheadCovera
 /** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalar columns (numbers, booleans)
   const s = typeof v === 'string' ? v : String(v);
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }

@@ -17,7 +17,7 @@ import {
   type ActionItem,
 } from '@crew/contracts';
 import { scheduleRepo, type Db } from '@crew/db';
-import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, payloadTooLarge, seqCursor, route, streamedBody, type RouteSpec } from '@crew/platform';
+import { ApiError, bindLog, errorResponses, keysetPage, payloadTooLarge, seqCursor, route, streamedBody, type RouteSpec } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import type { RosterIntake, RosterSummary } from './roster-intake';
@@ -33,6 +33,7 @@ export const SCHEDULE_BODY_LIMIT = '256mb';
 /** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalar columns (numbers, booleans)
   const s = typeof v === 'string' ? v : String(v);
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }

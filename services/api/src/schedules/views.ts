@@ -47,7 +47,7 @@ export function actionItemView(r: ActionItemRow): ActionItem {
     source: r.source as ActionItem['source'],
     type: r.type,
     subtype: r.subtype as ActionItem['subtype'],
-    classification: r.classification as ActionItem['classification'],
+    classification: r.classification,
     priority: r.priority as ActionItem['priority'],
     disposition: r.disposition as ActionItem['disposition'],
     auto_eligible: r.auto_eligible,
@@ -60,7 +60,7 @@ export function actionItemView(r: ActionItemRow): ActionItem {
     notes: r.notes,
     message: r.message,
     // Written by the engine (diff) or the injection in the ActionItemDetails layout.
-    details: r.details as ActionItem['details'],
+    details: r.details,
   };
 }
 
@@ -68,7 +68,7 @@ export function auditEventView(r: AuditEventRow): AuditEvent {
   return {
     event_id: r.event_id,
     schedule_id: r.schedule_id,
-    classification: r.classification as AuditEvent['classification'],
+    classification: r.classification,
     message: r.message,
     anchors: r.anchors as AuditEvent['anchors'],
     source_rows: r.source_rows,

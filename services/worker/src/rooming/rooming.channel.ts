@@ -11,7 +11,6 @@ import {
   rowSettlement,
   versionForRow,
   type RoomingTiming,
-  type RowState,
 } from '@crew/engine';
 import { roomingLinkKey, signRoomingLink, type Config, type Logger } from '@crew/platform';
 import type { JobData } from '@crew/queue';
@@ -102,7 +101,7 @@ export class RoomingChannel {
     | { kind: 'settled'; status: string; schedule_id: string | null }
     | { kind: 'placed'; list_id: string; night: string; version: number; marking: string; due: boolean }
   > {
-    const hotel = (b.hotel ?? {}) as Record<string, unknown>;
+    const hotel = b.hotel ?? {};
     const hotelConfigId = typeof hotel.hotel_config_id === 'number' ? hotel.hotel_config_id : null;
     if (hotelConfigId !== null) await roomingRepo.lockHotel(trx, hotelConfigId);
     const cur = await bookingRepo.lockBooking(trx, b.booking_id);
@@ -125,7 +124,7 @@ export class RoomingChannel {
 
     // A row in a list being e-mailed right now counts as sent.
     const told = rows.filter((r) => r.state !== 'QUEUED' || r.list_status === 'SENDING');
-    const holds = hotelHoldsStay(told.map((r) => ({ marking: r.marking, state: (r.state === 'QUEUED' ? 'SENT' : r.state) as RowState })));
+    const holds = hotelHoldsStay(told.map((r) => ({ marking: r.marking, state: r.state === 'QUEUED' ? 'SENT' : r.state })));
     const operation = data.operation ?? 'BOOK';
     const change = roomingChange(operation, holds);
     // Rows never sent are replaced by this change; sent, unanswered ones are superseded by it.
@@ -251,7 +250,7 @@ export class RoomingChannel {
         await trx.updateTable('rooming_rows').set({ state: 'SENT' }).where('row_id', 'in', ids).where('state', '=', 'QUEUED').execute();
         for (const r of rows) {
           const b = await bookingRepo.lockBooking(trx, r.booking_id);
-          const h = (b?.hotel ?? {}) as Record<string, unknown>;
+          const h = b?.hotel ?? {};
           if (b && b.status === 'PENDING' && h.rooming_list_id === listId && h.rooming_status === 'QUEUED') {
             await bookingRepo.updateBooking(trx, b.booking_id, { hotel: { ...h, rooming_status: 'SENT' } });
           }

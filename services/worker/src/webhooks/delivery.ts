@@ -167,7 +167,7 @@ export class WebhookDeliverer {
   /** Sends the endpoint's due deliveries in order while it holds the endpoint's lease. */
   async drain(endpointId: string): Promise<void> {
     // One connection for the whole drain: a backlog's queries never queue behind booking tasks for the pool.
-    await this.deps.db.connection().execute((conn) => this.drainOn(conn as unknown as Db, endpointId));
+    await this.deps.db.connection().execute((conn) => this.drainOn(conn, endpointId));
   }
 
   private async drainOn(db: Db, endpointId: string): Promise<void> {
