@@ -1,7 +1,7 @@
 /** The schedule state machine (spec 3.1) and what processing-status reports (spec 2.2). */
 import fc from 'fast-check';
 import { PROCESSING_STATUSES } from '@crew/contracts';
-import { canMove, movesInto, pollRecommended, processingReport, reportedStatus, SCHEDULE_TRANSITIONS, statusAfterProcessing, UNPROCESSED, type ProcessingStatus } from '../src';
+import { canMove, movesInto, pollRecommended, processingReport, reportedStatus, SCHEDULE_TRANSITIONS, statusAfterProcessing, UNPROCESSED } from '../src';
 
 const statusArb = fc.constantFrom(...PROCESSING_STATUSES);
 
@@ -45,7 +45,7 @@ describe('processing-status', () => {
   test('poll while QUEUED or PROCESSING, or BOOKING with a task open; not once terminal or waiting on people', () => {
     fc.assert(
       fc.property(statusArb, fc.nat(5), fc.nat(5), (status, open, openFlight) => {
-        const p = { status: status as ProcessingStatus, open: open + openFlight, open_flight: openFlight };
+        const p = { status: status, open: open + openFlight, open_flight: openFlight };
         const reported = reportedStatus(p);
         expect(pollRecommended(p)).toBe(reported === 'QUEUED' || reported === 'PROCESSING' || (reported === 'BOOKING' && p.open > 0));
         expect(processingReport(p)).toEqual({ status: reported, poll_recommended: pollRecommended(p), flight_tasks_pending: openFlight });

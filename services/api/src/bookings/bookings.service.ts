@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, outboxRepo, type BookingFilter, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import { bookingRepo, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
 import { CALLER_WAITS_PRIORITY, deleteNeedsSupplierCall, manualOverrideOf, patchBlockIssue, patchPlan, REQUEST_PRIORITY, retryRefusal, taskInFlight, taskOperation, taskRefOf } from '@crew/engine';
 import { ApiError, type Logger } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
@@ -220,7 +220,7 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
  */
 export async function refreshBooking(deps: BookingDeps, caller: Principal, bookingId: string): Promise<BookingRow> {
   const b = await bookingOr404(deps.db, caller.airline_id, bookingId);
-  const ref = ((b.type === 'FLIGHT' ? b.flight : b.hotel) as { supplier_ref?: string } | null)?.supplier_ref;
+  const ref = ((b.type === 'FLIGHT' ? b.flight : b.hotel))?.supplier_ref;
   if (!ref) return b;
   try {
     if (b.type === 'FLIGHT') {

@@ -173,7 +173,7 @@ export class BookingProcessor {
   }
 
   private hotelOutcome(b: BookingRow, r: HotelReservation, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Outcome {
-    const contracted = (b.hotel as { contracted_rate?: Money } | null)?.contracted_rate;
+    const contracted = (b.hotel)?.contracted_rate;
     // Compared in the contract's currency at the rate of the first night.
     const check = contracted ? rateCheck(contracted, r.nightly_rate, ctx.rateMatchMode, ctx.fxRates, r.check_in_date) : { ok: true, flag: null, reason: null };
     const block = {
@@ -213,7 +213,7 @@ export class BookingProcessor {
   }
 
   private async cancelHotel(b: BookingRow): Promise<Outcome> {
-    const known = (b.hotel as { supplier_ref?: string } | null)?.supplier_ref;
+    const known = (b.hotel)?.supplier_ref;
     // No answer was recorded: a timed-out booking call may still have made a room.
     const supplierRef = known ?? (await this.deps.suppliers.hotels.findReservation(supplierReference('book', b.booking_id)))?.supplier_ref;
     if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
@@ -257,7 +257,7 @@ export class BookingProcessor {
   }
 
   private async cancelFlight(b: BookingRow): Promise<Outcome> {
-    const known = (b.flight as { supplier_ref?: string } | null)?.supplier_ref;
+    const known = (b.flight)?.supplier_ref;
     const supplierRef = known ?? (await this.deps.suppliers.flights.findOrder(supplierReference('book', b.booking_id)))?.supplier_ref;
     if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
     const order = await this.deps.suppliers.flights.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) });

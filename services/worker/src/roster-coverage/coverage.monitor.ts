@@ -73,7 +73,7 @@ export class CoverageMonitor {
     const figures: CoverageFigures[] = [];
     const newlyAtRisk: AtRiskLayover[] = [];
     for (const airlineId of airlines) {
-      const rows = await classifyLayovers(await coverageRepo.layoverCoverage(this.deps.db, airlineId, { from: now, to }));
+      const rows = classifyLayovers(await coverageRepo.layoverCoverage(this.deps.db, airlineId, { from: now, to }));
       const atRisk = rows.filter((r) => r.status === 'AT_RISK');
       const uncovered = rows.filter((r) => r.status === 'UNCOVERED');
       figures.push({ airline_id: airlineId, at_risk: atRisk.length, uncovered: uncovered.length, uncovered_12h: uncovered.filter((r) => r.at.getTime() < alertBy).length });
