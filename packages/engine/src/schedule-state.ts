@@ -58,7 +58,10 @@ export function reportedStatus(p: ScheduleProgress): ProcessingStatus {
 export function pollRecommended(p: ScheduleProgress): boolean {
   const status = reportedStatus(p);
   if (status === 'QUEUED' || status === 'PROCESSING') return true;
-  return status === 'BOOKING' && p.open > 0;
+  // A stored BOOKING with nothing open is the moment between the last task's settle and the completion check
+  // that follows it (or the sweep, after a dead worker): it becomes COMPLETED by itself, so keep polling.
+  // Items awaiting people have a disposition (PENDING_REVIEW): they never hold a schedule in BOOKING.
+  return status === 'BOOKING';
 }
 
 /** processing-status: the reported status, whether to keep polling, and the deadhead tasks still running. */

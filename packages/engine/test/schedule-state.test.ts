@@ -42,16 +42,18 @@ describe('processing-status', () => {
     expect(reportedStatus({ status: 'COMPLETED', open: 0, open_flight: 0 })).toBe('COMPLETED');
   });
 
-  test('poll while QUEUED or PROCESSING, or BOOKING with a task open; not once terminal or waiting on people', () => {
+  test('poll while QUEUED, PROCESSING or BOOKING (a task open, or its completion check still to run); not once terminal', () => {
     fc.assert(
       fc.property(statusArb, fc.nat(5), fc.nat(5), (status, open, openFlight) => {
         const p = { status: status, open: open + openFlight, open_flight: openFlight };
         const reported = reportedStatus(p);
-        expect(pollRecommended(p)).toBe(reported === 'QUEUED' || reported === 'PROCESSING' || (reported === 'BOOKING' && p.open > 0));
+        expect(pollRecommended(p)).toBe(reported === 'QUEUED' || reported === 'PROCESSING' || reported === 'BOOKING');
         expect(processingReport(p)).toEqual({ status: reported, poll_recommended: pollRecommended(p), flight_tasks_pending: openFlight });
       }),
     );
-    expect(pollRecommended({ status: 'BOOKING', open: 0, open_flight: 0 })).toBe(false);
+    // Every task settled, the completion check not run yet: COMPLETED in a moment, so the client polls on.
+    expect(pollRecommended({ status: 'BOOKING', open: 0, open_flight: 0 })).toBe(true);
+    expect(pollRecommended({ status: 'COMPLETED', open: 0, open_flight: 0 })).toBe(false);
     expect(pollRecommended({ status: 'FAILED', open: 3, open_flight: 0 })).toBe(false);
   });
 });
