@@ -1,6 +1,7 @@
-import type { BookingHotelBlock, BookingOperation, BookingStatus, Disposition, Priority } from '@crew/contracts';
+import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus, Disposition, Money, Priority } from '@crew/contracts';
 import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
-import { contractedRate, decide, NO_BOOKER, NO_DOB, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
+import type { FxTable } from './fx';
+import { ceilingCheck, contractedRate, decide, NO_BOOKER, NO_DOB, rateCheck, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
 import { localDateOf } from './time';
 
 /*
@@ -128,6 +129,27 @@ export function requestBookedBy(type: 'HOTEL' | 'FLIGHT', kind: 'injection' | 'c
   return type === 'FLIGHT' && kind === 'commit' ? callerEmail : crewBookerEmail;
 }
 
+/**
+ * The date a request is for: a stay's check-in date; a flight's departure date as the body gives it, else its
+ * anchors' duty date, else the committed offer's departure date (local at the origin).
+ */
+export function requestDutyDate(type: 'HOTEL' | 'FLIGHT', hotel: { check_in_date: string } | null | undefined, flightDate: string | null | undefined, anchorDate: string | null | undefined, offerDeparture: string | null | undefined): string {
+  if (type === 'HOTEL') return hotel!.check_in_date;
+  return flightDate ?? anchorDate ?? offerDeparture!.slice(0, 10);
+}
+
+/** A request's booking blocks: the chosen hotel (or the pinned property), the flight option or search constraints. */
+export function requestBlocks(
+  type: 'HOTEL' | 'FLIGHT',
+  d: Decision,
+  pinnedProperty: string | null | undefined,
+  flight: { flight_option_id?: string | null; depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } | null | undefined,
+): { hotel: BookingHotelBlock | null; flight: BookingFlightBlock | null } {
+  const hotel = d.hotel ? hotelBlockOf(d.hotel) : pinnedProperty ? { property_id: pinnedProperty } : null;
+  const constraints = { depart_after: flight?.depart_after ?? null, arrive_by: flight?.arrive_by ?? null, cabin_class: (flight?.cabin_class ?? null) as NonNullable<BookingFlightBlock['constraints']>['cabin_class'] };
+  return { hotel, flight: type === 'FLIGHT' ? { flight_option_id: flight?.flight_option_id ?? null, constraints } : null };
+}
+
 interface BlockHolder {
   status: BookingStatus;
   hotel: unknown;
@@ -242,6 +264,37 @@ export function deleteNeedsSupplierCall(status: BookingStatus): boolean {
 /** How a supplier failure ends a task: transient (nothing refused) FAILED and retryable; a refusal NEEDS_REVIEW. */
 export function supplierErrorOutcome(err: { transient: boolean; code: string; message: string }): { status: 'FAILED' | 'NEEDS_REVIEW'; reason: string } {
   return err.transient ? { status: 'FAILED', reason: `${err.code}: ${err.message}` } : { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}` };
+}
+
+/**
+ * A room the supplier reserved: held at its price when it matches the contracted rate (compared in the
+ * contract's currency at the rate of the first night, rateCheck); a mismatch under STRICT is held for a person
+ * to decide on (NEEDS_REVIEW), under LOOSE booked and flagged. No contracted rate: nothing to compare.
+ */
+export function reservationOutcome(
+  contracted: Money | null | undefined,
+  charged: Money,
+  firstNight: string,
+  mode: 'STRICT' | 'LOOSE',
+  fx: FxTable,
+  success: 'CONFIRMED' | 'MODIFIED',
+): { status: 'CONFIRMED' | 'MODIFIED' | 'NEEDS_REVIEW'; reason: string | null; rate_flag: string | null } {
+  const check = contracted ? rateCheck(contracted, charged, mode, fx, firstNight) : { ok: true, flag: null, reason: null };
+  return check.ok ? { status: success, reason: check.flag, rate_flag: check.flag } : { status: 'NEEDS_REVIEW', reason: check.reason, rate_flag: check.flag };
+}
+
+/**
+ * A ticket the supplier issued: the engine never books above the ceiling, so a fare it searched that moved
+ * above it at ticketing is held for review. A committed option (the airline chose it) is not compared.
+ */
+export function ticketingOutcome(committed: boolean, fare: Money, departure: string, ceiling: Money | null, fx: FxTable): { status: 'CONFIRMED' | 'NEEDS_REVIEW'; reason: string | null } {
+  const c = committed ? null : ceilingCheck(fare, ceiling, fx, localDateOf(departure));
+  return c && !c.ok ? { status: 'NEEDS_REVIEW', reason: `at ticketing: ${c.reason}` } : { status: 'CONFIRMED', reason: null };
+}
+
+/** A flight change is cancel-and-rebook at the supplier: the new ticket makes the booking MODIFIED. */
+export function amendedStatus<S extends string>(rebooked: S): S | 'MODIFIED' {
+  return rebooked === 'CONFIRMED' ? 'MODIFIED' : rebooked;
 }
 
 /** A task's last attempt ended in an error of our own: FAILED, retryable. */

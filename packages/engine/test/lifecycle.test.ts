@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { BOOKING_STATUSES, flightOptionsUrl, type BookingStatus } from '@crew/contracts';
 import {
+  amendedStatus,
   automaticRetryApplies,
   awaitsHotelAnswer,
   awaitsManualBooking,
@@ -24,13 +25,17 @@ import {
   manualOverrideOf,
   NO_BOOKER,
   NO_DOB,
+  NO_FX_RATES,
   patchBlockIssue,
   patchPlan,
+  requestBlocks,
   requestBookedBy,
   requestDisposition,
+  requestDutyDate,
   requestPriority,
   requestSource,
   requestSubtype,
+  reservationOutcome,
   retryable,
   retryRefusal,
   supplierErrorOutcome,
@@ -40,6 +45,7 @@ import {
   taskOperation,
   taskOperationOf,
   taskRefOf,
+  ticketingOutcome,
   type Decision,
   type PatchedBooking,
   type PolicyContext,
@@ -317,5 +323,50 @@ describe('supplier idempotency references', () => {
     expect(taskIdentity({ ref: 'R', action_id: 'A' }, 'B')).toBe('R');
     expect(taskIdentity({ ref: null, action_id: 'A' }, 'B')).toBe('A');
     expect(taskIdentity({}, 'B')).toBe('B');
+  });
+});
+
+describe('what a request books and what a supplier answer makes of it', () => {
+  const auto = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null } as Decision;
+
+  test("a request's date: the stay's check-in; a flight's body date, else its anchors', else the offer's local departure date", () => {
+    expect(requestDutyDate('HOTEL', { check_in_date: '2026-12-10' }, '2026-01-01', null, null)).toBe('2026-12-10');
+    expect(requestDutyDate('FLIGHT', null, '2026-12-11', '2026-12-12', '2026-12-13T08:00:00-05:00')).toBe('2026-12-11');
+    expect(requestDutyDate('FLIGHT', null, undefined, '2026-12-12', '2026-12-13T08:00:00-05:00')).toBe('2026-12-12');
+    expect(requestDutyDate('FLIGHT', null, undefined, undefined, '2026-12-13T23:00:00-05:00')).toBe('2026-12-13');
+  });
+
+  test("a request's blocks: the chosen hotel, else the pinned property; a flight's option or constraints", () => {
+    const chosen = { ...auto, hotel: { hotel_config_id: 7, property_id: 'P', handler_type: 'GDS' as const, name: null, contract_id: 1, rate: { amount: 1, currency: 'EUR' } } };
+    expect(requestBlocks('HOTEL', chosen, 'X', undefined).hotel).toMatchObject({ property_id: 'P', contract_id: 1 });
+    expect(requestBlocks('HOTEL', auto, 'X', undefined)).toEqual({ hotel: { property_id: 'X' }, flight: null });
+    expect(requestBlocks('HOTEL', auto, undefined, undefined)).toEqual({ hotel: null, flight: null });
+    expect(requestBlocks('FLIGHT', auto, undefined, { flight_option_id: 'O', arrive_by: '2026-12-10T12:00:00Z' })).toEqual({
+      hotel: null,
+      flight: { flight_option_id: 'O', constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null } },
+    });
+  });
+
+  test('a reserved room: booked at the contracted rate; a different price is held under STRICT and flagged under LOOSE', () => {
+    const eur = (amount: number) => ({ amount, currency: 'EUR' });
+    expect(reservationOutcome(eur(100), eur(100), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED')).toEqual({ status: 'CONFIRMED', reason: null, rate_flag: null });
+    expect(reservationOutcome(null, eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'MODIFIED')).toEqual({ status: 'MODIFIED', reason: null, rate_flag: null });
+    const strict = reservationOutcome(eur(100), eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED');
+    expect(strict.status).toBe('NEEDS_REVIEW');
+    expect(strict.reason).toMatch(/^rate mismatch: /);
+    const loose = reservationOutcome(eur(100), eur(130), '2026-12-10', 'LOOSE', NO_FX_RATES, 'CONFIRMED');
+    expect(loose).toEqual({ status: 'CONFIRMED', reason: loose.rate_flag, rate_flag: strict.rate_flag });
+  });
+
+  test('a ticket above the ceiling is held for review unless the airline chose it', () => {
+    const fare = { amount: 900, currency: 'EUR' };
+    const ceiling = { amount: 500, currency: 'EUR' };
+    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toMatchObject({ status: 'NEEDS_REVIEW', reason: expect.stringMatching(/^at ticketing: fare /) });
+    expect(ticketingOutcome(true, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toEqual({ status: 'CONFIRMED', reason: null });
+    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', null, NO_FX_RATES)).toEqual({ status: 'CONFIRMED', reason: null });
+  });
+
+  test('a rebooked flight change is MODIFIED; any other end stands', () => {
+    fc.assert(fc.property(fc.constantFrom('CONFIRMED', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED'), (s) => expect(amendedStatus(s)).toBe(s === 'CONFIRMED' ? 'MODIFIED' : s)));
   });
 });

@@ -7,12 +7,13 @@ import {
   cityNamesStation,
   dateOfBirthIssue,
   decideRequest,
-  hotelBlockOf,
   injectedStay,
   isCancellingRequest,
   isStationCode,
   manualOverrideOf,
+  requestBlocks,
   requestBookedBy,
+  requestDutyDate,
   requestDisposition,
   requestPriority,
   requestSource,
@@ -127,8 +128,7 @@ export async function requestBooking(
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
   const offer = commit && body.type === 'FLIGHT' ? await committedOffer(deps.suppliers, body) : null;
-  // The date of a flight: the body's, else the offer's departure date (local at the origin).
-  const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date ?? offer!.dep_time.slice(0, 10));
+  const dutyDate = requestDutyDate(body.type, body.hotel, flight?.depart_date, body.anchors.duty_date, offer?.dep_time);
   const actionId = randomUUID();
   const manualOverride = manualOverrideOf(body.manual_override);
   const source = requestSource(body.source, body.irop_ref);
@@ -191,23 +191,15 @@ export async function requestBooking(
     );
     const bookedBy = requestBookedBy(body.type, kind, caller.email, policy.crew_booker_email);
     const status = bookingStatusOf(decision);
-    const hotelBlock = decision.hotel
-      ? hotelBlockOf(decision.hotel)
-      : body.hotel?.property_id
-        ? { property_id: body.hotel.property_id }
-        : null;
-    const flightBlock =
-      body.type === 'FLIGHT'
-        ? { flight_option_id: flight?.flight_option_id ?? null, constraints: { depart_after: flight?.depart_after ?? null, arrive_by: flight?.arrive_by ?? null, cabin_class: flight?.cabin_class ?? null } }
-        : null;
+    const blocks = requestBlocks(body.type, decision, body.hotel?.property_id, flight);
     const fields = {
       status,
       manual_override: manualOverride,
       config_version_used: body.type === 'HOTEL' ? hotelConfigVersion : flightConfigVersion,
       review_reason: decision.reason,
       booked_by: bookedBy,
-      hotel: hotelBlock,
-      flight: flightBlock,
+      hotel: blocks.hotel,
+      flight: blocks.flight,
       station,
       checkin_time_local: times?.checkin ?? null,
       checkout_time_local: times?.checkout ?? null,
