@@ -3,6 +3,7 @@ import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from 
 import type { FxTable } from './fx';
 import { ceilingCheck, contractedRate, decide, NO_BOOKER, NO_DOB, rateCheck, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
 import { localDateOf } from './time';
+import { holdsReservation } from './types';
 
 /*
  * The booking lifecycle (spec 2.3-2.5, 3.2, 4.4): what an airline's request becomes, the status and task a
@@ -10,12 +11,6 @@ import { localDateOf } from './time';
  * again. The api and the worker carry these out; none of them is decided there.
  */
 
-const LIVE: readonly BookingStatus[] = ['CONFIRMED', 'MODIFIED'];
-
-/** A booking that holds a confirmed reservation (amendable, counted as booked). */
-export function holdsReservation(status: BookingStatus): boolean {
-  return LIVE.includes(status);
-}
 
 // ---- a decision's booking and task ----
 
