@@ -46,6 +46,7 @@ import {
   taskOperationOf,
   taskRefOf,
   ticketingOutcome,
+  urgentEvents,
   type Decision,
   type PatchedBooking,
   type PolicyContext,
@@ -368,5 +369,11 @@ describe('what a request books and what a supplier answer makes of it', () => {
 
   test('a rebooked flight change is MODIFIED; any other end stands', () => {
     fc.assert(fc.property(fc.constantFrom('CONFIRMED', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED'), (s) => expect(amendedStatus(s)).toBe(s === 'CONFIRMED' ? 'MODIFIED' : s)));
+  });
+});
+
+describe('urgentEvents', () => {
+  test("only a P1 task's webhook events go first; a task without a priority is not urgent", () => {
+    expect(['P1', 'P2', 'P3', 'P4', null, undefined].map((p) => urgentEvents(p as never))).toEqual([true, false, false, false, false, false]);
   });
 });

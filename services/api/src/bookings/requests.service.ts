@@ -20,6 +20,7 @@ import {
   requestSubtype,
   resolveCityStation,
   taskRefOf,
+  urgentEvents,
   type Decision,
   type StationHotel,
 } from '@crew/engine';
@@ -247,8 +248,8 @@ export async function requestBooking(
     await insertInjectedItem(trx, bookingId, decision);
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
     if (status === 'NEEDS_REVIEW') {
-      await webhookRepo.emitBookingEvents(trx, [bookingId], taskPriority === 'P1');
-      if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, taskPriority === 'P1');
+      await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority));
+      if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
     return { bookingId, decision };
   });

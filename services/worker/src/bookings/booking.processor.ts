@@ -14,6 +14,7 @@ import {
   roomDates,
   supplierErrorOutcome,
   ticketingOutcome,
+  urgentEvents,
   supplierReference,
   bookingContextOf,
   taskIdentity,
@@ -21,7 +22,7 @@ import {
   type TaskStatus,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
-import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
+import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
 import { flightOptionsUrl } from '@crew/contracts';
@@ -288,7 +289,7 @@ export class BookingProcessor {
           })
         : undefined;
       // Its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
-      const urgent = (data.priority ?? item?.priority) === 'P1';
+      const urgent = urgentEvents(data.priority ?? (item?.priority as TaskPriority | undefined));
       let events = await webhookRepo.emitBookingEvents(trx, [b.booking_id], urgent);
       if (current.irop_ref) events += await webhookRepo.emitIropCompletedIfDone(trx, current.airline_id, current.irop_ref, urgent);
       return { item, events };
