@@ -1,4 +1,4 @@
-import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus, Disposition, Money, Priority } from '@crew/contracts';
+import type { ActionInjectionBody, BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingRequestBody, BookingStatus, Disposition, Money, Priority, ValidationIssue } from '@crew/contracts';
 import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
 import type { FxTable } from './fx';
 import { ceilingCheck, contractedRate, decide, NO_BOOKER, NO_DOB, rateCheck, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
@@ -34,6 +34,29 @@ export function hotelBlockOf(h: HotelChoice): BookingHotelBlock {
 /** Whether the airline asks to let a booking go (a cancelling classification) rather than make one. */
 export function isCancellingRequest(classification: string): boolean {
   return CANCELLING_CLASSIFICATIONS.has(classification);
+}
+
+/**
+ * What is wrong with an airline's request beyond its schema: the block its type needs (and no other), irop_ref
+ * for an IROP request, a hotel's city or property and its check-out, a flight's route and date (unless a
+ * commit names an option, or it cancels). `commit`: POST /crew/bookings/request.
+ */
+export function requestIssues(body: ActionInjectionBody | BookingRequestBody, commit: boolean): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (body.type === 'HOTEL' && !body.hotel) issues.push({ field: '/hotel', issue: 'is required when type is HOTEL' });
+  if (body.type === 'HOTEL' && body.flight) issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
+  if (body.type === 'FLIGHT' && !body.flight) issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
+  if (body.type === 'FLIGHT' && body.hotel) issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
+  if (body.source === 'IROP' && !body.irop_ref) issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
+  if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
+  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
+  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
+  const f = body.flight as { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined;
+  if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
+    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
+    if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
+  }
+  return issues;
 }
 
 /** The subtype of an injected action item. */

@@ -32,6 +32,7 @@ import {
   requestBookedBy,
   requestDisposition,
   requestDutyDate,
+  requestIssues,
   requestPriority,
   requestSource,
   requestSubtype,
@@ -375,5 +376,27 @@ describe('what a request books and what a supplier answer makes of it', () => {
 describe('urgentEvents', () => {
   test("only a P1 task's webhook events go first; a task without a priority is not urgent", () => {
     expect(['P1', 'P2', 'P3', 'P4', null, undefined].map((p) => urgentEvents(p as never))).toEqual([true, false, false, false, false, false]);
+  });
+});
+
+describe('requestIssues', () => {
+  const anchors = { traveller_email: 't@x' };
+  test('the block its type needs and no other; irop_ref for IROP; a hotel city or property and a later check-out', () => {
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([{ field: '/hotel', issue: 'is required when type is HOTEL' }]);
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', anchors, hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' } } as never, false).map((i) => i.field)).toEqual([
+      '/irop_ref',
+      '/hotel/city',
+      '/hotel/check_out_date',
+    ]);
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors, hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 } } as never, false)).toEqual([]);
+  });
+
+  test('a flight needs its route and date, unless a commit names an option or the request cancels', () => {
+    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD') => requestIssues({ type: 'FLIGHT', classification, anchors, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
+    expect(flight({}, false)).toEqual(['/flight/from_airport is required', '/flight/to_airport is required', '/flight/depart_date is required']);
+    expect(flight({}, true)).toEqual(['/flight/from_airport is required without flight_option_id', '/flight/to_airport is required without flight_option_id', '/flight/depart_date is required without flight_option_id']);
+    expect(flight({ flight_option_id: 'O' }, true)).toEqual([]);
+    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual([]);
+    expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual(['/flight/to_airport must differ from from_airport']);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
+import { ErrorCode, type ActionInjectionBody, type BookingRequestBody } from '@crew/contracts';
 import { bookingRepo, configRepo, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import {
   awaitsManualBooking,
@@ -14,6 +14,7 @@ import {
   requestBlocks,
   requestBookedBy,
   requestDutyDate,
+  requestIssues,
   requestDisposition,
   requestPriority,
   requestSource,
@@ -35,24 +36,6 @@ type RequestBody = ActionInjectionBody | BookingRequestBody;
 export interface RequestOutcome {
   booking: BookingRow;
   actionId: string | null;
-}
-
-function check(body: RequestBody, commit: boolean): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  if (body.type === 'HOTEL' && !body.hotel) issues.push({ field: '/hotel', issue: 'is required when type is HOTEL' });
-  if (body.type === 'HOTEL' && body.flight) issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
-  if (body.type === 'FLIGHT' && !body.flight) issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
-  if (body.type === 'FLIGHT' && body.hotel) issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
-  if (body.source === 'IROP' && !body.irop_ref) issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
-  if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
-  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
-  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
-  const f = body.flight as { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined;
-  if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
-    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
-    if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
-  }
-  return issues;
 }
 
 /** A supplier that cannot answer a lookup the request needs: 503, the client retries. */
@@ -115,7 +98,7 @@ export async function requestBooking(
   kind: 'injection' | 'commit',
 ): Promise<RequestOutcome> {
   const commit = kind === 'commit';
-  const issues = check(body, commit);
+  const issues = requestIssues(body, commit);
   if (issues.length) throw ApiError.validation(issues);
   const airlineId = caller.airline_id;
   const email = body.anchors.traveller_email.toLowerCase();
