@@ -2,7 +2,7 @@ import type { Disposition } from '@crew/contracts';
 import type { HotelTerms } from './hotel-config';
 import { stayNights, type LegWindow } from './policy';
 import { addDays, instantOf, isoInstant, MS_PER_HOUR } from './time';
-import type { BookingStatus } from './types';
+import { holdsReservation, type BookingStatus } from './types';
 
 /*
  * The rules of one booking task (the worker's supplier call) and of an airline's booking request,
@@ -118,5 +118,5 @@ export function requestedBookingKey(type: 'HOTEL' | 'FLIGHT', travellerEmail: st
 
 /** An adopted booking in flight or held counts as booked; one awaiting a person keeps the item in review. */
 export function dispositionOfCovered(status: BookingStatus): 'AUTO_BOOKED' | 'PENDING_REVIEW' {
-  return status === 'PENDING' || status === 'CONFIRMED' || status === 'MODIFIED' ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
+  return status === 'PENDING' || holdsReservation(status) ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
 }

@@ -1,6 +1,6 @@
 import { COVERAGE_ORIGINS, COVERAGE_STATUSES, type CoverageRowBooking, type DeadheadCoverageFacts, type LayoverCoverageFacts } from '@crew/contracts';
 import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
-import type { BookingStatus, DeadheadRow, FlightSegment, HotelStay, LayoverRow } from './types';
+import { holdsReservation, type BookingStatus, type DeadheadRow, type FlightSegment, type HotelStay, type LayoverRow } from './types';
 
 /**
  * Coverage (issue 14): is every rostered layover held by a confirmed room, every DH leg by a ticketed
@@ -35,8 +35,6 @@ export interface CoverageVerdict {
   reason: string | null;
 }
 
-/** Statuses that hold a reservation (a room, a ticket). */
-const HELD: readonly BookingStatus[] = ['CONFIRMED', 'MODIFIED'];
 
 const sameInstant = (a: string, b: string) => a === b || instantOf(a) === instantOf(b);
 
@@ -84,7 +82,7 @@ export function coverageOf(f: CoverageFacts): CoverageVerdict | null {
     default:
       break;
   }
-  if (!HELD.includes(b.status)) return { status: 'AT_RISK', reason: `the booking is ${b.status}` };
+  if (!holdsReservation(b.status)) return { status: 'AT_RISK', reason: `the booking is ${b.status}` };
   if (f.origin === 'ROSTERED' && f.roster) {
     const matches = f.type === 'HOTEL' ? stayMatches(f.booking!, f.roster) : legMatches(f.booking!, f.roster);
     if (!matches) return { status: 'AT_RISK', reason: hotel ? 'the booking’s stay no longer matches the roster' : 'the booked flight no longer matches the roster’s leg' };

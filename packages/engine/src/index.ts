@@ -2,7 +2,7 @@
 export { flattenRoster } from './flatten';
 export { diffRoster, cancellationCutoffOf, settlesOnRerun } from './diff';
 export { rosterState, nextRosterState } from './state';
-export { priorityFor } from './priority';
+export { priorityFor, urgentEvents } from './priority';
 export { legKey, layoverKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
 export { pairingSignature } from './signature';
 export { SUBTYPE_OF, type DiffItemClassification } from './items';

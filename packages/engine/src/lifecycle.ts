@@ -1,7 +1,9 @@
-import type { BookingHotelBlock, BookingOperation, BookingStatus, Disposition, Priority } from '@crew/contracts';
+import type { ActionInjectionBody, BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingRequestBody, BookingStatus, Disposition, Money, Priority, ValidationIssue } from '@crew/contracts';
 import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
-import { contractedRate, decide, NO_BOOKER, NO_DOB, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
+import type { FxTable } from './fx';
+import { ceilingCheck, contractedRate, decide, NO_BOOKER, NO_DOB, rateCheck, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
 import { localDateOf } from './time';
+import { holdsReservation } from './types';
 
 /*
  * The booking lifecycle (spec 2.3-2.5, 3.2, 4.4): what an airline's request becomes, the status and task a
@@ -9,12 +11,6 @@ import { localDateOf } from './time';
  * again. The api and the worker carry these out; none of them is decided there.
  */
 
-const LIVE: readonly BookingStatus[] = ['CONFIRMED', 'MODIFIED'];
-
-/** A booking that holds a confirmed reservation (amendable, counted as booked). */
-export function holdsReservation(status: BookingStatus): boolean {
-  return LIVE.includes(status);
-}
 
 // ---- a decision's booking and task ----
 
@@ -38,6 +34,29 @@ export function hotelBlockOf(h: HotelChoice): BookingHotelBlock {
 /** Whether the airline asks to let a booking go (a cancelling classification) rather than make one. */
 export function isCancellingRequest(classification: string): boolean {
   return CANCELLING_CLASSIFICATIONS.has(classification);
+}
+
+/**
+ * What is wrong with an airline's request beyond its schema: the block its type needs (and no other), irop_ref
+ * for an IROP request, a hotel's city or property and its check-out, a flight's route and date (unless a
+ * commit names an option, or it cancels). `commit`: POST /crew/bookings/request.
+ */
+export function requestIssues(body: ActionInjectionBody | BookingRequestBody, commit: boolean): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (body.type === 'HOTEL' && !body.hotel) issues.push({ field: '/hotel', issue: 'is required when type is HOTEL' });
+  if (body.type === 'HOTEL' && body.flight) issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
+  if (body.type === 'FLIGHT' && !body.flight) issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
+  if (body.type === 'FLIGHT' && body.hotel) issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
+  if (body.source === 'IROP' && !body.irop_ref) issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
+  if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
+  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
+  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
+  const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined = body.flight;
+  if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
+    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
+    if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
+  }
+  return issues;
 }
 
 /** The subtype of an injected action item. */
@@ -128,6 +147,27 @@ export function requestBookedBy(type: 'HOTEL' | 'FLIGHT', kind: 'injection' | 'c
   return type === 'FLIGHT' && kind === 'commit' ? callerEmail : crewBookerEmail;
 }
 
+/**
+ * The date a request is for: a stay's check-in date; a flight's departure date as the body gives it, else its
+ * anchors' duty date, else the committed offer's departure date (local at the origin).
+ */
+export function requestDutyDate(type: 'HOTEL' | 'FLIGHT', hotel: { check_in_date: string } | null | undefined, flightDate: string | null | undefined, anchorDate: string | null | undefined, offerDeparture: string | null | undefined): string {
+  if (type === 'HOTEL') return hotel!.check_in_date;
+  return flightDate ?? anchorDate ?? offerDeparture!.slice(0, 10);
+}
+
+/** A request's booking blocks: the chosen hotel (or the pinned property), the flight option or search constraints. */
+export function requestBlocks(
+  type: 'HOTEL' | 'FLIGHT',
+  d: Decision,
+  pinnedProperty: string | null | undefined,
+  flight: { flight_option_id?: string | null; depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } | null | undefined,
+): { hotel: BookingHotelBlock | null; flight: BookingFlightBlock | null } {
+  const hotel = d.hotel ? hotelBlockOf(d.hotel) : pinnedProperty ? { property_id: pinnedProperty } : null;
+  const constraints = { depart_after: flight?.depart_after ?? null, arrive_by: flight?.arrive_by ?? null, cabin_class: (flight?.cabin_class ?? null) as NonNullable<BookingFlightBlock['constraints']>['cabin_class'] };
+  return { hotel, flight: type === 'FLIGHT' ? { flight_option_id: flight?.flight_option_id ?? null, constraints } : null };
+}
+
 interface BlockHolder {
   status: BookingStatus;
   hotel: unknown;
@@ -211,7 +251,7 @@ export function patchPlan(b: PatchedBooking, body: PatchBody, callerEmail: strin
       kind: 'REBOOK',
       changes: {
         ...stay,
-        hotel: <BookingHotelBlock>{
+        hotel: {
           property_id: h.property_id,
           ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}),
           // The station's configured hotel: its channel (a DIRECT hotel's stay goes on its rooming list).
@@ -242,6 +282,37 @@ export function deleteNeedsSupplierCall(status: BookingStatus): boolean {
 /** How a supplier failure ends a task: transient (nothing refused) FAILED and retryable; a refusal NEEDS_REVIEW. */
 export function supplierErrorOutcome(err: { transient: boolean; code: string; message: string }): { status: 'FAILED' | 'NEEDS_REVIEW'; reason: string } {
   return err.transient ? { status: 'FAILED', reason: `${err.code}: ${err.message}` } : { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}` };
+}
+
+/**
+ * A room the supplier reserved: held at its price when it matches the contracted rate (compared in the
+ * contract's currency at the rate of the first night, rateCheck); a mismatch under STRICT is held for a person
+ * to decide on (NEEDS_REVIEW), under LOOSE booked and flagged. No contracted rate: nothing to compare.
+ */
+export function reservationOutcome(
+  contracted: Money | null | undefined,
+  charged: Money,
+  firstNight: string,
+  mode: 'STRICT' | 'LOOSE',
+  fx: FxTable,
+  success: 'CONFIRMED' | 'MODIFIED',
+): { status: 'CONFIRMED' | 'MODIFIED' | 'NEEDS_REVIEW'; reason: string | null; rate_flag: string | null } {
+  const check = contracted ? rateCheck(contracted, charged, mode, fx, firstNight) : { ok: true, flag: null, reason: null };
+  return check.ok ? { status: success, reason: check.flag, rate_flag: check.flag } : { status: 'NEEDS_REVIEW', reason: check.reason, rate_flag: check.flag };
+}
+
+/**
+ * A ticket the supplier issued: the engine never books above the ceiling, so a fare it searched that moved
+ * above it at ticketing is held for review. A committed option (the airline chose it) is not compared.
+ */
+export function ticketingOutcome(committed: boolean, fare: Money, departure: string, ceiling: Money | null, fx: FxTable): { status: 'CONFIRMED' | 'NEEDS_REVIEW'; reason: string | null } {
+  const c = committed ? null : ceilingCheck(fare, ceiling, fx, localDateOf(departure));
+  return c && !c.ok ? { status: 'NEEDS_REVIEW', reason: `at ticketing: ${c.reason}` } : { status: 'CONFIRMED', reason: null };
+}
+
+/** A flight change is cancel-and-rebook at the supplier: the new ticket makes the booking MODIFIED. */
+export function amendedStatus<S extends string>(rebooked: S): S | 'MODIFIED' {
+  return rebooked === 'CONFIRMED' ? 'MODIFIED' : rebooked;
 }
 
 /** A task's last attempt ended in an error of our own: FAILED, retryable. */

@@ -1,6 +1,6 @@
 import { coveringRequestedBooking, dispositionOfCovered, requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { decide, type Decision, type PolicyContext } from './policy';
-import type { BookingStatus, DerivedActionItem, HotelItemDetails } from './types';
+import { holdsReservation, type BookingStatus, type DerivedActionItem, type HotelItemDetails } from './types';
 
 /**
  * What becomes of one derived action item: adopted (the airline's own live booking already covers it), or
@@ -18,7 +18,7 @@ export function dispositionFor(d: Decision, bookingStatus: BookingStatus | null)
       return 'PENDING_REVIEW';
     case 'NONE':
       // UNCHANGED: nothing to do; it reports where the booking stands.
-      return bookingStatus === 'CANCELLED' ? 'AUTO_CANCELLED' : bookingStatus === 'CONFIRMED' || bookingStatus === 'MODIFIED' ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
+      return bookingStatus === 'CANCELLED' ? 'AUTO_CANCELLED' : bookingStatus && holdsReservation(bookingStatus) ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
     default:
       return null;
   }

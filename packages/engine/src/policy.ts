@@ -2,7 +2,7 @@ import type { AirlineSettings, FlightConfigSnapshot, Money, RatePeriod } from '@
 import type { HotelTerms } from './hotel-config';
 import { convert, describeConversion, formatMoney, FX_PIVOT, NO_FX_RATES, roundCents, type FxTable } from './fx';
 import { addDays, instantOf, localDateOf } from './time';
-import type { BookingStatus } from './types';
+import { holdsReservation, type BookingStatus } from './types';
 
 /**
  * The auto-booking policy (spec 1 rules 8-11 and the operator-settings table; DESIGN sections 3-4):
@@ -85,7 +85,6 @@ export interface PolicyItem {
 const review = (reason: string, extra: Partial<Decision> = {}): Decision => ({ action: 'REVIEW', auto_eligible: false, reason, recommended_action: null, flight_options_url: null, ...extra });
 const auto = (action: PolicyAction, extra: Partial<Decision> = {}): Decision => ({ action, auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null, ...extra });
 
-const LIVE: readonly BookingStatus[] = ['CONFIRMED', 'MODIFIED'];
 const SWAPS = new Set(['SWAP_IN', 'SWAP_OUT']);
 
 export const noHotelConfiguration = (station: string) => `no hotel configuration exists for station ${station}`;
@@ -175,7 +174,7 @@ export function decide(item: PolicyItem, ctx: PolicyContext): Decision {
 
   if (item.subtype === 'MODIFY') {
     if (!ctx.settings.booking_modification) return review('booking modification is not enabled for this airline');
-    if (!item.booking_status || !LIVE.includes(item.booking_status)) return review('the booking holds no confirmed reservation to modify');
+    if (!item.booking_status || !holdsReservation(item.booking_status)) return review('the booking holds no confirmed reservation to modify');
     if (item.type === 'HOTEL') return decideHotelStay(item, ctx, 'AUTO_MODIFY');
     if (!ctx.travellerHasDob(item.traveller_email)) return review(NO_DOB);
     return auto('AUTO_MODIFY');

@@ -16,3 +16,8 @@ export function priorityFor(eventAt: string | number, processedAt: string | numb
   if (lead < 7 * MS_PER_DAY) return 'P3';
   return 'P4';
 }
+
+/** A P1 task's webhook events are delivered before bulk ones (its endpoint is drained first). */
+export function urgentEvents(priority: Priority | null | undefined): boolean {
+  return priority === 'P1';
+}

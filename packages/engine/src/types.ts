@@ -112,6 +112,11 @@ export interface RosterState {
 // One definition of a booking's status, the contracts' (db and engine use it too).
 export { BOOKING_STATUSES, type BookingStatus } from '@crew/contracts';
 
+/** A booking that holds a confirmed reservation (a room, a ticket): amendable, counted as booked and as covering. */
+export function holdsReservation(status: BookingStatus): boolean {
+  return status === 'CONFIRMED' || status === 'MODIFIED';
+}
+
 interface BookingActualBase {
   booking_id: string;
   status: BookingStatus;

@@ -3,8 +3,9 @@
  * decision starts, PATCH and DELETE, a supplier failure's outcome, retries and task identity.
  */
 import fc from 'fast-check';
-import { BOOKING_STATUSES, flightOptionsUrl, type BookingStatus } from '@crew/contracts';
+import { BOOKING_STATUSES, flightOptionsUrl } from '@crew/contracts';
 import {
+  amendedStatus,
   automaticRetryApplies,
   awaitsHotelAnswer,
   awaitsManualBooking,
@@ -24,13 +25,18 @@ import {
   manualOverrideOf,
   NO_BOOKER,
   NO_DOB,
+  NO_FX_RATES,
   patchBlockIssue,
   patchPlan,
+  requestBlocks,
   requestBookedBy,
   requestDisposition,
+  requestDutyDate,
+  requestIssues,
   requestPriority,
   requestSource,
   requestSubtype,
+  reservationOutcome,
   retryable,
   retryRefusal,
   supplierErrorOutcome,
@@ -40,6 +46,8 @@ import {
   taskOperation,
   taskOperationOf,
   taskRefOf,
+  ticketingOutcome,
+  urgentEvents,
   type Decision,
   type PatchedBooking,
   type PolicyContext,
@@ -53,7 +61,7 @@ const decisionArb: fc.Arbitrary<Decision> = fc.record({
   reason: fc.option(fc.string()),
   recommended_action: fc.constant(null),
   flight_options_url: fc.constant(null),
-}) as fc.Arbitrary<Decision>;
+});
 
 const HOTEL: StationHotel = {
   hotel_config_id: 7,
@@ -271,14 +279,14 @@ describe("a task's end and its retries", () => {
     expect(retryRefusal({ status: 'FAILED', retry_count: 3 }, 3)).toBe('The booking has used its 3 retries');
     expect(retryRefusal({ status: 'FAILED', retry_count: 2 }, 3)).toBeNull();
     fc.assert(
-      fc.property(status, fc.nat(10), fc.nat(10), (s, count, max) => expect(retryable({ status: s as BookingStatus, retry_count: count }, max)).toBe(s === 'FAILED' && count < max)),
+      fc.property(status, fc.nat(10), fc.nat(10), (s, count, max) => expect(retryable({ status: s, retry_count: count }, max)).toBe(s === 'FAILED' && count < max)),
     );
   });
 
   test('a job is the current task only while PENDING with the same task and attempt; an automatic retry only while FAILED one attempt later', () => {
     fc.assert(
       fc.property(status, fc.nat(5), fc.nat(7), fc.option(fc.constantFrom('BOOK-1', 'AMEND-2')), fc.option(fc.constantFrom('BOOK-1', 'AMEND-2')), (s, count, attempt, bookingRef, jobRef) => {
-        const b = { status: s as BookingStatus, retry_count: count, task_ref: bookingRef };
+        const b = { status: s, retry_count: count, task_ref: bookingRef };
         const job = { attempt, ref: jobRef };
         expect(isCurrentTask(b, job)).toBe(s === 'PENDING' && bookingRef === jobRef && attempt === count + 1);
         expect(automaticRetryApplies(b, job)).toBe(s === 'FAILED' && bookingRef === jobRef && attempt === count + 2);
@@ -317,5 +325,78 @@ describe('supplier idempotency references', () => {
     expect(taskIdentity({ ref: 'R', action_id: 'A' }, 'B')).toBe('R');
     expect(taskIdentity({ ref: null, action_id: 'A' }, 'B')).toBe('A');
     expect(taskIdentity({}, 'B')).toBe('B');
+  });
+});
+
+describe('what a request books and what a supplier answer makes of it', () => {
+  const auto = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null } as Decision;
+
+  test("a request's date: the stay's check-in; a flight's body date, else its anchors', else the offer's local departure date", () => {
+    expect(requestDutyDate('HOTEL', { check_in_date: '2026-12-10' }, '2026-01-01', null, null)).toBe('2026-12-10');
+    expect(requestDutyDate('FLIGHT', null, '2026-12-11', '2026-12-12', '2026-12-13T08:00:00-05:00')).toBe('2026-12-11');
+    expect(requestDutyDate('FLIGHT', null, undefined, '2026-12-12', '2026-12-13T08:00:00-05:00')).toBe('2026-12-12');
+    expect(requestDutyDate('FLIGHT', null, undefined, undefined, '2026-12-13T23:00:00-05:00')).toBe('2026-12-13');
+  });
+
+  test("a request's blocks: the chosen hotel, else the pinned property; a flight's option or constraints", () => {
+    const chosen = { ...auto, hotel: { hotel_config_id: 7, property_id: 'P', handler_type: 'GDS' as const, name: null, contract_id: 1, rate: { amount: 1, currency: 'EUR' } } };
+    expect(requestBlocks('HOTEL', chosen, 'X', undefined).hotel).toMatchObject({ property_id: 'P', contract_id: 1 });
+    expect(requestBlocks('HOTEL', auto, 'X', undefined)).toEqual({ hotel: { property_id: 'X' }, flight: null });
+    expect(requestBlocks('HOTEL', auto, undefined, undefined)).toEqual({ hotel: null, flight: null });
+    expect(requestBlocks('FLIGHT', auto, undefined, { flight_option_id: 'O', arrive_by: '2026-12-10T12:00:00Z' })).toEqual({
+      hotel: null,
+      flight: { flight_option_id: 'O', constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null } },
+    });
+  });
+
+  test('a reserved room: booked at the contracted rate; a different price is held under STRICT and flagged under LOOSE', () => {
+    const eur = (amount: number) => ({ amount, currency: 'EUR' });
+    expect(reservationOutcome(eur(100), eur(100), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED')).toEqual({ status: 'CONFIRMED', reason: null, rate_flag: null });
+    expect(reservationOutcome(null, eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'MODIFIED')).toEqual({ status: 'MODIFIED', reason: null, rate_flag: null });
+    const strict = reservationOutcome(eur(100), eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED');
+    expect(strict.status).toBe('NEEDS_REVIEW');
+    expect(strict.reason).toMatch(/^rate mismatch: /);
+    const loose = reservationOutcome(eur(100), eur(130), '2026-12-10', 'LOOSE', NO_FX_RATES, 'CONFIRMED');
+    expect(loose).toEqual({ status: 'CONFIRMED', reason: loose.rate_flag, rate_flag: strict.rate_flag });
+  });
+
+  test('a ticket above the ceiling is held for review unless the airline chose it', () => {
+    const fare = { amount: 900, currency: 'EUR' };
+    const ceiling = { amount: 500, currency: 'EUR' };
+    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toMatchObject({ status: 'NEEDS_REVIEW', reason: expect.stringMatching(/^at ticketing: fare /) });
+    expect(ticketingOutcome(true, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toEqual({ status: 'CONFIRMED', reason: null });
+    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', null, NO_FX_RATES)).toEqual({ status: 'CONFIRMED', reason: null });
+  });
+
+  test('a rebooked flight change is MODIFIED; any other end stands', () => {
+    fc.assert(fc.property(fc.constantFrom('CONFIRMED', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED'), (s) => expect(amendedStatus(s)).toBe(s === 'CONFIRMED' ? 'MODIFIED' : s)));
+  });
+});
+
+describe('urgentEvents', () => {
+  test("only a P1 task's webhook events go first; a task without a priority is not urgent", () => {
+    expect(['P1', 'P2', 'P3', 'P4', null, undefined].map((p) => urgentEvents(p as never))).toEqual([true, false, false, false, false, false]);
+  });
+});
+
+describe('requestIssues', () => {
+  const anchors = { traveller_email: 't@x' };
+  test('the block its type needs and no other; irop_ref for IROP; a hotel city or property and a later check-out', () => {
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([{ field: '/hotel', issue: 'is required when type is HOTEL' }]);
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', anchors, hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' } } as never, false).map((i) => i.field)).toEqual([
+      '/irop_ref',
+      '/hotel/city',
+      '/hotel/check_out_date',
+    ]);
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors, hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 } } as never, false)).toEqual([]);
+  });
+
+  test('a flight needs its route and date, unless a commit names an option or the request cancels', () => {
+    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD') => requestIssues({ type: 'FLIGHT', classification, anchors, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
+    expect(flight({}, false)).toEqual(['/flight/from_airport is required', '/flight/to_airport is required', '/flight/depart_date is required']);
+    expect(flight({}, true)).toEqual(['/flight/from_airport is required without flight_option_id', '/flight/to_airport is required without flight_option_id', '/flight/depart_date is required without flight_option_id']);
+    expect(flight({ flight_option_id: 'O' }, true)).toEqual([]);
+    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual([]);
+    expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual(['/flight/to_airport must differ from from_airport']);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, type ActionInjectionBody, type BookingRequestBody, type ValidationIssue } from '@crew/contracts';
+import { ErrorCode, type ActionInjectionBody, type BookingRequestBody } from '@crew/contracts';
 import { bookingRepo, configRepo, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import {
   awaitsManualBooking,
@@ -7,18 +7,21 @@ import {
   cityNamesStation,
   dateOfBirthIssue,
   decideRequest,
-  hotelBlockOf,
   injectedStay,
   isCancellingRequest,
   isStationCode,
   manualOverrideOf,
+  requestBlocks,
   requestBookedBy,
+  requestDutyDate,
+  requestIssues,
   requestDisposition,
   requestPriority,
   requestSource,
   requestSubtype,
   resolveCityStation,
   taskRefOf,
+  urgentEvents,
   type Decision,
   type StationHotel,
 } from '@crew/engine';
@@ -33,24 +36,6 @@ type RequestBody = ActionInjectionBody | BookingRequestBody;
 export interface RequestOutcome {
   booking: BookingRow;
   actionId: string | null;
-}
-
-function check(body: RequestBody, commit: boolean): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  if (body.type === 'HOTEL' && !body.hotel) issues.push({ field: '/hotel', issue: 'is required when type is HOTEL' });
-  if (body.type === 'HOTEL' && body.flight) issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
-  if (body.type === 'FLIGHT' && !body.flight) issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
-  if (body.type === 'FLIGHT' && body.hotel) issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
-  if (body.source === 'IROP' && !body.irop_ref) issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
-  if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
-  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
-  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
-  const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined = body.flight;
-  if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
-    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
-    if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
-  }
-  return issues;
 }
 
 /** A supplier that cannot answer a lookup the request needs: 503, the client retries. */
@@ -113,7 +98,7 @@ export async function requestBooking(
   kind: 'injection' | 'commit',
 ): Promise<RequestOutcome> {
   const commit = kind === 'commit';
-  const issues = check(body, commit);
+  const issues = requestIssues(body, commit);
   if (issues.length) throw ApiError.validation(issues);
   const airlineId = caller.airline_id;
   const email = body.anchors.traveller_email.toLowerCase();
@@ -127,8 +112,7 @@ export async function requestBooking(
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
   const offer = commit && body.type === 'FLIGHT' ? await committedOffer(deps.suppliers, body) : null;
-  // The date of a flight: the body's, else the offer's departure date (local at the origin).
-  const dutyDate = body.type === 'HOTEL' ? body.hotel!.check_in_date : (flight?.depart_date ?? body.anchors.duty_date ?? offer!.dep_time.slice(0, 10));
+  const dutyDate = requestDutyDate(body.type, body.hotel, flight?.depart_date, body.anchors.duty_date, offer?.dep_time);
   const actionId = randomUUID();
   const manualOverride = manualOverrideOf(body.manual_override);
   const source = requestSource(body.source, body.irop_ref);
@@ -191,23 +175,15 @@ export async function requestBooking(
     );
     const bookedBy = requestBookedBy(body.type, kind, caller.email, policy.crew_booker_email);
     const status = bookingStatusOf(decision);
-    const hotelBlock = decision.hotel
-      ? hotelBlockOf(decision.hotel)
-      : body.hotel?.property_id
-        ? { property_id: body.hotel.property_id }
-        : null;
-    const flightBlock =
-      body.type === 'FLIGHT'
-        ? { flight_option_id: flight?.flight_option_id ?? null, constraints: { depart_after: flight?.depart_after ?? null, arrive_by: flight?.arrive_by ?? null, cabin_class: flight?.cabin_class ?? null } }
-        : null;
+    const blocks = requestBlocks(body.type, decision, body.hotel?.property_id, flight);
     const fields = {
       status,
       manual_override: manualOverride,
       config_version_used: body.type === 'HOTEL' ? hotelConfigVersion : flightConfigVersion,
       review_reason: decision.reason,
       booked_by: bookedBy,
-      hotel: hotelBlock,
-      flight: flightBlock,
+      hotel: blocks.hotel,
+      flight: blocks.flight,
       station,
       checkin_time_local: times?.checkin ?? null,
       checkout_time_local: times?.checkout ?? null,
@@ -255,8 +231,8 @@ export async function requestBooking(
     await insertInjectedItem(trx, bookingId, decision);
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
     if (status === 'NEEDS_REVIEW') {
-      await webhookRepo.emitBookingEvents(trx, [bookingId], taskPriority === 'P1');
-      if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, taskPriority === 'P1');
+      await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority));
+      if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
     return { bookingId, decision };
   });

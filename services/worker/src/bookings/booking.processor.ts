@@ -1,20 +1,20 @@
 import type { Job } from 'bullmq';
-import type { Money } from '@crew/contracts';
 import { bookingRepo, outboxRepo, pipelineRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
 import {
+  amendedStatus,
   automaticRetryApplies,
-  ceilingCheck,
   chooseFlightOption,
   deadheadWindow,
   DISPOSITION_OF_TASK,
   flightTravellerIssue,
   internalErrorOutcome,
   isCurrentTask,
-  localDateOf,
   nextAutomaticRetry,
-  rateCheck,
+  reservationOutcome,
   roomDates,
   supplierErrorOutcome,
+  ticketingOutcome,
+  urgentEvents,
   supplierReference,
   bookingContextOf,
   taskIdentity,
@@ -22,7 +22,7 @@ import {
   type TaskStatus,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
-import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
+import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
 import { flightOptionsUrl } from '@crew/contracts';
@@ -151,7 +151,7 @@ export class BookingProcessor {
       const cancelled = await this.cancelFlight(b);
       if (cancelled.status !== 'CANCELLED') return cancelled;
       const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx);
-      return rebooked.status === 'CONFIRMED' ? { ...rebooked, status: 'MODIFIED' } : rebooked;
+      return { ...rebooked, status: amendedStatus(rebooked.status) };
     }
     return this.bookFlight(b, supplierReference('book', b.booking_id), ctx);
   }
@@ -159,7 +159,7 @@ export class BookingProcessor {
   // ---- hotels ----
 
   private async bookHotel(b: BookingRow, reference: string, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Promise<Outcome> {
-    const hotel = (b.hotel ?? {}) as { property_id?: string; contracted_rate?: Money };
+    const hotel = b.hotel ?? {};
     if (!hotel.property_id || !b.checkin_time_local || !b.checkout_time_local) return { status: 'NEEDS_REVIEW', reason: 'the booking names no hotel or stay to book' };
     const reservation = await this.deps.suppliers.hotels.bookHotel({
       reference,
@@ -173,9 +173,7 @@ export class BookingProcessor {
   }
 
   private hotelOutcome(b: BookingRow, r: HotelReservation, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Outcome {
-    const contracted = (b.hotel)?.contracted_rate;
-    // Compared in the contract's currency at the rate of the first night.
-    const check = contracted ? rateCheck(contracted, r.nightly_rate, ctx.rateMatchMode, ctx.fxRates, r.check_in_date) : { ok: true, flag: null, reason: null };
+    const outcome = reservationOutcome(b.hotel?.contracted_rate, r.nightly_rate, r.check_in_date, ctx.rateMatchMode, ctx.fxRates, success);
     const block = {
       ...(b.hotel ?? {}),
       supplier_ref: r.supplier_ref,
@@ -187,12 +185,11 @@ export class BookingProcessor {
       nights: r.nights,
       nightly_rate: r.nightly_rate,
       total_price: r.total_price,
-      rate_flag: check.flag,
+      rate_flag: outcome.rate_flag,
       supplier_status: r.status,
     };
-    // STRICT: the room is held but a person decides on the price difference.
-    if (!check.ok) return { status: 'NEEDS_REVIEW', reason: check.reason, patch: { hotel: block } };
-    return { status: success, reason: check.flag, patch: { hotel: block } };
+    // STRICT and a price difference: the room is held, and a person decides.
+    return { status: outcome.status, reason: outcome.reason, patch: { hotel: block } };
   }
 
   private async amendHotel(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
@@ -247,13 +244,8 @@ export class BookingProcessor {
       booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
     });
     const block = flightBlock(b, order);
-    // The engine never books above the ceiling; a price that moved at ticketing is held for review.
-    const ceiling = committed ? null : ceilingCheck(order.price, ctx.maxPrice, ctx.fxRates, localDateOf(order.flight.dep_time));
-    if (ceiling && !ceiling.ok) {
-      return { status: 'NEEDS_REVIEW', reason: `at ticketing: ${ceiling.reason}`, patch: { flight: block } };
-    }
     // The booking's flight_number stays the airline's anchor; what was booked is in the flight block.
-    return { status: 'CONFIRMED', reason: null, patch: { flight: block } };
+    return { ...ticketingOutcome(committed, order.price, order.flight.dep_time, ctx.maxPrice, ctx.fxRates), patch: { flight: block } };
   }
 
   private async cancelFlight(b: BookingRow): Promise<Outcome> {
@@ -297,7 +289,7 @@ export class BookingProcessor {
           })
         : undefined;
       // Its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
-      const urgent = (data.priority ?? item?.priority) === 'P1';
+      const urgent = urgentEvents(data.priority ?? (item?.priority as TaskPriority | undefined));
       let events = await webhookRepo.emitBookingEvents(trx, [b.booking_id], urgent);
       if (current.irop_ref) events += await webhookRepo.emitIropCompletedIfDone(trx, current.airline_id, current.irop_ref, urgent);
       return { item, events };

@@ -9,6 +9,7 @@ import {
   roomingRowRef,
   roomingSendAt,
   rowSettlement,
+  urgentEvents,
   versionForRow,
   type RoomingTiming,
 } from '@crew/engine';
@@ -116,7 +117,7 @@ export class RoomingChannel {
       await bookingRepo.updateBooking(trx, cur.booking_id, { status, review_reason: status === 'NEEDS_REVIEW' ? reason : null, ...(status === 'CANCELLED' ? { pending_cancel: false } : {}) }, { reason, actor: ENGINE });
       const actionId = data.action_id ?? cur.action_id;
       const item = actionId ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[status], { message: reason }) : undefined;
-      await webhookRepo.emitBookingEvents(trx, [cur.booking_id], data.priority === 'P1');
+      await webhookRepo.emitBookingEvents(trx, [cur.booking_id], urgentEvents(data.priority));
       return { kind: 'settled' as const, status, schedule_id: item?.schedule_id ?? null };
     };
     const cfg = hotelConfigId !== null ? await roomingRepo.findHotelConfig(trx, hotelConfigId) : undefined;
