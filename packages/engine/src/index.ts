@@ -16,3 +16,4 @@ export * from './stations';
 export * from './rooming';
 export * from './coverage';
 export * from './plan';
+export { diffStateOf, diffAgainst, requestedBookingsByKey, type DiffState, type WindowBookingRow } from './diff-state';
