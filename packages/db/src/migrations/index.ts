@@ -12,6 +12,7 @@ import * as bookingSettledNotify from './2026_11_23_0020_booking_settled_notify'
 import * as rosterStateSettled from './2026_11_23_0030_roster_state_settled';
 import * as dropActionItemsBookingIx from './2026_11_23_0031_drop_action_items_booking_ix';
 import * as bookingCreatedEntry from './2026_11_23_0032_booking_created_entry';
+import * as statementForeignKeys from './2026_11_24_0120_statement_foreign_keys';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0030_roster_state_settled': rosterStateSettled,
   '2026_11_23_0031_drop_action_items_booking_ix': dropActionItemsBookingIx,
   '2026_11_23_0032_booking_created_entry': bookingCreatedEntry,
+  '2026_11_24_0120_statement_foreign_keys': statementForeignKeys,
 };
