@@ -1,15 +1,40 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbOrTrx } from './database';
 
+export type PgType = 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'jsonb';
+
 /** Postgres types of the columns a bulk statement carries. */
-export type ColumnTypes = Record<string, 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'jsonb'>;
+export type ColumnTypes = Readonly<Record<string, PgType>>;
+
+/** The Postgres types a column whose selected TS type is V can be written as. */
+type PgTypesOf<V> = [V] extends [boolean] ? 'boolean' : [V] extends [number] ? 'integer' | 'bigint' : [V] extends [Date] ? 'timestamptz' : [V] extends [string] ? 'text' | 'uuid' | 'date' | 'timestamptz' : 'jsonb';
+
+/**
+ * A bulk column map of table T, checked at compile time with `satisfies BulkColumns<T>`: only T's insertable
+ * columns (a misspelt or dropped column fails to compile), each with a Postgres type its TS type fits.
+ */
+export type BulkColumns<T> = { readonly [K in keyof Insertable<T> & string]?: K extends keyof Selectable<T> ? PgTypesOf<NonNullable<Selectable<T>[K]>> : never };
+
+/**
+ * One value as the bulk writers take it: a timestamp also as ISO text, a JSON column as any JSON-able value
+ * (they serialise it; an engine interface has no index signature, so `object` rather than the column's Record).
+ */
+type BulkValue<S, W> = [NonNullable<S>] extends [Date] ? W | string : [NonNullable<S>] extends [string | number | boolean] ? W : W | object;
+
+/** A row of table T for copyInsert / bulkInsert: kysely's Insertable<T>, JSON columns as values. */
+export type BulkRow<T> = { [K in keyof Insertable<T>]: K extends keyof Selectable<T> ? BulkValue<Selectable<T>[K], Insertable<T>[K]> : Insertable<T>[K] };
+
+/** A row of table T for bulkUpdate: kysely's Updateable<T> plus its key; null where the statement keeps the stored value. */
+export type BulkChange<T, Key extends keyof Selectable<T>> = { [K in Key]: Selectable<T>[K] } & {
+  [K in keyof Updateable<T>]?: (K extends keyof Selectable<T> ? BulkValue<Selectable<T>[K], Updateable<T>[K]> : Updateable<T>[K]) | null;
+};
 
 const CHUNK = 5000;
 
-function recordset(columns: ColumnTypes, rows: readonly Record<string, unknown>[]): RawBuilder<unknown> {
+function recordset(columns: ColumnTypes, rows: readonly object[]): RawBuilder<unknown> {
   const defs = Object.entries(columns)
     .map(([c, t]) => `"${c}" ${t}`)
     .join(', ');
@@ -18,7 +43,7 @@ function recordset(columns: ColumnTypes, rows: readonly Record<string, unknown>[
 }
 
 /** INSERT … SELECT FROM json_to_recordset: set-based, a statement per 5000 rows. */
-export async function bulkInsert(trx: DbOrTrx, table: string, columns: ColumnTypes, rows: readonly Record<string, unknown>[], onConflict = ''): Promise<void> {
+export async function bulkInsert(trx: DbOrTrx, table: string, columns: ColumnTypes, rows: readonly object[], onConflict = ''): Promise<void> {
   const names = Object.keys(columns)
     .map((c) => `"${c}"`)
     .join(', ');
@@ -29,7 +54,7 @@ export async function bulkInsert(trx: DbOrTrx, table: string, columns: ColumnTyp
 }
 
 /** UPDATE … FROM json_to_recordset, matching `key`; `set` is the SQL of the assignments (x.<col> names the new value). */
-export async function bulkUpdate(trx: DbOrTrx, table: string, key: string, columns: ColumnTypes, rows: readonly Record<string, unknown>[], set: string): Promise<void> {
+export async function bulkUpdate(trx: DbOrTrx, table: string, key: string, columns: ColumnTypes, rows: readonly object[], set: string): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     await sql`update ${sql.table(table)} as t set ${sql.raw(set)} from ${recordset(columns, chunk)} where t.${sql.ref(key)} = x.${sql.ref(key)}`.execute(trx);
@@ -52,11 +77,12 @@ function copyField(v: unknown, type: ColumnTypes[string]): string {
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
 }
 
-function* copyChunks(columns: ColumnTypes, rows: readonly Record<string, unknown>[]): Generator<string> {
+function* copyChunks(columns: ColumnTypes, rows: readonly object[]): Generator<string> {
   const names = Object.keys(columns);
   const types = names.map((c) => columns[c]!);
   const lines: string[] = [];
-  for (const row of rows) {
+  for (const r of rows) {
+    const row = r as Record<string, unknown>;
     let line = copyField(row[names[0]!], types[0]!);
     for (let i = 1; i < names.length; i++) line += `\t${copyField(row[names[i]!], types[i]!)}`;
     lines.push(line);
@@ -73,7 +99,7 @@ function* copyChunks(columns: ColumnTypes, rows: readonly Record<string, unknown
  * cheaper for Postgres than INSERT … SELECT json_to_recordset (no JSON to parse, one statement). No ON
  * CONFLICT: for rows that cannot conflict (new ids, keys unique within the write).
  */
-export async function copyInsert(trx: DbOrTrx, table: string, columns: ColumnTypes, rows: readonly Record<string, unknown>[]): Promise<void> {
+export async function copyInsert(trx: DbOrTrx, table: string, columns: ColumnTypes, rows: readonly object[]): Promise<void> {
   if (rows.length === 0) return;
   const names = Object.keys(columns)
     .map((c) => `"${c}"`)

@@ -19,9 +19,13 @@ const MATCH_MARGIN_DAYS = 2;
  * Replaces the airline's rostered rows dated inside the processed window with the roster's (the engine's
  * rosteredRowsIn: those dated inside the window, each with its roster_date), as
  * nextRosterState does with the gzip state: rows outside the window, and rows whose current row was skipped
- * as impossible data (`flagged`), stay. One DELETE and one COPY per table. COPY cannot conflict: after the
- * DELETE only flagged keys remain in the window, and a key is either kept or flagged in one roster; the
- * roster's kept rows have unique keys (the first occurrence wins).
+ * as impossible data (`flagged`), stay. Written by difference (issue 12): the window's stored rows are read
+ * as one signature each (every column the roster gives, checkin_at/dep_at follow from the local times), and
+ * only stored rows the roster no longer has are deleted and only roster rows not stored as they are are
+ * COPYed: the same end state as deleting the window and COPYing every row, for a fraction of the writes
+ * when a resubmission changes little (a first roster reads nothing and COPYs every row). COPY cannot
+ * conflict: after the DELETE only flagged keys and unchanged rows remain in the window, and a roster's kept
+ * rows have unique keys (the first occurrence wins).
  */
 export async function replaceRosteredRows(
   trx: DbOrTrx,
@@ -32,10 +36,59 @@ export async function replaceRosteredRows(
   const flagged = [...rows.flaggedKeys];
   const layovers = rows.layovers.map((r) => ({ airline_id: airlineId, ...r }));
   const deadheads = rows.deadheads.map((r) => ({ airline_id: airlineId, ...r }));
-  await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
-  await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
-  await copyInsert(trx, 'rostered_layovers', ROSTERED_LAYOVER_COLUMNS, layovers);
-  await copyInsert(trx, 'rostered_deadheads', ROSTERED_DEADHEAD_COLUMNS, deadheads);
+  await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, airlineId, window, flagged, layovers);
+  await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, airlineId, window, flagged, deadheads);
+}
+
+/** Separates a row's fields in its signature (no roster value holds it); a null field is NULL_FIELD. */
+const SEP = '\u0001';
+const NULL_FIELD = '\u0002';
+
+/** The columns a rostered row's signature is made of, in order (the derived checkin_at / dep_at are left out). */
+const LAYOVER_SIGNATURE = ['roster_date', 'row_key', 'employee_id', 'pairing_number', 'duty_period_num', 'duty_date', 'traveller_email', 'station', 'checkin_time_local', 'checkout_time_local'] as const;
+const DEADHEAD_SIGNATURE = ['roster_date', 'row_key', 'employee_id', 'pairing_number', 'duty_period_num', 'leg_sequence', 'traveller_email', 'from_airport', 'to_airport', 'flight_number', 'dep_time_local', 'arr_time_local'] as const;
+
+/** The SQL of a stored row's signature: the same text signatureOf makes of a row to write (dates as YYYY-MM-DD, integers in decimal). */
+function signatureSql(columns: readonly string[]): string {
+  return columns.map((c) => `coalesce(${c}::text, chr(2))`).join(' || chr(1) || ');
+}
+
+function signatureOf(row: Record<string, unknown>, columns: readonly string[]): string {
+  // One join, not a += per field: a flat string, hashed and compared without first flattening a rope.
+  const parts = new Array<string>(columns.length);
+  for (let i = 0; i < columns.length; i++) {
+    const v = row[columns[i]!];
+    parts[i] = v === null || v === undefined ? NULL_FIELD : String(v);
+  }
+  return parts.join(SEP);
+}
+
+async function writeByDifference(
+  trx: DbOrTrx,
+  table: 'rostered_layovers' | 'rostered_deadheads',
+  signature: readonly string[],
+  columns: ColumnTypes,
+  airlineId: string,
+  window: { start: string; end: string },
+  flagged: string[],
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  // Each stored row's physical address with its signature: the rows to delete are deleted by address (a TID
+  // scan), which stays valid to the end of this transaction (the airline's rows have one writer, the holder of
+  // its processing lock, and no VACUUM FULL can run while this transaction holds the table).
+  const stored = await sql<{ tid: string; sig: string }>`select ctid::text as tid, ${sql.raw(signatureSql(signature))} as sig from ${sql.table(table)}
+    where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
+  const have = new Map<string, string>();
+  for (const r of stored.rows) have.set(r.sig, r.tid);
+  const toWrite: Record<string, unknown>[] = [];
+  for (const row of rows) {
+    const sig = signatureOf(row, signature);
+    // A kept row leaves the map: what remains there is no longer rostered.
+    if (!have.delete(sig)) toWrite.push(row);
+  }
+  const gone = [...have.values()];
+  if (gone.length) await sql`delete from ${sql.table(table)} where ctid = any(${gone}::tid[])`.execute(trx);
+  await copyInsert(trx, table, columns, toWrite);
 }
 
 const ROSTERED_LAYOVER_COLUMNS: ColumnTypes = {

@@ -19,3 +19,4 @@ export * from './plan';
 export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
+export { diffStateOf, diffAgainst, requestedBookingsByKey, type DiffState, type WindowBookingRow } from './diff-state';

@@ -13,6 +13,8 @@ import * as rosterStateSettled from './2026_11_23_0030_roster_state_settled';
 import * as dropActionItemsBookingIx from './2026_11_23_0031_drop_action_items_booking_ix';
 import * as bookingCreatedEntry from './2026_11_23_0032_booking_created_entry';
 import * as bookingTaskOperation from './2026_11_24_0011_booking_task_operation';
+import * as statementForeignKeys from './2026_11_24_0120_statement_foreign_keys';
+import * as narrowerIndexes from './2026_11_24_0121_narrower_indexes';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0031_drop_action_items_booking_ix': dropActionItemsBookingIx,
   '2026_11_23_0032_booking_created_entry': bookingCreatedEntry,
   '2026_11_24_0011_booking_task_operation': bookingTaskOperation,
+  '2026_11_24_0120_statement_foreign_keys': statementForeignKeys,
+  '2026_11_24_0121_narrower_indexes': narrowerIndexes,
 };

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { bookingStatusOf, hotelBlockOf, planItem, taskOperationOf, taskRefOf, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
 import { bookingJob, type BookingQueue, type CatalogJob } from '@crew/queue';
-import type { AirlineBookingContext } from '@crew/db';
+import type { ActionItemInsert, AirlineBookingContext, BookingChange, BookingEventInsert, BookingInsert } from '@crew/db';
 
 export interface DiffWrites {
-  actionItems: Record<string, unknown>[];
-  newBookings: Record<string, unknown>[];
-  bookingChanges: Record<string, unknown>[];
-  bookingEvents: Record<string, unknown>[];
+  actionItems: ActionItemInsert[];
+  newBookings: BookingInsert[];
+  bookingChanges: BookingChange[];
+  bookingEvents: BookingEventInsert[];
   jobs: CatalogJob<BookingQueue>[];
   /** The airline's own bookings that a new roster row adopts instead of a second booking. */
   adoptions: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[];
@@ -155,7 +155,7 @@ function actionItemRow(
   scheduleId: string,
   now: string,
   outcome: { disposition: string | null; auto_eligible: boolean; booking_id: string | null; flight_options_url: string | null; recommended_action: string | null; message: string },
-): Record<string, unknown> {
+): ActionItemInsert {
   return {
     action_id: actionId,
     airline_id: airlineId,

@@ -3,12 +3,12 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { ScheduleSubmission } from '@crew/contracts';
-import { bookingRepo, coverageRepo, outboxRepo, pipelineRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { cancellationCutoffOf, flattenRoster, rosteredRowsIn, settlesOnRerun } from '@crew/engine';
+import { bookingRepo, coverageRepo, diffWriteRepo, outboxRepo, rosterStateRepo, scheduleLifecycleRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
+import { cancellationCutoffOf, diffAgainst, diffStateOf, flattenRoster, requestedBookingsByKey, rosteredRowsIn, settlesOnRerun, type RosterState } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { diffAgainst, loadBookingContext, loadDiffState, loadRequestedBookings } from '@crew/db';
+import { loadBookingContext, loadDiffState, loadRequestedBookings } from '@crew/db';
 import { planDiffWrites } from './diff-writes';
 
 /** Milliseconds per phase of one schedule's processing, logged with "schedule processed" (where the time goes). */
@@ -69,15 +69,15 @@ export class ScheduleProcessor {
     const { airline_id: airlineId } = job.data;
     const log = this.deps.logger.child({ queue: 'schedules', job_id: job.id, airline_id: airlineId });
     const busy = await this.deps.db.connection().execute(async (conn) => {
-      if (!(await pipelineRepo.tryLockAirline(conn, airlineId))) return true;
+      if (!(await scheduleLifecycleRepo.tryLockAirline(conn, airlineId))) return true;
       try {
         for (;;) {
-          const next = await pipelineRepo.nextOpenSchedule(conn, airlineId);
+          const next = await scheduleLifecycleRepo.nextOpenSchedule(conn, airlineId);
           if (!next) return false;
           await this.processOne(conn, next, log.child({ schedule_id: next.schedule_id }), job);
         }
       } finally {
-        await pipelineRepo.unlockAirline(conn, airlineId);
+        await scheduleLifecycleRepo.unlockAirline(conn, airlineId);
       }
     });
     if (busy) {
@@ -89,7 +89,7 @@ export class ScheduleProcessor {
 
   private async processOne(conn: DbOrTrx, schedule: ScheduleRow, log: Logger, job: ScheduleJob): Promise<void> {
     const started = process.hrtime.bigint();
-    await pipelineRepo.markProcessing(conn, schedule.schedule_id);
+    await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id);
     // Held in a box so the diff can drop the parsed roster once flattened (a big airline's is hundreds of MB).
     const roster: { submission: ScheduleSubmission | null } = { submission: null };
     const phases = new Phases();
@@ -101,7 +101,7 @@ export class ScheduleProcessor {
       phases.lap('read_body');
     } catch (err) {
       log.error({ err }, 'schedule cannot be processed');
-      await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
+      await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
       return;
     }
     try {
@@ -113,7 +113,7 @@ export class ScheduleProcessor {
           phases.lap('read_roster');
         } catch (err) {
           log.error({ err }, 'schedule cannot be processed');
-          await pipelineRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
+          await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
           return;
         }
         items = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256);
@@ -127,13 +127,13 @@ export class ScheduleProcessor {
         // Retrying cannot help: FAILED at once, and the loop goes on to the airline's next roster (this job
         // carries the airline's whole queue, so it must not end here as a failed job).
         log.error({ err }, 'schedule cannot be processed (permanent error)');
-        await pipelineRepo.markFailed(conn, schedule.schedule_id, message);
+        await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message);
         return;
       }
       // Infrastructure trouble is retried by BullMQ; on the last attempt the schedule is marked FAILED.
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, attempt: job.attemptsMade + 1, last }, 'schedule processing failed');
-      if (last) await pipelineRepo.markFailed(conn, schedule.schedule_id, message).catch(() => undefined);
+      if (last) await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message).catch(() => undefined);
       throw err;
     }
   }
@@ -163,7 +163,7 @@ export class ScheduleProcessor {
    */
   private async resubmitSettled(conn: DbOrTrx, schedule: ScheduleRow, sha256: string, phases: Phases): Promise<boolean> {
     const airlineId = schedule.airline_id;
-    const known = await pipelineRepo.loadSettledRoster(conn, airlineId);
+    const known = await rosterStateRepo.loadSettledRoster(conn, airlineId);
     if (!known || known.body_sha256 !== sha256 || !known.settled_fingerprint || !known.settled_cutoff || known.audit_events === null) return false;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     // Settings only: no traveller is read.
@@ -174,11 +174,11 @@ export class ScheduleProcessor {
     try {
       await conn.transaction().execute(async (trx) => {
         await bookingRepo.lockAirlineBookings(trx, airlineId);
-        if ((await pipelineRepo.windowFingerprint(trx, airlineId, window)) !== known.settled_fingerprint) throw new NotSettled();
+        if ((await rosterStateRepo.windowFingerprint(trx, airlineId, window)) !== known.settled_fingerprint) throw new NotSettled();
         phases.lap('settled_fingerprint');
-        if ((await pipelineRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events) throw new NotSettled();
-        await pipelineRepo.adoptRosterState(trx, airlineId, schedule.schedule_id);
-        if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, 0))) throw new Error('schedule left PROCESSING while being processed');
+        if ((await diffWriteRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events) throw new NotSettled();
+        await rosterStateRepo.adoptRosterState(trx, airlineId, schedule.schedule_id);
+        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, 0))) throw new Error('schedule left PROCESSING while being processed');
         phases.lap('settled_write');
       });
     } catch (err) {
@@ -200,11 +200,14 @@ export class ScheduleProcessor {
     phases.lap('flatten');
     // What the diff will read, before it reads it: equal to the same fingerprint inside the write transaction,
     // nothing changed in between (see resubmitSettled).
-    const readFingerprint = await pipelineRepo.windowFingerprint(conn, airlineId, window);
+    const readFingerprint = await rosterStateRepo.windowFingerprint(conn, airlineId, window);
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    const state = await loadDiffState(conn, airlineId, window, processedAt, (phase) => phases.lap(phase));
-    const { statusById, retryCounts, ctx } = state;
-    const result = diffAgainst(flat, state, window, processedAt);
+    const rows = await loadDiffState<RosterState>(conn, airlineId, window, processedAt, (phase) => phases.lap(phase));
+    const { ctx } = rows;
+    const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
+    const { statusById, retryCounts } = state;
+    phases.lap('map_bookings');
+    const result = diffAgainst(flat, state, ctx, window, processedAt);
     const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
     phases.lap('diff');
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
@@ -216,13 +219,13 @@ export class ScheduleProcessor {
     await conn.transaction().execute(async (trx) => {
       // The airline's own requests wait for this write (and it for them): neither books what the other holds.
       await bookingRepo.lockAirlineBookings(trx, airlineId);
-      if (settles) settles = (await pipelineRepo.windowFingerprint(trx, airlineId, window)) === readFingerprint;
+      if (settles) settles = (await rosterStateRepo.windowFingerprint(trx, airlineId, window)) === readFingerprint;
       phases.lap('tx_lock');
-      const requested = await loadRequestedBookings(trx, airlineId, window);
+      const requested = requestedBookingsByKey(await loadRequestedBookings(trx, airlineId, window));
       phases.lap('tx_requested');
-      await pipelineRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
+      await diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
       phases.lap('tx_travellers');
-      await pipelineRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
+      await diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
       phases.lap('tx_audits');
       // Planned and written a slice at a time: a big roster's rows never sit in memory all at once.
       let open = 0;
@@ -232,15 +235,15 @@ export class ScheduleProcessor {
         jobs.push(...writes.jobs);
         if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
         phases.lap('tx_plan');
-        await pipelineRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+        await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
         await bookingRepo.adoptBookings(trx, writes.adoptions);
         phases.lap('tx_write_items');
       }
       await outboxRepo.addToOutbox(trx, jobs);
       phases.lap('tx_outbox');
       // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
-      const fingerprints = settles ? await pipelineRepo.windowFingerprints(trx, airlineId, window) : null;
-      await pipelineRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip, {
+      const fingerprints = settles ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+      await rosterStateRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip, {
         body_sha256: bodySha256,
         settled_fingerprint: fingerprints && fingerprints.others === readFingerprint ? fingerprints.all : null,
         settled_cutoff: cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days),
@@ -250,7 +253,7 @@ export class ScheduleProcessor {
       // The same state as rows the coverage monitor can query (issue 14).
       await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
       phases.lap('tx_coverage_rows');
-      if (!(await pipelineRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
+      if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
       phases.lap('tx_finish');
     });
     phases.lap('tx_commit');

@@ -1,0 +1,196 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from './database';
+import { bulkInsert, bulkUpdate, copyInsert, type BulkChange, type BulkColumns, type BulkRow } from './bulk';
+import type { BookingEventTable, BookingTable } from './tables/booking.table';
+import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
+
+/*
+ * What a schedule diff reads of, and writes to, the booking and action-item aggregates: the window's
+ * bookings, new action items and bookings (COPY), changes to existing bookings, audit events, travellers.
+ */
+
+/** The airline's bookings the diff reconciles: those dated inside the window (set-based, one query per type). */
+export function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string) {
+  return db
+    .selectFrom('bookings')
+    .select([
+      'booking_id',
+      'status',
+      'manual_override',
+      'pending_cancel',
+      'retry_count',
+      'traveller_email',
+      'employee_id',
+      'pairing_number',
+      'duty_date',
+      'duty_period_num',
+      'leg_sequence',
+      'flight_number',
+      'station',
+      'checkin_time_local',
+      'checkout_time_local',
+      'from_airport',
+      'to_airport',
+      'dep_time_local',
+      'arr_time_local',
+    ])
+    .where('airline_id', '=', airlineId)
+    .where('type', '=', type)
+    .where('duty_date', '>=', start)
+    .where('duty_date', '<=', end)
+    .execute();
+}
+
+/** A resubmission's audit events are those of the identical roster before it: copied, and counted. */
+export async function copyAuditEvents(trx: DbOrTrx, fromScheduleId: string, toScheduleId: string): Promise<number> {
+  const r = await sql`insert into audit_events (airline_id, schedule_id, event_key, classification, message, anchors, source_rows, details)
+    select airline_id, ${toScheduleId}, event_key, classification, message, anchors, source_rows, details
+    from audit_events where schedule_id = ${fromScheduleId} and classification in ('DATA_QUALITY_FLAG', 'DUPLICATE_ROW') order by seq`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+export const ACTION_ITEM_COLUMNS = {
+  action_id: 'uuid',
+  airline_id: 'uuid',
+  schedule_id: 'uuid',
+  item_key: 'text',
+  source: 'text',
+  type: 'text',
+  subtype: 'text',
+  classification: 'text',
+  priority: 'text',
+  disposition: 'text',
+  auto_eligible: 'boolean',
+  anchors: 'jsonb',
+  source_rows: 'jsonb',
+  booking_id: 'uuid',
+  flight_options_url: 'text',
+  recommended_action: 'text',
+  message: 'text',
+  notes: 'text',
+  irop_ref: 'text',
+  event_at: 'timestamptz',
+  details: 'jsonb',
+  disposition_at: 'timestamptz',
+} as const satisfies BulkColumns<ActionItemTable>;
+
+export const BOOKING_COLUMNS = {
+  booking_id: 'uuid',
+  airline_id: 'uuid',
+  type: 'text',
+  status: 'text',
+  source: 'text',
+  manual_override: 'boolean',
+  config_version_used: 'text',
+  schedule_id: 'uuid',
+  action_id: 'uuid',
+  employee_id: 'text',
+  pairing_number: 'text',
+  duty_date: 'date',
+  duty_period_num: 'integer',
+  leg_sequence: 'integer',
+  flight_number: 'text',
+  irop_ref: 'text',
+  traveller_email: 'text',
+  traveller_name: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  from_airport: 'text',
+  to_airport: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  booked_by: 'text',
+  review_reason: 'text',
+  hotel: 'jsonb',
+  flight: 'jsonb',
+  task_ref: 'text',
+  created_status: 'text',
+  created_reason: 'text',
+} as const satisfies BulkColumns<BookingTable>;
+
+/** The roster's new wish for an existing booking (MODIFY / CANCEL items), with its new status. */
+export const BOOKING_CHANGE_COLUMNS = {
+  booking_id: 'uuid',
+  status: 'text',
+  pending_cancel: 'boolean',
+  review_reason: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  duty_date: 'date',
+  from_airport: 'text',
+  to_airport: 'text',
+  flight_number: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  schedule_id: 'uuid',
+  action_id: 'uuid',
+  hotel: 'jsonb',
+  task_ref: 'text',
+} as const satisfies BulkColumns<BookingTable>;
+
+export const BOOKING_EVENT_COLUMNS = { booking_id: 'uuid', status: 'text', reason: 'text', actor: 'text' } as const satisfies BulkColumns<BookingEventTable>;
+
+export const AUDIT_EVENT_COLUMNS = {
+  airline_id: 'uuid',
+  schedule_id: 'uuid',
+  event_key: 'text',
+  classification: 'text',
+  message: 'text',
+  anchors: 'jsonb',
+  source_rows: 'jsonb',
+  details: 'jsonb',
+} as const satisfies BulkColumns<AuditEventTable>;
+
+export type ActionItemInsert = BulkRow<ActionItemTable>;
+export type BookingInsert = BulkRow<BookingTable>;
+/** The roster's new wish for an existing booking: null keeps the stored value (see writeDiffResult). */
+export type BookingChange = BulkChange<BookingTable, 'booking_id'>;
+export type BookingEventInsert = BulkRow<BookingEventTable>;
+export type AuditEventInsert = BulkRow<AuditEventTable>;
+
+/** Everything one diff writes, in the caller's transaction (the schedule's move out of PROCESSING commits with it). */
+export async function writeDiffResult(
+  trx: DbOrTrx,
+  w: {
+    actionItems: readonly ActionItemInsert[];
+    newBookings: readonly BookingInsert[];
+    bookingChanges: readonly BookingChange[];
+    bookingEvents: readonly BookingEventInsert[];
+    auditEvents: readonly AuditEventInsert[];
+  },
+): Promise<void> {
+  // COPY for the big inserts: new ids, and item keys unique within one diff (the whole diff is one
+  // transaction, so a re-run after a crash starts from nothing and needs no ON CONFLICT).
+  await copyInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
+  await bulkUpdate(
+    trx,
+    'bookings',
+    'booking_id',
+    BOOKING_CHANGE_COLUMNS,
+    w.bookingChanges,
+    `status = coalesce(x.status, t.status), pending_cancel = coalesce(x.pending_cancel, t.pending_cancel), review_reason = coalesce(x.review_reason, t.review_reason),
+     station = coalesce(x.station, t.station), checkin_time_local = coalesce(x.checkin_time_local, t.checkin_time_local),
+     checkout_time_local = coalesce(x.checkout_time_local, t.checkout_time_local), duty_date = coalesce(x.duty_date, t.duty_date),
+     from_airport = coalesce(x.from_airport, t.from_airport), to_airport = coalesce(x.to_airport, t.to_airport),
+     flight_number = coalesce(x.flight_number, t.flight_number), dep_time_local = coalesce(x.dep_time_local, t.dep_time_local),
+     arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
+     schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), updated_at = now()`,
+  );
+  await copyInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
+  await copyInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems);
+  await bulkInsert(trx, 'audit_events', AUDIT_EVENT_COLUMNS, w.auditEvents, 'on conflict do nothing');
+}
+
+/** Crew entries create or update traveller profiles (employee_id, name); the date of birth is the operator's. */
+export async function upsertTravellersFromRoster(trx: DbOrTrx, airlineId: string, crew: { traveller_email: string; employee_id: string; name: string }[]): Promise<void> {
+  const rows = crew.map((c) => ({ airline_id: airlineId, traveller_email: c.traveller_email.toLowerCase(), employee_id: c.employee_id, name: c.name }));
+  for (let i = 0; i < rows.length; i += 5000) {
+    const chunk = rows.slice(i, i + 5000);
+    await sql`insert into travellers (airline_id, traveller_email, employee_id, name)
+      select airline_id, traveller_email, employee_id, name from json_to_recordset(${JSON.stringify(chunk)}::json) as x(airline_id uuid, traveller_email text, employee_id text, name text)
+      on conflict (airline_id, traveller_email) do update set employee_id = excluded.employee_id, name = excluded.name, updated_at = now()
+      where travellers.employee_id is distinct from excluded.employee_id or travellers.name is distinct from excluded.name`.execute(trx);
+  }
+}
