@@ -112,6 +112,7 @@ function build(spec: PairingSpec[]): ScheduleSubmission {
   return { schedule_start_date: WINDOW.start, schedule_end_date: WINDOW.end, pairings };
 }
 
+// Bookings of one airline: booking_id is a primary key, so arrays of them are drawn with unique ids.
 const hotelBookingArb: fc.Arbitrary<HotelBookingActual> = fc
   .record({
     n: fc.nat(),
@@ -189,7 +190,7 @@ describe('properties of the diff', () => {
 
   it('items never reference rows or bookings dated outside the window', () => {
     fc.assert(
-      fc.property(rosterSpec, rosterSpec, fc.array(hotelBookingArb, { maxLength: 8 }), fc.array(flightBookingArb, { maxLength: 8 }), fc.boolean(), (day1, day2, hotels, flights, emit) => {
+      fc.property(rosterSpec, rosterSpec, fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }), fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }), fc.boolean(), (day1, day2, hotels, flights, emit) => {
         const previous = rosterState(flattenRoster(build(day1)));
         const current = flattenRoster(build(day2));
         const result = diff(build(day2), previous, hotels, flights, emit);
@@ -237,8 +238,8 @@ describe('properties of the diff', () => {
       fc.property(
         rosterSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.shuffledSubarray([...spec.keys()], { minLength: spec.length, maxLength: spec.length }))),
         rosterSpec,
-        fc.array(hotelBookingArb, { maxLength: 8 }),
-        fc.array(flightBookingArb, { maxLength: 8 }),
+        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
         ([spec, order], day1, hotels, flights) => {
           const roster = build(spec);
           const shuffled = { ...roster, pairings: order.map((i) => roster.pairings[i]!) };
@@ -257,8 +258,8 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
       fc.property(
         rosterSpec,
         rosterSpec,
-        fc.array(hotelBookingArb, { maxLength: 8 }),
-        fc.array(flightBookingArb, { maxLength: 8 }),
+        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
         fc.integer({ min: 0, max: 3 }),
         fc.integer({ min: 0, max: 30 }),
         (day1, spec, hotels, flights, lookback, laterDays) => {
