@@ -57,7 +57,8 @@ function signatureOf(row: Record<string, unknown>, columns: readonly string[]): 
   // One join, not a += per field: a flat string, hashed and compared without first flattening a rope.
   const parts = new Array<string>(columns.length);
   for (let i = 0; i < columns.length; i++) {
-    const v = row[columns[i]!];
+    // Rostered rows hold only strings and integers (rosteredRowsIn).
+    const v = row[columns[i]!] as string | number | null | undefined;
     parts[i] = v === null || v === undefined ? NULL_FIELD : String(v);
   }
   return parts.join(SEP);

@@ -3,7 +3,7 @@ import { gunzip } from 'node:zlib';
 import * as bookingRepo from './booking.repository';
 import type { DbOrTrx } from './database';
 import { bookingsInWindow } from './diff-write.repository';
-import { loadBookingContext, type AirlineBookingContext } from './policy-context';
+import { loadBookingFacts } from './policy-context';
 import { loadRosterState } from './roster-state.repository';
 
 const gunzipAsync = promisify(gunzip);
@@ -13,7 +13,7 @@ export type WindowBooking = Awaited<ReturnType<typeof bookingsInWindow>>[number]
 /**
  * What a roster is diffed against, as stored and read-only: the airline's previous roster state (decoded
  * JSON, of the type its writer stored: the engine's RosterState), its bookings dated inside the window,
- * and the booking policy's context. Plain rows: the caller turns them into the diff's input (engine
+ * and what the booking policy is made of (loadBookingFacts). Plain rows: the caller turns them into the diff's input (engine
  * diffStateOf). The worker's diff and the dry-run preview (POST /crew/schedules/preview) both load it
  * here, so they cannot drift.
  */
@@ -21,7 +21,8 @@ export interface DiffStateRows<State> {
   previous: State | null;
   hotelRows: WindowBooking[];
   flightRows: WindowBooking[];
-  ctx: AirlineBookingContext;
+  /** The caller assembles the booking context from these (engine bookingContextOf). */
+  facts: Awaited<ReturnType<typeof loadBookingFacts>>;
 }
 
 /** `lap` names the phases for the caller's timing log (the worker's "schedule processed"). */
@@ -29,19 +30,18 @@ export async function loadDiffState<State>(
   db: DbOrTrx,
   airlineId: string,
   window: { start: string; end: string },
-  processedAt: string,
   lap: (phase: string) => void = () => undefined,
 ): Promise<DiffStateRows<State>> {
-  const [stateRow, hotelRows, flightRows, ctx] = await Promise.all([
+  const [stateRow, hotelRows, flightRows, facts] = await Promise.all([
     loadRosterState(db, airlineId),
     bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end),
     bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end),
-    loadBookingContext(db, airlineId, processedAt),
+    loadBookingFacts(db, airlineId),
   ]);
   lap('load_state_bookings_context');
   const previous = stateRow ? (JSON.parse((await gunzipAsync(stateRow.state_gzip)).toString('utf8')) as State) : null;
   lap('decode_state');
-  return { previous, hotelRows, flightRows, ctx };
+  return { previous, hotelRows, flightRows, facts };
 }
 
 /** The airline's own requested live bookings dated inside the window (± a day): what the diff may adopt (engine requestedBookingsByKey). */

@@ -30,6 +30,6 @@ export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './c
 export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';
 export type { BookingFilter, BookingPatch } from './booking.repository';
-export { loadBookingFacts, loadFlightFacts, loadBookingContext, type AirlineBookingContext } from './policy-context';
+export { loadBookingFacts, loadFlightFacts } from './policy-context';
 export * as webhookRepo from './webhook.repository';
 export type * from './tables/webhook.table';

@@ -30,4 +30,3 @@ export async function loadFlightFacts(db: DbOrTrx, airlineId: string): Promise<{
 }
 
 // The roster diff's state (diff-state.ts) still assembles its context here; it moves to its caller with that file.
-export { loadBookingContext, type AirlineBookingContext } from './diff-context';

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { ProcessingStatusValue } from '@crew/contracts';
 import type { DbOrTrx } from './database';
 import { emitPendingReview, scheduleEventsAfter } from './webhook.repository';
 
@@ -19,34 +20,43 @@ export async function unlockAirline(conn: DbOrTrx, airlineId: string): Promise<v
   await sql`select pg_advisory_unlock(${AIRLINE_LOCK}, hashtext(${airlineId}))`.execute(conn);
 }
 
-/** The oldest schedule of the airline still to process (an interrupted PROCESSING one first of all). */
-export function nextOpenSchedule(db: DbOrTrx, airlineId: string) {
-  return db.selectFrom('schedules').selectAll().where('airline_id', '=', airlineId).where('status', 'in', ['QUEUED', 'PROCESSING']).orderBy('seq').limit(1).executeTakeFirst();
+/*
+ * Which moves a schedule may make is the engine's (schedule-state.ts, spec 3.1): the caller passes the statuses
+ * a move may start from (engine movesInto / UNPROCESSED) and the status it goes to; these only run the guarded update.
+ */
+
+/** The oldest schedule of the airline still to process, among `unprocessed` statuses (engine UNPROCESSED). */
+export function nextOpenSchedule(db: DbOrTrx, airlineId: string, unprocessed: readonly ProcessingStatusValue[]) {
+  return db.selectFrom('schedules').selectAll().where('airline_id', '=', airlineId).where('status', 'in', [...unprocessed]).orderBy('seq').limit(1).executeTakeFirst();
 }
 
-export function markProcessing(db: DbOrTrx, scheduleId: string) {
+/** PROCESSING (started_at kept from a first start), from one of `from` (engine movesInto('PROCESSING')). */
+export function markProcessing(db: DbOrTrx, scheduleId: string, from: readonly ProcessingStatusValue[]) {
   return db
     .updateTable('schedules')
     .set({ status: 'PROCESSING', started_at: sql<Date>`coalesce(started_at, now())` })
     .where('schedule_id', '=', scheduleId)
-    .where('status', 'in', ['QUEUED', 'PROCESSING'])
+    .where('status', 'in', [...from])
     .execute();
 }
 
-/** FAILED, with its schedule.failed webhook event in the same statement. */
-export async function markFailed(db: DbOrTrx, scheduleId: string, error: string): Promise<void> {
+/** FAILED from one of `from` (engine movesInto('FAILED')), with its schedule.failed webhook event in the same statement. */
+export async function markFailed(db: DbOrTrx, scheduleId: string, error: string, from: readonly ProcessingStatusValue[]): Promise<void> {
   await sql`with done as (update schedules set status = 'FAILED', error = ${error}, completed_at = now()
-      where schedule_id = ${scheduleId} and status in ('QUEUED', 'PROCESSING')
+      where schedule_id = ${scheduleId} and status = any(${[...from]}::text[])
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter('done')}
     select 1`.execute(db);
 }
 
-/** BOOKING while any item's task is open, else COMPLETED; only from PROCESSING (a schedule is processed once). */
-export async function finishProcessing(db: DbOrTrx, scheduleId: string, openItems: number): Promise<boolean> {
-  // With its webhook events (schedule.processing_completed when nothing is open): same statement, same transaction.
+/**
+ * The end of processing: into `to` (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
+ * (a schedule is processed once).
+ */
+export async function finishProcessing(db: DbOrTrx, scheduleId: string, to: 'BOOKING' | 'COMPLETED'): Promise<boolean> {
+  // With its webhook events (schedule.processing_completed when it completes): same statement, same transaction.
   const r = await sql<{ n: number; airline_id: string | null }>`with done as (update schedules
-      set status = ${openItems > 0 ? 'BOOKING' : 'COMPLETED'}, completed_at = case when ${openItems > 0} then completed_at else now() end
+      set status = ${to}, completed_at = case when ${to} = 'COMPLETED' then now() else completed_at end
       where schedule_id = ${scheduleId} and status = 'PROCESSING'
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter("(select * from done where status = 'COMPLETED')")}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { PreviewActionItem, ScheduleSubmission, SchedulePreview } from '@crew/contracts';
+import { flightOptionsUrl, type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
 import { loadDiffState, loadRequestedBookings, type Db } from '@crew/db';
-import { diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, type RosterState } from '@crew/engine';
+import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, type RosterState } from '@crew/engine';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -54,14 +54,15 @@ export async function previewSchedule(db: Db, airlineId: string, compressed: Buf
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);
-  const [rows, requestedRows] = await Promise.all([loadDiffState<RosterState>(db, airlineId, window, processedAt), loadRequestedBookings(db, airlineId, window)]);
+  const [rows, requestedRows] = await Promise.all([loadDiffState<RosterState>(db, airlineId, window), loadRequestedBookings(db, airlineId, window)]);
+  const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
   const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
   const requested = requestedBookingsByKey(requestedRows);
-  const result = diffAgainst(flat, state, rows.ctx, window, processedAt);
+  const result = diffAgainst(flat, state, ctx, window, processedAt);
   const counts = { action_items: result.actionItems.length, by_classification: {} as Record<string, number>, by_outcome: {} as Record<string, number>, by_disposition: {} as Record<string, number>, audit_events: result.auditEvents.length };
   const items = result.actionItems.map((item) => {
     // A throwaway id: decide() only uses it in a flight-options link, which a preview does not offer.
-    const plan = planItem(item, randomUUID(), rows.ctx.policy, state.statusById, requested);
+    const plan = planItem(item, randomUUID(), ctx.policy, state.statusById, requested);
     const p = previewItem(item, plan);
     bump(counts.by_classification, p.classification);
     bump(counts.by_outcome, p.outcome);

@@ -16,7 +16,6 @@ import {
   ticketingOutcome,
   urgentEvents,
   supplierReference,
-  bookingContextOf,
   taskIdentity,
   type AirlineBookingContext,
   type TaskStatus,
@@ -25,9 +24,8 @@ import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
 import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
 import type { WorkerMetrics } from '../operability/hooks';
-import { flightOptionsUrl } from '@crew/contracts';
-import { loadBookingFacts, type DbOrTrx } from '@crew/db';
 import type { RoomingChannel } from '../rooming/rooming.channel';
+import { loadBookingContext } from '../booking-context';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -67,11 +65,6 @@ export class SupplierPaced extends Error {
   constructor(readonly retryAfterMs: number, message: string) {
     super(message);
   }
-}
-
-/** An airline's booking context: what the db reads of it, assembled by the engine (links are the api's). */
-async function loadBookingContext(db: DbOrTrx, airlineId: string, processedAt: string, travellerEmails: string[]): Promise<AirlineBookingContext> {
-  return bookingContextOf(await loadBookingFacts(db, airlineId, travellerEmails), processedAt, flightOptionsUrl);
 }
 
 /** How long an airline's booking context (policy, contracts) is reused by hotel tasks: a config change applies within this. */

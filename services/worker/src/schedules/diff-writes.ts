@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { bookingStatusOf, hotelBlockOf, planItem, taskOperationOf, taskRefOf, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking } from '@crew/engine';
+import { bookingStatusOf, hotelBlockOf, planItem, taskOperationOf, taskRefOf, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking, type AirlineBookingContext } from '@crew/engine';
 import { bookingJob, type BookingQueue, type CatalogJob } from '@crew/queue';
-import type { ActionItemInsert, AirlineBookingContext, BookingChange, BookingEventInsert, BookingInsert } from '@crew/db';
+import type { ActionItemInsert, BookingChange, BookingEventInsert, BookingInsert } from '@crew/db';
 
 export interface DiffWrites {
   actionItems: ActionItemInsert[];

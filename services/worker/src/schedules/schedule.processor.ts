@@ -2,14 +2,19 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { ScheduleSubmission } from '@crew/contracts';
+import { flightOptionsUrl, type ScheduleSubmission } from '@crew/contracts';
 import { bookingRepo, coverageRepo, diffWriteRepo, outboxRepo, rosterStateRepo, scheduleLifecycleRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { cancellationCutoffOf, diffAgainst, diffStateOf, flattenRoster, requestedBookingsByKey, rosteredRowsIn, settlesOnRerun, type RosterState } from '@crew/engine';
+import { bookingContextOf, movesInto, statusAfterProcessing, UNPROCESSED, cancellationCutoffOf, diffAgainst, diffStateOf, flattenRoster, requestedBookingsByKey, rosteredRowsIn, settlesOnRerun, type RosterState } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadBookingContext, loadDiffState, loadRequestedBookings } from '@crew/db';
+import { loadDiffState, loadRequestedBookings } from '@crew/db';
+import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
+
+/** The guards of the processor's moves: the statuses each may start from (engine schedule-state, spec 3.1). */
+const INTO_PROCESSING = movesInto('PROCESSING');
+const INTO_FAILED = movesInto('FAILED');
 
 /** Milliseconds per phase of one schedule's processing, logged with "schedule processed" (where the time goes). */
 class Phases {
@@ -72,7 +77,7 @@ export class ScheduleProcessor {
       if (!(await scheduleLifecycleRepo.tryLockAirline(conn, airlineId))) return true;
       try {
         for (;;) {
-          const next = await scheduleLifecycleRepo.nextOpenSchedule(conn, airlineId);
+          const next = await scheduleLifecycleRepo.nextOpenSchedule(conn, airlineId, UNPROCESSED);
           if (!next) return false;
           await this.processOne(conn, next, log.child({ schedule_id: next.schedule_id }), job);
         }
@@ -89,7 +94,7 @@ export class ScheduleProcessor {
 
   private async processOne(conn: DbOrTrx, schedule: ScheduleRow, log: Logger, job: ScheduleJob): Promise<void> {
     const started = process.hrtime.bigint();
-    await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id);
+    await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id, INTO_PROCESSING);
     // Held in a box so the diff can drop the parsed roster once flattened (a big airline's is hundreds of MB).
     const roster: { submission: ScheduleSubmission | null } = { submission: null };
     const phases = new Phases();
@@ -101,7 +106,7 @@ export class ScheduleProcessor {
       phases.lap('read_body');
     } catch (err) {
       log.error({ err }, 'schedule cannot be processed');
-      await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
+      await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
       return;
     }
     try {
@@ -113,7 +118,7 @@ export class ScheduleProcessor {
           phases.lap('read_roster');
         } catch (err) {
           log.error({ err }, 'schedule cannot be processed');
-          await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err));
+          await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
           return;
         }
         items = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256);
@@ -127,13 +132,13 @@ export class ScheduleProcessor {
         // Retrying cannot help: FAILED at once, and the loop goes on to the airline's next roster (this job
         // carries the airline's whole queue, so it must not end here as a failed job).
         log.error({ err }, 'schedule cannot be processed (permanent error)');
-        await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message);
+        await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message, INTO_FAILED);
         return;
       }
       // Infrastructure trouble is retried by BullMQ; on the last attempt the schedule is marked FAILED.
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, attempt: job.attemptsMade + 1, last }, 'schedule processing failed');
-      if (last) await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message).catch(() => undefined);
+      if (last) await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message, INTO_FAILED).catch(() => undefined);
       throw err;
     }
   }
@@ -178,7 +183,7 @@ export class ScheduleProcessor {
         phases.lap('settled_fingerprint');
         if ((await diffWriteRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events) throw new NotSettled();
         await rosterStateRepo.adoptRosterState(trx, airlineId, schedule.schedule_id);
-        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, 0))) throw new Error('schedule left PROCESSING while being processed');
+        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(0)))) throw new Error('schedule left PROCESSING while being processed');
         phases.lap('settled_write');
       });
     } catch (err) {
@@ -202,8 +207,8 @@ export class ScheduleProcessor {
     // nothing changed in between (see resubmitSettled).
     const readFingerprint = await rosterStateRepo.windowFingerprint(conn, airlineId, window);
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    const rows = await loadDiffState<RosterState>(conn, airlineId, window, processedAt, (phase) => phases.lap(phase));
-    const { ctx } = rows;
+    const rows = await loadDiffState<RosterState>(conn, airlineId, window, (phase) => phases.lap(phase));
+    const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
@@ -253,7 +258,7 @@ export class ScheduleProcessor {
       // The same state as rows the coverage monitor can query (issue 14).
       await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
       phases.lap('tx_coverage_rows');
-      if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, open))) throw new Error('schedule left PROCESSING while being processed');
+      if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open)))) throw new Error('schedule left PROCESSING while being processed');
       phases.lap('tx_finish');
     });
     phases.lap('tx_commit');
