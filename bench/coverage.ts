@@ -62,17 +62,22 @@ async function main(): Promise<void> {
     say(`[bench] generating and flattening the L and M rosters`);
     const l = flat('L', 'XY');
     const m = flat('M', 'MM');
-    say(`[bench] L: ${l.layovers.length.toLocaleString('en-US')} crew layovers, ${l.deadheads.length.toLocaleString('en-US')} crew DH legs; M: ${m.layovers.length.toLocaleString('en-US')} layovers, ${m.deadheads.length.toLocaleString('en-US')} DH legs`);
+    say(
+      `[bench] L: ${l.layovers.length.toLocaleString('en-US')} crew layovers, ${l.deadheads.length.toLocaleString('en-US')} crew DH legs; M: ${m.layovers.length.toLocaleString('en-US')} layovers, ${m.deadheads.length.toLocaleString('en-US')} DH legs`,
+    );
     const airline = await tenancyRepo.createAirline(db, 'Bench L Air', 'XY');
     const other = await tenancyRepo.createAirline(db, 'Bench other air', 'ZZ');
     const mAir = await tenancyRepo.createAirline(db, 'Bench M Air', 'MM');
-    const write = async (id: string, f: FlatRoster) => (await timed(() => db.transaction().execute((trx) => coverageRepo.replaceRosteredRows(trx, id, window, rosteredRowsIn(window, f)))))[1];
+    const write = async (id: string, f: FlatRoster) =>
+      (await timed(() => db.transaction().execute((trx) => coverageRepo.replaceRosteredRows(trx, id, window, rosteredRowsIn(window, f)))))[1];
     const lFirst = await write(airline.airline_id, l);
     const lAgain = await write(airline.airline_id, l);
     await write(other.airline_id, l);
     const mFirst = await write(mAir.airline_id, m);
     const mAgain = await write(mAir.airline_id, m);
-    say(`[bench] replaceRosteredRows (the diff's added write): L ${Math.round(lFirst)} ms first, ${Math.round(lAgain)} ms rewritten; M ${Math.round(mFirst)} ms first, ${Math.round(mAgain)} ms rewritten`);
+    say(
+      `[bench] replaceRosteredRows (the diff's added write): L ${Math.round(lFirst)} ms first, ${Math.round(lAgain)} ms rewritten; M ${Math.round(mFirst)} ms first, ${Math.round(mAgain)} ms rewritten`,
+    );
     const [, seedMs] = await timed(async () => {
       await seedBookings(db, airline.airline_id);
       await seedBookings(db, other.airline_id);
@@ -102,11 +107,23 @@ async function main(): Promise<void> {
         rows = Math.max(rows, classified.length);
         if (i === 0) counts = report.counts;
       }
-      results.push([`${hours} h`, rows.toLocaleString('en-US'), `${Math.round(pct(samples, 50))} ms`, `${Math.round(pct(samples, 99))} ms`, `${Math.round(pct(sqlSamples, 50))} ms`, JSON.stringify(counts)]);
+      results.push([
+        `${hours} h`,
+        rows.toLocaleString('en-US'),
+        `${Math.round(pct(samples, 50))} ms`,
+        `${Math.round(pct(samples, 99))} ms`,
+        `${Math.round(pct(sqlSamples, 50))} ms`,
+        JSON.stringify(counts),
+      ]);
     }
     say('');
     say(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${ITERATIONS} answers per window size`);
-    say(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}`);
+    say(
+      `load average at the end: ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' / ')}`,
+    );
     say('| window | layovers in window (max) | p50 | p99 | SQL alone p50 | counts of the first window |');
     say('|---|---|---|---|---|---|');
     for (const r of results) say(`| ${r.join(' | ')} |`);

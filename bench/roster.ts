@@ -520,7 +520,9 @@ async function main(): Promise<void> {
   const floorRows = counts.crewLegs + 2 * counts.layovers + counts.deadheads;
   const floor = await measureRosterFloor(databaseUrl, body.toString('utf8'), floorRows, 3);
   const floorMs = floor.best.ms;
-  say(`  N = ${int(counts.crewLegs)} crew-legs + 2 × ${int(counts.layovers)} crew-layovers + ${int(counts.deadheads)} crew-deadheads = ${int(floorRows)} rows (${(floor.best.bytes / 1e6).toFixed(1)} MB of COPY text)`);
+  say(
+    `  N = ${int(counts.crewLegs)} crew-legs + 2 × ${int(counts.layovers)} crew-layovers + ${int(counts.deadheads)} crew-deadheads = ${int(floorRows)} rows (${(floor.best.bytes / 1e6).toFixed(1)} MB of COPY text)`,
+  );
   say(`  floor runs: ${floor.all.map((f) => `${ms(f.parseMs)} + ${ms(f.copyMs)} = ${ms(f.ms)}`).join('; ')} → floor ${ms(floorMs)} (least)`);
   // The previous definition (parse + COPY of rowCount + items + BullMQ addBulk/drain of as many jobs), for reference only.
   let oldFloor: { copy: CopyFloor; queue: QueueFloor; ms: number } | null = null;
@@ -595,7 +597,12 @@ async function main(): Promise<void> {
     const line = [...worker.output].reverse().find((l) => l.includes('"schedule processed"') && l.includes(s.scheduleId));
     if (line) {
       const p = (JSON.parse(line) as { phases_ms?: Record<string, number> }).phases_ms ?? {};
-      phasesOf.set(s.label, Object.entries(p).map(([k, v]) => `${k} ${int(v)}`).join(', '));
+      phasesOf.set(
+        s.label,
+        Object.entries(p)
+          .map(([k, v]) => `${k} ${int(v)}`)
+          .join(', '),
+      );
     }
     say(
       `  ${s.label}: POST→202 ${ms(s.postMs)}, submit→poll false ${ms(s.doneMs)} (${ratio(s.doneMs / floorMs)} floor), ` +
@@ -666,10 +673,20 @@ async function main(): Promise<void> {
     },
   ];
   const floorTable = [
-    ...floor.all.map((f, i) => [`run ${i + 1}: JSON.parse of the body (${(body.length / 1e6).toFixed(1)} MB) + COPY (text) of ${int(f.rows)} rows`, `${ms(f.parseMs)} + ${ms(f.copyMs)}`, ms(f.ms)]),
+    ...floor.all.map((f, i) => [
+      `run ${i + 1}: JSON.parse of the body (${(body.length / 1e6).toFixed(1)} MB) + COPY (text) of ${int(f.rows)} rows`,
+      `${ms(f.parseMs)} + ${ms(f.copyMs)}`,
+      ms(f.ms),
+    ]),
     ['floor (least of the runs)', `N = ${int(counts.crewLegs)} crew-legs + 2 × ${int(counts.layovers)} crew-layovers + ${int(counts.deadheads)} crew-deadheads`, ms(floorMs)],
     ...(oldFloor
-      ? [['(reference: the previous floor, parse + COPY of rowCount + items + BullMQ addBulk/drain of every item)', `${int(oldFloor.copy.rows)} rows, ${int(oldFloor.queue.jobs)} jobs`, ms(oldFloor.ms)]]
+      ? [
+          [
+            '(reference: the previous floor, parse + COPY of rowCount + items + BullMQ addBulk/drain of every item)',
+            `${int(oldFloor.copy.rows)} rows, ${int(oldFloor.queue.jobs)} jobs`,
+            ms(oldFloor.ms),
+          ],
+        ]
       : []),
   ];
   const serviceRows = runs.map((s) => [s.label, ms(s.doneMs), ratio(s.doneMs / floorMs), ms(s.postMs), int(s.items), s.status, mib(s.workerHwmKb)]);
@@ -683,9 +700,18 @@ async function main(): Promise<void> {
     `${s.cpu.worker.toFixed(1)} / ${s.cpu.api.toFixed(1)} / ${s.cpu.postgres.toFixed(1)} / ${s.cpu.bench.toFixed(1)}`,
     `${s.cpu.machineBusy.toFixed(1)} s = ${((100 * s.cpu.machineBusy) / (MACHINE.nproc * s.cpu.wallS)).toFixed(0)} %`,
   ]);
-  const slowText = (s: Submission) =>
-    s.slow.length ? s.slow.map((x) => `${ms(x.ms)} at +${ms(x.offsetMs)}${x.duringPost ? ' (during the POST)' : ''}`).join('; ') : '-';
-  const healthRows = runs.map((s) => [s.label, int(s.health.samples), ms(s.health.p50Ms), ms(s.health.p99Ms), ms(s.health.maxMs), int(s.health.over100), int(s.health.errors), ms(s.health.samplerLoopMaxMs), slowText(s)]);
+  const slowText = (s: Submission) => (s.slow.length ? s.slow.map((x) => `${ms(x.ms)} at +${ms(x.offsetMs)}${x.duringPost ? ' (during the POST)' : ''}`).join('; ') : '-');
+  const healthRows = runs.map((s) => [
+    s.label,
+    int(s.health.samples),
+    ms(s.health.p50Ms),
+    ms(s.health.p99Ms),
+    ms(s.health.maxMs),
+    int(s.health.over100),
+    int(s.health.errors),
+    ms(s.health.samplerLoopMaxMs),
+    slowText(s),
+  ]);
   const profileLines = runs.map((s) => `${s.label}: ${profileText(s.profile)}`);
   const rssRows = [
     ['worker', mib(afterSchedules.workerHwm), mib(end.workerHwm)],
@@ -696,7 +722,12 @@ async function main(): Promise<void> {
   const bookingRows = booking
     ? [
         ['roster', `${booking.size}, ${booking.stations} layover stations contracted${booking.stationsSkipped.length ? ` (${booking.stationsSkipped.length} skipped)` : ''}`],
-        ['bookings of the schedule', `${int(booking.bookings)}: ${Object.entries(booking.byStatus).map(([k, v]) => `${k} ${int(v)}`).join(', ')}`],
+        [
+          'bookings of the schedule',
+          `${int(booking.bookings)}: ${Object.entries(booking.byStatus)
+            .map(([k, v]) => `${k} ${int(v)}`)
+            .join(', ')}`,
+        ],
         ...booking.notConfirmed.map((x, i) => [i === 0 ? 'not confirmed, by type, status and reason' : '', x]),
         ['submit → diff written (schedule left PROCESSING)', ms(booking.diffDoneMs)],
         ['submit → processing-status poll_recommended false', ms(booking.pollFalseMs)],
@@ -758,7 +789,12 @@ async function main(): Promise<void> {
   say(`benchmark took ${totalS.toFixed(0)} s`);
 
   if (WRITE_DOCS) {
-    const cmd = [SIZE !== 'L' ? `BENCH_SIZE=${SIZE}` : '', !SKIP_BOOKING && BOOKING_SIZE !== 'M' ? `BENCH_BOOKING_SIZE=${BOOKING_SIZE}` : '', SKIP_BOOKING ? 'BENCH_SKIP_BOOKING=1' : '', 'npm run bench:roster']
+    const cmd = [
+      SIZE !== 'L' ? `BENCH_SIZE=${SIZE}` : '',
+      !SKIP_BOOKING && BOOKING_SIZE !== 'M' ? `BENCH_BOOKING_SIZE=${BOOKING_SIZE}` : '',
+      SKIP_BOOKING ? 'BENCH_SKIP_BOOKING=1' : '',
+      'npm run bench:roster',
+    ]
       .filter(Boolean)
       .join(' ');
     const md = [

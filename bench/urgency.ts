@@ -53,11 +53,17 @@ async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wan
   expectStatus(await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bench.test' } }), 200, 'company config');
   const stations: string[] = [];
   for (const s of [...new Set(wanted)].sort()) if ((await http(`${sandboxUrl}/hotels/GDS-${s}-001`)).status === 200) stations.push(s);
-  const cfg = await tenant.api('/crew/config/hotels', { method: 'PUT', body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })) } });
+  const cfg = await tenant.api('/crew/config/hotels', {
+    method: 'PUT',
+    body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })) },
+  });
   expectStatus(cfg, 200, 'PUT /crew/config/hotels');
   for (const base of cfg.body.bases as { base_station: string; hotels: { hotel_config_id: number }[] }[]) {
     const hotelId = base.hotels[0]!.hotel_config_id;
-    const c = await tenant.api(`/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: `U-${base.base_station}`, contract_from: '2027-01-01', contract_to: '2027-12-31' } });
+    const c = await tenant.api(`/crew/config/hotels/${hotelId}/contracts`, {
+      method: 'POST',
+      body: { contract_number: `U-${base.base_station}`, contract_from: '2027-01-01', contract_to: '2027-12-31' },
+    });
     expectStatus(c, 201, 'contract');
     const rates = await tenant.api(`/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, {
       method: 'PUT',
@@ -66,7 +72,15 @@ async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wan
     expectStatus(rates, 200, 'rates');
     const cr = await tenant.api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
     expectStatus(cr, 201, 'change request');
-    expectStatus(await http(`${urls.apiUrl}/ops/v1/change-requests/${cr.body.request_id}/decide`, { method: 'POST', token: urls.opsToken, body: { decision: 'APPROVED', decided_by: 'bench@crew.travel' } }), 200, 'decide');
+    expectStatus(
+      await http(`${urls.apiUrl}/ops/v1/change-requests/${cr.body.request_id}/decide`, {
+        method: 'POST',
+        token: urls.opsToken,
+        body: { decision: 'APPROVED', decided_by: 'bench@crew.travel' },
+      }),
+      200,
+      'decide',
+    );
   }
   return stations;
 }
@@ -179,15 +193,29 @@ async function main(): Promise<void> {
   const bigFlat = flattenRoster(bigRoster);
   const smallB = smallRoster(10, 'UB');
   const smallC = smallRoster(10, 'UC');
-  const aStations = await contract(urls, A, sandboxUrl, bigFlat.layovers.map((l) => l.station));
+  const aStations = await contract(
+    urls,
+    A,
+    sandboxUrl,
+    bigFlat.layovers.map((l) => l.station),
+  );
   const contractedLayovers = bigFlat.layovers.filter((l) => aStations.includes(l.station)).length;
   const smallStations = flattenRoster(smallB).layovers.map((l) => l.station);
   await contract(urls, B, sandboxUrl, [...smallStations, 'JFK']);
-  await contract(urls, C, sandboxUrl, flattenRoster(smallC).layovers.map((l) => l.station));
+  await contract(
+    urls,
+    C,
+    sandboxUrl,
+    flattenRoster(smallC).layovers.map((l) => l.station),
+  );
   // B's IROP crew member needs a profile before B's roster exists.
   const bEmail = 'irop.crew@ub.bench';
   expectStatus(
-    await http(`${urls.apiUrl}/ops/v1/airlines/${B.airlineId}/travellers/${encodeURIComponent(bEmail)}`, { method: 'PUT', token: opsToken, body: { employee_id: 'UB-IROP', first_name: 'Irop', last_name: 'Crew', date_of_birth: '1985-01-01' } }),
+    await http(`${urls.apiUrl}/ops/v1/airlines/${B.airlineId}/travellers/${encodeURIComponent(bEmail)}`, {
+      method: 'PUT',
+      token: opsToken,
+      body: { employee_id: 'UB-IROP', first_name: 'Irop', last_name: 'Crew', date_of_birth: '1985-01-01' },
+    }),
     200,
     'B traveller',
   );

@@ -55,12 +55,7 @@ async function main(): Promise<void> {
   void supervisor.done.then((code) => process.exit(code));
 
   const api = `http://127.0.0.1:${config.apiPort}`;
-  const checks = [
-    `${config.authUrl}/healthz`,
-    `${config.supplierUrl}/healthz`,
-    `http://127.0.0.1:${config.workerPort}/healthz`,
-    `${api}/readyz`,
-  ];
+  const checks = [`${config.authUrl}/healthz`, `${config.supplierUrl}/healthz`, `http://127.0.0.1:${config.workerPort}/healthz`, `${api}/readyz`];
   const up = await Promise.all(checks.map((u) => waitFor(u, 60_000)));
   console.log(
     [

@@ -63,7 +63,11 @@ it('npm run build; node dist/migrate.js and node services/api/dist/main.js start
     expect([(await exited(migrate)).code, migrate.output.join('')]).toEqual([0, expect.stringContaining('migrations up to date')]);
 
     api = run([...NO_TSX, '--enable-source-maps', 'services/api/dist/main.js'], env);
-    const port = await waitFor(async () => /"port":(\d+)[^\n]*api listening/.exec(api!.output.join(''))?.[1] ?? (api!.exitCode !== null ? 'exited' : null), 30_000, 'the built api to listen');
+    const port = await waitFor(
+      async () => /"port":(\d+)[^\n]*api listening/.exec(api!.output.join(''))?.[1] ?? (api!.exitCode !== null ? 'exited' : null),
+      30_000,
+      'the built api to listen',
+    );
     if (port === 'exited') throw new Error(`the built api exited: ${api.output.join('')}`);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: true, migrations: true, redis: true } });

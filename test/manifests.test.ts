@@ -178,8 +178,12 @@ describe('every manifest parses', () => {
 
   it('the variables come from EnvSchema, and the processes read them', () => {
     const vars = configVariables();
-    expect([...vars.keys()]).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'AUTH_URL', 'SUPPLIER_URL', 'OPS_TOKEN', 'LOG_LEVEL', 'AUTO_RETRY_DELAYS', 'NODE_ENV', 'SHUTDOWN_DEADLINE_MS']));
-    expect([...variablesReadBy('worker')]).toEqual(expect.arrayContaining(['REDIS_URL', 'QUEUE_PREFIX', 'DATABASE_URL', 'SUPPLIER_URL', 'WORKER_PORT', 'OPS_TOKEN', 'NODE_ENV', 'BOOKING_CONCURRENCY', 'SUPPLIER_RATE_LIMIT_PER_SECOND']));
+    expect([...vars.keys()]).toEqual(
+      expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'AUTH_URL', 'SUPPLIER_URL', 'OPS_TOKEN', 'LOG_LEVEL', 'AUTO_RETRY_DELAYS', 'NODE_ENV', 'SHUTDOWN_DEADLINE_MS']),
+    );
+    expect([...variablesReadBy('worker')]).toEqual(
+      expect.arrayContaining(['REDIS_URL', 'QUEUE_PREFIX', 'DATABASE_URL', 'SUPPLIER_URL', 'WORKER_PORT', 'OPS_TOKEN', 'NODE_ENV', 'BOOKING_CONCURRENCY', 'SUPPLIER_RATE_LIMIT_PER_SECOND']),
+    );
     expect([...variablesReadBy('migrate')]).toEqual(expect.arrayContaining(['DATABASE_URL']));
     expect(variablesReadBy('migrate').has('OPS_TOKEN')).toBe(false);
     expect(portVariable('api')).toBe('API_PORT');
@@ -257,7 +261,11 @@ describe('every command runs a file `npm run build` produces, with plain node', 
   const dockerCmd = (() => {
     const cmd = JSON.parse(/^CMD (.*)$/m.exec(read('Dockerfile'))![1]!) as string[];
     expect(cmd.slice(0, 2)).toEqual(['sh', '-c']);
-    return (service: string) => cmd[2]!.replace(/^exec /, '').replace('${SERVICE}', service).split(/\s+/);
+    return (service: string) =>
+      cmd[2]!
+        .replace(/^exec /, '')
+        .replace('${SERVICE}', service)
+        .split(/\s+/);
   })();
   /** A container's command, or the image's CMD for its SERVICE. */
   const commandOf = (command: string[] | undefined, env: Record<string, string>, name: string) => (command ? [...command] : dockerCmd(env.SERVICE ?? name));
@@ -325,7 +333,17 @@ describe('KEDA and the Grafana dashboard use exported metrics', () => {
     expect(exprs.length).toBeGreaterThan(10);
     const used = new Set(exprs.flatMap(metricNames));
     for (const n of used) expect([n, exported.has(n)]).toEqual([n, true]);
-    for (const family of ['crew_http_request_duration_seconds', 'crew_queue_jobs', 'crew_job_duration_seconds', 'crew_schedule_processing_seconds', 'crew_booking_outcomes_total', 'crew_action_item_disposition_seconds', 'crew_booking_lane_tasks', 'crew_booking_lane_oldest_seconds', 'crew_booking_airline_tasks']) {
+    for (const family of [
+      'crew_http_request_duration_seconds',
+      'crew_queue_jobs',
+      'crew_job_duration_seconds',
+      'crew_schedule_processing_seconds',
+      'crew_booking_outcomes_total',
+      'crew_action_item_disposition_seconds',
+      'crew_booking_lane_tasks',
+      'crew_booking_lane_oldest_seconds',
+      'crew_booking_airline_tasks',
+    ]) {
       expect([...used]).toContain(family);
     }
   });
@@ -362,8 +380,21 @@ describe('docker-compose.yml', () => {
 
 it('lists the k8s files it checked', () => {
   // Guards the walk itself: a renamed folder must not silently check nothing.
-  expect(filesUnder('k8s', /\.ya?ml$/).map((f) => relative('k8s', f)).sort()).toEqual(
-    expect.arrayContaining(['base/api.yaml', 'base/auth.yaml', 'base/kustomization.yaml', 'base/migrate-job.yaml', 'base/worker.yaml', 'overlays/dev/kustomization.yaml', 'overlays/dev/supplier-sandbox.yaml', 'overlays/example/kustomization.yaml']),
+  expect(
+    filesUnder('k8s', /\.ya?ml$/)
+      .map((f) => relative('k8s', f))
+      .sort(),
+  ).toEqual(
+    expect.arrayContaining([
+      'base/api.yaml',
+      'base/auth.yaml',
+      'base/kustomization.yaml',
+      'base/migrate-job.yaml',
+      'base/worker.yaml',
+      'overlays/dev/kustomization.yaml',
+      'overlays/dev/supplier-sandbox.yaml',
+      'overlays/example/kustomization.yaml',
+    ]),
   );
   expect(dirname('k8s/base/api.yaml')).toBe('k8s/base');
 });

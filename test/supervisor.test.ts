@@ -72,7 +72,12 @@ it('a child that ran longer than resetAfterMs before crashing restarts after the
   }).start();
   try {
     await until(() => lines.filter((l) => l.includes('restarting in')).length >= 3, 15_000, 'three restarts');
-    expect(lines.filter((l) => l.includes('restarting in')).slice(0, 3).map((l) => /in (\d+) ms/.exec(l)![1])).toEqual(['50', '50', '50']);
+    expect(
+      lines
+        .filter((l) => l.includes('restarting in'))
+        .slice(0, 3)
+        .map((l) => /in (\d+) ms/.exec(l)![1]),
+    ).toEqual(['50', '50', '50']);
   } finally {
     await supervisor.stop('SIGTERM');
   }

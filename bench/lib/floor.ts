@@ -138,7 +138,7 @@ function childConsumer(redisUrl: string, prefix: string, name: string, jobs: num
   trackChild(child);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const failed = exited.then(() => {
-    throw new Error('the floor\'s consumer process exited early');
+    throw new Error("the floor's consumer process exited early");
   });
   failed.catch(() => undefined);
   const ready = new Promise<void>((resolve) => child.on('message', (m) => m === 'ready' && resolve()));
@@ -229,9 +229,7 @@ export async function measureRosterFloor(databaseUrl: string, body: string, rows
       const parseMs = performance.now() - t;
       if (!parsed) throw new Error('empty body');
       const table = `bench_floor_${randomBytes(4).toString('hex')}`;
-      await client.query(
-        `create table ${table} (airline_id uuid, schedule_id uuid, employee_id text, pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb)`,
-      );
+      await client.query(`create table ${table} (airline_id uuid, schedule_id uuid, employee_id text, pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb)`);
       t = performance.now();
       await pipeline(Readable.from(chunks), client.query(copyFrom(`copy ${table} from stdin`)));
       const copyMs = performance.now() - t;

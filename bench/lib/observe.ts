@@ -33,7 +33,10 @@ export class HealthSampler {
   private child: ChildProcess | null = null;
   private stats: HealthStats | null = null;
 
-  constructor(private readonly url: string, private readonly everyMs = 50) {}
+  constructor(
+    private readonly url: string,
+    private readonly everyMs = 50,
+  ) {}
 
   async start(): Promise<this> {
     const child = fork(path.join(__dirname, 'health-child.ts'), [], {
@@ -101,7 +104,11 @@ export class PgActivityProfiler {
   private loop: Promise<void> | null = null;
   private client: pg.Client | null = null;
 
-  constructor(private readonly databaseUrl: string, private readonly dbName: string, private readonly everyMs = 250) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly dbName: string,
+    private readonly everyMs = 250,
+  ) {}
 
   async start(): Promise<this> {
     this.client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'crew-bench-profiler' });

@@ -59,7 +59,9 @@ export class WebhookSink {
       if (pending === 0 || Date.now() > end) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const events = await reader.query<{ event_id: string; type: string; created_ms: string }>(`select event_id, type, (extract(epoch from created_at) * 1000)::text as created_ms from webhook_events`);
+    const events = await reader.query<{ event_id: string; type: string; created_ms: string }>(
+      `select event_id, type, (extract(epoch from created_at) * 1000)::text as created_ms from webhook_events`,
+    );
     const lags: number[] = [];
     const bookingLags: number[] = [];
     let missing = 0;

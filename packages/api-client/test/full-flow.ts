@@ -83,7 +83,14 @@ export async function runFullFlow(input: FlowInput): Promise<FlowResult> {
   const hotels = must(
     'PUT hotel config',
     await api.PUT('/api/v1/crew/config/hotels', {
-      body: { bases: [{ base_station: input.station, hotels: [{ property_id: input.propertyId, policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] },
+      body: {
+        bases: [
+          {
+            base_station: input.station,
+            hotels: [{ property_id: input.propertyId, policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }],
+          },
+        ],
+      },
     }),
   );
   const hotelConfigId = hotels.bases[0]?.hotels[0]?.hotel_config_id;

@@ -296,4 +296,6 @@ export type ActionInjectionBody = Static<typeof ActionInjectionBody>;
 export const BookingRequestBody = Type.Object({ ...requestFields, flight: Type.Optional(CommitFlight) }, { additionalProperties: false });
 export type BookingRequestBody = Static<typeof BookingRequestBody>;
 
-export const IDEMPOTENCY_HEADER = { 'Idempotency-Key': { description: 'Repeating a key (per airline and endpoint, 24 h) replays the first answer; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED' } };
+export const IDEMPOTENCY_HEADER = {
+  'Idempotency-Key': { description: 'Repeating a key (per airline and endpoint, 24 h) replays the first answer; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED' },
+};

@@ -36,10 +36,7 @@ export type CompanyConfig = Static<typeof CompanyConfig>;
 export const HotelPolicy = StringEnum(['STANDARD', 'FLEXIBLE', 'GUARANTEED'] as const);
 export const HandlerType = StringEnum(['GDS', 'DIRECT'] as const);
 
-export const RatePeriod = Type.Object(
-  { effective_from: DateString, effective_to: DateString, rate: Money },
-  { additionalProperties: false, title: 'RatePeriod' },
-);
+export const RatePeriod = Type.Object({ effective_from: DateString, effective_to: DateString, rate: Money }, { additionalProperties: false, title: 'RatePeriod' });
 export type RatePeriod = Static<typeof RatePeriod>;
 
 /** The negotiated terms of a hotel: what may not change while automated booking is on for it. */
@@ -62,9 +59,13 @@ export const HotelInput = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name; for a GDS hotel the inventory name is used' })),
     ...hotelTerms,
     reservations_email: Type.Optional(
-      Type.Union([Email, Type.Null()], { description: 'Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review)' }),
+      Type.Union([Email, Type.Null()], {
+        description: 'Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review)',
+      }),
     ),
-    rate_periods: Type.Optional(Type.Array(RatePeriod, { maxItems: 366, description: 'Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts)' })),
+    rate_periods: Type.Optional(
+      Type.Array(RatePeriod, { maxItems: 366, description: 'Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -180,10 +181,7 @@ export type Contract = Static<typeof Contract>;
 export const ChangeRequestIntent = StringEnum(['ENABLE', 'DISABLE', 'DELETE'] as const);
 export const ChangeRequestStatus = StringEnum(['OPEN', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const);
 
-export const ChangeRequestBody = Type.Object(
-  { contract_id: Int64Id(), intent: StringEnum(['ENABLE', 'DISABLE'] as const) },
-  { additionalProperties: false },
-);
+export const ChangeRequestBody = Type.Object({ contract_id: Int64Id(), intent: StringEnum(['ENABLE', 'DISABLE'] as const) }, { additionalProperties: false });
 export const ChangeRequestListQuery = Type.Object({ open_only: Type.Optional(Type.Boolean({ default: true })) }, { additionalProperties: false });
 export const ChangeRequestParams = Type.Object({ request_id: Int64Id() });
 
@@ -210,10 +208,7 @@ export const ChangeRequest = Type.Object(
 export type ChangeRequest = Static<typeof ChangeRequest>;
 
 /** The operator's view of a change request: every airline's, so it names the airline. */
-export const OpsChangeRequest = Type.Object(
-  { ...ChangeRequest.properties, airline_id: Type.String({ format: 'uuid' }), airline_name: Type.String() },
-  { title: 'OpsChangeRequest' },
-);
+export const OpsChangeRequest = Type.Object({ ...ChangeRequest.properties, airline_id: Type.String({ format: 'uuid' }), airline_name: Type.String() }, { title: 'OpsChangeRequest' });
 
 export const DecideBody = Type.Object(
   { decision: StringEnum(['APPROVED', 'DECLINED'] as const), decided_by: Email, note: Type.Optional(Type.String({ maxLength: 2000 })) },

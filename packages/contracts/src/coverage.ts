@@ -4,7 +4,8 @@ import { Airport, DateString, PageQuery, StringEnum, Timestamp } from './common'
 /** Coverage of the roster by bookings (issue 14; not in the spec). The rule from a row to its state is the engine's (coverageOf). */
 export const COVERAGE_STATUSES = ['COVERED', 'AT_RISK', 'UNCOVERED'] as const;
 export const CoverageStatus = StringEnum(COVERAGE_STATUSES, {
-  description: 'COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking.',
+  description:
+    'COVERED: a CONFIRMED/MODIFIED booking holds exactly the rostered stay (leg). AT_RISK: the booking is PENDING, FAILED awaiting retry, NEEDS_REVIEW, its cancellation awaits review, or its stay no longer matches (or is no longer in) the roster. UNCOVERED: no live booking.',
 });
 
 export const COVERAGE_ORIGINS = ['ROSTERED', 'DROPPED', 'INJECTED'] as const;
@@ -24,10 +25,7 @@ export const CoverageQuery = Type.Object(
 );
 export type CoverageQuery = Static<typeof CoverageQuery>;
 
-export const CoverageCountsByState = Type.Object(
-  { COVERED: Type.Integer(), AT_RISK: Type.Integer(), UNCOVERED: Type.Integer() },
-  { additionalProperties: false, title: 'CoverageCounts' },
-);
+export const CoverageCountsByState = Type.Object({ COVERED: Type.Integer(), AT_RISK: Type.Integer(), UNCOVERED: Type.Integer() }, { additionalProperties: false, title: 'CoverageCounts' });
 
 const StationCounts = Type.Object(
   { station: Type.String(), COVERED: Type.Integer(), AT_RISK: Type.Integer(), UNCOVERED: Type.Integer() },
@@ -88,8 +86,38 @@ export type LayoverCoverageList = Static<typeof LayoverCoverageList>;
 export const DeadheadCoverageList = Type.Object({ ...windowFields, deadheads: Type.Array(DeadheadCoverage) }, { additionalProperties: false, title: 'DeadheadCoverageList' });
 export type DeadheadCoverageList = Static<typeof DeadheadCoverageList>;
 
-export const LAYOVER_COVERAGE_CSV_COLUMNS = ['employee_id', 'pairing_number', 'duty_date', 'duty_period_num', 'station', 'checkin_time_local', 'checkout_time_local', 'traveller_email', 'origin', 'booking_id', 'booking_status', 'status', 'reason'] as const;
-export const DEADHEAD_COVERAGE_CSV_COLUMNS = ['employee_id', 'pairing_number', 'duty_date', 'leg_sequence', 'from_airport', 'to_airport', 'flight_number', 'dep_time_local', 'arr_time_local', 'traveller_email', 'origin', 'booking_id', 'booking_status', 'status', 'reason'] as const;
+export const LAYOVER_COVERAGE_CSV_COLUMNS = [
+  'employee_id',
+  'pairing_number',
+  'duty_date',
+  'duty_period_num',
+  'station',
+  'checkin_time_local',
+  'checkout_time_local',
+  'traveller_email',
+  'origin',
+  'booking_id',
+  'booking_status',
+  'status',
+  'reason',
+] as const;
+export const DEADHEAD_COVERAGE_CSV_COLUMNS = [
+  'employee_id',
+  'pairing_number',
+  'duty_date',
+  'leg_sequence',
+  'from_airport',
+  'to_airport',
+  'flight_number',
+  'dep_time_local',
+  'arr_time_local',
+  'traveller_email',
+  'origin',
+  'booking_id',
+  'booking_status',
+  'status',
+  'reason',
+] as const;
 
 // ---- the facts of a coverage row, as the db's coverage queries gather them and the engine classifies them
 

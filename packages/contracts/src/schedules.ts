@@ -208,10 +208,7 @@ export function scheduleSubmissionIssues(body: ScheduleSubmission): ValidationIs
 
 // ---------------------------------------------------------------- schedule records (spec 2.2)
 
-export const ScheduleLinks = Type.Object(
-  { status: Type.String(), action_items: Type.String() },
-  { additionalProperties: false, title: 'ScheduleLinks' },
-);
+export const ScheduleLinks = Type.Object({ status: Type.String(), action_items: Type.String() }, { additionalProperties: false, title: 'ScheduleLinks' });
 export type ScheduleLinks = Static<typeof ScheduleLinks>;
 
 export const ScheduleSummary = Type.Object(
@@ -325,7 +322,10 @@ export const ActionItemDetails = Type.Object(
     home_base: Type.Optional(Nullable(Airport)),
     previous: Type.Optional(Type.Union([StayBefore, LegBefore], { description: 'The booked stay or leg before the change (MODIFY items)' })),
     swap: Type.Optional(
-      Type.Object({ removed: Type.Array(Type.String()), added: Type.Array(Type.String()) }, { additionalProperties: false, description: 'Crew employee_ids removed from and added to an unchanged pairing' }),
+      Type.Object(
+        { removed: Type.Array(Type.String()), added: Type.Array(Type.String()) },
+        { additionalProperties: false, description: 'Crew employee_ids removed from and added to an unchanged pairing' },
+      ),
     ),
     hotel: Type.Optional(
       Type.Object(

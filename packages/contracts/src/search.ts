@@ -58,7 +58,10 @@ export const FlightOption = Type.Object(
     cabin: Cabin,
     price: Money,
     expires_at: Type.String({ format: 'date-time' }),
-    auto_bookable: Type.Boolean({ description: "Whether the engine could book this option by itself: an allowed carrier and cabin, and the fare within auto_book_max_price (compared in the ceiling's currency at the departure date's exchange rate)" }),
+    auto_bookable: Type.Boolean({
+      description:
+        "Whether the engine could book this option by itself: an allowed carrier and cabin, and the fare within auto_book_max_price (compared in the ceiling's currency at the departure date's exchange rate)",
+    }),
     auto_book_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, when auto_bookable is false' }),
   },
   { title: 'FlightOption' },

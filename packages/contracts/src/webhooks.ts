@@ -80,10 +80,7 @@ export const WebhookEndpointWithSecret = Type.Object(
 export const WebhookEndpointParams = Type.Object({ endpoint_id: Uuid() });
 export const WebhookDeliveryParams = Type.Object({ endpoint_id: Uuid(), delivery_id: Uuid() });
 export const WebhookListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
-export const WebhookDeliveryQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(StringEnum(['PENDING', 'SUCCEEDED', 'FAILED'] as const)) },
-  { additionalProperties: false },
-);
+export const WebhookDeliveryQuery = Type.Object({ ...PageQuery, status: Type.Optional(StringEnum(['PENDING', 'SUCCEEDED', 'FAILED'] as const)) }, { additionalProperties: false });
 
 export const RotateSecretBody = Type.Object(
   {
@@ -124,10 +121,7 @@ export const WebhookDelivery = Type.Object(
 
 // ---- the events (the document's `webhooks`) ----
 
-const scheduleLinks = Type.Object(
-  { schedule: Type.String(), processing_status: Type.String(), action_items: Type.String() },
-  { additionalProperties: false, title: 'WebhookScheduleLinks' },
-);
+const scheduleLinks = Type.Object({ schedule: Type.String(), processing_status: Type.String(), action_items: Type.String() }, { additionalProperties: false, title: 'WebhookScheduleLinks' });
 const bookingLinks = Type.Object({ booking: Type.String(), status: Type.String() }, { additionalProperties: false, title: 'WebhookBookingLinks' });
 
 function envelope<T extends string, D extends TSchema, L extends TSchema>(type: T, title: string, description: string, data: D, links: L) {
@@ -189,7 +183,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'action_item.pending_review': envelope(
     'action_item.pending_review',
     'ActionItemsPendingReviewEvent',
-    "One event per processed schedule with its PENDING_REVIEW action items: `count` of them, and the first 1000 ids (`truncated` when there are more: page through the `action_items` link).",
+    'One event per processed schedule with its PENDING_REVIEW action items: `count` of them, and the first 1000 ids (`truncated` when there are more: page through the `action_items` link).',
     Type.Object(
       {
         schedule_id: Uuid(),

@@ -19,7 +19,18 @@ const digits = (n: number, max: number) => fc.integer({ min: 0, max }).map((v) =
 
 /** Canonical-looking timestamps with every field drawn beyond its range too (month 13, hour 24, offset +24:60...). */
 const canonicalish = fc
-  .tuple(digits(4, 9999), digits(2, 14), digits(2, 32), fc.constantFrom('T', 't', ' '), digits(2, 25), digits(2, 61), digits(2, 61), fc.constantFrom('Z', 'z', '+', '-'), digits(2, 25), digits(2, 61))
+  .tuple(
+    digits(4, 9999),
+    digits(2, 14),
+    digits(2, 32),
+    fc.constantFrom('T', 't', ' '),
+    digits(2, 25),
+    digits(2, 61),
+    digits(2, 61),
+    fc.constantFrom('Z', 'z', '+', '-'),
+    digits(2, 25),
+    digits(2, 61),
+  )
   .map(([y, mo, d, sep, h, mi, s, tz, th, tm]) => `${y}-${mo}-${d}${sep}${h}:${mi}:${s}${tz === 'Z' || tz === 'z' ? tz : `${tz}${th}:${tm}`}`);
 
 /** A canonical timestamp with one character replaced, dropped or inserted. */
@@ -84,5 +95,11 @@ describe('fast date format', () => {
 test('the shared body validator uses them: a submission with an impossible date-time is refused where the field is', () => {
   const r = checkBody(ScheduleSubmission, { schedule_start_date: '2027-02-29', schedule_end_date: '2027-03-01', pairings: [], as_of: '2027-03-01T25:00:00Z' });
   expect(r.ok).toBe(false);
-  if (!r.ok) expect(r.issues).toEqual(expect.arrayContaining([{ field: '/schedule_start_date', issue: 'must be a valid date' }, { field: '/as_of', issue: 'must be a valid date-time' }]));
+  if (!r.ok)
+    expect(r.issues).toEqual(
+      expect.arrayContaining([
+        { field: '/schedule_start_date', issue: 'must be a valid date' },
+        { field: '/as_of', issue: 'must be a valid date-time' },
+      ]),
+    );
 });

@@ -42,7 +42,12 @@ export function findRefreshToken(db: DbOrTrx, tokenHash: string) {
 }
 
 export function revokeRefreshFamily(db: DbOrTrx, familyId: string) {
-  return db.updateTable('refresh_tokens').set({ revoked_at: sql`now()` }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  return db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql`now()` })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export function listSigningKeys(db: DbOrTrx) {

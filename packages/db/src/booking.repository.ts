@@ -86,7 +86,12 @@ export async function bookingHistory(db: DbOrTrx, bookingId: string): Promise<{ 
 }
 
 /** Sets an action item's disposition; returns what metrics and schedule completion need. */
-export function setDisposition(trx: DbOrTrx, actionId: string, disposition: string, patch: { message?: string | null; recommended_action?: string | null; flight_options_url?: string | null; booking_id?: string } = {}) {
+export function setDisposition(
+  trx: DbOrTrx,
+  actionId: string,
+  disposition: string,
+  patch: { message?: string | null; recommended_action?: string | null; flight_options_url?: string | null; booking_id?: string } = {},
+) {
   return trx
     .updateTable('action_items')
     .set({ disposition, disposition_at: new Date(), ...patch })
@@ -127,18 +132,27 @@ function filtered(db: DbOrTrx, airlineId: string, f: BookingFilter) {
 export function listBookings(db: DbOrTrx, airlineId: string, f: BookingFilter, limit: number, beforeSeq: number | null) {
   let q = filtered(db, airlineId, f).selectAll();
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 export function failedBookings(db: DbOrTrx, airlineId: string, f: BookingFilter) {
-  return filtered(db, airlineId, { ...f, status: 'FAILED' }).selectAll().orderBy('seq').execute();
+  return filtered(db, airlineId, { ...f, status: 'FAILED' })
+    .selectAll()
+    .orderBy('seq')
+    .execute();
 }
 
 /** FAILED bookings with an automatic retry scheduled, soonest first. */
 export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
   let q = db.selectFrom('bookings').selectAll().where('airline_id', '=', airlineId).where('status', '=', 'FAILED').where('next_attempt_at', 'is not', null);
   if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
-  return q.orderBy('seq').limit(limit + 1).execute();
+  return q
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
 }
 
 /** Namespace of the per-airline booking-anchor lock (pg advisory locks take two int4 keys). */
@@ -168,7 +182,11 @@ export function liveBookingFor(db: DbOrTrx, airlineId: string, type: 'HOTEL' | '
 }
 
 export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<string, unknown>, total: number) {
-  return trx.insertInto('retry_jobs').values({ airline_id: airlineId, filters: JSON.stringify(filters), total }).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .insertInto('retry_jobs')
+    .values({ airline_id: airlineId, filters: JSON.stringify(filters), total })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -190,7 +208,10 @@ export async function retryFailedBookings(trx: DbOrTrx, airlineId: string, booki
       updated_at = case when t.retried then now() else b.updated_at end
     from target t where b.booking_id = t.booking_id
     returning b.*, t.retried`.execute(trx);
-  return rows.filter((r) => r.retried).sort((a, b) => a.seq - b.seq).map(({ retried: _retried, ...row }) => row);
+  return rows
+    .filter((r) => r.retried)
+    .sort((a, b) => a.seq - b.seq)
+    .map(({ retried: _retried, ...row }) => row);
 }
 
 /** A retry job's progress, derived from its bookings' current statuses. */
@@ -217,7 +238,10 @@ export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobI
 export function listRetryJobIds(db: DbOrTrx, airlineId: string, limit: number, beforeSeq: number | null) {
   let q = db.selectFrom('retry_jobs').select(['retry_job_id', 'seq']).where('airline_id', '=', airlineId);
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 // ---- idempotency keys ----
@@ -225,7 +249,13 @@ export function listRetryJobIds(db: DbOrTrx, airlineId: string, limit: number, b
 /** Claims a key for this request; false when it was claimed before (the caller replays or refuses). */
 export async function claimIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, requestHash: string): Promise<boolean> {
   // Keys older than 24 h are forgotten.
-  await db.deleteFrom('idempotency_keys').where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).where('created_at', '<', sql<Date>`now() - interval '24 hours'`).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('airline_id', '=', airlineId)
+    .where('endpoint', '=', endpoint)
+    .where('key', '=', key)
+    .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
+    .execute();
   const r = await db
     .insertInto('idempotency_keys')
     .values({ airline_id: airlineId, endpoint, key, request_hash: requestHash, response_status: null, response_body: null })
@@ -240,7 +270,13 @@ export function findIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: str
 }
 
 export function completeIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, status: number, body: unknown) {
-  return db.updateTable('idempotency_keys').set({ response_status: status, response_body: JSON.stringify(body) }).where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).execute();
+  return db
+    .updateTable('idempotency_keys')
+    .set({ response_status: status, response_body: JSON.stringify(body) })
+    .where('airline_id', '=', airlineId)
+    .where('endpoint', '=', endpoint)
+    .where('key', '=', key)
+    .execute();
 }
 
 export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
@@ -267,7 +303,10 @@ export function requestedLiveBookings(db: DbOrTrx, airlineId: string, start: str
 }
 
 /** Ties adopted bookings to their roster rows, so later diffs see them as the row's booking. */
-export async function adoptBookings(trx: DbOrTrx, rows: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[]): Promise<void> {
+export async function adoptBookings(
+  trx: DbOrTrx,
+  rows: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[],
+): Promise<void> {
   for (const r of rows) {
     await trx
       .updateTable('bookings')

@@ -10,7 +10,15 @@ export type PgType = 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date'
 export type ColumnTypes = Readonly<Record<string, PgType>>;
 
 /** The Postgres types a column whose selected TS type is V can be written as. */
-type PgTypesOf<V> = [V] extends [boolean] ? 'boolean' : [V] extends [number] ? 'integer' | 'bigint' : [V] extends [Date] ? 'timestamptz' : [V] extends [string] ? 'text' | 'uuid' | 'date' | 'timestamptz' : 'jsonb';
+type PgTypesOf<V> = [V] extends [boolean]
+  ? 'boolean'
+  : [V] extends [number]
+    ? 'integer' | 'bigint'
+    : [V] extends [Date]
+      ? 'timestamptz'
+      : [V] extends [string]
+        ? 'text' | 'uuid' | 'date' | 'timestamptz'
+        : 'jsonb';
 
 /**
  * A bulk column map of table T, checked at compile time with `satisfies BulkColumns<T>`: only T's insertable

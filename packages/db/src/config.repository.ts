@@ -64,12 +64,20 @@ export async function latestVersion(db: DbOrTrx, table: 'hotel_config_versions' 
 }
 
 export async function insertHotelVersion(trx: DbOrTrx, airlineId: string, version: number, snapshot: HotelConfig): Promise<Date> {
-  const row = await trx.insertInto('hotel_config_versions').values({ airline_id: airlineId, version, snapshot: JSON.stringify(snapshot) }).returning('created_at').executeTakeFirstOrThrow();
+  const row = await trx
+    .insertInto('hotel_config_versions')
+    .values({ airline_id: airlineId, version, snapshot: JSON.stringify(snapshot) })
+    .returning('created_at')
+    .executeTakeFirstOrThrow();
   return row.created_at;
 }
 
 export async function insertFlightVersion(trx: DbOrTrx, airlineId: string, version: number, snapshot: FlightConfigSnapshot) {
-  return trx.insertInto('flight_config_versions').values({ airline_id: airlineId, version, snapshot: JSON.stringify(snapshot) }).returning(['version', 'created_at']).executeTakeFirstOrThrow();
+  return trx
+    .insertInto('flight_config_versions')
+    .values({ airline_id: airlineId, version, snapshot: JSON.stringify(snapshot) })
+    .returning(['version', 'created_at'])
+    .executeTakeFirstOrThrow();
 }
 
 export function findVersion(db: DbOrTrx, table: 'hotel_config_versions' | 'flight_config_versions', airlineId: string, version: number) {
@@ -101,7 +109,11 @@ export function findCurrentHotel(db: DbOrTrx, airlineId: string, hotelConfigId: 
 }
 
 export function insertContract(db: DbOrTrx, airlineId: string, hotelConfigId: number, c: { contract_number: string; contract_from: string; contract_to: string }) {
-  return db.insertInto('hotel_contracts').values({ airline_id: airlineId, hotel_config_id: hotelConfigId, ...c, rate_periods: '[]' }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('hotel_contracts')
+    .values({ airline_id: airlineId, hotel_config_id: hotelConfigId, ...c, rate_periods: '[]' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function listContracts(db: DbOrTrx, airlineId: string, hotelConfigId: number) {
@@ -120,7 +132,12 @@ export function findContract(db: DbOrTrx, airlineId: string, contractId: number)
 }
 
 export function setContractRates(db: DbOrTrx, contractId: number, periods: RatePeriod[]) {
-  return db.updateTable('hotel_contracts').set({ rate_periods: JSON.stringify(periods), updated_at: new Date() }).where('contract_id', '=', contractId).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('hotel_contracts')
+    .set({ rate_periods: JSON.stringify(periods), updated_at: new Date() })
+    .where('contract_id', '=', contractId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function setContractAutomation(db: DbOrTrx, contractId: number, enabled: boolean) {
@@ -143,9 +160,24 @@ export function contractsByStation(db: DbOrTrx, airlineId: string) {
 
 export function insertChangeRequest(
   db: DbOrTrx,
-  row: { airline_id: string; hotel_config_id: number; contract_id: number; intent: 'ENABLE' | 'DISABLE'; hotel_name: string | null; station: string; contract_number: string; contract_from: string; contract_to: string; requested_by: string },
+  row: {
+    airline_id: string;
+    hotel_config_id: number;
+    contract_id: number;
+    intent: 'ENABLE' | 'DISABLE';
+    hotel_name: string | null;
+    station: string;
+    contract_number: string;
+    contract_from: string;
+    contract_to: string;
+    requested_by: string;
+  },
 ) {
-  return db.insertInto('hotel_change_requests').values({ ...row, status: 'OPEN' }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('hotel_change_requests')
+    .values({ ...row, status: 'OPEN' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function listChangeRequests(db: DbOrTrx, filter: { airlineId?: string; openOnly?: boolean; status?: string }) {

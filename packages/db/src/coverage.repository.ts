@@ -45,8 +45,32 @@ const SEP = '\u0001';
 const NULL_FIELD = '\u0002';
 
 /** The columns a rostered row's signature is made of, in order (the derived checkin_at / dep_at are left out). */
-const LAYOVER_SIGNATURE = ['roster_date', 'row_key', 'employee_id', 'pairing_number', 'duty_period_num', 'duty_date', 'traveller_email', 'station', 'checkin_time_local', 'checkout_time_local'] as const;
-const DEADHEAD_SIGNATURE = ['roster_date', 'row_key', 'employee_id', 'pairing_number', 'duty_period_num', 'leg_sequence', 'traveller_email', 'from_airport', 'to_airport', 'flight_number', 'dep_time_local', 'arr_time_local'] as const;
+const LAYOVER_SIGNATURE = [
+  'roster_date',
+  'row_key',
+  'employee_id',
+  'pairing_number',
+  'duty_period_num',
+  'duty_date',
+  'traveller_email',
+  'station',
+  'checkin_time_local',
+  'checkout_time_local',
+] as const;
+const DEADHEAD_SIGNATURE = [
+  'roster_date',
+  'row_key',
+  'employee_id',
+  'pairing_number',
+  'duty_period_num',
+  'leg_sequence',
+  'traveller_email',
+  'from_airport',
+  'to_airport',
+  'flight_number',
+  'dep_time_local',
+  'arr_time_local',
+] as const;
 
 /** The SQL of a stored row's signature: the same text signatureOf makes of a row to write (dates as YYYY-MM-DD, integers in decimal). */
 function signatureSql(columns: readonly string[]): string {
@@ -179,7 +203,8 @@ export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: Coverag
   const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
   const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
-  const r = await withoutJit(db, (d) => sql<LayoverCoverageRow>`
+  const r = await withoutJit(db, (d) =>
+    sql<LayoverCoverageRow>`
     select 'ROSTERED' as origin, r.row_key, r.checkin_at as at, r.employee_id, r.pairing_number, r.duty_period_num, r.duty_date::text as duty_date, r.traveller_email,
       r.station, r.checkin_time_local, r.checkout_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
       b.station as b_station, b.checkin_time_local as b_checkin_time_local, b.checkout_time_local as b_checkout_time_local
@@ -201,7 +226,8 @@ export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: Coverag
       and b.checkin_time_local::timestamptz >= ${q.from} and b.checkin_time_local::timestamptz < ${q.to} and (${station}::text is null or b.station = ${station})
       and not exists (
         select 1 from rostered_layovers x
-        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(d));
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(d),
+  );
   return r.rows;
 }
 
@@ -210,7 +236,8 @@ export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: Covera
   const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
   const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
-  const r = await withoutJit(db, (d) => sql<DeadheadCoverageRow>`
+  const r = await withoutJit(db, (d) =>
+    sql<DeadheadCoverageRow>`
     select 'ROSTERED' as origin, r.row_key, r.dep_at as at, r.employee_id, r.pairing_number, r.roster_date::text as duty_date, r.leg_sequence, r.traveller_email,
       r.from_airport, r.to_airport, r.flight_number, r.dep_time_local, r.arr_time_local, b.booking_id, b.status as booking_status, b.pending_cancel, b.review_reason,
       b.from_airport as b_from_airport, b.to_airport as b_to_airport, b.flight_number as b_flight_number, b.dep_time_local as b_dep_time_local, b.arr_time_local as b_arr_time_local
@@ -232,7 +259,10 @@ export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: Covera
       and b.dep_time_local::timestamptz >= ${q.from} and b.dep_time_local::timestamptz < ${q.to} and (${station}::text is null or b.from_airport = ${station})
       and not exists (
         select 1 from rostered_deadheads x
-        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(d));
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.roster_date = b.duty_date and x.leg_sequence = b.leg_sequence)`.execute(
+      d,
+    ),
+  );
   return r.rows;
 }
 
@@ -242,7 +272,9 @@ export async function airlinesWithLayovers(db: DbOrTrx, from: Date, to: Date): P
   const r = await sql<{ airline_id: string }>`
     select a.airline_id from airlines a
     where exists (select 1 from rostered_layovers r where r.airline_id = a.airline_id and r.checkin_at >= ${from} and r.checkin_at < ${to})
-       or exists (select 1 from bookings b where b.airline_id = a.airline_id and b.type = 'HOTEL' and b.duty_date between ${dateOf(from, -MATCH_MARGIN_DAYS)}::date and ${dateOf(to, 1)}::date and b.status <> 'CANCELLED')`.execute(db);
+       or exists (select 1 from bookings b where b.airline_id = a.airline_id and b.type = 'HOTEL' and b.duty_date between ${dateOf(from, -MATCH_MARGIN_DAYS)}::date and ${dateOf(to, 1)}::date and b.status <> 'CANCELLED')`.execute(
+    db,
+  );
   return r.rows.map((x) => x.airline_id);
 }
 

@@ -95,10 +95,13 @@ export class PgListener {
     if (this.closed) return;
     this.options.onError?.(err);
     const { first, max } = this.options.retryMs ?? { first: 200, max: 5000 };
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      void this.connect();
-    }, Math.min(max, first * 2 ** this.failures++));
+    this.retry = setTimeout(
+      () => {
+        this.retry = null;
+        void this.connect();
+      },
+      Math.min(max, first * 2 ** this.failures++),
+    );
     // Never what keeps a stopping process alive.
     this.retry.unref();
   }

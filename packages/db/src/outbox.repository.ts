@@ -13,7 +13,10 @@ export interface OutboxEntry {
 export async function addToOutbox(trx: DbOrTrx, entries: OutboxEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 5000) {
     const chunk = entries.slice(i, i + 5000);
-    await trx.insertInto('outbox').values(chunk.map((e) => ({ queue: e.queue, name: e.name, job_id: e.job_id, data: JSON.stringify(e.data), delay_ms: e.delay_ms ?? 0 }))).execute();
+    await trx
+      .insertInto('outbox')
+      .values(chunk.map((e) => ({ queue: e.queue, name: e.name, job_id: e.job_id, data: JSON.stringify(e.data), delay_ms: e.delay_ms ?? 0 })))
+      .execute();
   }
 }
 

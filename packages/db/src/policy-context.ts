@@ -11,7 +11,11 @@ import * as fxRepo from './fx.repository';
  */
 export async function loadBookingFacts(db: DbOrTrx, airlineId: string, travellerEmails?: string[]) {
   const [base, contracts, fxRates] = await Promise.all([
-    pipelineRepo.policyContext(db, airlineId, travellerEmails?.map((e) => e.toLowerCase())),
+    pipelineRepo.policyContext(
+      db,
+      airlineId,
+      travellerEmails?.map((e) => e.toLowerCase()),
+    ),
     configRepo.contractsByStation(db, airlineId),
     fxRepo.listRates(db),
   ]);
@@ -19,7 +23,10 @@ export async function loadBookingFacts(db: DbOrTrx, airlineId: string, traveller
 }
 
 /** What choosing a flight needs of an airline (GET /crew/flight-options): its carrier, latest flight config, ceiling and the exchange rates. */
-export async function loadFlightFacts(db: DbOrTrx, airlineId: string): Promise<{ carrier_code: string; snapshot: FlightConfigSnapshot | null; auto_book_max_price: Money | null; fxRates: fxRepo.FxRateRow[] }> {
+export async function loadFlightFacts(
+  db: DbOrTrx,
+  airlineId: string,
+): Promise<{ carrier_code: string; snapshot: FlightConfigSnapshot | null; auto_book_max_price: Money | null; fxRates: fxRepo.FxRateRow[] }> {
   const [airline, rules, flights, fxRates] = await Promise.all([
     db.selectFrom('airlines').select('carrier_code').where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
     db.selectFrom('flight_rules').select('auto_book_max_price').where('airline_id', '=', airlineId).executeTakeFirst(),

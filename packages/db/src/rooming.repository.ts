@@ -13,7 +13,11 @@ export async function lockHotel(trx: DbOrTrx, hotelConfigId: number): Promise<vo
 }
 
 export function findHotelConfig(db: DbOrTrx, hotelConfigId: number) {
-  return db.selectFrom('hotel_configs').select(['hotel_config_id', 'airline_id', 'name', 'property_id', 'base_station', 'reservations_email', 'handler_type']).where('hotel_config_id', '=', hotelConfigId).executeTakeFirst();
+  return db
+    .selectFrom('hotel_configs')
+    .select(['hotel_config_id', 'airline_id', 'name', 'property_id', 'base_station', 'reservations_email', 'handler_type'])
+    .where('hotel_config_id', '=', hotelConfigId)
+    .executeTakeFirst();
 }
 
 export function listsOfNight(trx: DbOrTrx, hotelConfigId: number, night: string) {
@@ -73,7 +77,14 @@ export async function setRowState(trx: DbOrTrx, rowIds: number[], state: Rooming
 /** Drops rows never sent; a waiting list left with none is deleted (nothing was ever sent with it). */
 export async function dropQueuedRows(trx: DbOrTrx, rows: { row_id: number; list_id: string }[]): Promise<void> {
   if (!rows.length) return;
-  await trx.deleteFrom('rooming_rows').where('row_id', 'in', rows.map((r) => r.row_id)).execute();
+  await trx
+    .deleteFrom('rooming_rows')
+    .where(
+      'row_id',
+      'in',
+      rows.map((r) => r.row_id),
+    )
+    .execute();
   await sql`delete from rooming_lists l where l.list_id in (${sql.join(rows.map((r) => r.list_id))}) and l.status = 'QUEUED'
     and not exists (select 1 from rooming_rows r where r.list_id = l.list_id)`.execute(trx);
 }
@@ -117,8 +128,22 @@ export async function namesOfHotel(db: DbOrTrx, hotelConfigId: number): Promise<
 export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId: number, limit: number, beforeSeq: number | null) {
   let q = db.selectFrom('rooming_lists').selectAll().where('airline_id', '=', airlineId).where('hotel_config_id', '=', hotelConfigId);
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  const lists = await q.orderBy('seq', 'desc').limit(limit + 1).execute();
-  const rows = lists.length ? await db.selectFrom('rooming_rows').selectAll().where('list_id', 'in', lists.map((l) => l.list_id)).orderBy('row_id').execute() : [];
+  const lists = await q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const rows = lists.length
+    ? await db
+        .selectFrom('rooming_rows')
+        .selectAll()
+        .where(
+          'list_id',
+          'in',
+          lists.map((l) => l.list_id),
+        )
+        .orderBy('row_id')
+        .execute()
+    : [];
   return lists.map((l) => ({ ...l, rows: rows.filter((r) => r.list_id === l.list_id) }));
 }
 

@@ -27,7 +27,14 @@ export async function unlockAirline(conn: DbOrTrx, airlineId: string): Promise<v
 
 /** The oldest schedule of the airline still to process, among `unprocessed` statuses (engine UNPROCESSED). */
 export function nextOpenSchedule(db: DbOrTrx, airlineId: string, unprocessed: readonly ProcessingStatusValue[]) {
-  return db.selectFrom('schedules').selectAll().where('airline_id', '=', airlineId).where('status', 'in', [...unprocessed]).orderBy('seq').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('status', 'in', [...unprocessed])
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** PROCESSING (started_at kept from a first start), from one of `from` (engine movesInto('PROCESSING')). */

@@ -54,11 +54,16 @@ function filtered(db: DbOrTrx, airlineId: string, f: ScheduleFilter) {
 export function listSchedules(db: DbOrTrx, airlineId: string, f: ScheduleFilter, limit: number, beforeSeq: number | null) {
   let q = filtered(db, airlineId, f).selectAll();
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q.orderBy('seq', 'desc').limit(limit + 1).execute();
+  return q
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
 }
 
 export async function countSchedules(db: DbOrTrx, airlineId: string, f: ScheduleFilter): Promise<number> {
-  const r = await filtered(db, airlineId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const r = await filtered(db, airlineId, f)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   return r.n;
 }
 
@@ -119,13 +124,19 @@ export function listActionItems(db: DbOrTrx, scheduleId: string, f: ActionItemFi
   if (f.priority) q = q.where('priority', '=', f.priority);
   if (f.disposition) q = q.where('disposition', '=', f.disposition);
   if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
-  return q.orderBy('seq').limit(limit + 1).execute();
+  return q
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
 }
 
 export function listAuditEvents(db: DbOrTrx, scheduleId: string, limit: number, afterSeq: number | null) {
   let q = db.selectFrom('audit_events').selectAll().where('schedule_id', '=', scheduleId);
   if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
-  return q.orderBy('seq').limit(limit + 1).execute();
+  return q
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
 }
 
 export function findActionItem(db: DbOrTrx, airlineId: string, actionId: string) {

@@ -88,12 +88,7 @@ export function upsertTraveller(db: DbOrTrx, airlineId: string, email: string, i
 }
 
 export function findTraveller(db: DbOrTrx, airlineId: string, email: string) {
-  return db
-    .selectFrom('travellers')
-    .selectAll()
-    .where('airline_id', '=', airlineId)
-    .where('traveller_email', '=', email.toLowerCase())
-    .executeTakeFirst();
+  return db.selectFrom('travellers').selectAll().where('airline_id', '=', airlineId).where('traveller_email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
 export function findCompanyConfig(db: DbOrTrx, airlineId: string) {

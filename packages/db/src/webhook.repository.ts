@@ -182,7 +182,17 @@ export function updateEndpoint(
   db: DbOrTrx,
   airlineId: string,
   endpointId: string,
-  patch: Partial<{ url: string; description: string | null; event_types: string[]; enabled: boolean; disabled_reason: string | null; failing_since: Date | null; secret_enc: string; previous_secret_enc: string | null; previous_secret_expires_at: Date | null }>,
+  patch: Partial<{
+    url: string;
+    description: string | null;
+    event_types: string[];
+    enabled: boolean;
+    disabled_reason: string | null;
+    failing_since: Date | null;
+    secret_enc: string;
+    previous_secret_enc: string | null;
+    previous_secret_expires_at: Date | null;
+  }>,
 ) {
   return db
     .updateTable('webhook_endpoints')
@@ -218,9 +228,7 @@ export function listDeliveries(db: DbOrTrx, endpointId: string, limit: number, b
 }
 
 export function findDelivery(db: DbOrTrx, endpointId: string, deliveryId: string) {
-  return deliveriesOf(db, endpointId)
-    .where('d.delivery_id', '=', deliveryId)
-    .executeTakeFirst();
+  return deliveriesOf(db, endpointId).where('d.delivery_id', '=', deliveryId).executeTakeFirst();
 }
 
 /** Redeliver: the delivery is due again now with a fresh attempt budget; its attempt log is kept. */

@@ -16,7 +16,28 @@ const misspelt = { booking_id: 'uuid', statuss: 'text' } as const satisfies Bulk
 const wrongType = { duty_period_num: 'jsonb' } as const satisfies BulkColumns<BookingTable>;
 // A required column missing from a row.
 // @ts-expect-error item_key is required
-const partialRow: BulkRow<ActionItemTable> = { airline_id: 'a', schedule_id: null, source: 's', type: 'HOTEL', subtype: 'x', classification: 'c', priority: 'P3', disposition: null, auto_eligible: false, anchors: {}, source_rows: { day1_row: 1, day2_row: null }, booking_id: null, flight_options_url: null, recommended_action: null, message: null, notes: null, irop_ref: null, event_at: null, details: {}, disposition_at: null };
+const partialRow: BulkRow<ActionItemTable> = {
+  airline_id: 'a',
+  schedule_id: null,
+  source: 's',
+  type: 'HOTEL',
+  subtype: 'x',
+  classification: 'c',
+  priority: 'P3',
+  disposition: null,
+  auto_eligible: false,
+  anchors: {},
+  source_rows: { day1_row: 1, day2_row: null },
+  booking_id: null,
+  flight_options_url: null,
+  recommended_action: null,
+  message: null,
+  notes: null,
+  irop_ref: null,
+  event_at: null,
+  details: {},
+  disposition_at: null,
+};
 
 it('every bulk column map names only columns of its table, with fitting types', () => {
   void [misspelt, wrongType, partialRow];

@@ -24,7 +24,15 @@ it('round-trips tabs, newlines, carriage returns, backslashes, \\N look-alikes, 
     doc: { name, nested: { list: [name, null, 1.5, true] }, path: 'C:\\dir\\file' },
     ref: i === 0 ? null : '00000000-0000-4000-8000-00000000000' + (i % 10),
   }));
-  rows.push({ id: 99, name: null as unknown as string, at: null as unknown as string, day: null as unknown as string, ok: null as unknown as boolean, doc: null as unknown as typeof rows[0]['doc'], ref: null });
+  rows.push({
+    id: 99,
+    name: null as unknown as string,
+    at: null as unknown as string,
+    day: null as unknown as string,
+    ok: null as unknown as boolean,
+    doc: null as unknown as (typeof rows)[0]['doc'],
+    ref: null,
+  });
   await t.db.transaction().execute(async (trx) => {
     await copyInsert(trx, 'copy_probe', COLUMNS, rows);
     // Seen inside the transaction, on the same connection.

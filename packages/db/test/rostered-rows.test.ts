@@ -22,9 +22,11 @@ const base = generateRoster({ pairings: 120, days: 10, crewPool: 150, seed: 7, s
 const flat = (f: ReturnType<typeof generateRoster>): FlatRoster => flattenRoster(f);
 
 async function rows(airlineId: string) {
-  const l = await sql`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, duty_date::text, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at
+  const l =
+    await sql`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, duty_date::text, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at
     from rostered_layovers where airline_id = ${airlineId} order by employee_id, pairing_number, duty_period_num, roster_date`.execute(t.db);
-  const d = await sql`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at
+  const d =
+    await sql`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at
     from rostered_deadheads where airline_id = ${airlineId} order by employee_id, pairing_number, roster_date, leg_sequence`.execute(t.db);
   return { layovers: l.rows, deadheads: d.rows };
 }

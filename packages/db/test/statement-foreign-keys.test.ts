@@ -23,7 +23,9 @@ beforeEach(async () => {
   airlineId = randomUUID();
   scheduleId = randomUUID();
   await sql`insert into airlines (airline_id, name, carrier_code) values (${airlineId}, 'FK Air', 'FK')`.execute(t.db);
-  await sql`insert into schedules (schedule_id, airline_id, schedule_start_date, schedule_end_date, pairing_count, status) values (${scheduleId}, ${airlineId}, '2027-03-01', '2027-03-07', 1, 'PROCESSING')`.execute(t.db);
+  await sql`insert into schedules (schedule_id, airline_id, schedule_start_date, schedule_end_date, pairing_count, status) values (${scheduleId}, ${airlineId}, '2027-03-01', '2027-03-07', 1, 'PROCESSING')`.execute(
+    t.db,
+  );
 });
 
 const item = (over: Record<string, unknown> = {}) => ({
@@ -43,7 +45,15 @@ const item = (over: Record<string, unknown> = {}) => ({
   details: {},
   ...over,
 });
-const booking = (over: Record<string, unknown> = {}) => ({ booking_id: randomUUID(), airline_id: airlineId, type: 'HOTEL', status: 'NEEDS_REVIEW', source: 'SCHEDULE_DIFF', manual_override: false, ...over });
+const booking = (over: Record<string, unknown> = {}) => ({
+  booking_id: randomUUID(),
+  airline_id: airlineId,
+  type: 'HOTEL',
+  status: 'NEEDS_REVIEW',
+  source: 'SCHEDULE_DIFF',
+  manual_override: false,
+  ...over,
+});
 const count = async (table: 'action_items' | 'bookings', col: 'airline_id' | 'schedule_id', id: string) =>
   (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where ${sql.ref(col)} = ${id}`.execute(t.db)).rows[0]!.n;
 

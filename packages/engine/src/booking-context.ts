@@ -69,7 +69,13 @@ export function bookingContextOf(f: BookingFacts, processedAt: string, flightOpt
       terms: c.terms as HotelTerms,
       contracts: [],
     };
-    h.contracts.push({ contract_id: c.contract_id, contract_from: c.contract_from, contract_to: c.contract_to, automated_booking_enabled: c.automated_booking_enabled, rate_periods: c.rate_periods });
+    h.contracts.push({
+      contract_id: c.contract_id,
+      contract_from: c.contract_from,
+      contract_to: c.contract_to,
+      automated_booking_enabled: c.automated_booking_enabled,
+      rate_periods: c.rate_periods,
+    });
     hotels.set(c.base_station, h);
   }
   const travellers = new Map(f.travellers.map((t) => [t.traveller_email, t]));
@@ -105,6 +111,11 @@ export interface AirlineFlightPolicy {
   fxRates: FxTable;
 }
 
-export function flightPolicyOf(f: { carrier_code: string; snapshot: FlightConfigSnapshot | null | undefined; auto_book_max_price: Money | null | undefined; fxRates: readonly FxRate[] }): AirlineFlightPolicy {
+export function flightPolicyOf(f: {
+  carrier_code: string;
+  snapshot: FlightConfigSnapshot | null | undefined;
+  auto_book_max_price: Money | null | undefined;
+  fxRates: readonly FxRate[];
+}): AirlineFlightPolicy {
   return { carrier_code: f.carrier_code, flightConfig: f.snapshot ?? DEFAULT_FLIGHT_CONFIG, maxPrice: f.auto_book_max_price ?? null, fxRates: fxTable(f.fxRates) };
 }

@@ -102,7 +102,12 @@ export interface RequestedBooking {
  * booking a second room or ticket (spec 4.4 rule 4 applied to the diff path).
  */
 export function coveringRequestedBooking(
-  item: { type: 'HOTEL' | 'FLIGHT'; subtype: string; anchors: { pairing_number: string }; details: { traveller_email?: string | null; checkin_time_local?: string; dep_time_local?: string } },
+  item: {
+    type: 'HOTEL' | 'FLIGHT';
+    subtype: string;
+    anchors: { pairing_number: string };
+    details: { traveller_email?: string | null; checkin_time_local?: string; dep_time_local?: string };
+  },
   requested: ReadonlyMap<string, readonly RequestedBooking[]>,
 ): RequestedBooking | null {
   if (item.subtype !== 'NEW_BOOKING' || !item.details.traveller_email) return null;

@@ -35,7 +35,6 @@ export interface CoverageVerdict {
   reason: string | null;
 }
 
-
 const sameInstant = (a: string, b: string) => a === b || instantOf(a) === instantOf(b);
 
 /** Whether the booking asks for exactly the roster's stay (instants compared: offsets may be written differently). */
@@ -66,10 +65,18 @@ export function coverageOf(f: CoverageFacts): CoverageVerdict | null {
   const b = f.booking;
   if (!b || b.status === 'CANCELLED') {
     if (f.origin !== 'ROSTERED') return null;
-    return { status: 'UNCOVERED', reason: b ? `its booking is CANCELLED but the ${what} is still in the roster` : hotel ? 'no live hotel booking for this layover' : 'no ticketed flight for this deadhead leg' };
+    return {
+      status: 'UNCOVERED',
+      reason: b ? `its booking is CANCELLED but the ${what} is still in the roster` : hotel ? 'no live hotel booking for this layover' : 'no ticketed flight for this deadhead leg',
+    };
   }
   if (f.origin === 'DROPPED') {
-    return { status: 'AT_RISK', reason: b.pending_cancel ? `${hotel ? 'stay' : 'leg'} no longer rostered: its cancellation awaits review` : `${hotel ? 'stay' : 'leg'} no longer rostered: the booking is still ${b.status}` };
+    return {
+      status: 'AT_RISK',
+      reason: b.pending_cancel
+        ? `${hotel ? 'stay' : 'leg'} no longer rostered: its cancellation awaits review`
+        : `${hotel ? 'stay' : 'leg'} no longer rostered: the booking is still ${b.status}`,
+    };
   }
   if (b.pending_cancel) return { status: 'AT_RISK', reason: 'the booking’s cancellation awaits review' };
   switch (b.status) {
@@ -128,8 +135,18 @@ export function classifyDeadheads<T extends DeadheadCoverageFacts>(rows: T[]): C
   return classify(rows, (r, b) => ({
     type: 'FLIGHT',
     origin: r.origin,
-    booking: b && { ...b, from_airport: r.b_from_airport ?? '', to_airport: r.b_to_airport ?? '', flight_number: r.b_flight_number, dep_time_local: r.b_dep_time_local ?? '', arr_time_local: r.b_arr_time_local ?? '' },
-    roster: r.origin === 'ROSTERED' ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local } : null,
+    booking: b && {
+      ...b,
+      from_airport: r.b_from_airport ?? '',
+      to_airport: r.b_to_airport ?? '',
+      flight_number: r.b_flight_number,
+      dep_time_local: r.b_dep_time_local ?? '',
+      arr_time_local: r.b_arr_time_local ?? '',
+    },
+    roster:
+      r.origin === 'ROSTERED'
+        ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local }
+        : null,
   }));
 }
 

@@ -5,9 +5,7 @@ import { inWindow, instantOf } from './time';
 import type { DeadheadRow, DerivedActionItem, FlightBookingActual, FlightItemDetails, FlightSegment } from './types';
 
 function flightKeyOf(b: FlightBookingActual): string | null {
-  return b.employee_id === null || b.pairing_number === null || b.duty_date === null || b.leg_sequence === null
-    ? null
-    : legKey(b.employee_id, b.pairing_number, b.duty_date, b.leg_sequence);
+  return b.employee_id === null || b.pairing_number === null || b.duty_date === null || b.leg_sequence === null ? null : legKey(b.employee_id, b.pairing_number, b.duty_date, b.leg_sequence);
 }
 
 function segmentOf(r: FlightSegment): FlightSegment {
@@ -81,7 +79,14 @@ export function diffDeadheads(ctx: DiffContext, flightBookings: readonly FlightB
     if (slot && prefers(b, slot.booking)) slot.booking = b;
   }
   const items: DerivedActionItem[] = [];
-  const push = (classification: DiffItemClassification, rows: { day1: DeadheadRow | null; day2: DeadheadRow | null }, b: FlightBookingActual | null, message: string, eventMs: number, details: FlightItemDetails) => {
+  const push = (
+    classification: DiffItemClassification,
+    rows: { day1: DeadheadRow | null; day2: DeadheadRow | null },
+    b: FlightBookingActual | null,
+    message: string,
+    eventMs: number,
+    details: FlightItemDetails,
+  ) => {
     // Both rows share the key and its anchors.
     const r = (rows.day2 ?? rows.day1)!;
     items.push(
@@ -113,8 +118,7 @@ export function diffDeadheads(ctx: DiffContext, flightBookings: readonly FlightB
       instantOf(b ? b.dep_time_local : p.dep_time_local),
       rowDetails(p),
     );
-  const add = (r: DeadheadRow, p: DeadheadRow | null) =>
-    push('NEW_DEADHEAD', { day1: p, day2: r }, null, `New deadhead ${describe(r)}`, instantOf(r.dep_time_local), rowDetails(r));
+  const add = (r: DeadheadRow, p: DeadheadRow | null) => push('NEW_DEADHEAD', { day1: p, day2: r }, null, `New deadhead ${describe(r)}`, instantOf(r.dep_time_local), rowDetails(r));
 
   for (const { previous: p, current: r, booking: b } of slots.values()) {
     // Spec rule 10: a cancelled booking is never re-created, whatever changed.

@@ -111,7 +111,10 @@ export function requestedBookingsByKey(
   const requested = new Map<string, RequestedBooking[]>();
   for (const b of rows) {
     const key = requestedBookingKey(b.type, b.traveller_email!, b.duty_date!);
-    requested.set(key, [...(requested.get(key) ?? []), { booking_id: b.booking_id, type: b.type, pairing_number: b.pairing_number, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status as BookingStatus }]);
+    requested.set(key, [
+      ...(requested.get(key) ?? []),
+      { booking_id: b.booking_id, type: b.type, pairing_number: b.pairing_number, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status as BookingStatus },
+    ]);
   }
   return requested;
 }

@@ -79,21 +79,14 @@ function orderFlaw(start: string, end: string, what: string, reversed: string): 
 }
 
 function legEntry(duty: DutyPeriod, leg: Leg): Entry {
-  const dropped =
-    localDateOf(leg.dep_time_local) !== duty.duty_date ||
-    (leg.expected_dep_time_local !== undefined && localDateOf(leg.expected_dep_time_local) !== duty.duty_date);
+  const dropped = localDateOf(leg.dep_time_local) !== duty.duty_date || (leg.expected_dep_time_local !== undefined && localDateOf(leg.expected_dep_time_local) !== duty.duty_date);
   let flaw: string | null;
   if (!KNOWN_ACTIVITY_CODES.has(leg.activity_code)) {
     flaw = `unknown activity_code ${String(leg.activity_code)}`;
   } else {
     flaw = orderFlaw(leg.dep_time_local, leg.arr_time_local, 'leg', 'arrival before departure');
     if (!flaw && (leg.expected_dep_time_local !== undefined || leg.expected_arr_time_local !== undefined)) {
-      flaw = orderFlaw(
-        leg.expected_dep_time_local ?? leg.dep_time_local,
-        leg.expected_arr_time_local ?? leg.arr_time_local,
-        'expected leg',
-        'expected arrival before expected departure',
-      );
+      flaw = orderFlaw(leg.expected_dep_time_local ?? leg.dep_time_local, leg.expected_arr_time_local ?? leg.arr_time_local, 'expected leg', 'expected arrival before expected departure');
     }
   }
   // A DH leg explicitly marked booking_required false needs no flight.

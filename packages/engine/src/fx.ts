@@ -32,7 +32,11 @@ export function fxTable(rates: readonly FxRate[]): FxTable {
     byCurrency.set(r.currency, days);
   }
   const table = new Map<string, FxRate[]>();
-  for (const [currency, days] of byCurrency) table.set(currency, [...days.values()].sort((a, b) => (a.as_of < b.as_of ? -1 : a.as_of > b.as_of ? 1 : 0)));
+  for (const [currency, days] of byCurrency)
+    table.set(
+      currency,
+      [...days.values()].sort((a, b) => (a.as_of < b.as_of ? -1 : a.as_of > b.as_of ? 1 : 0)),
+    );
   return table;
 }
 
@@ -61,7 +65,10 @@ export function convert(money: Money, to: string, table: FxTable, date: string):
   if (money.currency === to) return { ok: true, money: { amount: money.amount, currency: to }, rates: [] };
   const from = rateOn(table, money.currency, date);
   const into = rateOn(table, to, date);
-  for (const [currency, rate] of [[money.currency, from], [to, into]] as const) {
+  for (const [currency, rate] of [
+    [money.currency, from],
+    [to, into],
+  ] as const) {
     if (!rate) {
       const later = (table.get(currency)?.length ?? 0) > 0;
       return { ok: false, missing: currency, reason: `no exchange rate for ${currency} is set${later ? ` on or before ${date}` : ''}` };
@@ -73,7 +80,7 @@ export function convert(money: Money, to: string, table: FxTable, date: string):
 
 /** An amount rounded to the cent (half away from zero, robust to binary fractions such as 1.005). */
 export function roundCents(amount: number): number {
-  return Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9) / 100;
+  return (Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-9)) / 100;
 }
 
 /** "70.00 USD". */

@@ -5,9 +5,7 @@ import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
 import type { DerivedActionItem, HotelBookingActual, HotelItemDetails, HotelStay, LayoverRef, LayoverRow } from './types';
 
 function hotelKeyOf(b: HotelBookingActual): string | null {
-  return b.employee_id === null || b.pairing_number === null || b.duty_period_num === null
-    ? null
-    : layoverKey(b.employee_id, b.pairing_number, b.duty_period_num);
+  return b.employee_id === null || b.pairing_number === null || b.duty_period_num === null ? null : layoverKey(b.employee_id, b.pairing_number, b.duty_period_num);
 }
 
 function stayOf(s: HotelStay): HotelStay {

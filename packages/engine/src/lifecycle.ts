@@ -1,4 +1,15 @@
-import type { ActionInjectionBody, BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingRequestBody, BookingStatus, Disposition, Money, Priority, ValidationIssue } from '@crew/contracts';
+import type {
+  ActionInjectionBody,
+  BookingFlightBlock,
+  BookingHotelBlock,
+  BookingOperation,
+  BookingRequestBody,
+  BookingStatus,
+  Disposition,
+  Money,
+  Priority,
+  ValidationIssue,
+} from '@crew/contracts';
 import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
 import type { FxTable } from './fx';
 import { ceilingCheck, contractedRate, decide, NO_BOOKER, NO_DOB, rateCheck, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
@@ -10,7 +21,6 @@ import { holdsReservation } from './types';
  * decision starts, what a PATCH or DELETE does, how a supplier failure ends a task and when a task may run
  * again. The api and the worker carry these out; none of them is decided there.
  */
-
 
 // ---- a decision's booking and task ----
 
@@ -53,7 +63,8 @@ export function requestIssues(body: ActionInjectionBody | BookingRequestBody, co
   if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
   const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined = body.flight;
   if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
-    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const) if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
+    for (const k of ['from_airport', 'to_airport', 'depart_date'] as const)
+      if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
     if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
   }
   return issues;
@@ -151,7 +162,13 @@ export function requestBookedBy(type: 'HOTEL' | 'FLIGHT', kind: 'injection' | 'c
  * The date a request is for: a stay's check-in date; a flight's departure date as the body gives it, else its
  * anchors' duty date, else the committed offer's departure date (local at the origin).
  */
-export function requestDutyDate(type: 'HOTEL' | 'FLIGHT', hotel: { check_in_date: string } | null | undefined, flightDate: string | null | undefined, anchorDate: string | null | undefined, offerDeparture: string | null | undefined): string {
+export function requestDutyDate(
+  type: 'HOTEL' | 'FLIGHT',
+  hotel: { check_in_date: string } | null | undefined,
+  flightDate: string | null | undefined,
+  anchorDate: string | null | undefined,
+  offerDeparture: string | null | undefined,
+): string {
   if (type === 'HOTEL') return hotel!.check_in_date;
   return flightDate ?? anchorDate ?? offerDeparture!.slice(0, 10);
 }
@@ -164,7 +181,11 @@ export function requestBlocks(
   flight: { flight_option_id?: string | null; depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } | null | undefined,
 ): { hotel: BookingHotelBlock | null; flight: BookingFlightBlock | null } {
   const hotel = d.hotel ? hotelBlockOf(d.hotel) : pinnedProperty ? { property_id: pinnedProperty } : null;
-  const constraints = { depart_after: flight?.depart_after ?? null, arrive_by: flight?.arrive_by ?? null, cabin_class: (flight?.cabin_class ?? null) as NonNullable<BookingFlightBlock['constraints']>['cabin_class'] };
+  const constraints = {
+    depart_after: flight?.depart_after ?? null,
+    arrive_by: flight?.arrive_by ?? null,
+    cabin_class: (flight?.cabin_class ?? null) as NonNullable<BookingFlightBlock['constraints']>['cabin_class'],
+  };
   return { hotel, flight: type === 'FLIGHT' ? { flight_option_id: flight?.flight_option_id ?? null, constraints } : null };
 }
 

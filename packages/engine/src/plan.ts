@@ -38,8 +38,16 @@ export function planItem(
   const covering = coveringRequestedBooking(item, requested);
   if (covering) {
     const key = requestedBookingKey(covering.type, covering.traveller_email, covering.date);
-    requested.set(key, requested.get(key)!.filter((b) => b !== covering));
-    return { kind: 'COVERED', covering, disposition: dispositionOfCovered(covering.status), message: `covered by the airline’s own booking ${covering.booking_id} (${covering.status}); no second booking made` };
+    requested.set(
+      key,
+      requested.get(key)!.filter((b) => b !== covering),
+    );
+    return {
+      kind: 'COVERED',
+      covering,
+      disposition: dispositionOfCovered(covering.status),
+      message: `covered by the airline’s own booking ${covering.booking_id} (${covering.status}); no second booking made`,
+    };
   }
   const existing = item.booking_id ? (bookingStatus.get(item.booking_id) ?? null) : null;
   const hotel = item.type === 'HOTEL' ? (item.details as HotelItemDetails) : null;

@@ -82,7 +82,14 @@ export interface PolicyItem {
   property_id?: string | null;
 }
 
-const review = (reason: string, extra: Partial<Decision> = {}): Decision => ({ action: 'REVIEW', auto_eligible: false, reason, recommended_action: null, flight_options_url: null, ...extra });
+const review = (reason: string, extra: Partial<Decision> = {}): Decision => ({
+  action: 'REVIEW',
+  auto_eligible: false,
+  reason,
+  recommended_action: null,
+  flight_options_url: null,
+  ...extra,
+});
 const auto = (action: PolicyAction, extra: Partial<Decision> = {}): Decision => ({ action, auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null, ...extra });
 
 const SWAPS = new Set(['SWAP_IN', 'SWAP_OUT']);
@@ -146,7 +153,14 @@ function decideHotelStay(item: PolicyItem, ctx: PolicyContext, action: 'AUTO_BOO
   const deviation = stayDeviation(hotel.terms, item.checkin_time_local!, item.checkout_time_local!);
   if (deviation) return review(deviation);
   return auto(action, {
-    hotel: { hotel_config_id: hotel.hotel_config_id, property_id: hotel.property_id, handler_type: hotel.handler_type, name: hotel.name, contract_id: contracted.contract.contract_id, rate: contracted.rate },
+    hotel: {
+      hotel_config_id: hotel.hotel_config_id,
+      property_id: hotel.property_id,
+      handler_type: hotel.handler_type,
+      name: hotel.name,
+      contract_id: contracted.contract.contract_id,
+      rate: contracted.rate,
+    },
   });
 }
 
@@ -308,7 +322,12 @@ export function ceilingCheck(price: Money, ceiling: Money | null, fx: FxTable, d
   const c = convert(price, ceiling.currency, fx, date);
   if (!c.ok) return { ok: false, kind: 'NO_RATE', reason: `${c.reason} (needed to compare the fare ${formatMoney(price)} with the ceiling ${formatMoney(ceiling)})` };
   if (roundCents(c.money.amount) <= ceiling.amount) return { ok: true };
-  return { ok: false, kind: 'ABOVE', converted: c.money, reason: `fare ${formatMoney(price)}${describeConversion(c.money, c.rates)} is above the ceiling ${formatMoney(ceiling)} (auto_book_max_price)` };
+  return {
+    ok: false,
+    kind: 'ABOVE',
+    converted: c.money,
+    reason: `fare ${formatMoney(price)}${describeConversion(c.money, c.rates)} is above the ceiling ${formatMoney(ceiling)} (auto_book_max_price)`,
+  };
 }
 
 /** A fare the engine may pay (ceilingCheck). Without rates only a fare in the ceiling's own currency can be. */
@@ -320,7 +339,13 @@ export function withinCeiling(price: Money, ceiling: Money | null, fx: FxTable =
  * Whether the engine could book this option by itself (a flight-options answer): an allowed carrier, a cabin
  * within the cap and a fare within the ceiling; else why not.
  */
-export function autoBookVerdict(o: FlightOptionFacts, cfg: FlightConfigSnapshot, maxPrice: Money | null, fx: FxTable, cabinOverride?: string): { auto_bookable: boolean; reason: string | null } {
+export function autoBookVerdict(
+  o: FlightOptionFacts,
+  cfg: FlightConfigSnapshot,
+  maxPrice: Money | null,
+  fx: FxTable,
+  cabinOverride?: string,
+): { auto_bookable: boolean; reason: string | null } {
   const bar = flightOptionBar(o, cfg, cabinOverride);
   if (bar) return { auto_bookable: false, reason: bar };
   const c = ceilingCheck(o.price, maxPrice, fx, localDateOf(o.dep_time));

@@ -24,14 +24,8 @@ export function nextRosterState(previous: RosterState, current: FlatRoster, wind
   const pairings = current.pairings.filter((p) => overlaps(p, window));
   const taken = new Set(pairings.map((p) => p.pairing_number));
   return {
-    deadheads: [
-      ...current.deadheads.filter((r) => inWindow(r.duty_date, window)),
-      ...previous.deadheads.filter((r) => keepPrevious(r.key, r.duty_date)),
-    ],
-    layovers: [
-      ...current.layovers.filter((l) => inWindow(localDateOf(l.checkin_time_local), window)).map(refOf),
-      ...previous.layovers.filter((l) => keepPrevious(l.key, l.date)),
-    ],
+    deadheads: [...current.deadheads.filter((r) => inWindow(r.duty_date, window)), ...previous.deadheads.filter((r) => keepPrevious(r.key, r.duty_date))],
+    layovers: [...current.layovers.filter((l) => inWindow(localDateOf(l.checkin_time_local), window)).map(refOf), ...previous.layovers.filter((l) => keepPrevious(l.key, l.date))],
     pairings: [...pairings, ...previous.pairings.filter((p) => !taken.has(p.pairing_number) && !overlaps(p, window))],
   };
 }

@@ -17,7 +17,14 @@ describe('deadheadWindow', () => {
 
   test('an option leaving just inside the slack fits, one just outside does not', () => {
     const cfg = { same_carrier_preference: false, preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY' } as never;
-    const option = (id: string, dep: string, arr: string) => ({ flight_option_id: id, airline_code: 'XY', dep_time: dep, arr_time: arr, cabin: 'ECONOMY', price: { amount: 100, currency: 'USD' } });
+    const option = (id: string, dep: string, arr: string) => ({
+      flight_option_id: id,
+      airline_code: 'XY',
+      dep_time: dep,
+      arr_time: arr,
+      cabin: 'ECONOMY',
+      price: { amount: 100, currency: 'USD' },
+    });
     const window = deadheadWindow({ dep_time_local: '2027-03-10T09:00:00+00:00', arr_time_local: '2027-03-10T12:00:00+00:00' });
     expect(chooseFlightOption([option('in', '2027-03-10T06:00:00Z', '2027-03-10T15:00:00Z')], window, cfg, 'XY', null)).toMatchObject({ ok: true });
     expect(chooseFlightOption([option('early', '2027-03-10T05:59:00Z', '2027-03-10T09:00:00Z')], window, cfg, 'XY', null)).toMatchObject({ ok: false });
@@ -98,7 +105,13 @@ describe('injected requests', () => {
       checkout: '2027-03-12T12:00:00+00:00',
     });
     expect(
-      injectedStay(request, { policy: 'GUARANTEED', standard_check_in_time: '14:00', standard_check_out_time: '12:00', guaranteed_early_check_in_time: '06:00', guaranteed_late_check_out_time: '18:00' }),
+      injectedStay(request, {
+        policy: 'GUARANTEED',
+        standard_check_in_time: '14:00',
+        standard_check_out_time: '12:00',
+        guaranteed_early_check_in_time: '06:00',
+        guaranteed_late_check_out_time: '18:00',
+      }),
     ).toEqual({ checkin: '2027-03-10T06:00:00+00:00', checkout: '2027-03-12T18:00:00+00:00' });
   });
 

@@ -7,7 +7,8 @@ const booking = (status: (typeof BOOKING_STATUSES)[number], extra: Record<string
 
 describe('coverageOf (layovers)', () => {
   it('a rostered layover with a CONFIRMED or MODIFIED booking of the same stay is COVERED', () => {
-    for (const status of ['CONFIRMED', 'MODIFIED'] as const) expect(coverageOf({ type: 'HOTEL', origin: 'ROSTERED', booking: booking(status), roster: STAY })).toEqual({ status: 'COVERED', reason: null });
+    for (const status of ['CONFIRMED', 'MODIFIED'] as const)
+      expect(coverageOf({ type: 'HOTEL', origin: 'ROSTERED', booking: booking(status), roster: STAY })).toEqual({ status: 'COVERED', reason: null });
   });
   it('the same instants written with another offset still match', () => {
     const b = booking('CONFIRMED', { checkin_time_local: '2027-03-10T20:00:00+00:00' });
@@ -35,7 +36,10 @@ describe('coverageOf (layovers)', () => {
       status: 'AT_RISK',
       reason: 'stay no longer rostered: its cancellation awaits review',
     });
-    expect(coverageOf({ type: 'HOTEL', origin: 'DROPPED', booking: booking('CONFIRMED'), roster: null })).toEqual({ status: 'AT_RISK', reason: 'stay no longer rostered: the booking is still CONFIRMED' });
+    expect(coverageOf({ type: 'HOTEL', origin: 'DROPPED', booking: booking('CONFIRMED'), roster: null })).toEqual({
+      status: 'AT_RISK',
+      reason: 'stay no longer rostered: the booking is still CONFIRMED',
+    });
     expect(coverageOf({ type: 'HOTEL', origin: 'DROPPED', booking: booking('CANCELLED'), roster: null })).toBeNull();
   });
   it('an injected stay is COVERED once confirmed and never shown once cancelled', () => {
@@ -49,19 +53,32 @@ describe('coverageOf (deadheads)', () => {
   const flight = (status: (typeof BOOKING_STATUSES)[number], extra: Record<string, unknown> = {}) => ({ status, pending_cancel: false, review_reason: null, ...LEG, ...extra });
   it('a ticketed flight for exactly the leg is COVERED; another route is AT_RISK; none is UNCOVERED', () => {
     expect(coverageOf({ type: 'FLIGHT', origin: 'ROSTERED', booking: flight('CONFIRMED'), roster: LEG })?.status).toBe('COVERED');
-    expect(coverageOf({ type: 'FLIGHT', origin: 'ROSTERED', booking: flight('CONFIRMED', { to_airport: 'EWR' }), roster: LEG })).toEqual({ status: 'AT_RISK', reason: 'the booked flight no longer matches the roster’s leg' });
+    expect(coverageOf({ type: 'FLIGHT', origin: 'ROSTERED', booking: flight('CONFIRMED', { to_airport: 'EWR' }), roster: LEG })).toEqual({
+      status: 'AT_RISK',
+      reason: 'the booked flight no longer matches the roster’s leg',
+    });
     expect(coverageOf({ type: 'FLIGHT', origin: 'ROSTERED', booking: null, roster: LEG })).toEqual({ status: 'UNCOVERED', reason: 'no ticketed flight for this deadhead leg' });
   });
 });
 
 describe('coverageOf (properties)', () => {
-  const stay = fc.record({ station: fc.constantFrom('JFK', 'EWR'), checkin_time_local: fc.constantFrom(STAY.checkin_time_local, '2027-03-10T20:00:00+00:00', '2027-03-10T16:00:00-05:00'), checkout_time_local: fc.constantFrom(STAY.checkout_time_local, '2027-03-12T09:00:00-05:00') });
-  const facts: fc.Arbitrary<CoverageFacts> = fc.record({
-    type: fc.constant('HOTEL' as const),
-    origin: fc.constantFrom(...COVERAGE_ORIGINS),
-    booking: fc.option(fc.tuple(fc.constantFrom(...BOOKING_STATUSES), fc.boolean(), fc.option(fc.string()), stay).map(([status, pending_cancel, review_reason, s]) => ({ status, pending_cancel, review_reason, ...s }))),
-    roster: stay,
-  }).map((f) => ({ ...f, roster: f.origin === 'ROSTERED' ? f.roster : null }));
+  const stay = fc.record({
+    station: fc.constantFrom('JFK', 'EWR'),
+    checkin_time_local: fc.constantFrom(STAY.checkin_time_local, '2027-03-10T20:00:00+00:00', '2027-03-10T16:00:00-05:00'),
+    checkout_time_local: fc.constantFrom(STAY.checkout_time_local, '2027-03-12T09:00:00-05:00'),
+  });
+  const facts: fc.Arbitrary<CoverageFacts> = fc
+    .record({
+      type: fc.constant('HOTEL' as const),
+      origin: fc.constantFrom(...COVERAGE_ORIGINS),
+      booking: fc.option(
+        fc
+          .tuple(fc.constantFrom(...BOOKING_STATUSES), fc.boolean(), fc.option(fc.string()), stay)
+          .map(([status, pending_cancel, review_reason, s]) => ({ status, pending_cancel, review_reason, ...s })),
+      ),
+      roster: stay,
+    })
+    .map((f) => ({ ...f, roster: f.origin === 'ROSTERED' ? f.roster : null }));
 
   it('COVERED exactly when a live, held booking not awaiting cancellation asks for the rostered stay; a reason for every other state', () => {
     fc.assert(

@@ -60,7 +60,16 @@ describe('deadhead legs against the previous submission', () => {
   });
 
   it('only DH legs give FLIGHT items (FLT, TRG, RSV... do not)', () => {
-    const p = pairing('P3', [crew('E1')], [duty(1, '2026-12-10', [leg(1, 'FLT', 'LHR', 'CDG', ts('2026-12-10', '08:00'), ts('2026-12-10', '10:00', '+01:00')), leg(2, 'TRG', 'CDG', 'CDG', ts('2026-12-10', '11:00', '+01:00'), ts('2026-12-10', '15:00', '+01:00'))])]);
+    const p = pairing(
+      'P3',
+      [crew('E1')],
+      [
+        duty(1, '2026-12-10', [
+          leg(1, 'FLT', 'LHR', 'CDG', ts('2026-12-10', '08:00'), ts('2026-12-10', '10:00', '+01:00')),
+          leg(2, 'TRG', 'CDG', 'CDG', ts('2026-12-10', '11:00', '+01:00'), ts('2026-12-10', '15:00', '+01:00')),
+        ]),
+      ],
+    );
     expect(flightItems(run(submission([p])))).toEqual([]);
   });
 

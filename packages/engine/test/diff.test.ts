@@ -94,9 +94,9 @@ describe('subtypes, source, keys and order', () => {
 
   it('rejects a processedAt that is not an ISO timestamp', () => {
     const flat = flattenRoster(submission([p1()]));
-    expect(() =>
-      diffRoster({ current: flat, previous: rosterState(flat), hotelBookings: [], flightBookings: [], window: WINDOW, settings: SETTINGS, processedAt: 'yesterday' }),
-    ).toThrow(/processedAt/);
+    expect(() => diffRoster({ current: flat, previous: rosterState(flat), hotelBookings: [], flightBookings: [], window: WINDOW, settings: SETTINGS, processedAt: 'yesterday' })).toThrow(
+      /processedAt/,
+    );
   });
 });
 

@@ -13,7 +13,6 @@ import {
   type DateWindow,
 } from '../src';
 
-
 export const WINDOW: DateWindow = { start: '2026-12-01', end: '2026-12-31' };
 /** Far enough before the window that every event in it is P4. */
 export const PROCESSED_AT = '2026-11-01T00:00:00Z';

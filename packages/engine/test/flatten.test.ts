@@ -3,7 +3,9 @@ import { bookingsFor, crew, duty, layover, leg, p1, pairing, run, submission, ts
 
 describe('flattenRoster: row order', () => {
   it('numbers every leg and layover of every crew member: pairing -> crew -> duty period -> legs, then layover', () => {
-    const flat = flattenRoster(submission([p1(), pairing('P2', [crew('E3')], [duty(1, '2026-12-12', [leg(1, 'DH', 'LHR', 'MAD', ts('2026-12-12', '09:00'), ts('2026-12-12', '12:00', '+01:00'))])])]));
+    const flat = flattenRoster(
+      submission([p1(), pairing('P2', [crew('E3')], [duty(1, '2026-12-12', [leg(1, 'DH', 'LHR', 'MAD', ts('2026-12-12', '09:00'), ts('2026-12-12', '12:00', '+01:00'))])])]),
+    );
     expect(flat.rowCount).toBe(9);
     // Only DH legs and booking_required layovers are kept, with their place in the full sequence.
     expect(flat.deadheads.map((r) => [r.employee_id, r.pairing_number, r.row])).toEqual([
@@ -62,19 +64,25 @@ describe('flattenRoster: grouping drops (spec rule 6)', () => {
 
   it('takes the date written in the local timestamp, not the UTC date', () => {
     // 23:30 at -05:00 is 04:30 UTC the next day; the local date matches duty_date.
-    const flat = flattenRoster(submission([pairing('P9', [crew('E1')], [duty(1, '2026-12-10', [leg(1, 'DH', 'JFK', 'MIA', ts('2026-12-10', '23:30', '-05:00'), ts('2026-12-11', '02:30', '-05:00'))])])]));
+    const flat = flattenRoster(
+      submission([pairing('P9', [crew('E1')], [duty(1, '2026-12-10', [leg(1, 'DH', 'JFK', 'MIA', ts('2026-12-10', '23:30', '-05:00'), ts('2026-12-11', '02:30', '-05:00'))])])]),
+    );
     expect(flat.deadheads).toHaveLength(1);
   });
 });
 
 describe('flattenRoster: duplicates and impossible data (DESIGN 6)', () => {
   it('the same leg key twice gives one DUPLICATE_ROW audit event and the first row wins', () => {
-    const p = pairing('P5', [crew('E1')], [
-      duty(1, '2026-12-10', [
-        leg(1, 'DH', 'LHR', 'CDG', ts('2026-12-10', '08:00'), ts('2026-12-10', '10:00', '+01:00')),
-        leg(1, 'DH', 'LHR', 'AMS', ts('2026-12-10', '09:00'), ts('2026-12-10', '11:00', '+01:00')),
-      ]),
-    ]);
+    const p = pairing(
+      'P5',
+      [crew('E1')],
+      [
+        duty(1, '2026-12-10', [
+          leg(1, 'DH', 'LHR', 'CDG', ts('2026-12-10', '08:00'), ts('2026-12-10', '10:00', '+01:00')),
+          leg(1, 'DH', 'LHR', 'AMS', ts('2026-12-10', '09:00'), ts('2026-12-10', '11:00', '+01:00')),
+        ]),
+      ],
+    );
     const flat = flattenRoster(submission([p]));
     expect(flat.deadheads.map((r) => [r.to_airport, r.row])).toEqual([['CDG', 1]]);
     expect(flat.auditEvents).toHaveLength(1);
@@ -120,10 +128,14 @@ describe('flattenRoster: duplicates and impossible data (DESIGN 6)', () => {
   });
 
   it('the same layover key twice (duty_period_num repeated) gives a DUPLICATE_ROW', () => {
-    const p = pairing('P6', [crew('E1')], [
-      duty(1, '2026-12-10', [], layover('FRA', ts('2026-12-10', '20:00'), ts('2026-12-11', '07:00'))),
-      duty(1, '2026-12-11', [], layover('MUC', ts('2026-12-11', '20:00'), ts('2026-12-12', '07:00'))),
-    ]);
+    const p = pairing(
+      'P6',
+      [crew('E1')],
+      [
+        duty(1, '2026-12-10', [], layover('FRA', ts('2026-12-10', '20:00'), ts('2026-12-11', '07:00'))),
+        duty(1, '2026-12-11', [], layover('MUC', ts('2026-12-11', '20:00'), ts('2026-12-12', '07:00'))),
+      ],
+    );
     const flat = flattenRoster(submission([p]));
     expect(flat.layovers.map((l) => l.station)).toEqual(['FRA']);
     expect(flat.auditEvents.map((e) => [e.classification, e.source_rows.day2_row])).toEqual([['DUPLICATE_ROW', 2]]);

@@ -5,7 +5,13 @@ import { autoBookVerdict, ceilingCheck, chooseFlightOption, earliestTravelDate, 
 
 const usd = (amount: number): Money => ({ amount, currency: 'USD' });
 const eur = (amount: number): Money => ({ amount, currency: 'EUR' });
-const cfg = (over: Partial<FlightConfigSnapshot> = {}): FlightConfigSnapshot => ({ preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false, ...over });
+const cfg = (over: Partial<FlightConfigSnapshot> = {}): FlightConfigSnapshot => ({
+  preferred_airlines: [],
+  blacklisted_airlines: [],
+  preferred_cabin: 'ECONOMY',
+  same_carrier_preference: false,
+  ...over,
+});
 let seq = 0;
 const opt = (airline: string, price: Money, over: Partial<FlightOptionFacts> = {}): FlightOptionFacts => ({
   flight_option_id: `${airline}-${++seq}`,
@@ -83,7 +89,15 @@ describe('rankFlightOptions: the order the engine tries options (shared with GET
 
   it('property: the choice is always the first ranked option within the window and the ceiling', () => {
     const arb = fc.record({
-      opts: fc.array(fc.record({ airline: fc.constantFrom('XY', 'LH', 'AF', 'BA'), amount: fc.integer({ min: 1, max: 500 }), currency: fc.constantFrom('USD', 'EUR'), cabin: fc.constantFrom('ECONOMY', 'BUSINESS') }), { maxLength: 10 }),
+      opts: fc.array(
+        fc.record({
+          airline: fc.constantFrom('XY', 'LH', 'AF', 'BA'),
+          amount: fc.integer({ min: 1, max: 500 }),
+          currency: fc.constantFrom('USD', 'EUR'),
+          cabin: fc.constantFrom('ECONOMY', 'BUSINESS'),
+        }),
+        { maxLength: 10 },
+      ),
       black: fc.uniqueArray(fc.constantFrom('XY', 'LH', 'AF', 'BA'), { maxLength: 2 }),
       pref: fc.uniqueArray(fc.constantFrom('XY', 'LH', 'AF', 'BA'), { maxLength: 2 }),
       same: fc.boolean(),

@@ -36,7 +36,11 @@ describe('rateOn: the rate of a date is the latest set on or before it', () => {
 
 describe('convert', () => {
   it('through the pivot: EUR to USD multiplies by the EUR rate, USD to EUR divides by it', () => {
-    expect(convert({ amount: 100, currency: 'EUR' }, 'USD', TABLE, '2026-12-01')).toEqual({ ok: true, money: { amount: 110.00000000000001, currency: 'USD' }, rates: [{ currency: 'EUR', rate: 1.1, as_of: '2026-11-20' }] });
+    expect(convert({ amount: 100, currency: 'EUR' }, 'USD', TABLE, '2026-12-01')).toEqual({
+      ok: true,
+      money: { amount: 110.00000000000001, currency: 'USD' },
+      rates: [{ currency: 'EUR', rate: 1.1, as_of: '2026-11-20' }],
+    });
     const back = convert({ amount: 70, currency: 'USD' }, 'EUR', TABLE, '2027-03-10');
     expect(back.ok && roundCents(back.money.amount)).toBe(66.67);
   });

@@ -44,7 +44,16 @@ function hotels(plan: HotelConfigPlan) {
 describe('planHotelConfig: accepted configurations', () => {
   it('a property found in the GDS inventory is a GDS hotel named as in the inventory (rule 2, 3)', () => {
     const [h] = hotels(planHotelConfig([], [base('FRA', { ...STD_IN, name: 'My own name' })], LOOKUP));
-    expect(h).toEqual({ base_station: 'FRA', property_id: 'GDS-FRA-1', name: 'Inventory Hotel FRA', handler_type: 'GDS', terms: STD_TERMS, reservations_email: null, legacy_rates: 'keep', hotel_config_id: null });
+    expect(h).toEqual({
+      base_station: 'FRA',
+      property_id: 'GDS-FRA-1',
+      name: 'Inventory Hotel FRA',
+      handler_type: 'GDS',
+      terms: STD_TERMS,
+      reservations_email: null,
+      legacy_rates: 'keep',
+      hotel_config_id: null,
+    });
   });
 
   it("a DIRECT hotel's reservations_email is carried, and is not a term: it may change while automated booking is on (issue 15)", () => {
@@ -52,7 +61,10 @@ describe('planHotelConfig: accepted configurations', () => {
     const [h] = hotels(planHotelConfig([], [base('FRA', direct)], LOOKUP));
     expect(h).toMatchObject({ handler_type: 'DIRECT', reservations_email: 'res@crewinn.test', terms: { ...STD_TERMS, chain: 'Crew Inns' } });
     const e = existing({ property_id: 'OWN-FRA-1', terms: { ...STD_TERMS, chain: 'Crew Inns' }, has_contracts: true, automated_booking_enabled: true });
-    expect(hotels(planHotelConfig([e], [base('FRA', { ...direct, reservations_email: 'new@crewinn.test' })], LOOKUP))[0]).toMatchObject({ reservations_email: 'new@crewinn.test', hotel_config_id: 41 });
+    expect(hotels(planHotelConfig([e], [base('FRA', { ...direct, reservations_email: 'new@crewinn.test' })], LOOKUP))[0]).toMatchObject({
+      reservations_email: 'new@crewinn.test',
+      hotel_config_id: 41,
+    });
   });
 
   it('a GDS property stays GDS even when a chain is supplied', () => {
@@ -254,7 +266,9 @@ describe('contractRateIssues (DESIGN 4: PUT contract rates)', () => {
   });
 
   it('a period ending after the contract', () => {
-    expect(contractRateIssues(DEC, [rp('2026-12-01', '2026-12-10'), rp('2026-12-20', '2027-01-01')])).toEqual([{ field: '/rate_periods/1', issue: expect.stringMatching(/within the contract/) }]);
+    expect(contractRateIssues(DEC, [rp('2026-12-01', '2026-12-10'), rp('2026-12-20', '2027-01-01')])).toEqual([
+      { field: '/rate_periods/1', issue: expect.stringMatching(/within the contract/) },
+    ]);
   });
 
   it('two periods sharing a day overlap (dates are inclusive)', () => {

@@ -70,7 +70,15 @@ const HOTEL: StationHotel = {
   handler_type: 'DIRECT',
   name: 'Airport Hotel FRA',
   terms: { policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00' },
-  contracts: [{ contract_id: 10, contract_from: '2026-12-01', contract_to: '2026-12-31', automated_booking_enabled: true, rate_periods: [{ effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 120, currency: 'EUR' } }] }],
+  contracts: [
+    {
+      contract_id: 10,
+      contract_from: '2026-12-01',
+      contract_to: '2026-12-31',
+      automated_booking_enabled: true,
+      rate_periods: [{ effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 120, currency: 'EUR' } }],
+    },
+  ],
 };
 
 function policy(over: Partial<PolicyContext> = {}): PolicyContext {
@@ -124,11 +132,26 @@ describe("an airline's request", () => {
 
   test('an injected flight is gated by the booking account only, not by the deadhead lever', () => {
     expect(decideRequest({ ...flight, kind: 'injection' }, policy())).toMatchObject({ action: 'AUTO_BOOK' });
-    expect(decideRequest({ ...flight, kind: 'injection' }, policy({ crew_booker_email: null }))).toEqual({ action: 'REVIEW', auto_eligible: false, reason: NO_BOOKER, recommended_action: null, flight_options_url: null });
+    expect(decideRequest({ ...flight, kind: 'injection' }, policy({ crew_booker_email: null }))).toEqual({
+      action: 'REVIEW',
+      auto_eligible: false,
+      reason: NO_BOOKER,
+      recommended_action: null,
+      flight_options_url: null,
+    });
   });
 
   test('a hotel request goes through the policy: the configured hotel and its contract, or review', () => {
-    const stay = { action_id: 'a', kind: 'injection' as const, type: 'HOTEL' as const, classification: 'NEW_LAYOVER', traveller_email: 't@x', station: 'FRA', checkin_time_local: '2026-12-10T15:00:00+01:00', checkout_time_local: '2026-12-11T11:00:00+01:00' };
+    const stay = {
+      action_id: 'a',
+      kind: 'injection' as const,
+      type: 'HOTEL' as const,
+      classification: 'NEW_LAYOVER',
+      traveller_email: 't@x',
+      station: 'FRA',
+      checkin_time_local: '2026-12-10T15:00:00+01:00',
+      checkout_time_local: '2026-12-11T11:00:00+01:00',
+    };
     expect(decideRequest(stay, policy())).toMatchObject({ action: 'AUTO_BOOK', hotel: { property_id: 'GDS-FRA-1', contract_id: 10 } });
     expect(decideRequest({ ...stay, property_id: 'OTHER' }, policy())).toMatchObject({ action: 'REVIEW' });
     expect(decideRequest(stay, policy({ crew_booker_email: null }))).toMatchObject({ action: 'REVIEW', reason: NO_BOOKER });
@@ -204,14 +227,24 @@ describe('PATCH and DELETE', () => {
   });
 
   test('a booking without times gets the default stay times, at UTC', () => {
-    const plan = patchPlan(hotelBooking({ checkin_time_local: null, checkout_time_local: null }), { hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-11' } }, 'me@x', HOTEL, null);
-    expect(plan).toMatchObject({ kind: 'AMEND', changes: { checkin_time_local: `2026-12-10T${DEFAULT_CHECK_IN}:00+00:00`, checkout_time_local: `2026-12-11T${DEFAULT_CHECK_OUT}:00+00:00` } });
+    const plan = patchPlan(
+      hotelBooking({ checkin_time_local: null, checkout_time_local: null }),
+      { hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-11' } },
+      'me@x',
+      HOTEL,
+      null,
+    );
+    expect(plan).toMatchObject({
+      kind: 'AMEND',
+      changes: { checkin_time_local: `2026-12-10T${DEFAULT_CHECK_IN}:00+00:00`, checkout_time_local: `2026-12-11T${DEFAULT_CHECK_OUT}:00+00:00` },
+    });
   });
 
   test('check-out not after check-in is invalid; a cancelled booking or one holding no room cannot be amended', () => {
     expect(patchPlan(hotelBooking(), { hotel: { check_out_date: '2026-12-10' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'INVALID', field: '/hotel/check_out_date' });
     expect(patchPlan(hotelBooking({ status: 'CANCELLED' }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'CONFLICT' });
-    for (const s of ['FAILED', 'NEEDS_REVIEW'] as const) expect(patchPlan(hotelBooking({ status: s }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'CONFLICT' });
+    for (const s of ['FAILED', 'NEEDS_REVIEW'] as const)
+      expect(patchPlan(hotelBooking({ status: s }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'CONFLICT' });
   });
 
   test("another property: cancel-and-rebook, at the station hotel's contract and channel when it is the configured one", () => {
@@ -227,7 +260,10 @@ describe('PATCH and DELETE', () => {
       },
     });
     // A property the station has not configured: just the property, under the booking's own booker when the airline has none.
-    expect(patchPlan(hotelBooking({ status: 'FAILED' }), { hotel: { property_id: 'ELSE' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'REBOOK', changes: { hotel: { property_id: 'ELSE' }, booked_by: 'old@x' } });
+    expect(patchPlan(hotelBooking({ status: 'FAILED' }), { hotel: { property_id: 'ELSE' } }, 'me@x', HOTEL, null)).toMatchObject({
+      kind: 'REBOOK',
+      changes: { hotel: { property_id: 'ELSE' }, booked_by: 'old@x' },
+    });
   });
 
   test('any flight change is cancel-and-rebook: a chosen option under the caller, a search under the booking account it had', () => {
@@ -270,7 +306,11 @@ describe("a task's end and its retries", () => {
   test('a transient supplier failure is FAILED (retryable), a refusal NEEDS_REVIEW', () => {
     expect(supplierErrorOutcome({ transient: true, code: 'SUPPLIER_TIMEOUT', message: 'slow' })).toEqual({ status: 'FAILED', reason: 'SUPPLIER_TIMEOUT: slow' });
     expect(supplierErrorOutcome({ transient: false, code: 'NO_AVAILABILITY', message: 'full' })).toEqual({ status: 'NEEDS_REVIEW', reason: 'supplier refused (NO_AVAILABILITY): full' });
-    fc.assert(fc.property(fc.boolean(), fc.string(), fc.string(), (transient, code, message) => expect(supplierErrorOutcome({ transient, code, message }).status).toBe(transient ? 'FAILED' : 'NEEDS_REVIEW')));
+    fc.assert(
+      fc.property(fc.boolean(), fc.string(), fc.string(), (transient, code, message) =>
+        expect(supplierErrorOutcome({ transient, code, message }).status).toBe(transient ? 'FAILED' : 'NEEDS_REVIEW'),
+      ),
+    );
     expect(internalErrorOutcome('boom')).toEqual({ status: 'FAILED', reason: 'internal error: boom' });
   });
 
@@ -278,9 +318,7 @@ describe("a task's end and its retries", () => {
     expect(retryRefusal({ status: 'CONFIRMED', retry_count: 0 }, 3)).toBe('Only a FAILED booking can be retried; this one is CONFIRMED');
     expect(retryRefusal({ status: 'FAILED', retry_count: 3 }, 3)).toBe('The booking has used its 3 retries');
     expect(retryRefusal({ status: 'FAILED', retry_count: 2 }, 3)).toBeNull();
-    fc.assert(
-      fc.property(status, fc.nat(10), fc.nat(10), (s, count, max) => expect(retryable({ status: s, retry_count: count }, max)).toBe(s === 'FAILED' && count < max)),
-    );
+    fc.assert(fc.property(status, fc.nat(10), fc.nat(10), (s, count, max) => expect(retryable({ status: s, retry_count: count }, max)).toBe(s === 'FAILED' && count < max)));
   });
 
   test('a job is the current task only while PENDING with the same task and attempt; an automatic retry only while FAILED one attempt later', () => {
@@ -383,18 +421,23 @@ describe('requestIssues', () => {
   const anchors = { traveller_email: 't@x' };
   test('the block its type needs and no other; irop_ref for IROP; a hotel city or property and a later check-out', () => {
     expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([{ field: '/hotel', issue: 'is required when type is HOTEL' }]);
-    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', anchors, hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' } } as never, false).map((i) => i.field)).toEqual([
-      '/irop_ref',
-      '/hotel/city',
-      '/hotel/check_out_date',
-    ]);
+    expect(
+      requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', anchors, hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' } } as never, false).map(
+        (i) => i.field,
+      ),
+    ).toEqual(['/irop_ref', '/hotel/city', '/hotel/check_out_date']);
     expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors, hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 } } as never, false)).toEqual([]);
   });
 
   test('a flight needs its route and date, unless a commit names an option or the request cancels', () => {
-    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD') => requestIssues({ type: 'FLIGHT', classification, anchors, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
+    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD') =>
+      requestIssues({ type: 'FLIGHT', classification, anchors, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
     expect(flight({}, false)).toEqual(['/flight/from_airport is required', '/flight/to_airport is required', '/flight/depart_date is required']);
-    expect(flight({}, true)).toEqual(['/flight/from_airport is required without flight_option_id', '/flight/to_airport is required without flight_option_id', '/flight/depart_date is required without flight_option_id']);
+    expect(flight({}, true)).toEqual([
+      '/flight/from_airport is required without flight_option_id',
+      '/flight/to_airport is required without flight_option_id',
+      '/flight/depart_date is required without flight_option_id',
+    ]);
     expect(flight({ flight_option_id: 'O' }, true)).toEqual([]);
     expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual([]);
     expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual(['/flight/to_airport must differ from from_airport']);

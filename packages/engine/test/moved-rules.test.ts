@@ -36,7 +36,16 @@ const contract = (station: string, id: number) => ({
 });
 
 const facts = (over: Partial<BookingFacts> = {}): BookingFacts => ({
-  airline: { deadhead_auto_booking: true, booking_modification: false, swap_execution: true, cancellation_execution: false, carrier_code: 'XY', rate_match_mode: 'STRICT', max_retries: 3, emit_unchanged: false },
+  airline: {
+    deadhead_auto_booking: true,
+    booking_modification: false,
+    swap_execution: true,
+    cancellation_execution: false,
+    carrier_code: 'XY',
+    rate_match_mode: 'STRICT',
+    max_retries: 3,
+    emit_unchanged: false,
+  },
   company: { crew_booker_email: 'booker@x', cancellation_lookback_days: 2 },
   rules: { auto_book_max_price: { amount: 500, currency: 'EUR' } },
   flights: { snapshot: { ...DEFAULT_FLIGHT_CONFIG, preferred_cabin: 'BUSINESS' }, version: 4 },
@@ -58,7 +67,14 @@ describe('bookingContextOf', () => {
     expect(ctx.policy.travellerHasDob('nobody@x')).toBe(false);
     expect(ctx.policy.travellerHasDob(null)).toBe(false);
     expect(ctx.policy.flightOptionsUrl('a b')).toBe(flightOptionsUrl('a b'));
-    expect(ctx).toMatchObject({ carrier_code: 'XY', maxRetries: 3, rateMatchMode: 'STRICT', hotelConfigVersion: 'v7', flightConfigVersion: 'v4', maxPrice: { amount: 500, currency: 'EUR' } });
+    expect(ctx).toMatchObject({
+      carrier_code: 'XY',
+      maxRetries: 3,
+      rateMatchMode: 'STRICT',
+      hotelConfigVersion: 'v7',
+      flightConfigVersion: 'v4',
+      maxPrice: { amount: 500, currency: 'EUR' },
+    });
     expect(ctx.flightConfig.preferred_cabin).toBe('BUSINESS');
     expect(ctx.fxRates.get('USD')).toHaveLength(1);
   });
@@ -72,7 +88,11 @@ describe('bookingContextOf', () => {
   });
 
   test('flightPolicyOf: the default config and no ceiling unless set', () => {
-    expect(flightPolicyOf({ carrier_code: 'XY', snapshot: null, auto_book_max_price: null, fxRates: [] })).toMatchObject({ carrier_code: 'XY', flightConfig: DEFAULT_FLIGHT_CONFIG, maxPrice: null });
+    expect(flightPolicyOf({ carrier_code: 'XY', snapshot: null, auto_book_max_price: null, fxRates: [] })).toMatchObject({
+      carrier_code: 'XY',
+      flightConfig: DEFAULT_FLIGHT_CONFIG,
+      maxPrice: null,
+    });
   });
 });
 
@@ -148,7 +168,17 @@ describe('coverage of query rows', () => {
 
 describe('rosteredRowsIn', () => {
   const crew = { employee_id: 'E1', traveller_email: 'A@X', name: 'A', rank: 'CA' as never, home_base: 'FRA' };
-  const layover = (key: string, checkin: string): LayoverRow => ({ ...crew, row: 1, key, pairing_number: 'P1', duty_period_num: 1, duty_date: checkin.slice(0, 10), station: 'MUC', checkin_time_local: checkin, checkout_time_local: checkin });
+  const layover = (key: string, checkin: string): LayoverRow => ({
+    ...crew,
+    row: 1,
+    key,
+    pairing_number: 'P1',
+    duty_period_num: 1,
+    duty_date: checkin.slice(0, 10),
+    station: 'MUC',
+    checkin_time_local: checkin,
+    checkout_time_local: checkin,
+  });
   const leg = (key: string, date: string): DeadheadRow => ({
     ...crew,
     row: 2,

@@ -81,7 +81,15 @@ function item(over: Partial<PolicyItem> = {}): PolicyItem {
 const newLayover = (over: Partial<PolicyItem> = {}) => item(over);
 const modifyLayover = (over: Partial<PolicyItem> = {}) => item({ subtype: 'MODIFY', classification: 'LAYOVER_DATE_CHANGE', booking_status: 'CONFIRMED', ...over });
 const cancelLayover = (over: Partial<PolicyItem> = {}) => item({ subtype: 'CANCEL', classification: 'LAYOVER_CANCELLED', booking_status: 'CONFIRMED', ...over });
-const flightItem = (over: Partial<PolicyItem>): PolicyItem => ({ action_id: 'act-dh', type: 'FLIGHT', subtype: 'NEW_BOOKING', classification: 'NEW_DEADHEAD', booking_status: null, traveller_email: 'e1@crew.example.com', ...over });
+const flightItem = (over: Partial<PolicyItem>): PolicyItem => ({
+  action_id: 'act-dh',
+  type: 'FLIGHT',
+  subtype: 'NEW_BOOKING',
+  classification: 'NEW_DEADHEAD',
+  booking_status: null,
+  traveller_email: 'e1@crew.example.com',
+  ...over,
+});
 const newDeadhead = (over: Partial<PolicyItem> = {}) => flightItem(over);
 const deadheadTimeChange = (over: Partial<PolicyItem> = {}) => flightItem({ subtype: 'MODIFY', classification: 'DEADHEAD_TIME_CHANGE', booking_status: 'CONFIRMED', ...over });
 const deadheadCancelled = (over: Partial<PolicyItem> = {}) => flightItem({ subtype: 'CANCEL', classification: 'DEADHEAD_CANCELLED', booking_status: 'CONFIRMED', ...over });
@@ -378,7 +386,9 @@ describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hote
   });
 
   it('a disabled contract is skipped in favour of an enabled one that covers the stay', () => {
-    const hotel = stationHotel({ contracts: [contract({ contract_id: 1, automated_booking_enabled: false }), contract({ contract_id: 2, rate_periods: [period('2026-12-01', '2026-12-31', 99)] })] });
+    const hotel = stationHotel({
+      contracts: [contract({ contract_id: 1, automated_booking_enabled: false }), contract({ contract_id: 2, rate_periods: [period('2026-12-01', '2026-12-31', 99)] })],
+    });
     const d = decide(newLayover(), ctx({ hotel }));
     expectAuto(d, 'AUTO_BOOK');
     expect(d.hotel).toMatchObject({ contract_id: 2, rate: eur(99) });
@@ -492,7 +502,12 @@ function build(i: Spec<typeof arbItem>, c: Spec<typeof arbCtx>): [PolicyItem, Po
     traveller_email: 'e@x.example.com',
     ...(i.type === 'HOTEL' ? { station: 'FRA', checkin_time_local: at(inDate, `${pad(i.inHour)}:00`), checkout_time_local: at(outDate, `${pad(i.outHour)}:00`), property_id: i.pinned } : {}),
   };
-  const hotel = c.hotel ? stationHotel({ terms: c.hotel.terms, contracts: [contract({ automated_booking_enabled: c.hotel.enabled, contract_to: c.hotel.contractTo, rate_periods: [period('2026-12-01', c.hotel.contractTo, 100)] })] }) : null;
+  const hotel = c.hotel
+    ? stationHotel({
+        terms: c.hotel.terms,
+        contracts: [contract({ automated_booking_enabled: c.hotel.enabled, contract_to: c.hotel.contractTo, rate_periods: [period('2026-12-01', c.hotel.contractTo, 100)] })],
+      })
+    : null;
   return [policyItem, ctx({ settings: c.settings, crew_booker_email: c.booker ? 'b@x.example.com' : null, dob: c.dob, hotel, cancellation_lookback_days: c.lookback })];
 }
 
@@ -542,7 +557,15 @@ type Opt = FlightOptionFacts;
 let seq = 0;
 function opt(airline: string, amount: number, over: Partial<Opt> = {}): Opt {
   seq++;
-  return { flight_option_id: `${airline}-${amount}-${seq}`, airline_code: airline, dep_time: '2026-12-10T08:00:00Z', arr_time: '2026-12-10T10:00:00Z', cabin: 'ECONOMY', price: eur(amount), ...over };
+  return {
+    flight_option_id: `${airline}-${amount}-${seq}`,
+    airline_code: airline,
+    dep_time: '2026-12-10T08:00:00Z',
+    arr_time: '2026-12-10T10:00:00Z',
+    cabin: 'ECONOMY',
+    price: eur(amount),
+    ...over,
+  };
 }
 function cfg(over: Partial<FlightConfigSnapshot> = {}): FlightConfigSnapshot {
   return { preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false, ...over };
@@ -721,7 +744,14 @@ describe('chooseFlightOption: properties', () => {
   });
   const hh = (h: number) => `2026-12-10T${pad(h)}:00:00Z`;
   const toOpts = (c: Spec<typeof arbCase>): Opt[] =>
-    c.opts.map((o, k) => ({ flight_option_id: `o${k}`, airline_code: o.airline, dep_time: hh(o.depHour), arr_time: hh(o.depHour + o.dur), cabin: o.cabin, price: { amount: o.amount, currency: o.currency } }));
+    c.opts.map((o, k) => ({
+      flight_option_id: `o${k}`,
+      airline_code: o.airline,
+      dep_time: hh(o.depHour),
+      arr_time: hh(o.depHour + o.dur),
+      cabin: o.cabin,
+      price: { amount: o.amount, currency: o.currency },
+    }));
 
   it('never a blacklisted carrier, never above the cabin cap, never above the ceiling, always inside the leg window', () => {
     fc.assert(

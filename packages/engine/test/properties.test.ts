@@ -1,6 +1,19 @@
 import fc from 'fast-check';
 import type { DutyPeriod, Leg, Pairing, ScheduleSubmission } from '@crew/contracts';
-import { diffRoster, flattenRoster, legKey, localDateOf, rosterState, settlesOnRerun, type DerivedActionItem, type FlightBookingActual, type FlightItemDetails, type HotelBookingActual, type HotelItemDetails, type RosterState } from '../src';
+import {
+  diffRoster,
+  flattenRoster,
+  legKey,
+  localDateOf,
+  rosterState,
+  settlesOnRerun,
+  type DerivedActionItem,
+  type FlightBookingActual,
+  type FlightItemDetails,
+  type HotelBookingActual,
+  type HotelItemDetails,
+  type RosterState,
+} from '../src';
 import { bookingsFor, crew, SETTINGS } from './fixtures';
 
 /*
@@ -190,26 +203,33 @@ describe('properties of the diff', () => {
 
   it('items never reference rows or bookings dated outside the window', () => {
     fc.assert(
-      fc.property(rosterSpec, rosterSpec, fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }), fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }), fc.boolean(), (day1, day2, hotels, flights, emit) => {
-        const previous = rosterState(flattenRoster(build(day1)));
-        const current = flattenRoster(build(day2));
-        const result = diff(build(day2), previous, hotels, flights, emit);
-        const bookingDate = new Map<string, string>([
-          ...hotels.map((b) => [b.booking_id, localDateOf(b.checkin_time_local)] as const),
-          ...flights.map((b) => [b.booking_id, b.duty_date!] as const),
-        ]);
-        for (const item of result.actionItems) {
-          const { day1_row, day2_row } = item.source_rows;
-          if (item.type === 'FLIGHT') {
-            if (day1_row !== null) expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
-            if (day2_row !== null) expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
-          } else {
-            if (day1_row !== null) expect(inWindow(previous.layovers.find((r) => r.row === day1_row)!.date)).toBe(true);
-            if (day2_row !== null) expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(true);
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.boolean(),
+        (day1, day2, hotels, flights, emit) => {
+          const previous = rosterState(flattenRoster(build(day1)));
+          const current = flattenRoster(build(day2));
+          const result = diff(build(day2), previous, hotels, flights, emit);
+          const bookingDate = new Map<string, string>([
+            ...hotels.map((b) => [b.booking_id, localDateOf(b.checkin_time_local)] as const),
+            ...flights.map((b) => [b.booking_id, b.duty_date!] as const),
+          ]);
+          for (const item of result.actionItems) {
+            const { day1_row, day2_row } = item.source_rows;
+            if (item.type === 'FLIGHT') {
+              if (day1_row !== null) expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
+              if (day2_row !== null) expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
+            } else {
+              if (day1_row !== null) expect(inWindow(previous.layovers.find((r) => r.row === day1_row)!.date)).toBe(true);
+              if (day2_row !== null) expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(true);
+            }
+            if (item.booking_id !== null) expect(inWindow(bookingDate.get(item.booking_id)!)).toBe(true);
           }
-          if (item.booking_id !== null) expect(inWindow(bookingDate.get(item.booking_id)!)).toBe(true);
-        }
-      }),
+        },
+      ),
     );
   });
 
@@ -275,17 +295,51 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
             .filter((i) => i.type === 'HOTEL')
             .map((i, n) => {
               const d = i.details as HotelItemDetails;
-              return { booking_id: `NEW-H${n}`, status: 'NEEDS_REVIEW', manual_override: false, traveller_email: d.traveller_email, employee_id: i.anchors.employee_id, pairing_number: i.anchors.pairing_number, duty_period_num: d.duty_period_num, duty_date: i.anchors.duty_date, station: d.station, checkin_time_local: d.checkin_time_local, checkout_time_local: d.checkout_time_local };
+              return {
+                booking_id: `NEW-H${n}`,
+                status: 'NEEDS_REVIEW',
+                manual_override: false,
+                traveller_email: d.traveller_email,
+                employee_id: i.anchors.employee_id,
+                pairing_number: i.anchors.pairing_number,
+                duty_period_num: d.duty_period_num,
+                duty_date: i.anchors.duty_date,
+                station: d.station,
+                checkin_time_local: d.checkin_time_local,
+                checkout_time_local: d.checkout_time_local,
+              };
             });
           const newFlights: FlightBookingActual[] = written
             .filter((i) => i.type === 'FLIGHT')
             .map((i, n) => {
               const d = i.details as FlightItemDetails;
-              return { booking_id: `NEW-F${n}`, status: 'NEEDS_REVIEW', manual_override: false, traveller_email: d.traveller_email, employee_id: i.anchors.employee_id, pairing_number: i.anchors.pairing_number, duty_date: i.anchors.duty_date, leg_sequence: d.leg_sequence, from_airport: d.from_airport, to_airport: d.to_airport, flight_number: d.flight_number, dep_time_local: d.dep_time_local, arr_time_local: d.arr_time_local };
+              return {
+                booking_id: `NEW-F${n}`,
+                status: 'NEEDS_REVIEW',
+                manual_override: false,
+                traveller_email: d.traveller_email,
+                employee_id: i.anchors.employee_id,
+                pairing_number: i.anchors.pairing_number,
+                duty_date: i.anchors.duty_date,
+                leg_sequence: d.leg_sequence,
+                from_airport: d.from_airport,
+                to_airport: d.to_airport,
+                flight_number: d.flight_number,
+                dep_time_local: d.dep_time_local,
+                arr_time_local: d.arr_time_local,
+              };
             });
           const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
           const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
-          const second = diffRoster({ current: flattenRoster(roster), previous: stored, hotelBookings: [...hotels, ...newHotels], flightBookings: [...flights, ...newFlights], window: WINDOW, settings, processedAt: later });
+          const second = diffRoster({
+            current: flattenRoster(roster),
+            previous: stored,
+            hotelBookings: [...hotels, ...newHotels],
+            flightBookings: [...flights, ...newFlights],
+            window: WINDOW,
+            settings,
+            processedAt: later,
+          });
           expect(second.actionItems).toEqual([]);
           expect(second.nextState).toEqual(first.nextState);
           held++;

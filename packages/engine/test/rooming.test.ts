@@ -24,8 +24,18 @@ describe('rooming lists: which list a row goes on', () => {
 
   test('a row joins the night list still waiting to be sent, else starts the next version', () => {
     expect(versionForRow([])).toEqual({ version: 1, existing: false });
-    expect(versionForRow([{ version: 1, status: 'SENT' }, { version: 2, status: 'QUEUED' }])).toEqual({ version: 2, existing: true });
-    expect(versionForRow([{ version: 1, status: 'SENT' }, { version: 2, status: 'ANSWERED' }])).toEqual({ version: 3, existing: false });
+    expect(
+      versionForRow([
+        { version: 1, status: 'SENT' },
+        { version: 2, status: 'QUEUED' },
+      ]),
+    ).toEqual({ version: 2, existing: true });
+    expect(
+      versionForRow([
+        { version: 1, status: 'SENT' },
+        { version: 2, status: 'ANSWERED' },
+      ]),
+    ).toEqual({ version: 3, existing: false });
   });
 
   test('the row reference is stable per stay', () => {
@@ -52,8 +62,18 @@ describe('rooming lists: new, amended and cancelled rows', () => {
     expect(hotelHoldsStay([{ marking: 'NEW', state: 'SENT' }])).toBe(true);
     expect(hotelHoldsStay([{ marking: 'NEW', state: 'CONFIRMED' }])).toBe(true);
     expect(hotelHoldsStay([{ marking: 'NEW', state: 'REJECTED' }])).toBe(false);
-    expect(hotelHoldsStay([{ marking: 'NEW', state: 'CONFIRMED' }, { marking: 'AMENDED', state: 'REJECTED' }])).toBe(true);
-    expect(hotelHoldsStay([{ marking: 'NEW', state: 'CONFIRMED' }, { marking: 'CANCELLED', state: 'CONFIRMED' }])).toBe(false);
+    expect(
+      hotelHoldsStay([
+        { marking: 'NEW', state: 'CONFIRMED' },
+        { marking: 'AMENDED', state: 'REJECTED' },
+      ]),
+    ).toBe(true);
+    expect(
+      hotelHoldsStay([
+        { marking: 'NEW', state: 'CONFIRMED' },
+        { marking: 'CANCELLED', state: 'CONFIRMED' },
+      ]),
+    ).toBe(false);
   });
 });
 

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { generateRoster, mutateRoster } from '@crew/roster-generator';
-import { diffRoster, flattenRoster, nextRosterState, settlesOnRerun, type DerivedActionItem, type FlightBookingActual, type FlightItemDetails, type HotelBookingActual, type HotelItemDetails, type RosterState } from '../src';
+import {
+  diffRoster,
+  flattenRoster,
+  nextRosterState,
+  settlesOnRerun,
+  type DerivedActionItem,
+  type FlightBookingActual,
+  type FlightItemDetails,
+  type HotelBookingActual,
+  type HotelItemDetails,
+  type RosterState,
+} from '../src';
 import { bookingsFor } from './fixtures';
 
 /*
@@ -19,13 +30,36 @@ function written(items: DerivedActionItem[]): { hotels: HotelBookingActual[]; fl
   items
     .filter((i) => i.subtype === 'NEW_BOOKING')
     .forEach((i, n) => {
-      const base = { booking_id: `NEW-${n}`, status: 'NEEDS_REVIEW' as const, manual_override: false, employee_id: i.anchors.employee_id, pairing_number: i.anchors.pairing_number, duty_date: i.anchors.duty_date };
+      const base = {
+        booking_id: `NEW-${n}`,
+        status: 'NEEDS_REVIEW' as const,
+        manual_override: false,
+        employee_id: i.anchors.employee_id,
+        pairing_number: i.anchors.pairing_number,
+        duty_date: i.anchors.duty_date,
+      };
       if (i.type === 'HOTEL') {
         const d = i.details as HotelItemDetails;
-        hotels.push({ ...base, traveller_email: d.traveller_email, duty_period_num: d.duty_period_num, station: d.station, checkin_time_local: d.checkin_time_local, checkout_time_local: d.checkout_time_local });
+        hotels.push({
+          ...base,
+          traveller_email: d.traveller_email,
+          duty_period_num: d.duty_period_num,
+          station: d.station,
+          checkin_time_local: d.checkin_time_local,
+          checkout_time_local: d.checkout_time_local,
+        });
       } else {
         const d = i.details as FlightItemDetails;
-        flights.push({ ...base, traveller_email: d.traveller_email, leg_sequence: d.leg_sequence, from_airport: d.from_airport, to_airport: d.to_airport, flight_number: d.flight_number, dep_time_local: d.dep_time_local, arr_time_local: d.arr_time_local });
+        flights.push({
+          ...base,
+          traveller_email: d.traveller_email,
+          leg_sequence: d.leg_sequence,
+          from_airport: d.from_airport,
+          to_airport: d.to_airport,
+          flight_number: d.flight_number,
+          dep_time_local: d.dep_time_local,
+          arr_time_local: d.arr_time_local,
+        });
       }
     });
   return { hotels, flights };
@@ -48,7 +82,9 @@ it('a settled diff of a generated roster, re-run later against its stored state 
         const roster = mutateRoster(earlier, { fraction, seed: seed + 1 });
         const earlierFlat = flattenRoster(earlier);
         const b = bookingsFor(earlierFlat);
-        const hotels = b.hotelBookings.slice(0, Math.round(kept * b.hotelBookings.length)).map<HotelBookingActual>((h, i) => (i < odd ? { ...h, status: i % 2 ? 'CANCELLED' : 'CONFIRMED', manual_override: i % 2 === 0 } : h));
+        const hotels = b.hotelBookings
+          .slice(0, Math.round(kept * b.hotelBookings.length))
+          .map<HotelBookingActual>((h, i) => (i < odd ? { ...h, status: i % 2 ? 'CANCELLED' : 'CONFIRMED', manual_override: i % 2 === 0 } : h));
         const flights = b.flightBookings.slice(0, Math.round(kept * b.flightBookings.length));
         const window = { start: roster.schedule_start_date, end: roster.schedule_end_date };
         const previous = nextRosterState({ deadheads: [], layovers: [], pairings: [] }, earlierFlat, window, new Set(earlierFlat.flaggedKeys));
@@ -59,7 +95,15 @@ it('a settled diff of a generated roster, re-run later against its stored state 
         const w = written(first.actionItems);
         const later = new Date(Date.parse(processedAt) + laterDays * 86_400_000).toISOString();
         const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
-        const second = diffRoster({ current: flattenRoster(roster), previous: stored, hotelBookings: [...hotels, ...w.hotels], flightBookings: [...flights, ...w.flights], window, settings, processedAt: later });
+        const second = diffRoster({
+          current: flattenRoster(roster),
+          previous: stored,
+          hotelBookings: [...hotels, ...w.hotels],
+          flightBookings: [...flights, ...w.flights],
+          window,
+          settings,
+          processedAt: later,
+        });
         expect(second.actionItems).toEqual([]);
         expect(second.nextState).toEqual(first.nextState);
         held++;

@@ -26,7 +26,11 @@ describe('ScheduleSubmission schema (spec 2.1)', () => {
     delete body.pairings[0].duty_periods[0].legs[0].arr_time_local;
     delete body.pairings[0].duty_periods[0].layover.booking_required;
     delete body.pairings[0].check_in_local;
-    expect(issues(body).map((i) => i.field).sort()).toEqual([
+    expect(
+      issues(body)
+        .map((i) => i.field)
+        .sort(),
+    ).toEqual([
       '/pairings/0/check_in_local',
       '/pairings/0/crew/0/traveller_email',
       '/pairings/0/duty_periods/0/layover/booking_required',
@@ -43,7 +47,11 @@ describe('ScheduleSubmission schema (spec 2.1)', () => {
     body.pairings[0].duty_periods[0].legs[1].to_airport = 'fra';
     body.pairings[0].duty_periods[0].legs[1].dep_time_local = '2026-12-10T12:00:00';
     body.pairings[0].pairing_number = 'P'.repeat(33);
-    expect(issues(body).map((i) => i.field).sort()).toEqual([
+    expect(
+      issues(body)
+        .map((i) => i.field)
+        .sort(),
+    ).toEqual([
       '/pairings/0/crew/0/rank',
       '/pairings/0/duty_periods/0/legs/1/activity_code',
       '/pairings/0/duty_periods/0/legs/1/dep_time_local',
@@ -53,7 +61,7 @@ describe('ScheduleSubmission schema (spec 2.1)', () => {
     ]);
   });
 
-  it('does not reject impossible data: an arrival before departure is the engine\'s DATA_QUALITY_FLAG', () => {
+  it("does not reject impossible data: an arrival before departure is the engine's DATA_QUALITY_FLAG", () => {
     const body = valid();
     body.pairings[0].duty_periods[0].legs[1].arr_time_local = '2026-12-10T01:00:00+01:00';
     expect(issues(body)).toEqual([]);

@@ -24,9 +24,7 @@ export class ApiError extends Error {
     return new ApiError(401, ErrorCode.UNAUTHORIZED, message, [], { 'WWW-Authenticate': 'Bearer' });
   }
   static forbiddenScope(scope: string): ApiError {
-    return new ApiError(403, ErrorCode.INSUFFICIENT_SCOPE, `This operation needs the scope ${scope}`, [
-      { field: 'scope', issue: `missing ${scope}` },
-    ]);
+    return new ApiError(403, ErrorCode.INSUFFICIENT_SCOPE, `This operation needs the scope ${scope}`, [{ field: 'scope', issue: `missing ${scope}` }]);
   }
   static notFound(what = 'Resource'): ApiError {
     return new ApiError(404, ErrorCode.NOT_FOUND, `${what} not found`);

@@ -33,7 +33,12 @@ export function requestLogger(logger: Logger): RequestHandler {
       req(req: { method: string; url: string }) {
         // The URL without its query string: a refresh token travels in the query. A rooming-list link's token
         // is a hotel's credential: its signature is not logged.
-        return { method: req.method, url: String(req.url).split('?')[0]!.replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/, '$1[REDACTED]') };
+        return {
+          method: req.method,
+          url: String(req.url)
+            .split('?')[0]!
+            .replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/, '$1[REDACTED]'),
+        };
       },
       res(res: { statusCode: number }) {
         return { status: res.statusCode };
@@ -73,7 +78,9 @@ const JSON_TYPE = /^application\/(.+\+)?json\b/i;
 
 /** The Content-Encodings every body may have (docs/decisions.md); another one is a 415, whatever body-parser could decode. */
 function bodyEncoding(req: Request): StreamedBody['encoding'] | ApiError {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding === 'identity' || encoding === 'gzip' || encoding === 'deflate') return encoding;
   return new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Unsupported content encoding "${encoding}"`);
 }
@@ -196,7 +203,11 @@ function validateInput(spec: RouteSpec, req: Request): { body: unknown; query: u
   }
   if (spec.query) {
     const r = checkQuery(spec.query, { ...(req.query as Record<string, unknown>) });
-    if (!r.ok) throw ApiError.invalid('The query string is not valid', r.issues.map((i) => ({ ...i, field: `query${i.field === '/' ? '' : i.field.replace(/^\//, '.')}` })));
+    if (!r.ok)
+      throw ApiError.invalid(
+        'The query string is not valid',
+        r.issues.map((i) => ({ ...i, field: `query${i.field === '/' ? '' : i.field.replace(/^\//, '.')}` })),
+      );
     query = r.value;
   }
   if (spec.body && spec.bodyMode === 'stream') {

@@ -26,8 +26,11 @@ type StaticOr<S, D> = S extends TSchema ? Static<S> : D;
  * One endpoint, declared once: express mounts it, the validator checks it, the OpenAPI document describes it.
  * The documentation part is the contracts' RouteDoc; this adds how it is served.
  */
-export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined>
-  extends RouteDoc<B, Q, P> {
+export interface RouteSpec<
+  B extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+  P extends TSchema | undefined = TSchema | undefined,
+> extends RouteDoc<B, Q, P> {
   /** Maximum body size (bytes, or a size string such as '256mb'). */
   bodyLimit?: string;
   /**
@@ -40,9 +43,7 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
 }
 
 /** Identity with inference: keeps each route's handler typed by its own schemas. */
-export function route<B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined>(
-  spec: RouteSpec<B, Q, P>,
-): RouteSpec {
+export function route<B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec {
   return spec;
 }
 

@@ -49,7 +49,8 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
@@ -58,7 +59,8 @@ for (const [net, prefix] of [
   ['ff00::', 8],
   ['64:ff9b::', 96],
   ['2001:db8::', 32],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');

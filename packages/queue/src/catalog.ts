@@ -74,7 +74,13 @@ export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs
   // The id names booking, task, attempt and kind: BullMQ drops an add whose id it still holds, so a new task
   // (a cancel after a booking) or a manual retry must never share an id with an earlier or delayed job.
   const kind = data.automatic ? 'auto' : 'run';
-  return { queue: data.type === 'FLIGHT' ? 'flight-bookings' : 'bookings', name: 'execute-booking', job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`, data, delay_ms: delayMs };
+  return {
+    queue: data.type === 'FLIGHT' ? 'flight-bookings' : 'bookings',
+    name: 'execute-booking',
+    job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`,
+    data,
+    delay_ms: delayMs,
+  };
 }
 
 export type { BookingOperation };

@@ -69,7 +69,12 @@ export class OutboxRelay {
           }
           for (const [q, list] of byQueue) {
             // Booking tasks get their lane and fair-share place now, when they join the queue (see fairness.ts).
-            const priorities = isBookingQueue(q) ? await assignPriorities(this.queues[q], list.map((r) => r.data as unknown as FairTask)) : [];
+            const priorities = isBookingQueue(q)
+              ? await assignPriorities(
+                  this.queues[q],
+                  list.map((r) => r.data as unknown as FairTask),
+                )
+              : [];
             await this.queues[q].addBulk(list.map((r, i) => ({ name: r.name, data: r.data, opts: { jobId: r.job_id, delay: r.delay_ms || undefined, priority: priorities[i] } })));
           }
           return rows.length;

@@ -2,8 +2,56 @@ import type { CrewMember, Rank } from '@crew/contracts';
 import { BASES } from './airports';
 import type { Rng } from './prng';
 
-const FIRST = ['Ana', 'Ben', 'Chloe', 'David', 'Elif', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kavya', 'Liam', 'Maya', 'Noah', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wei', 'Ximena', 'Yusuf', 'Zoe'];
-const LAST = ['Okafor', 'Schmidt', 'Tanaka', 'Garcia', 'Novak', 'Haddad', 'Smith', 'Kowalski', 'Silva', 'Nguyen', 'Muller', 'Rossi', 'Dubois', 'Larsen', 'Kim', 'Patel', 'Cohen', 'Ivanova', 'Murphy', 'Jensen'];
+const FIRST = [
+  'Ana',
+  'Ben',
+  'Chloe',
+  'David',
+  'Elif',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kavya',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Pedro',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wei',
+  'Ximena',
+  'Yusuf',
+  'Zoe',
+];
+const LAST = [
+  'Okafor',
+  'Schmidt',
+  'Tanaka',
+  'Garcia',
+  'Novak',
+  'Haddad',
+  'Smith',
+  'Kowalski',
+  'Silva',
+  'Nguyen',
+  'Muller',
+  'Rossi',
+  'Dubois',
+  'Larsen',
+  'Kim',
+  'Patel',
+  'Cohen',
+  'Ivanova',
+  'Murphy',
+  'Jensen',
+];
 
 const RANK_WEIGHTS: readonly [Rank, number][] = [
   ['CA', 20],

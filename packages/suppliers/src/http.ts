@@ -130,7 +130,11 @@ export class SupplierHttp {
       try {
         return JSON.parse(text) as T;
       } catch (cause) {
-        throw new SupplierError('transient', SupplierErrorCode.BAD_RESPONSE, `${call.operation}: the supplier answered ${status} with a body that is not JSON`, { operation: call.operation, status, cause });
+        throw new SupplierError('transient', SupplierErrorCode.BAD_RESPONSE, `${call.operation}: the supplier answered ${status} with a body that is not JSON`, {
+          operation: call.operation,
+          status,
+          cause,
+        });
       }
     }
     if (status === 404 && nullOn404) return null;

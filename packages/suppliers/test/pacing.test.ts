@@ -64,7 +64,14 @@ describe('the sandbox rate_limited fault', () => {
   it('answers 429 RATE_LIMITED with Retry-After and books nothing; the next call books', async () => {
     sb.sandbox.faults.arm({ operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 7 });
     const suppliers = createSandboxSuppliers({ baseUrl: sb.baseUrl });
-    const stay = { reference: 'bk-pace', property_id: 'GDS-AMS-001', check_in_date: '2025-06-10', check_out_date: '2025-06-12', traveller: { email: 'a@b.c', name: 'A B' }, booker_email: 'x@y.z' };
+    const stay = {
+      reference: 'bk-pace',
+      property_id: 'GDS-AMS-001',
+      check_in_date: '2025-06-10',
+      check_out_date: '2025-06-12',
+      traveller: { email: 'a@b.c', name: 'A B' },
+      booker_email: 'x@y.z',
+    };
     const err = await failure(suppliers.hotels.bookHotel(stay));
     expect(err).toMatchObject({ status: 429, code: 'RATE_LIMITED', rateLimited: true, retryAfterMs: 7000 });
     expect(await suppliers.hotels.findReservation('bk-pace')).toBeNull();

@@ -166,7 +166,9 @@ describe('retries and connection failures', () => {
   it('fails at the connect timeout, well before the response timeout, when the host never accepts the connection', async () => {
     // A child process listens with a backlog of 1 and then blocks its event loop, so it never accepts:
     // once the fillers fill the accept queue the kernel drops further SYNs, like an unreachable host.
-    const child = spawn(process.execPath, ['-e', "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>{console.log(s.address().port);for(;;){}})"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>{console.log(s.address().port);for(;;){}})"], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       const port = Number(await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))));
       const fillers = [1, 2, 3].map(() => connect(port, '127.0.0.1').on('error', () => undefined));

@@ -99,7 +99,11 @@ type RouteParams<R extends Route> = [ParamNames<PathOf<R>>] extends [never] ? { 
  * with its path parameters filled in (URL-encoded) and `query` appended. The body is typed by the route's
  * success schema; a test checks `status` before reading it.
  */
-export function request<R extends Route>(stack: Pick<Stack, 'apiUrl' | 'authUrl'>, route: R, init: Omit<HttpInit, 'method'> & RouteParams<R> & { query?: string | Record<string, string> }): Promise<HttpResult<RouteBody<R>>> {
+export function request<R extends Route>(
+  stack: Pick<Stack, 'apiUrl' | 'authUrl'>,
+  route: R,
+  init: Omit<HttpInit, 'method'> & RouteParams<R> & { query?: string | Record<string, string> },
+): Promise<HttpResult<RouteBody<R>>> {
   const [method, template] = route.split(' ') as [string, string];
   const { params = {}, query, ...rest } = init as Omit<HttpInit, 'method'> & { params?: Record<string, string>; query?: string | Record<string, string> };
   const path = template.replace(/:([a-z_]+)/g, (_, name: string) => {

@@ -27,15 +27,47 @@ export async function contractStations(stack: Stack, t: Tenant, stations: string
   const token = t.accessToken;
   const from = o.from ?? '2027-01-01';
   const to = o.to ?? '2027-12-31';
-  const cfg = await ok(request(stack, 'PUT /api/v1/crew/config/hotels', { token, body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, ...(o.terms ?? STANDARD_TERMS) }] })) } }), 'hotel config');
+  const cfg = await ok(
+    request(stack, 'PUT /api/v1/crew/config/hotels', {
+      token,
+      body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, ...(o.terms ?? STANDARD_TERMS) }] })) },
+    }),
+    'hotel config',
+  );
   for (const base of cfg.body.bases) {
     const hotelId = String(base.hotels[0]!.hotel_config_id);
-    const contract = await ok(request(stack, 'POST /api/v1/crew/config/hotels/:hotel_config_id/contracts', { token, params: { hotel_config_id: hotelId }, body: { contract_number: `K-${base.base_station}`, contract_from: from, contract_to: to } }), 'contract', 201);
+    const contract = await ok(
+      request(stack, 'POST /api/v1/crew/config/hotels/:hotel_config_id/contracts', {
+        token,
+        params: { hotel_config_id: hotelId },
+        body: { contract_number: `K-${base.base_station}`, contract_from: from, contract_to: to },
+      }),
+      'contract',
+      201,
+    );
     const rate = o.rate ?? { amount: 180, currency: 'USD' };
     const contractId = String(contract.body.contract_id);
-    await ok(request(stack, 'PUT /api/v1/crew/config/hotels/:hotel_config_id/contracts/:contract_id/rates', { token, params: { hotel_config_id: hotelId, contract_id: contractId }, body: { rate_periods: [{ effective_from: from, effective_to: to, rate }] } }), 'rates');
-    const req = await ok(request(stack, 'POST /api/v1/crew/config/hotels/change-requests', { token, body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } }), 'change request', 201);
-    await ok(request(stack, 'POST /ops/v1/change-requests/:request_id/decide', { token: stack.opsToken, params: { request_id: String(req.body.request_id) }, body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } }), 'decision');
+    await ok(
+      request(stack, 'PUT /api/v1/crew/config/hotels/:hotel_config_id/contracts/:contract_id/rates', {
+        token,
+        params: { hotel_config_id: hotelId, contract_id: contractId },
+        body: { rate_periods: [{ effective_from: from, effective_to: to, rate }] },
+      }),
+      'rates',
+    );
+    const req = await ok(
+      request(stack, 'POST /api/v1/crew/config/hotels/change-requests', { token, body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } }),
+      'change request',
+      201,
+    );
+    await ok(
+      request(stack, 'POST /ops/v1/change-requests/:request_id/decide', {
+        token: stack.opsToken,
+        params: { request_id: String(req.body.request_id) },
+        body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' },
+      }),
+      'decision',
+    );
   }
 }
 

@@ -112,9 +112,28 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const relay = new OutboxRelay(database.db, queues, logger.child({ component: 'outbox-relay' }), 100).start();
   const rosterIntake = new RosterIntake();
   const bookingSettled = new PgListener(database.url, BOOKING_SETTLED_CHANNEL, { applicationName: 'crew-api-listen' }).start();
-  const api = await serve(createApiApp({ config, db: database.db, redis, logger: logger.child({ service: 'api' }), verifyToken: createTokenVerifier(authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake, bookingSettled, now: options.now }));
+  const api = await serve(
+    createApiApp({
+      config,
+      db: database.db,
+      redis,
+      logger: logger.child({ service: 'api' }),
+      verifyToken: createTokenVerifier(authUrl),
+      suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }),
+      relay,
+      rosterIntake,
+      bookingSettled,
+      now: options.now,
+    }),
+  );
   const worker = options.worker
-    ? startWorkerRuntime({ config, db: database.db, logger: logger.child({ service: 'worker' }), suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }), now: options.now })
+    ? startWorkerRuntime({
+        config,
+        db: database.db,
+        logger: logger.child({ service: 'worker' }),
+        suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }),
+        now: options.now,
+      })
     : null;
   let closing: Promise<void> | undefined;
   return {

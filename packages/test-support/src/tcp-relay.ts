@@ -21,13 +21,14 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     }
     client.pipe(upstream).pipe(client);
   });
-  const listenOn = (port: number) => new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve((server.address() as { port: number }).port);
+  const listenOn = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve((server.address() as { port: number }).port);
+      });
     });
-  });
   const port = await listenOn(0);
   const cut = async () => {
     if (!server.listening) return;

@@ -23,8 +23,16 @@ export async function expectUndisturbedRun(db: Db, scheduleId: string, expected:
   const rows = await db.selectFrom('action_items').select(['item_key']).where('schedule_id', '=', scheduleId).execute();
   expect(rows.length).toBe(expected.actionItems.length);
   expect(new Set(rows.map((r) => r.item_key))).toEqual(new Set(expected.actionItems.map((i) => i.item_key)));
-  const bookings = await db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', scheduleId).executeTakeFirstOrThrow();
+  const bookings = await db
+    .selectFrom('bookings')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('schedule_id', '=', scheduleId)
+    .executeTakeFirstOrThrow();
   expect(bookings.n).toBe(rows.length);
-  const audits = await db.selectFrom('audit_events').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', scheduleId).executeTakeFirstOrThrow();
+  const audits = await db
+    .selectFrom('audit_events')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('schedule_id', '=', scheduleId)
+    .executeTakeFirstOrThrow();
   expect(audits.n).toBe(expected.auditEvents.length);
 }

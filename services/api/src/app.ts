@@ -54,18 +54,27 @@ export interface ApiDeps {
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   return {
-    crew: [...companyConfigRoutes(deps.db), ...configRoutes(deps.db, supplierDirectory(deps.suppliers)), ...contractRoutes(deps.db, deps.logger), ...roomingRoutes(deps.db),
+    crew: [
+      ...companyConfigRoutes(deps.db),
+      ...configRoutes(deps.db, supplierDirectory(deps.suppliers)),
+      ...contractRoutes(deps.db, deps.logger),
+      ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, deps.now),
       ...coverageRoutes(deps.db, deps.now),
       ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled }),
-      ...searchRoutes(deps.suppliers, async (airlineId, actionId) => {
-        if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
-        const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
-        const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
-        const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
-        return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
-      }, async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)), deps.now),
+      ...searchRoutes(
+        deps.suppliers,
+        async (airlineId, actionId) => {
+          if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
+          const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
+          const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
+          const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
+          return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
+        },
+        async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)),
+        deps.now,
+      ),
       ...webhookRoutes(deps.db, deps.config),
     ],
     ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],

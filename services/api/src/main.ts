@@ -28,7 +28,17 @@ async function main(): Promise<void> {
   const rosterIntake = new RosterIntake();
   // Warm before listening: a pod is ready only once it can check a roster without a cold start.
   await rosterIntake.start();
-  const app = createApiApp({ config, db, redis, logger, verifyToken: createTokenVerifier(config.authUrl), suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), relay, rosterIntake, bookingSettled });
+  const app = createApiApp({
+    config,
+    db,
+    redis,
+    logger,
+    verifyToken: createTokenVerifier(config.authUrl),
+    suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }),
+    relay,
+    rosterIntake,
+    bookingSettled,
+  });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
   server.requestTimeout = 300_000;

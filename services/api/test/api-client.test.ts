@@ -31,9 +31,7 @@ afterAll(() => stack.close());
 
 function run(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, args, { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
-    ),
+    execFile(process.execPath, args, { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` })),
   );
 }
 
@@ -106,7 +104,12 @@ describe('the typed client (@crew/api-client)', () => {
     expect(result.cancelled).toMatchObject({ status: 'CANCELLED', manual_override: true });
     expect(result.ticketed).toMatchObject({ type: 'FLIGHT', status: 'CONFIRMED', manual_override: true });
     expect(result.pnr).toEqual(expect.any(String));
-    expect(result.ticketed.flight).toMatchObject({ ticket_id: expect.any(String), transaction_id: expect.any(String), trip_session_id: expect.any(String), airline_code: expect.any(String) });
+    expect(result.ticketed.flight).toMatchObject({
+      ticket_id: expect.any(String),
+      transaction_id: expect.any(String),
+      trip_session_id: expect.any(String),
+      airline_code: expect.any(String),
+    });
 
     // The answers match the served schemas (additionalProperties false: no field the document does not name).
     const ajv = new Ajv2020({ strict: false, allErrors: true });

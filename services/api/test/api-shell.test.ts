@@ -66,7 +66,10 @@ describe('bearer verification', () => {
     ['a token signed by another key with an unknown kid', async () => sign({ key: (await generateKeyPair('ES256')).privateKey, kid: 'unknown-kid' })],
     ['a token with the wrong audience', async () => sign({ aud: 'someone-else' })],
     ['a token with the wrong issuer', async () => sign({ iss: 'http://evil.example' })],
-    ['an alg:none token', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, exp: Math.floor(Date.now() / 1000) + 600 })}.`],
+    [
+      'an alg:none token',
+      async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+    ],
     [
       'an HS256 token keyed with the public key',
       async () => {

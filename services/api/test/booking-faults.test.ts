@@ -14,7 +14,12 @@ const fault = async (body: Record<string, unknown>) => expect((await http(`${sta
 let n = 0;
 async function airline(settings: Record<string, unknown>, contract: boolean) {
   n++;
-  const t = await onboard(stack, { name: `Fault Air ${n}`, carrier: `F${String.fromCharCode(64 + n)}`, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, ...settings } });
+  const t = await onboard(stack, {
+    name: `Fault Air ${n}`,
+    carrier: `F${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true, ...settings },
+  });
   const email = `crew${n}@fault.test`;
   await bookingAccount(stack, t, email);
   if (contract) await contractStations(stack, t, ['JFK'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 }, rate: { amount: 200, currency: 'USD' } });
@@ -70,10 +75,14 @@ describe('flights with deadhead auto-booking on', () => {
     const { booking } = await booked(t, email, 'FLIGHT');
     expect(booking.status).toBe('FAILED');
     await api(t, `/crew/bookings/${booking.booking_id}/retry`, { method: 'POST' });
-    const now = await waitFor(async () => {
-      const b = (await api(t, `/crew/bookings/${booking.booking_id}`)).body;
-      return b.status !== 'FAILED' && b.status !== 'PENDING' && b;
-    }, 10_000, 'the retried booking to settle');
+    const now = await waitFor(
+      async () => {
+        const b = (await api(t, `/crew/bookings/${booking.booking_id}`)).body;
+        return b.status !== 'FAILED' && b.status !== 'PENDING' && b;
+      },
+      10_000,
+      'the retried booking to settle',
+    );
     expect(now.status).toBe('CONFIRMED');
     const orders = (await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)).body.reservations;
     expect(orders).toHaveLength(1);
@@ -109,7 +118,12 @@ describe('day rooms', () => {
   it('a layover that checks out the day it checks in is booked as one night', async () => {
     const { t, email } = await airline({}, true);
     const roster = onePairingRoster({ email });
-    roster.pairings[0]!.duty_periods[0]!.layover = { station: 'JFK', booking_required: true, checkin_time_local: '2027-03-10T13:00:00-05:00', checkout_time_local: '2027-03-10T22:00:00-05:00' };
+    roster.pairings[0]!.duty_periods[0]!.layover = {
+      station: 'JFK',
+      booking_required: true,
+      checkin_time_local: '2027-03-10T13:00:00-05:00',
+      checkout_time_local: '2027-03-10T22:00:00-05:00',
+    };
     const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
     const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL')!;

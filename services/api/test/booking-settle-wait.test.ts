@@ -56,7 +56,12 @@ async function confirmedHotel(carrier: string) {
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
   const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL')!;
   const bookingId = item.booking_id as string;
-  await waitFor(async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED', 30_000, 'the booking to be CONFIRMED', 20);
+  await waitFor(
+    async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED',
+    30_000,
+    'the booking to be CONFIRMED',
+    20,
+  );
   const caller: Principal = { airline_id: t.airlineId, user_id: 'u', email: 'ops@air.test', client_id: 'c', scopes: new Set() };
   return { bookingId, caller };
 }
@@ -77,7 +82,13 @@ it('DELETE answers with the worker’s outcome, reading the booking a few times 
   await waitFor(() => bookingSettled.listening, 10_000, 'LISTEN', 20);
   const started = Date.now();
   const b = await deleteBooking(
-    { db: stack.database.db.withPlugin(counter), relay: stack.relay, suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }), logger: createLogger('test', 'silent'), bookingSettled },
+    {
+      db: stack.database.db.withPlugin(counter),
+      relay: stack.relay,
+      suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+      logger: createLogger('test', 'silent'),
+      bookingSettled,
+    },
     caller,
     bookingId,
     'settle wait test',

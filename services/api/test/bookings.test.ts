@@ -1,4 +1,17 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  settledBooking,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 let stack: Stack;
 const SCOPES = 'events:read events:write schedules:read schedules:write';
@@ -43,8 +56,23 @@ describe('hotel layovers from the roster', () => {
     const item = hotelItem(r.items);
     expect(item).toMatchObject({ classification: 'NEW_LAYOVER', disposition: 'AUTO_BOOKED', auto_eligible: true });
     const booking = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
-    expect(booking).toMatchObject({ status: 'CONFIRMED', type: 'HOTEL', source: 'SCHEDULE_DIFF', booked_by: 'booker@air.test', config_version_used: 'v1', employee_id: 'E1', pairing_number: 'P100', schedule_id: r.id });
-    expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001', confirmation_number: expect.any(String), nightly_rate: { amount: 180, currency: 'USD' }, check_in_date: '2027-03-10', check_out_date: '2027-03-11' });
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      type: 'HOTEL',
+      source: 'SCHEDULE_DIFF',
+      booked_by: 'booker@air.test',
+      config_version_used: 'v1',
+      employee_id: 'E1',
+      pairing_number: 'P100',
+      schedule_id: r.id,
+    });
+    expect(booking.hotel).toMatchObject({
+      property_id: 'GDS-JFK-001',
+      confirmation_number: expect.any(String),
+      nightly_rate: { amount: 180, currency: 'USD' },
+      check_in_date: '2027-03-10',
+      check_out_date: '2027-03-11',
+    });
     const held = (await reservations(email)).filter((x) => x.kind === 'hotel');
     expect(held).toHaveLength(1);
     expect(held[0]).toMatchObject({ status: 'CONFIRMED', booker_email: 'booker@air.test' });
@@ -190,7 +218,7 @@ describe('changing and cancelling bookings', () => {
     expect((await roster(t, moved)).items).toEqual([]);
     await api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { manual_override: false } });
     const back = await roster(t, moved);
-    expect(back.items.map((i) => i.classification)).toEqual(["LAYOVER_EXTENDED"]);
+    expect(back.items.map((i) => i.classification)).toEqual(['LAYOVER_EXTENDED']);
     expect(back.items[0]!.booking_id).toBe(bookingId);
   });
 
@@ -217,7 +245,12 @@ describe('deadheads', () => {
     const option = options.body.options[0];
     const commit = await api(t, '/crew/bookings/request', {
       method: 'POST',
-      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' }, flight: { flight_option_id: option.flight_option_id } },
+      body: {
+        type: 'FLIGHT',
+        classification: 'NEW_DEADHEAD',
+        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' },
+        flight: { flight_option_id: option.flight_option_id },
+      },
     });
     expect(commit.status).toBe(202);
     expect(commit.body).toMatchObject({ booking_id: item.booking_id, status: 'PENDING', manual_override: true });
@@ -267,7 +300,12 @@ describe('deadheads', () => {
     await fault({ operation: 'flight.book', outcome: 'offer_expired' });
     const commit = await api(other.t, '/crew/bookings/request', {
       method: 'POST',
-      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: other.email, pairing_number: 'P100', duty_date: '2027-03-10' }, flight: { flight_option_id: option.flight_option_id } },
+      body: {
+        type: 'FLIGHT',
+        classification: 'NEW_DEADHEAD',
+        anchors: { traveller_email: other.email, pairing_number: 'P100', duty_date: '2027-03-10' },
+        flight: { flight_option_id: option.flight_option_id },
+      },
     });
     expect(commit.status).toBe(202);
     expect((await settled(other.t, commit.body.booking_id)).status).toBe('NEEDS_REVIEW');
@@ -298,7 +336,12 @@ describe('requests, injection and idempotency', () => {
     const { t, email } = await airline({ dob: false });
     const res = await api(t, '/crew/bookings/request', {
       method: 'POST',
-      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, duty_date: '2027-03-10' }, flight: { from_airport: 'LHR', to_airport: 'JFK', depart_date: '2027-03-10' } },
+      body: {
+        type: 'FLIGHT',
+        classification: 'NEW_DEADHEAD',
+        anchors: { traveller_email: email, duty_date: '2027-03-10' },
+        flight: { from_airport: 'LHR', to_airport: 'JFK', depart_date: '2027-03-10' },
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('DATE_OF_BIRTH_REQUIRED');
@@ -318,7 +361,10 @@ describe('requests, injection and idempotency', () => {
 
   it('POST /crew/action-items injects an IROP item (P2 by default) and books it asynchronously', async () => {
     const { t, email } = await airline();
-    const res = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', irop_ref: 'IROP-77', classification: 'IROP_HOTEL_EXTEND', notes: 'storm' }) });
+    const res = await api(t, '/crew/action-items', {
+      method: 'POST',
+      body: hotelRequest(email, { source: 'IROP', irop_ref: 'IROP-77', classification: 'IROP_HOTEL_EXTEND', notes: 'storm' }),
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ source: 'IROP', type: 'HOTEL', classification: 'IROP_HOTEL_EXTEND', priority: 'P2', schedule_id: null, notes: 'storm', booking_id: expect.any(String) });
     const booking = await settled(t, res.body.booking_id);

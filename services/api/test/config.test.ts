@@ -74,7 +74,11 @@ describe('hotel config', () => {
     expectError(await putHotels(t, [{ base_station: 'FRA', hotels: [standard('GDS-FRA-001', { rate_periods: [rate] })] }]), 422, 'CONTRACT_REQUIRED_FOR_RATE');
     expect((await putHotels(t, [{ base_station: 'FRA', hotels: [standard('GDS-FRA-001')] }])).status).toBe(200);
     // A legacy rate (from before contracts) stays until [] clears it.
-    await stack.database.db.updateTable('hotel_configs').set({ legacy_rate_periods: JSON.stringify([rate]) }).where('airline_id', '=', t.airlineId).execute();
+    await stack.database.db
+      .updateTable('hotel_configs')
+      .set({ legacy_rate_periods: JSON.stringify([rate]) })
+      .where('airline_id', '=', t.airlineId)
+      .execute();
     const kept = await putHotels(t, [{ base_station: 'FRA', hotels: [standard('GDS-FRA-001')] }]);
     expect(kept.body.bases[0].hotels[0].rate_periods).toEqual([rate]);
     const cleared = await putHotels(t, [{ base_station: 'FRA', hotels: [standard('GDS-FRA-001', { rate_periods: [] })] }]);
@@ -104,8 +108,18 @@ describe('hotel config', () => {
 describe('flight config and rules', () => {
   it('replaces the flight config, versions it, and refuses a carrier both preferred and blacklisted', async () => {
     const t = await onboard(stack, { name: 'Fly Air', carrier: 'FY' });
-    expect((await api('/crew/config/flights', t)).body).toEqual({ preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false, version: null, updated_at: null });
-    const put = await api('/crew/config/flights', t, { method: 'PUT', body: { preferred_airlines: ['LH', 'BA'], blacklisted_airlines: ['XX'], preferred_cabin: 'PREMIUM_ECONOMY', same_carrier_preference: true } });
+    expect((await api('/crew/config/flights', t)).body).toEqual({
+      preferred_airlines: [],
+      blacklisted_airlines: [],
+      preferred_cabin: 'ECONOMY',
+      same_carrier_preference: false,
+      version: null,
+      updated_at: null,
+    });
+    const put = await api('/crew/config/flights', t, {
+      method: 'PUT',
+      body: { preferred_airlines: ['LH', 'BA'], blacklisted_airlines: ['XX'], preferred_cabin: 'PREMIUM_ECONOMY', same_carrier_preference: true },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ preferred_airlines: ['LH', 'BA'], blacklisted_airlines: ['XX'], preferred_cabin: 'PREMIUM_ECONOMY', same_carrier_preference: true, version: 'v1' });
     const replaced = await api('/crew/config/flights', t, { method: 'PUT', body: { preferred_airlines: ['AF'] } });
@@ -133,9 +147,20 @@ describe('contracts and change requests', () => {
     const config = await putHotels(t, [{ base_station: 'LHR', hotels: [standard('GDS-LHR-002')] }]);
     const hotelId = config.body.bases[0].hotels[0].hotel_config_id;
 
-    const contract = await api(`/crew/config/hotels/${hotelId}/contracts`, t, { method: 'POST', body: { contract_number: 'C-2027', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
+    const contract = await api(`/crew/config/hotels/${hotelId}/contracts`, t, {
+      method: 'POST',
+      body: { contract_number: 'C-2027', contract_from: '2027-01-01', contract_to: '2027-12-31' },
+    });
     expect(contract.status).toBe(201);
-    expect(contract.body).toEqual({ contract_id: expect.any(Number), hotel_config_id: hotelId, contract_number: 'C-2027', contract_from: '2027-01-01', contract_to: '2027-12-31', automated_booking_enabled: false, rate_periods: [] });
+    expect(contract.body).toEqual({
+      contract_id: expect.any(Number),
+      hotel_config_id: hotelId,
+      contract_number: 'C-2027',
+      contract_from: '2027-01-01',
+      contract_to: '2027-12-31',
+      automated_booking_enabled: false,
+      rate_periods: [],
+    });
     const cid = contract.body.contract_id;
 
     const rates = [
@@ -149,7 +174,16 @@ describe('contracts and change requests', () => {
     const raise = () => api('/crew/config/hotels/change-requests', t, { method: 'POST', body: { contract_id: cid, intent: 'ENABLE' } });
     const first = await raise();
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ status: 'OPEN', intent: 'ENABLE', contract_id: cid, hotel_config_id: hotelId, station: 'LHR', contract_number: 'C-2027', requested_by: t.email, decided_by: null });
+    expect(first.body).toMatchObject({
+      status: 'OPEN',
+      intent: 'ENABLE',
+      contract_id: cid,
+      hotel_config_id: hotelId,
+      station: 'LHR',
+      contract_number: 'C-2027',
+      requested_by: t.email,
+      decided_by: null,
+    });
     expectError(await raise(), 409, 'CONFLICT');
 
     const withdraw = (id: number) => api(`/crew/config/hotels/change-requests/${id}/withdraw`, t, { method: 'POST' });
@@ -168,9 +202,16 @@ describe('contracts and change requests', () => {
 
     // The operator's list covers every airline, so each request names its airline.
     const opsList = await ops('/change-requests?status=OPEN');
-    expect(opsList.body.change_requests.find((r: { request_id: number }) => r.request_id === second.body.request_id)).toMatchObject({ airline_id: t.airlineId, airline_name: expect.any(String), status: 'OPEN' });
+    expect(opsList.body.change_requests.find((r: { request_id: number }) => r.request_id === second.body.request_id)).toMatchObject({
+      airline_id: t.airlineId,
+      airline_name: expect.any(String),
+      status: 'OPEN',
+    });
 
-    const decided = await ops(`/change-requests/${second.body.request_id}/decide`, { method: 'POST', body: { decision: 'APPROVED', decided_by: 'ops@crew.travel', note: 'contract checked' } });
+    const decided = await ops(`/change-requests/${second.body.request_id}/decide`, {
+      method: 'POST',
+      body: { decision: 'APPROVED', decided_by: 'ops@crew.travel', note: 'contract checked' },
+    });
     expect(decided.status).toBe(200);
     expect(decided.body).toMatchObject({ status: 'APPROVED', decided_by: 'ops@crew.travel', decision_note: 'contract checked', decided_on: expect.any(String) });
     expectError(await ops(`/change-requests/${second.body.request_id}/decide`, { method: 'POST', body: { decision: 'DECLINED', decided_by: 'ops@crew.travel' } }), 409, 'CONFLICT');
@@ -193,7 +234,11 @@ describe('contracts and change requests', () => {
   it('refuses contract dates out of order, and rate periods outside the contract or overlapping, with 422', async () => {
     const config = await putHotels(a, [{ base_station: 'DXB', hotels: [standard('GDS-DXB-001')] }]);
     const hotelId = config.body.bases[0].hotels[0].hotel_config_id;
-    expectError(await api(`/crew/config/hotels/${hotelId}/contracts`, a, { method: 'POST', body: { contract_number: 'X', contract_from: '2027-02-01', contract_to: '2027-01-01' } }), 422, 'VALIDATION_FAILED');
+    expectError(
+      await api(`/crew/config/hotels/${hotelId}/contracts`, a, { method: 'POST', body: { contract_number: 'X', contract_from: '2027-02-01', contract_to: '2027-01-01' } }),
+      422,
+      'VALIDATION_FAILED',
+    );
     const c = await api(`/crew/config/hotels/${hotelId}/contracts`, a, { method: 'POST', body: { contract_number: 'X', contract_from: '2027-01-01', contract_to: '2027-03-31' } });
     const url = `/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`;
     const outside = await api(url, a, { method: 'PUT', body: { rate_periods: [{ effective_from: '2026-12-01', effective_to: '2027-01-31', rate: { amount: 90, currency: 'AED' } }] } });
@@ -221,7 +266,11 @@ describe('contracts and change requests', () => {
     expect(req.status).toBe(201);
 
     expectError(await api(`/crew/config/hotels/${hotelId}/contracts`, b), 404, 'NOT_FOUND');
-    expectError(await api(`/crew/config/hotels/${hotelId}/contracts`, b, { method: 'POST', body: { contract_number: 'B', contract_from: '2027-01-01', contract_to: '2027-12-31' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api(`/crew/config/hotels/${hotelId}/contracts`, b, { method: 'POST', body: { contract_number: 'B', contract_from: '2027-01-01', contract_to: '2027-12-31' } }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await api(`/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, b, { method: 'PUT', body: { rate_periods: [] } }), 404, 'NOT_FOUND');
     expectError(await api('/crew/config/hotels/change-requests', b, { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } }), 404, 'NOT_FOUND');
     expectError(await api(`/crew/config/hotels/change-requests/${req.body.request_id}/withdraw`, b, { method: 'POST' }), 404, 'NOT_FOUND');

@@ -16,7 +16,12 @@ const WINDOW = `from=${encodeURIComponent('2027-03-10T00:00:00Z')}&hours=48`;
 let n = 0;
 async function airline(opts: { contract?: boolean; settings?: Record<string, unknown> } = {}) {
   n++;
-  const t = await onboard(stack, { name: `Cover Air ${n}`, carrier: `C${String.fromCharCode(64 + n)}`, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, ...opts.settings } });
+  const t = await onboard(stack, {
+    name: `Cover Air ${n}`,
+    carrier: `C${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true, ...opts.settings },
+  });
   const email = `crew${n}@cover.test`;
   await bookingAccount(stack, t, email);
   if (opts.contract !== false) await contractStations(stack, t, ['JFK']);
@@ -67,7 +72,14 @@ describe('layover coverage', () => {
 
     const dh = (await api(t, `/crew/coverage/deadheads?${WINDOW}`)).body;
     expect(dh.counts).toEqual({ COVERED: 0, AT_RISK: 1, UNCOVERED: 0 });
-    expect(dh.deadheads[0]).toMatchObject({ from_airport: 'LHR', to_airport: 'JFK', leg_sequence: 1, booking_status: 'NEEDS_REVIEW', status: 'AT_RISK', reason: expect.stringMatching(/^the booking awaits review: deadhead auto-booking is not enabled/) });
+    expect(dh.deadheads[0]).toMatchObject({
+      from_airport: 'LHR',
+      to_airport: 'JFK',
+      leg_sequence: 1,
+      booking_status: 'NEEDS_REVIEW',
+      status: 'AT_RISK',
+      reason: expect.stringMatching(/^the booking awaits review: deadhead auto-booking is not enabled/),
+    });
   });
 
   it('a FAILED booking makes the layover AT_RISK', async () => {
@@ -90,7 +102,9 @@ describe('layover coverage', () => {
     expect(dropped.find((i) => i.type === 'HOTEL' && i.anchors.pairing_number === 'P100')).toMatchObject({ classification: 'LAYOVER_CANCELLED', disposition: 'PENDING_REVIEW' });
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 1, UNCOVERED: 0 });
-    expect(c.layovers.filter((l: any) => l.pairing_number === 'P100')).toEqual([expect.objectContaining({ origin: 'DROPPED', booking_id: hotel.booking_id, status: 'AT_RISK', reason: 'stay no longer rostered: its cancellation awaits review', station: 'JFK' })]);
+    expect(c.layovers.filter((l: any) => l.pairing_number === 'P100')).toEqual([
+      expect.objectContaining({ origin: 'DROPPED', booking_id: hotel.booking_id, status: 'AT_RISK', reason: 'stay no longer rostered: its cancellation awaits review', station: 'JFK' }),
+    ]);
   });
 
   it('a rostered layover whose booking was cancelled is UNCOVERED; filters, CSV and keyset pages', async () => {
@@ -104,7 +118,11 @@ describe('layover coverage', () => {
     await waitFor(async () => (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status === 'CANCELLED', 10_000, 'the booking to be CANCELLED');
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 0, UNCOVERED: 1 });
-    expect(c.layovers.find((l: any) => l.employee_id === 'E1')).toMatchObject({ status: 'UNCOVERED', booking_status: 'CANCELLED', reason: 'its booking is CANCELLED but the layover is still in the roster' });
+    expect(c.layovers.find((l: any) => l.employee_id === 'E1')).toMatchObject({
+      status: 'UNCOVERED',
+      booking_status: 'CANCELLED',
+      reason: 'its booking is CANCELLED but the layover is still in the roster',
+    });
 
     const uncovered = await coverage(t, '&status=UNCOVERED');
     expect(uncovered.total_results).toBe(1);
@@ -125,7 +143,9 @@ describe('layover coverage', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('employee_id,pairing_number,duty_date,duty_period_num,station,checkin_time_local,checkout_time_local,traveller_email,origin,booking_id,booking_status,status,reason');
+    expect(lines[0]).toBe(
+      'employee_id,pairing_number,duty_date,duty_period_num,station,checkin_time_local,checkout_time_local,traveller_email,origin,booking_id,booking_status,status,reason',
+    );
     expect(lines).toHaveLength(3);
     expect(lines.find((l) => l.startsWith('E1,'))).toContain(',UNCOVERED,');
     const dcsv = await api(t, `/crew/coverage/deadheads.csv?${WINDOW}`);

@@ -108,7 +108,11 @@ describe('GET /crew/flight-options follows the flight config', () => {
 
     // A ceiling in a currency without a rate: nothing is auto-bookable, and the reason says why.
     const chf = await options(await airline('ZZ', undefined, { amount: 100000, currency: 'CHF' }));
-    for (const x of chf) expect(x).toMatchObject({ auto_bookable: false, auto_book_reason: expect.stringMatching(/^no exchange rate for CHF is set \(needed to compare the fare .* USD with the ceiling 100000.00 CHF\)$/) });
+    for (const x of chf)
+      expect(x).toMatchObject({
+        auto_bookable: false,
+        auto_book_reason: expect.stringMatching(/^no exchange rate for CHF is set \(needed to compare the fare .* USD with the ceiling 100000.00 CHF\)$/),
+      });
 
     // With a rate (1 CHF = 1.25 USD), the same ceiling as the USD one gives the same verdicts.
     expect((await ops('/fx-rates/CHF', { method: 'PUT', body: { rate: 1.25, as_of: '2026-11-01' } })).status).toBe(200);

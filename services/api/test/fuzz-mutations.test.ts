@@ -30,11 +30,24 @@ beforeAll(async () => {
   stack = await startStack('fuzz', { worker: true, env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
   t = await onboard(stack, { name: 'Fuzz Air', carrier: 'FZ', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
   await bookingAccount(stack, t, TRAVELLER);
-  const cfg = await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'LHR', hotels: [{ property_id: 'GDS-LHR-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] } });
+  const cfg = await api('/crew/config/hotels', {
+    method: 'PUT',
+    body: {
+      bases: [{ base_station: 'LHR', hotels: [{ property_id: 'GDS-LHR-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }],
+    },
+  });
   const hotelConfigId = cfg.body.bases[0].hotels[0].hotel_config_id;
   const contract = await api(`/crew/config/hotels/${hotelConfigId}/contracts`, { method: 'POST', body: { contract_number: 'K-1', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
   const request = await api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
-  const booking = await api('/crew/bookings/request', { method: 'POST', body: { type: 'HOTEL', classification: 'NEW_LAYOVER', anchors: { traveller_email: TRAVELLER }, hotel: { property_id: 'GDS-LHR-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' } } });
+  const booking = await api('/crew/bookings/request', {
+    method: 'POST',
+    body: {
+      type: 'HOTEL',
+      classification: 'NEW_LAYOVER',
+      anchors: { traveller_email: TRAVELLER },
+      hotel: { property_id: 'GDS-LHR-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' },
+    },
+  });
   expect([cfg.status, contract.status, request.status, booking.status]).toEqual([200, 201, 201, 202]);
   Object.assign(known, {
     airline_id: [t.airlineId],
@@ -49,10 +62,9 @@ beforeAll(async () => {
     city: ['LHR', 'New York'],
   });
   const declared = apiRoutes(apiDepsOf(stack));
-  routes = [
-    ...declared.crew.map((spec) => ({ spec, path: API_BASE + spec.path, ops: false })),
-    ...declared.ops.map((spec) => ({ spec, path: OPS_BASE + spec.path, ops: true })),
-  ].filter((r) => r.spec.method !== 'get');
+  routes = [...declared.crew.map((spec) => ({ spec, path: API_BASE + spec.path, ops: false })), ...declared.ops.map((spec) => ({ spec, path: OPS_BASE + spec.path, ops: true }))].filter(
+    (r) => r.spec.method !== 'get',
+  );
 });
 afterAll(() => stack.close());
 
@@ -96,7 +108,8 @@ function stringOf(s: Schema, name: string): fc.Arbitrary<string> {
   else if (s.format === 'date-time') base = isoDate.map((d) => d.toISOString());
   else if (s.format === 'email') base = fc.oneof(fc.constant(TRAVELLER), fc.emailAddress());
   else if (s.format === 'uuid') base = fc.uuid();
-  else if (s.format === 'hh-mm') base = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+  else if (s.format === 'hh-mm')
+    base = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
   else if (s.pattern) base = fc.stringMatching(new RegExp(s.pattern));
   else base = fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 40, 40), unit: 'grapheme' });
   return pool.length ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 2 }, { arbitrary: base, weight: 1 }) : base;
@@ -192,7 +205,9 @@ function drawFor(r: { spec: RouteSpec; path: string; ops: boolean }): fc.Arbitra
   const query = querySchema
     ? fc.oneof(fromSchema(querySchema, false), fromSchema(querySchema, true)).map((q) => {
         if (!q || typeof q !== 'object' || Array.isArray(q)) return '';
-        const pairs = Object.entries(q as Record<string, unknown>).map(([k, v]) => `${encodeSegment(k)}=${typeof v === 'string' && v.startsWith(RAW) ? v.slice(RAW.length) : typeof v === 'object' ? encodeSegment(JSON.stringify(v)) : encodeSegment(v)}`);
+        const pairs = Object.entries(q as Record<string, unknown>).map(
+          ([k, v]) => `${encodeSegment(k)}=${typeof v === 'string' && v.startsWith(RAW) ? v.slice(RAW.length) : typeof v === 'object' ? encodeSegment(JSON.stringify(v)) : encodeSegment(v)}`,
+        );
         return pairs.length ? `?${pairs.join('&')}` : '';
       })
     : fc.constantFrom('', '', '', '?reason=%00', '?x=%', '?limit=1e400');
@@ -200,11 +215,16 @@ function drawFor(r: { spec: RouteSpec; path: string; ops: boolean }): fc.Arbitra
   const body: fc.Arbitrary<unknown> = bodySchema
     ? fc.oneof({ arbitrary: fromSchema(bodySchema, false), weight: 3 }, { arbitrary: fromSchema(bodySchema, true), weight: 6 }, { arbitrary: hostile, weight: 1 })
     : fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: hostile, weight: 1 });
-  const framing = fc.oneof(
-    { arbitrary: fc.constant('json'), weight: 20 },
-    { arbitrary: fc.constantFrom('gzip', 'br', 'text/plain', 'no-type', 'charset-utf16', 'truncated'), weight: 1 },
-  );
-  const idempotencyKey = r.spec.headers ? fc.option(fc.oneof(fc.uuid(), fc.string({ unit: 'binary-ascii', maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, 'x'))), { nil: undefined }) : fc.constant(undefined);
+  const framing = fc.oneof({ arbitrary: fc.constant('json'), weight: 20 }, { arbitrary: fc.constantFrom('gzip', 'br', 'text/plain', 'no-type', 'charset-utf16', 'truncated'), weight: 1 });
+  const idempotencyKey = r.spec.headers
+    ? fc.option(
+        fc.oneof(
+          fc.uuid(),
+          fc.string({ unit: 'binary-ascii', maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, 'x')),
+        ),
+        { nil: undefined },
+      )
+    : fc.constant(undefined);
   return fc.tuple(params, query, body, framing, idempotencyKey).map(([ps, q, b, how, key]) => {
     let i = 0;
     const path = r.path.replace(/:([A-Za-z0-9_]+)/g, () => ps[i++]!) + q;

@@ -22,7 +22,12 @@ function expectEnvelope(res: { status: number; body: any }, status: number, code
 let n = 0;
 async function airline(settings: Record<string, unknown>, contractRate?: { amount: number; currency: string }) {
   n++;
-  const t = await onboard(stack, { name: `FX Air ${n}`, carrier: `X${String.fromCharCode(64 + n)}`, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, ...settings } });
+  const t = await onboard(stack, {
+    name: `FX Air ${n}`,
+    carrier: `X${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true, ...settings },
+  });
   const email = `crew${n}@fx.test`;
   await bookingAccount(stack, t, email);
   if (contractRate) await contractStations(stack, t, ['JFK'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 }, rate: contractRate });

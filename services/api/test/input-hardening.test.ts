@@ -14,7 +14,12 @@ beforeAll(async () => {
   stack = await startStack('input_hardening', { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   t = await onboard(stack, { name: 'Hard Air', carrier: 'HA', scopes: SCOPES, settings: { schedules_access: true } });
   await bookingAccount(stack, t, TRAVELLER);
-  const cfg = await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'LHR', hotels: [{ property_id: 'GDS-LHR-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] } });
+  const cfg = await api('/crew/config/hotels', {
+    method: 'PUT',
+    body: {
+      bases: [{ base_station: 'LHR', hotels: [{ property_id: 'GDS-LHR-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }],
+    },
+  });
   expect(cfg.status).toBe(200);
   hotelConfigId = cfg.body.bases[0].hotels[0].hotel_config_id;
   const contract = await api(`/crew/config/hotels/${hotelConfigId}/contracts`, { method: 'POST', body: { contract_number: 'K-1', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
@@ -67,10 +72,20 @@ describe('defect 4: unstorable strings anywhere in a body or query → 422 / 400
   it.each(UNSTORABLE)('bodies: %j', async (bad) => {
     expectInvalidField(await ops('/airlines', { method: 'POST', body: { name: bad, carrier_code: 'ZZ' } }), '/name');
     expectInvalidField(await ops(`/airlines/${t.airlineId}/travellers/${TRAVELLER}`, { method: 'PUT', body: { first_name: bad } }), '/first_name');
-    expectInvalidField(await api(`/crew/config/hotels/${hotelConfigId}/contracts`, { method: 'POST', body: { contract_number: bad, contract_from: '2027-01-01', contract_to: '2027-12-31' } }), '/contract_number');
+    expectInvalidField(
+      await api(`/crew/config/hotels/${hotelConfigId}/contracts`, { method: 'POST', body: { contract_number: bad, contract_from: '2027-01-01', contract_to: '2027-12-31' } }),
+      '/contract_number',
+    );
     expectInvalidField(await api('/crew/bookings/retry-jobs', { method: 'POST', body: { pairing_number: bad } }), '/pairing_number');
     expectInvalidField(await api('/crew/bookings/retry-jobs', { method: 'POST', body: { employee_id: bad } }), '/employee_id');
-    const irop = { type: 'HOTEL', classification: 'IROP_HOTEL_EXTEND', source: 'IROP', irop_ref: bad, anchors: { traveller_email: TRAVELLER }, hotel: { property_id: 'GDS-LHR-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' } };
+    const irop = {
+      type: 'HOTEL',
+      classification: 'IROP_HOTEL_EXTEND',
+      source: 'IROP',
+      irop_ref: bad,
+      anchors: { traveller_email: TRAVELLER },
+      hotel: { property_id: 'GDS-LHR-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' },
+    };
     expectInvalidField(await api('/crew/bookings/request', { method: 'POST', body: irop }), '/irop_ref');
     expectInvalidField(await api('/crew/action-items', { method: 'POST', body: irop }), '/irop_ref');
   });
@@ -78,7 +93,12 @@ describe('defect 4: unstorable strings anywhere in a body or query → 422 / 400
   it('PATCH reason and DELETE reason of an existing booking', async () => {
     const created = await api('/crew/bookings/request', {
       method: 'POST',
-      body: { type: 'HOTEL', classification: 'NEW_LAYOVER', anchors: { traveller_email: TRAVELLER }, hotel: { property_id: 'GDS-LHR-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' } },
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        anchors: { traveller_email: TRAVELLER },
+        hotel: { property_id: 'GDS-LHR-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' },
+      },
     });
     expect(created.status).toBe(202);
     const id = created.body.booking_id;
@@ -108,7 +128,10 @@ describe('defect 4: unstorable strings anywhere in a body or query → 422 / 400
 
 it('found by the fuzz test: a property_id of "." or ".." is an unknown property (422), not an unreachable inventory (503)', async () => {
   for (const property_id of ['.', '..']) {
-    const res = await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'LHR', hotels: [{ property_id, policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] } });
+    const res = await api('/crew/config/hotels', {
+      method: 'PUT',
+      body: { bases: [{ base_station: 'LHR', hotels: [{ property_id, policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }] },
+    });
     expectError(res, 422, 'UNKNOWN_HOTEL_PROPERTY');
   }
 });
@@ -118,7 +141,11 @@ describe('defect 4: integer ids out of range are unknown ids (path: 404) or inva
 
   it.each(HUGE)('hotel_config_id / contract_id / request_id %s in the path → 404', async (id) => {
     expectError(await api(`/crew/config/hotels/${id}/contracts`), 404, 'NOT_FOUND');
-    expectError(await api(`/crew/config/hotels/${id}/contracts`, { method: 'POST', body: { contract_number: 'K-2', contract_from: '2027-01-01', contract_to: '2027-12-31' } }), 404, 'NOT_FOUND');
+    expectError(
+      await api(`/crew/config/hotels/${id}/contracts`, { method: 'POST', body: { contract_number: 'K-2', contract_from: '2027-01-01', contract_to: '2027-12-31' } }),
+      404,
+      'NOT_FOUND',
+    );
     const rates = { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 100, currency: 'USD' } }] };
     expectError(await api(`/crew/config/hotels/${hotelConfigId}/contracts/${id}/rates`, { method: 'PUT', body: rates }), 404, 'NOT_FOUND');
     expectError(await api(`/crew/config/hotels/${id}/contracts/${contractId}/rates`, { method: 'PUT', body: rates }), 404, 'NOT_FOUND');
@@ -151,7 +178,11 @@ describe('defect 4: malformed percent-encoding in a path → 400 INVALID_REQUEST
     ['GET', '/ops/v1/airlines/%/settings'],
     ['PUT', '/ops/v1/airlines/%/travellers/%FF%'],
   ])('%s %s', async (method, path) => {
-    const res = await http(`${stack.apiUrl}${path}`, { method, token: path.startsWith('/ops') ? stack.opsToken : t.accessToken, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+    const res = await http(`${stack.apiUrl}${path}`, {
+      method,
+      token: path.startsWith('/ops') ? stack.opsToken : t.accessToken,
+      ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+    });
     expectError(res, 400, 'INVALID_REQUEST');
   });
 
@@ -173,12 +204,18 @@ describe('defect 7: Content-Encoding other than identity, gzip and deflate → 4
   });
 
   it('POST /crew/schedules with br → 415 too', async () => {
-    const res = await api('/crew/schedules', { method: 'POST', raw: brotliCompressSync(JSON.stringify(onePairingRoster())), headers: { 'content-type': 'application/json', 'content-encoding': 'br' } });
+    const res = await api('/crew/schedules', {
+      method: 'POST',
+      raw: brotliCompressSync(JSON.stringify(onePairingRoster())),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'br' },
+    });
     expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('gzip and deflate are still accepted', async () => {
     expect((await api('/crew/config/company', { method: 'PUT', raw: gzipSync(company), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })).status).toBe(200);
-    expect((await api('/crew/config/company', { method: 'PUT', raw: Buffer.from(company), headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } })).status).toBe(200);
+    expect((await api('/crew/config/company', { method: 'PUT', raw: Buffer.from(company), headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } })).status).toBe(
+      200,
+    );
   });
 });

@@ -14,7 +14,9 @@ afterAll(() => stack.close());
 
 const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 const reservations = async (email: string, kind: string) =>
-  ((await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body.reservations as any[]).filter((r) => r.kind === kind && r.status !== 'CANCELLED');
+  ((await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body.reservations as any[]).filter(
+    (r) => r.kind === kind && r.status !== 'CANCELLED',
+  );
 
 let seq = 0;
 async function airline(opts: { contract?: string[]; booker?: boolean; settings?: Record<string, unknown> } = {}) {
@@ -97,7 +99,10 @@ describe('hotel.city of injection and commit bodies (spec 2.7)', () => {
     const plain = await airline();
     const ambiguous = await api(plain.t, '/crew/bookings/request', { method: 'POST', body: hotelBody(plain.email, { city: 'New York' }) });
     expect(ambiguous.status).toBe(422);
-    expect(ambiguous.body).toMatchObject({ status: 422, error: { code: 'VALIDATION_FAILED', details: [{ field: '/hotel/city', issue: '"New York" matches several stations (JFK, LGA); give the station code' }] } });
+    expect(ambiguous.body).toMatchObject({
+      status: 422,
+      error: { code: 'VALIDATION_FAILED', details: [{ field: '/hotel/city', issue: '"New York" matches several stations (JFK, LGA); give the station code' }] },
+    });
 
     const based = await airline({ contract: ['LGA'] });
     const res = await api(based.t, '/crew/bookings/request', { method: 'POST', body: hotelBody(based.email, { city: 'new york' }) });
@@ -125,12 +130,16 @@ describe('hotel.city of injection and commit bodies (spec 2.7)', () => {
 });
 
 describe('manual flight commits', () => {
-  const option = async (t: Tenant, from = 'LHR', to = 'JFK', date = '2027-03-12') => (await api(t, `/crew/flight-options?from_airport=${from}&to_airport=${to}&date=${date}`)).body.options[0];
+  const option = async (t: Tenant, from = 'LHR', to = 'JFK', date = '2027-03-12') =>
+    (await api(t, `/crew/flight-options?from_airport=${from}&to_airport=${to}&date=${date}`)).body.options[0];
 
   it('a commit with flight_option_id needs no anchor but traveller_email: date and route come from the offer', async () => {
     const { t, email } = await airline();
     const o = await option(t);
-    const res = await api(t, '/crew/bookings/request', { method: 'POST', body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email }, flight: { flight_option_id: o.flight_option_id } } });
+    const res = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email }, flight: { flight_option_id: o.flight_option_id } },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ duty_date: '2027-03-12', status: 'PENDING' });
     const done = await settled(t, res.body.booking_id);
@@ -140,7 +149,10 @@ describe('manual flight commits', () => {
 
   it('an id the supplier never issued, with no other date → 422 naming flight_option_id', async () => {
     const { t, email } = await airline();
-    const res = await api(t, '/crew/bookings/request', { method: 'POST', body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email }, flight: { flight_option_id: 'forged.id' } } });
+    const res = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email }, flight: { flight_option_id: 'forged.id' } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([{ field: '/flight/flight_option_id', issue: expect.stringContaining('not an offer') }]);
   });
@@ -149,7 +161,12 @@ describe('manual flight commits', () => {
     const { t, email } = await airline({ booker: false });
     const res = await api(t, '/crew/bookings/request', {
       method: 'POST',
-      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, pairing_number: 'R11' }, flight: { from_airport: 'LHR', to_airport: 'JFK', depart_date: '2027-03-12' } },
+      body: {
+        type: 'FLIGHT',
+        classification: 'NEW_DEADHEAD',
+        anchors: { traveller_email: email, pairing_number: 'R11' },
+        flight: { from_airport: 'LHR', to_airport: 'JFK', depart_date: '2027-03-12' },
+      },
     });
     expect(res.status).toBe(202);
     expect(res.body.status).toBe('PENDING');
@@ -162,7 +179,10 @@ describe('manual flight commits', () => {
     const { t, email } = await airline();
     const item = (await roster(t, onePairingRoster({ email }))).find((i) => i.type === 'FLIGHT')!;
     const o = (await http(`${stack.apiUrl}${item.flight_options_url}`, { token: t.accessToken })).body.options.find((x: any) => x.flight_number !== 'BA117');
-    const res = await api(t, '/crew/bookings/request', { method: 'POST', body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, pairing_number: 'P100' }, flight: { flight_option_id: o.flight_option_id } } });
+    const res = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', anchors: { traveller_email: email, pairing_number: 'P100' }, flight: { flight_option_id: o.flight_option_id } },
+    });
     expect(res.status).toBe(202);
     expect(res.body.booking_id).toBe(item.booking_id);
     const done = await settled(t, item.booking_id!);

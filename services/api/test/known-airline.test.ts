@@ -45,7 +45,10 @@ describe('requireKnownAirline', () => {
   });
 
   it('lets a database error through (not a 401)', async () => {
-    const verify = requireKnownAirline(async (t) => principal(t), async () => Promise.reject(new Error('db down')));
+    const verify = requireKnownAirline(
+      async (t) => principal(t),
+      async () => Promise.reject(new Error('db down')),
+    );
     await expect(verify(A)).rejects.toThrow('db down');
   });
 });

@@ -103,7 +103,9 @@ describe('the document explains itself', () => {
     const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown>; additionalProperties?: boolean; anyOf?: unknown[] }>;
     expect(schemas.Booking!.properties.hotel).toEqual({ anyOf: [{ $ref: '#/components/schemas/BookingHotel' }, { type: 'null' }] });
     expect(schemas.Booking!.properties.flight).toEqual({ anyOf: [{ $ref: '#/components/schemas/BookingFlight' }, { type: 'null' }] });
-    expect(Object.keys(schemas.BookingFlight!.properties)).toEqual(expect.arrayContaining(['pnr', 'ticket_id', 'transaction_id', 'trip_session_id', 'airline_code', 'flight_number', 'dep_time', 'arr_time', 'cabin', 'price']));
+    expect(Object.keys(schemas.BookingFlight!.properties)).toEqual(
+      expect.arrayContaining(['pnr', 'ticket_id', 'transaction_id', 'trip_session_id', 'airline_code', 'flight_number', 'dep_time', 'arr_time', 'cabin', 'price']),
+    );
     expect(Object.keys(schemas.BookingHotel!.properties)).toEqual(expect.arrayContaining(['check_in_date', 'check_out_date', 'property_id', 'confirmation_number', 'nightly_rate']));
     expect(schemas.ActionItem!.properties.details).toEqual({ $ref: '#/components/schemas/ActionItemDetails' });
     for (const name of ['BookingHotel', 'BookingFlight', 'ActionItemDetails']) expect([name, schemas[name]!.additionalProperties]).toEqual([name, false]);

@@ -92,7 +92,21 @@ function oas31Subset() {
   const mediaType = strict({ schema: schemaObject, example: {}, examples: { type: 'object' }, encoding: { type: 'object' } });
   const content = { type: 'object', propertyNames: { pattern: '^[a-z]+/[a-z0-9.+*-]+' }, additionalProperties: mediaType };
   const parameter = {
-    ...strict({ name: { type: 'string', minLength: 1 }, in: { enum: ['query', 'header', 'path', 'cookie'] }, description: str, required: { type: 'boolean' }, deprecated: { type: 'boolean' }, schema: schemaObject, content, style: str, explode: { type: 'boolean' }, example: {} }, ['name', 'in']),
+    ...strict(
+      {
+        name: { type: 'string', minLength: 1 },
+        in: { enum: ['query', 'header', 'path', 'cookie'] },
+        description: str,
+        required: { type: 'boolean' },
+        deprecated: { type: 'boolean' },
+        schema: schemaObject,
+        content,
+        style: str,
+        explode: { type: 'boolean' },
+        example: {},
+      },
+      ['name', 'in'],
+    ),
     oneOf: [{ required: ['schema'] }, { required: ['content'] }],
     if: { properties: { in: { const: 'path' } } },
     then: { required: ['required'], properties: { required: { const: true } } },
@@ -111,10 +125,42 @@ function oas31Subset() {
     security: { type: 'array', items: securityRequirement },
     servers: { type: 'array', items: server },
   });
-  const pathItem = strict({ summary: str, description: str, servers: { type: 'array', items: server }, parameters: { type: 'array' }, ...Object.fromEntries(HTTP_METHODS.map((m) => [m, operation])) });
-  const flow = (required: string[]) => strict({ authorizationUrl: str, tokenUrl: { type: 'string', pattern: '^https?://' }, refreshUrl: { type: 'string', pattern: '^https?://' }, scopes: { type: 'object', additionalProperties: str } }, required);
+  const pathItem = strict({
+    summary: str,
+    description: str,
+    servers: { type: 'array', items: server },
+    parameters: { type: 'array' },
+    ...Object.fromEntries(HTTP_METHODS.map((m) => [m, operation])),
+  });
+  const flow = (required: string[]) =>
+    strict(
+      {
+        authorizationUrl: str,
+        tokenUrl: { type: 'string', pattern: '^https?://' },
+        refreshUrl: { type: 'string', pattern: '^https?://' },
+        scopes: { type: 'object', additionalProperties: str },
+      },
+      required,
+    );
   const securityScheme = {
-    ...strict({ type: { enum: ['apiKey', 'http', 'mutualTLS', 'oauth2', 'openIdConnect'] }, description: str, name: str, in: { enum: ['query', 'header', 'cookie'] }, scheme: str, bearerFormat: str, flows: strict({ implicit: flow(['authorizationUrl', 'scopes']), password: flow(['tokenUrl', 'scopes']), clientCredentials: flow(['tokenUrl', 'scopes']), authorizationCode: flow(['authorizationUrl', 'tokenUrl', 'scopes']) }), openIdConnectUrl: str }, ['type']),
+    ...strict(
+      {
+        type: { enum: ['apiKey', 'http', 'mutualTLS', 'oauth2', 'openIdConnect'] },
+        description: str,
+        name: str,
+        in: { enum: ['query', 'header', 'cookie'] },
+        scheme: str,
+        bearerFormat: str,
+        flows: strict({
+          implicit: flow(['authorizationUrl', 'scopes']),
+          password: flow(['tokenUrl', 'scopes']),
+          clientCredentials: flow(['tokenUrl', 'scopes']),
+          authorizationCode: flow(['authorizationUrl', 'tokenUrl', 'scopes']),
+        }),
+        openIdConnectUrl: str,
+      },
+      ['type'],
+    ),
     allOf: [
       { if: { properties: { type: { const: 'http' } } }, then: { required: ['scheme'] } },
       { if: { properties: { type: { const: 'oauth2' } } }, then: { required: ['flows'] } },
@@ -122,18 +168,24 @@ function oas31Subset() {
     ],
   };
   return {
-    ...strict({
-      openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' },
-      info: strict({ title: str, summary: str, description: str, termsOfService: str, contact: { type: 'object' }, license: { type: 'object' }, version: str }, ['title', 'version']),
-      jsonSchemaDialect: str,
-      servers: { type: 'array', items: server },
-      paths: { type: 'object', propertyNames: { pattern: '^/' }, additionalProperties: pathItem },
-      webhooks: { type: 'object' },
-      components: strict({ schemas: { type: 'object', propertyNames: { pattern: '^[a-zA-Z0-9._-]+$' }, additionalProperties: schemaObject }, securitySchemes: { type: 'object', additionalProperties: securityScheme } }),
-      security: { type: 'array', items: securityRequirement },
-      tags: { type: 'array', items: strict({ name: str, description: str }, ['name']) },
-      externalDocs: { type: 'object' },
-    }, ['openapi', 'info']),
+    ...strict(
+      {
+        openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' },
+        info: strict({ title: str, summary: str, description: str, termsOfService: str, contact: { type: 'object' }, license: { type: 'object' }, version: str }, ['title', 'version']),
+        jsonSchemaDialect: str,
+        servers: { type: 'array', items: server },
+        paths: { type: 'object', propertyNames: { pattern: '^/' }, additionalProperties: pathItem },
+        webhooks: { type: 'object' },
+        components: strict({
+          schemas: { type: 'object', propertyNames: { pattern: '^[a-zA-Z0-9._-]+$' }, additionalProperties: schemaObject },
+          securitySchemes: { type: 'object', additionalProperties: securityScheme },
+        }),
+        security: { type: 'array', items: securityRequirement },
+        tags: { type: 'array', items: strict({ name: str, description: str }, ['name']) },
+        externalDocs: { type: 'object' },
+      },
+      ['openapi', 'info'],
+    ),
     anyOf: [{ required: ['paths'] }, { required: ['components'] }, { required: ['webhooks'] }],
   };
 }
@@ -157,7 +209,13 @@ function collect(node: unknown, key: string, out: unknown[] = []): unknown[] {
   return out;
 }
 
-type Operation = { operationId: string; security: Record<string, string[]>[]; parameters?: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; requestBody?: unknown };
+type Operation = {
+  operationId: string;
+  security: Record<string, string[]>[];
+  parameters?: { name: string; in: string }[];
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  requestBody?: unknown;
+};
 
 function operations(d: OpenApiDocument): [string, string, Operation][] {
   return Object.entries(d.paths).flatMap(([path, item]) => HTTP_METHODS.filter((m) => item[m]).map((m) => [path, m, item[m] as Operation] as [string, string, Operation]));
@@ -182,7 +240,10 @@ describe('GET /openapi.json', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const [path, method, op] of operations(doc)) {
       const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-      const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      const declared = (op.parameters ?? [])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name)
+        .sort();
       expect([method, path, declared]).toEqual([method, path, templated]);
       const keys = (op.parameters ?? []).map((p) => `${p.in}:${p.name}`);
       expect(new Set(keys).size).toBe(keys.length);
@@ -240,14 +301,24 @@ describe('GET /openapi.json', () => {
       const op = doc.paths[openApiPath(path)]?.[r.method] as (Operation & { tags: string[]; requestBody?: { content: Record<string, unknown> } }) | undefined;
       expect([r.operationId, op?.operationId]).toEqual([r.operationId, r.operationId]);
       expect(op!.tags).toEqual(r.tags);
-      const expected = r.auth === 'ops' ? [{ operatorToken: [] }] : r.auth === 'none' ? [] : r.auth === 'user' ? [{ userCredential: [] }] : r.auth === 'client' ? [{ clientBasic: [] }] : [{ oauth2: [r.auth] }, { accessToken: [] }];
+      const expected =
+        r.auth === 'ops'
+          ? [{ operatorToken: [] }]
+          : r.auth === 'none'
+            ? []
+            : r.auth === 'user'
+              ? [{ userCredential: [] }]
+              : r.auth === 'client'
+                ? [{ clientBasic: [] }]
+                : [{ oauth2: [r.auth] }, { accessToken: [] }];
       expect([r.operationId, op!.security]).toEqual([r.operationId, expected]);
       // Airline routes (an OAuth scope) may also answer 429 from the airline's rate limit.
       const airline = !['ops', 'none', 'user', 'client'].includes(r.auth);
       expect(Object.keys(op!.responses).sort()).toEqual([...Object.keys(r.responses), ...(airline ? ['429'] : [])].sort());
       expect(op!.requestBody !== undefined).toBe(r.body !== undefined);
       for (const [status, res] of Object.entries(op!.responses)) {
-        if (Number(status) >= 400) expect([r.operationId, status, res.content?.['application/json']?.schema]).toEqual([r.operationId, status, { $ref: '#/components/schemas/ErrorEnvelope' }]);
+        if (Number(status) >= 400)
+          expect([r.operationId, status, res.content?.['application/json']?.schema]).toEqual([r.operationId, status, { $ref: '#/components/schemas/ErrorEnvelope' }]);
       }
       const queryNames = Object.keys((r.query as { properties?: object } | undefined)?.properties ?? {});
       expect((op!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)).toEqual(queryNames);

@@ -37,10 +37,14 @@ async function relayAttemptFailed(): Promise<void> {
   const lines: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) });
   const probe = new OutboxRelay(stack.database.db, stack.queues, createLogger('outbox-probe', 'warn', sink));
-  await waitFor(async () => {
-    await probe.drain();
-    return lines.some((l) => l.includes('outbox relay failed'));
-  }, 10_000, 'a relay attempt to fail while Redis is down');
+  await waitFor(
+    async () => {
+      await probe.drain();
+      return lines.some((l) => l.includes('outbox relay failed'));
+    },
+    10_000,
+    'a relay attempt to fail while Redis is down',
+  );
   await probe.close();
 }
 

@@ -37,9 +37,7 @@ test(`the ${LIMIT + 1}th request of an airline within a minute → 429 RATE_LIMI
 
   // Another api process against the same Redis: the airline's budget is already spent there too.
   const intake = new RosterIntake();
-  const replica = createServer(
-    createApiApp(apiDepsOf(stack, { logger: createLogger('replica', 'silent'), rosterIntake: intake })),
-  );
+  const replica = createServer(createApiApp(apiDepsOf(stack, { logger: createLogger('replica', 'silent'), rosterIntake: intake })));
   const port = await listen(replica, 0, '127.0.0.1');
   try {
     expect((await company(`http://127.0.0.1:${port}`, a)).status).toBe(429);

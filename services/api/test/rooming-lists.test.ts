@@ -30,7 +30,11 @@ interface Mail {
 function decodePart(headers: string, body: string): string {
   const enc = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
   if (enc === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (enc === 'quoted-printable') return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  if (enc === 'quoted-printable')
+    return Buffer.from(
+      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   return body;
 }
 
@@ -85,12 +89,20 @@ class Inbox {
   }
 
   async waitFor(n: number, ms = 20_000): Promise<Mail> {
-    await waitFor(() => this.mails.length >= n, ms, () => `${n} e-mails (got ${this.mails.length})`);
+    await waitFor(
+      () => this.mails.length >= n,
+      ms,
+      () => `${n} e-mails (got ${this.mails.length})`,
+    );
     return this.mails[n - 1]!;
   }
 }
 
-const csvRows = (csv: string) => csv.trim().split(/\r?\n/).map((l) => l.split(','));
+const csvRows = (csv: string) =>
+  csv
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => l.split(','));
 
 // ---- the stack ----
 
@@ -110,10 +122,14 @@ async function booking(id: string) {
 
 async function waitForBooking(id: string, pred: (b: any) => boolean, ms = 20_000) {
   let last: unknown;
-  return waitFor(async () => {
-    const b = (last = await booking(id));
-    return pred(b) && b;
-  }, ms, () => `booking ${id} (still ${JSON.stringify(last)})`);
+  return waitFor(
+    async () => {
+      const b = (last = await booking(id));
+      return pred(b) && b;
+    },
+    ms,
+    () => `booking ${id} (still ${JSON.stringify(last)})`,
+  );
 }
 
 /**
@@ -156,21 +172,35 @@ beforeAll(async () => {
     logger: createLogger('worker', process.env.TEST_LOG ? 'info' : 'silent'),
     suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl, responseTimeoutMs: 2000 }),
   });
-  t = await onboard(stack, { scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true, booking_modification: true, cancellation_execution: true } });
+  t = await onboard(stack, {
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true, booking_modification: true, cancellation_execution: true },
+  });
   await bookingAccount(stack, t, 'ada@crew.test');
   // A DIRECT hotel: not in the GDS inventory, registered with a chain and its reservations e-mail.
   const cfg = await api('/crew/config/hotels', {
     method: 'PUT',
-    body: { bases: [{ base_station: 'JFK', hotels: [{ property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', reservations_email: 'reservations@crewinn.test', ...STANDARD_TERMS }] }] },
+    body: {
+      bases: [
+        { base_station: 'JFK', hotels: [{ property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', reservations_email: 'reservations@crewinn.test', ...STANDARD_TERMS }] },
+      ],
+    },
   });
   expect(cfg.status).toBe(200);
   const hotel = cfg.body.bases[0].hotels[0];
   expect(hotel).toMatchObject({ handler_type: 'DIRECT', reservations_email: 'reservations@crewinn.test' });
   hotelId = hotel.hotel_config_id;
   const contract = await api(`/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: 'CI-2027', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
-  await api(`/crew/config/hotels/${hotelId}/contracts/${contract.body.contract_id}/rates`, { method: 'PUT', body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] } });
+  await api(`/crew/config/hotels/${hotelId}/contracts/${contract.body.contract_id}/rates`, {
+    method: 'PUT',
+    body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] },
+  });
   const req = await api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
-  await http(`${stack.apiUrl}/ops/v1/change-requests/${req.body.request_id}/decide`, { method: 'POST', token: stack.opsToken, body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } });
+  await http(`${stack.apiUrl}/ops/v1/change-requests/${req.body.request_id}/decide`, {
+    method: 'POST',
+    token: stack.opsToken,
+    body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' },
+  });
 
   profile = mkdtempSync(join(tmpdir(), 'crew-rooming-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
@@ -318,10 +348,14 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const { bookings } = await submit(onePairingRoster({ pairing: 'P300', employee: 'E3', email: 'alan@crew.test', day1: '2027-05-05' }));
     const id = bookings[0].booking_id;
     // The task is done (the schedule completed), the list waits with the mail server's error.
-    const waiting = await waitFor(async () => {
-      const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
-      return list?.send_attempts >= 2 && list;
-    }, 10_000, 'two attempts to send the list');
+    const waiting = await waitFor(
+      async () => {
+        const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+        return list?.send_attempts >= 2 && list;
+      },
+      10_000,
+      'two attempts to send the list',
+    );
     expect(waiting).toMatchObject({ status: 'QUEUED', sends: 0 });
     expect(waiting.last_error).toBeTruthy();
     expect(await booking(id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'QUEUED' } });
@@ -341,7 +375,11 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     expect(JSON.parse(cli.stdout)).toMatchObject({ list_id: sent.list_id, version: 1 });
     const again = await inbox.waitFor(before + 2);
     expect(again.subject).toContain('2027-05-05 v1 (resent)');
-    expect(csvRows(again.csv).slice(1).map((r) => r[0])).toEqual([rowRef]);
+    expect(
+      csvRows(again.csv)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([rowRef]);
     // The worker records a send once the mail server has taken it; then a pass sends nothing more.
     const listOf0505 = async () => (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
     await waitFor(async () => (await listOf0505()).sends >= 2, 10_000, 'the resend to be recorded');
@@ -414,12 +452,22 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
 
     const req = await api('/crew/bookings/request', {
       method: 'POST',
-      body: { type: 'HOTEL', classification: 'NEW_LAYOVER', anchors: { traveller_email: 'ada@crew.test', employee_id: 'E1', pairing_number: 'IROP8' }, hotel: { city: 'JFK', check_in_date: '2027-08-08', num_nights: 1 } },
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        anchors: { traveller_email: 'ada@crew.test', employee_id: 'E1', pairing_number: 'IROP8' },
+        hotel: { city: 'JFK', check_in_date: '2027-08-08', num_nights: 1 },
+      },
     });
     expect(req.status).toBe(202);
     const mail = await inbox.waitFor(before + 1);
     const rows = csvRows(mail.csv).slice(1);
-    expect(rows.map((r) => [r[1], r[7]]).sort()).toEqual([['NEW', bookings[0].booking_id], ['NEW', req.body.booking_id]].sort());
+    expect(rows.map((r) => [r[1], r[7]]).sort()).toEqual(
+      [
+        ['NEW', bookings[0].booking_id],
+        ['NEW', req.body.booking_id],
+      ].sort(),
+    );
     await waitForBooking(req.body.booking_id, (b) => b.hotel?.rooming_status === 'SENT');
     expect(await night()).toMatchObject({ status: 'SENT', version: 1, sends: 1 });
     expect(await booking(bookings[0].booking_id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'SENT', rooming_list_version: 1 } });

@@ -48,8 +48,22 @@ it('received_at order == listing order == processing order for 3 rounds of 20 co
   const told = new Map(accepted.map((a) => [a.schedule_id, a.received_at]));
   for (const s of oldestFirst) expect(s.received_at).toBe(told.get(s.schedule_id));
   // As the API shows them (milliseconds): never backwards along the listing.
-  expect(inversions(oldestFirst, (s) => s.received_at, (s) => s.schedule_id, false)).toEqual([]);
-  expect(inversions(oldestFirst, (s) => s.started_at, (s) => s.schedule_id, false)).toEqual([]);
+  expect(
+    inversions(
+      oldestFirst,
+      (s) => s.received_at,
+      (s) => s.schedule_id,
+      false,
+    ),
+  ).toEqual([]);
+  expect(
+    inversions(
+      oldestFirst,
+      (s) => s.started_at,
+      (s) => s.schedule_id,
+      false,
+    ),
+  ).toEqual([]);
 
   // As stored (microseconds): the processing order (seq, started_at) and received_at strictly agree.
   const us = (c: 'received_at' | 'started_at') => sql<string>`to_char(${sql.ref(c)} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')`;
@@ -60,6 +74,20 @@ it('received_at order == listing order == processing order for 3 rounds of 20 co
     .orderBy('seq')
     .execute();
   expect(stored.map((s) => s.schedule_id)).toEqual(oldestFirst.map((s) => s.schedule_id));
-  expect(inversions(stored, (s) => s.received, (s) => `seq ${s.seq}`, true)).toEqual([]);
-  expect(inversions(stored, (s) => s.started, (s) => `seq ${s.seq}`, true)).toEqual([]);
+  expect(
+    inversions(
+      stored,
+      (s) => s.received,
+      (s) => `seq ${s.seq}`,
+      true,
+    ),
+  ).toEqual([]);
+  expect(
+    inversions(
+      stored,
+      (s) => s.started,
+      (s) => `seq ${s.seq}`,
+      true,
+    ),
+  ).toEqual([]);
 });

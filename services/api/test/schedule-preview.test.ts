@@ -39,7 +39,9 @@ async function submit(t: Tenant, body: unknown) {
 
 /** Row counts of every table of the database. */
 async function tableCounts(): Promise<Record<string, number>> {
-  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`.execute(stack.database.db);
+  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`.execute(
+    stack.database.db,
+  );
   const out: Record<string, number> = {};
   for (const { table_name } of tables.rows) out[table_name] = Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table_name)}`.execute(stack.database.db)).rows[0]!.n);
   return out;
@@ -96,11 +98,31 @@ describe('POST /crew/schedules/preview', () => {
     const { t, email } = await airline();
     const p = await preview(t, onePairingRoster({ email }));
     expect(p).toMatchObject({ external_ref: 'roster-1', schedule_start_date: '2027-03-10', schedule_end_date: '2027-03-16', previewed_at: '2027-03-01T00:00:00.000Z' });
-    expect(p.counts).toEqual({ action_items: 2, by_classification: { NEW_LAYOVER: 1, NEW_DEADHEAD: 1 }, by_outcome: { AUTO_BOOK: 1, REVIEW: 1 }, by_disposition: { OPEN: 1, PENDING_REVIEW: 1 }, audit_events: 0 });
+    expect(p.counts).toEqual({
+      action_items: 2,
+      by_classification: { NEW_LAYOVER: 1, NEW_DEADHEAD: 1 },
+      by_outcome: { AUTO_BOOK: 1, REVIEW: 1 },
+      by_disposition: { OPEN: 1, PENDING_REVIEW: 1 },
+      audit_events: 0,
+    });
     const hotel = p.action_items.find((i: any) => i.type === 'HOTEL');
-    expect(hotel).toMatchObject({ classification: 'NEW_LAYOVER', subtype: 'NEW_BOOKING', outcome: 'AUTO_BOOK', auto_eligible: true, disposition: null, reason: null, hotel: { property_id: 'GDS-JFK-001', contracted_rate: { amount: 180, currency: 'USD' } } });
+    expect(hotel).toMatchObject({
+      classification: 'NEW_LAYOVER',
+      subtype: 'NEW_BOOKING',
+      outcome: 'AUTO_BOOK',
+      auto_eligible: true,
+      disposition: null,
+      reason: null,
+      hotel: { property_id: 'GDS-JFK-001', contracted_rate: { amount: 180, currency: 'USD' } },
+    });
     const flight = p.action_items.find((i: any) => i.type === 'FLIGHT');
-    expect(flight).toMatchObject({ classification: 'NEW_DEADHEAD', outcome: 'REVIEW', disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_MANUALLY', reason: 'deadhead auto-booking is not enabled: choose a flight option and commit it' });
+    expect(flight).toMatchObject({
+      classification: 'NEW_DEADHEAD',
+      outcome: 'REVIEW',
+      disposition: 'PENDING_REVIEW',
+      recommended_action: 'BOOK_MANUALLY',
+      reason: 'deadhead auto-booking is not enabled: choose a flight option and commit it',
+    });
   });
 
   it('writes nothing: the row count of every table, and the supplier’s reservations, are unchanged', async () => {
@@ -141,7 +163,10 @@ describe('POST /crew/schedules/preview', () => {
   it('a preview equals the items the real submission then derives (random rosters and their changes)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), async (seed, mutationSeed) => {
-        const { t } = await airline({ stations: ['JFK', 'LHR', 'ORD'], settings: { deadhead_auto_booking: true, booking_modification: true, cancellation_execution: true, swap_execution: true } });
+        const { t } = await airline({
+          stations: ['JFK', 'LHR', 'ORD'],
+          settings: { deadhead_auto_booking: true, booking_modification: true, cancellation_execution: true, swap_execution: true },
+        });
         const first = generateRoster({ pairings: 12, seed, startDate: '2027-03-05', days: 6, crewPool: 20 });
         await expectPreviewMatches(t, first);
         const second = mutateRoster(first, { fraction: 0.5, seed: mutationSeed });

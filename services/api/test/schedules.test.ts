@@ -107,14 +107,18 @@ describe('the roster body (read, decoded and checked in the intake thread)', () 
   it('413 as soon as a declared Content-Length exceeds 256 MB, before any byte is sent', async () => {
     const url = new URL(`${stack.apiUrl}/api/v1/crew/schedules`);
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json', 'content-length': String(256 * 1024 * 1024 + 1) } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => {
-          resolve({ status: res.statusCode!, body });
-          req.destroy();
-        });
-      });
+      const req = request(
+        url,
+        { method: 'POST', headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json', 'content-length': String(256 * 1024 * 1024 + 1) } },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => {
+            resolve({ status: res.statusCode!, body });
+            req.destroy();
+          });
+        },
+      );
       req.on('error', reject);
       req.flushHeaders();
     });
@@ -132,7 +136,13 @@ describe('the diff over HTTP', () => {
     expect(first.items.map((i) => i.classification).sort()).toEqual(['NEW_DEADHEAD', 'NEW_LAYOVER']);
     const hotel = first.items.find((i) => i.type === 'HOTEL');
     const flight = first.items.find((i) => i.type === 'FLIGHT')!;
-    expect(hotel).toMatchObject({ source: 'SCHEDULE_DIFF', subtype: 'NEW_BOOKING', schedule_id: first.id, anchors: { employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' }, booking_id: expect.any(String) });
+    expect(hotel).toMatchObject({
+      source: 'SCHEDULE_DIFF',
+      subtype: 'NEW_BOOKING',
+      schedule_id: first.id,
+      anchors: { employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' },
+      booking_id: expect.any(String),
+    });
     expect(flight).toMatchObject({
       subtype: 'NEW_BOOKING',
       anchors: { employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' },
@@ -209,7 +219,9 @@ describe('read endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('action_id,schedule_id,source,type,subtype,classification,priority,disposition,auto_eligible,anchors.employee_id,anchors.pairing_number,anchors.duty_date,anchors.traveller_email,source_rows.day1_row,source_rows.day2_row,booking_id,flight_options_url,recommended_action,created_at');
+    expect(lines[0]).toBe(
+      'action_id,schedule_id,source,type,subtype,classification,priority,disposition,auto_eligible,anchors.employee_id,anchors.pairing_number,anchors.duty_date,anchors.traveller_email,source_rows.day1_row,source_rows.day2_row,booking_id,flight_options_url,recommended_action,created_at',
+    );
     expect(lines.length).toBe(1 + r.items.length);
     for (const item of r.items) expect(lines.some((l) => l.startsWith(`${item.action_id},${r.id},SCHEDULE_DIFF,${item.type}`))).toBe(true);
   });

@@ -64,7 +64,13 @@ describe('GET /crew/flight-options', () => {
     expect(res.status).toBe(200);
     expect(res.body.options.length).toBe(10);
     for (const o of res.body.options) {
-      expect(o).toMatchObject({ flight_option_id: expect.any(String), airline_code: expect.stringMatching(/^[A-Z0-9]{2}$/), from_airport: 'LHR', to_airport: 'JFK', price: { amount: expect.any(Number), currency: expect.any(String) } });
+      expect(o).toMatchObject({
+        flight_option_id: expect.any(String),
+        airline_code: expect.stringMatching(/^[A-Z0-9]{2}$/),
+        from_airport: 'LHR',
+        to_airport: 'JFK',
+        price: { amount: expect.any(Number), currency: expect.any(String) },
+      });
       expect(o.dep_time.slice(0, 10)).toBe('2027-03-01');
     }
   });
@@ -84,7 +90,9 @@ describe('GET /crew/flight-options', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { options: { flight_number: string; cabin: string }[]; next_cursor: string | null } } = await get(`/crew/flight-options?${q}&limit=7${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { body: { options: { flight_number: string; cabin: string }[]; next_cursor: string | null } } = await get(
+        `/crew/flight-options?${q}&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...res.body.options.map((o) => `${o.flight_number}/${o.cabin}`));
       cursor = res.body.next_cursor;
     } while (cursor);
@@ -92,7 +100,13 @@ describe('GET /crew/flight-options', () => {
   });
 
   it('requires route and date unless action_id is given (400); an unknown action_id is 404', async () => {
-    for (const q of ['', '?from_airport=LHR&to_airport=JFK', '?from_airport=LHR&date=2027-03-01', '?from_airport=LHR&to_airport=LHR&date=2027-03-01', '?from_airport=LH&to_airport=JFK&date=2027-03-01']) {
+    for (const q of [
+      '',
+      '?from_airport=LHR&to_airport=JFK',
+      '?from_airport=LHR&date=2027-03-01',
+      '?from_airport=LHR&to_airport=LHR&date=2027-03-01',
+      '?from_airport=LH&to_airport=JFK&date=2027-03-01',
+    ]) {
       const res = await get(`/crew/flight-options${q}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('INVALID_REQUEST');

@@ -37,7 +37,10 @@ async function run(): Promise<number> {
   }
 }
 
-run().then((code) => process.exit(code), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+run().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

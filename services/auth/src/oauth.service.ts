@@ -41,7 +41,12 @@ export async function registerClient(deps: OAuthDeps, credential: string | null,
   const requested = scopesRaw === undefined ? offered : parseScopes(scopesRaw);
   const bad = requested.filter((s) => !offered.includes(s as Scope));
   if (requested.length === 0 || bad.length > 0) {
-    throw new ApiError(400, ErrorCode.INVALID_SCOPE, 'Unknown or not offered scope', bad.map((s) => ({ field: 'scopes', issue: `${s} is not offered to this airline` })));
+    throw new ApiError(
+      400,
+      ErrorCode.INVALID_SCOPE,
+      'Unknown or not offered scope',
+      bad.map((s) => ({ field: 'scopes', issue: `${s} is not offered to this airline` })),
+    );
   }
   const clientId = `cl_${newSecret(12)}`;
   const secret = newSecret(32);
@@ -78,11 +83,22 @@ function grantedScopes(client: LiveClient, requested: string[] | null): string[]
   const held = client.scopes.filter((s) => offered.includes(s as Scope));
   if (!requested) return held;
   const bad = requested.filter((s) => !held.includes(s));
-  if (bad.length) throw new ApiError(400, ErrorCode.INVALID_SCOPE, 'The client does not hold the requested scope', bad.map((s) => ({ field: 'scope', issue: `${s} not granted` })));
+  if (bad.length)
+    throw new ApiError(
+      400,
+      ErrorCode.INVALID_SCOPE,
+      'The client does not hold the requested scope',
+      bad.map((s) => ({ field: 'scope', issue: `${s} not granted` })),
+    );
   return requested;
 }
 
-export async function issueClientCredentialsToken(deps: OAuthDeps, basic: { id: string; secret: string } | null, grantType: string | undefined, scopeRaw: string | undefined): Promise<TokenResponse> {
+export async function issueClientCredentialsToken(
+  deps: OAuthDeps,
+  basic: { id: string; secret: string } | null,
+  grantType: string | undefined,
+  scopeRaw: string | undefined,
+): Promise<TokenResponse> {
   if (grantType !== 'client_credentials') {
     throw ApiError.invalid('grant_type must be client_credentials', [{ field: 'grant_type', issue: 'must be client_credentials' }]);
   }

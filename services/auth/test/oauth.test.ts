@@ -28,7 +28,15 @@ describe('POST /oauth/token', () => {
     expect(header.alg).toBe('ES256');
     expect(header.kid).toEqual(expect.any(String));
     const claims = decodeJwt(res.body.access_token);
-    expect(claims).toMatchObject({ iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, airline_id: tenant.airlineId, user_id: tenant.userId, email: tenant.email, scope: 'events:read events:write' });
+    expect(claims).toMatchObject({
+      iss: stack.authUrl,
+      aud: 'crew-travel-api',
+      sub: tenant.clientId,
+      airline_id: tenant.airlineId,
+      user_id: tenant.userId,
+      email: tenant.email,
+      scope: 'events:read events:write',
+    });
     expect((claims.exp as number) - (claims.iat as number)).toBe(900);
   });
 
@@ -146,7 +154,10 @@ describe('stored credentials', () => {
     const tables = await stack.database.db.introspection.getTables();
     expect(tables.length).toBeGreaterThan(3);
     for (const t of tables) {
-      const rows = await stack.database.db.selectFrom(t.name as never).selectAll().execute();
+      const rows = await stack.database.db
+        .selectFrom(t.name as never)
+        .selectAll()
+        .execute();
       const dump = JSON.stringify(rows);
       for (const s of secrets) expect(dump).not.toContain(s);
     }

@@ -22,7 +22,8 @@ export const MAX_NIGHTS = 30;
 
 export const sandboxErrors = {
   offerExpired: () => ApiError.conflict('The flight offer has expired; search again for a fresh one', SandboxErrorCode.OFFER_EXPIRED),
-  invalidOffer: () => ApiError.unprocessable(SandboxErrorCode.INVALID_OFFER, 'The flight_option_id was not issued by this supplier', [{ field: '/flight_option_id', issue: 'is not a valid offer id' }]),
+  invalidOffer: () =>
+    ApiError.unprocessable(SandboxErrorCode.INVALID_OFFER, 'The flight_option_id was not issued by this supplier', [{ field: '/flight_option_id', issue: 'is not a valid offer id' }]),
   rejected: (message: string) => ApiError.conflict(message, SandboxErrorCode.REJECTED),
   noAvailability: (message: string) => ApiError.conflict(message, SandboxErrorCode.NO_AVAILABILITY),
   referenceReused: () => ApiError.conflict('This reference was already used for a different request', SandboxErrorCode.REFERENCE_REUSED),

@@ -328,7 +328,7 @@ export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
       method: 'post',
       path: '/_control/clock',
       operationId: 'advanceClock',
-      summary: "Move the sandbox clock forward (ages offers)",
+      summary: 'Move the sandbox clock forward (ages offers)',
       body: ClockBody,
       responses: { 200: { description: '{now}' }, ...errors(422) },
       handler: ({ body }) => ({ status: 200, body: { now: new Date(sandbox.advanceClock(body.advance_ms)).toISOString() } }),

@@ -137,16 +137,10 @@ const FlightFields = {
   cabin: Cabin,
 };
 
-export const FlightOffer = Type.Object(
-  { flight_option_id: Type.String(), ...FlightFields, price: Money, expires_at: Timestamp },
-  { additionalProperties: false },
-);
+export const FlightOffer = Type.Object({ flight_option_id: Type.String(), ...FlightFields, price: Money, expires_at: Timestamp }, { additionalProperties: false });
 export type FlightOffer = Static<typeof FlightOffer>;
 
-export const FlightTraveller = Type.Object(
-  { email: Email, first_name: Name, last_name: Name, date_of_birth: DateString },
-  { additionalProperties: false },
-);
+export const FlightTraveller = Type.Object({ email: Email, first_name: Name, last_name: Name, date_of_birth: DateString }, { additionalProperties: false });
 
 export const FlightOrderBody = Type.Object(
   {
@@ -218,10 +212,7 @@ export const Fault = Type.Object({
 });
 export type Fault = Static<typeof Fault>;
 
-export const ClockBody = Type.Object(
-  { advance_ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400000 }) },
-  { additionalProperties: false },
-);
+export const ClockBody = Type.Object({ advance_ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400000 }) }, { additionalProperties: false });
 
 export const ReservationsQuery = Type.Object(
   {

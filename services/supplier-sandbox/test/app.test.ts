@@ -7,7 +7,13 @@ describe('control API switch', () => {
   it('does not mount /_control when controlApi is false; supplier routes stay', async () => {
     const sb = await start({ controlApi: false });
     try {
-      for (const [method, path] of [['POST', '/_control/faults'], ['DELETE', '/_control/faults'], ['POST', '/_control/reset'], ['GET', '/_control/reservations'], ['POST', '/_control/clock']] as const) {
+      for (const [method, path] of [
+        ['POST', '/_control/faults'],
+        ['DELETE', '/_control/faults'],
+        ['POST', '/_control/reset'],
+        ['GET', '/_control/reservations'],
+        ['POST', '/_control/clock'],
+      ] as const) {
         const res = await sb.call(method, path, method === 'POST' ? {} : undefined);
         expect([path, res.status, res.body.error.code]).toEqual([path, 404, 'NOT_FOUND']);
       }

@@ -1,7 +1,10 @@
 import { AIRPORTS, buildHotelInventory, COUNTRY_PRICING, HOTELS } from '../src/index';
 import { start, type TestSandbox } from './support';
 
-const HUBS = 'JFK LAX ORD ATL DFW DEN SFO SEA MIA BOS IAD EWR LHR LGW CDG FRA AMS MAD BCN FCO MUC ZRH VIE CPH ARN OSL HEL DUB LIS BRU DXB DOH IST SIN HKG NRT HND ICN PEK PVG SYD MEL YYZ YVR MEX GRU'.split(' ');
+const HUBS =
+  'JFK LAX ORD ATL DFW DEN SFO SEA MIA BOS IAD EWR LHR LGW CDG FRA AMS MAD BCN FCO MUC ZRH VIE CPH ARN OSL HEL DUB LIS BRU DXB DOH IST SIN HKG NRT HND ICN PEK PVG SYD MEL YYZ YVR MEX GRU'.split(
+    ' ',
+  );
 
 let sb: TestSandbox;
 beforeAll(async () => {

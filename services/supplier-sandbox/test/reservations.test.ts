@@ -38,7 +38,18 @@ describe('hotel reservations', () => {
     expect(again.body).toEqual(first.body);
     const rows = await reservations();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ supplier_ref: first.body.supplier_ref, kind: 'hotel', status: 'CONFIRMED', reference: 'r-1', traveller_email: traveller.email, booker_email: booker, property_id: 'GDS-LHR-001', check_in_date: '2025-06-10', check_out_date: '2025-06-12', price: { amount: 360, currency: 'GBP' } });
+    expect(rows[0]).toMatchObject({
+      supplier_ref: first.body.supplier_ref,
+      kind: 'hotel',
+      status: 'CONFIRMED',
+      reference: 'r-1',
+      traveller_email: traveller.email,
+      booker_email: booker,
+      property_id: 'GDS-LHR-001',
+      check_in_date: '2025-06-10',
+      check_out_date: '2025-06-12',
+      price: { amount: 360, currency: 'GBP' },
+    });
   });
 
   it('refuses a reference reused for another stay', async () => {

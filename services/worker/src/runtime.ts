@@ -56,8 +56,24 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     concurrency: 2,
   });
   const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }), metrics }).start();
-  const rooming = new RoomingChannel({ db: deps.db, logger: logger.child({ component: 'rooming-lists' }), mailer: smtpMailer(config.smtpUrl, config.smtpFrom), config, now: deps.now }).start();
-  const bookings = new BookingProcessor({ db: deps.db, relay, logger, suppliers: deps.suppliers, metrics, retryDelays: config.autoRetryDelays, now: deps.now, webhookKick: () => webhooks.kick(), rooming });
+  const rooming = new RoomingChannel({
+    db: deps.db,
+    logger: logger.child({ component: 'rooming-lists' }),
+    mailer: smtpMailer(config.smtpUrl, config.smtpFrom),
+    config,
+    now: deps.now,
+  }).start();
+  const bookings = new BookingProcessor({
+    db: deps.db,
+    relay,
+    logger,
+    suppliers: deps.suppliers,
+    metrics,
+    retryDelays: config.autoRetryDelays,
+    now: deps.now,
+    webhookKick: () => webhooks.kick(),
+    rooming,
+  });
   // One worker per supplier queue (hotel tasks on `bookings`, flight tasks on `flight-bookings`): a supplier
   // that asks us to slow down pauses only its own queue, for every worker process (the limiter key is in Redis).
   const bookingWorkers = BOOKING_QUEUES.map((name) => {
@@ -91,7 +107,10 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     return worker;
   });
   // Webhook drains: one endpoint per job (its lease keeps it to one drainer anywhere); urgent ones first (job priority).
-  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>('webhooks', (job) => webhooks.process(job), { ...common, concurrency: config.webhookConcurrency });
+  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>('webhooks', (job) => webhooks.process(job), {
+    ...common,
+    concurrency: config.webhookConcurrency,
+  });
   const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[]), webhookWorker as unknown as Worker];
   for (const w of workers) {
     w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));

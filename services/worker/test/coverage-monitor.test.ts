@@ -18,11 +18,15 @@ const iso = (hoursFromNow: number) => new Date(NOW.getTime() + hoursFromNow * 3_
 
 async function layover(airlineId: string, employee: string, checkinHours: number) {
   await sql`insert into rostered_layovers (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at)
-    values (${airlineId}, ${iso(checkinHours).slice(0, 10)}, ${`${employee}|P1|1`}, ${employee}, 'P1', 1, ${iso(checkinHours).slice(0, 10)}, ${`${employee}@x.test`}, 'JFK', ${iso(checkinHours)}, ${iso(checkinHours + 14)}, ${iso(checkinHours)})`.execute(database.db);
+    values (${airlineId}, ${iso(checkinHours).slice(0, 10)}, ${`${employee}|P1|1`}, ${employee}, 'P1', 1, ${iso(checkinHours).slice(0, 10)}, ${`${employee}@x.test`}, 'JFK', ${iso(checkinHours)}, ${iso(checkinHours + 14)}, ${iso(checkinHours)})`.execute(
+    database.db,
+  );
 }
 async function booking(airlineId: string, employee: string, checkinHours: number, status: string) {
   await sql`insert into bookings (airline_id, type, status, source, employee_id, pairing_number, duty_period_num, duty_date, station, checkin_time_local, checkout_time_local)
-    values (${airlineId}, 'HOTEL', ${status}, 'SCHEDULE_DIFF', ${employee}, 'P1', 1, ${iso(checkinHours).slice(0, 10)}, 'JFK', ${iso(checkinHours)}, ${iso(checkinHours + 14)})`.execute(database.db);
+    values (${airlineId}, 'HOTEL', ${status}, 'SCHEDULE_DIFF', ${employee}, 'P1', 1, ${iso(checkinHours).slice(0, 10)}, 'JFK', ${iso(checkinHours)}, ${iso(checkinHours + 14)})`.execute(
+    database.db,
+  );
 }
 
 it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERED within 12 h apart), and reports each newly at-risk layover once', async () => {
@@ -92,7 +96,12 @@ it('sends a coverage.at_risk webhook event, valid against its documented schema,
   const seen: AtRiskLayover[] = [];
   const monitor = new CoverageMonitor({ db: database.db, logger, report: () => undefined, onAtRisk: async (l) => (seen.push(...l), emitCoverageAtRisk(database.db, l)), now: () => NOW });
   await monitor.sample();
-  const events = await sql<{ airline_id: string; type: string; data: unknown; links: unknown }>`select airline_id, type, data, links from webhook_events where type = 'coverage.at_risk'`.execute(database.db);
+  const events = await sql<{
+    airline_id: string;
+    type: string;
+    data: unknown;
+    links: unknown;
+  }>`select airline_id, type, data, links from webhook_events where type = 'coverage.at_risk'`.execute(database.db);
   expect(events.rows.map((e) => e.airline_id)).toEqual([a.airline_id]);
   const e = events.rows[0]!;
   expect(e.data).toMatchObject({ employee_id: 'H1', station: 'JFK', status: 'AT_RISK', booking_status: 'NEEDS_REVIEW', reason: 'the booking awaits review' });

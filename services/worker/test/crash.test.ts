@@ -52,7 +52,14 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
   const id = res.body.schedule_id as string;
   const countBy = async (status: 'PENDING' | 'CONFIRMED') =>
-    (await stack.database.db.selectFrom('bookings').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).where('status', '=', status).executeTakeFirstOrThrow()).n;
+    (
+      await stack.database.db
+        .selectFrom('bookings')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('schedule_id', '=', id)
+        .where('status', '=', status)
+        .executeTakeFirstOrThrow()
+    ).n;
   // Kill it once some rooms are booked and more are still in flight.
   await waitFor(async () => (await countBy('CONFIRMED')) >= 30 && (await countBy('PENDING')) > 0, 120_000, 'booking tasks in flight');
   first.kill('SIGKILL');
@@ -68,12 +75,19 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
   }
   const booked = await stack.database.db.selectFrom('bookings').select(['booking_id', 'status']).where('schedule_id', '=', id).where('status', 'in', ['CONFIRMED', 'MODIFIED']).execute();
   expect(booked.length).toBeGreaterThan(30);
-  const live = ((await http(`${stack.sandboxUrl}/_control/reservations?kind=hotel&status=CONFIRMED`)).body.reservations as { reference: string; booker_email: string }[]).filter((r) => r.booker_email === 'booker@bz.test');
+  const live = ((await http(`${stack.sandboxUrl}/_control/reservations?kind=hotel&status=CONFIRMED`)).body.reservations as { reference: string; booker_email: string }[]).filter(
+    (r) => r.booker_email === 'booker@bz.test',
+  );
   const perBooking = new Map<string, number>();
   for (const r of live) perBooking.set(r.reference, (perBooking.get(r.reference) ?? 0) + 1);
   expect(live.length).toBe(booked.length);
   for (const b of booked) expect(perBooking.get(`bk-${b.booking_id}`)).toBe(1);
-  const terminal = await stack.database.db.selectFrom('bookings').select('status').where('schedule_id', '=', id).where('status', 'not in', ['CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW']).execute();
+  const terminal = await stack.database.db
+    .selectFrom('bookings')
+    .select('status')
+    .where('schedule_id', '=', id)
+    .where('status', 'not in', ['CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'])
+    .execute();
   expect(terminal).toEqual([]);
 });
 
@@ -100,6 +114,10 @@ it('SIGTERM while a roster is processed: the worker finishes or hands back its j
     next.kill('SIGTERM');
     expect((await exited(next)).code).toBe(0);
   }
-  const items = await stack.database.db.selectFrom('action_items').select(sql<number>`count(*)::int`.as('n')).where('schedule_id', '=', id).executeTakeFirstOrThrow();
+  const items = await stack.database.db
+    .selectFrom('action_items')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('schedule_id', '=', id)
+    .executeTakeFirstOrThrow();
   expect(items.n).toBeGreaterThan(0);
 });

@@ -44,7 +44,9 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
 
   /** `n` hotel tasks of one airline, written to the outbox and relayed as the api or worker would. */
   async function enqueue(airline: string, priority: TaskPriority | undefined, n: number): Promise<void> {
-    const jobs = Array.from({ length: n }, () => bookingJob({ airline_id: airline, booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', ...(priority ? { priority } : {}) }));
+    const jobs = Array.from({ length: n }, () =>
+      bookingJob({ airline_id: airline, booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', ...(priority ? { priority } : {}) }),
+    );
     await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, jobs));
     await relay.drain();
   }
@@ -129,7 +131,11 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     await enqueue('B', 'P1', 2);
     for (let i = 0; i < 12; i++) await enqueue(`small-${String(i).padStart(2, '0')}`, 'P3', 1);
     // Sampled as 1.1 s after the tasks were queued: the clock is sampleLanes' argument, not a wait.
-    const snapshot = await sampleLanes(BOOKING_QUEUES.map((q) => queues[q]), Date.now() + 1100, 20);
+    const snapshot = await sampleLanes(
+      BOOKING_QUEUES.map((q) => queues[q]),
+      Date.now() + 1100,
+      20,
+    );
     const lane = (p: string) => snapshot.lanes.find((l) => l.queue === 'bookings' && l.priority === p)!;
     expect([lane('P1').waiting, lane('P2').waiting, lane('P3').waiting, lane('P4').waiting]).toEqual([2, 0, 12, 30]);
     expect(lane('P4').oldestSeconds).toBeGreaterThanOrEqual(1);
@@ -174,7 +180,15 @@ describe('supplier pacing', () => {
     for (const n of [1, 2, 3]) {
       const res = await api('/crew/action-items', {
         method: 'POST',
-        body: { type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', irop_ref: `IR-${n}`, priority: 'P1', anchors: { traveller_email: email, pairing_number: `PACE${n}` }, hotel: { city: 'JFK', check_in_date: '2027-04-02', num_nights: 1 } },
+        body: {
+          type: 'HOTEL',
+          classification: 'NEW_LAYOVER',
+          source: 'IROP',
+          irop_ref: `IR-${n}`,
+          priority: 'P1',
+          anchors: { traveller_email: email, pairing_number: `PACE${n}` },
+          hotel: { city: 'JFK', check_in_date: '2027-04-02', num_nights: 1 },
+        },
       });
       expect(res.status).toBe(202);
       ids.push(res.body.booking_id);
@@ -194,7 +208,13 @@ describe('supplier pacing', () => {
     const pacedBefore = paces();
     const hotel = await api('/crew/action-items', {
       method: 'POST',
-      body: { type: 'HOTEL', classification: 'NEW_LAYOVER', priority: 'P1', anchors: { traveller_email: email, pairing_number: 'LANE-H' }, hotel: { city: 'JFK', check_in_date: '2027-05-02', num_nights: 1 } },
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        priority: 'P1',
+        anchors: { traveller_email: email, pairing_number: 'LANE-H' },
+        hotel: { city: 'JFK', check_in_date: '2027-05-02', num_nights: 1 },
+      },
     });
     expect(hotel.status).toBe(202);
     // The hotel queue is paused once its task has met the 429.
@@ -202,7 +222,13 @@ describe('supplier pacing', () => {
     const t0 = Date.now();
     const flight = await api('/crew/action-items', {
       method: 'POST',
-      body: { type: 'FLIGHT', classification: 'NEW_DEADHEAD', priority: 'P1', anchors: { traveller_email: email, pairing_number: 'LANE-F' }, flight: { from_airport: 'JFK', to_airport: 'LHR', depart_date: '2027-05-02' } },
+      body: {
+        type: 'FLIGHT',
+        classification: 'NEW_DEADHEAD',
+        priority: 'P1',
+        anchors: { traveller_email: email, pairing_number: 'LANE-F' },
+        flight: { from_airport: 'JFK', to_airport: 'LHR', depart_date: '2027-05-02' },
+      },
     });
     expect(flight.status).toBe(202);
     const f = await settled(flight.body.booking_id);

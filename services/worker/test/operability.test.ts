@@ -10,7 +10,20 @@ import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
-import { bookingAccount, contractStations, http, onboard, onePairingRoster, redisTarget, type Stack, startStack, startTcpRelay, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  redisTarget,
+  type Stack,
+  startStack,
+  startTcpRelay,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 const SCOPES = 'events:read events:write schedules:read schedules:write';
 const logger = createLogger('worker-test', 'silent');
@@ -105,15 +118,20 @@ describe('/metrics after a roster has been processed', () => {
       expect([queue, sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })]).toEqual([queue, expect.any(Number)]);
       expect(sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })).toBeGreaterThanOrEqual(1);
       expect(sampleValue(worker, 'crew_queue_jobs', { queue, state: 'completed', service: 'worker' })).toBeGreaterThanOrEqual(1);
-      for (const state of ['waiting', 'prioritized', 'delayed', 'active', 'failed']) expect([queue, state, sampleValue(worker, 'crew_queue_jobs', { queue, state })]).toEqual([queue, state, expect.any(Number)]);
+      for (const state of ['waiting', 'prioritized', 'delayed', 'active', 'failed'])
+        expect([queue, state, sampleValue(worker, 'crew_queue_jobs', { queue, state })]).toEqual([queue, state, expect.any(Number)]);
     }
 
     const apiMetrics = await scrape(stack.apiUrl);
     expect(sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/crew/schedules', status: '202' })).toBe(1);
-    expect(sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/crew/schedules/:schedule_id/processing-status', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/crew/schedules/:schedule_id/processing-status', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sampleValue(apiMetrics, 'process_cpu_user_seconds_total', { service: 'api' })).toBeGreaterThan(0);
     // The api counts the same queues under its own prefix.
-    expect(sampleValue(apiMetrics, 'crew_queue_jobs', { queue: 'schedules', state: 'completed', service: 'api' })).toBe(sampleValue(worker, 'crew_queue_jobs', { queue: 'schedules', state: 'completed' }));
+    expect(sampleValue(apiMetrics, 'crew_queue_jobs', { queue: 'schedules', state: 'completed', service: 'api' })).toBe(
+      sampleValue(worker, 'crew_queue_jobs', { queue: 'schedules', state: 'completed' }),
+    );
   });
 });
 

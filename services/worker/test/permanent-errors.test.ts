@@ -25,7 +25,11 @@ it('rosters Postgres cannot store (stored before intake refused them) are FAILED
   const store = async (id: string, edit: (r: ReturnType<typeof onePairingRoster>) => void) => {
     const roster = onePairingRoster();
     edit(roster);
-    await stack.database.db.updateTable('schedule_payloads').set({ body_gzip: gzipSync(JSON.stringify(roster)) }).where('schedule_id', '=', id).execute();
+    await stack.database.db
+      .updateTable('schedule_payloads')
+      .set({ body_gzip: gzipSync(JSON.stringify(roster)) })
+      .where('schedule_id', '=', id)
+      .execute();
   };
   await store(nul, (r) => (r.pairings[0]!.crew[0]!.name = 'Ada\u0000Lovelace'));
   await store(surrogate, (r) => (r.pairings[0]!.pairing_number = 'P\ud800'));

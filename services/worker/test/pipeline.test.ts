@@ -44,7 +44,11 @@ it('a submission that cannot be processed at all is FAILED with an error, and th
   const t = await onboard(stack, { name: 'Broken Air', carrier: 'BR', scopes: SCOPES, settings: { schedules_access: true } });
   const broken = await submit(t, onePairingRoster());
   const next = await submit(t, onePairingRoster());
-  await stack.database.db.updateTable('schedule_payloads').set({ body_gzip: Buffer.from('not gzip') }).where('schedule_id', '=', broken).execute();
+  await stack.database.db
+    .updateTable('schedule_payloads')
+    .set({ body_gzip: Buffer.from('not gzip') })
+    .where('schedule_id', '=', broken)
+    .execute();
   const w = worker();
   try {
     const failed = await waitForSchedule(stack, t.accessToken, broken);

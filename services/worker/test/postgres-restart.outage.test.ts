@@ -8,7 +8,9 @@ jest.setTimeout(300_000);
 // Stops and starts the machine's whole Postgres server, which every other test would feel: this file runs
 // only in the outage project (jest.outage.config.js), serially after the main run (npm test).
 const run = promisify(execFile);
-const version = readdirSync('/etc/postgresql').sort((a, b) => Number(a) - Number(b)).at(-1)!;
+const version = readdirSync('/etc/postgresql')
+  .sort((a, b) => Number(a) - Number(b))
+  .at(-1)!;
 const pgCluster = (action: 'stop' | 'start') => run('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action]);
 
 let stack: Stack;

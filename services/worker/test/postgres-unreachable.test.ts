@@ -21,9 +21,7 @@ beforeAll(async () => {
   pgRelay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
   target.host = `127.0.0.1:${pgRelay.port}`;
   relayedDb = createDb(target.toString(), { max: 5 });
-  api = createServer(
-    createApiApp(apiDepsOf(stack, { db: relayedDb, logger: createLogger('api', 'fatal') })),
-  );
+  api = createServer(createApiApp(apiDepsOf(stack, { db: relayedDb, logger: createLogger('api', 'fatal') })));
   apiUrl = `http://127.0.0.1:${await listen(api, 0, '127.0.0.1')}`;
 });
 

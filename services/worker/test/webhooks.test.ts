@@ -8,7 +8,21 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@crew/api-client';
 import { webhookRepo } from '@crew/db';
 import { guardedLookup } from '@crew/platform';
-import { bookingAccount, contractStations, exited, hasStarted, http, onboard, onePairingRoster, spawnWorker, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  bookingAccount,
+  contractStations,
+  exited,
+  hasStarted,
+  http,
+  onboard,
+  onePairingRoster,
+  spawnWorker,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 interface Received {
   path: string;
@@ -107,7 +121,11 @@ const hotelRequest = (email: string, extra: Record<string, unknown> = {}) => ({
 });
 
 function verify(secret: string, r: Received) {
-  return new Webhook(secret).verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+  return new Webhook(secret).verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  });
 }
 
 describe('endpoints', () => {
@@ -122,7 +140,15 @@ describe('endpoints', () => {
     expect((await api(t, '/crew/webhooks')).body.webhooks.map((w: any) => w.endpoint_id)).toEqual([created.endpoint_id]);
     const patched = await api(t, `/crew/webhooks/${created.endpoint_id}`, { method: 'PATCH', body: { event_types: ['booking.failed'] } });
     expect(patched.body.event_types).toEqual(['booking.failed']);
-    for (const url of ['https://10.0.0.5/hook', 'https://169.254.169.254/latest', 'https://[fd00::1]:8443/x', 'https://[::ffff:10.1.2.3]/x', 'http://example.com/hook', 'https://u:p@example.com/x', 'ftp://example.com/x']) {
+    for (const url of [
+      'https://10.0.0.5/hook',
+      'https://169.254.169.254/latest',
+      'https://[fd00::1]:8443/x',
+      'https://[::ffff:10.1.2.3]/x',
+      'http://example.com/hook',
+      'https://u:p@example.com/x',
+      'ftp://example.com/x',
+    ]) {
       const bad = await api(t, '/crew/webhooks', { method: 'POST', body: { url, event_types: ['booking.confirmed'] } });
       expect([url, bad.status]).toEqual([url, 422]);
     }
@@ -151,7 +177,11 @@ describe('delivery', () => {
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email) });
     expect(res.status).toBe(202);
     const [r] = await waitFor(async () => receiver.on('/signed').length > 0 && receiver.on('/signed'), 20_000, 'the event');
-    expect(r!.event).toMatchObject({ type: 'booking.confirmed', data: { booking_id: res.body.booking_id, status: 'CONFIRMED', type: 'HOTEL' }, links: { booking: `/api/v1/crew/bookings/${res.body.booking_id}` } });
+    expect(r!.event).toMatchObject({
+      type: 'booking.confirmed',
+      data: { booking_id: res.body.booking_id, status: 'CONFIRMED', type: 'HOTEL' },
+      links: { booking: `/api/v1/crew/bookings/${res.body.booking_id}` },
+    });
     expect(r!.event.data.airline_id).toBeUndefined();
     expect(r!.headers['webhook-id']).toBe(r!.event.id);
     expect(verify(ep.secret, r!)).toMatchObject({ id: r!.event.id });
@@ -198,7 +228,10 @@ describe('delivery', () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' })).body.event_id);
     await waitFor(async () => (await deliveries(t, ep.endpoint_id)).filter((x) => x.status === 'SUCCEEDED').length === 6, 20_000, 'six deliveries');
-    const successes = receiver.on('/ordered').slice(2).map((r) => r.event.id);
+    const successes = receiver
+      .on('/ordered')
+      .slice(2)
+      .map((r) => r.event.id);
     expect(successes).toEqual(ids);
     receiver.answer = () => ({ status: 204 });
   });
@@ -263,7 +296,10 @@ describe('delivery', () => {
     expect(receiver.on('/irop').indexOf(confirmed)).toBeLessThan(receiver.on('/irop').indexOf(done));
     expect((await deliveries(t, ep.endpoint_id)).every((d) => d.status === 'SUCCEEDED')).toBe(true);
     const events = await stack.database.db.selectFrom('webhook_events').select(['type', 'urgent']).where('airline_id', '=', t.airlineId).execute();
-    expect(events.map((e) => [e.type, e.urgent]).sort()).toEqual([['booking.confirmed', true], ['irop.completed', true]]);
+    expect(events.map((e) => [e.type, e.urgent]).sort()).toEqual([
+      ['booking.confirmed', true],
+      ['irop.completed', true],
+    ]);
   });
 
   it("a P1 booking's event overtakes the endpoint's bulk backlog", async () => {
@@ -280,19 +316,28 @@ describe('delivery', () => {
     expect(before).toBeLessThan(30);
     // The bulk events themselves stay in order.
     await waitFor(async () => receiver.on('/backlog').length >= 41, 20_000, 'the backlog to drain');
-    expect(receiver.on('/backlog').filter((r) => r.event.data?.backlog !== undefined).map((r) => r.event.data.backlog)).toEqual(bulk.map((_, i) => i));
+    expect(
+      receiver
+        .on('/backlog')
+        .filter((r) => r.event.data?.backlog !== undefined)
+        .map((r) => r.event.data.backlog),
+    ).toEqual(bulk.map((_, i) => i));
     receiver.answer = () => ({ status: 204 });
   });
 });
 
 describe('a permanently failing endpoint', () => {
-  it('is disabled after WEBHOOK_DISABLE_AFTER_DAYS of failures; the airline\'s other endpoints get endpoint.disabled', async () => {
+  it("is disabled after WEBHOOK_DISABLE_AFTER_DAYS of failures; the airline's other endpoints get endpoint.disabled", async () => {
     const { t } = await airline({ contract: false });
     const dead = await endpoint(t, '/dead', ['booking.failed']);
     await endpoint(t, '/alive', ['booking.confirmed']);
     receiver.answer = (r) => (r.path === '/dead' ? { status: 500 } : { status: 204 });
     // Failing for 6 days already (default limit 5): the next failed attempt disables it.
-    await stack.database.db.updateTable('webhook_endpoints').set({ failing_since: new Date(Date.now() - 6 * 86_400_000) }).where('endpoint_id', '=', dead.endpoint_id).execute();
+    await stack.database.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: new Date(Date.now() - 6 * 86_400_000) })
+      .where('endpoint_id', '=', dead.endpoint_id)
+      .execute();
     await api(t, `/crew/webhooks/${dead.endpoint_id}/test`, { method: 'POST' });
     const notice = await waitFor(async () => receiver.on('/alive').find((r) => r.event.type === 'endpoint.disabled'), 10_000, 'endpoint.disabled');
     expect(notice.event.data).toMatchObject({ endpoint_id: dead.endpoint_id, url: `${receiver.url}/dead`, reason: expect.stringContaining('5 days') });
@@ -341,7 +386,11 @@ describe('a SIGKILLed worker', () => {
         await hasStarted(second);
         await waitFor(async () => ids.every((id) => receiver.on('/crash').some((r) => r.event.id === id)), 60_000, 'every event');
         const ds = (await a(`/crew/webhooks/${ep.endpoint_id}/deliveries?limit=200`)).body.deliveries as any[];
-        await waitFor(async () => ((await a(`/crew/webhooks/${ep.endpoint_id}/deliveries?limit=200`)).body.deliveries as any[]).every((d) => d.status === 'SUCCEEDED'), 10_000, 'all SUCCEEDED');
+        await waitFor(
+          async () => ((await a(`/crew/webhooks/${ep.endpoint_id}/deliveries?limit=200`)).body.deliveries as any[]).every((d) => d.status === 'SUCCEEDED'),
+          10_000,
+          'all SUCCEEDED',
+        );
         expect(ds).toHaveLength(20);
         const got = receiver.on('/crash').map((r) => r.event.id);
         // Duplicates (a delivery in flight when the worker died) are the same event id, recognisable.

@@ -12,9 +12,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('booking_modification', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('swap_execution', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('cancellation_execution', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('rate_match_mode', 'text', (c) => c.notNull().defaultTo('STRICT').check(sql`rate_match_mode in ('STRICT','LOOSE')`))
+    .addColumn('rate_match_mode', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('STRICT')
+        .check(sql`rate_match_mode in ('STRICT','LOOSE')`),
+    )
     .addColumn('emit_unchanged', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('max_retries', 'integer', (c) => c.notNull().defaultTo(3).check(sql`max_retries >= 0`))
+    .addColumn('max_retries', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(3)
+        .check(sql`max_retries >= 0`),
+    )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
@@ -47,7 +57,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('company_configs')
     .addColumn('airline_id', 'uuid', (c) => c.primaryKey().references('airlines.airline_id').onDelete('cascade'))
     .addColumn('crew_booker_email', 'text')
-    .addColumn('cancellation_lookback_days', 'integer', (c) => c.notNull().defaultTo(0).check(sql`cancellation_lookback_days >= 0`))
+    .addColumn('cancellation_lookback_days', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`cancellation_lookback_days >= 0`),
+    )
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 

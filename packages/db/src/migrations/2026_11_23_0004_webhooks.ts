@@ -48,7 +48,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('event_seq', 'bigint', (c) => c.notNull())
     // A P1 booking's event: its endpoint's drain takes it before bulk ones, and the drain job runs first.
     .addColumn('urgent', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('PENDING').check(sql`status in ('PENDING', 'SUCCEEDED', 'FAILED')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('PENDING')
+        .check(sql`status in ('PENDING', 'SUCCEEDED', 'FAILED')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('attempt_log', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .addColumn('last_response_code', 'integer')

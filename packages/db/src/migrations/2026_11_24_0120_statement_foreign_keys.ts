@@ -66,14 +66,30 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   for (const [child, column, parent, key] of KEYS) {
     await sql.raw(`alter table ${child} drop constraint ${child}_${column}_fkey`).execute(db);
-    await sql.raw(`create trigger ${child}_${column}_fk_insert after insert on ${child} referencing new table as new_rows
-      for each statement execute function crew_fk_check_statement('${parent}', '${key}', '${column}')`).execute(db);
-    await sql.raw(`create trigger ${child}_${column}_fk_update before update of ${column} on ${child}
-      for each row when (new.${column} is distinct from old.${column}) execute function crew_fk_check_row('${parent}', '${key}', '${column}')`).execute(db);
-    await sql.raw(`create trigger ${parent}_${child}_${column}_cascade after delete on ${parent} referencing old table as old_rows
-      for each statement execute function crew_fk_cascade_delete('${child}', '${column}', '${key}')`).execute(db);
-    await sql.raw(`create trigger ${parent}_${child}_${column}_restrict before update of ${key} on ${parent}
-      for each row when (new.${key} is distinct from old.${key}) execute function crew_fk_restrict_key_update('${child}', '${column}', '${key}')`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${child}_${column}_fk_insert after insert on ${child} referencing new table as new_rows
+      for each statement execute function crew_fk_check_statement('${parent}', '${key}', '${column}')`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger ${child}_${column}_fk_update before update of ${column} on ${child}
+      for each row when (new.${column} is distinct from old.${column}) execute function crew_fk_check_row('${parent}', '${key}', '${column}')`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger ${parent}_${child}_${column}_cascade after delete on ${parent} referencing old table as old_rows
+      for each statement execute function crew_fk_cascade_delete('${child}', '${column}', '${key}')`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger ${parent}_${child}_${column}_restrict before update of ${key} on ${parent}
+      for each row when (new.${key} is distinct from old.${key}) execute function crew_fk_restrict_key_update('${child}', '${column}', '${key}')`,
+      )
+      .execute(db);
   }
 }
 

@@ -27,7 +27,7 @@ export function requireKnownAirline(verify: TokenVerifier, exists: (airlineId: s
     const until = known.get(id);
     if (until !== undefined && until > now()) return principal;
     known.delete(id);
-    if (!(await lookup(id))) throw new InvalidTokenError('the token\'s airline does not exist');
+    if (!(await lookup(id))) throw new InvalidTokenError("the token's airline does not exist");
     // Maps keep insertion order: when full, drop the oldest entry.
     if (known.size >= MAX_ENTRIES) known.delete(known.keys().next().value!);
     known.set(id, now() + ttlMs);

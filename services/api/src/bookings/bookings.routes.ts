@@ -115,7 +115,11 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
         const ids = await bookingRepo.listRetryJobIds(db, airlineId, limit, query.cursor ? (decodeCursor<{ b: number }>(query.cursor, (v) => Number.isInteger(v.b))?.b ?? null) : null);
         const more = ids.length > limit;
         const kept = more ? ids.slice(0, limit) : ids;
-        const progress = await bookingRepo.retryJobProgress(db, airlineId, kept.map((r) => r.retry_job_id));
+        const progress = await bookingRepo.retryJobProgress(
+          db,
+          airlineId,
+          kept.map((r) => r.retry_job_id),
+        );
         return { status: 200, body: { retry_jobs: progress.map(retryJobView), next_cursor: more ? encodeCursor({ b: kept[kept.length - 1]!.seq }) : null } };
       },
     }),

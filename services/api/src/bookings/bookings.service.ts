@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
 import { bookingRepo, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
-import { CALLER_WAITS_PRIORITY, deleteNeedsSupplierCall, manualOverrideOf, patchBlockIssue, patchPlan, REQUEST_PRIORITY, retryRefusal, taskInFlight, taskOperation, taskRefOf } from '@crew/engine';
+import {
+  CALLER_WAITS_PRIORITY,
+  deleteNeedsSupplierCall,
+  manualOverrideOf,
+  patchBlockIssue,
+  patchPlan,
+  REQUEST_PRIORITY,
+  retryRefusal,
+  taskInFlight,
+  taskOperation,
+  taskRefOf,
+} from '@crew/engine';
 import { ApiError, type Logger } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type Suppliers } from '@crew/suppliers';
@@ -74,7 +85,9 @@ async function startTask(trx: DbOrTrx, b: BookingRow, operation: BookingOperatio
   const ref = taskRefOf(operation, randomUUID());
   await bookingRepo.updateBooking(trx, b.booking_id, { ...patch, status: 'PENDING', task_ref: ref, task_operation: operation, next_attempt_at: null }, event);
   // The airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
-  await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref, priority: CALLER_WAITS_PRIORITY, type: b.type })]);
+  await outboxRepo.addToOutbox(trx, [
+    bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref, priority: CALLER_WAITS_PRIORITY, type: b.type }),
+  ]);
 }
 
 /**
@@ -104,7 +117,9 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
     case 'CONFLICT':
       throw ApiError.conflict(plan.message);
     case 'AMEND':
-      await deps.db.transaction().execute((trx) => startTask(trx, b, plan.operation, { manual_override: override, ...plan.changes }, { reason: reason ?? 'dates changed by the airline', actor }));
+      await deps.db
+        .transaction()
+        .execute((trx) => startTask(trx, b, plan.operation, { manual_override: override, ...plan.changes }, { reason: reason ?? 'dates changed by the airline', actor }));
       deps.relay.kick();
       return { booking: await settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000) };
     case 'REBOOK':
@@ -113,7 +128,14 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
 }
 
 /** Cancel-and-rebook: the original is cancelled at the supplier, a new booking (new id) is made. */
-async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, override: boolean, reason: string | null, changes: bookingRepo.BookingPatch): Promise<{ booking: BookingRow; replaces: string }> {
+async function rebook(
+  deps: BookingDeps,
+  b: BookingRow,
+  caller: Principal,
+  override: boolean,
+  reason: string | null,
+  changes: bookingRepo.BookingPatch,
+): Promise<{ booking: BookingRow; replaces: string }> {
   const newId = randomUUID();
   const ref = taskRefOf('BOOK', randomUUID());
   await deps.db.transaction().execute(async (trx) => {
@@ -154,7 +176,9 @@ async function rebook(deps: BookingDeps, b: BookingRow, caller: Principal, overr
       },
     ]);
     await bookingRepo.insertBookingEvents(trx, [{ booking_id: newId, status: 'PENDING', reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) }]);
-    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref, priority: CALLER_WAITS_PRIORITY, type: b.type })]);
+    await outboxRepo.addToOutbox(trx, [
+      bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref, priority: CALLER_WAITS_PRIORITY, type: b.type }),
+    ]);
     await startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) });
   });
   deps.relay.kick();
@@ -184,9 +208,25 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
     const refusal = retryRefusal(b, maxRetries);
     if (refusal) throw new ApiError(409, ErrorCode.CONFLICT, refusal);
-    await bookingRepo.updateBooking(trx, bookingId, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) }, { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) });
+    await bookingRepo.updateBooking(
+      trx,
+      bookingId,
+      { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) },
+      { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) },
+    );
     // In the lane of any request of the airline's.
-    await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: b.airline_id, booking_id: bookingId, attempt: b.retry_count + 2, action_id: b.action_id, operation: taskOperation(b), ref: b.task_ref ?? undefined, priority: REQUEST_PRIORITY, type: b.type })]);
+    await outboxRepo.addToOutbox(trx, [
+      bookingJob({
+        airline_id: b.airline_id,
+        booking_id: bookingId,
+        attempt: b.retry_count + 2,
+        action_id: b.action_id,
+        operation: taskOperation(b),
+        ref: b.task_ref ?? undefined,
+        priority: REQUEST_PRIORITY,
+        type: b.type,
+      }),
+    ]);
   });
   deps.relay.kick();
   return (await bookingRepo.findBooking(deps.db, bookingId))!;
@@ -202,11 +242,31 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
-    const retried = await bookingRepo.retryFailedBookings(trx, caller.airline_id, failed.map((b) => b.booking_id), maxRetries, job.retry_job_id);
-    await bookingRepo.insertBookingEvents(trx, retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })));
+    const retried = await bookingRepo.retryFailedBookings(
+      trx,
+      caller.airline_id,
+      failed.map((b) => b.booking_id),
+      maxRetries,
+      job.retry_job_id,
+    );
+    await bookingRepo.insertBookingEvents(
+      trx,
+      retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })),
+    );
     await outboxRepo.addToOutbox(
       trx,
-      retried.map((b) => bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation: taskOperation(b), ref: b.task_ref ?? undefined, priority: REQUEST_PRIORITY, type: b.type })),
+      retried.map((b) =>
+        bookingJob({
+          airline_id: b.airline_id,
+          booking_id: b.booking_id,
+          attempt: b.retry_count + 1,
+          action_id: b.action_id,
+          operation: taskOperation(b),
+          ref: b.task_ref ?? undefined,
+          priority: REQUEST_PRIORITY,
+          type: b.type,
+        }),
+      ),
     );
     return job.retry_job_id;
   });
@@ -220,18 +280,30 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
  */
 export async function refreshBooking(deps: BookingDeps, caller: Principal, bookingId: string): Promise<BookingRow> {
   const b = await bookingOr404(deps.db, caller.airline_id, bookingId);
-  const ref = ((b.type === 'FLIGHT' ? b.flight : b.hotel))?.supplier_ref;
+  const ref = (b.type === 'FLIGHT' ? b.flight : b.hotel)?.supplier_ref;
   if (!ref) return b;
   try {
     if (b.type === 'FLIGHT') {
       const order = await deps.suppliers.flights.getOrder(ref);
       if (order) {
-        const flight = { ...(b.flight ?? {}), pnr: order.pnr, ticket_id: order.ticket_id, transaction_id: order.transaction_id, trip_session_id: order.trip_session_id, supplier_status: order.status };
+        const flight = {
+          ...(b.flight ?? {}),
+          pnr: order.pnr,
+          ticket_id: order.ticket_id,
+          transaction_id: order.transaction_id,
+          trip_session_id: order.trip_session_id,
+          supplier_status: order.status,
+        };
         await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { flight }));
       }
     } else {
       const r = await deps.suppliers.hotels.getReservation(ref);
-      if (r) await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { hotel: { ...(b.hotel ?? {}), supplier_status: r.status, check_in_date: r.check_in_date, check_out_date: r.check_out_date } }));
+      if (r)
+        await deps.db
+          .transaction()
+          .execute((trx) =>
+            bookingRepo.updateBooking(trx, b.booking_id, { hotel: { ...(b.hotel ?? {}), supplier_status: r.status, check_in_date: r.check_in_date, check_out_date: r.check_out_date } }),
+          );
     }
   } catch (err) {
     if (!isSupplierError(err)) throw err;

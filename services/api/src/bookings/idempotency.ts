@@ -14,7 +14,9 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 export async function withIdempotency(db: Db, airlineId: string, endpoint: string, key: string | undefined, body: unknown, run: () => Promise<Reply>): Promise<Reply> {
   if (key === undefined) return run();
   if (!KEY.test(key)) throw ApiError.invalid('Idempotency-Key must be 1-255 visible ASCII characters', [{ field: 'header.Idempotency-Key', issue: 'invalid' }]);
-  const hash = createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
   if (await bookingRepo.claimIdempotencyKey(db, airlineId, endpoint, key, hash)) {
     try {
       const reply = await run();
@@ -31,7 +33,9 @@ export async function withIdempotency(db: Db, airlineId: string, endpoint: strin
     const row = await bookingRepo.findIdempotencyKey(db, airlineId, endpoint, key);
     if (!row) return withIdempotency(db, airlineId, endpoint, key, body, run);
     if (row.request_hash !== hash) {
-      throw ApiError.unprocessable(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was used with a different request body', [{ field: 'header.Idempotency-Key', issue: 'reused with another body' }]);
+      throw ApiError.unprocessable(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was used with a different request body', [
+        { field: 'header.Idempotency-Key', issue: 'reused with another body' },
+      ]);
     }
     if (row.response_status !== null) return { status: row.response_status, body: row.response_body, headers: { 'Idempotent-Replayed': 'true' } };
     if (waited > 30_000) throw new ApiError(409, ErrorCode.CONFLICT, 'A request with this Idempotency-Key is still being processed');

@@ -103,9 +103,14 @@ export async function requestBooking(
   const airlineId = caller.airline_id;
   const email = body.anchors.traveller_email.toLowerCase();
   const traveller = await tenancyRepo.findTraveller(deps.db, airlineId, email);
-  if (!traveller) throw ApiError.unprocessable(ErrorCode.TRAVELLER_NOT_FOUND, 'anchors.traveller_email resolves no traveller profile of this airline', [{ field: '/anchors/traveller_email', issue: 'unknown traveller' }]);
+  if (!traveller)
+    throw ApiError.unprocessable(ErrorCode.TRAVELLER_NOT_FOUND, 'anchors.traveller_email resolves no traveller profile of this airline', [
+      { field: '/anchors/traveller_email', issue: 'unknown traveller' },
+    ]);
   if (dateOfBirthIssue(body.type, body.classification, traveller.date_of_birth)) {
-    throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [{ field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' }]);
+    throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [
+      { field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' },
+    ]);
   }
   const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, airlineId, [email]);
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
@@ -162,15 +167,41 @@ export async function requestBooking(
       const target = busy ?? awaiting;
       if (!target) throw ApiError.validation([{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }], 'Nothing to cancel');
       const ref = taskRefOf('CANCEL', actionId);
-      await bookingRepo.updateBooking(trx, target.booking_id, { status: 'PENDING', manual_override: manualOverride, task_ref: ref, task_operation: 'CANCEL' }, { reason: `${body.classification} requested`, actor: caller.email || caller.client_id });
-      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: target.booking_id, attempt: target.retry_count + 1, action_id: kind === 'injection' ? actionId : null, operation: 'CANCEL', ref, priority: taskPriority, type: body.type })]);
+      await bookingRepo.updateBooking(
+        trx,
+        target.booking_id,
+        { status: 'PENDING', manual_override: manualOverride, task_ref: ref, task_operation: 'CANCEL' },
+        { reason: `${body.classification} requested`, actor: caller.email || caller.client_id },
+      );
+      await outboxRepo.addToOutbox(trx, [
+        bookingJob({
+          airline_id: airlineId,
+          booking_id: target.booking_id,
+          attempt: target.retry_count + 1,
+          action_id: kind === 'injection' ? actionId : null,
+          operation: 'CANCEL',
+          ref,
+          priority: taskPriority,
+          type: body.type,
+        }),
+      ]);
       await insertInjectedItem(trx, target.booking_id, null);
       return { bookingId: target.booking_id, decision: null };
     }
     if (busy) throw ApiError.conflict(`A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`);
 
     const decision = decideRequest(
-      { action_id: actionId, kind, type: body.type, classification: body.classification, traveller_email: email, station: station ?? undefined, checkin_time_local: times?.checkin, checkout_time_local: times?.checkout, property_id: body.hotel?.property_id ?? null },
+      {
+        action_id: actionId,
+        kind,
+        type: body.type,
+        classification: body.classification,
+        traveller_email: email,
+        station: station ?? undefined,
+        checkin_time_local: times?.checkin,
+        checkout_time_local: times?.checkout,
+        property_id: body.hotel?.property_id ?? null,
+      },
       policy,
     );
     const bookedBy = requestBookedBy(body.type, kind, caller.email, policy.crew_booker_email);
@@ -199,7 +230,12 @@ export async function requestBooking(
       bookingId = awaiting.booking_id;
       attempt = awaiting.retry_count + 1;
       const reason = `${body.classification} requested by the airline`;
-      await bookingRepo.updateBooking(trx, bookingId, { ...fields, pending_cancel: false, ...(kind === 'injection' ? { action_id: actionId } : {}) }, { reason, actor: caller.email || caller.client_id });
+      await bookingRepo.updateBooking(
+        trx,
+        bookingId,
+        { ...fields, pending_cancel: false, ...(kind === 'injection' ? { action_id: actionId } : {}) },
+        { reason, actor: caller.email || caller.client_id },
+      );
     } else {
       bookingId = randomUUID();
       await bookingRepo.insertBookings(trx, [
@@ -223,10 +259,23 @@ export async function requestBooking(
           ...fields,
         },
       ]);
-      await bookingRepo.insertBookingEvents(trx, [{ booking_id: bookingId, status, reason: decision.reason ?? `${body.classification} requested by the airline`, actor: caller.email || caller.client_id }]);
+      await bookingRepo.insertBookingEvents(trx, [
+        { booking_id: bookingId, status, reason: decision.reason ?? `${body.classification} requested by the airline`, actor: caller.email || caller.client_id },
+      ]);
     }
     if (status === 'PENDING') {
-      await outboxRepo.addToOutbox(trx, [bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: kind === 'injection' ? actionId : (awaiting?.action_id ?? null), operation: 'BOOK', ref: taskRefOf('BOOK', actionId), priority: taskPriority, type: body.type })]);
+      await outboxRepo.addToOutbox(trx, [
+        bookingJob({
+          airline_id: airlineId,
+          booking_id: bookingId,
+          attempt,
+          action_id: kind === 'injection' ? actionId : (awaiting?.action_id ?? null),
+          operation: 'BOOK',
+          ref: taskRefOf('BOOK', actionId),
+          priority: taskPriority,
+          type: body.type,
+        }),
+      ]);
     }
     await insertInjectedItem(trx, bookingId, decision);
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
@@ -241,4 +290,3 @@ export async function requestBooking(
   const booking = await bookingRepo.findBooking(deps.db, outcome.bookingId, airlineId);
   return { booking: booking!, actionId: kind === 'injection' ? actionId : null };
 }
-

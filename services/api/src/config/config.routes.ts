@@ -1,15 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import {
-  ConfigVersionParams,
-  FlightConfig,
-  FlightConfigBody,
-  FlightRules,
-  FlightRulesBody,
-  HotelConfig,
-  HotelConfigBody,
-  requiredScope,
-  type FlightConfigSnapshot,
-} from '@crew/contracts';
+import { ConfigVersionParams, FlightConfig, FlightConfigBody, FlightRules, FlightRulesBody, HotelConfig, HotelConfigBody, requiredScope, type FlightConfigSnapshot } from '@crew/contracts';
 import { configRepo, type Db } from '@crew/db';
 import { DEFAULT_FLIGHT_CONFIG, flightConfigIssues } from '@crew/engine';
 import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
@@ -20,9 +10,7 @@ const TAGS = ['Configuration'];
 
 async function flightConfigView(db: Db, airlineId: string) {
   const latest = await configRepo.latestFlightConfig(db, airlineId);
-  return latest
-    ? { ...latest.snapshot, version: `v${latest.version}`, updated_at: latest.created_at.toISOString() }
-    : { ...DEFAULT_FLIGHT_CONFIG, version: null, updated_at: null };
+  return latest ? { ...latest.snapshot, version: `v${latest.version}`, updated_at: latest.created_at.toISOString() } : { ...DEFAULT_FLIGHT_CONFIG, version: null, updated_at: null };
 }
 
 async function flightRulesView(db: Db, airlineId: string) {

@@ -134,7 +134,10 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
             requested_by: p.email,
           });
           // The operator's notification: a log line an alert can match, and the OPEN list of /ops/v1/change-requests.
-          logger.warn({ event: 'hotel_change_request_raised', airline_id: p.airline_id, request_id: row.request_id, intent: row.intent, contract_id: row.contract_id }, 'hotel change request awaits an operator decision');
+          logger.warn(
+            { event: 'hotel_change_request_raised', airline_id: p.airline_id, request_id: row.request_id, intent: row.intent, contract_id: row.contract_id },
+            'hotel change request awaits an operator decision',
+          );
           return { status: 201, body: changeRequestView(row) };
         } catch (err) {
           if (isUniqueViolation(err)) throw ApiError.conflict('This contract already has an OPEN change request');

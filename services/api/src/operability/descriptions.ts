@@ -14,8 +14,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Only `crew_booker_email` and `cancellation_lookback_days` are accepted; every automation switch is operator-controlled. ' +
     '`crew_booker_email` is required until it has been set once; after that an omitted field keeps its value. ' +
     'Engine-driven hotel bookings, amendments and cancellations are placed under `crew_booker_email` (spec 1 rule 11). 422 on any other field.',
-  getHotelConfig:
-    'The active hotel config; historical snapshots are read with getConfigVersion. Before the first PUT: `{bases: [], version: null, active: false, updated_at: null}`.',
+  getHotelConfig: 'The active hotel config; historical snapshots are read with getConfigVersion. Before the first PUT: `{bases: [], version: null, active: false, updated_at: null}`.',
   putHotelConfig:
     'Rules (spec 4.3):\n' +
     '1. Full replacement, not a merge; one hotel per base. The previous config is archived as an immutable version; each booking records the version in force (`config_version_used`).\n' +
@@ -24,14 +23,14 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     '3. `handler_type` (and the other output-only fields) are not accepted on input.\n' +
     '4. Rates are not set here: omitting `rate_periods` leaves rates untouched, an empty array clears legacy rates, a non-empty list is 422 `CONTRACT_REQUIRED_FOR_RATE` (rates belong to contracts).\n' +
     '5. 409 `CONFLICT` when the payload leaves out a hotel that has contracts, or changes the terms (chain, policy and its times, flex window, buffer, contract rate) of a hotel whose automated booking is on.',
-  getFlightConfig: 'The flight config: `preferred_airlines`, `blacklisted_airlines`, `preferred_cabin`, `same_carrier_preference`, plus `version` and `updated_at` (`version` null before the first PUT).',
+  getFlightConfig:
+    'The flight config: `preferred_airlines`, `blacklisted_airlines`, `preferred_cabin`, `same_carrier_preference`, plus `version` and `updated_at` (`version` null before the first PUT).',
   putFlightConfig:
     'Replaces the flight config (omitted fields take their defaults) and archives a new immutable version. Blacklisted carriers are never booked; ' +
     'preferred carriers are tried first, then any other non-blacklisted one; with `same_carrier_preference` the airline’s own carrier comes before the preferred list. ' +
     'The engine never books a cabin above `preferred_cabin`; a `cabin_class` on a booking request overrides it for that request.',
   getFlightRules: '`auto_book_max_price` (null: no ceiling) and `updated_at`.',
-  putFlightRules:
-    'Only supplied fields change; `auto_book_max_price: null` removes the ceiling. A deadhead fare above the ceiling is not auto-booked: the booking is held as NEEDS_REVIEW.',
+  putFlightRules: 'Only supplied fields change; `auto_book_max_price: null` removes the ceiling. A deadhead fare above the ceiling is not auto-booked: the booking is held as NEEDS_REVIEW.',
   getConfigVersion:
     'An immutable snapshot: `config_type` `hotels` answers a hotel config, `flights` a flight config. Every version the airline created resolves (`v1`, `v2`, …); ' +
     'an unknown version or any other `config_type` is 404.',
@@ -42,8 +41,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Creates a contract under a configured hotel. Automated booking starts switched off: enabling it is a change request the operator approves. ' +
     'A layover auto-books only when an enabled contract covers every night and a rate period covers each night; otherwise the booking is NEEDS_REVIEW ' +
     '(`no hotel configuration exists for station XXX`).',
-  setContractRates:
-    'Replaces the contract’s rate periods. 422 when a period leaves the contract dates or two periods overlap.',
+  setContractRates: 'Replaces the contract’s rate periods. 422 when a period leaves the contract dates or two periods overlap.',
   listChangeRequests: 'Newest first. `open_only` (default true); false also lists APPROVED, DECLINED and WITHDRAWN requests.',
   raiseChangeRequest:
     'Asks the operator to switch automated booking on (ENABLE) or off (DISABLE) for a contract. The request changes nothing on the hotel until the operator approves it. ' +
@@ -51,8 +49,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   withdrawChangeRequest: 'Withdraws a request the operator has not decided yet; changes nothing on the hotel. 409 `CONFLICT` when the request is not OPEN.',
 
   // ---- schedules (spec 4.1)
-  listSchedules:
-    'No filter is required. `from`/`to` are dates of receipt (UTC, inclusive); `limit` 1..200 (default 50). Most recent submission first; pass `next_cursor` back as `cursor`.',
+  listSchedules: 'No filter is required. `from`/`to` are dates of receipt (UTC, inclusive); `limit` 1..200 (default 50). Most recent submission first; pass `next_cursor` back as `cursor`.',
   getSchedule: 'One submission: processing status, start and end times and the action-item summary. Another airline’s schedule is 404.',
   getProcessingStatus:
     'Poll this after submitting. `poll_recommended` is true while the schedule still progresses by itself (QUEUED, PROCESSING, or BOOKING with a supplier call in flight); ' +
@@ -64,7 +61,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   listAuditEvents: 'Data-quality audit events of the submission (DATA_QUALITY_FLAG, DUPLICATE_ROW); their count is `summary.audit_events`.',
   exportActionItemsCsv:
     'One row per action item, in the order of spec 2.3 with `anchors` and `source_rows` flattened (`anchors.employee_id`, …); RFC 4180 quoting, CRLF, a header row. ' +
-    'A cell starting with `= + - @`, tab or CR is prefixed with `\'` (spreadsheet formula injection). Streamed.',
+    "A cell starting with `= + - @`, tab or CR is prefixed with `'` (spreadsheet formula injection). Streamed.",
 
   // ---- bookings (spec 4.4)
   listBookings:

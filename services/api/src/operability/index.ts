@@ -33,7 +33,6 @@ export function operabilityMiddleware(deps: ApiDeps): RequestHandler[] {
   return [httpMetrics(registry)];
 }
 
-
 /** Every route group the document describes: what this app mounts, plus the auth service on its own host. */
 function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: RouteSpec[] }, operational: RouteSpec[]): RouteGroup[] {
   return [

@@ -95,17 +95,27 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Coverage: 'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec; issue 14).',
   'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
   Operations: 'Probes, metrics and this document; no authentication.',
-  'Hotel confirmation':
-    'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
+  'Hotel confirmation': 'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
   'Auth (OAuth 2.0)': 'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
-  Webhooks:
-    'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
+  Webhooks: 'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
 };
 
 /** The request headers of every webhook POST (Standard Webhooks). */
 const WEBHOOK_HEADERS: Json[] = [
-  { name: 'webhook-id', in: 'header', required: true, description: 'The event id (equal to the body `id`); the same on every redelivery: deduplicate on it.', schema: { type: 'string', format: 'uuid' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The event id (equal to the body `id`); the same on every redelivery: deduplicate on it.',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',

@@ -26,7 +26,8 @@ export function opsFxRoutes(db: Db, now: () => Date = () => new Date()): RouteSp
       responses: { 200: { description: 'The rate as stored', schema: FxRateView }, ...errorResponses([401, 422]) },
       handler: async ({ params, body }) => {
         if (!/^[A-Z]{3}$/.test(params.currency)) throw ApiError.validation([{ field: '/currency', issue: 'must be a 3-letter upper-case ISO 4217 code' }], 'The currency is not valid');
-        if (params.currency === FX_PIVOT_CURRENCY) throw ApiError.validation([{ field: '/currency', issue: `${FX_PIVOT_CURRENCY} is the pivot currency; its rate is always 1` }], 'The currency is not valid');
+        if (params.currency === FX_PIVOT_CURRENCY)
+          throw ApiError.validation([{ field: '/currency', issue: `${FX_PIVOT_CURRENCY} is the pivot currency; its rate is always 1` }], 'The currency is not valid');
         const row = await fxRepo.setRate(db, { currency: params.currency, rate: body.rate, as_of: body.as_of ?? now().toISOString().slice(0, 10), set_by: body.set_by ?? null });
         return { status: 200, body: fxRateView(row) };
       },

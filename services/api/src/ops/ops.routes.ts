@@ -1,5 +1,21 @@
 import { Type } from '@sinclair/typebox';
-import { ChangeRequest, ChangeRequestParams, OpsChangeRequest, DecideBody, OpsChangeRequestQuery, AirlineIdParams, AirlineSettings, AirlineSettingsPatch, AirlineView, CreateAirlineBody, CreatedUser, CreateUserBody, TravellerBody, TravellerParams, TravellerView } from '@crew/contracts';
+import {
+  ChangeRequest,
+  ChangeRequestParams,
+  OpsChangeRequest,
+  DecideBody,
+  OpsChangeRequestQuery,
+  AirlineIdParams,
+  AirlineSettings,
+  AirlineSettingsPatch,
+  AirlineView,
+  CreateAirlineBody,
+  CreatedUser,
+  CreateUserBody,
+  TravellerBody,
+  TravellerParams,
+  TravellerView,
+} from '@crew/contracts';
 import { configRepo, settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
 import { changeRequestView } from '../config/contracts.routes';
 import { ApiError, hashSecret, newSecret, route, type RouteSpec, errorResponses } from '@crew/platform';
@@ -130,7 +146,13 @@ export function opsChangeRequestRoutes(db: Db): RouteSpec[] {
       responses: { 200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(OpsChangeRequest) }) }, ...errors([400, 401]) },
       handler: async ({ query }) => ({
         status: 200,
-        body: { change_requests: (await configRepo.listChangeRequestsOfAirlines(db, { status: query.status })).map((r) => ({ ...changeRequestView(r), airline_id: r.airline_id, airline_name: r.airline_name })) },
+        body: {
+          change_requests: (await configRepo.listChangeRequestsOfAirlines(db, { status: query.status })).map((r) => ({
+            ...changeRequestView(r),
+            airline_id: r.airline_id,
+            airline_name: r.airline_name,
+          })),
+        },
       }),
     }),
     route({

@@ -59,8 +59,7 @@ export const CONFIRMATION_PAGE_ROUTES: readonly RouteDoc[] = [
   },
 ];
 
-const esc = (s: string | number | null | undefined) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string | number | null | undefined) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;padding:0 1rem;color:#1d2330}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #c9cfdb;padding:.4rem .5rem;text-align:left;font-size:.9rem;vertical-align:top}
@@ -73,7 +72,10 @@ function page(title: string, body: string): string {
 }
 
 function refuse(res: Response, status: number, title: string, text: string): void {
-  res.status(status).type('html').send(page(title, `<h1>${esc(title)}</h1><p>${esc(text)}</p>`));
+  res
+    .status(status)
+    .type('html')
+    .send(page(title, `<h1>${esc(title)}</h1><p>${esc(text)}</p>`));
 }
 
 interface Loaded {
@@ -150,7 +152,10 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       const l = await load(req, res);
       if (!l) return;
       await roomingRepo.markOpened(db, l.loaded.list.list_id, now());
-      res.status(200).type('html').send(render(l.token, roomingFormToken(key, l.token), l.loaded, null));
+      res
+        .status(200)
+        .type('html')
+        .send(render(l.token, roomingFormToken(key, l.token), l.loaded, null));
     } catch (err) {
       next(err);
     }
@@ -177,7 +182,8 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
         const rows = (await roomingRepo.rowsOfList(trx, list.list_id)).filter((r) => r.state === 'SENT');
         const listNumber = field('list_number').slice(0, 64);
         const answers = rows.map((r) => {
-          if (field(`reject_${r.row_id}`)) return { r, answer: field(`reason_${r.row_id}`) ? ({ kind: 'REJECTED', reason: field(`reason_${r.row_id}`) } as const) : null, missing: `a reason for rejecting ${r.row_ref}` };
+          if (field(`reject_${r.row_id}`))
+            return { r, answer: field(`reason_${r.row_id}`) ? ({ kind: 'REJECTED', reason: field(`reason_${r.row_id}`) } as const) : null, missing: `a reason for rejecting ${r.row_ref}` };
           const number = field(`number_${r.row_id}`).slice(0, 64) || listNumber;
           return { r, answer: number ? ({ kind: 'CONFIRMED', confirmation_number: number } as const) : null, missing: `a confirmation number for ${r.row_ref} (or one for the whole list)` };
         });
@@ -193,14 +199,22 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       });
       if ('error' in result) {
         const fresh = await load(req, res);
-        if (fresh) res.status(result.status ?? 409).type('html').send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, result.error!));
+        if (fresh)
+          res
+            .status(result.status ?? 409)
+            .type('html')
+            .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, result.error!));
         return;
       }
       for (const s of new Set(result.schedules)) await pipelineRepo.completeIfSettled(db, s);
       logger.info({ list_id: l.loaded.list.list_id }, 'rooming list answered by the hotel');
       // The page as it now stands (a reload that posts again is told the list was already answered).
       const fresh = await load(req, res);
-      if (fresh) res.status(200).type('html').send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, null));
+      if (fresh)
+        res
+          .status(200)
+          .type('html')
+          .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, null));
     } catch (err) {
       next(err);
     }

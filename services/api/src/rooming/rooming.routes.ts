@@ -56,7 +56,12 @@ export function roomingRoutes(db: Db): RouteSpec[] {
       responses: { 200: { description: 'Rooming lists', schema: RoomingListPage }, ...errorResponses([400, 401, 403, 404]) },
       handler: async ({ res, params, query }) => {
         const airlineId = principal(res).airline_id;
-        const hotel = await db.selectFrom('hotel_configs').select('hotel_config_id').where('airline_id', '=', airlineId).where('hotel_config_id', '=', params.hotel_config_id).executeTakeFirst();
+        const hotel = await db
+          .selectFrom('hotel_configs')
+          .select('hotel_config_id')
+          .where('airline_id', '=', airlineId)
+          .where('hotel_config_id', '=', params.hotel_config_id)
+          .executeTakeFirst();
         if (!hotel) throw ApiError.notFound('Hotel');
         const limit = query.limit ?? 50;
         const p = keysetPage(await roomingRepo.listsOfHotel(db, airlineId, params.hotel_config_id, limit, seqCursor(query.cursor)), limit);

@@ -170,7 +170,18 @@ function coverageEndpoints<T extends Row, V extends object>(k: CoverageKind<T, V
       responses: { 200: { description: k.listDescription, schema: k.list }, ...errorResponses([400, 401, 403]) },
       handler: async ({ res, query }) => {
         const { w, r } = await report(principal(res).airline_id, query);
-        return { status: 200, body: { from: w.from.toISOString(), to: w.to.toISOString(), counts: r.counts, stations: r.stations, total_results: r.total_results, next_cursor: r.next_cursor, [k.listKey]: r.rows.map(k.view) } };
+        return {
+          status: 200,
+          body: {
+            from: w.from.toISOString(),
+            to: w.to.toISOString(),
+            counts: r.counts,
+            stations: r.stations,
+            total_results: r.total_results,
+            next_cursor: r.next_cursor,
+            [k.listKey]: r.rows.map(k.view),
+          },
+        };
       },
     }),
     route({

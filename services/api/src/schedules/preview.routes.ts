@@ -27,7 +27,10 @@ export function schedulePreviewRoutes(db: Db, intake: RosterIntake, now: () => D
       handler: async ({ req, res }) => {
         const checked = await checkedRoster(intake, req);
         if (checked.summary.pairing_count > PREVIEW_MAX_PAIRINGS) {
-          throw ApiError.validation([{ field: '/pairings', issue: `a preview takes at most ${PREVIEW_MAX_PAIRINGS} pairings (this roster has ${checked.summary.pairing_count}); preview a shorter window` }], 'The roster is larger than a preview takes');
+          throw ApiError.validation(
+            [{ field: '/pairings', issue: `a preview takes at most ${PREVIEW_MAX_PAIRINGS} pairings (this roster has ${checked.summary.pairing_count}); preview a shorter window` }],
+            'The roster is larger than a preview takes',
+          );
         }
         return { status: 200, body: await previewSchedule(db, principal(res).airline_id, checked.compressed, now()) };
       },

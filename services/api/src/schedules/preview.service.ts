@@ -26,7 +26,16 @@ function previewItem(item: DerivedActionItem, plan: ItemPlan): PreviewActionItem
     details: item.details as PreviewActionItem['details'],
   };
   if (plan.kind === 'COVERED') {
-    return { ...base, booking_id: plan.covering.booking_id, auto_eligible: true, disposition: plan.disposition, reason: plan.message, recommended_action: null, hotel: null, message: plan.message };
+    return {
+      ...base,
+      booking_id: plan.covering.booking_id,
+      auto_eligible: true,
+      disposition: plan.disposition,
+      reason: plan.message,
+      recommended_action: null,
+      hotel: null,
+      message: plan.message,
+    };
   }
   const d = plan.decision;
   return {
@@ -59,7 +68,13 @@ export async function previewSchedule(db: Db, airlineId: string, compressed: Buf
   const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
   const requested = requestedBookingsByKey(requestedRows);
   const result = diffAgainst(flat, state, ctx, window, processedAt);
-  const counts = { action_items: result.actionItems.length, by_classification: {} as Record<string, number>, by_outcome: {} as Record<string, number>, by_disposition: {} as Record<string, number>, audit_events: result.auditEvents.length };
+  const counts = {
+    action_items: result.actionItems.length,
+    by_classification: {} as Record<string, number>,
+    by_outcome: {} as Record<string, number>,
+    by_disposition: {} as Record<string, number>,
+    audit_events: result.auditEvents.length,
+  };
   const items = result.actionItems.map((item) => {
     // A throwaway id: decide() only uses it in a flight-options link, which a preview does not offer.
     const plan = planItem(item, randomUUID(), ctx.policy, state.statusById, requested);

@@ -30,7 +30,13 @@ function checkRoster(raw: Buffer): Checked {
   const s = checked.value;
   return {
     kind: 'ok',
-    summary: { external_ref: s.external_ref ?? null, as_of: s.as_of ?? null, schedule_start_date: s.schedule_start_date, schedule_end_date: s.schedule_end_date, pairing_count: s.pairings.length },
+    summary: {
+      external_ref: s.external_ref ?? null,
+      as_of: s.as_of ?? null,
+      schedule_start_date: s.schedule_start_date,
+      schedule_end_date: s.schedule_end_date,
+      pairing_count: s.pairings.length,
+    },
   };
 }
 

@@ -29,7 +29,6 @@ const TAGS = ['Schedules'];
 /** A big airline's roster is ~75 MB of JSON; leave room (gzip-encoded bodies are measured inflated). */
 export const SCHEDULE_BODY_LIMIT = '256mb';
 
-
 /** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
 function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -104,7 +103,10 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
         const before = seqCursor(query.cursor);
         const [rows, total] = await Promise.all([scheduleRepo.listSchedules(db, airlineId, filter, limit, before), scheduleRepo.countSchedules(db, airlineId, filter)]);
         const p = keysetPage(rows, limit);
-        const counts = await scheduleRepo.scheduleCounts(db, p.rows.map((r) => r.schedule_id));
+        const counts = await scheduleRepo.scheduleCounts(
+          db,
+          p.rows.map((r) => r.schedule_id),
+        );
         return { status: 200, body: { schedules: p.rows.map((s) => scheduleDetail(s, counts.get(s.schedule_id)!)), next_cursor: p.next_cursor, total_results: total } };
       },
     }),

@@ -79,15 +79,23 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
         }
         if (!from_airport || !to_airport || !date) {
           const missing = (['from_airport', 'to_airport', 'date'] as const).filter((f) => !{ from_airport, to_airport, date }[f]);
-          throw ApiError.invalid('from_airport, to_airport and date are required unless action_id is given', missing.map((f) => ({ field: `query.${f}`, issue: 'is required' })));
+          throw ApiError.invalid(
+            'from_airport, to_airport and date are required unless action_id is given',
+            missing.map((f) => ({ field: `query.${f}`, issue: 'is required' })),
+          );
         }
         if (from_airport === to_airport) throw ApiError.invalid('from_airport and to_airport must differ', [{ field: 'query.to_airport', issue: 'equals from_airport' }]);
         const earliest = earliestTravelDate(now().getTime());
-        if (date < earliest) throw ApiError.validation([{ field: 'query.date', issue: `is in the past (the earliest date still current anywhere is ${earliest})` }], 'The date is in the past');
-        if (query.cabin && query.cabin_class && query.cabin !== query.cabin_class) throw ApiError.invalid('cabin and cabin_class differ', [{ field: 'query.cabin_class', issue: 'differs from cabin' }]);
+        if (date < earliest)
+          throw ApiError.validation([{ field: 'query.date', issue: `is in the past (the earliest date still current anywhere is ${earliest})` }], 'The date is in the past');
+        if (query.cabin && query.cabin_class && query.cabin !== query.cabin_class)
+          throw ApiError.invalid('cabin and cabin_class differ', [{ field: 'query.cabin_class', issue: 'differs from cabin' }]);
         const cabin = query.cabin ?? query.cabin_class;
         const after = decodeCursor<{ r: (number | string)[] }>(query.cursor, (v) => Array.isArray(v.r) && v.r.every((x) => typeof x === 'number' || typeof x === 'string'));
-        const [policy, offers] = await Promise.all([flightPolicy(principal(res).airline_id), suppliers.flights.searchFlights({ from_airport, to_airport, date, cabin }).catch(supplierFailure)]);
+        const [policy, offers] = await Promise.all([
+          flightPolicy(principal(res).airline_id),
+          suppliers.flights.searchFlights({ from_airport, to_airport, date, cabin }).catch(supplierFailure),
+        ]);
         const { flightConfig: cfg, carrier_code: own, maxPrice, fxRates: fx } = policy;
         const arriveBy = query.arrive_by ? Date.parse(query.arrive_by) : Infinity;
         // The engine's own rule: no blacklisted carrier, nothing above the cabin cap, in the order it tries options.

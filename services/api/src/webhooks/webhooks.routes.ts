@@ -70,7 +70,8 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'post',
       path,
       operationId: 'createWebhookEndpoint',
-      description: 'Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production) and must not point at a private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.',
+      description:
+        'Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production) and must not point at a private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.',
       summary: 'Register a webhook endpoint (its signing secret is shown once, in this answer)',
       tags: TAGS,
       auth: requiredScope('post', path),
@@ -79,7 +80,13 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       handler: async ({ res, body }) => {
         checkUrl(body.url);
         const secret = newWebhookSecret();
-        const e = await webhookRepo.insertEndpoint(db, { airline_id: principal(res).airline_id, url: body.url, description: body.description ?? null, event_types: body.event_types, secret_enc: sealSecret(key, secret) });
+        const e = await webhookRepo.insertEndpoint(db, {
+          airline_id: principal(res).airline_id,
+          url: body.url,
+          description: body.description ?? null,
+          event_types: body.event_types,
+          secret_enc: sealSecret(key, secret),
+        });
         return { status: 201, body: { ...endpointView(e), secret } };
       },
     }),
@@ -92,7 +99,10 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('get', path),
       query: WebhookListQuery,
-      responses: { 200: { description: 'Endpoints', schema: Type.Object({ webhooks: Type.Array(WebhookEndpoint), next_cursor: Type.Union([Type.String(), Type.Null()]) }) }, ...errorResponses([400, 401, 403]) },
+      responses: {
+        200: { description: 'Endpoints', schema: Type.Object({ webhooks: Type.Array(WebhookEndpoint), next_cursor: Type.Union([Type.String(), Type.Null()]) }) },
+        ...errorResponses([400, 401, 403]),
+      },
       handler: async ({ res, query }) => {
         const limit = query.limit ?? 50;
         const p = keysetPage(await webhookRepo.listEndpoints(db, principal(res).airline_id, limit + 1, seqCursor(query.cursor)), limit);
@@ -103,7 +113,8 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'get',
       path: `${path}/:endpoint_id`,
       operationId: 'getWebhookEndpoint',
-      description: 'One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).',
+      description:
+        'One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).',
       summary: 'One webhook endpoint',
       tags: TAGS,
       auth: requiredScope('get', path),
@@ -149,7 +160,8 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'post',
       path: `${path}/:endpoint_id/rotate-secret`,
       operationId: 'rotateWebhookSecret',
-      description: 'Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events.',
+      description:
+        'Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events.',
       summary: 'Replace the signing secret; the previous one keeps signing too for a grace period (the new secret is shown once)',
       tags: TAGS,
       auth: requiredScope('post', path),
@@ -179,7 +191,13 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('post', path),
       params: WebhookEndpointParams,
-      responses: { 202: { description: 'The test event was queued for delivery', schema: Type.Object({ event_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false, title: 'WebhookTestQueued' }) }, ...errorResponses([401, 403, 404, 409]) },
+      responses: {
+        202: {
+          description: 'The test event was queued for delivery',
+          schema: Type.Object({ event_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false, title: 'WebhookTestQueued' }),
+        },
+        ...errorResponses([401, 403, 404, 409]),
+      },
       handler: async ({ res, params }) => {
         const airlineId = principal(res).airline_id;
         const e = await endpointOr404(airlineId, params.endpoint_id);
@@ -198,13 +216,17 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'get',
       path: `${path}/:endpoint_id/deliveries`,
       operationId: 'listWebhookDeliveries',
-      description: 'The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters.',
+      description:
+        'The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters.',
       summary: "An endpoint's deliveries, newest first, with their attempts",
       tags: TAGS,
       auth: requiredScope('get', path),
       params: WebhookEndpointParams,
       query: WebhookDeliveryQuery,
-      responses: { 200: { description: 'Deliveries', schema: Type.Object({ deliveries: Type.Array(WebhookDelivery), next_cursor: Type.Union([Type.String(), Type.Null()]) }) }, ...errorResponses([400, 401, 403, 404]) },
+      responses: {
+        200: { description: 'Deliveries', schema: Type.Object({ deliveries: Type.Array(WebhookDelivery), next_cursor: Type.Union([Type.String(), Type.Null()]) }) },
+        ...errorResponses([400, 401, 403, 404]),
+      },
       handler: async ({ res, params, query }) => {
         await endpointOr404(principal(res).airline_id, params.endpoint_id);
         const limit = query.limit ?? 50;

@@ -62,7 +62,10 @@ const ref = (booking: BookingRow, data: Data) => taskIdentity(data, booking.book
  */
 export class SupplierPaced extends Error {
   override readonly name = 'SupplierPaced';
-  constructor(readonly retryAfterMs: number, message: string) {
+  constructor(
+    readonly retryAfterMs: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -130,7 +133,12 @@ export class BookingProcessor {
     return this.deps.db.transaction().execute(async (trx) => {
       const b = await bookingRepo.lockBooking(trx, data.booking_id);
       if (!b || !automaticRetryApplies(b, data)) return false;
-      await bookingRepo.updateBooking(trx, b.booking_id, { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null }, { reason: `automatic retry ${b.retry_count + 1}`, actor: 'engine' });
+      await bookingRepo.updateBooking(
+        trx,
+        b.booking_id,
+        { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null },
+        { reason: `automatic retry ${b.retry_count + 1}`, actor: 'engine' },
+      );
       return true;
     });
   }
@@ -203,7 +211,7 @@ export class BookingProcessor {
   }
 
   private async cancelHotel(b: BookingRow): Promise<Outcome> {
-    const known = (b.hotel)?.supplier_ref;
+    const known = b.hotel?.supplier_ref;
     // No answer was recorded: a timed-out booking call may still have made a room.
     const supplierRef = known ?? (await this.deps.suppliers.hotels.findReservation(supplierReference('book', b.booking_id)))?.supplier_ref;
     if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
@@ -233,7 +241,12 @@ export class BookingProcessor {
     const order = await this.deps.suppliers.flights.bookFlight({
       reference,
       flight_option_id: optionId,
-      traveller: { email: b.traveller_email ?? '', first_name: traveller.first_name ?? first ?? '', last_name: traveller.last_name ?? (rest.join(' ') || first || ''), date_of_birth: traveller.date_of_birth },
+      traveller: {
+        email: b.traveller_email ?? '',
+        first_name: traveller.first_name ?? first ?? '',
+        last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
+        date_of_birth: traveller.date_of_birth,
+      },
       booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
     });
     const block = flightBlock(b, order);
@@ -242,7 +255,7 @@ export class BookingProcessor {
   }
 
   private async cancelFlight(b: BookingRow): Promise<Outcome> {
-    const known = (b.flight)?.supplier_ref;
+    const known = b.flight?.supplier_ref;
     const supplierRef = known ?? (await this.deps.suppliers.flights.findOrder(supplierReference('book', b.booking_id)))?.supplier_ref;
     if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
     const order = await this.deps.suppliers.flights.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) });

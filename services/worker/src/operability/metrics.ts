@@ -68,15 +68,30 @@ export class PromWorkerMetrics implements WorkerMetrics {
       registers,
     });
     // Booking lanes, sampled every few seconds by the worker (sampleLanes), not at scrape time.
-    this.laneTasks = new Gauge({ name: 'crew_booking_lane_tasks', help: 'Runnable booking tasks waiting, per supplier queue and priority lane', labelNames: ['queue', 'priority'] as const, registers });
-    this.laneOldest = new Gauge({ name: 'crew_booking_lane_oldest_seconds', help: 'Age of the oldest waiting booking task, per supplier queue and priority lane', labelNames: ['queue', 'priority'] as const, registers });
+    this.laneTasks = new Gauge({
+      name: 'crew_booking_lane_tasks',
+      help: 'Runnable booking tasks waiting, per supplier queue and priority lane',
+      labelNames: ['queue', 'priority'] as const,
+      registers,
+    });
+    this.laneOldest = new Gauge({
+      name: 'crew_booking_lane_oldest_seconds',
+      help: 'Age of the oldest waiting booking task, per supplier queue and priority lane',
+      labelNames: ['queue', 'priority'] as const,
+      registers,
+    });
     this.airlineTasks = new Gauge({
       name: 'crew_booking_airline_tasks',
       help: `Waiting booking tasks per airline and priority: the ${TOP_AIRLINES} airlines with most waiting by airline_id, the rest as "other"`,
       labelNames: ['airline', 'priority'] as const,
       registers,
     });
-    this.airlineOldest = new Gauge({ name: 'crew_booking_airline_oldest_seconds', help: 'Age of the oldest waiting booking task per airline (top airlines, "other") and priority', labelNames: ['airline', 'priority'] as const, registers });
+    this.airlineOldest = new Gauge({
+      name: 'crew_booking_airline_oldest_seconds',
+      help: 'Age of the oldest waiting booking task per airline (top airlines, "other") and priority',
+      labelNames: ['airline', 'priority'] as const,
+      registers,
+    });
     this.lanesSampled = new Gauge({ name: 'crew_booking_lanes_sampled_timestamp_seconds', help: 'When the booking lanes were last sampled (unix seconds)', registers });
     // Coverage of the next hours (issue 14), recomputed every minute or so by the CoverageMonitor, not at scrape time.
     this.coverage24h = new Gauge({
@@ -85,10 +100,20 @@ export class PromWorkerMetrics implements WorkerMetrics {
       labelNames: ['airline', 'status'] as const,
       registers,
     });
-    this.uncovered12h = new Gauge({ name: 'crew_coverage_uncovered_within_12h', help: 'Layovers checking in within 12 h with no live booking (UNCOVERED), per airline (top airlines, "other")', labelNames: ['airline'] as const, registers });
+    this.uncovered12h = new Gauge({
+      name: 'crew_coverage_uncovered_within_12h',
+      help: 'Layovers checking in within 12 h with no live booking (UNCOVERED), per airline (top airlines, "other")',
+      labelNames: ['airline'] as const,
+      registers,
+    });
     this.coverageSampled = new Gauge({ name: 'crew_coverage_sampled_timestamp_seconds', help: 'When the coverage of the next 24 h was last computed (unix seconds)', registers });
     // Webhooks (issue 13): attempts and lag as they happen; the backlog sampled with the booking lanes.
-    this.webhookAttempts = new Counter({ name: 'crew_webhook_attempts_total', help: 'Webhook delivery attempts by lane (urgent: P1 bookings) and outcome', labelNames: ['lane', 'outcome'] as const, registers });
+    this.webhookAttempts = new Counter({
+      name: 'crew_webhook_attempts_total',
+      help: 'Webhook delivery attempts by lane (urgent: P1 bookings) and outcome',
+      labelNames: ['lane', 'outcome'] as const,
+      registers,
+    });
     this.webhookLag = new Histogram({
       name: 'crew_webhook_event_lag_seconds',
       help: 'Event lag: from the change committed (event written) to its successful delivery, by lane',
@@ -147,7 +172,12 @@ export class PromWorkerMetrics implements WorkerMetrics {
     }
     const totals = new Map<string, number>();
     for (const a of snapshot.airlines) totals.set(a.airline_id, (totals.get(a.airline_id) ?? 0) + a.waiting);
-    const top = new Set([...totals.entries()].sort((x, y) => y[1] - x[1]).slice(0, TOP_AIRLINES).map(([id]) => id));
+    const top = new Set(
+      [...totals.entries()]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, TOP_AIRLINES)
+        .map(([id]) => id),
+    );
     const rows = new Map<string, { airline: string; priority: string; waiting: number; oldest: number }>();
     for (const a of snapshot.airlines) {
       const airline = top.has(a.airline_id) ? a.airline_id : 'other';
@@ -167,7 +197,12 @@ export class PromWorkerMetrics implements WorkerMetrics {
 
   /** Sets the coverage gauges from a sample; airlines beyond the top TOP_AIRLINES (by AT_RISK + UNCOVERED) become "other". */
   setCoverage(airlines: readonly { airline_id: string; at_risk: number; uncovered: number; uncovered_12h: number }[], at = Date.now()): void {
-    const top = new Set([...airlines].sort((x, y) => y.at_risk + y.uncovered - (x.at_risk + x.uncovered)).slice(0, TOP_AIRLINES).map((a) => a.airline_id));
+    const top = new Set(
+      [...airlines]
+        .sort((x, y) => y.at_risk + y.uncovered - (x.at_risk + x.uncovered))
+        .slice(0, TOP_AIRLINES)
+        .map((a) => a.airline_id),
+    );
     const rows = new Map<string, { at_risk: number; uncovered: number; uncovered_12h: number }>();
     for (const a of airlines) {
       const airline = top.has(a.airline_id) ? a.airline_id : 'other';

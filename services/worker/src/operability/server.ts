@@ -72,7 +72,13 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   timer.unref();
   // The first sample once Redis answers (a sample before that only logs a start-up warning).
   void Promise.all(bookingQueues.map((q) => q.waitUntilReady())).then(sample, () => undefined);
-  const coverage = new CoverageMonitor({ db: deps.db, logger: deps.logger, report: (f, at) => deps.metrics.setCoverage(f, at), onAtRisk: deps.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)), intervalMs: deps.coverageSampleMs }).start();
+  const coverage = new CoverageMonitor({
+    db: deps.db,
+    logger: deps.logger,
+    report: (f, at) => deps.metrics.setCoverage(f, at),
+    onAtRisk: deps.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
+    intervalMs: deps.coverageSampleMs,
+  }).start();
 
   const app = express();
   app.disable('x-powered-by');

@@ -97,11 +97,7 @@ export class RoomingChannel {
     data: Data,
     now: Date,
     isCurrentTask: (b: BookingRow) => boolean,
-  ): Promise<
-    | null
-    | { kind: 'settled'; status: string; schedule_id: string | null }
-    | { kind: 'placed'; list_id: string; night: string; version: number; marking: string; due: boolean }
-  > {
+  ): Promise<null | { kind: 'settled'; status: string; schedule_id: string | null } | { kind: 'placed'; list_id: string; night: string; version: number; marking: string; due: boolean }> {
     const hotel = b.hotel ?? {};
     const hotelConfigId = typeof hotel.hotel_config_id === 'number' ? hotel.hotel_config_id : null;
     if (hotelConfigId !== null) await roomingRepo.lockHotel(trx, hotelConfigId);
@@ -114,7 +110,12 @@ export class RoomingChannel {
     if (again) return { kind: 'placed', list_id: again.list_id, night: again.night, version: again.version, marking: again.marking, due: again.send_at <= now };
 
     const settle = async (status: 'CANCELLED' | 'NEEDS_REVIEW', reason: string) => {
-      await bookingRepo.updateBooking(trx, cur.booking_id, { status, review_reason: status === 'NEEDS_REVIEW' ? reason : null, ...(status === 'CANCELLED' ? { pending_cancel: false } : {}) }, { reason, actor: ENGINE });
+      await bookingRepo.updateBooking(
+        trx,
+        cur.booking_id,
+        { status, review_reason: status === 'NEEDS_REVIEW' ? reason : null, ...(status === 'CANCELLED' ? { pending_cancel: false } : {}) },
+        { reason, actor: ENGINE },
+      );
       const actionId = data.action_id ?? cur.action_id;
       const item = actionId ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[status], { message: reason }) : undefined;
       await webhookRepo.emitBookingEvents(trx, [cur.booking_id], urgentEvents(data.priority));
@@ -129,7 +130,10 @@ export class RoomingChannel {
     const operation = data.operation ?? 'BOOK';
     const change = roomingChange(operation, holds);
     // Rows never sent are replaced by this change; sent, unanswered ones are superseded by it.
-    await roomingRepo.dropQueuedRows(trx, rows.filter((r) => r.state === 'QUEUED' && r.list_status === 'QUEUED'));
+    await roomingRepo.dropQueuedRows(
+      trx,
+      rows.filter((r) => r.state === 'QUEUED' && r.list_status === 'QUEUED'),
+    );
     if (change.marking === null) return settle('CANCELLED', change.reason);
     const issue = roomingRecipientIssue(cfg.reservations_email);
     if (issue) return settle('NEEDS_REVIEW', issue);
@@ -152,7 +156,14 @@ export class RoomingChannel {
       listId = (await roomingRepo.listsOfNight(trx, cfg.hotel_config_id, night)).find((l) => l.version === target.version)!.list_id;
       await roomingRepo.pullDue(trx, listId, new Date(sendAt));
     } else {
-      listId = await roomingRepo.insertList(trx, { airline_id: cur.airline_id, hotel_config_id: cfg.hotel_config_id, night, version: target.version, recipient: cfg.reservations_email!, due_at: new Date(sendAt) });
+      listId = await roomingRepo.insertList(trx, {
+        airline_id: cur.airline_id,
+        hotel_config_id: cfg.hotel_config_id,
+        night,
+        version: target.version,
+        recipient: cfg.reservations_email!,
+        due_at: new Date(sendAt),
+      });
     }
     const actionId = data.action_id ?? cur.action_id;
     const item = actionId ? await bookingRepo.findActionItemById(trx, actionId) : undefined;
@@ -181,7 +192,10 @@ export class RoomingChannel {
         status: 'PENDING',
         hotel: { ...(cur.hotel ?? {}), rooming_ref: rowRef, rooming_status: 'QUEUED', rooming_marking: change.marking, rooming_list_id: listId, rooming_list_version: target.version },
       },
-      { reason: `${change.marking} row ${rowRef} on the rooming list of ${night} (version ${target.version}), to be sent ${sendAt <= now.getTime() ? 'now' : `at ${new Date(sendAt).toISOString()}`}`, actor: ENGINE },
+      {
+        reason: `${change.marking} row ${rowRef} on the rooming list of ${night} (version ${target.version}), to be sent ${sendAt <= now.getTime() ? 'now' : `at ${new Date(sendAt).toISOString()}`}`,
+        actor: ENGINE,
+      },
     );
     // The task is done though the booking stays PENDING: wake an api call waiting for it (a DELETE, say).
     await sql`select pg_notify(${BOOKING_SETTLED_CHANNEL}, ${cur.booking_id})`.execute(trx);

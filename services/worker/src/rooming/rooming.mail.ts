@@ -36,7 +36,9 @@ export function roomingCsv(rows: readonly MailRow[]): string {
 }
 
 export function roomingText(m: RoomingMail): string {
-  const lines = m.rows.map((r) => `  [${r.marking}] ${r.row_ref}  ${r.crew_name ?? ''} (${r.rank ?? '-'})  in ${r.checkin_time_local}  out ${r.checkout_time_local}  pairing ${r.pairing_number ?? '-'}`);
+  const lines = m.rows.map(
+    (r) => `  [${r.marking}] ${r.row_ref}  ${r.crew_name ?? ''} (${r.rank ?? '-'})  in ${r.checkin_time_local}  out ${r.checkout_time_local}  pairing ${r.pairing_number ?? '-'}`,
+  );
   return [
     `Rooming list of ${m.airlineName} for ${m.hotelName}, night of ${m.night} (version ${m.version}${m.resend ? ', sent again: the same rows as before, nothing new' : ''}).`,
     '',

@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { bookingStatusOf, hotelBlockOf, planItem, taskOperationOf, taskRefOf, type DerivedActionItem, type FlightItemDetails, type HotelItemDetails, type BookingStatus, type RequestedBooking, type AirlineBookingContext } from '@crew/engine';
+import {
+  bookingStatusOf,
+  hotelBlockOf,
+  planItem,
+  taskOperationOf,
+  taskRefOf,
+  type DerivedActionItem,
+  type FlightItemDetails,
+  type HotelItemDetails,
+  type BookingStatus,
+  type RequestedBooking,
+  type AirlineBookingContext,
+} from '@crew/engine';
 import { bookingJob, type BookingQueue, type CatalogJob } from '@crew/queue';
 import type { ActionItemInsert, BookingChange, BookingEventInsert, BookingInsert } from '@crew/db';
 
@@ -42,15 +54,23 @@ export function planDiffWrites(
     if (plan.kind === 'COVERED') {
       const covering = plan.covering;
       const details = item.details as Partial<HotelItemDetails & FlightItemDetails>;
-      w.adoptions.push({ booking_id: covering.booking_id, employee_id: item.anchors.employee_id, pairing_number: item.anchors.pairing_number, duty_period_num: details.duty_period_num ?? null, leg_sequence: details.leg_sequence ?? null });
-      w.actionItems.push(actionItemRow(item, actionId, airlineId, scheduleId, now, {
-        disposition: plan.disposition,
-        auto_eligible: true,
+      w.adoptions.push({
         booking_id: covering.booking_id,
-        flight_options_url: null,
-        recommended_action: null,
-        message: plan.message,
-      }));
+        employee_id: item.anchors.employee_id,
+        pairing_number: item.anchors.pairing_number,
+        duty_period_num: details.duty_period_num ?? null,
+        leg_sequence: details.leg_sequence ?? null,
+      });
+      w.actionItems.push(
+        actionItemRow(item, actionId, airlineId, scheduleId, now, {
+          disposition: plan.disposition,
+          auto_eligible: true,
+          booking_id: covering.booking_id,
+          flight_options_url: null,
+          recommended_action: null,
+          message: plan.message,
+        }),
+      );
       continue;
     }
     const { decision, disposition } = plan;

@@ -4,7 +4,20 @@ import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { flightOptionsUrl, type ScheduleSubmission } from '@crew/contracts';
 import { bookingRepo, coverageRepo, diffWriteRepo, outboxRepo, rosterStateRepo, scheduleLifecycleRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { bookingContextOf, movesInto, statusAfterProcessing, UNPROCESSED, cancellationCutoffOf, diffAgainst, diffStateOf, flattenRoster, requestedBookingsByKey, rosteredRowsIn, settlesOnRerun, type RosterState } from '@crew/engine';
+import {
+  bookingContextOf,
+  movesInto,
+  statusAfterProcessing,
+  UNPROCESSED,
+  cancellationCutoffOf,
+  diffAgainst,
+  diffStateOf,
+  flattenRoster,
+  requestedBookingsByKey,
+  rosteredRowsIn,
+  settlesOnRerun,
+  type RosterState,
+} from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
@@ -199,7 +212,8 @@ export class ScheduleProcessor {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const flat = flattenRoster(roster.submission!);
     const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
-    for (const p of roster.submission!.pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
+    for (const p of roster.submission!.pairings)
+      for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
     phases.lap('flatten');
@@ -213,7 +227,16 @@ export class ScheduleProcessor {
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
     const result = diffAgainst(flat, state, ctx, window, processedAt);
-    const audits = result.auditEvents.map((e) => ({ airline_id: airlineId, schedule_id: schedule.schedule_id, event_key: e.event_key, classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows, details: e.details }));
+    const audits = result.auditEvents.map((e) => ({
+      airline_id: airlineId,
+      schedule_id: schedule.schedule_id,
+      event_key: e.event_key,
+      classification: e.classification,
+      message: e.message,
+      anchors: e.anchors,
+      source_rows: e.source_rows,
+      details: e.details,
+    }));
     phases.lap('diff');
     const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
     phases.lap('encode_state');
@@ -265,5 +288,4 @@ export class ScheduleProcessor {
     if (jobs.length) this.deps.relay.kick();
     return result.actionItems.length;
   }
-
 }

@@ -54,7 +54,13 @@ export function post(url: string, headers: Record<string, string>, body: string,
         const code = res.statusCode ?? 0;
         // The answer's body is not needed: drained so the socket can close.
         res.resume();
-        res.on('end', () => finish({ ok: code >= 200 && code < 300, response_code: code, error: code >= 300 && code < 400 ? `redirect (${code}) not followed` : code >= 200 && code < 300 ? null : `HTTP ${code}` }));
+        res.on('end', () =>
+          finish({
+            ok: code >= 200 && code < 300,
+            response_code: code,
+            error: code >= 300 && code < 400 ? `redirect (${code}) not followed` : code >= 200 && code < 300 ? null : `HTTP ${code}`,
+          }),
+        );
         res.on('error', (err) => finish({ ok: false, response_code: code, error: err.message }));
       },
     );
@@ -218,10 +224,18 @@ export class WebhookDeliverer {
           }
           this.deps.metrics?.webhookAttempt(false, head.urgent, null);
           const giveUp = attempts >= this.deps.config.webhookMaxAttempts;
-          await webhookRepo.recordAttempt(db, head.delivery_id, attempt, giveUp ? { status: 'FAILED' } : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) });
+          await webhookRepo.recordAttempt(
+            db,
+            head.delivery_id,
+            attempt,
+            giveUp ? { status: 'FAILED' } : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) },
+          );
           const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
           failing = true;
-          log.info({ delivery_id: head.delivery_id, event_id: head.event_id, attempts, response_code: result.response_code, error: result.error, gave_up: giveUp }, 'webhook delivery failed');
+          log.info(
+            { delivery_id: head.delivery_id, event_id: head.event_id, attempts, response_code: result.response_code, error: result.error, gave_up: giveUp },
+            'webhook delivery failed',
+          );
           if (failingSince && Date.now() - failingSince.getTime() >= this.deps.config.webhookDisableAfterDays * 86_400_000) {
             const reason = `every attempt failed since ${failingSince.toISOString()} (${this.deps.config.webhookDisableAfterDays} days or more)`;
             if (await db.transaction().execute((trx) => webhookRepo.disableFailingEndpoint(trx, endpointId, reason))) log.warn({ failing_since: failingSince }, 'webhook endpoint disabled');
