@@ -200,6 +200,23 @@ export async function deleteBooking(deps: BookingDeps, caller: Principal, bookin
   return settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000);
 }
 
+/**
+ * The task a manual retry re-runs (the operation that failed), in the lane of any request of the airline's;
+ * `retryCount` is the booking's count with this retry.
+ */
+function retryTask(b: BookingRow, retryCount: number) {
+  return bookingJob({
+    airline_id: b.airline_id,
+    booking_id: b.booking_id,
+    attempt: retryCount + 1,
+    action_id: b.action_id,
+    operation: taskOperation(b),
+    ref: b.task_ref ?? undefined,
+    priority: REQUEST_PRIORITY,
+    type: b.type,
+  });
+}
+
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
   const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
@@ -214,19 +231,7 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
       { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) },
       { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) },
     );
-    // In the lane of any request of the airline's.
-    await outboxRepo.addToOutbox(trx, [
-      bookingJob({
-        airline_id: b.airline_id,
-        booking_id: bookingId,
-        attempt: b.retry_count + 2,
-        action_id: b.action_id,
-        operation: taskOperation(b),
-        ref: b.task_ref ?? undefined,
-        priority: REQUEST_PRIORITY,
-        type: b.type,
-      }),
-    ]);
+    await outboxRepo.addToOutbox(trx, [retryTask(b, b.retry_count + 1)]);
   });
   deps.relay.kick();
   return (await bookingRepo.findBooking(deps.db, bookingId))!;
@@ -255,18 +260,7 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
     );
     await outboxRepo.addToOutbox(
       trx,
-      retried.map((b) =>
-        bookingJob({
-          airline_id: b.airline_id,
-          booking_id: b.booking_id,
-          attempt: b.retry_count + 1,
-          action_id: b.action_id,
-          operation: taskOperation(b),
-          ref: b.task_ref ?? undefined,
-          priority: REQUEST_PRIORITY,
-          type: b.type,
-        }),
-      ),
+      retried.map((b) => retryTask(b, b.retry_count)),
     );
     return job.retry_job_id;
   });
