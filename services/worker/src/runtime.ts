@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { pipelineRepo, type Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
-import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, type JobData } from '@crew/queue';
+import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, withDeadline, type JobData } from '@crew/queue';
 import type { Suppliers } from '@crew/suppliers';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
@@ -9,6 +9,9 @@ import { ScheduleProcessor } from './schedules/schedule.processor';
 import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
+
+/** How long close() waits for a Redis client's QUIT. */
+const QUIT_MS = 2_000;
 
 /** The longest a supplier's Retry-After pauses its queue in one go. */
 const MAX_PAUSE_MS = 60_000;
@@ -131,12 +134,22 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
       closing ??= (async () => {
         clearInterval(sweep);
         await webhooks.close();
-        await Promise.all(workers.map((w) => w.close()));
+        // BullMQ's close can wait forever on a blocking client stuck reconnecting (taskforcesh/bullmq#4656). The
+        // process's shutdown deadline would end it then anyway; close() gives up at the same bound instead.
+        await Promise.all(
+          workers.map((w) =>
+            withDeadline(w.close(), config.shutdownDeadlineMs).catch(() => {
+              logger.warn({ queue: w.name }, 'worker did not close within the shutdown deadline; its connections are dropped');
+              void w.disconnect().catch(() => undefined);
+            }),
+          ),
+        );
         await rooming.close();
         await relay.close();
         await closeQueues(queues);
-        await producer.quit().catch(() => producer.disconnect());
-        await consumer.quit().catch(() => consumer.disconnect());
+        // A client still reconnecting would hold QUIT until Redis answers: bounded, then dropped.
+        await withDeadline(producer.quit(), QUIT_MS).catch(() => producer.disconnect());
+        await withDeadline(consumer.quit(), QUIT_MS).catch(() => consumer.disconnect());
       })();
       return closing;
     },
