@@ -5,7 +5,8 @@ jest.setTimeout(30_000);
 
 const node = (code: string) => ({ command: process.execPath, args: ['-e', code] });
 /** A service stand-in: prints, then runs until SIGTERM / SIGINT and exits 0, as the services do. */
-const SERVICE = `console.log('up'); const stop = () => process.exit(0); process.on('SIGTERM', stop); process.on('SIGINT', stop); setInterval(() => {}, 1000);`;
+// Handlers first, then 'up': a pipe is written synchronously on Linux, and a signal sent on 'up' must find them.
+const SERVICE = `const stop = () => process.exit(0); process.on('SIGTERM', stop); process.on('SIGINT', stop); console.log('up'); setInterval(() => {}, 1000);`;
 
 const alive = (pid: number | undefined) => {
   if (!pid) return false;
@@ -86,7 +87,8 @@ it('a child that ran longer than resetAfterMs before crashing restarts after the
 it('one Ctrl-C delivered twice (terminal group + npm relaying it) is one graceful stop; a later second signal is passed on', async () => {
   const lines: string[] = [];
   // Counts the signals it gets: the first starts a slow graceful stop, a second one exits at once with 1.
-  const GRACEFUL = `console.log('up'); let n = 0; process.on('SIGINT', () => { n++; console.log('signal ' + n); if (n > 1) process.exit(1); setTimeout(() => process.exit(0), 1500); }); setInterval(() => {}, 1000);`;
+  // 'up' after the handler, as in SERVICE.
+  const GRACEFUL = `let n = 0; process.on('SIGINT', () => { n++; console.log('signal ' + n); if (n > 1) process.exit(1); setTimeout(() => process.exit(0), 1500); }); console.log('up'); setInterval(() => {}, 1000);`;
   const supervisor = new Supervisor([{ name: 'svc', ...node(GRACEFUL) }], { write: (l) => lines.push(l) }).start();
   await until(() => lines.includes('[svc] up'), 10_000, 'svc to start');
   const done = supervisor.stop('SIGINT');
