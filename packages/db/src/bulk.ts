@@ -4,7 +4,7 @@ import { CompiledQuery, sql, type Insertable, type RawBuilder, type Selectable, 
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbOrTrx } from './database';
 
-export type PgType = 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'jsonb';
+export type PgType = 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'json' | 'jsonb';
 
 /** Postgres types of the columns a bulk statement carries. */
 export type ColumnTypes = Readonly<Record<string, PgType>>;
@@ -18,7 +18,7 @@ type PgTypesOf<V> = [V] extends [boolean]
       ? 'timestamptz'
       : [V] extends [string]
         ? 'text' | 'uuid' | 'date' | 'timestamptz'
-        : 'jsonb';
+        : 'json' | 'jsonb';
 
 /**
  * A bulk column map of table T, checked at compile time with `satisfies BulkColumns<T>`: only T's insertable
@@ -69,10 +69,18 @@ export async function bulkUpdate(trx: DbOrTrx, table: string, key: string, colum
   }
 }
 
+/** Text Postgres cannot store as given; its SQLSTATE is the one Postgres gives such text in JSON (a data exception). */
+export class UnstorableText extends Error {
+  readonly code = '22P05';
+  constructor() {
+    super('text Postgres cannot store: a NUL character or a lone UTF-16 surrogate');
+  }
+}
+
 /** One value in COPY's text format: \\N for null; backslash, tab, newline and carriage return escaped. */
 function copyField(v: unknown, type: ColumnTypes[string]): string {
   if (v === null || v === undefined) return '\\N';
-  if (type === 'jsonb') {
+  if (type === 'jsonb' || type === 'json') {
     // JSON.stringify escapes every control character itself: only its backslashes need doubling.
     const json = JSON.stringify(v);
     return json.includes('\\') ? json.replace(/\\/g, '\\\\') : json;
@@ -81,9 +89,19 @@ function copyField(v: unknown, type: ColumnTypes[string]): string {
   if (v instanceof Date) return v.toISOString();
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only scalars reach here: jsonb columns returned above
   const text = String(v);
+  // UTF-8 would turn a lone surrogate into U+FFFD on the wire and Postgres text holds no NUL: refused, as
+  // Postgres refuses them in JSON input, rather than stored changed.
+  if (!text.isWellFormed() || text.includes('\0')) throw new UnstorableText();
   // Most values need no escaping: test once, replace only when needed.
   return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
 }
+
+/**
+ * Rows per chunk handed to the COPY stream. Small: the stream takes one chunk ahead of what Postgres has read,
+ * so Node serialises the next chunk while Postgres parses and indexes this one; with 2000-row chunks the two
+ * took turns (an L roster's items: 7.5 s → 6 s measured).
+ */
+const COPY_CHUNK_ROWS = 250;
 
 function* copyChunks(columns: ColumnTypes, rows: readonly object[]): Generator<string> {
   const names = Object.keys(columns);
@@ -94,7 +112,7 @@ function* copyChunks(columns: ColumnTypes, rows: readonly object[]): Generator<s
     let line = copyField(row[names[0]!], types[0]!);
     for (let i = 1; i < names.length; i++) line += `\t${copyField(row[names[i]!], types[i]!)}`;
     lines.push(line);
-    if (lines.length === 2000) {
+    if (lines.length === COPY_CHUNK_ROWS) {
       yield `${lines.join('\n')}\n`;
       lines.length = 0;
     }

@@ -61,8 +61,8 @@ export const ACTION_ITEM_COLUMNS = {
   priority: 'text',
   disposition: 'text',
   auto_eligible: 'boolean',
-  anchors: 'jsonb',
-  source_rows: 'jsonb',
+  anchors: 'json',
+  source_rows: 'json',
   booking_id: 'uuid',
   flight_options_url: 'text',
   recommended_action: 'text',
@@ -70,7 +70,7 @@ export const ACTION_ITEM_COLUMNS = {
   notes: 'text',
   irop_ref: 'text',
   event_at: 'timestamptz',
-  details: 'jsonb',
+  details: 'json',
   disposition_at: 'timestamptz',
 } as const satisfies BulkColumns<ActionItemTable>;
 

@@ -32,4 +32,5 @@ export type { FxRateRow } from './fx.repository';
 export type { BookingFilter, BookingPatch } from './booking.repository';
 export { loadBookingFacts, loadFlightFacts } from './policy-context';
 export * as webhookRepo from './webhook.repository';
+export type { PendingReview } from './webhook.repository';
 export type * from './tables/webhook.table';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ProcessingStatusValue } from '@crew/contracts';
 import type { DbOrTrx } from './database';
-import { emitPendingReview, scheduleEventsAfter } from './webhook.repository';
+import { emitPendingReview, scheduleEventsAfter, type PendingReview } from './webhook.repository';
 
 /*
  * The schedule aggregate's processing lifecycle (spec 3.1): the per-airline processing lock, the next open
@@ -60,7 +60,7 @@ export async function markFailed(db: DbOrTrx, scheduleId: string, error: string,
  * The end of processing: into `to` (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
  * (a schedule is processed once).
  */
-export async function finishProcessing(db: DbOrTrx, scheduleId: string, to: 'BOOKING' | 'COMPLETED'): Promise<boolean> {
+export async function finishProcessing(db: DbOrTrx, scheduleId: string, to: 'BOOKING' | 'COMPLETED', pendingReview: PendingReview): Promise<boolean> {
   // With its webhook events (schedule.processing_completed when it completes): same statement, same transaction.
   const r = await sql<{ n: number; airline_id: string | null }>`with done as (update schedules
       set status = ${to}, completed_at = case when ${to} = 'COMPLETED' then now() else completed_at end
@@ -71,7 +71,7 @@ export async function finishProcessing(db: DbOrTrx, scheduleId: string, to: 'BOO
   const row = r.rows[0];
   if (!row || row.n !== 1) return false;
   // One action_item.pending_review event for the whole schedule, never one per item.
-  await emitPendingReview(db, row.airline_id!, scheduleId);
+  await emitPendingReview(db, row.airline_id!, scheduleId, pendingReview);
   return true;
 }
 

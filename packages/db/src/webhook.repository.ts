@@ -143,16 +143,23 @@ export function scheduleEventsAfter(done: string) {
 /** The ids shown in one action_item.pending_review event; more are counted and paged through the link. */
 export const PENDING_REVIEW_IDS = 1000;
 
-/** action_item.pending_review for a processed schedule: one event with its PENDING_REVIEW items (none: no event). */
-export async function emitPendingReview(trx: DbOrTrx, airlineId: string, scheduleId: string): Promise<number> {
-  if (!(await hasSubscriber(trx, airlineId, 'action_item.pending_review'))) return 0;
+/** A processed schedule's PENDING_REVIEW items, as its writer counted them: how many, and the first PENDING_REVIEW_IDS ids in item order. */
+export interface PendingReview {
+  count: number;
+  ids: readonly string[];
+}
+
+/**
+ * action_item.pending_review for a processed schedule: one event with its PENDING_REVIEW items (none: no
+ * event). The writer passes what it wrote: counting them again would read every item of a big roster back.
+ */
+export async function emitPendingReview(trx: DbOrTrx, airlineId: string, scheduleId: string, pending: PendingReview): Promise<number> {
+  if (pending.count === 0 || !(await hasSubscriber(trx, airlineId, 'action_item.pending_review'))) return 0;
+  const ids = pending.ids.slice(0, PENDING_REVIEW_IDS);
   const r = await sql<{ n: number }>`with ${fanOut(sql`select ${airlineId}::uuid as airline_id, 'action_item.pending_review'::text as type,
-      jsonb_build_object('schedule_id', ${scheduleId}::uuid, 'count', p.n, 'action_ids', coalesce(p.ids, '[]'::jsonb), 'truncated', p.n > ${PENDING_REVIEW_IDS}) as data,
+      jsonb_build_object('schedule_id', ${scheduleId}::uuid, 'count', ${pending.count}::int, 'action_ids', ${JSON.stringify(ids)}::jsonb, 'truncated', ${pending.count > PENDING_REVIEW_IDS}::boolean) as data,
       jsonb_build_object('schedule', ${`${API}/crew/schedules/${scheduleId}`}::text, 'action_items', ${`${API}/crew/schedules/${scheduleId}/action-items?disposition=PENDING_REVIEW`}::text) as links,
-      false as urgent, 0 as ord
-    from (select (select count(*) from action_items where schedule_id = ${scheduleId} and disposition = 'PENDING_REVIEW')::int as n,
-            (select jsonb_agg(action_id) from (select action_id from action_items where schedule_id = ${scheduleId} and disposition = 'PENDING_REVIEW' order by seq limit ${PENDING_REVIEW_IDS}) f) as ids) p
-    where p.n > 0`)}
+      false as urgent, 0 as ord`)}
     select count(*)::int as n from dl`.execute(trx);
   return r.rows[0]?.n ?? 0;
 }

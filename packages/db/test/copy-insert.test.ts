@@ -63,3 +63,24 @@ it('a failing COPY fails its transaction: nothing of it is stored', async () => 
   const n = await sql<{ n: number }>`select count(*)::int as n from copy_probe where id = 1000`.execute(t.db);
   expect(n.rows[0]!.n).toBe(0);
 });
+
+it('refuses text Postgres would store changed (a NUL, a lone surrogate) with a data-exception code, storing nothing', async () => {
+  for (const name of ['nul\u0000inside', 'lone \ud800 high', 'lone \udc00 low']) {
+    const err = await t.db
+      .transaction()
+      .execute(async (trx) => {
+        await copyInsert(trx, 'copy_probe', { id: 'integer', name: 'text' }, [
+          { id: 2000, name: 'fine' },
+          { id: 2001, name },
+        ]);
+      })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: '22P05' });
+  }
+  const n = await sql<{ n: number }>`select count(*)::int as n from copy_probe where id >= 2000`.execute(t.db);
+  expect(n.rows[0]!.n).toBe(0);
+  // A surrogate pair is well-formed text and round-trips.
+  await copyInsert(t.db, 'copy_probe', { id: 'integer', name: 'text' }, [{ id: 2002, name: 'pair 🛫' }]);
+  const back = await sql<{ name: string }>`select name from copy_probe where id = 2002`.execute(t.db);
+  expect(back.rows[0]!.name).toBe('pair 🛫');
+});

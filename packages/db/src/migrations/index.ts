@@ -15,6 +15,7 @@ import * as bookingCreatedEntry from './2026_11_23_0032_booking_created_entry';
 import * as bookingTaskOperation from './2026_11_24_0011_booking_task_operation';
 import * as statementForeignKeys from './2026_11_24_0120_statement_foreign_keys';
 import * as narrowerIndexes from './2026_11_24_0121_narrower_indexes';
+import * as actionItemsJson from './2026_11_24_0200_action_items_json';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0011_booking_task_operation': bookingTaskOperation,
   '2026_11_24_0120_statement_foreign_keys': statementForeignKeys,
   '2026_11_24_0121_narrower_indexes': narrowerIndexes,
+  '2026_11_24_0200_action_items_json': actionItemsJson,
 };

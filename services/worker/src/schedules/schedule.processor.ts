@@ -3,7 +3,20 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { flightOptionsUrl, type ScheduleSubmission } from '@crew/contracts';
-import { bookingRepo, coverageRepo, diffWriteRepo, outboxRepo, rosterStateRepo, scheduleLifecycleRepo, scheduleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
+import {
+  bookingRepo,
+  coverageRepo,
+  diffWriteRepo,
+  outboxRepo,
+  rosterStateRepo,
+  scheduleLifecycleRepo,
+  scheduleRepo,
+  webhookRepo,
+  type Db,
+  type DbOrTrx,
+  type PendingReview,
+  type ScheduleRow,
+} from '@crew/db';
 import {
   bookingContextOf,
   movesInto,
@@ -42,6 +55,9 @@ class Phases {
 
 /** Items planned and written per slice of the diff's write transaction. */
 const WRITE_SLICE = 5000;
+
+/** A schedule whose processing wrote no item. */
+const NO_PENDING_REVIEW: PendingReview = { count: 0, ids: [] };
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
@@ -196,7 +212,8 @@ export class ScheduleProcessor {
         phases.lap('settled_fingerprint');
         if ((await diffWriteRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events) throw new NotSettled();
         await rosterStateRepo.adoptRosterState(trx, airlineId, schedule.schedule_id);
-        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(0)))) throw new Error('schedule left PROCESSING while being processed');
+        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(0), NO_PENDING_REVIEW)))
+          throw new Error('schedule left PROCESSING while being processed');
         phases.lap('settled_write');
       });
     } catch (err) {
@@ -238,7 +255,9 @@ export class ScheduleProcessor {
       details: e.details,
     }));
     phases.lap('diff');
-    const stateGzip = await gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
+    // Compressed on libuv's pool while the transaction below writes; awaited where it is stored.
+    const stateGzip = gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
+    stateGzip.catch(() => undefined);
     phases.lap('encode_state');
     // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
     let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
@@ -255,23 +274,37 @@ export class ScheduleProcessor {
       phases.lap('tx_travellers');
       await diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
       phases.lap('tx_audits');
-      // Planned and written a slice at a time: a big roster's rows never sit in memory all at once.
+      // Planned and written a slice at a time: a big roster's rows never sit in memory all at once. The next
+      // slice is planned while Postgres still takes in this one's COPY (the connection queues the statements).
       let open = 0;
+      const pendingReview = { count: 0, ids: [] as string[] };
+      let writing: Promise<void> = Promise.resolve();
       for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
         const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
         open += writes.open;
         jobs.push(...writes.jobs);
         if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
+        for (const item of writes.actionItems) {
+          if (item.disposition !== 'PENDING_REVIEW') continue;
+          if (pendingReview.count++ < webhookRepo.PENDING_REVIEW_IDS) pendingReview.ids.push(item.action_id!);
+        }
         phases.lap('tx_plan');
-        await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
-        await bookingRepo.adoptBookings(trx, writes.adoptions);
+        await writing;
         phases.lap('tx_write_items');
+        writing = (async () => {
+          await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+          await bookingRepo.adoptBookings(trx, writes.adoptions);
+        })();
+        // Awaited in the next round or below; until then a failure must not count as unhandled.
+        writing.catch(() => undefined);
       }
+      await writing;
+      phases.lap('tx_write_items');
       await outboxRepo.addToOutbox(trx, jobs);
       phases.lap('tx_outbox');
       // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
       const fingerprints = settles ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
-      await rosterStateRepo.saveRosterState(trx, airlineId, schedule.schedule_id, stateGzip, {
+      await rosterStateRepo.saveRosterState(trx, airlineId, schedule.schedule_id, await stateGzip, {
         body_sha256: bodySha256,
         settled_fingerprint: fingerprints && fingerprints.others === readFingerprint ? fingerprints.all : null,
         settled_cutoff: cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days),
@@ -281,7 +314,8 @@ export class ScheduleProcessor {
       // The same state as rows the coverage monitor can query (issue 14).
       await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
       phases.lap('tx_coverage_rows');
-      if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open)))) throw new Error('schedule left PROCESSING while being processed');
+      if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open), pendingReview)))
+        throw new Error('schedule left PROCESSING while being processed');
       phases.lap('tx_finish');
     });
     phases.lap('tx_commit');
