@@ -25,6 +25,8 @@ export interface DiffWrites {
   adoptions: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[];
   /** Items whose booking task is still running (their disposition is set when it ends). */
   open: number;
+  /** The action ids of the items left PENDING_REVIEW, in item order (the schedule's action_item.pending_review event). */
+  pendingReview: string[];
 }
 
 const ENGINE = 'engine';
@@ -46,7 +48,7 @@ export function planDiffWrites(
   /** Adopted bookings are taken out, so one booking is adopted once across slices. */
   requested: Map<string, RequestedBooking[]> = new Map(),
 ): DiffWrites {
-  const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0 };
+  const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0, pendingReview: [] };
   for (const item of items) {
     const actionId = randomUUID();
     // The same plan the dry-run preview reports (engine planItem).
@@ -61,7 +63,8 @@ export function planDiffWrites(
         duty_period_num: details.duty_period_num ?? null,
         leg_sequence: details.leg_sequence ?? null,
       });
-      w.actionItems.push(
+      addItem(
+        w,
         actionItemRow(item, actionId, airlineId, scheduleId, now, {
           disposition: plan.disposition,
           auto_eligible: true,
@@ -154,7 +157,8 @@ export function planDiffWrites(
       w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: actionId, operation, ref: taskRef, priority: item.priority, type: item.type }));
     }
 
-    w.actionItems.push(
+    addItem(
+      w,
       actionItemRow(item, actionId, airlineId, scheduleId, now, {
         disposition,
         auto_eligible: decision.auto_eligible,
@@ -166,6 +170,12 @@ export function planDiffWrites(
     );
   }
   return w;
+}
+
+/** An item's row, and its id among the PENDING_REVIEW ones (the schedule's action_item.pending_review event). */
+function addItem(w: DiffWrites, row: ActionItemInsert): void {
+  w.actionItems.push(row);
+  if (row.disposition === 'PENDING_REVIEW') w.pendingReview.push(row.action_id!);
 }
 
 function actionItemRow(

@@ -284,10 +284,8 @@ export class ScheduleProcessor {
         open += writes.open;
         jobs.push(...writes.jobs);
         if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
-        for (const item of writes.actionItems) {
-          if (item.disposition !== 'PENDING_REVIEW') continue;
-          if (pendingReview.count++ < webhookRepo.PENDING_REVIEW_IDS) pendingReview.ids.push(item.action_id!);
-        }
+        pendingReview.count += writes.pendingReview.length;
+        pendingReview.ids.push(...writes.pendingReview.slice(0, webhookRepo.PENDING_REVIEW_IDS - pendingReview.ids.length));
         phases.lap('tx_plan');
         await writing;
         phases.lap('tx_write_items');
