@@ -77,23 +77,44 @@ export class UnstorableText extends Error {
   }
 }
 
-/** One value in COPY's text format: \\N for null; backslash, tab, newline and carriage return escaped. */
-function copyField(v: unknown, type: ColumnTypes[string]): string {
-  if (v === null || v === undefined) return '\\N';
-  if (type === 'jsonb' || type === 'json') {
-    // JSON.stringify escapes every control character itself: only its backslashes need doubling.
-    const json = JSON.stringify(v);
-    return json.includes('\\') ? json.replace(/\\/g, '\\\\') : json;
-  }
-  if (type === 'boolean') return v ? 't' : 'f';
-  if (v instanceof Date) return v.toISOString();
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only scalars reach here: jsonb columns returned above
-  const text = String(v);
+/** Characters a text value needs care for: COPY's escapes, NUL and (possibly lone) surrogates. */
+const NEEDS_CARE = /[\\\t\n\r\0\uD800-\uDFFF]/;
+
+/** A text value in COPY's text format: backslash, tab, newline and carriage return escaped. */
+function copyString(text: string): string {
+  // Most values need nothing: one test, and the checks below only for the rest.
+  if (!NEEDS_CARE.test(text)) return text;
   // UTF-8 would turn a lone surrogate into U+FFFD on the wire and Postgres text holds no NUL: refused, as
   // Postgres refuses them in JSON input, rather than stored changed.
   if (!text.isWellFormed() || text.includes('\0')) throw new UnstorableText();
-  // Most values need no escaping: test once, replace only when needed.
-  return /[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
+  return text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+type FieldWriter = (v: unknown) => string;
+
+/** One value in COPY's text format, \\N for null: a writer per column type, chosen once per statement. */
+function fieldWriter(type: PgType): FieldWriter {
+  switch (type) {
+    case 'json':
+    case 'jsonb':
+      return (v) => {
+        if (v === null || v === undefined) return '\\N';
+        // JSON.stringify escapes every control character itself: only its backslashes need doubling.
+        const json = JSON.stringify(v);
+        return json.includes('\\') ? json.replace(/\\/g, '\\\\') : json;
+      };
+    case 'boolean':
+      return (v) => (v === null || v === undefined ? '\\N' : v ? 't' : 'f');
+    default:
+      return (v) => {
+        if (v === null || v === undefined) return '\\N';
+        if (typeof v === 'string') return copyString(v);
+        if (typeof v === 'number') return String(v);
+        if (v instanceof Date) return v.toISOString();
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only scalars reach here: JSON columns have their own writer
+        return copyString(String(v));
+      };
+  }
 }
 
 /**
@@ -105,12 +126,12 @@ const COPY_CHUNK_ROWS = 250;
 
 function* copyChunks(columns: ColumnTypes, rows: readonly object[]): Generator<string> {
   const names = Object.keys(columns);
-  const types = names.map((c) => columns[c]!);
+  const writers = names.map((c) => fieldWriter(columns[c]!));
   const lines: string[] = [];
   for (const r of rows) {
     const row = r as Record<string, unknown>;
-    let line = copyField(row[names[0]!], types[0]!);
-    for (let i = 1; i < names.length; i++) line += `\t${copyField(row[names[i]!], types[i]!)}`;
+    let line = writers[0]!(row[names[0]!]);
+    for (let i = 1; i < names.length; i++) line += `\t${writers[i]!(row[names[i]!])}`;
     lines.push(line);
     if (lines.length === COPY_CHUNK_ROWS) {
       yield `${lines.join('\n')}\n`;

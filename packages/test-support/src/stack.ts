@@ -54,8 +54,15 @@ async function serve(app: Parameters<typeof createServer>[1]): Promise<{ server:
 
 /** Deletes every Redis key of a stack's prefix (queues, rate limits): a test leaves nothing behind. */
 export async function removeKeys(redis: Redis, prefix: string): Promise<void> {
-  for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
-    if (keys.length) await redis.unlink(...keys);
+  // A test that cut Redis off can end while this client is still reconnecting (it queues no command while
+  // offline): a short-lived client of the same options then does the cleanup.
+  const client = redis.status === 'ready' ? redis : redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: 3 });
+  try {
+    for await (const keys of client.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
+      if (keys.length) await client.unlink(...keys);
+    }
+  } finally {
+    if (client !== redis) client.disconnect();
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import {
   bookingStatusOf,
   hotelBlockOf,
@@ -50,7 +50,9 @@ export function planDiffWrites(
 ): DiffWrites {
   const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0, pendingReview: [] };
   for (const item of items) {
-    const actionId = randomUUID();
+    // Time-ordered ids (UUIDv7): a big roster's 160k new keys go to the right edge of the primary-key indexes
+    // instead of random pages all over them (issue 12: less Postgres CPU and WAL per row).
+    const actionId = timeOrderedUuid();
     // The same plan the dry-run preview reports (engine planItem).
     const plan = planItem(item, actionId, ctx.policy, bookingStatus, requested);
     if (plan.kind === 'COVERED') {
@@ -87,7 +89,7 @@ export function planDiffWrites(
     const taskRef = operation ? taskRefOf(operation, actionId) : null;
     let bookingId = item.booking_id;
     if (item.subtype === 'NEW_BOOKING') {
-      bookingId = randomUUID();
+      bookingId = timeOrderedUuid();
       const status = bookingStatusOf(decision);
       w.newBookings.push({
         booking_id: bookingId,
