@@ -1,6 +1,7 @@
 import { requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { diffRoster } from './diff';
 import type { DateWindow } from './time';
+import { rosterStateOf, type RosterStateAsStored } from './state-storage';
 import type { BookingStatus, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
 
 /** A booking dated inside the processed window, as stored: the columns the diff and the plan read. */
@@ -44,7 +45,8 @@ function statusOf(b: WindowBookingRow): BookingStatus {
   return (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus;
 }
 
-export function diffStateOf(previous: RosterState | null, hotelRows: readonly WindowBookingRow[], flightRows: readonly WindowBookingRow[]): DiffState {
+/** `previous` as stored (either form, storedRosterState). */
+export function diffStateOf(stored: RosterStateAsStored | null, hotelRows: readonly WindowBookingRow[], flightRows: readonly WindowBookingRow[]): DiffState {
   // Object literals, not a spread per row: a big airline has hundreds of thousands (issue 12).
   const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
     booking_id: b.booking_id,
@@ -82,7 +84,7 @@ export function diffStateOf(previous: RosterState | null, hotelRows: readonly Wi
       retryCounts.set(b.booking_id, b.retry_count);
     }
   }
-  return { previous, hotelBookings, flightBookings, statusById, retryCounts };
+  return { previous: stored && rosterStateOf(stored), hotelBookings, flightBookings, statusById, retryCounts };
 }
 
 /** The diff of a flattened roster against the state, with the airline's diff settings. */

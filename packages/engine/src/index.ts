@@ -2,6 +2,7 @@
 export { flattenRoster } from './flatten';
 export { diffRoster, cancellationCutoffOf, settlesOnRerun } from './diff';
 export { rosterState, nextRosterState } from './state';
+export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';
 export { legKey, layoverKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
 export { pairingSignature } from './signature';

@@ -6,7 +6,9 @@ import {
   legKey,
   localDateOf,
   rosterState,
+  rosterStateOf,
   settlesOnRerun,
+  storedRosterState,
   type DerivedActionItem,
   type FlightBookingActual,
   type FlightItemDetails,
@@ -349,5 +351,51 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
     );
     // The premise must hold often enough for the property to say something.
     expect(held).toBeGreaterThan(30);
+  });
+});
+
+describe('the stored roster state (issue 12: rows as tuples instead of objects)', () => {
+  /** A state as the worker stores it and reads it back: JSON, then rosterStateOf. */
+  const throughStorage = (state: RosterState) => rosterStateOf(JSON.parse(JSON.stringify(storedRosterState(state))) as Parameters<typeof rosterStateOf>[0]);
+  /** The same state stored the way it was before: the object form as JSON. */
+  const asBefore = (state: RosterState) => JSON.parse(JSON.stringify(state)) as RosterState;
+
+  it('reads back exactly what the object form read back, for states of random rosters and of diffs between them', () => {
+    fc.assert(
+      fc.property(rosterSpec, rosterSpec, (day1, day2) => {
+        const first = rosterState(flattenRoster(build(day1)));
+        const next = diff(build(day2), first, [], []).nextState;
+        for (const state of [first, next]) expect(throughStorage(state)).toStrictEqual(asBefore(state));
+      }),
+    );
+  });
+
+  it('gives the same diff as the object form on random rosters and bookings, and a state stored before still reads', () => {
+    fc.assert(
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.boolean(),
+        (day1, day2, hotels, flights, emit) => {
+          const previous = rosterState(flattenRoster(build(day1)));
+          const before = diff(build(day2), asBefore(previous), hotels, flights, emit);
+          expect(diff(build(day2), throughStorage(previous), hotels, flights, emit)).toEqual(before);
+          // A state written before this form: read as it is.
+          expect(rosterStateOf(asBefore(previous))).toStrictEqual(asBefore(previous));
+        },
+      ),
+    );
+  });
+
+  it('is smaller than the object form', () => {
+    fc.assert(
+      fc.property(rosterSpec, (spec) => {
+        const state = rosterState(flattenRoster(build(spec)));
+        fc.pre(state.layovers.length + state.deadheads.length > 0);
+        expect(JSON.stringify(storedRosterState(state)).length).toBeLessThan(JSON.stringify(state).length);
+      }),
+    );
   });
 });

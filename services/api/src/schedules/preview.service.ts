@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { flightOptionsUrl, type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
 import { loadDiffState, loadRequestedBookings, type Db } from '@crew/db';
-import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, type RosterState } from '@crew/engine';
+import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, type RosterStateAsStored } from '@crew/engine';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -63,7 +63,7 @@ export async function previewSchedule(db: Db, airlineId: string, compressed: Buf
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);
-  const [rows, requestedRows] = await Promise.all([loadDiffState<RosterState>(db, airlineId, window), loadRequestedBookings(db, airlineId, window)]);
+  const [rows, requestedRows] = await Promise.all([loadDiffState<RosterStateAsStored>(db, airlineId, window), loadRequestedBookings(db, airlineId, window)]);
   const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
   const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
   const requested = requestedBookingsByKey(requestedRows);

@@ -29,7 +29,8 @@ import {
   requestedBookingsByKey,
   rosteredRowsIn,
   settlesOnRerun,
-  type RosterState,
+  storedRosterState,
+  type RosterStateAsStored,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
@@ -238,7 +239,7 @@ export class ScheduleProcessor {
     // nothing changed in between (see resubmitSettled).
     const readFingerprint = await rosterStateRepo.windowFingerprint(conn, airlineId, window);
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    const rows = await loadDiffState<RosterState>(conn, airlineId, window, (phase) => phases.lap(phase));
+    const rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase));
     const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
@@ -256,7 +257,7 @@ export class ScheduleProcessor {
     }));
     phases.lap('diff');
     // Compressed on libuv's pool while the transaction below writes; awaited where it is stored.
-    const stateGzip = gzipAsync(Buffer.from(JSON.stringify(result.nextState)), { level: 1 });
+    const stateGzip = gzipAsync(Buffer.from(JSON.stringify(storedRosterState(result.nextState))), { level: 1 });
     stateGzip.catch(() => undefined);
     phases.lap('encode_state');
     // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
