@@ -1,12 +1,9 @@
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import * as bookingRepo from './booking.repository';
 import type { DbOrTrx } from './database';
 import { bookingsInWindow } from './diff-write.repository';
 import { loadBookingFacts } from './policy-context';
 import { loadRosterState } from './roster-state.repository';
-
-const gunzipAsync = promisify(gunzip);
+import { gunzipText } from './compressed';
 
 export type WindowBooking = Awaited<ReturnType<typeof bookingsInWindow>>[number];
 
@@ -39,7 +36,7 @@ export async function loadDiffState<State>(
     loadBookingFacts(db, airlineId),
   ]);
   lap('load_state_bookings_context');
-  const previous = stateRow ? (JSON.parse((await gunzipAsync(stateRow.state_gzip)).toString('utf8')) as State) : null;
+  const previous = stateRow ? (JSON.parse(await gunzipText(stateRow.state_gzip)) as State) : null;
   lap('decode_state');
   return { previous, hotelRows, flightRows, facts };
 }

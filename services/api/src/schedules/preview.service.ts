@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { flightOptionsUrl, type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
-import { loadDiffState, loadRequestedBookings, type Db } from '@crew/db';
+import { gunzipText, loadDiffState, loadRequestedBookings, type Db } from '@crew/db';
 import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, type RosterStateAsStored } from '@crew/engine';
-
-const gunzipAsync = promisify(gunzip);
 
 function outcomeOf(plan: ItemPlan): PreviewActionItem['outcome'] {
   if (plan.kind === 'COVERED') return 'ADOPT';
@@ -59,7 +55,7 @@ const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) 
  * no supplier is called, no job is queued. `compressed` is the roster as the intake stored it (gzip).
  */
 export async function previewSchedule(db: Db, airlineId: string, compressed: Buffer, now: Date): Promise<SchedulePreview> {
-  const submission = JSON.parse((await gunzipAsync(compressed)).toString('utf8')) as ScheduleSubmission;
+  const submission = JSON.parse(await gunzipText(compressed)) as ScheduleSubmission;
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);

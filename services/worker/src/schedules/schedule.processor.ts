@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { flightOptionsUrl, type ScheduleSubmission } from '@crew/contracts';
 import {
   bookingRepo,
   coverageRepo,
   diffWriteRepo,
+  gunzipText,
+  gzipJson,
   outboxRepo,
   rosterStateRepo,
   scheduleLifecycleRepo,
@@ -59,9 +59,6 @@ const WRITE_SLICE = 5000;
 
 /** A schedule whose processing wrote no item. */
 const NO_PENDING_REVIEW: PendingReview = { count: 0, ids: [] };
-
-const gunzipAsync = promisify(gunzip);
-const gzipAsync = promisify(gzip);
 
 export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>;
 
@@ -181,7 +178,7 @@ export class ScheduleProcessor {
 
   private async parseRoster(bodyGzip: Buffer): Promise<ScheduleSubmission> {
     try {
-      return JSON.parse((await gunzipAsync(bodyGzip)).toString('utf8')) as ScheduleSubmission;
+      return JSON.parse(await gunzipText(bodyGzip)) as ScheduleSubmission;
     } catch (err) {
       throw new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
     }
@@ -257,7 +254,7 @@ export class ScheduleProcessor {
     }));
     phases.lap('diff');
     // Compressed on libuv's pool while the transaction below writes; awaited where it is stored.
-    const stateGzip = gzipAsync(Buffer.from(JSON.stringify(storedRosterState(result.nextState))), { level: 1 });
+    const stateGzip = gzipJson(storedRosterState(result.nextState));
     stateGzip.catch(() => undefined);
     phases.lap('encode_state');
     // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
