@@ -1,11 +1,11 @@
 import * as bookingRepo from './booking.repository';
 import type { DbOrTrx } from './database';
-import { bookingsInWindow } from './diff-write.repository';
+import { bookingsInWindow, type WindowBooking } from './diff-write.repository';
 import { loadBookingFacts } from './policy-context';
 import { loadRosterState } from './roster-state.repository';
 import { gunzipText } from './compressed';
 
-export type WindowBooking = Awaited<ReturnType<typeof bookingsInWindow>>[number];
+export type { WindowBooking };
 
 /**
  * What a roster is diffed against, as stored and read-only: the airline's previous roster state (decoded

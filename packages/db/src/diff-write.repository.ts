@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { bulkInsert, bulkUpdate, copyInsert, type BulkChange, type BulkColumns, type BulkRow } from './bulk';
+import type { Selectable } from 'kysely';
 import type { BookingEventTable, BookingTable } from './tables/booking.table';
 import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
 
@@ -9,31 +10,74 @@ import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
  * bookings, new action items and bookings (COPY), changes to existing bookings, audit events, travellers.
  */
 
-/** The airline's bookings the diff reconciles: those dated inside the window (set-based, one query per type). */
-export function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string) {
+/** The columns of a booking the diff reads, with how each is sent as text (booleans as t / f). */
+const WINDOW_BOOKING_COLUMNS = {
+  booking_id: 'text',
+  status: 'text',
+  manual_override: 'boolean',
+  pending_cancel: 'boolean',
+  retry_count: 'integer',
+  traveller_email: 'text',
+  employee_id: 'text',
+  pairing_number: 'text',
+  duty_date: 'text',
+  duty_period_num: 'integer',
+  leg_sequence: 'integer',
+  flight_number: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  from_airport: 'text',
+  to_airport: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+} as const;
+
+type WindowBookingColumns = typeof WINDOW_BOOKING_COLUMNS;
+type Decoded<T> = T extends 'boolean' ? boolean : T extends 'integer' ? number : string;
+/** A booking dated inside a window, as the diff reads it (nullable columns null, the rest as declared). */
+export type WindowBooking = {
+  [K in keyof WindowBookingColumns]: Selectable<BookingTable>[K] extends infer V ? (null extends V ? Decoded<WindowBookingColumns[K]> | null : Decoded<WindowBookingColumns[K]>) : never;
+};
+
+const WINDOW_BOOKING_NAMES = Object.keys(WINDOW_BOOKING_COLUMNS) as (keyof WindowBookingColumns)[];
+const FIELD_SEP = '\u001f';
+/**
+ * Each column as one field of one text per row: "v" + its text, or "n" for null. Fields are joined by U+001F,
+ * so a row reads back as exactly as many fields as columns unless a value holds U+001F itself.
+ */
+const WINDOW_BOOKING_ROW_SQL = `concat_ws(chr(31), ${WINDOW_BOOKING_NAMES.map((c) => `coalesce('v' || ${c}::text, 'n')`).join(', ')})`;
+
+function decodeField(field: string, type: WindowBookingColumns[keyof WindowBookingColumns]): string | number | boolean | null {
+  if (field === 'n') return null;
+  const text = field.slice(1);
+  return type === 'boolean' ? text === 'true' : type === 'integer' ? Number(text) : text;
+}
+
+/**
+ * The airline's bookings the diff reconciles: those dated inside the window (one query per type). Read as one
+ * text per row and split here: a big airline's 160k rows of 19 columns are decoded in about half the time of
+ * 3M separate fields (issue 12). A value holding the separator is read again column by column.
+ */
+export async function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string): Promise<WindowBooking[]> {
+  const { rows } = await sql<{ r: string }>`select ${sql.raw(WINDOW_BOOKING_ROW_SQL)} as r from bookings
+    where airline_id = ${airlineId} and type = ${type} and duty_date >= ${start} and duty_date <= ${end}`.execute(db);
+  const out = new Array<WindowBooking>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const fields = rows[i]!.r.split(FIELD_SEP);
+    if (fields.length !== WINDOW_BOOKING_NAMES.length) return bookingsInWindowByColumn(db, airlineId, type, start, end);
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < fields.length; c++) row[WINDOW_BOOKING_NAMES[c]!] = decodeField(fields[c]!, WINDOW_BOOKING_COLUMNS[WINDOW_BOOKING_NAMES[c]!]);
+    out[i] = row as WindowBooking;
+  }
+  return out;
+}
+
+/** bookingsInWindow column by column: what it stands for, and its answer when a value holds its separator. */
+export function bookingsInWindowByColumn(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string): Promise<WindowBooking[]> {
   return db
     .selectFrom('bookings')
-    .select([
-      'booking_id',
-      'status',
-      'manual_override',
-      'pending_cancel',
-      'retry_count',
-      'traveller_email',
-      'employee_id',
-      'pairing_number',
-      'duty_date',
-      'duty_period_num',
-      'leg_sequence',
-      'flight_number',
-      'station',
-      'checkin_time_local',
-      'checkout_time_local',
-      'from_airport',
-      'to_airport',
-      'dep_time_local',
-      'arr_time_local',
-    ])
+    .select(WINDOW_BOOKING_NAMES)
     .where('airline_id', '=', airlineId)
     .where('type', '=', type)
     .where('duty_date', '>=', start)

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { createTestDatabase, type TestDatabase } from '@crew/test-support';
+import { diffWriteRepo } from '../src';
+
+/* bookingsInWindow reads each booking as one text and splits it: it must answer exactly what a column-by-column read does. */
+
+let t: TestDatabase;
+let airlineId: string;
+beforeAll(async () => {
+  t = await createTestDatabase('window_bookings');
+  airlineId = randomUUID();
+  await sql`insert into airlines (airline_id, name, carrier_code) values (${airlineId}, 'Window Air', 'WA')`.execute(t.db);
+});
+afterAll(() => t.drop());
+
+const WINDOW = { start: '2027-03-01', end: '2027-03-31' };
+
+async function book(over: Record<string, unknown>): Promise<void> {
+  const row = {
+    booking_id: randomUUID(),
+    airline_id: airlineId,
+    type: 'HOTEL',
+    status: 'CONFIRMED',
+    source: 'SCHEDULE_DIFF',
+    duty_date: '2027-03-10',
+    ...over,
+  };
+  await t.db
+    .insertInto('bookings')
+    .values(row as never)
+    .execute();
+}
+
+const byId = <T extends { booking_id: string }>(rows: T[]) => [...rows].sort((a, b) => a.booking_id.localeCompare(b.booking_id));
+
+async function bothReads(type: 'HOTEL' | 'FLIGHT') {
+  const fast = await diffWriteRepo.bookingsInWindow(t.db, airlineId, type, WINDOW.start, WINDOW.end);
+  const byColumn = await diffWriteRepo.bookingsInWindowByColumn(t.db, airlineId, type, WINDOW.start, WINDOW.end);
+  return { fast: byId(fast), byColumn: byId(byColumn) };
+}
+
+it('answers what the column-by-column read answers: nulls, empty text, look-alikes of its own markers, booleans, integers and dates', async () => {
+  await book({
+    employee_id: 'E1',
+    pairing_number: 'P1',
+    duty_period_num: 2,
+    station: 'FRA',
+    checkin_time_local: '2027-03-10T20:00:00+01:00',
+    checkout_time_local: '2027-03-11T07:00:00+01:00',
+    traveller_email: 'a@x',
+  });
+  await book({
+    status: 'NEEDS_REVIEW',
+    manual_override: true,
+    pending_cancel: true,
+    retry_count: 3,
+    employee_id: 'n',
+    pairing_number: 'v',
+    station: '',
+    traveller_email: null,
+    duty_period_num: null,
+  });
+  await book({ employee_id: 'true', pairing_number: 'null', station: 'ünïcødé ✈', checkin_time_local: 'tab\there', checkout_time_local: 'nl\nhere' });
+  await book({
+    type: 'FLIGHT',
+    employee_id: 'E2',
+    pairing_number: 'P2',
+    leg_sequence: 4,
+    flight_number: null,
+    from_airport: 'LHR',
+    to_airport: 'CDG',
+    dep_time_local: '2027-03-12T10:00:00Z',
+    arr_time_local: '2027-03-12T11:00:00Z',
+  });
+  // Outside the window, or another airline: in neither read.
+  await book({ duty_date: '2027-04-01', employee_id: 'late' });
+
+  const hotels = await bothReads('HOTEL');
+  expect(hotels.fast).toHaveLength(3);
+  expect(hotels.fast).toStrictEqual(hotels.byColumn);
+  const flights = await bothReads('FLIGHT');
+  expect(flights.fast).toHaveLength(1);
+  expect(flights.fast).toStrictEqual(flights.byColumn);
+  expect(flights.fast[0]).toMatchObject({ leg_sequence: 4, flight_number: null, manual_override: false, retry_count: 0, duty_date: '2027-03-10' });
+  const review = hotels.fast.find((b) => b.status === 'NEEDS_REVIEW')!;
+  expect(review).toMatchObject({
+    manual_override: true,
+    pending_cancel: true,
+    retry_count: 3,
+    employee_id: 'n',
+    pairing_number: 'v',
+    station: '',
+    traveller_email: null,
+    duty_period_num: null,
+    duty_date: '2027-03-10',
+  });
+});
+
+it('a value holding its field separator is still read exactly (the read falls back to column by column)', async () => {
+  await book({ employee_id: 'odd\u001fone', pairing_number: 'P\u001f', station: 'X' });
+  const hotels = await bothReads('HOTEL');
+  expect(hotels.fast).toStrictEqual(hotels.byColumn);
+  expect(hotels.fast.some((b) => b.employee_id === 'odd\u001fone' && b.pairing_number === 'P\u001f')).toBe(true);
+});
