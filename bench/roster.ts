@@ -570,7 +570,11 @@ async function main(): Promise<void> {
   }
   // The worker runs with its Node options as deployed (k8s/base/worker.yaml); BENCH_WORKER_NODE_OPTIONS overrides them.
   // The worker logs at info so that its "schedule processed" lines (phase timings) reach the report.
-  const workerEnv = { ...env, LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'info', NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '--max-old-space-size=850' };
+  const workerEnv = {
+    ...env,
+    LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'info',
+    NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS ?? '--max-old-space-size=850 --max-semi-space-size=32',
+  };
   // Diagnostics: node flags NODE_OPTIONS refuses (e.g. --cpu-prof --cpu-prof-dir=…), space-separated.
   const workerArgv = (process.env.BENCH_WORKER_EXEC_ARGV ?? '').split(' ').filter(Boolean);
   const worker = startService('worker', workerPort, proxy ? { ...workerEnv, SUPPLIER_URL: proxy.url } : workerEnv, workerArgv);

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
       { name: 'sandbox', ...tsx('services/supplier-sandbox/src/main.ts'), color: 33 },
       { name: 'api', ...tsx('services/api/src/main.ts'), color: 36 },
       // The worker's heap cap, as deployed (k8s/base/worker.yaml).
-      { name: 'worker', ...tsx('--max-old-space-size=850', 'services/worker/src/main.ts'), color: 32 },
+      { name: 'worker', ...tsx('--max-old-space-size=850', '--max-semi-space-size=32', 'services/worker/src/main.ts'), color: 32 },
     ],
     { env, cwd: process.cwd() },
   ).start();
