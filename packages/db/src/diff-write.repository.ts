@@ -48,10 +48,33 @@ const FIELD_SEP = '\u001f';
  */
 const WINDOW_BOOKING_ROW_SQL = `concat_ws(chr(31), ${WINDOW_BOOKING_NAMES.map((c) => `coalesce('v' || ${c}::text, 'n')`).join(', ')})`;
 
-function decodeField(field: string, type: WindowBookingColumns[keyof WindowBookingColumns]): string | number | boolean | null {
-  if (field === 'n') return null;
-  const text = field.slice(1);
-  return type === 'boolean' ? text === 'true' : type === 'integer' ? Number(text) : text;
+/** A nullable field: null, or its text. */
+const text = (f: string): string | null => (f === 'n' ? null : f.slice(1));
+const integer = (f: string): number | null => (f === 'n' ? null : Number(f.slice(1)));
+
+/** One row's fields, in WINDOW_BOOKING_COLUMNS' order, as one object literal: every row gets the same shape (V8 reads such rows fast). */
+function windowBookingOf(f: string[]): WindowBooking {
+  return {
+    booking_id: f[0]!.slice(1),
+    status: f[1]!.slice(1),
+    manual_override: f[2] === 'vtrue',
+    pending_cancel: f[3] === 'vtrue',
+    retry_count: Number(f[4]!.slice(1)),
+    traveller_email: text(f[5]!),
+    employee_id: text(f[6]!),
+    pairing_number: text(f[7]!),
+    duty_date: text(f[8]!),
+    duty_period_num: integer(f[9]!),
+    leg_sequence: integer(f[10]!),
+    flight_number: text(f[11]!),
+    station: text(f[12]!),
+    checkin_time_local: text(f[13]!),
+    checkout_time_local: text(f[14]!),
+    from_airport: text(f[15]!),
+    to_airport: text(f[16]!),
+    dep_time_local: text(f[17]!),
+    arr_time_local: text(f[18]!),
+  };
 }
 
 /**
@@ -66,9 +89,7 @@ export async function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HO
   for (let i = 0; i < rows.length; i++) {
     const fields = rows[i]!.r.split(FIELD_SEP);
     if (fields.length !== WINDOW_BOOKING_NAMES.length) return bookingsInWindowByColumn(db, airlineId, type, start, end);
-    const row: Record<string, unknown> = {};
-    for (let c = 0; c < fields.length; c++) row[WINDOW_BOOKING_NAMES[c]!] = decodeField(fields[c]!, WINDOW_BOOKING_COLUMNS[WINDOW_BOOKING_NAMES[c]!]);
-    out[i] = row as WindowBooking;
+    out[i] = windowBookingOf(fields);
   }
   return out;
 }
