@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx } from './database';
 import { bulkInsert, bulkUpdate, copyInsert, type BulkChange, type BulkColumns, type BulkRow } from './bulk';
-import type { Selectable } from 'kysely';
-import type { BookingEventTable, BookingTable } from './tables/booking.table';
+import type { BookingEventTable, BookingStatus, BookingTable } from './tables/booking.table';
 import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
 
 /*
@@ -10,37 +9,32 @@ import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
  * bookings, new action items and bookings (COPY), changes to existing bookings, audit events, travellers.
  */
 
-/** The columns of a booking the diff reads, with how each is sent as text (booleans as t / f). */
-const WINDOW_BOOKING_COLUMNS = {
-  booking_id: 'text',
-  status: 'text',
-  manual_override: 'boolean',
-  pending_cancel: 'boolean',
-  retry_count: 'integer',
-  traveller_email: 'text',
-  employee_id: 'text',
-  pairing_number: 'text',
-  duty_date: 'text',
-  duty_period_num: 'integer',
-  leg_sequence: 'integer',
-  flight_number: 'text',
-  station: 'text',
-  checkin_time_local: 'text',
-  checkout_time_local: 'text',
-  from_airport: 'text',
-  to_airport: 'text',
-  dep_time_local: 'text',
-  arr_time_local: 'text',
-} as const;
+/** The columns of a booking the diff reads, in the order windowBookingOf decodes them. */
+const WINDOW_BOOKING_NAMES = [
+  'booking_id',
+  'status',
+  'manual_override',
+  'pending_cancel',
+  'retry_count',
+  'traveller_email',
+  'employee_id',
+  'pairing_number',
+  'duty_date',
+  'duty_period_num',
+  'leg_sequence',
+  'flight_number',
+  'station',
+  'checkin_time_local',
+  'checkout_time_local',
+  'from_airport',
+  'to_airport',
+  'dep_time_local',
+  'arr_time_local',
+] as const;
 
-type WindowBookingColumns = typeof WINDOW_BOOKING_COLUMNS;
-type Decoded<T> = T extends 'boolean' ? boolean : T extends 'integer' ? number : string;
-/** A booking dated inside a window, as the diff reads it (nullable columns null, the rest as declared). */
-export type WindowBooking = {
-  [K in keyof WindowBookingColumns]: Selectable<BookingTable>[K] extends infer V ? (null extends V ? Decoded<WindowBookingColumns[K]> | null : Decoded<WindowBookingColumns[K]>) : never;
-};
+/** A booking dated inside a window, as the diff reads it. */
+export type WindowBooking = Pick<Selectable<BookingTable>, (typeof WINDOW_BOOKING_NAMES)[number]>;
 
-const WINDOW_BOOKING_NAMES = Object.keys(WINDOW_BOOKING_COLUMNS) as (keyof WindowBookingColumns)[];
 const FIELD_SEP = '\u001f';
 /**
  * Each column as one field of one text per row: "v" + its text, or "n" for null. Fields are joined by U+001F,
@@ -56,7 +50,7 @@ const integer = (f: string): number | null => (f === 'n' ? null : Number(f.slice
 function windowBookingOf(f: string[]): WindowBooking {
   return {
     booking_id: f[0]!.slice(1),
-    status: f[1]!.slice(1),
+    status: f[1]!.slice(1) as BookingStatus,
     manual_override: f[2] === 'vtrue',
     pending_cancel: f[3] === 'vtrue',
     retry_count: Number(f[4]!.slice(1)),
@@ -98,7 +92,7 @@ export async function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HO
 export function bookingsInWindowByColumn(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string): Promise<WindowBooking[]> {
   return db
     .selectFrom('bookings')
-    .select(WINDOW_BOOKING_NAMES)
+    .select([...WINDOW_BOOKING_NAMES])
     .where('airline_id', '=', airlineId)
     .where('type', '=', type)
     .where('duty_date', '>=', start)

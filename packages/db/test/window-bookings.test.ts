@@ -41,16 +41,7 @@ async function bothReads(type: 'HOTEL' | 'FLIGHT') {
 }
 
 it('answers what the column-by-column read answers: nulls, empty text, look-alikes of its own markers, booleans, integers and dates', async () => {
-  await book({
-    employee_id: 'E1',
-    pairing_number: 'P1',
-    duty_period_num: 2,
-    station: 'FRA',
-    checkin_time_local: '2027-03-10T20:00:00+01:00',
-    checkout_time_local: '2027-03-11T07:00:00+01:00',
-    traveller_email: 'a@x',
-  });
-  await book({
+  const review = {
     status: 'NEEDS_REVIEW',
     manual_override: true,
     pending_cancel: true,
@@ -60,9 +51,8 @@ it('answers what the column-by-column read answers: nulls, empty text, look-alik
     station: '',
     traveller_email: null,
     duty_period_num: null,
-  });
-  await book({ employee_id: 'true', pairing_number: 'null', station: 'ünïcødé ✈', checkin_time_local: 'tab\there', checkout_time_local: 'nl\nhere' });
-  await book({
+  };
+  const flight = {
     type: 'FLIGHT',
     employee_id: 'E2',
     pairing_number: 'P2',
@@ -72,29 +62,22 @@ it('answers what the column-by-column read answers: nulls, empty text, look-alik
     to_airport: 'CDG',
     dep_time_local: '2027-03-12T10:00:00Z',
     arr_time_local: '2027-03-12T11:00:00Z',
-  });
-  // Outside the window, or another airline: in neither read.
+  };
+  await book({ employee_id: 'E1', pairing_number: 'P1', duty_period_num: 2, station: 'FRA', checkin_time_local: '2027-03-10T20:00:00+01:00', traveller_email: 'a@x' });
+  await book(review);
+  await book({ employee_id: 'true', pairing_number: 'null', station: 'ünïcødé ✈', checkin_time_local: 'tab\there', checkout_time_local: 'nl\nhere' });
+  await book(flight);
+  // Outside the window: in neither read.
   await book({ duty_date: '2027-04-01', employee_id: 'late' });
 
   const hotels = await bothReads('HOTEL');
   expect(hotels.fast).toHaveLength(3);
   expect(hotels.fast).toStrictEqual(hotels.byColumn);
+  expect(hotels.fast.find((b) => b.status === 'NEEDS_REVIEW')).toMatchObject({ ...review, duty_date: '2027-03-10' });
   const flights = await bothReads('FLIGHT');
-  expect(flights.fast).toHaveLength(1);
   expect(flights.fast).toStrictEqual(flights.byColumn);
-  expect(flights.fast[0]).toMatchObject({ leg_sequence: 4, flight_number: null, manual_override: false, retry_count: 0, duty_date: '2027-03-10' });
-  const review = hotels.fast.find((b) => b.status === 'NEEDS_REVIEW')!;
-  expect(review).toMatchObject({
-    manual_override: true,
-    pending_cancel: true,
-    retry_count: 3,
-    employee_id: 'n',
-    pairing_number: 'v',
-    station: '',
-    traveller_email: null,
-    duty_period_num: null,
-    duty_date: '2027-03-10',
-  });
+  const { type: _type, ...flightColumns } = flight;
+  expect(flights.fast).toEqual([expect.objectContaining({ ...flightColumns, manual_override: false, retry_count: 0, duty_date: '2027-03-10' })]);
 });
 
 it('a value holding its field separator is still read exactly (the read falls back to column by column)', async () => {

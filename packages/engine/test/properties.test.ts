@@ -188,6 +188,15 @@ function diff(current: ScheduleSubmission, previous: RosterState | null, hotelBo
   });
 }
 
+/** Yesterday's roster, today's, the airline's bookings and emit_unchanged: a diff's whole input. */
+const twoRostersAndBookings = [
+  rosterSpec,
+  rosterSpec,
+  fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+  fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+  fc.boolean(),
+] as const;
+
 const inWindow = (date: string) => date >= WINDOW.start && date <= WINDOW.end;
 const withoutRows = (items: DerivedActionItem[]) => items.map(({ source_rows: _rows, ...rest }) => rest);
 
@@ -205,33 +214,26 @@ describe('properties of the diff', () => {
 
   it('items never reference rows or bookings dated outside the window', () => {
     fc.assert(
-      fc.property(
-        rosterSpec,
-        rosterSpec,
-        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.boolean(),
-        (day1, day2, hotels, flights, emit) => {
-          const previous = rosterState(flattenRoster(build(day1)));
-          const current = flattenRoster(build(day2));
-          const result = diff(build(day2), previous, hotels, flights, emit);
-          const bookingDate = new Map<string, string>([
-            ...hotels.map((b) => [b.booking_id, localDateOf(b.checkin_time_local)] as const),
-            ...flights.map((b) => [b.booking_id, b.duty_date!] as const),
-          ]);
-          for (const item of result.actionItems) {
-            const { day1_row, day2_row } = item.source_rows;
-            if (item.type === 'FLIGHT') {
-              if (day1_row !== null) expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
-              if (day2_row !== null) expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
-            } else {
-              if (day1_row !== null) expect(inWindow(previous.layovers.find((r) => r.row === day1_row)!.date)).toBe(true);
-              if (day2_row !== null) expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(true);
-            }
-            if (item.booking_id !== null) expect(inWindow(bookingDate.get(item.booking_id)!)).toBe(true);
+      fc.property(...twoRostersAndBookings, (day1, day2, hotels, flights, emit) => {
+        const previous = rosterState(flattenRoster(build(day1)));
+        const current = flattenRoster(build(day2));
+        const result = diff(build(day2), previous, hotels, flights, emit);
+        const bookingDate = new Map<string, string>([
+          ...hotels.map((b) => [b.booking_id, localDateOf(b.checkin_time_local)] as const),
+          ...flights.map((b) => [b.booking_id, b.duty_date!] as const),
+        ]);
+        for (const item of result.actionItems) {
+          const { day1_row, day2_row } = item.source_rows;
+          if (item.type === 'FLIGHT') {
+            if (day1_row !== null) expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
+            if (day2_row !== null) expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
+          } else {
+            if (day1_row !== null) expect(inWindow(previous.layovers.find((r) => r.row === day1_row)!.date)).toBe(true);
+            if (day2_row !== null) expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(true);
           }
-        },
-      ),
+          if (item.booking_id !== null) expect(inWindow(bookingDate.get(item.booking_id)!)).toBe(true);
+        }
+      }),
     );
   });
 
@@ -372,20 +374,13 @@ describe('the stored roster state (issue 12: rows as tuples instead of objects)'
 
   it('gives the same diff as the object form on random rosters and bookings, and a state stored before still reads', () => {
     fc.assert(
-      fc.property(
-        rosterSpec,
-        rosterSpec,
-        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.boolean(),
-        (day1, day2, hotels, flights, emit) => {
-          const previous = rosterState(flattenRoster(build(day1)));
-          const before = diff(build(day2), asBefore(previous), hotels, flights, emit);
-          expect(diff(build(day2), throughStorage(previous), hotels, flights, emit)).toEqual(before);
-          // A state written before this form: read as it is.
-          expect(rosterStateOf(asBefore(previous))).toStrictEqual(asBefore(previous));
-        },
-      ),
+      fc.property(...twoRostersAndBookings, (day1, day2, hotels, flights, emit) => {
+        const previous = rosterState(flattenRoster(build(day1)));
+        const before = diff(build(day2), asBefore(previous), hotels, flights, emit);
+        expect(diff(build(day2), throughStorage(previous), hotels, flights, emit)).toEqual(before);
+        // A state written before this form: read as it is.
+        expect(rosterStateOf(asBefore(previous))).toStrictEqual(asBefore(previous));
+      }),
     );
   });
 
