@@ -11,6 +11,7 @@
  *   BENCH_OLD_FLOOR=1           also measure the floor as defined before issue 12 (parse + COPY + BullMQ), for reference
  *   BENCH_WORKER_LOG_LEVEL      the worker's LOG_LEVEL (default info: its "schedule processed" phases reach the report)
  *   BENCH_WORKER_EXEC_ARGV      node flags for the worker that NODE_OPTIONS refuses, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"
+ *   BENCH_KEEP_DB=1             diagnostics: keep the benchmark's database (its name is printed first)
  *   BENCH_WEBHOOKS=0            no webhook endpoint (default: one per airline, subscribed to every event type, issue 13)
  *
  * It starts auth, supplier-sandbox (latency 0), api and worker as real processes against a fresh database

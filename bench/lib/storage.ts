@@ -14,7 +14,8 @@ export interface Cleanup {
  */
 export async function prepareBenchStorage(databaseUrl: string, redisUrl: string, prefix: string, cleanups: Cleanup[]): Promise<{ reader: pg.Client; redis: Redis }> {
   await ensureDatabase(databaseUrl);
-  cleanups.push({ name: 'drop database', run: () => dropDatabase(databaseUrl) });
+  // BENCH_KEEP_DB=1 (diagnostics): the database stays, to look at its rows and plans afterwards.
+  if (process.env.BENCH_KEEP_DB !== '1') cleanups.push({ name: 'drop database', run: () => dropDatabase(databaseUrl) });
   const redis = createRedis(redisUrl);
   cleanups.push({
     name: 'redis keys',
