@@ -105,12 +105,9 @@ async function writeByDifference(
     where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
   const have = new Map<string, string>();
   for (const r of stored.rows) have.set(r.sig, r.tid);
-  const toWrite: Record<string, unknown>[] = [];
-  for (const row of rows) {
-    const sig = signatureOf(row, signature);
-    // A kept row leaves the map: what remains there is no longer rostered.
-    if (!have.delete(sig)) toWrite.push(row);
-  }
+  // Nothing stored in the window (an airline's first roster): every row is written, no signature needed.
+  const toWrite = have.size === 0 ? rows : rows.filter((row) => !have.delete(signatureOf(row, signature)));
+  // A kept row has left the map: what remains there is no longer rostered.
   const gone = [...have.values()];
   if (gone.length) await sql`delete from ${sql.table(table)} where ctid = any(${gone}::tid[])`.execute(trx);
   await copyInsert(trx, table, columns, toWrite);
