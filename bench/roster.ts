@@ -601,13 +601,9 @@ async function main(): Promise<void> {
     // The worker's own account of the run: its "schedule processed" log line with milliseconds per phase.
     const line = [...worker.output].reverse().find((l) => l.includes('"schedule processed"') && l.includes(s.scheduleId));
     if (line) {
-      const p = (JSON.parse(line) as { phases_ms?: Record<string, number> }).phases_ms ?? {};
-      phasesOf.set(
-        s.label,
-        Object.entries(p)
-          .map(([k, v]) => `${k} ${int(v)}`)
-          .join(', '),
-      );
+      const logged = JSON.parse(line) as { phases_ms?: Record<string, number>; diffed_pairings?: number | string };
+      const p = logged.phases_ms ?? {};
+      phasesOf.set(s.label, [`diffed pairings ${logged.diffed_pairings ?? 'none'}`, ...Object.entries(p).map(([k, v]) => `${k} ${int(v)}`)].join(', '));
     }
     say(
       `  ${s.label}: POST→202 ${ms(s.postMs)}, submit→poll false ${ms(s.doneMs)} (${ratio(s.doneMs / floorMs)} floor), ` +

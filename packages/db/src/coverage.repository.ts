@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DeadheadCoverageFacts, LayoverCoverageFacts } from '@crew/contracts';
 import type { DbOrTrx } from './database';
 import { copyInsert, type ColumnTypes } from './bulk';
+import { ofPairings } from './diff-write.repository';
 
 /*
  * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs
@@ -25,19 +26,22 @@ const MATCH_MARGIN_DAYS = 2;
  * COPYed: the same end state as deleting the window and COPYing every row, for a fraction of the writes
  * when a resubmission changes little (a first roster reads nothing and COPYs every row). COPY cannot
  * conflict: after the DELETE only flagged keys and unchanged rows remain in the window, and a roster's kept
- * rows have unique keys (the first occurrence wins).
+ * rows have unique keys (the first occurrence wins). With `pairings`, only those pairing_numbers' rows are
+ * replaced (`rows` are theirs): the others are known unchanged (engine changedPairings).
  */
 export async function replaceRosteredRows(
   trx: DbOrTrx,
   airlineId: string,
   window: { start: string; end: string },
   rows: { layovers: readonly Record<string, unknown>[]; deadheads: readonly Record<string, unknown>[]; flaggedKeys: readonly string[] },
+  pairings?: readonly string[],
 ): Promise<void> {
   const flagged = [...rows.flaggedKeys];
   const layovers = rows.layovers.map((r) => ({ airline_id: airlineId, ...r }));
   const deadheads = rows.deadheads.map((r) => ({ airline_id: airlineId, ...r }));
-  await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, airlineId, window, flagged, layovers);
-  await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, airlineId, window, flagged, deadheads);
+  const scope = { airlineId, window, flagged, pairings };
+  await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, scope, layovers);
+  await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, scope, deadheads);
 }
 
 /** Separates a row's fields in its signature (no roster value holds it); a null field is NULL_FIELD. */
@@ -93,16 +97,16 @@ async function writeByDifference(
   table: 'rostered_layovers' | 'rostered_deadheads',
   signature: readonly string[],
   columns: ColumnTypes,
-  airlineId: string,
-  window: { start: string; end: string },
-  flagged: string[],
+  { airlineId, window, flagged, pairings }: { airlineId: string; window: { start: string; end: string }; flagged: string[]; pairings: readonly string[] | undefined },
   rows: readonly Record<string, unknown>[],
 ): Promise<void> {
+  if (pairings?.length === 0) return;
   // Each stored row's physical address with its signature: the rows to delete are deleted by address (a TID
   // scan), which stays valid to the end of this transaction (the airline's rows have one writer, the holder of
   // its processing lock, and no VACUUM FULL can run while this transaction holds the table).
   const stored = await sql<{ tid: string; sig: string }>`select ctid::text as tid, ${sql.raw(signatureSql(signature))} as sig from ${sql.table(table)}
-    where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])`.execute(trx);
+    where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])
+    and ${ofPairings(pairings)}`.execute(trx);
   const have = new Map<string, string>();
   for (const r of stored.rows) have.set(r.sig, r.tid);
   // Nothing stored in the window (an airline's first roster): every row is written, no signature needed.

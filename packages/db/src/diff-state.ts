@@ -22,17 +22,21 @@ export interface DiffStateRows<State> {
   facts: Awaited<ReturnType<typeof loadBookingFacts>>;
 }
 
-/** `lap` names the phases for the caller's timing log (the worker's "schedule processed"). */
+/**
+ * `lap` names the phases for the caller's timing log (the worker's "schedule processed"). With `pairings`,
+ * only their bookings are read (a diff of the pairings that changed, engine changedPairings).
+ */
 export async function loadDiffState<State>(
   db: DbOrTrx,
   airlineId: string,
   window: { start: string; end: string },
   lap: (phase: string) => void = () => undefined,
+  pairings?: readonly string[],
 ): Promise<DiffStateRows<State>> {
   const [stateRow, hotelRows, flightRows, facts] = await Promise.all([
     loadRosterState(db, airlineId),
-    bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end),
-    bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end),
+    bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end, pairings),
+    bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end, pairings),
     loadBookingFacts(db, airlineId),
   ]);
   lap('load_state_bookings_context');

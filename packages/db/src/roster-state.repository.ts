@@ -19,8 +19,16 @@ export interface SettledRoster {
   audit_events: number | null;
 }
 
-export async function saveRosterState(db: DbOrTrx, airlineId: string, scheduleId: string, stateGzip: Buffer, settled: SettledRoster | null = null): Promise<void> {
+export async function saveRosterState(
+  db: DbOrTrx,
+  airlineId: string,
+  scheduleId: string,
+  stateGzip: Buffer,
+  settled: SettledRoster | null = null,
+  diffBasisGzip: Buffer | null = null,
+): Promise<void> {
   const facts = {
+    diff_basis_gzip: diffBasisGzip,
     body_sha256: settled?.body_sha256 ?? null,
     settled_fingerprint: settled?.settled_fingerprint ?? null,
     settled_cutoff: settled?.settled_cutoff ?? null,
@@ -31,6 +39,12 @@ export async function saveRosterState(db: DbOrTrx, airlineId: string, scheduleId
     .values({ airline_id: airlineId, schedule_id: scheduleId, state_gzip: stateGzip, ...facts })
     .onConflict((oc) => oc.column('airline_id').doUpdateSet({ schedule_id: scheduleId, state_gzip: stateGzip, updated_at: new Date(), ...facts }))
     .execute();
+}
+
+/** What the next diff compares with to diff only the pairings that changed (gzipped engine DiffBasis), or null. */
+export async function loadDiffBasis(db: DbOrTrx, airlineId: string): Promise<Buffer | null> {
+  const row = await db.selectFrom('roster_states').select('diff_basis_gzip').where('airline_id', '=', airlineId).executeTakeFirst();
+  return row?.diff_basis_gzip ?? null;
 }
 
 /** The small columns of the airline's roster state (not the state itself). */
@@ -47,31 +61,59 @@ export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleI
   await db.updateTable('roster_states').set({ schedule_id: scheduleId, updated_at: new Date() }).where('airline_id', '=', airlineId).execute();
 }
 
+/** hashtext(id : xmin) of every row version the fingerprints cover, and whether this transaction wrote it. */
+const bookingVersions = (airlineId: string, window: { start: string; end: string }, ownWrites: boolean) =>
+  sql`select pairing_number, hashtext(booking_id::text || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine
+    from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end}`;
+const travellerVersions = (airlineId: string, ownWrites: boolean) =>
+  sql`select hashtext(traveller_email || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine
+    from travellers where airline_id = ${airlineId}`;
+/** A set of row versions as count:sum, of all of them and of those this transaction did not write. */
+const ALL = sql`count(*) || ':' || coalesce(sum(h), 0)`;
+const OTHERS = sql`count(*) filter (where not mine) || ':' || coalesce(sum(h) filter (where not mine), 0)`;
+
+/** The fingerprints of an airline's window (see windowFingerprint), with each pairing_number's bookings' own. */
+export interface WindowFingerprints {
+  all: string;
+  /** Over the row versions this transaction did not write (equal to `all` outside a writing transaction). */
+  others: string;
+  /** Per pairing_number, `all` of its bookings dated inside the window alone (bookings without one left out). */
+  byPairing: Map<string, string>;
+  /** Per pairing_number, `others` of its bookings (left out when all of them are this transaction's). */
+  othersByPairing: Map<string, string>;
+}
+
 /**
  * A fingerprint of every row version the diff reads or the roster writes: the airline's bookings dated inside
  * the window and its travellers, as count and sum of hashtext(id : xmin). Any insert, update or delete of such
  * a row changes its xmin or the set, so an equal fingerprint means no row changed (but for a 2^-32 hash
- * coincidence per changed row). `others` is the same over the row versions this transaction did not write.
+ * coincidence per changed row). `ownWrites`: inside a writing transaction, `others` leaves its own row
+ * versions out (and the transaction gets an id if it had none).
  */
-export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }): Promise<{ all: string; others: string }> {
-  const r = await sql<{ all_fp: string; others_fp: string }>`with me as (select (txid_current() % 4294967296)::text as xid),
-    b as (select hashtext(booking_id::text || ':' || xmin::text)::bigint as h, xmin::text = (select xid from me) as mine
-      from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end}),
-    t as (select hashtext(traveller_email || ':' || xmin::text)::bigint as h, xmin::text = (select xid from me) as mine
-      from travellers where airline_id = ${airlineId})
-    select
-      (select count(*) || ':' || coalesce(sum(h), 0) from b) || '/' || (select count(*) || ':' || coalesce(sum(h), 0) from t) as all_fp,
-      (select count(*) filter (where not mine) || ':' || coalesce(sum(h) filter (where not mine), 0) from b) || '/' ||
-        (select count(*) filter (where not mine) || ':' || coalesce(sum(h) filter (where not mine), 0) from t) as others_fp`.execute(db);
-  return { all: r.rows[0]!.all_fp, others: r.rows[0]!.others_fp };
+export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites = true): Promise<WindowFingerprints> {
+  const bookings = await sql<{ whole: number; pairing_number: string | null; all_fp: string; others_fp: string }>`with b as (${bookingVersions(airlineId, window, ownWrites)})
+    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp from b group by grouping sets ((pairing_number), ())`.execute(db);
+  const travellers = await sql<{ all_fp: string; others_fp: string }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
+    db,
+  );
+  const byPairing = new Map<string, string>();
+  const othersByPairing = new Map<string, string>();
+  let whole = bookings.rows[0]!;
+  for (const r of bookings.rows) {
+    if (Number(r.whole) === 1) whole = r;
+    else if (r.pairing_number !== null) {
+      byPairing.set(r.pairing_number, r.all_fp);
+      // A pairing_number with none but this transaction's bookings has no `others`, as it had no bookings before.
+      if (!r.others_fp.startsWith('0:')) othersByPairing.set(r.pairing_number, r.others_fp);
+    }
+  }
+  const t = travellers.rows[0]!;
+  return { all: `${whole.all_fp}/${t.all_fp}`, others: `${whole.others_fp}/${t.others_fp}`, byPairing, othersByPairing };
 }
 
+/** windowFingerprints' `all` alone (one sum, no groups). */
 export async function windowFingerprint(db: DbOrTrx, airlineId: string, window: { start: string; end: string }): Promise<string> {
-  const r = await sql<{ fp: string }>`select
-      (select count(*) || ':' || coalesce(sum(hashtext(booking_id::text || ':' || xmin::text)::bigint), 0)
-         from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end})
-      || '/' ||
-      (select count(*) || ':' || coalesce(sum(hashtext(traveller_email || ':' || xmin::text)::bigint), 0)
-         from travellers where airline_id = ${airlineId}) as fp`.execute(db);
+  const r = await sql<{ fp: string }>`with b as (${bookingVersions(airlineId, window, false)}), t as (${travellerVersions(airlineId, false)})
+    select (select ${ALL} from b) || '/' || (select ${ALL} from t) as fp`.execute(db);
   return r.rows[0]!.fp;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
-import { diffWriteRepo } from '../src';
+import { diffWriteRepo, rosterStateRepo } from '../src';
 
 /* bookingsInWindow reads each booking as one text and splits it: it must answer exactly what a column-by-column read does. */
 
@@ -85,4 +85,57 @@ it('a value holding its field separator is still read exactly (the read falls ba
   const hotels = await bothReads('HOTEL');
   expect(hotels.fast).toStrictEqual(hotels.byColumn);
   expect(hotels.fast.some((b) => b.employee_id === 'odd\u001fone' && b.pairing_number === 'P\u001f')).toBe(true);
+});
+
+describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
+  const other = randomUUID();
+  beforeAll(async () => {
+    await sql`insert into airlines (airline_id, name, carrier_code) values (${other}, 'Pairing Air', 'PA')`.execute(t.db);
+    for (const [pairing, date] of [
+      ['A1', '2027-03-05'],
+      ['A1', '2027-03-06'],
+      ['B2', '2027-03-07'],
+      ['C3', '2027-04-07'],
+      [null, '2027-03-08'],
+    ] as const)
+      await t.db
+        .insertInto('bookings')
+        .values({ booking_id: randomUUID(), airline_id: other, type: 'HOTEL', status: 'CONFIRMED', source: 'SCHEDULE_DIFF', duty_date: date, pairing_number: pairing } as never)
+        .execute();
+  });
+
+  it('bookingsInWindow with pairing_numbers reads only theirs', async () => {
+    const rows = await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end, ['A1', 'C3', 'Z9']);
+    expect(rows.map((r) => r.pairing_number)).toEqual(['A1', 'A1']);
+    expect(await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end, [])).toEqual([]);
+    expect(await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end)).toHaveLength(4);
+  });
+
+  it('fingerprints each pairing_number of the window: one changes with its own bookings alone, and a writing transaction tells its own writes apart', async () => {
+    const before = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false);
+    expect([...before.byPairing.keys()].sort()).toEqual(['A1', 'B2']);
+    expect(before.others).toBe(before.all);
+    expect(await rosterStateRepo.windowFingerprint(t.db, other, WINDOW)).toBe(before.all);
+
+    await t.db.updateTable('bookings').set({ status: 'CANCELLED' }).where('airline_id', '=', other).where('pairing_number', '=', 'B2').execute();
+    const after = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false);
+    expect(after.byPairing.get('A1')).toBe(before.byPairing.get('A1'));
+    expect(after.byPairing.get('B2')).not.toBe(before.byPairing.get('B2'));
+    expect(after.all).not.toBe(before.all);
+
+    await t.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('bookings')
+        .values({ booking_id: randomUUID(), airline_id: other, type: 'HOTEL', status: 'NEEDS_REVIEW', source: 'SCHEDULE_DIFF', duty_date: '2027-03-09', pairing_number: 'D4' } as never)
+        .execute();
+      await trx.updateTable('bookings').set({ status: 'CONFIRMED' }).where('airline_id', '=', other).where('pairing_number', '=', 'B2').execute();
+      const mine = await rosterStateRepo.windowFingerprints(trx, other, WINDOW);
+      expect([...mine.byPairing.keys()].sort()).toEqual(['A1', 'B2', 'D4']);
+      // Others' row versions are those read before, less the B2 booking this transaction rewrote; D4 has only this transaction's.
+      expect(mine.othersByPairing.get('A1')).toBe(after.byPairing.get('A1'));
+      expect(mine.othersByPairing.has('B2')).toBe(false);
+      expect(mine.othersByPairing.has('D4')).toBe(false);
+      expect(mine.others).not.toBe(after.all);
+    });
+  });
 });

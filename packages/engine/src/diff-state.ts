@@ -94,8 +94,10 @@ export function diffAgainst(
   ctx: { emitUnchanged: boolean; policy: { cancellation_lookback_days: number } },
   window: DateWindow,
   processedAt: string,
+  changedPairings?: ReadonlySet<string>,
 ): DiffResult {
   return diffRoster({
+    changedPairings,
     current: flat,
     previous: state.previous,
     hotelBookings: state.hotelBookings,

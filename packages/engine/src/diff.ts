@@ -5,7 +5,7 @@ import { sortItems } from './items';
 import { nextRosterState } from './state';
 import { applySwaps, detectSwaps } from './swaps';
 import { addDays, inWindow, instantOf, isoInstant, type DateWindow } from './time';
-import type { DerivedActionItem, DiffInput, DiffResult, RosterState } from './types';
+import type { DerivedActionItem, DiffInput, DiffResult, FlatRoster, RosterState } from './types';
 
 const EMPTY_STATE: RosterState = { deadheads: [], layovers: [], pairings: [] };
 
@@ -28,17 +28,21 @@ export function diffRoster(input: DiffInput): DiffResult {
   const processedMs = instantOf(input.processedAt);
   if (Number.isNaN(processedMs)) throw new Error(`processedAt is not an ISO timestamp with offset: ${input.processedAt}`);
   const previous = input.previous ?? EMPTY_STATE;
+  const only = input.changedPairings;
   const ctx: DiffContext = {
-    current: input.current,
-    previous,
+    current: only ? onlyPairings(input.current, only) : input.current,
+    // Every previous row of an unchanged pairing would otherwise look removed.
+    previous: only ? { ...previous, deadheads: previous.deadheads.filter((r) => only.has(r.pairing_number)) } : previous,
     window: input.window,
     settings: input.settings,
     processedMs,
     cancellationCutoff: cancellationCutoffOf(input.processedAt, input.settings.cancellation_lookback_days),
     flagged: new Set(input.current.flaggedKeys),
   };
-  const items = [...diffLayovers(ctx, input.hotelBookings), ...diffDeadheads(ctx, input.flightBookings)];
-  applySwaps(items, detectSwaps(input.current.pairings, previous.pairings));
+  const ofChanged = <B extends { pairing_number: string | null }>(bookings: readonly B[]) =>
+    only ? bookings.filter((b) => b.pairing_number !== null && only.has(b.pairing_number)) : bookings;
+  const items = [...diffLayovers(ctx, ofChanged(input.hotelBookings)), ...diffDeadheads(ctx, ofChanged(input.flightBookings))];
+  applySwaps(items, detectSwaps(ctx.current.pairings, previous.pairings));
   return {
     actionItems: sortItems(items),
     // Already in flattened-row order.
@@ -56,5 +60,20 @@ export function diffRoster(input: DiffInput): DiffResult {
  * reads bookings. The caller must also know that no existing booking is changed or adopted by the writes.
  */
 export function settlesOnRerun(items: readonly DerivedActionItem[], window: DateWindow): boolean {
-  return items.every((i) => i.type !== 'HOTEL' || (i.subtype === 'NEW_BOOKING' && i.classification === 'NEW_LAYOVER' && inWindow(i.anchors.duty_date, window)));
+  return items.every((i) => i.type !== 'HOTEL' || newLayoverInWindow(i, window));
+}
+
+/** A HOTEL item whose booking is created with the row's key and stay, dated inside the window (settlesOnRerun). */
+export function newLayoverInWindow(item: DerivedActionItem, window: DateWindow): boolean {
+  return item.subtype === 'NEW_BOOKING' && item.classification === 'NEW_LAYOVER' && inWindow(item.anchors.duty_date, window);
+}
+
+/** The roster's rows and summaries of these pairing_numbers only (flagged keys and audit events stay whole). */
+export function onlyPairings(flat: FlatRoster, pairings: ReadonlySet<string>): FlatRoster {
+  return {
+    ...flat,
+    deadheads: flat.deadheads.filter((r) => pairings.has(r.pairing_number)),
+    layovers: flat.layovers.filter((r) => pairings.has(r.pairing_number)),
+    pairings: flat.pairings.filter((p) => pairings.has(p.pairing_number)),
+  };
 }

@@ -1,6 +1,6 @@
 import { ACTIVITY_CODES, type CrewMember, type DutyPeriod, type Layover, type Leg, type Pairing, type ScheduleSubmission } from '@crew/contracts';
 import { auditEventKey, layoverKey, legKey } from './keys';
-import { pairingSignature } from './signature';
+import { crewSignature, pairingSignature } from './signature';
 import { instantOf, localDateOf } from './time';
 import type { AuditClassificationValue, DeadheadRow, DerivedAuditEvent, FlatRoster, LayoverRow, PairingSummary } from './types';
 
@@ -127,6 +127,7 @@ class Flattener {
   readonly pairings: PairingSummary[] = [];
   readonly flaggedKeys: string[] = [];
   readonly auditEvents: DerivedAuditEvent[] = [];
+  readonly pairingContents = new Map<string, string>();
   /** Earlier objects of each pairing_number: a repeated pairing repeats keys. */
   private readonly layoutsOf = new Map<string, Layout[]>();
   rowCount = 0;
@@ -182,6 +183,10 @@ class Flattener {
       }
     });
     this.rowCount += p.crew.length * entries.length;
+    const signature = pairingSignature(p);
+    const content = `${signature}~${crewSignature(p.crew)}`;
+    const before = this.pairingContents.get(p.pairing_number);
+    this.pairingContents.set(p.pairing_number, before === undefined ? content : `${before}|${content}`);
 
     if (earlier) {
       // A repeated pairing_number keeps its first summary, like every other duplicate.
@@ -191,7 +196,7 @@ class Flattener {
     this.layoutsOf.set(p.pairing_number, [layout]);
     this.pairings.push({
       pairing_number: p.pairing_number,
-      signature: pairingSignature(p),
+      signature,
       crew: p.crew.map((c) => c.employee_id),
       first_date: localDateOf(p.check_in_local),
       last_date: localDateOf(p.check_out_local),
@@ -264,5 +269,6 @@ export function flattenRoster(submission: ScheduleSubmission): FlatRoster {
     flaggedKeys: f.flaggedKeys,
     auditEvents: f.auditEvents,
     rowCount: f.rowCount,
+    pairingContents: f.pairingContents,
   };
 }

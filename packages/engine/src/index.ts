@@ -1,6 +1,7 @@
 /** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
-export { diffRoster, cancellationCutoffOf, settlesOnRerun } from './diff';
+export { diffRoster, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
+export { changedPairings, diffBasisOf, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow } from './changed-pairings';
 export { rosterState, nextRosterState } from './state';
 export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';

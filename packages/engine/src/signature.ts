@@ -1,4 +1,4 @@
-import type { Pairing } from '@crew/contracts';
+import type { CrewMember, Pairing } from '@crew/contracts';
 
 /**
  * Streaming 32-bit FNV-1a hash, fed field by field so no JSON of the pairing is built: a
@@ -48,5 +48,17 @@ export function pairingSignature(p: Pairing): string {
     if (o) h.add(1).add(o.station).add(o.booking_required).add(o.checkin_time_local).add(o.checkout_time_local);
     else h.add(0);
   }
+  return h.digest();
+}
+
+/**
+ * Signature of a pairing's crew list as the rows carry it (each member's employee_id, traveller_email, name,
+ * rank and home_base, in order). With pairingSignature it covers everything a pairing's flattened rows are
+ * made of but their row numbers.
+ */
+export function crewSignature(crew: readonly CrewMember[]): string {
+  const h = new Fnv1a();
+  h.add(crew.length);
+  for (const c of crew) h.add(c.employee_id).add(c.traveller_email).add(c.name).add(c.rank).add(c.home_base);
   return h.digest();
 }

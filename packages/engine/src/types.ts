@@ -100,6 +100,11 @@ export interface FlatRoster {
   auditEvents: DerivedAuditEvent[];
   /** Number of flattened rows (legs and layovers of every crew member). */
   rowCount: number;
+  /**
+   * Per pairing_number, the signatures of its objects (content and crew list): equal contents, equal rows but
+   * for their row numbers. What changedPairings compares with the previous diff's.
+   */
+  pairingContents: Map<string, string>;
 }
 
 /** What is kept of a submission between diffs. Plain JSON. */
@@ -163,6 +168,11 @@ export interface DiffInput {
   settings: DiffSettings;
   /** ISO instant of processing: the clock of priorities and of the cancellation lookback. */
   processedAt: string;
+  /**
+   * When given, only these pairing_numbers' rows, previous rows and bookings are diffed: the caller knows the
+   * others derive nothing (changedPairings). The next state is still the whole roster's.
+   */
+  changedPairings?: ReadonlySet<string>;
 }
 
 export interface HotelStay {

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import type { DutyPeriod, Leg, Pairing, ScheduleSubmission } from '@crew/contracts';
 import {
+  cancellationCutoffOf,
+  changedPairings,
+  diffBasisOf,
   diffRoster,
   flattenRoster,
   legKey,
@@ -10,6 +13,7 @@ import {
   settlesOnRerun,
   storedRosterState,
   type DerivedActionItem,
+  type DiffBasis,
   type FlightBookingActual,
   type FlightItemDetails,
   type HotelBookingActual,
@@ -392,5 +396,169 @@ describe('the stored roster state (issue 12: rows as tuples instead of objects)'
         expect(JSON.stringify(storedRosterState(state)).length).toBeLessThan(JSON.stringify(state).length);
       }),
     );
+  });
+});
+
+describe('diffing only the changed pairings (issue 12: a resubmission diffs what changed)', () => {
+  type Booking = HotelBookingActual | FlightBookingActual;
+  const SETTLED = { emit_unchanged: false, cancellation_lookback_days: 1 };
+
+  /** Stands for the database's fingerprint of a pairing_number's bookings: any change to one of them changes it. */
+  function fingerprints(bookings: readonly Booking[]): Map<string, string> {
+    const by = new Map<string, Booking[]>();
+    for (const b of bookings) if (b.pairing_number !== null) by.set(b.pairing_number, [...(by.get(b.pairing_number) ?? []), b]);
+    return new Map([...by].map(([p, list]) => [p, JSON.stringify([...list].sort((a, b) => a.booking_id.localeCompare(b.booking_id)))]));
+  }
+
+  /** The bookings the worker writes for the NEW items (planDiffWrites), as in the settlesOnRerun property. */
+  function written(items: DerivedActionItem[], round: number): { hotels: HotelBookingActual[]; flights: FlightBookingActual[] } {
+    const created = items.filter((i) => i.subtype === 'NEW_BOOKING');
+    const base = (i: DerivedActionItem, n: number) => ({
+      booking_id: `NEW-${round}-${n}`,
+      status: 'NEEDS_REVIEW' as const,
+      manual_override: false,
+      employee_id: i.anchors.employee_id,
+      pairing_number: i.anchors.pairing_number,
+      duty_date: i.anchors.duty_date,
+    });
+    return {
+      hotels: created
+        .map((i, n) => [i, n] as const)
+        .filter(([i]) => i.type === 'HOTEL')
+        .map(([i, n]) => {
+          const d = i.details as HotelItemDetails;
+          return {
+            ...base(i, n),
+            traveller_email: d.traveller_email,
+            duty_period_num: d.duty_period_num,
+            station: d.station,
+            checkin_time_local: d.checkin_time_local,
+            checkout_time_local: d.checkout_time_local,
+          };
+        }),
+      flights: created
+        .map((i, n) => [i, n] as const)
+        .filter(([i]) => i.type === 'FLIGHT')
+        .map(([i, n]) => {
+          const d = i.details as FlightItemDetails;
+          return {
+            ...base(i, n),
+            traveller_email: d.traveller_email,
+            leg_sequence: d.leg_sequence,
+            from_airport: d.from_airport,
+            to_airport: d.to_airport,
+            flight_number: d.flight_number,
+            dep_time_local: d.dep_time_local,
+            arr_time_local: d.arr_time_local,
+          };
+        }),
+    };
+  }
+
+  /** A pairing of yesterday's roster today: kept, replaced by another, or dropped; plus pairings added, and the order shuffled. */
+  const edit = fc.constantFrom('keep', 'keep', 'keep', 'replace', 'drop', 'crew' as const);
+  /** What happens to a booking between the two diffs (the airline, a reviewer or a supplier). */
+  const touch = fc.constantFrom('none', 'none', 'none', 'cancel', 'override', 'delete', 'confirm' as const);
+
+  function named(spec: PairingSpec[], names: string[]): ScheduleSubmission {
+    const roster = build(spec);
+    roster.pairings.forEach((p, i) => (p.pairing_number = names[i]!));
+    return roster;
+  }
+
+  function mutated<B extends Booking>(bookings: B[], touches: (typeof touch extends fc.Arbitrary<infer T> ? T : never)[]): B[] {
+    const out: B[] = [];
+    bookings.forEach((b, i) => {
+      const t = touches[i % Math.max(1, touches.length)] ?? 'none';
+      if (t === 'delete') return;
+      if (t === 'cancel') out.push({ ...b, status: 'CANCELLED' });
+      else if (t === 'override') out.push({ ...b, manual_override: !b.manual_override });
+      else if (t === 'confirm') out.push({ ...b, status: 'CONFIRMED' });
+      else out.push(b);
+    });
+    return out;
+  }
+
+  it('derives what the whole diff derives, with the same next state, when it diffs only the pairings changed since the basis', () => {
+    let narrowed = 0;
+    fc.assert(
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        fc.array(edit, { minLength: 5, maxLength: 5 }),
+        fc.array(pairingSpec, { minLength: 5, maxLength: 5 }),
+        fc.array(pairingSpec, { maxLength: 2 }),
+        fc.array(touch, { maxLength: 12 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 30 }),
+        (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, laterDays) => {
+          const names1 = day1.map((_, i) => `P${i}`);
+          const roster1 = named(day1, names1);
+          const flat1 = flattenRoster(roster1);
+          const first = diffRoster({
+            current: flat1,
+            previous: rosterState(flattenRoster(build(day0))),
+            hotelBookings: hotels,
+            flightBookings: flights,
+            window: WINDOW,
+            settings: SETTLED,
+            processedAt: PROCESSED_AT,
+          });
+          const made = written(first.actionItems, 1);
+          const hotels1 = [...hotels, ...made.hotels];
+          const flights1 = [...flights, ...made.flights];
+          const basis = JSON.parse(
+            JSON.stringify(diffBasisOf(flat1, first.actionItems, fingerprints([...hotels1, ...flights1]), WINDOW, cancellationCutoffOf(PROCESSED_AT, SETTLED.cancellation_lookback_days))),
+          ) as DiffBasis;
+
+          // Today's roster: yesterday's pairings edited one by one, some added, rotated (every row number moves).
+          const spec2: PairingSpec[] = [];
+          const names2: string[] = [];
+          day1.forEach((p, i) => {
+            const e = edits[i]!;
+            if (e === 'drop') return;
+            spec2.push(e === 'replace' ? replacements[i]! : e === 'crew' ? { ...p, crew: [...p.crew].reverse().slice(0, Math.max(1, p.crew.length - 1)) } : p);
+            names2.push(names1[i]!);
+          });
+          added.forEach((p, i) => {
+            spec2.push(p);
+            names2.push(`N${i}`);
+          });
+          const k = spec2.length ? shuffle % spec2.length : 0;
+          const roster2 = named([...spec2.slice(k), ...spec2.slice(0, k)], [...names2.slice(k), ...names2.slice(0, k)]);
+          const hotels2 = mutated(hotels1, touches);
+          const flights2 = mutated(flights1, [...touches].reverse());
+          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+          const flat2 = flattenRoster(roster2);
+          const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
+          const changed = changedPairings(basis, { flat: flat2, bookings: fingerprints([...hotels2, ...flights2]), window: WINDOW, cutoff, emitUnchanged: false });
+          expect(changed).not.toBeNull();
+          const input = { current: flat2, previous: first.nextState, hotelBookings: hotels2, flightBookings: flights2, window: WINDOW, settings: SETTLED, processedAt: later };
+          const whole = diffRoster(input);
+          expect(diffRoster({ ...input, changedPairings: changed! })).toEqual(whole);
+          if (changed!.size < flat2.pairings.length) narrowed++;
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Unchanged pairings must be left out often enough for the property to say something.
+    expect(narrowed).toBeGreaterThan(40);
+  });
+
+  it('asks for the whole diff without a basis, in another window, with emit_unchanged on, or with an earlier cancellation cut-off', () => {
+    const flat = flattenRoster(named([{ crew: ['E1'], duties: [{ num: 1, date: '2026-12-02', legs: [], layover: { station: 'CDG', required: true, late: false } }] }], ['P0']));
+    const basis = diffBasisOf(flat, [], new Map(), WINDOW, '2026-11-19');
+    const now = { flat, bookings: new Map<string, string>(), window: WINDOW, cutoff: '2026-11-19', emitUnchanged: false };
+    expect(changedPairings(basis, now)).toEqual(new Set());
+    expect(changedPairings(null, now)).toBeNull();
+    expect(changedPairings(basis, { ...now, window: { ...WINDOW, end: '2026-12-05' } })).toBeNull();
+    expect(changedPairings(basis, { ...now, emitUnchanged: true })).toBeNull();
+    expect(changedPairings(basis, { ...now, cutoff: '2026-11-18' })).toBeNull();
+    expect(changedPairings(basis, { ...now, cutoff: '2026-11-25' })).toEqual(new Set());
+    // A booking of the pairing changed, or one of a pairing the roster does not have appeared: diffed.
+    expect(changedPairings(basis, { ...now, bookings: new Map([['P0', 'x']]) })).toEqual(new Set(['P0']));
+    expect(changedPairings(basis, { ...now, bookings: new Map([['Q9', 'x']]) })).toEqual(new Set(['Q9']));
   });
 });

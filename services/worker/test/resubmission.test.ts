@@ -1,4 +1,5 @@
-import { sql } from '@crew/db';
+import { Writable } from 'node:stream';
+import { gunzipText, sql } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime } from '@crew/worker';
@@ -75,6 +76,89 @@ it('a byte-identical resubmission derives nothing without re-diffing, and the fu
     expect((await waitForSchedule(stack, t.accessToken, third)).status).toBe('COMPLETED');
     expect((await allActionItems(stack, t.accessToken, third)).map((i) => i.classification)).toEqual(['LAYOVER_DATE_CHANGE']);
     expect(await auditEvents(third)).toEqual(firstAudit);
+  } finally {
+    await w.close();
+  }
+});
+
+/** Four pairings, one crew member each: what a diff of pairings alone can tell apart. */
+function fourPairings() {
+  const pairings = [1, 2, 3, 4].map((n) => onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test` }).pairings[0]!);
+  return { ...onePairingRoster(), pairings };
+}
+
+/** Today's roster: P1 as it was, P2's first layover ends two hours later, P3 gone, P4 as it was, P5 new; in another order. */
+function fourPairingsEdited() {
+  const r = fourPairings();
+  const p2 = structuredClone(r.pairings[1]!);
+  const layover = p2.duty_periods[0]!.layover!;
+  layover.checkout_time_local = layover.checkout_time_local.replace('T09:00', 'T11:00');
+  const p5 = onePairingRoster({ pairing: 'P5', employee: 'E5', email: 'e5@crew.test' }).pairings[0]!;
+  return { ...r, pairings: [p5, r.pairings[3]!, p2, r.pairings[0]!] };
+}
+
+it('a resubmission diffs only the pairings that changed, and derives, writes and keeps what the whole diff does', async () => {
+  const lines: { airline_id?: string; msg?: string; diffed_pairings?: number | string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+      done();
+    },
+  });
+  const w = startWorkerRuntime({
+    config: stack.config,
+    db: stack.database.db,
+    logger: createLogger('worker', 'info', sink),
+    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+  });
+  const db = stack.database.db;
+  /** The same two rosters for an airline, with a booking of the unchanged P4 moved in between; `whole` drops the basis first. */
+  async function twoRosters(name: string, carrier: string, whole: boolean) {
+    const t = await onboard(stack, { name, carrier, scopes: SCOPES, settings: { schedules_access: true } });
+    const { airline_id } = await db.selectFrom('airlines').select('airline_id').where('name', '=', name).executeTakeFirstOrThrow();
+    const first = await submit(t, fourPairings());
+    expect((await waitForSchedule(stack, t.accessToken, first)).status).toBe('COMPLETED');
+    expect((await db.selectFrom('roster_states').select('diff_basis_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow()).diff_basis_gzip).not.toBeNull();
+    if (whole) await db.updateTable('roster_states').set({ diff_basis_gzip: null }).where('airline_id', '=', airline_id).execute();
+    await db
+      .updateTable('bookings')
+      .set({ checkin_time_local: '2027-03-10T18:00:00-05:00' })
+      .where('airline_id', '=', airline_id)
+      .where('type', '=', 'HOTEL')
+      .where('pairing_number', '=', 'P4')
+      .execute();
+    const second = await submit(t, fourPairingsEdited());
+    expect((await waitForSchedule(stack, t.accessToken, second)).status).toBe('COMPLETED');
+    const items = (await allActionItems(stack, t.accessToken, second)).map((i) => ({ classification: i.classification, anchors: i.anchors, source_rows: i.source_rows, message: i.message }));
+    const rostered = await sql<
+      Record<string, unknown>
+    >`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, traveller_email, station, checkin_time_local, checkout_time_local
+      from rostered_layovers where airline_id = ${airline_id} order by row_key`.execute(db);
+    const deadheads = await sql<
+      Record<string, unknown>
+    >`select roster_date::text, row_key, from_airport, to_airport, dep_time_local from rostered_deadheads where airline_id = ${airline_id} order by row_key`.execute(db);
+    const stateRow = await db.selectFrom('roster_states').select('state_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow();
+    const diffed = lines.filter((l) => l.airline_id === airline_id && l.msg === 'schedule processed').map((l) => l.diffed_pairings);
+    return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed };
+  }
+  try {
+    const changed = await twoRosters('Changed Air', 'CH', false);
+    const whole = await twoRosters('Whole Air', 'WH', true);
+    // P2 (its layover), P3 (gone), P4 (its booking) and P5 (new) are diffed; P1 is not.
+    expect(changed.diffed).toEqual(['all', 4]);
+    expect(whole.diffed).toEqual(['all', 'all']);
+    expect(changed.items.map((i) => `${i.anchors.pairing_number} ${i.classification}`).sort()).toEqual([
+      'P2 LAYOVER_EXTENDED',
+      'P3 DEADHEAD_CANCELLED',
+      'P3 LAYOVER_CANCELLED',
+      'P4 LAYOVER_DATE_CHANGE',
+      'P5 NEW_DEADHEAD',
+      'P5 NEW_LAYOVER',
+    ]);
+    expect(changed.items).toEqual(whole.items);
+    expect(changed.rostered).toEqual(whole.rostered);
+    expect(changed.deadheads).toEqual(whole.deadheads);
+    expect(changed.state).toEqual(whole.state);
   } finally {
     await w.close();
   }

@@ -17,6 +17,7 @@ import * as statementForeignKeys from './2026_11_24_0120_statement_foreign_keys'
 import * as narrowerIndexes from './2026_11_24_0121_narrower_indexes';
 import * as actionItemsJson from './2026_11_24_0200_action_items_json';
 import * as identifierCollation from './2026_11_24_0300_identifier_collation';
+import * as rosterStateDiffBasis from './2026_11_24_0400_roster_state_diff_basis';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0121_narrower_indexes': narrowerIndexes,
   '2026_11_24_0200_action_items_json': actionItemsJson,
   '2026_11_24_0300_identifier_collation': identifierCollation,
+  '2026_11_24_0400_roster_state_diff_basis': rosterStateDiffBasis,
 };

@@ -38,6 +38,8 @@ export interface RosterStateTable {
   settled_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   settled_cutoff: ColumnType<string | null, string | null | undefined, string | null>;
   audit_events: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What the next diff compares with to diff only the pairings that changed (engine DiffBasis, gzipped JSON); null when the last diff left none. */
+  diff_basis_gzip: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
 
 export interface ActionItemTable {

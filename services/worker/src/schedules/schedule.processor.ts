@@ -23,7 +23,11 @@ import {
   statusAfterProcessing,
   UNPROCESSED,
   cancellationCutoffOf,
+  changedPairings,
   diffAgainst,
+  diffBasisOf,
+  onlyPairings,
+  type DiffBasis,
   diffStateOf,
   flattenRoster,
   requestedBookingsByKey,
@@ -138,6 +142,8 @@ export class ScheduleProcessor {
     }
     try {
       let items = 0;
+      // How many pairing_numbers the diff looked at: null when it diffed the whole roster (engine changedPairings).
+      let diffedPairings: number | null = 0;
       if (!(await this.resubmitSettled(conn, schedule, stored.sha256, phases))) {
         try {
           roster.submission = await this.parseRoster(stored.body!);
@@ -148,10 +154,10 @@ export class ScheduleProcessor {
           await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
           return;
         }
-        items = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256);
+        ({ items, diffedPairings } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256));
       }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      log.info({ items, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
+      log.info({ items, diffed_pairings: diffedPairings ?? 'all', seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
       const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -174,6 +180,12 @@ export class ScheduleProcessor {
     const payload = await scheduleRepo.findPayload(db, scheduleId);
     if (!payload) throw new UnprocessableSchedule('the stored roster is missing');
     return payload.body_gzip;
+  }
+
+  /** The basis the airline's last diff left (engine changedPairings), or null. */
+  private async loadDiffBasis(db: DbOrTrx, airlineId: string): Promise<DiffBasis | null> {
+    const gzipped = await rosterStateRepo.loadDiffBasis(db, airlineId);
+    return gzipped && (JSON.parse(await gunzipText(gzipped)) as DiffBasis);
   }
 
   private async parseRoster(bodyGzip: Buffer): Promise<ScheduleSubmission> {
@@ -221,7 +233,13 @@ export class ScheduleProcessor {
     return true;
   }
 
-  private async diffAndWrite(conn: DbOrTrx, schedule: ScheduleRow, roster: { submission: ScheduleSubmission | null }, phases: Phases, bodySha256: string): Promise<number> {
+  private async diffAndWrite(
+    conn: DbOrTrx,
+    schedule: ScheduleRow,
+    roster: { submission: ScheduleSubmission | null },
+    phases: Phases,
+    bodySha256: string,
+  ): Promise<{ items: number; diffedPairings: number | null }> {
     const airlineId = schedule.airline_id;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
@@ -233,15 +251,26 @@ export class ScheduleProcessor {
     roster.submission = null;
     phases.lap('flatten');
     // What the diff will read, before it reads it: equal to the same fingerprint inside the write transaction,
-    // nothing changed in between (see resubmitSettled).
-    const readFingerprint = await rosterStateRepo.windowFingerprint(conn, airlineId, window);
+    // nothing changed in between (see resubmitSettled). Per pairing_number too, for changedPairings.
+    const read = await rosterStateRepo.windowFingerprints(conn, airlineId, window, false);
+    // Settings only (no traveller is read): whether the diff may look at the pairings that changed alone.
+    const settings = await loadBookingContext(conn, airlineId, processedAt, []);
+    const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
+    let changed = changedPairings(await this.loadDiffBasis(conn, airlineId), { flat, bookings: read.byPairing, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged });
+    phases.lap('changed_pairings');
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    const rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase));
-    const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
+    let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined);
+    let ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
+    if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
+      // The settings changed since they were read above: the whole diff after all.
+      changed = null;
+      rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase));
+      ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
+    }
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
-    const result = diffAgainst(flat, state, ctx, window, processedAt);
+    const result = diffAgainst(flat, state, ctx, window, processedAt, changed ?? undefined);
     const audits = result.auditEvents.map((e) => ({
       airline_id: airlineId,
       schedule_id: schedule.schedule_id,
@@ -264,7 +293,7 @@ export class ScheduleProcessor {
     await conn.transaction().execute(async (trx) => {
       // The airline's own requests wait for this write (and it for them): neither books what the other holds.
       await bookingRepo.lockAirlineBookings(trx, airlineId);
-      if (settles) settles = (await rosterStateRepo.windowFingerprint(trx, airlineId, window)) === readFingerprint;
+      if (settles) settles = (await rosterStateRepo.windowFingerprint(trx, airlineId, window)) === read.all;
       phases.lap('tx_lock');
       const requested = requestedBookingsByKey(await loadRequestedBookings(trx, airlineId, window));
       phases.lap('tx_requested');
@@ -275,6 +304,7 @@ export class ScheduleProcessor {
       // Planned and written a slice at a time: a big roster's rows never sit in memory all at once. The next
       // slice is planned while Postgres still takes in this one's COPY (the connection queues the statements).
       let open = 0;
+      const adopted = new Set<string>();
       const pendingReview = { count: 0, ids: [] as string[] };
       let writing: Promise<void> = Promise.resolve();
       for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
@@ -282,6 +312,7 @@ export class ScheduleProcessor {
         open += writes.open;
         jobs.push(...writes.jobs);
         if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
+        for (const a of writes.adoptions) adopted.add(a.pairing_number);
         pendingReview.count += writes.pendingReview.length;
         pendingReview.ids.push(...writes.pendingReview.slice(0, webhookRepo.PENDING_REVIEW_IDS - pendingReview.ids.length));
         phases.lap('tx_plan');
@@ -299,16 +330,31 @@ export class ScheduleProcessor {
       await outboxRepo.addToOutbox(trx, jobs);
       phases.lap('tx_outbox');
       // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
-      const fingerprints = settles ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
-      await rosterStateRepo.saveRosterState(trx, airlineId, schedule.schedule_id, await stateGzip, {
-        body_sha256: bodySha256,
-        settled_fingerprint: fingerprints && fingerprints.others === readFingerprint ? fingerprints.all : null,
-        settled_cutoff: cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days),
-        audit_events: audits.length,
-      });
+      const fingerprints = await rosterStateRepo.windowFingerprints(trx, airlineId, window);
+      const cutoff = cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days);
+      // A pairing_number whose bookings someone else changed since they were read was diffed with what it had.
+      const disturbed = [...adopted];
+      for (const pairing of new Set([...read.byPairing.keys(), ...fingerprints.othersByPairing.keys()]))
+        if (read.byPairing.get(pairing) !== fingerprints.othersByPairing.get(pairing)) disturbed.push(pairing);
+      const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, fingerprints.byPairing, window, cutoff, disturbed));
+      await rosterStateRepo.saveRosterState(
+        trx,
+        airlineId,
+        schedule.schedule_id,
+        await stateGzip,
+        {
+          body_sha256: bodySha256,
+          settled_fingerprint: settles && fingerprints.others === read.all ? fingerprints.all : null,
+          settled_cutoff: cutoff,
+          audit_events: audits.length,
+        },
+        basis,
+      );
       phases.lap('tx_save_state');
       // The same state as rows the coverage monitor can query (issue 14).
-      await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
+      // Only the changed pairings' rows when the diff looked at those alone: the others' are stored as they are.
+      if (changed) await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, onlyPairings(flat, changed)), [...changed]);
+      else await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
       phases.lap('tx_coverage_rows');
       if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open), pendingReview)))
         throw new Error('schedule left PROCESSING while being processed');
@@ -316,6 +362,6 @@ export class ScheduleProcessor {
     });
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
-    return result.actionItems.length;
+    return { items: result.actionItems.length, diffedPairings: changed ? changed.size : null };
   }
 }
