@@ -27,6 +27,7 @@ import {
   diffAgainst,
   diffBasisOf,
   onlyPairings,
+  type AirlineBookingContext,
   type DiffBasis,
   diffStateOf,
   flattenRoster,
@@ -65,6 +66,13 @@ const WRITE_SLICE = 5000;
 const NO_PENDING_REVIEW: PendingReview = { count: 0, ids: [] };
 
 export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>;
+
+/** What a diff compares a roster with, read while the roster is parsed (ScheduleProcessor.readComparedWith). */
+interface ComparedWith {
+  read: rosterStateRepo.WindowFingerprints;
+  settings: AirlineBookingContext;
+  basis: DiffBasis | null;
+}
 
 /** The resubmission shortcut found its premises broken inside its transaction: rolled back, the full diff runs. */
 class NotSettled extends Error {}
@@ -145,6 +153,10 @@ export class ScheduleProcessor {
       // How many pairing_numbers the diff looked at: null when it diffed the whole roster (engine changedPairings).
       let diffedPairings: number | null = 0;
       if (!(await this.resubmitSettled(conn, schedule, stored.sha256, phases))) {
+        const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
+        // Postgres reads what the diff compares with while this process decompresses and parses the roster.
+        const compareWith = this.readComparedWith(conn, schedule, processedAt);
+        compareWith.catch(() => undefined);
         try {
           roster.submission = await this.parseRoster(stored.body!);
           stored.body = null;
@@ -154,7 +166,7 @@ export class ScheduleProcessor {
           await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
           return;
         }
-        ({ items, diffedPairings } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256));
+        ({ items, diffedPairings } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
       }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       log.info({ items, diffed_pairings: diffedPairings ?? 'all', seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
@@ -180,6 +192,18 @@ export class ScheduleProcessor {
     const payload = await scheduleRepo.findPayload(db, scheduleId);
     if (!payload) throw new UnprocessableSchedule('the stored roster is missing');
     return payload.body_gzip;
+  }
+
+  /**
+   * What the diff compares a roster with, before it reads the bookings: the window's fingerprints (equal to the
+   * same inside the write transaction, nothing changed in between; see resubmitSettled), per pairing_number too,
+   * the settings (no traveller is read) and the basis the last diff left (engine changedPairings).
+   */
+  private async readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): Promise<ComparedWith> {
+    const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
+    const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, false);
+    const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
+    return { read, settings, basis: await this.loadDiffBasis(conn, schedule.airline_id) };
   }
 
   /** The basis the airline's last diff left (engine changedPairings), or null. */
@@ -239,9 +263,10 @@ export class ScheduleProcessor {
     roster: { submission: ScheduleSubmission | null },
     phases: Phases,
     bodySha256: string,
+    processedAt: string,
+    compareWith: Promise<ComparedWith>,
   ): Promise<{ items: number; diffedPairings: number | null }> {
     const airlineId = schedule.airline_id;
-    const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const flat = flattenRoster(roster.submission!);
     const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
@@ -250,13 +275,9 @@ export class ScheduleProcessor {
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
     phases.lap('flatten');
-    // What the diff will read, before it reads it: equal to the same fingerprint inside the write transaction,
-    // nothing changed in between (see resubmitSettled). Per pairing_number too, for changedPairings.
-    const read = await rosterStateRepo.windowFingerprints(conn, airlineId, window, false);
-    // Settings only (no traveller is read): whether the diff may look at the pairings that changed alone.
-    const settings = await loadBookingContext(conn, airlineId, processedAt, []);
+    const { read, settings, basis } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
-    let changed = changedPairings(await this.loadDiffBasis(conn, airlineId), { flat, bookings: read.byPairing, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged });
+    let changed = changedPairings(basis, { flat, bookings: read.byPairing, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged });
     phases.lap('changed_pairings');
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
     let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined);
