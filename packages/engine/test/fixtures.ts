@@ -4,8 +4,11 @@ import {
   diffRoster,
   flattenRoster,
   rosterState,
+  type DerivedActionItem,
   type DiffResult,
   type DiffSettings,
+  type FlightItemDetails,
+  type HotelItemDetails,
   type FlatRoster,
   type FlightBookingActual,
   type HotelBookingActual,
@@ -153,3 +156,45 @@ export function runAfter(day1: ScheduleSubmission, day2: ScheduleSubmission, o: 
 }
 
 export const classifications = (r: DiffResult) => r.actionItems.map((i) => `${i.classification}:${i.anchors.employee_id}`).sort();
+
+/** The bookings planDiffWrites creates for the NEW items (one each, with the item's key, stay or leg and anchors). */
+export function writtenBookings(items: readonly DerivedActionItem[], idPrefix = 'NEW'): { hotels: HotelBookingActual[]; flights: FlightBookingActual[] } {
+  const hotels: HotelBookingActual[] = [];
+  const flights: FlightBookingActual[] = [];
+  items
+    .filter((i) => i.subtype === 'NEW_BOOKING')
+    .forEach((i, n) => {
+      const base = {
+        booking_id: `${idPrefix}-${n}`,
+        status: 'NEEDS_REVIEW' as const,
+        manual_override: false,
+        employee_id: i.anchors.employee_id,
+        pairing_number: i.anchors.pairing_number,
+        duty_date: i.anchors.duty_date,
+      };
+      if (i.type === 'HOTEL') {
+        const d = i.details as HotelItemDetails;
+        hotels.push({
+          ...base,
+          traveller_email: d.traveller_email,
+          duty_period_num: d.duty_period_num,
+          station: d.station,
+          checkin_time_local: d.checkin_time_local,
+          checkout_time_local: d.checkout_time_local,
+        });
+      } else {
+        const d = i.details as FlightItemDetails;
+        flights.push({
+          ...base,
+          traveller_email: d.traveller_email,
+          leg_sequence: d.leg_sequence,
+          from_airport: d.from_airport,
+          to_airport: d.to_airport,
+          flight_number: d.flight_number,
+          dep_time_local: d.dep_time_local,
+          arr_time_local: d.arr_time_local,
+        });
+      }
+    });
+  return { hotels, flights };
+}

@@ -15,12 +15,10 @@ import {
   type DerivedActionItem,
   type DiffBasis,
   type FlightBookingActual,
-  type FlightItemDetails,
   type HotelBookingActual,
-  type HotelItemDetails,
   type RosterState,
 } from '../src';
-import { bookingsFor, crew, SETTINGS } from './fixtures';
+import { bookingsFor, crew, SETTINGS, writtenBookings } from './fixtures';
 
 /*
  * Random small rosters around a short window, so that rows and bookings fall on both sides of
@@ -192,14 +190,12 @@ function diff(current: ScheduleSubmission, previous: RosterState | null, hotelBo
   });
 }
 
+/** An airline's hotel and flight bookings. */
+const hotelsArb = fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id });
+const flightsArb = fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id });
+
 /** Yesterday's roster, today's, the airline's bookings and emit_unchanged: a diff's whole input. */
-const twoRostersAndBookings = [
-  rosterSpec,
-  rosterSpec,
-  fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-  fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-  fc.boolean(),
-] as const;
+const twoRostersAndBookings = [rosterSpec, rosterSpec, hotelsArb, flightsArb, fc.boolean()] as const;
 
 const inWindow = (date: string) => date >= WINDOW.start && date <= WINDOW.end;
 const withoutRows = (items: DerivedActionItem[]) => items.map(({ source_rows: _rows, ...rest }) => rest);
@@ -266,8 +262,8 @@ describe('properties of the diff', () => {
       fc.property(
         rosterSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.shuffledSubarray([...spec.keys()], { minLength: spec.length, maxLength: spec.length }))),
         rosterSpec,
-        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        hotelsArb,
+        flightsArb,
         ([spec, order], day1, hotels, flights) => {
           const roster = build(spec);
           const shuffled = { ...roster, pairings: order.map((i) => roster.pairings[i]!) };
@@ -283,76 +279,30 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
   it('when it holds, the same roster diffed again, against the stored state and the bookings as written, at a later time, derives nothing and keeps the state', () => {
     let held = 0;
     fc.assert(
-      fc.property(
-        rosterSpec,
-        rosterSpec,
-        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 30 }),
-        (day1, spec, hotels, flights, lookback, laterDays) => {
-          const roster = build(spec);
-          const previous = rosterState(flattenRoster(build(day1)));
-          const settings = { emit_unchanged: false, cancellation_lookback_days: lookback };
-          const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window: WINDOW, settings, processedAt: PROCESSED_AT });
-          // The worker also requires that its writes change or adopt no existing booking (for HOTEL items settlesOnRerun itself says so).
-          fc.pre(settlesOnRerun(first.actionItems, WINDOW) && first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null));
-          // The bookings as the worker writes them (planDiffWrites): one per NEW item, with the item's key, stay or leg, dated by its anchors.
-          const written = first.actionItems.filter((i) => i.subtype === 'NEW_BOOKING');
-          const newHotels: HotelBookingActual[] = written
-            .filter((i) => i.type === 'HOTEL')
-            .map((i, n) => {
-              const d = i.details as HotelItemDetails;
-              return {
-                booking_id: `NEW-H${n}`,
-                status: 'NEEDS_REVIEW',
-                manual_override: false,
-                traveller_email: d.traveller_email,
-                employee_id: i.anchors.employee_id,
-                pairing_number: i.anchors.pairing_number,
-                duty_period_num: d.duty_period_num,
-                duty_date: i.anchors.duty_date,
-                station: d.station,
-                checkin_time_local: d.checkin_time_local,
-                checkout_time_local: d.checkout_time_local,
-              };
-            });
-          const newFlights: FlightBookingActual[] = written
-            .filter((i) => i.type === 'FLIGHT')
-            .map((i, n) => {
-              const d = i.details as FlightItemDetails;
-              return {
-                booking_id: `NEW-F${n}`,
-                status: 'NEEDS_REVIEW',
-                manual_override: false,
-                traveller_email: d.traveller_email,
-                employee_id: i.anchors.employee_id,
-                pairing_number: i.anchors.pairing_number,
-                duty_date: i.anchors.duty_date,
-                leg_sequence: d.leg_sequence,
-                from_airport: d.from_airport,
-                to_airport: d.to_airport,
-                flight_number: d.flight_number,
-                dep_time_local: d.dep_time_local,
-                arr_time_local: d.arr_time_local,
-              };
-            });
-          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
-          const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
-          const second = diffRoster({
-            current: flattenRoster(roster),
-            previous: stored,
-            hotelBookings: [...hotels, ...newHotels],
-            flightBookings: [...flights, ...newFlights],
-            window: WINDOW,
-            settings,
-            processedAt: later,
-          });
-          expect(second.actionItems).toEqual([]);
-          expect(second.nextState).toEqual(first.nextState);
-          held++;
-        },
-      ),
+      fc.property(rosterSpec, rosterSpec, hotelsArb, flightsArb, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 30 }), (day1, spec, hotels, flights, lookback, laterDays) => {
+        const roster = build(spec);
+        const previous = rosterState(flattenRoster(build(day1)));
+        const settings = { emit_unchanged: false, cancellation_lookback_days: lookback };
+        const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window: WINDOW, settings, processedAt: PROCESSED_AT });
+        // The worker also requires that its writes change or adopt no existing booking (for HOTEL items settlesOnRerun itself says so).
+        fc.pre(settlesOnRerun(first.actionItems, WINDOW) && first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null));
+        // The bookings as the worker writes them (planDiffWrites): one per NEW item, with the item's key, stay or leg, dated by its anchors.
+        const { hotels: newHotels, flights: newFlights } = writtenBookings(first.actionItems);
+        const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+        const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
+        const second = diffRoster({
+          current: flattenRoster(roster),
+          previous: stored,
+          hotelBookings: [...hotels, ...newHotels],
+          flightBookings: [...flights, ...newFlights],
+          window: WINDOW,
+          settings,
+          processedAt: later,
+        });
+        expect(second.actionItems).toEqual([]);
+        expect(second.nextState).toEqual(first.nextState);
+        held++;
+      }),
       { numRuns: 300 },
     );
     // The premise must hold often enough for the property to say something.
@@ -410,51 +360,6 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     return new Map([...by].map(([p, list]) => [p, JSON.stringify([...list].sort((a, b) => a.booking_id.localeCompare(b.booking_id)))]));
   }
 
-  /** The bookings the worker writes for the NEW items (planDiffWrites), as in the settlesOnRerun property. */
-  function written(items: DerivedActionItem[], round: number): { hotels: HotelBookingActual[]; flights: FlightBookingActual[] } {
-    const created = items.filter((i) => i.subtype === 'NEW_BOOKING');
-    const base = (i: DerivedActionItem, n: number) => ({
-      booking_id: `NEW-${round}-${n}`,
-      status: 'NEEDS_REVIEW' as const,
-      manual_override: false,
-      employee_id: i.anchors.employee_id,
-      pairing_number: i.anchors.pairing_number,
-      duty_date: i.anchors.duty_date,
-    });
-    return {
-      hotels: created
-        .map((i, n) => [i, n] as const)
-        .filter(([i]) => i.type === 'HOTEL')
-        .map(([i, n]) => {
-          const d = i.details as HotelItemDetails;
-          return {
-            ...base(i, n),
-            traveller_email: d.traveller_email,
-            duty_period_num: d.duty_period_num,
-            station: d.station,
-            checkin_time_local: d.checkin_time_local,
-            checkout_time_local: d.checkout_time_local,
-          };
-        }),
-      flights: created
-        .map((i, n) => [i, n] as const)
-        .filter(([i]) => i.type === 'FLIGHT')
-        .map(([i, n]) => {
-          const d = i.details as FlightItemDetails;
-          return {
-            ...base(i, n),
-            traveller_email: d.traveller_email,
-            leg_sequence: d.leg_sequence,
-            from_airport: d.from_airport,
-            to_airport: d.to_airport,
-            flight_number: d.flight_number,
-            dep_time_local: d.dep_time_local,
-            arr_time_local: d.arr_time_local,
-          };
-        }),
-    };
-  }
-
   /** A pairing of yesterday's roster today: kept, replaced by another, or dropped; plus pairings added, and the order shuffled. */
   const edit = fc.constantFrom('keep', 'keep', 'keep', 'replace', 'drop', 'crew' as const);
   /** What happens to a booking between the two diffs (the airline, a reviewer or a supplier). */
@@ -485,8 +390,8 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
       fc.property(
         rosterSpec,
         rosterSpec,
-        fc.uniqueArray(hotelBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
-        fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b) => b.booking_id }),
+        hotelsArb,
+        flightsArb,
         fc.array(edit, { minLength: 5, maxLength: 5 }),
         fc.array(pairingSpec, { minLength: 5, maxLength: 5 }),
         fc.array(pairingSpec, { maxLength: 2 }),
@@ -506,7 +411,7 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
             settings: SETTLED,
             processedAt: PROCESSED_AT,
           });
-          const made = written(first.actionItems, 1);
+          const made = writtenBookings(first.actionItems);
           const hotels1 = [...hotels, ...made.hotels];
           const flights1 = [...flights, ...made.flights];
           const basis = JSON.parse(

@@ -1,18 +1,7 @@
 import fc from 'fast-check';
 import { generateRoster, mutateRoster } from '@crew/roster-generator';
-import {
-  diffRoster,
-  flattenRoster,
-  nextRosterState,
-  settlesOnRerun,
-  type DerivedActionItem,
-  type FlightBookingActual,
-  type FlightItemDetails,
-  type HotelBookingActual,
-  type HotelItemDetails,
-  type RosterState,
-} from '../src';
-import { bookingsFor } from './fixtures';
+import { diffRoster, flattenRoster, nextRosterState, settlesOnRerun, type HotelBookingActual, type RosterState } from '../src';
+import { bookingsFor, writtenBookings } from './fixtures';
 
 /*
  * Issue 12's resubmission shortcut on rosters from the generator (properties.test.ts has the same property on
@@ -22,48 +11,6 @@ import { bookingsFor } from './fixtures';
  */
 
 const START = '2027-03-01';
-
-/** The bookings planDiffWrites creates for the NEW items (one each, with the item's key, stay or leg and anchors). */
-function written(items: DerivedActionItem[]): { hotels: HotelBookingActual[]; flights: FlightBookingActual[] } {
-  const hotels: HotelBookingActual[] = [];
-  const flights: FlightBookingActual[] = [];
-  items
-    .filter((i) => i.subtype === 'NEW_BOOKING')
-    .forEach((i, n) => {
-      const base = {
-        booking_id: `NEW-${n}`,
-        status: 'NEEDS_REVIEW' as const,
-        manual_override: false,
-        employee_id: i.anchors.employee_id,
-        pairing_number: i.anchors.pairing_number,
-        duty_date: i.anchors.duty_date,
-      };
-      if (i.type === 'HOTEL') {
-        const d = i.details as HotelItemDetails;
-        hotels.push({
-          ...base,
-          traveller_email: d.traveller_email,
-          duty_period_num: d.duty_period_num,
-          station: d.station,
-          checkin_time_local: d.checkin_time_local,
-          checkout_time_local: d.checkout_time_local,
-        });
-      } else {
-        const d = i.details as FlightItemDetails;
-        flights.push({
-          ...base,
-          traveller_email: d.traveller_email,
-          leg_sequence: d.leg_sequence,
-          from_airport: d.from_airport,
-          to_airport: d.to_airport,
-          flight_number: d.flight_number,
-          dep_time_local: d.dep_time_local,
-          arr_time_local: d.arr_time_local,
-        });
-      }
-    });
-  return { hotels, flights };
-}
 
 it('a settled diff of a generated roster, re-run later against its stored state and written bookings, derives nothing', () => {
   let held = 0;
@@ -92,7 +39,7 @@ it('a settled diff of a generated roster, re-run later against its stored state 
         const processedAt = new Date(Date.parse(`${START}T00:00:00Z`) + processedDay * 86_400_000).toISOString();
         const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window, settings, processedAt });
         fc.pre(settlesOnRerun(first.actionItems, window) && first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null));
-        const w = written(first.actionItems);
+        const w = writtenBookings(first.actionItems);
         const later = new Date(Date.parse(processedAt) + laterDays * 86_400_000).toISOString();
         const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
         const second = diffRoster({
