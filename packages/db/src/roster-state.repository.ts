@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
+import { ofPairings } from './diff-write.repository';
 
 /*
  * The roster state aggregate: what the next diff of an airline compares with (roster_states), and the facts
@@ -91,11 +92,29 @@ export interface WindowFingerprints {
  * versions out (and the transaction gets an id if it had none).
  */
 export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites = true): Promise<WindowFingerprints> {
-  const bookings = await sql<{ whole: number; pairing_number: string | null; all_fp: string; others_fp: string }>`with b as (${bookingVersions(airlineId, window, ownWrites)})
-    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp from b group by grouping sets ((pairing_number), ())`.execute(db);
+  const { whole, byPairing, othersByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites);
   const travellers = await sql<{ all_fp: string; others_fp: string }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
     db,
   );
+  const t = travellers.rows[0]!;
+  return { all: `${whole.all_fp}/${t.all_fp}`, others: `${whole.others_fp}/${t.others_fp}`, byPairing, othersByPairing };
+}
+
+/** windowFingerprints' `byPairing` and `othersByPairing` of these pairing_numbers alone, inside a writing transaction. */
+export async function pairingFingerprints(
+  db: DbOrTrx,
+  airlineId: string,
+  window: { start: string; end: string },
+  pairings: readonly string[],
+): Promise<Pick<WindowFingerprints, 'byPairing' | 'othersByPairing'>> {
+  const { byPairing, othersByPairing } = await bookingFingerprints(db, airlineId, window, true, pairings);
+  return { byPairing, othersByPairing };
+}
+
+async function bookingFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites: boolean, pairings?: readonly string[]) {
+  const versions = bookingVersions(airlineId, window, ownWrites);
+  const bookings = await sql<{ whole: number; pairing_number: string | null; all_fp: string; others_fp: string }>`with b as (${versions} and ${ofPairings(pairings)})
+    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp from b group by grouping sets ((pairing_number), ())`.execute(db);
   const byPairing = new Map<string, string>();
   const othersByPairing = new Map<string, string>();
   let whole = bookings.rows[0]!;
@@ -107,8 +126,7 @@ export async function windowFingerprints(db: DbOrTrx, airlineId: string, window:
       if (!r.others_fp.startsWith('0:')) othersByPairing.set(r.pairing_number, r.others_fp);
     }
   }
-  const t = travellers.rows[0]!;
-  return { all: `${whole.all_fp}/${t.all_fp}`, others: `${whole.others_fp}/${t.others_fp}`, byPairing, othersByPairing };
+  return { whole, byPairing, othersByPairing };
 }
 
 /** windowFingerprints' `all` alone (one sum, no groups). */

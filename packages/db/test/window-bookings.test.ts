@@ -136,6 +136,10 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
       expect(mine.othersByPairing.has('B2')).toBe(false);
       expect(mine.othersByPairing.has('D4')).toBe(false);
       expect(mine.others).not.toBe(after.all);
+      // The same, for some pairing_numbers alone.
+      const some = await rosterStateRepo.pairingFingerprints(trx, other, WINDOW, ['A1', 'D4']);
+      expect(some.byPairing).toEqual(new Map([...mine.byPairing].filter(([p]) => p === 'A1' || p === 'D4')));
+      expect(some.othersByPairing).toEqual(new Map([['A1', mine.othersByPairing.get('A1')]]));
     });
   });
 });

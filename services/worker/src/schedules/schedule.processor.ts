@@ -351,13 +351,18 @@ export class ScheduleProcessor {
       await outboxRepo.addToOutbox(trx, jobs);
       phases.lap('tx_outbox');
       // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
-      const fingerprints = await rosterStateRepo.windowFingerprints(trx, airlineId, window);
+      const fingerprints = settles || !changed ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+      // The bookings of the pairings diffed, as this transaction leaves them. Those of the others are recorded as
+      // read: had anyone changed one since, the next diff sees a difference and diffs that pairing.
+      const diffed = fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
+      const bookingsNow = new Map(changed ? [...read.byPairing].filter(([pairing]) => !changed.has(pairing)) : []);
+      for (const [pairing, fingerprint] of diffed.byPairing) if (!changed || changed.has(pairing)) bookingsNow.set(pairing, fingerprint);
       const cutoff = cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days);
-      // A pairing_number whose bookings someone else changed since they were read was diffed with what it had.
+      // A pairing_number diffed whose bookings someone else changed since they were read was diffed with what it had.
       const disturbed = [...adopted];
-      for (const pairing of new Set([...read.byPairing.keys(), ...fingerprints.othersByPairing.keys()]))
-        if (read.byPairing.get(pairing) !== fingerprints.othersByPairing.get(pairing)) disturbed.push(pairing);
-      const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, fingerprints.byPairing, window, cutoff, disturbed));
+      for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
+        if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
+      const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed));
       await rosterStateRepo.saveRosterState(
         trx,
         airlineId,
@@ -365,7 +370,7 @@ export class ScheduleProcessor {
         await stateGzip,
         {
           body_sha256: bodySha256,
-          settled_fingerprint: settles && fingerprints.others === read.all ? fingerprints.all : null,
+          settled_fingerprint: settles && fingerprints && fingerprints.others === read.all ? fingerprints.all : null,
           settled_cutoff: cutoff,
           audit_events: audits.length,
         },
