@@ -81,6 +81,27 @@ it('a byte-identical resubmission derives nothing without re-diffing, and the fu
   }
 });
 
+/** A worker whose log lines the test reads (its "schedule processed" lines say how many pairings were diffed). */
+function loggedWorker() {
+  const lines: { airline_id?: string; msg?: string; diffed_pairings?: number | string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+      done();
+    },
+  });
+  const w = startWorkerRuntime({
+    config: stack.config,
+    db: stack.database.db,
+    logger: createLogger('worker', 'info', sink),
+    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+  });
+  return { lines, w };
+}
+
+const diffedPairings = (lines: ReturnType<typeof loggedWorker>['lines'], airlineId: string) =>
+  lines.filter((l) => l.airline_id === airlineId && l.msg === 'schedule processed').map((l) => l.diffed_pairings);
+
 /** Four pairings, one crew member each: what a diff of pairings alone can tell apart. */
 function fourPairings() {
   const pairings = [1, 2, 3, 4].map((n) => onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test` }).pairings[0]!);
@@ -98,19 +119,7 @@ function fourPairingsEdited() {
 }
 
 it('a resubmission diffs only the pairings that changed, and derives, writes and keeps what the whole diff does', async () => {
-  const lines: { airline_id?: string; msg?: string; diffed_pairings?: number | string }[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
-      done();
-    },
-  });
-  const w = startWorkerRuntime({
-    config: stack.config,
-    db: stack.database.db,
-    logger: createLogger('worker', 'info', sink),
-    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
-  });
+  const { lines, w } = loggedWorker();
   const db = stack.database.db;
   /** The same two rosters for an airline, with a booking of the unchanged P4 moved in between; `whole` drops the basis first. */
   async function twoRosters(name: string, carrier: string, whole: boolean) {
@@ -138,7 +147,7 @@ it('a resubmission diffs only the pairings that changed, and derives, writes and
       Record<string, unknown>
     >`select roster_date::text, row_key, from_airport, to_airport, dep_time_local from rostered_deadheads where airline_id = ${airline_id} order by row_key`.execute(db);
     const stateRow = await db.selectFrom('roster_states').select('state_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow();
-    const diffed = lines.filter((l) => l.airline_id === airline_id && l.msg === 'schedule processed').map((l) => l.diffed_pairings);
+    const diffed = diffedPairings(lines, airline_id);
     return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed };
   }
   try {
@@ -159,6 +168,23 @@ it('a resubmission diffs only the pairings that changed, and derives, writes and
     expect(changed.rostered).toEqual(whole.rostered);
     expect(changed.deadheads).toEqual(whole.deadheads);
     expect(changed.state).toEqual(whole.state);
+  } finally {
+    await w.close();
+  }
+});
+
+it('with emit_unchanged on, every resubmission runs the whole diff (it derives items for unchanged rows) and leaves no basis', async () => {
+  const { lines, w } = loggedWorker();
+  const db = stack.database.db;
+  try {
+    const t = await onboard(stack, { name: 'Unchanged Air', carrier: 'UN', scopes: SCOPES, settings: { schedules_access: true, emit_unchanged: true } });
+    const { airline_id } = await db.selectFrom('airlines').select('airline_id').where('name', '=', 'Unchanged Air').executeTakeFirstOrThrow();
+    for (const body of [fourPairings(), fourPairingsEdited()]) {
+      const id = await submit(t, body);
+      expect((await waitForSchedule(stack, t.accessToken, id)).status).toBe('COMPLETED');
+      expect((await db.selectFrom('roster_states').select('diff_basis_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow()).diff_basis_gzip).toBeNull();
+    }
+    expect(diffedPairings(lines, airline_id)).toEqual(['all', 'all']);
   } finally {
     await w.close();
   }
