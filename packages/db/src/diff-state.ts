@@ -2,7 +2,7 @@ import * as bookingRepo from './booking.repository';
 import type { DbOrTrx } from './database';
 import { bookingsInWindow, type WindowBooking } from './diff-write.repository';
 import { loadBookingFacts } from './policy-context';
-import { loadRosterState } from './roster-state.repository';
+import { loadRosterState, type StoredRosterStateRow } from './roster-state.repository';
 import { gunzipText } from './compressed';
 
 export type { WindowBooking };
@@ -24,7 +24,8 @@ export interface DiffStateRows<State> {
 
 /**
  * `lap` names the phases for the caller's timing log (the worker's "schedule processed"). With `pairings`,
- * only their bookings are read (a diff of the pairings that changed, engine changedPairings).
+ * only their bookings are read (a diff of the pairings that changed, engine changedPairings). `stateRow`: the
+ * stored state when the caller read it already (loadRosterState; the worker reads it while it parses the roster).
  */
 export async function loadDiffState<State>(
   db: DbOrTrx,
@@ -32,16 +33,20 @@ export async function loadDiffState<State>(
   window: { start: string; end: string },
   lap: (phase: string) => void = () => undefined,
   pairings?: readonly string[],
+  stateRow: Promise<StoredRosterStateRow | undefined> = loadRosterState(db, airlineId),
 ): Promise<DiffStateRows<State>> {
-  const [stateRow, hotelRows, flightRows, facts] = await Promise.all([
-    loadRosterState(db, airlineId),
+  // Queued on the connection behind the state: Postgres reads the bookings while this process decodes the state.
+  const rest = Promise.all([
     bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end, pairings),
     bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end, pairings),
     loadBookingFacts(db, airlineId),
   ]);
-  lap('load_state_bookings_context');
-  const previous = stateRow ? (JSON.parse(await gunzipText(stateRow.state_gzip)) as State) : null;
-  lap('decode_state');
+  rest.catch(() => undefined);
+  const row = await stateRow;
+  const previous = row ? (JSON.parse(await gunzipText(row.state_gzip)) as State) : null;
+  lap('load_decode_state');
+  const [hotelRows, flightRows, facts] = await rest;
+  lap('load_bookings_context');
   return { previous, hotelRows, flightRows, facts };
 }
 

@@ -257,11 +257,16 @@ export async function writeDiffResult(
 /** Crew entries create or update traveller profiles (employee_id, name); the date of birth is the operator's. */
 export async function upsertTravellersFromRoster(trx: DbOrTrx, airlineId: string, crew: { traveller_email: string; employee_id: string; name: string }[]): Promise<void> {
   const rows = crew.map((c) => ({ airline_id: airlineId, traveller_email: c.traveller_email.toLowerCase(), employee_id: c.employee_id, name: c.name }));
+  // Every chunk's statement is queued on the connection at once, so Postgres runs them back to back while the caller goes on.
+  const statements = [];
   for (let i = 0; i < rows.length; i += 5000) {
     const chunk = rows.slice(i, i + 5000);
-    await sql`insert into travellers (airline_id, traveller_email, employee_id, name)
+    statements.push(
+      sql`insert into travellers (airline_id, traveller_email, employee_id, name)
       select airline_id, traveller_email, employee_id, name from json_to_recordset(${JSON.stringify(chunk)}::json) as x(airline_id uuid, traveller_email text, employee_id text, name text)
       on conflict (airline_id, traveller_email) do update set employee_id = excluded.employee_id, name = excluded.name, updated_at = now()
-      where travellers.employee_id is distinct from excluded.employee_id or travellers.name is distinct from excluded.name`.execute(trx);
+      where travellers.employee_id is distinct from excluded.employee_id or travellers.name is distinct from excluded.name`.execute(trx),
+    );
   }
+  await Promise.all(statements);
 }

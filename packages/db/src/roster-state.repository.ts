@@ -7,7 +7,13 @@ import { ofPairings } from './diff-write.repository';
  * that let a byte-identical resubmission skip the diff (body SHA-256, settled fingerprint of the window).
  */
 
-export async function loadRosterState(db: DbOrTrx, airlineId: string) {
+/** The stored state of an airline's last diff (gzipped JSON of the engine's stored form), and whose it is. */
+export interface StoredRosterStateRow {
+  state_gzip: Buffer;
+  schedule_id: string;
+}
+
+export async function loadRosterState(db: DbOrTrx, airlineId: string): Promise<StoredRosterStateRow | undefined> {
   return db.selectFrom('roster_states').select(['state_gzip', 'schedule_id']).where('airline_id', '=', airlineId).executeTakeFirst();
 }
 

@@ -70,6 +70,8 @@ export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, '
 /** What a diff compares a roster with, read while the roster is parsed (ScheduleProcessor.readComparedWith). */
 interface ComparedWith {
   read: rosterStateRepo.WindowFingerprints;
+  /** The stored state of the last diff, read (not decoded) here too: it is ours to write, under the airline's lock. */
+  state: rosterStateRepo.StoredRosterStateRow | undefined;
   settings: AirlineBookingContext;
   basis: DiffBasis | null;
 }
@@ -197,13 +199,15 @@ export class ScheduleProcessor {
   /**
    * What the diff compares a roster with, before it reads the bookings: the window's fingerprints (equal to the
    * same inside the write transaction, nothing changed in between; see resubmitSettled), per pairing_number too,
-   * the settings (no traveller is read) and the basis the last diff left (engine changedPairings).
+   * the settings (no traveller is read), the basis the last diff left (engine changedPairings) and its stored
+   * state (only this airline's processor writes it, under the lock it holds).
    */
   private async readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): Promise<ComparedWith> {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, false);
     const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
-    return { read, settings, basis: await this.loadDiffBasis(conn, schedule.airline_id) };
+    const basis = await this.loadDiffBasis(conn, schedule.airline_id);
+    return { read, settings, basis, state: await rosterStateRepo.loadRosterState(conn, schedule.airline_id) };
   }
 
   /** The basis the airline's last diff left (engine changedPairings), or null. */
@@ -275,17 +279,17 @@ export class ScheduleProcessor {
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
     phases.lap('flatten');
-    const { read, settings, basis } = await compareWith;
+    const { read, settings, basis, state: stateRow } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     let changed = changedPairings(basis, { flat, bookings: read.byPairing, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged });
     phases.lap('changed_pairings');
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined);
+    let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, Promise.resolve(stateRow));
     let ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
       // The settings changed since they were read above: the whole diff after all.
       changed = null;
-      rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase));
+      rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), undefined, Promise.resolve(stateRow));
       ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     }
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
@@ -303,10 +307,6 @@ export class ScheduleProcessor {
       details: e.details,
     }));
     phases.lap('diff');
-    // Compressed on libuv's pool while the transaction below writes; awaited where it is stored.
-    const stateGzip = gzipJson(storedRosterState(result.nextState));
-    stateGzip.catch(() => undefined);
-    phases.lap('encode_state');
     // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
     let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
 
@@ -314,14 +314,24 @@ export class ScheduleProcessor {
     await conn.transaction().execute(async (trx) => {
       // The airline's own requests wait for this write (and it for them): neither books what the other holds.
       await bookingRepo.lockAirlineBookings(trx, airlineId);
-      if (settles) settles = (await rosterStateRepo.windowFingerprint(trx, airlineId, window)) === read.all;
       phases.lap('tx_lock');
-      const requested = requestedBookingsByKey(await loadRequestedBookings(trx, airlineId, window));
-      phases.lap('tx_requested');
-      await diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]);
-      phases.lap('tx_travellers');
-      await diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits });
-      phases.lap('tx_audits');
+      // Queued on the transaction's connection in this order: Postgres runs them while this process encodes
+      // the state (the fingerprint before any write of this transaction).
+      const fingerprintBefore = settles ? rosterStateRepo.windowFingerprint(trx, airlineId, window) : null;
+      const requestedRows = loadRequestedBookings(trx, airlineId, window);
+      const firstWrites = Promise.all([
+        diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]),
+        diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits }),
+      ]);
+      for (const p of [fingerprintBefore, requestedRows, firstWrites]) p?.catch(() => undefined);
+      // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
+      const stateGzip = gzipJson(storedRosterState(result.nextState));
+      stateGzip.catch(() => undefined);
+      phases.lap('tx_encode_state');
+      if (fingerprintBefore) settles = (await fingerprintBefore) === read.all;
+      const requested = requestedBookingsByKey(await requestedRows);
+      await firstWrites;
+      phases.lap('tx_requested_travellers_audits');
       // Planned and written a slice at a time: a big roster's rows never sit in memory all at once. The next
       // slice is planned while Postgres still takes in this one's COPY (the connection queues the statements).
       let open = 0;
