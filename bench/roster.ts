@@ -13,6 +13,7 @@
  *   BENCH_WORKER_EXEC_ARGV      node flags for the worker that NODE_OPTIONS refuses, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"
  *   BENCH_KEEP_DB=1             diagnostics: keep the benchmark's database (its name is printed first)
  *   BENCH_WEBHOOKS=0            no webhook endpoint (default: one per airline, subscribed to every event type, issue 13)
+ *   BENCH_SERVICE_LOG_DIR       diagnostics: each service's whole output appended to <dir>/<service>.log (e.g. with --trace-gc)
  *
  * It starts auth, supplier-sandbox (latency 0), api and worker as real processes against a fresh database
  * (crew_bench_<random>, dropped at the end) and a unique BullMQ prefix on 127.0.0.1, measures the floor and

@@ -4,7 +4,7 @@
  * stopped by its own pid, also when the benchmark fails or is interrupted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -56,6 +56,13 @@ export function startService(name: ServiceName, port: number, env: Record<string
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  // Everything the service writes, kept whole (BENCH_SERVICE_LOG_DIR): for --trace-gc and other diagnostics.
+  const logDir = process.env.BENCH_SERVICE_LOG_DIR;
+  if (logDir) {
+    const file = fs.createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+    child.stdout.pipe(file);
+    child.stderr.pipe(file);
+  }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const svc: Service = { name, child, pid: child.pid, port, url: `http://127.0.0.1:${port}`, output, exited };
   live.add(svc);
