@@ -24,8 +24,9 @@ export interface DiffStateRows<State> {
 
 /**
  * `lap` names the phases for the caller's timing log (the worker's "schedule processed"). With `pairings`,
- * only their bookings are read (a diff of the pairings that changed, engine changedPairings). `stateRow`: the
- * stored state when the caller read it already (loadRosterState; the worker reads it while it parses the roster).
+ * only their bookings are read (a diff of the pairings that changed, engine changedPairings). `previous`: the
+ * previous state when the caller has it on the way already (decodeRosterState; the worker reads it while it
+ * parses the roster).
  */
 export async function loadDiffState<State>(
   db: DbOrTrx,
@@ -33,7 +34,7 @@ export async function loadDiffState<State>(
   window: { start: string; end: string },
   lap: (phase: string) => void = () => undefined,
   pairings?: readonly string[],
-  stateRow: Promise<StoredRosterStateRow | undefined> = loadRosterState(db, airlineId),
+  previous: Promise<State | null> = decodeRosterState<State>(loadRosterState(db, airlineId)),
 ): Promise<DiffStateRows<State>> {
   // Queued on the connection behind the state: Postgres reads the bookings while this process decodes the state.
   const rest = Promise.all([
@@ -42,12 +43,17 @@ export async function loadDiffState<State>(
     loadBookingFacts(db, airlineId),
   ]);
   rest.catch(() => undefined);
-  const row = await stateRow;
-  const previous = row ? (JSON.parse(await gunzipText(row.state_gzip)) as State) : null;
+  const state = await previous;
   lap('load_decode_state');
   const [hotelRows, flightRows, facts] = await rest;
   lap('load_bookings_context');
-  return { previous, hotelRows, flightRows, facts };
+  return { previous: state, hotelRows, flightRows, facts };
+}
+
+/** A stored roster state (loadRosterState) decoded: the JSON its writer stored, or null when there is none. */
+export async function decodeRosterState<State>(row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined): Promise<State | null> {
+  const stored = await row;
+  return stored ? (JSON.parse(await gunzipText(stored.state_gzip)) as State) : null;
 }
 
 /** The airline's own requested live bookings dated inside the window (± a day): what the diff may adopt (engine requestedBookingsByKey). */

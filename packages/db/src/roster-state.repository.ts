@@ -70,7 +70,8 @@ export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleI
 
 /** hashtext(id : xmin) of every row version the fingerprints cover, and whether this transaction wrote it. */
 const bookingVersions = (airlineId: string, window: { start: string; end: string }, ownWrites: boolean) =>
-  sql`select pairing_number, hashtext(booking_id::text || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine
+  sql`select pairing_number, hashtext(booking_id::text || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine,
+      duty_date::text as duty, left(checkin_time_local, 10) as checkin
     from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end}`;
 const travellerVersions = (airlineId: string, ownWrites: boolean) =>
   sql`select hashtext(traveller_email || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine
@@ -88,6 +89,8 @@ export interface WindowFingerprints {
   byPairing: Map<string, string>;
   /** Per pairing_number, `others` of its bookings (left out when all of them are this transaction's). */
   othersByPairing: Map<string, string>;
+  /** Per pairing_number of `byPairing`, the first and last of its bookings' duty and (hotel) check-in dates (engine DiffBasisNow.bookingDates). */
+  datesByPairing: Map<string, [string, string]>;
 }
 
 /**
@@ -98,12 +101,12 @@ export interface WindowFingerprints {
  * versions out (and the transaction gets an id if it had none).
  */
 export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites = true): Promise<WindowFingerprints> {
-  const { whole, byPairing, othersByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites);
+  const { whole, byPairing, othersByPairing, datesByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites);
   const travellers = await sql<{ all_fp: string; others_fp: string }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
     db,
   );
   const t = travellers.rows[0]!;
-  return { all: `${whole.all_fp}/${t.all_fp}`, others: `${whole.others_fp}/${t.others_fp}`, byPairing, othersByPairing };
+  return { all: `${whole.all_fp}/${t.all_fp}`, others: `${whole.others_fp}/${t.others_fp}`, byPairing, othersByPairing, datesByPairing };
 }
 
 /** windowFingerprints' `byPairing` and `othersByPairing` of these pairing_numbers alone, inside a writing transaction. */
@@ -119,20 +122,30 @@ export async function pairingFingerprints(
 
 async function bookingFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites: boolean, pairings?: readonly string[]) {
   const versions = bookingVersions(airlineId, window, ownWrites);
-  const bookings = await sql<{ whole: number; pairing_number: string | null; all_fp: string; others_fp: string }>`with b as (${versions} and ${ofPairings(pairings)})
-    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp from b group by grouping sets ((pairing_number), ())`.execute(db);
+  const bookings = await sql<{
+    whole: number;
+    pairing_number: string | null;
+    all_fp: string;
+    others_fp: string;
+    first: string;
+    last: string;
+  }>`with b as (${versions} and ${ofPairings(pairings)})
+    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp, least(min(duty), min(checkin)) as first, greatest(max(duty), max(checkin)) as last
+    from b group by grouping sets ((pairing_number), ())`.execute(db);
   const byPairing = new Map<string, string>();
   const othersByPairing = new Map<string, string>();
+  const datesByPairing = new Map<string, [string, string]>();
   let whole = bookings.rows[0]!;
   for (const r of bookings.rows) {
     if (Number(r.whole) === 1) whole = r;
     else if (r.pairing_number !== null) {
       byPairing.set(r.pairing_number, r.all_fp);
+      datesByPairing.set(r.pairing_number, [r.first, r.last]);
       // A pairing_number with none but this transaction's bookings has no `others`, as it had no bookings before.
       if (!r.others_fp.startsWith('0:')) othersByPairing.set(r.pairing_number, r.others_fp);
     }
   }
-  return { whole, byPairing, othersByPairing };
+  return { whole, byPairing, othersByPairing, datesByPairing };
 }
 
 /** windowFingerprints' `all` alone (one sum, no groups). */

@@ -100,7 +100,16 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
     ] as const)
       await t.db
         .insertInto('bookings')
-        .values({ booking_id: randomUUID(), airline_id: other, type: 'HOTEL', status: 'CONFIRMED', source: 'SCHEDULE_DIFF', duty_date: date, pairing_number: pairing } as never)
+        .values({
+          booking_id: randomUUID(),
+          airline_id: other,
+          type: 'HOTEL',
+          status: 'CONFIRMED',
+          source: 'SCHEDULE_DIFF',
+          duty_date: date,
+          pairing_number: pairing,
+          checkin_time_local: pairing === 'B2' ? '2027-03-08T00:30:00+01:00' : null,
+        } as never)
         .execute();
   });
 
@@ -114,6 +123,13 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
   it('fingerprints each pairing_number of the window: one changes with its own bookings alone, and a writing transaction tells its own writes apart', async () => {
     const before = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false);
     expect([...before.byPairing.keys()].sort()).toEqual(['A1', 'B2']);
+    // Each pairing_number's first and last duty or check-in date (B2's booking checks in the day after its duty date).
+    expect(before.datesByPairing).toEqual(
+      new Map([
+        ['A1', ['2027-03-05', '2027-03-06']],
+        ['B2', ['2027-03-07', '2027-03-08']],
+      ]),
+    );
     expect(before.others).toBe(before.all);
     expect(await rosterStateRepo.windowFingerprint(t.db, other, WINDOW)).toBe(before.all);
 

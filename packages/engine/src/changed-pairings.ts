@@ -1,6 +1,7 @@
 import { newLayoverInWindow } from './diff';
-import type { DateWindow } from './time';
-import type { DerivedActionItem, FlatRoster } from './types';
+import { pairingOfKey } from './keys';
+import { localDateOf, type DateWindow } from './time';
+import type { DerivedActionItem, FlatRoster, RosterState } from './types';
 
 /*
  * Diffing only the pairings that changed (issue 12). Every rule of the diff is keyed by pairing_number (a
@@ -29,9 +30,61 @@ export interface DiffBasisNow {
   flat: FlatRoster;
   /** Fingerprint of each pairing_number's bookings dated inside the window, as they are now (pairing_number null left out). */
   bookings: ReadonlyMap<string, string>;
+  /**
+   * The first and last date each pairing_number's bookings (those of `bookings`) are judged by: their duty date and
+   * a hotel's check-in date. Asked for only when the window moved; without it a booked pairing_number is diffed then.
+   */
+  bookingDates?: ReadonlyMap<string, readonly [string, string]>;
+  /**
+   * The state the last diff left (this diff's previous state). Asked for only when the window moved, for the
+   * dates of each pairing_number's rows kept there; without it a moved window gets the whole diff.
+   */
+  previous?: RosterState;
   window: DateWindow;
   cutoff: string;
   emitUnchanged: boolean;
+}
+
+/** [first, last] date per pairing_number, widened by each date given. */
+class Spans extends Map<string, [string, string]> {
+  // Rows come grouped by pairing: the last one's span saves most lookups (an L roster has ~300k rows).
+  private lastPairing: string | null = null;
+  private last: [string, string] = ['', ''];
+
+  add(pairing: string, date: string): void {
+    if (pairing !== this.lastPairing) {
+      const span = this.get(pairing);
+      if (span) this.last = span;
+      else this.set(pairing, (this.last = [date, date]));
+      this.lastPairing = pairing;
+    }
+    if (date < this.last[0]) this.last[0] = date;
+    else if (date > this.last[1]) this.last[1] = date;
+  }
+}
+
+/**
+ * The dates every rule of the diff judges a pairing_number's rows by (a leg's duty date, a layover's duty and
+ * check-in dates, a pairing's first and last date), over its rows in the roster (inside the window or not) and
+ * in the previous state. A pairing_number whose content is that of the basis has the rows it had then: these
+ * are the dates of every row the last diff and this one look at for it.
+ */
+function spansOf(flat: FlatRoster, previous: RosterState): Spans {
+  const spans = new Spans();
+  for (const r of flat.deadheads) spans.add(r.pairing_number, r.duty_date);
+  for (const r of flat.layovers) {
+    spans.add(r.pairing_number, r.duty_date);
+    if (!r.checkin_time_local.startsWith(r.duty_date)) spans.add(r.pairing_number, localDateOf(r.checkin_time_local));
+  }
+  for (const list of [flat.pairings, previous.pairings]) {
+    for (const p of list) {
+      spans.add(p.pairing_number, p.first_date);
+      spans.add(p.pairing_number, p.last_date);
+    }
+  }
+  for (const r of previous.deadheads) spans.add(r.pairing_number, r.duty_date);
+  for (const l of previous.layovers) spans.add(pairingOfKey(l.key), l.date);
+  return spans;
 }
 
 /**
@@ -69,26 +122,45 @@ export function diffBasisOf(
   return { v: DIFF_BASIS_VERSION, window: { start: window.start, end: window.end }, cutoff, pairings };
 }
 
+/** Whether a diff in `window` runs in another window than the one the basis was left in (changedPairings then needs DiffBasisNow.previous). */
+export function windowMoved(basis: DiffBasis, window: DateWindow): boolean {
+  return basis.window.start !== window.start || basis.window.end !== window.end;
+}
+
 /**
  * The pairing_numbers this diff must look at, or null when it must diff everything: no basis (or one of
- * another form), another window, emit_unchanged on (it derives items for unchanged rows), or a cancellation
- * cut-off earlier than the basis's (an earlier cut-off may cancel more; a later one only leaves more alone).
- * A pairing_number is left out only when its content and bookings are those of the basis and its diff
- * settled there.
+ * another form), emit_unchanged on (it derives items for unchanged rows), a cancellation cut-off earlier than
+ * the basis's (an earlier cut-off may cancel more; a later one only leaves more alone), or a window that shares
+ * no date with the basis's. A pairing_number is left out only when its content and bookings are those of the
+ * basis and its diff settled there; and when the window moved, only when its rows (rostered and in the previous
+ * state) and its bookings are all dated inside both windows or all outside both, where every in-window test of
+ * the diff answers as it did.
  */
 export function changedPairings(basis: DiffBasis | null, now: DiffBasisNow): Set<string> | null {
   if (!basis || basis.v !== DIFF_BASIS_VERSION || now.emitUnchanged || now.cutoff < basis.cutoff) return null;
-  if (basis.window.start !== now.window.start || basis.window.end !== now.window.end) return null;
+  const moved = windowMoved(basis, now.window);
+  const [early, late] = basis.window.start < now.window.start ? [basis.window, now.window] : [now.window, basis.window];
+  const both = { start: late.start, end: early.end < late.end ? early.end : late.end };
+  const either = { start: early.start, end: early.end > late.end ? early.end : late.end };
+  if (moved && (both.start > both.end || !now.previous)) return null;
+  const spans = moved ? spansOf(now.flat, now.previous!) : new Spans();
+  // Dates inside both windows, or outside both: every in-window test answers for them as it did.
+  const unaffected = (span: readonly [string, string] | undefined) => span === undefined || (span[0] >= both.start && span[1] <= both.end) || span[1] < either.start || span[0] > either.end;
+  // All of them, for every row and booking of the pairing_number (whatever they are, when the window did not move).
+  const datedAsBefore = (pairing: string) =>
+    !moved || (unaffected(spans.get(pairing)) && (!now.bookings.has(pairing) || (now.bookingDates?.has(pairing) === true && unaffected(now.bookingDates.get(pairing)))));
   const changed = new Set<string>();
   const known = new Map<string, PairingBasis>();
   for (const b of basis.pairings) known.set(b[0], b);
   const consider = (pairing: string) => {
     const b = known.get(pairing);
-    if (!b || b[3] !== 1 || b[1] !== (now.flat.pairingContents.get(pairing) ?? null) || b[2] !== (now.bookings.get(pairing) ?? null)) changed.add(pairing);
+    if (!b || b[3] !== 1 || b[1] !== (now.flat.pairingContents.get(pairing) ?? null) || b[2] !== (now.bookings.get(pairing) ?? null) || !datedAsBefore(pairing)) changed.add(pairing);
   };
   for (const pairing of now.flat.pairingContents.keys()) consider(pairing);
   for (const pairing of now.bookings.keys()) consider(pairing);
   // Rostered or booked before and neither now: its rows are gone.
   for (const pairing of known.keys()) if (!now.flat.pairingContents.has(pairing) && !now.bookings.has(pairing)) changed.add(pairing);
+  // Only kept in the previous state: left alone while the window stays, diffed once it moves over their dates.
+  for (const pairing of spans.keys()) if (!changed.has(pairing) && !datedAsBefore(pairing)) changed.add(pairing);
   return changed;
 }

@@ -1,11 +1,11 @@
 /** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
 export { diffRoster, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
-export { changedPairings, diffBasisOf, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow } from './changed-pairings';
+export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow } from './changed-pairings';
 export { rosterState, nextRosterState } from './state';
 export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';
-export { legKey, layoverKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
+export { legKey, layoverKey, pairingOfKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
 export { pairingSignature } from './signature';
 export { SUBTYPE_OF, type DiffItemClassification } from './items';
 export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './time';

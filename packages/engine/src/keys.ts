@@ -20,6 +20,27 @@ export function layoverKey(employeeId: string, pairingNumber: string, dutyPeriod
   return [esc(employeeId), esc(pairingNumber), dutyPeriodNum].join('|');
 }
 
+/** The pairing_number a layover or leg key holds (its second field, unescaped). */
+export function pairingOfKey(key: string): string {
+  // Ids without '|' or '\\' (nearly all): the text between the first two separators.
+  if (!key.includes('\\')) {
+    const start = key.indexOf('|') + 1;
+    return key.slice(start, key.indexOf('|', start));
+  }
+  let field = 0;
+  let out = '';
+  for (let i = 0; i < key.length; i++) {
+    const c = key[i]!;
+    if (c === '\\') {
+      if (field === 1) out += key[i + 1] ?? '';
+      i++;
+    } else if (c === '|') {
+      if (++field > 1) break;
+    } else if (field === 1) out += c;
+  }
+  return out;
+}
+
 /** Stable action-item key: one item per classification and row. */
 export function itemKey(classification: string, rowKey: string): string {
   return `${classification}:${rowKey}`;

@@ -118,17 +118,19 @@ function fourPairingsEdited() {
   return { ...r, pairings: [p5, r.pairings[3]!, p2, r.pairings[0]!] };
 }
 
-it('a resubmission diffs only the pairings that changed, and derives, writes and keeps what the whole diff does', async () => {
-  const { lines, w } = loggedWorker();
+/**
+ * Two rosters for a new airline, with a booking of P4 moved in between when `moveP4`; `whole` drops the basis the
+ * first left, so the second runs the whole diff. What the second derived, wrote and kept, and how many pairings each diffed.
+ */
+async function twoRosters(lines: ReturnType<typeof loggedWorker>['lines'], opts: { name: string; carrier: string; whole: boolean; rosters: [unknown, unknown]; moveP4: boolean }) {
   const db = stack.database.db;
-  /** The same two rosters for an airline, with a booking of the unchanged P4 moved in between; `whole` drops the basis first. */
-  async function twoRosters(name: string, carrier: string, whole: boolean) {
-    const t = await onboard(stack, { name, carrier, scopes: SCOPES, settings: { schedules_access: true } });
-    const { airline_id } = await db.selectFrom('airlines').select('airline_id').where('name', '=', name).executeTakeFirstOrThrow();
-    const first = await submit(t, fourPairings());
-    expect((await waitForSchedule(stack, t.accessToken, first)).status).toBe('COMPLETED');
-    expect((await db.selectFrom('roster_states').select('diff_basis_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow()).diff_basis_gzip).not.toBeNull();
-    if (whole) await db.updateTable('roster_states').set({ diff_basis_gzip: null }).where('airline_id', '=', airline_id).execute();
+  const t = await onboard(stack, { name: opts.name, carrier: opts.carrier, scopes: SCOPES, settings: { schedules_access: true } });
+  const { airline_id } = await db.selectFrom('airlines').select('airline_id').where('name', '=', opts.name).executeTakeFirstOrThrow();
+  const first = await submit(t, opts.rosters[0]);
+  expect((await waitForSchedule(stack, t.accessToken, first)).status).toBe('COMPLETED');
+  expect((await db.selectFrom('roster_states').select('diff_basis_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow()).diff_basis_gzip).not.toBeNull();
+  if (opts.whole) await db.updateTable('roster_states').set({ diff_basis_gzip: null }).where('airline_id', '=', airline_id).execute();
+  if (opts.moveP4)
     await db
       .updateTable('bookings')
       .set({ checkin_time_local: '2027-03-10T18:00:00-05:00' })
@@ -136,23 +138,27 @@ it('a resubmission diffs only the pairings that changed, and derives, writes and
       .where('type', '=', 'HOTEL')
       .where('pairing_number', '=', 'P4')
       .execute();
-    const second = await submit(t, fourPairingsEdited());
-    expect((await waitForSchedule(stack, t.accessToken, second)).status).toBe('COMPLETED');
-    const items = (await allActionItems(stack, t.accessToken, second)).map((i) => ({ classification: i.classification, anchors: i.anchors, source_rows: i.source_rows, message: i.message }));
-    const rostered = await sql<
-      Record<string, unknown>
-    >`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, traveller_email, station, checkin_time_local, checkout_time_local
-      from rostered_layovers where airline_id = ${airline_id} order by row_key`.execute(db);
-    const deadheads = await sql<
-      Record<string, unknown>
-    >`select roster_date::text, row_key, from_airport, to_airport, dep_time_local from rostered_deadheads where airline_id = ${airline_id} order by row_key`.execute(db);
-    const stateRow = await db.selectFrom('roster_states').select('state_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow();
-    const diffed = diffedPairings(lines, airline_id);
-    return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed };
-  }
+  const second = await submit(t, opts.rosters[1]);
+  expect((await waitForSchedule(stack, t.accessToken, second)).status).toBe('COMPLETED');
+  const items = (await allActionItems(stack, t.accessToken, second)).map((i) => ({ classification: i.classification, anchors: i.anchors, source_rows: i.source_rows, message: i.message }));
+  const rostered = await sql<
+    Record<string, unknown>
+  >`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, traveller_email, station, checkin_time_local, checkout_time_local
+    from rostered_layovers where airline_id = ${airline_id} order by row_key`.execute(db);
+  const deadheads = await sql<
+    Record<string, unknown>
+  >`select roster_date::text, row_key, from_airport, to_airport, dep_time_local from rostered_deadheads where airline_id = ${airline_id} order by row_key`.execute(db);
+  const stateRow = await db.selectFrom('roster_states').select('state_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow();
+  const diffed = diffedPairings(lines, airline_id);
+  return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed };
+}
+
+it('a resubmission diffs only the pairings that changed, and derives, writes and keeps what the whole diff does', async () => {
+  const { lines, w } = loggedWorker();
   try {
-    const changed = await twoRosters('Changed Air', 'CH', false);
-    const whole = await twoRosters('Whole Air', 'WH', true);
+    const rosters: [unknown, unknown] = [fourPairings(), fourPairingsEdited()];
+    const changed = await twoRosters(lines, { name: 'Changed Air', carrier: 'CH', whole: false, rosters, moveP4: true });
+    const whole = await twoRosters(lines, { name: 'Whole Air', carrier: 'WH', whole: true, rosters, moveP4: true });
     // P2 (its layover), P3 (gone), P4 (its booking) and P5 (new) are diffed; P1 is not.
     expect(changed.diffed).toEqual(['all', 4]);
     expect(whole.diffed).toEqual(['all', 'all']);
@@ -164,6 +170,41 @@ it('a resubmission diffs only the pairings that changed, and derives, writes and
       'P5 NEW_DEADHEAD',
       'P5 NEW_LAYOVER',
     ]);
+    expect(changed.items).toEqual(whole.items);
+    expect(changed.rostered).toEqual(whole.rostered);
+    expect(changed.deadheads).toEqual(whole.deadheads);
+    expect(changed.state).toEqual(whole.state);
+  } finally {
+    await w.close();
+  }
+});
+
+/** A rolling window: pairings on 10, 12, 14 and 15 March in a window of 10-16 March, then the window a day later. */
+function rollingRosters(): [unknown, unknown] {
+  const on = (n: number, day1: string) => onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test`, day1 }).pairings[0]!;
+  const first = { ...onePairingRoster(), pairings: [on(1, '2027-03-10'), on(2, '2027-03-12'), on(3, '2027-03-14'), on(4, '2027-03-15')] };
+  // Tomorrow's: P2's first layover ends two hours later, P5 is new on 16 March; P1 (10-11 March) is still sent.
+  const p2 = structuredClone(first.pairings[1]!);
+  p2.duty_periods[0]!.layover!.checkout_time_local = p2.duty_periods[0]!.layover!.checkout_time_local.replace('T09:00', 'T11:00');
+  const second = {
+    ...first,
+    schedule_start_date: '2027-03-11',
+    schedule_end_date: '2027-03-17',
+    pairings: [first.pairings[0]!, p2, first.pairings[2]!, first.pairings[3]!, on(5, '2027-03-16')],
+  };
+  return [first, second];
+}
+
+it('when the window moves, a resubmission still diffs only the pairings that changed or have rows outside either window', async () => {
+  const { lines, w } = loggedWorker();
+  try {
+    const rosters = rollingRosters();
+    const changed = await twoRosters(lines, { name: 'Rolling Air', carrier: 'RO', whole: false, rosters, moveP4: false });
+    const whole = await twoRosters(lines, { name: 'Rolling Whole Air', carrier: 'RW', whole: true, rosters, moveP4: false });
+    // P1 (10 March, outside the new window), P2 (its layover) and P5 (new) are diffed; P3 and P4, inside both windows, are not.
+    expect(changed.diffed).toEqual(['all', 3]);
+    expect(whole.diffed).toEqual(['all', 'all']);
+    expect(changed.items.map((i) => `${i.anchors.pairing_number} ${i.classification}`).sort()).toEqual(['P2 LAYOVER_EXTENDED', 'P5 NEW_DEADHEAD', 'P5 NEW_LAYOVER']);
     expect(changed.items).toEqual(whole.items);
     expect(changed.rostered).toEqual(whole.rostered);
     expect(changed.deadheads).toEqual(whole.deadheads);

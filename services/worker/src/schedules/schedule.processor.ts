@@ -27,6 +27,8 @@ import {
   diffAgainst,
   diffBasisOf,
   onlyPairings,
+  rosterStateOf,
+  windowMoved,
   type AirlineBookingContext,
   type DiffBasis,
   diffStateOf,
@@ -40,7 +42,7 @@ import {
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadDiffState, loadRequestedBookings } from '@crew/db';
+import { decodeRosterState, loadDiffState, loadRequestedBookings } from '@crew/db';
 import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
 
@@ -281,15 +283,23 @@ export class ScheduleProcessor {
     phases.lap('flatten');
     const { read, settings, basis, state: stateRow } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
-    let changed = changedPairings(basis, { flat, bookings: read.byPairing, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged });
+    // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
+    // rows: it is decoded first then (otherwise while Postgres reads the bookings, in loadDiffState).
+    const moved = basis !== null && windowMoved(basis, window);
+    const stored = moved ? await decodeRosterState<RosterStateAsStored>(stateRow) : null;
+    const movedFrom = stored ? rosterStateOf(stored) : undefined;
+    const previous = moved ? Promise.resolve(movedFrom ?? null) : decodeRosterState<RosterStateAsStored>(stateRow);
+    previous.catch(() => undefined);
+    const now = { flat, bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
+    let changed = changedPairings(basis, now);
     phases.lap('changed_pairings');
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, Promise.resolve(stateRow));
+    let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previous);
     let ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
       // The settings changed since they were read above: the whole diff after all.
       changed = null;
-      rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), undefined, Promise.resolve(stateRow));
+      rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), undefined, previous);
       ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     }
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
