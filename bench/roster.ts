@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
-import { diffRoster, flattenRoster } from '@crew/engine';
+import { addDays, diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, mutateRoster, ROSTER_SIZES, type RosterSize } from '@crew/roster-generator';
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
 import { measureCopy, measureParse, measureQueue, measureRosterFloor, type CopyFloor, type ParseFloor, type QueueFloor } from './lib/floor';
@@ -412,7 +412,7 @@ function profileText(p: ActivityProfile): string {
 // ---------------------------------------------------------------------------------------------- rosters
 
 interface Prepared {
-  bodies: { first: Buffer; onePct: Buffer; tenPct: Buffer };
+  bodies: { first: Buffer; onePct: Buffer; tenPct: Buffer; rolled: Buffer };
   counts: { pairings: number; rowCount: number; crewLegs: number; deadheads: number; layovers: number; actionItems: number };
   parse: ParseFloor;
   flattenMs: number;
@@ -468,11 +468,13 @@ function prepare(): Prepared {
   t = performance.now();
   gzipSync(first, { level: 1 });
   const gzipMs = performance.now() - t;
-  step('generating the 1 % and 10 % changed rosters');
+  step('generating the 1 % and 10 % changed rosters, and the 10 % one a day later');
   const onePct = mutateRoster(roster, { fraction: 0.01, seed: SEED + 100 });
   const tenPct = mutateRoster(onePct, { fraction: 0.1, seed: SEED + 200 });
+  // The 10 % roster again with its window a day later (a rolling window): only the pairings at its edges change.
+  const rolled = { ...tenPct, schedule_start_date: addDays(tenPct.schedule_start_date, 1), schedule_end_date: addDays(tenPct.schedule_end_date, 1) };
   return {
-    bodies: { first, onePct: Buffer.from(JSON.stringify(onePct)), tenPct: Buffer.from(JSON.stringify(tenPct)) },
+    bodies: { first, onePct: Buffer.from(JSON.stringify(onePct)), tenPct: Buffer.from(JSON.stringify(tenPct)), rolled: Buffer.from(JSON.stringify(rolled)) },
     counts,
     parse,
     flattenMs,
@@ -624,6 +626,9 @@ async function main(): Promise<void> {
   step(`resubmitting ${SIZE} with 10 % of pairings changed (against the 1 % one)`);
   runs.push(await submitAndWait(ctx, tenant, `${SIZE} 10 % changed`, bodies.tenPct));
   report(runs[3]!);
+  step(`resubmitting the 10 % roster with its window a day later (a rolling window; no target, for reference)`);
+  runs.push(await submitAndWait(ctx, tenant, `${SIZE} window a day later`, bodies.rolled));
+  report(runs[4]!);
   const afterSchedules = { workerHwm: procStatusKb(worker.pid, 'VmHWM'), apiHwm: procStatusKb(api.pid, 'VmHWM') };
   say(`  peak RSS so far: worker ${mib(afterSchedules.workerHwm)}, api ${mib(afterSchedules.apiHwm)}`);
 
