@@ -71,7 +71,7 @@ export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleI
 /** hashtext(id : xmin) of every row version the fingerprints cover, and whether this transaction wrote it. */
 const bookingVersions = (airlineId: string, window: { start: string; end: string }, ownWrites: boolean) =>
   sql`select pairing_number, hashtext(booking_id::text || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine,
-      duty_date::text as duty, left(checkin_time_local, 10) as checkin
+      duty_date, checkin_time_local
     from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end}`;
 const travellerVersions = (airlineId: string, ownWrites: boolean) =>
   sql`select hashtext(traveller_email || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine
@@ -79,6 +79,8 @@ const travellerVersions = (airlineId: string, ownWrites: boolean) =>
 /** A set of row versions as count:sum, of all of them and of those this transaction did not write. */
 const ALL = sql`count(*) || ':' || coalesce(sum(h), 0)`;
 const OTHERS = sql`count(*) filter (where not mine) || ':' || coalesce(sum(h) filter (where not mine), 0)`;
+/** The first and last duty or (hotel) check-in date of the group's bookings, as YYYY-MM-DD. */
+const DATES = sql`least(min(duty_date)::text, min(left(checkin_time_local, 10))) as first, greatest(max(duty_date)::text, max(left(checkin_time_local, 10))) as last`;
 
 /** The fingerprints of an airline's window (see windowFingerprint), with each pairing_number's bookings' own. */
 export interface WindowFingerprints {
@@ -89,8 +91,8 @@ export interface WindowFingerprints {
   byPairing: Map<string, string>;
   /** Per pairing_number, `others` of its bookings (left out when all of them are this transaction's). */
   othersByPairing: Map<string, string>;
-  /** Per pairing_number of `byPairing`, the first and last of its bookings' duty and (hotel) check-in dates (engine DiffBasisNow.bookingDates). */
-  datesByPairing: Map<string, [string, string]>;
+  /** Per pairing_number of `byPairing`, the first and last of its bookings' duty and (hotel) check-in dates (engine DiffBasisNow.bookingDates), when asked for. */
+  datesByPairing?: Map<string, [string, string]>;
 }
 
 /**
@@ -98,10 +100,11 @@ export interface WindowFingerprints {
  * the window and its travellers, as count and sum of hashtext(id : xmin). Any insert, update or delete of such
  * a row changes its xmin or the set, so an equal fingerprint means no row changed (but for a 2^-32 hash
  * coincidence per changed row). `ownWrites`: inside a writing transaction, `others` leaves its own row
- * versions out (and the transaction gets an id if it had none).
+ * versions out (and the transaction gets an id if it had none). `dates`: with `datesByPairing` (a diff in a
+ * window other than the last one's needs them).
  */
-export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites = true): Promise<WindowFingerprints> {
-  const { whole, byPairing, othersByPairing, datesByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites);
+export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites = true, dates = false): Promise<WindowFingerprints> {
+  const { whole, byPairing, othersByPairing, datesByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites, undefined, dates);
   const travellers = await sql<{ all_fp: string; others_fp: string }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
     db,
   );
@@ -120,27 +123,27 @@ export async function pairingFingerprints(
   return { byPairing, othersByPairing };
 }
 
-async function bookingFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites: boolean, pairings?: readonly string[]) {
+async function bookingFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites: boolean, pairings?: readonly string[], dates = false) {
   const versions = bookingVersions(airlineId, window, ownWrites);
   const bookings = await sql<{
     whole: number;
     pairing_number: string | null;
     all_fp: string;
     others_fp: string;
-    first: string;
-    last: string;
+    first: string | null;
+    last: string | null;
   }>`with b as (${versions} and ${ofPairings(pairings)})
-    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp, least(min(duty), min(checkin)) as first, greatest(max(duty), max(checkin)) as last
+    select grouping(pairing_number) as whole, pairing_number, ${ALL} as all_fp, ${OTHERS} as others_fp, ${dates ? DATES : sql`null as first, null as last`}
     from b group by grouping sets ((pairing_number), ())`.execute(db);
   const byPairing = new Map<string, string>();
   const othersByPairing = new Map<string, string>();
-  const datesByPairing = new Map<string, [string, string]>();
+  const datesByPairing = dates ? new Map<string, [string, string]>() : undefined;
   let whole = bookings.rows[0]!;
   for (const r of bookings.rows) {
     if (Number(r.whole) === 1) whole = r;
     else if (r.pairing_number !== null) {
       byPairing.set(r.pairing_number, r.all_fp);
-      datesByPairing.set(r.pairing_number, [r.first, r.last]);
+      datesByPairing?.set(r.pairing_number, [r.first!, r.last!]);
       // A pairing_number with none but this transaction's bookings has no `others`, as it had no bookings before.
       if (!r.others_fp.startsWith('0:')) othersByPairing.set(r.pairing_number, r.others_fp);
     }

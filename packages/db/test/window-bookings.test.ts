@@ -123,8 +123,11 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
   it('fingerprints each pairing_number of the window: one changes with its own bookings alone, and a writing transaction tells its own writes apart', async () => {
     const before = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false);
     expect([...before.byPairing.keys()].sort()).toEqual(['A1', 'B2']);
-    // Each pairing_number's first and last duty or check-in date (B2's booking checks in the day after its duty date).
-    expect(before.datesByPairing).toEqual(
+    expect(before.datesByPairing).toBeUndefined();
+    // Asked for: each pairing_number's first and last duty or check-in date (B2's booking checks in the day after its duty date).
+    const dated = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false, true);
+    expect(dated.byPairing).toEqual(before.byPairing);
+    expect(dated.datesByPairing).toEqual(
       new Map([
         ['A1', ['2027-03-05', '2027-03-06']],
         ['B2', ['2027-03-07', '2027-03-08']],
