@@ -153,15 +153,31 @@ async function twoRosters(lines: ReturnType<typeof loggedWorker>['lines'], opts:
   return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed };
 }
 
+/**
+ * The same two rosters for two new airlines: one diffs the changed pairings, the other (its basis dropped) the
+ * whole roster. Both must derive, write and keep the same; the first's result is returned.
+ */
+async function againstTheWholeDiff(
+  lines: ReturnType<typeof loggedWorker>['lines'],
+  opts: { names: [string, string]; carriers: [string, string]; rosters: [unknown, unknown]; moveP4: boolean },
+) {
+  const changed = await twoRosters(lines, { name: opts.names[0], carrier: opts.carriers[0], whole: false, rosters: opts.rosters, moveP4: opts.moveP4 });
+  const whole = await twoRosters(lines, { name: opts.names[1], carrier: opts.carriers[1], whole: true, rosters: opts.rosters, moveP4: opts.moveP4 });
+  expect(whole.diffed).toEqual(['all', 'all']);
+  expect(changed.items).toEqual(whole.items);
+  expect(changed.rostered).toEqual(whole.rostered);
+  expect(changed.deadheads).toEqual(whole.deadheads);
+  expect(changed.state).toEqual(whole.state);
+  return changed;
+}
+
 it('a resubmission diffs only the pairings that changed, and derives, writes and keeps what the whole diff does', async () => {
   const { lines, w } = loggedWorker();
   try {
     const rosters: [unknown, unknown] = [fourPairings(), fourPairingsEdited()];
-    const changed = await twoRosters(lines, { name: 'Changed Air', carrier: 'CH', whole: false, rosters, moveP4: true });
-    const whole = await twoRosters(lines, { name: 'Whole Air', carrier: 'WH', whole: true, rosters, moveP4: true });
+    const changed = await againstTheWholeDiff(lines, { names: ['Changed Air', 'Whole Air'], carriers: ['CH', 'WH'], rosters, moveP4: true });
     // P2 (its layover), P3 (gone), P4 (its booking) and P5 (new) are diffed; P1 is not.
     expect(changed.diffed).toEqual(['all', 4]);
-    expect(whole.diffed).toEqual(['all', 'all']);
     expect(changed.items.map((i) => `${i.anchors.pairing_number} ${i.classification}`).sort()).toEqual([
       'P2 LAYOVER_EXTENDED',
       'P3 DEADHEAD_CANCELLED',
@@ -170,10 +186,6 @@ it('a resubmission diffs only the pairings that changed, and derives, writes and
       'P5 NEW_DEADHEAD',
       'P5 NEW_LAYOVER',
     ]);
-    expect(changed.items).toEqual(whole.items);
-    expect(changed.rostered).toEqual(whole.rostered);
-    expect(changed.deadheads).toEqual(whole.deadheads);
-    expect(changed.state).toEqual(whole.state);
   } finally {
     await w.close();
   }
@@ -198,17 +210,10 @@ function rollingRosters(): [unknown, unknown] {
 it('when the window moves, a resubmission still diffs only the pairings that changed or have rows outside either window', async () => {
   const { lines, w } = loggedWorker();
   try {
-    const rosters = rollingRosters();
-    const changed = await twoRosters(lines, { name: 'Rolling Air', carrier: 'RO', whole: false, rosters, moveP4: false });
-    const whole = await twoRosters(lines, { name: 'Rolling Whole Air', carrier: 'RW', whole: true, rosters, moveP4: false });
+    const changed = await againstTheWholeDiff(lines, { names: ['Rolling Air', 'Rolling Whole Air'], carriers: ['RO', 'RW'], rosters: rollingRosters(), moveP4: false });
     // P1 (10 March, outside the new window), P2 (its layover) and P5 (new) are diffed; P3 and P4, inside both windows, are not.
     expect(changed.diffed).toEqual(['all', 3]);
-    expect(whole.diffed).toEqual(['all', 'all']);
     expect(changed.items.map((i) => `${i.anchors.pairing_number} ${i.classification}`).sort()).toEqual(['P2 LAYOVER_EXTENDED', 'P5 NEW_DEADHEAD', 'P5 NEW_LAYOVER']);
-    expect(changed.items).toEqual(whole.items);
-    expect(changed.rostered).toEqual(whole.rostered);
-    expect(changed.deadheads).toEqual(whole.deadheads);
-    expect(changed.state).toEqual(whole.state);
   } finally {
     await w.close();
   }
