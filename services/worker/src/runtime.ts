@@ -52,13 +52,13 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     maxStalledCount: 3,
   };
   const metrics = deps.metrics ?? NO_METRICS;
-  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, now: deps.now, metrics });
+  const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }), metrics }).start();
+  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, now: deps.now, metrics, webhookKick: () => webhooks.kick() });
   const scheduleWorker = new Worker<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>('schedules', (job, token) => schedules.process(job, token), {
     ...common,
     // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
     concurrency: 2,
   });
-  const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }), metrics }).start();
   const rooming = new RoomingChannel({
     db: deps.db,
     logger: logger.child({ component: 'rooming-lists' }),

@@ -102,6 +102,8 @@ export interface ScheduleProcessorDeps {
   /** The processing clock (tests pin it). */
   now?: () => Date;
   metrics: WorkerMetrics;
+  /** Webhook events were committed (a schedule completed or failed): deliver them now rather than at the next poll. */
+  webhookKick?: () => void;
 }
 
 /**
@@ -122,7 +124,12 @@ export class ScheduleProcessor {
         for (;;) {
           const next = await scheduleLifecycleRepo.nextOpenSchedule(conn, airlineId, UNPROCESSED);
           if (!next) return false;
-          await this.processOne(conn, next, log.child({ schedule_id: next.schedule_id }), job);
+          try {
+            await this.processOne(conn, next, log.child({ schedule_id: next.schedule_id }), job);
+          } finally {
+            // Its schedule.processing_completed or schedule.failed event (and action_item.pending_review) is committed.
+            this.deps.webhookKick?.();
+          }
         }
       } finally {
         await scheduleLifecycleRepo.unlockAirline(conn, airlineId);
