@@ -67,6 +67,9 @@ export function requestIssues(body: ActionInjectionBody | BookingRequestBody, co
       if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
     if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
   }
+  // A cancellation finds its booking by the traveller and the date: the flight's, the anchors', or a committed offer's.
+  if (f && isCancellingRequest(body.classification) && !f.depart_date && !body.anchors.duty_date && !(commit && f.flight_option_id))
+    issues.push({ field: '/flight/depart_date', issue: 'or anchors.duty_date is required to find the booking to cancel' });
   return issues;
 }
 

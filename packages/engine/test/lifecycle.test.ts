@@ -429,9 +429,9 @@ describe('requestIssues', () => {
     expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors, hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 } } as never, false)).toEqual([]);
   });
 
-  test('a flight needs its route and date, unless a commit names an option or the request cancels', () => {
-    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD') =>
-      requestIssues({ type: 'FLIGHT', classification, anchors, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
+  test('a flight needs its route and date, unless a commit names an option; a cancellation needs only a date', () => {
+    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD', dutyDate?: string) =>
+      requestIssues({ type: 'FLIGHT', classification, anchors: { ...anchors, duty_date: dutyDate }, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
     expect(flight({}, false)).toEqual(['/flight/from_airport is required', '/flight/to_airport is required', '/flight/depart_date is required']);
     expect(flight({}, true)).toEqual([
       '/flight/from_airport is required without flight_option_id',
@@ -439,7 +439,12 @@ describe('requestIssues', () => {
       '/flight/depart_date is required without flight_option_id',
     ]);
     expect(flight({ flight_option_id: 'O' }, true)).toEqual([]);
-    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual([]);
+    // The date finds the booking to cancel: the flight's, the anchors' or a committed offer's.
+    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual(['/flight/depart_date or anchors.duty_date is required to find the booking to cancel']);
+    expect(flight({}, false, 'IROP_HOTEL_CANCEL')).toEqual(['/flight/depart_date or anchors.duty_date is required to find the booking to cancel']);
+    expect(flight({ depart_date: '2026-12-10' }, false, 'DEADHEAD_CANCELLED')).toEqual([]);
+    expect(flight({}, false, 'DEADHEAD_CANCELLED', '2026-12-10')).toEqual([]);
+    expect(flight({ flight_option_id: 'O' }, true, 'DEADHEAD_CANCELLED')).toEqual([]);
     expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual(['/flight/to_airport must differ from from_airport']);
   });
 });

@@ -350,6 +350,20 @@ describe('requests, injection and idempotency', () => {
     expect(unknown.body.error.code).toBe('TRAVELLER_NOT_FOUND');
   });
 
+  it('a FLIGHT cancellation without a date to find its booking by → 422 naming the field, nothing stored', async () => {
+    const { t, email } = await airline();
+    const before = await api(t, '/crew/bookings?limit=200');
+    for (const path of ['/crew/bookings/request', '/crew/action-items']) {
+      const res = await api(t, path, {
+        method: 'POST',
+        body: { type: 'FLIGHT', classification: 'DEADHEAD_CANCELLED', anchors: { traveller_email: email, pairing_number: 'P1' }, flight: { cabin_class: 'ECONOMY' } },
+      });
+      expect([path, res.status, res.body.error.code]).toEqual([path, 422, 'VALIDATION_FAILED']);
+      expect(res.body.error.details).toEqual([{ field: '/flight/depart_date', issue: 'or anchors.duty_date is required to find the booking to cancel' }]);
+    }
+    expect((await api(t, '/crew/bookings?limit=200')).body).toEqual(before.body);
+  });
+
   it('validates injection: type must match its block, irop_ref required for IROP', async () => {
     const { t, email } = await airline();
     const mismatch = await api(t, '/crew/action-items', { method: 'POST', body: { ...hotelRequest(email), type: 'FLIGHT' } });
