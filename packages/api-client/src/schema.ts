@@ -5504,7 +5504,7 @@ export interface operations {
                         to_airport?: string;
                         /**
                          * Format: date
-                         * @description YYYY-MM-DD
+                         * @description Required with from_airport and to_airport unless a commit names flight_option_id; a cancellation needs only a date, this or anchors.duty_date, to find the booking
                          */
                         depart_date?: string;
                         /**
@@ -6024,7 +6024,7 @@ export interface operations {
                         to_airport?: string;
                         /**
                          * Format: date
-                         * @description YYYY-MM-DD
+                         * @description Required with from_airport and to_airport unless a commit names flight_option_id; a cancellation needs only a date, this or anchors.duty_date, to find the booking
                          */
                         depart_date?: string;
                         /**

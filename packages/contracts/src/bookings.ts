@@ -268,7 +268,10 @@ export type RequestHotel = Static<typeof RequestHotel>;
 const flightConstraints = {
   from_airport: Type.Optional(Airport),
   to_airport: Type.Optional(Airport),
-  depart_date: Type.Optional(DateString),
+  depart_date: Type.Optional({
+    ...DateString,
+    description: 'Required with from_airport and to_airport unless a commit names flight_option_id; a cancellation needs only a date, this or anchors.duty_date, to find the booking',
+  }),
   depart_after: Type.Optional(Timestamp),
   arrive_by: Type.Optional(Timestamp),
   cabin_class: Type.Optional(Cabin),
