@@ -47,19 +47,11 @@ export interface DiffBasisNow {
 
 /** [first, last] date per pairing_number, widened by each date given. */
 class Spans extends Map<string, [string, string]> {
-  // Rows come grouped by pairing: the last one's span saves most lookups (an L roster has ~300k rows).
-  private lastPairing: string | null = null;
-  private last: [string, string] = ['', ''];
-
   add(pairing: string, date: string): void {
-    if (pairing !== this.lastPairing) {
-      const span = this.get(pairing);
-      if (span) this.last = span;
-      else this.set(pairing, (this.last = [date, date]));
-      this.lastPairing = pairing;
-    }
-    if (date < this.last[0]) this.last[0] = date;
-    else if (date > this.last[1]) this.last[1] = date;
+    const span = this.get(pairing);
+    if (!span) this.set(pairing, [date, date]);
+    else if (date < span[0]) span[0] = date;
+    else if (date > span[1]) span[1] = date;
   }
 }
 
