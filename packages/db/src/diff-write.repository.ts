@@ -46,7 +46,7 @@ const WINDOW_BOOKING_ROW_SQL = `concat_ws(chr(31), ${WINDOW_BOOKING_NAMES.map((c
 const text = (f: string): string | null => (f === 'n' ? null : f.slice(1));
 const integer = (f: string): number | null => (f === 'n' ? null : Number(f.slice(1)));
 
-/** One row's fields, in WINDOW_BOOKING_COLUMNS' order, as one object literal: every row gets the same shape (V8 reads such rows fast). */
+/** One row's fields, in WINDOW_BOOKING_NAMES' order, as one object literal: every row gets the same shape (V8 reads such rows fast). */
 function windowBookingOf(f: string[]): WindowBooking {
   return {
     booking_id: f[0]!.slice(1),
