@@ -2,7 +2,7 @@ import { requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { diffRoster } from './diff';
 import type { DateWindow } from './time';
 import { rosterStateOf, type RosterStateAsStored } from './state-storage';
-import type { BookingStatus, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
+import type { BookingStatus, DiffInput, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
 
 /** A booking dated inside the processed window, as stored: the columns the diff and the plan read. */
 export interface WindowBookingRow {
@@ -88,15 +88,20 @@ export function diffStateOf(stored: RosterStateAsStored | null, hotelRows: reado
 }
 
 /** The diff of a flattened roster against the state, with the airline's diff settings. */
-export function diffAgainst(
+export function diffAgainst(...args: Parameters<typeof diffInputOf>): DiffResult {
+  return diffRoster(diffInputOf(...args));
+}
+
+/** The input of the diff of a flattened roster against the state, with the airline's diff settings (diffRoster, diffRosterInParts). */
+export function diffInputOf(
   flat: FlatRoster,
   state: DiffState,
   ctx: { emitUnchanged: boolean; policy: { cancellation_lookback_days: number } },
   window: DateWindow,
   processedAt: string,
   changedPairings?: ReadonlySet<string>,
-): DiffResult {
-  return diffRoster({
+): DiffInput {
+  return {
     changedPairings,
     current: flat,
     previous: state.previous,
@@ -105,7 +110,7 @@ export function diffAgainst(
     window,
     settings: { emit_unchanged: ctx.emitUnchanged, cancellation_lookback_days: ctx.policy.cancellation_lookback_days },
     processedAt,
-  });
+  };
 }
 
 /** The airline's own requested live bookings (db bookingRepo.requestedLiveBookings), by requestedBookingKey: what the diff may adopt. */

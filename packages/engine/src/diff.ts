@@ -2,10 +2,23 @@ import type { DiffContext } from './context';
 import { diffDeadheads } from './deadheads';
 import { diffLayovers } from './hotels';
 import { sortItems } from './items';
+import { pairingOfKey } from './keys';
 import { nextRosterState } from './state';
 import { applySwaps, detectSwaps } from './swaps';
 import { addDays, inWindow, instantOf, isoInstant, type DateWindow } from './time';
-import type { DerivedActionItem, DiffInput, DiffResult, FlatRoster, RosterState } from './types';
+import type {
+  DeadheadRow,
+  DerivedActionItem,
+  DiffInput,
+  DiffResult,
+  FlatRoster,
+  FlightBookingActual,
+  HotelBookingActual,
+  LayoverRef,
+  LayoverRow,
+  PairingSummary,
+  RosterState,
+} from './types';
 
 const EMPTY_STATE: RosterState = { deadheads: [], layovers: [], pairings: [] };
 
@@ -19,36 +32,138 @@ export function cancellationCutoffOf(processedAt: string, lookbackDays: number):
   return addDays(isoInstant(processedMs).slice(0, 10), -lookbackDays);
 }
 
+/** What one part of a diff reads: the roster's rows, the previous state's and the bookings of some pairing_numbers. */
+interface DiffPart {
+  current: FlatRoster;
+  previous: RosterState;
+  hotelBookings: readonly HotelBookingActual[];
+  flightBookings: readonly FlightBookingActual[];
+}
+
 /**
  * Derives the action items of a submission: HOTEL items from its layovers against the hotel
  * booking actuals, FLIGHT items from its DH legs against the previous submission's, swaps from
  * the pairing summaries. Pure: the clock is `processedAt`.
  */
 export function diffRoster(input: DiffInput): DiffResult {
+  const parts = diffRosterInParts(input, Infinity);
+  for (let step = parts.next(); ; step = parts.next()) if (step.done) return step.value;
+}
+
+/**
+ * diffRoster, a range of pairing_numbers at a time (`pairingsPerPart` of them, in sorted order): it pauses after
+ * each part, so that its caller can let other work run (the worker lets Postgres take in rows meanwhile). Every
+ * item belongs to one pairing_number and its rows, previous rows, bookings and swaps are that pairing_number's
+ * alone, so the parts' items are the whole diff's; each part's are sorted and the parts are ranges of
+ * pairing_numbers, which sortItems orders first, so the parts concatenate in sortItems order.
+ */
+export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): Generator<void, DiffResult, void> {
   const processedMs = instantOf(input.processedAt);
   if (Number.isNaN(processedMs)) throw new Error(`processedAt is not an ISO timestamp with offset: ${input.processedAt}`);
   const previous = input.previous ?? EMPTY_STATE;
-  const only = input.changedPairings;
-  const ctx: DiffContext = {
-    current: only ? onlyPairings(input.current, only) : input.current,
-    // Every previous row of an unchanged pairing would otherwise look removed.
-    previous: only ? { ...previous, deadheads: previous.deadheads.filter((r) => only.has(r.pairing_number)) } : previous,
+  const flagged = new Set(input.current.flaggedKeys);
+  const shared = {
     window: input.window,
     settings: input.settings,
     processedMs,
     cancellationCutoff: cancellationCutoffOf(input.processedAt, input.settings.cancellation_lookback_days),
-    flagged: new Set(input.current.flaggedKeys),
+    flagged,
   };
-  const ofChanged = <B extends { pairing_number: string | null }>(bookings: readonly B[]) =>
-    only ? bookings.filter((b) => b.pairing_number !== null && only.has(b.pairing_number)) : bookings;
-  const items = [...diffLayovers(ctx, ofChanged(input.hotelBookings)), ...diffDeadheads(ctx, ofChanged(input.flightBookings))];
-  applySwaps(items, detectSwaps(ctx.current.pairings, previous.pairings));
+  const actionItems: DerivedActionItem[] = [];
+  for (const part of partsOf(input, previous, pairingsPerPart)) {
+    const ctx: DiffContext = { ...shared, current: part.current, previous: part.previous };
+    const items = [...diffLayovers(ctx, part.hotelBookings), ...diffDeadheads(ctx, part.flightBookings)];
+    applySwaps(items, detectSwaps(part.current.pairings, part.previous.pairings));
+    for (const item of sortItems(items)) actionItems.push(item);
+    yield;
+  }
   return {
-    actionItems: sortItems(items),
+    actionItems,
     // Already in flattened-row order.
     auditEvents: input.current.auditEvents,
-    nextState: nextRosterState(previous, input.current, input.window, ctx.flagged),
+    nextState: nextRosterState(previous, input.current, input.window, flagged),
   };
+}
+
+/** The parts of a diff: one for everything (or the changed pairings), or ranges of the pairing_numbers it diffs. */
+function partsOf(input: DiffInput, previous: RosterState, pairingsPerPart: number): DiffPart[] {
+  const only = input.changedPairings;
+  const ofChanged = <B extends { pairing_number: string | null }>(bookings: readonly B[]) =>
+    only ? bookings.filter((b) => b.pairing_number !== null && only.has(b.pairing_number)) : bookings;
+  const whole = (): DiffPart[] => [
+    {
+      current: only ? onlyPairings(input.current, only) : input.current,
+      // Every previous row of an unchanged pairing would otherwise look removed.
+      previous: only ? { ...previous, deadheads: previous.deadheads.filter((r) => only.has(r.pairing_number)) } : previous,
+      hotelBookings: ofChanged(input.hotelBookings),
+      flightBookings: ofChanged(input.flightBookings),
+    },
+  ];
+  if (!Number.isFinite(pairingsPerPart)) return whole();
+  // Every pairing_number something is diffed for (a booking without one is never matched to a row).
+  const numbers = new Set<string>();
+  for (const rows of [input.current.layovers, input.current.deadheads, input.current.pairings, previous.deadheads, previous.pairings, input.hotelBookings, input.flightBookings])
+    for (const r of rows as readonly { pairing_number: string | null }[]) if (r.pairing_number !== null && (!only || only.has(r.pairing_number))) numbers.add(r.pairing_number);
+  // Sorted as sortItems compares (UTF-16 code units).
+  const sorted = [...numbers].sort();
+  if (sorted.length <= pairingsPerPart) return whole();
+  const partOf = new Map<string, number>();
+  for (let i = 0; i < sorted.length; i++) partOf.set(sorted[i]!, Math.floor(i / pairingsPerPart));
+  const parts = Array.from({ length: Math.ceil(sorted.length / pairingsPerPart) }, () => ({
+    current: { ...input.current, deadheads: [] as DeadheadRow[], layovers: [] as LayoverRow[], pairings: [] as PairingSummary[] },
+    previous: { deadheads: [] as DeadheadRow[], layovers: [] as LayoverRef[], pairings: [] as PairingSummary[] },
+    hotelBookings: [] as HotelBookingActual[],
+    flightBookings: [] as FlightBookingActual[],
+  }));
+  const into = <R>(rows: readonly R[], pairingOf: (r: R) => string | null, list: (part: (typeof parts)[number]) => R[]) => {
+    for (const r of rows) {
+      const pairing = pairingOf(r);
+      const i = pairing === null ? undefined : partOf.get(pairing);
+      if (i !== undefined) list(parts[i]!).push(r);
+    }
+  };
+  into(
+    input.current.layovers,
+    (r) => r.pairing_number,
+    (s) => s.current.layovers,
+  );
+  into(
+    input.current.deadheads,
+    (r) => r.pairing_number,
+    (s) => s.current.deadheads,
+  );
+  into(
+    input.current.pairings,
+    (r) => r.pairing_number,
+    (s) => s.current.pairings,
+  );
+  into(
+    previous.deadheads,
+    (r) => r.pairing_number,
+    (s) => s.previous.deadheads,
+  );
+  into(
+    previous.pairings,
+    (r) => r.pairing_number,
+    (s) => s.previous.pairings,
+  );
+  // The previous layovers only give an item its day1_row, looked up by the item's key.
+  into(
+    previous.layovers,
+    (r) => pairingOfKey(r.key),
+    (s) => s.previous.layovers,
+  );
+  into(
+    input.hotelBookings,
+    (b) => b.pairing_number,
+    (s) => s.hotelBookings,
+  );
+  into(
+    input.flightBookings,
+    (b) => b.pairing_number,
+    (s) => s.flightBookings,
+  );
+  return parts;
 }
 
 /**

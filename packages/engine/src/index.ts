@@ -1,6 +1,6 @@
 /** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
-export { diffRoster, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
+export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow } from './changed-pairings';
 export { rosterState, nextRosterState } from './state';
 export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
@@ -21,4 +21,4 @@ export * from './plan';
 export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
-export { diffStateOf, diffAgainst, requestedBookingsByKey, type DiffState, type WindowBookingRow } from './diff-state';
+export { diffStateOf, diffAgainst, diffInputOf, requestedBookingsByKey, type DiffState, type WindowBookingRow } from './diff-state';

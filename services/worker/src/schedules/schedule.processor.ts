@@ -24,8 +24,9 @@ import {
   UNPROCESSED,
   cancellationCutoffOf,
   changedPairings,
-  diffAgainst,
   diffBasisOf,
+  diffInputOf,
+  diffRosterInParts,
   onlyPairings,
   rosterStateOf,
   windowMoved,
@@ -63,6 +64,23 @@ class Phases {
 
 /** Items planned and written per slice of the diff's write transaction. */
 const WRITE_SLICE = 5000;
+
+/** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
+const DIFF_PART_PAIRINGS = 250;
+
+/** Runs the parts of a diff to its result, letting the event loop run between them: the connection sends what is queued on it. */
+async function derived<R>(parts: Generator<void, R, void>): Promise<R> {
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The error of a statement sent after an earlier one failed in the same transaction (SQLSTATE 25P02). */
+function transactionAborted(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '25P02';
+}
 
 /** A schedule whose processing wrote no item. */
 const NO_PENDING_REVIEW: PendingReview = { count: 0, ids: [] };
@@ -313,109 +331,129 @@ export class ScheduleProcessor {
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
-    const result = diffAgainst(flat, state, ctx, window, processedAt, changed ?? undefined);
-    const audits = result.auditEvents.map((e) => ({
-      airline_id: airlineId,
-      schedule_id: schedule.schedule_id,
-      event_key: e.event_key,
-      classification: e.classification,
-      message: e.message,
-      anchors: e.anchors,
-      source_rows: e.source_rows,
-      details: e.details,
-    }));
-    phases.lap('diff');
-    // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
-    let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
 
     const jobs: CatalogJob<BookingQueue>[] = [];
-    await conn.transaction().execute(async (trx) => {
-      // The airline's own requests wait for this write (and it for them): neither books what the other holds.
-      await bookingRepo.lockAirlineBookings(trx, airlineId);
-      phases.lap('tx_lock');
-      // Queued on the transaction's connection in this order: Postgres runs them while this process encodes
-      // the state (the fingerprint before any write of this transaction).
-      const fingerprintBefore = settles ? rosterStateRepo.windowFingerprint(trx, airlineId, window) : null;
-      const requestedRows = loadRequestedBookings(trx, airlineId, window);
-      const firstWrites = Promise.all([
-        diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]),
-        diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits }),
-      ]);
-      for (const p of [fingerprintBefore, requestedRows, firstWrites]) p?.catch(() => undefined);
-      // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
-      const stateGzip = gzipJson(storedRosterState(result.nextState));
-      stateGzip.catch(() => undefined);
-      phases.lap('tx_encode_state');
-      if (fingerprintBefore) settles = (await fingerprintBefore) === read.all;
-      const requested = requestedBookingsByKey(await requestedRows);
-      await firstWrites;
-      phases.lap('tx_requested_travellers_audits');
-      // Planned and written a slice at a time: a big roster's rows never sit in memory all at once. The next
-      // slice is planned while Postgres still takes in this one's COPY (the connection queues the statements).
-      let open = 0;
-      const adopted = new Set<string>();
-      const pendingReview = { count: 0, ids: [] as string[] };
-      let writing: Promise<void> = Promise.resolve();
-      for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
-        const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
-        open += writes.open;
-        jobs.push(...writes.jobs);
-        if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
-        for (const a of writes.adoptions) adopted.add(a.pairing_number);
-        pendingReview.count += writes.pendingReview.length;
-        pendingReview.ids.push(...writes.pendingReview.slice(0, webhookRepo.PENDING_REVIEW_IDS - pendingReview.ids.length));
-        phases.lap('tx_plan');
+    let itemCount = 0;
+    const queued: { rostered?: Promise<void> } = {};
+    try {
+      await conn.transaction().execute(async (trx) => {
+        // The rostered rows (the coverage monitor's, issue 14) depend on the roster alone: queued first, Postgres takes
+        // them in while this process derives the diff, which pauses between parts to let the connection send them.
+        // Only the changed pairings' rows when the diff looks at those alone: the others' are stored as they are.
+        const rostered = (queued.rostered = changed
+          ? coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, onlyPairings(flat, changed)), [...changed])
+          : coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat)));
+        // Awaited once the items are written; until then a failure must not count as unhandled.
+        rostered.catch(() => undefined);
+        phases.lap('tx_queue_rostered_rows');
+        const result = await derived(diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS));
+        itemCount = result.actionItems.length;
+        const audits = result.auditEvents.map((e) => ({
+          airline_id: airlineId,
+          schedule_id: schedule.schedule_id,
+          event_key: e.event_key,
+          classification: e.classification,
+          message: e.message,
+          anchors: e.anchors,
+          source_rows: e.source_rows,
+          details: e.details,
+        }));
+        phases.lap('diff');
+        // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
+        let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
+        // The airline's own requests wait for this write (and it for them): neither books what the other holds.
+        await bookingRepo.lockAirlineBookings(trx, airlineId);
+        phases.lap('tx_lock');
+        // Queued on the transaction's connection in this order: Postgres runs them while this process encodes
+        // the state (the fingerprint before any write of this transaction).
+        const fingerprintBefore = settles ? rosterStateRepo.windowFingerprint(trx, airlineId, window) : null;
+        const requestedRows = loadRequestedBookings(trx, airlineId, window);
+        const firstWrites = Promise.all([
+          diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]),
+          diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits }),
+        ]);
+        for (const p of [fingerprintBefore, requestedRows, firstWrites]) p?.catch(() => undefined);
+        // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
+        const stateGzip = gzipJson(storedRosterState(result.nextState));
+        stateGzip.catch(() => undefined);
+        phases.lap('tx_encode_state');
+        if (fingerprintBefore) settles = (await fingerprintBefore) === read.all;
+        const requested = requestedBookingsByKey(await requestedRows);
+        await firstWrites;
+        phases.lap('tx_requested_travellers_audits');
+        // Planned and written a slice at a time: a big roster's rows never sit in memory all at once. The next
+        // slice is planned while Postgres still takes in this one's COPY (the connection queues the statements).
+        let open = 0;
+        const adopted = new Set<string>();
+        const pendingReview = { count: 0, ids: [] as string[] };
+        let writing: Promise<void> = Promise.resolve();
+        for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
+          const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
+          open += writes.open;
+          jobs.push(...writes.jobs);
+          if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
+          for (const a of writes.adoptions) adopted.add(a.pairing_number);
+          pendingReview.count += writes.pendingReview.length;
+          pendingReview.ids.push(...writes.pendingReview.slice(0, webhookRepo.PENDING_REVIEW_IDS - pendingReview.ids.length));
+          phases.lap('tx_plan');
+          await writing;
+          phases.lap('tx_write_items');
+          writing = (async () => {
+            await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+            await bookingRepo.adoptBookings(trx, writes.adoptions);
+          })();
+          // Awaited in the next round or below; until then a failure must not count as unhandled.
+          writing.catch(() => undefined);
+        }
         await writing;
         phases.lap('tx_write_items');
-        writing = (async () => {
-          await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
-          await bookingRepo.adoptBookings(trx, writes.adoptions);
-        })();
-        // Awaited in the next round or below; until then a failure must not count as unhandled.
-        writing.catch(() => undefined);
-      }
-      await writing;
-      phases.lap('tx_write_items');
-      await outboxRepo.addToOutbox(trx, jobs);
-      phases.lap('tx_outbox');
-      // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
-      const fingerprints = settles || !changed ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
-      // The bookings of the pairings diffed, as this transaction leaves them. Those of the others are recorded as
-      // read: had anyone changed one since, the next diff sees a difference and diffs that pairing.
-      const diffed = fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
-      const bookingsNow = new Map(changed ? [...read.byPairing].filter(([pairing]) => !changed.has(pairing)) : []);
-      for (const [pairing, fingerprint] of diffed.byPairing) if (!changed || changed.has(pairing)) bookingsNow.set(pairing, fingerprint);
-      const cutoff = cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days);
-      // A pairing_number diffed whose bookings someone else changed since they were read was diffed with what it had.
-      const disturbed = [...adopted];
-      for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
-        if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
-      const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed));
-      await rosterStateRepo.saveRosterState(
-        trx,
-        airlineId,
-        schedule.schedule_id,
-        await stateGzip,
-        {
-          body_sha256: bodySha256,
-          settled_fingerprint: settles && fingerprints && fingerprints.others === read.all ? fingerprints.all : null,
-          settled_cutoff: cutoff,
-          audit_events: audits.length,
-        },
-        basis,
+        await outboxRepo.addToOutbox(trx, jobs);
+        phases.lap('tx_outbox');
+        // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
+        const fingerprints = settles || !changed ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+        // The bookings of the pairings diffed, as this transaction leaves them. Those of the others are recorded as
+        // read: had anyone changed one since, the next diff sees a difference and diffs that pairing.
+        const diffed = fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
+        const bookingsNow = new Map(changed ? [...read.byPairing].filter(([pairing]) => !changed.has(pairing)) : []);
+        for (const [pairing, fingerprint] of diffed.byPairing) if (!changed || changed.has(pairing)) bookingsNow.set(pairing, fingerprint);
+        const cutoff = cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days);
+        // A pairing_number diffed whose bookings someone else changed since they were read was diffed with what it had.
+        const disturbed = [...adopted];
+        for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
+          if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
+        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed));
+        await rosterStateRepo.saveRosterState(
+          trx,
+          airlineId,
+          schedule.schedule_id,
+          await stateGzip,
+          {
+            body_sha256: bodySha256,
+            settled_fingerprint: settles && fingerprints && fingerprints.others === read.all ? fingerprints.all : null,
+            settled_cutoff: cutoff,
+            audit_events: audits.length,
+          },
+          basis,
+        );
+        phases.lap('tx_save_state');
+        await rostered;
+        phases.lap('tx_coverage_rows');
+        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open), pendingReview)))
+          throw new Error('schedule left PROCESSING while being processed');
+        phases.lap('tx_finish');
+      });
+    } catch (err) {
+      // A failed statement aborts the transaction, and every statement after it fails with 25P02. The rostered rows'
+      // statements run between the others': of their failure and this one, the one that is not 25P02 is the cause
+      // (a data error in either is permanent, the schedule FAILED at once).
+      const rosteredFailure = await queued.rostered?.then(
+        () => null,
+        (e: unknown) => e,
       );
-      phases.lap('tx_save_state');
-      // The same state as rows the coverage monitor can query (issue 14).
-      // Only the changed pairings' rows when the diff looked at those alone: the others' are stored as they are.
-      if (changed) await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, onlyPairings(flat, changed)), [...changed]);
-      else await coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
-      phases.lap('tx_coverage_rows');
-      if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open), pendingReview)))
-        throw new Error('schedule left PROCESSING while being processed');
-      phases.lap('tx_finish');
-    });
+      throw rosteredFailure && !transactionAborted(rosteredFailure) ? rosteredFailure : err;
+    }
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
-    return { items: result.actionItems.length, diffedPairings: changed ? changed.size : null };
+    return { items: itemCount, diffedPairings: changed ? changed.size : null };
   }
 }
