@@ -17,7 +17,8 @@
  *
  * It starts auth, supplier-sandbox (latency 0), api and worker as real processes against a fresh database
  * (crew_bench_<random>, dropped at the end) and a unique BullMQ prefix on 127.0.0.1, measures the floor and
- * the service, prints a report, writes it into docs/benchmarks.md, and stops every process it started.
+ * the service, prints a report, writes it into docs/benchmarks.md, and stops every process it started. Each
+ * timed run, floor or service, starts right after a CHECKPOINT (bench/lib/floor.ts checkpoint).
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -30,7 +31,7 @@ import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/c
 import { addDays, diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, mutateRoster, ROSTER_SIZES, type RosterSize } from '@crew/roster-generator';
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
-import { measureCopy, measureParse, measureQueue, measureRosterFloor, type CopyFloor, type ParseFloor, type QueueFloor } from './lib/floor';
+import { checkpoint, measureCopy, measureParse, measureQueue, measureRosterFloor, type CopyFloor, type ParseFloor, type QueueFloor } from './lib/floor';
 import { backendPids, cpuDelta, cpuSnapshot, HealthSampler, machineCpu, PgActivityProfiler, type ActivityProfile, type HealthStats } from './lib/observe';
 import { freePort, procStatusKb, recentOutput, ROOT, startService, stopAll, waitHttpOk, type Service } from './lib/processes';
 import { benchCleanups } from './lib/cleanup';
@@ -149,6 +150,8 @@ async function scheduleRow(ctx: Ctx, id: string) {
 
 /** POST the body, then poll processing-status every 200 ms until poll_recommended is false. */
 async function submitAndWait(ctx: Ctx, tenant: Tenant, label: string, body: Buffer): Promise<Submission> {
+  // Every timed run, the floor's too, starts right after a checkpoint (bench/lib/floor.ts).
+  await checkpoint(ctx.reader);
   const pidsBefore = await backendPids(ctx.reader, ctx.dbName);
   const health = await new HealthSampler(`${ctx.urls.apiUrl}/healthz`).start();
   const profiler = await new PgActivityProfiler(ctx.databaseUrl, ctx.dbName).start();

@@ -201,6 +201,15 @@ export interface RosterFloor {
  * pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb) with a short JSON
  * object in payload. No BullMQ. The COPY text is built before its clock starts; each run uses a new table.
  */
+/**
+ * Flushes the WAL's dirty pages before a timed run, as pgbench does: otherwise the WAL of the runs before it
+ * (the floor's COPYs, an earlier submission) can trigger a checkpoint in the middle of it, whose full-page
+ * images and writes land on whichever run happens to be going then. Needs superuser or pg_checkpoint.
+ */
+export async function checkpoint(client: Pick<pg.Client, 'query'>): Promise<void> {
+  await client.query('checkpoint');
+}
+
 export async function measureRosterFloor(databaseUrl: string, body: string, rows: number, runs = 3): Promise<{ best: RosterFloor; all: RosterFloor[] }> {
   const airline = randomUUID();
   const schedule = randomUUID();
@@ -224,6 +233,7 @@ export async function measureRosterFloor(databaseUrl: string, body: string, rows
   await client.connect();
   try {
     for (let r = 0; r < runs; r++) {
+      await checkpoint(client);
       let t = performance.now();
       const parsed: unknown = JSON.parse(body);
       const parseMs = performance.now() - t;
