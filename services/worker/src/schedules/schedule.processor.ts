@@ -414,6 +414,7 @@ export class ScheduleProcessor {
         // The bookings of the pairings diffed, as this transaction leaves them. Those of the others are recorded as
         // read: had anyone changed one since, the next diff sees a difference and diffs that pairing.
         const diffed = fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
+        phases.lap('tx_fingerprints');
         const bookingsNow = new Map(changed ? [...read.byPairing].filter(([pairing]) => !changed.has(pairing)) : []);
         for (const [pairing, fingerprint] of diffed.byPairing) if (!changed || changed.has(pairing)) bookingsNow.set(pairing, fingerprint);
         const cutoff = cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days);
@@ -422,6 +423,7 @@ export class ScheduleProcessor {
         for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
           if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
         const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed));
+        phases.lap('tx_basis');
         await rosterStateRepo.saveRosterState(
           trx,
           airlineId,
