@@ -159,3 +159,13 @@ export async function copyInsert(trx: DbOrTrx, table: string, columns: ColumnTyp
     await pipeline(Readable.from(copyChunks(columns, rows)), stream);
   });
 }
+
+/**
+ * A filter on a table's pairing_number column (bookings, rostered rows): these pairing_numbers only, or all rows.
+ * `= any` of a constant array is a hash lookup per row (Postgres 14+), whatever the statistics say; a join with
+ * unnest() is planned as a nested loop over every booking while the table's statistics still predate a big first
+ * roster (measured: 3 s instead of 0.1 s).
+ */
+export function ofPairings(pairings: readonly string[] | undefined) {
+  return pairings ? sql<boolean>`pairing_number = any(${pairings}::text[])` : sql<boolean>`true`;
+}

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx } from './database';
-import { bulkInsert, bulkUpdate, copyInsert, type BulkChange, type BulkColumns, type BulkRow } from './bulk';
+import { bulkInsert, bulkUpdate, copyInsert, ofPairings, type BulkChange, type BulkColumns, type BulkRow } from './bulk';
 import type { BookingEventTable, BookingStatus, BookingTable } from './tables/booking.table';
 import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
 
@@ -99,15 +99,6 @@ export function bookingsInWindowByColumn(db: DbOrTrx, airlineId: string, type: '
     .where('duty_date', '<=', end)
     .where(ofPairings(pairings))
     .execute();
-}
-
-/**
- * Bookings of these pairing_numbers only, or all of them. `= any` of a constant array is a hash lookup per row
- * (Postgres 14+), whatever the statistics say; a join with unnest() is planned as a nested loop over every
- * booking while the table's statistics still predate a big first roster (measured: 3 s instead of 0.1 s).
- */
-export function ofPairings(pairings: readonly string[] | undefined) {
-  return pairings ? sql<boolean>`pairing_number = any(${pairings}::text[])` : sql<boolean>`true`;
 }
 
 /** A resubmission's audit events are those of the identical roster before it: copied, and counted. */

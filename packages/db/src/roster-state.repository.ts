@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
-import { ofPairings } from './diff-write.repository';
+import { ofPairings } from './bulk';
 
 /*
  * The roster state aggregate: what the next diff of an airline compares with (roster_states), and the facts
@@ -103,7 +103,12 @@ export interface WindowFingerprints {
  * versions out (and the transaction gets an id if it had none). `dates`: with `datesByPairing` (a diff in a
  * window other than the last one's needs them).
  */
-export async function windowFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites = true, dates = false): Promise<WindowFingerprints> {
+export async function windowFingerprints(
+  db: DbOrTrx,
+  airlineId: string,
+  window: { start: string; end: string },
+  { ownWrites = true, dates = false }: { ownWrites?: boolean; dates?: boolean } = {},
+): Promise<WindowFingerprints> {
   const { whole, byPairing, othersByPairing, datesByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites, undefined, dates);
   const travellers = await sql<{ all_fp: string; others_fp: string }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
     db,

@@ -121,11 +121,11 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
   });
 
   it('fingerprints each pairing_number of the window: one changes with its own bookings alone, and a writing transaction tells its own writes apart', async () => {
-    const before = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false);
+    const before = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, { ownWrites: false });
     expect([...before.byPairing.keys()].sort()).toEqual(['A1', 'B2']);
     expect(before.datesByPairing).toBeUndefined();
     // Asked for: each pairing_number's first and last duty or check-in date (B2's booking checks in the day after its duty date).
-    const dated = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false, true);
+    const dated = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, { ownWrites: false, dates: true });
     expect(dated.byPairing).toEqual(before.byPairing);
     expect(dated.datesByPairing).toEqual(
       new Map([
@@ -137,7 +137,7 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
     expect(await rosterStateRepo.windowFingerprint(t.db, other, WINDOW)).toBe(before.all);
 
     await t.db.updateTable('bookings').set({ status: 'CANCELLED' }).where('airline_id', '=', other).where('pairing_number', '=', 'B2').execute();
-    const after = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, false);
+    const after = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, { ownWrites: false });
     expect(after.byPairing.get('A1')).toBe(before.byPairing.get('A1'));
     expect(after.byPairing.get('B2')).not.toBe(before.byPairing.get('B2'));
     expect(after.all).not.toBe(before.all);

@@ -233,7 +233,10 @@ export class ScheduleProcessor {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const basis = await this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
-    const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, false, basis !== null && windowMoved(basis, window));
+    const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, {
+      ownWrites: false,
+      dates: basis !== null && windowMoved(basis, window),
+    });
     const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
     return { read, settings, basis, state: await rosterStateRepo.loadRosterState(conn, schedule.airline_id) };
   }
