@@ -820,6 +820,8 @@ async function main(): Promise<void> {
       '',
       '### Floor (issue 12; same run, same machine, before the services started)',
       '',
+      'Each floor run, like each service run below, starts right after a `CHECKPOINT`.',
+      '',
       table(['part', 'volume', 'time'], floorTable),
       '',
       '### Service',
