@@ -115,54 +115,24 @@ function partsOf(input: DiffInput, previous: RosterState, pairingsPerPart: numbe
     hotelBookings: [] as HotelBookingActual[],
     flightBookings: [] as FlightBookingActual[],
   }));
-  const into = <R>(rows: readonly R[], pairingOf: (r: R) => string | null, list: (part: (typeof parts)[number]) => R[]) => {
+  const into = <R extends { pairing_number: string | null }>(rows: readonly R[], list: (part: (typeof parts)[number]) => R[]) => {
     for (const r of rows) {
-      const pairing = pairingOf(r);
-      const i = pairing === null ? undefined : partOf.get(pairing);
+      const i = r.pairing_number === null ? undefined : partOf.get(r.pairing_number);
       if (i !== undefined) list(parts[i]!).push(r);
     }
   };
-  into(
-    input.current.layovers,
-    (r) => r.pairing_number,
-    (s) => s.current.layovers,
-  );
-  into(
-    input.current.deadheads,
-    (r) => r.pairing_number,
-    (s) => s.current.deadheads,
-  );
-  into(
-    input.current.pairings,
-    (r) => r.pairing_number,
-    (s) => s.current.pairings,
-  );
-  into(
-    previous.deadheads,
-    (r) => r.pairing_number,
-    (s) => s.previous.deadheads,
-  );
-  into(
-    previous.pairings,
-    (r) => r.pairing_number,
-    (s) => s.previous.pairings,
-  );
-  // The previous layovers only give an item its day1_row, looked up by the item's key.
-  into(
-    previous.layovers,
-    (r) => pairingOfKey(r.key),
-    (s) => s.previous.layovers,
-  );
-  into(
-    input.hotelBookings,
-    (b) => b.pairing_number,
-    (s) => s.hotelBookings,
-  );
-  into(
-    input.flightBookings,
-    (b) => b.pairing_number,
-    (s) => s.flightBookings,
-  );
+  into(input.current.layovers, (p) => p.current.layovers);
+  into(input.current.deadheads, (p) => p.current.deadheads);
+  into(input.current.pairings, (p) => p.current.pairings);
+  into(previous.deadheads, (p) => p.previous.deadheads);
+  into(previous.pairings, (p) => p.previous.pairings);
+  into(input.hotelBookings, (p) => p.hotelBookings);
+  into(input.flightBookings, (p) => p.flightBookings);
+  // The previous layovers only give an item its day1_row, looked up by the item's key (which holds the pairing_number).
+  for (const ref of previous.layovers) {
+    const i = partOf.get(pairingOfKey(ref.key));
+    if (i !== undefined) parts[i]!.previous.layovers.push(ref);
+  }
   return parts;
 }
 
