@@ -79,11 +79,14 @@ export interface ScheduleCounts {
   audit_events: number;
 }
 
-/** Summary counters computed from the action items themselves, so they are always in step. */
-export async function scheduleCounts(db: DbOrTrx, scheduleIds: string[]): Promise<Map<string, ScheduleCounts>> {
+/**
+ * Summary counters computed from the action items themselves, so they are always in step. Only the schedules of
+ * `counted` (by default all) are looked up; the others count zero.
+ */
+export async function scheduleCounts(db: DbOrTrx, scheduleIds: readonly string[], counted: readonly string[] = scheduleIds): Promise<Map<string, ScheduleCounts>> {
   const out = new Map<string, ScheduleCounts>();
   for (const id of scheduleIds) out.set(id, { total: 0, auto_booked: 0, auto_cancelled: 0, pending_review: 0, failed: 0, open: 0, open_flight: 0, audit_events: 0 });
-  if (scheduleIds.length === 0) return out;
+  if (counted.length === 0) return out;
   const items = await db
     .selectFrom('action_items')
     .select([
@@ -96,14 +99,14 @@ export async function scheduleCounts(db: DbOrTrx, scheduleIds: string[]): Promis
       sql<number>`count(*) filter (where disposition is null)::int`.as('open'),
       sql<number>`count(*) filter (where disposition is null and type = 'FLIGHT')::int`.as('open_flight'),
     ])
-    .where('schedule_id', 'in', scheduleIds)
+    .where('schedule_id', 'in', counted)
     .groupBy('schedule_id')
     .execute();
   for (const r of items) Object.assign(out.get(r.schedule_id!)!, { ...r, schedule_id: undefined });
   const audits = await db
     .selectFrom('audit_events')
     .select(['schedule_id', sql<number>`count(*)::int`.as('n')])
-    .where('schedule_id', 'in', scheduleIds)
+    .where('schedule_id', 'in', counted)
     .groupBy('schedule_id')
     .execute();
   for (const r of audits) out.get(r.schedule_id)!.audit_events = r.n;

@@ -38,6 +38,14 @@ export function statusAfterProcessing(openItems: number): 'BOOKING' | 'COMPLETED
 /** The schedules still to process, in order: an interrupted PROCESSING one, then QUEUED ones. */
 export const UNPROCESSED: readonly ProcessingStatus[] = movesInto('PROCESSING');
 
+/**
+ * Whether a schedule's action items and audit events can exist yet. They are written in the one transaction that
+ * moves it out of PROCESSING, so a QUEUED or PROCESSING schedule has none (an interrupted write left nothing).
+ */
+export function hasDiffResult(status: ProcessingStatus): boolean {
+  return !UNPROCESSED.includes(status);
+}
+
 /** What processing-status reports of a schedule, from its stored status and its open items. */
 export interface ScheduleProgress {
   status: ProcessingStatus;

@@ -1,7 +1,7 @@
 /** The schedule state machine (spec 3.1) and what processing-status reports (spec 2.2). */
 import fc from 'fast-check';
 import { PROCESSING_STATUSES } from '@crew/contracts';
-import { canMove, movesInto, pollRecommended, processingReport, reportedStatus, SCHEDULE_TRANSITIONS, statusAfterProcessing, UNPROCESSED } from '../src';
+import { canMove, hasDiffResult, movesInto, pollRecommended, processingReport, reportedStatus, SCHEDULE_TRANSITIONS, statusAfterProcessing, UNPROCESSED } from '../src';
 
 const statusArb = fc.constantFrom(...PROCESSING_STATUSES);
 
@@ -13,6 +13,12 @@ describe('transitions', () => {
     expect(movesInto('COMPLETED')).toEqual(['PROCESSING', 'BOOKING']);
     expect(movesInto('QUEUED')).toEqual([]);
     expect(UNPROCESSED).toEqual(['QUEUED', 'PROCESSING']);
+  });
+
+  test('only a schedule moved out of PROCESSING (by the transaction that writes its items) can have a diff result', () => {
+    expect(PROCESSING_STATUSES.filter(hasDiffResult)).toEqual(PROCESSING_STATUSES.filter((s) => s !== 'QUEUED' && s !== 'PROCESSING'));
+    // Every status a diff's write moves a schedule into has one.
+    for (const to of ['BOOKING', 'COMPLETED'] as const) expect(hasDiffResult(to)).toBe(true);
   });
 
   test('terminal statuses never move; nothing moves back to QUEUED', () => {

@@ -129,6 +129,30 @@ describe('the roster body (read, decoded and checked in the intake thread)', () 
 });
 
 describe('the diff over HTTP', () => {
+  it('a schedule still QUEUED or PROCESSING reports no items: they only exist once its write moved it out of PROCESSING', async () => {
+    const tenant = await onboard(stack, { name: 'Undone Air', carrier: 'UD', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const { id, status, items } = await submitAndWait(onePairingRoster({ pairing: 'UNDONE1' }), tenant);
+    expect(items).toHaveLength(2);
+    const setStatus = (to: string) =>
+      stack.database.db
+        .updateTable('schedules')
+        .set({ status: to as 'QUEUED' })
+        .where('schedule_id', '=', id)
+        .execute();
+    const summaries = async () => [(await get(`/crew/schedules/${id}/processing-status`, tenant)).body, (await get(`/crew/schedules/${id}`, tenant)).body.summary];
+    // Its rows stay where the write left them: were they still uncommitted, a poll would find none either.
+    for (const unprocessed of ['QUEUED', 'PROCESSING']) {
+      await setStatus(unprocessed);
+      const [progress, detail] = await summaries();
+      expect(progress).toMatchObject({ status: unprocessed, poll_recommended: true, summary: { action_items_total: 0, action_items_pending_review: 0, audit_events: 0 } });
+      expect(detail).toMatchObject({ action_items_total: 0, action_items_pending_review: 0 });
+    }
+    await setStatus(status.status);
+    const [progress, detail] = await summaries();
+    expect(progress).toMatchObject({ status: status.status, poll_recommended: false, summary: { action_items_total: 2 } });
+    expect(detail).toMatchObject({ action_items_total: 2 });
+  });
+
   it('one pairing with a layover and a DH leg → one NEW_LAYOVER and one NEW_DEADHEAD with the right anchors; resubmitting it yields nothing', async () => {
     const tenant = await onboard(stack, { name: 'Diff Air', carrier: 'DF', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
     const first = await submitAndWait(onePairingRoster(), tenant);

@@ -16,7 +16,8 @@ import {
   ScheduleSubmission,
   type ActionItem,
 } from '@crew/contracts';
-import { scheduleRepo, type Db } from '@crew/db';
+import { scheduleRepo, type Db, type ScheduleRow } from '@crew/db';
+import { hasDiffResult } from '@crew/engine';
 import { ApiError, bindLog, errorResponses, keysetPage, payloadTooLarge, seqCursor, route, streamedBody, type RouteSpec } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
@@ -65,6 +66,18 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
     return s;
   }
 
+  /**
+   * The summary counters. A QUEUED or PROCESSING schedule has no items yet (engine hasDiffResult): they are not
+   * looked for, so a poll while a big roster is written does not visit every row that write has added so far.
+   */
+  function countsOf(schedules: ScheduleRow[]) {
+    return scheduleRepo.scheduleCounts(
+      db,
+      schedules.map((s) => s.schedule_id),
+      schedules.filter((s) => hasDiffResult(s.status)).map((s) => s.schedule_id),
+    );
+  }
+
   return [
     route({
       method: 'post',
@@ -103,10 +116,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
         const before = seqCursor(query.cursor);
         const [rows, total] = await Promise.all([scheduleRepo.listSchedules(db, airlineId, filter, limit, before), scheduleRepo.countSchedules(db, airlineId, filter)]);
         const p = keysetPage(rows, limit);
-        const counts = await scheduleRepo.scheduleCounts(
-          db,
-          p.rows.map((r) => r.schedule_id),
-        );
+        const counts = await countsOf(p.rows);
         return { status: 200, body: { schedules: p.rows.map((s) => scheduleDetail(s, counts.get(s.schedule_id)!)), next_cursor: p.next_cursor, total_results: total } };
       },
     }),
@@ -121,7 +131,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       responses: { 200: { description: 'Schedule', schema: ScheduleDetail }, ...errorResponses([401, 403, 404]) },
       handler: async ({ res, params }) => {
         const s = await scheduleOr404(principal(res).airline_id, params.schedule_id);
-        const counts = await scheduleRepo.scheduleCounts(db, [s.schedule_id]);
+        const counts = await countsOf([s]);
         return { status: 200, body: scheduleDetail(s, counts.get(s.schedule_id)!) };
       },
     }),
@@ -136,7 +146,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       responses: { 200: { description: 'Processing status', schema: ProcessingStatus }, ...errorResponses([401, 403, 404]) },
       handler: async ({ res, params }) => {
         const s = await scheduleOr404(principal(res).airline_id, params.schedule_id);
-        const c = (await scheduleRepo.scheduleCounts(db, [s.schedule_id])).get(s.schedule_id)!;
+        const c = (await countsOf([s])).get(s.schedule_id)!;
         const progress = progressOf(s, c);
         return {
           status: 200,
