@@ -285,7 +285,7 @@ export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: 
 
 // ---- the roster diff meets the airline's own bookings ----
 
-/** Live bookings the airline requested or injected that no roster row holds yet, dated around a window. */
+/** Live bookings the airline requested or injected that no roster row holds yet, dated around a window (bookings_requested_ix holds only such bookings). */
 export function requestedLiveBookings(db: DbOrTrx, airlineId: string, start: string, end: string) {
   return db
     .selectFrom('bookings')
