@@ -27,7 +27,8 @@ const MATCH_MARGIN_DAYS = 2;
  * when a resubmission changes little (a first roster reads nothing and COPYs every row). COPY cannot
  * conflict: after the DELETE only flagged keys and unchanged rows remain in the window, and a roster's kept
  * rows have unique keys (the first occurrence wins). With `pairings`, only those pairing_numbers' rows are
- * replaced (`rows` are theirs): the others are known unchanged (engine changedPairings).
+ * replaced (`rows` are theirs): the others are known unchanged (engine changedPairings). Returns how many rows
+ * of each table were deleted or written.
  */
 export async function replaceRosteredRows(
   trx: DbOrTrx,
@@ -35,13 +36,15 @@ export async function replaceRosteredRows(
   window: { start: string; end: string },
   rows: { layovers: readonly Record<string, unknown>[]; deadheads: readonly Record<string, unknown>[]; flaggedKeys: readonly string[] },
   pairings?: readonly string[],
-): Promise<void> {
+): Promise<{ rostered_layovers: number; rostered_deadheads: number }> {
   const flagged = [...rows.flaggedKeys];
   const layovers = rows.layovers.map((r) => ({ airline_id: airlineId, ...r }));
   const deadheads = rows.deadheads.map((r) => ({ airline_id: airlineId, ...r }));
   const scope = { airlineId, window, flagged, pairings };
-  await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, scope, layovers);
-  await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, scope, deadheads);
+  return {
+    rostered_layovers: await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, scope, layovers),
+    rostered_deadheads: await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, scope, deadheads),
+  };
 }
 
 /** Separates a row's fields in its signature (no roster value holds it); a null field is NULL_FIELD. */
@@ -99,8 +102,8 @@ async function writeByDifference(
   columns: ColumnTypes,
   { airlineId, window, flagged, pairings }: { airlineId: string; window: { start: string; end: string }; flagged: string[]; pairings: readonly string[] | undefined },
   rows: readonly Record<string, unknown>[],
-): Promise<void> {
-  if (pairings?.length === 0) return;
+): Promise<number> {
+  if (pairings?.length === 0) return 0;
   // Each stored row's physical address with its signature: the rows to delete are deleted by address (a TID
   // scan), which stays valid to the end of this transaction (the airline's rows have one writer, the holder of
   // its processing lock, and no VACUUM FULL can run while this transaction holds the table).
@@ -115,6 +118,7 @@ async function writeByDifference(
   const gone = [...have.values()];
   if (gone.length) await sql`delete from ${sql.table(table)} where ctid = any(${gone}::tid[])`.execute(trx);
   await copyInsert(trx, table, columns, toWrite);
+  return gone.length + toWrite.length;
 }
 
 const ROSTERED_LAYOVER_COLUMNS: ColumnTypes = {

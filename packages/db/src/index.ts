@@ -25,6 +25,7 @@ export * as fxRepo from './fx.repository';
 export * as roomingRepo from './rooming.repository';
 export type * from './tables/rooming.table';
 export * as coverageRepo from './coverage.repository';
+export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
 export { decodeRosterState, loadDiffState, loadRequestedBookings, type DiffStateRows, type WindowBooking } from './diff-state';
 export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
 export type * from './tables/coverage.table';

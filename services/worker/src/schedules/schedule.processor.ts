@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { flightOptionsUrl, type ScheduleSubmission } from '@crew/contracts';
 import {
+  analyzeAfterBulkWrite,
   bookingRepo,
   coverageRepo,
   diffWriteRepo,
@@ -12,6 +13,7 @@ import {
   scheduleLifecycleRepo,
   scheduleRepo,
   webhookRepo,
+  type BulkWrittenTable,
   type Db,
   type DbOrTrx,
   type PendingReview,
@@ -181,6 +183,7 @@ export class ScheduleProcessor {
       let items = 0;
       // How many pairing_numbers the diff looked at: null when it diffed the whole roster (engine changedPairings).
       let diffedPairings: number | null = 0;
+      let written: Partial<Record<BulkWrittenTable, number>> = {};
       if (!(await this.resubmitSettled(conn, schedule, stored.sha256, phases))) {
         const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
         // Postgres reads what the diff compares with while this process decompresses and parses the roster.
@@ -195,10 +198,16 @@ export class ScheduleProcessor {
           await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
           return;
         }
-        ({ items, diffedPairings } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
+        ({ items, diffedPairings, written } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
       }
+      const analyzed = await analyzeAfterBulkWrite(conn, written).catch((err: unknown) => {
+        // The schedule is committed: stale statistics only slow the next reads down until autovacuum comes.
+        log.warn({ err }, 'the tables written could not be analyzed');
+        return [];
+      });
+      phases.lap('analyze');
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      log.info({ items, diffed_pairings: diffedPairings ?? 'all', seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
+      log.info({ items, diffed_pairings: diffedPairings ?? 'all', analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
       const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -300,7 +309,7 @@ export class ScheduleProcessor {
     bodySha256: string,
     processedAt: string,
     compareWith: Promise<ComparedWith>,
-  ): Promise<{ items: number; diffedPairings: number | null }> {
+  ): Promise<{ items: number; diffedPairings: number | null; written: Partial<Record<BulkWrittenTable, number>> }> {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const flat = flattenRoster(roster.submission!);
@@ -337,7 +346,9 @@ export class ScheduleProcessor {
 
     const jobs: CatalogJob<BookingQueue>[] = [];
     let itemCount = 0;
-    const queued: { rostered?: Promise<void> } = {};
+    // Rows written or deleted per table, for the statistics the next reads are planned with (analyzeAfterBulkWrite).
+    const written: Partial<Record<BulkWrittenTable, number>> = {};
+    const queued: { rostered?: Promise<Partial<Record<BulkWrittenTable, number>>> } = {};
     try {
       await conn.transaction().execute(async (trx) => {
         // The rostered rows (the coverage monitor's, issue 14) depend on the roster alone: queued first, Postgres takes
@@ -393,6 +404,7 @@ export class ScheduleProcessor {
         for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
           const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
           open += writes.open;
+          written.bookings = (written.bookings ?? 0) + writes.newBookings.length;
           jobs.push(...writes.jobs);
           if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
           for (const a of writes.adoptions) adopted.add(a.pairing_number);
@@ -441,7 +453,7 @@ export class ScheduleProcessor {
           basis,
         );
         phases.lap('tx_save_state');
-        await rostered;
+        Object.assign(written, await rostered, { action_items: itemCount });
         phases.lap('tx_coverage_rows');
         if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open), pendingReview)))
           throw new Error('schedule left PROCESSING while being processed');
@@ -459,6 +471,6 @@ export class ScheduleProcessor {
     }
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
-    return { items: itemCount, diffedPairings: changed ? changed.size : null };
+    return { items: itemCount, diffedPairings: changed ? changed.size : null, written };
   }
 }
