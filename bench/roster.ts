@@ -603,9 +603,13 @@ async function main(): Promise<void> {
   if (webhooks) await webhooks.subscribe(tenant);
   const runs: Submission[] = [];
   const phasesOf = new Map<string, string>();
-  const report = (s: Submission) => {
-    // The worker's own account of the run: its "schedule processed" log line with milliseconds per phase.
-    const line = [...worker.output].reverse().find((l) => l.includes('"schedule processed"') && l.includes(s.scheduleId));
+  const report = async (s: Submission) => {
+    // The worker's own account of the run: its "schedule processed" log line with milliseconds per phase. It comes
+    // after the commit the run ends with, once the worker has analyzed the tables a big diff wrote (its `analyze`
+    // phase): the next run starts after it, so that run's time and CPU are its own.
+    const processed = () => [...worker.output].reverse().find((l) => l.includes('"schedule processed"') && l.includes(s.scheduleId));
+    for (let waited = 0; !processed() && waited < 60_000; waited += 50) await sleep(50);
+    const line = processed();
     if (line) {
       const logged = JSON.parse(line) as { phases_ms?: Record<string, number>; diffed_pairings?: number | string };
       const p = logged.phases_ms ?? {};
@@ -619,19 +623,19 @@ async function main(): Promise<void> {
   };
   step(`submitting ${SIZE} (first)`);
   runs.push(await submitAndWait(ctx, tenant, `${SIZE} first submission`, body));
-  report(runs[0]!);
+  await report(runs[0]!);
   step(`resubmitting ${SIZE} unchanged`);
   runs.push(await submitAndWait(ctx, tenant, `${SIZE} identical resubmission`, body));
-  report(runs[1]!);
+  await report(runs[1]!);
   step(`resubmitting ${SIZE} with 1 % of pairings changed`);
   runs.push(await submitAndWait(ctx, tenant, `${SIZE} 1 % changed`, bodies.onePct));
-  report(runs[2]!);
+  await report(runs[2]!);
   step(`resubmitting ${SIZE} with 10 % of pairings changed (against the 1 % one)`);
   runs.push(await submitAndWait(ctx, tenant, `${SIZE} 10 % changed`, bodies.tenPct));
-  report(runs[3]!);
+  await report(runs[3]!);
   step(`resubmitting the 10 % roster with its window a day later (a rolling window; no target, for reference)`);
   runs.push(await submitAndWait(ctx, tenant, `${SIZE} window a day later`, bodies.rolled));
-  report(runs[4]!);
+  await report(runs[4]!);
   const afterSchedules = { workerHwm: procStatusKb(worker.pid, 'VmHWM'), apiHwm: procStatusKb(api.pid, 'VmHWM') };
   say(`  peak RSS so far: worker ${mib(afterSchedules.workerHwm)}, api ${mib(afterSchedules.apiHwm)}`);
 
