@@ -50,10 +50,17 @@ export async function loadDiffState<State>(
   return { previous: state, hotelRows, flightRows, facts };
 }
 
-/** A stored roster state (loadRosterState) decoded: the JSON its writer stored, or null when there is none. */
-export async function decodeRosterState<State>(row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined): Promise<State | null> {
+/** A stored roster state (loadRosterState) decompressed (on libuv's pool): its JSON text, or null when there is none. */
+export async function rosterStateText(row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined): Promise<string | null> {
   const stored = await row;
-  return stored ? (JSON.parse(await gunzipText(stored.state_gzip)) as State) : null;
+  return stored ? gunzipText(stored.state_gzip) : null;
+}
+
+/** A stored roster state (loadRosterState, or its text from rosterStateText) decoded: the JSON its writer stored, or null when there is none. */
+export async function decodeRosterState<State>(row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined | Promise<string | null>): Promise<State | null> {
+  const stored = await row;
+  const text = typeof stored === 'string' || stored === null ? stored : await rosterStateText(stored);
+  return text === null ? null : (JSON.parse(text) as State);
 }
 
 /** The airline's own requested live bookings dated inside the window (± a day): what the diff may adopt (engine requestedBookingsByKey). */

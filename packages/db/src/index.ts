@@ -26,7 +26,7 @@ export * as roomingRepo from './rooming.repository';
 export type * from './tables/rooming.table';
 export * as coverageRepo from './coverage.repository';
 export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
-export { decodeRosterState, loadDiffState, loadRequestedBookings, type DiffStateRows, type WindowBooking } from './diff-state';
+export { decodeRosterState, rosterStateText, loadDiffState, loadRequestedBookings, type DiffStateRows, type WindowBooking } from './diff-state';
 export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
 export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';

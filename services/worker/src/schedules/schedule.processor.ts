@@ -45,7 +45,7 @@ import {
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { decodeRosterState, loadDiffState, loadRequestedBookings } from '@crew/db';
+import { decodeRosterState, loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
 import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
 
@@ -92,8 +92,11 @@ export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, '
 /** What a diff compares a roster with, read while the roster is parsed (ScheduleProcessor.readComparedWith). */
 interface ComparedWith {
   read: rosterStateRepo.WindowFingerprints;
-  /** The stored state of the last diff, read (not decoded) here too: it is ours to write, under the airline's lock. */
-  state: rosterStateRepo.StoredRosterStateRow | undefined;
+  /**
+   * The stored state of the last diff (it is ours to write, under the airline's lock): read first, and decompressed on
+   * libuv's pool as soon as it arrives, while this thread parses the roster; parsed where the diff needs it.
+   */
+  stateText: Promise<string | null>;
   settings: AirlineBookingContext;
   basis: DiffBasis | null;
 }
@@ -240,6 +243,9 @@ export class ScheduleProcessor {
    */
   private async readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): Promise<ComparedWith> {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
+    const stateText = rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id));
+    // Awaited by the diff; until then a failure must not count as unhandled.
+    stateText.catch(() => undefined);
     const basis = await this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
     const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, {
@@ -247,7 +253,7 @@ export class ScheduleProcessor {
       dates: basis !== null && windowMoved(basis, window),
     });
     const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
-    return { read, settings, basis, state: await rosterStateRepo.loadRosterState(conn, schedule.airline_id) };
+    return { read, settings, basis, stateText };
   }
 
   /** The basis the airline's last diff left (engine changedPairings), or null. */
@@ -319,14 +325,14 @@ export class ScheduleProcessor {
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
     phases.lap('flatten');
-    const { read, settings, basis, state: stateRow } = await compareWith;
+    const { read, settings, basis, stateText } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
     // rows: it is decoded first then (otherwise while Postgres reads the bookings, in loadDiffState).
     const moved = basis !== null && windowMoved(basis, window);
-    const stored = moved ? await decodeRosterState<RosterStateAsStored>(stateRow) : null;
+    const stored = moved ? await decodeRosterState<RosterStateAsStored>(stateText) : null;
     const movedFrom = stored ? rosterStateOf(stored) : undefined;
-    const previous = moved ? Promise.resolve(movedFrom ?? null) : decodeRosterState<RosterStateAsStored>(stateRow);
+    const previous = moved ? Promise.resolve(movedFrom ?? null) : decodeRosterState<RosterStateAsStored>(stateText);
     previous.catch(() => undefined);
     const now = { flat, bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
     let changed = changedPairings(basis, now);
