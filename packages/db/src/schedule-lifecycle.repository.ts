@@ -52,7 +52,7 @@ export async function markFailed(db: DbOrTrx, scheduleId: string, error: string,
   await sql`with done as (update schedules set status = 'FAILED', error = ${error}, completed_at = now()
       where schedule_id = ${scheduleId} and status = any(${[...from]}::text[])
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
-    ${scheduleEventsAfter('done')}
+    ${scheduleEventsAfter('done', scheduleId)}
     select 1`.execute(db);
 }
 
@@ -66,7 +66,7 @@ export async function finishProcessing(db: DbOrTrx, scheduleId: string, to: 'BOO
       set status = ${to}, completed_at = case when ${to} = 'COMPLETED' then now() else completed_at end
       where schedule_id = ${scheduleId} and status = 'PROCESSING'
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
-    ${scheduleEventsAfter("(select * from done where status = 'COMPLETED')")}
+    ${scheduleEventsAfter("(select * from done where status = 'COMPLETED')", scheduleId)}
     select (select count(*) from done)::int as n, (select airline_id from done) as airline_id`.execute(db);
   const row = r.rows[0];
   if (!row || row.n !== 1) return false;
@@ -85,7 +85,7 @@ export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promis
     where schedule_id = ${scheduleId} and status = 'BOOKING'
       and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)
     returning schedule_id, airline_id, external_ref, status, error, completed_at),
-    ${scheduleEventsAfter('done')}
+    ${scheduleEventsAfter('done', scheduleId)}
     select 1`.execute(db);
 }
 
