@@ -213,6 +213,16 @@ export type BookingEventInsert = BulkRow<BookingEventTable>;
 export type AuditEventInsert = BulkRow<AuditEventTable>;
 
 /** Everything one diff writes, in the caller's transaction (the schedule's move out of PROCESSING commits with it). */
+/**
+ * Memory for the statements of a diff's write transaction. The statement-level foreign-key triggers
+ * (migration statement_foreign_keys) keep each COPY's rows in a transition table, which went to a temporary file
+ * past the default work_mem of 4 MB (a slice of 5,000 action items is about 4.3 MB): written and read back again
+ * (IO:BufFileWrite and BufFileRead in 6 % of an L first submission's write samples). Ends with the transaction.
+ */
+export async function reserveBulkWriteMemory(trx: DbOrTrx): Promise<void> {
+  await sql`set local work_mem = '32MB'`.execute(trx);
+}
+
 export async function writeDiffResult(
   trx: DbOrTrx,
   w: {

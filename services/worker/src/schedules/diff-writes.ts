@@ -35,10 +35,12 @@ const isHotel = (item: DerivedActionItem): item is DerivedActionItem & { details
 
 /**
  * Turns the diff's action items and the policy's decisions into rows: action items, new bookings, changes
- * to existing bookings, status-history events and booking jobs. Pure but for id generation.
+ * to existing bookings, status-history events and booking jobs. Pure but for id generation. A generator that
+ * pauses (yields) after every `partSize` items: its caller lets the event loop run there, so the connection goes
+ * on sending the COPY of the rows planned before while these are planned.
  */
-export function planDiffWrites(
-  items: DerivedActionItem[],
+export function* planDiffWrites(
+  items: readonly DerivedActionItem[],
   ctx: AirlineBookingContext,
   scheduleId: string,
   airlineId: string,
@@ -46,10 +48,16 @@ export function planDiffWrites(
   retryCounts: ReadonlyMap<string, number>,
   now: string,
   /** Adopted bookings are taken out, so one booking is adopted once across slices. */
-  requested: Map<string, RequestedBooking[]> = new Map(),
-): DiffWrites {
+  requested: Map<string, RequestedBooking[]>,
+  partSize: number,
+): Generator<void, DiffWrites, void> {
   const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0, pendingReview: [] };
+  let inPart = 0;
   for (const item of items) {
+    if (inPart++ === partSize) {
+      inPart = 1;
+      yield;
+    }
     // Time-ordered ids (UUIDv7): a big roster's 160k new keys go to the right edge of the primary-key indexes
     // instead of random pages all over them (issue 12: less Postgres CPU and WAL per row).
     const actionId = timeOrderedUuid();

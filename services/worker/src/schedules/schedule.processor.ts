@@ -66,6 +66,11 @@ class Phases {
 
 /** Items planned and written per slice of the diff's write transaction. */
 const WRITE_SLICE = 5000;
+/**
+ * Items planned between two turns of the event loop while the slice before is being COPYed: planning a whole
+ * slice at once (20-25 ms) left Postgres waiting for the COPY's next bytes (ClientRead) at the start of each slice.
+ */
+const PLAN_PART = 250;
 
 /** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
 const DIFF_PART_PAIRINGS = 250;
@@ -357,6 +362,7 @@ export class ScheduleProcessor {
     const queued: { rostered?: Promise<Partial<Record<BulkWrittenTable, number>>> } = {};
     try {
       await conn.transaction().execute(async (trx) => {
+        await diffWriteRepo.reserveBulkWriteMemory(trx);
         // The rostered rows (the coverage monitor's, issue 14) depend on the roster alone: queued first, Postgres takes
         // them in while this process derives the diff, which pauses between parts to let the connection send them.
         // Only the changed pairings' rows when the diff looks at those alone: the others' are stored as they are.
@@ -408,7 +414,8 @@ export class ScheduleProcessor {
         const pendingReview = { count: 0, ids: [] as string[] };
         let writing: Promise<void> = Promise.resolve();
         for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
-          const writes = planDiffWrites(result.actionItems.slice(i, i + WRITE_SLICE), ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested);
+          const slice = result.actionItems.slice(i, i + WRITE_SLICE);
+          const writes = await derived(planDiffWrites(slice, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested, PLAN_PART));
           open += writes.open;
           written.bookings = (written.bookings ?? 0) + writes.newBookings.length;
           jobs.push(...writes.jobs);
