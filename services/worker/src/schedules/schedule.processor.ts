@@ -40,16 +40,14 @@ import {
   rosteredRowsIn,
   settlesOnRerun,
   storedRosterState,
-  type RosterState,
   type RosterStateAsStored,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
+import { decodeRosterState, loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
 import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
-import { WrittenState } from './written-state';
 
 /** The guards of the processor's moves: the statuses each may start from (engine schedule-state, spec 3.1). */
 const INTO_PROCESSING = movesInto('PROCESSING');
@@ -100,11 +98,10 @@ export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, '
 interface ComparedWith {
   read: rosterStateRepo.WindowFingerprints;
   /**
-   * The stored state of the last diff (it is ours to write, under the airline's lock), read first: as this worker
-   * stored it when the bytes are those it remembers (WrittenState), else its JSON text, decompressed on libuv's pool
-   * as soon as it arrives while this thread parses the roster, and parsed where the diff needs it; null: none.
+   * The stored state of the last diff (it is ours to write, under the airline's lock): read first, and decompressed on
+   * libuv's pool as soon as it arrives, while this thread parses the roster; parsed where the diff needs it.
    */
-  state: Promise<RosterStateAsStored | string | null>;
+  stateText: Promise<string | null>;
   settings: AirlineBookingContext;
   basis: DiffBasis | null;
 }
@@ -144,8 +141,6 @@ export interface ScheduleProcessorDeps {
  * leaves either nothing or everything, and a schedule is never processed twice.
  */
 export class ScheduleProcessor {
-  private readonly written = new WrittenState();
-
   constructor(private readonly deps: ScheduleProcessorDeps) {}
 
   async process(job: ScheduleJob, token?: string): Promise<void> {
@@ -197,8 +192,6 @@ export class ScheduleProcessor {
       // How many pairing_numbers the diff looked at: null when it diffed the whole roster (engine changedPairings).
       let diffedPairings: number | null = 0;
       let written: Partial<Record<BulkWrittenTable, number>> = {};
-      // The previous state as the diff had it (WrittenState); 'settled' when no diff ran.
-      let previousState: 'recalled' | 'decoded' | 'none' | 'settled' = 'settled';
       if (!(await this.resubmitSettled(conn, schedule, stored.sha256, phases))) {
         const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
         // Postgres reads what the diff compares with while this process decompresses and parses the roster.
@@ -213,7 +206,7 @@ export class ScheduleProcessor {
           await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
           return;
         }
-        ({ items, diffedPairings, written, previousState } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
+        ({ items, diffedPairings, written } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
       }
       const analyzed = await analyzeAfterBulkWrite(conn, written).catch((err: unknown) => {
         // The schedule is committed: stale statistics only slow the next reads down until autovacuum comes.
@@ -222,10 +215,7 @@ export class ScheduleProcessor {
       });
       phases.lap('analyze');
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      log.info(
-        { items, diffed_pairings: diffedPairings ?? 'all', previous_state: previousState, analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms },
-        'schedule processed',
-      );
+      log.info({ items, diffed_pairings: diffedPairings ?? 'all', analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
       const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -258,12 +248,9 @@ export class ScheduleProcessor {
    */
   private async readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): Promise<ComparedWith> {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
-    const state = (async (): Promise<RosterStateAsStored | string | null> => {
-      const row = await rosterStateRepo.loadRosterState(conn, schedule.airline_id);
-      return row ? (this.written.recall(schedule.airline_id, row.state_gzip) ?? rosterStateText(row)) : null;
-    })();
+    const stateText = rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id));
     // Awaited by the diff; until then a failure must not count as unhandled.
-    state.catch(() => undefined);
+    stateText.catch(() => undefined);
     const basis = await this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
     const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, {
@@ -271,7 +258,7 @@ export class ScheduleProcessor {
       dates: basis !== null && windowMoved(basis, window),
     });
     const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
-    return { read, settings, basis, state };
+    return { read, settings, basis, stateText };
   }
 
   /** The basis the airline's last diff left (engine changedPairings), or null. */
@@ -333,7 +320,7 @@ export class ScheduleProcessor {
     bodySha256: string,
     processedAt: string,
     compareWith: Promise<ComparedWith>,
-  ): Promise<{ items: number; diffedPairings: number | null; written: Partial<Record<BulkWrittenTable, number>>; previousState: 'recalled' | 'decoded' | 'none' }> {
+  ): Promise<{ items: number; diffedPairings: number | null; written: Partial<Record<BulkWrittenTable, number>> }> {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const flat = flattenRoster(roster.submission!);
@@ -343,21 +330,14 @@ export class ScheduleProcessor {
     // Everything needed from the roster is in `flat` and `crew` now.
     roster.submission = null;
     phases.lap('flatten');
-    const { read, settings, basis, state: storedState } = await compareWith;
-    // How the previous state was had, for the log: as this worker stored it, decoded from storage, or none.
-    let previousState: 'recalled' | 'decoded' | 'none' = 'none';
-    const decoded = async () => {
-      const stored = await storedState;
-      previousState = stored === null ? 'none' : typeof stored === 'string' ? 'decoded' : 'recalled';
-      return typeof stored === 'string' ? (JSON.parse(stored) as RosterStateAsStored) : stored;
-    };
+    const { read, settings, basis, stateText } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
     // rows: it is decoded first then (otherwise while Postgres reads the bookings, in loadDiffState).
     const moved = basis !== null && windowMoved(basis, window);
-    const stored = moved ? await decoded() : null;
+    const stored = moved ? await decodeRosterState<RosterStateAsStored>(stateText) : null;
     const movedFrom = stored ? rosterStateOf(stored) : undefined;
-    const previous = moved ? Promise.resolve(movedFrom ?? null) : decoded();
+    const previous = moved ? Promise.resolve(movedFrom ?? null) : decodeRosterState<RosterStateAsStored>(stateText);
     previous.catch(() => undefined);
     const now = { flat, bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
     let changed = changedPairings(basis, now);
@@ -380,9 +360,6 @@ export class ScheduleProcessor {
     // Rows written or deleted per table, for the statistics the next reads are planned with (analyzeAfterBulkWrite).
     const written: Partial<Record<BulkWrittenTable, number>> = {};
     const queued: { rostered?: Promise<Partial<Record<BulkWrittenTable, number>>> } = {};
-    // The state stored, as bytes and as the diff left it.
-    let storedGzip: Buffer | null = null;
-    let nextState: RosterState | null = null;
     try {
       await conn.transaction().execute(async (trx) => {
         await diffWriteRepo.reserveBulkWriteMemory(trx);
@@ -425,7 +402,6 @@ export class ScheduleProcessor {
         // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
         const stateGzip = gzipJson(storedRosterState(result.nextState));
         stateGzip.catch(() => undefined);
-        nextState = result.nextState;
         phases.lap('tx_encode_state');
         if (fingerprintBefore) settles = (await fingerprintBefore) === read.all;
         const requested = requestedBookingsByKey(await requestedRows);
@@ -480,7 +456,7 @@ export class ScheduleProcessor {
           trx,
           airlineId,
           schedule.schedule_id,
-          (storedGzip = await stateGzip),
+          await stateGzip,
           {
             body_sha256: bodySha256,
             settled_fingerprint: settles && fingerprints && fingerprints.others === read.all ? fingerprints.all : null,
@@ -507,9 +483,7 @@ export class ScheduleProcessor {
       throw rosteredFailure && !transactionAborted(rosteredFailure) ? rosteredFailure : err;
     }
     phases.lap('tx_commit');
-    // Committed: what this airline's next diff reads back (WrittenState).
-    if (storedGzip && nextState) this.written.remember(airlineId, storedGzip, nextState);
     if (jobs.length) this.deps.relay.kick();
-    return { items: itemCount, diffedPairings: changed ? changed.size : null, written, previousState };
+    return { items: itemCount, diffedPairings: changed ? changed.size : null, written };
   }
 }
