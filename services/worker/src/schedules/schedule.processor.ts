@@ -208,13 +208,16 @@ export class ScheduleProcessor {
         }
         ({ items, diffedPairings, written } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
       }
+      // Its events are committed: delivered now, not after the analyze (process() kicks again when it ends).
+      this.deps.webhookKick?.();
+      // Processed once committed; the analyze that may follow is timed as its own phase.
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const analyzed = await analyzeAfterBulkWrite(conn, written).catch((err: unknown) => {
         // The schedule is committed: stale statistics only slow the next reads down until autovacuum comes.
         log.warn({ err }, 'the tables written could not be analyzed');
         return [];
       });
       phases.lap('analyze');
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       log.info({ items, diffed_pairings: diffedPairings ?? 'all', analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
