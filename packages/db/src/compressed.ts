@@ -15,12 +15,7 @@ export async function gunzipText(compressed: Uint8Array): Promise<string> {
   return (await gunzipAsync(compressed, { chunkSize: POOL_CHUNK })).toString('utf8');
 }
 
-/** Text gzip-compressed, off the event loop (level 1: stored once, read once). */
-export function gzipText(text: string): Promise<Buffer> {
-  return gzipAsync(Buffer.from(text), { level: 1, chunkSize: POOL_CHUNK });
-}
-
-/** A value as gzip-compressed JSON (gzipText). */
+/** A value as gzip-compressed JSON, compressed off the event loop (level 1: stored once, read once). */
 export function gzipJson(value: unknown): Promise<Buffer> {
-  return gzipText(JSON.stringify(value));
+  return gzipAsync(Buffer.from(JSON.stringify(value)), { level: 1, chunkSize: POOL_CHUNK });
 }

@@ -71,25 +71,6 @@ export function storedRosterState(state: RosterState): StoredRosterState {
   };
 }
 
-/**
- * JSON.stringify(storedRosterState(state)), exactly, made `rows` rows at a time: a generator that pauses (yields)
- * between parts, so that its caller can let other work run (an L state is 18 MB of JSON, 0.1-0.2 s at once).
- */
-export function* storedRosterStateJson(state: RosterState, rows: number): Generator<void, string, void> {
-  const lists: string[] = [];
-  for (const list of ['deadheads', 'layovers', 'pairings'] as const) {
-    const parts: string[] = [];
-    for (let i = 0; i < state[list].length; i += rows) {
-      const part = storedRosterState({ deadheads: [], layovers: [], pairings: [], [list]: state[list].slice(i, i + rows) });
-      // An array's elements as JSON, without its brackets: the parts joined by commas are the whole array's.
-      parts.push(JSON.stringify(part[list]).slice(1, -1));
-      yield;
-    }
-    lists.push(`${JSON.stringify(list)}:[${parts.join(',')}]`);
-  }
-  return `{"v":${STORED_STATE_VERSION},${lists.join(',')}}`;
-}
-
 function isStored(state: RosterStateAsStored): state is StoredRosterState {
   return (state as Partial<StoredRosterState>).v === STORED_STATE_VERSION;
 }

@@ -8,7 +8,6 @@ import {
   diffWriteRepo,
   gunzipText,
   gzipJson,
-  gzipText,
   outboxRepo,
   rosterStateRepo,
   scheduleLifecycleRepo,
@@ -40,7 +39,7 @@ import {
   requestedBookingsByKey,
   rosteredRowsIn,
   settlesOnRerun,
-  storedRosterStateJson,
+  storedRosterState,
   type RosterStateAsStored,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
@@ -72,8 +71,6 @@ const WRITE_SLICE = 5000;
  * slice at once (20-25 ms) left Postgres waiting for the COPY's next bytes (ClientRead) at the start of each slice.
  */
 const PLAN_PART = 250;
-/** Rows of the next roster state encoded between two turns of the event loop (a few milliseconds each). */
-const STATE_PART_ROWS = 5000;
 
 /** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
 const DIFF_PART_PAIRINGS = 250;
@@ -396,8 +393,8 @@ export class ScheduleProcessor {
         // The airline's own requests wait for this write (and it for them): neither books what the other holds.
         await bookingRepo.lockAirlineBookings(trx, airlineId);
         phases.lap('tx_lock');
-        // Queued on the transaction's connection in this order (the fingerprint before any write of this
-        // transaction): Postgres runs them while this process encodes the state and plans the items.
+        // Queued on the transaction's connection in this order: Postgres runs them while this process encodes
+        // the state (the fingerprint before any write of this transaction).
         const fingerprintBefore = settles ? rosterStateRepo.windowFingerprint(trx, airlineId, window) : null;
         const requestedRows = loadRequestedBookings(trx, airlineId, window);
         const firstWrites = Promise.all([
@@ -405,9 +402,8 @@ export class ScheduleProcessor {
           diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits }),
         ]);
         for (const p of [fingerprintBefore, requestedRows, firstWrites]) p?.catch(() => undefined);
-        // Encoded a part at a time between the statements and writes that follow (the event loop runs in between,
-        // so the connection keeps sending), compressed on libuv's pool; awaited where it is stored.
-        const stateGzip = derived(storedRosterStateJson(result.nextState, STATE_PART_ROWS)).then(gzipText);
+        // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
+        const stateGzip = gzipJson(storedRosterState(result.nextState));
         stateGzip.catch(() => undefined);
         phases.lap('tx_encode_state');
         if (fingerprintBefore) settles = (await fingerprintBefore) === read.all;
