@@ -63,3 +63,27 @@ it('analyzes the tables a big diff wrote when it commits, and leaves a small dif
   expect((await submitAndWait(small, onePairingRoster({ pairing: 'SM1' }))).analyzed).toEqual([]);
   expect(await statistics()).toEqual(after);
 });
+
+it('does not wait long for a table another session holds (a VACUUM, say): that analyze is skipped and logged, the schedule is processed', async () => {
+  const tenant = await onboard(stack, { name: 'Locked Air', carrier: 'LK', scopes: SCOPES, settings: { schedules_access: true } });
+  let release!: () => void;
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holder = stack.database.db.transaction().execute(async (trx) => {
+    // The lock VACUUM and ANALYZE take: it lets every reader and writer through, and no other ANALYZE.
+    await sql`lock table action_items, bookings, rostered_layovers, rostered_deadheads in share update exclusive mode`.execute(trx);
+    locked();
+    await new Promise<void>((resolve) => (release = resolve));
+  });
+  await isLocked;
+  try {
+    const started = Date.now();
+    const roster = generateRoster({ pairings: 400, seed: 9, startDate: '2027-03-02', days: 5, crewPool: 500, carrier: 'LK' });
+    expect((await submitAndWait(tenant, roster)).analyzed).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(stack.logLines.some((l) => l.includes('the tables written could not be analyzed') && l.includes('lock timeout'))).toBe(true);
+  } finally {
+    release();
+    await holder;
+  }
+});
