@@ -362,7 +362,7 @@ export class ScheduleProcessor {
     let itemCount = 0;
     // Rows written or deleted per table, for the statistics the next reads are planned with (analyzeAfterBulkWrite).
     const written: Partial<Record<BulkWrittenTable, number>> = {};
-    const queued: { rostered?: Promise<Partial<Record<BulkWrittenTable, number>>> } = {};
+    const queued: { rostered?: Promise<Partial<Record<BulkWrittenTable, number>>>; others?: Promise<unknown>[] } = {};
     try {
       await conn.transaction().execute(async (trx) => {
         await diffWriteRepo.reserveBulkWriteMemory(trx);
@@ -375,9 +375,13 @@ export class ScheduleProcessor {
         // Awaited once the items are written; until then a failure must not count as unhandled.
         rostered.catch(() => undefined);
         phases.lap('tx_queue_rostered_rows');
-        const result = await derived(diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS));
-        itemCount = result.actionItems.length;
-        const audits = result.auditEvents.map((e) => ({
+        // Queued behind them, and run by Postgres while the diff is derived: the airline's booking lock (its own
+        // requests wait for this write, and it for them: neither books what the other holds), the requested bookings
+        // the diff's items may adopt, and what the roster alone gives: its travellers and its audit events (the
+        // diff's auditEvents are the flattened roster's).
+        const locked = bookingRepo.lockAirlineBookings(trx, airlineId);
+        const requestedRows = loadRequestedBookings(trx, airlineId, window);
+        const audits = flat.auditEvents.map((e) => ({
           airline_id: airlineId,
           schedule_id: schedule.schedule_id,
           event_key: e.event_key,
@@ -387,26 +391,23 @@ export class ScheduleProcessor {
           source_rows: e.source_rows,
           details: e.details,
         }));
-        phases.lap('diff');
-        // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the checks below).
-        let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
-        // The airline's own requests wait for this write (and it for them): neither books what the other holds.
-        await bookingRepo.lockAirlineBookings(trx, airlineId);
-        phases.lap('tx_lock');
-        // Queued on the transaction's connection in this order: Postgres runs them while this process encodes
-        // the state (the fingerprint before any write of this transaction).
-        const fingerprintBefore = settles ? rosterStateRepo.windowFingerprint(trx, airlineId, window) : null;
-        const requestedRows = loadRequestedBookings(trx, airlineId, window);
         const firstWrites = Promise.all([
           diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]),
           diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits }),
         ]);
-        for (const p of [fingerprintBefore, requestedRows, firstWrites]) p?.catch(() => undefined);
+        queued.others = [locked, requestedRows, firstWrites];
+        for (const p of queued.others) p.catch(() => undefined);
+        const result = await derived(diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS));
+        itemCount = result.actionItems.length;
+        phases.lap('diff');
+        // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the fingerprints below).
+        let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
+        await locked;
+        phases.lap('tx_lock');
         // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
         const stateGzip = gzipJson(storedRosterState(result.nextState));
         stateGzip.catch(() => undefined);
         phases.lap('tx_encode_state');
-        if (fingerprintBefore) settles = (await fingerprintBefore) === read.all;
         const requested = requestedBookingsByKey(await requestedRows);
         await firstWrites;
         phases.lap('tx_requested_travellers_audits');
@@ -476,14 +477,19 @@ export class ScheduleProcessor {
         phases.lap('tx_finish');
       });
     } catch (err) {
-      // A failed statement aborts the transaction, and every statement after it fails with 25P02. The rostered rows'
-      // statements run between the others': of their failure and this one, the one that is not 25P02 is the cause
-      // (a data error in either is permanent, the schedule FAILED at once).
-      const rosteredFailure = await queued.rostered?.then(
-        () => null,
-        (e: unknown) => e,
+      // A failed statement aborts the transaction, and every statement after it fails with 25P02. The statements
+      // queued before the diff run between the others': of their failures and this one, the first that is not 25P02
+      // is the cause (a data error in any is permanent, the schedule FAILED at once).
+      const queuedBefore: Promise<unknown>[] = [...(queued.rostered ? [queued.rostered] : []), ...(queued.others ?? [])];
+      const failures = await Promise.all(
+        queuedBefore.map((p) =>
+          p.then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        ),
       );
-      throw rosteredFailure && !transactionAborted(rosteredFailure) ? rosteredFailure : err;
+      throw failures.find((f) => f && !transactionAborted(f)) ?? err;
     }
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
