@@ -38,12 +38,10 @@ export async function replaceRosteredRows(
   pairings?: readonly string[],
 ): Promise<{ rostered_layovers: number; rostered_deadheads: number }> {
   const flagged = [...rows.flaggedKeys];
-  const layovers = rows.layovers.map((r) => ({ airline_id: airlineId, ...r }));
-  const deadheads = rows.deadheads.map((r) => ({ airline_id: airlineId, ...r }));
   const scope = { airlineId, window, flagged, pairings };
   return {
-    rostered_layovers: await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, scope, layovers),
-    rostered_deadheads: await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, scope, deadheads),
+    rostered_layovers: await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, scope, rows.layovers),
+    rostered_deadheads: await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, scope, rows.deadheads),
   };
 }
 
@@ -117,7 +115,7 @@ async function writeByDifference(
   // A kept row has left the map: what remains there is no longer rostered.
   const gone = [...have.values()];
   if (gone.length) await sql`delete from ${sql.table(table)} where ctid = any(${gone}::tid[])`.execute(trx);
-  await copyInsert(trx, table, columns, toWrite);
+  await copyInsert(trx, table, columns, toWrite, { airline_id: airlineId });
   return gone.length + toWrite.length;
 }
 

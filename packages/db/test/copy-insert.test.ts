@@ -84,3 +84,25 @@ it('refuses text Postgres would store changed (a NUL, a lone surrogate) with a d
   const back = await sql<{ name: string }>`select name from copy_probe where id = 2002`.execute(t.db);
   expect(back.rows[0]!.name).toBe('pair 🛫');
 });
+
+it('takes a constant column from `constants`, written as its type is, in every row and over a row’s own value', async () => {
+  const ref = '00000000-0000-4000-8000-0000000000aa';
+  await t.db.transaction().execute(async (trx) => {
+    await copyInsert(
+      trx,
+      'copy_probe',
+      COLUMNS,
+      [
+        { id: 1001, name: 'a\tb' },
+        { id: 1002, name: 'c', ref: '00000000-0000-4000-8000-0000000000bb' },
+      ],
+      { ref, day: '2027-03-11', doc: { k: 'v\\w' } },
+    );
+  });
+  const { rows } = await sql<{ id: number; name: string; ref: string; day: string; doc: unknown; ok: boolean | null }>`
+    select id, name, ref::text, day::text, doc, ok from copy_probe where id in (1001, 1002) order by id`.execute(t.db);
+  expect(rows).toEqual([
+    { id: 1001, name: 'a\tb', ref, day: '2027-03-11', doc: { k: 'v\\w' }, ok: null },
+    { id: 1002, name: 'c', ref, day: '2027-03-11', doc: { k: 'v\\w' }, ok: null },
+  ]);
+});
