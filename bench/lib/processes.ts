@@ -60,8 +60,11 @@ export function startService(name: ServiceName, port: number, env: Record<string
   const logDir = process.env.BENCH_SERVICE_LOG_DIR;
   if (logDir) {
     const file = fs.createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
-    child.stdout.pipe(file);
-    child.stderr.pipe(file);
+    // Two sources into one file: neither ends it (the first to end would make the other's next write fail);
+    // it ends once the process has closed both.
+    child.stdout.pipe(file, { end: false });
+    child.stderr.pipe(file, { end: false });
+    child.once('close', () => file.end());
   }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const svc: Service = { name, child, pid: child.pid, port, url: `http://127.0.0.1:${port}`, output, exited };
