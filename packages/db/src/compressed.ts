@@ -34,7 +34,12 @@ export async function gunzipText(compressed: Uint8Array): Promise<string> {
   return (await gunzipAsync(compressed, { chunkSize: wholeOutputChunk(compressed) })).toString('utf8');
 }
 
-/** A value as gzip-compressed JSON, compressed off the event loop (level 1: stored once, read once). */
+/** A text gzip-compressed, off the event loop (level 1: stored once, read once). */
+export function gzipText(text: string): Promise<Buffer> {
+  return gzipAsync(Buffer.from(text), { level: 1, chunkSize: POOL_CHUNK });
+}
+
+/** A value as gzip-compressed JSON (gzipText). */
 export function gzipJson(value: unknown): Promise<Buffer> {
-  return gzipAsync(Buffer.from(JSON.stringify(value)), { level: 1, chunkSize: POOL_CHUNK });
+  return gzipText(JSON.stringify(value));
 }

@@ -3,7 +3,7 @@ export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow } from './changed-pairings';
 export { rosterState, nextRosterState } from './state';
-export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
+export { storedRosterState, storedRosterStateJson, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';
 export { legKey, layoverKey, pairingOfKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
 export { pairingSignature } from './signature';

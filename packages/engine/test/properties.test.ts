@@ -16,6 +16,7 @@ import {
   rosterStateOf,
   settlesOnRerun,
   storedRosterState,
+  storedRosterStateJson,
   type DerivedActionItem,
   type DiffBasis,
   type FlightBookingActual,
@@ -384,6 +385,24 @@ describe('the stored roster state (issue 12: rows as tuples instead of objects)'
         expect(rosterStateOf(asBefore(previous))).toStrictEqual(asBefore(previous));
       }),
     );
+  });
+
+  it('is encoded in parts to exactly the text of JSON.stringify, whatever the part size', () => {
+    const encoded = (state: RosterState, size: number) => {
+      const parts = storedRosterStateJson(state, size);
+      for (;;) {
+        const step = parts.next();
+        if (step.done) return step.value;
+      }
+    };
+    fc.assert(
+      fc.property(rosterSpec, rosterSpec, fc.integer({ min: 1, max: 5 }), (day1, day2, size) => {
+        const first = rosterState(flattenRoster(build(day1)));
+        const next = diff(build(day2), first, [], []).nextState;
+        for (const state of [first, next]) expect(encoded(state, size)).toBe(JSON.stringify(storedRosterState(state)));
+      }),
+    );
+    expect(encoded({ deadheads: [], layovers: [], pairings: [] }, 3)).toBe(JSON.stringify(storedRosterState({ deadheads: [], layovers: [], pairings: [] })));
   });
 
   it('is smaller than the object form', () => {

@@ -8,6 +8,7 @@ import {
   diffWriteRepo,
   gunzipText,
   gzipJson,
+  gzipText,
   outboxRepo,
   rosterStateRepo,
   scheduleLifecycleRepo,
@@ -39,7 +40,7 @@ import {
   requestedBookingsByKey,
   rosteredRowsIn,
   settlesOnRerun,
-  storedRosterState,
+  storedRosterStateJson,
   type RosterStateAsStored,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
@@ -71,6 +72,9 @@ const WRITE_SLICE = 5000;
  * slice at once (20-25 ms) left Postgres waiting for the COPY's next bytes (ClientRead) at the start of each slice.
  */
 const PLAN_PART = 250;
+
+/** Rows of the next roster state encoded between two turns of the event loop (engine storedRosterStateJson): parts of about 5 ms. */
+const STATE_PART_ROWS = 2000;
 
 /** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
 const DIFF_PART_PAIRINGS = 250;
@@ -404,8 +408,9 @@ export class ScheduleProcessor {
         let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
         await locked;
         phases.lap('tx_lock');
-        // Compressed on libuv's pool while the transaction writes; awaited where it is stored.
-        const stateGzip = gzipJson(storedRosterState(result.nextState));
+        // Encoded a part at a time while the items are planned and written (the COPYs keep receiving their bytes),
+        // then compressed on libuv's pool; awaited where it is stored.
+        const stateGzip = derived(storedRosterStateJson(result.nextState, STATE_PART_ROWS)).then(gzipText);
         stateGzip.catch(() => undefined);
         phases.lap('tx_encode_state');
         const requested = requestedBookingsByKey(await requestedRows);
