@@ -55,9 +55,11 @@ export function diffRoster(input: DiffInput): DiffResult {
  * each part, so that its caller can let other work run (the worker lets Postgres take in rows meanwhile). Every
  * item belongs to one pairing_number and its rows, previous rows, bookings and swaps are that pairing_number's
  * alone, so the parts' items are the whole diff's; each part's are sorted and the parts are ranges of
- * pairing_numbers, which sortItems orders first, so the parts concatenate in sortItems order.
+ * pairing_numbers, which sortItems orders first, so the parts concatenate in sortItems order. Each pause hands
+ * over the part's items (in that order, the same objects as in the result): the worker writes them while the
+ * diff goes on.
  */
-export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): Generator<void, DiffResult, void> {
+export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): Generator<readonly DerivedActionItem[], DiffResult, void> {
   const processedMs = instantOf(input.processedAt);
   if (Number.isNaN(processedMs)) throw new Error(`processedAt is not an ISO timestamp with offset: ${input.processedAt}`);
   const previous = input.previous ?? EMPTY_STATE;
@@ -74,8 +76,9 @@ export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): G
     const ctx: DiffContext = { ...shared, current: part.current, previous: part.previous };
     const items = [...diffLayovers(ctx, part.hotelBookings), ...diffDeadheads(ctx, part.flightBookings)];
     applySwaps(items, detectSwaps(part.current.pairings, part.previous.pairings));
-    for (const item of sortItems(items)) actionItems.push(item);
-    yield;
+    const sorted = sortItems(items);
+    for (const item of sorted) actionItems.push(item);
+    yield sorted;
   }
   return {
     actionItems,

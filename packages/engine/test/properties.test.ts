@@ -289,9 +289,14 @@ describe('properties of the diff', () => {
 
 describe('the diff in parts (issue 12: Postgres takes in rows while the diff is derived)', () => {
   /** Runs the parts to the end, counting them. */
-  function drained(parts: Generator<void, ReturnType<typeof diffRoster>, void>): { result: ReturnType<typeof diffRoster>; count: number } {
+  /** The result, how many pauses, and the items handed over at the pauses, in order. */
+  function drained(parts: ReturnType<typeof diffRosterInParts>): { result: ReturnType<typeof diffRoster>; count: number; handed: unknown[] } {
     let count = 0;
-    for (let step = parts.next(); ; step = parts.next(), count++) if (step.done) return { result: step.value, count };
+    const handed: unknown[] = [];
+    for (let step = parts.next(); ; step = parts.next(), count++) {
+      if (step.done) return { result: step.value, count, handed };
+      handed.push(...step.value);
+    }
   }
 
   /** Ids that need escaping in a row key, and ids that sort differently by code unit than by locale. */
@@ -314,9 +319,12 @@ describe('the diff in parts (issue 12: Postgres takes in rows while the diff is 
           processedAt: PROCESSED_AT,
           changedPairings: some === null ? undefined : new Set(some.map((i) => to[i]!)),
         };
-        const { result, count } = drained(diffRosterInParts(input, size));
+        const { result, count, handed } = drained(diffRosterInParts(input, size));
         if (count > 1) split++;
         expect(result).toEqual(diffRoster(input));
+        // The parts handed over are the result's items, the same objects in the same order (the worker writes them as they come).
+        expect(handed.length).toBe(result.actionItems.length);
+        handed.forEach((item, i) => expect(item).toBe(result.actionItems[i]));
       }),
     );
     // The property is about rosters that do split.

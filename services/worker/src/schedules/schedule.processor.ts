@@ -35,6 +35,8 @@ import {
   windowMoved,
   type AirlineBookingContext,
   type DiffBasis,
+  type DiffResult,
+  type RequestedBooking,
   diffStateOf,
   flattenRoster,
   requestedBookingsByKey,
@@ -49,6 +51,7 @@ import type { WorkerMetrics } from '../operability/hooks';
 import { decodeRosterState, loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
 import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
+import { SliceWriter } from './slice-writer';
 
 /** The guards of the processor's moves: the statuses each may start from (engine schedule-state, spec 3.1). */
 const INTO_PROCESSING = movesInto('PROCESSING');
@@ -65,8 +68,6 @@ class Phases {
   }
 }
 
-/** Items planned and written per slice of the diff's write transaction. */
-const WRITE_SLICE = 5000;
 /**
  * Items planned between two turns of the event loop while the slice before is being COPYed: planning a whole
  * slice at once (20-25 ms) left Postgres waiting for the COPY's next bytes (ClientRead) at the start of each slice.
@@ -362,7 +363,7 @@ export class ScheduleProcessor {
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
 
-    const jobs: CatalogJob<BookingQueue>[] = [];
+    let jobs: CatalogJob<BookingQueue>[] = [];
     let itemCount = 0;
     // Rows written or deleted per table, for the statistics the next reads are planned with (analyzeAfterBulkWrite).
     const written: Partial<Record<BulkWrittenTable, number>> = {};
@@ -401,48 +402,56 @@ export class ScheduleProcessor {
         ]);
         queued.others = [locked, requestedRows, firstWrites];
         for (const p of queued.others) p.catch(() => undefined);
-        const result = await derived(diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS));
+        // The diff's items are planned and written a slice at a time as its parts come, once the requested bookings
+        // they may adopt are read (queued above, behind the rostered rows): Postgres takes in the first slices while the
+        // rest of the diff is derived, instead of waiting for all of it.
+        const writer = new SliceWriter({
+          plan: (slice, requested) => derived(planDiffWrites(slice, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested, PLAN_PART)),
+          write: async (writes) => {
+            await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+            await bookingRepo.adoptBookings(trx, writes.adoptions);
+          },
+          pendingReviewIds: webhookRepo.PENDING_REVIEW_IDS,
+        });
+        let requested: Map<string, RequestedBooking[]> | null = null;
+        requestedRows.then(
+          (rows) => {
+            requested = requestedBookingsByKey(rows);
+          },
+          () => undefined,
+        );
+        const parts = diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS);
+        let result: DiffResult;
+        for (;;) {
+          const step = parts.next();
+          if (step.done) {
+            result = step.value;
+            break;
+          }
+          writer.add(step.value);
+          if (requested) await writer.writeReady(requested);
+          // The connection sends what is queued on it (the rostered rows, the slices) between the parts.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
         itemCount = result.actionItems.length;
         phases.lap('diff');
         // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the fingerprints below).
         let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
         await locked;
         phases.lap('tx_lock');
-        // Encoded a part at a time while the items are planned and written (the COPYs keep receiving their bytes),
-        // then compressed on libuv's pool; awaited where it is stored.
+        // Encoded a part at a time while the slices are written (the COPYs keep receiving their bytes), then
+        // compressed on libuv's pool; awaited where it is stored.
         const stateGzip = derived(storedRosterStateJson(result.nextState, STATE_PART_ROWS)).then(gzipText);
         stateGzip.catch(() => undefined);
         phases.lap('tx_encode_state');
-        const requested = requestedBookingsByKey(await requestedRows);
+        requested ??= requestedBookingsByKey(await requestedRows);
         await firstWrites;
         phases.lap('tx_requested_travellers_audits');
-        // Planned and written a slice at a time: a big roster's rows never sit in memory all at once. The next
-        // slice is planned while Postgres still takes in this one's COPY (the connection queues the statements).
-        let open = 0;
-        const adopted = new Set<string>();
-        const pendingReview = { count: 0, ids: [] as string[] };
-        let writing: Promise<void> = Promise.resolve();
-        for (let i = 0; i < result.actionItems.length; i += WRITE_SLICE) {
-          const slice = result.actionItems.slice(i, i + WRITE_SLICE);
-          const writes = await derived(planDiffWrites(slice, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested, PLAN_PART));
-          open += writes.open;
-          written.bookings = (written.bookings ?? 0) + writes.newBookings.length;
-          jobs.push(...writes.jobs);
-          if (writes.bookingChanges.length || writes.adoptions.length) settles = false;
-          for (const a of writes.adoptions) adopted.add(a.pairing_number);
-          pendingReview.count += writes.pendingReview.length;
-          pendingReview.ids.push(...writes.pendingReview.slice(0, webhookRepo.PENDING_REVIEW_IDS - pendingReview.ids.length));
-          phases.lap('tx_plan');
-          await writing;
-          phases.lap('tx_write_items');
-          writing = (async () => {
-            await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
-            await bookingRepo.adoptBookings(trx, writes.adoptions);
-          })();
-          // Awaited in the next round or below; until then a failure must not count as unhandled.
-          writing.catch(() => undefined);
-        }
-        await writing;
+        const pendingReview = await writer.finish(requested);
+        if (writer.changesBookings) settles = false;
+        const { open, adopted } = writer;
+        jobs = writer.jobs;
+        written.bookings = writer.newBookings;
         phases.lap('tx_write_items');
         await outboxRepo.addToOutbox(trx, jobs);
         phases.lap('tx_outbox');
