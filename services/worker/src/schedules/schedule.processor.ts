@@ -80,12 +80,15 @@ const STATE_PART_ROWS = 2000;
 /** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
 const DIFF_PART_PAIRINGS = 250;
 
-/** Runs the parts of a diff to its result, letting the event loop run between them: the connection sends what is queued on it. */
+/** A turn of the event loop: the connection sends what is queued on it (the COPYs' next bytes). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Runs a generator that pauses between parts of its work (a slice's plan, the state's encoding) to its result, a turn of the event loop at each pause. */
 async function derived<R>(parts: Generator<void, R, void>): Promise<R> {
   for (;;) {
     const step = parts.next();
     if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
@@ -430,8 +433,8 @@ export class ScheduleProcessor {
           }
           writer.add(step.value);
           if (requested) await writer.writeReady(requested);
-          // The connection sends what is queued on it (the rostered rows, the slices) between the parts.
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          // The rostered rows and the slices queued so far receive their bytes between the parts.
+          await nextTurn();
         }
         itemCount = result.actionItems.length;
         phases.lap('diff');
