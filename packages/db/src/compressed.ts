@@ -29,9 +29,14 @@ export function wholeOutputChunk(compressed: Uint8Array): number {
   return Math.min(Math.max(isize + 1, MIN_WHOLE_CHUNK), MAX_WHOLE_CHUNK);
 }
 
+/** The bytes of a gzip-compressed blob (a stored roster), decompressed off the event loop. */
+export function gunzipBytes(compressed: Uint8Array): Promise<Buffer> {
+  return gunzipAsync(compressed, { chunkSize: wholeOutputChunk(compressed) });
+}
+
 /** The text of a gzip-compressed blob (a stored roster, a roster state), decompressed off the event loop. */
 export async function gunzipText(compressed: Uint8Array): Promise<string> {
-  return (await gunzipAsync(compressed, { chunkSize: wholeOutputChunk(compressed) })).toString('utf8');
+  return (await gunzipBytes(compressed)).toString('utf8');
 }
 
 /** A text gzip-compressed, off the event loop (level 1: stored once, read once). */

@@ -10,11 +10,18 @@ import type { DerivedActionItem, FlatRoster, RosterState } from './types';
  * What the last diff leaves behind per pairing_number is its basis; the next diff compares with it.
  */
 
-/** The stored basis's version. */
-export const DIFF_BASIS_VERSION = 1;
+/** The stored basis's version: 2 names contents by the roster's elements (roster-elements); a basis of 1 gets the whole diff once. */
+export const DIFF_BASIS_VERSION = 2;
 
 /** One pairing_number of a basis: its content (FlatRoster.pairingContents, null when not rostered), the fingerprint of its bookings dated inside the window (null when none) and whether its diff settled. */
 type PairingBasis = [pairing_number: string, content: string | null, bookings: string | null, settled: 0 | 1];
+
+/**
+ * One element of the roster's pairings array, in roster order: its content (roster-elements), pairing_number, first
+ * row and row count, and whether it is clean (its pairing_number sent once, no audit event of its rows): a clean
+ * element's rows in the next state are those its content flattens to, and nothing else of its pairing_number's.
+ */
+export type ElementBasis = [content: string, pairing_number: string, first_row: number, row_count: number, clean: 0 | 1];
 
 /** What a diff leaves for the next one: plain JSON. */
 export interface DiffBasis {
@@ -23,11 +30,14 @@ export interface DiffBasis {
   /** The cancellation cut-off the diff ran with (cancellationCutoffOf). */
   cutoff: string;
   pairings: PairingBasis[];
+  /** The roster's elements (empty when the diff had no element contents). */
+  elements: ElementBasis[];
 }
 
 /** What the next diff runs with, to compare with a basis. */
 export interface DiffBasisNow {
-  flat: FlatRoster;
+  /** The roster flattened, or only its contents per pairing_number before it is (enough when the window did not move). */
+  flat: FlatRoster | { pairingContents: ReadonlyMap<string, string>; deadheads?: undefined };
   /** Fingerprint of each pairing_number's bookings dated inside the window, as they are now (pairing_number null left out). */
   bookings: ReadonlyMap<string, string>;
   /**
@@ -103,6 +113,7 @@ export function diffBasisOf(
   window: DateWindow,
   cutoff: string,
   disturbed: Iterable<string> = [],
+  elements: ElementBasis[] = [],
 ): DiffBasis {
   const unsettled = unsettledPairings(items, window);
   for (const pairing of disturbed) unsettled.add(pairing);
@@ -111,7 +122,7 @@ export function diffBasisOf(
   for (const [pairing, fingerprint] of bookings) {
     if (!flat.pairingContents.has(pairing)) pairings.push([pairing, null, fingerprint, unsettled.has(pairing) ? 0 : 1]);
   }
-  return { v: DIFF_BASIS_VERSION, window: { start: window.start, end: window.end }, cutoff, pairings };
+  return { v: DIFF_BASIS_VERSION, window: { start: window.start, end: window.end }, cutoff, pairings, elements };
 }
 
 /** Whether a diff in `window` runs in another window than the one the basis was left in (changedPairings then needs DiffBasisNow.previous). */
@@ -134,8 +145,8 @@ export function changedPairings(basis: DiffBasis | null, now: DiffBasisNow): Set
   const [early, late] = basis.window.start < now.window.start ? [basis.window, now.window] : [now.window, basis.window];
   const both = { start: late.start, end: early.end < late.end ? early.end : late.end };
   const either = { start: early.start, end: early.end > late.end ? early.end : late.end };
-  if (moved && (both.start > both.end || !now.previous)) return null;
-  const spans = moved ? spansOf(now.flat, now.previous!) : new Spans();
+  if (moved && (both.start > both.end || !now.previous || !now.flat.deadheads)) return null;
+  const spans = moved ? spansOf(now.flat as FlatRoster, now.previous!) : new Spans();
   // Dates inside both windows, or outside both: every in-window test answers for them as it did.
   const unaffected = (span: readonly [string, string] | undefined) => span === undefined || (span[0] >= both.start && span[1] <= both.end) || span[1] < either.start || span[0] > either.end;
   // All of them, for every row and booking of the pairing_number (whatever they are, when the window did not move).

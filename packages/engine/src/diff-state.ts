@@ -2,7 +2,7 @@ import { requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { diffRoster } from './diff';
 import type { DateWindow } from './time';
 import { rosterStateOf, type RosterStateAsStored } from './state-storage';
-import type { BookingStatus, DiffInput, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
+import type { BookingStatus, SkippedPairings, DiffInput, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
 
 /** A booking dated inside the processed window, as stored: the columns the diff and the plan read. */
 export interface WindowBookingRow {
@@ -100,9 +100,11 @@ export function diffInputOf(
   window: DateWindow,
   processedAt: string,
   changedPairings?: ReadonlySet<string>,
+  skipped?: SkippedPairings,
 ): DiffInput {
   return {
     changedPairings,
+    skipped,
     current: flat,
     previous: state.previous,
     hotelBookings: state.hotelBookings,

@@ -84,7 +84,7 @@ export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): G
     actionItems,
     // Already in flattened-row order.
     auditEvents: input.current.auditEvents,
-    nextState: nextRosterState(previous, input.current, input.window, flagged),
+    nextState: nextRosterState(previous, input.current, input.window, flagged, input.skipped),
   };
 }
 

@@ -121,7 +121,7 @@ function describe(c: CrewMember, p: Pairing, e: Entry): string {
 }
 
 /** Collects rows and audit events in flattened order. */
-class Flattener {
+export class Flattener {
   readonly deadheads: DeadheadRow[] = [];
   readonly layovers: LayoverRow[] = [];
   readonly pairings: PairingSummary[] = [];
@@ -160,8 +160,9 @@ class Flattener {
     return ci < i || ej < j ? rowOf(layout, ci, ej) : null;
   }
 
-  addPairing(p: Pairing): void {
-    const layout = layOut(p, this.rowCount + 1);
+  /** Adds a pairing object's rows, numbered from `firstRow` (the next row by default; a roster flattened element by element gives each its own). */
+  addPairing(p: Pairing, firstRow = this.rowCount + 1): void {
+    const layout = layOut(p, firstRow);
     const earlier = this.layoutsOf.get(p.pairing_number);
     const entries = layout.entries;
     p.crew.forEach((c, i) => {
@@ -182,7 +183,7 @@ class Flattener {
         }
       }
     });
-    this.rowCount += p.crew.length * entries.length;
+    this.rowCount = firstRow - 1 + p.crew.length * entries.length;
     const signature = pairingSignature(p);
     const content = `${signature}~${crewSignature(p.crew)}`;
     const before = this.pairingContents.get(p.pairing_number);
@@ -203,6 +204,18 @@ class Flattener {
       first_row: layout.firstRow,
       last_row: this.rowCount,
     });
+  }
+
+  result(): FlatRoster {
+    return {
+      deadheads: this.deadheads,
+      layovers: this.layovers,
+      pairings: this.pairings,
+      flaggedKeys: this.flaggedKeys,
+      auditEvents: this.auditEvents,
+      rowCount: this.rowCount,
+      pairingContents: this.pairingContents,
+    };
   }
 
   private keep(c: CrewMember, p: Pairing, e: Entry, row: number): void {
@@ -262,13 +275,5 @@ class Flattener {
 export function flattenRoster(submission: ScheduleSubmission): FlatRoster {
   const f = new Flattener();
   for (const p of submission.pairings) f.addPairing(p);
-  return {
-    deadheads: f.deadheads,
-    layovers: f.layovers,
-    pairings: f.pairings,
-    flaggedKeys: f.flaggedKeys,
-    auditEvents: f.auditEvents,
-    rowCount: f.rowCount,
-    pairingContents: f.pairingContents,
-  };
+  return f.result();
 }

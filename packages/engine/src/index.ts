@@ -1,7 +1,8 @@
 /** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
-export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow } from './changed-pairings';
+export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
+export { pairingElementRanges, pairingRowCount, knownElements, flattenElements, elementsOfWhole, type RosterElements, type KnownElements, type ElementsFlattened } from './roster-elements';
 export { rosterState, nextRosterState } from './state';
 export { storedRosterState, storedRosterStateJson, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';

@@ -7,7 +7,10 @@ import {
   diffBasisOf,
   diffRoster,
   diffRosterInParts,
+  elementsOfWhole,
+  flattenElements,
   flattenRoster,
+  knownElements,
   layoverKey,
   legKey,
   localDateOf,
@@ -21,6 +24,7 @@ import {
   type DiffBasis,
   type FlightBookingActual,
   type HotelBookingActual,
+  type RosterElements,
   type RosterState,
 } from '../src';
 import { bookingsFor, crew, SETTINGS, writtenBookings } from './fixtures';
@@ -566,6 +570,129 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     // Unchanged pairings must be left out often enough for the property to say something, in a moved window too.
     expect(narrowed).toBeGreaterThan(60);
     expect(narrowedMoved).toBeGreaterThan(8);
+  });
+
+  /** A roster as its elements, each named by its JSON (what the worker's hash of the element's bytes stands for), counting the parses. */
+  function elementsOf(roster: ScheduleSubmission): RosterElements & { parses: number } {
+    const elements = {
+      contents: roster.pairings.map((p) => JSON.stringify(p)),
+      parses: 0,
+      pairing(i: number) {
+        elements.parses++;
+        return JSON.parse(elements.contents[i]!) as Pairing;
+      },
+    };
+    return elements;
+  }
+
+  /** flattenRoster, with each pairing_number's content its elements' (as the worker diffs a roster whole). */
+  function flattenWhole(roster: ScheduleSubmission) {
+    const flat = flattenRoster(roster);
+    const { elements, pairingContents } = elementsOfWhole(elementsOf(roster).contents, roster.pairings, flat);
+    return { flat: { ...flat, pairingContents }, elements };
+  }
+
+  it('derives the whole diff, next state and basis from only the elements of the changed pairings when the window did not move (roster-elements)', () => {
+    let skippedSome = 0;
+    let parsedFewer = 0;
+    fc.assert(
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        hotelsArb,
+        flightsArb,
+        fc.array(edit, { minLength: 5, maxLength: 5 }),
+        fc.array(pairingSpec, { minLength: 5, maxLength: 5 }),
+        fc.array(pairingSpec, { maxLength: 2 }),
+        fc.array(touch, { maxLength: 12 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.boolean(),
+        (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, laterDays, twice) => {
+          const roster1 = named(
+            day1,
+            day1.map((_, i) => `P${i}`),
+          );
+          const whole1 = flattenWhole(roster1);
+          const first = diffRoster({
+            current: whole1.flat,
+            previous: rosterState(flattenRoster(build(day0))),
+            hotelBookings: dated(hotels, WINDOW),
+            flightBookings: dated(flights, WINDOW),
+            window: WINDOW,
+            settings: SETTLED,
+            processedAt: PROCESSED_AT,
+          });
+          const made = writtenBookings(first.actionItems);
+          const hotels1 = [...hotels, ...made.hotels];
+          const flights1 = [...flights, ...made.flights];
+          const cutoff1 = cancellationCutoffOf(PROCESSED_AT, SETTLED.cancellation_lookback_days);
+          const basis = JSON.parse(
+            JSON.stringify(diffBasisOf(whole1.flat, first.actionItems, fingerprints(dated([...hotels1, ...flights1], WINDOW)), WINDOW, cutoff1, [], whole1.elements)),
+          ) as DiffBasis;
+
+          // Today's roster: yesterday's pairings edited one by one, some added, rotated; sometimes one sent twice.
+          const spec2: PairingSpec[] = [];
+          const names2: string[] = [];
+          day1.forEach((p, i) => {
+            const e = edits[i]!;
+            if (e === 'drop') return;
+            spec2.push(e === 'replace' ? replacements[i]! : e === 'crew' ? { ...p, crew: [...p.crew].reverse().slice(0, Math.max(1, p.crew.length - 1)) } : p);
+            names2.push(`P${i}`);
+          });
+          added.forEach((p, i) => {
+            spec2.push(p);
+            names2.push(`N${i}`);
+          });
+          if (twice && spec2.length) {
+            spec2.push(spec2[0]!);
+            names2.push(names2[0]!);
+          }
+          const k = spec2.length ? shuffle % spec2.length : 0;
+          const roster2 = named([...spec2.slice(k), ...spec2.slice(0, k)], [...names2.slice(k), ...names2.slice(0, k)]);
+          const hotels2 = dated(mutated(hotels1, touches), WINDOW);
+          const flights2 = dated(mutated(flights1, [...touches].reverse()), WINDOW);
+          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+          const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
+          const now = { bookings: fingerprints([...hotels2, ...flights2]), window: WINDOW, cutoff, emitUnchanged: false };
+
+          const whole2 = flattenWhole(roster2);
+          const changed = changedPairings(basis, { ...now, flat: whole2.flat, previous: first.nextState });
+          const input = { previous: first.nextState, hotelBookings: hotels2, flightBookings: flights2, window: WINDOW, settings: SETTLED, processedAt: later };
+          const whole = diffRoster({ ...input, current: whole2.flat, changedPairings: changed! });
+          expect(diffRoster({ ...input, current: whole2.flat })).toEqual(whole);
+
+          const elements2 = elementsOf(roster2);
+          const known = knownElements(elements2, basis);
+          if (twice && spec2.length) {
+            // A pairing_number sent twice: the whole roster is flattened.
+            expect(known).toBeNull();
+            return;
+          }
+          expect(known).not.toBeNull();
+          const changedNow = changedPairings(basis, { ...now, flat: { pairingContents: known!.contents } });
+          expect(changedNow).toEqual(changed);
+          const part = flattenElements(elements2, basis, known!, changedNow!);
+          const partial = diffRoster({ ...input, current: part.flat, changedPairings: changedNow!, skipped: part.skipped });
+          expect(partial).toEqual(whole);
+          expect(part.elements).toEqual(whole2.elements);
+          const disturbed = [...changed!].slice(0, 1);
+          const booked = fingerprints([...hotels2, ...flights2]);
+          expect(diffBasisOf(part.flat, partial.actionItems, booked, WINDOW, cutoff, disturbed, part.elements)).toEqual(
+            diffBasisOf(whole2.flat, whole.actionItems, booked, WINDOW, cutoff, disturbed, whole2.elements),
+          );
+          // Every pairing not skipped was parsed once, no more; a skipped one was not parsed.
+          expect(elements2.parses).toBe(roster2.pairings.length - part.skipped.shifts.size);
+          expect(part.parsed.map((p) => p.pairing_number)).toEqual(roster2.pairings.map((p) => p.pairing_number).filter((n) => !part.skipped.shifts.has(n)));
+          if (part.skipped.shifts.size > 0) skippedSome++;
+          if (elements2.parses < roster2.pairings.length) parsedFewer++;
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    // Unchanged pairings must be skipped often enough for the property to say something.
+    expect(skippedSome).toBeGreaterThan(100);
+    expect(parsedFewer).toBe(skippedSome);
   });
 
   it('asks for the whole diff without a basis, in a window sharing no date, with emit_unchanged on, or with an earlier cancellation cut-off', () => {

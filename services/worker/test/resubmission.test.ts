@@ -83,7 +83,7 @@ it('a byte-identical resubmission derives nothing without re-diffing, and the fu
 
 /** A worker whose log lines the test reads (its "schedule processed" lines say how many pairings were diffed). */
 function loggedWorker() {
-  const lines: { airline_id?: string; msg?: string; diffed_pairings?: number | string }[] = [];
+  const lines: { airline_id?: string; msg?: string; diffed_pairings?: number | string; skipped_pairings?: number }[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
@@ -99,8 +99,8 @@ function loggedWorker() {
   return { lines, w };
 }
 
-const diffedPairings = (lines: ReturnType<typeof loggedWorker>['lines'], airlineId: string) =>
-  lines.filter((l) => l.airline_id === airlineId && l.msg === 'schedule processed').map((l) => l.diffed_pairings);
+const processed = (lines: ReturnType<typeof loggedWorker>['lines'], airlineId: string) => lines.filter((l) => l.airline_id === airlineId && l.msg === 'schedule processed');
+const diffedPairings = (lines: ReturnType<typeof loggedWorker>['lines'], airlineId: string) => processed(lines, airlineId).map((l) => l.diffed_pairings);
 
 /** Four pairings, one crew member each: what a diff of pairings alone can tell apart. */
 function fourPairings() {
@@ -150,7 +150,8 @@ async function twoRosters(lines: ReturnType<typeof loggedWorker>['lines'], opts:
   >`select roster_date::text, row_key, from_airport, to_airport, dep_time_local from rostered_deadheads where airline_id = ${airline_id} order by row_key`.execute(db);
   const stateRow = await db.selectFrom('roster_states').select('state_gzip').where('airline_id', '=', airline_id).executeTakeFirstOrThrow();
   const diffed = diffedPairings(lines, airline_id);
-  return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed };
+  const skipped = processed(lines, airline_id).map((l) => l.skipped_pairings);
+  return { items, rostered: rostered.rows, deadheads: deadheads.rows, state: JSON.parse(await gunzipText(stateRow.state_gzip)) as unknown, diffed, skipped };
 }
 
 /**
@@ -164,6 +165,7 @@ async function againstTheWholeDiff(
   const changed = await twoRosters(lines, { name: opts.names[0], carrier: opts.carriers[0], whole: false, rosters: opts.rosters, moveP4: opts.moveP4 });
   const whole = await twoRosters(lines, { name: opts.names[1], carrier: opts.carriers[1], whole: true, rosters: opts.rosters, moveP4: opts.moveP4 });
   expect(whole.diffed).toEqual(['all', 'all']);
+  expect(whole.skipped).toEqual([0, 0]);
   expect(changed.items).toEqual(whole.items);
   expect(changed.rostered).toEqual(whole.rostered);
   expect(changed.deadheads).toEqual(whole.deadheads);
@@ -176,8 +178,9 @@ it('a resubmission diffs only the pairings that changed, and derives, writes and
   try {
     const rosters: [unknown, unknown] = [fourPairings(), fourPairingsEdited()];
     const changed = await againstTheWholeDiff(lines, { names: ['Changed Air', 'Whole Air'], carriers: ['CH', 'WH'], rosters, moveP4: true });
-    // P2 (its layover), P3 (gone), P4 (its booking) and P5 (new) are diffed; P1 is not.
+    // P2 (its layover), P3 (gone), P4 (its booking) and P5 (new) are diffed; P1 is not, nor even parsed.
     expect(changed.diffed).toEqual(['all', 4]);
+    expect(changed.skipped).toEqual([0, 1]);
     expect(changed.items.map((i) => `${i.anchors.pairing_number} ${i.classification}`).sort()).toEqual([
       'P2 LAYOVER_EXTENDED',
       'P3 DEADHEAD_CANCELLED',
@@ -213,6 +216,8 @@ it('when the window moves, a resubmission still diffs only the pairings that cha
     const changed = await againstTheWholeDiff(lines, { names: ['Rolling Air', 'Rolling Whole Air'], carriers: ['RO', 'RW'], rosters: rollingRosters(), moveP4: false });
     // P1 (10 March, outside the new window), P2 (its layover) and P5 (new) are diffed; P3 and P4, inside both windows, are not.
     expect(changed.diffed).toEqual(['all', 3]);
+    // In a moved window the whole roster is flattened.
+    expect(changed.skipped).toEqual([0, 0]);
     expect(changed.items.map((i) => `${i.anchors.pairing_number} ${i.classification}`).sort()).toEqual(['P2 LAYOVER_EXTENDED', 'P5 NEW_DEADHEAD', 'P5 NEW_LAYOVER']);
   } finally {
     await w.close();

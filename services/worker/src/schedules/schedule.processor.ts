@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { flightOptionsUrl, type ScheduleSubmission } from '@crew/contracts';
+import { flightOptionsUrl, type Pairing, type ScheduleSubmission } from '@crew/contracts';
 import {
   analyzeAfterBulkWrite,
   bookingRepo,
   coverageRepo,
   diffWriteRepo,
+  gunzipBytes,
   gunzipText,
   gzipJson,
   gzipText,
@@ -38,7 +39,15 @@ import {
   type DiffResult,
   type RequestedBooking,
   diffStateOf,
+  elementsOfWhole,
+  flattenElements,
   flattenRoster,
+  knownElements,
+  type DiffBasisNow,
+  type ElementBasis,
+  type FlatRoster,
+  type RosterElements,
+  type SkippedPairings,
   requestedBookingsByKey,
   rosteredRowsIn,
   settlesOnRerun,
@@ -51,6 +60,7 @@ import type { WorkerMetrics } from '../operability/hooks';
 import { decodeRosterState, loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
 import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
+import { rosterElementsOf } from './roster-elements';
 import { SliceWriter } from './slice-writer';
 
 /** The guards of the processor's moves: the statuses each may start from (engine schedule-state, spec 3.1). */
@@ -95,6 +105,61 @@ async function derived<R>(parts: Generator<void, R, void>): Promise<R> {
 /** The error of a statement sent after an earlier one failed in the same transaction (SQLSTATE 25P02). */
 function transactionAborted(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '25P02';
+}
+
+/** What a diff takes of the roster: its rows (of every pairing, or of those it diffs and the basis calls unclean), the travellers in them, the pairings to diff and the elements for the next basis. */
+interface DiffSubject {
+  flat: FlatRoster;
+  crew: Map<string, { traveller_email: string; employee_id: string; name: string }>;
+  /** The pairing_numbers to diff (engine changedPairings), or null for all of them. */
+  changed: Set<string> | null;
+  /** The pairings whose rows were not made (engine flattenElements), or undefined when all were. */
+  skipped?: SkippedPairings;
+  elements: ElementBasis[];
+}
+
+/** The travellers of a roster's pairings, the last occurrence of each e-mail winning. */
+function crewOf(pairings: readonly Pairing[]): DiffSubject['crew'] {
+  const crew: DiffSubject['crew'] = new Map();
+  for (const p of pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
+  return crew;
+}
+
+/** Thrown by a stored roster that does not parse: the schedule cannot be processed. */
+function unreadable(err: unknown): UnprocessableSchedule {
+  return new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
+}
+
+/** The whole roster parsed and flattened, each pairing_number's content its elements' when they were found. */
+function wholeRosterOf(bytes: Buffer, elements: RosterElements | null): DiffSubject {
+  let submission: ScheduleSubmission;
+  try {
+    submission = JSON.parse(bytes.toString('utf8')) as ScheduleSubmission;
+  } catch (err) {
+    throw unreadable(err);
+  }
+  const flat = flattenRoster(submission);
+  if (!elements || elements.contents.length !== submission.pairings.length) return { flat, crew: crewOf(submission.pairings), changed: null, elements: [] };
+  const { elements: basisElements, pairingContents } = elementsOfWhole(elements.contents, submission.pairings, flat);
+  return { flat: { ...flat, pairingContents }, crew: crewOf(submission.pairings), changed: null, elements: basisElements };
+}
+
+/**
+ * Only the elements of the pairings to diff parsed and flattened (engine knownElements, flattenElements), when the
+ * basis tells which: null when it cannot (a pairing_number sent twice, a whole diff asked for). The travellers are
+ * those of the elements parsed: an unchanged element's were upserted when it was new.
+ */
+function changedElementsOf(elements: RosterElements, basis: DiffBasis, now: Omit<DiffBasisNow, 'flat'>): DiffSubject | null {
+  try {
+    const known = knownElements(elements, basis);
+    const changed = known && changedPairings(basis, { ...now, flat: { pairingContents: known.contents } });
+    if (!known || !changed) return null;
+    const part = flattenElements(elements, basis, known, changed);
+    return { flat: part.flat, crew: crewOf(part.parsed), changed, skipped: part.skipped, elements: part.elements };
+  } catch (err) {
+    if (err instanceof SyntaxError) throw unreadable(err);
+    throw err;
+  }
 }
 
 /** A schedule whose processing wrote no item. */
@@ -181,8 +246,8 @@ export class ScheduleProcessor {
   private async processOne(conn: DbOrTrx, schedule: ScheduleRow, log: Logger, job: ScheduleJob): Promise<void> {
     const started = process.hrtime.bigint();
     await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id, INTO_PROCESSING);
-    // Held in a box so the diff can drop the parsed roster once flattened (a big airline's is hundreds of MB).
-    const roster: { submission: ScheduleSubmission | null } = { submission: null };
+    // Held in a box so the diff can drop the roster's bytes once it has what it needs of them (a big airline's are tens of MB).
+    const roster: { bytes: Buffer | null } = { bytes: null };
     const phases = new Phases();
     let stored: { body: Buffer | null; sha256: string };
     try {
@@ -199,6 +264,8 @@ export class ScheduleProcessor {
       let items = 0;
       // How many pairing_numbers the diff looked at: null when it diffed the whole roster (engine changedPairings).
       let diffedPairings: number | null = 0;
+      // How many pairing_numbers' rows were never made (engine flattenElements): their elements were not even parsed.
+      let skippedPairings = 0;
       let written: Partial<Record<BulkWrittenTable, number>> = {};
       if (!(await this.resubmitSettled(conn, schedule, stored.sha256, phases))) {
         const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
@@ -206,7 +273,7 @@ export class ScheduleProcessor {
         const compareWith = this.readComparedWith(conn, schedule, processedAt);
         compareWith.catch(() => undefined);
         try {
-          roster.submission = await this.parseRoster(stored.body!);
+          roster.bytes = await this.gunzipRoster(stored.body!);
           stored.body = null;
           phases.lap('read_roster');
         } catch (err) {
@@ -214,7 +281,7 @@ export class ScheduleProcessor {
           await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
           return;
         }
-        ({ items, diffedPairings, written } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
+        ({ items, diffedPairings, skippedPairings, written } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
       }
       // Its events are committed: delivered now, not after the analyze (process() kicks again when it ends).
       this.deps.webhookKick?.();
@@ -226,7 +293,10 @@ export class ScheduleProcessor {
         return [];
       });
       phases.lap('analyze');
-      log.info({ items, diffed_pairings: diffedPairings ?? 'all', analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms }, 'schedule processed');
+      log.info(
+        { items, diffed_pairings: diffedPairings ?? 'all', skipped_pairings: skippedPairings, analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms },
+        'schedule processed',
+      );
       this.deps.metrics.scheduleProcessed(seconds, items);
     } catch (err) {
       const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -278,9 +348,9 @@ export class ScheduleProcessor {
     return gzipped && (JSON.parse(await gunzipText(gzipped)) as DiffBasis);
   }
 
-  private async parseRoster(bodyGzip: Buffer): Promise<ScheduleSubmission> {
+  private async gunzipRoster(bodyGzip: Buffer): Promise<Buffer> {
     try {
-      return JSON.parse(await gunzipText(bodyGzip)) as ScheduleSubmission;
+      return await gunzipBytes(bodyGzip);
     } catch (err) {
       throw new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
     }
@@ -326,21 +396,17 @@ export class ScheduleProcessor {
   private async diffAndWrite(
     conn: DbOrTrx,
     schedule: ScheduleRow,
-    roster: { submission: ScheduleSubmission | null },
+    roster: { bytes: Buffer | null },
     phases: Phases,
     bodySha256: string,
     processedAt: string,
     compareWith: Promise<ComparedWith>,
-  ): Promise<{ items: number; diffedPairings: number | null; written: Partial<Record<BulkWrittenTable, number>> }> {
+  ): Promise<{ items: number; diffedPairings: number | null; skippedPairings: number; written: Partial<Record<BulkWrittenTable, number>> }> {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
-    const flat = flattenRoster(roster.submission!);
-    const crew = new Map<string, { traveller_email: string; employee_id: string; name: string }>();
-    for (const p of roster.submission!.pairings)
-      for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
-    // Everything needed from the roster is in `flat` and `crew` now.
-    roster.submission = null;
-    phases.lap('flatten');
+    // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing any.
+    const elements = rosterElementsOf(roster.bytes!);
+    phases.lap('index_roster');
     const { read, settings, basis, stateText } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
@@ -350,18 +416,29 @@ export class ScheduleProcessor {
     const movedFrom = stored ? rosterStateOf(stored) : undefined;
     const previous = moved ? Promise.resolve(movedFrom ?? null) : decodeRosterState<RosterStateAsStored>(stateText);
     previous.catch(() => undefined);
-    const now = { flat, bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
-    let changed = changedPairings(basis, now);
+    const now = { bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
+    // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them.
+    let subject = elements && basis && !moved ? changedElementsOf(elements, basis, now) : null;
     phases.lap('changed_pairings');
+    if (!subject) {
+      subject = wholeRosterOf(roster.bytes!, elements);
+      subject.changed = changedPairings(basis, { ...now, flat: subject.flat });
+      phases.lap('flatten');
+    } else phases.lap('flatten_changed');
+    let { changed } = subject;
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
     let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previous);
     let ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
-      // The settings changed since they were read above: the whole diff after all.
+      // The settings changed since they were read above: the whole diff after all, of the whole roster.
       changed = null;
+      if (subject.skipped) subject = wholeRosterOf(roster.bytes!, elements);
       rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), undefined, previous);
       ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     }
+    // Everything needed from the roster is in `subject` now.
+    roster.bytes = null;
+    const { flat, crew, skipped } = subject;
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
@@ -423,7 +500,7 @@ export class ScheduleProcessor {
           },
           () => undefined,
         );
-        const parts = diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS);
+        const parts = diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined, skipped), DIFF_PART_PAIRINGS);
         let result: DiffResult;
         for (;;) {
           const step = parts.next();
@@ -471,7 +548,7 @@ export class ScheduleProcessor {
         const disturbed = [...adopted];
         for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
           if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
-        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed));
+        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed, subject.elements));
         phases.lap('tx_basis');
         await rosterStateRepo.saveRosterState(
           trx,
@@ -510,6 +587,6 @@ export class ScheduleProcessor {
     }
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
-    return { items: itemCount, diffedPairings: changed ? changed.size : null, written };
+    return { items: itemCount, diffedPairings: changed ? changed.size : null, skippedPairings: skipped?.shifts.size ?? 0, written };
   }
 }

@@ -1,0 +1,230 @@
+import type { Pairing } from '@crew/contracts';
+import type { DiffBasis, ElementBasis } from './changed-pairings';
+import { Flattener } from './flatten';
+import type { FlatRoster, SkippedPairings } from './types';
+
+/*
+ * A resubmission parses only the pairings it diffs (issue 12). The worker finds each element of the stored
+ * roster's `pairings` array by a scan of its bytes and names it by a hash of those bytes (its content): an element
+ * whose content the last diff's basis holds is the same pairing, with the same rows but for their numbers. Only
+ * the elements of the pairing_numbers the diff looks at are parsed and flattened; the rows of the others are
+ * never made: the next roster state takes them from the previous one, renumbered (nextRosterState `skipped`).
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const PAIRINGS = [...'pairings'].map((c) => c.charCodeAt(0));
+
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** The index after the closing quote of the JSON string whose opening quote is at `start`, or -1. */
+function stringEnd(bytes: Uint8Array, start: number): number {
+  let from = start + 1;
+  for (;;) {
+    // indexOf is a native search: a roster's bytes are mostly inside strings.
+    const quote = bytes.indexOf(QUOTE, from);
+    if (quote < 0) return -1;
+    let k = quote - 1;
+    while (k > start && bytes[k] === BACKSLASH) k--;
+    // Preceded by an even number of backslashes: the string ends here.
+    if ((quote - 1 - k) % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}
+
+/** Whether the JSON string at bytes[start, end) (quotes included) is "pairings". */
+function isPairingsKey(bytes: Uint8Array, start: number, end: number): boolean {
+  if (bytes.subarray(start, end).includes(BACKSLASH)) return JSON.parse(new TextDecoder().decode(bytes.subarray(start, end))) === 'pairings';
+  if (end - start !== PAIRINGS.length + 2) return false;
+  for (let i = 0; i < PAIRINGS.length; i++) if (bytes[start + 1 + i] !== PAIRINGS[i]) return false;
+  return true;
+}
+
+/**
+ * The byte range [start, end) of each element of the top-level `pairings` array of a JSON document, in order, found
+ * without parsing it. Null when the document has no such array, has it twice (JSON.parse would take the last),
+ * or does not scan as JSON: the caller then parses the whole document. The document is one the api accepted.
+ */
+export function pairingElementRanges(bytes: Uint8Array): [number, number][] | null {
+  let depth = 0;
+  // The last string closed at depth 1 (a key once a colon follows), and whether the value being read is "pairings"'.
+  let lastString: [number, number] | null = null;
+  let pairingsValue = false;
+  let ranges: [number, number][] | null = null;
+  let inArray = false;
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (isSpace(b)) continue;
+    if (inArray && depth === 2) {
+      if (b === COMMA || b === CLOSE_ARRAY) {
+        if (start >= 0) ranges!.push([start, last]);
+        else if (b === COMMA) return null;
+        start = -1;
+        if (b === CLOSE_ARRAY) {
+          inArray = false;
+          depth--;
+        }
+        continue;
+      }
+      if (start < 0) start = i;
+    }
+    if (b === QUOTE) {
+      const end = stringEnd(bytes, i);
+      if (end < 0) return null;
+      if (depth === 1) lastString = [i, end];
+      i = end - 1;
+    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+      if (depth === 1 && pairingsValue) {
+        if (b !== OPEN_ARRAY || ranges) return null;
+        ranges = [];
+        inArray = true;
+      }
+      depth++;
+    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+      if (--depth < 0) return null;
+    } else if (depth === 1) {
+      if (b === COLON) pairingsValue = lastString !== null && isPairingsKey(bytes, lastString[0], lastString[1]);
+      else if (b === COMMA) pairingsValue = false;
+    }
+    if (inArray) last = i + 1;
+  }
+  return depth === 0 && !inArray ? ranges : null;
+}
+
+/** The rows a pairing object flattens to: one per crew member and leg or layover, dropped or not (flattenRoster). */
+export function pairingRowCount(p: Pairing): number {
+  let entries = 0;
+  for (const d of p.duty_periods) entries += d.legs.length + (d.layover ? 1 : 0);
+  return p.crew.length * entries;
+}
+
+/** A roster as the elements of its pairings array: each one's content (equal contents, equal pairing objects) and the element parsed. */
+export interface RosterElements {
+  readonly contents: readonly string[];
+  /** Element `index` parsed (called at most once per element by the functions here). */
+  pairing(index: number): Pairing;
+}
+
+/** What a roster's elements are, compared with a basis: pairing_number and row count of each, and each pairing_number's content. */
+export interface KnownElements {
+  numbers: string[];
+  rowCounts: number[];
+  /** Per pairing_number, its element's content (FlatRoster.pairingContents, what changedPairings compares). */
+  contents: Map<string, string>;
+  /** The elements parsed to find their pairing_number (contents the basis does not hold). */
+  parsed: Map<number, Pairing>;
+}
+
+/**
+ * Each element's pairing_number and row count, from the basis for a content it holds and by parsing the element
+ * otherwise. Null when a pairing_number is sent in more than one element: its rows then depend on each other
+ * (DUPLICATE_ROW, the first summary), and the whole roster is flattened.
+ */
+export function knownElements(roster: RosterElements, basis: DiffBasis): KnownElements | null {
+  const known = new Map<string, ElementBasis>();
+  for (const e of basis.elements) known.set(e[0], e);
+  const out: KnownElements = { numbers: [], rowCounts: [], contents: new Map(), parsed: new Map() };
+  roster.contents.forEach((content, i) => {
+    const k = known.get(content);
+    let number: string;
+    if (k) {
+      number = k[1];
+      out.rowCounts.push(k[3]);
+    } else {
+      const p = roster.pairing(i);
+      out.parsed.set(i, p);
+      number = p.pairing_number;
+      out.rowCounts.push(pairingRowCount(p));
+    }
+    out.numbers.push(number);
+    out.contents.set(number, content);
+  });
+  return out.contents.size === out.numbers.length ? out : null;
+}
+
+/** A roster flattened element by element: the rows of the elements parsed only. */
+export interface ElementsFlattened {
+  /** Rows, summaries, flagged keys and audit events of the parsed elements; pairingContents and rowCount of the whole roster. */
+  flat: FlatRoster;
+  /** Pairing_numbers whose rows were not made, with the shift of their row numbers since the basis (nextRosterState). */
+  skipped: SkippedPairings & { shifts: Map<string, number> };
+  /** The elements, for the next basis. */
+  elements: ElementBasis[];
+  /** The pairing objects parsed, in roster order. */
+  parsed: Pairing[];
+}
+
+/**
+ * Flattens the elements of the pairing_numbers in `changed`, and those the basis does not call clean, each from its
+ * own first row: the rows, flagged keys and audit events flattenRoster gives them (one pairing_number per element,
+ * so no row depends on another element's). Every other element is one the basis holds, clean, whose
+ * pairing_number the diff leaves alone: skipped, with its row shift.
+ */
+export function flattenElements(roster: RosterElements, basis: DiffBasis, known: KnownElements, changed: ReadonlySet<string>): ElementsFlattened {
+  const clean = new Map<string, ElementBasis>();
+  for (const e of basis.elements) if (e[4] === 1) clean.set(e[0], e);
+  const f = new Flattener();
+  const shifts = new Map<string, number>();
+  const positions = new Map<string, number>();
+  const elements: ElementBasis[] = [];
+  const parsed: Pairing[] = [];
+  let row = 1;
+  roster.contents.forEach((content, i) => {
+    const number = known.numbers[i]!;
+    const count = known.rowCounts[i]!;
+    const before = clean.get(content);
+    positions.set(number, i);
+    if (before && !changed.has(number)) {
+      shifts.set(number, row - before[2]);
+      elements.push([content, number, row, count, 1]);
+    } else {
+      const p = known.parsed.get(i) ?? roster.pairing(i);
+      const audits = f.auditEvents.length;
+      f.addPairing(p, row);
+      parsed.push(p);
+      elements.push([content, number, row, count, f.auditEvents.length === audits ? 1 : 0]);
+    }
+    row += count;
+  });
+  return { flat: { ...f.result(), rowCount: row - 1, pairingContents: known.contents }, skipped: { shifts, positions }, elements, parsed };
+}
+
+/**
+ * The elements of a roster flattened whole (flattenRoster of its pairings, in the same order), for the next basis,
+ * and each pairing_number's content from its elements' (several joined, in roster order). An element is clean when
+ * its pairing_number is sent once and no audit event is of its rows.
+ */
+export function elementsOfWhole(contents: readonly string[], pairings: readonly Pairing[], flat: FlatRoster): { elements: ElementBasis[]; pairingContents: Map<string, string> } {
+  const pairingContents = new Map<string, string>();
+  const sent = new Map<string, number>();
+  pairings.forEach((p, i) => {
+    const before = pairingContents.get(p.pairing_number);
+    pairingContents.set(p.pairing_number, before === undefined ? contents[i]! : `${before}|${contents[i]!}`);
+    sent.set(p.pairing_number, (sent.get(p.pairing_number) ?? 0) + 1);
+  });
+  // Audit events are in row order.
+  const auditRows = flat.auditEvents.map((e) => e.source_rows.day2_row ?? 0);
+  let next = 0;
+  let row = 1;
+  const elements = pairings.map((p, i): ElementBasis => {
+    const count = pairingRowCount(p);
+    const end = row + count;
+    let audited = false;
+    while (next < auditRows.length && auditRows[next]! < end) {
+      if (auditRows[next]! >= row) audited = true;
+      next++;
+    }
+    const element: ElementBasis = [contents[i]!, p.pairing_number, row, count, !audited && sent.get(p.pairing_number) === 1 ? 1 : 0];
+    row = end;
+    return element;
+  });
+  return { elements, pairingContents };
+}
