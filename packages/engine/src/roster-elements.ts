@@ -23,19 +23,23 @@ const PAIRINGS = [...'pairings'].map((c) => c.charCodeAt(0));
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
-/** The index after the closing quote of the JSON string whose opening quote is at `start`, or -1. */
-function stringEnd(bytes: Uint8Array, start: number): number {
-  let from = start + 1;
-  for (;;) {
-    // indexOf is a native search: a roster's bytes are mostly inside strings.
-    const quote = bytes.indexOf(QUOTE, from);
-    if (quote < 0) return -1;
-    let k = quote - 1;
-    while (k > start && bytes[k] === BACKSLASH) k--;
-    // Preceded by an even number of backslashes: the string ends here.
-    if ((quote - 1 - k) % 2 === 0) return quote + 1;
-    from = quote + 1;
+/** The index after the object or array whose opening bracket is at `start`, or -1 when it does not end. */
+function valueEnd(bytes: Uint8Array, start: number): number {
+  const n = bytes.length;
+  let depth = 0;
+  for (let i = start; i < n; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE) {
+      // A byte loop: most strings of a roster are a few bytes long, shorter than a call to indexOf costs.
+      for (i++; i < n; i++) {
+        const c = bytes[i]!;
+        if (c === QUOTE) break;
+        if (c === BACKSLASH) i++;
+      }
+    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+    else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
   }
+  return -1;
 }
 
 /** Whether the JSON string at bytes[start, end) (quotes included) is "pairings". */
@@ -52,16 +56,33 @@ function isPairingsKey(bytes: Uint8Array, start: number, end: number): boolean {
  * or does not scan as JSON: the caller then parses the whole document. The document is one the api accepted.
  */
 export function pairingElementRanges(bytes: Uint8Array): [number, number][] | null {
+  const n = bytes.length;
   let depth = 0;
   // The last string closed at depth 1 (a key once a colon follows), and whether the value being read is "pairings"'.
   let lastString: [number, number] | null = null;
   let pairingsValue = false;
   let ranges: [number, number][] | null = null;
   let inArray = false;
+  // The element being read: where it starts (-1 before it does) and where its last byte so far ends.
   let start = -1;
   let last = -1;
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = 0; i < n; i++) {
     const b = bytes[i]!;
+    if (b === QUOTE) {
+      // A byte loop: most strings of a roster are a few bytes long, shorter than a call to indexOf costs.
+      let j = i + 1;
+      for (;;) {
+        if (j >= n) return null;
+        const c = bytes[j]!;
+        if (c === QUOTE) break;
+        j += c === BACKSLASH ? 2 : 1;
+      }
+      if (depth === 1) lastString = [i, j + 1];
+      else if (inArray && depth === 2 && start < 0) start = i;
+      i = j;
+      last = j + 1;
+      continue;
+    }
     if (isSpace(b)) continue;
     if (inArray && depth === 2) {
       if (b === COMMA || b === CLOSE_ARRAY) {
@@ -76,12 +97,15 @@ export function pairingElementRanges(bytes: Uint8Array): [number, number][] | nu
       }
       if (start < 0) start = i;
     }
-    if (b === QUOTE) {
-      const end = stringEnd(bytes, i);
+    if ((b === OPEN_OBJECT || b === OPEN_ARRAY) && inArray && depth === 2) {
+      // An element that is an object or array (a pairing): read to its end in one tight loop.
+      const end = valueEnd(bytes, i);
       if (end < 0) return null;
-      if (depth === 1) lastString = [i, end];
       i = end - 1;
-    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+      last = end;
+      continue;
+    }
+    if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
       if (depth === 1 && pairingsValue) {
         if (b !== OPEN_ARRAY || ranges) return null;
         ranges = [];
@@ -94,7 +118,7 @@ export function pairingElementRanges(bytes: Uint8Array): [number, number][] | nu
       if (b === COLON) pairingsValue = lastString !== null && isPairingsKey(bytes, lastString[0], lastString[1]);
       else if (b === COMMA) pairingsValue = false;
     }
-    if (inArray) last = i + 1;
+    last = i + 1;
   }
   return depth === 0 && !inArray ? ranges : null;
 }

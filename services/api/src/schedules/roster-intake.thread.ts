@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { gunzipSync, gzip, inflateSync } from 'node:zlib';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
+import { encodePairingElements } from '@crew/db';
+import { pairingElementRanges } from '@crew/engine';
 import { transferable, type IntakeMessage, type IntakeRequest, type IntakeResult, type RosterSummary } from './roster-intake';
 
 const gzipAsync = promisify(gzip);
@@ -92,8 +94,12 @@ async function finish(id: number, upload: Upload): Promise<void> {
   compressing.catch(() => undefined);
   const checked = checkRoster(raw);
   if (checked.kind !== 'ok') return post({ id, result: checked });
+  // Where each pairing lies in the bytes, and its hash, while the compression still runs: the worker parses only the
+  // pairings a resubmission changed (db pairing-elements).
+  const ranges = pairingElementRanges(raw);
+  const elements = ranges && transferable(encodePairingElements(raw, ranges));
   const { view, transfer } = transferable(await compressing);
-  post({ id, result: { ...checked, compressed: view } }, transfer);
+  post({ id, result: { ...checked, compressed: view, elements: elements?.view ?? null } }, [...transfer, ...(elements?.transfer ?? [])]);
 }
 
 parentPort!.on('message', (m: IntakeRequest) => {

@@ -171,10 +171,10 @@ export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, '
 interface ComparedWith {
   read: rosterStateRepo.WindowFingerprints;
   /**
-   * The stored state of the last diff (it is ours to write, under the airline's lock): read first, and decompressed on
-   * libuv's pool as soon as it arrives, while this thread parses the roster; parsed where the diff needs it.
+   * The stored state of the last diff (it is ours to write, under the airline's lock): read first, decompressed on
+   * libuv's pool as soon as it arrives and parsed once it is, while the pool decompresses the roster.
    */
-  stateText: Promise<string | null>;
+  state: Promise<RosterStateAsStored | null>;
   settings: AirlineBookingContext;
   basis: DiffBasis | null;
 }
@@ -247,11 +247,12 @@ export class ScheduleProcessor {
     const started = process.hrtime.bigint();
     await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id, INTO_PROCESSING);
     // Held in a box so the diff can drop the roster's bytes once it has what it needs of them (a big airline's are tens of MB).
-    const roster: { bytes: Buffer | null } = { bytes: null };
+    const roster: { bytes: Buffer | null; elements: Buffer | null } = { bytes: null, elements: null };
     const phases = new Phases();
     let stored: { body: Buffer | null; sha256: string };
     try {
-      const body = await this.readStoredBody(conn, schedule.schedule_id);
+      const { body_gzip: body, pairing_elements: elements } = await this.readStoredPayload(conn, schedule.schedule_id);
+      roster.elements = elements;
       // Of the stored bytes: equal bytes, equal roster (a differently compressed upload of the same roster only misses the shortcut).
       stored = { body, sha256: createHash('sha256').update(body).digest('hex') };
       phases.lap('read_body');
@@ -315,10 +316,10 @@ export class ScheduleProcessor {
     }
   }
 
-  private async readStoredBody(db: DbOrTrx, scheduleId: string): Promise<Buffer> {
+  private async readStoredPayload(db: DbOrTrx, scheduleId: string) {
     const payload = await scheduleRepo.findPayload(db, scheduleId);
     if (!payload) throw new UnprocessableSchedule('the stored roster is missing');
-    return payload.body_gzip;
+    return payload;
   }
 
   /**
@@ -329,9 +330,10 @@ export class ScheduleProcessor {
    */
   private async readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): Promise<ComparedWith> {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
-    const stateText = rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id));
+    // Parsed as soon as it is decompressed: while the pool decompresses the roster, this thread is otherwise idle.
+    const state = decodeRosterState<RosterStateAsStored>(rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)));
     // Awaited by the diff; until then a failure must not count as unhandled.
-    stateText.catch(() => undefined);
+    state.catch(() => undefined);
     const basis = await this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
     const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, {
@@ -339,7 +341,7 @@ export class ScheduleProcessor {
       dates: basis !== null && windowMoved(basis, window),
     });
     const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
-    return { read, settings, basis, stateText };
+    return { read, settings, basis, state };
   }
 
   /** The basis the airline's last diff left (engine changedPairings), or null. */
@@ -396,7 +398,7 @@ export class ScheduleProcessor {
   private async diffAndWrite(
     conn: DbOrTrx,
     schedule: ScheduleRow,
-    roster: { bytes: Buffer | null },
+    roster: { bytes: Buffer | null; elements: Buffer | null },
     phases: Phases,
     bodySha256: string,
     processedAt: string,
@@ -405,16 +407,16 @@ export class ScheduleProcessor {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing any.
-    const elements = rosterElementsOf(roster.bytes!);
+    const elements = rosterElementsOf(roster.bytes!, roster.elements);
     phases.lap('index_roster');
-    const { read, settings, basis, stateText } = await compareWith;
+    const { read, settings, basis, state: previousState } = await compareWith;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
     // rows: it is decoded first then (otherwise while Postgres reads the bookings, in loadDiffState).
     const moved = basis !== null && windowMoved(basis, window);
-    const stored = moved ? await decodeRosterState<RosterStateAsStored>(stateText) : null;
+    const stored = moved ? await previousState : null;
     const movedFrom = stored ? rosterStateOf(stored) : undefined;
-    const previous = moved ? Promise.resolve(movedFrom ?? null) : decodeRosterState<RosterStateAsStored>(stateText);
+    const previous = moved ? Promise.resolve(movedFrom ?? null) : previousState;
     previous.catch(() => undefined);
     const now = { bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
     // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them.
