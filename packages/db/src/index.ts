@@ -36,4 +36,4 @@ export * as webhookRepo from './webhook.repository';
 export type { PendingReview } from './webhook.repository';
 export type * from './tables/webhook.table';
 export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
-export { encodePairingElements, decodePairingElements, type PairingElements } from './pairing-elements';
+export { encodePairingElements, decodePairingElements, pairingElementDigest, type PairingElements } from './pairing-elements';

@@ -18,19 +18,27 @@ export interface PairingElements {
   contents: string[];
 }
 
-/** The stored form of the elements at `ranges` of `bytes` (engine pairingElementRanges gives the ranges). */
-export function encodePairingElements(bytes: Uint8Array, ranges: readonly (readonly [number, number])[]): Buffer {
+/** An element's content as stored: the first 16 bytes of the SHA-256 of its bytes. */
+export function pairingElementDigest(bytes: Uint8Array, [start, end]: readonly [number, number]): Buffer {
+  return hash('sha256', bytes.subarray(start, end), 'buffer').subarray(0, DIGEST_BYTES);
+}
+
+/**
+ * The stored form of the elements at `ranges` of `bytes` (engine pairingElementRanges gives the ranges), with the
+ * digests of the first of them when already computed (pairingElementDigest, in order).
+ */
+export function encodePairingElements(bytes: Uint8Array, ranges: readonly (readonly [number, number])[], digests: readonly Uint8Array[] = []): Buffer {
   const out = Buffer.allocUnsafe(4 + ranges.length * (RANGE_BYTES + DIGEST_BYTES));
   out.writeUInt32LE(ranges.length, 0);
   let at = 4;
   let digestAt = 4 + ranges.length * RANGE_BYTES;
-  for (const [start, end] of ranges) {
-    out.writeUInt32LE(start, at);
-    out.writeUInt32LE(end, at + 4);
+  ranges.forEach((range, i) => {
+    out.writeUInt32LE(range[0], at);
+    out.writeUInt32LE(range[1], at + 4);
     at += RANGE_BYTES;
-    hash('sha256', bytes.subarray(start, end), 'buffer').copy(out, digestAt, 0, DIGEST_BYTES);
+    out.set(digests[i] ?? pairingElementDigest(bytes, range), digestAt);
     digestAt += DIGEST_BYTES;
-  }
+  });
   return out;
 }
 

@@ -2,7 +2,17 @@
 export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
-export { pairingElementRanges, pairingRowCount, knownElements, flattenElements, elementsOfWhole, type RosterElements, type KnownElements, type ElementsFlattened } from './roster-elements';
+export {
+  PairingElementScanner,
+  pairingElementRanges,
+  pairingRowCount,
+  knownElements,
+  flattenElements,
+  elementsOfWhole,
+  type RosterElements,
+  type KnownElements,
+  type ElementsFlattened,
+} from './roster-elements';
 export { rosterState, nextRosterState } from './state';
 export { storedRosterState, storedRosterStateJson, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';

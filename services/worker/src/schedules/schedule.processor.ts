@@ -169,14 +169,15 @@ export type ScheduleJob = Job<JobData<'schedules', 'process-schedules'>, void, '
 
 /** What a diff compares a roster with, read while the roster is parsed (ScheduleProcessor.readComparedWith). */
 interface ComparedWith {
-  read: rosterStateRepo.WindowFingerprints;
+  /** Read first: the basis alone tells whether the whole roster is parsed. */
+  basis: Promise<DiffBasis | null>;
+  read: Promise<rosterStateRepo.WindowFingerprints>;
   /**
    * The stored state of the last diff (it is ours to write, under the airline's lock): read first, decompressed on
    * libuv's pool as soon as it arrives and parsed once it is, while the pool decompresses the roster.
    */
   state: Promise<RosterStateAsStored | null>;
-  settings: AirlineBookingContext;
-  basis: DiffBasis | null;
+  settings: Promise<AirlineBookingContext>;
 }
 
 /** The resubmission shortcut found its premises broken inside its transaction: rolled back, the full diff runs. */
@@ -272,7 +273,6 @@ export class ScheduleProcessor {
         const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
         // Postgres reads what the diff compares with while this process decompresses and parses the roster.
         const compareWith = this.readComparedWith(conn, schedule, processedAt);
-        compareWith.catch(() => undefined);
         try {
           roster.bytes = await this.gunzipRoster(stored.body!);
           stored.body = null;
@@ -328,19 +328,16 @@ export class ScheduleProcessor {
    * the settings (no traveller is read), the basis the last diff left (engine changedPairings) and its stored
    * state (only this airline's processor writes it, under the lock it holds).
    */
-  private async readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): Promise<ComparedWith> {
+  private readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): ComparedWith {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // Parsed as soon as it is decompressed: while the pool decompresses the roster, this thread is otherwise idle.
     const state = decodeRosterState<RosterStateAsStored>(rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)));
-    // Awaited by the diff; until then a failure must not count as unhandled.
-    state.catch(() => undefined);
-    const basis = await this.loadDiffBasis(conn, schedule.airline_id);
+    const basis = this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
-    const read = await rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, {
-      ownWrites: false,
-      dates: basis !== null && windowMoved(basis, window),
-    });
-    const settings = await loadBookingContext(conn, schedule.airline_id, processedAt, []);
+    const read = basis.then((b) => rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, { ownWrites: false, dates: b !== null && windowMoved(b, window) }));
+    const settings = read.then(() => loadBookingContext(conn, schedule.airline_id, processedAt, []));
+    // Awaited by the diff; until then a failure must not count as unhandled.
+    for (const p of [state, basis, read, settings]) p.catch(() => undefined);
     return { read, settings, basis, state };
   }
 
@@ -402,14 +399,21 @@ export class ScheduleProcessor {
     phases: Phases,
     bodySha256: string,
     processedAt: string,
-    compareWith: Promise<ComparedWith>,
+    compareWith: ComparedWith,
   ): Promise<{ items: number; diffedPairings: number | null; skippedPairings: number; written: Partial<Record<BulkWrittenTable, number>> }> {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing any.
     const elements = rosterElementsOf(roster.bytes!, roster.elements);
     phases.lap('index_roster');
-    const { read, settings, basis, state: previousState } = await compareWith;
+    const basis = await compareWith.basis;
+    // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them,
+    // while Postgres reads the rest of what the diff compares with.
+    const elementwise = elements !== null && basis !== null && !windowMoved(basis, window);
+    let subject = elementwise ? null : wholeRosterOf(roster.bytes!, elements);
+    phases.lap(subject ? 'flatten' : 'read_basis');
+    const [read, settings] = await Promise.all([compareWith.read, compareWith.settings]);
+    const previousState = compareWith.state;
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
     // rows: it is decoded first then (otherwise while Postgres reads the bookings, in loadDiffState).
@@ -419,14 +423,14 @@ export class ScheduleProcessor {
     const previous = moved ? Promise.resolve(movedFrom ?? null) : previousState;
     previous.catch(() => undefined);
     const now = { bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
-    // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them.
-    let subject = elements && basis && !moved ? changedElementsOf(elements, basis, now) : null;
-    phases.lap('changed_pairings');
+    subject ??= changedElementsOf(elements!, basis!, now);
     if (!subject) {
+      // A pairing_number sent twice, or a whole diff asked for.
       subject = wholeRosterOf(roster.bytes!, elements);
-      subject.changed = changedPairings(basis, { ...now, flat: subject.flat });
       phases.lap('flatten');
-    } else phases.lap('flatten_changed');
+    }
+    if (!subject.skipped) subject.changed = changedPairings(basis, { ...now, flat: subject.flat });
+    phases.lap('changed_pairings');
     let { changed } = subject;
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
     let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previous);
