@@ -36,4 +36,3 @@ export * as webhookRepo from './webhook.repository';
 export type { PendingReview } from './webhook.repository';
 export type * from './tables/webhook.table';
 export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
-export { encodePairingElements, decodePairingElements, pairingElementDigest, type PairingElements } from './pairing-elements';

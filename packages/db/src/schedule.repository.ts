@@ -23,12 +23,12 @@ export async function insertSchedule(
     .executeTakeFirstOrThrow();
 }
 
-export function insertPayload(trx: DbOrTrx, scheduleId: string, bodyGzip: Buffer, pairingElements: Buffer | null = null) {
-  return trx.insertInto('schedule_payloads').values({ schedule_id: scheduleId, body_gzip: bodyGzip, pairing_elements: pairingElements }).execute();
+export function insertPayload(trx: DbOrTrx, scheduleId: string, bodyGzip: Buffer) {
+  return trx.insertInto('schedule_payloads').values({ schedule_id: scheduleId, body_gzip: bodyGzip }).execute();
 }
 
 export function findPayload(db: DbOrTrx, scheduleId: string) {
-  return db.selectFrom('schedule_payloads').select(['body_gzip', 'pairing_elements']).where('schedule_id', '=', scheduleId).executeTakeFirst();
+  return db.selectFrom('schedule_payloads').select('body_gzip').where('schedule_id', '=', scheduleId).executeTakeFirst();
 }
 
 export function findSchedule(db: DbOrTrx, airlineId: string, scheduleId: string) {

@@ -3,7 +3,6 @@ export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
 export {
-  PairingElementScanner,
   pairingElementRanges,
   pairingRowCount,
   knownElements,

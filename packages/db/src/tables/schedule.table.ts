@@ -25,8 +25,6 @@ export type ScheduleRow = Selectable<ScheduleTable>;
 export interface SchedulePayloadTable {
   schedule_id: string;
   body_gzip: Buffer;
-  /** The roster's pairing elements (pairing-elements.ts), or null: scanned by the worker then. */
-  pairing_elements: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
 
 export interface RosterStateTable {

@@ -7,8 +7,6 @@ import { promisify } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { gunzipSync, gzip, inflateSync } from 'node:zlib';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
-import { encodePairingElements, pairingElementDigest } from '@crew/db';
-import { PairingElementScanner } from '@crew/engine';
 import { transferable, type IntakeMessage, type IntakeRequest, type IntakeResult, type RosterSummary } from './roster-intake';
 
 const gzipAsync = promisify(gzip);
@@ -42,16 +40,11 @@ function checkRoster(raw: Buffer): Checked {
   };
 }
 
-/**
- * One upload being received: copied into one buffer as it arrives when its length was declared. Its pairings are
- * found and hashed as their bytes arrive (db pairing-elements), while this thread would otherwise wait for them.
- */
+/** One upload being received: copied into one buffer as it arrives when its length was declared. */
 class Upload {
   private whole: Buffer | null;
   private readonly chunks: Buffer[] = [];
   private size = 0;
-  private readonly scanner = new PairingElementScanner();
-  private readonly digests: Buffer[] = [];
 
   constructor(
     readonly encoding: 'identity' | 'gzip' | 'deflate',
@@ -66,27 +59,6 @@ class Upload {
     if (this.whole && this.size + chunk.byteLength <= this.whole.byteLength) chunk.copy(this.whole, this.size);
     else this.chunks.push(chunk);
     this.size += chunk.byteLength;
-  }
-
-  /** Scans and hashes the pairings received so far (an uncompressed upload copied into one buffer only). */
-  indexSome(): void {
-    if (!this.whole || this.encoding !== 'identity') return;
-    this.scanner.advance(this.whole, Math.min(this.size, this.whole.byteLength));
-    this.hashFound(this.whole);
-  }
-
-  /** The stored form of the roster's pairing elements (its decoded bytes `raw`), or null when there is no pairings array to find. */
-  pairingElements(raw: Buffer): Buffer | null {
-    // The bytes scanned so far are the start of `raw` (an uncompressed upload), or none were.
-    const ranges = this.scanner.finish(raw);
-    if (!ranges) return null;
-    this.hashFound(raw);
-    return encodePairingElements(raw, ranges, this.digests);
-  }
-
-  private hashFound(bytes: Buffer): void {
-    const ranges = this.scanner.ranges ?? [];
-    while (this.digests.length < ranges.length) this.digests.push(pairingElementDigest(bytes, ranges[this.digests.length]!));
   }
 
   /** The bytes as sent (still encoded). */
@@ -120,21 +92,14 @@ async function finish(id: number, upload: Upload): Promise<void> {
   compressing.catch(() => undefined);
   const checked = checkRoster(raw);
   if (checked.kind !== 'ok') return post({ id, result: checked });
-  // Where each pairing lies in the bytes, and its hash (mostly found during the upload): the worker parses only the
-  // pairings a resubmission changed (db pairing-elements).
-  const found = upload.pairingElements(raw);
-  const elements = found && transferable(found);
   const { view, transfer } = transferable(await compressing);
-  post({ id, result: { ...checked, compressed: view, elements: elements?.view ?? null } }, [...transfer, ...(elements?.transfer ?? [])]);
+  post({ id, result: { ...checked, compressed: view } }, transfer);
 }
 
 parentPort!.on('message', (m: IntakeRequest) => {
   if (m.op === 'start') uploads.set(m.id, new Upload(m.encoding, m.limit, m.length));
-  else if (m.op === 'chunks') {
-    const upload = uploads.get(m.id);
-    for (const part of m.parts) upload?.add(part);
-    upload?.indexSome();
-  } else if (m.op === 'drop') uploads.delete(m.id);
+  else if (m.op === 'chunks') for (const part of m.parts) uploads.get(m.id)?.add(part);
+  else if (m.op === 'drop') uploads.delete(m.id);
   else {
     const upload = uploads.get(m.id);
     uploads.delete(m.id);

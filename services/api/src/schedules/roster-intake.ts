@@ -12,14 +12,14 @@ export interface RosterSummary {
   pairing_count: number;
 }
 
-/** `ok` carries the roster gzip-compressed, as it is stored, and its pairing elements (db pairing-elements, null when not found): plain Uint8Arrays as they cross threads. */
+/** `ok` carries the roster gzip-compressed, as it is stored (a plain Uint8Array as it crosses threads). */
 export type IntakeResult<Bytes extends Uint8Array = Uint8Array> =
   | { kind: 'malformed' }
   | { kind: 'invalid'; issues: ValidationIssue[] }
   | { kind: 'too_large' }
   /** The bytes could not be decoded (a broken gzip stream), or the client went away mid-upload. */
   | { kind: 'unreadable' }
-  | { kind: 'ok'; summary: RosterSummary; compressed: Bytes; elements: Bytes | null };
+  | { kind: 'ok'; summary: RosterSummary; compressed: Bytes };
 
 /** Messages to the thread: an upload starts, its bytes arrive in chunks, it ends (or is dropped). */
 export type IntakeRequest =
@@ -43,9 +43,6 @@ export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: A
 }
 
 const BATCH_BYTES = 1024 * 1024;
-
-/** A Buffer over bytes that crossed from the thread (no copy). */
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 // From sources (node --import tsx, or jest) the thread loads TypeScript the way this process does, through tsx.
 const BOOTSTRAP = `require('tsx/cjs/api').register(); require(require('node:worker_threads').workerData.entry);`;
@@ -151,7 +148,7 @@ export class RosterIntake {
       const p = this.pending.get(m.id);
       this.pending.delete(m.id);
       if ('error' in m) p?.reject(new Error(`roster intake failed: ${m.error}`));
-      else if (m.result.kind === 'ok') p?.resolve({ ...m.result, compressed: asBuffer(m.result.compressed), elements: m.result.elements && asBuffer(m.result.elements) });
+      else if (m.result.kind === 'ok') p?.resolve({ ...m.result, compressed: Buffer.from(m.result.compressed.buffer, m.result.compressed.byteOffset, m.result.compressed.byteLength) });
       else p?.resolve(m.result);
     });
     const fail = (err: Error) => {

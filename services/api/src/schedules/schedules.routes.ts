@@ -50,7 +50,7 @@ function csvRow(item: ActionItem): string[] {
  * Reads a submitted roster (bodyMode 'stream') through the intake thread and answers it parsed, validated
  * and compressed, or throws the error a bad body gets (shared by the submission and its preview).
  */
-export async function checkedRoster(intake: RosterIntake, req: Request): Promise<{ summary: RosterSummary; compressed: Buffer; elements: Buffer | null }> {
+export async function checkedRoster(intake: RosterIntake, req: Request): Promise<{ summary: RosterSummary; compressed: Buffer }> {
   const checked = await intake.check(req, streamedBody(req)!);
   if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
   if (checked.kind === 'unreadable') throw ApiError.invalid('The request body could not be read or decoded');
@@ -95,7 +95,7 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       handler: async ({ req, res }) => {
         const checked = await checkedRoster(intake, req);
         const airlineId = principal(res).airline_id;
-        const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, checked.compressed, checked.elements);
+        const accepted = await acceptSchedule(db, relay, airlineId, checked.summary, checked.compressed);
         bindLog(res, { schedule_id: accepted.schedule_id });
         return { status: 202, body: accepted, headers: { Location: accepted.links.status } };
       },

@@ -8,7 +8,7 @@ import { scheduleLinks } from './views';
  * Stores the submission and its processing job in one transaction, then nudges the relay. The 202 is
  * only sent once the roster is durable; Redis being down delays the job, never loses it.
  */
-export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: string, body: RosterSummary, compressed: Buffer, elements: Buffer | null): Promise<ScheduleAccepted> {
+export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: string, body: RosterSummary, compressed: Buffer): Promise<ScheduleAccepted> {
   const schedule = await db.transaction().execute(async (trx) => {
     const row = await scheduleRepo.insertSchedule(trx, {
       airline_id: airlineId,
@@ -18,7 +18,7 @@ export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: stri
       schedule_end_date: body.schedule_end_date,
       pairing_count: body.pairing_count,
     });
-    await scheduleRepo.insertPayload(trx, row.schedule_id, compressed, elements);
+    await scheduleRepo.insertPayload(trx, row.schedule_id, compressed);
     await outboxRepo.addToOutbox(trx, [scheduleJob(airlineId, row.schedule_id)]);
     return row;
   });

@@ -248,12 +248,11 @@ export class ScheduleProcessor {
     const started = process.hrtime.bigint();
     await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id, INTO_PROCESSING);
     // Held in a box so the diff can drop the roster's bytes once it has what it needs of them (a big airline's are tens of MB).
-    const roster: { bytes: Buffer | null; elements: Buffer | null } = { bytes: null, elements: null };
+    const roster: { bytes: Buffer | null } = { bytes: null };
     const phases = new Phases();
     let stored: { body: Buffer | null; sha256: string };
     try {
-      const { body_gzip: body, pairing_elements: elements } = await this.readStoredPayload(conn, schedule.schedule_id);
-      roster.elements = elements;
+      const body = await this.readStoredBody(conn, schedule.schedule_id);
       // Of the stored bytes: equal bytes, equal roster (a differently compressed upload of the same roster only misses the shortcut).
       stored = { body, sha256: createHash('sha256').update(body).digest('hex') };
       phases.lap('read_body');
@@ -316,10 +315,10 @@ export class ScheduleProcessor {
     }
   }
 
-  private async readStoredPayload(db: DbOrTrx, scheduleId: string) {
+  private async readStoredBody(db: DbOrTrx, scheduleId: string): Promise<Buffer> {
     const payload = await scheduleRepo.findPayload(db, scheduleId);
     if (!payload) throw new UnprocessableSchedule('the stored roster is missing');
-    return payload;
+    return payload.body_gzip;
   }
 
   /**
@@ -395,7 +394,7 @@ export class ScheduleProcessor {
   private async diffAndWrite(
     conn: DbOrTrx,
     schedule: ScheduleRow,
-    roster: { bytes: Buffer | null; elements: Buffer | null },
+    roster: { bytes: Buffer | null },
     phases: Phases,
     bodySha256: string,
     processedAt: string,
@@ -404,7 +403,7 @@ export class ScheduleProcessor {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing any.
-    const elements = rosterElementsOf(roster.bytes!, roster.elements);
+    const elements = rosterElementsOf(roster.bytes!);
     phases.lap('index_roster');
     const basis = await compareWith.basis;
     // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them,
