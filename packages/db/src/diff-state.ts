@@ -2,7 +2,7 @@ import * as bookingRepo from './booking.repository';
 import type { DbOrTrx } from './database';
 import { bookingsInWindow, type WindowBooking } from './diff-write.repository';
 import { loadBookingFacts } from './policy-context';
-import { loadRosterState, type StoredRosterStateRow } from './roster-state.repository';
+import { type StoredRosterStateRow } from './roster-state.repository';
 import { gunzipText } from './compressed';
 
 export type { WindowBooking };
@@ -25,16 +25,16 @@ export interface DiffStateRows<State> {
 /**
  * `lap` names the phases for the caller's timing log (the worker's "schedule processed"). With `pairings`,
  * only their bookings are read (a diff of the pairings that changed, engine changedPairings). `previous`: the
- * previous state when the caller has it on the way already (decodeRosterState; the worker reads it while it
- * parses the roster).
+ * previous state, on its way (decodeRosterState with the engine's reader of its stored forms; the worker reads it
+ * while it decompresses the roster).
  */
 export async function loadDiffState<State>(
   db: DbOrTrx,
   airlineId: string,
   window: { start: string; end: string },
-  lap: (phase: string) => void = () => undefined,
-  pairings?: readonly string[],
-  previous: Promise<State | null> = decodeRosterState<State>(loadRosterState(db, airlineId)),
+  lap: (phase: string) => void,
+  pairings: readonly string[] | undefined,
+  previous: Promise<State | null>,
 ): Promise<DiffStateRows<State>> {
   // Queued on the connection behind the state: Postgres reads the bookings while this process decodes the state.
   const rest = Promise.all([
@@ -57,10 +57,13 @@ export async function rosterStateText(row: Promise<StoredRosterStateRow | undefi
 }
 
 /** A stored roster state (loadRosterState, or its text from rosterStateText) decoded: the JSON its writer stored, or null when there is none. */
-export async function decodeRosterState<State>(row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined | Promise<string | null>): Promise<State | null> {
+export async function decodeRosterState<State>(
+  row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined | Promise<string | null>,
+  parse: (text: string) => State = (text) => JSON.parse(text) as State,
+): Promise<State | null> {
   const stored = await row;
   const text = typeof stored === 'string' || stored === null ? stored : await rosterStateText(stored);
-  return text === null ? null : (JSON.parse(text) as State);
+  return text === null ? null : parse(text);
 }
 
 /** The airline's own requested live bookings dated inside the window (± a day): what the diff may adopt (engine requestedBookingsByKey). */

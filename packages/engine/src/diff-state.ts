@@ -1,8 +1,8 @@
 import { requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { diffRoster } from './diff';
 import type { DateWindow } from './time';
-import { rosterStateOf, type RosterStateAsStored } from './state-storage';
-import type { BookingStatus, SkippedPairings, DiffInput, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
+import { rosterStateOfStored, type StoredState } from './state-lines';
+import type { BookingStatus, DiffInput, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
 
 /** A booking dated inside the processed window, as stored: the columns the diff and the plan read. */
 export interface WindowBookingRow {
@@ -46,7 +46,7 @@ function statusOf(b: WindowBookingRow): BookingStatus {
 }
 
 /** `previous` as stored (either form, storedRosterState). */
-export function diffStateOf(stored: RosterStateAsStored | null, hotelRows: readonly WindowBookingRow[], flightRows: readonly WindowBookingRow[]): DiffState {
+export function diffStateOf(stored: StoredState | null, hotelRows: readonly WindowBookingRow[], flightRows: readonly WindowBookingRow[]): DiffState {
   // Object literals, not a spread per row: a big airline has hundreds of thousands (issue 12).
   const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
     booking_id: b.booking_id,
@@ -84,7 +84,7 @@ export function diffStateOf(stored: RosterStateAsStored | null, hotelRows: reado
       retryCounts.set(b.booking_id, b.retry_count);
     }
   }
-  return { previous: stored && rosterStateOf(stored), hotelBookings, flightBookings, statusById, retryCounts };
+  return { previous: stored && rosterStateOfStored(stored), hotelBookings, flightBookings, statusById, retryCounts };
 }
 
 /** The diff of a flattened roster against the state, with the airline's diff settings. */
@@ -100,11 +100,9 @@ export function diffInputOf(
   window: DateWindow,
   processedAt: string,
   changedPairings?: ReadonlySet<string>,
-  skipped?: SkippedPairings,
 ): DiffInput {
   return {
     changedPairings,
-    skipped,
     current: flat,
     previous: state.previous,
     hotelBookings: state.hotelBookings,

@@ -3,7 +3,7 @@ import { diffDeadheads } from './deadheads';
 import { diffLayovers } from './hotels';
 import { sortItems } from './items';
 import { pairingOfKey } from './keys';
-import { nextRosterState } from './state';
+import { joinedRosterState, nextRosterStateParts } from './state';
 import { applySwaps, detectSwaps } from './swaps';
 import { addDays, inWindow, instantOf, isoInstant, type DateWindow } from './time';
 import type {
@@ -80,11 +80,13 @@ export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): G
     for (const item of sorted) actionItems.push(item);
     yield sorted;
   }
+  const nextStateParts = nextRosterStateParts(previous, input.current, input.window, flagged);
   return {
     actionItems,
     // Already in flattened-row order.
     auditEvents: input.current.auditEvents,
-    nextState: nextRosterState(previous, input.current, input.window, flagged, input.skipped),
+    nextState: joinedRosterState(nextStateParts),
+    nextStateParts,
   };
 }
 

@@ -2,18 +2,23 @@
 export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
+export { pairingElementRanges, pairingRowCount, knownElements, flattenElements, elementsOfWhole, type RosterElements, type KnownElements, type ElementsFlattened } from './roster-elements';
+export { rosterState, nextRosterState, nextRosterStateParts, joinedRosterState, type NextRosterState } from './state';
 export {
-  pairingElementRanges,
-  pairingRowCount,
-  knownElements,
-  flattenElements,
-  elementsOfWhole,
-  type RosterElements,
-  type KnownElements,
-  type ElementsFlattened,
-} from './roster-elements';
-export { rosterState, nextRosterState } from './state';
-export { storedRosterState, storedRosterStateJson, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
+  isStateLinesText,
+  isStateLines,
+  stateLinesOf,
+  storedStateOfText,
+  rosterStateOfStored,
+  rosterStateOfLines,
+  linesOfState,
+  linesOfStateInParts,
+  stateLinesText,
+  STATE_LINES_VERSION,
+  type StateLines,
+  type StoredState,
+} from './state-lines';
+export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
 export { priorityFor, urgentEvents } from './priority';
 export { legKey, layoverKey, pairingOfKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
 export { pairingSignature } from './signature';

@@ -1,7 +1,7 @@
 import type { Pairing } from '@crew/contracts';
 import type { DiffBasis, ElementBasis } from './changed-pairings';
 import { Flattener } from './flatten';
-import type { FlatRoster, SkippedPairings } from './types';
+import type { FlatRoster } from './types';
 
 /*
  * A resubmission parses only the pairings it diffs (issue 12). The worker finds each element of the stored
@@ -182,8 +182,8 @@ export function knownElements(roster: RosterElements, basis: DiffBasis): KnownEl
 export interface ElementsFlattened {
   /** Rows, summaries, flagged keys and audit events of the parsed elements; pairingContents and rowCount of the whole roster. */
   flat: FlatRoster;
-  /** Pairing_numbers whose rows were not made, with the shift of their row numbers since the basis (nextRosterState). */
-  skipped: SkippedPairings & { shifts: Map<string, number> };
+  /** Pairing_numbers whose rows were not made: their stored state is kept as it is (state-lines). */
+  skipped: Set<string>;
   /** The elements, for the next basis. */
   elements: ElementBasis[];
   /** The pairing objects parsed, in roster order. */
@@ -200,8 +200,7 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
   const clean = new Map<string, ElementBasis>();
   for (const e of basis.elements) if (e[4] === 1) clean.set(e[0], e);
   const f = new Flattener();
-  const shifts = new Map<string, number>();
-  const positions = new Map<string, number>();
+  const skipped = new Set<string>();
   const elements: ElementBasis[] = [];
   const parsed: Pairing[] = [];
   let row = 1;
@@ -209,9 +208,8 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
     const number = known.numbers[i]!;
     const count = known.rowCounts[i]!;
     const before = clean.get(content);
-    positions.set(number, i);
     if (before && !changed.has(number)) {
-      shifts.set(number, row - before[2]);
+      skipped.add(number);
       elements.push([content, number, row, count, 1]);
     } else {
       const p = known.parsed.get(i) ?? roster.pairing(i);
@@ -222,7 +220,7 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
     }
     row += count;
   });
-  return { flat: { ...f.result(), rowCount: row - 1, pairingContents: known.contents }, skipped: { shifts, positions }, elements, parsed };
+  return { flat: { ...f.result(), rowCount: row - 1, pairingContents: known.contents }, skipped, elements, parsed };
 }
 
 /**

@@ -1,15 +1,16 @@
 import type { DeadheadRow, LayoverRef, PairingSummary, RosterState } from './types';
 
 /*
- * How a roster state is stored (issue 12): rows as arrays in a fixed column order, not objects that repeat
- * every field name. An L roster's state is ~33 MB of JSON as objects, two thirds of it field names; as
- * arrays it parses in about half the time. States stored before (plain RosterState objects) still read.
+ * Rows of a roster state as arrays in a fixed column order, not objects that repeat every field name (issue 12):
+ * an L roster's state is ~33 MB of JSON as objects, two thirds of it field names. A state is now stored a line
+ * per pairing_number of such tuples (state-lines); the forms stored before, one JSON document of tuples (this
+ * file's StoredRosterState) or of objects, still read (state-lines storedStateOfText).
  */
 
 /** The stored form's version: a state without it is the object form written before. */
 export const STORED_STATE_VERSION = 2;
 
-type DeadheadTuple = [
+export type DeadheadTuple = [
   employee_id: string,
   traveller_email: string,
   name: string,
@@ -29,8 +30,8 @@ type DeadheadTuple = [
   scheduled_dep_time_local: string,
   scheduled_arr_time_local: string,
 ];
-type LayoverTuple = [key: string, row: number, date: string];
-type PairingTuple = [pairing_number: string, signature: string, crew: string[], first_date: string, last_date: string, first_row: number, last_row: number];
+export type LayoverTuple = [key: string, row: number, date: string];
+export type PairingTuple = [pairing_number: string, signature: string, crew: string[], first_date: string, last_date: string, first_row: number, last_row: number];
 
 /** A roster state as stored: its rows as tuples. */
 export interface StoredRosterState {
@@ -43,7 +44,7 @@ export interface StoredRosterState {
 /** What a stored state's JSON may hold: this form, or the object form of states stored before it. */
 export type RosterStateAsStored = StoredRosterState | RosterState;
 
-const deadheadTuple = (d: DeadheadRow): DeadheadTuple => [
+export const deadheadTuple = (d: DeadheadRow): DeadheadTuple => [
   d.employee_id,
   d.traveller_email,
   d.name,
@@ -63,9 +64,10 @@ const deadheadTuple = (d: DeadheadRow): DeadheadTuple => [
   d.scheduled_dep_time_local,
   d.scheduled_arr_time_local,
 ];
-const layoverTuple = (l: LayoverRef): LayoverTuple => [l.key, l.row, l.date];
-const pairingTuple = (p: PairingSummary): PairingTuple => [p.pairing_number, p.signature, p.crew, p.first_date, p.last_date, p.first_row, p.last_row];
+export const layoverTuple = (l: LayoverRef): LayoverTuple => [l.key, l.row, l.date];
+export const pairingTuple = (p: PairingSummary): PairingTuple => [p.pairing_number, p.signature, p.crew, p.first_date, p.last_date, p.first_row, p.last_row];
 
+/** The form stored before state-lines (tests make states of it, to show that they still read). */
 export function storedRosterState(state: RosterState): StoredRosterState {
   return {
     v: STORED_STATE_VERSION,
@@ -79,55 +81,44 @@ function isStored(state: RosterStateAsStored): state is StoredRosterState {
   return (state as Partial<StoredRosterState>).v === STORED_STATE_VERSION;
 }
 
+/** The rows stored tuples hold, each row number shifted by `shift` (state-lines stores some relative to a first row). */
+export const deadheadOf = (d: DeadheadTuple, shift = 0): DeadheadRow => ({
+  employee_id: d[0],
+  traveller_email: d[1],
+  name: d[2],
+  rank: d[3],
+  home_base: d[4],
+  row: d[5] + shift,
+  key: d[6],
+  pairing_number: d[7],
+  duty_period_num: d[8],
+  duty_date: d[9],
+  leg_sequence: d[10],
+  from_airport: d[11],
+  to_airport: d[12],
+  flight_number: d[13],
+  dep_time_local: d[14],
+  arr_time_local: d[15],
+  scheduled_dep_time_local: d[16],
+  scheduled_arr_time_local: d[17],
+});
+export const layoverOf = (l: LayoverTuple, shift = 0): LayoverRef => ({ key: l[0], row: l[1] + shift, date: l[2] });
+export const pairingOf = (p: PairingTuple, shift = 0): PairingSummary => ({
+  pairing_number: p[0],
+  signature: p[1],
+  crew: p[2],
+  first_date: p[3],
+  last_date: p[4],
+  first_row: p[5] + shift,
+  last_row: p[6] + shift,
+});
+
 /** The roster state a stored one holds, in either form. */
 export function rosterStateOf(stored: RosterStateAsStored): RosterState {
   if (!isStored(stored)) return stored;
   return {
-    deadheads: stored.deadheads.map((d): DeadheadRow => ({
-      employee_id: d[0],
-      traveller_email: d[1],
-      name: d[2],
-      rank: d[3],
-      home_base: d[4],
-      row: d[5],
-      key: d[6],
-      pairing_number: d[7],
-      duty_period_num: d[8],
-      duty_date: d[9],
-      leg_sequence: d[10],
-      from_airport: d[11],
-      to_airport: d[12],
-      flight_number: d[13],
-      dep_time_local: d[14],
-      arr_time_local: d[15],
-      scheduled_dep_time_local: d[16],
-      scheduled_arr_time_local: d[17],
-    })),
-    layovers: stored.layovers.map((l): LayoverRef => ({ key: l[0], row: l[1], date: l[2] })),
-    pairings: stored.pairings.map((p): PairingSummary => ({ pairing_number: p[0], signature: p[1], crew: p[2], first_date: p[3], last_date: p[4], first_row: p[5], last_row: p[6] })),
+    deadheads: stored.deadheads.map((d) => deadheadOf(d)),
+    layovers: stored.layovers.map((l) => layoverOf(l)),
+    pairings: stored.pairings.map((p) => pairingOf(p)),
   };
-}
-
-/**
- * JSON.stringify(storedRosterState(state)), the same text, built a part of `rowsPerPart` rows at a time: a
- * generator that pauses between parts, so that its caller can let other work run (the worker keeps feeding its
- * COPYs while an L state, 16 MB of JSON, is encoded; at once it held the event loop for 0.15-0.3 s).
- */
-export function* storedRosterStateJson(state: RosterState, rowsPerPart: number): Generator<void, string, void> {
-  const text: string[] = [`{"v":${STORED_STATE_VERSION}`];
-  function* array<R>(name: keyof Omit<StoredRosterState, 'v'>, rows: readonly R[], tuple: (row: R) => unknown): Generator<void, void, void> {
-    const parts: string[] = [];
-    for (let i = 0; i < rows.length; i += rowsPerPart) {
-      // An array's JSON without its brackets: the parts joined by commas are the whole array's elements.
-      parts.push(JSON.stringify(rows.slice(i, i + rowsPerPart).map(tuple)).slice(1, -1));
-      yield;
-    }
-    text.push(`,${JSON.stringify(name)}:[${parts.join(',')}]`);
-  }
-  // In storedRosterState's key order.
-  yield* array('deadheads', state.deadheads, deadheadTuple);
-  yield* array('layovers', state.layovers, layoverTuple);
-  yield* array('pairings', state.pairings, pairingTuple);
-  text.push('}');
-  return text.join('');
 }

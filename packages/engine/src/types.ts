@@ -173,16 +173,6 @@ export interface DiffInput {
    * others derive nothing (changedPairings). The next state is still the whole roster's.
    */
   changedPairings?: ReadonlySet<string>;
-  /** Pairing_numbers left out of `current` altogether (none of them in changedPairings): their next state comes from the previous one (nextRosterState). */
-  skipped?: SkippedPairings;
-}
-
-/** The pairings a roster flattened element by element left out (roster-elements flattenElements), as nextRosterState takes them. */
-export interface SkippedPairings {
-  /** Each skipped pairing_number's row shift since the previous state. */
-  shifts: ReadonlyMap<string, number>;
-  /** Every pairing_number's position in the roster: the summaries of pairings without rows share a first row. */
-  positions: ReadonlyMap<string, number>;
 }
 
 export interface HotelStay {
@@ -252,4 +242,6 @@ export interface DiffResult {
   actionItems: DerivedActionItem[];
   auditEvents: DerivedAuditEvent[];
   nextState: RosterState;
+  /** nextState's current rows and kept rows apart (engine state nextRosterStateParts). */
+  nextStateParts: { current: RosterState; kept: RosterState };
 }

@@ -19,11 +19,19 @@ import {
   rosterStateOf,
   settlesOnRerun,
   storedRosterState,
-  storedRosterStateJson,
+  isStateLinesText,
+  linesOfStateInParts,
+  rosterStateOfStored,
+  storedStateOfText,
   type DerivedActionItem,
   type DiffBasis,
   type FlightBookingActual,
   type HotelBookingActual,
+  linesOfState,
+  rosterStateOfLines,
+  stateLinesOf,
+  stateLinesText,
+  type FlatRoster,
   type RosterElements,
   type RosterState,
 } from '../src';
@@ -214,6 +222,12 @@ const flightsArb = fc.uniqueArray(flightBookingArb, { maxLength: 8, selector: (b
 const twoRostersAndBookings = [rosterSpec, rosterSpec, hotelsArb, flightsArb, fc.boolean()] as const;
 
 const inWindow = (date: string) => date >= WINDOW.start && date <= WINDOW.end;
+/** A state's rows whatever their order (a state stored a line per pairing reads back each pairing's rows together). */
+const canonical = (state: RosterState) => ({
+  deadheads: state.deadheads.map((r) => JSON.stringify(r)).sort(),
+  layovers: state.layovers.map((r) => JSON.stringify(r)).sort(),
+  pairings: state.pairings.map((r) => JSON.stringify(r)).sort(),
+});
 const withoutRows = (items: DerivedActionItem[]) => items.map(({ source_rows: _rows, ...rest }) => rest);
 
 describe('properties of the diff', () => {
@@ -399,22 +413,24 @@ describe('the stored roster state (issue 12: rows as tuples instead of objects)'
     );
   });
 
-  it('is encoded in parts to exactly the text of JSON.stringify, whatever the part size', () => {
-    const encoded = (state: RosterState, size: number) => {
-      const parts = storedRosterStateJson(state, size);
-      for (;;) {
-        const step = parts.next();
-        if (step.done) return step.value;
-      }
-    };
+  it('is stored a line per pairing_number (in parts or at once), reads back the same rows, and a state stored in an older form still reads', () => {
     fc.assert(
       fc.property(rosterSpec, rosterSpec, fc.integer({ min: 1, max: 5 }), (day1, day2, size) => {
-        const first = rosterState(flattenRoster(build(day1)));
-        const next = diff(build(day2), first, [], []).nextState;
-        for (const state of [first, next]) expect(encoded(state, size)).toBe(JSON.stringify(storedRosterState(state)));
+        const flat2 = flattenRoster(build(day2));
+        const result = diff(build(day2), rosterState(flattenRoster(build(day1))), [], []);
+        const firstRows = new Map(flat2.pairings.map((p) => [p.pairing_number, p.first_row]));
+        const parts = linesOfStateInParts(result.nextStateParts, firstRows, size);
+        let step = parts.next();
+        while (!step.done) step = parts.next();
+        expect(step.value).toEqual(linesOfState(result.nextStateParts, firstRows));
+        const text = stateLinesText(firstRows, step.value);
+        expect(isStateLinesText(text)).toBe(true);
+        expect(canonical(rosterStateOfStored(storedStateOfText(text)))).toEqual(canonical(result.nextState));
+        // The forms stored before: tuples, and objects.
+        expect(rosterStateOfStored(storedStateOfText(JSON.stringify(storedRosterState(result.nextState))))).toStrictEqual(asBefore(result.nextState));
+        expect(rosterStateOfStored(storedStateOfText(JSON.stringify(result.nextState)))).toStrictEqual(asBefore(result.nextState));
       }),
     );
-    expect(encoded({ deadheads: [], layovers: [], pairings: [] }, 3)).toBe(JSON.stringify(storedRosterState({ deadheads: [], layovers: [], pairings: [] })));
   });
 
   it('is smaller than the object form', () => {
@@ -592,7 +608,10 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     return { flat: { ...flat, pairingContents }, elements };
   }
 
-  it('derives the whole diff, next state and basis from only the elements of the changed pairings when the window did not move (roster-elements)', () => {
+  /** Each pairing_number's first row, in roster order. */
+  const firstRowsOf = (flat: FlatRoster) => new Map(flat.pairings.map((p) => [p.pairing_number, p.first_row]));
+
+  it('derives the whole diff, stored next state and basis from only the elements and state lines of the changed pairings when the window did not move (roster-elements, state-lines)', () => {
     let skippedSome = 0;
     let parsedFewer = 0;
     fc.assert(
@@ -656,11 +675,17 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
           const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
           const now = { bookings: fingerprints([...hotels2, ...flights2]), window: WINDOW, cutoff, emitUnchanged: false };
 
+          // Yesterday's state as stored: a line per pairing (state-lines), holding what the diff left.
+          const stored1 = stateLinesOf(stateLinesText(firstRowsOf(whole1.flat), linesOfState(first.nextStateParts, firstRowsOf(whole1.flat))));
+          const previous = rosterStateOfLines(stored1);
+          expect(canonical(previous)).toEqual(canonical(first.nextState));
+
           const whole2 = flattenWhole(roster2);
-          const changed = changedPairings(basis, { ...now, flat: whole2.flat, previous: first.nextState });
-          const input = { previous: first.nextState, hotelBookings: hotels2, flightBookings: flights2, window: WINDOW, settings: SETTLED, processedAt: later };
-          const whole = diffRoster({ ...input, current: whole2.flat, changedPairings: changed! });
-          expect(diffRoster({ ...input, current: whole2.flat })).toEqual(whole);
+          const changed = changedPairings(basis, { ...now, flat: whole2.flat, previous });
+          const input = { hotelBookings: hotels2, flightBookings: flights2, window: WINDOW, settings: SETTLED, processedAt: later };
+          const whole = diffRoster({ ...input, previous, current: whole2.flat, changedPairings: changed! });
+          expect(diffRoster({ ...input, previous, current: whole2.flat })).toEqual(whole);
+          const stored2 = stateLinesText(firstRowsOf(whole2.flat), linesOfState(whole.nextStateParts, firstRowsOf(whole2.flat)));
 
           const elements2 = elementsOf(roster2);
           const known = knownElements(elements2, basis);
@@ -673,8 +698,13 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
           const changedNow = changedPairings(basis, { ...now, flat: { pairingContents: known!.contents } });
           expect(changedNow).toEqual(changed);
           const part = flattenElements(elements2, basis, known!, changedNow!);
-          const partial = diffRoster({ ...input, current: part.flat, changedPairings: changedNow!, skipped: part.skipped });
-          expect(partial).toEqual(whole);
+          // Only the lines of the pairings diffed or parsed are read, and written again; every other one is kept.
+          const rewritten = new Set([...changedNow!, ...part.parsed.map((p) => p.pairing_number)]);
+          const partial = diffRoster({ ...input, previous: rosterStateOfLines(stored1, rewritten), current: part.flat, changedPairings: changedNow! });
+          expect(partial.actionItems).toEqual(whole.actionItems);
+          expect(partial.auditEvents).toEqual(whole.auditEvents);
+          const firstRows2 = new Map(part.elements.map((e) => [e[1], e[2]]));
+          expect(stateLinesText(firstRows2, linesOfState(partial.nextStateParts, firstRows2), stored1, rewritten)).toBe(stored2);
           expect(part.elements).toEqual(whole2.elements);
           const disturbed = [...changed!].slice(0, 1);
           const booked = fingerprints([...hotels2, ...flights2]);
@@ -682,9 +712,9 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
             diffBasisOf(whole2.flat, whole.actionItems, booked, WINDOW, cutoff, disturbed, whole2.elements),
           );
           // Every pairing not skipped was parsed once, no more; a skipped one was not parsed.
-          expect(elements2.parses).toBe(roster2.pairings.length - part.skipped.shifts.size);
-          expect(part.parsed.map((p) => p.pairing_number)).toEqual(roster2.pairings.map((p) => p.pairing_number).filter((n) => !part.skipped.shifts.has(n)));
-          if (part.skipped.shifts.size > 0) skippedSome++;
+          expect(elements2.parses).toBe(roster2.pairings.length - part.skipped.size);
+          expect(part.parsed.map((p) => p.pairing_number)).toEqual(roster2.pairings.map((p) => p.pairing_number).filter((n) => !part.skipped.has(n)));
+          if (part.skipped.size > 0) skippedSome++;
           if (elements2.parses < roster2.pairings.length) parsedFewer++;
         },
       ),

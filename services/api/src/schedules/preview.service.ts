@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { flightOptionsUrl, type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
-import { gunzipText, loadDiffState, loadRequestedBookings, type Db } from '@crew/db';
-import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, type RosterStateAsStored } from '@crew/engine';
+import { decodeRosterState, gunzipText, loadDiffState, loadRequestedBookings, rosterStateRepo, type Db } from '@crew/db';
+import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, storedStateOfText } from '@crew/engine';
 
 function outcomeOf(plan: ItemPlan): PreviewActionItem['outcome'] {
   if (plan.kind === 'COVERED') return 'ADOPT';
@@ -59,7 +59,8 @@ export async function previewSchedule(db: Db, airlineId: string, compressed: Buf
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);
-  const [rows, requestedRows] = await Promise.all([loadDiffState<RosterStateAsStored>(db, airlineId, window), loadRequestedBookings(db, airlineId, window)]);
+  const previous = decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText);
+  const [rows, requestedRows] = await Promise.all([loadDiffState(db, airlineId, window, () => undefined, undefined, previous), loadRequestedBookings(db, airlineId, window)]);
   const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
   const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
   const requested = requestedBookingsByKey(requestedRows);

@@ -32,7 +32,6 @@ import {
   diffInputOf,
   diffRosterInParts,
   onlyPairings,
-  rosterStateOf,
   windowMoved,
   type AirlineBookingContext,
   type DiffBasis,
@@ -47,12 +46,16 @@ import {
   type ElementBasis,
   type FlatRoster,
   type RosterElements,
-  type SkippedPairings,
+  isStateLines,
+  linesOfStateInParts,
+  rosterStateOfLines,
+  rosterStateOfStored,
+  stateLinesText,
+  storedStateOfText,
+  type StoredState,
   requestedBookingsByKey,
   rosteredRowsIn,
   settlesOnRerun,
-  storedRosterStateJson,
-  type RosterStateAsStored,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
@@ -84,8 +87,8 @@ class Phases {
  */
 const PLAN_PART = 250;
 
-/** Rows of the next roster state encoded between two turns of the event loop (engine storedRosterStateJson): parts of about 5 ms. */
-const STATE_PART_ROWS = 2000;
+/** Rows grouped, or pairing_numbers' lines encoded, of the next roster state between two turns of the event loop (engine linesOfStateInParts): parts of a few ms. */
+const STATE_PART = 2000;
 
 /** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
 const DIFF_PART_PAIRINGS = 250;
@@ -113,8 +116,10 @@ interface DiffSubject {
   crew: Map<string, { traveller_email: string; employee_id: string; name: string }>;
   /** The pairing_numbers to diff (engine changedPairings), or null for all of them. */
   changed: Set<string> | null;
-  /** The pairings whose rows were not made (engine flattenElements), or undefined when all were. */
-  skipped?: SkippedPairings;
+  /** The pairings whose rows were not made (engine flattenElements), or undefined when all were: their stored state lines are kept. */
+  skipped?: Set<string>;
+  /** The pairing_numbers whose stored state lines the diff reads and writes again (those it diffs, and those parsed), with `skipped`. */
+  rewritten?: Set<string>;
   elements: ElementBasis[];
 }
 
@@ -155,7 +160,8 @@ function changedElementsOf(elements: RosterElements, basis: DiffBasis, now: Omit
     const changed = known && changedPairings(basis, { ...now, flat: { pairingContents: known.contents } });
     if (!known || !changed) return null;
     const part = flattenElements(elements, basis, known, changed);
-    return { flat: part.flat, crew: crewOf(part.parsed), changed, skipped: part.skipped, elements: part.elements };
+    const rewritten = new Set([...changed, ...part.parsed.map((p) => p.pairing_number)]);
+    return { flat: part.flat, crew: crewOf(part.parsed), changed, skipped: part.skipped, rewritten, elements: part.elements };
   } catch (err) {
     if (err instanceof SyntaxError) throw unreadable(err);
     throw err;
@@ -176,7 +182,7 @@ interface ComparedWith {
    * The stored state of the last diff (it is ours to write, under the airline's lock): read first, decompressed on
    * libuv's pool as soon as it arrives and parsed once it is, while the pool decompresses the roster.
    */
-  state: Promise<RosterStateAsStored | null>;
+  state: Promise<StoredState | null>;
   settings: Promise<AirlineBookingContext>;
 }
 
@@ -330,7 +336,7 @@ export class ScheduleProcessor {
   private readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): ComparedWith {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // Parsed as soon as it is decompressed: while the pool decompresses the roster, this thread is otherwise idle.
-    const state = decodeRosterState<RosterStateAsStored>(rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)));
+    const state = decodeRosterState(rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)), storedStateOfText);
     const basis = this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
     const read = basis.then((b) => rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, { ownWrites: false, dates: b !== null && windowMoved(b, window) }));
@@ -411,39 +417,42 @@ export class ScheduleProcessor {
     const elementwise = elements !== null && basis !== null && !windowMoved(basis, window);
     let subject = elementwise ? null : wholeRosterOf(roster.bytes!, elements);
     phases.lap(subject ? 'flatten' : 'read_basis');
-    const [read, settings] = await Promise.all([compareWith.read, compareWith.settings]);
-    const previousState = compareWith.state;
+    const [read, settings, stored] = await Promise.all([compareWith.read, compareWith.settings, compareWith.state]);
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
-    // rows: it is decoded first then (otherwise while Postgres reads the bookings, in loadDiffState).
+    // rows: it is decoded whole first then (otherwise while Postgres reads the bookings, in diffStateOf).
     const moved = basis !== null && windowMoved(basis, window);
-    const stored = moved ? await previousState : null;
-    const movedFrom = stored ? rosterStateOf(stored) : undefined;
-    const previous = moved ? Promise.resolve(movedFrom ?? null) : previousState;
-    previous.catch(() => undefined);
+    const movedFrom = moved && stored ? rosterStateOfStored(stored) : undefined;
     const now = { bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
-    subject ??= changedElementsOf(elements!, basis!, now);
+    // Only the lines of a state stored as lines can be kept unread (a state stored in an older form gets the whole diff once).
+    const lines = stored && isStateLines(stored) ? stored : null;
+    if (!subject && lines) subject = changedElementsOf(elements!, basis!, now);
     if (!subject) {
-      // A pairing_number sent twice, or a whole diff asked for.
+      // A pairing_number sent twice, a whole diff asked for, or a state stored in an older form.
       subject = wholeRosterOf(roster.bytes!, elements);
       phases.lap('flatten');
     }
     if (!subject.skipped) subject.changed = changedPairings(basis, { ...now, flat: subject.flat });
     phases.lap('changed_pairings');
     let { changed } = subject;
+    // The previous state the diff reads: the lines of the pairings it reads and writes again, or all of it. Decoded a
+    // turn later, once loadDiffState has queued its reads: Postgres reads the bookings meanwhile.
+    const previousOf = (s: DiffSubject) => nextTurn().then(() => (s.rewritten ? rosterStateOfLines(lines!, s.rewritten) : (movedFrom ?? (stored && rosterStateOfStored(stored)))));
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    let rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previous);
+    let rows = await loadDiffState(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previousOf(subject));
     let ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
       // The settings changed since they were read above: the whole diff after all, of the whole roster.
       changed = null;
       if (subject.skipped) subject = wholeRosterOf(roster.bytes!, elements);
-      rows = await loadDiffState<RosterStateAsStored>(conn, airlineId, window, (phase) => phases.lap(phase), undefined, previous);
+      rows = await loadDiffState(conn, airlineId, window, (phase) => phases.lap(phase), undefined, previousOf(subject));
       ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
     }
     // Everything needed from the roster is in `subject` now.
     roster.bytes = null;
-    const { flat, crew, skipped } = subject;
+    const { flat, crew, skipped, rewritten } = subject;
+    // Each pairing_number's first row in the roster (the stored state's lines number their current rows from it).
+    const firstRows = new Map<string, number>(skipped ? subject.elements.map((e) => [e[1], e[2]]) : flat.pairings.map((p) => [p.pairing_number, p.first_row]));
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
@@ -505,7 +514,7 @@ export class ScheduleProcessor {
           },
           () => undefined,
         );
-        const parts = diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined, skipped), DIFF_PART_PAIRINGS);
+        const parts = diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS);
         let result: DiffResult;
         for (;;) {
           const step = parts.next();
@@ -526,7 +535,10 @@ export class ScheduleProcessor {
         phases.lap('tx_lock');
         // Encoded a part at a time while the slices are written (the COPYs keep receiving their bytes), then
         // compressed on libuv's pool; awaited where it is stored.
-        const stateGzip = derived(storedRosterStateJson(result.nextState, STATE_PART_ROWS)).then(gzipText);
+        // A line per pairing_number (engine state-lines): those of the pairings not read are kept as they were.
+        const stateGzip = derived(linesOfStateInParts(result.nextStateParts, firstRows, STATE_PART))
+          .then((next) => stateLinesText(firstRows, next, rewritten && lines!, rewritten))
+          .then(gzipText);
         stateGzip.catch(() => undefined);
         phases.lap('tx_encode_state');
         requested ??= requestedBookingsByKey(await requestedRows);
@@ -592,6 +604,6 @@ export class ScheduleProcessor {
     }
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
-    return { items: itemCount, diffedPairings: changed ? changed.size : null, skippedPairings: skipped?.shifts.size ?? 0, written };
+    return { items: itemCount, diffedPairings: changed ? changed.size : null, skippedPairings: skipped?.size ?? 0, written };
   }
 }
