@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { createGunzip, gunzip, gzip } from 'node:zlib';
+import { gunzip, gzip } from 'node:zlib';
 
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzip);
@@ -32,52 +32,6 @@ export function wholeOutputChunk(compressed: Uint8Array): number {
 /** The bytes of a gzip-compressed blob (a stored roster), decompressed off the event loop. */
 export function gunzipBytes(compressed: Uint8Array): Promise<Buffer> {
   return gunzipAsync(compressed, { chunkSize: wholeOutputChunk(compressed) });
-}
-
-/**
- * gunzipBytes, telling `progress` after each 4 MB decompressed: the bytes so far (`bytes[0, filled)`, which never
- * change once there). `progress` runs on the event loop while the pool decompresses the next 4 MB (it is
- * called a turn after each chunk arrives, once for all that arrived by then, and once more at the end).
- */
-export function gunzipInChunks(compressed: Uint8Array, progress: (bytes: Buffer, filled: number) => void): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const hint = wholeOutputChunk(compressed);
-    let bytes = Buffer.allocUnsafeSlow(hint === POOL_CHUNK ? POOL_CHUNK : hint - 1);
-    let filled = 0;
-    let told = 0;
-    let pending = false;
-    const tell = () => {
-      pending = false;
-      if (told === filled) return;
-      told = filled;
-      try {
-        progress(bytes, filled);
-      } catch (err) {
-        stream.destroy(err as Error);
-      }
-    };
-    const stream = createGunzip({ chunkSize: POOL_CHUNK });
-    stream.on('data', (chunk: Buffer) => {
-      if (filled + chunk.byteLength > bytes.byteLength) {
-        // The trailer's size was wrong (a multi-member upload): a bigger buffer, with what is there so far.
-        const bigger = Buffer.allocUnsafeSlow(Math.max(2 * bytes.byteLength, filled + chunk.byteLength));
-        bytes.copy(bigger, 0, 0, filled);
-        bytes = bigger;
-      }
-      chunk.copy(bytes, filled);
-      filled += chunk.byteLength;
-      if (!pending) {
-        pending = true;
-        setImmediate(tell);
-      }
-    });
-    stream.on('error', reject);
-    stream.on('end', () => {
-      tell();
-      if (!stream.destroyed || stream.errored === null) resolve(bytes.subarray(0, filled));
-    });
-    stream.end(compressed);
-  });
 }
 
 /** The text of a gzip-compressed blob (a stored roster, a roster state), decompressed off the event loop. */

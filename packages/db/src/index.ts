@@ -35,4 +35,4 @@ export { loadBookingFacts, loadFlightFacts } from './policy-context';
 export * as webhookRepo from './webhook.repository';
 export type { PendingReview } from './webhook.repository';
 export type * from './tables/webhook.table';
-export { gunzipBytes, gunzipInChunks, gunzipText, gzipJson, gzipText } from './compressed';
+export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { gunzipInChunks, gunzipText, gzipJson, wholeOutputChunk } from '../src/compressed';
+import { gunzipText, gzipJson, wholeOutputChunk } from '../src/compressed';
 
 /* gunzipText decompresses in one output chunk sized by the gzip trailer; the text must not depend on the chunk. */
 
@@ -30,41 +30,4 @@ test('a multi-member gzip (whose trailer gives the last member only) decompresse
   expect(wholeOutputChunk(blob)).toBe(Buffer.byteLength(last) + 1);
   expect(Buffer.byteLength(first)).toBeGreaterThan(Buffer.byteLength(last));
   expect(await gunzipText(blob)).toBe(first + last);
-});
-
-describe('gunzipInChunks', () => {
-  /** Decompresses with progress, recording what each call saw. */
-  async function withProgress(blob: Buffer) {
-    const seen: { filled: number; prefix: string }[] = [];
-    const bytes = await gunzipInChunks(blob, (so, far) => seen.push({ filled: far, prefix: so.toString('utf8', 0, Math.min(far, 40)) }));
-    return { bytes, seen };
-  }
-
-  test('tells the bytes so far as they arrive, and ends with the whole', async () => {
-    const body = text(300_000);
-    const { bytes, seen } = await withProgress(gzipSync(Buffer.from(body), { level: 1 }));
-    expect(bytes.toString()).toBe(body);
-    // Several calls (4 MB chunks of a 12 MB text), each with more than the last, the last with all of it.
-    expect(seen.length).toBeGreaterThan(1);
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.filled).toBeGreaterThan(seen[i - 1]!.filled);
-    expect(seen.at(-1)!.filled).toBe(bytes.byteLength);
-    for (const s of seen) expect(s.prefix).toBe(body.slice(0, 40));
-  });
-
-  test('a multi-member gzip (whose trailer is wrong for the whole) decompresses whole', async () => {
-    const first = text(150_000);
-    const last = text(50_000);
-    const { bytes, seen } = await withProgress(Buffer.concat([gzipSync(Buffer.from(first)), gzipSync(Buffer.from(last))]));
-    expect(bytes.toString()).toBe(first + last);
-    expect(seen.at(-1)!.filled).toBe(bytes.byteLength);
-  });
-
-  test('fails with a broken stream, or with the error progress throws', async () => {
-    await expect(gunzipInChunks(Buffer.from('not gzip'), () => undefined)).rejects.toThrow();
-    await expect(
-      gunzipInChunks(gzipSync(Buffer.from(text(300_000))), () => {
-        throw new Error('scan failed');
-      }),
-    ).rejects.toThrow('scan failed');
-  });
 });

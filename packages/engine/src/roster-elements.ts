@@ -60,99 +60,71 @@ function isPairingsKey(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * Finds the byte range [start, end) of each element of the top-level `pairings` array of a JSON document, in order,
- * without parsing it, as its bytes arrive: `advance` scans what is there so far (a string or element cut off at its
- * end is scanned again from its start once more is there), `finish` the whole document. The document is one the
- * api accepts; anything else may give null, and the caller then parses the whole document.
+ * The byte range [start, end) of each element of the top-level `pairings` array of a JSON document, in order, found
+ * without parsing it. Null when the document has no such array, has it twice (JSON.parse would take the last), or
+ * does not scan as JSON: the caller then parses the whole document. The document is one the api accepted.
  */
-export class PairingElementScanner {
-  /** Where the scan goes on from. */
-  private at = 0;
-  private depth = 0;
+export function pairingElementRanges(bytes: Uint8Array): [number, number][] | null {
+  const n = bytes.length;
+  let depth = 0;
   // The last string closed at depth 1 (a key once a colon follows), and whether the value being read is "pairings"'.
-  private lastString: [number, number] | null = null;
-  private pairingsValue = false;
-  private inArray = false;
+  let lastString: [number, number] | null = null;
+  let pairingsValue = false;
+  let ranges: [number, number][] | null = null;
+  let inArray = false;
   // The element being read: where it starts (-1 before it does) and where its last byte so far ends.
-  private start = -1;
-  private last = -1;
-  private failed = false;
-  /**
-   * A string or element cut off by the end is scanned again only once the bytes after it are as many as those of it
-   * scanned so far: a string that never ends (a malformed upload) costs twice its length, not its length squared.
-   */
-  private retryAt = 0;
-  /** The ranges found so far (null until the pairings array opens). */
-  ranges: [number, number][] | null = null;
-
-  /** Scans bytes[0, end) as far as it can (the bytes before `end` never change between calls). */
-  advance(bytes: Uint8Array, end: number): void {
-    if (end < this.retryAt) return;
-    let i = this.at;
-    for (; i < end && !this.failed; i++) {
-      const b = bytes[i]!;
-      if (b === QUOTE) {
-        const after = stringEnd(bytes, i, end);
-        if (after < 0) break;
-        if (this.depth === 1) this.lastString = [i, after];
-        else if (this.inArray && this.depth === 2 && this.start < 0) this.start = i;
-        i = after - 1;
-        this.last = after;
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE) {
+      const after = stringEnd(bytes, i, n);
+      if (after < 0) return null;
+      if (depth === 1) lastString = [i, after];
+      else if (inArray && depth === 2 && start < 0) start = i;
+      i = after - 1;
+      last = after;
+      continue;
+    }
+    if (isSpace(b)) continue;
+    if (inArray && depth === 2) {
+      if (b === COMMA || b === CLOSE_ARRAY) {
+        if (start >= 0) ranges!.push([start, last]);
+        else if (b === COMMA) return null;
+        start = -1;
+        if (b === CLOSE_ARRAY) {
+          inArray = false;
+          depth--;
+        }
         continue;
       }
-      if (isSpace(b)) continue;
-      if (this.inArray && this.depth === 2) {
-        if (b === COMMA || b === CLOSE_ARRAY) {
-          if (this.start >= 0) this.ranges!.push([this.start, this.last]);
-          else if (b === COMMA) this.failed = true;
-          this.start = -1;
-          if (b === CLOSE_ARRAY) {
-            this.inArray = false;
-            this.depth--;
-          }
-          continue;
-        }
-        if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
-          // An element that is an object or array (a pairing): read to its end in one tight loop.
-          const after = valueEnd(bytes, i, end);
-          if (after < 0) break;
-          this.start = i;
-          i = after - 1;
-          this.last = after;
-          continue;
-        }
-        if (this.start < 0) this.start = i;
-      }
       if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
-        if (this.depth === 1 && this.pairingsValue) {
-          if (b !== OPEN_ARRAY || this.ranges) this.failed = true;
-          this.ranges = [];
-          this.inArray = true;
-        }
-        this.depth++;
-      } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
-        if (--this.depth < 0) this.failed = true;
-      } else if (this.depth === 1) {
-        if (b === COLON) this.pairingsValue = this.lastString !== null && isPairingsKey(bytes, this.lastString[0], this.lastString[1]);
-        else if (b === COMMA) this.pairingsValue = false;
+        // An element that is an object or array (a pairing): read to its end in one tight loop.
+        const after = valueEnd(bytes, i, n);
+        if (after < 0) return null;
+        start = i;
+        i = after - 1;
+        last = after;
+        continue;
       }
-      this.last = i + 1;
+      if (start < 0) start = i;
     }
-    this.at = i;
-    this.retryAt = i < end ? 2 * end - i : 0;
+    if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+      if (depth === 1 && pairingsValue) {
+        if (b !== OPEN_ARRAY || ranges) return null;
+        ranges = [];
+        inArray = true;
+      }
+      depth++;
+    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+      if (--depth < 0) return null;
+    } else if (depth === 1) {
+      if (b === COLON) pairingsValue = lastString !== null && isPairingsKey(bytes, lastString[0], lastString[1]);
+      else if (b === COMMA) pairingsValue = false;
+    }
+    last = i + 1;
   }
-
-  /** The ranges of the whole document `bytes` (of which every call to advance saw a prefix), or null. */
-  finish(bytes: Uint8Array): [number, number][] | null {
-    this.retryAt = 0;
-    this.advance(bytes, bytes.length);
-    return this.failed || this.at < bytes.length || this.depth !== 0 || this.inArray ? null : this.ranges;
-  }
-}
-
-/** The ranges of the elements of a whole document's top-level `pairings` array (PairingElementScanner), or null. */
-export function pairingElementRanges(bytes: Uint8Array): [number, number][] | null {
-  return new PairingElementScanner().finish(bytes);
+  return depth === 0 && !inArray ? ranges : null;
 }
 
 /** The rows a pairing object flattens to: one per crew member and leg or layover, dropped or not (flattenRoster). */

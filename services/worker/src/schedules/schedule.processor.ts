@@ -6,7 +6,7 @@ import {
   bookingRepo,
   coverageRepo,
   diffWriteRepo,
-  gunzipInChunks,
+  gunzipBytes,
   gunzipText,
   gzipJson,
   gzipText,
@@ -63,7 +63,7 @@ import type { WorkerMetrics } from '../operability/hooks';
 import { decodeRosterState, loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
 import { loadBookingContext } from '../booking-context';
 import { planDiffWrites } from './diff-writes';
-import { RosterElementsIndex } from './roster-elements';
+import { rosterElementsOf } from './roster-elements';
 import { SliceWriter } from './slice-writer';
 
 /** The guards of the processor's moves: the statuses each may start from (engine schedule-state, spec 3.1). */
@@ -254,7 +254,7 @@ export class ScheduleProcessor {
     const started = process.hrtime.bigint();
     await scheduleLifecycleRepo.markProcessing(conn, schedule.schedule_id, INTO_PROCESSING);
     // Held in a box so the diff can drop the roster's bytes once it has what it needs of them (a big airline's are tens of MB).
-    const roster: { bytes: Buffer | null; elements: RosterElements | null } = { bytes: null, elements: null };
+    const roster: { bytes: Buffer | null } = { bytes: null };
     const phases = new Phases();
     let stored: { body: Buffer | null; sha256: string };
     try {
@@ -279,7 +279,7 @@ export class ScheduleProcessor {
         // Postgres reads what the diff compares with while this process decompresses and parses the roster.
         const compareWith = this.readComparedWith(conn, schedule, processedAt);
         try {
-          Object.assign(roster, await this.gunzipRoster(stored.body!));
+          roster.bytes = await this.gunzipRoster(stored.body!);
           stored.body = null;
           phases.lap('read_roster');
         } catch (err) {
@@ -352,12 +352,9 @@ export class ScheduleProcessor {
     return gzipped && (JSON.parse(await gunzipText(gzipped)) as DiffBasis);
   }
 
-  /** The roster's bytes, and its pairings as elements, found while the pool decompresses it. */
-  private async gunzipRoster(bodyGzip: Buffer): Promise<{ bytes: Buffer; elements: RosterElements | null }> {
+  private async gunzipRoster(bodyGzip: Buffer): Promise<Buffer> {
     try {
-      const index = new RosterElementsIndex();
-      const bytes = await gunzipInChunks(bodyGzip, (so, far) => index.advance(so, far));
-      return { bytes, elements: index.finish(bytes) };
+      return await gunzipBytes(bodyGzip);
     } catch (err) {
       throw new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
     }
@@ -403,7 +400,7 @@ export class ScheduleProcessor {
   private async diffAndWrite(
     conn: DbOrTrx,
     schedule: ScheduleRow,
-    roster: { bytes: Buffer | null; elements: RosterElements | null },
+    roster: { bytes: Buffer | null },
     phases: Phases,
     bodySha256: string,
     processedAt: string,
@@ -412,7 +409,8 @@ export class ScheduleProcessor {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing any.
-    const { elements } = roster;
+    const elements = rosterElementsOf(roster.bytes!);
+    phases.lap('index_roster');
     const basis = await compareWith.basis;
     // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them,
     // while Postgres reads the rest of what the diff compares with.
