@@ -2,7 +2,17 @@
 export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
-export { pairingElementRanges, pairingRowCount, knownElements, flattenElements, elementsOfWhole, type RosterElements, type KnownElements, type ElementsFlattened } from './roster-elements';
+export {
+  pairingElementRanges,
+  pairingRowCount,
+  rewrittenPairings,
+  knownElements,
+  flattenElements,
+  elementsOfWhole,
+  type RosterElements,
+  type KnownElements,
+  type ElementsFlattened,
+} from './roster-elements';
 export { rosterState, nextRosterState, nextRosterStateParts, joinedRosterState, type NextRosterState } from './state';
 export {
   isStateLinesText,

@@ -178,6 +178,22 @@ export function knownElements(roster: RosterElements, basis: DiffBasis): KnownEl
   return out.contents.size === out.numbers.length ? out : null;
 }
 
+/**
+ * The pairing_numbers whose stored state lines a diff writes again (state-lines): those it diffs (`changed`), and
+ * those of the roster's elements (`elements`, as the next basis holds them) that are not clean or whose content the
+ * basis does not hold as clean. The line of any other pairing_number is the one stored: a clean element the basis
+ * holds flattens to the rows it did, and its pairing_number not being diffed means its rows and bookings are as they
+ * were (and, in a moved window, all dated inside both windows or outside both: changedPairings); a pairing_number
+ * only kept in the state is diffed once the window moves over its dates.
+ */
+export function rewrittenPairings(basis: DiffBasis, elements: readonly ElementBasis[], changed: ReadonlySet<string>): Set<string> {
+  const clean = new Set<string>();
+  for (const e of basis.elements) if (e[4] === 1) clean.add(e[0]);
+  const rewritten = new Set(changed);
+  for (const e of elements) if (e[4] !== 1 || !clean.has(e[0])) rewritten.add(e[1]);
+  return rewritten;
+}
+
 /** A roster flattened element by element: the rows of the elements parsed only. */
 export interface ElementsFlattened {
   /** Rows, summaries, flagged keys and audit events of the parsed elements; pairingContents and rowCount of the whole roster. */

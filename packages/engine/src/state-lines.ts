@@ -102,15 +102,24 @@ export function rosterStateOfLines(state: StateLines, only?: Iterable<string>): 
  * The lines of a next state (of the pairing_numbers its rows are of), its current rows numbered from the first row
  * each pairing has in `firstRows` (every pairing with current rows is in the roster, and has one).
  */
-export function linesOfState(next: NextRosterState, firstRows: ReadonlyMap<string, number>): Map<string, string> {
-  const parts = linesOfStateInParts(next, firstRows, Infinity);
+export function linesOfState(next: NextRosterState, firstRows: ReadonlyMap<string, number>, only?: ReadonlySet<string>): Map<string, string> {
+  const parts = linesOfStateInParts(next, firstRows, Infinity, only);
   for (let step = parts.next(); ; step = parts.next()) if (step.done) return step.value;
 }
 
-/** linesOfState, pausing after every `perPart` rows grouped and every `perPart` lines encoded (the worker lets its COPYs go on meanwhile). */
-export function* linesOfStateInParts(next: NextRosterState, firstRows: ReadonlyMap<string, number>, perPart: number): Generator<void, Map<string, string>, void> {
+/**
+ * linesOfState (of the pairing_numbers in `only`, when given), pausing after every `perPart` rows grouped and every
+ * `perPart` lines encoded (the worker lets its COPYs go on meanwhile).
+ */
+export function* linesOfStateInParts(next: NextRosterState, firstRows: ReadonlyMap<string, number>, perPart: number, only?: ReadonlySet<string>): Generator<void, Map<string, string>, void> {
   const parts = new Map<string, Line>();
+  // The line of a pairing_number, or a line nobody keeps for one left out.
+  const outside: Line = [[], [], [], [], [], []];
   const lineOf = (pairing: string) => {
+    if (only && !only.has(pairing)) {
+      for (const list of outside) list.length = 0;
+      return outside;
+    }
     let line = parts.get(pairing);
     if (!line) parts.set(pairing, (line = [[], [], [], [], [], []]));
     return line;

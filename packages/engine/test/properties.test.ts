@@ -28,6 +28,7 @@ import {
   type FlightBookingActual,
   type HotelBookingActual,
   linesOfState,
+  rewrittenPairings,
   rosterStateOfLines,
   stateLinesOf,
   stateLinesText,
@@ -723,6 +724,110 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     // Unchanged pairings must be skipped often enough for the property to say something.
     expect(skippedSome).toBeGreaterThan(100);
     expect(parsedFewer).toBe(skippedSome);
+  });
+
+  /** A pairing object with rows of its own inside the window (a crew member no other object has). */
+  const SECOND_P0: PairingSpec = {
+    crew: ['E9'],
+    duties: [
+      {
+        num: 7,
+        date: '2026-12-03',
+        legs: [{ seq: 1, dh: true, from: 'LHR', to: 'CDG', hour: 9, minutes: 60, offset: '+00:00', offDate: false }],
+        layover: { station: 'CDG', required: true, late: false },
+      },
+    ],
+  };
+
+  it('keeps the stored state line of every pairing it need not write again, in a moved window too, as the whole diff writes it (rewrittenPairings)', () => {
+    let keptSome = 0;
+    let keptMoved = 0;
+    fc.assert(
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        hotelsArb,
+        flightsArb,
+        fc.array(edit, { minLength: 5, maxLength: 5 }),
+        fc.array(pairingSpec, { minLength: 5, maxLength: 5 }),
+        fc.array(touch, { maxLength: 12 }),
+        fc.integer({ min: 0, max: 5 }),
+        windowArb,
+        fc.boolean(),
+        (day0, day1, hotels, flights, edits, replacements, touches, shuffle, window2, twice) => {
+          // Sometimes a second object of P0 is sent, last, in both rosters: its rows are numbered from P0's first row,
+          // so they move when what lies between the two objects does.
+          const withTwice = (spec: PairingSpec[], names: string[]) => (twice ? named([...spec, SECOND_P0], [...names, 'P0']) : named(spec, names));
+          const roster1 = withTwice(
+            day1,
+            day1.map((_, i) => `P${i}`),
+          );
+          const whole1 = flattenWhole(roster1);
+          const first = diffRoster({
+            current: whole1.flat,
+            previous: rosterState(flattenRoster(build(day0))),
+            hotelBookings: dated(hotels, WINDOW),
+            flightBookings: dated(flights, WINDOW),
+            window: WINDOW,
+            settings: SETTLED,
+            processedAt: PROCESSED_AT,
+          });
+          const made = writtenBookings(first.actionItems);
+          const hotels1 = [...hotels, ...made.hotels];
+          const flights1 = [...flights, ...made.flights];
+          const cutoff = cancellationCutoffOf(PROCESSED_AT, SETTLED.cancellation_lookback_days);
+          const basis = JSON.parse(
+            JSON.stringify(diffBasisOf(whole1.flat, first.actionItems, fingerprints(dated([...hotels1, ...flights1], WINDOW)), WINDOW, cutoff, [], whole1.elements)),
+          ) as DiffBasis;
+          const stored1 = stateLinesOf(stateLinesText(firstRowsOf(whole1.flat), linesOfState(first.nextStateParts, firstRowsOf(whole1.flat))));
+          const previous = rosterStateOfLines(stored1);
+
+          const spec2: PairingSpec[] = [];
+          const names2: string[] = [];
+          day1.forEach((p, i) => {
+            const e = edits[i]!;
+            if (e === 'drop') return;
+            spec2.push(e === 'replace' ? replacements[i]! : e === 'crew' ? { ...p, crew: [...p.crew].reverse().slice(0, Math.max(1, p.crew.length - 1)) } : p);
+            names2.push(`P${i}`);
+          });
+          const k = spec2.length ? shuffle % spec2.length : 0;
+          const roster2 = withTwice([...spec2.slice(k), ...spec2.slice(0, k)], [...names2.slice(k), ...names2.slice(0, k)]);
+          const booked2 = [...dated(mutated(hotels1, touches), window2), ...dated(mutated(flights1, [...touches].reverse()), window2)];
+          const whole2 = flattenWhole(roster2);
+          const changed = changedPairings(basis, {
+            flat: whole2.flat,
+            bookings: fingerprints(booked2),
+            bookingDates: bookingDates(booked2),
+            previous,
+            window: window2,
+            cutoff,
+            emitUnchanged: false,
+          });
+          expect(changed).not.toBeNull();
+          const result = diffRoster({
+            current: whole2.flat,
+            previous,
+            hotelBookings: booked2.filter((b): b is HotelBookingActual => 'station' in b),
+            flightBookings: booked2.filter((b): b is FlightBookingActual => !('station' in b)),
+            window: window2,
+            settings: SETTLED,
+            processedAt: PROCESSED_AT,
+            changedPairings: changed!,
+          });
+          const firstRows2 = firstRowsOf(whole2.flat);
+          const rewritten = rewrittenPairings(basis, whole2.elements, changed!);
+          const everyLine = stateLinesText(firstRows2, linesOfState(result.nextStateParts, firstRows2));
+          expect(stateLinesText(firstRows2, linesOfState(result.nextStateParts, firstRows2, rewritten), stored1, rewritten)).toBe(everyLine);
+          if ([...stored1.lines.keys()].some((p) => !rewritten.has(p))) {
+            keptSome++;
+            if (window2 !== WINDOW) keptMoved++;
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    expect(keptSome).toBeGreaterThan(100);
+    expect(keptMoved).toBeGreaterThan(20);
   });
 
   it('asks for the whole diff without a basis, in a window sharing no date, with emit_unchanged on, or with an earlier cancellation cut-off', () => {

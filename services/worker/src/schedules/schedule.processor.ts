@@ -47,6 +47,7 @@ import {
   type FlatRoster,
   type RosterElements,
   isStateLines,
+  rewrittenPairings,
   linesOfStateInParts,
   rosterStateOfLines,
   rosterStateOfStored,
@@ -118,9 +119,10 @@ interface DiffSubject {
   changed: Set<string> | null;
   /** The pairings whose rows were not made (engine flattenElements), or undefined when all were: their stored state lines are kept. */
   skipped?: Set<string>;
-  /** The pairing_numbers whose stored state lines the diff reads and writes again (those it diffs, and those parsed), with `skipped`. */
+  /** With `skipped`: the pairing_numbers whose stored state lines the diff reads and writes again (engine rewrittenPairings). */
   rewritten?: Set<string>;
-  elements: ElementBasis[];
+  /** The roster's elements for the next basis, or null when they were not found. */
+  elements: ElementBasis[] | null;
 }
 
 /** The travellers of a roster's pairings, the last occurrence of each e-mail winning. */
@@ -144,7 +146,7 @@ function wholeRosterOf(bytes: Buffer, elements: RosterElements | null): DiffSubj
     throw unreadable(err);
   }
   const flat = flattenRoster(submission);
-  if (!elements || elements.contents.length !== submission.pairings.length) return { flat, crew: crewOf(submission.pairings), changed: null, elements: [] };
+  if (!elements || elements.contents.length !== submission.pairings.length) return { flat, crew: crewOf(submission.pairings), changed: null, elements: null };
   const { elements: basisElements, pairingContents } = elementsOfWhole(elements.contents, submission.pairings, flat);
   return { flat: { ...flat, pairingContents }, crew: crewOf(submission.pairings), changed: null, elements: basisElements };
 }
@@ -160,7 +162,8 @@ function changedElementsOf(elements: RosterElements, basis: DiffBasis, now: Omit
     const changed = known && changedPairings(basis, { ...now, flat: { pairingContents: known.contents } });
     if (!known || !changed) return null;
     const part = flattenElements(elements, basis, known, changed);
-    const rewritten = new Set([...changed, ...part.parsed.map((p) => p.pairing_number)]);
+    // Every element parsed is one of these: its pairing_number is diffed, or the basis does not call its content clean.
+    const rewritten = rewrittenPairings(basis, part.elements, changed);
     return { flat: part.flat, crew: crewOf(part.parsed), changed, skipped: part.skipped, rewritten, elements: part.elements };
   } catch (err) {
     if (err instanceof SyntaxError) throw unreadable(err);
@@ -450,9 +453,12 @@ export class ScheduleProcessor {
     }
     // Everything needed from the roster is in `subject` now.
     roster.bytes = null;
-    const { flat, crew, skipped, rewritten } = subject;
+    const { flat, crew, skipped } = subject;
+    // The pairing_numbers whose state lines are written again; every other line is kept as stored. The whole roster
+    // diffed against a state of lines (a moved window, a pairing_number sent twice) keeps those it may too.
+    const rewritten = !lines || !basis || !changed || !subject.elements ? undefined : (subject.rewritten ?? rewrittenPairings(basis, subject.elements, changed));
     // Each pairing_number's first row in the roster (the stored state's lines number their current rows from it).
-    const firstRows = new Map<string, number>(skipped ? subject.elements.map((e) => [e[1], e[2]]) : flat.pairings.map((p) => [p.pairing_number, p.first_row]));
+    const firstRows = new Map<string, number>(skipped ? subject.elements!.map((e) => [e[1], e[2]]) : flat.pairings.map((p) => [p.pairing_number, p.first_row]));
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
@@ -536,7 +542,7 @@ export class ScheduleProcessor {
         // Encoded a part at a time while the slices are written (the COPYs keep receiving their bytes), then
         // compressed on libuv's pool; awaited where it is stored.
         // A line per pairing_number (engine state-lines): those of the pairings not read are kept as they were.
-        const stateGzip = derived(linesOfStateInParts(result.nextStateParts, firstRows, STATE_PART))
+        const stateGzip = derived(linesOfStateInParts(result.nextStateParts, firstRows, STATE_PART, rewritten))
           .then((next) => stateLinesText(firstRows, next, rewritten && lines!, rewritten))
           .then(gzipText);
         stateGzip.catch(() => undefined);
@@ -565,7 +571,7 @@ export class ScheduleProcessor {
         const disturbed = [...adopted];
         for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
           if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
-        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed, subject.elements));
+        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed, subject.elements ?? []));
         phases.lap('tx_basis');
         await rosterStateRepo.saveRosterState(
           trx,
