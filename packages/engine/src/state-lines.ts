@@ -113,13 +113,9 @@ export function linesOfState(next: NextRosterState, firstRows: ReadonlyMap<strin
  */
 export function* linesOfStateInParts(next: NextRosterState, firstRows: ReadonlyMap<string, number>, perPart: number, only?: ReadonlySet<string>): Generator<void, Map<string, string>, void> {
   const parts = new Map<string, Line>();
-  // The line of a pairing_number, or a line nobody keeps for one left out.
-  const outside: Line = [[], [], [], [], [], []];
-  const lineOf = (pairing: string) => {
-    if (only && !only.has(pairing)) {
-      for (const list of outside) list.length = 0;
-      return outside;
-    }
+  /** The line of a pairing_number, or null for one left out. */
+  const lineOf = (pairing: string): Line | null => {
+    if (only && !only.has(pairing)) return null;
     let line = parts.get(pairing);
     if (!line) parts.set(pairing, (line = [[], [], [], [], [], []]));
     return line;
@@ -132,32 +128,37 @@ export function* linesOfStateInParts(next: NextRosterState, firstRows: ReadonlyM
   let count = 0;
   const pause = () => ++count % perPart === 0;
   for (const d of next.current.deadheads) {
-    const t = deadheadTuple(d);
-    t[5] -= firstRowOf(d.pairing_number);
-    lineOf(d.pairing_number)[0].push(t);
+    const line = lineOf(d.pairing_number);
+    if (line) {
+      const t = deadheadTuple(d);
+      t[5] -= firstRowOf(d.pairing_number);
+      line[0].push(t);
+    }
     if (pause()) yield;
   }
   for (const l of next.current.layovers) {
     const pairing = pairingOfKey(l.key);
-    lineOf(pairing)[1].push([l.key, l.row - firstRowOf(pairing), l.date]);
+    lineOf(pairing)?.[1].push([l.key, l.row - firstRowOf(pairing), l.date]);
     if (pause()) yield;
   }
   for (const p of next.current.pairings) {
+    const line = lineOf(p.pairing_number);
+    if (!line) continue;
     const t = pairingTuple(p);
     const first = firstRowOf(p.pairing_number);
     t[5] -= first;
     t[6] -= first;
-    lineOf(p.pairing_number)[2].push(t);
+    line[2].push(t);
   }
   for (const d of next.kept.deadheads) {
-    lineOf(d.pairing_number)[3].push(deadheadTuple(d));
+    lineOf(d.pairing_number)?.[3].push(deadheadTuple(d));
     if (pause()) yield;
   }
   for (const l of next.kept.layovers) {
-    lineOf(pairingOfKey(l.key))[4].push(layoverTuple(l));
+    lineOf(pairingOfKey(l.key))?.[4].push(layoverTuple(l));
     if (pause()) yield;
   }
-  for (const p of next.kept.pairings) lineOf(p.pairing_number)[5].push(pairingTuple(p));
+  for (const p of next.kept.pairings) lineOf(p.pairing_number)?.[5].push(pairingTuple(p));
   const lines = new Map<string, string>();
   for (const [pairing, line] of parts) {
     lines.set(pairing, JSON.stringify(line));
