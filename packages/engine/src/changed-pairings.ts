@@ -18,10 +18,10 @@ type PairingBasis = [pairing_number: string, content: string | null, bookings: s
 
 /**
  * One element of the roster's pairings array, in roster order: its content (roster-elements), pairing_number, first
- * row and row count, and whether it is clean (its pairing_number sent once, no audit event of its rows): a clean
+ * row and row count, its length in bytes (the next scan's guide: roster-elements ElementGuide), and whether it is clean (its pairing_number sent once, no audit event of its rows): a clean
  * element's rows in the next state are those its content flattens to, and nothing else of its pairing_number's.
  */
-export type ElementBasis = [content: string, pairing_number: string, first_row: number, row_count: number, clean: 0 | 1];
+export type ElementBasis = [content: string, pairing_number: string, first_row: number, row_count: number, clean: 0 | 1, length: number];
 
 /** What a diff leaves for the next one: plain JSON. */
 export interface DiffBasis {

@@ -4,6 +4,7 @@ export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, on
 export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
 export {
   pairingElementRanges,
+  type ElementGuide,
   pairingRowCount,
   rewrittenPairings,
   knownElements,

@@ -60,11 +60,29 @@ function isPairingsKey(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
+ * What a caller knows of the elements a scan will meet (the worker: the last roster's, from the basis): `guess` gives
+ * the end of the element starting at `start` when its bytes are known to be a whole element (the same bytes as one
+ * of the last roster's), -1 otherwise; `scanned` is told each element the scan had to read.
+ */
+export interface ElementGuide {
+  guess(start: number): number;
+  scanned(start: number, end: number): void;
+}
+
+/** Whether the bytes from `at` go on with an array's comma or end (after spaces): a whole element ended at `at`. */
+function endsElement(bytes: Uint8Array, at: number): boolean {
+  let i = at;
+  while (i < bytes.length && isSpace(bytes[i]!)) i++;
+  return bytes[i] === COMMA || bytes[i] === CLOSE_ARRAY;
+}
+
+/**
  * The byte range [start, end) of each element of the top-level `pairings` array of a JSON document, in order, found
  * without parsing it. Null when the document has no such array, has it twice (JSON.parse would take the last), or
- * does not scan as JSON: the caller then parses the whole document. The document is one the api accepted.
+ * does not scan as JSON: the caller then parses the whole document. The document is one the api accepted. With a
+ * guide, an element it knows is not read byte by byte: the ranges are the same.
  */
-export function pairingElementRanges(bytes: Uint8Array): [number, number][] | null {
+export function pairingElementRanges(bytes: Uint8Array, guide?: ElementGuide): [number, number][] | null {
   const n = bytes.length;
   let depth = 0;
   // The last string closed at depth 1 (a key once a colon follows), and whether the value being read is "pairings"'.
@@ -99,9 +117,15 @@ export function pairingElementRanges(bytes: Uint8Array): [number, number][] | nu
         continue;
       }
       if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
-        // An element that is an object or array (a pairing): read to its end in one tight loop.
-        const after = valueEnd(bytes, i, n);
-        if (after < 0) return null;
+        // An element that is an object or array (a pairing): one the guide knows ends where it says (and must be
+        // followed by the array's comma or end); any other is read to its end in one tight loop.
+        let after = guide && start < 0 ? guide.guess(i) : -1;
+        if (after > i && !endsElement(bytes, after)) after = -1;
+        if (after <= i) {
+          after = valueEnd(bytes, i, n);
+          if (after < 0) return null;
+          guide?.scanned(i, after);
+        }
         start = i;
         i = after - 1;
         last = after;
@@ -137,6 +161,8 @@ export function pairingRowCount(p: Pairing): number {
 /** A roster as the elements of its pairings array: each one's content (equal contents, equal pairing objects) and the element parsed. */
 export interface RosterElements {
   readonly contents: readonly string[];
+  /** Each element's length in bytes. */
+  readonly lengths: readonly number[];
   /** Element `index` parsed (called at most once per element by the functions here). */
   pairing(index: number): Pairing;
 }
@@ -226,13 +252,13 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
     const before = clean.get(content);
     if (before && !changed.has(number)) {
       skipped.add(number);
-      elements.push([content, number, row, count, 1]);
+      elements.push([content, number, row, count, 1, roster.lengths[i]!]);
     } else {
       const p = known.parsed.get(i) ?? roster.pairing(i);
       const audits = f.auditEvents.length;
       f.addPairing(p, row);
       parsed.push(p);
-      elements.push([content, number, row, count, f.auditEvents.length === audits ? 1 : 0]);
+      elements.push([content, number, row, count, f.auditEvents.length === audits ? 1 : 0, roster.lengths[i]!]);
     }
     row += count;
   });
@@ -244,7 +270,11 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
  * and each pairing_number's content from its elements' (several joined, in roster order). An element is clean when
  * its pairing_number is sent once and no audit event is of its rows.
  */
-export function elementsOfWhole(contents: readonly string[], pairings: readonly Pairing[], flat: FlatRoster): { elements: ElementBasis[]; pairingContents: Map<string, string> } {
+export function elementsOfWhole(
+  { contents, lengths }: Pick<RosterElements, 'contents' | 'lengths'>,
+  pairings: readonly Pairing[],
+  flat: FlatRoster,
+): { elements: ElementBasis[]; pairingContents: Map<string, string> } {
   const pairingContents = new Map<string, string>();
   const sent = new Map<string, number>();
   pairings.forEach((p, i) => {
@@ -264,7 +294,7 @@ export function elementsOfWhole(contents: readonly string[], pairings: readonly 
       if (auditRows[next]! >= row) audited = true;
       next++;
     }
-    const element: ElementBasis = [contents[i]!, p.pairing_number, row, count, !audited && sent.get(p.pairing_number) === 1 ? 1 : 0];
+    const element: ElementBasis = [contents[i]!, p.pairing_number, row, count, !audited && sent.get(p.pairing_number) === 1 ? 1 : 0, lengths[i]!];
     row = end;
     return element;
   });

@@ -591,8 +591,10 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
 
   /** A roster as its elements, each named by its JSON (what the worker's hash of the element's bytes stands for), counting the parses. */
   function elementsOf(roster: ScheduleSubmission): RosterElements & { parses: number } {
+    const contents = roster.pairings.map((p) => JSON.stringify(p));
     const elements = {
-      contents: roster.pairings.map((p) => JSON.stringify(p)),
+      contents,
+      lengths: contents.map((c) => c.length),
       parses: 0,
       pairing(i: number) {
         elements.parses++;
@@ -605,7 +607,7 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
   /** flattenRoster, with each pairing_number's content its elements' (as the worker diffs a roster whole). */
   function flattenWhole(roster: ScheduleSubmission) {
     const flat = flattenRoster(roster);
-    const { elements, pairingContents } = elementsOfWhole(elementsOf(roster).contents, roster.pairings, flat);
+    const { elements, pairingContents } = elementsOfWhole(elementsOf(roster), roster.pairings, flat);
     return { flat: { ...flat, pairingContents }, elements };
   }
 

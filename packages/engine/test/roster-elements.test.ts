@@ -34,6 +34,47 @@ describe('pairingElementRanges (issue 12: a resubmission parses only the pairing
     );
   });
 
+  it('finds the same ranges when guided by the elements of a document before, whatever was kept, changed, added or dropped', () => {
+    const element = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.array(fc.jsonValue(), { maxLength: 3 }));
+    fc.assert(
+      fc.property(fc.array(element, { maxLength: 8 }), fc.array(fc.constantFrom('keep', 'keep', 'change', 'drop', 'add'), { maxLength: 8 }), element, (before, edits, other) => {
+        const now: unknown[] = [];
+        before.forEach((e, i) => {
+          const edit = edits[i] ?? 'keep';
+          if (edit === 'keep') now.push(e);
+          else if (edit === 'change') now.push(other);
+          else if (edit === 'add') now.push(other, e);
+        });
+        const body = bytes(JSON.stringify({ x: 1, pairings: now }));
+        const last = before.map((e) => bytes(JSON.stringify(e)));
+        const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, k) => x === b[k]);
+        let next = 0;
+        let guided = 0;
+        // An honest guide: an element's end only where its bytes are those of the next expected one (or the one after).
+        const guide = {
+          guess(start: number) {
+            for (const i of [next, next + 1]) {
+              const e = last[i];
+              if (e !== undefined && same(body.subarray(start, start + e.length), e)) {
+                next = i + 1;
+                guided++;
+                return start + e.length;
+              }
+            }
+            return -1;
+          },
+          scanned(start: number, end: number) {
+            const i = last.findIndex((e) => same(body.subarray(start, end), e));
+            if (i >= 0) next = i + 1;
+          },
+        };
+        expect(pairingElementRanges(body, guide)).toEqual(pairingElementRanges(body));
+        if (edits.every((e) => e === 'keep')) expect(guided).toBe(now.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('finds the pairings of a roster as sent, escaped key included', () => {
     const roster = submission([p1(), { ...p1([crew('E3')]), pairing_number: 'P"2\\' }]);
     const body = bytes(JSON.stringify(roster));

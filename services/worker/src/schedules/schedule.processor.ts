@@ -147,7 +147,7 @@ function wholeRosterOf(bytes: Buffer, elements: RosterElements | null): DiffSubj
   }
   const flat = flattenRoster(submission);
   if (!elements || elements.contents.length !== submission.pairings.length) return { flat, crew: crewOf(submission.pairings), changed: null, elements: null };
-  const { elements: basisElements, pairingContents } = elementsOfWhole(elements.contents, submission.pairings, flat);
+  const { elements: basisElements, pairingContents } = elementsOfWhole(elements, submission.pairings, flat);
   return { flat: { ...flat, pairingContents }, crew: crewOf(submission.pairings), changed: null, elements: basisElements };
 }
 
@@ -411,15 +411,17 @@ export class ScheduleProcessor {
   ): Promise<{ items: number; diffedPairings: number | null; skippedPairings: number; written: Partial<Record<BulkWrittenTable, number>> }> {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
-    // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing any.
-    const elements = rosterElementsOf(roster.bytes!);
-    phases.lap('index_roster');
     const basis = await compareWith.basis;
+    phases.lap('read_basis');
+    // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing
+    // any. The last roster's elements guide the scan: those sent again as they were are not read byte by byte.
+    const elements = rosterElementsOf(roster.bytes!, basis?.elements);
+    phases.lap('index_roster');
     // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them,
     // while Postgres reads the rest of what the diff compares with.
     const elementwise = elements !== null && basis !== null && !windowMoved(basis, window);
     let subject = elementwise ? null : wholeRosterOf(roster.bytes!, elements);
-    phases.lap(subject ? 'flatten' : 'read_basis');
+    if (subject) phases.lap('flatten');
     const [read, settings, stored] = await Promise.all([compareWith.read, compareWith.settings, compareWith.state]);
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
     // In a window other than the last diff's, which pairings to diff depends on the dates of the previous state's
