@@ -7,6 +7,8 @@ export {
   type ElementGuide,
   pairingRowCount,
   rewrittenPairings,
+  pairingShapesOf,
+  type PairingShape,
   knownElements,
   flattenElements,
   elementsOfWhole,

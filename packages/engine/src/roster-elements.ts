@@ -158,6 +158,17 @@ export function pairingRowCount(p: Pairing): number {
   return p.crew.length * entries;
 }
 
+/** What elementsOfWhole needs of a pairing object: its pairing_number and row count. */
+export interface PairingShape {
+  pairing_number: string;
+  rows: number;
+}
+
+/** The shapes of a roster's pairing objects, in order. */
+export function pairingShapesOf(pairings: readonly Pairing[]): PairingShape[] {
+  return pairings.map((p) => ({ pairing_number: p.pairing_number, rows: pairingRowCount(p) }));
+}
+
 /** A roster as the elements of its pairings array: each one's content (equal contents, equal pairing objects) and the element parsed. */
 export interface RosterElements {
   readonly contents: readonly string[];
@@ -272,8 +283,8 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
  */
 export function elementsOfWhole(
   { contents, lengths }: Pick<RosterElements, 'contents' | 'lengths'>,
-  pairings: readonly Pairing[],
-  flat: FlatRoster,
+  pairings: readonly PairingShape[],
+  flat: Pick<FlatRoster, 'auditEvents'>,
 ): { elements: ElementBasis[]; pairingContents: Map<string, string> } {
   const pairingContents = new Map<string, string>();
   const sent = new Map<string, number>();
@@ -287,7 +298,7 @@ export function elementsOfWhole(
   let next = 0;
   let row = 1;
   const elements = pairings.map((p, i): ElementBasis => {
-    const count = pairingRowCount(p);
+    const count = p.rows;
     const end = row + count;
     let audited = false;
     while (next < auditRows.length && auditRows[next]! < end) {

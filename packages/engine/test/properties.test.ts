@@ -29,6 +29,7 @@ import {
   type HotelBookingActual,
   linesOfState,
   rewrittenPairings,
+  pairingShapesOf,
   rosterStateOfLines,
   stateLinesOf,
   stateLinesText,
@@ -607,7 +608,7 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
   /** flattenRoster, with each pairing_number's content its elements' (as the worker diffs a roster whole). */
   function flattenWhole(roster: ScheduleSubmission) {
     const flat = flattenRoster(roster);
-    const { elements, pairingContents } = elementsOfWhole(elementsOf(roster), roster.pairings, flat);
+    const { elements, pairingContents } = elementsOfWhole(elementsOf(roster), pairingShapesOf(roster.pairings), flat);
     return { flat: { ...flat, pairingContents }, elements };
   }
 

@@ -42,6 +42,8 @@ import {
   flattenElements,
   flattenRoster,
   knownElements,
+  pairingShapesOf,
+  type PairingShape,
   type DiffBasisNow,
   type ElementBasis,
   type FlatRoster,
@@ -121,8 +123,13 @@ interface DiffSubject {
   skipped?: Set<string>;
   /** With `skipped`: the pairing_numbers whose stored state lines the diff reads and writes again (engine rewrittenPairings). */
   rewritten?: Set<string>;
-  /** The roster's elements for the next basis, or null when they were not found. */
+  /** The roster's elements for the next basis, or null when they were not found (or not yet: `later`). */
   elements: ElementBasis[] | null;
+  /**
+   * A roster diffed whole with no basis (an airline's first) finds its elements only for the next basis: later, in
+   * the write transaction, while Postgres computes the fingerprints.
+   */
+  later?: () => { flat: FlatRoster; elements: ElementBasis[] | null };
 }
 
 /** The travellers of a roster's pairings, the last occurrence of each e-mail winning. */
@@ -138,7 +145,7 @@ function unreadable(err: unknown): UnprocessableSchedule {
 }
 
 /** The whole roster parsed and flattened, each pairing_number's content its elements' when they were found. */
-function wholeRosterOf(bytes: Buffer, elements: RosterElements | null): DiffSubject {
+function wholeRosterOf(bytes: Buffer, elements: RosterElements | null | 'later'): DiffSubject {
   let submission: ScheduleSubmission;
   try {
     submission = JSON.parse(bytes.toString('utf8')) as ScheduleSubmission;
@@ -146,9 +153,18 @@ function wholeRosterOf(bytes: Buffer, elements: RosterElements | null): DiffSubj
     throw unreadable(err);
   }
   const flat = flattenRoster(submission);
-  if (!elements || elements.contents.length !== submission.pairings.length) return { flat, crew: crewOf(submission.pairings), changed: null, elements: null };
-  const { elements: basisElements, pairingContents } = elementsOfWhole(elements, submission.pairings, flat);
-  return { flat: { ...flat, pairingContents }, crew: crewOf(submission.pairings), changed: null, elements: basisElements };
+  const crew = crewOf(submission.pairings);
+  // What elementsOfWhole reads of the pairings (the parsed roster is not held on to).
+  const shapes = pairingShapesOf(submission.pairings);
+  if (elements === 'later') return { flat, crew, changed: null, elements: null, later: () => withElements(flat, rosterElementsOf(bytes), shapes) };
+  return { ...withElements(flat, elements, shapes), crew, changed: null };
+}
+
+/** The roster's elements for the next basis, and each pairing_number's content from them (engine elementsOfWhole), when they were found. */
+function withElements(flat: FlatRoster, elements: RosterElements | null, pairings: readonly PairingShape[]): { flat: FlatRoster; elements: ElementBasis[] | null } {
+  if (!elements || elements.contents.length !== pairings.length) return { flat, elements: null };
+  const { elements: basisElements, pairingContents } = elementsOfWhole(elements, pairings, flat);
+  return { flat: { ...flat, pairingContents }, elements: basisElements };
 }
 
 /**
@@ -415,12 +431,13 @@ export class ScheduleProcessor {
     phases.lap('read_basis');
     // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing
     // any. The last roster's elements guide the scan: those sent again as they were are not read byte by byte.
-    const elements = rosterElementsOf(roster.bytes!, basis?.elements);
+    const elements = basis ? rosterElementsOf(roster.bytes!, basis.elements) : null;
     phases.lap('index_roster');
     // In the basis's window, only the elements of the pairings to diff are parsed and flattened; otherwise all of them,
     // while Postgres reads the rest of what the diff compares with.
     const elementwise = elements !== null && basis !== null && !windowMoved(basis, window);
-    let subject = elementwise ? null : wholeRosterOf(roster.bytes!, elements);
+    // An airline's first roster (no basis) finds its elements in the write transaction (DiffSubject.later).
+    let subject = elementwise ? null : wholeRosterOf(roster.bytes!, basis ? elements : 'later');
     if (subject) phases.lap('flatten');
     const [read, settings, stored] = await Promise.all([compareWith.read, compareWith.settings, compareWith.state]);
     const basisCutoff = cancellationCutoffOf(processedAt, settings.policy.cancellation_lookback_days);
@@ -456,6 +473,8 @@ export class ScheduleProcessor {
     // Everything needed from the roster is in `subject` now.
     roster.bytes = null;
     const { flat, crew, skipped } = subject;
+    // The roster and elements the next basis is made of (found in the write transaction for a first roster).
+    let { flat: basisFlat, elements: basisElements } = subject;
     // The pairing_numbers whose state lines are written again; every other line is kept as stored. The whole roster
     // diffed against a state of lines (a moved window, a pairing_number sent twice) keeps those it may too.
     const rewritten = !lines || !basis || !changed || !subject.elements ? undefined : (subject.rewritten ?? rewrittenPairings(basis, subject.elements, changed));
@@ -561,7 +580,15 @@ export class ScheduleProcessor {
         await outboxRepo.addToOutbox(trx, jobs);
         phases.lap('tx_outbox');
         // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
-        const fingerprints = settles || !changed ? await rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+        const reading = settles || !changed ? rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+        if (subject.later && !ctx.emitUnchanged) {
+          // Sent first: Postgres computes the fingerprints while this process scans the roster for the next basis.
+          reading?.catch(() => undefined);
+          await nextTurn();
+          ({ flat: basisFlat, elements: basisElements } = subject.later());
+          phases.lap('tx_find_elements');
+        }
+        const fingerprints = reading && (await reading);
         // The bookings of the pairings diffed, as this transaction leaves them. Those of the others are recorded as
         // read: had anyone changed one since, the next diff sees a difference and diffs that pairing.
         const diffed = fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
@@ -573,7 +600,7 @@ export class ScheduleProcessor {
         const disturbed = [...adopted];
         for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
           if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
-        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(flat, result.actionItems, bookingsNow, window, cutoff, disturbed, subject.elements ?? []));
+        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(basisFlat, result.actionItems, bookingsNow, window, cutoff, disturbed, basisElements ?? []));
         phases.lap('tx_basis');
         await rosterStateRepo.saveRosterState(
           trx,
