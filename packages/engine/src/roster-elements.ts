@@ -8,7 +8,7 @@ import type { FlatRoster } from './types';
  * roster's `pairings` array by a scan of its bytes and names it by a hash of those bytes (its content): an element
  * whose content the last diff's basis holds is the same pairing, with the same rows but for their numbers. Only
  * the elements of the pairing_numbers the diff looks at are parsed and flattened; the rows of the others are
- * never made: the next roster state takes them from the previous one, renumbered (nextRosterState `skipped`).
+ * never made: their stored state lines are kept as they are (state-lines, rewrittenPairings).
  */
 
 const QUOTE = 0x22;
@@ -247,11 +247,11 @@ export interface ElementsFlattened {
  * Flattens the elements of the pairing_numbers in `changed`, and those the basis does not call clean, each from its
  * own first row: the rows, flagged keys and audit events flattenRoster gives them (one pairing_number per element,
  * so no row depends on another element's). Every other element is one the basis holds, clean, whose
- * pairing_number the diff leaves alone: skipped, with its row shift.
+ * pairing_number the diff leaves alone: skipped (its stored state line is kept).
  */
 export function flattenElements(roster: RosterElements, basis: DiffBasis, known: KnownElements, changed: ReadonlySet<string>): ElementsFlattened {
-  const clean = new Map<string, ElementBasis>();
-  for (const e of basis.elements) if (e[4] === 1) clean.set(e[0], e);
+  const clean = new Set<string>();
+  for (const e of basis.elements) if (e[4] === 1) clean.add(e[0]);
   const f = new Flattener();
   const skipped = new Set<string>();
   const elements: ElementBasis[] = [];
@@ -260,8 +260,7 @@ export function flattenElements(roster: RosterElements, basis: DiffBasis, known:
   roster.contents.forEach((content, i) => {
     const number = known.numbers[i]!;
     const count = known.rowCounts[i]!;
-    const before = clean.get(content);
-    if (before && !changed.has(number)) {
+    if (clean.has(content) && !changed.has(number)) {
       skipped.add(number);
       elements.push([content, number, row, count, 1, roster.lengths[i]!]);
     } else {
