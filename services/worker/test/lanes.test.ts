@@ -10,7 +10,20 @@ import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { bookingAccount, contractStations, createTestDatabase, http, onboard, settledBooking, type Stack, startStack, type Tenant, type TestDatabase, waitFor } from '@crew/test-support';
+import {
+  bookingAccount,
+  contractStations,
+  createTestDatabase,
+  http,
+  onboard,
+  removeKeys,
+  settledBooking,
+  type Stack,
+  startStack,
+  type Tenant,
+  type TestDatabase,
+  waitFor,
+} from '@crew/test-support';
 
 jest.setTimeout(60_000);
 
@@ -35,6 +48,8 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
   afterEach(async () => {
     await relay.close();
     await closeQueues(queues);
+    // Each test's queues live under a prefix of their own: nothing is left in Redis.
+    await removeKeys(redis, prefix);
   });
   afterAll(async () => {
     redis.disconnect();
