@@ -199,7 +199,7 @@ interface ComparedWith {
   read: Promise<rosterStateRepo.WindowFingerprints>;
   /**
    * The stored state of the last diff (it is ours to write, under the airline's lock): read first, decompressed on
-   * libuv's pool as soon as it arrives and parsed once it is, while the pool decompresses the roster.
+   * libuv's pool as soon as it arrives and read once it is (engine storedStateOfText), while the pool decompresses the roster.
    */
   state: Promise<StoredState | null>;
   settings: Promise<AirlineBookingContext>;
@@ -354,7 +354,7 @@ export class ScheduleProcessor {
    */
   private readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): ComparedWith {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
-    // Parsed as soon as it is decompressed: while the pool decompresses the roster, this thread is otherwise idle.
+    // Read as soon as it is decompressed (split into its lines, or parsed when of an older form), while the pool decompresses the roster.
     const state = decodeRosterState(rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)), storedStateOfText);
     const basis = this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
@@ -375,7 +375,7 @@ export class ScheduleProcessor {
     try {
       return await gunzipBytes(bodyGzip);
     } catch (err) {
-      throw new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
+      throw unreadable(err);
     }
   }
 
