@@ -8,3 +8,4 @@ export * from './credentials';
 export * from './cursor';
 export * from './webhook-security';
 export * from './rooming-link';
+export * from './threads';

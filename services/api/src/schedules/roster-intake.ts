@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ValidationIssue } from '@crew/contracts';
-import type { StreamedBody } from '@crew/platform';
+import { startThread, type StreamedBody } from '@crew/platform';
 
 export interface RosterSummary {
   external_ref: string | null;
@@ -44,16 +44,12 @@ export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: A
 
 const BATCH_BYTES = 1024 * 1024;
 
-// From sources (node --import tsx, or jest) the thread loads TypeScript the way this process does, through tsx.
-const BOOTSTRAP = `require('tsx/cjs/api').register(); require(require('node:worker_threads').workerData.entry);`;
-
 /**
  * The thread's code. Built (`npm run build`), this module is part of dist/main.js and the thread is its own
  * compiled bundle next to it, started by plain node: no tsx in production.
  */
-function startThread(): Worker {
-  if (path.extname(__filename) === '.js') return new Worker(path.join(__dirname, 'roster-intake.thread.js'));
-  return new Worker(BOOTSTRAP, { eval: true, workerData: { entry: path.join(__dirname, 'roster-intake.thread.ts') } });
+function startIntakeThread(): Worker {
+  return startThread(__dirname, 'roster-intake.thread', path.extname(__filename) === '.js');
 }
 
 /**
@@ -132,7 +128,7 @@ export class RosterIntake {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const worker = startThread();
+    const worker = startIntakeThread();
     // The thread must never keep a stopping process alive.
     worker.unref();
     let markReady!: () => void;
