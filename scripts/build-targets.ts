@@ -13,7 +13,8 @@ export interface BuildTarget {
 export const BUILD_TARGETS: readonly BuildTarget[] = [
   // The roster-intake thread is its own entry: the bundled api starts it from dist/roster-intake.thread.js.
   { dir: 'services/api', entries: { main: 'src/main.ts', 'roster-intake.thread': 'src/schedules/roster-intake.thread.ts' } },
-  { dir: 'services/worker', entries: { main: 'src/main.ts' } },
+  // Likewise the worker's webhook drain thread (dist/drain.thread.js).
+  { dir: 'services/worker', entries: { main: 'src/main.ts', 'drain.thread': 'src/webhooks/drain.thread.ts' } },
   { dir: 'services/auth', entries: { main: 'src/main.ts', 'keys-cli': 'src/keys-cli.ts' } },
   { dir: 'services/supplier-sandbox', entries: { main: 'src/main.ts' } },
   // The migrations alone (the k8s Job, the initContainers, compose's `migrate`).

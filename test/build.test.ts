@@ -1,7 +1,8 @@
 /**
  * The production start: `npm run build` writes the bundles the Dockerfile, compose and k8s run, and they start
- * under plain node with tsx unloadable (the api's roster-intake thread included): the built migrations create
- * a fresh database, the built api answers /readyz 200 against it and stops on SIGTERM.
+ * under plain node with tsx unloadable (the api's roster-intake thread and the worker's webhook drain thread
+ * included): the built migrations create a fresh database, the built api and worker answer /readyz 200 against
+ * it and stop on SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,7 +35,7 @@ function run(args: string[], env: Record<string, string>): ChildProcess & { outp
   return child;
 }
 
-it('npm run build; node dist/migrate.js and node services/api/dist/main.js start without tsx; /readyz → 200', async () => {
+it('npm run build; node dist/migrate.js, services/api/dist/main.js and services/worker/dist/main.js start without tsx; /readyz → 200', async () => {
   const started = Date.now();
   const build = run(['--import', 'tsx', 'scripts/build.ts'], {});
   expect([(await exited(build)).code, build.output.join('')]).toEqual([0, expect.stringContaining('built')]);
@@ -57,6 +58,7 @@ it('npm run build; node dist/migrate.js and node services/api/dist/main.js start
     LOG_LEVEL: 'info',
   };
   let api: (ChildProcess & { output: string[] }) | undefined;
+  let worker: (ChildProcess & { output: string[] }) | undefined;
   try {
     // The command of the k8s Job, the initContainers and compose's `migrate`: creates the database too.
     const migrate = run([...NO_TSX, 'dist/migrate.js'], env);
@@ -76,10 +78,25 @@ it('npm run build; node dist/migrate.js and node services/api/dist/main.js start
     api.kill('SIGTERM');
     expect((await exited(api)).code).toBe(0);
     expect(api.output.join('')).not.toContain('tsx loaded at runtime');
+
+    // The built worker reports ready only once its webhook drain thread (dist/drain.thread.js) has loaded.
+    worker = run([...NO_TSX, '--enable-source-maps', 'services/worker/dist/main.js'], { ...env, WORKER_PORT: '0' });
+    const workerPort = await waitFor(
+      async () => /"port":(\d+)[^\n]*worker consuming/.exec(worker!.output.join(''))?.[1] ?? (worker!.exitCode !== null ? 'exited' : null),
+      30_000,
+      'the built worker to listen',
+    );
+    if (workerPort === 'exited') throw new Error(`the built worker exited: ${worker.output.join('')}`);
+    expect((await fetch(`http://127.0.0.1:${workerPort}/readyz`)).status).toBe(200);
+    worker.kill('SIGTERM');
+    expect((await exited(worker)).code).toBe(0);
+    expect(worker.output.join('')).not.toContain('tsx loaded at runtime');
   } finally {
-    if (api && api.exitCode === null) {
-      api.kill('SIGKILL');
-      await exited(api);
+    for (const child of [api, worker]) {
+      if (child && child.exitCode === null) {
+        child.kill('SIGKILL');
+        await exited(child);
+      }
     }
     await dropDatabase(url.toString());
     const redis = createRedis(env.REDIS_URL);

@@ -244,6 +244,9 @@ describe('delivery', () => {
     const d = await waitFor(async () => (await deliveries(t, ep.endpoint_id)).find((x) => x.attempts >= 2), 10_000, 'two attempts');
     expect(d).toMatchObject({ status: 'PENDING', last_response_code: 302, last_error: expect.stringContaining('redirect') });
     expect(receiver.on('/redirect-target')).toHaveLength(0);
+    // Deliveries run on the worker's drain thread; its log lines reach the process's logger.
+    const failed = stack.logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'webhook delivery failed' && l.endpoint_id === ep.endpoint_id);
+    expect(failed).toMatchObject({ level: 'info', component: 'webhooks', response_code: 302 });
     await api(t, `/crew/webhooks/${ep.endpoint_id}`, { method: 'DELETE' });
     receiver.answer = () => ({ status: 204 });
   });
