@@ -45,14 +45,6 @@ export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: A
 const BATCH_BYTES = 1024 * 1024;
 
 /**
- * The thread's code. Built (`npm run build`), this module is part of dist/main.js and the thread is its own
- * compiled bundle next to it, started by plain node: no tsx in production.
- */
-function startIntakeThread(): Worker {
-  return startThread(__dirname, 'roster-intake.thread', path.extname(__filename) === '.js');
-}
-
-/**
  * One worker thread that receives, decodes, parses, validates and compresses submitted rosters. The
  * event loop only moves each chunk of an upload to the thread as it arrives (no 75 MB concatenation,
  * no 75 MB of buffers waiting for its garbage collector), so health checks and other requests stay fast.
@@ -128,33 +120,22 @@ export class RosterIntake {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const worker = startIntakeThread();
-    // The thread must never keep a stopping process alive.
-    worker.unref();
-    let markReady!: () => void;
-    let markFailed!: (e: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => {
-      markReady = resolve;
-      markFailed = reject;
+    // Built (`npm run build`), this module is part of dist/main.js and the thread is dist/roster-intake.thread.js.
+    const { worker, ready } = startThread<Exclude<IntakeMessage, { ready: true }>>(__dirname, 'roster-intake.thread', path.extname(__filename) === '.js', {
+      onMessage: (m) => {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        if ('error' in m) p?.reject(new Error(`roster intake failed: ${m.error}`));
+        else if (m.result.kind === 'ok') p?.resolve({ ...m.result, compressed: Buffer.from(m.result.compressed.buffer, m.result.compressed.byteOffset, m.result.compressed.byteLength) });
+        else p?.resolve(m.result);
+      },
+      onEnd: (err) => {
+        for (const p of this.pending.values()) p.reject(err);
+        this.pending.clear();
+        if (this.worker === worker) this.worker = null;
+      },
     });
-    // Only a caller of start() needs to hear that the thread died before it was ready; check() hears it too.
-    this.ready.catch(() => undefined);
-    worker.on('message', (m: IntakeMessage) => {
-      if ('ready' in m) return markReady();
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if ('error' in m) p?.reject(new Error(`roster intake failed: ${m.error}`));
-      else if (m.result.kind === 'ok') p?.resolve({ ...m.result, compressed: Buffer.from(m.result.compressed.buffer, m.result.compressed.byteOffset, m.result.compressed.byteLength) });
-      else p?.resolve(m.result);
-    });
-    const fail = (err: Error) => {
-      markFailed(err);
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-      this.worker = null;
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`roster intake thread exited (${code})`)));
+    this.ready = ready;
     this.worker = worker;
     return worker;
   }

@@ -65,38 +65,29 @@ export class DrainThread {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     const data: DrainThreadData = { config: this.deps.config };
-    const worker = startThread(__dirname, 'drain.thread', path.extname(__filename) === '.js', data);
-    // The thread must never keep a stopping process alive.
-    worker.unref();
-    let markReady!: () => void;
-    let markFailed!: (e: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => {
-      markReady = resolve;
-      markFailed = reject;
+    // Built (`npm run build`), this module is part of dist/main.js and the thread is dist/drain.thread.js.
+    const { worker, ready } = startThread<Exclude<DrainReply, { ready: true }>>(__dirname, 'drain.thread', path.extname(__filename) === '.js', {
+      data,
+      onMessage: (m) => {
+        if ('kick' in m) this.deps.kick();
+        else if ('attempt' in m) this.deps.metrics?.webhookAttempt(...m.attempt);
+        else if ('closed' in m) this.closed?.();
+        else if ('log' in m) this.relog(m.log);
+        else {
+          const p = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          if (m.error === undefined) p?.resolve();
+          else p?.reject(new Error(`webhook drain failed: ${m.error}`));
+        }
+      },
+      onEnd: (err) => {
+        for (const p of this.pending.values()) p.reject(err);
+        this.pending.clear();
+        this.closed?.();
+        if (this.worker === worker) this.worker = null;
+      },
     });
-    this.ready.catch(() => undefined);
-    worker.on('message', (m: DrainReply) => {
-      if ('ready' in m) markReady();
-      else if ('kick' in m) this.deps.kick();
-      else if ('attempt' in m) this.deps.metrics?.webhookAttempt(...m.attempt);
-      else if ('closed' in m) this.closed?.();
-      else if ('log' in m) this.relog(m.log);
-      else {
-        const p = this.pending.get(m.id);
-        this.pending.delete(m.id);
-        if (m.error === undefined) p?.resolve();
-        else p?.reject(new Error(`webhook drain failed: ${m.error}`));
-      }
-    });
-    const fail = (err: Error) => {
-      markFailed(err);
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-      this.closed?.();
-      if (this.worker === worker) this.worker = null;
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`webhook drain thread exited (${code})`)));
+    this.ready = ready;
     this.worker = worker;
     return worker;
   }
