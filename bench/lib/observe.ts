@@ -92,7 +92,7 @@ export interface ActivityProfile {
 }
 
 /**
- * Samples pg_stat_activity every `everyMs` for the worker's connections (application_name crew-worker) of
+ * Samples pg_stat_activity every `everyMs` for the worker's connections (application_name crew-worker, and crew-worker-webhooks of its drain thread) of
  * the bench database: which statement is running, or 'idle in transaction' (the worker holds a transaction
  * open while it computes). A sampling profile of where the worker's wall time goes on the database side.
  */
@@ -121,7 +121,7 @@ export class PgActivityProfiler {
         try {
           const res = await client.query<{ state: string; query: string; wait: string | null }>(
             `select state, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as query, wait_event_type || ':' || wait_event as wait
-               from pg_stat_activity where datname = $1 and application_name = 'crew-worker' and state <> 'idle'`,
+               from pg_stat_activity where datname = $1 and application_name in ('crew-worker', 'crew-worker-webhooks') and state <> 'idle'`,
             [this.dbName],
           );
           this.samples++;
