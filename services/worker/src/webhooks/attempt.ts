@@ -1,9 +1,8 @@
+/** One HTTP attempt of a webhook delivery: signed the Standard Webhooks way, never redirected, SSRF-guarded. */
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { guardedLookup, refusedUrl, type TargetPolicy } from '@crew/platform';
-
-/** One HTTP attempt of a webhook delivery: signed the Standard Webhooks way, never redirected, SSRF-guarded. */
 
 export interface AttemptResult {
   ok: boolean;
