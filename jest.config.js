@@ -8,7 +8,7 @@ const UNIT = [
   '**/packages/contracts/test/**/*.test.ts',
   '**/packages/engine/test/**/*.test.ts',
   '**/packages/db/test/compressed.test.ts',
-  '**/services/worker/test/{slice-writer,roster-elements}.test.ts',
+  '**/services/worker/test/{slice-writer,roster-elements,schedule-completion}.test.ts',
   '**/packages/roster-generator/test/**/*.test.ts',
   '**/packages/suppliers/test/pacing.test.ts',
   '**/services/api/test/known-airline.test.ts',

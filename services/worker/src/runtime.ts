@@ -5,6 +5,7 @@ import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, wi
 import type { Suppliers } from '@crew/suppliers';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
+import { ScheduleCompletion } from './bookings/schedule-completion';
 import { ScheduleProcessor } from './schedules/schedule.processor';
 import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
@@ -15,6 +16,8 @@ const QUIT_MS = 2_000;
 
 /** The longest a supplier's Retry-After pauses its queue in one go. */
 const MAX_PAUSE_MS = 60_000;
+/** A schedule's completion check waits this long for more of its items to settle (ScheduleCompletion). */
+const COMPLETION_CHECK_MS = 100;
 
 export interface WorkerDeps {
   config: Config;
@@ -66,6 +69,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     config,
     now: deps.now,
   }).start();
+  // A schedule's completion is checked once per COMPLETION_CHECK_MS however many of its items settle meanwhile.
+  const completion = new ScheduleCompletion({ check: (id) => pipelineRepo.completeIfSettled(deps.db, id), logger, delayMs: COMPLETION_CHECK_MS });
   const bookings = new BookingProcessor({
     db: deps.db,
     relay,
@@ -76,6 +81,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     now: deps.now,
     webhookKick: () => webhooks.kick(),
     rooming,
+    completion,
   });
   // One worker per supplier queue (hotel tasks on `bookings`, flight tasks on `flight-bookings`): a supplier
   // that asks us to slow down pauses only its own queue, for every worker process (the limiter key is in Redis).
@@ -144,6 +150,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
             }),
           ),
         );
+        await completion.close();
         await rooming.close();
         await relay.close();
         await closeQueues(queues);

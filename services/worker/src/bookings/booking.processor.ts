@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { bookingRepo, outboxRepo, pipelineRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, outboxRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
@@ -26,6 +26,7 @@ import { isSupplierError, type FlightOrder, type HotelReservation, type Supplier
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { loadBookingContext } from '../booking-context';
+import type { ScheduleCompletion } from './schedule-completion';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -43,6 +44,8 @@ export interface BookingProcessorDeps {
   webhookKick?: () => void;
   /** DIRECT hotels' channel: their stays go on the hotel's rooming list, not to the GDS supplier. */
   rooming?: RoomingChannel;
+  /** Told of each settled item's schedule: completes it once none of its items is open. */
+  completion: Pick<ScheduleCompletion, 'settled'>;
 }
 
 /** How a supplier task ended. */
@@ -302,7 +305,7 @@ export class BookingProcessor {
     });
     if (!settled) return;
     if (settled.events) this.deps.webhookKick?.();
-    if (settled.item?.schedule_id) await pipelineRepo.completeIfSettled(this.deps.db, settled.item.schedule_id);
+    if (settled.item?.schedule_id) this.deps.completion.settled(settled.item.schedule_id);
     if (nextAttempt) this.deps.relay.kick();
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
     if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION_OF_TASK[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
