@@ -151,7 +151,8 @@ export class PgActivityProfiler {
 
 /** The first words of a statement, enough to recognise it: `insert into "action_items" (...)`, `update "bookings" set`. */
 function shorten(query: string): string {
-  const q = query.trim();
+  // Leading comments (the PREPARED mark) are not the statement.
+  const q = query.replace(/^(\s*\/\*.*?\*\/)+/, '').trim();
   const m = /^(with\s+\S+\s+as\s*\(\s*)?(select|insert into|update|delete from|copy|begin|commit)\s*("?[\w.]+"?)?/i.exec(q);
   if (!m) return q.slice(0, 60);
   const verb = m[2]!.toLowerCase();

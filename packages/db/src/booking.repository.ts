@@ -2,18 +2,19 @@ import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { bulkInsert, type ColumnTypes } from './bulk';
+import { PREPARED } from './prepared';
 import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from './pipeline.repository';
 import type { BookingOperation, BookingRow, BookingStatus } from './tables/booking.table';
 
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
   if (airlineId) q = q.where('airline_id', '=', airlineId);
-  return q.executeTakeFirst();
+  return q.modifyEnd(PREPARED).executeTakeFirst();
 }
 
 /** The booking, row-locked for the rest of the transaction. */
 export function lockBooking(trx: DbOrTrx, bookingId: string) {
-  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().executeTakeFirst();
+  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().modifyEnd(PREPARED).executeTakeFirst();
 }
 
 export interface BookingPatch {
@@ -56,8 +57,10 @@ export async function updateBooking(trx: DbOrTrx, bookingId: string, patch: Book
       updated_at: new Date(),
     })
     .where('booking_id', '=', bookingId)
+    .modifyEnd(PREPARED)
     .execute();
-  if (event && patch.status) await trx.insertInto('booking_events').values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor }).execute();
+  if (event && patch.status)
+    await trx.insertInto('booking_events').values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor }).modifyEnd(PREPARED).execute();
 }
 
 /** A booking made by a request or a rebook: the roster's columns and its task's operation. */
@@ -97,6 +100,7 @@ export function setDisposition(
     .set({ disposition, disposition_at: new Date(), ...patch })
     .where('action_id', '=', actionId)
     .returning(['schedule_id', 'priority', 'created_at', 'type'])
+    .modifyEnd(PREPARED)
     .executeTakeFirst();
 }
 

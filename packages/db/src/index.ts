@@ -1,5 +1,6 @@
 export * from './database';
 export * from './connect';
+export { PREPARED } from './prepared';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export type * from './tables/tenancy.table';
 export type * from './tables/auth.table';

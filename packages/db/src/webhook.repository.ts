@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbOrTrx } from './database';
 import type { WebhookAttemptLog } from './tables/webhook.table';
+import { PREPARED } from './prepared';
 
 // created_at is clock_timestamp(), not now(): the moment the event is written, just before its change commits
 // (now() would be the start of the transaction, a whole roster diff earlier for schedule events).
@@ -81,7 +82,7 @@ const bookingData = sql`jsonb_build_object('booking_id', b.booking_id, 'type', b
 /** booking.<status> for each booking whose task just ended (call in the settling transaction, after the update). */
 export async function emitBookingEvents(db: DbOrTrx, bookingIds: string[], urgent: boolean): Promise<number> {
   if (!bookingIds.length) return 0;
-  const r = await sql<{ n: number }>`with ${fanOut(sql`select b.airline_id, 'booking.' || lower(b.status) as type, ${bookingData} as data,
+  const r = await sql<{ n: number }>`${PREPARED} with ${fanOut(sql`select b.airline_id, 'booking.' || lower(b.status) as type, ${bookingData} as data,
       jsonb_build_object('booking', ${`${API}/crew/bookings/`} || b.booking_id, 'status', ${`${API}/crew/bookings/`} || b.booking_id || '/status') as links,
       ${urgent}::boolean as urgent, b.seq as ord
     from bookings b where b.booking_id = any(${bookingIds}::uuid[]) and b.status in ${sql.raw(BOOKING_EVENT_STATUSES)}`)}
@@ -342,7 +343,7 @@ export async function recordAttempt(
   attempt: WebhookAttemptLog,
   outcome: { status: 'SUCCEEDED' | 'FAILED' | 'PENDING'; nextAttemptAt?: Date },
 ): Promise<void> {
-  await sql`update webhook_deliveries set attempts = attempts + 1, attempt_log = attempt_log || ${JSON.stringify([attempt])}::jsonb,
+  await sql`${PREPARED} update webhook_deliveries set attempts = attempts + 1, attempt_log = attempt_log || ${JSON.stringify([attempt])}::jsonb,
       last_response_code = ${attempt.response_code}, last_error = ${attempt.error}, status = ${outcome.status},
       next_attempt_at = ${outcome.nextAttemptAt ?? new Date()}, delivered_at = ${outcome.status === 'SUCCEEDED' ? new Date(attempt.at) : null}
     where delivery_id = ${deliveryId}`.execute(db);

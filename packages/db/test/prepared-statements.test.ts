@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import { bookingRepo, createDb, PREPARED } from '../src';
+import { createTestDatabase, type TestDatabase } from '@crew/test-support';
+
+/*
+ * A statement marked PREPARED runs as a named prepared statement of its connection (parsed and planned once
+ * there, not at every call); an unmarked one does not; each distinct marked text gets its own; a marked
+ * statement run again on the connection reuses it and still answers with its own parameters.
+ */
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase('prepared');
+});
+afterAll(() => t.drop());
+
+const preparedOn = async (db: Parameters<typeof bookingRepo.findBooking>[0]) =>
+  (await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time`.execute(db)).rows.map((r) => r.statement);
+
+it('prepares the marked statements of the connection only, once per distinct text', async () => {
+  // A pool of one: every statement below runs on the same connection.
+  const db = createDb(t.url, { max: 1 });
+  try {
+    expect(await preparedOn(db)).toEqual([]);
+    await sql`select ${1}::int as n`.execute(db);
+    expect(await preparedOn(db)).toEqual([]);
+    const twice = async (n: number) => (await sql<{ n: number }>`${PREPARED} select ${n}::int + 1 as n`.execute(db)).rows[0]!.n;
+    expect(await twice(1)).toBe(2);
+    expect(await twice(41)).toBe(42);
+    expect(await preparedOn(db)).toEqual(['/*crew:prepared*/ select $1::int + 1 as n']);
+    // A builder's statement, marked at its end; and a booking that does not exist reads as none.
+    expect(await bookingRepo.findBooking(db, '00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    const statements = await preparedOn(db);
+    expect(statements).toHaveLength(2);
+    expect(statements[1]).toMatch(/^select \* from "bookings" where "booking_id" = \$1 \/\*crew:prepared\*\/$/);
+  } finally {
+    await db.destroy();
+  }
+});
