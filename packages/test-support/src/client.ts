@@ -21,6 +21,7 @@ import type {
 } from '@crew/contracts';
 import type { Stack } from './stack';
 import { waitFor } from './wait';
+import { onePairingRoster } from './rosters';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -209,4 +210,19 @@ export async function allActionItems(stack: Stack, token: string, scheduleId: st
     cursor = res.body.next_cursor;
   } while (cursor);
   return items;
+}
+
+/**
+ * An airline with schedules access whose webhook endpoint at `url` hears schedule.processing_completed, and a
+ * one-pairing roster of it processed to COMPLETED (the event is then on its way to `url`).
+ */
+export async function scheduleCompletedWithSubscriber(stack: Stack, airline: { name: string; carrier: string }, url: string): Promise<{ tenant: Tenant; endpointId: string }> {
+  const tenant = await onboard(stack, { ...airline, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+  const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, { method: 'POST', token: tenant.accessToken, body: { url, event_types: ['schedule.processing_completed'] } });
+  if (endpoint.status !== 201) throw new Error(`webhook endpoint ${endpoint.status}: ${endpoint.text}`);
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: tenant.accessToken, body: onePairingRoster() });
+  if (res.status !== 202) throw new Error(`schedule ${res.status}: ${res.text}`);
+  const done = await waitForSchedule(stack, tenant.accessToken, res.body.schedule_id as string);
+  if (done.status !== 'COMPLETED') throw new Error(`schedule ended ${done.status}`);
+  return { tenant, endpointId: endpoint.body.endpoint_id as string };
 }

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
-import { http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
+import { http, scheduleCompletedWithSubscriber, type Stack, startStack, waitFor } from '@crew/test-support';
 
 /*
  * Webhook deliveries run on the worker's drain thread. A thread that dies mid-delivery fails the drains it had in
@@ -47,13 +47,8 @@ it('a drain thread that dies mid-delivery is started again, and the delivery is 
     const first = drainThreadOf(w);
     expect(first).not.toBeNull();
     const firstId = first!.threadId;
-    const t = await onboard(stack, { name: 'Thread Air', carrier: 'TH', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, { method: 'POST', token: t.accessToken, body: { url, event_types: ['schedule.processing_completed'] } });
-    expect(endpoint.status).toBe(201);
-    const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: onePairingRoster() });
-    expect(res.status).toBe(202);
-    expect((await waitForSchedule(stack, t.accessToken, res.body.schedule_id as string)).status).toBe('COMPLETED');
+    const { tenant: t, endpointId } = await scheduleCompletedWithSubscriber(stack, { name: 'Thread Air', carrier: 'TH' }, url);
     await waitFor(async () => received.length === 1, 10_000, 'the first delivery attempt reaches the receiver');
     await first!.terminate();
 
@@ -65,8 +60,7 @@ it('a drain thread that dies mid-delivery is started again, and the delivery is 
     expect(second!.threadId).not.toBe(firstId);
     // Recorded as delivered: nothing is sent a third time.
     await waitFor(
-      async () =>
-        (await http(`${stack.apiUrl}/api/v1/crew/webhooks/${endpoint.body.endpoint_id as string}/deliveries`, { token: t.accessToken })).body.deliveries?.[0]?.status === 'SUCCEEDED',
+      async () => (await http(`${stack.apiUrl}/api/v1/crew/webhooks/${endpointId}/deliveries`, { token: t.accessToken })).body.deliveries?.[0]?.status === 'SUCCEEDED',
       10_000,
       'the delivery recorded as delivered',
     );

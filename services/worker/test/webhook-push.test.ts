@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime } from '@crew/worker';
-import { http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
+import { scheduleCompletedWithSubscriber, type Stack, startStack, waitFor } from '@crew/test-support';
 
 /*
  * Issue 13: a schedule's webhook events are pushed when its transaction commits. The worker here looks for due
@@ -34,13 +34,8 @@ it('a processed schedule’s events leave when its transaction commits, not at t
     suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
   });
   try {
-    const t = await onboard(stack, { name: 'Push Air', carrier: 'PU', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, { method: 'POST', token: t.accessToken, body: { url, event_types: ['schedule.processing_completed'] } });
-    expect(endpoint.status).toBe(201);
-    const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: onePairingRoster() });
-    expect(res.status).toBe(202);
-    expect((await waitForSchedule(stack, t.accessToken, res.body.schedule_id as string)).status).toBe('COMPLETED');
+    await scheduleCompletedWithSubscriber(stack, { name: 'Push Air', carrier: 'PU' }, url);
     await waitFor(async () => received.includes('schedule.processing_completed'), 10_000, 'schedule.processing_completed delivered');
   } finally {
     await w.close();
