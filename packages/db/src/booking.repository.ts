@@ -9,12 +9,12 @@ import type { BookingOperation, BookingRow, BookingStatus } from './tables/booki
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
   if (airlineId) q = q.where('airline_id', '=', airlineId);
-  return q.modifyEnd(PREPARED).executeTakeFirst();
+  return q.executeTakeFirst();
 }
 
 /** The booking, row-locked for the rest of the transaction. */
 export function lockBooking(trx: DbOrTrx, bookingId: string) {
-  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().modifyEnd(PREPARED).executeTakeFirst();
+  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().executeTakeFirst();
 }
 
 export interface BookingPatch {

@@ -11,6 +11,10 @@ const MARK = '/*crew:prepared*/';
  * run hundreds of times a second with the same text; parsing and planning them was about a third of their
  * Postgres time. Each distinct text gets its own name, so a marked statement whose text varies (a builder's set
  * of columns) gets one prepared statement per variant on each connection.
+ *
+ * Never mark a statement whose result columns follow the table (`select *`, `returning *`): once a migration
+ * adds a column while the process runs (a rolling deploy), Postgres refuses to run it again on that connection
+ * ("cached plan must not change result type"). Statements without a result, or with listed columns, replan.
  */
 export const PREPARED = sql.raw(MARK);
 

@@ -28,11 +28,26 @@ it('prepares the marked statements of the connection only, once per distinct tex
     expect(await twice(1)).toBe(2);
     expect(await twice(41)).toBe(42);
     expect(await preparedOn(db)).toEqual(['/*crew:prepared*/ select $1::int + 1 as n']);
-    // A builder's statement, marked at its end; and a booking that does not exist reads as none.
-    expect(await bookingRepo.findBooking(db, '00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    // A builder's statement, marked at its end; an item that does not exist is updated as none.
+    expect(await bookingRepo.setDisposition(db, '00000000-0000-4000-8000-000000000000', 'FAILED')).toBeUndefined();
     const statements = await preparedOn(db);
     expect(statements).toHaveLength(2);
-    expect(statements[1]).toMatch(/^select \* from "bookings" where "booking_id" = \$1 \/\*crew:prepared\*\/$/);
+    expect(statements[1]).toMatch(/^update "action_items" set .* returning "schedule_id", "priority", "created_at", "type" \/\*crew:prepared\*\/$/);
+  } finally {
+    await db.destroy();
+  }
+});
+
+it('keeps running a marked statement with listed result columns after a migration adds a column to its table', async () => {
+  const db = createDb(t.url, { max: 1 });
+  try {
+    await sql`create table prepared_probe (id int primary key, n int not null)`.execute(db);
+    await sql`insert into prepared_probe values (1, 0)`.execute(db);
+    const bump = async () => (await sql<{ n: number }>`${PREPARED} update prepared_probe set n = n + 1 where id = ${1} returning n`.execute(db)).rows[0]!.n;
+    // Past Postgres's five custom plans: the generic plan is cached.
+    for (let i = 1; i <= 6; i++) expect(await bump()).toBe(i);
+    await sql`alter table prepared_probe add column note text`.execute(db);
+    expect(await bump()).toBe(7);
   } finally {
     await db.destroy();
   }
