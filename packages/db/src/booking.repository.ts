@@ -4,66 +4,17 @@ import type { DbOrTrx } from './database';
 import { bulkInsert, type ColumnTypes } from './bulk';
 import { PREPARED } from './prepared';
 import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from './pipeline.repository';
-import type { BookingOperation, BookingRow, BookingStatus, BookingTable } from './tables/booking.table';
+import type { BookingOperation, BookingRow, BookingStatus } from './tables/booking.table';
 
-/**
- * Every column of bookings, by name (the compiler checks the list against BookingTable). The booking's read and
- * lock run for every booking task, so they are PREPARED, and a prepared statement's result must not follow the
- * table as `select *` does (a column added by a migration while the process runs would make Postgres refuse it).
- */
-const BOOKING_ROW = Object.keys({
-  booking_id: 1,
-  airline_id: 1,
-  type: 1,
-  status: 1,
-  source: 1,
-  manual_override: 1,
-  pending_cancel: 1,
-  config_version_used: 1,
-  retry_count: 1,
-  schedule_id: 1,
-  action_id: 1,
-  employee_id: 1,
-  pairing_number: 1,
-  duty_date: 1,
-  duty_period_num: 1,
-  leg_sequence: 1,
-  flight_number: 1,
-  irop_ref: 1,
-  traveller_email: 1,
-  traveller_name: 1,
-  station: 1,
-  checkin_time_local: 1,
-  checkout_time_local: 1,
-  from_airport: 1,
-  to_airport: 1,
-  dep_time_local: 1,
-  arr_time_local: 1,
-  hotel: 1,
-  flight: 1,
-  booked_by: 1,
-  review_reason: 1,
-  last_error: 1,
-  next_attempt_at: 1,
-  retry_job_id: 1,
-  task_ref: 1,
-  task_operation: 1,
-  created_status: 1,
-  created_reason: 1,
-  seq: 1,
-  created_at: 1,
-  updated_at: 1,
-} satisfies Record<keyof BookingTable, 1>) as (keyof BookingTable)[];
-
-export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string): Promise<BookingRow | undefined> {
-  let q = db.selectFrom('bookings').select(BOOKING_ROW).where('booking_id', '=', bookingId);
+export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
+  let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
   if (airlineId) q = q.where('airline_id', '=', airlineId);
-  return q.modifyEnd(PREPARED).executeTakeFirst();
+  return q.executeTakeFirst();
 }
 
 /** The booking, row-locked for the rest of the transaction. */
-export function lockBooking(trx: DbOrTrx, bookingId: string): Promise<BookingRow | undefined> {
-  return trx.selectFrom('bookings').select(BOOKING_ROW).where('booking_id', '=', bookingId).forUpdate().modifyEnd(PREPARED).executeTakeFirst();
+export function lockBooking(trx: DbOrTrx, bookingId: string) {
+  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().executeTakeFirst();
 }
 
 export interface BookingPatch {

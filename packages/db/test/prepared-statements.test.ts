@@ -33,10 +33,6 @@ it('prepares the marked statements of the connection only, once per distinct tex
     const statements = await preparedOn(db);
     expect(statements).toHaveLength(2);
     expect(statements[1]).toMatch(/^update "action_items" set .* returning "schedule_id", "priority", "created_at", "type" \/\*crew:prepared\*\/$/);
-    // The booking's read lists its columns: a prepared `select *` would fail once a migration adds one.
-    expect(await bookingRepo.findBooking(db, '00000000-0000-4000-8000-000000000000')).toBeUndefined();
-    const read = (await preparedOn(db))[2]!;
-    expect(read).toMatch(/^select "booking_id", "airline_id", .* from "bookings" where "booking_id" = \$1 \/\*crew:prepared\*\/$/);
   } finally {
     await db.destroy();
   }
