@@ -269,6 +269,18 @@ describe('properties of the diff', () => {
     );
   });
 
+  it("gives every item of a diff its own item_key (what a schedule's items are told apart by; no index checks it)", () => {
+    fc.assert(
+      fc.property(...twoRostersAndBookings, fc.boolean(), (day1, day2, hotels, flights, emit, twice) => {
+        const current = build(day2);
+        // Some rosters send a pairing_number in more than one element.
+        if (twice) current.pairings.forEach((p, i) => (p.pairing_number = `P${i % 2}`));
+        const keys = diff(current, rosterState(flattenRoster(build(day1))), hotels, flights, emit).actionItems.map((i) => i.item_key);
+        expect(new Set(keys).size).toBe(keys.length);
+      }),
+    );
+  });
+
   it("changing one DH leg's times touches only that leg's key", () => {
     const withDeadhead = rosterSpec.filter((spec) => spec.some((p) => p.duties.some((d) => d.legs.some((l) => l.dh))));
     fc.assert(
