@@ -11,6 +11,7 @@
  *   BENCH_OLD_FLOOR=1           also measure the floor as defined before issue 12 (parse + COPY + BullMQ), for reference
  *   BENCH_WORKER_LOG_LEVEL      the worker's LOG_LEVEL (default info: its "schedule processed" phases reach the report)
  *   BENCH_WORKER_EXEC_ARGV      node flags for the worker that NODE_OPTIONS refuses, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"
+ *   BENCH_API_EXEC_ARGV         the same for the api
  *   BENCH_KEEP_DB=1             diagnostics: keep the benchmark's database (its name is printed first)
  *   BENCH_WEBHOOKS=0            no webhook endpoint (default: one per airline, subscribed to every event type, issue 13)
  *   BENCH_SERVICE_LOG_DIR       diagnostics: each service's whole output appended to <dir>/<service>.log (e.g. with --trace-gc)
@@ -249,6 +250,8 @@ interface BookingRun {
   notConfirmed: string[];
   timedOut: boolean;
   health: HealthStats;
+  /** The /healthz samples of 100 ms or more, by start offset from the POST. */
+  slowHealth: { offsetMs: number; ms: number }[];
   profile: ActivityProfile;
   /** Confirmed bookings per second in each quarter of the booking phase. */
   quarters: number[];
@@ -305,6 +308,7 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
   const cpuBefore = cpuSnapshot([ctx.api.pid, ctx.worker.pid, sandbox.pid, ...pidsBefore]);
   const machineBefore = machineCpu();
   const t0 = performance.now();
+  const t0Epoch = Date.now();
   let healthStats: HealthStats | null = null;
   let profile: ActivityProfile | null = null;
   /** (seconds since submit, CONFIRMED so far): the booking rate over time. */
@@ -390,6 +394,7 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
       notConfirmed,
       timedOut,
       health: healthStats,
+      slowHealth: healthStats.slow.map((x) => ({ offsetMs: x.at - t0Epoch, ms: x.ms })),
       profile,
       quarters,
       cpu: {
@@ -568,7 +573,7 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'stop processes', run: () => stopAll(12_000) });
   const auth = startService('auth', authPort, env);
   const sandbox = startService('supplier-sandbox', sandboxPort, env);
-  const api = startService('api', apiPort, env);
+  const api = startService('api', apiPort, env, (process.env.BENCH_API_EXEC_ARGV ?? '').split(' ').filter(Boolean));
   let proxy: RefusalProxy | null = null;
   if (RECORD_REFUSALS) {
     proxy = await startRefusalProxy(await freePort(), sandboxUrl);
@@ -755,7 +760,12 @@ async function main(): Promise<void> {
             `${booking.cpu.machineBusy.toFixed(0)} s = ${((100 * booking.cpu.machineBusy) / (MACHINE.nproc * (booking.terminalMs / 1000))).toFixed(0)} % of the cores`,
         ],
         ['worker statements (pg_stat_activity samples)', profileText(booking.profile)],
-        ['api /healthz while booking: p99 / max', `${ms(booking.health.p99Ms)} / ${ms(booking.health.maxMs)}`],
+        [
+          'api /healthz from the POST to the last booking: p99 / max; samples ≥ 100 ms; sampler event-loop max',
+          `${ms(booking.health.p99Ms)} / ${ms(booking.health.maxMs)}; ${int(booking.health.over100)} of ${int(booking.health.samples)}` +
+            `${booking.slowHealth.length ? ` (${booking.slowHealth.map((x) => `${ms(x.ms)} at +${ms(x.offsetMs)}`).join(', ')}; diff written at +${ms(booking.diffDoneMs)})` : ''}` +
+            `; ${ms(booking.health.samplerLoopMaxMs)}`,
+        ],
       ]
     : [];
 
