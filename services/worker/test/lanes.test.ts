@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
-import { bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
+import { ADD_CHUNK, bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import {
   bookingAccount,
@@ -118,6 +118,26 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
       expect(p3.slice(3 + 2 * 99).every((s) => s === 'A:P3')).toBe(true);
     } finally {
       await worker.close();
+    }
+  });
+
+  it('relays a batch in addBulk calls of at most ADD_CHUNK jobs (the event loop is free between them), each job in its own fair place', async () => {
+    const addBulk = jest.spyOn(queues.bookings, 'addBulk');
+    // One outbox batch: A's 150 tasks, then B's 100. Fair places alternate A and B, across the calls' edges.
+    const jobs = [...Array.from({ length: 150 }, () => 'A'), ...Array.from({ length: 100 }, () => 'B')].map((airline) =>
+      bookingJob({ airline_id: airline, booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', priority: 'P3' }),
+    );
+    await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, jobs));
+    await relay.drain();
+    expect(addBulk.mock.calls.map(([added]) => added.length)).toEqual([ADD_CHUNK, ADD_CHUNK, 250 - 2 * ADD_CHUNK]);
+    const { started, worker } = recorder(0);
+    try {
+      await until(() => started.length === 250, 'every task to start');
+      for (let i = 0; i < 200; i += 2) expect(started.slice(i, i + 2)).toEqual(['A:P3', 'B:P3']);
+      expect(started.slice(200).every((s) => s === 'A:P3')).toBe(true);
+    } finally {
+      await worker.close();
+      addBulk.mockRestore();
     }
   });
 
