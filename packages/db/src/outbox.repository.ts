@@ -7,6 +7,8 @@ export interface OutboxEntry {
   job_id: string;
   data: Record<string, unknown>;
   delay_ms?: number;
+  /** Relay order: lower lanes first (default 0), then the order written. */
+  lane?: number;
 }
 
 /** Writes jobs in the caller's transaction: they exist exactly when the data they act on does. */
@@ -15,18 +17,23 @@ export async function addToOutbox(trx: DbOrTrx, entries: OutboxEntry[]): Promise
     const chunk = entries.slice(i, i + 5000);
     await trx
       .insertInto('outbox')
-      .values(chunk.map((e) => ({ queue: e.queue, name: e.name, job_id: e.job_id, data: JSON.stringify(e.data), delay_ms: e.delay_ms ?? 0 })))
+      .values(chunk.map((e) => ({ queue: e.queue, name: e.name, job_id: e.job_id, data: JSON.stringify(e.data), delay_ms: e.delay_ms ?? 0, lane: e.lane ?? 0 })))
       .execute();
   }
 }
 
-/** Takes up to `limit` entries, locked: concurrent relays in other processes skip them. */
-export function takeOutbox(trx: DbOrTrx, limit: number) {
-  return trx
+/**
+ * Takes up to `limit` entries, most urgent lane first and in the order written within a lane (the order it
+ * returns them in), locked: concurrent relays in other processes skip them.
+ */
+export async function takeOutbox(trx: DbOrTrx, limit: number) {
+  const rows = await trx
     .deleteFrom('outbox')
-    .where('id', 'in', (qb) => qb.selectFrom('outbox').select('id').orderBy('id').limit(limit).forUpdate().skipLocked())
+    .where('id', 'in', (qb) => qb.selectFrom('outbox').select('id').orderBy('lane').orderBy('id').limit(limit).forUpdate().skipLocked())
     .returningAll()
     .execute();
+  // DELETE … RETURNING answers in the order it met the rows, not the subquery's.
+  return rows.sort((a, b) => a.lane - b.lane || a.id - b.id);
 }
 
 export async function outboxSize(db: DbOrTrx): Promise<number> {

@@ -64,6 +64,8 @@ export interface CatalogJob<Q extends QueueName = QueueName> {
   job_id: string;
   data: JobData<Q, JobName<Q>>;
   delay_ms?: number;
+  /** The outbox relays lower lanes first: 0 (the default, every job but a booking task), then P1 … P4 as 1 … 4. */
+  lane?: number;
 }
 
 export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'schedules'> {
@@ -80,6 +82,8 @@ export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs
     job_id: `book-${data.booking_id}-${data.ref ?? 'task'}-${data.attempt}-${kind}`,
     data,
     delay_ms: delayMs,
+    // A task without a priority runs in the P3 lane.
+    lane: 1 + TASK_PRIORITIES.indexOf(data.priority ?? 'P3'),
   };
 }
 

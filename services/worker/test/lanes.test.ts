@@ -141,6 +141,25 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     }
   });
 
+  it("relays the outbox most urgent lane first: a P1 task written behind 1,500 P3 tasks is in the relay's first call", async () => {
+    const addBulk = jest.spyOn(queues.bookings, 'addBulk');
+    try {
+      const backlog = Array.from({ length: 1500 }, () =>
+        bookingJob({ airline_id: 'A', booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', priority: 'P3' }),
+      );
+      const urgent = bookingJob({ airline_id: 'B', booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', priority: 'P1' });
+      await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, backlog));
+      await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, [urgent]));
+      await relay.drain();
+      const relayed = addBulk.mock.calls.flatMap(([added]) => added.map((j) => j.opts?.jobId));
+      expect(relayed[0]).toBe(urgent.job_id);
+      // Within a lane, in the order written.
+      expect(relayed.slice(1)).toEqual(backlog.map((j) => j.job_id));
+    } finally {
+      addBulk.mockRestore();
+    }
+  });
+
   it('an airline arriving while another drains its backlog starts at once, then shares the lane evenly', async () => {
     const { started, worker } = recorder(2);
     try {

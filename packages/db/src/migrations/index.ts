@@ -20,6 +20,7 @@ import * as identifierCollation from './2026_11_24_0300_identifier_collation';
 import * as rosterStateDiffBasis from './2026_11_24_0400_roster_state_diff_basis';
 import * as requestedBookingsIndex from './2026_11_24_0500_requested_bookings_index';
 import * as dropActionItemsKeyIndex from './2026_11_24_0600_drop_action_items_key_index';
+import * as outboxLanes from './2026_11_24_0700_outbox_lanes';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0400_roster_state_diff_basis': rosterStateDiffBasis,
   '2026_11_24_0500_requested_bookings_index': requestedBookingsIndex,
   '2026_11_24_0600_drop_action_items_key_index': dropActionItemsKeyIndex,
+  '2026_11_24_0700_outbox_lanes': outboxLanes,
 };

@@ -92,5 +92,7 @@ export interface OutboxTable {
   job_id: string;
   data: Json<Record<string, unknown>>;
   delay_ms: Generated<number>;
+  /** Relayed in lane order, then by id: 0 (jobs other than booking tasks) first, then a booking task's P1 … P4. */
+  lane: Generated<number>;
   created_at: CreatedAt;
 }
