@@ -6,7 +6,7 @@ import type { Queues } from './queues';
 
 /**
  * Jobs per addBulk call. BullMQ builds a call's whole Redis pipeline synchronously: 1,000 booking jobs held the
- * event loop of the process relaying them for 130-320 ms (an L roster's first booking tasks, in the api or the
+ * event loop of the process relaying them for 130-320 ms (an M roster's 40k booking tasks, in the api or the
  * worker), so its health checks and requests waited. A hundred take a tenth of that, and the process answers
  * others while Redis runs them.
  */
