@@ -328,7 +328,7 @@ async function main(): Promise<void> {
       `One run of \`npm run bench:urgency\` on ${os.cpus().length} cores (${cpu}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z. ` +
         `Sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}. Airline A's roster: ${int(PAIRINGS)} pairings, ${int(bigFlat.layovers.length)} hotel layovers ` +
         `(${int(contractedLayovers)} at contracted stations), no deadheads; ${int(queuedAt)} booking tasks were waiting when its diff had been written and relayed ` +
-        `(peak seen ${int(peak)}). Other sessions were using the machine's CPU during this run, so the figures are noisy.`,
+        `(peak seen ${int(peak)}). In (d) B's task was written while that many of A's tasks were still in the outbox.`,
       '',
       table(['measure', 'seconds', 'outcome', 'backlog then', 'target'], rows),
       '',
