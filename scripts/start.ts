@@ -4,9 +4,9 @@
  * keep running. Ctrl-C / SIGTERM stops all of them.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createDb, ensureDatabase, migrateToLatest } from '@crew/db';
-import { loadConfig } from '@crew/platform';
+import { Keyring, loadConfig } from '@crew/platform';
 import { Supervisor } from './supervisor';
 
 // tsx as a loader in the service's own process (not the tsx CLI, which wraps it in a child): signals and
@@ -36,7 +36,12 @@ async function main(): Promise<void> {
   console.log(`[start] migrations applied: ${migrated.results?.filter((r) => r.status === 'Success').length ?? 0} new`);
 
   // One webhook secret key for the api (encrypts) and the worker (decrypts); minted per run unless set.
-  const env = { ...process.env, OPS_TOKEN: opsToken, WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64') };
+  const env = {
+    ...process.env,
+    OPS_TOKEN: opsToken,
+    WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64'),
+    SUPPLIER_CREDENTIALS_KEY: process.env.SUPPLIER_CREDENTIALS_KEY || developmentCredentialsKey(),
+  };
   // The README walkthrough reads the token from here (owner-only file, git-ignored; never in production).
   if (process.env.NODE_ENV !== 'production') writeFileSync('.ops-token', `${opsToken}\n`, { mode: 0o600 });
   const supervisor = new Supervisor(
@@ -76,3 +81,15 @@ main().catch((err) => {
   console.error('[start] failed:', err);
   process.exit(1);
 });
+
+/**
+ * Supplier credentials are stored sealed in Postgres, so the development key must outlive one run: it is
+ * minted once into `.supplier-credentials-key` (owner-only, git-ignored). Production sets the variable.
+ */
+function developmentCredentialsKey(): string {
+  const file = '.supplier-credentials-key';
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = Keyring.mint();
+  if (process.env.NODE_ENV !== 'production') writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}

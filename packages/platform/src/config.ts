@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { checkQuery } from '@crew/contracts';
+import { Keyring } from './keyring';
 
 export interface Config {
   readonly nodeEnv: string;
@@ -75,6 +76,14 @@ export interface Config {
   readonly roomingAnswerHours: number;
   /** How often the worker sends due lists, retries the mail server and expires unanswered lists. */
   readonly roomingPollMs: number;
+  /** Supplier credentials at rest (an airline's Duffel token): the key list of `Keyring`, newest first. */
+  readonly supplierCredentialsKey: string;
+  /** True when SUPPLIER_CREDENTIALS_KEY was unset and a key was minted; api and worker refuse that in production. */
+  readonly supplierCredentialsKeyGenerated: boolean;
+  /** Production refuses SANDBOX in an airline's supplier order unless this is set (a staging deployment). */
+  readonly supplierSandboxAllowed: boolean;
+  /** Duffel's API as the client's `basePath` (a path prefix needs its trailing slash). */
+  readonly duffelApiUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +191,16 @@ export const EnvSchema = Type.Object({
   ROOMING_LEAD_HOURS: nonNegativeInt('roomingLeadHours', 72, 'P3/P4 rows wait for the night’s list sent this many hours before check-in; 0 sends every change at once'),
   ROOMING_ANSWER_HOURS: positiveInt('roomingAnswerHours', 24, 'Hours the hotel has to answer a list (never past check-in)'),
   ROOMING_POLL_MS: positiveInt('roomingPollMs', 15000, 'How often the worker sends due lists, retries the mail server and expires unanswered lists (ms)'),
+  SUPPLIER_CREDENTIALS_KEY: Type.Optional(
+    Type.String({
+      field: 'supplierCredentialsKey',
+      secret: true,
+      description:
+        'AES-256-GCM keys of supplier credentials at rest, `kid:key[,kid:key…]` newest first (32 bytes each, hex or base64); minted when unset (the api and worker refuse that in production)',
+    }),
+  ),
+  SUPPLIER_SANDBOX_ALLOWED: flag('supplierSandboxAllowed', 'Let an airline name SANDBOX among its suppliers when NODE_ENV=production (a staging deployment)'),
+  DUFFEL_API_URL: url('duffelApiUrl', ['http:', 'https:'], 'https://api.duffel.com', 'Duffel’s API, the client’s basePath (a path prefix needs its trailing slash)'),
 });
 /** The environment once checked, defaults applied. */
 export type ConfigEnv = Static<typeof EnvSchema>;
@@ -276,6 +295,7 @@ export function loadConfig(rawEnv: RawEnv = process.env, mintToken: () => string
     supplierRateLimitPerSecond: env.SUPPLIER_RATE_LIMIT_PER_SECOND,
     ...roomingConfig(env),
     ...webhookConfig(env),
+    ...supplierConfig(env),
   });
 }
 
@@ -296,6 +316,23 @@ function webhookConfig(env: ConfigEnv) {
     webhookRotationGraceSeconds: env.WEBHOOK_ROTATION_GRACE_SECONDS,
     webhookConcurrency: env.WEBHOOK_CONCURRENCY,
     webhookPollMs: env.WEBHOOK_POLL_MS,
+  };
+}
+
+function supplierConfig(env: ConfigEnv) {
+  const supplierCredentialsKey = env.SUPPLIER_CREDENTIALS_KEY || Keyring.mint();
+  try {
+    Keyring.parse(supplierCredentialsKey);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  // basePath keeps its trailing slash: the client resolves paths against it.
+  urlOf('DUFFEL_API_URL', env.DUFFEL_API_URL, annotations('DUFFEL_API_URL').protocols!);
+  return {
+    supplierCredentialsKey,
+    supplierCredentialsKeyGenerated: !env.SUPPLIER_CREDENTIALS_KEY,
+    supplierSandboxAllowed: isTrue(env.SUPPLIER_SANDBOX_ALLOWED),
+    duffelApiUrl: env.DUFFEL_API_URL,
   };
 }
 
@@ -321,4 +358,20 @@ function roomingConfig(env: ConfigEnv) {
 
 function defaultMint(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/**
+ * The api seals secrets (webhook signing secrets, supplier credentials) and the worker opens them: both need
+ * the same keys. Production refuses a minted key; development warns that what it seals now will not open
+ * in another process or after a restart.
+ */
+export function checkSharedKeys(config: Config, logger: { warn(msg: string): void }): void {
+  const minted = [
+    ...(config.webhookSecretKeyGenerated ? ['WEBHOOK_SECRET_KEY'] : []),
+    ...(config.supplierCredentialsKeyGenerated ? ['SUPPLIER_CREDENTIALS_KEY'] : []),
+  ];
+  for (const name of minted) {
+    if (config.nodeEnv === 'production') throw new ConfigError(`${name} is required in production (32 bytes, base64 or hex)`);
+    logger.warn(`${name} is unset: a random key was minted for this process; secrets sealed now cannot be read by other processes or after a restart`);
+  }
 }

@@ -9,3 +9,4 @@ export * from './cursor';
 export * from './webhook-security';
 export * from './rooming-link';
 export * from './threads';
+export * from './keyring';

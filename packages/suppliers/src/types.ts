@@ -7,6 +7,13 @@ import type { Cabin, Money } from '@crew/contracts';
 
 export { CABINS, type Cabin } from '@crew/contracts';
 
+/**
+ * The suppliers an airline may put in its order (operator `PUT /ops/v1/airlines/{id}/suppliers`): the
+ * sandbox, Duffel (flights and stays), and the airline's own reservation system (flights only).
+ */
+export const SUPPLIER_NAMES = ['SANDBOX', 'DUFFEL', 'OWN_AIRLINE'] as const;
+export type SupplierName = (typeof SUPPLIER_NAMES)[number];
+
 /** CONFIRMED until cancelled; an amended hotel reservation stays CONFIRMED (with `amendments` > 0). */
 export type ReservationStatus = 'CONFIRMED' | 'CANCELLED';
 
@@ -128,10 +135,17 @@ export interface FlightSegment {
 }
 
 export interface FlightOffer extends FlightSegment {
-  /** Opaque supplier offer id, valid until `expires_at` (20 minutes after the search). */
+  /** Opaque supplier offer id, valid until `expires_at` (20 minutes after the search, or the supplier's own expiry if earlier). */
   flight_option_id: string;
   price: Money;
   expires_at: string;
+  /** The supplier that made the offer (absent: the sandbox). */
+  supplier?: SupplierName;
+  /** The carrier flying the segment when it is not the marketing carrier of `flight_number`. */
+  operating_airline_code?: string;
+  /** Fare conditions as the supplier states them; absent when it does not say. */
+  refundable?: boolean;
+  changeable?: boolean;
 }
 
 export interface FlightTraveller {
@@ -139,6 +153,35 @@ export interface FlightTraveller {
   first_name: string;
   last_name: string;
   date_of_birth: string;
+  /** From the traveller profile the airline keeps; a supplier that needs one refuses the booking without it. */
+  title?: 'mr' | 'ms' | 'mrs' | 'miss' | 'dr';
+  gender?: 'm' | 'f';
+  /** E.164. */
+  phone_number?: string;
+  identity_document?: TravelDocument;
+}
+
+export interface TravelDocument {
+  type: 'PASSPORT' | 'TAX_ID' | 'KNOWN_TRAVELER_NUMBER' | 'PASSENGER_REDRESS_NUMBER';
+  number: string;
+  /** ISO 3166-1 alpha-2. */
+  issuing_country: string;
+  /** YYYY-MM-DD. */
+  expires_on: string;
+}
+
+/** Where a cancelled order's money went. */
+export interface FlightRefund {
+  amount: Money;
+  destination: 'ORIGINAL_FORM_OF_PAYMENT' | 'BALANCE' | 'AIRLINE_CREDITS' | 'VOUCHER';
+}
+
+/** What narrows a supplier's order list when an order must be found by our reference (Duffel keeps no idempotency key). */
+export interface OrderLookupHint {
+  traveller?: Pick<FlightTraveller, 'first_name' | 'last_name' | 'email'>;
+  /** Departure date, local at the origin. */
+  date?: string;
+  flight_option_id?: string;
 }
 
 export interface FlightBookingRequest {
@@ -164,6 +207,11 @@ export interface FlightOrder {
   created_at: string;
   updated_at: string;
   cancelled_at: string | null;
+  /** The supplier that holds the order, and whether it is real (absent: the sandbox, not live). */
+  supplier?: SupplierName;
+  live_mode?: boolean;
+  /** Set on a cancelled order when the supplier refunded something. */
+  refund?: FlightRefund | null;
 }
 
 // ---- the supplier ports ----
@@ -194,6 +242,9 @@ export interface FlightSupplier {
   cancelFlight(request: CancelRequest): Promise<FlightOrder>;
   /** The live order: current status, PNR, ticket, transaction and trip-session ids. */
   getOrder(supplierRef: string): Promise<FlightOrder | null>;
-  /** The order a booking call with this reference made, if any (e.g. after a timeout). */
-  findOrder(reference: string): Promise<FlightOrder | null>;
+  /**
+   * The order a booking call with this reference made, if any (e.g. after a timeout). A supplier without an
+   * idempotency key finds it by the reference it was given to keep, narrowed by the hint.
+   */
+  findOrder(reference: string, hint?: OrderLookupHint): Promise<FlightOrder | null>;
 }

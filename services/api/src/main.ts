@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { BOOKING_SETTLED_CHANNEL, openDatabase, PgListener } from '@crew/db';
-import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
+import { checkSharedKeys, closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, OutboxRelay } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { createApiApp } from './app';
@@ -10,11 +10,7 @@ import { RosterIntake } from './schedules/roster-intake';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('api', config.logLevel);
-  if (config.webhookSecretKeyGenerated) {
-    // The api encrypts webhook secrets and the worker decrypts them: both need the same key.
-    if (config.nodeEnv === 'production') throw new Error('WEBHOOK_SECRET_KEY is required in production (32 bytes, base64 or hex)');
-    logger.warn('WEBHOOK_SECRET_KEY is unset: a random key was minted for this process; webhook secrets stored now cannot be read by other processes or after a restart');
-  }
+  checkSharedKeys(config, logger);
   const db = await openDatabase(config.databaseUrl, { applicationName: 'crew-api' });
   const redis = createRedis(config.redisUrl);
   const queues = createQueues(redis, config.queuePrefix);

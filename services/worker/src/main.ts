@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import { openDatabase, type Db } from '@crew/db';
-import { closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
+import { checkSharedKeys, closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import { closeQueues, createQueues, createRedis, type Queues } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { PromWorkerMetrics } from './operability/metrics';
@@ -11,11 +11,7 @@ import { startWorkerRuntime, type WorkerRuntime } from './runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('worker', config.logLevel);
-  if (config.webhookSecretKeyGenerated) {
-    // The api encrypts webhook secrets and the worker decrypts them: both need the same key.
-    if (config.nodeEnv === 'production') throw new Error('WEBHOOK_SECRET_KEY is required in production (32 bytes, base64 or hex)');
-    logger.warn('WEBHOOK_SECRET_KEY is unset: a random key was minted for this process; webhook secrets stored now cannot be read by other processes or after a restart');
-  }
+  checkSharedKeys(config, logger);
   // Assigned as start-up goes, read by the shutdown steps installed before: `const` would leave them in the
   // temporal dead zone for a SIGTERM during start-up.
   /* eslint-disable prefer-const */
