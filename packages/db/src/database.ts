@@ -9,6 +9,7 @@ import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } fr
 import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
 import type { RoomingListTable, RoomingRowTable } from './tables/rooming.table';
+import type { AirlineSuppliersTable } from './tables/supplier.table';
 
 /** Every table the services read or write. */
 export interface Database {
@@ -44,6 +45,7 @@ export interface Database {
   rostered_layovers: RosteredLayoverTable;
   rostered_deadheads: RosteredDeadheadTable;
   coverage_at_risk: CoverageAtRiskTable;
+  airline_suppliers: AirlineSuppliersTable;
 }
 
 export type Db = Kysely<Database>;

@@ -37,3 +37,6 @@ export * as webhookRepo from './webhook.repository';
 export type { PendingReview } from './webhook.repository';
 export type * from './tables/webhook.table';
 export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
+export * as supplierSettingsRepo from './supplier-settings.repository';
+export type { AirlineSuppliers, AirlineSuppliersWrite } from './supplier-settings.repository';
+export type * from './tables/supplier.table';

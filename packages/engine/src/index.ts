@@ -50,3 +50,14 @@ export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
 export { diffStateOf, diffAgainst, diffInputOf, requestedBookingsByKey, type DiffState, type WindowBookingRow } from './diff-state';
+export {
+  carrierOf,
+  flightRoute,
+  nextSupplierApplies,
+  retailOffers,
+  orderMayExist,
+  supplierSettingIssues,
+  BOOK_IN_OWN_SYSTEM,
+  type FlightRoute,
+  type SupplierSettingFacts,
+} from './supplier-order';

@@ -366,10 +366,7 @@ function defaultMint(): string {
  * in another process or after a restart.
  */
 export function checkSharedKeys(config: Config, logger: { warn(msg: string): void }): void {
-  const minted = [
-    ...(config.webhookSecretKeyGenerated ? ['WEBHOOK_SECRET_KEY'] : []),
-    ...(config.supplierCredentialsKeyGenerated ? ['SUPPLIER_CREDENTIALS_KEY'] : []),
-  ];
+  const minted = [...(config.webhookSecretKeyGenerated ? ['WEBHOOK_SECRET_KEY'] : []), ...(config.supplierCredentialsKeyGenerated ? ['SUPPLIER_CREDENTIALS_KEY'] : [])];
   for (const name of minted) {
     if (config.nodeEnv === 'production') throw new ConfigError(`${name} is required in production (32 bytes, base64 or hex)`);
     logger.warn(`${name} is unset: a random key was minted for this process; secrets sealed now cannot be read by other processes or after a restart`);

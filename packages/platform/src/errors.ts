@@ -38,6 +38,10 @@ export class ApiError extends Error {
   static unprocessable(code: string, message: string, details: ValidationIssue[] = []): ApiError {
     return new ApiError(422, code, message, details);
   }
+  /** Something this call depends on (a supplier, say) is unreachable now; nothing was changed. */
+  static unavailable(message: string): ApiError {
+    return new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, message, [], { 'Retry-After': '5' });
+  }
 }
 
 /** Socket-level failures reaching Postgres (node errno codes). */

@@ -22,13 +22,19 @@ function keyBytes(raw: string): Buffer | null {
 }
 
 export class Keyring {
-  private constructor(private readonly keys: ReadonlyMap<string, Buffer>, readonly currentKeyId: string) {}
+  private constructor(
+    private readonly keys: ReadonlyMap<string, Buffer>,
+    readonly currentKeyId: string,
+  ) {}
 
   /** Parses the key list; throws KeyringError (never echoing a key) when it is malformed. */
   static parse(raw: string, variable = 'SUPPLIER_CREDENTIALS_KEY'): Keyring {
     const keys = new Map<string, Buffer>();
     let current: string | null = null;
-    for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const i = part.indexOf(':');
       const kid = i > 0 ? part.slice(0, i) : 'k1';
       const key = keyBytes(i > 0 ? part.slice(i + 1) : part);

@@ -2,3 +2,15 @@ export * from './types';
 export * from './errors';
 export { SupplierHttp, type HttpSupplierOptions, type SupplierCall } from './http';
 export { createSandboxSuppliers, type SandboxSupplierOptions, type Suppliers } from './sandbox';
+export {
+  SupplierRegistry,
+  flightSupplierNamed,
+  connectionsOf,
+  hotelSupplierNamed,
+  type AirlineConnections,
+  type AirlineSupplierSet,
+  type OrderedSupplier,
+  type SupplierFactories,
+  type SealedSupplierSetting,
+} from './registry';
+export { checkDuffelToken } from './duffel/token-check';

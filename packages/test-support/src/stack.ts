@@ -110,6 +110,8 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
     QUEUE_PREFIX: `t${randomBytes(5).toString('hex')}`,
     AUTH_URL: authUrl,
     SUPPLIER_URL: supplier.url,
+    // The sandbox's Duffel dialect (a path prefix keeps its trailing slash).
+    DUFFEL_API_URL: `${supplier.url}/duffel/`,
     OPS_TOKEN: opsToken,
     LOG_LEVEL: 'info',
     ...env,

@@ -21,6 +21,7 @@ import { supplierDirectory } from './config/hotels.service';
 import type { Suppliers } from '@crew/suppliers';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
+import { duffelTokenCheck, opsSupplierRoutes, type DuffelTokenCheck } from './ops/suppliers.routes';
 import { searchRoutes } from './search/search.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
 import { schedulePreviewRoutes } from './schedules/preview.routes';
@@ -47,6 +48,8 @@ export interface ApiDeps {
   rosterIntake: RosterIntake;
   /** Wakes PATCH and DELETE when their booking task settles (LISTEN on BOOKING_SETTLED_CHANNEL); the owner closes it. */
   bookingSettled?: PgListener;
+  /** Checks an airline's Duffel token when the operator sets it (one cheap call to Duffel). */
+  checkDuffelToken?: DuffelTokenCheck;
   /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
   now?: () => Date;
 }
@@ -77,7 +80,10 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ),
       ...webhookRoutes(deps.db, deps.config),
     ],
-    ops: [...opsRoutes(deps.db), ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],
+    ops: [
+      ...opsRoutes(deps.db),
+      ...opsSupplierRoutes({ db: deps.db, config: deps.config, logger: deps.logger, checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config) }),
+      ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],
   };
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Which supplier books a deadhead, and when the next one in the airline's order is tried. An airline's supplier
+ * order (operator setting) lists SANDBOX, DUFFEL and OWN_AIRLINE; no setting means the sandbox alone.
+ */
+
+/** How a deadhead leg is booked: in the airline's own system, held for a person to book there, or through the order. */
+export type FlightRoute = 'OWN_AIRLINE' | 'BOOK_IN_OWN_SYSTEM' | 'ORDER';
+
+/** The carrier of a flight number such as `XX123` (2 characters, letters or digits, then digits). */
+export function carrierOf(flightNumber: string | null | undefined): string | null {
+  const m = /^([A-Z0-9]{2})\s?\d{1,4}[A-Z]?$/.exec((flightNumber ?? '').toUpperCase());
+  return m ? m[1]! : null;
+}
+
+/**
+ * A leg on the airline's own metal is a positive-space crew seat in its own reservation system, never a
+ * retail ticket: it goes there when the airline registered that system, else to a person (BOOK_IN_OWN_SYSTEM).
+ * Without a supplier setting the airline runs as before the setting existed: everything through the order.
+ */
+export function flightRoute(legFlightNumber: string | null | undefined, airline: { carrier: string; configured: boolean; ownAirline: boolean }): FlightRoute {
+  if (!airline.configured || carrierOf(legFlightNumber) !== airline.carrier.toUpperCase()) return 'ORDER';
+  return airline.ownAirline ? 'OWN_AIRLINE' : 'BOOK_IN_OWN_SYSTEM';
+}
+
+/** The recommended action of a leg left to the airline's own system. */
+export const BOOK_IN_OWN_SYSTEM = 'BOOK_IN_OWN_SYSTEM';
+
+/**
+ * The next supplier is tried when this one had nothing (no offers, nothing fitting) or said no. Never after
+ * a transient failure: a timeout may have bought a ticket, and a second supplier would buy another.
+ */
+export function nextSupplierApplies(failure: { kind: 'NO_OFFERS' } | { kind: 'ERROR'; transient: boolean }): boolean {
+  return failure.kind === 'NO_OFFERS' || !failure.transient;
+}
+
+/**
+ * A retail supplier's offers without the airline's own flights (marketed or operated by it): those are crew
+ * seats in its own system.
+ */
+export function retailOffers<T extends { airline_code: string; operating_airline_code?: string }>(offers: readonly T[], ownCarrier: string, filterOwn: boolean): T[] {
+  if (!filterOwn) return [...offers];
+  const own = ownCarrier.toUpperCase();
+  return offers.filter((o) => o.airline_code.toUpperCase() !== own && (o.operating_airline_code ?? '').toUpperCase() !== own);
+}
+
+/**
+ * An earlier attempt at this booking may have made an order whose answer we never read (a timeout, a crash
+ * after the supplier answered, a retry of a FAILED booking): look it up before ordering again.
+ */
+export function orderMayExist(attempt: { attemptsStarted: number; retry_count: number; last_error: string | null }): boolean {
+  return attempt.attemptsStarted > 1 || attempt.retry_count > 0 || attempt.last_error !== null;
+}
+
+export interface SupplierSettingFacts {
+  flights: readonly string[];
+  hotels: readonly string[];
+  /** After merging the body with what is stored. */
+  duffelToken: boolean;
+  ownAirline: boolean;
+  production: boolean;
+  sandboxAllowed: boolean;
+}
+
+/** Why a supplier setting cannot be stored, as `{field, issue}` pairs (empty: it can). */
+export function supplierSettingIssues(s: SupplierSettingFacts): Array<{ field: string; issue: string }> {
+  const issues: Array<{ field: string; issue: string }> = [];
+  for (const list of ['flights', 'hotels'] as const) {
+    s[list].forEach((name, i) => {
+      if (name === 'DUFFEL' && !s.duffelToken) issues.push({ field: `/${list}/${i}`, issue: 'DUFFEL needs a Duffel access token: set duffel.access_token' });
+      if (name === 'OWN_AIRLINE' && !s.ownAirline) issues.push({ field: `/${list}/${i}`, issue: 'OWN_AIRLINE needs own_airline {url, carrier, signing_secret}' });
+      if (name === 'SANDBOX' && s.production && !s.sandboxAllowed)
+        issues.push({
+          field: `/${list}/${i}`,
+          issue: 'SANDBOX is refused in production (a crew member must never hold a simulated booking); a staging deployment sets SUPPLIER_SANDBOX_ALLOWED=true',
+        });
+    });
+  }
+  return issues;
+}

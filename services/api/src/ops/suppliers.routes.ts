@@ -1,0 +1,135 @@
+import { AirlineIdParams, SupplierSettings, SupplierSettingsBody } from '@crew/contracts';
+import { supplierSettingsRepo, tenancyRepo, type AirlineSuppliers, type Db } from '@crew/db';
+import { supplierSettingIssues } from '@crew/engine';
+import { ApiError, errorResponses, Keyring, route, type Config, type Logger, type RouteSpec } from '@crew/platform';
+import { checkDuffelToken, isSupplierError } from '@crew/suppliers';
+
+/** Checks a Duffel token with one cheap call; rejects with a SupplierError refusal when Duffel refuses it. */
+export type DuffelTokenCheck = (token: string) => Promise<{ live_mode: boolean }>;
+
+/** The check against the deployment's Duffel (DUFFEL_API_URL). */
+export function duffelTokenCheck(config: Config): DuffelTokenCheck {
+  return (token) => checkDuffelToken(config.duffelApiUrl, token);
+}
+
+export interface SupplierSettingDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  checkDuffelToken: DuffelTokenCheck;
+  /** Told when an airline's setting changed (this process's cached adapters). */
+  changed?: (airlineId: string) => void;
+}
+
+/** The setting as answered: which secrets are set, never the secrets. */
+export function supplierSettingsView(row: AirlineSuppliers | undefined): SupplierSettings {
+  if (!row) return { flights: ['SANDBOX'], hotels: ['SANDBOX'], duffel: null, own_airline: null, updated_at: null };
+  return {
+    flights: row.flights as SupplierSettings['flights'],
+    hotels: row.hotels as SupplierSettings['hotels'],
+    duffel: row.duffel_token_sealed ? { access_token_set: true, live_mode: row.duffel_live_mode ?? false, webhook_registered: row.duffel_webhook_id !== null } : null,
+    own_airline: row.own_airline_url ? { url: row.own_airline_url, carrier: row.own_airline_carrier ?? '', signing_secret_set: row.own_airline_secret_sealed !== null } : null,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Guard, check, store: the PUT of an airline's supplier order and connections. */
+export async function putSupplierSettings(deps: SupplierSettingDeps, airlineId: string, body: SupplierSettingsBody): Promise<SupplierSettings> {
+  const keyring = Keyring.parse(deps.config.supplierCredentialsKey);
+  const stored = await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId);
+  const own = body.own_airline === undefined ? 'keep' : body.own_airline;
+  const ownSecret = own === 'keep' || own === null ? null : (own.signing_secret ?? null);
+  const ownSet = own === null ? false : own === 'keep' ? stored?.own_airline_url != null : ownSecret !== null || stored?.own_airline_secret_sealed != null;
+  const issues = supplierSettingIssues({
+    flights: body.flights,
+    hotels: body.hotels,
+    duffelToken: body.duffel === undefined ? stored?.duffel_token_sealed != null : body.duffel !== null,
+    ownAirline: ownSet,
+    production: deps.config.nodeEnv === 'production',
+    sandboxAllowed: deps.config.supplierSandboxAllowed,
+  });
+  if (own !== 'keep' && own !== null && !/^https:/i.test(own.url) && deps.config.nodeEnv === 'production') issues.push({ field: '/own_airline/url', issue: 'must be an https URL' });
+  if (issues.length > 0) throw ApiError.validation(issues, 'The supplier setting cannot be used');
+  let duffel = {
+    sealed: stored?.duffel_token_sealed ?? null,
+    live: stored?.duffel_live_mode ?? null,
+    webhookId: stored?.duffel_webhook_id ?? null,
+    webhookSecret: stored?.duffel_webhook_secret_sealed ?? null,
+  };
+  if (body.duffel === null) duffel = { sealed: null, live: null, webhookId: null, webhookSecret: null };
+  else if (body.duffel) {
+    const live = await checkToken(deps, body.duffel.access_token);
+    // A new token: the webhook registered with the old one is not this token's.
+    duffel = { sealed: keyring.seal(body.duffel.access_token, airlineId), live, webhookId: null, webhookSecret: null };
+  }
+  const saved = await supplierSettingsRepo.saveSupplierSettings(deps.db, airlineId, {
+    flights: [...body.flights],
+    hotels: [...body.hotels],
+    duffel_token_sealed: duffel.sealed,
+    duffel_live_mode: duffel.live,
+    duffel_webhook_id: duffel.webhookId,
+    duffel_webhook_secret_sealed: duffel.webhookSecret,
+    own_airline_url: own === 'keep' ? (stored?.own_airline_url ?? null) : (own?.url ?? null),
+    own_airline_carrier: own === 'keep' ? (stored?.own_airline_carrier ?? null) : (own?.carrier ?? null),
+    own_airline_secret_sealed:
+      own === 'keep' ? (stored?.own_airline_secret_sealed ?? null) : own === null ? null : ownSecret ? keyring.seal(ownSecret, airlineId) : (stored?.own_airline_secret_sealed ?? null),
+  });
+  deps.changed?.(airlineId);
+  deps.logger.info({ airline_id: airlineId, flights: saved.flights, hotels: saved.hotels, duffel_set: saved.duffel_token_sealed !== null }, 'supplier setting changed');
+  return supplierSettingsView(saved);
+}
+
+/** One cheap call to Duffel; its refusal is the caller's 422, an outage a 503 (nothing stored either way). */
+async function checkToken(deps: SupplierSettingDeps, token: string): Promise<boolean> {
+  try {
+    return (await deps.checkDuffelToken(token)).live_mode;
+  } catch (err) {
+    if (isSupplierError(err) && !err.transient)
+      throw ApiError.validation([{ field: '/duffel/access_token', issue: `Duffel refused the token (${err.code})` }], 'The supplier setting cannot be used');
+    // Never the error's own text: a client library may quote the request, token included.
+    deps.logger.warn({ code: isSupplierError(err) ? err.code : 'ERROR' }, 'Duffel token check failed');
+    throw ApiError.unavailable('Duffel could not be reached to check the token; nothing was stored. Try again.');
+  }
+}
+
+const TAGS = ['Operator API'];
+
+export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
+  const airlineOr404 = async (airlineId: string) => {
+    if (!(await tenancyRepo.findAirline(deps.db, airlineId))) throw ApiError.notFound('Airline');
+  };
+  return [
+    route({
+      method: 'put',
+      path: '/airlines/:airline_id/suppliers',
+      operationId: 'opsPutSuppliers',
+      summary: "Set an airline's supplier order and connections (secrets are write-only)",
+      description:
+        'Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. ' +
+        'No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.',
+      tags: TAGS,
+      auth: 'ops',
+      params: AirlineIdParams,
+      body: SupplierSettingsBody,
+      responses: { 200: { description: 'The setting, without secrets', schema: SupplierSettings }, ...errorResponses([401, 404, 422, 503]) },
+      handler: async ({ params, body }) => {
+        await airlineOr404(params.airline_id);
+        return { status: 200, body: await putSupplierSettings(deps, params.airline_id, body) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/airlines/:airline_id/suppliers',
+      operationId: 'opsGetSuppliers',
+      summary: "An airline's supplier order and connections (without secrets)",
+      tags: TAGS,
+      auth: 'ops',
+      params: AirlineIdParams,
+      responses: { 200: { description: 'The setting', schema: SupplierSettings }, ...errorResponses([401, 404]) },
+      handler: async ({ params }) => {
+        await airlineOr404(params.airline_id);
+        return { status: 200, body: supplierSettingsView(await supplierSettingsRepo.findSupplierSettings(deps.db, params.airline_id)) };
+      },
+    }),
+  ];
+}
