@@ -4,6 +4,7 @@ export { SupplierHttp, type HttpSupplierOptions, type SupplierCall } from './htt
 export { createSandboxSuppliers, type SandboxSupplierOptions, type Suppliers } from './sandbox';
 export {
   SupplierRegistry,
+  createSupplierRegistry,
   flightSupplierNamed,
   connectionsOf,
   hotelSupplierNamed,
@@ -14,3 +15,4 @@ export {
   type SealedSupplierSetting,
 } from './registry';
 export { checkDuffelToken } from './duffel/token-check';
+export { searchInOrder, offerInOrder, type FoundOffers } from './in-order';

@@ -132,3 +132,23 @@ export function connectionsOf(row: SealedSupplierSetting, open: (sealed: string)
         : null,
   };
 }
+
+/** The registry as the services build it: the sandbox, the deployment's Duffel, the stored settings opened with the keyring. */
+export function createSupplierRegistry(opts: {
+  sandbox: Suppliers;
+  /** Opens a sealed credential of an airline (the services' Keyring, bound to the airline id). */
+  open: (sealed: string, airlineId: string) => string;
+  readSetting: (airlineId: string) => Promise<SealedSupplierSetting | undefined>;
+  duffelFlights?: SupplierFactories['duffelFlights'];
+  duffelHotels?: SupplierFactories['duffelHotels'];
+  ttlMs?: number;
+}): SupplierRegistry {
+  return new SupplierRegistry({
+    factories: { sandbox: opts.sandbox, ...(opts.duffelFlights ? { duffelFlights: opts.duffelFlights } : {}), ...(opts.duffelHotels ? { duffelHotels: opts.duffelHotels } : {}) },
+    load: async (airlineId) => {
+      const row = await opts.readSetting(airlineId);
+      return row ? connectionsOf(row, (sealed) => opts.open(sealed, airlineId)) : null;
+    },
+    ...(opts.ttlMs === undefined ? {} : { ttlMs: opts.ttlMs }),
+  });
+}

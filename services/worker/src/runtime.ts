@@ -2,7 +2,8 @@ import { Worker } from 'bullmq';
 import { pipelineRepo, type Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
 import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, withDeadline, type JobData } from '@crew/queue';
-import type { Suppliers } from '@crew/suppliers';
+import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
+import { supplierRegistry } from './bookings/supplier-registry';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
 import { ScheduleCompletion } from './bookings/schedule-completion';
@@ -24,6 +25,8 @@ export interface WorkerDeps {
   db: Db;
   logger: Logger;
   suppliers: Suppliers;
+  /** Each airline's ordered suppliers; default: built from the stored settings over `suppliers` as the sandbox. */
+  registry?: SupplierRegistry;
   /** Processing clock (tests pin it). */
   now?: () => Date;
   metrics?: WorkerMetrics;
@@ -76,6 +79,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     relay,
     logger,
     suppliers: deps.suppliers,
+    registry: deps.registry ?? supplierRegistry(deps.db, config, deps.suppliers),
     metrics,
     retryDelays: config.autoRetryDelays,
     now: deps.now,

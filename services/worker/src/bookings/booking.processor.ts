@@ -22,7 +22,9 @@ import {
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
-import { isSupplierError, type FlightOrder, type HotelReservation, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { bookDeadhead, cancelDeadhead, type AttemptFacts } from './flight.booking';
+import type { Outcome } from './outcome';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { loadBookingContext } from '../booking-context';
@@ -36,6 +38,8 @@ export interface BookingProcessorDeps {
   relay: OutboxRelay;
   logger: Logger;
   suppliers: Suppliers;
+  /** Each airline's ordered suppliers (flights; hotels still go to `suppliers.hotels`). */
+  registry: SupplierRegistry;
   metrics: WorkerMetrics;
   /** Seconds before each automatic retry of a FAILED booking (AUTO_RETRY_DELAYS). */
   retryDelays: readonly number[];
@@ -48,14 +52,6 @@ export interface BookingProcessorDeps {
   completion: Pick<ScheduleCompletion, 'settled'>;
 }
 
-/** How a supplier task ended. */
-interface Outcome {
-  status: TaskStatus;
-  reason: string | null;
-  patch?: BookingPatch;
-  /** Action item extras (a manual flight choice after an automatic search failed, say). */
-  recommended_action?: string | null;
-}
 
 const ref = (booking: BookingRow, data: Data) => taskIdentity(data, booking.booking_id);
 
@@ -115,7 +111,7 @@ export class BookingProcessor {
     const ctx = await this.context(booking, now);
     let outcome: Outcome;
     try {
-      outcome = await this.execute(booking, data, ctx);
+      outcome = await this.execute(booking, data, ctx, { attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1 });
     } catch (err) {
       if (isSupplierError(err) && err.rateLimited) throw new SupplierPaced(err.retryAfterMs!, err.message);
       if (!isSupplierError(err)) {
@@ -146,18 +142,18 @@ export class BookingProcessor {
     });
   }
 
-  private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
+  private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
     const op = data.operation ?? 'BOOK';
-    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : this.cancelFlight(b);
+    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.deps, b);
     if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx) : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED');
     if (op === 'AMEND') {
       // A flight change is cancel-and-rebook at the supplier.
-      const cancelled = await this.cancelFlight(b);
+      const cancelled = await cancelDeadhead(this.deps, b);
       if (cancelled.status !== 'CANCELLED') return cancelled;
-      const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx);
+      const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
       return { ...rebooked, status: amendedStatus(rebooked.status) };
     }
-    return this.bookFlight(b, supplierReference('book', b.booking_id), ctx);
+    return this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
   }
 
   // ---- hotels ----
@@ -224,45 +220,18 @@ export class BookingProcessor {
 
   // ---- flights ----
 
-  private async bookFlight(b: BookingRow, reference: string, ctx: AirlineBookingContext): Promise<Outcome> {
-    const flight = (b.flight ?? {}) as { flight_option_id?: string; constraints?: { depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } };
+  private async bookFlight(b: BookingRow, reference: string, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
     const traveller = ctx.travellers.get((b.traveller_email ?? '').toLowerCase());
     const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
     if (travellerIssue || !traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
-    let optionId = flight.flight_option_id;
-    let committed = true;
-    if (!optionId) {
-      committed = false;
-      if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
-      const options = await this.deps.suppliers.flights.searchFlights({ from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date });
-      const c = flight.constraints;
-      const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined, ctx.fxRates);
-      if (!choice.ok) return { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
-      optionId = choice.option.flight_option_id;
-    }
     const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
-    const order = await this.deps.suppliers.flights.bookFlight({
-      reference,
-      flight_option_id: optionId,
-      traveller: {
-        email: b.traveller_email ?? '',
-        first_name: traveller.first_name ?? first ?? '',
-        last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
-        date_of_birth: traveller.date_of_birth,
-      },
-      booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
-    });
-    const block = flightBlock(b, order);
-    // The booking's flight_number stays the airline's anchor; what was booked is in the flight block.
-    return { ...ticketingOutcome(committed, order.price, order.flight.dep_time, ctx.maxPrice, ctx.fxRates), patch: { flight: block } };
-  }
-
-  private async cancelFlight(b: BookingRow): Promise<Outcome> {
-    const known = b.flight?.supplier_ref;
-    const supplierRef = known ?? (await this.deps.suppliers.flights.findOrder(supplierReference('book', b.booking_id)))?.supplier_ref;
-    if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
-    const order = await this.deps.suppliers.flights.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) });
-    return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: order.status } } };
+    return bookDeadhead(this.deps, b, reference, ctx, {
+      ...traveller,
+      email: b.traveller_email ?? '',
+      first_name: traveller.first_name ?? first ?? '',
+      last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
+      date_of_birth: traveller.date_of_birth,
+    }, attempt);
   }
 
   // ---- settling ----
@@ -310,21 +279,4 @@ export class BookingProcessor {
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
     if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION_OF_TASK[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
   }
-}
-
-function flightBlock(b: BookingRow, order: FlightOrder): Record<string, unknown> {
-  // pnr, ticket_id, transaction_id and trip_session_id appear after a status refresh (spec 2.5).
-  return {
-    ...(b.flight ?? {}),
-    supplier_ref: order.supplier_ref,
-    airline_code: order.flight.airline_code,
-    flight_number: order.flight.flight_number,
-    from_airport: order.flight.from_airport,
-    to_airport: order.flight.to_airport,
-    dep_time: order.flight.dep_time,
-    arr_time: order.flight.arr_time,
-    cabin: order.flight.cabin,
-    price: order.price,
-    supplier_status: order.status,
-  };
 }

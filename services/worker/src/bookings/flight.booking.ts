@@ -1,0 +1,140 @@
+/**
+ * A deadhead at the airline's suppliers: its own reservation system for a leg on its own metal, else the
+ * first supplier in its order that has a fitting offer (the next on no offers or a refusal, never after an
+ * unknown outcome). Every order carries a reference derived from the booking; a supplier without an
+ * idempotency key (Duffel) is asked for that reference before any second attempt orders again.
+ */
+import type { BookingRow } from '@crew/db';
+import {
+  BOOK_IN_OWN_SYSTEM,
+  chooseFlightOption,
+  deadheadWindow,
+  flightRoute,
+  nextSupplierApplies,
+  orderMayExist,
+  retailOffers,
+  supplierReference,
+  ticketingOutcome,
+  type AirlineBookingContext,
+} from '@crew/engine';
+import {
+  flightSupplierNamed,
+  isSupplierError,
+  offerInOrder,
+  type AirlineSupplierSet,
+  type FlightOrder,
+  type FlightSupplier,
+  type FlightTraveller,
+  type OrderedSupplier,
+  type SupplierRegistry,
+} from '@crew/suppliers';
+import type { Outcome } from './outcome';
+
+export interface FlightBookingDeps {
+  registry: SupplierRegistry;
+}
+
+/** What the processor knows of this attempt: a second start may follow an order whose answer was lost. */
+export interface AttemptFacts {
+  attemptsStarted: number;
+}
+
+interface FlightBlock {
+  flight_option_id?: string;
+  supplier?: string;
+  supplier_ref?: string;
+  constraints?: { depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null };
+}
+
+export async function bookDeadhead(deps: FlightBookingDeps, b: BookingRow, reference: string, ctx: AirlineBookingContext, traveller: FlightTraveller, attempt: AttemptFacts): Promise<Outcome> {
+  const flight = (b.flight ?? {}) as FlightBlock;
+  const set = await deps.registry.forAirline(b.airline_id);
+  const route = flightRoute(b.flight_number, { carrier: ctx.carrier_code, configured: set.configured, ownAirline: set.ownAirline !== null });
+  if (route === 'BOOK_IN_OWN_SYSTEM' && !flight.flight_option_id) {
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: `the leg is on the airline's own carrier (${ctx.carrier_code}): book the crew seat in its own reservation system and record the PNR`,
+      recommended_action: BOOK_IN_OWN_SYSTEM,
+    };
+  }
+  const hint = { traveller, ...(b.duty_date ? { date: b.duty_date } : {}) };
+  if (orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })) {
+    const found = await findEarlierOrder(set, reference, hint);
+    if (found) return ordered(b, found.supplier, found.order, Boolean(flight.flight_option_id), ctx);
+  }
+  if (flight.flight_option_id) {
+    // A committed option: the supplier that issued it books it (recorded at commit; else the one that knows it).
+    const supplier = flightSupplierNamed(set, flight.supplier as never) ?? (await offerInOrder(set, flight.flight_option_id))?.supplier ?? set.flights[0]!;
+    const order = await supplier.supplier.bookFlight({ reference, flight_option_id: flight.flight_option_id, traveller, booker_email: booker(b, ctx) });
+    return ordered(b, supplier, order, true, ctx);
+  }
+  if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
+  let last: Outcome = { status: 'NEEDS_REVIEW', reason: 'no flight supplier is configured', recommended_action: 'BOOK_MANUALLY' };
+  for (const supplier of set.flights) {
+    try {
+      const found = await supplier.supplier.searchFlights({ from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date });
+      // A retail supplier never sells the airline's own flights to its crew (those are crew seats in its own system).
+      const options = retailOffers(found, ctx.carrier_code, set.configured && supplier.name !== 'SANDBOX');
+      const c = flight.constraints;
+      const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined, ctx.fxRates);
+      if (!choice.ok) {
+        last = { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
+        if (nextSupplierApplies({ kind: 'NO_OFFERS' })) continue;
+      } else {
+        const order = await supplier.supplier.bookFlight({ reference, flight_option_id: choice.option.flight_option_id, traveller, booker_email: booker(b, ctx) });
+        return ordered(b, supplier, order, false, ctx);
+      }
+    } catch (err) {
+      if (!isSupplierError(err) || !nextSupplierApplies({ kind: 'ERROR', transient: err.transient })) throw err;
+      last = { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}`, recommended_action: 'BOOK_MANUALLY' };
+    }
+  }
+  return last;
+}
+
+/** Cancels the order at the supplier that holds it; an order a supplier will not cancel is its refusal (review). */
+export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Promise<Outcome> {
+  const flight = (b.flight ?? {}) as FlightBlock;
+  const set = await deps.registry.forAirline(b.airline_id);
+  let supplier = flightSupplierNamed(set, flight.supplier as never);
+  let supplierRef = flight.supplier_ref ?? null;
+  if (!supplierRef) {
+    // No answer was recorded: a timed-out order call may still have made one.
+    const found = await findEarlierOrder(set, supplierReference('book', b.booking_id), {});
+    supplier = found?.supplier ?? supplier;
+    supplierRef = found?.order.supplier_ref ?? null;
+  }
+  if (!supplierRef || !supplier) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
+  const order = await supplier.supplier.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) });
+  return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: order.status, ...(order.refund ? { refund: order.refund } : {}) } } };
+}
+
+async function findEarlierOrder(set: AirlineSupplierSet, reference: string, hint: Parameters<FlightSupplier['findOrder']>[1]) {
+  for (const supplier of set.flights) {
+    const order = await supplier.supplier.findOrder(reference, hint);
+    if (order) return { supplier, order };
+  }
+  return null;
+}
+
+const booker = (b: BookingRow, ctx: AirlineBookingContext) => b.booked_by ?? ctx.policy.crew_booker_email ?? '';
+
+function ordered(b: BookingRow, supplier: OrderedSupplier<FlightSupplier>, order: FlightOrder, committed: boolean, ctx: AirlineBookingContext): Outcome {
+  // The booking's flight_number stays the airline's anchor (the rostered leg); what was booked is in the flight block.
+  const block = {
+    ...(b.flight ?? {}),
+    supplier: supplier.name,
+    live_mode: order.live_mode ?? supplier.live_mode,
+    supplier_ref: order.supplier_ref,
+    airline_code: order.flight.airline_code,
+    flight_number: order.flight.flight_number,
+    from_airport: order.flight.from_airport,
+    to_airport: order.flight.to_airport,
+    dep_time: order.flight.dep_time,
+    arr_time: order.flight.arr_time,
+    cabin: order.flight.cabin,
+    price: order.price,
+    supplier_status: order.status,
+  };
+  return { ...ticketingOutcome(committed, order.price, order.flight.dep_time, ctx.maxPrice, ctx.fxRates), patch: { flight: block } };
+}

@@ -1,0 +1,11 @@
+import type { BookingPatch } from '@crew/db';
+import type { TaskStatus } from '@crew/engine';
+
+/** How a supplier task ended. */
+export interface Outcome {
+  status: TaskStatus;
+  reason: string | null;
+  patch?: BookingPatch;
+  /** Action item extras (a manual flight choice after an automatic search failed, say). */
+  recommended_action?: string | null;
+}
