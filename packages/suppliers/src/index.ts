@@ -16,3 +16,4 @@ export {
 } from './registry';
 export { checkDuffelToken } from './duffel/token-check';
 export { searchInOrder, offerInOrder, type FoundOffers } from './in-order';
+export * from './own-airline';

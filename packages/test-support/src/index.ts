@@ -4,6 +4,7 @@ import path from 'node:path';
 export * from './client';
 export * from './database';
 export * from './fixtures';
+export * from './own-airline-receiver';
 export * from './postgres-outage';
 export * from './rosters';
 export * from './stack';

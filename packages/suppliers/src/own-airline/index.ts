@@ -1,0 +1,26 @@
+export {
+  OwnAirlineClient,
+  OwnAirlineError,
+  OwnAirlineCallbackError,
+  isOutcomeUnknown,
+  crewSeatWebhookId,
+  type OwnAirlineClientOptions,
+  type CrewSeatResult,
+  type CrewSeatCancelled,
+} from './client';
+export {
+  CREW_SEAT_REQUEST,
+  CREW_SEAT_CANCEL,
+  CREW_SEAT_TICKETED,
+  CREW_SEAT_REFUSED,
+  type CrewSeatOperation,
+  type CrewSeatTraveller,
+  type CrewSeatFlight,
+  type CrewSeatRequest,
+  type CrewSeatCancelRequest,
+  type CrewSeatRequestBody,
+  type CrewSeatCancelBody,
+  type CrewSeatFlightFacts,
+  type CrewSeatTicket,
+  type OwnAirlineCallback,
+} from './wire';
