@@ -22,6 +22,9 @@ export const SupplierErrorCode = {
   RESERVATION_CANCELLED: 'RESERVATION_CANCELLED',
   UNKNOWN_PROPERTY: 'UNKNOWN_PROPERTY',
   NOT_FOUND: 'NOT_FOUND',
+  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
+  CANCEL_REFUSED: 'CANCEL_REFUSED',
+  INVALID_TRAVELLER: 'INVALID_TRAVELLER',
 } as const;
 
 export interface SupplierErrorDetails {
@@ -33,6 +36,12 @@ export interface SupplierErrorDetails {
   cause?: unknown;
   /** The supplier asked us to slow down (429, or 503 with Retry-After): wait this long before calling again. */
   retryAfterMs?: number;
+  /**
+   * The call would have created something (an order, a confirmed cancellation) and failed in a way that does
+   * not tell whether it did: a timeout, a 5xx, a connection cut after the request was sent. The error stays
+   * `transient`, but the caller must look the result up (`findOrder`, `getOrder`) before calling again.
+   */
+  outcomeUnknown?: boolean;
 }
 
 export class SupplierError extends Error {
@@ -41,6 +50,8 @@ export class SupplierError extends Error {
   readonly status: number | undefined;
   readonly details: Array<{ field: string; issue: string }>;
   readonly retryAfterMs: number | undefined;
+  /** See `SupplierErrorDetails.outcomeUnknown`: look before retrying, the thing may exist. */
+  readonly outcomeUnknown: boolean;
 
   constructor(
     readonly kind: SupplierErrorKind,
@@ -54,6 +65,7 @@ export class SupplierError extends Error {
     this.status = info.status;
     this.details = info.details ?? [];
     this.retryAfterMs = info.retryAfterMs;
+    this.outcomeUnknown = info.outcomeUnknown ?? false;
   }
 
   /** A supplier pacing us (429, or 503 with Retry-After): the task should wait, not fail. */

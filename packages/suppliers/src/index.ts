@@ -14,6 +14,17 @@ export {
   type SupplierFactories,
   type SealedSupplierSetting,
 } from './registry';
-export { checkDuffelToken } from './duffel/token-check';
 export { searchInOrder, offerInOrder, type FoundOffers } from './in-order';
 export * from './own-airline';
+export { DuffelFlightSupplier, type DuffelFlightOptions } from './duffel/flights';
+export {
+  createDuffelClient,
+  duffelCall,
+  checkDuffelToken,
+  isLiveToken,
+  redactTokens,
+  rateLimitPauseMs,
+  toSupplierError,
+  type DuffelClientOptions,
+  type DuffelCallOptions,
+} from './duffel/client';

@@ -3,6 +3,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import { createLogger, errorHandler, fallbackHandler, mountRoutes, requestLogger, route, type Logger, type RouteSpec } from '@crew/platform';
 import { Sandbox, type SandboxCoreOptions } from './sandbox';
 import { controlRoutes, SUPPLIER_TAG, supplierRoutes, Withholder } from './routes';
+import { DuffelSim } from './duffel/sim';
+import { duffelControlRouter, duffelRouter } from './duffel/routes';
 
 export interface SandboxOptions extends SandboxCoreOptions {
   /** Added before every supplier answer (not /_control, not /healthz); models a real supplier. */
@@ -14,12 +16,16 @@ export interface SandboxOptions extends SandboxCoreOptions {
   logger?: Logger;
   /** How long a `timeout` fault withholds its answer if the client keeps waiting (default 10 minutes). */
   timeoutHoldMs?: number;
+  /** Duffel simulation: e-tickets appear on reads this long after the order (default 0). */
+  duffelTicketingDelayMs?: number;
 }
 
 export interface SandboxApp {
   app: Express;
   /** The supplier state, for in-process tests (clock, faults, reservations). */
   sandbox: Sandbox;
+  /** The Duffel-dialect simulation at `/duffel/` (accounts per token, faults, orders), for in-process tests. */
+  duffel: DuffelSim;
   /** Drops the connections of answers withheld by `timeout` faults, so a server can close at once. */
   releaseWithheld: () => void;
 }
@@ -38,6 +44,8 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const logger = options.logger ?? createLogger('supplier-sandbox', 'silent');
   const sandbox = new Sandbox(options);
   const withholder = new Withholder(options.timeoutHoldMs ?? DEFAULT_HOLD_MS);
+  const duffelWithholder = new Withholder(options.timeoutHoldMs ?? DEFAULT_HOLD_MS);
+  const duffel = new DuffelSim({ now: () => sandbox.now(), ticketingDelayMs: options.duffelTicketingDelayMs ?? 0 });
   const health = route({
     method: 'get',
     path: '/healthz',
@@ -57,10 +65,21 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogger(logger));
+  // Duffel's dialect has its own envelopes and auth, so it is a router of its own, not platform routes.
+  app.use('/duffel', ...delay, duffelRouter(duffel, duffelWithholder));
+  if (options.controlApi !== false) app.use('/_control/duffel', duffelControlRouter(duffel));
   const router = express.Router();
   mountRoutes(router, routes, (spec) => (spec.tags.includes(SUPPLIER_TAG) ? delay : []));
   app.use(router);
   app.use(fallbackHandler(routes));
   app.use(errorHandler(logger));
-  return { app, sandbox, releaseWithheld: () => withholder.release() };
+  return {
+    app,
+    sandbox,
+    duffel,
+    releaseWithheld: () => {
+      withholder.release();
+      duffelWithholder.release();
+    },
+  };
 }

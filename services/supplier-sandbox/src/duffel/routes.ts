@@ -1,0 +1,215 @@
+/**
+ * The Duffel dialect over HTTP, mounted at `/duffel/` (point `@duffel/api`'s basePath there): Duffel's
+ * envelopes (`{data}`, `{data, meta}` for lists, `{errors, meta}`), bearer tokens, faults per token. Room is
+ * left for `air/webhooks` and `air/airline_initiated_changes` beside these routes.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Airline, CreateOfferRequest, CreateOrder, DuffelResponse, Offer, OfferRequest, Order } from '@duffel/api/types';
+import type { Withholder } from '../routes';
+import { AIRLINES } from './inventory';
+import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
+
+type Handler = (req: Request, token: string) => { status: number; body: unknown };
+
+/** Duffel answers errors as `{errors: [...], meta: {status, request_id}}`. */
+function sendError(res: Response, err: DuffelSimError): void {
+  for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+  res.status(err.status).json({
+    errors: [{ type: err.type, code: err.code, title: err.title, message: err.message, documentation_url: `https://duffel.com/docs/api/overview/response-handling#${err.code}` }],
+    meta: { status: err.status, request_id: randomUUID() },
+  });
+}
+
+const one = <T>(data: T): Pick<DuffelResponse<T>, 'data'> => ({ data });
+
+/** Keyset pages over ids: `after` is the id of the last item of the previous page. */
+function page<T extends { id: string }>(items: T[], query: Request['query']): { data: T[]; meta: { after: string | null; before: string | null; limit: number } } {
+  const limit = Math.min(200, Math.max(1, Number(query.limit ?? 50) || 50));
+  const after = typeof query.after === 'string' ? query.after : undefined;
+  const start = after ? items.findIndex((i) => i.id === after) + 1 : 0;
+  const data = items.slice(start, start + limit);
+  const more = start + limit < items.length;
+  return { data, meta: { after: more ? (data[data.length - 1]?.id ?? null) : null, before: start > 0 ? (data[0]?.id ?? null) : null, limit } };
+}
+
+function bearer(req: Request, sim: DuffelSim): string {
+  const match = /^Bearer (duffel_(?:test|live)_[A-Za-z0-9_\-=.]+)$/.exec(req.headers.authorization ?? '');
+  if (!match?.[1]) throw new DuffelSimError(401, 'authentication_error', 'invalid_authorization_header', 'Unauthorized', 'The Authorization header must be `Bearer <your access token>`');
+  if (sim.isRefused(match[1])) throw new DuffelSimError(401, 'authentication_error', 'access_token_not_found', 'Unauthorized', 'The access token was not recognised');
+  if (req.headers['duffel-version'] !== 'v2') throw new DuffelSimError(400, 'invalid_request_error', 'unsupported_version', 'Unsupported version', 'Send the Duffel-Version header (v2)');
+  return match[1];
+}
+
+function rateLimited(retryAfterS: number): DuffelSimError {
+  // Duffel's window reset is wall-clock (an HTTP date), whatever the simulation's clock says.
+  const reset = new Date(Date.now() + retryAfterS * 1000).toUTCString();
+  return new DuffelSimError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Rate limit exceeded', 'Too many requests; wait for the rate limit window to reset', {
+    'ratelimit-limit': '60',
+    'ratelimit-remaining': '0',
+    'ratelimit-reset': reset,
+  });
+}
+
+const serverError = () => new DuffelSimError(500, 'api_error', 'internal_server_error', 'Internal server error', 'Something went wrong');
+
+/** Offer the fault touches (price_moved, offer_gone): named in the path or the order's selected offer. */
+function offerIdOf(req: Request): string | undefined {
+  const body = (req.body as { data?: { selected_offers?: unknown } } | undefined)?.data;
+  const selected: unknown = Array.isArray(body?.selected_offers) ? (body.selected_offers as unknown[])[0] : undefined;
+  return typeof req.params.id === 'string' ? req.params.id : typeof selected === 'string' ? selected : undefined;
+}
+
+export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
+  const router = express.Router();
+  router.use(express.json());
+
+  /** One Duffel operation under the oldest fault armed for it on this token. */
+  const op = (operation: DuffelOperation, handler: Handler) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const token = bearer(req, sim);
+      const fault = sim.takeFault(token, operation);
+      const offerId = offerIdOf(req);
+      switch (fault?.outcome) {
+        case 'rate_limited':
+          throw rateLimited(fault.retry_after_s ?? 2);
+        case 'error':
+          if (fault.after_effect) handler(req, token);
+          throw serverError();
+        case 'insufficient_balance':
+          throw new DuffelSimError(422, 'invalid_state_error', 'insufficient_balance', 'Insufficient balance', 'Your Duffel balance does not cover this payment');
+        case 'cancel_refused':
+          throw new DuffelSimError(422, 'airline_error', 'order_not_cancellable', 'Order cannot be cancelled', 'The airline does not allow this order to be cancelled');
+        case 'offer_gone':
+          if (offerId) sim.markGone(token, offerId);
+          break;
+        case 'price_moved':
+          if (offerId) sim.movePrice(token, offerId, fault.price_delta ?? 10);
+          break;
+        case 'timeout': {
+          // Done, then the answer is withheld: the caller cannot tell whether it happened.
+          let answer: () => { status: number; body: unknown };
+          try {
+            const done = handler(req, token);
+            answer = () => done;
+          } catch (err) {
+            answer = () => {
+              throw err;
+            };
+          }
+          if (!(await withholder.hold(res))) return;
+          const { status, body } = answer();
+          res.status(status).json(body);
+          return;
+        }
+        default:
+          break;
+      }
+      const { status, body } = handler(req, token);
+      res.status(status).json(body);
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  router.get(
+    '/air/airlines',
+    op('airlines.list', (req) => ({ status: 200, body: page<Airline>([...AIRLINES], req.query) })),
+  );
+  router.post(
+    '/air/offer_requests',
+    op('offer_requests.create', (req, token) => {
+      const created: OfferRequest = sim.createOfferRequest(token, ((req.body as { data?: CreateOfferRequest }).data ?? {}) as CreateOfferRequest);
+      // return_offers=false leaves the offers to be listed separately, as Duffel does.
+      const body = req.query.return_offers === 'false' ? { ...created, offers: [] } : created;
+      return { status: 201, body: one(body) };
+    }),
+  );
+  router.get(
+    '/air/offers/:id',
+    op('offers.get', (req, token) => ({ status: 200, body: one<Offer>(sim.getOffer(token, String(req.params.id))) })),
+  );
+  router.post(
+    '/air/orders',
+    op('orders.create', (req, token) => ({ status: 201, body: one<Order>(sim.createOrder(token, ((req.body as { data?: CreateOrder }).data ?? {}) as CreateOrder)) })),
+  );
+  router.get(
+    '/air/orders',
+    op('orders.list', (req, token) => {
+      const raw = req.query['passenger_name[]'] ?? req.query.passenger_name;
+      const names = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+      return { status: 200, body: page<Order>(sim.listOrders(token, names), req.query) };
+    }),
+  );
+  router.get(
+    '/air/orders/:id',
+    op('orders.get', (req, token) => ({ status: 200, body: one<Order>(sim.getOrder(token, String(req.params.id))) })),
+  );
+  router.post(
+    '/air/order_cancellations',
+    op('order_cancellations.create', (req, token) => {
+      const orderId = (req.body as { data?: { order_id?: unknown } }).data?.order_id;
+      if (typeof orderId !== 'string') throw validation('order_id', 'order_id is required');
+      return { status: 201, body: one<SimCancellation>(sim.createCancellation(token, orderId)) };
+    }),
+  );
+  router.post(
+    '/air/order_cancellations/:id/actions/confirm',
+    op('order_cancellations.confirm', (req, token) => ({ status: 200, body: one<SimCancellation>(sim.confirmCancellation(token, String(req.params.id))) })),
+  );
+
+  router.use((_req, _res, next) => next(notFound()));
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof DuffelSimError) return sendError(res, err);
+    const parse = (err as { type?: unknown }).type === 'entity.parse.failed';
+    sendError(res, parse ? new DuffelSimError(400, 'invalid_request_error', 'malformed_json', 'Malformed JSON', 'The request body is not JSON') : serverError());
+  });
+  return router;
+}
+
+/**
+ * The simulation's control API (`/_control/duffel`, mounted only with the sandbox's own control API): arm
+ * faults per token, refuse tokens, set an account's currency, read orders, reset.
+ */
+export function duffelControlRouter(sim: DuffelSim): Router {
+  const router = express.Router();
+  router.use(express.json());
+  const bad = (res: Response, issue: string) => res.status(422).json({ error: { code: 'VALIDATION_FAILED', message: issue } });
+
+  router.post('/faults', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof b.token !== 'string') return bad(res, 'token is required');
+    if (!DUFFEL_OPERATIONS.includes(b.operation as DuffelOperation)) return bad(res, `operation must be one of ${DUFFEL_OPERATIONS.join(', ')}`);
+    if (!DUFFEL_OUTCOMES.includes(b.outcome as (typeof DUFFEL_OUTCOMES)[number])) return bad(res, `outcome must be one of ${DUFFEL_OUTCOMES.join(', ')}`);
+    const fault = sim.armFault(b.token, {
+      operation: b.operation as DuffelOperation,
+      outcome: b.outcome as (typeof DUFFEL_OUTCOMES)[number],
+      ...(typeof b.count === 'number' ? { count: b.count } : {}),
+      ...(typeof b.retry_after_s === 'number' ? { retry_after_s: b.retry_after_s } : {}),
+      ...(typeof b.price_delta === 'number' ? { price_delta: b.price_delta } : {}),
+      ...(b.after_effect === true ? { after_effect: true } : {}),
+    });
+    return res.status(201).json(fault);
+  });
+  router.post('/refused-tokens', (req, res) => {
+    const token = (req.body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string') return bad(res, 'token is required');
+    sim.refuseToken(token);
+    return res.status(204).end();
+  });
+  router.post('/accounts', (req, res) => {
+    const { token, currency } = (req.body ?? {}) as { token?: unknown; currency?: unknown };
+    if (typeof token !== 'string' || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return bad(res, 'token and a 3-letter currency are required');
+    sim.setCurrency(token, currency);
+    return res.status(204).end();
+  });
+  router.get('/orders', (req, res) => {
+    if (typeof req.query.token !== 'string') return bad(res, 'token is required');
+    return res.json({ orders: sim.orders(req.query.token) });
+  });
+  router.post('/reset', (_req, res) => {
+    sim.reset();
+    res.status(204).end();
+  });
+  return router;
+}
