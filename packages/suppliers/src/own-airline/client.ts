@@ -62,14 +62,14 @@ export class OwnAirlineError extends SupplierError {
     code: string,
     message: string,
     info: SupplierErrorDetails,
-    readonly outcomeUnknown: boolean,
+    outcomeUnknown: boolean,
   ) {
-    super(kind, code, message, info);
+    super(kind, code, message, { ...info, outcomeUnknown });
   }
 }
 
 export function isOutcomeUnknown(err: unknown): boolean {
-  return err instanceof OwnAirlineError && err.outcomeUnknown;
+  return err instanceof SupplierError && err.outcomeUnknown;
 }
 
 /** Thrown by `verifyCallback`: the callback is not from the airline (or not readable); answer it 400/401. */
