@@ -29,6 +29,7 @@ import { mountOperability, operabilityMiddleware } from './operability';
 import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
 import { confirmationPage } from './rooming/confirmation.page';
 import { webhookRoutes } from './webhooks/webhooks.routes';
+import { ownAirlineCallbacks } from './callbacks/own-airline.callback';
 
 // The base path every airline route and link is built on (contracts' API_PREFIX).
 export const API_BASE = API_PREFIX;
@@ -83,7 +84,10 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     ops: [
       ...opsRoutes(deps.db),
       ...opsSupplierRoutes({ db: deps.db, config: deps.config, logger: deps.logger, checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config) }),
-      ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],
+      ...opsChangeRequestRoutes(deps.db),
+      ...opsFxRoutes(deps.db, deps.now),
+      ...opsRoomingRoutes(deps.db),
+    ],
   };
 }
 
@@ -127,6 +131,8 @@ export function createApiApp(deps: ApiDeps): Express {
     app.use(base, router);
   }
   mountOperability(app, deps, routes);
+  // The airline's own reservation system completes crew-seat requests: no bearer, the signature is the credential.
+  app.use(ownAirlineCallbacks({ db: deps.db, config: deps.config, logger: deps.logger, relay: deps.relay }));
   // The hotel confirmation page of rooming lists: no bearer, the signed link is the credential.
   app.use(confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now));
   app.use(fallbackHandler([...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })), ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path }))]));

@@ -80,6 +80,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     logger,
     suppliers: deps.suppliers,
     registry: deps.registry ?? supplierRegistry(deps.db, config, deps.suppliers),
+    callbackBase: config.publicApiUrl,
     metrics,
     retryDelays: config.autoRetryDelays,
     now: deps.now,

@@ -1,10 +1,8 @@
 import type { Job } from 'bullmq';
-import { bookingRepo, outboxRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, outboxRepo, webhookRepo, type BookingRow, type Db } from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
-  chooseFlightOption,
-  deadheadWindow,
   DISPOSITION_OF_TASK,
   flightTravellerIssue,
   internalErrorOutcome,
@@ -13,12 +11,10 @@ import {
   reservationOutcome,
   roomDates,
   supplierErrorOutcome,
-  ticketingOutcome,
   urgentEvents,
   supplierReference,
   taskIdentity,
   type AirlineBookingContext,
-  type TaskStatus,
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
@@ -40,6 +36,8 @@ export interface BookingProcessorDeps {
   suppliers: Suppliers;
   /** Each airline's ordered suppliers (flights; hotels still go to `suppliers.hotels`). */
   registry: SupplierRegistry;
+  /** The api's address as suppliers reach it (the airline's own system calls back there). */
+  callbackBase: string;
   metrics: WorkerMetrics;
   /** Seconds before each automatic retry of a FAILED booking (AUTO_RETRY_DELAYS). */
   retryDelays: readonly number[];
@@ -51,7 +49,6 @@ export interface BookingProcessorDeps {
   /** Told of each settled item's schedule: completes it once none of its items is open. */
   completion: Pick<ScheduleCompletion, 'settled'>;
 }
-
 
 const ref = (booking: BookingRow, data: Data) => taskIdentity(data, booking.booking_id);
 
@@ -123,6 +120,7 @@ export class BookingProcessor {
         outcome = supplierErrorOutcome(err);
       }
     }
+    if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     await this.settle(booking, data, ctx, outcome, now);
     log.info({ status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' }, 'booking task settled');
   }
@@ -225,16 +223,33 @@ export class BookingProcessor {
     const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
     if (travellerIssue || !traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
     const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
-    return bookDeadhead(this.deps, b, reference, ctx, {
-      ...traveller,
-      email: b.traveller_email ?? '',
-      first_name: traveller.first_name ?? first ?? '',
-      last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
-      date_of_birth: traveller.date_of_birth,
-    }, attempt);
+    return bookDeadhead(
+      this.deps,
+      b,
+      reference,
+      ctx,
+      {
+        ...traveller,
+        email: b.traveller_email ?? '',
+        first_name: traveller.first_name ?? first ?? '',
+        last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
+        date_of_birth: traveller.date_of_birth,
+      },
+      attempt,
+    );
   }
 
   // ---- settling ----
+
+  /** The supplier answers later (a callback resumes the task): the booking stays PENDING, with what was asked. */
+  private async awaitCallback(b: BookingRow, data: Data, outcome: Outcome, log: Logger): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const current = await bookingRepo.lockBooking(trx, b.booking_id);
+      if (!current || !isCurrentTask(current, data)) return;
+      await bookingRepo.updateBooking(trx, b.booking_id, { ...outcome.patch }, { reason: 'awaiting the supplier’s callback', actor: 'engine' });
+    });
+    log.info({ operation: data.operation ?? 'BOOK' }, 'booking task awaits the supplier’s callback');
+  }
 
   private async settle(b: BookingRow, data: Data, ctx: AirlineBookingContext, outcome: Outcome, now: Date): Promise<void> {
     const retry = outcome.status === 'FAILED' ? nextAutomaticRetry(b.retry_count, ctx.maxRetries, this.deps.retryDelays, now.getTime()) : null;
