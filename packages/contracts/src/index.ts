@@ -13,3 +13,4 @@ export * from './coverage';
 export * from './preview';
 export * from './routes';
 export * from './webhooks';
+export * from './travellers';
