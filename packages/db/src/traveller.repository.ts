@@ -72,12 +72,5 @@ export function insertAudit(
 
 /** An employee's audit entries, newest first. */
 export function listAudit(db: DbOrTrx, airlineId: string, employeeId: string, limit: number): Promise<TravellerAudit[]> {
-  return db
-    .selectFrom('traveller_audit')
-    .selectAll()
-    .where('airline_id', '=', airlineId)
-    .where('employee_id', '=', employeeId)
-    .orderBy('audit_id', 'desc')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('traveller_audit').selectAll().where('airline_id', '=', airlineId).where('employee_id', '=', employeeId).orderBy('audit_id', 'desc').limit(limit).execute();
 }

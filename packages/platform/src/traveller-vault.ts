@@ -87,7 +87,10 @@ export class TravellerVault {
   }
 
   /** loadBookingFacts' answer with its travellers opened: what the engine's bookingContextOf takes. */
-  openFacts<F extends { travellers: readonly SealedPersonal[] }>(airlineId: string, facts: F) {
-    return { ...facts, travellers: this.openTravellers(airlineId, facts.travellers as F['travellers'][number][]) };
+  openFacts<T extends SealedPersonal, F extends { travellers: readonly T[] }>(
+    airlineId: string,
+    facts: F & { travellers: readonly T[] },
+  ): Omit<F, 'travellers'> & { travellers: (Omit<T, keyof SealedPersonal> & { date_of_birth: string | null })[] } {
+    return { ...facts, travellers: this.openTravellers(airlineId, facts.travellers) };
   }
 }

@@ -17,7 +17,7 @@ const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => 
 const put = (t: Tenant, employeeId: string, body: unknown) => api(t, `/crew/travellers/${employeeId}`, { method: 'PUT', body });
 const get = (t: Tenant, employeeId: string) => api(t, `/crew/travellers/${employeeId}`);
 const row = async (airlineId: string, employeeId: string) =>
-  (await sql<Record<string, unknown>>`select * from travellers where airline_id = ${airlineId} and employee_id = ${employeeId}`.execute(stack.database.db)).rows[0];
+  (await sql<Record<string, unknown>>`select * from travellers where airline_id = ${airlineId} and employee_id = ${employeeId}`.execute(stack.database.db)).rows[0]!;
 
 const FULL = {
   traveller_email: 'Ana.Silva@Alpha.test',
@@ -132,7 +132,7 @@ describe('personal fields at rest', () => {
     expect(stored).toMatchObject({ date_of_birth: null, has_date_of_birth: true, personal_sealed: expect.stringMatching(/^v2\./) });
     // Another airline's row with A's sealed text: it does not open there (the airline is bound in).
     await put(b, 'B400', { traveller_email: 'copy@beta.test', first_name: 'Copy' });
-    await sql`update travellers set personal_sealed = ${stored.personal_sealed as string}, has_date_of_birth = true where airline_id = ${b.airlineId} and employee_id = 'B400'`.execute(
+    await sql`update travellers set personal_sealed = ${stored.personal_sealed}, has_date_of_birth = true where airline_id = ${b.airlineId} and employee_id = 'B400'`.execute(
       stack.database.db,
     );
     const copied = await get(b, 'B400');

@@ -59,9 +59,9 @@ function mergePersonal(current: PersonalData, body: Partial<Record<(typeof PERSO
   const next: Record<string, unknown> = { ...current };
   for (const f of PERSONAL_FIELDS) {
     if (body[f] === null) delete next[f];
-    else if (body[f] !== undefined) next[f] = f === 'identity_document' ? { ...(body[f] as object) } : body[f];
+    else if (body[f] !== undefined) next[f] = f === 'identity_document' ? { ...body[f] } : body[f];
   }
-  return next as PersonalData;
+  return next;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
