@@ -839,7 +839,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A crew member's traveller profile (the identity document's number masked to its last 4) */
+        /**
+         * A crew member's traveller profile (the identity document's number masked to its last 4)
+         * @description The profile of the employee of the calling airline (404 for an unknown employee_id or one of another airline). Personal fields that do not decrypt with the service keys (a row copied from another airline) read as null; the document number shows only its last 4 characters.
+         */
         get: operations["getTravellerProfile"];
         /**
          * Create or update a crew member's traveller profile: an omitted field keeps its value, null clears it
@@ -860,7 +863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Changes to a crew member's traveller profile, newest first: who, when and which fields (never the values) */
+        /**
+         * Changes to a crew member's traveller profile, newest first: who, when and which fields (never the values)
+         * @description One entry per change: `actor` is the token’s e-mail (else its client id), or `operator` for the operator API; `fields` names what changed, never the values. 404 for an unknown employee_id or one of another airline.
+         */
         get: operations["listTravellerProfileAudit"];
         put?: never;
         post?: never;

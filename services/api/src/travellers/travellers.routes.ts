@@ -43,6 +43,9 @@ export function travellerRoutes(db: Db, vault: TravellerVault, logger: Logger, n
       path: PATH,
       operationId: 'getTravellerProfile',
       summary: "A crew member's traveller profile (the identity document's number masked to its last 4)",
+      description:
+        'The profile of the employee of the calling airline (404 for an unknown employee_id or one of another airline). Personal fields that do not ' +
+        'decrypt with the service keys (a row copied from another airline) read as null; the document number shows only its last 4 characters.',
       tags: TAGS,
       auth: requiredScope('get', PATH),
       params: TravellerProfileParams,
@@ -60,6 +63,9 @@ export function travellerRoutes(db: Db, vault: TravellerVault, logger: Logger, n
       path: `${PATH}/audit`,
       operationId: 'listTravellerProfileAudit',
       summary: "Changes to a crew member's traveller profile, newest first: who, when and which fields (never the values)",
+      description:
+        'One entry per change: `actor` is the token’s e-mail (else its client id), or `operator` for the operator API; `fields` names what ' +
+        'changed, never the values. 404 for an unknown employee_id or one of another airline.',
       tags: TAGS,
       auth: requiredScope('get', `${PATH}/audit`),
       params: TravellerProfileParams,
