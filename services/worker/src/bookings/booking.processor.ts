@@ -16,7 +16,7 @@ import {
   taskIdentity,
   type AirlineBookingContext,
 } from '@crew/engine';
-import type { Logger } from '@crew/platform';
+import type { Logger, TravellerVault } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
 import { isSupplierError, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts } from './flight.booking';
@@ -38,6 +38,8 @@ export interface BookingProcessorDeps {
   registry: SupplierRegistry;
   /** The api's address as suppliers reach it (the airline's own system calls back there). */
   callbackBase: string;
+  /** Opens the travellers' sealed personal fields (the date of birth a flight needs). */
+  vault: TravellerVault;
   metrics: WorkerMetrics;
   /** Seconds before each automatic retry of a FAILED booking (AUTO_RETRY_DELAYS). */
   retryDelays: readonly number[];
@@ -85,11 +87,11 @@ export class BookingProcessor {
    * profile and read it fresh.
    */
   private context(b: BookingRow, now: Date): Promise<AirlineBookingContext> {
-    if (b.type !== 'HOTEL') return loadBookingContext(this.deps.db, b.airline_id, now.toISOString(), b.traveller_email ? [b.traveller_email] : []);
+    if (b.type !== 'HOTEL') return loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), b.traveller_email ? [b.traveller_email] : []);
     const hit = this.contexts.get(b.airline_id);
     const t = Date.now();
     if (hit && t - hit.at < CONTEXT_TTL_MS) return hit.ctx;
-    const ctx = loadBookingContext(this.deps.db, b.airline_id, now.toISOString(), []);
+    const ctx = loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), []);
     this.contexts.set(b.airline_id, { at: t, ctx });
     ctx.catch(() => this.contexts.delete(b.airline_id));
     if (this.contexts.size > 1000) for (const [k, v] of this.contexts) if (t - v.at >= CONTEXT_TTL_MS) this.contexts.delete(k);
