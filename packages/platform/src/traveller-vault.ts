@@ -80,9 +80,13 @@ export class TravellerVault {
   openTravellers<T extends SealedPersonal>(airlineId: string, rows: readonly T[]): (Omit<T, keyof SealedPersonal> & { date_of_birth: string | null })[] {
     return rows.map((row) => {
       const { personal_sealed, legacy_date_of_birth, ...rest } = row;
-      let dob: string | null | undefined;
-      const open = () => (dob === undefined ? (dob = this.open(airlineId, { personal_sealed, legacy_date_of_birth }).data.date_of_birth ?? null) : dob);
-      return Object.defineProperty(rest, 'date_of_birth', { enumerable: true, get: open }) as Omit<T, keyof SealedPersonal> & { date_of_birth: string | null };
+      let data: PersonalData | undefined;
+      const open = () => (data ??= this.open(airlineId, { personal_sealed, legacy_date_of_birth }).data);
+      Object.defineProperty(rest, 'date_of_birth', { enumerable: true, get: () => open().date_of_birth ?? null });
+      // The rest a supplier's order may need (title, gender, phone, document), opened with it; not enumerable,
+      // so a logged or serialised context never carries it.
+      Object.defineProperty(rest, 'personal', { enumerable: false, get: open });
+      return rest as Omit<T, keyof SealedPersonal> & { date_of_birth: string | null };
     });
   }
 

@@ -16,9 +16,9 @@ import {
   taskIdentity,
   type AirlineBookingContext,
 } from '@crew/engine';
-import type { Logger, TravellerVault } from '@crew/platform';
+import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
-import { isSupplierError, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, type FlightTraveller, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts } from './flight.booking';
 import type { Outcome } from './outcome';
 import type { WorkerMetrics } from '../operability/hooks';
@@ -225,13 +225,14 @@ export class BookingProcessor {
     const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
     if (travellerIssue || !traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
     const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
+    const personal = (traveller as { personal?: PersonalData }).personal ?? {};
     return bookDeadhead(
       this.deps,
       b,
       reference,
       ctx,
       {
-        ...traveller,
+        ...travellerExtras(personal),
         email: b.traveller_email ?? '',
         first_name: traveller.first_name ?? first ?? '',
         last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
@@ -296,4 +297,15 @@ export class BookingProcessor {
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
     if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION_OF_TASK[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
   }
+}
+
+/** The profile fields a supplier's order may need beyond the name and date of birth (Duffel: title, gender, phone). */
+function travellerExtras(p: PersonalData): Partial<FlightTraveller> {
+  const doc = p.identity_document;
+  return {
+    ...(p.title ? { title: p.title as FlightTraveller['title'] } : {}),
+    ...(p.gender ? { gender: p.gender as FlightTraveller['gender'] } : {}),
+    ...(p.phone_number ? { phone_number: p.phone_number } : {}),
+    ...(doc ? { identity_document: { ...doc, type: doc.type as NonNullable<FlightTraveller['identity_document']>['type'] } } : {}),
+  };
 }
