@@ -122,6 +122,7 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       path: '/airlines/:airline_id/suppliers',
       operationId: 'opsGetSuppliers',
       summary: "An airline's supplier order and connections (without secrets)",
+      description: 'The priority orders and which secrets are set (`access_token_set`, `signing_secret_set`), never the secrets. No setting answers `SANDBOX` only with `updated_at: null`.',
       tags: TAGS,
       auth: 'ops',
       params: AirlineIdParams,
