@@ -964,6 +964,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/airlines/{airline_id}/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An airline's supplier order and connections (without secrets)
+         * @description The priority orders and which secrets are set (`access_token_set`, `signing_secret_set`), never the secrets. No setting answers `SANDBOX` only with `updated_at: null`.
+         */
+        get: operations["opsGetSuppliers"];
+        /**
+         * Set an airline's supplier order and connections (secrets are write-only)
+         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
+         */
+        put: operations["opsPutSuppliers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/change-requests": {
         parameters: {
             query?: never;
@@ -1162,6 +1186,26 @@ export interface paths {
          * @description The page’s form, `application/x-www-form-urlencoded`: `form_token` (the page’s anti-forgery field), `list_number` (one confirmation number for the list), and per row `number_<row>` (the row’s own number, wins over the list’s) or `reject_<row>=1` with `reason_<row>`. Every row awaiting an answer needs a number or a rejection with a reason (else 422, the page again). Confirmed rows make their bookings CONFIRMED (AMENDED: MODIFIED; CANCELLED: CANCELLED) with the hotel’s number; rejected ones NEEDS_REVIEW with the reason. Answers 200 with the page showing the answer. A list already answered or expired is 409; without the page’s field, or from another site’s Origin, 403.
          */
         post: operations["hotelRoomingListAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/own-airline/{airline_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The airline's own reservation system completes a crew-seat request it answered 202
+         * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). A bad signature is 401; an unknown booking 404; a repeat after the booking settled is acknowledged and changes nothing.
+         */
+        post: operations["ownAirlineCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2405,14 +2449,31 @@ export interface components {
             cabin?: "ECONOMY" | "PREMIUM_ECONOMY" | "BUSINESS" | "FIRST";
             price?: components["schemas"]["Money"];
             /**
-             * @description The reservation as the supplier holds it (an amended room stays CONFIRMED)
+             * @description The order as the supplier holds it; REQUESTED: the airline’s own system took the request and answers later; REFUSED: it said no
              * @enum {string}
              */
-            supplier_status?: "CONFIRMED" | "CANCELLED";
+            supplier_status?: "CONFIRMED" | "CANCELLED" | "REQUESTED" | "REFUSED";
+            /** @description Why the airline’s own system refused the crew seat */
+            supplier_reason?: string;
             pnr?: string;
             ticket_id?: string;
             transaction_id?: string;
             trip_session_id?: string;
+            /**
+             * @description Who holds the booking: the supplier sandbox, Duffel (bought at retail), or the airline’s own reservation system (a crew seat)
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
+            /** @description True when the booking is real (a live supplier account); false for the sandbox and test accounts */
+            live_mode?: boolean;
+            /** @description 2-letter IATA carrier code */
+            operating_airline_code?: string;
+            /** @description What the supplier refunded on cancellation, and where it went */
+            refund?: {
+                amount: components["schemas"]["Money"];
+                /** @enum {string} */
+                destination: "ORIGINAL_FORM_OF_PAYMENT" | "BALANCE" | "AIRLINE_CREDITS" | "VOUCHER";
+            };
         };
         /** Booking */
         Booking: {
@@ -2775,6 +2836,46 @@ export interface components {
             email: string;
             /** @description Shown once. The register credential is `<user_id>:<user_token>` */
             user_token: string;
+        };
+        /** SupplierSettingsBody */
+        SupplierSettingsBody: {
+            /** @description Flight suppliers in priority order */
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            /** @description Hotel suppliers in priority order */
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel?: {
+                /** @description The airline's Duffel access token (`duffel_test_…` or `duffel_live_…`). Write-only: stored sealed, never answered. */
+                access_token: string;
+            } | null;
+            own_airline?: {
+                /**
+                 * Format: uri
+                 * @description HTTPS endpoint of the airline's crew-booking system (docs/own-airline.md)
+                 */
+                url: string;
+                /** @description The IATA carrier code whose legs go to that system */
+                carrier: string;
+                /** @description Standard Webhooks secret signing our requests and the airline’s callbacks. Write-only; omitted keeps the stored one (required the first time). */
+                signing_secret?: string;
+            } | null;
+        };
+        /** SupplierSettings */
+        SupplierSettings: {
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel: {
+                access_token_set: boolean;
+                /** @description True for a `duffel_live_` token: its bookings are real and paid */
+                live_mode: boolean;
+                /** @description Duffel's webhook for airline-initiated changes is registered with this token */
+                webhook_registered: boolean;
+            } | null;
+            own_airline: {
+                url: string;
+                carrier: string;
+                signing_secret_set: boolean;
+            } | null;
+            updated_at: string | null;
         };
         /** OpsChangeRequest */
         OpsChangeRequest: {
@@ -7554,6 +7655,108 @@ export interface operations {
             };
         };
     };
+    opsGetSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsPutSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The setting, without secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     opsListChangeRequests: {
         parameters: {
             query?: {
@@ -8005,6 +8208,40 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+        };
+    };
+    ownAirlineCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed by this airline’s own system */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
