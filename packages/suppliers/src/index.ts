@@ -32,6 +32,8 @@ export {
   DuffelChanges,
   DUFFEL_SIGNATURE_HEADER,
   DUFFEL_WEBHOOK_EVENTS,
+  duffelCallbackUrl,
+  registerDuffelWebhook,
   duffelSignatureHeader,
   parseDuffelEvent,
   toAirlineChange,

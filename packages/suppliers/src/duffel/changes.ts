@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Duffel } from '@duffel/api';
 import type { AirlineInitiatedChange, OrderSlice } from '@duffel/api/types';
-import { duffelCall } from './client';
+import { createDuffelClient, duffelCall } from './client';
 import { toSegment } from './mapping';
 
 /** The event types we register for: changes, and the order events that may follow one. */
@@ -134,4 +134,14 @@ export class DuffelChanges {
     const { data } = await duffelCall('flight.accept_change', () => this.duffel.airlineInitiatedChanges.accept(changeId), { timeoutMs: this.options.timeoutMs });
     return toAirlineChange(data);
   }
+}
+
+/** Where Duffel sends an airline's events: the api's public address, one path per airline. */
+export function duffelCallbackUrl(publicApiUrl: string, airlineId: string): string {
+  return `${publicApiUrl.replace(/\/+$/, '')}/callbacks/duffel/${airlineId}`;
+}
+
+/** Registers the callback of an airline with its token against a Duffel base path (the deployment's DUFFEL_API_URL). */
+export function registerDuffelWebhook(basePath: string | undefined, token: string, url: string, timeoutMs = 10_000): Promise<{ id: string; secret: string }> {
+  return new DuffelChanges(createDuffelClient({ token, ...(basePath === undefined ? {} : { basePath }) }), { timeoutMs }).registerWebhook(url);
 }

@@ -134,7 +134,7 @@ export class DuffelChangeSim {
    * Sends the event naming the change to the token's active webhooks that take it, signed as Duffel signs
    * (`X-Duffel-Signature: t=…,v1=hex(HMAC-SHA256(secret, "t.body"))`); answers each delivery's HTTP status.
    */
-  async deliver(token: string, change: AirlineInitiatedChange, options: { badSignature?: boolean } = {}): Promise<Array<{ url: string; status: number }>> {
+  async deliver(token: string, change: AirlineInitiatedChange, options: { badSignature?: boolean; rebase?: string } = {}): Promise<Array<{ url: string; status: number }>> {
     const type = 'order.airline_initiated_change_detected';
     const results: Array<{ url: string; status: number }> = [];
     for (const hook of this.account(token).webhooks.filter((h) => h.active && h.events.includes(type))) {
@@ -152,8 +152,10 @@ export class DuffelChangeSim {
       const digest = createHmac('sha256', options.badSignature ? `${hook.secret}x` : hook.secret)
         .update(`${t}.${body}`)
         .digest('hex');
+      // A test stack learns its api's address after Duffel was told it: the registered path on that origin.
+      const url = options.rebase ? `${options.rebase.replace(/\/+$/, '')}${new URL(hook.url).pathname}` : hook.url;
       try {
-        const res = await fetch(hook.url, {
+        const res = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-duffel-signature': `t=${t},v1=${digest}` },
           body,

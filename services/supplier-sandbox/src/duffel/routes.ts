@@ -241,7 +241,8 @@ export function duffelControlRouter(sim: DuffelSim): Router {
         ...(typeof b.flight_number === 'string' ? { flight_number: b.flight_number } : {}),
         ...(typeof b.destination === 'string' ? { destination: b.destination } : {}),
       });
-      const deliveries = b.deliver === false ? [] : await changesOf(sim).deliver(b.token, change, { badSignature: b.bad_signature === true });
+      const deliveries =
+        b.deliver === false ? [] : await changesOf(sim).deliver(b.token, change, { badSignature: b.bad_signature === true, ...(typeof b.rebase === 'string' ? { rebase: b.rebase } : {}) });
       return res.status(201).json({ change, deliveries });
     } catch (err) {
       if (err instanceof DuffelSimError) return res.status(err.status).json({ error: { code: err.code, message: err.message } });
