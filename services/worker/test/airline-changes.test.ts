@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from '@crew/db';
-import { createDuffelClient, DuffelFlightSupplier, duffelSignatureHeader, type FlightOrder } from '@crew/suppliers';
+import { createDuffelClient, DuffelChanges, DuffelFlightSupplier, duffelSignatureHeader, toAirlineChange, type FlightOrder } from '@crew/suppliers';
 import { http, onboard, type Stack, startStack, type Tenant, waitFor } from '@crew/test-support';
 
 const TOKEN = 'duffel_test_AirlineChanges0123456789';
@@ -133,6 +133,17 @@ describe('airline-initiated changes on Duffel orders', () => {
     // Accepted at Duffel: the order now flies the new times.
     const changes = await http(`${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`, { token: TOKEN, headers: { 'duffel-version': 'v2' } });
     expect(changes.body.data[0]).toMatchObject({ action_taken: 'accepted' });
+  });
+
+  it('a change accepted meanwhile (the event and the periodic check racing) stays accepted, never sent to review', async () => {
+    const { bookingId, order } = await ticketedDeadhead('aic-race');
+    const res = await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: 30, deliver: false });
+    const stale = toAirlineChange(res.body.change);
+    const client = new DuffelChanges(createDuffelClient({ token: TOKEN, basePath: stack.config.duffelApiUrl }), { timeoutMs: 5000 });
+    expect(await stack.worker!.airlineChanges.apply(tenant.airlineId, client, stale)).toBe('ACCEPTED');
+    // The second run still holds the change as open: Duffel refuses the accept, the change reads accepted.
+    expect(await stack.worker!.airlineChanges.apply(tenant.airlineId, client, stale)).toBe('ACCEPTED');
+    expect(await bookingRow(bookingId)).toMatchObject({ status: 'CONFIRMED', review_reason: null });
   });
 
   it("a change that misses the duty sends the booking to NEEDS_REVIEW with the change id and the airline's event", async () => {

@@ -80,8 +80,10 @@ export class AirlineChangeProcessor {
         await client.acceptChange(change.id);
       } catch (err) {
         if (!isSupplierError(err) || err.transient) throw err;
-        // Refused at Duffel (taken meanwhile, no longer acceptable): a person looks, the change id kept.
-        decision = { kind: 'REVIEW', reason: `Duffel refused to accept the airline's change (${err.code})`, recommended_action: 'ACCEPT_CHANGE' };
+        // Accepted meanwhile (the event's job and the periodic check raced, or a person at Duffel): recorded as
+        // accepted. Refused for any other reason: a person looks, the change id kept.
+        const now = await client.getChange(change.order_id, change.id);
+        if (now?.action_taken !== 'accepted') decision = { kind: 'REVIEW', reason: `Duffel refused to accept the airline's change (${err.code})`, recommended_action: 'ACCEPT_CHANGE' };
       }
     }
     const done = await this.record(booking, change, decision);
