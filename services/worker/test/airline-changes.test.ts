@@ -54,11 +54,40 @@ afterAll(async () => {
 });
 
 /** A Duffel order as the booking processor makes one, and the booking row it leaves (CONFIRMED). */
-async function ticketedDeadhead(reference: string): Promise<{ bookingId: string; order: FlightOrder }> {
+async function ticketedDeadhead(reference: string, withActionItem = false): Promise<{ bookingId: string; order: FlightOrder; actionId: string | null }> {
   const flights = new DuffelFlightSupplier(createDuffelClient({ token: TOKEN, basePath: stack.config.duffelApiUrl }), { liveMode: false, timeoutMs: 5000 });
   const offers = await flights.searchFlights({ from_airport: 'LHR', to_airport: 'JFK', date: DATE, cabin: 'ECONOMY' });
   const order = await flights.bookFlight({ reference, flight_option_id: offers[0]!.flight_option_id, traveller, booker_email: 'crew@change.example' });
   const f = order.flight;
+  const item = withActionItem
+    ? await stack.database.db
+        .insertInto('action_items')
+        .values({
+          airline_id: tenant.airlineId,
+          schedule_id: null,
+          item_key: `deadhead:${reference}`,
+          source: 'AIRLINE_INJECTED',
+          type: 'FLIGHT',
+          subtype: 'DEADHEAD',
+          classification: 'NEW',
+          priority: 'P3',
+          disposition: 'AUTO_BOOKED',
+          auto_eligible: true,
+          anchors: JSON.stringify({ duty_date: DATE }),
+          source_rows: JSON.stringify({ day1_row: null, day2_row: null }),
+          details: JSON.stringify({ from_airport: 'LHR', to_airport: 'JFK' }),
+          booking_id: null,
+          flight_options_url: null,
+          recommended_action: null,
+          message: null,
+          notes: null,
+          irop_ref: null,
+          event_at: null,
+          disposition_at: null,
+        })
+        .returning('action_id')
+        .executeTakeFirstOrThrow()
+    : null;
   const row = await stack.database.db
     .insertInto('bookings')
     .values({
@@ -68,6 +97,7 @@ async function ticketedDeadhead(reference: string): Promise<{ bookingId: string;
       source: 'AIRLINE_INJECTED',
       traveller_email: traveller.email,
       duty_date: DATE,
+      action_id: item?.action_id ?? null,
       from_airport: 'LHR',
       to_airport: 'JFK',
       // The leg was asked for as the flight booked: its window is three hours either side.
@@ -77,7 +107,7 @@ async function ticketedDeadhead(reference: string): Promise<{ bookingId: string;
     })
     .returning('booking_id')
     .executeTakeFirstOrThrow();
-  return { bookingId: row.booking_id, order };
+  return { bookingId: row.booking_id, order, actionId: item?.action_id ?? null };
 }
 
 const bookingRow = async (id: string) =>
@@ -147,7 +177,7 @@ describe('airline-initiated changes on Duffel orders', () => {
   });
 
   it("a change that misses the duty sends the booking to NEEDS_REVIEW with the change id and the airline's event", async () => {
-    const { bookingId, order } = await ticketedDeadhead('aic-review');
+    const { bookingId, order, actionId } = await ticketedDeadhead('aic-review', true);
     const res = await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: 600, rebase: stack.apiUrl });
     expect(res.body.deliveries).toEqual([expect.objectContaining({ status: 200 })]);
     const b = await waitFor(
@@ -160,6 +190,8 @@ describe('airline-initiated changes on Duffel orders', () => {
     );
     expect(b.review_reason).toContain('after the latest arrival');
     expect(b.flight.airline_change_id).toBe(res.body.change.id);
+    const item = await stack.database.db.selectFrom('action_items').select(['disposition', 'recommended_action', 'message']).where('action_id', '=', actionId!).executeTakeFirstOrThrow();
+    expect(item).toEqual({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_MANUALLY', message: b.review_reason });
     // Not accepted: the change waits at Duffel for a person.
     const changes = await http(`${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`, { token: TOKEN, headers: { 'duffel-version': 'v2' } });
     expect(changes.body.data[0]).toMatchObject({ action_taken: null });
