@@ -84,7 +84,10 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     ops: [
       ...opsRoutes(deps.db),
       ...opsSupplierRoutes({ db: deps.db, config: deps.config, logger: deps.logger, checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config) }),
-      ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],
+      ...opsChangeRequestRoutes(deps.db),
+      ...opsFxRoutes(deps.db, deps.now),
+      ...opsRoomingRoutes(deps.db),
+    ],
   };
 }
 
