@@ -203,11 +203,12 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect(missing).toEqual(Object.fromEntries(containers.map((c) => [c.where, []])));
   });
 
-  it('takes DATABASE_URL, OPS_TOKEN and WEBHOOK_SECRET_KEY from a Secret, never from the ConfigMap', () => {
-    for (const data of k.configMaps.values()) for (const secret of ['DATABASE_URL', 'OPS_TOKEN', 'WEBHOOK_SECRET_KEY']) expect(Object.keys(data)).not.toContain(secret);
+  it('takes DATABASE_URL, OPS_TOKEN, WEBHOOK_SECRET_KEY and SUPPLIER_CREDENTIALS_KEY from a Secret, never from the ConfigMap', () => {
+    for (const data of k.configMaps.values())
+      for (const secret of ['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY']) expect(Object.keys(data)).not.toContain(secret);
     expect([...secretRefs.keys()]).toEqual(['crew-travel-secrets']);
     const keys = [...secretRefs.get('crew-travel-secrets')!].sort();
-    expect(keys).toEqual(['DATABASE_URL', 'OPS_TOKEN', 'WEBHOOK_SECRET_KEY']);
+    expect(keys).toEqual(['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY']);
     // Defined here (dev) or created by the operator as docs/operations.md says.
     const defined = k.secrets.get('crew-travel-secrets');
     if (defined) expect(Object.keys(defined).sort()).toEqual(keys);

@@ -556,7 +556,7 @@ export interface paths {
          *     1. HOTEL: booked asynchronously by the same engine as the schedule flow (duplicate check, supplier choice, rate from the contract). `property_id` pins the hotel; without it the station’s configured hotel is used.
          *     2. FLIGHT with `flight_option_id` (from GET /crew/flight-options): ticketed under the calling user; `pnr`, `ticket_id`, `transaction_id`, `trip_session_id` appear in the `flight` block after GET …/status refreshed them.
          *     3. FLIGHT without `flight_option_id` but with `from_airport`, `to_airport`, `depart_date`: the best match is searched and booked for `anchors.traveller_email`.
-         *     4. 202 with the booking PENDING (NEEDS_REVIEW when policy holds it). 409 `CONFLICT` when a live booking of the same type already exists for the same anchors (traveller, date and, when given, pairing): modify it, or release it with `manual_override: false`. A NEEDS_REVIEW booking holding no reservation (a BOOK_MANUALLY deadhead) is fulfilled instead: same `booking_id`. 422 `DATE_OF_BIRTH_REQUIRED` for a flight when the traveller profile has no date of birth, `TRAVELLER_NOT_FOUND` for an unknown `anchors.traveller_email`.
+         *     4. 202 with the booking PENDING (NEEDS_REVIEW when policy holds it). 409 `CONFLICT` when a live booking of the same type already exists for the same anchors (traveller, date and, when given, pairing): modify it, or release it with `manual_override: false`. A NEEDS_REVIEW booking holding no reservation (a BOOK_MANUALLY deadhead) is fulfilled instead: same `booking_id`. 422 `DATE_OF_BIRTH_REQUIRED` for a flight when the traveller profile has no date of birth (its message and `details` name `date_of_birth` and the `PUT /api/v1/crew/travellers/{employee_id}` that sets it), `TRAVELLER_NOT_FOUND` for an unknown `anchors.traveller_email`.
          *     5. An expired `flight_option_id` does not fail up front: 202, and the booking ends NEEDS_REVIEW.
          *     Sets `manual_override` true unless the body says false: the diff engine then neither modifies nor cancels the booking. `irop_ref` is required when `source` is IROP. Idempotent with `Idempotency-Key`: a repeat for the same airline returns the booking the first call created.
          */
@@ -832,6 +832,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/travellers/{employee_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A crew member's traveller profile (the identity document's number masked to its last 4)
+         * @description The profile of the employee of the calling airline (404 for an unknown employee_id or one of another airline). Personal fields that do not decrypt with the service keys (a row copied from another airline) read as null; the document number shows only its last 4 characters.
+         */
+        get: operations["getTravellerProfile"];
+        /**
+         * Create or update a crew member's traveller profile: an omitted field keeps its value, null clears it
+         * @description Names as on the passport (Duffel rules). `traveller_email` is required when the employee has no profile yet; an e-mail of another employee is 409. The date of birth, gender, title, phone number and identity document are encrypted at rest; every change is audited (who, when, which fields; never the values). A flight booking needs `date_of_birth`.
+         */
+        put: operations["putTravellerProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/travellers/{employee_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to a crew member's traveller profile, newest first: who, when and which fields (never the values)
+         * @description One entry per change: `actor` is the token’s e-mail (else its client id), or `operator` for the operator API; `fields` names what changed, never the values. 404 for an unknown employee_id or one of another airline.
+         */
+        get: operations["listTravellerProfileAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/airlines": {
         parameters: {
             query?: never;
@@ -909,7 +953,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Create or update a crew member's traveller profile (the date of birth is set only here)
+         * Create or update a crew member's traveller profile (the airline sets the same with PUT /api/v1/crew/travellers/{employee_id})
          * @description Creates or updates a traveller profile. The date of birth is set only here; a flight booking for a profile without one cannot be made (422 on POST /crew/bookings/request, NEEDS_REVIEW on the engine path).
          */
         put: operations["opsUpsertTraveller"];
@@ -2623,6 +2667,77 @@ export interface components {
             /** @description Every attempt, oldest first */
             attempt_log: components["schemas"]["WebhookAttempt"][];
         };
+        /**
+         * IdentityDocumentInput
+         * @description Replaced as a whole
+         */
+        IdentityDocumentInput: {
+            /** @enum {string} */
+            type: "PASSPORT" | "TAX_ID" | "KNOWN_TRAVELER_NUMBER" | "PASSENGER_REDRESS_NUMBER";
+            /** @description Letters and digits only, 1-20 */
+            number: string;
+            /** @description ISO 3166-1 alpha-2 code of the issuing country */
+            issuing_country: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, not in the past
+             */
+            expires_on: string;
+        };
+        /** TravellerProfileBody */
+        TravellerProfileBody: {
+            /**
+             * Format: email
+             * @description Required when the employee has no profile yet; another employee's e-mail is 409
+             */
+            traveller_email?: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            /** @description YYYY-MM-DD, in the past; a flight booking needs it */
+            date_of_birth?: string | null;
+            gender?: ("m" | "f") | null;
+            title?: ("mr" | "ms" | "mrs" | "miss" | "dr") | null;
+            phone_number?: string | null;
+            identity_document?: components["schemas"]["IdentityDocumentInput"] | null;
+        };
+        /** IdentityDocument */
+        IdentityDocument: {
+            type: string;
+            /** @description Masked: only its last 4 characters are shown */
+            number: string;
+            issuing_country: string;
+            expires_on: string;
+        };
+        /** TravellerProfile */
+        TravellerProfile: {
+            employee_id: string;
+            traveller_email: string;
+            first_name: string | null;
+            last_name: string | null;
+            name: string | null;
+            date_of_birth: string | null;
+            gender: string | null;
+            title: string | null;
+            phone_number: string | null;
+            identity_document: components["schemas"]["IdentityDocument"] | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** TravellerAuditEntry */
+        TravellerAuditEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @description The token's e-mail (else its client id), or `operator` for the operator API */
+            actor: string;
+            /** @enum {string} */
+            action: "CREATE" | "UPDATE";
+            /** @description Names of the fields that changed; never their values */
+            fields: string[];
+        };
+        /** TravellerAuditList */
+        TravellerAuditList: {
+            audit: components["schemas"]["TravellerAuditEntry"][];
+        };
         /** AirlineSettings */
         AirlineSettings: {
             /** @default false */
@@ -2660,17 +2775,6 @@ export interface components {
             email: string;
             /** @description Shown once. The register credential is `<user_id>:<user_token>` */
             user_token: string;
-        };
-        /** TravellerProfile */
-        TravellerProfile: {
-            traveller_email: string;
-            employee_id: string | null;
-            first_name: string | null;
-            last_name: string | null;
-            name: string | null;
-            date_of_birth: string | null;
-            /** Format: date-time */
-            updated_at: string;
         };
         /** OpsChangeRequest */
         OpsChangeRequest: {
@@ -6904,6 +7008,225 @@ export interface operations {
             };
         };
     };
+    getTravellerProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The airline's HR id (the roster's crew anchor) */
+                employee_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerProfile"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putTravellerProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The airline's HR id (the roster's crew anchor) */
+                employee_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TravellerProfileBody"];
+            };
+        };
+        responses: {
+            /** @description The updated profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerProfile"];
+                };
+            };
+            /** @description The created profile */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerProfile"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listTravellerProfileAudit: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The airline's HR id (the roster's crew anchor) */
+                employee_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravellerAuditList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     opsListAirlines: {
         parameters: {
             query?: never;
@@ -7190,7 +7513,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TravellerProfile"];
+                    "application/json": {
+                        traveller_email: string;
+                        employee_id: string | null;
+                        first_name: string | null;
+                        last_name: string | null;
+                        name: string | null;
+                        date_of_birth: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
                 };
             };
             /** @description Error (spec section 7 envelope) */

@@ -92,11 +92,29 @@ const flightBlockProperties = {
   arr_time: Type.Optional(timestamp('Arrival of the flight booked, with the destination’s offset')),
   cabin: Type.Optional(Cabin),
   price: Type.Optional(Money),
-  supplier_status: Type.Optional(SupplierStatus),
+  supplier_status: Type.Optional(
+    StringEnum(['CONFIRMED', 'CANCELLED', 'REQUESTED', 'REFUSED'] as const, {
+      description: 'The order as the supplier holds it; REQUESTED: the airline’s own system took the request and answers later; REFUSED: it said no',
+    }),
+  ),
+  supplier_reason: Type.Optional(Type.String({ description: 'Why the airline’s own system refused the crew seat' })),
   pnr: Type.Optional(Type.String()),
   ticket_id: Type.Optional(Type.String()),
   transaction_id: Type.Optional(Type.String()),
   trip_session_id: Type.Optional(Type.String()),
+  supplier: Type.Optional(
+    StringEnum(['SANDBOX', 'DUFFEL', 'OWN_AIRLINE'] as const, {
+      description: 'Who holds the booking: the supplier sandbox, Duffel (bought at retail), or the airline’s own reservation system (a crew seat)',
+    }),
+  ),
+  live_mode: Type.Optional(Type.Boolean({ description: 'True when the booking is real (a live supplier account); false for the sandbox and test accounts' })),
+  operating_airline_code: Type.Optional(Carrier),
+  refund: Type.Optional(
+    Type.Object(
+      { amount: Money, destination: StringEnum(['ORIGINAL_FORM_OF_PAYMENT', 'BALANCE', 'AIRLINE_CREDITS', 'VOUCHER'] as const) },
+      { additionalProperties: false, description: 'What the supplier refunded on cancellation, and where it went' },
+    ),
+  ),
 };
 export const BookingFlightBlock = Type.Object(flightBlockProperties, { additionalProperties: false });
 export type BookingFlightBlock = Static<typeof BookingFlightBlock>;

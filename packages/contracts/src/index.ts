@@ -14,3 +14,4 @@ export * from './preview';
 export * from './routes';
 export * from './webhooks';
 export * from './suppliers';
+export * from './travellers';

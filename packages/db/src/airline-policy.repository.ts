@@ -1,6 +1,9 @@
 import type { DbOrTrx } from './database';
 
-/** What the booking policy needs of an airline, read once per schedule. */
+/**
+ * What the booking policy needs of an airline, read once per schedule. Travellers come with their personal
+ * fields sealed (and a legacy plain date of birth): the caller opens them (TravellerVault.openFacts).
+ */
 export async function policyContext(db: DbOrTrx, airlineId: string, travellerEmails?: string[]) {
   const [airline, company, rules, flights, hotelVersion, travellers] = await Promise.all([
     db.selectFrom('airlines').selectAll().where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
@@ -12,7 +15,7 @@ export async function policyContext(db: DbOrTrx, airlineId: string, travellerEma
       ? Promise.resolve([])
       : db
           .selectFrom('travellers')
-          .select(['traveller_email', 'date_of_birth', 'first_name', 'last_name', 'name'])
+          .select(['traveller_email', 'date_of_birth as legacy_date_of_birth', 'personal_sealed', 'first_name', 'last_name', 'name'])
           .where('airline_id', '=', airlineId)
           .$if(travellerEmails !== undefined, (q) => q.where('traveller_email', 'in', travellerEmails!))
           .execute(),

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AirlineTable, CompanyConfigTable, TravellerTable, UserTable } from './tables/tenancy.table';
+import type { AirlineTable, CompanyConfigTable, TravellerAuditTable, TravellerTable, UserTable } from './tables/tenancy.table';
 import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tables/auth.table';
 import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelChangeRequestTable, HotelConfigTable, HotelContractTable } from './tables/config.table';
 import type { HotelConfig } from '@crew/contracts';
@@ -16,6 +16,7 @@ export interface Database {
   airlines: AirlineTable;
   users: UserTable;
   travellers: TravellerTable;
+  traveller_audit: TravellerAuditTable;
   company_configs: CompanyConfigTable;
   oauth_clients: OAuthClientTable;
   refresh_tokens: RefreshTokenTable;

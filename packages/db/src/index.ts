@@ -7,6 +7,8 @@ export type * from './tables/auth.table';
 export { sql } from 'kysely';
 export * as tenancyRepo from './tenancy.repository';
 export * as authRepo from './auth.repository';
+export * as travellerRepo from './traveller.repository';
+export type { TravellerColumns } from './traveller.repository';
 export { settingsOf, SETTINGS_COLUMNS } from './tenancy.repository';
 export * as configRepo from './config.repository';
 export type * from './tables/config.table';

@@ -66,27 +66,6 @@ export function findUser(db: DbOrTrx, userId: string) {
   return db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-export interface TravellerInput {
-  employee_id?: string | undefined;
-  first_name?: string | undefined;
-  last_name?: string | undefined;
-  name?: string | undefined;
-  date_of_birth?: string | undefined;
-}
-
-/** Upsert: supplied fields change, omitted ones keep their value. */
-export function upsertTraveller(db: DbOrTrx, airlineId: string, email: string, input: TravellerInput) {
-  const values = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const name = input.name ?? (input.first_name || input.last_name ? [input.first_name, input.last_name].filter(Boolean).join(' ') : undefined);
-  if (name !== undefined) values.name = name;
-  return db
-    .insertInto('travellers')
-    .values({ airline_id: airlineId, traveller_email: email.toLowerCase(), ...values })
-    .onConflict((oc) => oc.columns(['airline_id', 'traveller_email']).doUpdateSet({ ...values, updated_at: new Date() }))
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
 export function findTraveller(db: DbOrTrx, airlineId: string, email: string) {
   return db.selectFrom('travellers').selectAll().where('airline_id', '=', airlineId).where('traveller_email', '=', email.toLowerCase()).executeTakeFirst();
 }

@@ -10,3 +10,4 @@ export * from './webhook-security';
 export * from './rooming-link';
 export * from './threads';
 export * from './keyring';
+export * from './traveller-vault';

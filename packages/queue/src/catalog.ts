@@ -27,6 +27,8 @@ export interface JobCatalog {
       priority?: TaskPriority;
       /** The booking's type, which names the supplier lane (queue); absent on older jobs = `bookings`. */
       type?: 'HOTEL' | 'FLIGHT';
+      /** The task resumed by a supplier's callback (the callback's id): the answer waits on the booking. */
+      resume?: string;
     };
   };
   'flight-bookings': JobCatalog['bookings'];
@@ -82,7 +84,7 @@ export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'
 export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<BookingQueue> {
   // The id names booking, task, attempt and kind: BullMQ drops an add whose id it still holds, so a new task
   // (a cancel after a booking) or a manual retry must never share an id with an earlier or delayed job.
-  const kind = data.automatic ? 'auto' : 'run';
+  const kind = data.automatic ? 'auto' : data.resume ? `cb-${data.resume}` : 'run';
   return {
     queue: data.type === 'FLIGHT' ? 'flight-bookings' : 'bookings',
     name: 'execute-booking',

@@ -14,7 +14,7 @@ export interface FoundOffers {
  * may succeed in a moment is not a reason to leave the airline's preferred supplier.
  */
 export async function searchInOrder(set: AirlineSupplierSet, query: FlightSearchQuery, keep: (offers: FlightOffer[]) => FlightOffer[] = (o) => o): Promise<FoundOffers | null> {
-  let refusal: unknown = null;
+  let refusal: Error | null = null;
   for (const supplier of set.flights) {
     try {
       const offers = keep((await supplier.supplier.searchFlights(query)).map((o) => ({ ...o, supplier: supplier.name })));

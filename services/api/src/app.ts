@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { isMigrated, loadFlightFacts, sql, type Db, type PgListener } from '@crew/db';
 import { flightPolicyOf } from '@crew/engine';
-import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Config, type Logger, type RouteSpec } from '@crew/platform';
+import { errorHandler, fallbackHandler, mountRoutes, requestLogger, TravellerVault, type Config, type Logger, type RouteSpec } from '@crew/platform';
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
@@ -29,6 +29,8 @@ import { mountOperability, operabilityMiddleware } from './operability';
 import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
 import { confirmationPage } from './rooming/confirmation.page';
 import { webhookRoutes } from './webhooks/webhooks.routes';
+import { ownAirlineCallbacks } from './callbacks/own-airline.callback';
+import { travellerRoutes } from './travellers/travellers.routes';
 import { duffelCallback } from './callbacks/duffel.callback';
 
 // The base path every airline route and link is built on (contracts' API_PREFIX).
@@ -57,6 +59,8 @@ export interface ApiDeps {
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
+  // Traveller personal fields are sealed with the key list that seals supplier credentials; the worker opens them.
+  const vault = TravellerVault.fromKey(deps.config.supplierCredentialsKey);
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
@@ -64,9 +68,9 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...contractRoutes(deps.db, deps.logger),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
-      ...schedulePreviewRoutes(deps.db, deps.rosterIntake, deps.now),
+      ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
       ...coverageRoutes(deps.db, deps.now),
-      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled }),
+      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, vault, bookingSettled: deps.bookingSettled }),
       ...searchRoutes(
         deps.suppliers,
         async (airlineId, actionId) => {
@@ -80,9 +84,10 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         deps.now,
       ),
       ...webhookRoutes(deps.db, deps.config),
+      ...travellerRoutes(deps.db, vault, deps.logger, deps.now),
     ],
     ops: [
-      ...opsRoutes(deps.db),
+      ...opsRoutes(deps.db, vault),
       ...opsSupplierRoutes({ db: deps.db, config: deps.config, logger: deps.logger, checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config) }),
       ...opsChangeRequestRoutes(deps.db),
       ...opsFxRoutes(deps.db, deps.now),
@@ -131,6 +136,8 @@ export function createApiApp(deps: ApiDeps): Express {
     app.use(base, router);
   }
   mountOperability(app, deps, routes);
+  // The airline's own reservation system completes crew-seat requests: no bearer, the signature is the credential.
+  app.use(ownAirlineCallbacks({ db: deps.db, config: deps.config, logger: deps.logger, relay: deps.relay }));
   // Duffel's webhook deliveries: no bearer, the signature over the raw body is the credential.
   app.use(duffelCallback({ db: deps.db, config: deps.config, logger: deps.logger, relay: deps.relay }));
   // The hotel confirmation page of rooming lists: no bearer, the signed link is the credential.

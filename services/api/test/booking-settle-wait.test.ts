@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BOOKING_SETTLED_CHANNEL, PgListener, sql, type Db } from '@crew/db';
-import { createLogger } from '@crew/platform';
+import { createLogger, TravellerVault } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import type { Principal } from '../src';
 import { deleteBooking } from '../src/bookings/bookings.service';
@@ -87,6 +87,7 @@ it('DELETE answers with the worker’s outcome, reading the booking a few times 
       relay: stack.relay,
       suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
       logger: createLogger('test', 'silent'),
+      vault: TravellerVault.fromKey(stack.config.supplierCredentialsKey),
       bookingSettled,
     },
     caller,

@@ -77,6 +77,7 @@ describe("an airline's supplier order", () => {
   it('answers 422 for a token Duffel refuses, storing nothing', async () => {
     const id = await airline('SE');
     const refused = 'duffel_test_refused_by_duffel';
+    stack.sandbox.duffel.refuseToken(refused);
     const res = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: refused } } });
     expect(res.status).toBe(422);
     expect(res.body.error.details[0].field).toBe('/duffel/access_token');

@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import { pipelineRepo, type Db } from '@crew/db';
-import type { Config, Logger } from '@crew/platform';
+import { TravellerVault, type Config, type Logger } from '@crew/platform';
 import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, withDeadline, type JobData } from '@crew/queue';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { supplierRegistry } from './bookings/supplier-registry';
@@ -66,7 +66,9 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
   };
   const metrics = deps.metrics ?? NO_METRICS;
   const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }), metrics }).start();
-  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, now: deps.now, metrics, webhookKick: () => webhooks.kick() });
+  // The api seals traveller personal fields with the same key list; the worker opens them.
+  const vault = TravellerVault.fromKey(config.supplierCredentialsKey);
+  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, vault, now: deps.now, metrics, webhookKick: () => webhooks.kick() });
   const scheduleWorker = new Worker<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>('schedules', (job, token) => schedules.process(job, token), {
     ...common,
     // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
@@ -87,6 +89,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     logger,
     suppliers: deps.suppliers,
     registry: deps.registry ?? supplierRegistry(deps.db, config, deps.suppliers),
+    callbackBase: config.publicApiUrl,
+    vault,
     metrics,
     retryDelays: config.autoRetryDelays,
     now: deps.now,

@@ -21,6 +21,7 @@ import * as rosterStateDiffBasis from './2026_11_24_0400_roster_state_diff_basis
 import * as requestedBookingsIndex from './2026_11_24_0500_requested_bookings_index';
 import * as dropActionItemsKeyIndex from './2026_11_24_0600_drop_action_items_key_index';
 import * as outboxLanes from './2026_11_24_0700_outbox_lanes';
+import * as travellerProfiles from './2026_11_25_0100_traveller_profiles';
 import * as airlineSuppliers from './2026_11_27_0100_airline_suppliers';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0500_requested_bookings_index': requestedBookingsIndex,
   '2026_11_24_0600_drop_action_items_key_index': dropActionItemsKeyIndex,
   '2026_11_24_0700_outbox_lanes': outboxLanes,
+  '2026_11_25_0100_traveller_profiles': travellerProfiles,
   '2026_11_27_0100_airline_suppliers': airlineSuppliers,
 };

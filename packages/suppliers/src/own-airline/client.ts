@@ -57,13 +57,7 @@ export interface CrewSeatCancelled {
  * only because the airline dedupes on it; the seat may already exist.
  */
 export class OwnAirlineError extends SupplierError {
-  constructor(
-    kind: 'transient' | 'refusal',
-    code: string,
-    message: string,
-    info: SupplierErrorDetails,
-    outcomeUnknown: boolean,
-  ) {
+  constructor(kind: 'transient' | 'refusal', code: string, message: string, info: SupplierErrorDetails, outcomeUnknown: boolean) {
     super(kind, code, message, { ...info, outcomeUnknown });
   }
 }

@@ -13,7 +13,7 @@ import {
   taskOperation,
   taskRefOf,
 } from '@crew/engine';
-import { ApiError, type Logger } from '@crew/platform';
+import { ApiError, type Logger, type TravellerVault } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
@@ -24,6 +24,8 @@ export interface BookingDeps {
   relay: OutboxRelay;
   suppliers: Suppliers;
   logger: Logger;
+  /** Opens the travellers' sealed personal fields. */
+  vault: TravellerVault;
   /** How long PATCH and DELETE wait for the worker's outcome before answering with the booking as it stands. */
   settleWaitMs?: number;
   /**
@@ -107,7 +109,7 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
   }
   b = await idleOr409(deps, b);
   // A property change rebooks at the station's configured hotel (its contracted rate and channel) under the booking account.
-  const ctx = b.type === 'HOTEL' && body.hotel?.property_id !== undefined ? await airlineBookingContext(deps.db, caller.airline_id, []) : null;
+  const ctx = b.type === 'HOTEL' && body.hotel?.property_id !== undefined ? await airlineBookingContext(deps.db, deps.vault, caller.airline_id, []) : null;
   const plan = patchPlan(b, body, caller.email, ctx?.policy.hotels.get(b.station ?? ''), ctx?.policy.crew_booker_email ?? null);
   switch (plan.kind) {
     case 'OVERRIDE_ONLY':
@@ -219,7 +221,7 @@ function retryTask(b: BookingRow, retryCount: number) {
 
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
-  const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
+  const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -243,7 +245,7 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
  * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
  */
 export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
-  const maxRetries = (await airlineBookingContext(deps.db, caller.airline_id, [])).maxRetries;
+  const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);

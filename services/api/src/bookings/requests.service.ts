@@ -25,11 +25,12 @@ import {
   type Decision,
   type StationHotel,
 } from '@crew/engine';
-import { ApiError } from '@crew/platform';
+import { ApiError, type TravellerVault } from '@crew/platform';
 import { isSupplierError, type FlightOffer, type Suppliers } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 import { airlineBookingContext } from './context';
+import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
 
 type RequestBody = ActionInjectionBody | BookingRequestBody;
 
@@ -92,7 +93,7 @@ async function committedOffer(suppliers: Suppliers, body: RequestBody): Promise<
  * a booking go). The booking is made asynchronously by the worker, like every other booking.
  */
 export async function requestBooking(
-  deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers },
+  deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers; vault: TravellerVault },
   caller: Principal,
   body: RequestBody,
   kind: 'injection' | 'commit',
@@ -107,12 +108,15 @@ export async function requestBooking(
     throw ApiError.unprocessable(ErrorCode.TRAVELLER_NOT_FOUND, 'anchors.traveller_email resolves no traveller profile of this airline', [
       { field: '/anchors/traveller_email', issue: 'unknown traveller' },
     ]);
-  if (dateOfBirthIssue(body.type, body.classification, traveller.date_of_birth)) {
-    throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, 'The traveller profile has no date of birth, which a flight booking needs', [
+  // A sealed value that does not open (another airline's row) reads as no date of birth, like a missing one.
+  if (dateOfBirthIssue(body.type, body.classification, deps.vault.open(airlineId, sealedOf(traveller)).data.date_of_birth)) {
+    const put = `PUT ${travellerProfilePath(traveller.employee_id ?? body.anchors.employee_id ?? '{employee_id}')}`;
+    throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, `The traveller profile has no date_of_birth, which a flight booking needs; set it with ${put}`, [
+      { field: 'date_of_birth', issue: `is required for a flight booking; set it with ${put}` },
       { field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' },
     ]);
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, airlineId, [email]);
+  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, deps.vault, airlineId, [email]);
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;

@@ -80,7 +80,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     '3. FLIGHT without `flight_option_id` but with `from_airport`, `to_airport`, `depart_date`: the best match is searched and booked for `anchors.traveller_email`.\n' +
     '4. 202 with the booking PENDING (NEEDS_REVIEW when policy holds it). 409 `CONFLICT` when a live booking of the same type already exists for the same anchors (traveller, date and, when given, pairing): ' +
     'modify it, or release it with `manual_override: false`. A NEEDS_REVIEW booking holding no reservation (a BOOK_MANUALLY deadhead) is fulfilled instead: same `booking_id`. ' +
-    '422 `DATE_OF_BIRTH_REQUIRED` for a flight when the traveller profile has no date of birth, `TRAVELLER_NOT_FOUND` for an unknown `anchors.traveller_email`.\n' +
+    '422 `DATE_OF_BIRTH_REQUIRED` for a flight when the traveller profile has no date of birth (its message and `details` name `date_of_birth` and the `PUT /api/v1/crew/travellers/{employee_id}` that sets it), `TRAVELLER_NOT_FOUND` for an unknown `anchors.traveller_email`.\n' +
     '5. An expired `flight_option_id` does not fail up front: 202, and the booking ends NEEDS_REVIEW.\n' +
     'Sets `manual_override` true unless the body says false: the diff engine then neither modifies nor cancels the booking. `irop_ref` is required when `source` is IROP. ' +
     'Idempotent with `Idempotency-Key`: a repeat for the same airline returns the booking the first call created.',

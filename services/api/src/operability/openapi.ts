@@ -93,6 +93,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Action items': 'Injection of action items for disruptions (IROPs) and ad-hoc needs (spec 4.2).',
   'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
   Coverage: 'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec; issue 14).',
+  'Traveller profiles':
+    'Crew members’ traveller profiles by employee_id (DESIGN 3): passport names, date of birth and travel documents, encrypted at rest and audited; a flight booking needs the date of birth.',
   'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
   Operations: 'Probes, metrics and this document; no authentication.',
   'Hotel confirmation': 'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',

@@ -17,8 +17,9 @@ import {
   TravellerView,
 } from '@crew/contracts';
 import { configRepo, settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
+import { opsUpsert } from '../travellers/travellers.service';
 import { changeRequestView } from '../config/contracts.routes';
-import { ApiError, hashSecret, newSecret, route, type RouteSpec, errorResponses } from '@crew/platform';
+import { ApiError, hashSecret, newSecret, route, type PersonalData, type RouteSpec, type TravellerVault, errorResponses } from '@crew/platform';
 
 const TAGS = ['Operator API'];
 const errors = errorResponses;
@@ -27,14 +28,15 @@ export function airlineView(a: Airline) {
   return { airline_id: a.airline_id, name: a.name, carrier_code: a.carrier_code, settings: settingsOf(a), created_at: a.created_at.toISOString() };
 }
 
-export function travellerView(t: Traveller) {
+/** The operator's view: the date of birth opened from the sealed fields (the other personal fields stay with the airline's API). */
+export function travellerView(t: Traveller, personal: PersonalData) {
   return {
     traveller_email: t.traveller_email,
     employee_id: t.employee_id,
     first_name: t.first_name,
     last_name: t.last_name,
     name: t.name,
-    date_of_birth: t.date_of_birth,
+    date_of_birth: personal.date_of_birth ?? null,
     updated_at: t.updated_at.toISOString(),
   };
 }
@@ -46,7 +48,7 @@ async function airlineOr404(db: Db, airlineId: string): Promise<Airline> {
 }
 
 /** The operator API of DESIGN section 3 (fixed paths), behind the operator token. */
-export function opsRoutes(db: Db): RouteSpec[] {
+export function opsRoutes(db: Db, vault: TravellerVault): RouteSpec[] {
   return [
     route({
       method: 'post',
@@ -118,7 +120,7 @@ export function opsRoutes(db: Db): RouteSpec[] {
       method: 'put',
       path: '/airlines/:airline_id/travellers/:traveller_email',
       operationId: 'opsUpsertTraveller',
-      summary: "Create or update a crew member's traveller profile (the date of birth is set only here)",
+      summary: "Create or update a crew member's traveller profile (the airline sets the same with PUT /api/v1/crew/travellers/{employee_id})",
       tags: TAGS,
       auth: 'ops',
       params: TravellerParams,
@@ -126,7 +128,8 @@ export function opsRoutes(db: Db): RouteSpec[] {
       responses: { 200: { description: 'The traveller profile', schema: TravellerView }, ...errors([401, 404, 422]) },
       handler: async ({ params, body }) => {
         await airlineOr404(db, params.airline_id);
-        return { status: 200, body: travellerView(await tenancyRepo.upsertTraveller(db, params.airline_id, params.traveller_email, body)) };
+        const saved = await opsUpsert(db, vault, params.airline_id, params.traveller_email, body);
+        return { status: 200, body: travellerView(saved.row, saved.personal) };
       },
     }),
   ];

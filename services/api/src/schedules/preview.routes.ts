@@ -1,13 +1,13 @@
 import { PREVIEW_MAX_PAIRINGS, requiredScope, SchedulePreview, ScheduleSubmission } from '@crew/contracts';
 import type { Db } from '@crew/db';
-import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
+import { ApiError, errorResponses, route, type RouteSpec, type TravellerVault } from '@crew/platform';
 import { principal } from '../auth/guard';
 import type { RosterIntake } from './roster-intake';
 import { previewSchedule } from './preview.service';
 import { checkedRoster, SCHEDULE_BODY_LIMIT } from './schedules.routes';
 
 /** POST /crew/schedules/preview (issue 14): the dry run of a roster, answered synchronously. */
-export function schedulePreviewRoutes(db: Db, intake: RosterIntake, now: () => Date = () => new Date()): RouteSpec[] {
+export function schedulePreviewRoutes(db: Db, intake: RosterIntake, vault: TravellerVault, now: () => Date = () => new Date()): RouteSpec[] {
   return [
     route({
       method: 'post',
@@ -32,7 +32,7 @@ export function schedulePreviewRoutes(db: Db, intake: RosterIntake, now: () => D
             'The roster is larger than a preview takes',
           );
         }
-        return { status: 200, body: await previewSchedule(db, principal(res).airline_id, checked.compressed, now()) };
+        return { status: 200, body: await previewSchedule(db, vault, principal(res).airline_id, checked.compressed, now()) };
       },
     }),
   ];

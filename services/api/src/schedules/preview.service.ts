@@ -1,3 +1,4 @@
+import type { TravellerVault } from '@crew/platform';
 import { randomUUID } from 'node:crypto';
 import { flightOptionsUrl, type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
 import { decodeRosterState, gunzipText, loadDiffState, loadRequestedBookings, rosterStateRepo, type Db } from '@crew/db';
@@ -54,14 +55,14 @@ const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) 
  * policy exactly as the worker would (loadDiffState, diffAgainst, planItem), reading only: nothing is written,
  * no supplier is called, no job is queued. `compressed` is the roster as the intake stored it (gzip).
  */
-export async function previewSchedule(db: Db, airlineId: string, compressed: Buffer, now: Date): Promise<SchedulePreview> {
+export async function previewSchedule(db: Db, vault: TravellerVault, airlineId: string, compressed: Buffer, now: Date): Promise<SchedulePreview> {
   const submission = JSON.parse(await gunzipText(compressed)) as ScheduleSubmission;
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);
   const previous = decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText);
   const [rows, requestedRows] = await Promise.all([loadDiffState(db, airlineId, window, () => undefined, undefined, previous), loadRequestedBookings(db, airlineId, window)]);
-  const ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
+  const ctx = bookingContextOf(vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
   const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
   const requested = requestedBookingsByKey(requestedRows);
   const result = diffAgainst(flat, state, ctx, window, processedAt);

@@ -1,10 +1,8 @@
 import type { Job } from 'bullmq';
-import { bookingRepo, outboxRepo, webhookRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, outboxRepo, webhookRepo, type BookingRow, type Db } from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
-  chooseFlightOption,
-  deadheadWindow,
   DISPOSITION_OF_TASK,
   flightTravellerIssue,
   internalErrorOutcome,
@@ -13,16 +11,14 @@ import {
   reservationOutcome,
   roomDates,
   supplierErrorOutcome,
-  ticketingOutcome,
   urgentEvents,
   supplierReference,
   taskIdentity,
   type AirlineBookingContext,
-  type TaskStatus,
 } from '@crew/engine';
-import type { Logger } from '@crew/platform';
+import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
-import { isSupplierError, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, type FlightTraveller, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts } from './flight.booking';
 import type { Outcome } from './outcome';
 import type { WorkerMetrics } from '../operability/hooks';
@@ -40,6 +36,10 @@ export interface BookingProcessorDeps {
   suppliers: Suppliers;
   /** Each airline's ordered suppliers (flights; hotels still go to `suppliers.hotels`). */
   registry: SupplierRegistry;
+  /** The api's address as suppliers reach it (the airline's own system calls back there). */
+  callbackBase: string;
+  /** Opens the travellers' sealed personal fields (the date of birth a flight needs). */
+  vault: TravellerVault;
   metrics: WorkerMetrics;
   /** Seconds before each automatic retry of a FAILED booking (AUTO_RETRY_DELAYS). */
   retryDelays: readonly number[];
@@ -51,7 +51,6 @@ export interface BookingProcessorDeps {
   /** Told of each settled item's schedule: completes it once none of its items is open. */
   completion: Pick<ScheduleCompletion, 'settled'>;
 }
-
 
 const ref = (booking: BookingRow, data: Data) => taskIdentity(data, booking.booking_id);
 
@@ -88,11 +87,11 @@ export class BookingProcessor {
    * profile and read it fresh.
    */
   private context(b: BookingRow, now: Date): Promise<AirlineBookingContext> {
-    if (b.type !== 'HOTEL') return loadBookingContext(this.deps.db, b.airline_id, now.toISOString(), b.traveller_email ? [b.traveller_email] : []);
+    if (b.type !== 'HOTEL') return loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), b.traveller_email ? [b.traveller_email] : []);
     const hit = this.contexts.get(b.airline_id);
     const t = Date.now();
     if (hit && t - hit.at < CONTEXT_TTL_MS) return hit.ctx;
-    const ctx = loadBookingContext(this.deps.db, b.airline_id, now.toISOString(), []);
+    const ctx = loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), []);
     this.contexts.set(b.airline_id, { at: t, ctx });
     ctx.catch(() => this.contexts.delete(b.airline_id));
     if (this.contexts.size > 1000) for (const [k, v] of this.contexts) if (t - v.at >= CONTEXT_TTL_MS) this.contexts.delete(k);
@@ -123,6 +122,7 @@ export class BookingProcessor {
         outcome = supplierErrorOutcome(err);
       }
     }
+    if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     await this.settle(booking, data, ctx, outcome, now);
     log.info({ status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' }, 'booking task settled');
   }
@@ -225,16 +225,34 @@ export class BookingProcessor {
     const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
     if (travellerIssue || !traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
     const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
-    return bookDeadhead(this.deps, b, reference, ctx, {
-      ...traveller,
-      email: b.traveller_email ?? '',
-      first_name: traveller.first_name ?? first ?? '',
-      last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
-      date_of_birth: traveller.date_of_birth,
-    }, attempt);
+    const personal = (traveller as { personal?: PersonalData }).personal ?? {};
+    return bookDeadhead(
+      this.deps,
+      b,
+      reference,
+      ctx,
+      {
+        ...travellerExtras(personal),
+        email: b.traveller_email ?? '',
+        first_name: traveller.first_name ?? first ?? '',
+        last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
+        date_of_birth: traveller.date_of_birth,
+      },
+      attempt,
+    );
   }
 
   // ---- settling ----
+
+  /** The supplier answers later (a callback resumes the task): the booking stays PENDING, with what was asked. */
+  private async awaitCallback(b: BookingRow, data: Data, outcome: Outcome, log: Logger): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const current = await bookingRepo.lockBooking(trx, b.booking_id);
+      if (!current || !isCurrentTask(current, data)) return;
+      await bookingRepo.updateBooking(trx, b.booking_id, { ...outcome.patch }, { reason: 'awaiting the supplier’s callback', actor: 'engine' });
+    });
+    log.info({ operation: data.operation ?? 'BOOK' }, 'booking task awaits the supplier’s callback');
+  }
 
   private async settle(b: BookingRow, data: Data, ctx: AirlineBookingContext, outcome: Outcome, now: Date): Promise<void> {
     const retry = outcome.status === 'FAILED' ? nextAutomaticRetry(b.retry_count, ctx.maxRetries, this.deps.retryDelays, now.getTime()) : null;
@@ -279,4 +297,15 @@ export class BookingProcessor {
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
     if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION_OF_TASK[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
   }
+}
+
+/** The profile fields a supplier's order may need beyond the name and date of birth (Duffel: title, gender, phone). */
+function travellerExtras(p: PersonalData): Partial<FlightTraveller> {
+  const doc = p.identity_document;
+  return {
+    ...(p.title ? { title: p.title as FlightTraveller['title'] } : {}),
+    ...(p.gender ? { gender: p.gender as FlightTraveller['gender'] } : {}),
+    ...(p.phone_number ? { phone_number: p.phone_number } : {}),
+    ...(doc ? { identity_document: { ...doc, type: doc.type as NonNullable<FlightTraveller['identity_document']>['type'] } } : {}),
+  };
 }

@@ -29,9 +29,12 @@ import {
   type SupplierRegistry,
 } from '@crew/suppliers';
 import type { Outcome } from './outcome';
+import { bookOwnSeat, cancelOwnSeat } from './own-seat.booking';
 
 export interface FlightBookingDeps {
   registry: SupplierRegistry;
+  /** The api's address as the airline's own system reaches it (its callbacks). */
+  callbackBase: string;
 }
 
 /** What the processor knows of this attempt: a second start may follow an order whose answer was lost. */
@@ -46,7 +49,14 @@ interface FlightBlock {
   constraints?: { depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null };
 }
 
-export async function bookDeadhead(deps: FlightBookingDeps, b: BookingRow, reference: string, ctx: AirlineBookingContext, traveller: FlightTraveller, attempt: AttemptFacts): Promise<Outcome> {
+export async function bookDeadhead(
+  deps: FlightBookingDeps,
+  b: BookingRow,
+  reference: string,
+  ctx: AirlineBookingContext,
+  traveller: FlightTraveller,
+  attempt: AttemptFacts,
+): Promise<Outcome> {
   const flight = (b.flight ?? {}) as FlightBlock;
   const set = await deps.registry.forAirline(b.airline_id);
   const route = flightRoute(b.flight_number, { carrier: ctx.carrier_code, configured: set.configured, ownAirline: set.ownAirline !== null });
@@ -56,6 +66,10 @@ export async function bookDeadhead(deps: FlightBookingDeps, b: BookingRow, refer
       reason: `the leg is on the airline's own carrier (${ctx.carrier_code}): book the crew seat in its own reservation system and record the PNR`,
       recommended_action: BOOK_IN_OWN_SYSTEM,
     };
+  }
+  if (route === 'OWN_AIRLINE' && set.ownAirline && !flight.flight_option_id) {
+    const own = { name: 'OWN_AIRLINE' as const, live_mode: true };
+    return bookOwnSeat(b, reference, traveller, set.ownAirline, deps.callbackBase, (order) => ordered(b, own, order, true, ctx));
   }
   const hint = { traveller, ...(b.duty_date ? { date: b.duty_date } : {}) };
   if (orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })) {
@@ -96,6 +110,10 @@ export async function bookDeadhead(deps: FlightBookingDeps, b: BookingRow, refer
 export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Promise<Outcome> {
   const flight = (b.flight ?? {}) as FlightBlock;
   const set = await deps.registry.forAirline(b.airline_id);
+  if (flight.supplier === 'OWN_AIRLINE') {
+    if (!set.ownAirline) return { status: 'NEEDS_REVIEW', reason: "the crew seat is in the airline's own system, which is no longer connected: cancel it there" };
+    return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id));
+  }
   let supplier = flightSupplierNamed(set, flight.supplier as never);
   let supplierRef = flight.supplier_ref ?? null;
   if (!supplierRef) {
@@ -119,7 +137,7 @@ async function findEarlierOrder(set: AirlineSupplierSet, reference: string, hint
 
 const booker = (b: BookingRow, ctx: AirlineBookingContext) => b.booked_by ?? ctx.policy.crew_booker_email ?? '';
 
-function ordered(b: BookingRow, supplier: OrderedSupplier<FlightSupplier>, order: FlightOrder, committed: boolean, ctx: AirlineBookingContext): Outcome {
+function ordered(b: BookingRow, supplier: Pick<OrderedSupplier<FlightSupplier>, 'name' | 'live_mode'>, order: FlightOrder, committed: boolean, ctx: AirlineBookingContext): Outcome {
   // The booking's flight_number stays the airline's anchor (the rostered leg); what was booked is in the flight block.
   const block = {
     ...(b.flight ?? {}),
@@ -135,6 +153,7 @@ function ordered(b: BookingRow, supplier: OrderedSupplier<FlightSupplier>, order
     cabin: order.flight.cabin,
     price: order.price,
     supplier_status: order.status,
+    ...(supplier.name === 'OWN_AIRLINE' ? { pnr: order.pnr, ticket_id: order.ticket_id } : {}),
   };
   return { ...ticketingOutcome(committed, order.price, order.flight.dep_time, ctx.maxPrice, ctx.fxRates), patch: { flight: block } };
 }

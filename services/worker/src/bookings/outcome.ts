@@ -8,4 +8,6 @@ export interface Outcome {
   patch?: BookingPatch;
   /** Action item extras (a manual flight choice after an automatic search failed, say). */
   recommended_action?: string | null;
+  /** The supplier took the request and answers later (a callback): the booking stays PENDING with `patch`. */
+  awaiting?: boolean;
 }

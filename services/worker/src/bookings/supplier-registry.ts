@@ -1,6 +1,9 @@
 import { supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config } from '@crew/platform';
-import { createSupplierRegistry, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { createDuffelClient, createSupplierRegistry, DuffelFlightSupplier, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+
+/** Deadline of one Duffel call; an order call past it is an unknown outcome, looked up before ordering again. */
+const DUFFEL_TIMEOUT_MS = 20_000;
 
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
 export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers): SupplierRegistry {
@@ -9,5 +12,6 @@ export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers): Su
     sandbox,
     open: (sealed, airlineId) => keyring.open(sealed, airlineId),
     readSetting: (airlineId) => supplierSettingsRepo.findSupplierSettings(db, airlineId),
+    duffelFlights: (c) => new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: config.duffelApiUrl }), { liveMode: c.live_mode, timeoutMs: DUFFEL_TIMEOUT_MS }),
   });
 }

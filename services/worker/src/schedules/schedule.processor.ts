@@ -60,7 +60,7 @@ import {
   rosteredRowsIn,
   settlesOnRerun,
 } from '@crew/engine';
-import type { Logger } from '@crew/platform';
+import type { Logger, TravellerVault } from '@crew/platform';
 import type { BookingQueue, CatalogJob, JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
 import { decodeRosterState, loadDiffState, loadRequestedBookings, rosterStateText } from '@crew/db';
@@ -226,6 +226,8 @@ export interface ScheduleProcessorDeps {
   db: Db;
   relay: OutboxRelay;
   logger: Logger;
+  /** Opens the travellers' sealed personal fields (whether a deadhead's traveller has a date of birth). */
+  vault: TravellerVault;
   /** The processing clock (tests pin it). */
   now?: () => Date;
   metrics: WorkerMetrics;
@@ -359,7 +361,7 @@ export class ScheduleProcessor {
     const basis = this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
     const read = basis.then((b) => rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, { ownWrites: false, dates: b !== null && windowMoved(b, window) }));
-    const settings = read.then(() => loadBookingContext(conn, schedule.airline_id, processedAt, []));
+    const settings = read.then(() => loadBookingContext(conn, this.deps.vault, schedule.airline_id, processedAt, []));
     // Awaited by the diff; until then a failure must not count as unhandled.
     for (const p of [state, basis, read, settings]) p.catch(() => undefined);
     return { read, settings, basis, state };
@@ -394,7 +396,7 @@ export class ScheduleProcessor {
     if (!known || known.body_sha256 !== sha256 || !known.settled_fingerprint || !known.settled_cutoff || known.audit_events === null) return false;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     // Settings only: no traveller is read.
-    const ctx = await loadBookingContext(conn, airlineId, processedAt, []);
+    const ctx = await loadBookingContext(conn, this.deps.vault, airlineId, processedAt, []);
     if (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff) return false;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     phases.lap('settled_premises');
@@ -462,13 +464,13 @@ export class ScheduleProcessor {
     const previousOf = (s: DiffSubject) => nextTurn().then(() => (s.rewritten ? rosterStateOfLines(lines!, s.rewritten) : (movedFrom ?? (stored && rosterStateOfStored(stored)))));
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
     let rows = await loadDiffState(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previousOf(subject));
-    let ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
+    let ctx = bookingContextOf(this.deps.vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
     if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
       // The settings changed since they were read above: the whole diff after all, of the whole roster.
       changed = null;
       if (subject.skipped) subject = wholeRosterOf(roster.bytes!, elements);
       rows = await loadDiffState(conn, airlineId, window, (phase) => phases.lap(phase), undefined, previousOf(subject));
-      ctx = bookingContextOf(rows.facts, processedAt, flightOptionsUrl);
+      ctx = bookingContextOf(this.deps.vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
     }
     // Everything needed from the roster is in `subject` now.
     roster.bytes = null;
