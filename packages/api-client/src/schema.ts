@@ -964,6 +964,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/airlines/{airline_id}/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An airline's supplier order and connections (without secrets) */
+        get: operations["opsGetSuppliers"];
+        /**
+         * Set an airline's supplier order and connections (secrets are write-only)
+         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. Duffel's webhook is then registered with the token (`duffel.webhook_registered`); a failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
+         */
+        put: operations["opsPutSuppliers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/change-requests": {
         parameters: {
             query?: never;
@@ -2405,14 +2426,32 @@ export interface components {
             cabin?: "ECONOMY" | "PREMIUM_ECONOMY" | "BUSINESS" | "FIRST";
             price?: components["schemas"]["Money"];
             /**
-             * @description The reservation as the supplier holds it (an amended room stays CONFIRMED)
+             * @description The order as the supplier holds it; REQUESTED: the airline’s own system took the request and answers later; REFUSED: it said no
              * @enum {string}
              */
-            supplier_status?: "CONFIRMED" | "CANCELLED";
+            supplier_status?: "CONFIRMED" | "CANCELLED" | "REQUESTED" | "REFUSED";
+            /** @description Why the airline’s own system refused the crew seat */
+            supplier_reason?: string;
             pnr?: string;
             ticket_id?: string;
             transaction_id?: string;
             trip_session_id?: string;
+            /**
+             * @description Who holds the booking: the supplier sandbox, Duffel (bought at retail), or the airline’s own reservation system (a crew seat)
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
+            /** @description True when the booking is real (a live supplier account); false for the sandbox and test accounts */
+            live_mode?: boolean;
+            /** @description 2-letter IATA carrier code */
+            operating_airline_code?: string;
+            airline_change_id?: string | null;
+            /** @description What the supplier refunded on cancellation, and where it went */
+            refund?: {
+                amount: components["schemas"]["Money"];
+                /** @enum {string} */
+                destination: "ORIGINAL_FORM_OF_PAYMENT" | "BALANCE" | "AIRLINE_CREDITS" | "VOUCHER";
+            };
         };
         /** Booking */
         Booking: {
@@ -2775,6 +2814,46 @@ export interface components {
             email: string;
             /** @description Shown once. The register credential is `<user_id>:<user_token>` */
             user_token: string;
+        };
+        /** SupplierSettingsBody */
+        SupplierSettingsBody: {
+            /** @description Flight suppliers in priority order */
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            /** @description Hotel suppliers in priority order */
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel?: {
+                /** @description The airline's Duffel access token (`duffel_test_…` or `duffel_live_…`). Write-only: stored sealed, never answered. */
+                access_token: string;
+            } | null;
+            own_airline?: {
+                /**
+                 * Format: uri
+                 * @description HTTPS endpoint of the airline's crew-booking system (docs/own-airline.md)
+                 */
+                url: string;
+                /** @description The IATA carrier code whose legs go to that system */
+                carrier: string;
+                /** @description Standard Webhooks secret signing our requests and the airline’s callbacks. Write-only; omitted keeps the stored one (required the first time). */
+                signing_secret?: string;
+            } | null;
+        };
+        /** SupplierSettings */
+        SupplierSettings: {
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel: {
+                access_token_set: boolean;
+                /** @description True for a `duffel_live_` token: its bookings are real and paid */
+                live_mode: boolean;
+                /** @description Duffel's webhook for airline-initiated changes is registered with this token */
+                webhook_registered: boolean;
+            } | null;
+            own_airline: {
+                url: string;
+                carrier: string;
+                signing_secret_set: boolean;
+            } | null;
+            updated_at: string | null;
         };
         /** OpsChangeRequest */
         OpsChangeRequest: {
@@ -7545,6 +7624,108 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsGetSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsPutSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The setting, without secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
