@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { airlineChangeRepo, bookingRepo, supplierSettingsRepo, webhookRepo, type BookingRow, type Db } from '@crew/db';
 import { acceptedFlightBlock, decideAirlineChange, urgentEvents, type AirlineChangeDecision, type ChangedBookingFacts } from '@crew/engine';
 import { Keyring, type Config, type Logger } from '@crew/platform';
-import type { JobData } from '@crew/queue';
+import type { JobData, TaskPriority } from '@crew/queue';
 import { createDuffelClient, DuffelChanges, duffelCallbackUrl, isSupplierError, registerDuffelWebhook, type DuffelAirlineChange } from '@crew/suppliers';
 
 export type AirlineChangeJobData = JobData<'supplier-changes', 'airline-change'>;
@@ -96,7 +96,7 @@ export class AirlineChangeProcessor {
   private async record(b: BookingRow, change: DuffelAirlineChange, decision: Exclude<AirlineChangeDecision, { kind: 'IGNORE' }>): Promise<boolean> {
     const events = await this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
-      const block = (current?.flight ?? null) as (Record<string, unknown> & { supplier_ref?: string }) | null;
+      const block = current?.flight ?? null;
       if (!current || block?.supplier_ref !== change.order_id || (current.status !== 'CONFIRMED' && current.status !== 'MODIFIED')) return null;
       if (decision.kind === 'ACCEPT') {
         const f = decision.flight;
@@ -111,13 +111,13 @@ export class AirlineChangeProcessor {
       await bookingRepo.updateBooking(
         trx,
         b.booking_id,
-        { status: 'NEEDS_REVIEW', review_reason: decision.reason, flight: { ...block, airline_change_id: change.id } as never },
+        { status: 'NEEDS_REVIEW', review_reason: decision.reason, flight: { ...block, airline_change_id: change.id } },
         { reason: decision.reason, actor: 'engine' },
       );
       const item = current.action_id
         ? await bookingRepo.setDisposition(trx, current.action_id, 'PENDING_REVIEW', { message: decision.reason, recommended_action: decision.recommended_action })
         : undefined;
-      return webhookRepo.emitBookingEvents(trx, [b.booking_id], urgentEvents(item?.priority as never));
+      return webhookRepo.emitBookingEvents(trx, [b.booking_id], urgentEvents(item?.priority as TaskPriority | undefined));
     });
     if (events) this.deps.webhookKick?.();
     return events !== null;
