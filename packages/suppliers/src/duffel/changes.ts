@@ -9,8 +9,8 @@ import type { AirlineInitiatedChange, OrderSlice } from '@duffel/api/types';
 import { createDuffelClient, duffelCall } from './client';
 import { toSegment } from './mapping';
 
-/** The event types we register for: changes, and the order events that may follow one. */
-export const DUFFEL_WEBHOOK_EVENTS = ['order.airline_initiated_change_detected', 'order.updated'] as const;
+/** The event types we register for: only what we act on (every other delivery would be read and dropped). */
+export const DUFFEL_WEBHOOK_EVENTS = ['order.airline_initiated_change_detected'] as const;
 
 /** The header Duffel signs its deliveries with: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
 export const DUFFEL_SIGNATURE_HEADER = 'x-duffel-signature';
