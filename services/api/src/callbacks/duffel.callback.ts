@@ -4,13 +4,32 @@
  * bytes received, so the body is read raw. The api stays thin: a verified event naming an airline-initiated
  * change becomes a job for the worker, which reads the change from Duffel itself and decides.
  */
+import { Type } from '@sinclair/typebox';
 import express, { type Router } from 'express';
+import { errorResponses, type RouteDoc } from '@crew/contracts';
 import { outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import { airlineChangeJob, type OutboxRelay } from '@crew/queue';
 import { DUFFEL_SIGNATURE_HEADER, parseDuffelEvent, verifyDuffelSignature } from '@crew/suppliers';
 
 export const DUFFEL_CALLBACK_PATH = '/callbacks/duffel/:airline_id';
+
+/** The callback as the OpenAPI document describes it (no bearer: Duffel's signature is the credential). */
+export const DUFFEL_CALLBACK_ROUTES: readonly RouteDoc[] = [
+  {
+    method: 'post',
+    path: DUFFEL_CALLBACK_PATH,
+    operationId: 'duffelWebhookCallback',
+    summary: 'Duffel’s webhook deliveries for an airline (registered when the operator sets its Duffel token)',
+    description:
+      'Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. ' +
+      '`order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; other event types are acknowledged and ignored.',
+    tags: ['Supplier callbacks'],
+    auth: 'none',
+    params: Type.Object({ airline_id: Type.String({ format: 'uuid' }) }),
+    responses: { 200: { description: 'Received', schema: Type.Object({ received: Type.Boolean() }) }, ...errorResponses([400, 401]) },
+  },
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
