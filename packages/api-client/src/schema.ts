@@ -971,7 +971,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An airline's supplier order and connections (without secrets) */
+        /**
+         * An airline's supplier order and connections (without secrets)
+         * @description The priority orders and which connections are set: for Duffel whether a token is stored, whether it is live and whether its webhook is registered; for the own airline its URL and carrier. Secrets are never answered.
+         */
         get: operations["opsGetSuppliers"];
         /**
          * Set an airline's supplier order and connections (secrets are write-only)

@@ -161,6 +161,8 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       path: '/airlines/:airline_id/suppliers',
       operationId: 'opsGetSuppliers',
       summary: "An airline's supplier order and connections (without secrets)",
+      description:
+        'The priority orders and which connections are set: for Duffel whether a token is stored, whether it is live and whether its webhook is registered; for the own airline its URL and carrier. Secrets are never answered.',
       tags: TAGS,
       auth: 'ops',
       params: AirlineIdParams,
