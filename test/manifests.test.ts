@@ -1,6 +1,7 @@
 /**
  * Deployment manifests against the code: every YAML under k8s/ and docker-compose.yml parses; each process
- * is given every environment variable it reads; every probe and scrape path is one the process serves;
+ * is given every environment variable it reads (SUPPLIER_URL, the sandbox's address, only where the sandbox
+ * runs); every probe and scrape path is one the process serves;
  * KEDA and the Grafana dashboard only use metrics the processes export. No cluster or kustomize binary
  * needed: kustomizations are resolved here (resources, configMap/secret generators; patches never touch env).
  */
@@ -165,6 +166,9 @@ function k8sContainers(dir: string): { containers: Container[]; k: Kustomized; s
   return { containers, k, secretRefs };
 }
 
+/** Variables that only mean something where the supplier sandbox runs (its address). */
+const SANDBOX_ONLY_VARIABLES = ['SUPPLIER_URL'];
+
 const K8S_DIRS = ['k8s/base', ...readdirSync(join(ROOT, 'k8s/overlays')).map((o) => `k8s/overlays/${o}`)];
 
 // ---- Tests --------------------------------------------------------------------------------------------
@@ -198,9 +202,22 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect([...processes].sort()).toEqual(dir.endsWith('/dev') ? ['api', 'auth', 'migrate', 'supplier-sandbox', 'worker'] : ['api', 'auth', 'migrate', 'worker']);
   });
 
+  const runsSandbox = containers.some((c) => c.process === 'supplier-sandbox');
+
   it('gives each container every variable its process reads', () => {
-    const missing = Object.fromEntries(containers.map((c) => [c.where, [...variablesReadBy(c.process)].filter((v) => !c.env.has(v))]));
+    // SUPPLIER_URL is the sandbox's address: a kustomization without the sandbox has nothing to point it at.
+    const expected = (v: string) => runsSandbox || !SANDBOX_ONLY_VARIABLES.includes(v);
+    const missing = Object.fromEntries(containers.map((c) => [c.where, [...variablesReadBy(c.process)].filter((v) => expected(v) && !c.env.has(v))]));
     expect(missing).toEqual(Object.fromEntries(containers.map((c) => [c.where, []])));
+  });
+
+  it('sets SUPPLIER_URL only where the sandbox runs; real suppliers are Duffel at DUFFEL_API_URL, connected per airline', () => {
+    const config = k.configMaps.get('crew-travel-config')!;
+    for (const v of SANDBOX_ONLY_VARIABLES) expect([dir, v, v in config]).toEqual([dir, v, runsSandbox]);
+    expect(config.DUFFEL_API_URL).toBe('https://api.duffel.com');
+    // Production (NODE_ENV=production) refuses SANDBOX in a supplier order unless a staging deployment says otherwise.
+    if (config.NODE_ENV === 'production') expect(config.SUPPLIER_SANDBOX_ALLOWED).toBe('false');
+    expect(read(join(dir, 'kustomization.yaml')) + read('k8s/base/kustomization.yaml')).toMatch(/PUT \/ops\/v1\/airlines\/\{airline_id\}\/suppliers/);
   });
 
   it('takes DATABASE_URL, OPS_TOKEN, WEBHOOK_SECRET_KEY and SUPPLIER_CREDENTIALS_KEY from a Secret, never from the ConfigMap', () => {

@@ -973,7 +973,7 @@ export interface paths {
         };
         /**
          * An airline's supplier order and connections (without secrets)
-         * @description The priority orders and which connections are set: for Duffel whether a token is stored, whether it is live and whether its webhook is registered; for the own airline its URL and carrier. Secrets are never answered.
+         * @description The priority orders and which secrets are set (`access_token_set`, `signing_secret_set`), never the secrets. No setting answers `SANDBOX` only with `updated_at: null`.
          */
         get: operations["opsGetSuppliers"];
         /**
@@ -1186,6 +1186,26 @@ export interface paths {
          * @description The page’s form, `application/x-www-form-urlencoded`: `form_token` (the page’s anti-forgery field), `list_number` (one confirmation number for the list), and per row `number_<row>` (the row’s own number, wins over the list’s) or `reject_<row>=1` with `reason_<row>`. Every row awaiting an answer needs a number or a rejection with a reason (else 422, the page again). Confirmed rows make their bookings CONFIRMED (AMENDED: MODIFIED; CANCELLED: CANCELLED) with the hotel’s number; rejected ones NEEDS_REVIEW with the reason. Answers 200 with the page showing the answer. A list already answered or expired is 409; without the page’s field, or from another site’s Origin, 403.
          */
         post: operations["hotelRoomingListAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/own-airline/{airline_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The airline's own reservation system completes a crew-seat request it answered 202
+         * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). A bad signature is 401; an unknown booking 404; a repeat after the booking settled is acknowledged and changes nothing.
+         */
+        post: operations["ownAirlineCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8209,6 +8229,40 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+        };
+    };
+    ownAirlineCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed by this airline’s own system */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Booking not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

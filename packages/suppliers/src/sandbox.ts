@@ -80,7 +80,10 @@ class SandboxFlightSupplier implements FlightSupplier {
   }
 
   bookFlight(request: FlightBookingRequest): Promise<FlightOrder> {
-    return this.http.call({ operation: 'flight.book', method: 'POST', path: '/flight-orders', body: request });
+    // The sandbox takes the name, e-mail and date of birth only (a real supplier's extra profile fields stay home).
+    const { email, first_name, last_name, date_of_birth } = request.traveller;
+    const body = { ...request, traveller: { email, first_name, last_name, date_of_birth } };
+    return this.http.call({ operation: 'flight.book', method: 'POST', path: '/flight-orders', body });
   }
 
   cancelFlight({ supplier_ref, reference }: CancelRequest): Promise<FlightOrder> {

@@ -141,6 +141,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         db: database.db,
         logger: logger.child({ service: 'worker' }),
         suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }),
+        duffelTimeoutMs: 2000,
         now: options.now,
       })
     : null;

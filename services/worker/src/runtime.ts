@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import { DelayedError, Worker } from 'bullmq';
 import { pipelineRepo, type Db } from '@crew/db';
 import { TravellerVault, type Config, type Logger } from '@crew/platform';
 import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, withDeadline, type JobData } from '@crew/queue';
@@ -30,6 +30,8 @@ export interface WorkerDeps {
   suppliers: Suppliers;
   /** Each airline's ordered suppliers; default: built from the stored settings over `suppliers` as the sandbox. */
   registry?: SupplierRegistry;
+  /** Deadline of one call to an airline's Duffel account (default 20 s). */
+  duffelTimeoutMs?: number;
   /** Processing clock (tests pin it). */
   now?: () => Date;
   metrics?: WorkerMetrics;
@@ -88,7 +90,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     relay,
     logger,
     suppliers: deps.suppliers,
-    registry: deps.registry ?? supplierRegistry(deps.db, config, deps.suppliers),
+    registry: deps.registry ?? supplierRegistry(deps.db, config, deps.suppliers, deps.duffelTimeoutMs),
     callbackBase: config.publicApiUrl,
     vault,
     metrics,
@@ -103,11 +105,17 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
   const bookingWorkers = BOOKING_QUEUES.map((name) => {
     const worker: Worker<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'> = new Worker(
       name,
-      async (job) => {
+      async (job, token) => {
         try {
           await bookings.process(job);
         } catch (err) {
           if (!(err instanceof SupplierPaced)) throw err;
+          if (err.lane) {
+            // One airline's own supplier account is pacing us: only its tasks wait; the queue goes on.
+            logger.info({ queue: name, job_id: job.id, ...err.lane, pause_ms: err.retryAfterMs }, "an airline's supplier lane is paused; its task waits");
+            await job.moveToDelayed(Date.now() + Math.min(MAX_PAUSE_MS, Math.max(1, err.retryAfterMs)), token);
+            throw new DelayedError();
+          }
           logger.info({ queue: name, job_id: job.id, pause_ms: err.retryAfterMs }, 'supplier asked to slow down; its queue pauses');
           // Back to its lane (same priority, front of its tie), not counted as an attempt.
           // At most a minute at a time: a supplier still pacing us answers the next try with another pause, and

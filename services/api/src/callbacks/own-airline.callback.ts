@@ -7,9 +7,27 @@
  */
 import express, { type Router } from 'express';
 import { bookingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
+import { AirlineIdParams, type RouteDoc } from '@crew/contracts';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import { OwnAirlineClient, type OwnAirlineCallback } from '@crew/suppliers';
+
+/** The route as the OpenAPI document describes it (no bearer: the Standard Webhooks signature is the credential). */
+export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/callbacks/own-airline/:airline_id',
+    operationId: 'ownAirlineCallback',
+    summary: "The airline's own reservation system completes a crew-seat request it answered 202",
+    description:
+      'Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). ' +
+      'A bad signature is 401; an unknown booking 404; a repeat after the booking settled is acknowledged and changes nothing.',
+    tags: ['Operator API'],
+    auth: 'none',
+    params: AirlineIdParams,
+    responses: { 200: { description: 'Received' }, 401: { description: 'Not signed by this airline’s own system' }, 404: { description: 'Booking not found' } },
+  },
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -161,8 +161,7 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       path: '/airlines/:airline_id/suppliers',
       operationId: 'opsGetSuppliers',
       summary: "An airline's supplier order and connections (without secrets)",
-      description:
-        'The priority orders and which connections are set: for Duffel whether a token is stored, whether it is live and whether its webhook is registered; for the own airline its URL and carrier. Secrets are never answered.',
+      description: 'The priority orders and which secrets are set (`access_token_set`, `signing_secret_set`), never the secrets. No setting answers `SANDBOX` only with `updated_at: null`.',
       tags: TAGS,
       auth: 'ops',
       params: AirlineIdParams,

@@ -19,8 +19,8 @@ import {
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
 import { isSupplierError, type FlightTraveller, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
-import { bookDeadhead, cancelDeadhead, type AttemptFacts } from './flight.booking';
-import type { Outcome } from './outcome';
+import { bookDeadhead, cancelDeadhead, type AttemptFacts, type FlightBookingDeps } from './flight.booking';
+import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { loadBookingContext } from '../booking-context';
@@ -54,19 +54,7 @@ export interface BookingProcessorDeps {
 
 const ref = (booking: BookingRow, data: Data) => taskIdentity(data, booking.booking_id);
 
-/**
- * The supplier asked us to slow down (429, or 503 with Retry-After). Nothing was done at the supplier; the
- * runtime pauses this supplier's queue for `retryAfterMs` and puts the task back, so the booking does not fail.
- */
-export class SupplierPaced extends Error {
-  override readonly name = 'SupplierPaced';
-  constructor(
-    readonly retryAfterMs: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { SupplierPaced } from './outcome';
 
 /** How long an airline's booking context (policy, contracts) is reused by hotel tasks: a config change applies within this. */
 const CONTEXT_TTL_MS = 1000;
@@ -79,7 +67,18 @@ const CONTEXT_TTL_MS = 1000;
 export class BookingProcessor {
   private readonly contexts = new Map<string, { at: number; ctx: Promise<AirlineBookingContext> }>();
 
-  constructor(private readonly deps: BookingProcessorDeps) {}
+  /** What deadheads need: each airline's suppliers, its paused lanes, and who hears of an empty balance. */
+  private readonly flights: FlightBookingDeps;
+
+  constructor(private readonly deps: BookingProcessorDeps) {
+    this.flights = {
+      registry: deps.registry,
+      callbackBase: deps.callbackBase,
+      pauses: new SupplierLanePauses(),
+      onInsufficientBalance: (airlineId, supplier) =>
+        deps.logger.error({ airline_id: airlineId, supplier, alert: 'SUPPLIER_BALANCE_INSUFFICIENT' }, 'duffel balance insufficient: the airline must top up its supplier account'),
+    };
+  }
 
   /**
    * Hotel tasks reuse the airline's context for a few seconds: at 64 tasks/s per process the three queries
@@ -112,6 +111,7 @@ export class BookingProcessor {
     try {
       outcome = await this.execute(booking, data, ctx, { attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1 });
     } catch (err) {
+      if (err instanceof SupplierPaced) throw err;
       if (isSupplierError(err) && err.rateLimited) throw new SupplierPaced(err.retryAfterMs!, err.message);
       if (!isSupplierError(err)) {
         const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -144,11 +144,11 @@ export class BookingProcessor {
 
   private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
     const op = data.operation ?? 'BOOK';
-    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.deps, b);
+    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
     if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx) : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED');
     if (op === 'AMEND') {
       // A flight change is cancel-and-rebook at the supplier.
-      const cancelled = await cancelDeadhead(this.deps, b);
+      const cancelled = await cancelDeadhead(this.flights, b);
       if (cancelled.status !== 'CANCELLED') return cancelled;
       const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
       return { ...rebooked, status: amendedStatus(rebooked.status) };
@@ -227,7 +227,7 @@ export class BookingProcessor {
     const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
     const personal = (traveller as { personal?: PersonalData }).personal ?? {};
     return bookDeadhead(
-      this.deps,
+      this.flights,
       b,
       reference,
       ctx,

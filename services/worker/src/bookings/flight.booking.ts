@@ -28,11 +28,15 @@ import {
   type OrderedSupplier,
   type SupplierRegistry,
 } from '@crew/suppliers';
-import type { Outcome } from './outcome';
+import { SupplierPaced, type SupplierLanePauses, type Outcome } from './outcome';
 import { bookOwnSeat, cancelOwnSeat } from './own-seat.booking';
 
 export interface FlightBookingDeps {
   registry: SupplierRegistry;
+  /** Told when a supplier account of an airline has too little balance to pay (an alert to a person). */
+  onInsufficientBalance?: (airlineId: string, supplier: string) => void;
+  /** Airlines' supplier lanes paused by a 429 of their own token. */
+  pauses: SupplierLanePauses;
   /** The api's address as the airline's own system reaches it (its callbacks). */
   callbackBase: string;
 }
@@ -79,14 +83,17 @@ export async function bookDeadhead(
   if (flight.flight_option_id) {
     // A committed option: the supplier that issued it books it (recorded at commit; else the one that knows it).
     const supplier = flightSupplierNamed(set, flight.supplier as never) ?? (await offerInOrder(set, flight.flight_option_id))?.supplier ?? set.flights[0]!;
-    const order = await supplier.supplier.bookFlight({ reference, flight_option_id: flight.flight_option_id, traveller, booker_email: booker(b, ctx) });
+    const order = await paced(deps, b.airline_id, supplier, () =>
+      supplier.supplier.bookFlight({ reference, flight_option_id: flight.flight_option_id!, traveller, booker_email: booker(b, ctx) }),
+    );
     return ordered(b, supplier, order, true, ctx);
   }
   if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
   let last: Outcome = { status: 'NEEDS_REVIEW', reason: 'no flight supplier is configured', recommended_action: 'BOOK_MANUALLY' };
   for (const supplier of set.flights) {
     try {
-      const found = await supplier.supplier.searchFlights({ from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date });
+      const query = { from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date };
+      const found = await paced(deps, b.airline_id, supplier, () => supplier.supplier.searchFlights(query));
       // A retail supplier never sells the airline's own flights to its crew (those are crew seats in its own system).
       const options = retailOffers(found, ctx.carrier_code, set.configured && supplier.name !== 'SANDBOX');
       const c = flight.constraints;
@@ -95,11 +102,14 @@ export async function bookDeadhead(
         last = { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
         if (nextSupplierApplies({ kind: 'NO_OFFERS' })) continue;
       } else {
-        const order = await supplier.supplier.bookFlight({ reference, flight_option_id: choice.option.flight_option_id, traveller, booker_email: booker(b, ctx) });
+        const optionId = choice.option.flight_option_id;
+        const order = await paced(deps, b.airline_id, supplier, () => supplier.supplier.bookFlight({ reference, flight_option_id: optionId, traveller, booker_email: booker(b, ctx) }));
         return ordered(b, supplier, order, false, ctx);
       }
     } catch (err) {
       if (!isSupplierError(err) || !nextSupplierApplies({ kind: 'ERROR', transient: err.transient })) throw err;
+      // An empty Duffel balance is for a person to top up, not for a retry loop (and the next supplier may book).
+      if (err.code === 'INSUFFICIENT_BALANCE') deps.onInsufficientBalance?.(b.airline_id, supplier.name);
       last = { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}`, recommended_action: 'BOOK_MANUALLY' };
     }
   }
@@ -123,7 +133,8 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
     supplierRef = found?.order.supplier_ref ?? null;
   }
   if (!supplierRef || !supplier) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
-  const order = await supplier.supplier.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) });
+  const holder = supplier;
+  const order = await paced(deps, b.airline_id, holder, () => holder.supplier.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) }));
   return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: order.status, ...(order.refund ? { refund: order.refund } : {}) } } };
 }
 
@@ -133,6 +144,23 @@ async function findEarlierOrder(set: AirlineSupplierSet, reference: string, hint
     if (order) return { supplier, order };
   }
   return null;
+}
+
+/**
+ * Runs a call at one of the airline's own supplier accounts (not the shared sandbox): a lane paused by an
+ * earlier 429 waits without calling, and a 429 pauses the lane of this airline only.
+ */
+export async function paced<T>(deps: FlightBookingDeps, airlineId: string, supplier: Pick<OrderedSupplier<unknown>, 'name'>, call: () => Promise<T>): Promise<T> {
+  if (supplier.name === 'SANDBOX') return call();
+  const waiting = deps.pauses.remaining(airlineId, supplier.name);
+  if (waiting > 0) throw new SupplierPaced(waiting, `${supplier.name} lane of this airline paused`, { airline_id: airlineId, supplier: supplier.name });
+  try {
+    return await call();
+  } catch (err) {
+    if (!isSupplierError(err) || !err.rateLimited) throw err;
+    deps.pauses.pause(airlineId, supplier.name, err.retryAfterMs!);
+    throw new SupplierPaced(err.retryAfterMs!, err.message, { airline_id: airlineId, supplier: supplier.name });
+  }
 }
 
 const booker = (b: BookingRow, ctx: AirlineBookingContext) => b.booked_by ?? ctx.policy.crew_booker_email ?? '';

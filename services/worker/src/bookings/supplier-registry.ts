@@ -6,12 +6,12 @@ import { createDuffelClient, createSupplierRegistry, DuffelFlightSupplier, type 
 const DUFFEL_TIMEOUT_MS = 20_000;
 
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
-export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers): SupplierRegistry {
+export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers, duffelTimeoutMs = DUFFEL_TIMEOUT_MS): SupplierRegistry {
   const keyring = Keyring.parse(config.supplierCredentialsKey);
   return createSupplierRegistry({
     sandbox,
     open: (sealed, airlineId) => keyring.open(sealed, airlineId),
     readSetting: (airlineId) => supplierSettingsRepo.findSupplierSettings(db, airlineId),
-    duffelFlights: (c) => new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: config.duffelApiUrl }), { liveMode: c.live_mode, timeoutMs: DUFFEL_TIMEOUT_MS }),
+    duffelFlights: (c) => new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: config.duffelApiUrl }), { liveMode: c.live_mode, timeoutMs: duffelTimeoutMs }),
   });
 }

@@ -1,0 +1,160 @@
+import {
+  allActionItems,
+  bookingAccount,
+  http,
+  onboard,
+  onePairingRoster,
+  startOwnAirlineReceiver,
+  type OwnAirlineReceiver,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
+
+/** Deadheads through each airline's supplier order: Duffel, the airline's own system, fallbacks, pacing. */
+let stack: Stack;
+let receiver: OwnAirlineReceiver;
+const SECRET = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+beforeAll(async () => {
+  stack = await startStack('deadhead_suppliers', { worker: true, now: () => new Date('2027-03-01T00:00:00Z') });
+  receiver = await startOwnAirlineReceiver({ secret: SECRET, carrier: 'BA' });
+});
+afterAll(async () => {
+  await receiver.close();
+  await stack.close();
+});
+
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const duffelOrders = async (token: string) => (await http(`${stack.sandboxUrl}/_control/duffel/orders?token=${token}`)).body.orders as unknown[];
+const duffelFault = async (body: Record<string, unknown>) => expect((await http(`${stack.sandboxUrl}/_control/duffel/faults`, { method: 'POST', body })).status).toBe(201);
+
+let n = 0;
+/** An airline with deadhead auto-booking, a traveller Duffel can book, and the given supplier setting. */
+async function airline(suppliers: Record<string, unknown>, carrier?: string) {
+  n++;
+  const t = await onboard(stack, {
+    name: `Supplier Air ${n}`,
+    carrier: carrier ?? `Q${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true, deadhead_auto_booking: true },
+  });
+  const email = `crew${n}@suppliers.test`;
+  await bookingAccount(stack, t, email);
+  const profile = await api(t, '/crew/travellers/E1', { method: 'PUT', body: { title: 'ms', gender: 'f', phone_number: '+442071234567' } });
+  expect(profile.status).toBeLessThan(300);
+  const set = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body: suppliers });
+  expect(set.status).toBe(200);
+  return { t, email };
+}
+
+async function deadhead(t: Tenant, email: string, waitForCompletion = true) {
+  const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
+  if (waitForCompletion) await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
+  else await waitFor(async () => (await allActionItems(stack, t.accessToken, res.body.schedule_id)).some((i) => i.type === 'FLIGHT' && i.booking_id), 15_000, 'the flight item');
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'FLIGHT')!;
+  return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
+}
+
+const settled = (t: Tenant, bookingId: string) =>
+  waitFor(
+    async () => {
+      const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+      return b.status !== 'PENDING' && b.status !== 'FAILED' && b;
+    },
+    15_000,
+    'the booking to settle',
+  );
+
+describe('a deadhead through Duffel', () => {
+  it('is ordered at Duffel and records the supplier and that it is not live', async () => {
+    const token = 'duffel_test_deadhead_one';
+    const { t, email } = await airline({ flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    const { booking } = await deadhead(t, email);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'DUFFEL', live_mode: false, supplier_ref: expect.stringMatching(/^ord_/) } });
+    expect(await duffelOrders(token)).toHaveLength(1);
+  });
+
+  it('after an order that timed out, the retry finds it: no second ticket', async () => {
+    const token = 'duffel_test_deadhead_timeout';
+    const { t, email } = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    await duffelFault({ token, operation: 'orders.create', outcome: 'timeout' });
+    const { booking } = await deadhead(t, email);
+    expect(booking.status).toBe('FAILED');
+    await api(t, `/crew/bookings/${booking.booking_id}/retry`, { method: 'POST' });
+    expect(await settled(t, booking.booking_id)).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'DUFFEL' } });
+    expect(await duffelOrders(token)).toHaveLength(1);
+  });
+
+  it('a supplier that refuses passes the leg to the next one in the order', async () => {
+    const token = 'duffel_test_deadhead_refused';
+    const { t, email } = await airline({ flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    stack.sandbox.duffel.refuseToken(token);
+    const { booking } = await deadhead(t, email);
+    expect(booking.review_reason).toBeNull();
+    expect(booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'SANDBOX' } });
+  });
+
+  it("Duffel's 429 pauses that airline's lane only; another airline books meanwhile", async () => {
+    const slow = 'duffel_test_deadhead_paced';
+    const a = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: slow } });
+    const b = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: 'duffel_test_deadhead_unpaced' } });
+    await duffelFault({ token: slow, operation: 'offer_requests.create', outcome: 'rate_limited', retry_after_s: 3 });
+    const started = Date.now();
+    const paced = await deadhead(a.t, a.email, false);
+    const other = await deadhead(b.t, b.email);
+    expect(other.booking.status).toBe('CONFIRMED');
+    // The other airline was booked while this one's lane still waited out Duffel's Retry-After.
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect((await api(a.t, `/crew/bookings/${paced.item.booking_id!}`)).body.status).toBe('PENDING');
+    const done = await settled(a.t, paced.item.booking_id!);
+    expect(done.status).toBe('CONFIRMED');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+  });
+});
+
+describe("a leg on the airline's own metal", () => {
+  it('goes to review with BOOK_IN_OWN_SYSTEM when no own system is registered, never to Duffel', async () => {
+    const token = 'duffel_test_own_metal';
+    const { t, email } = await airline({ flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } }, 'BA');
+    const { item, booking } = await deadhead(t, email);
+    expect(booking.status).toBe('NEEDS_REVIEW');
+    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_IN_OWN_SYSTEM' });
+    expect(await duffelOrders(token)).toHaveLength(0);
+  });
+
+  it("is ticketed by the airline's own system, signed, with its PNR and ticket", async () => {
+    const { t, email } = await airline({ flights: ['OWN_AIRLINE', 'SANDBOX'], hotels: ['SANDBOX'], own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET } }, 'BA');
+    receiver.answerNext({ kind: 'ticket', pnr: 'OWN123', ticket_id: '1251234567890' });
+    const { booking } = await deadhead(t, email);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'OWN_AIRLINE', live_mode: true, pnr: 'OWN123', ticket_id: '1251234567890' } });
+    expect(receiver.calls.at(-1)).toMatchObject({ verified: true });
+  });
+
+  it('a 202 leaves the booking PENDING until the signed callback, which confirms it', async () => {
+    const { t, email } = await airline({ flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'], own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET } }, 'BA');
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const booking = await waitFor(
+      async () => {
+        const b = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
+        return b.flight?.supplier_status === 'REQUESTED' && b;
+      },
+      15_000,
+      'the seat request',
+    );
+    expect(booking).toMatchObject({ status: 'PENDING', flight: { supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED' } });
+    const reference = [...receiver.seats.keys()].at(-1)!;
+    const seat = receiver.seats.get(reference)!;
+    expect(seat.callback_url).toMatch(new RegExp(`/callbacks/own-airline/${t.airlineId}$`));
+    // The stack's api listens on a port of its own, not PUBLIC_API_URL's.
+    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    expect(await receiver.complete(reference)).toBe(200);
+    expect(await settled(t, booking.booking_id)).toMatchObject({ status: 'CONFIRMED', flight: { pnr: expect.any(String), ticket_id: expect.any(String) } });
+    // A forged callback is refused.
+    const forged = await http(`${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`, { method: 'POST', body: { type: 'crew_seat.ticketed', reference } });
+    expect(forged.status).toBe(401);
+  });
+});
