@@ -978,7 +978,7 @@ export interface paths {
         get: operations["opsGetSuppliers"];
         /**
          * Set an airline's supplier order and connections (secrets are write-only)
-         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
+         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. Duffel's webhook is then registered with the token (`duffel.webhook_registered`); a failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
          */
         put: operations["opsPutSuppliers"];
         post?: never;
@@ -1206,6 +1206,26 @@ export interface paths {
          * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). A bad signature is 401; an unknown booking 404; a repeat after the booking settled is acknowledged and changes nothing.
          */
         post: operations["ownAirlineCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/duffel/{airline_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duffel’s webhook deliveries for an airline (registered when the operator sets its Duffel token)
+         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; other event types are acknowledged and ignored.
+         */
+        post: operations["duffelWebhookCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2468,6 +2488,7 @@ export interface components {
             live_mode?: boolean;
             /** @description 2-letter IATA carrier code */
             operating_airline_code?: string;
+            airline_change_id?: string | null;
             /** @description What the supplier refunded on cancellation, and where it went */
             refund?: {
                 amount: components["schemas"]["Money"];
@@ -8242,6 +8263,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    duffelWebhookCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: boolean;
+                    };
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };

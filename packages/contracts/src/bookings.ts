@@ -109,6 +109,13 @@ const flightBlockProperties = {
   ),
   live_mode: Type.Optional(Type.Boolean({ description: 'True when the booking is real (a live supplier account); false for the sandbox and test accounts' })),
   operating_airline_code: Type.Optional(Carrier),
+  airline_change_id: Type.Optional(
+    Nullable(
+      Type.String({
+        description: 'An airline-initiated change to this flight that waits for a person (the booking is NEEDS_REVIEW); null once a change was accepted',
+      }),
+    ),
+  ),
   refund: Type.Optional(
     Type.Object(
       { amount: Money, destination: StringEnum(['ORIGINAL_FORM_OF_PAYMENT', 'BALANCE', 'AIRLINE_CREDITS', 'VOUCHER'] as const) },

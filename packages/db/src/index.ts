@@ -42,3 +42,4 @@ export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
 export * as supplierSettingsRepo from './supplier-settings.repository';
 export type { AirlineSuppliers, AirlineSuppliersWrite } from './supplier-settings.repository';
 export type * from './tables/supplier.table';
+export * as airlineChangeRepo from './airline-change.repository';

@@ -61,3 +61,4 @@ export {
   type FlightRoute,
   type SupplierSettingFacts,
 } from './supplier-order';
+export * from './airline-change';

@@ -39,13 +39,20 @@ export interface JobCatalog {
      */
     'drain-endpoint': { endpoint_id: string };
   };
+  'supplier-changes': {
+    /**
+     * A supplier told us an airline changed one of our orders (Duffel's webhook event, verified). The job
+     * names the change; the worker reads it again from the supplier with the airline's token and decides.
+     */
+    'airline-change': { airline_id: string; supplier: 'DUFFEL'; order_id: string; change_id: string; event_id?: string };
+  };
 }
 
 export type QueueName = keyof JobCatalog;
 export type JobName<Q extends QueueName> = keyof JobCatalog[Q] & string;
 export type JobData<Q extends QueueName, N extends JobName<Q>> = JobCatalog[Q][N];
 
-export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings', 'flight-bookings', 'webhooks'];
+export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings', 'flight-bookings', 'webhooks', 'supplier-changes'];
 
 /**
  * One queue per supplier, so a supplier that asks us to slow down (429/503 with Retry-After) pauses only its
@@ -97,4 +104,9 @@ export const WEBHOOK_PRIORITY = { urgent: 1, bulk: 5 } as const;
 /** One drain job per endpoint and lane at a time (BullMQ drops an add whose id it holds; finished ones are removed). */
 export function webhookDrainJobId(endpointId: string, urgent: boolean): string {
   return `whk-${endpointId}-${urgent ? 'u' : 'b'}`;
+}
+
+/** One job per change: Duffel's redeliveries of the same event, and the other events naming it, are added once. */
+export function airlineChangeJob(data: JobData<'supplier-changes', 'airline-change'>): CatalogJob<'supplier-changes'> {
+  return { queue: 'supplier-changes', name: 'airline-change', job_id: `aic-${data.airline_id}-${data.change_id}`, data };
 }

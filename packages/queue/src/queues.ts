@@ -20,6 +20,8 @@ const ATTEMPTS: Record<QueueName, { attempts: number; backoff: { type: 'exponent
   'flight-bookings': { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
   // A drain job is a wake-up; its deliveries' own retries are in Postgres (webhook backoff).
   webhooks: { attempts: 1, backoff: { type: 'exponential', delay: 1000 } },
+  // A change read or accepted at the supplier is retried on a transient failure; the periodic check is the backstop.
+  'supplier-changes': { attempts: 5, backoff: { type: 'exponential', delay: 5000 } },
 };
 
 /** One BullMQ Queue per catalog queue, sharing a producer connection and the stack's prefix. */

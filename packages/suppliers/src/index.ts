@@ -28,3 +28,17 @@ export {
   type DuffelClientOptions,
   type DuffelCallOptions,
 } from './duffel/client';
+export {
+  DuffelChanges,
+  DUFFEL_SIGNATURE_HEADER,
+  DUFFEL_WEBHOOK_EVENTS,
+  duffelCallbackUrl,
+  registerDuffelWebhook,
+  duffelSignatureHeader,
+  parseDuffelEvent,
+  toAirlineChange,
+  verifyDuffelSignature,
+  type DuffelAirlineChange,
+  type DuffelChangedFlight,
+  type DuffelWebhookEvent,
+} from './duffel/changes';

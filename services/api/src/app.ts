@@ -31,6 +31,7 @@ import { confirmationPage } from './rooming/confirmation.page';
 import { webhookRoutes } from './webhooks/webhooks.routes';
 import { ownAirlineCallbacks } from './callbacks/own-airline.callback';
 import { travellerRoutes } from './travellers/travellers.routes';
+import { duffelCallback } from './callbacks/duffel.callback';
 
 // The base path every airline route and link is built on (contracts' API_PREFIX).
 export const API_BASE = API_PREFIX;
@@ -137,6 +138,8 @@ export function createApiApp(deps: ApiDeps): Express {
   mountOperability(app, deps, routes);
   // The airline's own reservation system completes crew-seat requests: no bearer, the signature is the credential.
   app.use(ownAirlineCallbacks({ db: deps.db, config: deps.config, logger: deps.logger, relay: deps.relay }));
+  // Duffel's webhook deliveries: no bearer, the signature over the raw body is the credential.
+  app.use(duffelCallback({ db: deps.db, config: deps.config, logger: deps.logger, relay: deps.relay }));
   // The hotel confirmation page of rooming lists: no bearer, the signed link is the credential.
   app.use(confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now));
   app.use(fallbackHandler([...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })), ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path }))]));

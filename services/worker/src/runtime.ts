@@ -11,6 +11,7 @@ import { ScheduleProcessor } from './schedules/schedule.processor';
 import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
+import { AirlineChangeProcessor } from './bookings/airline-change';
 
 /** How long close() waits for a Redis client's QUIT. */
 const QUIT_MS = 2_000;
@@ -19,6 +20,8 @@ const QUIT_MS = 2_000;
 const MAX_PAUSE_MS = 60_000;
 /** A schedule's completion check waits this long for more of its items to settle (ScheduleCompletion). */
 const COMPLETION_CHECK_MS = 100;
+/** How often airline-initiated changes are looked for at Duffel, behind its webhook (a lost or unregistered one). */
+const AIRLINE_CHANGE_SWEEP_MS = 15 * 60_000;
 
 export interface WorkerDeps {
   config: Config;
@@ -32,6 +35,8 @@ export interface WorkerDeps {
   /** Processing clock (tests pin it). */
   now?: () => Date;
   metrics?: WorkerMetrics;
+  /** Period of the airline-change check at Duffel (default 15 minutes; 0: never). */
+  airlineChangeSweepMs?: number;
 }
 
 export interface WorkerRuntime {
@@ -40,6 +45,8 @@ export interface WorkerRuntime {
   webhooks: WebhookDeliverer;
   /** DIRECT hotels' rooming lists: sends due lists, retries the mail server, expires unanswered lists. */
   rooming: RoomingChannel;
+  /** Airline-initiated changes on Duffel orders: the jobs of verified events, and the periodic check. */
+  airlineChanges: AirlineChangeProcessor;
   /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
   close(): Promise<void>;
 }
@@ -136,7 +143,16 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     ...common,
     concurrency: config.webhookConcurrency,
   });
-  const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[]), webhookWorker as unknown as Worker];
+  const airlineChanges = new AirlineChangeProcessor({ db: deps.db, config, logger, webhookKick: () => webhooks.kick(), now: deps.now });
+  const changeWorker = new Worker<JobData<'supplier-changes', 'airline-change'>, void, 'airline-change'>(
+    'supplier-changes',
+    async (job) => {
+      const outcome = await airlineChanges.process(job.data);
+      logger.info({ queue: 'supplier-changes', job_id: job.id, airline_id: job.data.airline_id, outcome }, 'airline-initiated change job done');
+    },
+    { ...common, concurrency: 4 },
+  );
+  const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[]), webhookWorker as unknown as Worker, changeWorker as unknown as Worker];
   for (const w of workers) {
     w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
@@ -146,15 +162,31 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     pipelineRepo.completeSettledSchedules(deps.db).catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));
   }, 30_000);
   sweep.unref();
+  // One pass at a time: a slow Duffel never stacks passes up.
+  let changeSweep: Promise<unknown> | null = null;
+  const changeSweepMs = deps.airlineChangeSweepMs ?? AIRLINE_CHANGE_SWEEP_MS;
+  const changeTimer =
+    changeSweepMs > 0
+      ? setInterval(() => {
+          changeSweep ??= airlineChanges
+            .sweep()
+            .catch((err) => logger.warn({ err }, 'airline-change check failed'))
+            .finally(() => (changeSweep = null));
+        }, changeSweepMs)
+      : null;
+  changeTimer?.unref();
   let closing: Promise<void> | null = null;
   return {
     relay,
     workers,
     webhooks,
     rooming,
+    airlineChanges,
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
+        if (changeTimer) clearInterval(changeTimer);
+        await changeSweep;
         await webhooks.close();
         // BullMQ's close can wait forever on a blocking client stuck reconnecting (taskforcesh/bullmq#4656). The
         // process's shutdown deadline would end it then anyway; close() gives up at the same bound instead.

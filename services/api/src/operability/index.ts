@@ -12,6 +12,7 @@ import { mountQueueDashboard } from './queue-dashboard';
 import { operationalRoutes, PROBE_ROUTES } from './routes';
 import { CONFIRMATION_PAGE_ROUTES } from '../rooming/confirmation.page';
 import { OWN_AIRLINE_CALLBACK_ROUTES } from '../callbacks/own-airline.callback';
+import { DUFFEL_CALLBACK_ROUTES } from '../callbacks/duffel.callback';
 
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 
@@ -42,6 +43,7 @@ function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: Route
     { prefix: '', routes: [...PROBE_ROUTES, ...operational] },
     { prefix: '', routes: CONFIRMATION_PAGE_ROUTES },
     { prefix: '', routes: OWN_AIRLINE_CALLBACK_ROUTES },
+    { prefix: '', routes: DUFFEL_CALLBACK_ROUTES },
     { prefix: '', routes: Object.values(OAUTH_ROUTES), server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' } },
   ];
 }

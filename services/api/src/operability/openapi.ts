@@ -97,6 +97,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Crew members’ traveller profiles by employee_id (DESIGN 3): passport names, date of birth and travel documents, encrypted at rest and audited; a flight booking needs the date of birth.',
   'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
   Operations: 'Probes, metrics and this document; no authentication.',
+  'Supplier callbacks': 'Deliveries from suppliers about orders we hold (not for API clients): no bearer, each signed with the secret the supplier shares with us for that airline.',
   'Hotel confirmation': 'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
   'Auth (OAuth 2.0)': 'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
   Webhooks: 'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',

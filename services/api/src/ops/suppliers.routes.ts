@@ -1,8 +1,8 @@
 import { AirlineIdParams, SupplierSettings, SupplierSettingsBody } from '@crew/contracts';
-import { supplierSettingsRepo, tenancyRepo, type AirlineSuppliers, type Db } from '@crew/db';
+import { airlineChangeRepo, supplierSettingsRepo, tenancyRepo, type AirlineSuppliers, type Db } from '@crew/db';
 import { supplierSettingIssues } from '@crew/engine';
 import { ApiError, errorResponses, Keyring, route, type Config, type Logger, type RouteSpec } from '@crew/platform';
-import { checkDuffelToken, isSupplierError } from '@crew/suppliers';
+import { checkDuffelToken, duffelCallbackUrl, isSupplierError, registerDuffelWebhook } from '@crew/suppliers';
 
 /** Checks a Duffel token with one cheap call; rejects with a SupplierError refusal when Duffel refuses it. */
 export type DuffelTokenCheck = (token: string) => Promise<{ live_mode: boolean }>;
@@ -12,11 +12,20 @@ export function duffelTokenCheck(config: Config): DuffelTokenCheck {
   return (token) => checkDuffelToken(config.duffelApiUrl, token);
 }
 
+/** Registers Duffel's webhook for an airline with its token; answers the webhook's id and its secret. */
+export type DuffelWebhookRegistration = (token: string, url: string) => Promise<{ id: string; secret: string }>;
+
+export function duffelWebhookRegistration(config: Config): DuffelWebhookRegistration {
+  return (token, url) => registerDuffelWebhook(config.duffelApiUrl, token, url);
+}
+
 export interface SupplierSettingDeps {
   db: Db;
   config: Config;
   logger: Logger;
   checkDuffelToken: DuffelTokenCheck;
+  /** Default: against the deployment's Duffel (DUFFEL_API_URL). */
+  registerDuffelWebhook?: DuffelWebhookRegistration;
   /** Told when an airline's setting changed (this process's cached adapters). */
   changed?: (airlineId: string) => void;
 }
@@ -76,7 +85,36 @@ export async function putSupplierSettings(deps: SupplierSettingDeps, airlineId: 
   });
   deps.changed?.(airlineId);
   deps.logger.info({ airline_id: airlineId, flights: saved.flights, hotels: saved.hotels, duffel_set: saved.duffel_token_sealed !== null }, 'supplier setting changed');
+  if (saved.duffel_token_sealed && saved.duffel_webhook_id === null) {
+    const registered = await registerWebhook(
+      deps,
+      keyring,
+      airlineId,
+      saved.duffel_token_sealed,
+      body.duffel ? body.duffel.access_token : keyring.open(saved.duffel_token_sealed, airlineId),
+    );
+    if (registered) return supplierSettingsView({ ...saved, ...registered });
+  }
   return supplierSettingsView(saved);
+}
+
+/**
+ * Registers Duffel's webhook for the airline's token, so airline-initiated changes reach us as they happen.
+ * A failure never fails the PUT: the setting stands without it (the next PUT or the worker's periodic check
+ * registers it), and the answer says `webhook_registered: false`.
+ */
+async function registerWebhook(deps: SupplierSettingDeps, keyring: Keyring, airlineId: string, tokenSealed: string, token: string) {
+  const register = deps.registerDuffelWebhook ?? duffelWebhookRegistration(deps.config);
+  try {
+    const hook = await register(token, duffelCallbackUrl(deps.config.publicApiUrl, airlineId));
+    const secretSealed = keyring.seal(hook.secret, airlineId);
+    if (!(await airlineChangeRepo.saveDuffelWebhook(deps.db, airlineId, tokenSealed, hook.id, secretSealed))) return null;
+    return { duffel_webhook_id: hook.id, duffel_webhook_secret_sealed: secretSealed };
+  } catch (err) {
+    // Never the error's own text: a client library may quote the request, token included.
+    deps.logger.warn({ airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' }, 'Duffel webhook registration failed; retried by the next PUT or the periodic check');
+    return null;
+  }
 }
 
 /** One cheap call to Duffel; its refusal is the caller's 422, an outage a 503 (nothing stored either way). */
@@ -106,6 +144,7 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       summary: "Set an airline's supplier order and connections (secrets are write-only)",
       description:
         'Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. ' +
+        "Duffel's webhook is then registered with the token (`duffel.webhook_registered`); a failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. " +
         'No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.',
       tags: TAGS,
       auth: 'ops',

@@ -1,13 +1,14 @@
 /**
  * The Duffel dialect over HTTP, mounted at `/duffel/` (point `@duffel/api`'s basePath there): Duffel's
- * envelopes (`{data}`, `{data, meta}` for lists, `{errors, meta}`), bearer tokens, faults per token. Room is
- * left for `air/webhooks` and `air/airline_initiated_changes` beside these routes.
+ * envelopes (`{data}`, `{data, meta}` for lists, `{errors, meta}`), bearer tokens, faults per token;
+ * `air/webhooks` and `air/airline_initiated_changes` keep their state in ./changes.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Airline, CreateOfferRequest, CreateOrder, DuffelResponse, Offer, OfferRequest, Order } from '@duffel/api/types';
 import type { Withholder } from '../routes';
 import { AIRLINES } from './inventory';
+import { changesOf } from './changes';
 import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
 
 type Handler = (req: Request, token: string) => { status: number; body: unknown };
@@ -158,6 +159,26 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
     op('order_cancellations.confirm', (req, token) => ({ status: 200, body: one<SimCancellation>(sim.confirmCancellation(token, String(req.params.id))) })),
   );
 
+  router.post(
+    '/air/webhooks',
+    op('webhooks.create', (req, token) => ({ status: 201, body: one(changesOf(sim).createWebhook(token, (req.body as { data?: { url?: unknown; events?: unknown } }).data ?? {})) })),
+  );
+  router.get(
+    '/air/airline_initiated_changes',
+    op('airline_initiated_changes.list', (req, token) => {
+      if (typeof req.query.order_id !== 'string') throw validation('order_id', 'order_id is required');
+      return { status: 200, body: one(changesOf(sim).list(token, req.query.order_id)) };
+    }),
+  );
+  router.get(
+    '/air/airline_initiated_changes/:id',
+    op('airline_initiated_changes.get', (req, token) => ({ status: 200, body: one(changesOf(sim).get(token, String(req.params.id))) })),
+  );
+  router.post(
+    '/air/airline_initiated_changes/:id/actions/accept',
+    op('airline_initiated_changes.accept', (req, token) => ({ status: 200, body: one(changesOf(sim).accept(token, String(req.params.id))) })),
+  );
+
   router.use((_req, _res, next) => next(notFound()));
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof DuffelSimError) return sendError(res, err);
@@ -207,7 +228,29 @@ export function duffelControlRouter(sim: DuffelSim): Router {
     if (typeof req.query.token !== 'string') return bad(res, 'token is required');
     return res.json({ orders: sim.orders(req.query.token) });
   });
+  // An airline changes an order: the change is recorded and its signed event sent to the token's webhooks.
+  router.post('/airline-changes', async (req, res, next) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof b.token !== 'string' || typeof b.order_id !== 'string') return bad(res, 'token and order_id are required');
+    const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+    try {
+      const change = changesOf(sim).create(b.token, {
+        order_id: b.order_id,
+        ...(num(b.shift_minutes) === undefined ? {} : { shift_minutes: num(b.shift_minutes)! }),
+        ...(num(b.extend_minutes) === undefined ? {} : { extend_minutes: num(b.extend_minutes)! }),
+        ...(typeof b.flight_number === 'string' ? { flight_number: b.flight_number } : {}),
+        ...(typeof b.destination === 'string' ? { destination: b.destination } : {}),
+      });
+      const deliveries =
+        b.deliver === false ? [] : await changesOf(sim).deliver(b.token, change, { badSignature: b.bad_signature === true, ...(typeof b.rebase === 'string' ? { rebase: b.rebase } : {}) });
+      return res.status(201).json({ change, deliveries });
+    } catch (err) {
+      if (err instanceof DuffelSimError) return res.status(err.status).json({ error: { code: err.code, message: err.message } });
+      return next(err);
+    }
+  });
   router.post('/reset', (_req, res) => {
+    changesOf(sim).reset();
     sim.reset();
     res.status(204).end();
   });

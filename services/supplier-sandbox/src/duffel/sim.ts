@@ -29,6 +29,10 @@ export const DUFFEL_OPERATIONS = [
   'order_cancellations.create',
   'order_cancellations.confirm',
   'airlines.list',
+  'webhooks.create',
+  'airline_initiated_changes.list',
+  'airline_initiated_changes.get',
+  'airline_initiated_changes.accept',
 ] as const;
 export type DuffelOperation = (typeof DUFFEL_OPERATIONS)[number];
 
