@@ -79,8 +79,13 @@ class SandboxFlightSupplier implements FlightSupplier {
     return found.offers;
   }
 
-  bookFlight(request: FlightBookingRequest): Promise<FlightOrder> {
-    return this.http.call({ operation: 'flight.book', method: 'POST', path: '/flight-orders', body: request });
+  /**
+   * The sandbox takes exactly its own traveller fields (it refuses any other): the profile's other facts
+   * (its display name, the title, gender and documents other suppliers need) are not sent.
+   */
+  bookFlight({ traveller: t, ...request }: FlightBookingRequest): Promise<FlightOrder> {
+    const traveller = { email: t.email, first_name: t.first_name, last_name: t.last_name, date_of_birth: t.date_of_birth };
+    return this.http.call({ operation: 'flight.book', method: 'POST', path: '/flight-orders', body: { ...request, traveller } });
   }
 
   cancelFlight({ supplier_ref, reference }: CancelRequest): Promise<FlightOrder> {
