@@ -920,6 +920,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/airlines/{airline_id}/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An airline's supplier order and connections (without secrets) */
+        get: operations["opsGetSuppliers"];
+        /**
+         * Set an airline's supplier order and connections (secrets are write-only)
+         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
+         */
+        put: operations["opsPutSuppliers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/change-requests": {
         parameters: {
             query?: never;
@@ -2365,6 +2386,13 @@ export interface components {
              * @enum {string}
              */
             supplier_status?: "CONFIRMED" | "CANCELLED";
+            /**
+             * @description Who holds the ticket: the supplier of the airline's order that booked it (SANDBOX, DUFFEL), or OWN_AIRLINE when the airline booked the crew seat in its own reservation system (a commit with pnr and ticket_id). Absent on a booking made before supplier orders existed: the sandbox.
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
+            /** @description Whether the ticket is real (a live supplier account, or the airline’s own system); false for a test account and the sandbox */
+            live_mode?: boolean;
             pnr?: string;
             ticket_id?: string;
             transaction_id?: string;
@@ -2502,6 +2530,11 @@ export interface components {
             auto_bookable: boolean;
             /** @description Why not, when auto_bookable is false */
             auto_book_reason: string | null;
+            /**
+             * @description Additive: the supplier of the airline's order that made the offer (the first in its order with offers for the route); booking the option books it there
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
         };
         /** WebhookEndpointBody */
         WebhookEndpointBody: {
@@ -2671,6 +2704,46 @@ export interface components {
             date_of_birth: string | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** SupplierSettingsBody */
+        SupplierSettingsBody: {
+            /** @description Flight suppliers in priority order */
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            /** @description Hotel suppliers in priority order */
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel?: {
+                /** @description The airline's Duffel access token (`duffel_test_…` or `duffel_live_…`). Write-only: stored sealed, never answered. */
+                access_token: string;
+            } | null;
+            own_airline?: {
+                /**
+                 * Format: uri
+                 * @description HTTPS endpoint of the airline's crew-booking system (docs/own-airline.md)
+                 */
+                url: string;
+                /** @description The IATA carrier code whose legs go to that system */
+                carrier: string;
+                /** @description Standard Webhooks secret signing our requests and the airline’s callbacks. Write-only; omitted keeps the stored one (required the first time). */
+                signing_secret?: string;
+            } | null;
+        };
+        /** SupplierSettings */
+        SupplierSettings: {
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel: {
+                access_token_set: boolean;
+                /** @description True for a `duffel_live_` token: its bookings are real and paid */
+                live_mode: boolean;
+                /** @description Duffel's webhook for airline-initiated changes is registered with this token */
+                webhook_registered: boolean;
+            } | null;
+            own_airline: {
+                url: string;
+                carrier: string;
+                signing_secret_set: boolean;
+            } | null;
+            updated_at: string | null;
         };
         /** OpsChangeRequest */
         OpsChangeRequest: {
@@ -5519,6 +5592,10 @@ export interface operations {
                         arrive_by?: string;
                         /** @enum {string} */
                         cabin_class?: "ECONOMY" | "PREMIUM_ECONOMY" | "BUSINESS" | "FIRST";
+                        /** @description The airline booked the crew seat in its own reservation system: its record locator. With ticket_id (one without the other is 422), the booking is recorded CONFIRMED with flight.supplier OWN_AIRLINE and no supplier is called; give the route and date (or anchors.duty_date) of the leg. */
+                        pnr?: string;
+                        /** @description The ticket (or crew-seat document) number of that booking; required with pnr */
+                        ticket_id?: string;
                     };
                 };
             };
@@ -7213,6 +7290,108 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsGetSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsPutSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The setting, without secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
