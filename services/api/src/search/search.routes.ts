@@ -69,6 +69,7 @@ export function searchRoutes(
       operationId: 'searchFlightOptions',
       summary: 'Live flight options for a route and date (or pre-filled from a deadhead action item)',
       description:
+        "Options come from the first supplier of the airline's supplier order (operator setting) with options it could book; without a setting, the sandbox. Each then carries `supplier`, and no supplier sells the airline's own flights at retail (those are crew seats in its own system). " +
         "Follows the airline's flight config: no blacklisted carrier, nothing above preferred_cabin unless `cabin` asks for a cabin, in the order the engine tries options (the own carrier with same_carrier_preference, preferred carriers in their order, the rest; cheapest first, compared in one currency). Each option says whether the engine could book it by itself (`auto_bookable`, `auto_book_reason`). A `date` before the earliest date still current anywhere (UTC-12) is 422 VALIDATION_FAILED. " +
         '`from_airport`, `to_airport` and `date` (local at the origin) are required unless `action_id` pre-fills route and date from a FLIGHT action item (unknown id: 404). ' +
         '`arrive_by` drops options arriving later; `employee_id` is accepted and not applied; `limit` defaults to 10. Each `flight_option_id` is an opaque offer id valid for 20 minutes: ' +
