@@ -1,4 +1,4 @@
-import { supplierSettingsRepo } from '@crew/db';
+import { sql, supplierSettingsRepo } from '@crew/db';
 import { createLogger, Keyring } from '@crew/platform';
 import { createDuffelClient, createSandboxSuppliers, createSupplierRegistry, DuffelFlightSupplier, type FlightSupplier } from '@crew/suppliers';
 import { bookingAccount, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitForSchedule, allActionItems } from '@crew/test-support';
@@ -199,6 +199,9 @@ describe('a seat the airline booked in its own system (pnr and ticket_id)', () =
     await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: { amount: 5000, currency: 'USD' } } });
     const item = await rosterFlightItem(t, email);
     expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_IN_OWN_SYSTEM' });
+    // Subscribed now: the only booking.confirmed event can come from the commit.
+    const hook = await api(t, '/crew/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/hook', event_types: ['booking.confirmed'] } });
+    expect(hook.status).toBe(201);
 
     const res = await api(t, '/crew/bookings/request', { method: 'POST', body: ownSeat(email, { pnr: 'abc123', ticket_id: '1252100000001' }) });
     expect(res.status).toBe(202);
@@ -214,6 +217,11 @@ describe('a seat the airline booked in its own system (pnr and ticket_id)', () =
     expect(after.history.at(-1)).toMatchObject({ status: 'CONFIRMED', reason: expect.stringContaining('own reservation system') });
     expect(await duffelOrders(token)).toEqual([]);
     expect(await sandboxFlights(email)).toEqual([]);
+    // The same event the worker's settle emits, written in the request's transaction.
+    const events = await sql<{ type: string; booking_id: string }>`select type, data->>'booking_id' as booking_id from webhook_events where airline_id = ${t.airlineId}`.execute(
+      stack.database.db,
+    );
+    expect(events.rows).toEqual([{ type: 'booking.confirmed', booking_id: item.booking_id }]);
   });
 
   it('pnr without ticket_id (or the reverse, or with a flight_option_id) is 422 naming the field', async () => {
