@@ -554,7 +554,8 @@ export interface paths {
          * Commit a booking the airline has chosen (flight_option_id), or ask the engine to search and book
          * @description Rules (spec 4.4):
          *     1. HOTEL: booked asynchronously by the same engine as the schedule flow (duplicate check, supplier choice, rate from the contract). `property_id` pins the hotel; without it the station’s configured hotel is used.
-         *     2. FLIGHT with `flight_option_id` (from GET /crew/flight-options): ticketed under the calling user; `pnr`, `ticket_id`, `transaction_id`, `trip_session_id` appear in the `flight` block after GET …/status refreshed them.
+         *     2. FLIGHT with `flight_option_id` (from GET /crew/flight-options): ticketed under the calling user at the supplier of the airline’s order that issued the option (`flight.supplier`); `pnr`, `ticket_id`, `transaction_id`, `trip_session_id` appear in the `flight` block after GET …/status refreshed them from that supplier.
+         *     2a. FLIGHT with `pnr` and `ticket_id` (and the leg’s route and date): the airline booked the crew seat in its own reservation system (a BOOK_IN_OWN_SYSTEM review item). No supplier is called: the booking is CONFIRMED at once with `flight.supplier` OWN_AIRLINE and `live_mode` true, its item AUTO_BOOKED. One of the two without the other is 422 naming the missing field.
          *     3. FLIGHT without `flight_option_id` but with `from_airport`, `to_airport`, `depart_date`: the best match is searched and booked for `anchors.traveller_email`.
          *     4. 202 with the booking PENDING (NEEDS_REVIEW when policy holds it). 409 `CONFLICT` when a live booking of the same type already exists for the same anchors (traveller, date and, when given, pairing): modify it, or release it with `manual_override: false`. A NEEDS_REVIEW booking holding no reservation (a BOOK_MANUALLY deadhead) is fulfilled instead: same `booking_id`. 422 `DATE_OF_BIRTH_REQUIRED` for a flight when the traveller profile has no date of birth (its message and `details` name `date_of_birth` and the `PUT /api/v1/crew/travellers/{employee_id}` that sets it), `TRAVELLER_NOT_FOUND` for an unknown `anchors.traveller_email`.
          *     5. An expired `flight_option_id` does not fail up front: 202, and the booking ends NEEDS_REVIEW.
@@ -689,7 +690,7 @@ export interface paths {
         };
         /**
          * Live flight options for a route and date (or pre-filled from a deadhead action item)
-         * @description Follows the airline's flight config: no blacklisted carrier, nothing above preferred_cabin unless `cabin` asks for a cabin, in the order the engine tries options (the own carrier with same_carrier_preference, preferred carriers in their order, the rest; cheapest first, compared in one currency). Each option says whether the engine could book it by itself (`auto_bookable`, `auto_book_reason`). A `date` before the earliest date still current anywhere (UTC-12) is 422 VALIDATION_FAILED. `from_airport`, `to_airport` and `date` (local at the origin) are required unless `action_id` pre-fills route and date from a FLIGHT action item (unknown id: 404). `arrive_by` drops options arriving later; `employee_id` is accepted and not applied; `limit` defaults to 10. Each `flight_option_id` is an opaque offer id valid for 20 minutes: pass it back unchanged to POST /crew/bookings/request. 503 when the supplier cannot be reached.
+         * @description Options come from the first supplier of the airline's supplier order (operator setting) with options it could book; without a setting, the sandbox. Each then carries `supplier`, and no supplier sells the airline's own flights at retail (those are crew seats in its own system). Follows the airline's flight config: no blacklisted carrier, nothing above preferred_cabin unless `cabin` asks for a cabin, in the order the engine tries options (the own carrier with same_carrier_preference, preferred carriers in their order, the rest; cheapest first, compared in one currency). Each option says whether the engine could book it by itself (`auto_bookable`, `auto_book_reason`). A `date` before the earliest date still current anywhere (UTC-12) is 422 VALIDATION_FAILED. `from_airport`, `to_airport` and `date` (local at the origin) are required unless `action_id` pre-fills route and date from a FLIGHT action item (unknown id: 404). `arrive_by` drops options arriving later; `employee_id` is accepted and not applied; `limit` defaults to 10. Each `flight_option_id` is an opaque offer id valid for 20 minutes: pass it back unchanged to POST /crew/bookings/request. 503 when the supplier cannot be reached.
          */
         get: operations["searchFlightOptions"];
         put?: never;
@@ -2480,7 +2481,7 @@ export interface components {
             transaction_id?: string;
             trip_session_id?: string;
             /**
-             * @description Who holds the booking: the supplier sandbox, Duffel (bought at retail), or the airline’s own reservation system (a crew seat)
+             * @description Who holds the ticket: the sandbox, Duffel (bought at retail), or OWN_AIRLINE, a crew seat in the airline's own reservation system (booked by the engine through it, or committed by the airline with pnr and ticket_id). Absent on a booking made before supplier orders existed: the sandbox.
              * @enum {string}
              */
             supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
@@ -2628,6 +2629,11 @@ export interface components {
             auto_bookable: boolean;
             /** @description Why not, when auto_bookable is false */
             auto_book_reason: string | null;
+            /**
+             * @description Additive: the supplier of the airline's order that made the offer (the first in its order with offers for the route); booking the option books it there
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
         };
         /** WebhookEndpointBody */
         WebhookEndpointBody: {
@@ -5745,6 +5751,10 @@ export interface operations {
                         arrive_by?: string;
                         /** @enum {string} */
                         cabin_class?: "ECONOMY" | "PREMIUM_ECONOMY" | "BUSINESS" | "FIRST";
+                        /** @description The airline booked the crew seat in its own reservation system: its record locator. With ticket_id (one without the other is 422), the booking is recorded CONFIRMED with flight.supplier OWN_AIRLINE and no supplier is called; give the route and date (or anchors.duty_date) of the leg. */
+                        pnr?: string;
+                        /** @description The ticket (or crew-seat document) number of that booking; required with pnr */
+                        ticket_id?: string;
                     };
                 };
             };

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Airport, Carrier, DateString, Email, Money, PageQuery, Priority, StringEnum, Timestamp } from './common';
 import { Cabin } from './config';
 import { ActionSource, ActionType, Classification } from './schedules';
+import { FLIGHT_SUPPLIERS } from './suppliers';
 
 export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
 export const BookingStatusValue = StringEnum(BOOKING_STATUSES);
@@ -103,8 +104,9 @@ const flightBlockProperties = {
   transaction_id: Type.Optional(Type.String()),
   trip_session_id: Type.Optional(Type.String()),
   supplier: Type.Optional(
-    StringEnum(['SANDBOX', 'DUFFEL', 'OWN_AIRLINE'] as const, {
-      description: 'Who holds the booking: the supplier sandbox, Duffel (bought at retail), or the airline’s own reservation system (a crew seat)',
+    StringEnum(FLIGHT_SUPPLIERS, {
+      description:
+        "Who holds the ticket: the sandbox, Duffel (bought at retail), or OWN_AIRLINE, a crew seat in the airline's own reservation system (booked by the engine through it, or committed by the airline with pnr and ticket_id). Absent on a booking made before supplier orders existed: the sandbox.",
     }),
   ),
   live_mode: Type.Optional(Type.Boolean({ description: 'True when the booking is real (a live supplier account); false for the sandbox and test accounts' })),
@@ -303,7 +305,22 @@ const flightConstraints = {
 };
 
 /** Commit: a chosen `flight_option_id`, or route and date for the engine to search (spec 2.7). */
-export const CommitFlight = Type.Object({ flight_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })), ...flightConstraints }, { additionalProperties: false });
+export const CommitFlight = Type.Object(
+  {
+    flight_option_id: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    ...flightConstraints,
+    // Additive: the resolution of a BOOK_IN_OWN_SYSTEM review item (the leg is on the airline's own metal).
+    pnr: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9]{5,8}$',
+        description:
+          'The airline booked the crew seat in its own reservation system: its record locator. With ticket_id (one without the other is 422), the booking is recorded CONFIRMED with flight.supplier OWN_AIRLINE and no supplier is called; give the route and date (or anchors.duty_date) of the leg.',
+      }),
+    ),
+    ticket_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The ticket (or crew-seat document) number of that booking; required with pnr' })),
+  },
+  { additionalProperties: false },
+);
 /** Injection: constraints only; the engine searches. */
 export const InjectionFlight = Type.Object(flightConstraints, { additionalProperties: false });
 export type CommitFlight = Static<typeof CommitFlight>;

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Airport, DateString, Money, PageQuery, StringEnum, Timestamp } from './common';
 import { Cabin, CABINS } from './config';
+import { FLIGHT_SUPPLIERS } from './suppliers';
 
 export const HotelSearchQuery = Type.Object(
   {
@@ -63,6 +64,11 @@ export const FlightOption = Type.Object(
         "Whether the engine could book this option by itself: an allowed carrier and cabin, and the fare within auto_book_max_price (compared in the ceiling's currency at the departure date's exchange rate)",
     }),
     auto_book_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, when auto_bookable is false' }),
+    supplier: Type.Optional(
+      StringEnum(FLIGHT_SUPPLIERS, {
+        description: "Additive: the supplier of the airline's order that made the offer (the first in its order with offers for the route); booking the option books it there",
+      }),
+    ),
   },
   { title: 'FlightOption' },
 );

@@ -18,7 +18,8 @@ import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
-import type { Suppliers } from '@crew/suppliers';
+import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
+import { apiSupplierRegistry } from './suppliers/supplier-registry';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
 import { duffelTokenCheck, opsSupplierRoutes, type DuffelTokenCheck } from './ops/suppliers.routes';
@@ -43,8 +44,13 @@ export interface ApiDeps {
   redis: Redis;
   logger: Logger;
   verifyToken: TokenVerifier;
-  /** Hotel and flight suppliers: live searches and inventory lookups only (bookings run in the worker). */
+  /** The global sandbox suppliers: the hotel directory (GET /hotels) and station look-ups; an airline without a supplier order searches flights here too. */
   suppliers: Suppliers;
+  /**
+   * Each airline's ordered flight suppliers (operator setting): flight searches, offer look-ups and status
+   * refreshes. Default: built from the config and the db, over `suppliers`, as the worker builds its own.
+   */
+  registry?: SupplierRegistry;
   /** Relays the transactional outbox to BullMQ. */
   relay: OutboxRelay;
   /** Checks submitted rosters off the event loop; the owner closes it. */
@@ -61,6 +67,7 @@ export interface ApiDeps {
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
   // Traveller personal fields are sealed with the key list that seals supplier credentials; the worker opens them.
   const vault = TravellerVault.fromKey(deps.config.supplierCredentialsKey);
+  const registry = deps.registry ?? apiSupplierRegistry(deps.db, deps.config, deps.suppliers);
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
@@ -70,9 +77,10 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
       ...coverageRoutes(deps.db, deps.now),
-      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, vault, bookingSettled: deps.bookingSettled }),
+      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, registry, logger: deps.logger, vault, bookingSettled: deps.bookingSettled }),
       ...searchRoutes(
         deps.suppliers,
+        registry,
         async (airlineId, actionId) => {
           if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
           const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
@@ -88,7 +96,14 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     ],
     ops: [
       ...opsRoutes(deps.db, vault),
-      ...opsSupplierRoutes({ db: deps.db, config: deps.config, logger: deps.logger, checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config) }),
+      ...opsSupplierRoutes({
+        db: deps.db,
+        config: deps.config,
+        logger: deps.logger,
+        checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config),
+        // This process's searches follow a changed order at once (other replicas within the registry's TTL).
+        changed: (airlineId) => registry.forget(airlineId),
+      }),
       ...opsChangeRequestRoutes(deps.db),
       ...opsFxRoutes(deps.db, deps.now),
       ...opsRoomingRoutes(deps.db),

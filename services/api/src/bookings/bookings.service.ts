@@ -15,7 +15,7 @@ import {
 } from '@crew/engine';
 import { ApiError, type Logger, type TravellerVault } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
-import { isSupplierError, type Suppliers } from '@crew/suppliers';
+import { flightSupplierNamed, isSupplierError, SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
 import { airlineBookingContext } from './context';
 
@@ -23,6 +23,11 @@ export interface BookingDeps {
   db: Db;
   relay: OutboxRelay;
   suppliers: Suppliers;
+  /**
+   * Each airline's suppliers: a committed offer is found, and a flight booking's status asked, at the
+   * supplier that holds it. Absent: every airline has the sandbox alone (as before supplier orders).
+   */
+  registry?: SupplierRegistry;
   logger: Logger;
   /** Opens the travellers' sealed personal fields. */
   vault: TravellerVault;
@@ -36,6 +41,11 @@ export interface BookingDeps {
 }
 
 const actorOf = (p: Principal) => p.email || p.client_id;
+
+/** The deps' registry, or one that gives every airline the sandbox alone. */
+export function registryOf(deps: { suppliers: Suppliers; registry?: SupplierRegistry }): SupplierRegistry {
+  return deps.registry ?? new SupplierRegistry({ factories: { sandbox: deps.suppliers }, load: async () => null });
+}
 
 export async function bookingOr404(db: DbOrTrx, airlineId: string, bookingId: string): Promise<BookingRow> {
   const b = await bookingRepo.findBooking(db, bookingId, airlineId);
@@ -273,6 +283,8 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
 /**
  * GET …/status: refreshes the supplier's live state (PNR, ticket, transaction and trip-session ids, or
  * the room's status) into the booking. A supplier that cannot be reached leaves the stored state as is.
+ * A flight is asked of the supplier named on the booking (none: the sandbox, as before supplier orders);
+ * a seat the airline booked in its own system has nobody to ask.
  */
 export async function refreshBooking(deps: BookingDeps, caller: Principal, bookingId: string): Promise<BookingRow> {
   const b = await bookingOr404(deps.db, caller.airline_id, bookingId);
@@ -280,14 +292,21 @@ export async function refreshBooking(deps: BookingDeps, caller: Principal, booki
   if (!ref) return b;
   try {
     if (b.type === 'FLIGHT') {
-      const order = await deps.suppliers.flights.getOrder(ref);
+      const named = b.flight?.supplier ?? 'SANDBOX';
+      const holder = named === 'OWN_AIRLINE' ? null : flightSupplierNamed(await registryOf(deps).forAirline(b.airline_id), named);
+      if (!holder) {
+        // The airline's order no longer holds that supplier (or its credentials): nothing can be asked.
+        if (named !== 'OWN_AIRLINE')
+          deps.logger.warn({ booking_id: b.booking_id, supplier: named }, 'status refresh: the booking’s supplier is not in the airline’s order; answering with the stored state');
+        return b;
+      }
+      const order = await holder.supplier.getOrder(ref);
       if (order) {
+        // A supplier that has not ticketed yet (Duffel issues the e-ticket after the order) answers empty ids: those are not written.
+        const ids = { pnr: order.pnr, ticket_id: order.ticket_id, transaction_id: order.transaction_id, trip_session_id: order.trip_session_id };
         const flight = {
           ...(b.flight ?? {}),
-          pnr: order.pnr,
-          ticket_id: order.ticket_id,
-          transaction_id: order.transaction_id,
-          trip_session_id: order.trip_session_id,
+          ...Object.fromEntries(Object.entries(ids).filter(([, v]) => v)),
           supplier_status: order.status,
         };
         await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { flight }));

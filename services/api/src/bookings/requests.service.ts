@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody } from '@crew/contracts';
-import { bookingRepo, configRepo, outboxRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import { bookingRepo, configRepo, outboxRepo, pipelineRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import {
   awaitsManualBooking,
   bookingStatusOf,
@@ -26,11 +26,13 @@ import {
   type StationHotel,
 } from '@crew/engine';
 import { ApiError, type TravellerVault } from '@crew/platform';
-import { isSupplierError, type FlightOffer, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, offerInOrder, type AirlineSupplierSet, type FlightOffer, type SupplierName, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 import { airlineBookingContext } from './context';
 import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
+import { registryOf } from './bookings.service';
+import { ownSystemBlock, ownSystemReason, ownSystemTicket, settleOwnSystem } from './own-system';
 
 type RequestBody = ActionInjectionBody | BookingRequestBody;
 
@@ -76,16 +78,17 @@ async function stationOf(deps: { db: Db; suppliers: Suppliers }, airlineId: stri
 }
 
 /**
- * The offer a committed flight_option_id names: the supplier knows its offers, so a commit needs no date or
- * route of its own. Null when the supplier cannot say (unknown id, or unreachable while the body gives a date).
+ * The offer a committed flight_option_id names, and the supplier of the airline's order that issued it (the
+ * one the worker must book it at): suppliers know their offers, so a commit needs no date or route of its
+ * own. Null when no supplier can say (unknown id, or one unreachable while the body gives a date).
  */
-async function committedOffer(suppliers: Suppliers, body: RequestBody): Promise<FlightOffer | null> {
+async function committedOffer(set: AirlineSupplierSet, body: RequestBody): Promise<{ offer: FlightOffer; supplier: SupplierName } | null> {
   const optionId = (body.flight as { flight_option_id?: string } | undefined)?.flight_option_id;
   if (!optionId) return null;
   const dated = Boolean(body.anchors.duty_date || body.flight?.depart_date);
-  const offer = await suppliers.flights.getOffer(optionId).catch((err) => (dated ? null : supplierUnavailable(err)));
-  if (!offer && !dated) throw ApiError.validation([{ field: '/flight/flight_option_id', issue: 'is not an offer of the flights supplier (search GET /crew/flight-options)' }]);
-  return offer;
+  const found = await offerInOrder(set, optionId).catch((err) => (dated ? null : supplierUnavailable(err)));
+  if (!found && !dated) throw ApiError.validation([{ field: '/flight/flight_option_id', issue: 'is not an offer of the flights supplier (search GET /crew/flight-options)' }]);
+  return found ? { offer: found.offer, supplier: found.supplier.name } : null;
 }
 
 /**
@@ -93,7 +96,7 @@ async function committedOffer(suppliers: Suppliers, body: RequestBody): Promise<
  * a booking go). The booking is made asynchronously by the worker, like every other booking.
  */
 export async function requestBooking(
-  deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers; vault: TravellerVault },
+  deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers; vault: TravellerVault; registry?: SupplierRegistry },
   caller: Principal,
   body: RequestBody,
   kind: 'injection' | 'commit',
@@ -101,6 +104,8 @@ export async function requestBooking(
   const commit = kind === 'commit';
   const issues = requestIssues(body, commit);
   if (issues.length) throw ApiError.validation(issues);
+  // A seat the airline already booked in its own system: recorded CONFIRMED, no supplier task.
+  const ownTicket = commit ? ownSystemTicket(body) : null;
   const airlineId = caller.airline_id;
   const email = body.anchors.traveller_email.toLowerCase();
   const traveller = await tenancyRepo.findTraveller(deps.db, airlineId, email);
@@ -120,7 +125,8 @@ export async function requestBooking(
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
-  const offer = commit && body.type === 'FLIGHT' ? await committedOffer(deps.suppliers, body) : null;
+  const committed = commit && body.type === 'FLIGHT' ? await committedOffer(await registryOf(deps).forAirline(airlineId), body) : null;
+  const offer = committed?.offer ?? null;
   const dutyDate = requestDutyDate(body.type, body.hotel, flight?.depart_date, body.anchors.duty_date, offer?.dep_time);
   const actionId = randomUUID();
   const manualOverride = manualOverrideOf(body.manual_override);
@@ -190,7 +196,7 @@ export async function requestBooking(
         }),
       ]);
       await insertInjectedItem(trx, target.booking_id, null);
-      return { bookingId: target.booking_id, decision: null };
+      return { bookingId: target.booking_id, decision: null, scheduleId: null };
     }
     if (busy) throw ApiError.conflict(`A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`);
 
@@ -209,16 +215,18 @@ export async function requestBooking(
       policy,
     );
     const bookedBy = requestBookedBy(body.type, kind, caller.email, policy.crew_booker_email);
-    const status = bookingStatusOf(decision);
+    const status = ownTicket ? ('CONFIRMED' as const) : bookingStatusOf(decision);
     const blocks = requestBlocks(body.type, decision, body.hotel?.property_id, flight);
+    // The supplier that issued a committed offer books it (the worker reads it from the block).
+    const flightBlock = ownTicket ? ownSystemBlock(blocks.flight, ownTicket) : blocks.flight && committed ? { ...blocks.flight, supplier: committed.supplier } : blocks.flight;
     const fields = {
       status,
       manual_override: manualOverride,
       config_version_used: body.type === 'HOTEL' ? hotelConfigVersion : flightConfigVersion,
-      review_reason: decision.reason,
+      review_reason: ownTicket ? null : decision.reason,
       booked_by: bookedBy,
       hotel: blocks.hotel,
-      flight: blocks.flight,
+      flight: flightBlock,
       station,
       checkin_time_local: times?.checkin ?? null,
       checkout_time_local: times?.checkout ?? null,
@@ -233,7 +241,7 @@ export async function requestBooking(
     if (awaiting) {
       bookingId = awaiting.booking_id;
       attempt = awaiting.retry_count + 1;
-      const reason = `${body.classification} requested by the airline`;
+      const reason = ownTicket ? ownSystemReason(ownTicket) : `${body.classification} requested by the airline`;
       await bookingRepo.updateBooking(
         trx,
         bookingId,
@@ -264,7 +272,12 @@ export async function requestBooking(
         },
       ]);
       await bookingRepo.insertBookingEvents(trx, [
-        { booking_id: bookingId, status, reason: decision.reason ?? `${body.classification} requested by the airline`, actor: caller.email || caller.client_id },
+        {
+          booking_id: bookingId,
+          status,
+          reason: ownTicket ? ownSystemReason(ownTicket) : (decision.reason ?? `${body.classification} requested by the airline`),
+          actor: caller.email || caller.client_id,
+        },
       ]);
     }
     if (status === 'PENDING') {
@@ -282,14 +295,24 @@ export async function requestBooking(
       ]);
     }
     await insertInjectedItem(trx, bookingId, decision);
+    if (ownTicket) {
+      const { scheduleId } = await settleOwnSystem(
+        trx,
+        { bookingId, airlineId, actionId: awaiting?.action_id ?? null, iropRef: body.irop_ref ?? awaiting?.irop_ref ?? null, priority: taskPriority },
+        ownTicket,
+      );
+      return { bookingId, decision, scheduleId };
+    }
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
     if (status === 'NEEDS_REVIEW') {
       await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority));
       if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
-    return { bookingId, decision };
+    return { bookingId, decision, scheduleId: null };
   });
 
+  // The fulfilled item may have been its schedule's last open one (the worker completes schedules the same way).
+  if (outcome.scheduleId) await pipelineRepo.completeIfSettled(deps.db, outcome.scheduleId);
   deps.relay.kick();
   const booking = await bookingRepo.findBooking(deps.db, outcome.bookingId, airlineId);
   return { booking: booking!, actionId: kind === 'injection' ? actionId : null };

@@ -76,7 +76,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   requestBooking:
     'Rules (spec 4.4):\n' +
     '1. HOTEL: booked asynchronously by the same engine as the schedule flow (duplicate check, supplier choice, rate from the contract). `property_id` pins the hotel; without it the station’s configured hotel is used.\n' +
-    '2. FLIGHT with `flight_option_id` (from GET /crew/flight-options): ticketed under the calling user; `pnr`, `ticket_id`, `transaction_id`, `trip_session_id` appear in the `flight` block after GET …/status refreshed them.\n' +
+    '2. FLIGHT with `flight_option_id` (from GET /crew/flight-options): ticketed under the calling user at the supplier of the airline’s order that issued the option (`flight.supplier`); `pnr`, `ticket_id`, `transaction_id`, `trip_session_id` appear in the `flight` block after GET …/status refreshed them from that supplier.\n' +
+    '2a. FLIGHT with `pnr` and `ticket_id` (and the leg’s route and date): the airline booked the crew seat in its own reservation system (a BOOK_IN_OWN_SYSTEM review item). No supplier is called: the booking is CONFIRMED at once with `flight.supplier` OWN_AIRLINE and `live_mode` true, its item AUTO_BOOKED. One of the two without the other is 422 naming the missing field.\n' +
     '3. FLIGHT without `flight_option_id` but with `from_airport`, `to_airport`, `depart_date`: the best match is searched and booked for `anchors.traveller_email`.\n' +
     '4. 202 with the booking PENDING (NEEDS_REVIEW when policy holds it). 409 `CONFLICT` when a live booking of the same type already exists for the same anchors (traveller, date and, when given, pairing): ' +
     'modify it, or release it with `manual_override: false`. A NEEDS_REVIEW booking holding no reservation (a BOOK_MANUALLY deadhead) is fulfilled instead: same `booking_id`. ' +

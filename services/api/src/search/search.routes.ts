@@ -1,8 +1,8 @@
 import { FlightOptionsQuery, FlightOptionsResult, HotelSearchQuery, HotelSearchResult, requiredScope, type FlightOption } from '@crew/contracts';
 import { ApiError, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
-import { isSupplierError, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, searchInOrder, type FlightOffer, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { ErrorCode } from '@crew/contracts';
-import { type AirlineFlightPolicy, autoBookVerdict, compareRanks, earliestTravelDate, flightOptionRank, rankFlightOptions } from '@crew/engine';
+import { type AirlineFlightPolicy, autoBookVerdict, compareRanks, earliestTravelDate, flightOptionRank, rankFlightOptions, retailOffers } from '@crew/engine';
 import { principal } from '../auth/guard';
 
 /** Live supplier searches are the only supplier calls a request handler makes. */
@@ -22,7 +22,16 @@ const optionKey = (o: Pick<FlightOption, 'dep_time' | 'airline_code' | 'flight_n
 /** The airline's flight config, own carrier, fare ceiling and the exchange rates (what the engine chooses flights by). */
 export type FlightPolicyLookup = (airlineId: string) => Promise<AirlineFlightPolicy>;
 
-export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLookup, flightPolicy: FlightPolicyLookup, now: () => Date = () => new Date()): RouteSpec[] {
+/**
+ * `suppliers`: the global directory (GET /hotels); `registry`: each airline's ordered flight suppliers.
+ */
+export function searchRoutes(
+  suppliers: Suppliers,
+  registry: SupplierRegistry,
+  actionRoute: ActionRouteLookup,
+  flightPolicy: FlightPolicyLookup,
+  now: () => Date = () => new Date(),
+): RouteSpec[] {
   return [
     route({
       method: 'get',
@@ -60,6 +69,7 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
       operationId: 'searchFlightOptions',
       summary: 'Live flight options for a route and date (or pre-filled from a deadhead action item)',
       description:
+        "Options come from the first supplier of the airline's supplier order (operator setting) with options it could book; without a setting, the sandbox. Each then carries `supplier`, and no supplier sells the airline's own flights at retail (those are crew seats in its own system). " +
         "Follows the airline's flight config: no blacklisted carrier, nothing above preferred_cabin unless `cabin` asks for a cabin, in the order the engine tries options (the own carrier with same_carrier_preference, preferred carriers in their order, the rest; cheapest first, compared in one currency). Each option says whether the engine could book it by itself (`auto_bookable`, `auto_book_reason`). A `date` before the earliest date still current anywhere (UTC-12) is 422 VALIDATION_FAILED. " +
         '`from_airport`, `to_airport` and `date` (local at the origin) are required unless `action_id` pre-fills route and date from a FLIGHT action item (unknown id: 404). ' +
         '`arrive_by` drops options arriving later; `employee_id` is accepted and not applied; `limit` defaults to 10. Each `flight_option_id` is an opaque offer id valid for 20 minutes: ' +
@@ -92,20 +102,25 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
           throw ApiError.invalid('cabin and cabin_class differ', [{ field: 'query.cabin_class', issue: 'differs from cabin' }]);
         const cabin = query.cabin ?? query.cabin_class;
         const after = decodeCursor<{ r: (number | string)[] }>(query.cursor, (v) => Array.isArray(v.r) && v.r.every((x) => typeof x === 'number' || typeof x === 'string'));
-        const [policy, offers] = await Promise.all([
-          flightPolicy(principal(res).airline_id),
-          suppliers.flights.searchFlights({ from_airport, to_airport, date, cabin }).catch(supplierFailure),
-        ]);
+        const airlineId = principal(res).airline_id;
+        const [policy, set] = await Promise.all([flightPolicy(airlineId), registry.forAirline(airlineId)]);
         const { flightConfig: cfg, carrier_code: own, maxPrice, fxRates: fx } = policy;
         const arriveBy = query.arrive_by ? Date.parse(query.arrive_by) : Infinity;
-        // The engine's own rule: no blacklisted carrier, nothing above the cabin cap, in the order it tries options.
-        const ranked = rankFlightOptions(
-          offers.filter((o) => Date.parse(o.arr_time) <= arriveBy),
-          cfg,
-          own,
-          fx,
-          cabin,
-        ).map((o) => ({ o, rank: [...flightOptionRank(o, cfg, own, fx), optionKey(o)] }));
+        // What the airline could book of one supplier's offers: the engine's own rule (no blacklisted carrier,
+        // nothing above the cabin cap, in the order it tries options), nothing arriving too late, and, from a
+        // retail supplier of a configured airline, none of its own flights (crew seats in its own system).
+        const usable = (found: FlightOffer[]) =>
+          rankFlightOptions(
+            retailOffers(found, own, set.configured && found.some((o) => o.supplier !== 'SANDBOX')).filter((o) => Date.parse(o.arr_time) <= arriveBy),
+            cfg,
+            own,
+            fx,
+            cabin,
+          );
+        // The first supplier of the airline's order with something usable answers (the same supplier the worker would book at).
+        const found = await searchInOrder(set, { from_airport, to_airport, date, cabin }, usable).catch(supplierFailure);
+        const offers = found?.offers ?? [];
+        const ranked = offers.map((o) => ({ o, rank: [...flightOptionRank(o, cfg, own, fx), optionKey(o)] }));
         const options = ranked.filter((x) => !after || compareRanks(x.rank, after.r) > 0);
         const limit = query.limit ?? 10;
         const page = options.slice(0, limit);
@@ -124,6 +139,8 @@ export function searchRoutes(suppliers: Suppliers, actionRoute: ActionRouteLooku
             expires_at: o.expires_at,
             auto_bookable: verdict.auto_bookable,
             auto_book_reason: verdict.reason,
+            // Only for an airline with a supplier order: without one, the options stay exactly as they were.
+            ...(set.configured && o.supplier ? { supplier: o.supplier } : {}),
           };
         };
         const last = page[page.length - 1];
