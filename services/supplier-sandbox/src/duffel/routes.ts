@@ -8,9 +8,12 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Airline, CreateOfferRequest, CreateOrder, DuffelResponse, Offer, OfferRequest, Order } from '@duffel/api/types';
 import type { Withholder } from '../routes';
 import { AIRLINES } from './inventory';
-import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
+import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelFault, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
+import { staysControlRoutes, staysRoutes } from './stays-routes';
 
-type Handler = (req: Request, token: string) => { status: number; body: unknown };
+/** One operation's answer; `fault` is the fault armed for this call, for outcomes the operation itself plays (no_availability). */
+export type Handler = (req: Request, token: string, fault?: DuffelFault) => { status: number; body: unknown };
+export type DuffelOp = (operation: DuffelOperation, handler: Handler) => (req: Request, res: Response, next: NextFunction) => Promise<void>;
 
 /** Duffel answers errors as `{errors: [...], meta: {status, request_id}}`. */
 function sendError(res: Response, err: DuffelSimError): void {
@@ -65,7 +68,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   router.use(express.json());
 
   /** One Duffel operation under the oldest fault armed for it on this token. */
-  const op = (operation: DuffelOperation, handler: Handler) => async (req: Request, res: Response, next: NextFunction) => {
+  const op: DuffelOp = (operation, handler) => async (req, res, next) => {
     try {
       const token = bearer(req, sim);
       const fault = sim.takeFault(token, operation);
@@ -74,7 +77,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
         case 'rate_limited':
           throw rateLimited(fault.retry_after_s ?? 2);
         case 'error':
-          if (fault.after_effect) handler(req, token);
+          if (fault.after_effect) handler(req, token, fault);
           throw serverError();
         case 'insufficient_balance':
           throw new DuffelSimError(422, 'invalid_state_error', 'insufficient_balance', 'Insufficient balance', 'Your Duffel balance does not cover this payment');
@@ -90,7 +93,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
           // Done, then the answer is withheld: the caller cannot tell whether it happened.
           let answer: () => { status: number; body: unknown };
           try {
-            const done = handler(req, token);
+            const done = handler(req, token, fault);
             answer = () => done;
           } catch (err) {
             answer = () => {
@@ -105,7 +108,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
         default:
           break;
       }
-      const { status, body } = handler(req, token);
+      const { status, body } = handler(req, token, fault);
       res.status(status).json(body);
     } catch (err) {
       next(err);
@@ -158,6 +161,8 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
     op('order_cancellations.confirm', (req, token) => ({ status: 200, body: one<SimCancellation>(sim.confirmCancellation(token, String(req.params.id))) })),
   );
 
+  staysRoutes(router, op, sim.stays);
+
   router.use((_req, _res, next) => next(notFound()));
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof DuffelSimError) return sendError(res, err);
@@ -207,6 +212,7 @@ export function duffelControlRouter(sim: DuffelSim): Router {
     if (typeof req.query.token !== 'string') return bad(res, 'token is required');
     return res.json({ orders: sim.orders(req.query.token) });
   });
+  staysControlRoutes(router, sim.stays, bad);
   router.post('/reset', (_req, res) => {
     sim.reset();
     res.status(204).end();
