@@ -28,3 +28,4 @@ export {
   type DuffelClientOptions,
   type DuffelCallOptions,
 } from './duffel/client';
+export { DuffelHotelSupplier, chooseRate, type DuffelHotelOptions } from './duffel/stays';
