@@ -1,6 +1,7 @@
 /** DuffelHotelSupplier through the real @duffel/api client against the sandbox's Duffel Stays. */
 import { startSandbox, type RunningSandbox } from '@crew/supplier-sandbox';
-import { createDuffelClient, DuffelHotelSupplier, type ContractedStay, type HotelBookingRequest, type Money, type SupplierError } from '../src/index';
+import type { Money } from '@crew/contracts';
+import { createDuffelClient, DuffelHotelSupplier, type ContractedStay, type HotelBookingRequest, type SupplierError } from '../src/index';
 import { failure } from './failure';
 
 const TOKEN = 'duffel_test_StaysSecret0123456789abcdef';

@@ -1,6 +1,9 @@
 import { supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config } from '@crew/platform';
-import { createSupplierRegistry, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { createDuffelClient, createSupplierRegistry, DuffelHotelSupplier, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+
+/** Deadline of each Duffel Stays call: a search with its rates can take several seconds at Duffel. */
+const DUFFEL_STAYS_TIMEOUT_MS = 30_000;
 
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
 export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers): SupplierRegistry {
@@ -9,5 +12,7 @@ export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers): Su
     sandbox,
     open: (sealed, airlineId) => keyring.open(sealed, airlineId),
     readSetting: (airlineId) => supplierSettingsRepo.findSupplierSettings(db, airlineId),
+    duffelHotels: ({ token, live_mode }) =>
+      new DuffelHotelSupplier(createDuffelClient({ token, basePath: config.duffelApiUrl }), { liveMode: live_mode, timeoutMs: DUFFEL_STAYS_TIMEOUT_MS }),
   });
 }
