@@ -920,6 +920,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/v1/airlines/{airline_id}/suppliers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An airline's supplier order and connections (without secrets) */
+        get: operations["opsGetSuppliers"];
+        /**
+         * Set an airline's supplier order and connections (secrets are write-only)
+         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
+         */
+        put: operations["opsPutSuppliers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/v1/change-requests": {
         parameters: {
             query?: never;
@@ -2293,7 +2314,27 @@ export interface components {
             contracted_rate?: components["schemas"]["Money"];
             /** @description The supplier’s reservation reference */
             supplier_ref?: string;
-            confirmation_number?: string;
+            confirmation_number?: string | null;
+            /**
+             * @description The hotel supplier holding the reservation
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL";
+            /** @description True when the reservation is real and paid (a live Duffel account) */
+            live_mode?: boolean;
+            /** @description Duffel: the Stays booking id (the first one of an extended stay) */
+            supplier_booking_id?: string;
+            /** @description Duffel: every Stays booking of the stay; an extension is an adjoining second booking, cancelled with the first */
+            supplier_booking_ids?: string[];
+            /** @description Until when cancelling refunds how much, as the supplier stated it at booking (empty: not refundable) */
+            cancellation_timeline?: {
+                /**
+                 * Format: date-time
+                 * @description Cancelling before this instant refunds `refund`
+                 */
+                before: string;
+                refund: components["schemas"]["Money"];
+            }[];
             nights?: number;
             nightly_rate?: components["schemas"]["Money"];
             total_price?: components["schemas"]["Money"];
@@ -2671,6 +2712,46 @@ export interface components {
             date_of_birth: string | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** SupplierSettingsBody */
+        SupplierSettingsBody: {
+            /** @description Flight suppliers in priority order */
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            /** @description Hotel suppliers in priority order */
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel?: {
+                /** @description The airline's Duffel access token (`duffel_test_…` or `duffel_live_…`). Write-only: stored sealed, never answered. */
+                access_token: string;
+            } | null;
+            own_airline?: {
+                /**
+                 * Format: uri
+                 * @description HTTPS endpoint of the airline's crew-booking system (docs/own-airline.md)
+                 */
+                url: string;
+                /** @description The IATA carrier code whose legs go to that system */
+                carrier: string;
+                /** @description Standard Webhooks secret signing our requests and the airline’s callbacks. Write-only; omitted keeps the stored one (required the first time). */
+                signing_secret?: string;
+            } | null;
+        };
+        /** SupplierSettings */
+        SupplierSettings: {
+            flights: ("SANDBOX" | "DUFFEL" | "OWN_AIRLINE")[];
+            hotels: ("SANDBOX" | "DUFFEL")[];
+            duffel: {
+                access_token_set: boolean;
+                /** @description True for a `duffel_live_` token: its bookings are real and paid */
+                live_mode: boolean;
+                /** @description Duffel's webhook for airline-initiated changes is registered with this token */
+                webhook_registered: boolean;
+            } | null;
+            own_airline: {
+                url: string;
+                carrier: string;
+                signing_secret_set: boolean;
+            } | null;
+            updated_at: string | null;
         };
         /** OpsChangeRequest */
         OpsChangeRequest: {
@@ -7213,6 +7294,108 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsGetSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    opsPutSuppliers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                airline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The setting, without secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,7 @@ import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
+import { airlineStays } from './config/duffel-stays';
 import type { Suppliers } from '@crew/suppliers';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
@@ -59,7 +60,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
-      ...configRoutes(deps.db, supplierDirectory(deps.suppliers)),
+      ...configRoutes(deps.db, supplierDirectory(deps.suppliers, airlineStays(deps.db, deps.config))),
       ...contractRoutes(deps.db, deps.logger),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
@@ -83,7 +84,10 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     ops: [
       ...opsRoutes(deps.db),
       ...opsSupplierRoutes({ db: deps.db, config: deps.config, logger: deps.logger, checkDuffelToken: deps.checkDuffelToken ?? duffelTokenCheck(deps.config) }),
-      ...opsChangeRequestRoutes(deps.db), ...opsFxRoutes(deps.db, deps.now), ...opsRoomingRoutes(deps.db)],
+      ...opsChangeRequestRoutes(deps.db),
+      ...opsFxRoutes(deps.db, deps.now),
+      ...opsRoomingRoutes(deps.db),
+    ],
   };
 }
 
