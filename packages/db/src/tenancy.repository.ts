@@ -72,6 +72,7 @@ export interface TravellerInput {
   last_name?: string | undefined;
   name?: string | undefined;
   date_of_birth?: string | undefined;
+  phone_number?: string | undefined;
 }
 
 /** Upsert: supplied fields change, omitted ones keep their value. */

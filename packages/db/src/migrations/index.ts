@@ -22,6 +22,7 @@ import * as requestedBookingsIndex from './2026_11_24_0500_requested_bookings_in
 import * as dropActionItemsKeyIndex from './2026_11_24_0600_drop_action_items_key_index';
 import * as outboxLanes from './2026_11_24_0700_outbox_lanes';
 import * as airlineSuppliers from './2026_11_27_0100_airline_suppliers';
+import * as travellerPhone from './2026_11_27_0200_traveller_phone';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0600_drop_action_items_key_index': dropActionItemsKeyIndex,
   '2026_11_24_0700_outbox_lanes': outboxLanes,
   '2026_11_27_0100_airline_suppliers': airlineSuppliers,
+  '2026_11_27_0200_traveller_phone': travellerPhone,
 };

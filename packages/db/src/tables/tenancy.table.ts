@@ -44,6 +44,8 @@ export interface TravellerTable {
   last_name: string | null;
   name: string | null;
   date_of_birth: ColumnType<string | null, string | null | undefined, string | null>;
+  /** E.164; a hotel supplier that reaches the guest (Duffel Stays) needs it. */
+  phone_number: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

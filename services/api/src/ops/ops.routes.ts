@@ -35,6 +35,7 @@ export function travellerView(t: Traveller) {
     last_name: t.last_name,
     name: t.name,
     date_of_birth: t.date_of_birth,
+    phone_number: t.phone_number,
     updated_at: t.updated_at.toISOString(),
   };
 }

@@ -4,7 +4,7 @@
  * whose answer was lost is looked up by its reference before booking again. The contract goes with the
  * request, so a supplier that offers several rates (Duffel Stays) books only one the airline's lever accepts.
  */
-import type { BookingRow } from '@crew/db';
+import { tenancyRepo, type BookingRow, type Db } from '@crew/db';
 import { nextSupplierApplies, orderMayExist, reservationOutcome, roomDates, stayRateCheck, supplierReference, type AirlineBookingContext } from '@crew/engine';
 import {
   hotelSupplierNamed,
@@ -23,6 +23,7 @@ import type { Outcome } from './outcome';
 
 export interface HotelBookingDeps {
   registry: SupplierRegistry;
+  db: Db;
 }
 
 interface HotelBlock {
@@ -69,7 +70,8 @@ export async function bookStay(
     const found = await findEarlierStay(set, reference, { property_id: hotel.property_id, ...dates, traveller });
     if (found) return reserved(b, found.supplier, found.reservation, ctx, success);
   }
-  const phone = ctx.travellers.get(traveller.email.toLowerCase()) as { phone_number?: string | null } | undefined;
+  // Only a supplier that reaches the guest needs the phone: the sandbox alone costs no read.
+  const phone = set.hotels.some((s) => s.name !== 'SANDBOX') && traveller.email ? (await tenancyRepo.findTraveller(deps.db, b.airline_id, traveller.email))?.phone_number : null;
   const contract = contractedStay(b, ctx);
   const request = {
     reference,
@@ -78,7 +80,7 @@ export async function bookStay(
     traveller,
     booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
     ...(hotel.contracted_rate ? { rate: hotel.contracted_rate } : {}),
-    ...(phone?.phone_number ? { phone_number: phone.phone_number } : {}),
+    ...(phone ? { phone_number: phone } : {}),
     ...(contract ? { contract } : {}),
   };
   let refusal: SupplierError | null = null;
