@@ -66,7 +66,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, deps.now),
       ...coverageRoutes(deps.db, deps.now),
-      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled }),
+      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, logger: deps.logger, bookingSettled: deps.bookingSettled, staysOf: airlineStays(deps.db, deps.config) }),
       ...searchRoutes(
         deps.suppliers,
         async (airlineId, actionId) => {

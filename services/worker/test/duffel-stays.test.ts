@@ -65,6 +65,11 @@ it('a layover at a Duffel accommodation under contract is CONFIRMED through Stay
   const held = (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings;
   expect(held).toHaveLength(1);
   expect(held[0]).toMatchObject({ booking: { id: booking.hotel.supplier_booking_id, email, phone_number: '+12125550100' }, rate: { payment_type: 'pay_now', base_amount: '189.00' } });
+
+  // The hotel's number comes after the booking: the status refresh reads it from the airline's Stays.
+  const refreshed = await api(t, `/crew/bookings/${booking.booking_id}/status`);
+  expect(refreshed.status).toBe(200);
+  expect(refreshed.body.booking.hotel).toMatchObject({ supplier: 'DUFFEL', confirmation_number: expect.stringMatching(/^H\w{7}$/) });
 });
 
 it('no room at Duffel: the next hotel supplier is asked (and books a property it knows)', async () => {
