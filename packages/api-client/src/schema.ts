@@ -2710,6 +2710,7 @@ export interface components {
             last_name: string | null;
             name: string | null;
             date_of_birth: string | null;
+            phone_number?: string | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -7261,6 +7262,8 @@ export interface operations {
                      * @description YYYY-MM-DD
                      */
                     date_of_birth?: string;
+                    /** @description E.164, e.g. +442080160509: Duffel Stays needs the guest’s phone to book */
+                    phone_number?: string;
                 };
             };
         };
