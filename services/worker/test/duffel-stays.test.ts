@@ -72,6 +72,29 @@ it('a layover at a Duffel accommodation under contract is CONFIRMED through Stay
   expect(refreshed.body.booking.hotel).toMatchObject({ supplier: 'DUFFEL', confirmation_number: expect.stringMatching(/^H\w{7}$/) });
 });
 
+it('an extension is an adjoining second Stays booking; a shortening is refused with the room kept; cancelling cancels both', async () => {
+  const { t, email, token } = await airline(JFK_STAY);
+  const booking = await hotelBooking(t, email);
+  expect(booking.status).toBe('CONFIRMED');
+  const path = `/crew/bookings/${booking.booking_id}`;
+  const extended = await api(t, path, { method: 'PATCH', body: { hotel: { check_out_date: '2027-03-12' } } });
+  expect(extended.body).toMatchObject({ status: 'MODIFIED', hotel: { supplier: 'DUFFEL', check_in_date: '2027-03-10', check_out_date: '2027-03-12', nights: 2 } });
+  expect(extended.body.hotel.supplier_booking_ids).toHaveLength(2);
+  const stays = async () => (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings as Array<{ booking: { status: string; check_in_date: string } }>;
+  expect((await stays()).map((b) => [b.booking.check_in_date, b.booking.status])).toEqual([
+    ['2027-03-10', 'confirmed'],
+    ['2027-03-11', 'confirmed'],
+  ]);
+
+  const shortened = await api(t, path, { method: 'PATCH', body: { hotel: { check_out_date: '2027-03-11' } } });
+  expect(shortened.body).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('AMEND_NOT_SUPPORTED') });
+  expect((await stays()).map((b) => b.booking.status)).toEqual(['confirmed', 'confirmed']);
+
+  const cancelled = await api(t, path, { method: 'DELETE' });
+  expect(cancelled.body.status).toBe('CANCELLED');
+  expect((await stays()).map((b) => b.booking.status)).toEqual(['cancelled', 'cancelled']);
+});
+
 it('no room at Duffel: the next hotel supplier is asked (and books a property it knows)', async () => {
   // Duffel sold out: the sandbox is asked next; it does not know the accommodation, so its refusal is the review reason.
   const soldOut = await airline(JFK_STAY);
