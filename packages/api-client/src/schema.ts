@@ -2402,7 +2402,27 @@ export interface components {
             contracted_rate?: components["schemas"]["Money"];
             /** @description The supplier’s reservation reference */
             supplier_ref?: string;
-            confirmation_number?: string;
+            confirmation_number?: string | null;
+            /**
+             * @description The hotel supplier holding the reservation
+             * @enum {string}
+             */
+            supplier?: "SANDBOX" | "DUFFEL";
+            /** @description True when the reservation is real and paid (a live Duffel account) */
+            live_mode?: boolean;
+            /** @description Duffel: the Stays booking id (the first one of an extended stay) */
+            supplier_booking_id?: string;
+            /** @description Duffel: every Stays booking of the stay; an extension is an adjoining second booking, cancelled with the first */
+            supplier_booking_ids?: string[];
+            /** @description Until when cancelling refunds how much, as the supplier stated it at booking (empty: not refundable) */
+            cancellation_timeline?: {
+                /**
+                 * Format: date-time
+                 * @description Cancelling before this instant refunds `refund`
+                 */
+                before: string;
+                refund: components["schemas"]["Money"];
+            }[];
             nights?: number;
             nightly_rate?: components["schemas"]["Money"];
             total_price?: components["schemas"]["Money"];
@@ -7635,6 +7655,8 @@ export interface operations {
                      * @description YYYY-MM-DD
                      */
                     date_of_birth?: string;
+                    /** @description E.164, e.g. +442080160509 (stored sealed): Duffel needs the traveller’s phone to book */
+                    phone_number?: string;
                 };
             };
         };
@@ -7652,6 +7674,7 @@ export interface operations {
                         last_name: string | null;
                         name: string | null;
                         date_of_birth: string | null;
+                        phone_number?: string | null;
                         /** Format: date-time */
                         updated_at: string;
                     };

@@ -32,7 +32,20 @@ const hotelBlockProperties = {
   contract_id: Type.Optional(Type.Integer({ description: 'The contract whose rate applies' })),
   contracted_rate: Type.Optional(Money),
   supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s reservation reference' })),
-  confirmation_number: Type.Optional(Type.String()),
+  confirmation_number: Type.Optional(
+    Nullable(Type.String({ description: 'The hotel’s confirmation number (Duffel: the Stays booking’s reference; null until the hotel gives one, a status refresh fills it)' })),
+  ),
+  supplier: Type.Optional(StringEnum(['SANDBOX', 'DUFFEL'] as const, { description: 'The hotel supplier holding the reservation' })),
+  live_mode: Type.Optional(Type.Boolean({ description: 'True when the reservation is real and paid (a live Duffel account)' })),
+  supplier_booking_id: Type.Optional(Type.String({ description: 'Duffel: the Stays booking id (the first one of an extended stay)' })),
+  supplier_booking_ids: Type.Optional(
+    Type.Array(Type.String(), { description: 'Duffel: every Stays booking of the stay; an extension is an adjoining second booking, cancelled with the first' }),
+  ),
+  cancellation_timeline: Type.Optional(
+    Type.Array(Type.Object({ before: timestamp('Cancelling before this instant refunds `refund`'), refund: Money }, { additionalProperties: false }), {
+      description: 'Until when cancelling refunds how much, as the supplier stated it at booking (empty: not refundable)',
+    }),
+  ),
   nights: Type.Optional(Type.Integer({ minimum: 1 })),
   nightly_rate: Type.Optional(Money),
   total_price: Type.Optional(Money),

@@ -60,6 +60,7 @@ export const TravellerBody = Type.Object(
     first_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     last_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     date_of_birth: Type.Optional(DateString),
+    phone_number: Type.Optional(Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +442080160509 (stored sealed): Duffel needs the traveller’s phone to book' })),
   },
   { additionalProperties: false },
 );
@@ -71,6 +72,7 @@ export const TravellerView = Type.Object(
     last_name: Type.Union([Type.String(), Type.Null()]),
     name: Type.Union([Type.String(), Type.Null()]),
     date_of_birth: Type.Union([Type.String(), Type.Null()]),
+    phone_number: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     updated_at: Type.String({ format: 'date-time' }),
   },
   { title: 'TravellerProfile' },

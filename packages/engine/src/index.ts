@@ -42,6 +42,7 @@ export * from './hotel-config';
 export * from './policy';
 export * from './booking-tasks';
 export * from './fx';
+export * from './stay-rates';
 export * from './stations';
 export * from './rooming';
 export * from './coverage';

@@ -42,3 +42,4 @@ export {
   type DuffelChangedFlight,
   type DuffelWebhookEvent,
 } from './duffel/changes';
+export { DuffelHotelSupplier, chooseRate, type DuffelHotelOptions } from './duffel/stays';

@@ -40,11 +40,12 @@ class SandboxHotelSupplier implements HotelSupplier {
     return this.http.call({ operation: 'hotel.get', method: 'GET', path: `/hotels/${seg(propertyId)}` }, true);
   }
 
-  bookHotel(request: HotelBookingRequest): Promise<HotelReservation> {
+  /** The sandbox confirms at the contracted nightly rate itself: the contract and phone are for suppliers that need them. */
+  bookHotel({ contract: _contract, phone_number: _phone, ...request }: HotelBookingRequest): Promise<HotelReservation> {
     return this.http.call({ operation: 'hotel.book', method: 'POST', path: '/hotel-reservations', body: request });
   }
 
-  amendHotel({ supplier_ref, ...change }: HotelAmendRequest): Promise<HotelReservation> {
+  amendHotel({ supplier_ref, contract: _contract, ...change }: HotelAmendRequest): Promise<HotelReservation> {
     return this.http.call({ operation: 'hotel.amend', method: 'PATCH', path: `/hotel-reservations/${seg(supplier_ref)}`, body: change });
   }
 

@@ -70,6 +70,44 @@ export interface HotelBookingRequest {
   booker_email: string;
   /** Negotiated nightly rate; the supplier confirms at its public rate when absent. */
   rate?: Money;
+  /** The traveller's phone, E.164 (a supplier that needs one, Duffel Stays, refuses the booking without it). */
+  phone_number?: string;
+  /** The airline's contract for the stay: a supplier that offers several rates books only one it accepts. */
+  contract?: ContractedStay;
+}
+
+/** A rate's verdict under the airline's contract (the engine's stayRateCheck under its lever and exchange rates). */
+export interface StayRateJudgement {
+  /** Bookable under the airline's lever. */
+  ok: boolean;
+  /** The base amount equals the contract's rate night by night. */
+  exact: boolean;
+  /** What differs (a LOOSE mismatch is booked with this flag). */
+  flag: string | null;
+  reason: string | null;
+}
+
+export interface ContractedStay {
+  /** The contract's rate periods covering the stay. */
+  rate_periods: ReadonlyArray<{ effective_from: string; effective_to: string; rate: Money }>;
+  /** The hotel's negotiated-rate access code, when the contract has one (Duffel matches it best effort). */
+  rate_access_code?: string;
+  /** Judges a rate's base amount (before tax and fees) for these nights. */
+  judge: (base: Money, nights: readonly string[]) => StayRateJudgement;
+}
+
+/** Narrows the search for a reservation made under a reference, for a supplier that keeps no idempotency key. */
+export interface HotelLookupHint {
+  property_id: string;
+  check_in_date: string;
+  check_out_date: string;
+  traveller?: HotelGuest;
+}
+
+/** Until when cancelling refunds how much (a supplier's cancellation timeline; empty: not refundable). */
+export interface CancellationStep {
+  before: string;
+  refund: Money;
 }
 
 export interface HotelAmendRequest {
@@ -80,6 +118,8 @@ export interface HotelAmendRequest {
   check_out_date: string;
   /** Negotiated nightly rate for the new dates; the confirmed rate is kept when absent. */
   rate?: Money;
+  /** The contract for the new nights (a supplier that books an extension as a second room judges its rate). */
+  contract?: ContractedStay;
 }
 
 export interface CancelRequest {
@@ -109,6 +149,17 @@ export interface HotelReservation {
   created_at: string;
   updated_at: string;
   cancelled_at: string | null;
+  /** The supplier that holds the reservation, and whether it is real (absent: the sandbox, not live). */
+  supplier?: SupplierName;
+  live_mode?: boolean;
+  /** The hotel's confirmation number when the supplier gives one apart from supplier_ref (null: not yet). */
+  confirmation_number?: string | null;
+  /** The supplier's booking ids behind supplier_ref (an extension booked as an adjoining second reservation adds one). */
+  supplier_booking_ids?: string[];
+  /** Until when cancelling refunds how much, per booking in supplier_booking_ids order. */
+  cancellation_timeline?: CancellationStep[];
+  /** The contract's verdict on the rate booked (set when a request carried a contract and the rate differs). */
+  rate_flag?: string | null;
 }
 
 // ---- flights ----
@@ -229,8 +280,11 @@ export interface HotelSupplier {
   /** Cancelling a cancelled reservation succeeds without change. */
   cancelHotel(request: CancelRequest): Promise<HotelReservation>;
   getReservation(supplierRef: string): Promise<HotelReservation | null>;
-  /** The reservation a booking call with this reference made, if any (e.g. after a timeout). */
-  findReservation(reference: string): Promise<HotelReservation | null>;
+  /**
+   * The reservation a booking call with this reference made, if any (e.g. after a timeout). A supplier without
+   * an idempotency key finds it by the reference it was given to keep, else by the hint's property and dates.
+   */
+  findReservation(reference: string, hint?: HotelLookupHint): Promise<HotelReservation | null>;
 }
 
 export interface FlightSupplier {

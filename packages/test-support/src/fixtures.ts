@@ -10,6 +10,8 @@ export interface ContractOptions {
   rate?: Money;
   from?: string;
   to?: string;
+  /** The property configured at a station (default GDS-<STATION>-001). */
+  propertyId?: (station: string) => string;
 }
 
 async function ok<T>(res: Promise<HttpResult<T>>, what: string, status = 200): Promise<HttpResult<T>> {
@@ -30,7 +32,7 @@ export async function contractStations(stack: Stack, t: Tenant, stations: string
   const cfg = await ok(
     request(stack, 'PUT /api/v1/crew/config/hotels', {
       token,
-      body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, ...(o.terms ?? STANDARD_TERMS) }] })) },
+      body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: o.propertyId?.(s) ?? `GDS-${s}-001`, ...(o.terms ?? STANDARD_TERMS) }] })) },
     }),
     'hotel config',
   );

@@ -20,6 +20,7 @@ import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { apiSupplierRegistry } from './suppliers/supplier-registry';
+import { airlineStays } from './config/duffel-stays';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
 import { duffelTokenCheck, opsSupplierRoutes, type DuffelTokenCheck } from './ops/suppliers.routes';
@@ -71,13 +72,22 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
-      ...configRoutes(deps.db, supplierDirectory(deps.suppliers)),
+      ...configRoutes(deps.db, supplierDirectory(deps.suppliers, airlineStays(deps.db, deps.config))),
       ...contractRoutes(deps.db, deps.logger),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
       ...coverageRoutes(deps.db, deps.now),
-      ...bookingRoutes({ db: deps.db, relay: deps.relay, suppliers: deps.suppliers, registry, logger: deps.logger, vault, bookingSettled: deps.bookingSettled }),
+      ...bookingRoutes({
+        db: deps.db,
+        relay: deps.relay,
+        suppliers: deps.suppliers,
+        registry,
+        logger: deps.logger,
+        vault,
+        bookingSettled: deps.bookingSettled,
+        staysOf: airlineStays(deps.db, deps.config),
+      }),
       ...searchRoutes(
         deps.suppliers,
         registry,

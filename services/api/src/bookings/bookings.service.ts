@@ -18,6 +18,7 @@ import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue
 import { flightSupplierNamed, isSupplierError, SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
 import { airlineBookingContext } from './context';
+import type { AirlineStays } from '../config/hotels.service';
 
 export interface BookingDeps {
   db: Db;
@@ -38,6 +39,8 @@ export interface BookingDeps {
    * DELETE wake on their booking's notification. Without it, or while it reconnects, they re-read every 500 ms.
    */
   bookingSettled?: PgListener;
+  /** The airline's Duffel Stays: a DUFFEL hotel booking's status refresh reads the room there. */
+  staysOf?: AirlineStays;
 }
 
 const actorOf = (p: Principal) => p.email || p.client_id;
@@ -312,13 +315,19 @@ export async function refreshBooking(deps: BookingDeps, caller: Principal, booki
         await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { flight }));
       }
     } else {
-      const r = await deps.suppliers.hotels.getReservation(ref);
-      if (r)
-        await deps.db
-          .transaction()
-          .execute((trx) =>
-            bookingRepo.updateBooking(trx, b.booking_id, { hotel: { ...(b.hotel ?? {}), supplier_status: r.status, check_in_date: r.check_in_date, check_out_date: r.check_out_date } }),
-          );
+      // A room at Duffel is read from the airline's own Stays; there the hotel's confirmation number comes after the booking.
+      const stays = b.hotel?.supplier === 'DUFFEL' && deps.staysOf ? await deps.staysOf(b.airline_id) : null;
+      const r = await (stays ?? deps.suppliers.hotels).getReservation(ref);
+      if (r) {
+        const hotel = {
+          ...(b.hotel ?? {}),
+          supplier_status: r.status,
+          check_in_date: r.check_in_date,
+          check_out_date: r.check_out_date,
+          ...(r.confirmation_number !== undefined ? { confirmation_number: r.confirmation_number } : {}),
+        };
+        await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { hotel }));
+      }
     }
   } catch (err) {
     if (!isSupplierError(err)) throw err;

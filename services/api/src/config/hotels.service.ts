@@ -3,16 +3,24 @@ import { configRepo, type Db, type HotelConfigRow } from '@crew/db';
 import { planHotelConfig, type PropertyLookup } from '@crew/engine';
 import { ErrorCode } from '@crew/contracts';
 import { ApiError } from '@crew/platform';
-import { isSupplierError, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, type HotelSupplier, type Suppliers } from '@crew/suppliers';
 
-/** Looks property ids up in the GDS inventory (a read-only supplier call). */
-export type PropertyDirectory = (propertyIds: string[]) => Promise<PropertyLookup>;
+/** Looks property ids up in the GDS inventory (a read-only supplier call), the airline's own Duffel Stays included. */
+export type PropertyDirectory = (propertyIds: string[], airlineId?: string) => Promise<PropertyLookup>;
 
-/** The GDS inventory behind the hotel supplier; an unreachable supplier is a 503, never a wrong channel. */
-export function supplierDirectory(suppliers: Suppliers): PropertyDirectory {
-  return async (ids) => {
+/** The airline's Duffel Stays, when its hotel suppliers include DUFFEL (null otherwise). */
+export type AirlineStays = (airlineId: string) => Promise<HotelSupplier | null>;
+
+/**
+ * The GDS inventory behind the hotel supplier; an unreachable supplier is a 503, never a wrong channel. An
+ * accommodation id (`acc_…`) is looked up in the airline's own Duffel account: found there, the hotel is GDS
+ * for that airline (booked through Stays), whatever the sandbox knows.
+ */
+export function supplierDirectory(suppliers: Suppliers, staysOf?: AirlineStays): PropertyDirectory {
+  return async (ids, airlineId) => {
     try {
-      const found = await Promise.all(ids.map(async (id) => [id, await suppliers.hotels.getProperty(id)] as const));
+      const stays = staysOf && airlineId && ids.some((id) => id.startsWith('acc_')) ? await staysOf(airlineId) : null;
+      const found = await Promise.all(ids.map(async (id) => [id, await (stays && id.startsWith('acc_') ? stays : suppliers.hotels).getProperty(id)] as const));
       return new Map(found.map(([id, p]) => [id, p ? { name: p.name } : null]));
     } catch (err) {
       if (isSupplierError(err)) throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The hotel inventory cannot be reached right now; retry shortly');
@@ -51,7 +59,7 @@ export async function currentHotelConfig(db: Db, airlineId: string): Promise<Hot
 export async function replaceHotelConfig(db: Db, directory: PropertyDirectory, airlineId: string, body: HotelConfigBody): Promise<HotelConfig> {
   const ids = [...new Set(body.bases.flatMap((b) => b.hotels.map((h) => h.property_id)))];
   // The inventory lookup happens before the transaction: no supplier call holds a lock.
-  const lookup = await directory(ids);
+  const lookup = await directory(ids, airlineId);
   return db.transaction().execute(async (trx) => {
     await configRepo.lockAirline(trx, airlineId);
     const existing = await configRepo.currentHotels(trx, airlineId);

@@ -37,6 +37,8 @@ export function travellerView(t: Traveller, personal: PersonalData) {
     last_name: t.last_name,
     name: t.name,
     date_of_birth: personal.date_of_birth ?? null,
+    // Only when set: the answer of a profile without one is as it always was.
+    ...(personal.phone_number ? { phone_number: personal.phone_number } : {}),
     updated_at: t.updated_at.toISOString(),
   };
 }

@@ -169,7 +169,7 @@ export async function opsUpsert(db: Db, vault: TravellerVault, airlineId: string
     const row = await travellerRepo.findByEmail(trx, airlineId, email);
     const opened = row ? vault.open(airlineId, sealedOf(row)) : { data: {}, unreadable: false };
     const target = { row, opened, email: email.toLowerCase(), employeeId: body.employee_id ?? null };
-    const saved = await write(trx, vault, airlineId, target, body, mergePersonal(opened.data, { date_of_birth: body.date_of_birth }), OPERATOR_ACTOR);
+    const saved = await write(trx, vault, airlineId, target, body, mergePersonal(opened.data, { date_of_birth: body.date_of_birth, phone_number: body.phone_number }), OPERATOR_ACTOR);
     // The operator's answer always carries a fresh updated_at, as the upsert did before.
     if (saved.row === row) saved.row = await travellerRepo.updateProfile(trx, airlineId, row.traveller_email, {});
     return saved;

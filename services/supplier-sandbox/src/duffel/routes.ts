@@ -9,9 +9,12 @@ import type { Airline, CreateOfferRequest, CreateOrder, DuffelResponse, Offer, O
 import type { Withholder } from '../routes';
 import { AIRLINES } from './inventory';
 import { changesOf } from './changes';
-import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
+import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelFault, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
+import { staysControlRoutes, staysRoutes } from './stays-routes';
 
-type Handler = (req: Request, token: string) => { status: number; body: unknown };
+/** One operation's answer; `fault` is the fault armed for this call, for outcomes the operation itself plays (no_availability). */
+export type Handler = (req: Request, token: string, fault?: DuffelFault) => { status: number; body: unknown };
+export type DuffelOp = (operation: DuffelOperation, handler: Handler) => (req: Request, res: Response, next: NextFunction) => Promise<void>;
 
 /** Duffel answers errors as `{errors: [...], meta: {status, request_id}}`. */
 function sendError(res: Response, err: DuffelSimError): void {
@@ -66,7 +69,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   router.use(express.json());
 
   /** One Duffel operation under the oldest fault armed for it on this token. */
-  const op = (operation: DuffelOperation, handler: Handler) => async (req: Request, res: Response, next: NextFunction) => {
+  const op: DuffelOp = (operation, handler) => async (req, res, next) => {
     try {
       const token = bearer(req, sim);
       const fault = sim.takeFault(token, operation);
@@ -75,7 +78,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
         case 'rate_limited':
           throw rateLimited(fault.retry_after_s ?? 2);
         case 'error':
-          if (fault.after_effect) handler(req, token);
+          if (fault.after_effect) handler(req, token, fault);
           throw serverError();
         case 'insufficient_balance':
           throw new DuffelSimError(422, 'invalid_state_error', 'insufficient_balance', 'Insufficient balance', 'Your Duffel balance does not cover this payment');
@@ -91,7 +94,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
           // Done, then the answer is withheld: the caller cannot tell whether it happened.
           let answer: () => { status: number; body: unknown };
           try {
-            const done = handler(req, token);
+            const done = handler(req, token, fault);
             answer = () => done;
           } catch (err) {
             answer = () => {
@@ -106,7 +109,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
         default:
           break;
       }
-      const { status, body } = handler(req, token);
+      const { status, body } = handler(req, token, fault);
       res.status(status).json(body);
     } catch (err) {
       next(err);
@@ -178,6 +181,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
     '/air/airline_initiated_changes/:id/actions/accept',
     op('airline_initiated_changes.accept', (req, token) => ({ status: 200, body: one(changesOf(sim).accept(token, String(req.params.id))) })),
   );
+  staysRoutes(router, op, sim.stays);
 
   router.use((_req, _res, next) => next(notFound()));
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
@@ -249,6 +253,7 @@ export function duffelControlRouter(sim: DuffelSim): Router {
       return next(err);
     }
   });
+  staysControlRoutes(router, sim.stays, bad);
   router.post('/reset', (_req, res) => {
     changesOf(sim).reset();
     sim.reset();

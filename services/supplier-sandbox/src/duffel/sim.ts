@@ -4,6 +4,7 @@
  */
 import type { CreateOfferRequest, CreateOrder, Offer, OfferRequest, Order, OrderCancellation } from '@duffel/api/types';
 import { buildOffer, draftsFor } from './inventory';
+import { StaysSim } from './stays-sim';
 import type { Cabin } from '../schemas';
 
 /** A Duffel error answer: status, code and type as Duffel names them. */
@@ -33,10 +34,18 @@ export const DUFFEL_OPERATIONS = [
   'airline_initiated_changes.list',
   'airline_initiated_changes.get',
   'airline_initiated_changes.accept',
+  'stays.accommodation.get',
+  'stays.search',
+  'stays.fetch_all_rates',
+  'stays.quotes.create',
+  'stays.bookings.create',
+  'stays.bookings.get',
+  'stays.bookings.list',
+  'stays.bookings.cancel',
 ] as const;
 export type DuffelOperation = (typeof DUFFEL_OPERATIONS)[number];
 
-export const DUFFEL_OUTCOMES = ['timeout', 'error', 'rate_limited', 'offer_gone', 'price_moved', 'cancel_refused', 'insufficient_balance'] as const;
+export const DUFFEL_OUTCOMES = ['timeout', 'error', 'rate_limited', 'offer_gone', 'price_moved', 'cancel_refused', 'insufficient_balance', 'no_availability'] as const;
 export type DuffelOutcome = (typeof DUFFEL_OUTCOMES)[number];
 
 export interface DuffelFault {
@@ -74,8 +83,12 @@ export class DuffelSim {
   private readonly accounts = new Map<string, Account>();
   private readonly refused = new Set<string>();
   private seq = 0;
+  /** Duffel Stays on the same accounts (tokens, faults). */
+  readonly stays: StaysSim;
 
-  constructor(private readonly options: DuffelSimOptions) {}
+  constructor(private readonly options: DuffelSimOptions) {
+    this.stays = new StaysSim(options.now, (prefix) => this.id(prefix));
+  }
 
   now(): number {
     return this.options.now();
@@ -84,6 +97,7 @@ export class DuffelSim {
   reset(): void {
     this.accounts.clear();
     this.refused.clear();
+    this.stays.reset();
     this.seq = 0;
   }
 

@@ -8,8 +8,6 @@ import {
   internalErrorOutcome,
   isCurrentTask,
   nextAutomaticRetry,
-  reservationOutcome,
-  roomDates,
   supplierErrorOutcome,
   urgentEvents,
   supplierReference,
@@ -18,9 +16,10 @@ import {
 } from '@crew/engine';
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
-import { isSupplierError, type FlightTraveller, type HotelReservation, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { isSupplierError, type FlightTraveller, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts, type FlightBookingDeps } from './flight.booking';
 import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
+import { amendStay, bookStay, cancelStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { loadBookingContext } from '../booking-context';
@@ -34,7 +33,7 @@ export interface BookingProcessorDeps {
   relay: OutboxRelay;
   logger: Logger;
   suppliers: Suppliers;
-  /** Each airline's ordered suppliers (flights; hotels still go to `suppliers.hotels`). */
+  /** Each airline's ordered suppliers (flights and hotels; no setting: the sandbox alone). */
   registry: SupplierRegistry;
   /** The api's address as suppliers reach it (the airline's own system calls back there). */
   callbackBase: string;
@@ -145,7 +144,7 @@ export class BookingProcessor {
   private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
     const op = data.operation ?? 'BOOK';
     if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
-    if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx) : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED');
+    if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx, attempt) : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt);
     if (op === 'AMEND') {
       // A flight change is cancel-and-rebook at the supplier.
       const cancelled = await cancelDeadhead(this.flights, b);
@@ -156,66 +155,18 @@ export class BookingProcessor {
     return this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
   }
 
-  // ---- hotels ----
+  // ---- hotels: through the airline's ordered hotel suppliers (hotel.booking.ts) ----
 
-  private async bookHotel(b: BookingRow, reference: string, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Promise<Outcome> {
-    const hotel = b.hotel ?? {};
-    if (!hotel.property_id || !b.checkin_time_local || !b.checkout_time_local) return { status: 'NEEDS_REVIEW', reason: 'the booking names no hotel or stay to book' };
-    const reservation = await this.deps.suppliers.hotels.bookHotel({
-      reference,
-      property_id: hotel.property_id,
-      ...roomDates(b.checkin_time_local, b.checkout_time_local),
-      traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? b.traveller_email ?? '' },
-      booker_email: b.booked_by ?? ctx.policy.crew_booker_email ?? '',
-      ...(hotel.contracted_rate ? { rate: hotel.contracted_rate } : {}),
-    });
-    return this.hotelOutcome(b, reservation, ctx, success);
+  private bookHotel(b: BookingRow, reference: string, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED', attempt: AttemptFacts): Promise<Outcome> {
+    return bookStay(this.deps, b, reference, ctx, success, attempt);
   }
 
-  private hotelOutcome(b: BookingRow, r: HotelReservation, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Outcome {
-    const outcome = reservationOutcome(b.hotel?.contracted_rate, r.nightly_rate, r.check_in_date, ctx.rateMatchMode, ctx.fxRates, success);
-    const block = {
-      ...(b.hotel ?? {}),
-      supplier_ref: r.supplier_ref,
-      confirmation_number: r.supplier_ref,
-      property_id: r.property_id,
-      name: r.property_name,
-      check_in_date: r.check_in_date,
-      check_out_date: r.check_out_date,
-      nights: r.nights,
-      nightly_rate: r.nightly_rate,
-      total_price: r.total_price,
-      rate_flag: outcome.rate_flag,
-      supplier_status: r.status,
-    };
-    // STRICT and a price difference: the room is held, and a person decides.
-    return { status: outcome.status, reason: outcome.reason, patch: { hotel: block } };
+  private amendHotel(b: BookingRow, data: Data, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
+    return amendStay(this.deps, b, ctx, ref(b, data), attempt);
   }
 
-  private async amendHotel(b: BookingRow, data: Data, ctx: AirlineBookingContext): Promise<Outcome> {
-    const hotel = (b.hotel ?? {}) as { supplier_ref?: string; property_id?: string; reserved_property_id?: string };
-    if (!hotel.supplier_ref) return this.bookHotel(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, 'MODIFIED');
-    const current = await this.deps.suppliers.hotels.getReservation(hotel.supplier_ref);
-    if (current && current.property_id !== hotel.property_id) {
-      // A different hotel (city change): cancel the old room, book the new one.
-      await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: hotel.supplier_ref, reference: supplierReference('cancel', b.booking_id, ref(b, data)) });
-      return this.bookHotel(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, 'MODIFIED');
-    }
-    const r = await this.deps.suppliers.hotels.amendHotel({
-      supplier_ref: hotel.supplier_ref,
-      reference: supplierReference('amend', b.booking_id, ref(b, data)),
-      ...roomDates(b.checkin_time_local!, b.checkout_time_local!),
-    });
-    return this.hotelOutcome(b, r, ctx, 'MODIFIED');
-  }
-
-  private async cancelHotel(b: BookingRow): Promise<Outcome> {
-    const known = b.hotel?.supplier_ref;
-    // No answer was recorded: a timed-out booking call may still have made a room.
-    const supplierRef = known ?? (await this.deps.suppliers.hotels.findReservation(supplierReference('book', b.booking_id)))?.supplier_ref;
-    if (!supplierRef) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
-    const r = await this.deps.suppliers.hotels.cancelHotel({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id) });
-    return { status: 'CANCELLED', reason: null, patch: { hotel: { ...(b.hotel ?? {}), supplier_ref: r.supplier_ref, supplier_status: r.status } } };
+  private cancelHotel(b: BookingRow): Promise<Outcome> {
+    return cancelStay(this.deps, b);
   }
 
   // ---- flights ----

@@ -1,0 +1,326 @@
+/**
+ * Duffel Stays as a HotelSupplier, on the airline's contracted terms. A stay is searched at the contracted
+ * accommodation (by id, with the contract's negotiated rates when it has a rate access code: Duffel matches
+ * those best effort), its rates fetched (a search result carries no rooms until then), one rate chosen, quoted
+ * and booked. Only rates the airline pays at booking from its Duffel balance are booked, and among those the
+ * contract decides (the request's judge: base amount night by night, under the airline's lever). Stays has
+ * no amendment: a later check-out is an adjoining second booking, any other change is refused. Duffel keeps
+ * no idempotency key, so our reference rides in the booking's metadata and `findReservation` finds it there.
+ */
+import type { Duffel } from '@duffel/api';
+import type { StaysBooking, StaysRoomRate } from '@duffel/api/types';
+import { SupplierError, SupplierErrorCode } from '../errors';
+import type {
+  CancelRequest,
+  ContractedStay,
+  HotelAmendRequest,
+  HotelBookingRequest,
+  HotelGuest,
+  HotelLookupHint,
+  HotelProperty,
+  HotelReservation,
+  HotelSearchPage,
+  HotelSearchQuery,
+  HotelSupplier,
+  StayRateJudgement,
+} from '../types';
+import { duffelCall } from './client';
+import { baseOf, bookingIds, nightsBetween, paidAtBooking, STAY_META, stayMetadata, toReservation } from './stays-mapping';
+
+export interface DuffelHotelOptions {
+  /** Whether the token is live (real rooms, real money); stamped on every reservation we map. */
+  liveMode: boolean;
+  /** Deadline of each Duffel call. */
+  timeoutMs: number;
+  /** Most bookings `findReservation` reads before giving up (default 1000). */
+  findScanLimit?: number;
+}
+
+/** Who stays and how the hotel reaches them, as Stays needs it. */
+interface StayGuest {
+  given_name: string;
+  family_name: string;
+  email: string;
+  phone_number: string;
+}
+
+interface StayOrder {
+  reference: string;
+  booker: string;
+  property_id: string;
+  check_in_date: string;
+  check_out_date: string;
+  guest: StayGuest;
+  contract?: ContractedStay | undefined;
+}
+
+const isCode = (err: unknown, code: string) => err instanceof SupplierError && err.code === code;
+const refusal = (operation: string, code: string, message: string) => new SupplierError('refusal', code, `${operation}: ${message}`, { operation });
+
+export class DuffelHotelSupplier implements HotelSupplier {
+  constructor(
+    private readonly duffel: Duffel,
+    private readonly options: DuffelHotelOptions,
+  ) {}
+
+  private call<T>(operation: string, run: () => Promise<T>, creates = false): Promise<T> {
+    return duffelCall(operation, run, { timeoutMs: this.options.timeoutMs, creates });
+  }
+
+  /** Stays has no directory by name or city: its properties are named by accommodation id (getProperty). */
+  searchHotels(_query: HotelSearchQuery): Promise<HotelSearchPage> {
+    return Promise.resolve({ hotels: [], next_after: null });
+  }
+
+  /** The accommodation an `acc_…` id names in the account's Stays; null when Duffel does not know it. */
+  async getProperty(propertyId: string): Promise<HotelProperty | null> {
+    if (!propertyId.startsWith('acc_')) return null;
+    try {
+      const { data } = await this.call('hotel.get_property', () => this.duffel.stays.accommodation.get(propertyId));
+      return {
+        property_id: data.id,
+        name: data.name,
+        // Stays names a chain but no GDS chain code, airport, zone or public rate.
+        chain: '',
+        chain_name: data.chain?.name ?? '',
+        city: data.location.address.city_name,
+        country: data.location.address.country_code,
+        airport_code: '',
+        timezone: '',
+        distance_km: 0,
+        nightly_rate: { amount: 0, currency: '' },
+      };
+    } catch (err) {
+      if (isCode(err, SupplierErrorCode.NOT_FOUND)) return null;
+      throw err;
+    }
+  }
+
+  async bookHotel(request: HotelBookingRequest): Promise<HotelReservation> {
+    const booking = await this.book({
+      reference: request.reference,
+      booker: request.booker_email,
+      property_id: request.property_id,
+      check_in_date: request.check_in_date,
+      check_out_date: request.check_out_date,
+      guest: guestOf(request.traveller, request.phone_number),
+      contract: request.contract,
+    });
+    return toReservation([booking], this.options.liveMode);
+  }
+
+  /** Search, fetch rates, choose, quote, book: one Stays booking for the order's dates. */
+  private async book(order: StayOrder): Promise<StaysBooking> {
+    const op = 'hotel.book';
+    if (!order.property_id.startsWith('acc_')) throw refusal(op, SupplierErrorCode.UNKNOWN_PROPERTY, `${order.property_id} is not a Duffel accommodation`);
+    const negotiated = order.contract?.rate_access_code ? await this.negotiatedRateIds(order.contract.rate_access_code, order.property_id) : [];
+    const { data: found } = await this.call('hotel.search', () =>
+      this.duffel.stays.search({
+        accommodation: { ids: [order.property_id], fetch_rates: false },
+        check_in_date: order.check_in_date,
+        check_out_date: order.check_out_date,
+        rooms: 1,
+        guests: [{ type: 'adult' }],
+        ...(negotiated.length > 0 ? { negotiated_rate_ids: negotiated } : {}),
+      }),
+    );
+    const result = found.results.find((r) => r.accommodation.id === order.property_id);
+    if (!result) throw refusal(op, SupplierErrorCode.NO_AVAILABILITY, `no room at ${order.property_id} for ${order.check_in_date}..${order.check_out_date}`);
+    const { data: withRates } = await this.call('hotel.fetch_rates', () => this.duffel.stays.searchResults.fetchAllRates(result.id));
+    const rates = withRates.accommodation.rooms.flatMap((room) => room.rates);
+    const nights = nightsBetween(order.check_in_date, order.check_out_date);
+    const chosen = chooseRate(rates, nights, order.contract);
+    let quote;
+    try {
+      quote = (await this.call('hotel.quote', () => this.duffel.stays.quotes.create(chosen.rate.id))).data;
+    } catch (err) {
+      if (err instanceof SupplierError && err.kind === 'refusal') throw refusal(op, SupplierErrorCode.NO_AVAILABILITY, `the rate is no longer available (${err.message})`);
+      throw err;
+    }
+    // The quote is the price booked: it must still be paid at booking and still pass the contract.
+    if (Number(quote.due_at_accommodation_amount ?? 0) > 0 || Number(quote.deposit_amount ?? 0) > 0) throw refusal(op, 'NO_PREPAID_RATE', 'the quote leaves an amount to pay at the hotel');
+    const verdict = order.contract && quote.base_amount !== chosen.rate.base_amount ? order.contract.judge(baseOf(quote), nights) : chosen.verdict;
+    if (verdict && !verdict.ok) throw refusal(op, 'RATE_MISMATCH', verdict.reason ?? 'the quoted rate is not the contract’s');
+    const metadata = stayMetadata(order.reference, order.booker, { ...chosen.rate, ...amountsOf(quote) }, verdict?.flag ?? null);
+    const { data } = await this.call(
+      op,
+      () =>
+        this.duffel.stays.bookings.create({
+          quote_id: quote.id,
+          guests: [{ given_name: order.guest.given_name, family_name: order.guest.family_name }],
+          email: order.guest.email,
+          phone_number: order.guest.phone_number,
+          metadata,
+        }),
+      true,
+    );
+    return data;
+  }
+
+  /** The account's negotiated rates for this access code that cover the accommodation (best effort: none on failure). */
+  private async negotiatedRateIds(code: string, accommodationId: string): Promise<string[]> {
+    try {
+      const { data } = await this.call('hotel.negotiated_rates', () => this.duffel.stays.negotiatedRates.list({ limit: 200 }));
+      return data.filter((r) => r.rate_access_code === code && (r.accommodation_ids ?? []).includes(accommodationId)).map((r) => r.id);
+    } catch (err) {
+      if (err instanceof SupplierError && err.kind === 'refusal') return [];
+      throw err;
+    }
+  }
+
+  private async bookingsOf(supplierRef: string): Promise<StaysBooking[] | null> {
+    const ids = bookingIds(supplierRef);
+    if (ids.length === 0 || !ids.every((id) => id.startsWith('bok_'))) return null;
+    const bookings: StaysBooking[] = [];
+    for (const id of ids) {
+      try {
+        bookings.push((await this.call('hotel.get_reservation', () => this.duffel.stays.bookings.get(id))).data);
+      } catch (err) {
+        if (isCode(err, SupplierErrorCode.NOT_FOUND)) return null;
+        throw err;
+      }
+    }
+    return bookings;
+  }
+
+  async getReservation(supplierRef: string): Promise<HotelReservation | null> {
+    const bookings = await this.bookingsOf(supplierRef);
+    return bookings ? toReservation(bookings, this.options.liveMode) : null;
+  }
+
+  /**
+   * An extension (same check-in, later check-out) is a second booking for the added nights at the same
+   * accommodation, for the same guest; any other change is refused (the room is kept). A repeat of an
+   * extension already made finds it by its reference instead of booking again.
+   */
+  async amendHotel(request: HotelAmendRequest): Promise<HotelReservation> {
+    const op = 'hotel.amend';
+    const bookings = await this.bookingsOf(request.supplier_ref);
+    if (!bookings) throw refusal(op, SupplierErrorCode.NOT_FOUND, `no Stays booking ${request.supplier_ref}`);
+    const current = toReservation(bookings, this.options.liveMode);
+    if (current.status === 'CANCELLED') throw refusal(op, SupplierErrorCode.RESERVATION_CANCELLED, 'the reservation is cancelled');
+    if (request.check_in_date === current.check_in_date && request.check_out_date === current.check_out_date) return current;
+    if (request.check_in_date !== current.check_in_date || request.check_out_date < current.check_out_date) {
+      throw refusal(op, 'AMEND_NOT_SUPPORTED', 'Duffel Stays cannot change a booking’s dates; only a later check-out is booked, as an adjoining reservation');
+    }
+    const last = bookings[bookings.length - 1]!;
+    const hint = { property_id: current.property_id, check_in_date: current.check_out_date, check_out_date: request.check_out_date };
+    const earlier = await this.findBooking(request.reference, hint);
+    const added =
+      earlier ??
+      (await this.book({
+        reference: request.reference,
+        booker: current.booker_email,
+        ...hint,
+        guest: { given_name: last.guests[0]?.given_name ?? '', family_name: last.guests[0]?.family_name ?? '', email: last.email, phone_number: last.phone_number },
+        contract: request.contract,
+      }));
+    return toReservation([...bookings, added], this.options.liveMode);
+  }
+
+  /** Cancels every booking of the stay; one already cancelled is a repeat and succeeds. */
+  async cancelHotel({ supplier_ref }: CancelRequest): Promise<HotelReservation> {
+    const ids = bookingIds(supplier_ref);
+    if (ids.length === 0) throw refusal('hotel.cancel', SupplierErrorCode.NOT_FOUND, 'no supplier_ref');
+    const bookings: StaysBooking[] = [];
+    for (const id of ids) bookings.push(await this.cancelOne(id));
+    return toReservation(bookings, this.options.liveMode);
+  }
+
+  private async cancelOne(id: string): Promise<StaysBooking> {
+    try {
+      return (await this.call('hotel.cancel', () => this.duffel.stays.bookings.cancel(id), true)).data;
+    } catch (err) {
+      if (!(err instanceof SupplierError) || err.kind !== 'refusal' || err.code === SupplierErrorCode.NOT_FOUND) throw err;
+      const { data } = await this.call('hotel.get_reservation', () => this.duffel.stays.bookings.get(id));
+      if (data.status === 'cancelled') return data;
+      throw new SupplierError('refusal', SupplierErrorCode.CANCEL_REFUSED, err.message, {
+        operation: 'hotel.cancel',
+        ...(err.status === undefined ? {} : { status: err.status }),
+        details: err.details,
+      });
+    }
+  }
+
+  async findReservation(reference: string, hint?: HotelLookupHint): Promise<HotelReservation | null> {
+    const booking = await this.findBooking(reference, hint);
+    return booking ? toReservation([booking], this.options.liveMode) : null;
+  }
+
+  /**
+   * The account's bookings, matched on the reference we put in the metadata; else (a booking whose metadata
+   * did not keep it) a confirmed one at the hint's accommodation and dates, for the hint's guest, that names
+   * no other reference of ours.
+   */
+  private async findBooking(reference: string, hint?: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest }): Promise<StaysBooking | null> {
+    const limit = this.options.findScanLimit ?? 1000;
+    let fallback: StaysBooking | null = null;
+    let scanned = 0;
+    let after: string | null | undefined;
+    do {
+      const page = await this.call('hotel.find_reservation', () => this.duffel.stays.bookings.list({ limit: 200, ...(after ? { after } : {}) }));
+      for (const b of page.data) {
+        scanned++;
+        const ours = b.metadata?.[STAY_META.reference];
+        if (ours === reference) return b;
+        if (!fallback && !ours && hint && sameStay(b, hint)) fallback = b;
+      }
+      after = page.meta?.after;
+    } while (after && scanned < limit);
+    return fallback;
+  }
+}
+
+function sameStay(b: StaysBooking, hint: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest }): boolean {
+  if (b.status !== 'confirmed' || b.accommodation.id !== hint.property_id || b.check_in_date !== hint.check_in_date || b.check_out_date !== hint.check_out_date) return false;
+  if (!hint.traveller) return true;
+  const name = hint.traveller.name.trim().toLowerCase();
+  return b.email.toLowerCase() === hint.traveller.email.toLowerCase() || b.guests.some((g) => `${g.given_name} ${g.family_name}`.toLowerCase() === name);
+}
+
+/** Stays needs a given and a family name, an e-mail and an E.164 phone: refused before any call without them. */
+function guestOf(traveller: HotelGuest, phone: string | undefined): StayGuest {
+  const [given = '', ...rest] = traveller.name.trim().split(/\s+/);
+  const family = rest.join(' ');
+  const missing = [!given || !family ? 'name (given and family)' : null, traveller.email ? null : 'email', phone && /^\+[1-9]\d{6,14}$/.test(phone) ? null : 'phone_number (E.164)'].filter(
+    (m): m is string => m !== null,
+  );
+  if (missing.length > 0) {
+    throw new SupplierError('refusal', SupplierErrorCode.INVALID_TRAVELLER, `hotel.book: Duffel Stays needs the traveller's ${missing.join(', ')}`, {
+      operation: 'hotel.book',
+      details: missing.map((m) => ({ field: `/traveller/${m.split(' ')[0]}`, issue: 'is required by Duffel Stays' })),
+    });
+  }
+  return { given_name: given, family_name: family, email: traveller.email, phone_number: phone! };
+}
+
+const amountsOf = (q: { base_amount: string | null; base_currency: string; total_amount: string; total_currency: string; tax_amount: string | null; fee_amount: string | null }) => ({
+  base_amount: q.base_amount,
+  base_currency: q.base_currency,
+  total_amount: q.total_amount,
+  total_currency: q.total_currency,
+  tax_amount: q.tax_amount,
+  fee_amount: q.fee_amount,
+});
+
+/**
+ * The rate to book: paid at booking only; with a contract, an exact match first (a negotiated one before a
+ * public one, then the cheapest), else one the lever accepts (LOOSE), else refused; without one, the cheapest.
+ */
+export function chooseRate(rates: readonly StaysRoomRate[], nights: readonly string[], contract: ContractedStay | undefined): { rate: StaysRoomRate; verdict: StayRateJudgement | null } {
+  const op = 'hotel.book';
+  const payable = rates.filter(paidAtBooking);
+  if (payable.length === 0)
+    throw refusal(
+      op,
+      rates.length === 0 ? SupplierErrorCode.NO_AVAILABILITY : 'NO_PREPAID_RATE',
+      rates.length === 0 ? 'no room is available' : 'no rate is paid at booking (only pay at the hotel)',
+    );
+  const byPrice = [...payable].sort((a, b) => Number(a.total_amount) - Number(b.total_amount) || Number(Boolean(b.negotiated_rate_id)) - Number(Boolean(a.negotiated_rate_id)));
+  if (!contract) return { rate: byPrice[0]!, verdict: null };
+  const judged = byPrice.map((rate) => ({ rate, verdict: contract.judge(baseOf(rate), nights) }));
+  const exact = judged.filter((j) => j.verdict.exact);
+  const pick = exact.find((j) => j.rate.negotiated_rate_id) ?? exact[0] ?? judged.find((j) => j.verdict.ok);
+  if (pick) return pick;
+  throw refusal(op, 'RATE_MISMATCH', judged[0]!.verdict.reason ?? 'no rate matches the contract');
+}

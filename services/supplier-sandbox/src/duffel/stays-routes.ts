@@ -1,0 +1,88 @@
+/**
+ * Duffel Stays paths of the simulation's Duffel dialect (`/duffel/stays/…`, as `@duffel/api`'s Stays client
+ * calls them), under the same tokens and faults as Air; and their control routes (negotiated rates, sold-out
+ * properties, the bookings made).
+ */
+import type { Request, Response, Router } from 'express';
+import type { StaysAccommodation, StaysBooking, StaysQuote, StaysSearchParams, StaysSearchResult } from '@duffel/api/types';
+import type { DuffelOp } from './routes';
+import { validation } from './sim';
+import type { StaysSim } from './stays-sim';
+
+const one = <T>(data: T) => ({ data });
+
+/** Keyset pages over ids, as Duffel's lists (`after`: the id of the previous page's last item). */
+function page<T extends { id: string }>(items: T[], query: Request['query']) {
+  const limit = Math.min(200, Math.max(1, Number(query.limit ?? 50) || 50));
+  const after = typeof query.after === 'string' ? query.after : undefined;
+  const start = after ? items.findIndex((i) => i.id === after) + 1 : 0;
+  const data = items.slice(start, start + limit);
+  const more = start + limit < items.length;
+  return { data, meta: { after: more ? (data[data.length - 1]?.id ?? null) : null, before: start > 0 ? (data[0]?.id ?? null) : null, limit } };
+}
+
+const bodyOf = <T>(req: Request): Partial<T> => (req.body as { data?: Partial<T> } | undefined)?.data ?? {};
+
+export function staysRoutes(router: Router, op: DuffelOp, stays: StaysSim): void {
+  router.get(
+    '/stays/accommodation/:id',
+    op('stays.accommodation.get', (req) => ({ status: 200, body: one<StaysAccommodation>(stays.getAccommodation(String(req.params.id))) })),
+  );
+  router.post(
+    '/stays/search',
+    op('stays.search', (req, token, fault) => ({ status: 200, body: one(stays.search(token, bodyOf<StaysSearchParams>(req) as StaysSearchParams, fault?.outcome === 'no_availability')) })),
+  );
+  router.post(
+    '/stays/search_results/:id/actions/fetch_all_rates',
+    op('stays.fetch_all_rates', (req, token, fault) => ({
+      status: 200,
+      body: one<StaysSearchResult>(stays.fetchAllRates(token, String(req.params.id), fault?.outcome === 'no_availability')),
+    })),
+  );
+  router.post(
+    '/stays/quotes',
+    op('stays.quotes.create', (req, token, fault) => {
+      const rateId = bodyOf<{ rate_id: string }>(req).rate_id;
+      if (typeof rateId !== 'string') throw validation('rate_id', 'rate_id is required');
+      return { status: 201, body: one<StaysQuote>(stays.createQuote(token, rateId, fault?.outcome === 'no_availability')) };
+    }),
+  );
+  router.post(
+    '/stays/bookings',
+    op('stays.bookings.create', (req, token) => ({ status: 201, body: one<StaysBooking>(stays.createBooking(token, bodyOf(req) as Parameters<StaysSim['createBooking']>[1])) })),
+  );
+  router.get(
+    '/stays/bookings',
+    op('stays.bookings.list', (req, token) => ({ status: 200, body: page<StaysBooking>(stays.listBookings(token), req.query) })),
+  );
+  router.get(
+    '/stays/bookings/:id',
+    op('stays.bookings.get', (req, token) => ({ status: 200, body: one<StaysBooking>(stays.getBooking(token, String(req.params.id))) })),
+  );
+  router.post(
+    '/stays/bookings/:id/actions/cancel',
+    op('stays.bookings.cancel', (req, token) => ({ status: 200, body: one<StaysBooking>(stays.cancelBooking(token, String(req.params.id))) })),
+  );
+  router.get(
+    '/stays/negotiated_rates',
+    op('stays.search', (req, token) => ({ status: 200, body: page(stays.negotiatedRates(token), req.query) })),
+  );
+}
+
+export function staysControlRoutes(router: Router, stays: StaysSim, bad: (res: Response, issue: string) => unknown): void {
+  router.post('/stays/negotiated-rates', (req, res) => {
+    const { token, rate_access_code: code, accommodation_ids: ids } = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof token !== 'string' || typeof code !== 'string' || !Array.isArray(ids)) return bad(res, 'token, rate_access_code and accommodation_ids are required');
+    return res.status(201).json(stays.addNegotiatedRate(token, code, ids.map(String)));
+  });
+  router.post('/stays/sold-out', (req, res) => {
+    const { token, accommodation_id: id, sold_out: soldOut } = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof token !== 'string' || typeof id !== 'string') return bad(res, 'token and accommodation_id are required');
+    stays.setSoldOut(token, id, soldOut !== false);
+    return res.status(204).end();
+  });
+  router.get('/stays/bookings', (req, res) => {
+    if (typeof req.query.token !== 'string') return bad(res, 'token is required');
+    return res.json({ bookings: stays.bookings(req.query.token) });
+  });
+}
