@@ -1673,6 +1673,11 @@ export interface components {
         /** FlightRules */
         FlightRules: {
             auto_book_max_price: components["schemas"]["Money"] | null;
+            /**
+             * @description Which fares the engine may book by itself: ANY (the default: the rule is off), REFUNDABLE (refundable before departure) or CHANGEABLE (changeable before departure). A supplier that does not state a fare’s conditions (the sandbox) fits neither REFUNDABLE nor CHANGEABLE.
+             * @enum {string}
+             */
+            fare_conditions: "ANY" | "REFUNDABLE" | "CHANGEABLE";
             updated_at: string | null;
         };
         /** Contract */
@@ -3854,6 +3859,11 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the ceiling */
                     auto_book_max_price?: components["schemas"]["Money"] | null;
+                    /**
+                     * @description Which fares the engine may book by itself: ANY (the default: the rule is off), REFUNDABLE (refundable before departure) or CHANGEABLE (changeable before departure). A supplier that does not state a fare’s conditions (the sandbox) fits neither REFUNDABLE nor CHANGEABLE.
+                     * @enum {string}
+                     */
+                    fare_conditions?: "ANY" | "REFUNDABLE" | "CHANGEABLE";
                 };
             };
         };

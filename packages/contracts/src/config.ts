@@ -138,12 +138,22 @@ export const FlightConfig = Type.Object(
 );
 export type FlightConfig = Static<typeof FlightConfig>;
 
+export const FARE_CONDITIONS = ['ANY', 'REFUNDABLE', 'CHANGEABLE'] as const;
+export type FareConditions = (typeof FARE_CONDITIONS)[number];
+const FareConditionsRule = StringEnum(FARE_CONDITIONS, {
+  description:
+    'Which fares the engine may book by itself: ANY (the default: the rule is off), REFUNDABLE (refundable before departure) or CHANGEABLE (changeable before departure). A supplier that does not state a fare’s conditions (the sandbox) fits neither REFUNDABLE nor CHANGEABLE.',
+});
+
 export const FlightRulesBody = Type.Object(
-  { auto_book_max_price: Type.Optional(Type.Union([Money, Type.Null()], { description: 'null removes the ceiling' })) },
+  {
+    auto_book_max_price: Type.Optional(Type.Union([Money, Type.Null()], { description: 'null removes the ceiling' })),
+    fare_conditions: Type.Optional(FareConditionsRule),
+  },
   { additionalProperties: false },
 );
 export const FlightRules = Type.Object(
-  { auto_book_max_price: Type.Union([Money, Type.Null()]), updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) },
+  { auto_book_max_price: Type.Union([Money, Type.Null()]), fare_conditions: FareConditionsRule, updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) },
   { title: 'FlightRules' },
 );
 export type FlightRules = Static<typeof FlightRules>;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { HotelConfig, Money, RatePeriod } from '@crew/contracts';
+import type { FareConditions, HotelConfig, Money, RatePeriod } from '@crew/contracts';
 import type { DbOrTrx } from './database';
 import type { FlightConfigSnapshot, HotelTerms } from './tables/config.table';
 
@@ -92,12 +92,16 @@ export function findFlightRules(db: DbOrTrx, airlineId: string) {
   return db.selectFrom('flight_rules').selectAll().where('airline_id', '=', airlineId).executeTakeFirst();
 }
 
-export function upsertFlightRules(db: DbOrTrx, airlineId: string, price: Money | null) {
-  const v = JSON.stringify(price);
+/** Sets the supplied rules; an omitted one keeps its value (a new row: no ceiling, any fare). */
+export function upsertFlightRules(db: DbOrTrx, airlineId: string, rules: { auto_book_max_price?: Money | null; fare_conditions?: FareConditions }) {
+  const set = {
+    ...(rules.auto_book_max_price !== undefined ? { auto_book_max_price: JSON.stringify(rules.auto_book_max_price) } : {}),
+    ...(rules.fare_conditions ? { fare_conditions: rules.fare_conditions } : {}),
+  };
   return db
     .insertInto('flight_rules')
-    .values({ airline_id: airlineId, auto_book_max_price: v })
-    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ auto_book_max_price: v, updated_at: new Date() }))
+    .values({ airline_id: airlineId, auto_book_max_price: set.auto_book_max_price ?? 'null', ...(set.fare_conditions ? { fare_conditions: set.fare_conditions } : {}) })
+    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ ...set, updated_at: new Date() }))
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -1,4 +1,4 @@
-import type { AirlineSettings, FlightConfigSnapshot, Money, RatePeriod } from '@crew/contracts';
+import type { AirlineSettings, FareConditions, FlightConfigSnapshot, Money, RatePeriod } from '@crew/contracts';
 import { fxTable, type FxRate, type FxTable } from './fx';
 import type { HotelTerms } from './hotel-config';
 import type { PolicyContext, StationHotel } from './policy';
@@ -15,7 +15,7 @@ export interface BookingFacts {
     emit_unchanged: boolean;
   };
   company: { crew_booker_email: string | null; cancellation_lookback_days: number } | null | undefined;
-  rules: { auto_book_max_price: Money | null } | null | undefined;
+  rules: { auto_book_max_price: Money | null; fare_conditions?: FareConditions } | null | undefined;
   flights: { snapshot: FlightConfigSnapshot; version: number } | null | undefined;
   hotelVersion: { version: number } | null | undefined;
   travellers: readonly { traveller_email: string; date_of_birth: string | null; first_name: string | null; last_name: string | null; name: string | null }[];
@@ -42,6 +42,8 @@ export interface AirlineBookingContext {
   carrier_code: string;
   flightConfig: FlightConfigSnapshot;
   maxPrice: Money | null;
+  /** Which fares the engine books by itself (flight rules; ANY: the rule is off). */
+  fareConditions: FareConditions;
   /** The operator's exchange rates (auto_book_max_price and contracted rates are compared in one currency). */
   fxRates: FxTable;
   rateMatchMode: 'STRICT' | 'LOOSE';
@@ -93,6 +95,7 @@ export function bookingContextOf(f: BookingFacts, processedAt: string, flightOpt
     carrier_code: a.carrier_code,
     flightConfig: f.flights?.snapshot ?? DEFAULT_FLIGHT_CONFIG,
     maxPrice: f.rules?.auto_book_max_price ?? null,
+    fareConditions: f.rules?.fare_conditions ?? 'ANY',
     fxRates: fxTable(f.fxRates),
     rateMatchMode: a.rate_match_mode,
     maxRetries: a.max_retries,

@@ -58,6 +58,7 @@ export {
   retailOffers,
   orderMayExist,
   supplierSettingIssues,
+  fareConditionsFit,
   BOOK_IN_OWN_SYSTEM,
   type FlightRoute,
   type SupplierSettingFacts,

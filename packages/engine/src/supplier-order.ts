@@ -77,3 +77,12 @@ export function supplierSettingIssues(s: SupplierSettingFacts): Array<{ field: s
   }
   return issues;
 }
+
+/**
+ * The airline's fare-conditions rule on offers the engine chooses by itself: ANY keeps every offer; REFUNDABLE
+ * or CHANGEABLE keeps only offers whose supplier states that condition (an offer that does not say fits neither).
+ */
+export function fareConditionsFit<T extends { refundable?: boolean; changeable?: boolean }>(offers: readonly T[], rule: 'ANY' | 'REFUNDABLE' | 'CHANGEABLE'): T[] {
+  if (rule === 'ANY') return [...offers];
+  return offers.filter((o) => (rule === 'REFUNDABLE' ? o.refundable === true : o.changeable === true));
+}

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ChangeRequest, HotelInput, Money, RatePeriod } from '@crew/contracts';
+import type { ChangeRequest, FareConditions, HotelInput, Money, RatePeriod } from '@crew/contracts';
 
 type CreatedAt = ColumnType<Date, never, never>;
 type UpdatedAt = ColumnType<Date, never, Date>;
@@ -35,6 +35,8 @@ export interface ConfigVersionTable<T> {
 export interface FlightRulesTable {
   airline_id: string;
   auto_book_max_price: Json<Money | null>;
+  /** ANY (the rule off), REFUNDABLE or CHANGEABLE: which fares the engine may book by itself. */
+  fare_conditions: Generated<FareConditions>;
   updated_at: UpdatedAt;
 }
 

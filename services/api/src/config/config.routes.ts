@@ -15,7 +15,7 @@ async function flightConfigView(db: Db, airlineId: string) {
 
 async function flightRulesView(db: Db, airlineId: string) {
   const rules = await configRepo.findFlightRules(db, airlineId);
-  return { auto_book_max_price: rules?.auto_book_max_price ?? null, updated_at: rules ? rules.updated_at.toISOString() : null };
+  return { auto_book_max_price: rules?.auto_book_max_price ?? null, fare_conditions: rules?.fare_conditions ?? 'ANY', updated_at: rules ? rules.updated_at.toISOString() : null };
 }
 
 export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] {
@@ -95,7 +95,7 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
       responses: { 200: { description: 'Flight rules', schema: FlightRules }, ...errorResponses([401, 403, 422]) },
       handler: async ({ res, body }) => {
         const airlineId = principal(res).airline_id;
-        if (body.auto_book_max_price !== undefined) await configRepo.upsertFlightRules(db, airlineId, body.auto_book_max_price);
+        if (body.auto_book_max_price !== undefined || body.fare_conditions !== undefined) await configRepo.upsertFlightRules(db, airlineId, body);
         return { status: 200, body: await flightRulesView(db, airlineId) };
       },
     }),

@@ -9,6 +9,7 @@ import {
   BOOK_IN_OWN_SYSTEM,
   chooseFlightOption,
   deadheadWindow,
+  fareConditionsFit,
   flightRoute,
   nextSupplierApplies,
   orderMayExist,
@@ -22,6 +23,7 @@ import {
   isSupplierError,
   offerInOrder,
   type AirlineSupplierSet,
+  type Cabin,
   type FlightOrder,
   type FlightSupplier,
   type FlightTraveller,
@@ -92,10 +94,18 @@ export async function bookDeadhead(
   let last: Outcome = { status: 'NEEDS_REVIEW', reason: 'no flight supplier is configured', recommended_action: 'BOOK_MANUALLY' };
   for (const supplier of set.flights) {
     try {
-      const query = { from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date };
+      const c0 = flight.constraints;
+      // Duffel searches one cabin per request: the leg's or the airline's preferred cabin (the sandbox answers all).
+      const cabin = supplier.name === 'SANDBOX' ? undefined : ((c0?.cabin_class as Cabin | null | undefined) ?? ctx.flightConfig.preferred_cabin);
+      const query = { from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date, ...(cabin ? { cabin } : {}) };
       const found = await paced(deps, b.airline_id, supplier, () => supplier.supplier.searchFlights(query));
       // A retail supplier never sells the airline's own flights to its crew (those are crew seats in its own system).
-      const options = retailOffers(found, ctx.carrier_code, set.configured && supplier.name !== 'SANDBOX');
+      const retail = retailOffers(found, ctx.carrier_code, set.configured && supplier.name !== 'SANDBOX');
+      const options = fareConditionsFit(retail, ctx.fareConditions);
+      if (retail.length > 0 && options.length === 0) {
+        last = { status: 'NEEDS_REVIEW', reason: `no flight option meets the airline's fare conditions rule (${ctx.fareConditions})`, recommended_action: 'BOOK_MANUALLY' };
+        continue;
+      }
       const c = flight.constraints;
       const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined, ctx.fxRates);
       if (!choice.ok) {

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { carrierOf, fareConditionsFit, flightRoute, nextSupplierApplies, orderMayExist, retailOffers, supplierSettingIssues } from '../src';
+
+describe('which supplier books a deadhead', () => {
+  it('reads the carrier of a flight number', () => {
+    expect(carrierOf('BA117')).toBe('BA');
+    expect(carrierOf('u2 1234')).toBe('U2');
+    expect(carrierOf('BA117A')).toBe('BA');
+    expect(carrierOf('')).toBeNull();
+    expect(carrierOf(null)).toBeNull();
+    expect(carrierOf('BRITISH')).toBeNull();
+  });
+
+  it("sends a leg on the airline's own metal to its own system, else to a person; never when the airline has no setting", () => {
+    expect(flightRoute('BA117', { carrier: 'BA', configured: true, ownAirline: true })).toBe('OWN_AIRLINE');
+    expect(flightRoute('BA117', { carrier: 'BA', configured: true, ownAirline: false })).toBe('BOOK_IN_OWN_SYSTEM');
+    expect(flightRoute('BA117', { carrier: 'BA', configured: false, ownAirline: false })).toBe('ORDER');
+    expect(flightRoute('AA100', { carrier: 'BA', configured: true, ownAirline: true })).toBe('ORDER');
+  });
+
+  it('tries the next supplier on no offers or a refusal, never after a transient (possibly ordered) failure', () => {
+    expect(nextSupplierApplies({ kind: 'NO_OFFERS' })).toBe(true);
+    expect(nextSupplierApplies({ kind: 'ERROR', transient: false })).toBe(true);
+    expect(nextSupplierApplies({ kind: 'ERROR', transient: true })).toBe(false);
+  });
+
+  it("drops the airline's own flights (marketed or operated) from a retail supplier's offers", () => {
+    const offers = [{ airline_code: 'BA' }, { airline_code: 'AA', operating_airline_code: 'BA' }, { airline_code: 'AA' }, { airline_code: 'aa', operating_airline_code: 'IB' }];
+    expect(retailOffers(offers, 'ba', true)).toEqual([{ airline_code: 'AA' }, { airline_code: 'aa', operating_airline_code: 'IB' }]);
+    expect(retailOffers(offers, 'BA', false)).toEqual(offers);
+  });
+
+  it('looks an earlier order up on any second attempt, and only then', () => {
+    expect(orderMayExist({ attemptsStarted: 1, retry_count: 0, last_error: null })).toBe(false);
+    expect(orderMayExist({ attemptsStarted: 2, retry_count: 0, last_error: null })).toBe(true);
+    expect(orderMayExist({ attemptsStarted: 1, retry_count: 1, last_error: null })).toBe(true);
+    expect(orderMayExist({ attemptsStarted: 1, retry_count: 0, last_error: 'SUPPLIER_TIMEOUT' })).toBe(true);
+  });
+
+  it('keeps only offers that state the condition the rule asks for (property)', () => {
+    const offer = fc.record({ refundable: fc.option(fc.boolean(), { nil: undefined }), changeable: fc.option(fc.boolean(), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(offer), (offers) => {
+        expect(fareConditionsFit(offers, 'ANY')).toEqual(offers);
+        const refundable = fareConditionsFit(offers, 'REFUNDABLE');
+        expect(refundable.every((o) => o.refundable === true)).toBe(true);
+        expect(refundable).toHaveLength(offers.filter((o) => o.refundable === true).length);
+        expect(fareConditionsFit(offers, 'CHANGEABLE').every((o) => o.changeable === true)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('a supplier setting that cannot be stored', () => {
+  const base = { flights: ['SANDBOX'], hotels: ['SANDBOX'], duffelToken: false, ownAirline: false, production: false, sandboxAllowed: false };
+  it('names each supplier given without its settings, by its place in the list', () => {
+    expect(supplierSettingIssues({ ...base, flights: ['OWN_AIRLINE', 'DUFFEL'], hotels: ['DUFFEL'] }).map((i) => i.field)).toEqual(['/flights/0', '/flights/1', '/hotels/0']);
+    expect(supplierSettingIssues({ ...base, flights: ['OWN_AIRLINE', 'DUFFEL'], duffelToken: true, ownAirline: true })).toEqual([]);
+  });
+  it('refuses SANDBOX in production unless the deployment allows it', () => {
+    expect(supplierSettingIssues({ ...base, production: true }).map((i) => i.field)).toEqual(['/flights/0', '/hotels/0']);
+    expect(supplierSettingIssues({ ...base, production: true, sandboxAllowed: true })).toEqual([]);
+  });
+});
