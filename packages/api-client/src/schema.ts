@@ -2514,6 +2514,8 @@ export interface components {
             live_mode?: boolean;
             /** @description 2-letter IATA carrier code */
             operating_airline_code?: string;
+            /** @description Set when the fare moved between the engine’s choice and the order and LOOSE rate matching ordered it anyway */
+            price_flag?: string;
             airline_change_id?: string | null;
             /** @description What the supplier refunded on cancellation, and where it went */
             refund?: {

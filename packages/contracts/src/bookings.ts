@@ -124,6 +124,7 @@ const flightBlockProperties = {
   ),
   live_mode: Type.Optional(Type.Boolean({ description: 'True when the booking is real (a live supplier account); false for the sandbox and test accounts' })),
   operating_airline_code: Type.Optional(Carrier),
+  price_flag: Type.Optional(Type.String({ description: 'Set when the fare moved between the engine’s choice and the order and LOOSE rate matching ordered it anyway' })),
   airline_change_id: Type.Optional(
     Nullable(
       Type.String({

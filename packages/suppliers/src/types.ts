@@ -239,6 +239,10 @@ export interface FlightBookingRequest {
   /** The caller's idempotency reference: a repeat returns the same order, never a second ticket. */
   reference: string;
   flight_option_id: string;
+  /** The fare when the option was chosen; a supplier that prices at ordering compares it (the sandbox does not). */
+  expected_price?: Money;
+  /** A moved fare: STRICT refuses before ordering (PRICE_CHANGED, a person decides), LOOSE orders at the new fare. */
+  price_mismatch?: 'STRICT' | 'LOOSE';
   traveller: FlightTraveller;
   booker_email: string;
 }

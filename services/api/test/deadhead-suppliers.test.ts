@@ -114,6 +114,25 @@ describe('a deadhead through Duffel', () => {
   });
 });
 
+describe('a fare that moved between the choice and the order', () => {
+  it('STRICT (the default) orders nothing and holds the leg for a person; LOOSE orders at the new fare and flags it', async () => {
+    const strictToken = 'duffel_test_price_strict';
+    const strict = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: strictToken } });
+    await duffelFault({ token: strictToken, operation: 'offers.get', outcome: 'price_moved', price_delta: 40 });
+    const held = await deadhead(strict.t, strict.email);
+    expect(held.booking).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('PRICE_CHANGED') });
+    expect(await duffelOrders(strictToken)).toHaveLength(0);
+
+    const looseToken = 'duffel_test_price_loose';
+    const loose = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: looseToken } });
+    expect((await ops(`/airlines/${loose.t.airlineId}/settings`, { method: 'PATCH', body: { rate_match_mode: 'LOOSE' } })).status).toBe(200);
+    await duffelFault({ token: looseToken, operation: 'offers.get', outcome: 'price_moved', price_delta: 40 });
+    const booked = await deadhead(loose.t, loose.email);
+    expect(booked.booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'DUFFEL', price_flag: expect.stringContaining('fare moved') } });
+    expect(await duffelOrders(looseToken)).toHaveLength(1);
+  });
+});
+
 describe("the airline's fare-conditions rule", () => {
   it('is ANY by default; REFUNDABLE books a refundable Duffel fare; a bad value is 422 and changes nothing', async () => {
     const token = 'duffel_test_fare_rule';

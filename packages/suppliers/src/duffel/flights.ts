@@ -116,6 +116,17 @@ export class DuffelFlightSupplier implements FlightSupplier {
   }
 
   private async createOrder(request: FlightBookingRequest, offer: Offer, offerRequestId: string | undefined): Promise<FlightOrder> {
+    const expected = request.expected_price;
+    const moved = expected && (expected.currency !== offer.total_currency || Math.abs(Number(offer.total_amount) - expected.amount) >= 0.005);
+    // Nothing is bought yet: under STRICT a fare that moved since it was chosen goes to a person, not to a ticket.
+    if (moved && request.price_mismatch === 'STRICT') {
+      throw new SupplierError(
+        'refusal',
+        'PRICE_CHANGED',
+        `the fare moved from ${expected.amount.toFixed(2)} ${expected.currency} to ${offer.total_amount} ${offer.total_currency} since it was chosen`,
+        { operation: 'flight.book' },
+      );
+    }
     const passengerId = offer.passengers[0]?.id;
     if (!passengerId) throw new SupplierError('transient', SupplierErrorCode.BAD_RESPONSE, 'flight.book: the offer names no passenger', { operation: 'flight.book' });
     const passenger = toPassenger(passengerId, request.traveller, offer);

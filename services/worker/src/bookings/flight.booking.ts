@@ -4,6 +4,7 @@
  * unknown outcome). Every order carries a reference derived from the booking; a supplier without an
  * idempotency key (Duffel) is asked for that reference before any second attempt orders again.
  */
+import type { Money } from '@crew/contracts';
 import type { BookingRow } from '@crew/db';
 import {
   BOOK_IN_OWN_SYSTEM,
@@ -113,8 +114,11 @@ export async function bookDeadhead(
         if (nextSupplierApplies({ kind: 'NO_OFFERS' })) continue;
       } else {
         const optionId = choice.option.flight_option_id;
-        const order = await paced(deps, b.airline_id, supplier, () => supplier.supplier.bookFlight({ reference, flight_option_id: optionId, traveller, booker_email: booker(b, ctx) }));
-        return ordered(b, supplier, order, false, ctx);
+        const expected = choice.option.price;
+        const order = await paced(deps, b.airline_id, supplier, () =>
+          supplier.supplier.bookFlight({ reference, flight_option_id: optionId, traveller, booker_email: booker(b, ctx), expected_price: expected, price_mismatch: ctx.rateMatchMode }),
+        );
+        return ordered(b, supplier, order, false, ctx, expected);
       }
     } catch (err) {
       if (!isSupplierError(err) || !nextSupplierApplies({ kind: 'ERROR', transient: err.transient })) throw err;
@@ -175,7 +179,20 @@ export async function paced<T>(deps: FlightBookingDeps, airlineId: string, suppl
 
 const booker = (b: BookingRow, ctx: AirlineBookingContext) => b.booked_by ?? ctx.policy.crew_booker_email ?? '';
 
-function ordered(b: BookingRow, supplier: Pick<OrderedSupplier<FlightSupplier>, 'name' | 'live_mode'>, order: FlightOrder, committed: boolean, ctx: AirlineBookingContext): Outcome {
+function ordered(
+  b: BookingRow,
+  supplier: Pick<OrderedSupplier<FlightSupplier>, 'name' | 'live_mode'>,
+  order: FlightOrder,
+  committed: boolean,
+  ctx: AirlineBookingContext,
+  expected?: Money,
+): Outcome {
+  // LOOSE ordered a fare that moved since the engine chose it: booked, and flagged.
+  const moved = expected && (expected.currency !== order.price.currency || Math.abs(expected.amount - order.price.amount) >= 0.005);
+  const priceFlag =
+    moved && supplier.name !== 'SANDBOX'
+      ? `fare moved from ${expected.amount.toFixed(2)} ${expected.currency} to ${order.price.amount.toFixed(2)} ${order.price.currency} at ordering`
+      : null;
   // The booking's flight_number stays the airline's anchor (the rostered leg); what was booked is in the flight block.
   const block = {
     ...(b.flight ?? {}),
@@ -192,6 +209,8 @@ function ordered(b: BookingRow, supplier: Pick<OrderedSupplier<FlightSupplier>, 
     price: order.price,
     supplier_status: order.status,
     ...(supplier.name === 'OWN_AIRLINE' ? { pnr: order.pnr, ticket_id: order.ticket_id } : {}),
+    ...(priceFlag ? { price_flag: priceFlag } : {}),
   };
-  return { ...ticketingOutcome(committed, order.price, order.flight.dep_time, ctx.maxPrice, ctx.fxRates), patch: { flight: block } };
+  const ticketing = ticketingOutcome(committed, order.price, order.flight.dep_time, ctx.maxPrice, ctx.fxRates);
+  return { ...ticketing, reason: ticketing.reason ?? priceFlag, patch: { flight: block } };
 }
