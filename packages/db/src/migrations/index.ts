@@ -23,6 +23,7 @@ import * as dropActionItemsKeyIndex from './2026_11_24_0600_drop_action_items_ke
 import * as outboxLanes from './2026_11_24_0700_outbox_lanes';
 import * as travellerProfiles from './2026_11_25_0100_traveller_profiles';
 import * as airlineSuppliers from './2026_11_27_0100_airline_suppliers';
+import * as contractRateAccessCode from './2026_11_28_0100_contract_rate_access_code';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0700_outbox_lanes': outboxLanes,
   '2026_11_25_0100_traveller_profiles': travellerProfiles,
   '2026_11_27_0100_airline_suppliers': airlineSuppliers,
+  '2026_11_28_0100_contract_rate_access_code': contractRateAccessCode,
 };
