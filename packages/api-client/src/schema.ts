@@ -701,6 +701,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/supplier-hotels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the properties the airline's Duffel Stays account knows near an airport
+         * @description Airline-scoped: the accommodation the airline's Duffel account knows within 15 km of the `near` airport, optionally narrowed by `name` (partial, case-insensitive), sorted by `property_id` and paginated by `limit` and `cursor`. A `property_id` found here (`acc_…`) is registered in the hotel config as is and is booked through GDS channel for this airline. An airline without DUFFEL in its hotel supplier order gets 200 with an empty list and a `note` saying so. GET /hotels stays the global, airline-independent directory. 503 when Duffel cannot be reached.
+         */
+        get: operations["searchSupplierHotels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/webhooks": {
         parameters: {
             query?: never;
@@ -1697,6 +1717,8 @@ export interface components {
             contract_to: string;
             automated_booking_enabled: boolean;
             rate_periods: components["schemas"]["RatePeriod"][];
+            /** @description Additive: the negotiated-rate access code given at creation; absent when none was */
+            rate_access_code?: string;
         };
         /** ChangeRequest */
         ChangeRequest: {
@@ -2405,6 +2427,8 @@ export interface components {
             /** @description The contract whose rate applies */
             contract_id?: number;
             contracted_rate?: components["schemas"]["Money"];
+            /** @description The contract's negotiated-rate access code the supplier is asked for (Duffel matches it best effort) */
+            rate_access_code?: string;
             /** @description The supplier’s reservation reference */
             supplier_ref?: string;
             confirmation_number?: string | null;
@@ -2661,6 +2685,29 @@ export interface components {
              * @enum {string}
              */
             supplier?: "SANDBOX" | "DUFFEL" | "OWN_AIRLINE";
+        };
+        /** SupplierHotel */
+        SupplierHotel: {
+            /** @description The supplier's property id (Duffel: `acc_…`); register it in the hotel config as is */
+            property_id: string;
+            name: string;
+            /** @description The `near` airport */
+            airport_code: string;
+            city: string;
+            country: string;
+            /** @description From the airport, great-circle */
+            distance_km: number;
+            /** @enum {string} */
+            supplier: "DUFFEL";
+            /** @description The chain's name, when the supplier names one */
+            chain?: string;
+        };
+        /** SupplierHotelsResult */
+        SupplierHotelsResult: {
+            hotels: components["schemas"]["SupplierHotel"][];
+            next_cursor: string | null;
+            /** @description Why the list is empty although nothing failed: no supplier in the airline's hotel order searches its own properties */
+            note?: string;
         };
         /** WebhookEndpointBody */
         WebhookEndpointBody: {
@@ -4068,6 +4115,8 @@ export interface operations {
                      * @description YYYY-MM-DD
                      */
                     contract_to: string;
+                    /** @description Additive: the hotel's negotiated-rate access code for this contract (printable, no spaces). Bookings under the contract ask the supplier for the negotiated rates it names (Duffel matches them best effort; without one the rate rules still apply) */
+                    rate_access_code?: string;
                 };
             };
         };
@@ -6528,6 +6577,90 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchSupplierHotels: {
+        parameters: {
+            query: {
+                /** @description IATA airport code: properties within 15 km of it */
+                near: string;
+                /** @description Partial, case-insensitive */
+                name?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The airline's supplier properties near the airport */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplierHotelsResult"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,7 @@ const hotelBlockProperties = {
   hotel_config_id: Type.Optional(Type.Integer({ description: 'The configured hotel the engine chose' })),
   contract_id: Type.Optional(Type.Integer({ description: 'The contract whose rate applies' })),
   contracted_rate: Type.Optional(Money),
+  rate_access_code: Type.Optional(Type.String({ description: "The contract's negotiated-rate access code the supplier is asked for (Duffel matches it best effort)" })),
   supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s reservation reference' })),
   confirmation_number: Type.Optional(
     Nullable(Type.String({ description: 'The hotel’s confirmation number (Duffel: the Stays booking’s reference; null until the hotel gives one, a status refresh fills it)' })),

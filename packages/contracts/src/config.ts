@@ -169,7 +169,18 @@ export const HotelConfigIdParams = Type.Object({ hotel_config_id: Int64Id() });
 export const ContractParams = Type.Object({ hotel_config_id: Int64Id(), contract_id: Int64Id() });
 
 export const ContractBody = Type.Object(
-  { contract_number: Type.String({ minLength: 1, maxLength: 64 }), contract_from: DateString, contract_to: DateString },
+  {
+    contract_number: Type.String({ minLength: 1, maxLength: 64 }),
+    contract_from: DateString,
+    contract_to: DateString,
+    rate_access_code: Type.Optional(
+      Type.String({
+        pattern: '^[\\x21-\\x7E]{1,64}$',
+        description:
+          "Additive: the hotel's negotiated-rate access code for this contract (printable, no spaces). Bookings under the contract ask the supplier for the negotiated rates it names (Duffel matches them best effort; without one the rate rules still apply)",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const ContractRatesBody = Type.Object({ rate_periods: Type.Array(RatePeriod, { maxItems: 366 }) }, { additionalProperties: false });
@@ -183,6 +194,7 @@ export const Contract = Type.Object(
     contract_to: DateString,
     automated_booking_enabled: Type.Boolean(),
     rate_periods: Type.Array(RatePeriod),
+    rate_access_code: Type.Optional(Type.String({ description: 'Additive: the negotiated-rate access code given at creation; absent when none was' })),
   },
   { title: 'Contract' },
 );

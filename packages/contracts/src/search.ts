@@ -75,3 +75,38 @@ export const FlightOption = Type.Object(
 export type FlightOption = Static<typeof FlightOption>;
 
 export const FlightOptionsResult = Type.Object({ options: Type.Array(FlightOption), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+
+/** GET /crew/supplier-hotels: the properties the airline's own hotel supplier account knows near an airport. */
+export const SupplierHotelsQuery = Type.Object(
+  {
+    near: Type.String({ pattern: '^[A-Za-z]{3}$', description: 'IATA airport code: properties within 15 km of it' }),
+    name: Type.Optional(Type.String({ minLength: 2, maxLength: 100, description: 'Partial, case-insensitive' })),
+    ...PageQuery,
+  },
+  { additionalProperties: false },
+);
+export type SupplierHotelsQuery = Static<typeof SupplierHotelsQuery>;
+
+export const SupplierHotel = Type.Object(
+  {
+    property_id: Type.String({ description: "The supplier's property id (Duffel: `acc_…`); register it in the hotel config as is" }),
+    name: Type.String(),
+    airport_code: Type.String({ description: 'The `near` airport' }),
+    city: Type.String(),
+    country: Type.String(),
+    distance_km: Type.Number({ description: 'From the airport, great-circle' }),
+    supplier: StringEnum(['DUFFEL'] as const),
+    chain: Type.Optional(Type.String({ description: "The chain's name, when the supplier names one" })),
+  },
+  { title: 'SupplierHotel' },
+);
+
+export const SupplierHotelsResult = Type.Object(
+  {
+    hotels: Type.Array(SupplierHotel),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    note: Type.Optional(Type.String({ description: "Why the list is empty although nothing failed: no supplier in the airline's hotel order searches its own properties" })),
+  },
+  { title: 'SupplierHotelsResult' },
+);
+export type SupplierHotelsResult = Static<typeof SupplierHotelsResult>;

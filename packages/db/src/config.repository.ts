@@ -112,10 +112,15 @@ export function findCurrentHotel(db: DbOrTrx, airlineId: string, hotelConfigId: 
   return db.selectFrom('hotel_configs').selectAll().where('airline_id', '=', airlineId).where('hotel_config_id', '=', hotelConfigId).where('in_current', '=', true).executeTakeFirst();
 }
 
-export function insertContract(db: DbOrTrx, airlineId: string, hotelConfigId: number, c: { contract_number: string; contract_from: string; contract_to: string }) {
+export function insertContract(
+  db: DbOrTrx,
+  airlineId: string,
+  hotelConfigId: number,
+  c: { contract_number: string; contract_from: string; contract_to: string; rate_access_code?: string | undefined },
+) {
   return db
     .insertInto('hotel_contracts')
-    .values({ airline_id: airlineId, hotel_config_id: hotelConfigId, ...c, rate_periods: '[]' })
+    .values({ airline_id: airlineId, hotel_config_id: hotelConfigId, ...c, rate_access_code: c.rate_access_code ?? null, rate_periods: '[]' })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -32,6 +32,7 @@ export interface BookingFacts {
     contract_to: string;
     automated_booking_enabled: boolean;
     rate_periods: RatePeriod[];
+    rate_access_code?: string | null;
   }[];
   fxRates: readonly FxRate[];
 }
@@ -77,6 +78,7 @@ export function bookingContextOf(f: BookingFacts, processedAt: string, flightOpt
       contract_to: c.contract_to,
       automated_booking_enabled: c.automated_booking_enabled,
       rate_periods: c.rate_periods,
+      ...(c.rate_access_code ? { rate_access_code: c.rate_access_code } : {}),
     });
     hotels.set(c.base_station, h);
   }

@@ -36,7 +36,16 @@ export function taskOperationOf(d: Decision): BookingOperation | null {
 
 /** The booking's `hotel` block for the configured hotel and contract the policy chose. */
 export function hotelBlockOf(h: HotelChoice): BookingHotelBlock {
-  return { property_id: h.property_id, name: h.name, handler_type: h.handler_type, hotel_config_id: h.hotel_config_id, contract_id: h.contract_id, contracted_rate: h.rate };
+  return {
+    property_id: h.property_id,
+    name: h.name,
+    handler_type: h.handler_type,
+    hotel_config_id: h.hotel_config_id,
+    contract_id: h.contract_id,
+    contracted_rate: h.rate,
+    // The supplier is asked for the contract's negotiated rates only when the contract has a code.
+    ...(h.rate_access_code ? { rate_access_code: h.rate_access_code } : {}),
+  };
 }
 
 // ---- an airline's own request (POST /crew/action-items, POST /crew/bookings/request) ----
@@ -278,6 +287,7 @@ export function patchPlan(b: PatchedBooking, body: PatchBody, callerEmail: strin
         hotel: {
           property_id: h.property_id,
           ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}),
+          ...(rate?.contract.rate_access_code ? { rate_access_code: rate.contract.rate_access_code } : {}),
           // The station's configured hotel: its channel (a DIRECT hotel's stay goes on its rooming list).
           ...(configured ? { handler_type: configured.handler_type, hotel_config_id: configured.hotel_config_id, name: configured.name } : {}),
         },

@@ -31,6 +31,8 @@ export interface HotelChoice {
   name: string | null;
   contract_id: number;
   rate: Money;
+  /** The contract's negotiated-rate access code, for a supplier that sells negotiated rates. */
+  rate_access_code?: string;
 }
 
 export interface ContractTerms {
@@ -39,6 +41,7 @@ export interface ContractTerms {
   contract_to: string;
   automated_booking_enabled: boolean;
   rate_periods: RatePeriod[];
+  rate_access_code?: string;
 }
 
 /** The hotel configured at a station, with its contracts. */
@@ -160,6 +163,7 @@ function decideHotelStay(item: PolicyItem, ctx: PolicyContext, action: 'AUTO_BOO
       name: hotel.name,
       contract_id: contracted.contract.contract_id,
       rate: contracted.rate,
+      ...(contracted.contract.rate_access_code ? { rate_access_code: contracted.contract.rate_access_code } : {}),
     },
   });
 }

@@ -12,6 +12,8 @@ export interface ContractOptions {
   to?: string;
   /** The property configured at a station (default GDS-<STATION>-001). */
   propertyId?: (station: string) => string;
+  /** The contracts' negotiated-rate access code (none by default). */
+  rateAccessCode?: string;
 }
 
 async function ok<T>(res: Promise<HttpResult<T>>, what: string, status = 200): Promise<HttpResult<T>> {
@@ -42,7 +44,7 @@ export async function contractStations(stack: Stack, t: Tenant, stations: string
       request(stack, 'POST /api/v1/crew/config/hotels/:hotel_config_id/contracts', {
         token,
         params: { hotel_config_id: hotelId },
-        body: { contract_number: `K-${base.base_station}`, contract_from: from, contract_to: to },
+        body: { contract_number: `K-${base.base_station}`, contract_from: from, contract_to: to, ...(o.rateAccessCode ? { rate_access_code: o.rateAccessCode } : {}) },
       }),
       'contract',
       201,

@@ -25,6 +25,7 @@ import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
 import { duffelTokenCheck, opsSupplierRoutes, type DuffelTokenCheck } from './ops/suppliers.routes';
 import { searchRoutes } from './search/search.routes';
+import { supplierHotelRoutes } from './search/supplier-hotels.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
 import { schedulePreviewRoutes } from './schedules/preview.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
@@ -101,6 +102,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)),
         deps.now,
       ),
+      ...supplierHotelRoutes(airlineStays(deps.db, deps.config)),
       ...webhookRoutes(deps.db, deps.config),
       ...travellerRoutes(deps.db, vault, deps.logger, deps.now),
     ],

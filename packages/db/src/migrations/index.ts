@@ -24,6 +24,7 @@ import * as outboxLanes from './2026_11_24_0700_outbox_lanes';
 import * as travellerProfiles from './2026_11_25_0100_traveller_profiles';
 import * as airlineSuppliers from './2026_11_27_0100_airline_suppliers';
 import * as flightFareConditions from './2026_11_27_0300_flight_fare_conditions';
+import * as contractRateAccessCode from './2026_11_27_0400_contract_rate_access_code';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0100_traveller_profiles': travellerProfiles,
   '2026_11_27_0100_airline_suppliers': airlineSuppliers,
   '2026_11_27_0300_flight_fare_conditions': flightFareConditions,
+  '2026_11_27_0400_contract_rate_access_code': contractRateAccessCode,
 };

@@ -49,6 +49,7 @@ export interface HotelContractTable {
   contract_to: string;
   automated_booking_enabled: Generated<boolean>;
   rate_periods: Json<RatePeriod[]>;
+  rate_access_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -4,8 +4,8 @@
  * values, 500 characters each). An extension is a second, adjoining booking: our supplier_ref names every
  * booking of the stay, joined by `+` (never in a Duffel id), so reading and cancelling reach them all.
  */
-import type { StaysBooking, StaysRate } from '@duffel/api/types';
-import type { CancellationStep, HotelReservation } from '../types';
+import type { StaysAccommodation, StaysBooking, StaysRate } from '@duffel/api/types';
+import type { CancellationStep, HotelProperty, HotelReservation } from '../types';
 import { money } from './mapping';
 
 export const STAY_META = {
@@ -134,5 +134,35 @@ export function toReservation(bookings: readonly StaysBooking[], liveMode: boole
     supplier_booking_ids: bookings.map((b) => b.id),
     cancellation_timeline: bookings.flatMap((b) => metaTimeline(b.metadata?.[STAY_META.timeline])),
     rate_flag: flags.length > 0 ? flags.join('; ') : null,
+  };
+}
+
+const RAD = Math.PI / 180;
+
+/** An accommodation found near an airport, as the hotel port's property (distance from the airport, km). */
+export function propertyNear(acc: StaysAccommodation, airportCode: string, airport: { latitude: number; longitude: number }): HotelProperty {
+  const at = acc.location.geographic_coordinates;
+  const km = at
+    ? 2 *
+      6371 *
+      Math.asin(
+        Math.sqrt(
+          Math.sin(((at.latitude - airport.latitude) * RAD) / 2) ** 2 +
+            Math.cos(airport.latitude * RAD) * Math.cos(at.latitude * RAD) * Math.sin(((at.longitude - airport.longitude) * RAD) / 2) ** 2,
+        ),
+      )
+    : 0;
+  return {
+    property_id: acc.id,
+    name: acc.name,
+    // Stays names a chain but no GDS chain code, zone or public rate.
+    chain: '',
+    chain_name: acc.chain?.name ?? '',
+    city: acc.location.address.city_name,
+    country: acc.location.address.country_code,
+    airport_code: airportCode,
+    timezone: '',
+    distance_km: Math.round(km * 10) / 10,
+    nightly_rate: { amount: 0, currency: '' },
   };
 }

@@ -25,7 +25,7 @@ import type {
   StayRateJudgement,
 } from '../types';
 import { duffelCall } from './client';
-import { baseOf, bookingIds, nightsBetween, paidAtBooking, STAY_META, stayMetadata, toReservation } from './stays-mapping';
+import { baseOf, bookingIds, nightsBetween, paidAtBooking, propertyNear, STAY_META, stayMetadata, toReservation } from './stays-mapping';
 
 export interface DuffelHotelOptions {
   /** Whether the token is live (real rooms, real money); stamped on every reservation we map. */
@@ -67,9 +67,44 @@ export class DuffelHotelSupplier implements HotelSupplier {
     return duffelCall(operation, run, { timeoutMs: this.options.timeoutMs, creates });
   }
 
-  /** Stays has no directory by name or city: its properties are named by accommodation id (getProperty). */
-  searchHotels(_query: HotelSearchQuery): Promise<HotelSearchPage> {
-    return Promise.resolve({ hotels: [], next_after: null });
+  /**
+   * The accommodation the account knows near an airport (Stays lists by position only, so the airport is
+   * placed through Duffel's Places first), optionally narrowed by a part of the name. Without an airport, or
+   * for one Duffel cannot place, nothing: Stays has no directory by name or city alone.
+   */
+  async searchHotels(query: HotelSearchQuery): Promise<HotelSearchPage> {
+    const code = query.airport_code?.toUpperCase();
+    const airport = code ? await this.airportPosition(code) : null;
+    if (!code || !airport) return { hotels: [], next_after: null };
+    const name = query.name?.toLowerCase();
+    const found: HotelProperty[] = [];
+    let scanned = 0;
+    let after: string | null | undefined;
+    do {
+      const params = { latitude: airport.latitude, longitude: airport.longitude, radius: STAYS_SEARCH_RADIUS_KM, limit: 200, ...(after ? { after } : {}) };
+      const page = await this.call('hotel.search_properties', () => this.duffel.stays.accommodation.list(params));
+      for (const acc of page.data) {
+        scanned++;
+        if (!name || acc.name.toLowerCase().includes(name)) found.push(propertyNear(acc, code, airport));
+      }
+      after = page.meta?.after;
+    } while (after && scanned < SEARCH_SCAN_LIMIT);
+    // Ordered by property_id, as the port promises, so `after` is a keyset cursor across calls.
+    const ordered = found.filter((h) => !query.after || h.property_id > query.after).sort((a, b) => (a.property_id < b.property_id ? -1 : 1));
+    const limit = query.limit ?? 50;
+    const hotels = ordered.slice(0, limit);
+    return { hotels, next_after: ordered.length > limit ? (hotels[hotels.length - 1]?.property_id ?? null) : null };
+  }
+
+  /** The airport's position from Duffel's Places (null when Duffel names no airport with that code). */
+  private async airportPosition(code: string): Promise<{ latitude: number; longitude: number } | null> {
+    const { data } = await this.call('hotel.place_airport', () => this.duffel.suggestions.list({ name: code }));
+    for (const place of data) {
+      const airports = place.type === 'airport' ? [place] : (place.airports ?? []);
+      const hit = airports.find((a) => a.iata_code === code && a.latitude !== null && a.longitude !== null);
+      if (hit) return { latitude: hit.latitude!, longitude: hit.longitude! };
+    }
+    return null;
   }
 
   /** The accommodation an `acc_…` id names in the account's Stays; null when Duffel does not know it. */
@@ -270,6 +305,11 @@ export class DuffelHotelSupplier implements HotelSupplier {
     return fallback;
   }
 }
+
+/** How far from the airport an accommodation still counts as a layover hotel there. */
+export const STAYS_SEARCH_RADIUS_KM = 15;
+/** Most accommodation one search reads (a dense city centre has more within the radius than a crew would scroll). */
+const SEARCH_SCAN_LIMIT = 1000;
 
 function sameStay(b: StaysBooking, hint: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest }): boolean {
   if (b.status !== 'confirmed' || b.accommodation.id !== hint.property_id || b.check_in_date !== hint.check_in_date || b.check_out_date !== hint.check_out_date) return false;

@@ -27,6 +27,8 @@ export function contractView(c: HotelContractRow) {
     contract_to: c.contract_to,
     automated_booking_enabled: c.automated_booking_enabled,
     rate_periods: c.rate_periods,
+    // Additive: only a contract given a code shows one, so existing clients see the fixed shape unchanged.
+    ...(c.rate_access_code ? { rate_access_code: c.rate_access_code } : {}),
   };
 }
 

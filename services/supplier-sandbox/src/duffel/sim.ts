@@ -35,6 +35,8 @@ export const DUFFEL_OPERATIONS = [
   'airline_initiated_changes.get',
   'airline_initiated_changes.accept',
   'stays.accommodation.get',
+  'stays.accommodation.list',
+  'places.suggestions',
   'stays.search',
   'stays.fetch_all_rates',
   'stays.quotes.create',

@@ -6,7 +6,7 @@
  * `@duffel/api`'s own Stays types so a drift of Duffel's shapes fails the type check.
  */
 import type { StaysAccommodation, StaysRateCancellationTimeline, StaysRoomRate } from '@duffel/api/types';
-import { findAirport } from '../airports';
+import { AIRPORTS, countryPricing, findAirport, type AirportInfo } from '../airports';
 
 export interface SimAccommodation {
   id: string;
@@ -24,8 +24,11 @@ export interface SimAccommodation {
   dLon: number;
 }
 
-export const STAYS_ACCOMMODATIONS: readonly SimAccommodation[] = [
+/** Hand-written properties: the ones the adapter and booking tests name. */
+const NAMED: readonly SimAccommodation[] = [
   { id: 'acc_0000AgZitpOhSLHRcrew01', name: 'Heathrow Crew Court', airport: 'LHR', chain: 'Crewline Hotels', currency: 'GBP', weekday: 150, weekend: 120, tax: 0.2, dLat: 0.01, dLon: -0.02 },
+  // A second Heathrow property, so a search near one airport has a choice (and a page to turn).
+  { id: 'acc_0000AgZitpOhSLHRcrew02', name: 'Bath Road Aparthotel', airport: 'LHR', chain: 'Layover Lodges', currency: 'GBP', weekday: 140, weekend: 115, tax: 0.2, dLat: 0.02, dLon: 0.03 },
   {
     id: 'acc_0000AgZitpOhSJFKcrew01',
     name: 'Jamaica Bay Airport Inn',
@@ -42,8 +45,55 @@ export const STAYS_ACCOMMODATIONS: readonly SimAccommodation[] = [
   { id: 'acc_0000AgZitpOhSFRAcrew01', name: 'Frankfurt Gateway Stay', airport: 'FRA', chain: 'Escale', currency: 'EUR', weekday: 125, weekend: 105, tax: 0.07, dLat: 0.01, dLon: 0.01 },
 ];
 
+const CHAINS = ['Crewline Hotels', 'Escale', 'Layover Lodges'] as const;
+
+/** A small stable number from an airport code (no randomness: the inventory is the same on every run). */
+const seed = (code: string) => [...code].reduce((n, c) => n * 31 + c.charCodeAt(0), 7);
+
+/**
+ * One property near every other airport of the sandbox's table, so an airline's Duffel account knows a hotel
+ * wherever its crews lay over: priced at the country's hotel level, a few kilometres from the airport.
+ */
+function generated(airport: AirportInfo): SimAccommodation {
+  const s = seed(airport.code);
+  const pricing = countryPricing(airport.country);
+  const weekday = Math.round(pricing.nightlyUsd * pricing.perUsd);
+  return {
+    id: `acc_0000AgZitpOhS${airport.code}crew01`,
+    name: `${airport.city} ${airport.code} Crew Lodge`,
+    airport: airport.code,
+    chain: CHAINS[s % CHAINS.length]!,
+    currency: pricing.currency,
+    weekday,
+    weekend: Math.round(weekday * 0.85),
+    tax: 0.1,
+    dLat: ((s % 5) - 2) * 0.01 || 0.015,
+    dLon: ((Math.floor(s / 5) % 5) - 2) * 0.01 || -0.015,
+  };
+}
+
+export const STAYS_ACCOMMODATIONS: readonly SimAccommodation[] = Object.freeze([...NAMED, ...AIRPORTS.filter((a) => !NAMED.some((n) => n.airport === a.code)).map(generated)]);
+
+const BY_ID = new Map(STAYS_ACCOMMODATIONS.map((a) => [a.id, a]));
+
 export function findAccommodation(id: string): SimAccommodation | undefined {
-  return STAYS_ACCOMMODATIONS.find((a) => a.id === id);
+  return BY_ID.get(id);
+}
+
+const RAD = Math.PI / 180;
+
+/** Great-circle distance in km between two positions. */
+export function kmBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const h = Math.sin(((lat2 - lat1) * RAD) / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(((lon2 - lon1) * RAD) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+/** The accommodation within `radiusKm` of a position (Duffel's list by location), in id order. */
+export function accommodationNear(latitude: number, longitude: number, radiusKm: number): SimAccommodation[] {
+  return STAYS_ACCOMMODATIONS.filter((acc) => {
+    const airport = findAirport(acc.airport);
+    return airport !== undefined && kmBetween(latitude, longitude, airport.lat + acc.dLat, airport.lon + acc.dLon) <= radiusKm;
+  }).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 /** The pay-at-hotel rate's saving per night: cheaper, so picking by price alone would take it. */

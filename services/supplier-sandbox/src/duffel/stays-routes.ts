@@ -4,10 +4,12 @@
  * properties, the bookings made).
  */
 import type { Request, Response, Router } from 'express';
-import type { StaysAccommodation, StaysBooking, StaysQuote, StaysSearchParams, StaysSearchResult } from '@duffel/api/types';
+import type { Places, StaysAccommodation, StaysBooking, StaysQuote, StaysSearchParams, StaysSearchResult } from '@duffel/api/types';
+import { AIRPORTS } from '../airports';
 import type { DuffelOp } from './routes';
 import { validation } from './sim';
 import type { StaysSim } from './stays-sim';
+import { accommodationNear, accommodationOf } from './stays-inventory';
 
 const one = <T>(data: T) => ({ data });
 
@@ -24,6 +26,33 @@ function page<T extends { id: string }>(items: T[], query: Request['query']) {
 const bodyOf = <T>(req: Request): Partial<T> => (req.body as { data?: Partial<T> } | undefined)?.data ?? {};
 
 export function staysRoutes(router: Router, op: DuffelOp, stays: StaysSim): void {
+  router.get(
+    '/stays/accommodation',
+    op('stays.accommodation.list', (req) => {
+      const [latitude, longitude] = [Number(req.query.latitude), Number(req.query.longitude)];
+      if (req.query.latitude === undefined || req.query.longitude === undefined || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
+        throw validation('latitude', 'latitude and longitude are required');
+      }
+      // Duffel's radius is in kilometres; its default is a short ride.
+      const radius = req.query.radius === undefined ? 5 : Number(req.query.radius);
+      if (!Number.isFinite(radius) || radius <= 0 || radius > 100) throw validation('radius', 'radius must be between 0 and 100 km');
+      return {
+        status: 200,
+        body: page<StaysAccommodation>(
+          accommodationNear(latitude, longitude, radius).map((a) => accommodationOf(a)),
+          req.query,
+        ),
+      };
+    }),
+  );
+  router.get(
+    '/places/suggestions',
+    op('places.suggestions', (req) => {
+      const raw = req.query.name ?? req.query.query;
+      if (typeof raw !== 'string' || raw.trim().length === 0) throw validation('name', 'name is required');
+      return { status: 200, body: one<Places[]>(placesMatching(raw.trim())) };
+    }),
+  );
   router.get(
     '/stays/accommodation/:id',
     op('stays.accommodation.get', (req) => ({ status: 200, body: one<StaysAccommodation>(stays.getAccommodation(String(req.params.id))) })),
@@ -67,6 +96,29 @@ export function staysRoutes(router: Router, op: DuffelOp, stays: StaysSim): void
     '/stays/negotiated_rates',
     op('stays.search', (req, token) => ({ status: 200, body: page(stays.negotiatedRates(token), req.query) })),
   );
+}
+
+/** Airports of the sandbox's table as Duffel's Places: the IATA code itself first, then names and cities that contain the text. */
+function placesMatching(text: string): Places[] {
+  const t = text.toLowerCase();
+  const exact = AIRPORTS.filter((a) => a.code.toLowerCase() === t);
+  const partial = AIRPORTS.filter((a) => a.code.toLowerCase() !== t && a.city.toLowerCase().includes(t));
+  return [...exact, ...partial].slice(0, 20).map((a) => ({
+    type: 'airport',
+    id: `arp_${a.code.toLowerCase()}_${a.country.toLowerCase()}`,
+    name: `${a.city} ${a.code} Airport`,
+    iata_code: a.code,
+    icao_code: null,
+    iata_city_code: null,
+    iata_country_code: a.country,
+    city_name: a.city,
+    country_name: null,
+    time_zone: a.timezone,
+    latitude: a.lat,
+    longitude: a.lon,
+    city: null,
+    airports: null,
+  }));
 }
 
 export function staysControlRoutes(router: Router, stays: StaysSim, bad: (res: Response, issue: string) => unknown): void {
