@@ -7,6 +7,7 @@
  */
 import type { StaysAccommodation, StaysRateCancellationTimeline, StaysRoomRate } from '@duffel/api/types';
 import { findAirport } from '../airports';
+import { AIRPORT_ACCOMMODATIONS } from './stays-airports';
 
 export interface SimAccommodation {
   id: string;
@@ -42,8 +43,16 @@ export const STAYS_ACCOMMODATIONS: readonly SimAccommodation[] = [
   { id: 'acc_0000AgZitpOhSFRAcrew01', name: 'Frankfurt Gateway Stay', airport: 'FRA', chain: 'Escale', currency: 'EUR', weekday: 125, weekend: 105, tax: 0.07, dLat: 0.01, dLon: 0.01 },
 ];
 
+/** The hand-written accommodation first, then one generated at every airport (./stays-airports). */
+const BY_ID = new Map([...AIRPORT_ACCOMMODATIONS, ...STAYS_ACCOMMODATIONS].map((a) => [a.id, a]));
+
 export function findAccommodation(id: string): SimAccommodation | undefined {
-  return STAYS_ACCOMMODATIONS.find((a) => a.id === id);
+  return BY_ID.get(id);
+}
+
+/** The accommodation near an airport: the hand-written ones first, then the generated one. */
+export function accommodationsAt(airport: string): SimAccommodation[] {
+  return [...STAYS_ACCOMMODATIONS, ...AIRPORT_ACCOMMODATIONS].filter((a) => a.airport === airport);
 }
 
 /** The pay-at-hotel rate's saving per night: cheaper, so picking by price alone would take it. */
