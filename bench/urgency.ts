@@ -11,9 +11,16 @@
  *   3. the drain rate with one worker process, then with a second one started, against concurrency / latency.
  * Then it stops every process, drops the database and deletes its Redis keys (also on failure or Ctrl-C).
  * It does not wait for the backlog to drain. BENCH_DOCS=0 leaves docs/benchmarks.md alone.
+ *
+ * BENCH_SUPPLIER=sandbox (default) books the hotels at the sandbox's GDS dialect; =duffel through its Duffel
+ * dialect (every airline's order `hotels: ["DUFFEL"]`, contracts at the Stays accommodation of each station,
+ * profiles with title, gender and phone); =compare runs the whole scenario for both, BENCH_RUNS times each
+ * (default 1, alternating, each on a fresh stack), counts the supplier calls per booking from the sandbox's
+ * counters, measures a floor of that many round trips at the same latency after each scenario, and writes the
+ * comparison into docs/benchmarks.md (block "urgency-duffel"; the sandbox-only block is left alone).
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
+import nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import { flattenRoster } from '@crew/engine';
@@ -22,15 +29,23 @@ import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/
 import { backendPids, cpuDelta, cpuSnapshot, machineCpu } from './lib/observe';
 import { freePort, ROOT, startService, stopAll, stopService, waitHttpOk, type Service } from './lib/processes';
 import { benchCleanups } from './lib/cleanup';
-import { prepareBenchStorage } from './lib/storage';
+import { prepareBenchStorage, type Cleanup } from './lib/storage';
 import { int, table, textTable, writeDocsBlock } from './lib/report';
+import { Keyring } from '@crew/platform';
+import { callDelta, putProfiles, stayRatePeriods, supplierCalls, supplierFloor, useDuffelHotels, type SupplierPath } from './lib/duffel-path';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 250);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const PAIRINGS = Number(process.env.BENCH_PAIRINGS || 3600);
 const DRAIN_WINDOW_MS = Number(process.env.BENCH_DRAIN_WINDOW_S || 20) * 1000;
 const WRITE_DOCS = process.env.BENCH_DOCS !== '0';
-/** Whole-run guard: the benchmark stops by itself. */
+const SUPPLIER = process.env.BENCH_SUPPLIER || 'sandbox';
+if (!['sandbox', 'duffel', 'compare'].includes(SUPPLIER)) throw new Error(`BENCH_SUPPLIER must be sandbox, duffel or compare, got "${SUPPLIER}"`);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 1));
+/** The Duffel contracts' rate periods cover the bench's stays (the rosters start 2027-03-01, 30 days). */
+const STAY_FROM = '2027-02-15';
+const STAY_TO = '2027-05-15';
+/** Guard of each scenario (compare runs several): the benchmark stops by itself. */
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S || 900) * 1000;
 const START_DATE = '2027-03-01';
 const PG_BASE = 'postgres://postgres@127.0.0.1:5432';
@@ -41,33 +56,43 @@ const step = (s: string) => say(`[bench ${new Date().toISOString().slice(11, 19)
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 const s1 = (msv: number) => (Number.isFinite(msv) ? `${(msv / 1000).toFixed(1)} s` : 'n/a');
 
-const { cleanups, cleanup } = benchCleanups();
+const { cleanups: runCleanups, cleanup } = benchCleanups();
 
-const t0Run = performance.now();
+let t0Run = performance.now();
 function guard(what: string): void {
   if (performance.now() - t0Run > DEADLINE_MS) throw new Error(`deadline of ${DEADLINE_MS / 1000} s passed while waiting for ${what}`);
 }
 
-/** Contract the airline's first sandbox hotel at each station (enabled, one rate period) and set a booking account. */
-async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wanted: string[]): Promise<string[]> {
+/**
+ * Contract the airline's hotel at each station (enabled) and set a booking account: the sandbox's first GDS
+ * hotel at one rate period, or (duffel) the station's Stays accommodation at its own base amounts night by night.
+ */
+async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wanted: string[], path: SupplierPath = 'sandbox'): Promise<string[]> {
   expectStatus(await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bench.test' } }), 200, 'company config');
   const stations: string[] = [];
   for (const s of [...new Set(wanted)].sort()) if ((await http(`${sandboxUrl}/hotels/GDS-${s}-001`)).status === 200) stations.push(s);
+  const stay = (s: string) => (path === 'duffel' ? stayRatePeriods(s, STAY_FROM, STAY_TO) : null);
   const cfg = await tenant.api('/crew/config/hotels', {
     method: 'PUT',
-    body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })) },
+    body: {
+      bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: stay(s)?.propertyId ?? `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })),
+    },
   });
   expectStatus(cfg, 200, 'PUT /crew/config/hotels');
   for (const base of cfg.body.bases as { base_station: string; hotels: { hotel_config_id: number }[] }[]) {
     const hotelId = base.hotels[0]!.hotel_config_id;
     const c = await tenant.api(`/crew/config/hotels/${hotelId}/contracts`, {
       method: 'POST',
-      body: { contract_number: `U-${base.base_station}`, contract_from: '2027-01-01', contract_to: '2027-12-31' },
+      body: {
+        contract_number: `U-${base.base_station}`,
+        contract_from: path === 'duffel' ? STAY_FROM : '2027-01-01',
+        contract_to: path === 'duffel' ? STAY_TO : '2027-12-31',
+      },
     });
     expectStatus(c, 201, 'contract');
     const rates = await tenant.api(`/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, {
       method: 'PUT',
-      body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] },
+      body: { rate_periods: stay(base.base_station)?.periods ?? [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] },
     });
     expectStatus(rates, 200, 'rates');
     const cr = await tenant.api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
@@ -94,13 +119,35 @@ function smallRoster(n: number, carrier: string) {
   throw new Error(`no small roster with ${n} layovers`);
 }
 
-async function main(): Promise<void> {
+/** One scenario's figures (times in ms). */
+interface ScenarioResult {
+  path: SupplierPath;
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  baseline: number;
+  outcomes: string;
+  rate1: number;
+  rate2: number;
+  /** Supplier calls per confirmed booking in the one-worker window, and the calls by operation. */
+  callsPerBooking: number;
+  calls: Record<string, number>;
+  /** Round trips the floor chains make (callsPerBooking rounded). */
+  k: number;
+  floor: { chainMs: number; rate1: number; rate2: number; chains: number[] };
+  layovers: number;
+  queuedAt: number;
+}
+
+async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<ScenarioResult> {
+  t0Run = performance.now();
   const suffix = randomBytes(4).toString('hex');
   const dbName = `crew_bench_${suffix}`;
   const databaseUrl = `${PG_BASE}/${dbName}`;
   const prefix = `bench${suffix}`;
   const opsToken = `bench-ops-${randomBytes(16).toString('hex')}`;
-  say(`Urgency benchmark: sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`);
+  say(`Urgency benchmark (${path} path): sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`);
 
   const { reader, redis } = await prepareBenchStorage(databaseUrl, REDIS_URL, prefix, cleanups);
 
@@ -115,6 +162,10 @@ async function main(): Promise<void> {
     QUEUE_PREFIX: prefix,
     AUTH_URL: authUrl,
     SUPPLIER_URL: sandboxUrl,
+    // The sandbox's Duffel dialect (a path prefix keeps its trailing slash); one key for the api (seals) and the worker (opens).
+    DUFFEL_API_URL: `${sandboxUrl}/duffel/`,
+    SUPPLIER_CREDENTIALS_KEY: Keyring.mint(),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     OPS_TOKEN: opsToken,
     LOG_LEVEL: 'warn',
     API_PORT: String(apiPort),
@@ -193,32 +244,40 @@ async function main(): Promise<void> {
   const bigFlat = flattenRoster(bigRoster);
   const smallB = smallRoster(10, 'UB');
   const smallC = smallRoster(10, 'UC');
+  if (path === 'duffel') {
+    for (const [t, code] of [
+      [A, 'ua'],
+      [B, 'ub'],
+      [C, 'uc'],
+    ] as const)
+      await useDuffelHotels(urls, t, `duffel_test_bench_${code}_${suffix}`);
+  }
   const aStations = await contract(
     urls,
     A,
     sandboxUrl,
     bigFlat.layovers.map((l) => l.station),
+    path,
   );
   const contractedLayovers = bigFlat.layovers.filter((l) => aStations.includes(l.station)).length;
   const smallStations = flattenRoster(smallB).layovers.map((l) => l.station);
-  await contract(urls, B, sandboxUrl, [...smallStations, 'JFK']);
+  await contract(urls, B, sandboxUrl, [...smallStations, 'JFK'], path);
   await contract(
     urls,
     C,
     sandboxUrl,
     flattenRoster(smallC).layovers.map((l) => l.station),
+    path,
   );
-  // B's IROP crew member needs a profile before B's roster exists.
+  // Profiles with title, gender and phone (Duffel Stays needs the phone), on both paths alike; B's IROP crew
+  // member needs one before B's roster exists.
   const bEmail = 'irop.crew@ub.bench';
-  expectStatus(
-    await http(`${urls.apiUrl}/ops/v1/airlines/${B.airlineId}/travellers/${encodeURIComponent(bEmail)}`, {
-      method: 'PUT',
-      token: opsToken,
-      body: { employee_id: 'UB-IROP', first_name: 'Irop', last_name: 'Crew', date_of_birth: '1985-01-01' },
-    }),
-    200,
-    'B traveller',
-  );
+  const crewOf = (r: typeof bigRoster) => r.pairings.flatMap((p) => p.crew);
+  const profiles =
+    (await putProfiles(A, crewOf(bigRoster))) +
+    (await putProfiles(B, [...crewOf(smallB), { employee_id: 'UB-IROP', name: 'Irop Crew', traveller_email: bEmail }])) +
+    (await putProfiles(C, crewOf(smallC)));
+  step(`${int(profiles)} traveller profiles written (title, gender, E.164 phone)`);
 
   step('baseline: airline C submits a 10-layover roster with nothing queued');
   const baseline = await submit(C, smallC, 'baseline (C)');
@@ -289,7 +348,12 @@ async function main(): Promise<void> {
   };
   const target = CONCURRENCY / (LATENCY_MS / 1000);
   step(`drain rate, one worker process (target concurrency / latency = ${target.toFixed(0)}/s)`);
+  const calls0 = await supplierCalls(sandboxUrl);
+  const confirmed0 = await confirmedOf(A.airlineId);
   const d1 = await drain('1 worker', [worker1]);
+  const calls = callDelta(calls0, await supplierCalls(sandboxUrl));
+  const callsPerBooking = Object.values(calls).reduce((x, y) => x + y, 0) / Math.max(1, (await confirmedOf(A.airlineId)) - confirmed0);
+  say(`  supplier calls per confirmed booking in that window: ${callsPerBooking.toFixed(2)} (${JSON.stringify(calls)})`);
   const rate1 = d1.rate;
   step('starting a second worker process');
   const worker2 = await startWorker();
@@ -297,6 +361,16 @@ async function main(): Promise<void> {
   const d2 = await drain('2 workers', [worker1, worker2]);
   const rate2 = d2.rate;
   await stopService(worker2, 12_000);
+  await stopService(worker1, 12_000);
+  // The floor: as many round trips as a booking made, at the same latency, against the now idle sandbox.
+  const k = Math.max(1, Math.round(callsPerBooking));
+  step(`floor: ${k} supplier round trip(s) in a row, and ${CONCURRENCY} / ${2 * CONCURRENCY} such chains side by side (three measurements each)`);
+  const f1 = await supplierFloor(sandboxUrl, path, k, CONCURRENCY);
+  const f2 = await supplierFloor(sandboxUrl, path, k, 2 * CONCURRENCY);
+  say(
+    `  floor: ${k} round trips ${f1.chains.map((x) => x.toFixed(0)).join(' / ')} ms (least ${f1.chainMs.toFixed(0)}); ` +
+      `bookings/s of ${CONCURRENCY} chains ${f1.rates.map((x) => x.toFixed(1)).join(' / ')}, of ${2 * CONCURRENCY} chains ${f2.rates.map((x) => x.toFixed(1)).join(' / ')}`,
+  );
 
   const rows = [
     ['(a) B injects P1 IROP hotel → CONFIRMED', s1(a.ms), a.status, int(a.backlog), '≤ 2 s'],
@@ -320,7 +394,7 @@ async function main(): Promise<void> {
   say('');
   say(textTable(['drain (A hotel bookings confirmed)', 'measured', 'concurrency × processes / latency', 'share', 'CPU (cores)'], drainRows));
 
-  if (WRITE_DOCS) {
+  if (WRITE_DOCS && SUPPLIER === 'sandbox') {
     const cpu = os.cpus()[0]?.model.trim() ?? 'unknown';
     const content = [
       `## Urgent work first (bench:urgency)`,
@@ -336,10 +410,186 @@ async function main(): Promise<void> {
       '',
       table(['worker processes', 'confirmed / s', 'concurrency × processes / latency', 'share', 'CPU in the window (cores)'], drainRows),
     ].join('\n');
-    writeDocsBlock(path.join(ROOT, 'docs/benchmarks.md'), 'urgency', content);
+    writeDocsBlock(nodePath.join(ROOT, 'docs/benchmarks.md'), 'urgency', content);
     step('docs/benchmarks.md updated (section "Urgent work first")');
   }
-  void worker1;
+  return {
+    path,
+    a: a.ms,
+    b: b.ms,
+    c: c.ms,
+    d: d ? d.ms : NaN,
+    baseline: baseline.ms,
+    outcomes: [a.status, b.status, c.status, d?.status ?? '-', baseline.status].join(' / '),
+    rate1,
+    rate2,
+    callsPerBooking,
+    calls,
+    k,
+    floor: { chainMs: f1.chainMs, rate1: f1.ratePerS, rate2: f2.ratePerS, chains: f1.chains },
+    layovers: bigFlat.layovers.length,
+    queuedAt,
+  };
+}
+
+/** Runs one scenario on its own stack; its processes, database and Redis keys are gone when it returns. */
+async function scoped<T>(run: (cleanups: Cleanup[]) => Promise<T>): Promise<T> {
+  const mine: Cleanup[] = [];
+  const drainMine = async () => {
+    for (let c = mine.pop(); c; c = mine.pop()) {
+      try {
+        await c.run();
+      } catch (err) {
+        console.error(`[bench] cleanup ${c.name} failed:`, err instanceof Error ? err.message : err);
+      }
+    }
+  };
+  const entry: Cleanup = { name: 'scenario', run: drainMine };
+  runCleanups.push(entry);
+  try {
+    return await run(mine);
+  } finally {
+    await drainMine();
+    runCleanups.splice(runCleanups.indexOf(entry), 1);
+  }
+}
+
+const median = (xs: number[]) => {
+  const v = xs.filter(Number.isFinite).sort((x, y) => x - y);
+  if (v.length === 0) return NaN;
+  const m = Math.floor(v.length / 2);
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+};
+
+async function main(): Promise<void> {
+  if (SUPPLIER !== 'compare') {
+    await scoped((c) => scenario(SUPPLIER as SupplierPath, c));
+    return;
+  }
+  const results: ScenarioResult[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    for (const path of ['sandbox', 'duffel'] as const) {
+      step(`compare: run ${run} of ${RUNS}, ${path} path`);
+      results.push(await scoped((c) => scenario(path, c)));
+    }
+  }
+  compareReport(results);
+}
+
+/** The two paths side by side: medians of the runs, the raw ratio, and each against its own floor. */
+function compareReport(results: ScenarioResult[]): void {
+  const of = (path: SupplierPath) => results.filter((r) => r.path === path);
+  const S = of('sandbox');
+  const D = of('duffel');
+  const med = (rs: ScenarioResult[], f: (r: ScenarioResult) => number) => median(rs.map(f));
+  const floorMs = (rs: ScenarioResult[]) => Math.min(...rs.map((r) => r.floor.chainMs));
+  const floorRate = (rs: ScenarioResult[], w: 1 | 2) => Math.max(...rs.map((r) => (w === 1 ? r.floor.rate1 : r.floor.rate2)));
+  const kS = S[0]!.k;
+  const kD = D[0]!.k;
+  const pct = (x: number) => `${x >= 1 ? '+' : ''}${(100 * (x - 1)).toFixed(0)} %`;
+  const within = (x: number) => (Number.isFinite(x) ? (Math.abs(x - 1) <= 0.1 ? 'yes' : 'no') : 'n/a');
+  const timeRow = (label: string, f: (r: ScenarioResult) => number) => {
+    const s = med(S, f);
+    const d = med(D, f);
+    const sN = s / floorMs(S);
+    const dN = d / floorMs(D);
+    return [
+      label,
+      s1(s),
+      s1(d),
+      `${(d / s).toFixed(2)}× (${pct(d / s)})`,
+      `${sN.toFixed(2)}× floor`,
+      `${dN.toFixed(2)}× floor`,
+      `${(dN / sN).toFixed(2)}× (${pct(dN / sN)})`,
+      within(dN / sN),
+    ];
+  };
+  const rateRow = (label: string, w: 1 | 2, f: (r: ScenarioResult) => number) => {
+    const s = med(S, f);
+    const d = med(D, f);
+    const sN = s / floorRate(S, w);
+    const dN = d / floorRate(D, w);
+    return [
+      label,
+      `${s.toFixed(1)}/s`,
+      `${d.toFixed(1)}/s`,
+      `${(d / s).toFixed(2)}× (${pct(d / s)})`,
+      `${(100 * sN).toFixed(0)} % of floor`,
+      `${(100 * dN).toFixed(0)} % of floor`,
+      `${(dN / sN).toFixed(2)}× (${pct(dN / sN)})`,
+      within(dN / sN),
+    ];
+  };
+  const rows = [
+    timeRow('(a) B injects P1 IROP hotel → CONFIRMED', (r) => r.a),
+    timeRow('(b) A injects P1 IROP hotel → CONFIRMED', (r) => r.b),
+    timeRow('(d) B injects P1 while A is relayed → CONFIRMED', (r) => r.d),
+    timeRow('(c) B submits 10-layover roster → COMPLETED', (r) => r.c),
+    timeRow('(c) baseline, nothing queued (C) → COMPLETED', (r) => r.baseline),
+    rateRow('drain, 1 worker process', 1, (r) => r.rate1),
+    rateRow('drain, 2 worker processes', 2, (r) => r.rate2),
+  ];
+  const header = [
+    'measure',
+    `sandbox (median of ${S.length})`,
+    `Duffel (median of ${D.length})`,
+    'raw Duffel / sandbox',
+    `sandbox vs its floor (${kS} round trip${kS > 1 ? 's' : ''})`,
+    `Duffel vs its floor (${kD} round trip${kD > 1 ? 's' : ''})`,
+    'Duffel / sandbox, each against its floor',
+    'within 10 %',
+  ];
+  const perRun = results.map((r, i) => [
+    `${i + 1}: ${r.path}`,
+    s1(r.a),
+    s1(r.b),
+    s1(r.d),
+    s1(r.c),
+    s1(r.baseline),
+    `${r.rate1.toFixed(1)}/s`,
+    `${r.rate2.toFixed(1)}/s`,
+    `${r.callsPerBooking.toFixed(2)} (${Object.entries(r.calls)
+      .map(([op, n]) => `${op} ${int(n)}`)
+      .join(', ')})`,
+    `${r.floor.chains.map((x) => x.toFixed(0)).join(' / ')} ms; ${r.floor.rate1.toFixed(1)}/s; ${r.floor.rate2.toFixed(1)}/s`,
+    r.outcomes,
+  ]);
+  const perRunHeader = [
+    'run',
+    '(a)',
+    '(b)',
+    '(d)',
+    '(c)',
+    'baseline',
+    'drain 1 worker',
+    'drain 2 workers',
+    'supplier calls per confirmed booking (1-worker window)',
+    `floor: k round trips (3 tries); best /s of ${CONCURRENCY}; of ${2 * CONCURRENCY} chains`,
+    'outcomes a / b / c / d / baseline',
+  ];
+  say('');
+  say(textTable(header, rows));
+  say('');
+  say(textTable(perRunHeader, perRun));
+  if (!WRITE_DOCS) return;
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown';
+  const content = [
+    '## Duffel dialect against the sandbox (bench:urgency, BENCH_SUPPLIER=compare)',
+    '',
+    `\`BENCH_SUPPLIER=compare${RUNS > 1 ? ` BENCH_RUNS=${RUNS}` : ''}${PAIRINGS !== 3600 ? ` BENCH_PAIRINGS=${PAIRINGS}` : ''} npm run bench:urgency\` on ${os.cpus().length} cores (${cpu}), ` +
+      `node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z: ${RUNS} run${RUNS > 1 ? 's' : ''} of each path, alternating, each on a fresh stack ` +
+      `(database, queue prefix, processes). Latency ${LATENCY_MS} ms on every supplier call of either dialect, BOOKING_CONCURRENCY ${CONCURRENCY}; ` +
+      `airline A's roster ${int(PAIRINGS)} pairings, ${int(S[0]!.layovers)} hotel layovers. The same airlines, rosters, injections and traveller profiles on both paths; ` +
+      'the Duffel path sets every airline\'s order to `hotels: ["DUFFEL"]` and contracts the station\'s Stays accommodation (`acc_…`) at its own base amounts night by night.',
+    '',
+    table(header, rows),
+    '',
+    'Each run:',
+    '',
+    table(perRunHeader, perRun),
+  ].join('\n');
+  writeDocsBlock(nodePath.join(ROOT, 'docs/benchmarks.md'), 'urgency-duffel', content);
+  step('docs/benchmarks.md updated (block "urgency-duffel")');
 }
 
 main()

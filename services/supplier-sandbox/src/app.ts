@@ -7,7 +7,7 @@ import { DuffelSim } from './duffel/sim';
 import { duffelControlRouter, duffelRouter } from './duffel/routes';
 
 export interface SandboxOptions extends SandboxCoreOptions {
-  /** Added before every supplier answer (not /_control, not /healthz); models a real supplier. */
+  /** Added before every supplier answer, the Duffel dialect's too (not /_control, not /healthz); models a real supplier. */
   latencyMs?: number;
   /** The latency varies uniformly by up to ± this much. */
   jitterMs?: number;
@@ -36,6 +36,14 @@ function latency(latencyMs: number, jitterMs: number): RequestHandler {
   return async (_req, _res, next) => {
     const delay = Math.max(0, latencyMs + (Math.random() * 2 - 1) * jitterMs);
     if (delay > 0) await sleep(delay);
+    next();
+  };
+}
+
+/** Counts a supplier call as it arrives (before its latency), by operation id. */
+function counted(sandbox: Sandbox, operationId: string): RequestHandler {
+  return (_req, _res, next) => {
+    sandbox.countCall(operationId);
     next();
   };
 }
@@ -69,7 +77,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   app.use('/duffel', ...delay, duffelRouter(duffel, duffelWithholder));
   if (options.controlApi !== false) app.use('/_control/duffel', duffelControlRouter(duffel));
   const router = express.Router();
-  mountRoutes(router, routes, (spec) => (spec.tags.includes(SUPPLIER_TAG) ? delay : []));
+  mountRoutes(router, routes, (spec) => (spec.tags.includes(SUPPLIER_TAG) ? [counted(sandbox, spec.operationId), ...delay] : []));
   app.use(router);
   app.use(fallbackHandler(routes));
   app.use(errorHandler(logger));

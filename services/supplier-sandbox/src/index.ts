@@ -7,3 +7,4 @@ export { CARRIERS, FARE_CURRENCY, flightOffersFor, type CarrierInfo } from './fl
 export { OFFER_TTL_MS } from './offers';
 export { SandboxErrorCode, MAX_NIGHTS } from './errors';
 export * from './schemas';
+export { accommodationsAt, nightlyBase, type SimAccommodation } from './duffel/stays-inventory';

@@ -325,6 +325,15 @@ export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
     }),
     route({
       ...base,
+      method: 'get',
+      path: '/_control/calls',
+      operationId: 'listCalls',
+      summary: 'Supplier calls received since the start or the last reset, by operation',
+      responses: { 200: { description: '{calls}', schema: Type.Object({ calls: Type.Record(Type.String(), Type.Integer()) }) } },
+      handler: () => ({ status: 200, body: { calls: sandbox.callCounts() } }),
+    }),
+    route({
+      ...base,
       method: 'post',
       path: '/_control/clock',
       operationId: 'advanceClock',

@@ -70,6 +70,8 @@ export class Sandbox {
   private flights = new Map<string, FlightRecord>();
   private flightRefByReference = new Map<string, string>();
   private pnrs = new Set<string>();
+  /** Supplier calls answered, by operation (the control API's `/_control/calls`; benchmarks count round trips). */
+  private calls = new Map<string, number>();
 
   constructor(options: SandboxCoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
@@ -100,6 +102,16 @@ export class Sandbox {
     this.flightRefByReference.clear();
     this.pnrs.clear();
     this.faults.clear();
+    this.calls.clear();
+  }
+
+  countCall(operation: string): void {
+    this.calls.set(operation, (this.calls.get(operation) ?? 0) + 1);
+  }
+
+  /** Supplier calls received since the start (or the last reset), by operation id. */
+  callCounts(): Record<string, number> {
+    return Object.fromEntries([...this.calls].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
   // ---- hotels ----

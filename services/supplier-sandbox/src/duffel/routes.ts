@@ -72,6 +72,7 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   const op: DuffelOp = (operation, handler) => async (req, res, next) => {
     try {
       const token = bearer(req, sim);
+      sim.countCall(token, operation);
       const fault = sim.takeFault(token, operation);
       const offerId = offerIdOf(req);
       switch (fault?.outcome) {
@@ -216,6 +217,7 @@ export function duffelControlRouter(sim: DuffelSim): Router {
     });
     return res.status(201).json(fault);
   });
+  router.get('/calls', (req, res) => res.json({ calls: sim.callCounts(typeof req.query.token === 'string' ? req.query.token : undefined) }));
   router.post('/refused-tokens', (req, res) => {
     const token = (req.body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') return bad(res, 'token is required');

@@ -84,6 +84,8 @@ export interface DuffelSimOptions {
 export class DuffelSim {
   private readonly accounts = new Map<string, Account>();
   private readonly refused = new Set<string>();
+  /** Calls answered per token and operation (benchmarks count the round trips of a booking). */
+  private readonly calls = new Map<string, Map<DuffelOperation, number>>();
   private seq = 0;
   /** Duffel Stays on the same accounts (tokens, faults). */
   readonly stays: StaysSim;
@@ -99,6 +101,7 @@ export class DuffelSim {
   reset(): void {
     this.accounts.clear();
     this.refused.clear();
+    this.calls.clear();
     this.stays.reset();
     this.seq = 0;
   }
@@ -112,6 +115,22 @@ export class DuffelSim {
       n = Math.floor(n / 62);
     }
     return `${prefix}_0000${tail.padStart(18, '0')}`;
+  }
+
+  countCall(token: string, operation: DuffelOperation): void {
+    let byOp = this.calls.get(token);
+    if (!byOp) this.calls.set(token, (byOp = new Map<DuffelOperation, number>()));
+    byOp.set(operation, (byOp.get(operation) ?? 0) + 1);
+  }
+
+  /** Calls received with this token (every token when none is named), by operation, since the start or the last reset. */
+  callCounts(token?: string): Partial<Record<DuffelOperation, number>> {
+    const out: Partial<Record<DuffelOperation, number>> = {};
+    for (const [t, byOp] of this.calls) {
+      if (token !== undefined && t !== token) continue;
+      for (const [op, n] of byOp) out[op] = (out[op] ?? 0) + n;
+    }
+    return out;
   }
 
   refuseToken(token: string): void {

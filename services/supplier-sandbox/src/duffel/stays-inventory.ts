@@ -96,6 +96,11 @@ export function accommodationNear(latitude: number, longitude: number, radiusKm:
   }).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/** The accommodation near an airport: the hand-written ones first, then the generated one. */
+export function accommodationsAt(airport: string): SimAccommodation[] {
+  return STAYS_ACCOMMODATIONS.filter((a) => a.airport === airport);
+}
+
 /** The pay-at-hotel rate's saving per night: cheaper, so picking by price alone would take it. */
 const PAY_AT_HOTEL_DISCOUNT = 10;
 /** A negotiated rate's saving on the base amount, as a fraction. */
