@@ -4,6 +4,9 @@
  * adapters, reusing them (and their connections) while the setting is unchanged.
  */
 import { createHash } from 'node:crypto';
+import { createDuffelClient } from './duffel/client';
+import { DuffelFlightSupplier } from './duffel/flights';
+import { DuffelHotelSupplier } from './duffel/stays';
 import type { Suppliers } from './sandbox';
 import type { FlightSupplier, HotelSupplier, SupplierName } from './types';
 
@@ -139,12 +142,25 @@ export function createSupplierRegistry(opts: {
   /** Opens a sealed credential of an airline (the services' Keyring, bound to the airline id). */
   open: (sealed: string, airlineId: string) => string;
   readSetting: (airlineId: string) => Promise<SealedSupplierSetting | undefined>;
+  /** The deployment's Duffel (DUFFEL_API_URL) and each call's deadline: an airline's DUFFEL is built over it. */
+  duffel?: { basePath: string; flightsTimeoutMs: number; staysTimeoutMs: number };
   duffelFlights?: SupplierFactories['duffelFlights'];
   duffelHotels?: SupplierFactories['duffelHotels'];
   ttlMs?: number;
 }): SupplierRegistry {
+  const d = opts.duffel;
+  const duffelFlights =
+    opts.duffelFlights ??
+    (d &&
+      ((c: { token: string; live_mode: boolean }) =>
+        new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: d.basePath }), { liveMode: c.live_mode, timeoutMs: d.flightsTimeoutMs })));
+  const duffelHotels =
+    opts.duffelHotels ??
+    (d &&
+      ((c: { token: string; live_mode: boolean }) =>
+        new DuffelHotelSupplier(createDuffelClient({ token: c.token, basePath: d.basePath }), { liveMode: c.live_mode, timeoutMs: d.staysTimeoutMs })));
   return new SupplierRegistry({
-    factories: { sandbox: opts.sandbox, ...(opts.duffelFlights ? { duffelFlights: opts.duffelFlights } : {}), ...(opts.duffelHotels ? { duffelHotels: opts.duffelHotels } : {}) },
+    factories: { sandbox: opts.sandbox, ...(duffelFlights ? { duffelFlights } : {}), ...(duffelHotels ? { duffelHotels } : {}) },
     load: async (airlineId) => {
       const row = await opts.readSetting(airlineId);
       return row ? connectionsOf(row, (sealed) => opts.open(sealed, airlineId)) : null;

@@ -8,6 +8,7 @@ import type { Duffel } from '@duffel/api';
 import type { AirlineInitiatedChange, OrderSlice } from '@duffel/api/types';
 import { createDuffelClient, duffelCall } from './client';
 import { toSegment } from './mapping';
+import type { FlightSegment } from '../types';
 
 /** The event types we register for: only what we act on (every other delivery would be read and dropped). */
 export const DUFFEL_WEBHOOK_EVENTS = ['order.airline_initiated_change_detected'] as const;
@@ -19,14 +20,7 @@ export const DUFFEL_SIGNATURE_HEADER = 'x-duffel-signature';
 export const SIGNATURE_TOLERANCE_S = 300;
 
 /** One flight of a change, as our FlightSegment without cabin and duration (the engine's ChangedFlight). */
-export interface DuffelChangedFlight {
-  airline_code: string;
-  flight_number: string;
-  from_airport: string;
-  to_airport: string;
-  dep_time: string;
-  arr_time: string;
-}
+export type DuffelChangedFlight = Omit<FlightSegment, 'cabin' | 'duration_minutes'>;
 
 export interface DuffelAirlineChange {
   id: string;

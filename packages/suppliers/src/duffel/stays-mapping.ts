@@ -139,23 +139,26 @@ export function toReservation(bookings: readonly StaysBooking[], liveMode: boole
 
 const RAD = Math.PI / 180;
 
-/** An accommodation found near an airport, as the hotel port's property (distance from the airport, km). */
-export function propertyNear(acc: StaysAccommodation, airportCode: string, airport: { latitude: number; longitude: number }): HotelProperty {
+/**
+ * An accommodation as the hotel port's property; found near an airport, with its distance from it (km).
+ * Stays names a chain but no GDS chain code, time zone or public rate.
+ */
+export function propertyNear(acc: StaysAccommodation, airportCode = '', airport?: { latitude: number; longitude: number }): HotelProperty {
   const at = acc.location.geographic_coordinates;
-  const km = at
-    ? 2 *
-      6371 *
-      Math.asin(
-        Math.sqrt(
-          Math.sin(((at.latitude - airport.latitude) * RAD) / 2) ** 2 +
-            Math.cos(airport.latitude * RAD) * Math.cos(at.latitude * RAD) * Math.sin(((at.longitude - airport.longitude) * RAD) / 2) ** 2,
-        ),
-      )
-    : 0;
+  const km =
+    at && airport
+      ? 2 *
+        6371 *
+        Math.asin(
+          Math.sqrt(
+            Math.sin(((at.latitude - airport.latitude) * RAD) / 2) ** 2 +
+              Math.cos(airport.latitude * RAD) * Math.cos(at.latitude * RAD) * Math.sin(((at.longitude - airport.longitude) * RAD) / 2) ** 2,
+          ),
+        )
+      : 0;
   return {
     property_id: acc.id,
     name: acc.name,
-    // Stays names a chain but no GDS chain code, zone or public rate.
     chain: '',
     chain_name: acc.chain?.name ?? '',
     city: acc.location.address.city_name,

@@ -112,19 +112,7 @@ export class DuffelHotelSupplier implements HotelSupplier {
     if (!propertyId.startsWith('acc_')) return null;
     try {
       const { data } = await this.call('hotel.get_property', () => this.duffel.stays.accommodation.get(propertyId));
-      return {
-        property_id: data.id,
-        name: data.name,
-        // Stays names a chain but no GDS chain code, airport, zone or public rate.
-        chain: '',
-        chain_name: data.chain?.name ?? '',
-        city: data.location.address.city_name,
-        country: data.location.address.country_code,
-        airport_code: '',
-        timezone: '',
-        distance_km: 0,
-        nightly_rate: { amount: 0, currency: '' },
-      };
+      return propertyNear(data);
     } catch (err) {
       if (isCode(err, SupplierErrorCode.NOT_FOUND)) return null;
       throw err;

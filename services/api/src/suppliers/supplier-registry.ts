@@ -1,6 +1,6 @@
 import { supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config } from '@crew/platform';
-import { createDuffelClient, createSupplierRegistry, DuffelFlightSupplier, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { createSupplierRegistry, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 
 /**
  * Deadline of one Duffel call from a request handler: a live search answers the airline's caller, who
@@ -9,16 +9,16 @@ import { createDuffelClient, createSupplierRegistry, DuffelFlightSupplier, type 
 const DUFFEL_TIMEOUT_MS = 20_000;
 
 /**
- * The api's registry (the worker builds the same from the same setting): each airline's stored supplier
- * order, opened with SUPPLIER_CREDENTIALS_KEY. Searches, offer look-ups and status refreshes go through it;
- * bookings themselves run in the worker.
+ * The api's registry, built over the same stored settings as the worker's: searches, offer look-ups and
+ * status refreshes go through it; bookings themselves run in the worker.
  */
 export function apiSupplierRegistry(db: Db, config: Config, sandbox: Suppliers): SupplierRegistry {
   const keyring = Keyring.parse(config.supplierCredentialsKey);
+  const deadlines = { flightsTimeoutMs: DUFFEL_TIMEOUT_MS, staysTimeoutMs: DUFFEL_TIMEOUT_MS };
   return createSupplierRegistry({
     sandbox,
     open: (sealed, airlineId) => keyring.open(sealed, airlineId),
     readSetting: (airlineId) => supplierSettingsRepo.findSupplierSettings(db, airlineId),
-    duffelFlights: (c) => new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: config.duffelApiUrl }), { liveMode: c.live_mode, timeoutMs: DUFFEL_TIMEOUT_MS }),
+    duffel: { basePath: config.duffelApiUrl, ...deadlines },
   });
 }

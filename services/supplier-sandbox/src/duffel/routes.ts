@@ -5,12 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { Airline, CreateOfferRequest, CreateOrder, DuffelResponse, Offer, OfferRequest, Order } from '@duffel/api/types';
+import type { Airline, CreateOfferRequest, CreateOrder, Offer, OfferRequest, Order } from '@duffel/api/types';
 import type { Withholder } from '../routes';
 import { AIRLINES } from './inventory';
 import { changesOf } from './changes';
 import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelFault, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
 import { staysControlRoutes, staysRoutes } from './stays-routes';
+import { one, page } from './envelope';
 
 /** One operation's answer; `fault` is the fault armed for this call, for outcomes the operation itself plays (no_availability). */
 export type Handler = (req: Request, token: string, fault?: DuffelFault) => { status: number; body: unknown };
@@ -23,18 +24,6 @@ function sendError(res: Response, err: DuffelSimError): void {
     errors: [{ type: err.type, code: err.code, title: err.title, message: err.message, documentation_url: `https://duffel.com/docs/api/overview/response-handling#${err.code}` }],
     meta: { status: err.status, request_id: randomUUID() },
   });
-}
-
-const one = <T>(data: T): Pick<DuffelResponse<T>, 'data'> => ({ data });
-
-/** Keyset pages over ids: `after` is the id of the last item of the previous page. */
-function page<T extends { id: string }>(items: T[], query: Request['query']): { data: T[]; meta: { after: string | null; before: string | null; limit: number } } {
-  const limit = Math.min(200, Math.max(1, Number(query.limit ?? 50) || 50));
-  const after = typeof query.after === 'string' ? query.after : undefined;
-  const start = after ? items.findIndex((i) => i.id === after) + 1 : 0;
-  const data = items.slice(start, start + limit);
-  const more = start + limit < items.length;
-  return { data, meta: { after: more ? (data[data.length - 1]?.id ?? null) : null, before: start > 0 ? (data[0]?.id ?? null) : null, limit } };
 }
 
 function bearer(req: Request, sim: DuffelSim): string {

@@ -8,20 +8,9 @@ import type { Places, StaysAccommodation, StaysBooking, StaysQuote, StaysSearchP
 import { AIRPORTS } from '../airports';
 import type { DuffelOp } from './routes';
 import { validation } from './sim';
+import { one, page } from './envelope';
 import type { StaysSim } from './stays-sim';
 import { accommodationNear, accommodationOf } from './stays-inventory';
-
-const one = <T>(data: T) => ({ data });
-
-/** Keyset pages over ids, as Duffel's lists (`after`: the id of the previous page's last item). */
-function page<T extends { id: string }>(items: T[], query: Request['query']) {
-  const limit = Math.min(200, Math.max(1, Number(query.limit ?? 50) || 50));
-  const after = typeof query.after === 'string' ? query.after : undefined;
-  const start = after ? items.findIndex((i) => i.id === after) + 1 : 0;
-  const data = items.slice(start, start + limit);
-  const more = start + limit < items.length;
-  return { data, meta: { after: more ? (data[data.length - 1]?.id ?? null) : null, before: start > 0 ? (data[0]?.id ?? null) : null, limit } };
-}
 
 const bodyOf = <T>(req: Request): Partial<T> => (req.body as { data?: Partial<T> } | undefined)?.data ?? {};
 

@@ -1,22 +1,16 @@
 import { supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config } from '@crew/platform';
-import { createDuffelClient, createSupplierRegistry, DuffelFlightSupplier, DuffelHotelSupplier, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { createSupplierRegistry, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 
 /** Deadline of one Duffel call; an order call past it is an unknown outcome, looked up before ordering again. */
 const DUFFEL_TIMEOUT_MS = 20_000;
-
 /** Deadline of each Duffel Stays call: a search with its rates can take several seconds at Duffel. */
 const DUFFEL_STAYS_TIMEOUT_MS = 30_000;
 
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
 export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers, duffelTimeoutMs = DUFFEL_TIMEOUT_MS): SupplierRegistry {
   const keyring = Keyring.parse(config.supplierCredentialsKey);
-  return createSupplierRegistry({
-    sandbox,
-    open: (sealed, airlineId) => keyring.open(sealed, airlineId),
-    readSetting: (airlineId) => supplierSettingsRepo.findSupplierSettings(db, airlineId),
-    duffelFlights: (c) => new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: config.duffelApiUrl }), { liveMode: c.live_mode, timeoutMs: duffelTimeoutMs }),
-    duffelHotels: ({ token, live_mode }) =>
-      new DuffelHotelSupplier(createDuffelClient({ token, basePath: config.duffelApiUrl }), { liveMode: live_mode, timeoutMs: DUFFEL_STAYS_TIMEOUT_MS }),
-  });
+  const readSetting = (airlineId: string) => supplierSettingsRepo.findSupplierSettings(db, airlineId);
+  const duffel = { basePath: config.duffelApiUrl, flightsTimeoutMs: duffelTimeoutMs, staysTimeoutMs: DUFFEL_STAYS_TIMEOUT_MS };
+  return createSupplierRegistry({ sandbox, open: (sealed, airlineId) => keyring.open(sealed, airlineId), readSetting, duffel });
 }
