@@ -36,6 +36,8 @@ export interface SupplierErrorDetails {
   cause?: unknown;
   /** The supplier asked us to slow down (429, or 503 with Retry-After): wait this long before calling again. */
   retryAfterMs?: number;
+  /** Which supplier's account said it, when the caller runs one per airline (a 429 then pauses only that airline). */
+  supplier?: string;
   /**
    * The call would have created something (an order, a confirmed cancellation) and failed in a way that does
    * not tell whether it did: a timeout, a 5xx, a connection cut after the request was sent. The error stays
@@ -50,6 +52,7 @@ export class SupplierError extends Error {
   readonly status: number | undefined;
   readonly details: Array<{ field: string; issue: string }>;
   readonly retryAfterMs: number | undefined;
+  readonly supplier: string | undefined;
   /** See `SupplierErrorDetails.outcomeUnknown`: look before retrying, the thing may exist. */
   readonly outcomeUnknown: boolean;
 
@@ -65,6 +68,7 @@ export class SupplierError extends Error {
     this.status = info.status;
     this.details = info.details ?? [];
     this.retryAfterMs = info.retryAfterMs;
+    this.supplier = info.supplier;
     this.outcomeUnknown = info.outcomeUnknown ?? false;
   }
 

@@ -3,7 +3,7 @@
  * (DUFFEL, then SANDBOX), the hotel config naming an `acc_…` id its Duffel account knows (so a GDS hotel), the
  * worker booking it through Stays; and the next hotel supplier taking the stay when Duffel has no room.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
 
 const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
 
@@ -109,4 +109,30 @@ it('no room at Duffel: the next hotel supplier is asked (and books a property it
   const booked = await hotelBooking(gds.t, gds.email);
   expect(booked.status).toBe('CONFIRMED');
   expect(booked.hotel).toMatchObject({ supplier: 'SANDBOX', live_mode: false, property_id: 'GDS-JFK-001' });
+});
+
+it("Duffel's 429 pauses that airline's Stays lane only: another airline's room is booked meanwhile", async () => {
+  const a = await airline(JFK_STAY);
+  const b = await airline(JFK_STAY);
+  expect((await duffelControl('/faults', { token: a.token, operation: 'stays.search', outcome: 'rate_limited', retry_after_s: 6 })).status).toBe(201);
+  const started = Date.now();
+  const posted = await api(a.t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email: a.email }) });
+  const itemOfA = await waitFor(
+    async () => (await allActionItems(stack, a.t.accessToken, posted.body.schedule_id)).find((i) => i.type === 'HOTEL' && i.booking_id),
+    15_000,
+    "airline A's hotel item",
+  );
+  const other = await hotelBooking(b.t, b.email);
+  expect(other).toMatchObject({ status: 'CONFIRMED', hotel: { supplier: 'DUFFEL' } });
+  expect((await api(a.t, `/crew/bookings/${itemOfA.booking_id!}`)).body.status).toBe('PENDING');
+  const done = await waitFor(
+    async () => {
+      const booking = (await api(a.t, `/crew/bookings/${itemOfA.booking_id!}`)).body;
+      return booking.status !== 'PENDING' && booking;
+    },
+    20_000,
+    "airline A's room after the pause",
+  );
+  expect(done).toMatchObject({ status: 'CONFIRMED', hotel: { supplier: 'DUFFEL' } });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(5500);
 });

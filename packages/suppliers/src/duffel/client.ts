@@ -112,7 +112,8 @@ export function toSupplierError(operation: string, err: unknown, options: Pick<D
     const base = { operation, ...(status === undefined ? {} : { status }) };
     if (status === 429) {
       const code = first?.code ? upperSnake(first.code) : 'RATE_LIMITED';
-      return new SupplierError('transient', code, message, { ...base, retryAfterMs: rateLimitPauseMs(err.headers) });
+      // The airline's own token is paced, not the service: only that airline's Duffel lane waits.
+      return new SupplierError('transient', code, message, { ...base, retryAfterMs: rateLimitPauseMs(err.headers), supplier: 'DUFFEL' });
     }
     if (status === undefined || status >= 500 || status === 408) {
       return new SupplierError('transient', SupplierErrorCode.SERVER_ERROR, message, { ...base, outcomeUnknown: creates });

@@ -111,7 +111,12 @@ export class BookingProcessor {
       outcome = await this.execute(booking, data, ctx, { attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1 });
     } catch (err) {
       if (err instanceof SupplierPaced) throw err;
-      if (isSupplierError(err) && err.rateLimited) throw new SupplierPaced(err.retryAfterMs!, err.message);
+      if (isSupplierError(err) && err.rateLimited) {
+        // A supplier account of the airline's own (Duffel) paces that airline only; the shared sandbox paces all.
+        const lane = err.supplier ? { airline_id: booking.airline_id, supplier: err.supplier } : undefined;
+        if (lane) this.flights.pauses.pause(lane.airline_id, lane.supplier, err.retryAfterMs!);
+        throw new SupplierPaced(err.retryAfterMs!, err.message, lane);
+      }
       if (!isSupplierError(err)) {
         const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         log.error({ err, last }, 'booking task failed');
