@@ -59,6 +59,7 @@ export {
   orderMayExist,
   supplierSettingIssues,
   fareConditionsFit,
+  movedFareFlag,
   BOOK_IN_OWN_SYSTEM,
   type FlightRoute,
   type SupplierSettingFacts,

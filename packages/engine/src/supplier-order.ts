@@ -86,3 +86,12 @@ export function fareConditionsFit<T extends { refundable?: boolean; changeable?:
   if (rule === 'ANY') return [...offers];
   return offers.filter((o) => (rule === 'REFUNDABLE' ? o.refundable === true : o.changeable === true));
 }
+
+/**
+ * A fare that moved between the engine's choice and the supplier's order, which LOOSE rate matching ordered
+ * anyway: the flag the booking carries, or null (to the cent, in the same currency).
+ */
+export function movedFareFlag(chosen: { amount: number; currency: string } | undefined, ordered: { amount: number; currency: string }): string | null {
+  if (!chosen || (chosen.currency === ordered.currency && Math.abs(chosen.amount - ordered.amount) < 0.005)) return null;
+  return `fare moved from ${chosen.amount.toFixed(2)} ${chosen.currency} to ${ordered.amount.toFixed(2)} ${ordered.currency} at ordering`;
+}

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { carrierOf, fareConditionsFit, flightRoute, nextSupplierApplies, orderMayExist, retailOffers, supplierSettingIssues } from '../src';
+import { carrierOf, fareConditionsFit, movedFareFlag, flightRoute, nextSupplierApplies, orderMayExist, retailOffers, supplierSettingIssues } from '../src';
 
 describe('which supplier books a deadhead', () => {
   it('reads the carrier of a flight number', () => {
@@ -48,6 +48,15 @@ describe('which supplier books a deadhead', () => {
         expect(fareConditionsFit(offers, 'CHANGEABLE').every((o) => o.changeable === true)).toBe(true);
       }),
     );
+  });
+});
+
+describe('a fare that moved between the choice and the order', () => {
+  it('is flagged only when the amount (to the cent) or the currency differs', () => {
+    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 100.004, currency: 'GBP' })).toBeNull();
+    expect(movedFareFlag(undefined, { amount: 100, currency: 'GBP' })).toBeNull();
+    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 140, currency: 'GBP' })).toBe('fare moved from 100.00 GBP to 140.00 GBP at ordering');
+    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 100, currency: 'USD' })).toContain('to 100.00 USD');
   });
 });
 

@@ -70,10 +70,11 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   // Traveller personal fields are sealed with the key list that seals supplier credentials; the worker opens them.
   const vault = TravellerVault.fromKey(deps.config.supplierCredentialsKey);
   const registry = deps.registry ?? apiSupplierRegistry(deps.db, deps.config, deps.suppliers);
+  const staysOf = airlineStays(registry);
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
-      ...configRoutes(deps.db, supplierDirectory(deps.suppliers, airlineStays(deps.db, deps.config))),
+      ...configRoutes(deps.db, supplierDirectory(deps.suppliers, staysOf)),
       ...contractRoutes(deps.db, deps.logger),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
@@ -87,7 +88,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         logger: deps.logger,
         vault,
         bookingSettled: deps.bookingSettled,
-        staysOf: airlineStays(deps.db, deps.config),
+        staysOf,
       }),
       ...searchRoutes(
         deps.suppliers,
@@ -102,7 +103,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)),
         deps.now,
       ),
-      ...supplierHotelRoutes(airlineStays(deps.db, deps.config)),
+      ...supplierHotelRoutes(staysOf),
       ...webhookRoutes(deps.db, deps.config),
       ...travellerRoutes(deps.db, vault, deps.logger, deps.now),
     ],

@@ -11,6 +11,7 @@ import {
   chooseFlightOption,
   deadheadWindow,
   fareConditionsFit,
+  movedFareFlag,
   flightRoute,
   nextSupplierApplies,
   orderMayExist,
@@ -162,19 +163,13 @@ async function findEarlierOrder(set: AirlineSupplierSet, reference: string, hint
 
 /**
  * Runs a call at one of the airline's own supplier accounts (not the shared sandbox): a lane paused by an
- * earlier 429 waits without calling, and a 429 pauses the lane of this airline only.
+ * earlier 429 of that account waits without calling. A new 429 is turned into the lane's pause where every
+ * task's supplier errors end (the booking processor), from the account the error names.
  */
 export async function paced<T>(deps: FlightBookingDeps, airlineId: string, supplier: Pick<OrderedSupplier<unknown>, 'name'>, call: () => Promise<T>): Promise<T> {
-  if (supplier.name === 'SANDBOX') return call();
-  const waiting = deps.pauses.remaining(airlineId, supplier.name);
+  const waiting = supplier.name === 'SANDBOX' ? 0 : deps.pauses.remaining(airlineId, supplier.name);
   if (waiting > 0) throw new SupplierPaced(waiting, `${supplier.name} lane of this airline paused`, { airline_id: airlineId, supplier: supplier.name });
-  try {
-    return await call();
-  } catch (err) {
-    if (!isSupplierError(err) || !err.rateLimited) throw err;
-    deps.pauses.pause(airlineId, supplier.name, err.retryAfterMs!);
-    throw new SupplierPaced(err.retryAfterMs!, err.message, { airline_id: airlineId, supplier: supplier.name });
-  }
+  return call();
 }
 
 const booker = (b: BookingRow, ctx: AirlineBookingContext) => b.booked_by ?? ctx.policy.crew_booker_email ?? '';
@@ -187,12 +182,8 @@ function ordered(
   ctx: AirlineBookingContext,
   expected?: Money,
 ): Outcome {
-  // LOOSE ordered a fare that moved since the engine chose it: booked, and flagged.
-  const moved = expected && (expected.currency !== order.price.currency || Math.abs(expected.amount - order.price.amount) >= 0.005);
-  const priceFlag =
-    moved && supplier.name !== 'SANDBOX'
-      ? `fare moved from ${expected.amount.toFixed(2)} ${expected.currency} to ${order.price.amount.toFixed(2)} ${order.price.currency} at ordering`
-      : null;
+  // LOOSE ordered a fare that moved since the engine chose it: booked, and flagged (the sandbox's moves meet the ceiling).
+  const priceFlag = supplier.name === 'SANDBOX' ? null : movedFareFlag(expected, order.price);
   // The booking's flight_number stays the airline's anchor (the rostered leg); what was booked is in the flight block.
   const block = {
     ...(b.flight ?? {}),
