@@ -49,11 +49,11 @@ const SANDBOX_ONLY = (sandbox: Suppliers): AirlineSupplierSet => ({
 });
 
 /** The adapter of a named supplier in a set, or null when the set does not hold it. */
-export function flightSupplierNamed(set: AirlineSupplierSet, name: SupplierName | null | undefined): OrderedSupplier<FlightSupplier> | null {
+export function flightSupplierNamed(set: AirlineSupplierSet, name: string | null | undefined): OrderedSupplier<FlightSupplier> | null {
   return set.flights.find((s) => s.name === (name ?? 'SANDBOX')) ?? null;
 }
 
-export function hotelSupplierNamed(set: AirlineSupplierSet, name: SupplierName | null | undefined): OrderedSupplier<HotelSupplier> | null {
+export function hotelSupplierNamed(set: AirlineSupplierSet, name: string | null | undefined): OrderedSupplier<HotelSupplier> | null {
   return set.hotels.find((s) => s.name === (name ?? 'SANDBOX')) ?? null;
 }
 

@@ -86,7 +86,7 @@ export async function bookDeadhead(
   }
   if (flight.flight_option_id) {
     // A committed option: the supplier that issued it books it (recorded at commit; else the one that knows it).
-    const supplier = flightSupplierNamed(set, flight.supplier as never) ?? (await offerInOrder(set, flight.flight_option_id))?.supplier ?? set.flights[0]!;
+    const supplier = flightSupplierNamed(set, flight.supplier) ?? (await offerInOrder(set, flight.flight_option_id))?.supplier ?? set.flights[0]!;
     const order = await paced(deps, b.airline_id, supplier, () =>
       supplier.supplier.bookFlight({ reference, flight_option_id: flight.flight_option_id!, traveller, booker_email: booker(b, ctx) }),
     );
@@ -139,7 +139,7 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
     if (!set.ownAirline) return { status: 'NEEDS_REVIEW', reason: "the crew seat is in the airline's own system, which is no longer connected: cancel it there" };
     return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id));
   }
-  let supplier = flightSupplierNamed(set, flight.supplier as never);
+  let supplier = flightSupplierNamed(set, flight.supplier);
   let supplierRef = flight.supplier_ref ?? null;
   if (!supplierRef) {
     // No answer was recorded: a timed-out order call may still have made one.

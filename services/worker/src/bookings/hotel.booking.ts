@@ -107,7 +107,7 @@ export async function amendStay(deps: HotelBookingDeps, b: BookingRow, ctx: Airl
   const hotel = blockOf(b);
   if (!hotel.supplier_ref) return bookStay(deps, b, supplierReference('book', b.booking_id, taskRef), ctx, 'MODIFIED', attempt);
   const set = await deps.registry.forAirline(b.airline_id);
-  const holder = hotelSupplierNamed(set, hotel.supplier as never);
+  const holder = hotelSupplierNamed(set, hotel.supplier);
   if (!holder) return { status: 'NEEDS_REVIEW', reason: `the room is held at ${hotel.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers` };
   const current = await holder.supplier.getReservation(hotel.supplier_ref);
   if (current && current.property_id !== hotel.property_id) {
@@ -129,7 +129,7 @@ export async function amendStay(deps: HotelBookingDeps, b: BookingRow, ctx: Airl
 export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise<Outcome> {
   const hotel = blockOf(b);
   const set = await deps.registry.forAirline(b.airline_id);
-  let holder = hotelSupplierNamed(set, hotel.supplier as never);
+  let holder = hotelSupplierNamed(set, hotel.supplier);
   let supplierRef = hotel.supplier_ref ?? null;
   if (!supplierRef) {
     // No answer was recorded: a timed-out booking call may still have made a room.
