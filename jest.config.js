@@ -23,7 +23,10 @@ const shared = {
   // Outage tests restart shared services (Postgres): jest.outage.config.js runs them alone, after this run.
   testPathIgnorePatterns: ['/node_modules/', '\\.outage\\.test\\.ts$'],
   transform: {
-    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
 };

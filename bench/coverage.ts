@@ -36,7 +36,8 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [v, performance.now() - t];
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
 async function seedBookings(db: Db, airlineId: string): Promise<void> {
   // The bucket of a row decides its booking: deterministic, set-based.
@@ -44,14 +45,18 @@ async function seedBookings(db: Db, airlineId: string): Promise<void> {
     select airline_id, 'HOTEL', case when b < 85 or b = 99 then 'CONFIRMED' when b < 90 then 'PENDING' when b < 93 then 'FAILED' when b < 96 then 'NEEDS_REVIEW' else 'CANCELLED' end,
       'SCHEDULE_DIFF', false, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local,
       case when b = 99 then (checkout_time_local::timestamptz + interval '1 day')::text else checkout_time_local end
-    from (select *, abs(hashtext(row_key)) % 100 as b from rostered_layovers where airline_id = ${airlineId}) r where b not in (97, 98)`.execute(db);
+    from (select *, abs(hashtext(row_key)) % 100 as b from rostered_layovers where airline_id = ${airlineId}) r where b not in (97, 98)`.execute(
+    db,
+  );
   // Dropped by the roster, cancellation awaiting review.
   await sql`insert into bookings (airline_id, type, status, source, pending_cancel, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local)
     select airline_id, 'HOTEL', 'NEEDS_REVIEW', 'SCHEDULE_DIFF', true, employee_id, 'GONE' || pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local
     from rostered_layovers where airline_id = ${airlineId} and abs(hashtext(row_key || 'x')) % 100 < 2`.execute(db);
   await sql`insert into bookings (airline_id, type, status, source, employee_id, pairing_number, duty_date, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local)
     select airline_id, 'FLIGHT', case when b < 80 then 'CONFIRMED' when b < 95 then 'NEEDS_REVIEW' else 'PENDING' end, 'SCHEDULE_DIFF', employee_id, pairing_number, roster_date, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local
-    from (select *, abs(hashtext(row_key)) % 100 as b from rostered_deadheads where airline_id = ${airlineId}) r where b < 98`.execute(db);
+    from (select *, abs(hashtext(row_key)) % 100 as b from rostered_deadheads where airline_id = ${airlineId}) r where b < 98`.execute(
+    db,
+  );
 }
 
 async function main(): Promise<void> {
@@ -69,7 +74,13 @@ async function main(): Promise<void> {
     const other = await tenancyRepo.createAirline(db, 'Bench other air', 'ZZ');
     const mAir = await tenancyRepo.createAirline(db, 'Bench M Air', 'MM');
     const write = async (id: string, f: FlatRoster) =>
-      (await timed(() => db.transaction().execute((trx) => coverageRepo.replaceRosteredRows(trx, id, window, rosteredRowsIn(window, f)))))[1];
+      (
+        await timed(() =>
+          db
+            .transaction()
+            .execute((trx) => coverageRepo.replaceRosteredRows(trx, id, window, rosteredRowsIn(window, f))),
+        )
+      )[1];
     const lFirst = await write(airline.airline_id, l);
     const lAgain = await write(airline.airline_id, l);
     await write(other.airline_id, l);
@@ -117,7 +128,9 @@ async function main(): Promise<void> {
       ]);
     }
     say('');
-    say(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${ITERATIONS} answers per window size`);
+    say(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${ITERATIONS} answers per window size`,
+    );
     say(
       `load average at the end: ${os
         .loadavg()

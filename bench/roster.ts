@@ -32,9 +32,36 @@ import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/c
 import { addDays, diffRoster, flattenRoster } from '@crew/engine';
 import { generateRoster, mutateRoster, ROSTER_SIZES, type RosterSize } from '@crew/roster-generator';
 import { expectStatus, http, onboard, type StackUrls, type Tenant } from './lib/client';
-import { checkpoint, measureCopy, measureParse, measureQueue, measureRosterFloor, type CopyFloor, type ParseFloor, type QueueFloor } from './lib/floor';
-import { backendPids, cpuDelta, cpuSnapshot, HealthSampler, machineCpu, PgActivityProfiler, type ActivityProfile, type HealthStats } from './lib/observe';
-import { freePort, procStatusKb, recentOutput, ROOT, startService, stopAll, waitHttpOk, type Service } from './lib/processes';
+import {
+  checkpoint,
+  measureCopy,
+  measureParse,
+  measureQueue,
+  measureRosterFloor,
+  type CopyFloor,
+  type ParseFloor,
+  type QueueFloor,
+} from './lib/floor';
+import {
+  backendPids,
+  cpuDelta,
+  cpuSnapshot,
+  HealthSampler,
+  machineCpu,
+  PgActivityProfiler,
+  type ActivityProfile,
+  type HealthStats,
+} from './lib/observe';
+import {
+  freePort,
+  procStatusKb,
+  recentOutput,
+  ROOT,
+  startService,
+  stopAll,
+  waitHttpOk,
+  type Service,
+} from './lib/processes';
 import { benchCleanups } from './lib/cleanup';
 import { prepareBenchStorage } from './lib/storage';
 import { int, mib, ms, ratio, sec, table, textTable, writeDocsBlock } from './lib/report';
@@ -45,7 +72,8 @@ import { WebhookSink } from './lib/webhooks';
 
 function sizeOf(name: string, fallback: RosterSize): RosterSize {
   const v = (process.env[name] || fallback).toUpperCase();
-  if (!(v in ROSTER_SIZES)) throw new Error(`${name} must be one of ${Object.keys(ROSTER_SIZES).join(', ')}, got "${v}"`);
+  if (!(v in ROSTER_SIZES))
+    throw new Error(`${name} must be one of ${Object.keys(ROSTER_SIZES).join(', ')}, got "${v}"`);
   return v as RosterSize;
 }
 
@@ -97,7 +125,12 @@ const MACHINE = machine();
 function codeVersion(): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean).length;
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean).length;
     return dirty ? `commit ${head} with ${dirty} modified tracked file(s)` : `commit ${head}`;
   } catch {
     return 'unknown (no git)';
@@ -142,10 +175,13 @@ interface Ctx {
 }
 
 async function scheduleRow(ctx: Ctx, id: string) {
-  const r = await ctx.reader.query<{ status: string; received_at: Date; started_at: Date | null; completed_at: Date | null; error: string | null }>(
-    'select status, received_at, started_at, completed_at, error from schedules where schedule_id = $1',
-    [id],
-  );
+  const r = await ctx.reader.query<{
+    status: string;
+    received_at: Date;
+    started_at: Date | null;
+    completed_at: Date | null;
+    error: string | null;
+  }>('select status, received_at, started_at, completed_at, error from schedules where schedule_id = $1', [id]);
   return r.rows[0]!;
 }
 
@@ -169,7 +205,12 @@ async function submitAndWait(ctx: Ctx, tenant: Tenant, label: string, body: Buff
     return { h: await health.stop(), p: await profiler.stop() };
   };
   try {
-    const res = await http(`${ctx.urls.apiUrl}/api/v1/crew/schedules`, { method: 'POST', raw: body, token, timeoutMs: 600_000 });
+    const res = await http(`${ctx.urls.apiUrl}/api/v1/crew/schedules`, {
+      method: 'POST',
+      raw: body,
+      token,
+      timeoutMs: 600_000,
+    });
     const postMs = performance.now() - t0;
     expectStatus(res, 202, `${label}: POST /crew/schedules`);
     const id = res.body.schedule_id as string;
@@ -185,7 +226,8 @@ async function submitAndWait(ctx: Ctx, tenant: Tenant, label: string, body: Buff
         last = ps.body;
         break;
       }
-      if (performance.now() - t0 > TIMEOUT_MS) throw new Error(`${label}: schedule ${id} still ${ps.body.status} after ${TIMEOUT_MS / 1000} s`);
+      if (performance.now() - t0 > TIMEOUT_MS)
+        throw new Error(`${label}: schedule ${id} still ${ps.body.status} after ${TIMEOUT_MS / 1000} s`);
       await sleep(200);
     }
     const doneWall = wallStart + doneMs;
@@ -194,7 +236,10 @@ async function submitAndWait(ctx: Ctx, tenant: Tenant, label: string, body: Buff
     const pidsAfter = await backendPids(ctx.reader, ctx.dbName);
     const cpuAfter = cpuSnapshot([ctx.api.pid, ctx.worker.pid, ...pidsAfter]);
     const obs = (await stopObservers())!;
-    const pgCpu = [...new Set([...pidsBefore, ...pidsAfter])].reduce((s, p) => s + Math.max(0, cpuDelta(cpuBefore, cpuAfter, p)), 0);
+    const pgCpu = [...new Set([...pidsBefore, ...pidsAfter])].reduce(
+      (s, p) => s + Math.max(0, cpuDelta(cpuBefore, cpuAfter, p)),
+      0,
+    );
     const row = await scheduleRow(ctx, id);
     const received = row.received_at.getTime();
     const started = row.started_at?.getTime() ?? NaN;
@@ -213,7 +258,11 @@ async function submitAndWait(ctx: Ctx, tenant: Tenant, label: string, body: Buff
       processingMs: completed - started,
       afterCompletedMs: doneWall - completed,
       health: obs.h,
-      slow: obs.h.slow.map((x) => ({ offsetMs: x.at - wallStart, ms: x.ms, duringPost: x.at < wallStart + postMs && x.at + x.ms > wallStart })),
+      slow: obs.h.slow.map((x) => ({
+        offsetMs: x.at - wallStart,
+        ms: x.ms,
+        duringPost: x.at < wallStart + postMs && x.at + x.ms > wallStart,
+      })),
       workerHwmKb: procStatusKb(ctx.worker.pid, 'VmHWM'),
       profile: obs.p,
       cpu: {
@@ -262,8 +311,17 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
   step(`booking part: onboarding a second airline, roster ${BOOKING_SIZE}`);
   const tenant = await onboard(ctx.urls, 'Bench Booking Air', 'BK');
   if (ctx.webhooks) await ctx.webhooks.subscribe(tenant);
-  expectStatus(await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bk.bench' } }), 200, 'company config');
-  const roster = generateRoster({ ...ROSTER_SIZES[BOOKING_SIZE], seed: SEED + 1, startDate: START_DATE, carrier: 'BK' });
+  expectStatus(
+    await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bk.bench' } }),
+    200,
+    'company config',
+  );
+  const roster = generateRoster({
+    ...ROSTER_SIZES[BOOKING_SIZE],
+    seed: SEED + 1,
+    startDate: START_DATE,
+    carrier: 'BK',
+  });
   const allStations = [...new Set(flattenRoster(roster).layovers.map((l) => l.station))].sort();
   const stations: string[] = [];
   const skipped: string[] = [];
@@ -275,7 +333,12 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
   }
   const cfg = await tenant.api('/crew/config/hotels', {
     method: 'PUT',
-    body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })) },
+    body: {
+      bases: stations.map((s) => ({
+        base_station: s,
+        hotels: [{ property_id: `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }],
+      })),
+    },
   });
   expectStatus(cfg, 200, 'PUT /crew/config/hotels');
   for (const base of cfg.body.bases as { base_station: string; hotels: { hotel_config_id: number }[] }[]) {
@@ -287,10 +350,17 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
     expectStatus(c, 201, `contract ${base.base_station}`);
     const rates = await tenant.api(`/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, {
       method: 'PUT',
-      body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] },
+      body: {
+        rate_periods: [
+          { effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } },
+        ],
+      },
     });
     expectStatus(rates, 200, `rates ${base.base_station}`);
-    const cr = await tenant.api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
+    const cr = await tenant.api('/crew/config/hotels/change-requests', {
+      method: 'POST',
+      body: { contract_id: c.body.contract_id, intent: 'ENABLE' },
+    });
     expectStatus(cr, 201, `change request ${base.base_station}`);
     const decided = await http(`${ctx.urls.apiUrl}/ops/v1/change-requests/${cr.body.request_id}/decide`, {
       method: 'POST',
@@ -299,7 +369,9 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
     });
     expectStatus(decided, 200, `decide ${base.base_station}`);
   }
-  step(`booking part: ${stations.length} stations contracted${skipped.length ? ` (skipped, unknown to the sandbox: ${skipped.join(', ')})` : ''}; submitting`);
+  step(
+    `booking part: ${stations.length} stations contracted${skipped.length ? ` (skipped, unknown to the sandbox: ${skipped.join(', ')})` : ''}; submitting`,
+  );
 
   const body = Buffer.from(JSON.stringify(roster));
   const health = await new HealthSampler(`${ctx.urls.apiUrl}/healthz`).start();
@@ -314,7 +386,12 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
   /** (seconds since submit, CONFIRMED so far): the booking rate over time. */
   const progress: [number, number][] = [];
   try {
-    const res = await http(`${ctx.urls.apiUrl}/api/v1/crew/schedules`, { method: 'POST', raw: body, token: await tenant.token(), timeoutMs: 600_000 });
+    const res = await http(`${ctx.urls.apiUrl}/api/v1/crew/schedules`, {
+      method: 'POST',
+      raw: body,
+      token: await tenant.token(),
+      timeoutMs: 600_000,
+    });
     expectStatus(res, 202, 'booking roster POST');
     const id = res.body.schedule_id as string;
     let diffDoneMs = NaN;
@@ -326,7 +403,10 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
     let lastReport = performance.now();
     for (;;) {
       status = (await scheduleRow(ctx, id)).status;
-      const counts = await ctx.reader.query<{ status: string; n: string }>('select status, count(*) as n from bookings where schedule_id = $1 group by status', [id]);
+      const counts = await ctx.reader.query<{ status: string; n: string }>(
+        'select status, count(*) as n from bookings where schedule_id = $1 group by status',
+        [id],
+      );
       byStatus = Object.fromEntries(counts.rows.map((r) => [r.status, Number(r.n)]));
       const now = performance.now() - t0;
       progress.push([now / 1000, byStatus.CONFIRMED ?? 0]);
@@ -354,7 +434,10 @@ async function bookingThroughput(ctx: Ctx, sandbox: Service): Promise<BookingRun
     const machineAfter = machineCpu();
     const pidsAfter = await backendPids(ctx.reader, ctx.dbName);
     const cpuAfter = cpuSnapshot([ctx.api.pid, ctx.worker.pid, sandbox.pid, ...pidsAfter]);
-    const pgCpu = [...new Set([...pidsBefore, ...pidsAfter])].reduce((sum, p) => sum + Math.max(0, cpuDelta(cpuBefore, cpuAfter, p)), 0);
+    const pgCpu = [...new Set([...pidsBefore, ...pidsAfter])].reduce(
+      (sum, p) => sum + Math.max(0, cpuDelta(cpuBefore, cpuAfter, p)),
+      0,
+    );
     healthStats = await health.stop();
     profile = await profiler.stop();
     // Booking rate in each quarter of the booking phase (diff written → terminal): a falling rate means per-booking cost grows with progress.
@@ -421,7 +504,14 @@ function profileText(p: ActivityProfile): string {
 
 interface Prepared {
   bodies: { first: Buffer; onePct: Buffer; tenPct: Buffer; rolled: Buffer };
-  counts: { pairings: number; rowCount: number; crewLegs: number; deadheads: number; layovers: number; actionItems: number };
+  counts: {
+    pairings: number;
+    rowCount: number;
+    crewLegs: number;
+    deadheads: number;
+    layovers: number;
+    actionItems: number;
+  };
   parse: ParseFloor;
   flattenMs: number;
   diffMs: number;
@@ -468,7 +558,10 @@ function prepare(): Prepared {
   t = performance.now();
   const checked = checkBody(ScheduleSubmission, parsed);
   const checkBodyMs = performance.now() - t;
-  if (!checked.ok) throw new Error(`the generated roster does not pass the api's schema: ${JSON.stringify(checked.issues.slice(0, 3))}`);
+  if (!checked.ok)
+    throw new Error(
+      `the generated roster does not pass the api's schema: ${JSON.stringify(checked.issues.slice(0, 3))}`,
+    );
   t = performance.now();
   scheduleSubmissionIssues(checked.value);
   const issuesMs = performance.now() - t;
@@ -480,9 +573,18 @@ function prepare(): Prepared {
   const onePct = mutateRoster(roster, { fraction: 0.01, seed: SEED + 100 });
   const tenPct = mutateRoster(onePct, { fraction: 0.1, seed: SEED + 200 });
   // The 10 % roster again with its window a day later (a rolling window): only the pairings at its edges change.
-  const rolled = { ...tenPct, schedule_start_date: addDays(tenPct.schedule_start_date, 1), schedule_end_date: addDays(tenPct.schedule_end_date, 1) };
+  const rolled = {
+    ...tenPct,
+    schedule_start_date: addDays(tenPct.schedule_start_date, 1),
+    schedule_end_date: addDays(tenPct.schedule_end_date, 1),
+  };
   return {
-    bodies: { first, onePct: Buffer.from(JSON.stringify(onePct)), tenPct: Buffer.from(JSON.stringify(tenPct)), rolled: Buffer.from(JSON.stringify(rolled)) },
+    bodies: {
+      first,
+      onePct: Buffer.from(JSON.stringify(onePct)),
+      tenPct: Buffer.from(JSON.stringify(tenPct)),
+      rolled: Buffer.from(JSON.stringify(rolled)),
+    },
     counts,
     parse,
     flattenMs,
@@ -501,7 +603,9 @@ async function main(): Promise<void> {
   const databaseUrl = `${PG_BASE}/${dbName}`;
   const prefix = `bench${suffix}`;
   const opsToken = `bench-ops-${randomBytes(16).toString('hex')}`;
-  say(`Roster benchmark: size ${SIZE}${SKIP_BOOKING ? '' : `, booking part ${BOOKING_SIZE}`}; database ${dbName}, queue prefix ${prefix}`);
+  say(
+    `Roster benchmark: size ${SIZE}${SKIP_BOOKING ? '' : `, booking part ${BOOKING_SIZE}`}; database ${dbName}, queue prefix ${prefix}`,
+  );
   const code = codeVersion();
   say(`Machine: ${m.nproc} cores (${m.cpu}), ${m.memGiB} GiB, node ${m.node}, ${m.kernel}; code: ${code}`);
 
@@ -535,7 +639,9 @@ async function main(): Promise<void> {
   say(
     `  N = ${int(counts.crewLegs)} crew-legs + 2 × ${int(counts.layovers)} crew-layovers + ${int(counts.deadheads)} crew-deadheads = ${int(floorRows)} rows (${(floor.best.bytes / 1e6).toFixed(1)} MB of COPY text)`,
   );
-  say(`  floor runs: ${floor.all.map((f) => `${ms(f.parseMs)} + ${ms(f.copyMs)} = ${ms(f.ms)}`).join('; ')} → floor ${ms(floorMs)} (least)`);
+  say(
+    `  floor runs: ${floor.all.map((f) => `${ms(f.parseMs)} + ${ms(f.copyMs)} = ${ms(f.ms)}`).join('; ')} → floor ${ms(floorMs)} (least)`,
+  );
   // The previous definition (parse + COPY of rowCount + items + BullMQ addBulk/drain of as many jobs), for reference only.
   let oldFloor: { copy: CopyFloor; queue: QueueFloor; ms: number } | null = null;
   if (OLD_FLOOR) {
@@ -543,12 +649,19 @@ async function main(): Promise<void> {
     const copy = await measureCopy(databaseUrl, counts.rowCount + counts.actionItems, 'main');
     const queue = await measureQueue(REDIS_URL, prefix, counts.actionItems, 'child-process');
     oldFloor = { copy, queue, ms: parse.ms + copy.ms + queue.ms };
-    say(`  previous floor a + b + c = ${ms(oldFloor.ms)} (COPY ${int(copy.rows)} rows ${ms(copy.ms)}, BullMQ ${int(queue.jobs)} jobs ${ms(queue.ms)})`);
+    say(
+      `  previous floor a + b + c = ${ms(oldFloor.ms)} (COPY ${int(copy.rows)} rows ${ms(copy.ms)}, BullMQ ${int(queue.jobs)} jobs ${ms(queue.ms)})`,
+    );
   }
 
   // ---- the stack
   step('starting auth, supplier-sandbox, api, worker');
-  const [apiPort, workerPort, authPort, sandboxPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [apiPort, workerPort, authPort, sandboxPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const authUrl = `http://127.0.0.1:${authPort}`;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const env: Record<string, string> = {
@@ -589,7 +702,12 @@ async function main(): Promise<void> {
   };
   // Diagnostics: node flags NODE_OPTIONS refuses (e.g. --cpu-prof --cpu-prof-dir=…), space-separated.
   const workerArgv = (process.env.BENCH_WORKER_EXEC_ARGV ?? '').split(' ').filter(Boolean);
-  const worker = startService('worker', workerPort, proxy ? { ...workerEnv, SUPPLIER_URL: proxy.url } : workerEnv, workerArgv);
+  const worker = startService(
+    'worker',
+    workerPort,
+    proxy ? { ...workerEnv, SUPPLIER_URL: proxy.url } : workerEnv,
+    workerArgv,
+  );
   await Promise.all([
     waitHttpOk(`${authUrl}/healthz`, auth),
     waitHttpOk(`${sandboxUrl}/healthz`, sandbox),
@@ -612,13 +730,20 @@ async function main(): Promise<void> {
     // The worker's own account of the run: its "schedule processed" log line with milliseconds per phase. It comes
     // after the commit the run ends with, once the worker has analyzed the tables a big diff wrote (its `analyze`
     // phase): the next run starts after it, so that run's time and CPU are its own.
-    const processed = () => [...worker.output].reverse().find((l) => l.includes('"schedule processed"') && l.includes(s.scheduleId));
+    const processed = () =>
+      [...worker.output].reverse().find((l) => l.includes('"schedule processed"') && l.includes(s.scheduleId));
     for (let waited = 0; !processed() && waited < 60_000; waited += 50) await sleep(50);
     const line = processed();
     if (line) {
       const logged = JSON.parse(line) as { phases_ms?: Record<string, number>; diffed_pairings?: number | string };
       const p = logged.phases_ms ?? {};
-      phasesOf.set(s.label, [`diffed pairings ${logged.diffed_pairings ?? 'none'}`, ...Object.entries(p).map(([k, v]) => `${k} ${int(v)}`)].join(', '));
+      phasesOf.set(
+        s.label,
+        [
+          `diffed pairings ${logged.diffed_pairings ?? 'none'}`,
+          ...Object.entries(p).map(([k, v]) => `${k} ${int(v)}`),
+        ].join(', '),
+      );
     }
     say(
       `  ${s.label}: POST→202 ${ms(s.postMs)}, submit→poll false ${ms(s.doneMs)} (${ratio(s.doneMs / floorMs)} floor), ` +
@@ -670,7 +795,11 @@ async function main(): Promise<void> {
   const warnings = [api, worker, auth, sandbox].flatMap((s) =>
     s.output
       // The change requests the booking set-up raises are expected warnings.
-      .filter((l) => (/"level":("?(warn|error|fatal)"?|40|50|60)\b/.test(l) || !l.startsWith('{')) && !l.includes('hotel_change_request_raised'))
+      .filter(
+        (l) =>
+          (/"level":("?(warn|error|fatal)"?|40|50|60)\b/.test(l) || !l.startsWith('{')) &&
+          !l.includes('hotel_change_request_raised'),
+      )
       .slice(-5)
       .map((l) => `${s.name}: ${l.slice(0, 300)}`),
   );
@@ -678,13 +807,37 @@ async function main(): Promise<void> {
   // ---- report
   const [first, identical, one, ten] = runs as [Submission, Submission, Submission, Submission];
   const targets = [
-    { what: `${SIZE} submit → done ≤ 3× floor`, value: `${ms(first.doneMs)} = ${ratio(first.doneMs / floorMs)}`, met: first.doneMs <= 3 * floorMs },
-    { what: `identical ${SIZE} resubmission ≤ 1.5× floor`, value: `${ms(identical.doneMs)} = ${ratio(identical.doneMs / floorMs)}`, met: identical.doneMs <= 1.5 * floorMs },
-    { what: `${SIZE} 1 % changed ≤ 1.5× floor`, value: `${ms(one.doneMs)} = ${ratio(one.doneMs / floorMs)}`, met: one.doneMs <= 1.5 * floorMs },
-    { what: `${SIZE} 10 % changed ≤ 2× floor`, value: `${ms(ten.doneMs)} = ${ratio(ten.doneMs / floorMs)}`, met: ten.doneMs <= 2 * floorMs },
+    {
+      what: `${SIZE} submit → done ≤ 3× floor`,
+      value: `${ms(first.doneMs)} = ${ratio(first.doneMs / floorMs)}`,
+      met: first.doneMs <= 3 * floorMs,
+    },
+    {
+      what: `identical ${SIZE} resubmission ≤ 1.5× floor`,
+      value: `${ms(identical.doneMs)} = ${ratio(identical.doneMs / floorMs)}`,
+      met: identical.doneMs <= 1.5 * floorMs,
+    },
+    {
+      what: `${SIZE} 1 % changed ≤ 1.5× floor`,
+      value: `${ms(one.doneMs)} = ${ratio(one.doneMs / floorMs)}`,
+      met: one.doneMs <= 1.5 * floorMs,
+    },
+    {
+      what: `${SIZE} 10 % changed ≤ 2× floor`,
+      value: `${ms(ten.doneMs)} = ${ratio(ten.doneMs / floorMs)}`,
+      met: ten.doneMs <= 2 * floorMs,
+    },
     // Every one of the four posts and every health sample of the four runs counts, not only the first.
-    { what: `POST answers 202 for ${SIZE} in < 2 s (each of the ${runs.length} posts)`, value: `${runs.map((r) => ms(r.postMs)).join(' / ')}`, met: runs.every((r) => r.postMs < 2000) },
-    { what: 'worker peak RSS ≤ 1 GiB', value: mib(end.workerHwm), met: end.workerHwm !== null && end.workerHwm <= GIB_KB },
+    {
+      what: `POST answers 202 for ${SIZE} in < 2 s (each of the ${runs.length} posts)`,
+      value: `${runs.map((r) => ms(r.postMs)).join(' / ')}`,
+      met: runs.every((r) => r.postMs < 2000),
+    },
+    {
+      what: 'worker peak RSS ≤ 1 GiB',
+      value: mib(end.workerHwm),
+      met: end.workerHwm !== null && end.workerHwm <= GIB_KB,
+    },
     {
       what: `GET /healthz < 100 ms while ${SIZE} is ingested (all ${runs.length} runs)`,
       value: `max ${ms(Math.max(...runs.map((r) => r.health.maxMs)))}, p99 ${ms(Math.max(...runs.map((r) => r.health.p99Ms)))} (worst run)`,
@@ -697,7 +850,11 @@ async function main(): Promise<void> {
       `${ms(f.parseMs)} + ${ms(f.copyMs)}`,
       ms(f.ms),
     ]),
-    ['floor (least of the runs)', `N = ${int(counts.crewLegs)} crew-legs + 2 × ${int(counts.layovers)} crew-layovers + ${int(counts.deadheads)} crew-deadheads`, ms(floorMs)],
+    [
+      'floor (least of the runs)',
+      `N = ${int(counts.crewLegs)} crew-legs + 2 × ${int(counts.layovers)} crew-layovers + ${int(counts.deadheads)} crew-deadheads`,
+      ms(floorMs),
+    ],
     ...(oldFloor
       ? [
           [
@@ -708,7 +865,15 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
-  const serviceRows = runs.map((s) => [s.label, ms(s.doneMs), ratio(s.doneMs / floorMs), ms(s.postMs), int(s.items), s.status, mib(s.workerHwmKb)]);
+  const serviceRows = runs.map((s) => [
+    s.label,
+    ms(s.doneMs),
+    ratio(s.doneMs / floorMs),
+    ms(s.postMs),
+    int(s.items),
+    s.status,
+    mib(s.workerHwmKb),
+  ]);
   const phaseRows = runs.map((s) => [
     s.label,
     ms(s.untilReceivedMs),
@@ -719,7 +884,10 @@ async function main(): Promise<void> {
     `${s.cpu.worker.toFixed(1)} / ${s.cpu.api.toFixed(1)} / ${s.cpu.postgres.toFixed(1)} / ${s.cpu.bench.toFixed(1)}`,
     `${s.cpu.machineBusy.toFixed(1)} s = ${((100 * s.cpu.machineBusy) / (MACHINE.nproc * s.cpu.wallS)).toFixed(0)} %`,
   ]);
-  const slowText = (s: Submission) => (s.slow.length ? s.slow.map((x) => `${ms(x.ms)} at +${ms(x.offsetMs)}${x.duringPost ? ' (during the POST)' : ''}`).join('; ') : '-');
+  const slowText = (s: Submission) =>
+    s.slow.length
+      ? s.slow.map((x) => `${ms(x.ms)} at +${ms(x.offsetMs)}${x.duringPost ? ' (during the POST)' : ''}`).join('; ')
+      : '-';
   const healthRows = runs.map((s) => [
     s.label,
     int(s.health.samples),
@@ -740,7 +908,10 @@ async function main(): Promise<void> {
   const targetRows = targets.map((x) => [x.what, x.value, x.met ? 'met' : 'NOT met']);
   const bookingRows = booking
     ? [
-        ['roster', `${booking.size}, ${booking.stations} layover stations contracted${booking.stationsSkipped.length ? ` (${booking.stationsSkipped.length} skipped)` : ''}`],
+        [
+          'roster',
+          `${booking.size}, ${booking.stations} layover stations contracted${booking.stationsSkipped.length ? ` (${booking.stationsSkipped.length} skipped)` : ''}`,
+        ],
         [
           'bookings of the schedule',
           `${int(booking.bookings)}: ${Object.entries(booking.byStatus)
@@ -750,10 +921,16 @@ async function main(): Promise<void> {
         ...booking.notConfirmed.map((x, i) => [i === 0 ? 'not confirmed, by type, status and reason' : '', x]),
         ['submit → diff written (schedule left PROCESSING)', ms(booking.diffDoneMs)],
         ['submit → processing-status poll_recommended false', ms(booking.pollFalseMs)],
-        ['submit → every booking terminal (none PENDING, schedule COMPLETED)', `${ms(booking.terminalMs)}${booking.timedOut ? ' (timed out)' : ''}`],
+        [
+          'submit → every booking terminal (none PENDING, schedule COMPLETED)',
+          `${ms(booking.terminalMs)}${booking.timedOut ? ' (timed out)' : ''}`,
+        ],
         ['confirmed bookings per second (CONFIRMED / submit→terminal)', booking.perSecond.toFixed(1)],
         ['confirmed bookings per second of the booking phase only', booking.perSecondBookingPhase.toFixed(1)],
-        ['confirmed per second in each quarter of the booking phase', booking.quarters.map((q) => q.toFixed(0)).join(' / ')],
+        [
+          'confirmed per second in each quarter of the booking phase',
+          booking.quarters.map((q) => q.toFixed(0)).join(' / '),
+        ],
         [
           'CPU seconds worker / api / sandbox / Postgres backends; machine busy',
           `${booking.cpu.worker.toFixed(1)} / ${booking.cpu.api.toFixed(1)} / ${booking.cpu.sandbox.toFixed(1)} / ${booking.cpu.postgres.toFixed(1)}; ` +
@@ -771,7 +948,9 @@ async function main(): Promise<void> {
 
   say();
   say('================================================================ REPORT');
-  say(`size ${SIZE}; ${m.nproc} cores, ${m.memGiB} GiB, node ${m.node}, Postgres ${versions.postgres}, Redis ${versions.redis}`);
+  say(
+    `size ${SIZE}; ${m.nproc} cores, ${m.memGiB} GiB, node ${m.node}, Postgres ${versions.postgres}, Redis ${versions.redis}`,
+  );
   say();
   say('Floor');
   say(textTable(['part', 'volume', 'time'], floorTable));
@@ -780,13 +959,42 @@ async function main(): Promise<void> {
   say(textTable(['run', 'submit→done', '× floor', 'POST→202', 'items', 'status', 'worker VmHWM after'], serviceRows));
   say();
   say('Where the time goes (schedule row timestamps; CPU from /proc)');
-  say(textTable(['run', 'until received_at', 'received→202', 'queued', 'worker processing', 'completed→seen', 'CPU s worker/api/pg/bench', 'machine busy'], phaseRows));
+  say(
+    textTable(
+      [
+        'run',
+        'until received_at',
+        'received→202',
+        'queued',
+        'worker processing',
+        'completed→seen',
+        'CPU s worker/api/pg/bench',
+        'machine busy',
+      ],
+      phaseRows,
+    ),
+  );
   say();
   say('Worker statements sampled from pg_stat_activity every 250 ms');
   for (const l of profileLines) say(`  ${l}`);
   say();
   say('GET /healthz on the api, every 50 ms');
-  say(textTable(['run', 'samples', 'p50', 'p99', 'max', '≥100 ms', 'errors', 'sampler loop max', 'samples ≥ 100 ms (start after the POST began)'], healthRows));
+  say(
+    textTable(
+      [
+        'run',
+        'samples',
+        'p50',
+        'p99',
+        'max',
+        '≥100 ms',
+        'errors',
+        'sampler loop max',
+        'samples ≥ 100 ms (start after the POST began)',
+      ],
+      healthRows,
+    ),
+  );
   say();
   say('Peak RSS (VmHWM)');
   say(textTable(['process', 'after the schedule runs', 'at the end'], rssRows));
@@ -806,7 +1014,10 @@ async function main(): Promise<void> {
   if (proxy) {
     say();
     say(`Supplier answers seen by the refusal relay, by status: ${JSON.stringify(Object.fromEntries(proxy.counts))}`);
-    for (const r of proxy.refusals.slice(0, 5)) say(`  ${r.status}\n    worker sent (tail) ${r.requestTail.slice(-1500)}\n    sandbox answered ${r.response.slice(0, 1000)}`);
+    for (const r of proxy.refusals.slice(0, 5))
+      say(
+        `  ${r.status}\n    worker sent (tail) ${r.requestTail.slice(-1500)}\n    sandbox answered ${r.response.slice(0, 1000)}`,
+      );
   }
   const totalS = (Date.now() - started) / 1000;
   say();
@@ -843,7 +1054,10 @@ async function main(): Promise<void> {
       'submit→done: from the start of the POST to the first processing-status answer with `poll_recommended` false ' +
         '(polled every 200 ms). "× floor" is the ratio to the floor above (issue 12: JSON.parse + COPY of N rows, least of three; no BullMQ).',
       '',
-      table(['run', 'submit→done', '× floor', 'POST→202', 'action items', 'status', 'worker VmHWM after the run'], serviceRows),
+      table(
+        ['run', 'submit→done', '× floor', 'POST→202', 'action items', 'status', 'worker VmHWM after the run'],
+        serviceRows,
+      ),
       '',
       'Where the time goes: "until received_at" is upload, body parsing, validation and gzip in the api before its insert ' +
         'transaction starts; "queued" is received_at→started_at (outbox relay and BullMQ pickup); "worker processing" is ' +
@@ -851,7 +1065,19 @@ async function main(): Promise<void> {
         'is the commit plus the poll interval. CPU seconds are read from /proc for the worker, the api, the Postgres backends of the ' +
         'bench database and the bench process; "machine CPU busy" is /proc/stat over the run, all processes of the machine (as a share of all cores).',
       '',
-      table(['run', 'until received_at', 'received→202', 'queued', 'worker processing', 'completed→seen', 'CPU s worker / api / pg / bench', 'machine CPU busy (all processes)'], phaseRows),
+      table(
+        [
+          'run',
+          'until received_at',
+          'received→202',
+          'queued',
+          'worker processing',
+          'completed→seen',
+          'CPU s worker / api / pg / bench',
+          'machine CPU busy (all processes)',
+        ],
+        phaseRows,
+      ),
       '',
       'Worker phases (ms, from its "schedule processed" log line; tx_* are inside the write transaction):',
       '',
@@ -863,7 +1089,20 @@ async function main(): Promise<void> {
       '',
       '`GET /healthz` on the api, sampled every 50 ms (one request at a time, from a separate small process) during each run:',
       '',
-      table(['run', 'samples', 'p50', 'p99', 'max', '≥ 100 ms', 'errors', 'sampler event-loop max', 'samples ≥ 100 ms: duration at start offset from the POST'], healthRows),
+      table(
+        [
+          'run',
+          'samples',
+          'p50',
+          'p99',
+          'max',
+          '≥ 100 ms',
+          'errors',
+          'sampler event-loop max',
+          'samples ≥ 100 ms: duration at start offset from the POST',
+        ],
+        healthRows,
+      ),
       '',
       'Peak resident set (VmHWM from /proc/<pid>/status):',
       '',

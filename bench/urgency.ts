@@ -32,7 +32,15 @@ import { benchCleanups } from './lib/cleanup';
 import { prepareBenchStorage, type Cleanup } from './lib/storage';
 import { int, table, textTable, writeDocsBlock } from './lib/report';
 import { Keyring } from '@crew/platform';
-import { callDelta, putProfiles, stayRatePeriods, supplierCalls, supplierFloor, useDuffelHotels, type SupplierPath } from './lib/duffel-path';
+import {
+  callDelta,
+  putProfiles,
+  stayRatePeriods,
+  supplierCalls,
+  supplierFloor,
+  useDuffelHotels,
+  type SupplierPath,
+} from './lib/duffel-path';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS || 250);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
@@ -40,7 +48,8 @@ const PAIRINGS = Number(process.env.BENCH_PAIRINGS || 3600);
 const DRAIN_WINDOW_MS = Number(process.env.BENCH_DRAIN_WINDOW_S || 20) * 1000;
 const WRITE_DOCS = process.env.BENCH_DOCS !== '0';
 const SUPPLIER = process.env.BENCH_SUPPLIER || 'sandbox';
-if (!['sandbox', 'duffel', 'compare'].includes(SUPPLIER)) throw new Error(`BENCH_SUPPLIER must be sandbox, duffel or compare, got "${SUPPLIER}"`);
+if (!['sandbox', 'duffel', 'compare'].includes(SUPPLIER))
+  throw new Error(`BENCH_SUPPLIER must be sandbox, duffel or compare, got "${SUPPLIER}"`);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 1));
 /** The Duffel contracts' rate periods cover the bench's stays (the rosters start 2027-03-01, 30 days). */
 const STAY_FROM = '2027-02-15';
@@ -60,22 +69,37 @@ const { cleanups: runCleanups, cleanup } = benchCleanups();
 
 let t0Run = performance.now();
 function guard(what: string): void {
-  if (performance.now() - t0Run > DEADLINE_MS) throw new Error(`deadline of ${DEADLINE_MS / 1000} s passed while waiting for ${what}`);
+  if (performance.now() - t0Run > DEADLINE_MS)
+    throw new Error(`deadline of ${DEADLINE_MS / 1000} s passed while waiting for ${what}`);
 }
 
 /**
  * Contract the airline's hotel at each station (enabled) and set a booking account: the sandbox's first GDS
  * hotel at one rate period, or (duffel) the station's Stays accommodation at its own base amounts night by night.
  */
-async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wanted: string[], path: SupplierPath = 'sandbox'): Promise<string[]> {
-  expectStatus(await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bench.test' } }), 200, 'company config');
+async function contract(
+  urls: StackUrls,
+  tenant: Tenant,
+  sandboxUrl: string,
+  wanted: string[],
+  path: SupplierPath = 'sandbox',
+): Promise<string[]> {
+  expectStatus(
+    await tenant.api('/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bench.test' } }),
+    200,
+    'company config',
+  );
   const stations: string[] = [];
-  for (const s of [...new Set(wanted)].sort()) if ((await http(`${sandboxUrl}/hotels/GDS-${s}-001`)).status === 200) stations.push(s);
+  for (const s of [...new Set(wanted)].sort())
+    if ((await http(`${sandboxUrl}/hotels/GDS-${s}-001`)).status === 200) stations.push(s);
   const stay = (s: string) => (path === 'duffel' ? stayRatePeriods(s, STAY_FROM, STAY_TO) : null);
   const cfg = await tenant.api('/crew/config/hotels', {
     method: 'PUT',
     body: {
-      bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: stay(s)?.propertyId ?? `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }] })),
+      bases: stations.map((s) => ({
+        base_station: s,
+        hotels: [{ property_id: stay(s)?.propertyId ?? `GDS-${s}-001`, policy: 'FLEXIBLE', flex_window_minutes: 1440 }],
+      })),
     },
   });
   expectStatus(cfg, 200, 'PUT /crew/config/hotels');
@@ -92,10 +116,17 @@ async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wan
     expectStatus(c, 201, 'contract');
     const rates = await tenant.api(`/crew/config/hotels/${hotelId}/contracts/${c.body.contract_id}/rates`, {
       method: 'PUT',
-      body: { rate_periods: stay(base.base_station)?.periods ?? [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] },
+      body: {
+        rate_periods: stay(base.base_station)?.periods ?? [
+          { effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } },
+        ],
+      },
     });
     expectStatus(rates, 200, 'rates');
-    const cr = await tenant.api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: c.body.contract_id, intent: 'ENABLE' } });
+    const cr = await tenant.api('/crew/config/hotels/change-requests', {
+      method: 'POST',
+      body: { contract_id: c.body.contract_id, intent: 'ENABLE' },
+    });
     expectStatus(cr, 201, 'change request');
     expectStatus(
       await http(`${urls.apiUrl}/ops/v1/change-requests/${cr.body.request_id}/decide`, {
@@ -113,7 +144,15 @@ async function contract(urls: StackUrls, tenant: Tenant, sandboxUrl: string, wan
 /** The smallest generated roster with exactly `n` layovers (deterministic: the first seed that gives n). */
 function smallRoster(n: number, carrier: string) {
   for (let seed = 1; seed < 500; seed++) {
-    const r = generateRoster({ pairings: 2, days: 10, crewPool: 4, seed, startDate: START_DATE, carrier, deadheadFraction: 0 });
+    const r = generateRoster({
+      pairings: 2,
+      days: 10,
+      crewPool: 4,
+      seed,
+      startDate: START_DATE,
+      carrier,
+      deadheadFraction: 0,
+    });
     if (flattenRoster(r).layovers.length === n) return r;
   }
   throw new Error(`no small roster with ${n} layovers`);
@@ -147,7 +186,9 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   const databaseUrl = `${PG_BASE}/${dbName}`;
   const prefix = `bench${suffix}`;
   const opsToken = `bench-ops-${randomBytes(16).toString('hex')}`;
-  say(`Urgency benchmark (${path} path): sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`);
+  say(
+    `Urgency benchmark (${path} path): sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`,
+  );
 
   const { reader, redis } = await prepareBenchStorage(databaseUrl, REDIS_URL, prefix, cleanups);
 
@@ -184,22 +225,38 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   const api = startService('api', apiPort, env);
   const startWorker = async (): Promise<Service> => {
     const port = await freePort();
-    const w = startService('worker', port, { ...env, WORKER_PORT: String(port), NODE_OPTIONS: '--max-old-space-size=850' });
+    const w = startService('worker', port, {
+      ...env,
+      WORKER_PORT: String(port),
+      NODE_OPTIONS: '--max-old-space-size=850',
+    });
     await waitHttpOk(`http://127.0.0.1:${port}/healthz`, w);
     return w;
   };
-  await Promise.all([waitHttpOk(`${authUrl}/healthz`, auth), waitHttpOk(`${sandboxUrl}/healthz`, sandbox), waitHttpOk(`http://127.0.0.1:${apiPort}/readyz`, api)]);
+  await Promise.all([
+    waitHttpOk(`${authUrl}/healthz`, auth),
+    waitHttpOk(`${sandboxUrl}/healthz`, sandbox),
+    waitHttpOk(`http://127.0.0.1:${apiPort}/readyz`, api),
+  ]);
   const worker1 = await startWorker();
   const urls: StackUrls = { apiUrl: `http://127.0.0.1:${apiPort}`, authUrl, opsToken };
 
   /** Runnable booking tasks in Redis (hotel and flight queues, every lane). */
   const backlog = async () => {
     let n = 0;
-    for (const q of ['bookings', 'flight-bookings']) n += (await redis.zcard(`${prefix}:${q}:prioritized`)) + (await redis.llen(`${prefix}:${q}:wait`));
+    for (const q of ['bookings', 'flight-bookings'])
+      n += (await redis.zcard(`${prefix}:${q}:prioritized`)) + (await redis.llen(`${prefix}:${q}:wait`));
     return n;
   };
   const confirmedOf = async (airlineId: string) =>
-    Number((await reader.query<{ n: string }>(`select count(*) as n from bookings where airline_id = $1 and status = 'CONFIRMED'`, [airlineId])).rows[0]!.n);
+    Number(
+      (
+        await reader.query<{ n: string }>(
+          `select count(*) as n from bookings where airline_id = $1 and status = 'CONFIRMED'`,
+          [airlineId],
+        )
+      ).rows[0]!.n,
+    );
 
   /** POST an injection, then poll the booking until it leaves PENDING: ms from the POST, and the backlog then. */
   const inject = async (tenant: Tenant, email: string, station: string, label: string) => {
@@ -220,7 +277,8 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
     for (;;) {
       guard(`${label} to be CONFIRMED`);
       const b = await tenant.api(`/crew/bookings/${res.body.booking_id}`);
-      if (b.body.status !== 'PENDING') return { ms: performance.now() - t, status: b.body.status as string, backlog: await backlog() };
+      if (b.body.status !== 'PENDING')
+        return { ms: performance.now() - t, status: b.body.status as string, backlog: await backlog() };
       await sleep(25);
     }
   };
@@ -233,14 +291,32 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
     for (;;) {
       guard(`${label} to complete`);
       const ps = await tenant.api(`/crew/schedules/${res.body.schedule_id}/processing-status`);
-      if (!ps.body.poll_recommended) return { ms: performance.now() - t, status: ps.body.status as string, backlog: await backlog(), scheduleId: res.body.schedule_id as string };
+      if (!ps.body.poll_recommended)
+        return {
+          ms: performance.now() - t,
+          status: ps.body.status as string,
+          backlog: await backlog(),
+          scheduleId: res.body.schedule_id as string,
+        };
       await sleep(50);
     }
   };
 
   step('onboarding airlines A (the big roster), B (the urgent work) and C (the no-backlog baseline)');
-  const [A, B, C] = [await onboard(urls, 'Urgency A', 'UA'), await onboard(urls, 'Urgency B', 'UB'), await onboard(urls, 'Urgency C', 'UC')];
-  const bigRoster = generateRoster({ pairings: PAIRINGS, days: 30, crewPool: Math.round(PAIRINGS * 0.75), seed: 1, startDate: START_DATE, carrier: 'UA', deadheadFraction: 0 });
+  const [A, B, C] = [
+    await onboard(urls, 'Urgency A', 'UA'),
+    await onboard(urls, 'Urgency B', 'UB'),
+    await onboard(urls, 'Urgency C', 'UC'),
+  ];
+  const bigRoster = generateRoster({
+    pairings: PAIRINGS,
+    days: 30,
+    crewPool: Math.round(PAIRINGS * 0.75),
+    seed: 1,
+    startDate: START_DATE,
+    carrier: 'UA',
+    deadheadFraction: 0,
+  });
   const bigFlat = flattenRoster(bigRoster);
   const smallB = smallRoster(10, 'UB');
   const smallC = smallRoster(10, 'UC');
@@ -275,7 +351,10 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   const crewOf = (r: typeof bigRoster) => r.pairings.flatMap((p) => p.crew);
   const profiles =
     (await putProfiles(A, crewOf(bigRoster))) +
-    (await putProfiles(B, [...crewOf(smallB), { employee_id: 'UB-IROP', name: 'Irop Crew', traveller_email: bEmail }])) +
+    (await putProfiles(B, [
+      ...crewOf(smallB),
+      { employee_id: 'UB-IROP', name: 'Irop Crew', traveller_email: bEmail },
+    ])) +
     (await putProfiles(C, crewOf(smallC)));
   step(`${int(profiles)} traveller profiles written (title, gender, E.164 phone)`);
 
@@ -283,7 +362,9 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   const baseline = await submit(C, smallC, 'baseline (C)');
   say(`  baseline: ${s1(baseline.ms)} to ${baseline.status}`);
 
-  step(`airline A submits ${int(PAIRINGS)} pairings: ${int(bigFlat.layovers.length)} layovers, ${int(contractedLayovers)} at contracted stations`);
+  step(
+    `airline A submits ${int(PAIRINGS)} pairings: ${int(bigFlat.layovers.length)} layovers, ${int(contractedLayovers)} at contracted stations`,
+  );
   const aPost = await A.api('/crew/schedules', { method: 'POST', body: bigRoster, timeoutMs: 600_000 });
   expectStatus(aPost, 202, 'A: POST /crew/schedules');
   let peak = 0;
@@ -292,14 +373,20 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   let outboxAtInjection = 0;
   for (;;) {
     guard("A's booking tasks to be queued");
-    const status = (await reader.query<{ status: string }>('select status from schedules where schedule_id = $1', [aPost.body.schedule_id])).rows[0]!.status;
+    const status = (
+      await reader.query<{ status: string }>('select status from schedules where schedule_id = $1', [
+        aPost.body.schedule_id,
+      ])
+    ).rows[0]!.status;
     const n = await backlog();
     peak = Math.max(peak, n);
     const written = status !== 'QUEUED' && status !== 'PROCESSING';
     const outboxRows = Number((await reader.query<{ n: string }>('select count(*) as n from outbox')).rows[0]!.n);
     if (written && outboxRows > 0 && !during) {
       outboxAtInjection = outboxRows;
-      step(`(d) airline B injects a P1 IROP hotel while ${int(outboxRows)} of A's booking tasks are still in the outbox`);
+      step(
+        `(d) airline B injects a P1 IROP hotel while ${int(outboxRows)} of A's booking tasks are still in the outbox`,
+      );
       during = inject(B, bEmail, 'JFK', 'd');
       during.catch(() => undefined);
     }
@@ -311,9 +398,14 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   else say("  (d) not measured: A's booking tasks had left the outbox before the bench saw the diff written");
   const queuedAt = await backlog();
   step(`A's diff written: ${int(queuedAt)} booking tasks waiting`);
-  if (queuedAt < 20_000) say(`  (fewer than 20,000 waiting: the worker had already started on them while the diff was relayed)`);
+  if (queuedAt < 20_000)
+    say(`  (fewer than 20,000 waiting: the worker had already started on them while the diff was relayed)`);
 
-  const aEmail = (await reader.query<{ e: string }>('select traveller_email as e from travellers where airline_id = $1 limit 1', [A.airlineId])).rows[0]?.e;
+  const aEmail = (
+    await reader.query<{ e: string }>('select traveller_email as e from travellers where airline_id = $1 limit 1', [
+      A.airlineId,
+    ])
+  ).rows[0]?.e;
   if (!aEmail) throw new Error("A's roster left no traveller profile");
   step('(a) airline B injects a P1 IROP hotel');
   const a = await inject(B, bEmail, 'JFK', 'a');
@@ -323,7 +415,9 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   say(`  (b) ${s1(b.ms)} to ${b.status}; backlog then ${int(b.backlog)}`);
   step('(c) airline B submits a 10-layover roster');
   const c = await submit(B, smallB, '(c)');
-  say(`  (c) ${s1(c.ms)} to ${c.status}; backlog then ${int(c.backlog)} (baseline ${s1(baseline.ms)}: ${(c.ms / baseline.ms).toFixed(2)}×)`);
+  say(
+    `  (c) ${s1(c.ms)} to ${c.status}; backlog then ${int(c.backlog)} (baseline ${s1(baseline.ms)}: ${(c.ms / baseline.ms).toFixed(2)}×)`,
+  );
 
   /** Confirmed/s over a window, with the CPU share each process and Postgres used (1.0 = one core busy). */
   const drain = async (label: string, workers: Service[]) => {
@@ -343,7 +437,9 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
     const postgres = pgPids.reduce((sum, p) => sum + Math.max(0, share(p)), 0);
     const machineBusy = (m1.busy - m0.busy) / Math.max(1e-9, m1.total - m0.total);
     const cpu = `workers ${workers.map((w) => share(w.pid).toFixed(2)).join(' + ')}, api ${share(api.pid).toFixed(2)}, sandbox ${share(sandbox.pid).toFixed(2)}, postgres ${postgres.toFixed(2)} cores; machine ${(100 * machineBusy).toFixed(0)} % busy`;
-    say(`  ${label}: ${int(after - before)} confirmed in ${s1(wallS * 1000)} = ${rate.toFixed(1)}/s; backlog ${int(await backlog())}; CPU: ${cpu}`);
+    say(
+      `  ${label}: ${int(after - before)} confirmed in ${s1(wallS * 1000)} = ${rate.toFixed(1)}/s; backlog ${int(await backlog())}; CPU: ${cpu}`,
+    );
     return { rate, cpu };
   };
   const target = CONCURRENCY / (LATENCY_MS / 1000);
@@ -352,8 +448,11 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   const confirmed0 = await confirmedOf(A.airlineId);
   const d1 = await drain('1 worker', [worker1]);
   const calls = callDelta(calls0, await supplierCalls(sandboxUrl));
-  const callsPerBooking = Object.values(calls).reduce((x, y) => x + y, 0) / Math.max(1, (await confirmedOf(A.airlineId)) - confirmed0);
-  say(`  supplier calls per confirmed booking in that window: ${callsPerBooking.toFixed(2)} (${JSON.stringify(calls)})`);
+  const callsPerBooking =
+    Object.values(calls).reduce((x, y) => x + y, 0) / Math.max(1, (await confirmedOf(A.airlineId)) - confirmed0);
+  say(
+    `  supplier calls per confirmed booking in that window: ${callsPerBooking.toFixed(2)} (${JSON.stringify(calls)})`,
+  );
   const rate1 = d1.rate;
   step('starting a second worker process');
   const worker2 = await startWorker();
@@ -364,7 +463,9 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   await stopService(worker1, 12_000);
   // The floor: as many round trips as a booking made, at the same latency, against the now idle sandbox.
   const k = Math.max(1, Math.round(callsPerBooking));
-  step(`floor: ${k} supplier round trip(s) in a row, and ${CONCURRENCY} / ${2 * CONCURRENCY} such chains side by side (three measurements each)`);
+  step(
+    `floor: ${k} supplier round trip(s) in a row, and ${CONCURRENCY} / ${2 * CONCURRENCY} such chains side by side (three measurements each)`,
+  );
   const f1 = await supplierFloor(sandboxUrl, path, k, CONCURRENCY);
   const f2 = await supplierFloor(sandboxUrl, path, k, 2 * CONCURRENCY);
   say(
@@ -375,7 +476,13 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
   const rows = [
     ['(a) B injects P1 IROP hotel → CONFIRMED', s1(a.ms), a.status, int(a.backlog), '≤ 2 s'],
     ['(b) A injects P1 IROP hotel → CONFIRMED', s1(b.ms), b.status, int(b.backlog), '≤ 2 s'],
-    ['(c) B submits 10-layover roster → COMPLETED', s1(c.ms), c.status, int(c.backlog), `≤ 2 × baseline = ${s1(2 * baseline.ms)}`],
+    [
+      '(c) B submits 10-layover roster → COMPLETED',
+      s1(c.ms),
+      c.status,
+      int(c.backlog),
+      `≤ 2 × baseline = ${s1(2 * baseline.ms)}`,
+    ],
     [
       `(d) B injects P1 IROP hotel while A's tasks are relayed (${int(outboxAtInjection)} in the outbox) → CONFIRMED`,
       d ? s1(d.ms) : 'not measured',
@@ -386,13 +493,30 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
     ['(c) baseline: same-shaped roster (airline C), nothing queued', s1(baseline.ms), baseline.status, '0', ''],
   ];
   const drainRows = [
-    ['1 worker process', `${rate1.toFixed(1)}/s`, `${target.toFixed(0)}/s`, `${((100 * rate1) / target).toFixed(0)} %`, d1.cpu],
-    ['2 worker processes', `${rate2.toFixed(1)}/s`, `${(2 * target).toFixed(0)}/s`, `${((100 * rate2) / (2 * target)).toFixed(0)} % (${(rate2 / rate1).toFixed(2)}× one process)`, d2.cpu],
+    [
+      '1 worker process',
+      `${rate1.toFixed(1)}/s`,
+      `${target.toFixed(0)}/s`,
+      `${((100 * rate1) / target).toFixed(0)} %`,
+      d1.cpu,
+    ],
+    [
+      '2 worker processes',
+      `${rate2.toFixed(1)}/s`,
+      `${(2 * target).toFixed(0)}/s`,
+      `${((100 * rate2) / (2 * target)).toFixed(0)} % (${(rate2 / rate1).toFixed(2)}× one process)`,
+      d2.cpu,
+    ],
   ];
   say('');
   say(textTable(['measure', 'seconds', 'outcome', 'backlog then', 'target'], rows));
   say('');
-  say(textTable(['drain (A hotel bookings confirmed)', 'measured', 'concurrency × processes / latency', 'share', 'CPU (cores)'], drainRows));
+  say(
+    textTable(
+      ['drain (A hotel bookings confirmed)', 'measured', 'concurrency × processes / latency', 'share', 'CPU (cores)'],
+      drainRows,
+    ),
+  );
 
   if (WRITE_DOCS && SUPPLIER === 'sandbox') {
     const cpu = os.cpus()[0]?.model.trim() ?? 'unknown';
@@ -408,7 +532,16 @@ async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<Scenar
       '',
       `Drain rate of A's hotel bookings over ${DRAIN_WINDOW_MS / 1000} s windows with the backlog above (a second worker process started for the second window):`,
       '',
-      table(['worker processes', 'confirmed / s', 'concurrency × processes / latency', 'share', 'CPU in the window (cores)'], drainRows),
+      table(
+        [
+          'worker processes',
+          'confirmed / s',
+          'concurrency × processes / latency',
+          'share',
+          'CPU in the window (cores)',
+        ],
+        drainRows,
+      ),
     ].join('\n');
     writeDocsBlock(nodePath.join(ROOT, 'docs/benchmarks.md'), 'urgency', content);
     step('docs/benchmarks.md updated (section "Urgent work first")');
@@ -483,7 +616,8 @@ function compareReport(results: ScenarioResult[]): void {
   const D = of('duffel');
   const med = (rs: ScenarioResult[], f: (r: ScenarioResult) => number) => median(rs.map(f));
   const floorMs = (rs: ScenarioResult[]) => Math.min(...rs.map((r) => r.floor.chainMs));
-  const floorRate = (rs: ScenarioResult[], w: 1 | 2) => Math.max(...rs.map((r) => (w === 1 ? r.floor.rate1 : r.floor.rate2)));
+  const floorRate = (rs: ScenarioResult[], w: 1 | 2) =>
+    Math.max(...rs.map((r) => (w === 1 ? r.floor.rate1 : r.floor.rate2)));
   const kS = S[0]!.k;
   const kD = D[0]!.k;
   const pct = (x: number) => `${x >= 1 ? '+' : ''}${(100 * (x - 1)).toFixed(0)} %`;

@@ -12,7 +12,10 @@ export interface BuildTarget {
 
 export const BUILD_TARGETS: readonly BuildTarget[] = [
   // The roster-intake thread is its own entry: the bundled api starts it from dist/roster-intake.thread.js.
-  { dir: 'services/api', entries: { main: 'src/main.ts', 'roster-intake.thread': 'src/schedules/roster-intake.thread.ts' } },
+  {
+    dir: 'services/api',
+    entries: { main: 'src/main.ts', 'roster-intake.thread': 'src/schedules/roster-intake.thread.ts' },
+  },
   // Likewise the worker's webhook drain thread (dist/drain.thread.js).
   { dir: 'services/worker', entries: { main: 'src/main.ts', 'drain.thread': 'src/webhooks/drain.thread.ts' } },
   { dir: 'services/auth', entries: { main: 'src/main.ts', 'keys-cli': 'src/keys-cli.ts' } },
@@ -23,5 +26,7 @@ export const BUILD_TARGETS: readonly BuildTarget[] = [
 
 /** Every file the build writes that a command may run, e.g. `services/api/dist/main.js`, `dist/migrate.js`. */
 export function builtFiles(): string[] {
-  return BUILD_TARGETS.flatMap((t) => Object.keys(t.entries).map((name) => (t.dir === '.' ? `dist/${name}.js` : `${t.dir}/dist/${name}.js`)));
+  return BUILD_TARGETS.flatMap((t) =>
+    Object.keys(t.entries).map((name) => (t.dir === '.' ? `dist/${name}.js` : `${t.dir}/dist/${name}.js`)),
+  );
 }

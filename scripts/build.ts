@@ -43,10 +43,12 @@ function dependencies(outdir: string): Plugin {
     name: 'crew-dependencies',
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('node:') || BUILTIN.has(args.path.split('/')[0]!)) return { path: args.path, external: true };
+        if (args.path.startsWith('node:') || BUILTIN.has(args.path.split('/')[0]!))
+          return { path: args.path, external: true };
         if (args.path.startsWith('@crew/')) return undefined;
         const here = resolveFrom(args.resolveDir, args.path);
-        if (here && !here.includes(`${ROOT}/packages/`) && resolveFrom(outdir, args.path) === here && !isEsm(here)) return { path: args.path, external: true };
+        if (here && !here.includes(`${ROOT}/packages/`) && resolveFrom(outdir, args.path) === here && !isEsm(here))
+          return { path: args.path, external: true };
         return undefined;
       });
     },

@@ -46,7 +46,9 @@ function main(): void {
       added++;
     }
   }
-  lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+  lock.packages = Object.fromEntries(
+    Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+  );
   writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
   console.log(`package-lock.json: ${added} platform-specific optional entries added`);
 }

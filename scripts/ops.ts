@@ -49,10 +49,15 @@ async function call(method: string, path: string, body?: unknown): Promise<numbe
   const url = `${API}/ops/v1${path}`;
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).catch((err: Error & { cause?: { code?: string } }) => {
-    throw new Error(`cannot reach the api at ${url} (${err.cause?.code ?? err.message}); is it running? set API_URL or API_PORT`);
+    throw new Error(
+      `cannot reach the api at ${url} (${err.cause?.code ?? err.message}); is it running? set API_URL or API_PORT`,
+    );
   });
   const text = await res.text();
   try {
@@ -96,11 +101,21 @@ async function supplierBody(args: string[]): Promise<Record<string, unknown>> {
   return {
     flights: list(kv.flights),
     hotels: list(kv.hotels),
-    ...(flags.includes('--no-duffel') ? { duffel: null } : flags.includes('--duffel-token') ? { duffel: { access_token: secret('--duffel-token') } } : {}),
+    ...(flags.includes('--no-duffel')
+      ? { duffel: null }
+      : flags.includes('--duffel-token')
+        ? { duffel: { access_token: secret('--duffel-token') } }
+        : {}),
     ...(flags.includes('--no-own-airline')
       ? { own_airline: null }
       : kv.own_airline_url
-        ? { own_airline: { url: kv.own_airline_url, carrier: kv.own_airline_carrier, ...(flags.includes('--own-airline-secret') ? { signing_secret: secret('--own-airline-secret') } : {}) } }
+        ? {
+            own_airline: {
+              url: kv.own_airline_url,
+              carrier: kv.own_airline_carrier,
+              ...(flags.includes('--own-airline-secret') ? { signing_secret: secret('--own-airline-secret') } : {}),
+            },
+          }
         : {}),
   };
 }
@@ -134,10 +149,18 @@ async function main(argv: string[]): Promise<number> {
       return call('GET', `/change-requests${args[0] ? `?status=${enc(args[0])}` : ''}`);
     case 'decide':
       if (args.length < 3) break;
-      return call('POST', `/change-requests/${enc(args[0]!)}/decide`, { decision: args[1], decided_by: args[2], ...(args[3] ? { note: args.slice(3).join(' ') } : {}) });
+      return call('POST', `/change-requests/${enc(args[0]!)}/decide`, {
+        decision: args[1],
+        decided_by: args[2],
+        ...(args[3] ? { note: args.slice(3).join(' ') } : {}),
+      });
     case 'fx':
       if (args.length < 2 || args.length > 4) break;
-      return call('PUT', `/fx-rates/${enc(args[0]!.toUpperCase())}`, { rate: Number(args[1]), ...(args[2] ? { as_of: args[2] } : {}), ...(args[3] ? { set_by: args[3] } : {}) });
+      return call('PUT', `/fx-rates/${enc(args[0]!.toUpperCase())}`, {
+        rate: Number(args[1]),
+        ...(args[2] ? { as_of: args[2] } : {}),
+        ...(args[3] ? { set_by: args[3] } : {}),
+      });
     case 'fx-rates':
       return call('GET', `/fx-rates${args[0] ? `?currency=${enc(args[0].toUpperCase())}` : ''}`);
     case 'suppliers':

@@ -45,7 +45,9 @@ function shoot(url: string, file: string): Promise<void> {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', (err) => fail(new Error(`cannot run ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM): ${err.message}`)));
+    child.on('error', (err) =>
+      fail(new Error(`cannot run ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM): ${err.message}`)),
+    );
     child.on('exit', (code) => {
       clearTimeout(timer);
       rmSync(profile, { recursive: true, force: true });
@@ -66,12 +68,21 @@ function shoot(url: string, file: string): Promise<void> {
  * A local proxy that adds the operator's Basic credentials. Credentials in the page URL would not do: the
  * board resolves its API calls against the page URL, and fetch() refuses URLs that carry credentials.
  */
-async function withOperatorAuth(target: string, opsToken: string): Promise<{ url: string; close: () => Promise<void> }> {
+async function withOperatorAuth(
+  target: string,
+  opsToken: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(target);
   const authorization = `Basic ${Buffer.from(`ops:${opsToken}`).toString('base64')}`;
   const server = createServer((req, res) => {
     const forward = request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host, authorization } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream.host, authorization },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -92,9 +103,23 @@ async function seed(stack: Stack): Promise<void> {
     ['Example Airways', 'EX'],
   ] as const) {
     const t = await onboard(stack, { name, carrier, scopes, settings: { schedules_access: true } });
-    const rosters = [onePairingRoster(), generateRoster({ pairings: 40, seed: carrier.charCodeAt(0), startDate: '2027-03-01', days: 14, crewPool: 60, carrier })];
+    const rosters = [
+      onePairingRoster(),
+      generateRoster({
+        pairings: 40,
+        seed: carrier.charCodeAt(0),
+        startDate: '2027-03-01',
+        days: 14,
+        crewPool: 60,
+        carrier,
+      }),
+    ];
     for (const roster of rosters) {
-      const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: roster });
+      const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+        method: 'POST',
+        token: t.accessToken,
+        body: roster,
+      });
       if (res.status !== 202) throw new Error(`submit: ${res.status} ${res.text}`);
       await waitForSchedule(stack, t.accessToken, (res.body as { schedule_id: string }).schedule_id, 60_000);
     }

@@ -50,7 +50,11 @@ async function main(): Promise<void> {
       { name: 'sandbox', ...tsx('services/supplier-sandbox/src/main.ts'), color: 33 },
       { name: 'api', ...tsx('services/api/src/main.ts'), color: 36 },
       // The worker's heap cap, as deployed (k8s/base/worker.yaml).
-      { name: 'worker', ...tsx('--max-old-space-size=850', '--max-semi-space-size=32', 'services/worker/src/main.ts'), color: 32 },
+      {
+        name: 'worker',
+        ...tsx('--max-old-space-size=850', '--max-semi-space-size=32', 'services/worker/src/main.ts'),
+        color: 32,
+      },
     ],
     { env, cwd: process.cwd() },
   ).start();
@@ -60,12 +64,19 @@ async function main(): Promise<void> {
   void supervisor.done.then((code) => process.exit(code));
 
   const api = `http://127.0.0.1:${config.apiPort}`;
-  const checks = [`${config.authUrl}/healthz`, `${config.supplierUrl}/healthz`, `http://127.0.0.1:${config.workerPort}/healthz`, `${api}/readyz`];
+  const checks = [
+    `${config.authUrl}/healthz`,
+    `${config.supplierUrl}/healthz`,
+    `http://127.0.0.1:${config.workerPort}/healthz`,
+    `${api}/readyz`,
+  ];
   const up = await Promise.all(checks.map((u) => waitFor(u, 60_000)));
   console.log(
     [
       '',
-      up.every(Boolean) ? '[start] all four processes are up' : `[start] not every process answered: ${checks.filter((_, i) => !up[i]).join(', ')}`,
+      up.every(Boolean)
+        ? '[start] all four processes are up'
+        : `[start] not every process answered: ${checks.filter((_, i) => !up[i]).join(', ')}`,
       `  api (airline API)   ${api}/api/v1`,
       `  operator API        ${api}/ops/v1`,
       `  auth                ${config.authUrl}`,

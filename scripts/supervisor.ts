@@ -107,7 +107,10 @@ export class Supervisor {
     });
     slot.child = child;
     slot.startedAt = Date.now();
-    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.write(`${this.prefix(slot.spec)} ${line}`));
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) =>
+        this.write(`${this.prefix(slot.spec)} ${line}`),
+      );
     child.once('error', (err) => this.log(`${slot.spec.name} could not be started: ${err.message}`));
     child.once('close', (code, signal) => this.exited(slot, child, code, signal));
   }
@@ -123,7 +126,10 @@ export class Supervisor {
       return;
     }
     if (Date.now() - slot.startedAt >= (this.options.resetAfterMs ?? 60_000)) slot.crashes = 0;
-    const delay = Math.min((this.options.initialDelayMs ?? 1000) * 2 ** slot.crashes, this.options.maxDelayMs ?? 30_000);
+    const delay = Math.min(
+      (this.options.initialDelayMs ?? 1000) * 2 ** slot.crashes,
+      this.options.maxDelayMs ?? 30_000,
+    );
     slot.crashes += 1;
     this.log(`${slot.spec.name} exited (${how}); restarting in ${delay} ms (crash ${slot.crashes} in a row)`);
     slot.timer = setTimeout(() => this.run(slot), delay);

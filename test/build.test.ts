@@ -22,13 +22,24 @@ const NO_TSX = ['-r', NO_TSX_PRELOAD];
 
 /** The api's environment in docker-compose.yml (what production gives it), `${VAR:-default}` resolved. */
 function composeEnv(): Record<string, string> {
-  const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment: Record<string, string> }> };
+  const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { environment: Record<string, string> }>;
+  };
   const env = compose.services.api!.environment;
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{(\w+):-([^}]*)\}/g, (_m, name: string, d: string) => process.env[name] ?? d)]));
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [
+      k,
+      String(v).replace(/\$\{(\w+):-([^}]*)\}/g, (_m, name: string, d: string) => process.env[name] ?? d),
+    ]),
+  );
 }
 
 function run(args: string[], env: Record<string, string>): ChildProcess & { output: string[] } {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }) as ChildProcess & { output: string[] };
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcess & { output: string[] };
   child.output = [];
   child.stdout!.on('data', (d) => child.output.push(String(d)));
   child.stderr!.on('data', (d) => child.output.push(String(d)));
@@ -62,11 +73,15 @@ it('npm run build; node dist/migrate.js, services/api/dist/main.js and services/
   try {
     // The command of the k8s Job, the initContainers and compose's `migrate`: creates the database too.
     const migrate = run([...NO_TSX, 'dist/migrate.js'], env);
-    expect([(await exited(migrate)).code, migrate.output.join('')]).toEqual([0, expect.stringContaining('migrations up to date')]);
+    expect([(await exited(migrate)).code, migrate.output.join('')]).toEqual([
+      0,
+      expect.stringContaining('migrations up to date'),
+    ]);
 
     api = run([...NO_TSX, '--enable-source-maps', 'services/api/dist/main.js'], env);
     const port = await waitFor(
-      async () => /"port":(\d+)[^\n]*api listening/.exec(api!.output.join(''))?.[1] ?? (api!.exitCode !== null ? 'exited' : null),
+      async () =>
+        /"port":(\d+)[^\n]*api listening/.exec(api!.output.join(''))?.[1] ?? (api!.exitCode !== null ? 'exited' : null),
       30_000,
       'the built api to listen',
     );
@@ -82,7 +97,9 @@ it('npm run build; node dist/migrate.js, services/api/dist/main.js and services/
     // The built worker reports ready only once its webhook drain thread (dist/drain.thread.js) has loaded.
     worker = run([...NO_TSX, '--enable-source-maps', 'services/worker/dist/main.js'], { ...env, WORKER_PORT: '0' });
     const workerPort = await waitFor(
-      async () => /"port":(\d+)[^\n]*worker consuming/.exec(worker!.output.join(''))?.[1] ?? (worker!.exitCode !== null ? 'exited' : null),
+      async () =>
+        /"port":(\d+)[^\n]*worker consuming/.exec(worker!.output.join(''))?.[1] ??
+        (worker!.exitCode !== null ? 'exited' : null),
       30_000,
       'the built worker to listen',
     );

@@ -13,7 +13,8 @@ it('package-lock.json has an entry for every optional dependency of every locked
   const missing: string[] = [];
   for (const [key, entry] of Object.entries(lock.packages)) {
     for (const dep of Object.keys(entry.optionalDependencies ?? {})) {
-      if (!lock.packages[`node_modules/${dep}`] && !lock.packages[`${key}/node_modules/${dep}`]) missing.push(`${dep} (of ${key || 'the root'})`);
+      if (!lock.packages[`node_modules/${dep}`] && !lock.packages[`${key}/node_modules/${dep}`])
+        missing.push(`${dep} (of ${key || 'the root'})`);
     }
   }
   expect(missing).toEqual([]);

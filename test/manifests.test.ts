@@ -23,7 +23,8 @@ function filesUnder(dir: string, ext: RegExp): string[] {
   const abs = join(ROOT, dir);
   return readdirSync(abs).flatMap((name) => {
     const p = join(dir, name);
-    if (statSync(join(ROOT, p)).isDirectory()) return name === 'node_modules' || name === 'test' ? [] : filesUnder(p, ext);
+    if (statSync(join(ROOT, p)).isDirectory())
+      return name === 'node_modules' || name === 'test' ? [] : filesUnder(p, ext);
     return ext.test(name) ? [p] : [];
   });
 }
@@ -40,7 +41,10 @@ const PROCESSES: Record<string, { files: string[]; entry: string }> = {
   api: { files: filesUnder('services/api/src', /\.ts$/), entry: 'services/api/src/main.ts' },
   worker: { files: filesUnder('services/worker/src', /\.ts$/), entry: 'services/worker/src/main.ts' },
   auth: { files: filesUnder('services/auth/src', /\.ts$/), entry: 'services/auth/src/main.ts' },
-  'supplier-sandbox': { files: filesUnder('services/supplier-sandbox/src', /\.ts$/), entry: 'services/supplier-sandbox/src/main.ts' },
+  'supplier-sandbox': {
+    files: filesUnder('services/supplier-sandbox/src', /\.ts$/),
+    entry: 'services/supplier-sandbox/src/main.ts',
+  },
   migrate: { files: ['scripts/migrate.ts'], entry: 'scripts/migrate.ts' },
 };
 
@@ -150,17 +154,41 @@ function k8sContainers(dir: string): { containers: Container[]; k: Kustomized; s
       }
       for (const from of (c.envFrom ?? []) as Doc[]) {
         const cm = from.configMapRef && k.configMaps.get(from.configMapRef.name);
-        if (from.configMapRef) expect([dir, c.name, from.configMapRef.name, cm !== undefined]).toEqual([dir, c.name, from.configMapRef.name, true]);
+        if (from.configMapRef)
+          expect([dir, c.name, from.configMapRef.name, cm !== undefined]).toEqual([
+            dir,
+            c.name,
+            from.configMapRef.name,
+            true,
+          ]);
         for (const key of Object.keys(cm ?? {})) env.add(key);
         for (const key of Object.keys((from.secretRef && k.secrets.get(from.secretRef.name)) ?? {})) env.add(key);
       }
       const process = processOf(c, values);
-      expect([dir, d.metadata.name, c.name, process !== null && process in PROCESSES]).toEqual([dir, d.metadata.name, c.name, true]);
-      const probes = ['livenessProbe', 'readinessProbe', 'startupProbe'].filter((p) => c[p]).map((p) => ({ kind: p, path: c[p].httpGet?.path, port: c[p].httpGet?.port }));
+      expect([dir, d.metadata.name, c.name, process !== null && process in PROCESSES]).toEqual([
+        dir,
+        d.metadata.name,
+        c.name,
+        true,
+      ]);
+      const probes = ['livenessProbe', 'readinessProbe', 'startupProbe']
+        .filter((p) => c[p])
+        .map((p) => ({ kind: p, path: c[p].httpGet?.path, port: c[p].httpGet?.port }));
       const annotations = d.spec.template.metadata?.annotations ?? {};
-      if (annotations['prometheus.io/path']) probes.push({ kind: 'prometheus scrape', path: annotations['prometheus.io/path'], port: Number(annotations['prometheus.io/port']) });
+      if (annotations['prometheus.io/path'])
+        probes.push({
+          kind: 'prometheus scrape',
+          path: annotations['prometheus.io/path'],
+          port: Number(annotations['prometheus.io/port']),
+        });
       const ports = new Map<string, number>(((c.ports ?? []) as Doc[]).map((p) => [p.name, p.containerPort]));
-      containers.push({ where: `${dir} ${d.kind}/${d.metadata.name} ${c.name}`, process: process!, env, ports, probes });
+      containers.push({
+        where: `${dir} ${d.kind}/${d.metadata.name} ${c.name}`,
+        process: process!,
+        env,
+        ports,
+        probes,
+      });
     }
   }
   return { containers, k, secretRefs };
@@ -183,10 +211,31 @@ describe('every manifest parses', () => {
   it('the variables come from EnvSchema, and the processes read them', () => {
     const vars = configVariables();
     expect([...vars.keys()]).toEqual(
-      expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'AUTH_URL', 'SUPPLIER_URL', 'OPS_TOKEN', 'LOG_LEVEL', 'AUTO_RETRY_DELAYS', 'NODE_ENV', 'SHUTDOWN_DEADLINE_MS']),
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'REDIS_URL',
+        'QUEUE_PREFIX',
+        'AUTH_URL',
+        'SUPPLIER_URL',
+        'OPS_TOKEN',
+        'LOG_LEVEL',
+        'AUTO_RETRY_DELAYS',
+        'NODE_ENV',
+        'SHUTDOWN_DEADLINE_MS',
+      ]),
     );
     expect([...variablesReadBy('worker')]).toEqual(
-      expect.arrayContaining(['REDIS_URL', 'QUEUE_PREFIX', 'DATABASE_URL', 'SUPPLIER_URL', 'WORKER_PORT', 'OPS_TOKEN', 'NODE_ENV', 'BOOKING_CONCURRENCY', 'SUPPLIER_RATE_LIMIT_PER_SECOND']),
+      expect.arrayContaining([
+        'REDIS_URL',
+        'QUEUE_PREFIX',
+        'DATABASE_URL',
+        'SUPPLIER_URL',
+        'WORKER_PORT',
+        'OPS_TOKEN',
+        'NODE_ENV',
+        'BOOKING_CONCURRENCY',
+        'SUPPLIER_RATE_LIMIT_PER_SECOND',
+      ]),
     );
     expect([...variablesReadBy('migrate')]).toEqual(expect.arrayContaining(['DATABASE_URL']));
     expect(variablesReadBy('migrate').has('OPS_TOKEN')).toBe(false);
@@ -199,7 +248,11 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
 
   it('runs api, worker, auth and the migrations (and the sandbox in dev)', () => {
     const processes = new Set(containers.map((c) => c.process));
-    expect([...processes].sort()).toEqual(dir.endsWith('/dev') ? ['api', 'auth', 'migrate', 'supplier-sandbox', 'worker'] : ['api', 'auth', 'migrate', 'worker']);
+    expect([...processes].sort()).toEqual(
+      dir.endsWith('/dev')
+        ? ['api', 'auth', 'migrate', 'supplier-sandbox', 'worker']
+        : ['api', 'auth', 'migrate', 'worker'],
+    );
   });
 
   const runsSandbox = containers.some((c) => c.process === 'supplier-sandbox');
@@ -207,7 +260,9 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
   it('gives each container every variable its process reads', () => {
     // SUPPLIER_URL is the sandbox's address: a kustomization without the sandbox has nothing to point it at.
     const expected = (v: string) => runsSandbox || !SANDBOX_ONLY_VARIABLES.includes(v);
-    const missing = Object.fromEntries(containers.map((c) => [c.where, [...variablesReadBy(c.process)].filter((v) => expected(v) && !c.env.has(v))]));
+    const missing = Object.fromEntries(
+      containers.map((c) => [c.where, [...variablesReadBy(c.process)].filter((v) => expected(v) && !c.env.has(v))]),
+    );
     expect(missing).toEqual(Object.fromEntries(containers.map((c) => [c.where, []])));
   });
 
@@ -217,24 +272,34 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect(config.DUFFEL_API_URL).toBe('https://api.duffel.com');
     // Production (NODE_ENV=production) refuses SANDBOX in a supplier order unless a staging deployment says otherwise.
     if (config.NODE_ENV === 'production') expect(config.SUPPLIER_SANDBOX_ALLOWED).toBe('false');
-    expect(read(join(dir, 'kustomization.yaml')) + read('k8s/base/kustomization.yaml')).toMatch(/PUT \/ops\/v1\/airlines\/\{airline_id\}\/suppliers/);
+    expect(read(join(dir, 'kustomization.yaml')) + read('k8s/base/kustomization.yaml')).toMatch(
+      /PUT \/ops\/v1\/airlines\/\{airline_id\}\/suppliers/,
+    );
   });
 
   it('takes DATABASE_URL, OPS_TOKEN, WEBHOOK_SECRET_KEY and SUPPLIER_CREDENTIALS_KEY from a Secret, never from the ConfigMap', () => {
     for (const data of k.configMaps.values())
-      for (const secret of ['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY']) expect(Object.keys(data)).not.toContain(secret);
+      for (const secret of ['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY'])
+        expect(Object.keys(data)).not.toContain(secret);
     expect([...secretRefs.keys()]).toEqual(['crew-travel-secrets']);
     const keys = [...secretRefs.get('crew-travel-secrets')!].sort();
     expect(keys).toEqual(['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY']);
     // Defined here (dev) or created by the operator as docs/operations.md says.
     const defined = k.secrets.get('crew-travel-secrets');
     if (defined) expect(Object.keys(defined).sort()).toEqual(keys);
-    else for (const key of keys) expect(read('docs/operations.md')).toMatch(new RegExp(`create secret generic crew-travel-secrets[^\\n]*(\\\\\\n[^\\n]*)*--from-literal=${key}=`));
+    else
+      for (const key of keys)
+        expect(read('docs/operations.md')).toMatch(
+          new RegExp(`create secret generic crew-travel-secrets[^\\n]*(\\\\\\n[^\\n]*)*--from-literal=${key}=`),
+        );
   });
 
   it('probes and scrapes paths the process serves, on the port it listens on', () => {
     for (const c of containers.filter((x) => x.process !== 'migrate')) {
-      expect([c.where, c.probes.some((p) => p.kind === 'livenessProbe') && c.probes.some((p) => p.kind === 'readinessProbe')]).toEqual([c.where, true]);
+      expect([
+        c.where,
+        c.probes.some((p) => p.kind === 'livenessProbe') && c.probes.some((p) => p.kind === 'readinessProbe'),
+      ]).toEqual([c.where, true]);
       const portVar = portVariable(c.process)!;
       const listens = Number(k.configMaps.get('crew-travel-config')![portVar]);
       for (const p of c.probes) {
@@ -247,21 +312,32 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
 
   it('lets a pod finish its work: grace period longer than SHUTDOWN_DEADLINE_MS', () => {
     const deadlineSeconds = Number(k.configMaps.get('crew-travel-config')!.SHUTDOWN_DEADLINE_MS) / 1000;
-    for (const d of k.docs.filter((x) => x.kind === 'Deployment' && String(x.spec.template.spec.containers[0].image).startsWith('crew-travel'))) {
+    for (const d of k.docs.filter(
+      (x) => x.kind === 'Deployment' && String(x.spec.template.spec.containers[0].image).startsWith('crew-travel'),
+    )) {
       const preStop = Number(d.spec.template.spec.containers[0].lifecycle?.preStop?.exec?.command?.[1] ?? 0);
-      expect([d.metadata.name, d.spec.template.spec.terminationGracePeriodSeconds > deadlineSeconds + preStop]).toEqual([d.metadata.name, true]);
+      expect([d.metadata.name, d.spec.template.spec.terminationGracePeriodSeconds > deadlineSeconds + preStop]).toEqual(
+        [d.metadata.name, true],
+      );
     }
   });
 
   it('sets resources, disruption budgets and autoscaling', () => {
     for (const d of k.docs.filter((x) => x.kind === 'Deployment' || x.kind === 'Job')) {
       for (const c of [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers]) {
-        expect([d.metadata.name, c.name, c.resources?.requests?.memory !== undefined && c.resources?.limits?.memory !== undefined]).toEqual([d.metadata.name, c.name, true]);
+        expect([
+          d.metadata.name,
+          c.name,
+          c.resources?.requests?.memory !== undefined && c.resources?.limits?.memory !== undefined,
+        ]).toEqual([d.metadata.name, c.name, true]);
       }
     }
     const named = (kind: string) => k.docs.filter((x) => x.kind === kind).map((x) => x.metadata.name);
     expect(named('PodDisruptionBudget')).toEqual(expect.arrayContaining(['api', 'worker', 'auth']));
-    expect(k.docs.find((x) => x.kind === 'HorizontalPodAutoscaler')?.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'api' }, metrics: [{ resource: { name: 'cpu' } }] });
+    expect(k.docs.find((x) => x.kind === 'HorizontalPodAutoscaler')?.spec).toMatchObject({
+      scaleTargetRef: { kind: 'Deployment', name: 'api' },
+      metrics: [{ resource: { name: 'cpu' } }],
+    });
     const job = k.docs.find((x) => x.kind === 'Job');
     expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'dist/migrate.js']);
     expect(existsSync(join(ROOT, 'scripts/migrate.ts'))).toBe(true);
@@ -286,11 +362,14 @@ describe('every command runs a file `npm run build` produces, with plain node', 
         .split(/\s+/);
   })();
   /** A container's command, or the image's CMD for its SERVICE. */
-  const commandOf = (command: string[] | undefined, env: Record<string, string>, name: string) => (command ? [...command] : dockerCmd(env.SERVICE ?? name));
+  const commandOf = (command: string[] | undefined, env: Record<string, string>, name: string) =>
+    command ? [...command] : dockerCmd(env.SERVICE ?? name);
 
   it('the image runs services/<SERVICE>/dist/main.js for every service', () => {
-    for (const service of ['api', 'worker', 'auth', 'supplier-sandbox']) expect([service, nodeFile(dockerCmd(service))]).toEqual([service, `services/${service}/dist/main.js`]);
-    for (const f of ['api', 'worker', 'auth', 'supplier-sandbox'].map((s) => `services/${s}/dist/main.js`)) expect([f, built.has(f)]).toEqual([f, true]);
+    for (const service of ['api', 'worker', 'auth', 'supplier-sandbox'])
+      expect([service, nodeFile(dockerCmd(service))]).toEqual([service, `services/${service}/dist/main.js`]);
+    for (const f of ['api', 'worker', 'auth', 'supplier-sandbox'].map((s) => `services/${s}/dist/main.js`))
+      expect([f, built.has(f)]).toEqual([f, true]);
   });
 
   it.each(K8S_DIRS)('%s', (dir) => {
@@ -298,7 +377,9 @@ describe('every command runs a file `npm run build` produces, with plain node', 
       const pod = d.spec.template.spec;
       for (const c of [...(pod.initContainers ?? []), ...pod.containers] as Doc[]) {
         if (!String(c.image).startsWith('crew-travel')) continue;
-        const env = Object.fromEntries(((c.env ?? []) as Doc[]).filter((e) => e.value !== undefined).map((e) => [e.name, String(e.value)]));
+        const env = Object.fromEntries(
+          ((c.env ?? []) as Doc[]).filter((e) => e.value !== undefined).map((e) => [e.name, String(e.value)]),
+        );
         const file = nodeFile(commandOf(c.command && [...c.command, ...(c.args ?? [])], env, c.name));
         expect([d.metadata.name, c.name, file, built.has(file)]).toEqual([d.metadata.name, c.name, file, true]);
       }
@@ -307,7 +388,9 @@ describe('every command runs a file `npm run build` produces, with plain node', 
 
   it('docker-compose.yml', () => {
     const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Doc> };
-    for (const [name, s] of Object.entries(compose.services).filter(([, x]) => x.build !== undefined || String(x.image).startsWith('crew-travel'))) {
+    for (const [name, s] of Object.entries(compose.services).filter(
+      ([, x]) => x.build !== undefined || String(x.image).startsWith('crew-travel'),
+    )) {
       const file = nodeFile(commandOf(s.command, s.environment ?? {}, name));
       expect([name, file, built.has(file)]).toEqual([name, file, true]);
     }
@@ -322,7 +405,10 @@ describe('KEDA and the Grafana dashboard use exported metrics', () => {
     httpMetrics(api);
     return new Set([...worker.registry.getMetricsAsArray(), ...api.getMetricsAsArray()].map((m) => m.name));
   })();
-  const metricNames = (promql: string) => [...promql.matchAll(/\b((?:crew|process|nodejs)_[a-z0-9_]+)/g)].map((m) => (m[1] as string).replace(/_(bucket|count|sum)$/, ''));
+  const metricNames = (promql: string) =>
+    [...promql.matchAll(/\b((?:crew|process|nodejs)_[a-z0-9_]+)/g)].map((m) =>
+      (m[1] as string).replace(/_(bucket|count|sum)$/, ''),
+    );
 
   it('the worker ScaledObject scales on waiting + prioritized jobs of crew_queue_jobs', () => {
     const base = kustomize('k8s/base');
@@ -342,11 +428,14 @@ describe('KEDA and the Grafana dashboard use exported metrics', () => {
     const alerts = rules.flatMap((r) => (r.spec.groups as Doc[]).flatMap((g) => g.rules as Doc[]));
     const p1 = alerts.find((a) => a.alert === 'CrewP1BookingTaskWaiting');
     expect(p1?.expr).toMatch(/crew_booking_lane_oldest_seconds\{priority="P1"\}\) > 60/);
-    for (const a of alerts) for (const n of metricNames(a.expr)) expect([a.alert, n, exported.has(n)]).toEqual([a.alert, n, true]);
+    for (const a of alerts)
+      for (const n of metricNames(a.expr)) expect([a.alert, n, exported.has(n)]).toEqual([a.alert, n, true]);
   });
 
   it('every dashboard query names metrics the api or the worker exports', () => {
-    const dashboard = JSON.parse(read('k8s/base/grafana-dashboard.json')) as { panels: { type: string; targets?: { expr: string }[] }[] };
+    const dashboard = JSON.parse(read('k8s/base/grafana-dashboard.json')) as {
+      panels: { type: string; targets?: { expr: string }[] }[];
+    };
     const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
     expect(exprs.length).toBeGreaterThan(10);
     const used = new Set(exprs.flatMap(metricNames));
@@ -369,17 +458,32 @@ describe('KEDA and the Grafana dashboard use exported metrics', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Doc> };
-  const ours = Object.entries(compose.services).filter(([, s]) => s.build !== undefined || String(s.image).startsWith('crew-travel'));
+  const ours = Object.entries(compose.services).filter(
+    ([, s]) => s.build !== undefined || String(s.image).startsWith('crew-travel'),
+  );
   const envOf = (s: Doc): Record<string, string> =>
-    Array.isArray(s.environment) ? Object.fromEntries((s.environment as string[]).map((l) => [l.split('=')[0], l.slice(l.indexOf('=') + 1)])) : (s.environment ?? {});
+    Array.isArray(s.environment)
+      ? Object.fromEntries((s.environment as string[]).map((l) => [l.split('=')[0], l.slice(l.indexOf('=') + 1)]))
+      : (s.environment ?? {});
   const processOfService = (name: string, s: Doc) => processOf(s, envOf(s)) ?? name;
 
   it('runs every process', () => {
-    expect(ours.map(([name, s]) => processOfService(name, s)).sort()).toEqual(['api', 'auth', 'migrate', 'supplier-sandbox', 'worker']);
+    expect(ours.map(([name, s]) => processOfService(name, s)).sort()).toEqual([
+      'api',
+      'auth',
+      'migrate',
+      'supplier-sandbox',
+      'worker',
+    ]);
   });
 
   it('gives each service every variable its process reads', () => {
-    const missing = Object.fromEntries(ours.map(([name, s]) => [name, [...variablesReadBy(processOfService(name, s))].filter((v) => envOf(s)[v] === undefined)]));
+    const missing = Object.fromEntries(
+      ours.map(([name, s]) => [
+        name,
+        [...variablesReadBy(processOfService(name, s))].filter((v) => envOf(s)[v] === undefined),
+      ]),
+    );
     expect(missing).toEqual(Object.fromEntries(ours.map(([name]) => [name, []])));
   });
 

@@ -5,8 +5,16 @@ import { http, onboard, onePairingRoster, startStack, waitForSchedule } from '@c
 it('a stack that ran a roster through its queues leaves no key of its prefix in Redis', async () => {
   const stack = await startStack('hygiene', { worker: true });
   const prefix = stack.config.queuePrefix;
-  const t = await onboard(stack, { carrier: 'HY', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
-  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: onePairingRoster() });
+  const t = await onboard(stack, {
+    carrier: 'HY',
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+    method: 'POST',
+    token: t.accessToken,
+    body: onePairingRoster(),
+  });
   expect(res.status).toBe(202);
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
   const redis = createRedis(stack.config.redisUrl);

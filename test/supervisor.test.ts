@@ -65,12 +65,15 @@ it('npm start supervisor: a crashed child is restarted with growing back-off whi
 it('a child that ran longer than resetAfterMs before crashing restarts after the initial delay again', async () => {
   const lines: string[] = [];
   // Runs 300 ms, then crashes.
-  const supervisor = new Supervisor([{ name: 'late', ...node(`console.log('up'); setTimeout(() => process.exit(3), 300);`) }], {
-    initialDelayMs: 50,
-    maxDelayMs: 1000,
-    resetAfterMs: 200,
-    write: (l) => lines.push(l),
-  }).start();
+  const supervisor = new Supervisor(
+    [{ name: 'late', ...node(`console.log('up'); setTimeout(() => process.exit(3), 300);`) }],
+    {
+      initialDelayMs: 50,
+      maxDelayMs: 1000,
+      resetAfterMs: 200,
+      write: (l) => lines.push(l),
+    },
+  ).start();
   try {
     await until(() => lines.filter((l) => l.includes('restarting in')).length >= 3, 15_000, 'three restarts');
     expect(
@@ -101,7 +104,11 @@ it('one Ctrl-C delivered twice (terminal group + npm relaying it) is one gracefu
   const stoppedAt = Date.now();
   const stopped = again.stop('SIGINT');
   // The second signal comes once the child is in its graceful stop and the repeated-signal window (1 s) is over.
-  await until(() => lines.filter((l) => l === '[svc] signal 1').length === 2 && Date.now() - stoppedAt > 1050, 10_000, 'the graceful stop, past the repeated-signal window');
+  await until(
+    () => lines.filter((l) => l === '[svc] signal 1').length === 2 && Date.now() - stoppedAt > 1050,
+    10_000,
+    'the graceful stop, past the repeated-signal window',
+  );
   void again.stop('SIGINT');
   expect(await stopped).toBe(1);
 });

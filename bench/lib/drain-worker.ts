@@ -9,7 +9,12 @@ import { createRedis } from '@crew/queue';
 const jobs = Number(process.env.BENCH_JOBS);
 const connection = createRedis(process.env.BENCH_REDIS_URL!, true);
 let done = 0;
-const worker = new Worker(process.env.BENCH_QUEUE!, async () => undefined, { connection, prefix: process.env.BENCH_PREFIX!, concurrency: 50, autorun: false });
+const worker = new Worker(process.env.BENCH_QUEUE!, async () => undefined, {
+  connection,
+  prefix: process.env.BENCH_PREFIX!,
+  concurrency: 50,
+  autorun: false,
+});
 worker.on('error', () => undefined);
 worker.on('completed', () => {
   if (++done === jobs) process.send?.({ done });

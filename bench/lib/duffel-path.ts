@@ -107,9 +107,9 @@ export async function supplierFloor(
     const res =
       path === 'sandbox'
         ? await http(`${sandboxUrl}/hotels/GDS-JFK-001`)
-        : await fetch(`${sandboxUrl}/duffel/stays/accommodation/${accommodationsAt('JFK')[0]!.id}`, { headers: { authorization: `Bearer ${token}`, 'duffel-version': 'v2' } }).then(
-            async (r) => ({ status: r.status, text: await r.text() }),
-          );
+        : await fetch(`${sandboxUrl}/duffel/stays/accommodation/${accommodationsAt('JFK')[0]!.id}`, {
+            headers: { authorization: `Bearer ${token}`, 'duffel-version': 'v2' },
+          }).then(async (r) => ({ status: r.status, text: await r.text() }));
     if (res.status !== 200) throw new Error(`floor call: ${res.status}`);
   };
   const chain = async () => {

@@ -95,7 +95,14 @@ function bookingLikeJobs(jobs: number) {
     const actionId = randomUUID();
     return {
       name: 'execute-booking',
-      data: { airline_id: airlineId, booking_id: bookingId, attempt: 1, action_id: actionId, operation: 'BOOK', ref: `BOOK-${actionId}` },
+      data: {
+        airline_id: airlineId,
+        booking_id: bookingId,
+        attempt: 1,
+        action_id: actionId,
+        operation: 'BOOK',
+        ref: `BOOK-${actionId}`,
+      },
       opts: { jobId: `book-${bookingId}-BOOK-${actionId}-1-run`, removeOnComplete: true, removeOnFail: true },
     };
   });
@@ -132,7 +139,13 @@ function inProcessConsumer(redisUrl: string, prefix: string, name: string, jobs:
 function childConsumer(redisUrl: string, prefix: string, name: string, jobs: number): Consumer {
   const child = fork(path.join(__dirname, 'drain-worker.ts'), [], {
     execArgv: ['--import', 'tsx'],
-    env: { PATH: process.env.PATH ?? '', BENCH_REDIS_URL: redisUrl, BENCH_PREFIX: prefix, BENCH_QUEUE: name, BENCH_JOBS: String(jobs) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      BENCH_REDIS_URL: redisUrl,
+      BENCH_PREFIX: prefix,
+      BENCH_QUEUE: name,
+      BENCH_JOBS: String(jobs),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   trackChild(child);
@@ -142,7 +155,9 @@ function childConsumer(redisUrl: string, prefix: string, name: string, jobs: num
   });
   failed.catch(() => undefined);
   const ready = new Promise<void>((resolve) => child.on('message', (m) => m === 'ready' && resolve()));
-  const drained = new Promise<void>((resolve) => child.on('message', (m) => typeof m === 'object' && m !== null && resolve()));
+  const drained = new Promise<void>((resolve) =>
+    child.on('message', (m) => typeof m === 'object' && m !== null && resolve()),
+  );
   return {
     ready: Promise.race([ready, failed]),
     drained: Promise.race([drained, failed]),
@@ -163,12 +178,20 @@ function childConsumer(redisUrl: string, prefix: string, name: string, jobs: num
  * Completed jobs are removed (removeOnComplete: true), the cheapest setting. The consumer runs in a child
  * process (like the service's worker) or in the bench process itself.
  */
-export async function measureQueue(redisUrl: string, prefix: string, jobs: number, consumerKind: QueueFloor['consumer']): Promise<QueueFloor> {
+export async function measureQueue(
+  redisUrl: string,
+  prefix: string,
+  jobs: number,
+  consumerKind: QueueFloor['consumer'],
+): Promise<QueueFloor> {
   const name = `bench-floor-${randomBytes(4).toString('hex')}`;
   const producer = createRedis(redisUrl);
   const queue = new Queue(name, { connection: producer, prefix });
   const payloads = bookingLikeJobs(jobs);
-  const consumer = consumerKind === 'child-process' ? childConsumer(redisUrl, prefix, name, jobs) : inProcessConsumer(redisUrl, prefix, name, jobs);
+  const consumer =
+    consumerKind === 'child-process'
+      ? childConsumer(redisUrl, prefix, name, jobs)
+      : inProcessConsumer(redisUrl, prefix, name, jobs);
   try {
     await queue.waitUntilReady();
     await consumer.ready;
@@ -210,7 +233,12 @@ export async function checkpoint(client: Pick<pg.Client, 'query'>): Promise<void
   await client.query('checkpoint');
 }
 
-export async function measureRosterFloor(databaseUrl: string, body: string, rows: number, runs = 3): Promise<{ best: RosterFloor; all: RosterFloor[] }> {
+export async function measureRosterFloor(
+  databaseUrl: string,
+  body: string,
+  rows: number,
+  runs = 3,
+): Promise<{ best: RosterFloor; all: RosterFloor[] }> {
   const airline = randomUUID();
   const schedule = randomUUID();
   const kinds = ['LEG', 'LAYOVER', 'LAYOVER_NIGHT', 'DEADHEAD'];
@@ -222,7 +250,9 @@ export async function measureRosterFloor(databaseUrl: string, body: string, rows
       const emp = `E${String(100000 + (i % 15000)).padStart(6, '0')}`;
       const day = `2027-03-${String(1 + (i % 28)).padStart(2, '0')}`;
       const kind = kinds[i % 4]!;
-      lines.push(`${airline}\t${schedule}\t${emp}\tXY${String(i % 20000).padStart(6, '0')}\t${day}\t${i % 7}\tJFK\t${kind}\t{"p": "P${1 + (i % 4)}", "t": "${day}T10:00:00-05:00"}\n`);
+      lines.push(
+        `${airline}\t${schedule}\t${emp}\tXY${String(i % 20000).padStart(6, '0')}\t${day}\t${i % 7}\tJFK\t${kind}\t{"p": "P${1 + (i % 4)}", "t": "${day}T10:00:00-05:00"}\n`,
+      );
     }
     const chunk = lines.join('');
     bytes += Buffer.byteLength(chunk);
@@ -239,7 +269,9 @@ export async function measureRosterFloor(databaseUrl: string, body: string, rows
       const parseMs = performance.now() - t;
       if (!parsed) throw new Error('empty body');
       const table = `bench_floor_${randomBytes(4).toString('hex')}`;
-      await client.query(`create table ${table} (airline_id uuid, schedule_id uuid, employee_id text, pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb)`);
+      await client.query(
+        `create table ${table} (airline_id uuid, schedule_id uuid, employee_id text, pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb)`,
+      );
       t = performance.now();
       await pipeline(Readable.from(chunks), client.query(copyFrom(`copy ${table} from stdin`)));
       const copyMs = performance.now() - t;

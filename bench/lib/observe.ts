@@ -47,7 +47,9 @@ export class HealthSampler {
     this.child = child;
     trackChild(child);
     await new Promise<void>((resolve, reject) => {
-      child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(`health sampler said ${JSON.stringify(m)}`))));
+      child.once('message', (m) =>
+        m === 'ready' ? resolve() : reject(new Error(`health sampler said ${JSON.stringify(m)}`)),
+      );
       child.once('exit', () => reject(new Error('the health sampler exited before it was ready')));
     });
     return this;
@@ -127,7 +129,10 @@ export class PgActivityProfiler {
           this.samples++;
           if (res.rows.length === 0) this.idle++;
           for (const r of res.rows) {
-            const what = r.state === 'active' ? `${shorten(r.query)}${r.wait && !r.wait.startsWith('Client') ? ` [${r.wait}]` : ''}` : `(${r.state})`;
+            const what =
+              r.state === 'active'
+                ? `${shorten(r.query)}${r.wait && !r.wait.startsWith('Client') ? ` [${r.wait}]` : ''}`
+                : `(${r.state})`;
             this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
           }
         } catch {
@@ -144,7 +149,9 @@ export class PgActivityProfiler {
     this.running = false;
     await this.loop;
     await this.client?.end().catch(() => undefined);
-    const top = [...this.counts.entries()].map(([what, samples]) => ({ what, samples })).sort((a, b) => b.samples - a.samples);
+    const top = [...this.counts.entries()]
+      .map(([what, samples]) => ({ what, samples }))
+      .sort((a, b) => b.samples - a.samples);
     return { samples: this.samples, idle: this.idle, top };
   }
 }
@@ -153,7 +160,8 @@ export class PgActivityProfiler {
 function shorten(query: string): string {
   // Leading comments (the PREPARED mark) are not the statement.
   const q = query.replace(/^(\s*\/\*.*?\*\/)+/, '').trim();
-  const m = /^(with\s+\S+\s+as\s*\(\s*)?(select|insert into|update|delete from|copy|begin|commit)\s*("?[\w.]+"?)?/i.exec(q);
+  const m =
+    /^(with\s+\S+\s+as\s*\(\s*)?(select|insert into|update|delete from|copy|begin|commit)\s*("?[\w.]+"?)?/i.exec(q);
   if (!m) return q.slice(0, 60);
   const verb = m[2]!.toLowerCase();
   const table = m[3] ?? '';
@@ -180,7 +188,10 @@ export function cpuDelta(a: CpuSnapshot, b: CpuSnapshot, pid: number): number {
 
 /** Pids of the Postgres backends serving the bench database (their CPU is the database side of the work). */
 export async function backendPids(client: pg.Client, dbName: string): Promise<number[]> {
-  const res = await client.query<{ pid: number }>(`select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [dbName]);
+  const res = await client.query<{ pid: number }>(
+    `select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+    [dbName],
+  );
   return res.rows.map((r) => Number(r.pid));
 }
 

@@ -39,12 +39,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function startService(name: ServiceName, port: number, env: Record<string, string>, execArgv: string[] = []): Service {
-  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startService(
+  name: ServiceName,
+  port: number,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+): Service {
+  const child = spawn(
+    process.execPath,
+    [...execArgv, '--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
   const output: string[] = [];
   const keep = (d: Buffer) => {
@@ -66,7 +75,9 @@ export function startService(name: ServiceName, port: number, env: Record<string
     child.stderr.pipe(file, { end: false });
     child.once('close', () => file.end());
   }
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const svc: Service = { name, child, pid: child.pid, port, url: `http://127.0.0.1:${port}`, output, exited };
   live.add(svc);
   void exited.then(() => live.delete(svc));
@@ -122,7 +133,9 @@ export async function waitHttpOk(url: string, svc: Service, deadlineMs = 90_000)
   const until = Date.now() + deadlineMs;
   for (;;) {
     if (svc.child.exitCode !== null || svc.child.signalCode !== null) {
-      throw new Error(`${svc.name} exited (${svc.child.exitCode ?? svc.child.signalCode}) before ${url} answered:\n${svc.output.slice(-20).join('\n')}`);
+      throw new Error(
+        `${svc.name} exited (${svc.child.exitCode ?? svc.child.signalCode}) before ${url} answered:\n${svc.output.slice(-20).join('\n')}`,
+      );
     }
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
@@ -131,7 +144,8 @@ export async function waitHttpOk(url: string, svc: Service, deadlineMs = 90_000)
     } catch {
       // not up yet
     }
-    if (Date.now() > until) throw new Error(`${url} did not answer 200 within ${deadlineMs} ms:\n${svc.output.slice(-20).join('\n')}`);
+    if (Date.now() > until)
+      throw new Error(`${url} did not answer 200 within ${deadlineMs} ms:\n${svc.output.slice(-20).join('\n')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -44,7 +44,11 @@ export function startRefusalProxy(port: number, target: string): Promise<Refusal
         const status = Number(m[1]);
         counts.set(String(status), (counts.get(String(status)) ?? 0) + 1);
         if (status >= 400 && status < 500 && refusals.length < 20) {
-          refusals.push({ status, requestTail: sent.toString('latin1').replace(/\r/g, '\\r').replace(/\n/g, '\\n'), response: text.slice(m.index ?? 0, (m.index ?? 0) + 1500) });
+          refusals.push({
+            status,
+            requestTail: sent.toString('latin1').replace(/\r/g, '\\r').replace(/\n/g, '\\n'),
+            response: text.slice(m.index ?? 0, (m.index ?? 0) + 1500),
+          });
         }
       }
       client.write(d);

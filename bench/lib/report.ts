@@ -10,7 +10,11 @@ export const mib = (kb: number | null): string => (kb === null ? 'n/a' : `${(kb 
 /** A markdown table from a header and rows (cells are escaped for pipes). */
 export function table(header: string[], rows: string[][]): string {
   const esc = (c: string) => c.replace(/\|/g, '\\|');
-  return [`| ${header.map(esc).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.map(esc).join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** A plain-text table for stdout. */

@@ -12,7 +12,12 @@ export interface Cleanup {
  * A benchmark's own database (migrated) and queue prefix, with their cleanups registered first so they run
  * last: the database is dropped and every Redis key of the prefix removed. Returns a reader connection and the Redis connection (closed by the cleanup).
  */
-export async function prepareBenchStorage(databaseUrl: string, redisUrl: string, prefix: string, cleanups: Cleanup[]): Promise<{ reader: pg.Client; redis: Redis }> {
+export async function prepareBenchStorage(
+  databaseUrl: string,
+  redisUrl: string,
+  prefix: string,
+  cleanups: Cleanup[],
+): Promise<{ reader: pg.Client; redis: Redis }> {
   await ensureDatabase(databaseUrl);
   // BENCH_KEEP_DB=1 (diagnostics): the database stays, to look at its rows and plans afterwards.
   if (process.env.BENCH_KEEP_DB !== '1') cleanups.push({ name: 'drop database', run: () => dropDatabase(databaseUrl) });

@@ -46,7 +46,10 @@ export class WebhookSink {
 
   /** One endpoint for the tenant, subscribed to every event type. */
   async subscribe(tenant: Tenant): Promise<void> {
-    const res = await tenant.api('/crew/webhooks', { method: 'POST', body: { url: this.url, event_types: [...WEBHOOK_EVENT_TYPES] } });
+    const res = await tenant.api('/crew/webhooks', {
+      method: 'POST',
+      body: { url: this.url, event_types: [...WEBHOOK_EVENT_TYPES] },
+    });
     expectStatus(res, 201, 'POST /crew/webhooks');
   }
 
@@ -55,7 +58,10 @@ export class WebhookSink {
     const end = Date.now() + deadlineMs;
     let pending: number;
     for (;;) {
-      pending = Number((await reader.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status = 'PENDING'`)).rows[0]?.n ?? 0);
+      pending = Number(
+        (await reader.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status = 'PENDING'`))
+          .rows[0]?.n ?? 0,
+      );
       if (pending === 0 || Date.now() > end) break;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -80,7 +86,10 @@ export class WebhookSink {
       const s = [...xs].sort((a, b) => a - b);
       return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
     };
-    const failed = Number((await reader.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status = 'FAILED'`)).rows[0]?.n ?? 0);
+    const failed = Number(
+      (await reader.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status = 'FAILED'`))
+        .rows[0]?.n ?? 0,
+    );
     return {
       events: events.rows.length,
       delivered: lags.length,

@@ -32,8 +32,16 @@ function header(headers: HeaderSource, name: string): string {
  * the timestamp is more than 5 minutes from this clock. Pass the raw body, exactly as received. During your own
  * secret rotation pass both secrets. Deduplicate on `event.id` (a redelivery carries the same id).
  */
-export function verifyWebhook(secret: string | readonly string[], rawBody: string | Buffer, headers: HeaderSource): WebhookEvent {
-  const h = { 'webhook-id': header(headers, 'webhook-id'), 'webhook-timestamp': header(headers, 'webhook-timestamp'), 'webhook-signature': header(headers, 'webhook-signature') };
+export function verifyWebhook(
+  secret: string | readonly string[],
+  rawBody: string | Buffer,
+  headers: HeaderSource,
+): WebhookEvent {
+  const h = {
+    'webhook-id': header(headers, 'webhook-id'),
+    'webhook-timestamp': header(headers, 'webhook-timestamp'),
+    'webhook-signature': header(headers, 'webhook-signature'),
+  };
   let last: unknown;
   for (const s of typeof secret === 'string' ? [secret] : secret) {
     try {

@@ -51,7 +51,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function settled(api: CrewTravelClient, bookingId: string): Promise<Booking> {
   for (let i = 0; i < 200; i++) {
-    const booking = must('GET booking', await api.GET('/api/v1/crew/bookings/{booking_id}', { params: { path: { booking_id: bookingId } } }));
+    const booking = must(
+      'GET booking',
+      await api.GET('/api/v1/crew/bookings/{booking_id}', { params: { path: { booking_id: bookingId } } }),
+    );
     if (booking.status !== 'PENDING') return booking;
     await sleep(100);
   }
@@ -66,13 +69,22 @@ export async function runFullFlow(input: FlowInput): Promise<FlowResult> {
   const anonymous = crewTravelClient(common);
   const token = must(
     'POST /oauth/token',
-    await anonymous.POST('/oauth/token', { baseUrl: input.authUrl, params: { query: { grant_type: 'client_credentials' } }, headers: { Authorization: basic } }),
+    await anonymous.POST('/oauth/token', {
+      baseUrl: input.authUrl,
+      params: { query: { grant_type: 'client_credentials' } },
+      headers: { Authorization: basic },
+    }),
   );
   const api = crewTravelClient({ ...common, accessToken: token.access_token });
   const ops = crewTravelClient({ ...common, accessToken: input.opsToken });
 
   // 2. Configuration: the booking account, the station's hotel, a contract with rates, its approval.
-  must('PUT company config', await api.PUT('/api/v1/crew/config/company', { body: { crew_booker_email: 'booker@air.test', cancellation_lookback_days: 2 } }));
+  must(
+    'PUT company config',
+    await api.PUT('/api/v1/crew/config/company', {
+      body: { crew_booker_email: 'booker@air.test', cancellation_lookback_days: 2 },
+    }),
+  );
   must(
     'PUT traveller',
     await ops.PUT('/ops/v1/airlines/{airline_id}/travellers/{traveller_email}', {
@@ -87,7 +99,15 @@ export async function runFullFlow(input: FlowInput): Promise<FlowResult> {
         bases: [
           {
             base_station: input.station,
-            hotels: [{ property_id: input.propertyId, policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }],
+            hotels: [
+              {
+                property_id: input.propertyId,
+                policy: 'STANDARD',
+                standard_check_in_time: '15:00',
+                standard_check_out_time: '11:00',
+                buffer_minutes: 30,
+              },
+            ],
           },
         ],
       },
@@ -106,32 +126,62 @@ export async function runFullFlow(input: FlowInput): Promise<FlowResult> {
     'PUT rates',
     await api.PUT('/api/v1/crew/config/hotels/{hotel_config_id}/contracts/{contract_id}/rates', {
       params: { path: { hotel_config_id: hotelConfigId, contract_id: contract.contract_id } },
-      body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 180, currency: 'USD' } }] },
+      body: {
+        rate_periods: [
+          { effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 180, currency: 'USD' } },
+        ],
+      },
     }),
   );
-  const request = must('POST change request', await api.POST('/api/v1/crew/config/hotels/change-requests', { body: { contract_id: contract.contract_id, intent: 'ENABLE' } }));
+  const request = must(
+    'POST change request',
+    await api.POST('/api/v1/crew/config/hotels/change-requests', {
+      body: { contract_id: contract.contract_id, intent: 'ENABLE' },
+    }),
+  );
   must(
     'decide',
-    await ops.POST('/ops/v1/change-requests/{request_id}/decide', { params: { path: { request_id: request.request_id } }, body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' } }),
+    await ops.POST('/ops/v1/change-requests/{request_id}/decide', {
+      params: { path: { request_id: request.request_id } },
+      body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' },
+    }),
   );
 
   // 3. The roster, polled until the service says to stop.
   const accepted = must('POST schedule', await api.POST('/api/v1/crew/schedules', { body: input.roster }));
   const scheduleId = accepted.schedule_id;
-  let status = must('GET processing-status', await api.GET('/api/v1/crew/schedules/{schedule_id}/processing-status', { params: { path: { schedule_id: scheduleId } } }));
+  let status = must(
+    'GET processing-status',
+    await api.GET('/api/v1/crew/schedules/{schedule_id}/processing-status', {
+      params: { path: { schedule_id: scheduleId } },
+    }),
+  );
   let polls = 1;
   while (status.poll_recommended) {
     if (polls > 300) throw new Error(`schedule ${scheduleId} still ${status.status}`);
     await sleep(100);
-    status = must('GET processing-status', await api.GET('/api/v1/crew/schedules/{schedule_id}/processing-status', { params: { path: { schedule_id: scheduleId } } }));
+    status = must(
+      'GET processing-status',
+      await api.GET('/api/v1/crew/schedules/{schedule_id}/processing-status', {
+        params: { path: { schedule_id: scheduleId } },
+      }),
+    );
     polls++;
   }
 
   // 4. What it produced.
-  const items = must('GET action items', await api.GET('/api/v1/crew/schedules/{schedule_id}/action-items', { params: { path: { schedule_id: scheduleId }, query: { limit: 200 } } }));
+  const items = must(
+    'GET action items',
+    await api.GET('/api/v1/crew/schedules/{schedule_id}/action-items', {
+      params: { path: { schedule_id: scheduleId }, query: { limit: 200 } },
+    }),
+  );
   const deadhead = items.action_items.find((i) => i.type === 'FLIGHT' && i.classification === 'NEW_DEADHEAD');
   if (!deadhead) throw new Error('no NEW_DEADHEAD action item');
-  const list = must('GET bookings', await api.GET('/api/v1/crew/bookings', { params: { query: { schedule_id: scheduleId } } }));
+  const list = must(
+    'GET bookings',
+    await api.GET('/api/v1/crew/bookings', { params: { query: { schedule_id: scheduleId } } }),
+  );
   const hotelBefore = list.bookings.find((b) => b.type === 'HOTEL');
   if (!hotelBefore?.hotel?.check_out_date) throw new Error('no hotel booking with a check-out date');
 
@@ -145,11 +195,16 @@ export async function runFullFlow(input: FlowInput): Promise<FlowResult> {
   );
   const cancelled = must(
     'DELETE booking',
-    await api.DELETE('/api/v1/crew/bookings/{booking_id}', { params: { path: { booking_id: amended.booking_id }, query: { reason: 'pairing dropped' } } }),
+    await api.DELETE('/api/v1/crew/bookings/{booking_id}', {
+      params: { path: { booking_id: amended.booking_id }, query: { reason: 'pairing dropped' } },
+    }),
   );
 
   // 6. The deadhead waits for a person: pick an option and commit it.
-  const options = must('GET flight options', await api.GET('/api/v1/crew/flight-options', { params: { query: { action_id: deadhead.action_id } } }));
+  const options = must(
+    'GET flight options',
+    await api.GET('/api/v1/crew/flight-options', { params: { query: { action_id: deadhead.action_id } } }),
+  );
   const option = options.options[0];
   if (!option) throw new Error('no flight option');
   const committed = must(
@@ -159,13 +214,22 @@ export async function runFullFlow(input: FlowInput): Promise<FlowResult> {
       body: {
         type: 'FLIGHT',
         classification: 'NEW_DEADHEAD',
-        anchors: { traveller_email: input.travellerEmail, employee_id: deadhead.anchors.employee_id ?? undefined, pairing_number: deadhead.anchors.pairing_number ?? undefined },
+        anchors: {
+          traveller_email: input.travellerEmail,
+          employee_id: deadhead.anchors.employee_id ?? undefined,
+          pairing_number: deadhead.anchors.pairing_number ?? undefined,
+        },
         flight: { flight_option_id: option.flight_option_id },
       },
     }),
   );
   await settled(api, committed.booking_id);
-  const refreshed = must('GET booking status', await api.GET('/api/v1/crew/bookings/{booking_id}/status', { params: { path: { booking_id: committed.booking_id } } }));
+  const refreshed = must(
+    'GET booking status',
+    await api.GET('/api/v1/crew/bookings/{booking_id}/status', {
+      params: { path: { booking_id: committed.booking_id } },
+    }),
+  );
   const ticketed = refreshed.booking;
 
   return {

@@ -15,7 +15,9 @@ export const ACCESS_TOKEN_TTL_SECONDS = 900;
 export const RegisterQuery = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    scopes: Type.Optional(Type.String({ maxLength: 500, description: 'Space-separated scopes; default: every offered scope' })),
+    scopes: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Space-separated scopes; default: every offered scope' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,7 +42,10 @@ export const TokenQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const RefreshQuery = Type.Object({ refresh_token: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
+export const RefreshQuery = Type.Object(
+  { refresh_token: Type.Optional(Type.String({ maxLength: 512 })) },
+  { additionalProperties: false },
+);
 
 export const TokenResponse = Type.Object(
   {
@@ -83,7 +88,10 @@ export const OAUTH_ROUTES = {
     tags: AUTH_TAGS,
     auth: 'user',
     query: RegisterQuery,
-    responses: { 201: { description: 'The client; the secret is shown once', schema: ClientRegistration }, ...errorResponses([400, 401]) },
+    responses: {
+      201: { description: 'The client; the secret is shown once', schema: ClientRegistration },
+      ...errorResponses([400, 401]),
+    },
   },
   token: {
     method: 'post',

@@ -14,7 +14,8 @@ export const Email = Type.String({ format: 'email', maxLength: 254 });
  * and no id of this service gets near 2^53, the last integer a JSON number holds exactly: anything beyond
  * (9223372036854775808, 1e308) is no id — 404 in a path, 422 in a body — and never reaches Postgres.
  */
-export const Int64Id = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64', ...options });
+export const Int64Id = (options: { description?: string } = {}) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, format: 'int64', ...options });
 export const HhMm = Type.String({ format: 'hh-mm', description: 'HH:MM (24h)' });
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' });
 

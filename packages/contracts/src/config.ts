@@ -36,12 +36,21 @@ export type CompanyConfig = Static<typeof CompanyConfig>;
 export const HotelPolicy = StringEnum(['STANDARD', 'FLEXIBLE', 'GUARANTEED'] as const);
 export const HandlerType = StringEnum(['GDS', 'DIRECT'] as const);
 
-export const RatePeriod = Type.Object({ effective_from: DateString, effective_to: DateString, rate: Money }, { additionalProperties: false, title: 'RatePeriod' });
+export const RatePeriod = Type.Object(
+  { effective_from: DateString, effective_to: DateString, rate: Money },
+  { additionalProperties: false, title: 'RatePeriod' },
+);
 export type RatePeriod = Static<typeof RatePeriod>;
 
 /** The negotiated terms of a hotel: what may not change while automated booking is on for it. */
 const hotelTerms = {
-  chain: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Required for a hotel not in the GDS inventory (a DIRECT hotel)' })),
+  chain: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Required for a hotel not in the GDS inventory (a DIRECT hotel)',
+    }),
+  ),
   policy: HotelPolicy,
   standard_check_in_time: Type.Optional(HhMm),
   standard_check_out_time: Type.Optional(HhMm),
@@ -56,15 +65,26 @@ export const TERM_FIELDS = Object.keys(hotelTerms) as (keyof typeof hotelTerms)[
 export const HotelInput = Type.Object(
   {
     property_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name; for a GDS hotel the inventory name is used' })),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Display name; for a GDS hotel the inventory name is used',
+      }),
+    ),
     ...hotelTerms,
     reservations_email: Type.Optional(
       Type.Union([Email, Type.Null()], {
-        description: 'Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review)',
+        description:
+          'Where a DIRECT hotel’s rooming lists are e-mailed; a DIRECT hotel without it is not booked automatically (its layovers go to review)',
       }),
     ),
     rate_periods: Type.Optional(
-      Type.Array(RatePeriod, { maxItems: 366, description: 'Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts)' }),
+      Type.Array(RatePeriod, {
+        maxItems: 366,
+        description:
+          'Omitted: rates untouched; []: clears legacy rates; a non-empty list is refused (rates belong to contracts)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -74,7 +94,13 @@ export type HotelInput = Static<typeof HotelInput>;
 export const HotelConfigBody = Type.Object(
   {
     bases: Type.Array(
-      Type.Object({ base_station: Airport, hotels: Type.Array(HotelInput, { minItems: 1, maxItems: 1, description: 'One hotel per base' }) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          base_station: Airport,
+          hotels: Type.Array(HotelInput, { minItems: 1, maxItems: 1, description: 'One hotel per base' }),
+        },
+        { additionalProperties: false },
+      ),
       { maxItems: 2000 },
     ),
   },
@@ -89,7 +115,9 @@ export const Hotel = Type.Object(
     name: Type.Union([Type.String(), Type.Null()]),
     ...hotelTerms,
     rate_periods: Type.Array(RatePeriod, { description: 'Legacy rates; contracted rates live on contracts' }),
-    reservations_email: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Where a DIRECT hotel’s rooming lists are e-mailed' })),
+    reservations_email: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'Where a DIRECT hotel’s rooming lists are e-mailed' }),
+    ),
     handler_type: HandlerType,
     automated_booking_enabled: Type.Boolean(),
   },
@@ -100,7 +128,9 @@ export type Hotel = Static<typeof Hotel>;
 export const HotelConfig = Type.Object(
   {
     bases: Type.Array(Type.Object({ base_station: Type.String(), hotels: Type.Array(Hotel) })),
-    version: Type.Union([Type.String({ pattern: '^v[0-9]+$' }), Type.Null()], { description: 'null until the first PUT' }),
+    version: Type.Union([Type.String({ pattern: '^v[0-9]+$' }), Type.Null()], {
+      description: 'null until the first PUT',
+    }),
     active: Type.Boolean(),
     updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
@@ -153,7 +183,11 @@ export const FlightRulesBody = Type.Object(
   { additionalProperties: false },
 );
 export const FlightRules = Type.Object(
-  { auto_book_max_price: Type.Union([Money, Type.Null()]), fare_conditions: FareConditionsRule, updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) },
+  {
+    auto_book_max_price: Type.Union([Money, Type.Null()]),
+    fare_conditions: FareConditionsRule,
+    updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
   { title: 'FlightRules' },
 );
 export type FlightRules = Static<typeof FlightRules>;
@@ -183,7 +217,10 @@ export const ContractBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const ContractRatesBody = Type.Object({ rate_periods: Type.Array(RatePeriod, { maxItems: 366 }) }, { additionalProperties: false });
+export const ContractRatesBody = Type.Object(
+  { rate_periods: Type.Array(RatePeriod, { maxItems: 366 }) },
+  { additionalProperties: false },
+);
 
 export const Contract = Type.Object(
   {
@@ -194,7 +231,9 @@ export const Contract = Type.Object(
     contract_to: DateString,
     automated_booking_enabled: Type.Boolean(),
     rate_periods: Type.Array(RatePeriod),
-    rate_access_code: Type.Optional(Type.String({ description: 'Additive: the negotiated-rate access code given at creation; absent when none was' })),
+    rate_access_code: Type.Optional(
+      Type.String({ description: 'Additive: the negotiated-rate access code given at creation; absent when none was' }),
+    ),
   },
   { title: 'Contract' },
 );
@@ -203,8 +242,14 @@ export type Contract = Static<typeof Contract>;
 export const ChangeRequestIntent = StringEnum(['ENABLE', 'DISABLE', 'DELETE'] as const);
 export const ChangeRequestStatus = StringEnum(['OPEN', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const);
 
-export const ChangeRequestBody = Type.Object({ contract_id: Int64Id(), intent: StringEnum(['ENABLE', 'DISABLE'] as const) }, { additionalProperties: false });
-export const ChangeRequestListQuery = Type.Object({ open_only: Type.Optional(Type.Boolean({ default: true })) }, { additionalProperties: false });
+export const ChangeRequestBody = Type.Object(
+  { contract_id: Int64Id(), intent: StringEnum(['ENABLE', 'DISABLE'] as const) },
+  { additionalProperties: false },
+);
+export const ChangeRequestListQuery = Type.Object(
+  { open_only: Type.Optional(Type.Boolean({ default: true })) },
+  { additionalProperties: false },
+);
 export const ChangeRequestParams = Type.Object({ request_id: Int64Id() });
 
 export const ChangeRequest = Type.Object(
@@ -230,13 +275,23 @@ export const ChangeRequest = Type.Object(
 export type ChangeRequest = Static<typeof ChangeRequest>;
 
 /** The operator's view of a change request: every airline's, so it names the airline. */
-export const OpsChangeRequest = Type.Object({ ...ChangeRequest.properties, airline_id: Type.String({ format: 'uuid' }), airline_name: Type.String() }, { title: 'OpsChangeRequest' });
+export const OpsChangeRequest = Type.Object(
+  { ...ChangeRequest.properties, airline_id: Type.String({ format: 'uuid' }), airline_name: Type.String() },
+  { title: 'OpsChangeRequest' },
+);
 
 export const DecideBody = Type.Object(
-  { decision: StringEnum(['APPROVED', 'DECLINED'] as const), decided_by: Email, note: Type.Optional(Type.String({ maxLength: 2000 })) },
+  {
+    decision: StringEnum(['APPROVED', 'DECLINED'] as const),
+    decided_by: Email,
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
   { additionalProperties: false },
 );
-export const OpsChangeRequestQuery = Type.Object({ status: Type.Optional(ChangeRequestStatus) }, { additionalProperties: false });
+export const OpsChangeRequestQuery = Type.Object(
+  { status: Type.Optional(ChangeRequestStatus) },
+  { additionalProperties: false },
+);
 
 /** A stored flight config version: every field present. */
 export type FlightConfigSnapshot = Required<FlightConfigBody>;

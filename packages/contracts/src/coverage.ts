@@ -10,14 +10,23 @@ export const CoverageStatus = StringEnum(COVERAGE_STATUSES, {
 
 export const COVERAGE_ORIGINS = ['ROSTERED', 'DROPPED', 'INJECTED'] as const;
 export const CoverageOrigin = StringEnum(COVERAGE_ORIGINS, {
-  description: 'ROSTERED: in the latest processed roster. DROPPED: a live booking whose stay (leg) the roster no longer holds. INJECTED: a stay (leg) the airline injected itself.',
+  description:
+    'ROSTERED: in the latest processed roster. DROPPED: a live booking whose stay (leg) the roster no longer holds. INJECTED: a stay (leg) the airline injected itself.',
 });
 
 export const CoverageQuery = Type.Object(
   {
-    from: Type.Optional({ ...Timestamp, description: 'Start of the window of check-in (departure) instants; default now' }),
-    hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, default: 72, description: 'Length of the window in hours' })),
-    station: Type.Optional({ ...Airport, description: 'Only this station (layovers) or departure airport (deadheads)' }),
+    from: Type.Optional({
+      ...Timestamp,
+      description: 'Start of the window of check-in (departure) instants; default now',
+    }),
+    hours: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 168, default: 72, description: 'Length of the window in hours' }),
+    ),
+    station: Type.Optional({
+      ...Airport,
+      description: 'Only this station (layovers) or departure airport (deadheads)',
+    }),
     status: Type.Optional(CoverageStatus),
     ...PageQuery,
   },
@@ -25,7 +34,10 @@ export const CoverageQuery = Type.Object(
 );
 export type CoverageQuery = Static<typeof CoverageQuery>;
 
-export const CoverageCountsByState = Type.Object({ COVERED: Type.Integer(), AT_RISK: Type.Integer(), UNCOVERED: Type.Integer() }, { additionalProperties: false, title: 'CoverageCounts' });
+export const CoverageCountsByState = Type.Object(
+  { COVERED: Type.Integer(), AT_RISK: Type.Integer(), UNCOVERED: Type.Integer() },
+  { additionalProperties: false, title: 'CoverageCounts' },
+);
 
 const StationCounts = Type.Object(
   { station: Type.String(), COVERED: Type.Integer(), AT_RISK: Type.Integer(), UNCOVERED: Type.Integer() },
@@ -75,15 +87,24 @@ export type DeadheadCoverage = Static<typeof DeadheadCoverage>;
 const windowFields = {
   from: Timestamp,
   to: Timestamp,
-  counts: { ...CoverageCountsByState, description: 'Per state, over the window (and station); the status filter does not change them' },
+  counts: {
+    ...CoverageCountsByState,
+    description: 'Per state, over the window (and station); the status filter does not change them',
+  },
   stations: Type.Array(StationCounts, { description: 'Per station and state, by station' }),
   total_results: Type.Integer({ description: 'Rows matching every filter' }),
   next_cursor: Nullable(Type.String()),
 };
 
-export const LayoverCoverageList = Type.Object({ ...windowFields, layovers: Type.Array(LayoverCoverage) }, { additionalProperties: false, title: 'LayoverCoverageList' });
+export const LayoverCoverageList = Type.Object(
+  { ...windowFields, layovers: Type.Array(LayoverCoverage) },
+  { additionalProperties: false, title: 'LayoverCoverageList' },
+);
 export type LayoverCoverageList = Static<typeof LayoverCoverageList>;
-export const DeadheadCoverageList = Type.Object({ ...windowFields, deadheads: Type.Array(DeadheadCoverage) }, { additionalProperties: false, title: 'DeadheadCoverageList' });
+export const DeadheadCoverageList = Type.Object(
+  { ...windowFields, deadheads: Type.Array(DeadheadCoverage) },
+  { additionalProperties: false, title: 'DeadheadCoverageList' },
+);
 export type DeadheadCoverageList = Static<typeof DeadheadCoverageList>;
 
 export const LAYOVER_COVERAGE_CSV_COLUMNS = [

@@ -40,7 +40,8 @@ function dateAtStart(s: string): boolean {
   const lo = two(s, 2);
   const month = two(s, 5);
   const day = two(s, 8);
-  if (hi < 0 || lo < 0 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || month < 1 || month > 12 || day < 1) return false;
+  if (hi < 0 || lo < 0 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || month < 1 || month > 12 || day < 1)
+    return false;
   const year = hi * 100 + lo;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month]!);
@@ -52,7 +53,8 @@ export const isDate: Check = (s) => (s.length === 10 && dateAtStart(s)) || fullD
 function canonicalDateTime(s: string): boolean {
   const n = s.length;
   if (n !== 20 && n !== 25) return false;
-  if (s.charCodeAt(10) !== 84 /* T */ || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || !dateAtStart(s)) return false;
+  if (s.charCodeAt(10) !== 84 /* T */ || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || !dateAtStart(s))
+    return false;
   const hour = two(s, 11);
   const minute = two(s, 14);
   const second = two(s, 17);

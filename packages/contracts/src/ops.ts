@@ -9,7 +9,9 @@ export const AirlineSettings = Type.Object(
     booking_modification: Type.Boolean({ default: false }),
     swap_execution: Type.Boolean({ default: false }),
     cancellation_execution: Type.Boolean({ default: false }),
-    rate_match_mode: StringEnum(['STRICT', 'LOOSE'] as const, { description: 'STRICT holds a rate mismatch for review; LOOSE books and flags it' }),
+    rate_match_mode: StringEnum(['STRICT', 'LOOSE'] as const, {
+      description: 'STRICT holds a rate mismatch for review; LOOSE books and flags it',
+    }),
     emit_unchanged: Type.Boolean({ default: false }),
     max_retries: Type.Integer({ minimum: 0, maximum: 20, default: 3 }),
   },
@@ -60,7 +62,12 @@ export const TravellerBody = Type.Object(
     first_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     last_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     date_of_birth: Type.Optional(DateString),
-    phone_number: Type.Optional(Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +442080160509 (stored sealed): Duffel needs the traveller’s phone to book' })),
+    phone_number: Type.Optional(
+      Type.String({
+        pattern: '^\\+[1-9][0-9]{6,14}$',
+        description: 'E.164, e.g. +442080160509 (stored sealed): Duffel needs the traveller’s phone to book',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -83,12 +90,20 @@ export type TravellerView = Static<typeof TravellerView>;
 export const FX_PIVOT_CURRENCY = 'USD';
 
 /** Checked by the handler (a bad code is a 422, not a 404). */
-export const FxRateParams = Type.Object({ currency: Type.String({ maxLength: 16, description: 'ISO 4217 code other than USD, e.g. EUR' }) });
+export const FxRateParams = Type.Object({
+  currency: Type.String({ maxLength: 16, description: 'ISO 4217 code other than USD, e.g. EUR' }),
+});
 export const FxRateBody = Type.Object(
   {
-    rate: Type.Number({ exclusiveMinimum: 0, maximum: 1e9, description: 'USD per one unit of the currency (EUR 1.08 means 1 EUR = 1.08 USD)' }),
+    rate: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1e9,
+      description: 'USD per one unit of the currency (EUR 1.08 means 1 EUR = 1.08 USD)',
+    }),
     as_of: Type.Optional(DateString),
-    set_by: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who set it (free text, e.g. an email)' })),
+    set_by: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Who set it (free text, e.g. an email)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -97,7 +112,10 @@ export const FxRateView = Type.Object(
   {
     currency: Type.String(),
     rate: Type.Number({ description: 'USD per one unit of the currency' }),
-    as_of: Type.String({ format: 'date', description: 'The rate holds from this date until the next rate of the currency' }),
+    as_of: Type.String({
+      format: 'date',
+      description: 'The rate holds from this date until the next rate of the currency',
+    }),
     set_by: Type.Union([Type.String(), Type.Null()]),
     set_at: Type.String({ format: 'date-time' }),
   },

@@ -1,6 +1,15 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateString, Money, Priority, StringEnum, Timestamp } from './common';
-import { ActionAnchors, ActionItemDetails, ActionSubtype, ActionType, AuditClassification, ClassificationValue, Disposition, SourceRows } from './schedules';
+import {
+  ActionAnchors,
+  ActionItemDetails,
+  ActionSubtype,
+  ActionType,
+  AuditClassification,
+  ClassificationValue,
+  Disposition,
+  SourceRows,
+} from './schedules';
 
 /** The dry-run preview of a roster (issue 14; not in the spec): POST /crew/schedules/preview. */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -16,24 +25,42 @@ export const PreviewOutcome = StringEnum(PREVIEW_OUTCOMES, {
 
 export const PreviewActionItem = Type.Object(
   {
-    item_key: Type.String({ description: 'Stable per classification and roster row: the real submission’s item has the same key' }),
+    item_key: Type.String({
+      description: 'Stable per classification and roster row: the real submission’s item has the same key',
+    }),
     type: ActionType,
     subtype: ActionSubtype,
     classification: ClassificationValue,
     priority: Priority,
     anchors: ActionAnchors,
     source_rows: SourceRows,
-    booking_id: Nullable(Type.String({ description: 'The existing booking a MODIFY / CANCEL / UNCHANGED item (or an adoption) concerns' })),
+    booking_id: Nullable(
+      Type.String({ description: 'The existing booking a MODIFY / CANCEL / UNCHANGED item (or an adoption) concerns' }),
+    ),
     event_at: Timestamp,
     outcome: PreviewOutcome,
     auto_eligible: Type.Boolean(),
-    disposition: Nullable({ ...Disposition, description: 'The disposition the item would have once diffed; null: its booking task would set it' }),
-    reason: Nullable(Type.String({ description: 'Why the item would go to review (or be adopted), in the spec’s words' })),
+    disposition: Nullable({
+      ...Disposition,
+      description: 'The disposition the item would have once diffed; null: its booking task would set it',
+    }),
+    reason: Nullable(
+      Type.String({ description: 'Why the item would go to review (or be adopted), in the spec’s words' }),
+    ),
     recommended_action: Nullable(Type.String()),
     hotel: Nullable(
       Type.Object(
-        { property_id: Type.String(), name: Nullable(Type.String()), contract_id: Type.Integer(), contracted_rate: Money },
-        { additionalProperties: false, title: 'PreviewHotelChoice', description: 'AUTO_BOOK / AUTO_MODIFY hotel items: the contracted hotel and rate the task would book' },
+        {
+          property_id: Type.String(),
+          name: Nullable(Type.String()),
+          contract_id: Type.Integer(),
+          contracted_rate: Money,
+        },
+        {
+          additionalProperties: false,
+          title: 'PreviewHotelChoice',
+          description: 'AUTO_BOOK / AUTO_MODIFY hotel items: the contracted hotel and rate the task would book',
+        },
       ),
     ),
     message: Type.String({ description: 'The message the action item would carry' }),
@@ -53,19 +80,33 @@ export const SchedulePreview = Type.Object(
     external_ref: Nullable(Type.String()),
     schedule_start_date: DateString,
     schedule_end_date: DateString,
-    previewed_at: { ...Timestamp, description: 'The clock of the preview (priorities, cancellation lookback): a real submission processed later may differ by it' },
+    previewed_at: {
+      ...Timestamp,
+      description:
+        'The clock of the preview (priorities, cancellation lookback): a real submission processed later may differ by it',
+    },
     counts: Type.Object(
       {
         action_items: Type.Integer(),
-        by_classification: Type.Record(Type.String(), Type.Integer(), { description: 'Action items per classification' }),
-        by_outcome: Type.Record(Type.String(), Type.Integer(), { description: 'Action items per outcome (PreviewOutcome)' }),
-        by_disposition: Type.Record(Type.String(), Type.Integer(), { description: 'Action items per disposition they would have once diffed; OPEN: a booking task would decide' }),
+        by_classification: Type.Record(Type.String(), Type.Integer(), {
+          description: 'Action items per classification',
+        }),
+        by_outcome: Type.Record(Type.String(), Type.Integer(), {
+          description: 'Action items per outcome (PreviewOutcome)',
+        }),
+        by_disposition: Type.Record(Type.String(), Type.Integer(), {
+          description: 'Action items per disposition they would have once diffed; OPEN: a booking task would decide',
+        }),
         audit_events: Type.Integer(),
       },
       { additionalProperties: false },
     ),
-    action_items: Type.Array(PreviewActionItem, { description: 'In the order of the real submission’s items (pairing, employee, duty date, type, key)' }),
-    audit_events: Type.Array(PreviewAuditEvent, { description: 'Rows the diff would skip (DATA_QUALITY_FLAG) or collapse (DUPLICATE_ROW)' }),
+    action_items: Type.Array(PreviewActionItem, {
+      description: 'In the order of the real submission’s items (pairing, employee, duty date, type, key)',
+    }),
+    audit_events: Type.Array(PreviewAuditEvent, {
+      description: 'Rows the diff would skip (DATA_QUALITY_FLAG) or collapse (DUPLICATE_ROW)',
+    }),
   },
   { additionalProperties: false, title: 'SchedulePreview' },
 );

@@ -10,12 +10,19 @@ import type { Disposition } from './schedules';
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const at = (description: string) => Nullable(Type.String({ format: 'date-time', description }));
 
-export const RoomingMarking = StringEnum(['NEW', 'AMENDED', 'CANCELLED'] as const, { description: 'What the row tells the hotel' });
-export const RoomingRowState = StringEnum(['QUEUED', 'SENT', 'CONFIRMED', 'REJECTED', 'EXPIRED', 'SUPERSEDED', 'WITHDRAWN'] as const, {
-  description: 'QUEUED: not sent yet; SENT: awaiting the hotel; SUPERSEDED: a later row of the same stay replaced it; WITHDRAWN: dropped before it was sent',
+export const RoomingMarking = StringEnum(['NEW', 'AMENDED', 'CANCELLED'] as const, {
+  description: 'What the row tells the hotel',
 });
+export const RoomingRowState = StringEnum(
+  ['QUEUED', 'SENT', 'CONFIRMED', 'REJECTED', 'EXPIRED', 'SUPERSEDED', 'WITHDRAWN'] as const,
+  {
+    description:
+      'QUEUED: not sent yet; SENT: awaiting the hotel; SUPERSEDED: a later row of the same stay replaced it; WITHDRAWN: dropped before it was sent',
+  },
+);
 export const RoomingListStatus = StringEnum(['QUEUED', 'SENT', 'ANSWERED', 'EXPIRED'] as const, {
-  description: 'QUEUED: waiting for its send time or for the mail server; SENT: awaiting the hotel; EXPIRED: no answer by the deadline',
+  description:
+    'QUEUED: waiting for its send time or for the mail server; SENT: awaiting the hotel; EXPIRED: no answer by the deadline',
 });
 
 export const RoomingListRow = Type.Object(
@@ -42,7 +49,10 @@ export const RoomingList = Type.Object(
     list_id: Type.String({ format: 'uuid' }),
     hotel_config_id: Type.Integer(),
     night: Type.String({ format: 'date', description: 'The night (check-in date) the list is for' }),
-    version: Type.Integer({ minimum: 1, description: 'Version of that night’s list; each change after a list was sent makes a new one' }),
+    version: Type.Integer({
+      minimum: 1,
+      description: 'Version of that night’s list; each change after a list was sent makes a new one',
+    }),
     status: RoomingListStatus,
     recipient: Type.String({ description: 'The hotel’s reservations_email when the list was made' }),
     due_at: Type.String({ format: 'date-time', description: 'When the list is (or was) due to leave' }),
@@ -59,7 +69,10 @@ export const RoomingList = Type.Object(
 );
 export type RoomingList = Static<typeof RoomingList>;
 
-export const RoomingListPage = Type.Object({ rooming_lists: Type.Array(RoomingList), next_cursor: Nullable(Type.String()) }, { title: 'RoomingListPage' });
+export const RoomingListPage = Type.Object(
+  { rooming_lists: Type.Array(RoomingList), next_cursor: Nullable(Type.String()) },
+  { title: 'RoomingListPage' },
+);
 export const RoomingListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 export const RoomingListParams = Type.Object({ list_id: Type.String({ format: 'uuid' }) });
 

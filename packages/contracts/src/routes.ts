@@ -22,7 +22,11 @@ export interface ResponseSpec {
  * What an endpoint is, without how it is served: method, path, schemas and responses. The OpenAPI
  * document is built from these; a service adds the handler (see `route` in @crew/platform).
  */
-export interface RouteDoc<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined> {
+export interface RouteDoc<
+  B extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+  P extends TSchema | undefined = TSchema | undefined,
+> {
   method: HttpMethod;
   /** Express syntax (`/crew/schedules/:schedule_id`). */
   path: string;
@@ -42,5 +46,7 @@ export interface RouteDoc<B extends TSchema | undefined = TSchema | undefined, Q
 
 /** The documented error responses of a route, all in the spec's envelope. */
 export function errorResponses(codes: number[]): Record<number, ResponseSpec> {
-  return Object.fromEntries(codes.map((c) => [c, { description: 'Error (spec section 7 envelope)', schema: ErrorEnvelope }]));
+  return Object.fromEntries(
+    codes.map((c) => [c, { description: 'Error (spec section 7 envelope)', schema: ErrorEnvelope }]),
+  );
 }

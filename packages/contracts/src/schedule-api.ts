@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { DateString, PageQuery, Priority } from './common';
-import { ActionItem, ActionSubtype, ActionType, AuditEvent, Disposition, ProcessingStatusValue, ScheduleDetail } from './schedules';
+import {
+  ActionItem,
+  ActionSubtype,
+  ActionType,
+  AuditEvent,
+  Disposition,
+  ProcessingStatusValue,
+  ScheduleDetail,
+} from './schedules';
 
 export const ScheduleIdParams = Type.Object({ schedule_id: Type.String({ format: 'uuid' }) });
 
@@ -15,7 +23,11 @@ export const ScheduleListQuery = Type.Object(
 );
 
 export const ScheduleList = Type.Object(
-  { schedules: Type.Array(ScheduleDetail), next_cursor: Type.Union([Type.String(), Type.Null()]), total_results: Type.Integer({ minimum: 0 }) },
+  {
+    schedules: Type.Array(ScheduleDetail),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    total_results: Type.Integer({ minimum: 0 }),
+  },
   { title: 'ScheduleList' },
 );
 
@@ -30,10 +42,16 @@ export const ActionItemListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ActionItemList = Type.Object({ action_items: Type.Array(ActionItem), next_cursor: Type.Union([Type.String(), Type.Null()]) }, { title: 'ActionItemList' });
+export const ActionItemList = Type.Object(
+  { action_items: Type.Array(ActionItem), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+  { title: 'ActionItemList' },
+);
 
 export const AuditEventListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
-export const AuditEventList = Type.Object({ audit_events: Type.Array(AuditEvent), next_cursor: Type.Union([Type.String(), Type.Null()]) }, { title: 'AuditEventList' });
+export const AuditEventList = Type.Object(
+  { audit_events: Type.Array(AuditEvent), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+  { title: 'AuditEventList' },
+);
 
 /** actions.csv columns (DESIGN section 6): the action item fields of spec 2.3 in order, anchors and source_rows flattened. */
 export const ACTION_CSV_COLUMNS = [

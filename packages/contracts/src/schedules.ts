@@ -19,7 +19,9 @@ export const Rank = StringEnum(RANKS, { description: 'Crew rank' });
 export type Rank = Static<typeof Rank>;
 
 export const ACTIVITY_CODES = ['FLT', 'DH', 'TRG', 'OFF', 'RSV', 'SBY', 'SL', 'RST'] as const;
-export const ActivityCode = StringEnum(ACTIVITY_CODES, { description: 'FLT revenue flight, DH deadhead (FLIGHT booking category), TRG, OFF, RSV, SBY, SL, RST' });
+export const ActivityCode = StringEnum(ACTIVITY_CODES, {
+  description: 'FLT revenue flight, DH deadhead (FLIGHT booking category), TRG, OFF, RSV, SBY, SL, RST',
+});
 export type ActivityCode = Static<typeof ActivityCode>;
 
 /** Every classification of spec 2.4. The set may grow; readers must tolerate unknown values. */
@@ -58,7 +60,8 @@ export type Classification = Static<typeof Classification>;
  */
 export const ClassificationValue = Type.Unsafe<Classification | (string & {})>({
   title: 'Classification',
-  description: 'An open set: the known values of spec 2.4, and any other string a later release may add (handle unknown values).',
+  description:
+    'An open set: the known values of spec 2.4, and any other string a later release may add (handle unknown values).',
   anyOf: [{ type: 'string', enum: [...CLASSIFICATIONS] }, { type: 'string' }],
 });
 export type ClassificationValue = Static<typeof ClassificationValue>;
@@ -81,7 +84,11 @@ export const DIFF_CLASSIFICATIONS = [
 ] as const satisfies readonly Classification[];
 
 /** The classifications recorded as audit events (spec 6) rather than action items. */
-export const AUDIT_CLASSIFICATIONS = ['DATA_QUALITY_FLAG', 'DATA_QUALITY_QUARANTINE', 'DUPLICATE_ROW'] as const satisfies readonly Classification[];
+export const AUDIT_CLASSIFICATIONS = [
+  'DATA_QUALITY_FLAG',
+  'DATA_QUALITY_QUARANTINE',
+  'DUPLICATE_ROW',
+] as const satisfies readonly Classification[];
 export const AuditClassification = StringEnum(AUDIT_CLASSIFICATIONS);
 export type AuditClassification = Static<typeof AuditClassification>;
 
@@ -208,7 +215,10 @@ export function scheduleSubmissionIssues(body: ScheduleSubmission): ValidationIs
 
 // ---------------------------------------------------------------- schedule records (spec 2.2)
 
-export const ScheduleLinks = Type.Object({ status: Type.String(), action_items: Type.String() }, { additionalProperties: false, title: 'ScheduleLinks' });
+export const ScheduleLinks = Type.Object(
+  { status: Type.String(), action_items: Type.String() },
+  { additionalProperties: false, title: 'ScheduleLinks' },
+);
 export type ScheduleLinks = Static<typeof ScheduleLinks>;
 
 export const ScheduleSummary = Type.Object(
@@ -288,9 +298,18 @@ export const SourceRows = Type.Object(
 );
 export type SourceRows = Static<typeof SourceRows>;
 
-const StayBefore = Type.Object({ station: Airport, checkin_time_local: Timestamp, checkout_time_local: Timestamp }, { additionalProperties: false });
+const StayBefore = Type.Object(
+  { station: Airport, checkin_time_local: Timestamp, checkout_time_local: Timestamp },
+  { additionalProperties: false },
+);
 const LegBefore = Type.Object(
-  { from_airport: Airport, to_airport: Airport, flight_number: Nullable(Type.String()), dep_time_local: Timestamp, arr_time_local: Timestamp },
+  {
+    from_airport: Airport,
+    to_airport: Airport,
+    flight_number: Nullable(Type.String()),
+    dep_time_local: Timestamp,
+    arr_time_local: Timestamp,
+  },
   { additionalProperties: false },
 );
 
@@ -312,19 +331,34 @@ export const ActionItemDetails = Type.Object(
     from_airport: Type.Optional(Airport),
     to_airport: Type.Optional(Airport),
     flight_number: Type.Optional(Nullable(Type.String())),
-    dep_time_local: Type.Optional(Type.String({ format: 'date-time', description: 'Departure the booking aims at: the expected time when the roster gives one' })),
-    arr_time_local: Type.Optional(Type.String({ format: 'date-time', description: 'Arrival the booking aims at: the expected time when the roster gives one' })),
+    dep_time_local: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Departure the booking aims at: the expected time when the roster gives one',
+      }),
+    ),
+    arr_time_local: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Arrival the booking aims at: the expected time when the roster gives one',
+      }),
+    ),
     scheduled_dep_time_local: Type.Optional(Nullable(Timestamp)),
     scheduled_arr_time_local: Type.Optional(Nullable(Timestamp)),
     traveller_email: Type.Optional(Nullable(Email)),
     name: Type.Optional(Nullable(Type.String())),
     rank: Type.Optional(Nullable(Rank)),
     home_base: Type.Optional(Nullable(Airport)),
-    previous: Type.Optional(Type.Union([StayBefore, LegBefore], { description: 'The booked stay or leg before the change (MODIFY items)' })),
+    previous: Type.Optional(
+      Type.Union([StayBefore, LegBefore], { description: 'The booked stay or leg before the change (MODIFY items)' }),
+    ),
     swap: Type.Optional(
       Type.Object(
         { removed: Type.Array(Type.String()), added: Type.Array(Type.String()) },
-        { additionalProperties: false, description: 'Crew employee_ids removed from and added to an unchanged pairing' },
+        {
+          additionalProperties: false,
+          description: 'Crew employee_ids removed from and added to an unchanged pairing',
+        },
       ),
     ),
     hotel: Type.Optional(

@@ -28,7 +28,10 @@ export const HotelDirectoryEntry = Type.Object(
   { title: 'HotelDirectoryEntry' },
 );
 
-export const HotelSearchResult = Type.Object({ hotels: Type.Array(HotelDirectoryEntry), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const HotelSearchResult = Type.Object({
+  hotels: Type.Array(HotelDirectoryEntry),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
 
 export const FlightOptionsQuery = Type.Object(
   {
@@ -38,8 +41,14 @@ export const FlightOptionsQuery = Type.Object(
     arrive_by: Type.Optional(Timestamp),
     action_id: Type.Optional(Type.String({ maxLength: 64 })),
     employee_id: Type.Optional(Type.String({ maxLength: 32, description: 'Accepted, not applied' })),
-    cabin: Type.Optional(StringEnum(CABINS, { description: "Only this cabin. Without a cabin, options above the airline's preferred_cabin are left out" })),
-    cabin_class: Type.Optional(StringEnum(CABINS, { description: 'The same as `cabin` (the name POST /crew/bookings/request uses)' })),
+    cabin: Type.Optional(
+      StringEnum(CABINS, {
+        description: "Only this cabin. Without a cabin, options above the airline's preferred_cabin are left out",
+      }),
+    ),
+    cabin_class: Type.Optional(
+      StringEnum(CABINS, { description: 'The same as `cabin` (the name POST /crew/bookings/request uses)' }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 10 })),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
   },
@@ -49,7 +58,9 @@ export type FlightOptionsQuery = Static<typeof FlightOptionsQuery>;
 
 export const FlightOption = Type.Object(
   {
-    flight_option_id: Type.String({ description: 'Opaque supplier offer id, valid 20 minutes; pass it back unchanged' }),
+    flight_option_id: Type.String({
+      description: 'Opaque supplier offer id, valid 20 minutes; pass it back unchanged',
+    }),
     airline_code: Type.String(),
     flight_number: Type.String(),
     from_airport: Type.String(),
@@ -66,7 +77,8 @@ export const FlightOption = Type.Object(
     auto_book_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why not, when auto_bookable is false' }),
     supplier: Type.Optional(
       StringEnum(FLIGHT_SUPPLIERS, {
-        description: "Additive: the supplier of the airline's order that made the offer (the first in its order with offers for the route); booking the option books it there",
+        description:
+          "Additive: the supplier of the airline's order that made the offer (the first in its order with offers for the route); booking the option books it there",
       }),
     ),
   },
@@ -74,7 +86,10 @@ export const FlightOption = Type.Object(
 );
 export type FlightOption = Static<typeof FlightOption>;
 
-export const FlightOptionsResult = Type.Object({ options: Type.Array(FlightOption), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const FlightOptionsResult = Type.Object({
+  options: Type.Array(FlightOption),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
 
 /** GET /crew/supplier-hotels: the properties the airline's own hotel supplier account knows near an airport. */
 export const SupplierHotelsQuery = Type.Object(
@@ -89,7 +104,9 @@ export type SupplierHotelsQuery = Static<typeof SupplierHotelsQuery>;
 
 export const SupplierHotel = Type.Object(
   {
-    property_id: Type.String({ description: "The supplier's property id (Duffel: `acc_…`); register it in the hotel config as is" }),
+    property_id: Type.String({
+      description: "The supplier's property id (Duffel: `acc_…`); register it in the hotel config as is",
+    }),
     name: Type.String(),
     airport_code: Type.String({ description: 'The `near` airport' }),
     city: Type.String(),
@@ -105,7 +122,12 @@ export const SupplierHotelsResult = Type.Object(
   {
     hotels: Type.Array(SupplierHotel),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
-    note: Type.Optional(Type.String({ description: "Why the list is empty although nothing failed: no supplier in the airline's hotel order searches its own properties" })),
+    note: Type.Optional(
+      Type.String({
+        description:
+          "Why the list is empty although nothing failed: no supplier in the airline's hotel order searches its own properties",
+      }),
+    ),
   },
   { title: 'SupplierHotelsResult' },
 );

@@ -5,7 +5,8 @@ import { StringEnum } from './common';
 export const FLIGHT_SUPPLIERS = ['SANDBOX', 'DUFFEL', 'OWN_AIRLINE'] as const;
 export const HOTEL_SUPPLIERS = ['SANDBOX', 'DUFFEL'] as const;
 
-const order = <T extends readonly string[]>(names: T, description: string) => Type.Array(StringEnum(names), { minItems: 1, maxItems: names.length, uniqueItems: true, description });
+const order = <T extends readonly string[]>(names: T, description: string) =>
+  Type.Array(StringEnum(names), { minItems: 1, maxItems: names.length, uniqueItems: true, description });
 
 const DuffelConnectionBody = Type.Object(
   {
@@ -13,7 +14,8 @@ const DuffelConnectionBody = Type.Object(
       minLength: 12,
       maxLength: 512,
       pattern: '^duffel_(test|live)_\\S+$',
-      description: "The airline's Duffel access token (`duffel_test_…` or `duffel_live_…`). Write-only: stored sealed, never answered.",
+      description:
+        "The airline's Duffel access token (`duffel_test_…` or `duffel_live_…`). Write-only: stored sealed, never answered.",
     }),
   },
   { additionalProperties: false },
@@ -21,12 +23,20 @@ const DuffelConnectionBody = Type.Object(
 
 const OwnAirlineBody = Type.Object(
   {
-    url: Type.String({ format: 'uri', maxLength: 2048, description: "HTTPS endpoint of the airline's crew-booking system (docs/own-airline.md)" }),
-    carrier: Type.String({ pattern: '^[A-Z0-9]{2}$', description: 'The IATA carrier code whose legs go to that system' }),
+    url: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      description: "HTTPS endpoint of the airline's crew-booking system (docs/own-airline.md)",
+    }),
+    carrier: Type.String({
+      pattern: '^[A-Z0-9]{2}$',
+      description: 'The IATA carrier code whose legs go to that system',
+    }),
     signing_secret: Type.Optional(
       Type.String({
         pattern: '^whsec_[A-Za-z0-9+/=]{24,}$',
-        description: 'Standard Webhooks secret signing our requests and the airline’s callbacks. Write-only; omitted keeps the stored one (required the first time).',
+        description:
+          'Standard Webhooks secret signing our requests and the airline’s callbacks. Write-only; omitted keeps the stored one (required the first time).',
       }),
     ),
   },
@@ -54,11 +64,16 @@ export const SupplierSettings = Type.Object(
       Type.Object({
         access_token_set: Type.Boolean(),
         live_mode: Type.Boolean({ description: 'True for a `duffel_live_` token: its bookings are real and paid' }),
-        webhook_registered: Type.Boolean({ description: "Duffel's webhook for airline-initiated changes is registered with this token" }),
+        webhook_registered: Type.Boolean({
+          description: "Duffel's webhook for airline-initiated changes is registered with this token",
+        }),
       }),
       Type.Null(),
     ]),
-    own_airline: Type.Union([Type.Object({ url: Type.String(), carrier: Type.String(), signing_secret_set: Type.Boolean() }), Type.Null()]),
+    own_airline: Type.Union([
+      Type.Object({ url: Type.String(), carrier: Type.String(), signing_secret_set: Type.Boolean() }),
+      Type.Null(),
+    ]),
     updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
   { title: 'SupplierSettings' },

@@ -50,7 +50,8 @@ function storable(schema: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
     if (DATA_KEYWORDS.has(k)) copy[k] = v;
-    else if (SCHEMA_MAPS.has(k) && v && typeof v === 'object') copy[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, storable(sub)]));
+    else if (SCHEMA_MAPS.has(k) && v && typeof v === 'object')
+      copy[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, storable(sub)]));
     else copy[k] = storable(v);
   }
   const types = Array.isArray(copy.type) ? copy.type : [copy.type];
@@ -123,7 +124,10 @@ export function checkQuery<S extends TSchema>(schema: S, data: Record<string, un
   if (!fn(copy)) return { ok: false, issues: toIssues(fn.errors) };
   // ajv coerces '1e400' to Infinity and then skips minimum/maximum (it checks them on finite numbers only).
   // A query or path is flat: its coerced numbers are its top-level values (or the items of an array).
-  const infinite = Object.keys(copy).filter((k) => [copy[k]].flat().some((v) => typeof v === 'number' && !Number.isFinite(v)));
-  if (infinite.length) return { ok: false, issues: infinite.map((k) => ({ field: `/${k}`, issue: 'must be a finite number' })) };
+  const infinite = Object.keys(copy).filter((k) =>
+    [copy[k]].flat().some((v) => typeof v === 'number' && !Number.isFinite(v)),
+  );
+  if (infinite.length)
+    return { ok: false, issues: infinite.map((k) => ({ field: `/${k}`, issue: 'must be a finite number' })) };
   return { ok: true, value: copy };
 }

@@ -29,13 +29,18 @@ const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(descrip
 const EndpointUrl = Type.String({
   format: 'uri',
   maxLength: 2048,
-  description: 'HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.',
+  description:
+    'HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.',
 });
 
 export const WebhookEndpointBody = Type.Object(
   {
     url: EndpointUrl,
-    event_types: Type.Array(WebhookEventTypeValue, { minItems: 1, uniqueItems: true, description: 'The event types delivered to this endpoint' }),
+    event_types: Type.Array(WebhookEventTypeValue, {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'The event types delivered to this endpoint',
+    }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   },
   { additionalProperties: false, title: 'WebhookEndpointBody' },
@@ -47,7 +52,12 @@ export const WebhookEndpointPatch = Type.Object(
     url: Type.Optional(EndpointUrl),
     event_types: Type.Optional(Type.Array(WebhookEventTypeValue, { minItems: 1, uniqueItems: true })),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint' })),
+    enabled: Type.Optional(
+      Type.Boolean({
+        description:
+          'false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1, title: 'WebhookEndpointPatch' },
 );
@@ -60,9 +70,18 @@ export const WebhookEndpoint = Type.Object(
     description: Nullable(Type.String()),
     event_types: Type.Array(WebhookEventTypeValue),
     enabled: Type.Boolean(),
-    disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the endpoint (failing for too long)' })),
-    failing_since: Nullable(Type.String({ format: 'date-time', description: 'Start of the current run of failed attempts' })),
-    previous_secret_expires_at: Nullable(Type.String({ format: 'date-time', description: 'Until then deliveries carry a signature with the previous secret too' })),
+    disabled_reason: Nullable(
+      Type.String({ description: 'Why the service disabled the endpoint (failing for too long)' }),
+    ),
+    failing_since: Nullable(
+      Type.String({ format: 'date-time', description: 'Start of the current run of failed attempts' }),
+    ),
+    previous_secret_expires_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'Until then deliveries carry a signature with the previous secret too',
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -72,7 +91,10 @@ export const WebhookEndpoint = Type.Object(
 export const WebhookEndpointWithSecret = Type.Object(
   {
     ...WebhookEndpoint.properties,
-    secret: Type.String({ pattern: '^whsec_', description: 'The signing secret (Standard Webhooks `whsec_…`), shown only in this answer' }),
+    secret: Type.String({
+      pattern: '^whsec_',
+      description: 'The signing secret (Standard Webhooks `whsec_…`), shown only in this answer',
+    }),
   },
   { additionalProperties: false, title: 'WebhookEndpointWithSecret' },
 );
@@ -80,12 +102,19 @@ export const WebhookEndpointWithSecret = Type.Object(
 export const WebhookEndpointParams = Type.Object({ endpoint_id: Uuid() });
 export const WebhookDeliveryParams = Type.Object({ endpoint_id: Uuid(), delivery_id: Uuid() });
 export const WebhookListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
-export const WebhookDeliveryQuery = Type.Object({ ...PageQuery, status: Type.Optional(StringEnum(['PENDING', 'SUCCEEDED', 'FAILED'] as const)) }, { additionalProperties: false });
+export const WebhookDeliveryQuery = Type.Object(
+  { ...PageQuery, status: Type.Optional(StringEnum(['PENDING', 'SUCCEEDED', 'FAILED'] as const)) },
+  { additionalProperties: false },
+);
 
 export const RotateSecretBody = Type.Object(
   {
     grace_period_seconds: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600, description: 'How long the previous secret keeps signing too (default WEBHOOK_ROTATION_GRACE_SECONDS, 24 h)' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 24 * 3600,
+        description: 'How long the previous secret keeps signing too (default WEBHOOK_ROTATION_GRACE_SECONDS, 24 h)',
+      }),
     ),
   },
   { additionalProperties: false, title: 'RotateSecretBody' },
@@ -107,11 +136,15 @@ export const WebhookDelivery = Type.Object(
     endpoint_id: Uuid(),
     event_id: Uuid('Also the `webhook-id` header: a redelivery carries the same id'),
     event_type: Type.String(),
-    status: StringEnum(['PENDING', 'SUCCEEDED', 'FAILED'] as const, { description: 'FAILED: every attempt of the backoff schedule failed' }),
+    status: StringEnum(['PENDING', 'SUCCEEDED', 'FAILED'] as const, {
+      description: 'FAILED: every attempt of the backoff schedule failed',
+    }),
     attempts: Type.Integer({ minimum: 0 }),
     last_response_code: Nullable(Type.Integer()),
     last_error: Nullable(Type.String()),
-    next_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due (PENDING only)' })),
+    next_attempt_at: Nullable(
+      Type.String({ format: 'date-time', description: 'When the next attempt is due (PENDING only)' }),
+    ),
     delivered_at: Nullable(Type.String({ format: 'date-time' })),
     created_at: Timestamp,
     attempt_log: Type.Array(WebhookAttempt, { description: 'Every attempt, oldest first' }),
@@ -121,10 +154,22 @@ export const WebhookDelivery = Type.Object(
 
 // ---- the events (the document's `webhooks`) ----
 
-const scheduleLinks = Type.Object({ schedule: Type.String(), processing_status: Type.String(), action_items: Type.String() }, { additionalProperties: false, title: 'WebhookScheduleLinks' });
-const bookingLinks = Type.Object({ booking: Type.String(), status: Type.String() }, { additionalProperties: false, title: 'WebhookBookingLinks' });
+const scheduleLinks = Type.Object(
+  { schedule: Type.String(), processing_status: Type.String(), action_items: Type.String() },
+  { additionalProperties: false, title: 'WebhookScheduleLinks' },
+);
+const bookingLinks = Type.Object(
+  { booking: Type.String(), status: Type.String() },
+  { additionalProperties: false, title: 'WebhookBookingLinks' },
+);
 
-function envelope<T extends string, D extends TSchema, L extends TSchema>(type: T, title: string, description: string, data: D, links: L) {
+function envelope<T extends string, D extends TSchema, L extends TSchema>(
+  type: T,
+  title: string,
+  description: string,
+  data: D,
+  links: L,
+) {
   return Type.Object(
     {
       id: Uuid('The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it'),
@@ -157,7 +202,8 @@ const BookingEventData = Type.Object(
   { additionalProperties: false, title: 'WebhookBookingData' },
 );
 
-const bookingEvent = <T extends string>(type: T, title: string, description: string) => envelope(type, title, description, BookingEventData, bookingLinks);
+const bookingEvent = <T extends string>(type: T, title: string, description: string) =>
+  envelope(type, title, description, BookingEventData, bookingLinks);
 
 export const WEBHOOK_EVENT_SCHEMAS = {
   'schedule.processing_completed': envelope(
@@ -165,7 +211,13 @@ export const WEBHOOK_EVENT_SCHEMAS = {
     'ScheduleProcessingCompletedEvent',
     'A schedule reached COMPLETED: diffed, and every booking task of its action items settled.',
     Type.Object(
-      { schedule_id: Uuid(), external_ref: Nullable(Type.String()), processing_status: Type.Literal('COMPLETED'), completed_at: Timestamp, summary: ScheduleSummary },
+      {
+        schedule_id: Uuid(),
+        external_ref: Nullable(Type.String()),
+        processing_status: Type.Literal('COMPLETED'),
+        completed_at: Timestamp,
+        summary: ScheduleSummary,
+      },
       { additionalProperties: false, title: 'WebhookScheduleCompletedData' },
     ),
     scheduleLinks,
@@ -175,7 +227,13 @@ export const WEBHOOK_EVENT_SCHEMAS = {
     'ScheduleFailedEvent',
     'A schedule could not be processed (FAILED); `error` says why.',
     Type.Object(
-      { schedule_id: Uuid(), external_ref: Nullable(Type.String()), processing_status: Type.Literal('FAILED'), error: Nullable(Type.String()), completed_at: Nullable(Timestamp) },
+      {
+        schedule_id: Uuid(),
+        external_ref: Nullable(Type.String()),
+        processing_status: Type.Literal('FAILED'),
+        error: Nullable(Type.String()),
+        completed_at: Nullable(Timestamp),
+      },
       { additionalProperties: false, title: 'WebhookScheduleFailedData' },
     ),
     scheduleLinks,
@@ -193,13 +251,24 @@ export const WEBHOOK_EVENT_SCHEMAS = {
       },
       { additionalProperties: false, title: 'WebhookPendingReviewData' },
     ),
-    Type.Object({ schedule: Type.String(), action_items: Type.String() }, { additionalProperties: false, title: 'WebhookPendingReviewLinks' }),
+    Type.Object(
+      { schedule: Type.String(), action_items: Type.String() },
+      { additionalProperties: false, title: 'WebhookPendingReviewLinks' },
+    ),
   ),
   'booking.confirmed': bookingEvent('booking.confirmed', 'BookingConfirmedEvent', 'A booking task ended CONFIRMED.'),
   'booking.modified': bookingEvent('booking.modified', 'BookingModifiedEvent', 'An amendment ended MODIFIED.'),
   'booking.cancelled': bookingEvent('booking.cancelled', 'BookingCancelledEvent', 'A cancellation ended CANCELLED.'),
-  'booking.needs_review': bookingEvent('booking.needs_review', 'BookingNeedsReviewEvent', 'A booking task ended NEEDS_REVIEW (`review_reason` says why).'),
-  'booking.failed': bookingEvent('booking.failed', 'BookingFailedEvent', 'A booking task ended FAILED (`last_error`); an automatic retry may follow.'),
+  'booking.needs_review': bookingEvent(
+    'booking.needs_review',
+    'BookingNeedsReviewEvent',
+    'A booking task ended NEEDS_REVIEW (`review_reason` says why).',
+  ),
+  'booking.failed': bookingEvent(
+    'booking.failed',
+    'BookingFailedEvent',
+    'A booking task ended FAILED (`last_error`); an automatic retry may follow.',
+  ),
   'irop.completed': envelope(
     'irop.completed',
     'IropCompletedEvent',
@@ -207,7 +276,12 @@ export const WEBHOOK_EVENT_SCHEMAS = {
     Type.Object(
       {
         irop_ref: Type.String(),
-        bookings: Type.Array(Type.Object({ booking_id: Uuid(), type: StringEnum(['HOTEL', 'FLIGHT'] as const), status: BookingStatusValue }, { additionalProperties: false })),
+        bookings: Type.Array(
+          Type.Object(
+            { booking_id: Uuid(), type: StringEnum(['HOTEL', 'FLIGHT'] as const), status: BookingStatusValue },
+            { additionalProperties: false },
+          ),
+        ),
       },
       { additionalProperties: false, title: 'WebhookIropCompletedData' },
     ),
@@ -235,20 +309,29 @@ export const WEBHOOK_EVENT_SCHEMAS = {
       },
       { additionalProperties: false, title: 'WebhookCoverageAtRiskData' },
     ),
-    Type.Object({ coverage: Type.String(), booking: Nullable(Type.String()) }, { additionalProperties: false, title: 'WebhookCoverageLinks' }),
+    Type.Object(
+      { coverage: Type.String(), booking: Nullable(Type.String()) },
+      { additionalProperties: false, title: 'WebhookCoverageLinks' },
+    ),
   ),
   'endpoint.disabled': envelope(
     'endpoint.disabled',
     'EndpointDisabledEvent',
     "Another endpoint of the airline failed for WEBHOOK_DISABLE_AFTER_DAYS and was disabled. Sent to the airline's other enabled endpoints, subscribed or not.",
-    Type.Object({ endpoint_id: Uuid(), url: Type.String(), failing_since: Timestamp, reason: Type.String() }, { additionalProperties: false, title: 'WebhookEndpointDisabledData' }),
+    Type.Object(
+      { endpoint_id: Uuid(), url: Type.String(), failing_since: Timestamp, reason: Type.String() },
+      { additionalProperties: false, title: 'WebhookEndpointDisabledData' },
+    ),
     Type.Object({ endpoint: Type.String() }, { additionalProperties: false, title: 'WebhookEndpointLinks' }),
   ),
   'webhook.test': envelope(
     'webhook.test',
     'WebhookTestEvent',
     'Sent on request (POST …/webhooks/{endpoint_id}/test) to the one endpoint, whatever its subscriptions.',
-    Type.Object({ endpoint_id: Uuid(), message: Type.String() }, { additionalProperties: false, title: 'WebhookTestData' }),
+    Type.Object(
+      { endpoint_id: Uuid(), message: Type.String() },
+      { additionalProperties: false, title: 'WebhookTestData' },
+    ),
     Type.Object({ endpoint: Type.String() }, { additionalProperties: false, title: 'WebhookTestLinks' }),
   ),
 } as const;

@@ -31,15 +31,20 @@ const canonicalish = fc
     digits(2, 25),
     digits(2, 61),
   )
-  .map(([y, mo, d, sep, h, mi, s, tz, th, tm]) => `${y}-${mo}-${d}${sep}${h}:${mi}:${s}${tz === 'Z' || tz === 'z' ? tz : `${tz}${th}:${tm}`}`);
+  .map(
+    ([y, mo, d, sep, h, mi, s, tz, th, tm]) =>
+      `${y}-${mo}-${d}${sep}${h}:${mi}:${s}${tz === 'Z' || tz === 'z' ? tz : `${tz}${th}:${tm}`}`,
+  );
 
 /** A canonical timestamp with one character replaced, dropped or inserted. */
-const mutated = fc.tuple(canonicalish, fc.nat(26), nearChar, fc.constantFrom('replace', 'drop', 'insert')).map(([s, i, c, how]) => {
-  const at = i % (s.length + 1);
-  if (how === 'replace') return s.slice(0, at) + c + s.slice(at + 1);
-  if (how === 'drop') return s.slice(0, at) + s.slice(at + 1);
-  return s.slice(0, at) + c + s.slice(at);
-});
+const mutated = fc
+  .tuple(canonicalish, fc.nat(26), nearChar, fc.constantFrom('replace', 'drop', 'insert'))
+  .map(([s, i, c, how]) => {
+    const at = i % (s.length + 1);
+    if (how === 'replace') return s.slice(0, at) + c + s.slice(at + 1);
+    if (how === 'drop') return s.slice(0, at) + s.slice(at + 1);
+    return s.slice(0, at) + c + s.slice(at);
+  });
 
 const dateish = fc.tuple(digits(4, 9999), digits(2, 14), digits(2, 32)).map(([y, m, d]) => `${y}-${m}-${d}`);
 
@@ -93,7 +98,12 @@ describe('fast date format', () => {
 });
 
 test('the shared body validator uses them: a submission with an impossible date-time is refused where the field is', () => {
-  const r = checkBody(ScheduleSubmission, { schedule_start_date: '2027-02-29', schedule_end_date: '2027-03-01', pairings: [], as_of: '2027-03-01T25:00:00Z' });
+  const r = checkBody(ScheduleSubmission, {
+    schedule_start_date: '2027-02-29',
+    schedule_end_date: '2027-03-01',
+    pairings: [],
+    as_of: '2027-03-01T25:00:00Z',
+  });
   expect(r.ok).toBe(false);
   if (!r.ok)
     expect(r.issues).toEqual(

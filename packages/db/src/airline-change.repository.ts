@@ -53,7 +53,13 @@ export function duffelConnectedAirlines(db: DbOrTrx) {
  * Records the webhook registered with a token, only while that token is still the airline's: a PUT that
  * replaced the token meanwhile must not get the old token's webhook.
  */
-export async function saveDuffelWebhook(db: DbOrTrx, airlineId: string, tokenSealed: string, webhookId: string, secretSealed: string): Promise<boolean> {
+export async function saveDuffelWebhook(
+  db: DbOrTrx,
+  airlineId: string,
+  tokenSealed: string,
+  webhookId: string,
+  secretSealed: string,
+): Promise<boolean> {
   const r = await db
     .updateTable('airline_suppliers')
     .set({ duffel_webhook_id: webhookId, duffel_webhook_secret_sealed: secretSealed, updated_at: new Date() })

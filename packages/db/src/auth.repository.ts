@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 
-export function insertClient(db: DbOrTrx, row: { client_id: string; airline_id: string; user_id: string; name: string; secret_hash: string; scopes: string[] }) {
+export function insertClient(
+  db: DbOrTrx,
+  row: { client_id: string; airline_id: string; user_id: string; name: string; secret_hash: string; scopes: string[] },
+) {
   return db.insertInto('oauth_clients').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -17,7 +20,10 @@ export function findLiveClient(db: DbOrTrx, clientId: string) {
     .executeTakeFirst();
 }
 
-export function insertRefreshToken(db: DbOrTrx, row: { token_hash: string; client_id: string; family_id: string; scope: string; expires_at: Date }) {
+export function insertRefreshToken(
+  db: DbOrTrx,
+  row: { token_hash: string; client_id: string; family_id: string; scope: string; expires_at: Date },
+) {
   return db.insertInto('refresh_tokens').values(row).execute();
 }
 
@@ -54,7 +60,10 @@ export function listSigningKeys(db: DbOrTrx) {
   return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').execute();
 }
 
-export function insertSigningKey(db: DbOrTrx, row: { kid: string; alg: string; private_jwk: string; public_jwk: string; status: 'active' | 'previous' }) {
+export function insertSigningKey(
+  db: DbOrTrx,
+  row: { kid: string; alg: string; private_jwk: string; public_jwk: string; status: 'active' | 'previous' },
+) {
   return db.insertInto('signing_keys').values(row).execute();
 }
 

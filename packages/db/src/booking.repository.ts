@@ -46,7 +46,12 @@ export interface BookingPatch {
 }
 
 /** Applies a change and records the status transition in the history ({status, at, reason, actor}). */
-export async function updateBooking(trx: DbOrTrx, bookingId: string, patch: BookingPatch, event?: { reason: string | null; actor: string }): Promise<void> {
+export async function updateBooking(
+  trx: DbOrTrx,
+  bookingId: string,
+  patch: BookingPatch,
+  event?: { reason: string | null; actor: string },
+): Promise<void> {
   const { hotel, flight, ...rest } = patch;
   await trx
     .updateTable('bookings')
@@ -60,7 +65,11 @@ export async function updateBooking(trx: DbOrTrx, bookingId: string, patch: Book
     .modifyEnd(PREPARED)
     .execute();
   if (event && patch.status)
-    await trx.insertInto('booking_events').values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor }).modifyEnd(PREPARED).execute();
+    await trx
+      .insertInto('booking_events')
+      .values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor })
+      .modifyEnd(PREPARED)
+      .execute();
 }
 
 /** A booking made by a request or a rebook: the roster's columns and its task's operation. */
@@ -70,7 +79,10 @@ export function insertBookings(trx: DbOrTrx, rows: Record<string, unknown>[]) {
   return bulkInsert(trx, 'bookings', REQUESTED_BOOKING_COLUMNS, rows);
 }
 
-export function insertBookingEvents(trx: DbOrTrx, rows: { booking_id: string; status: string; reason: string | null; actor: string }[]) {
+export function insertBookingEvents(
+  trx: DbOrTrx,
+  rows: { booking_id: string; status: string; reason: string | null; actor: string }[],
+) {
   return bulkInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, rows);
 }
 
@@ -79,12 +91,26 @@ export function insertActionItems(trx: DbOrTrx, rows: Record<string, unknown>[])
 }
 
 /** Every status transition, oldest first: the diff's creation entry kept in the booking row, then the recorded events. */
-export async function bookingHistory(db: DbOrTrx, bookingId: string): Promise<{ status: string; at: Date; reason: string | null; actor: string }[]> {
+export async function bookingHistory(
+  db: DbOrTrx,
+  bookingId: string,
+): Promise<{ status: string; at: Date; reason: string | null; actor: string }[]> {
   const [created, events] = await Promise.all([
-    db.selectFrom('bookings').select(['created_status', 'created_reason', 'created_at']).where('booking_id', '=', bookingId).executeTakeFirst(),
-    db.selectFrom('booking_events').select(['status', 'at', 'reason', 'actor']).where('booking_id', '=', bookingId).orderBy('event_id').execute(),
+    db
+      .selectFrom('bookings')
+      .select(['created_status', 'created_reason', 'created_at'])
+      .where('booking_id', '=', bookingId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('booking_events')
+      .select(['status', 'at', 'reason', 'actor'])
+      .where('booking_id', '=', bookingId)
+      .orderBy('event_id')
+      .execute(),
   ]);
-  const first = created?.created_status ? [{ status: created.created_status, at: created.created_at, reason: created.created_reason, actor: 'engine' }] : [];
+  const first = created?.created_status
+    ? [{ status: created.created_status, at: created.created_at, reason: created.created_reason, actor: 'engine' }]
+    : [];
   return [...first, ...events];
 }
 
@@ -93,7 +119,12 @@ export function setDisposition(
   trx: DbOrTrx,
   actionId: string,
   disposition: string,
-  patch: { message?: string | null; recommended_action?: string | null; flight_options_url?: string | null; booking_id?: string } = {},
+  patch: {
+    message?: string | null;
+    recommended_action?: string | null;
+    flight_options_url?: string | null;
+    booking_id?: string;
+  } = {},
 ) {
   return trx
     .updateTable('action_items')
@@ -123,7 +154,16 @@ export interface BookingFilter {
 
 function filtered(db: DbOrTrx, airlineId: string, f: BookingFilter) {
   let q = db.selectFrom('bookings').where('airline_id', '=', airlineId);
-  for (const k of ['schedule_id', 'employee_id', 'pairing_number', 'flight_number', 'irop_ref', 'source', 'type', 'status'] as const) {
+  for (const k of [
+    'schedule_id',
+    'employee_id',
+    'pairing_number',
+    'flight_number',
+    'irop_ref',
+    'source',
+    'type',
+    'status',
+  ] as const) {
     const v = f[k];
     if (v !== undefined) q = q.where(k, '=', v as never);
   }
@@ -133,7 +173,13 @@ function filtered(db: DbOrTrx, airlineId: string, f: BookingFilter) {
 }
 
 /** Newest first, keyset on seq. */
-export function listBookings(db: DbOrTrx, airlineId: string, f: BookingFilter, limit: number, beforeSeq: number | null) {
+export function listBookings(
+  db: DbOrTrx,
+  airlineId: string,
+  f: BookingFilter,
+  limit: number,
+  beforeSeq: number | null,
+) {
   let q = filtered(db, airlineId, f).selectAll();
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
   return q
@@ -151,7 +197,12 @@ export function failedBookings(db: DbOrTrx, airlineId: string, f: BookingFilter)
 
 /** FAILED bookings with an automatic retry scheduled, soonest first. */
 export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
-  let q = db.selectFrom('bookings').selectAll().where('airline_id', '=', airlineId).where('status', '=', 'FAILED').where('next_attempt_at', 'is not', null);
+  let q = db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('status', '=', 'FAILED')
+    .where('next_attempt_at', 'is not', null);
   if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
   return q
     .orderBy('seq')
@@ -171,7 +222,12 @@ export async function lockAirlineBookings(trx: DbOrTrx, airlineId: string): Prom
 }
 
 /** A live booking of the same type for the same anchors (POST /crew/bookings/request duplicate check). */
-export function liveBookingFor(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', anchors: { traveller_email: string; pairing_number?: string | null; duty_date: string }) {
+export function liveBookingFor(
+  db: DbOrTrx,
+  airlineId: string,
+  type: 'HOTEL' | 'FLIGHT',
+  anchors: { traveller_email: string; pairing_number?: string | null; duty_date: string },
+) {
   let q = db
     .selectFrom('bookings')
     .selectAll()
@@ -197,7 +253,13 @@ export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<
  * A retry job's bookings, in one statement: each joins the job; those still FAILED with fewer than
  * `maxRetries` retries go back to PENDING with one more. Returns those, as updated, in `seq` order.
  */
-export async function retryFailedBookings(trx: DbOrTrx, airlineId: string, bookingIds: string[], maxRetries: number, retryJobId: string): Promise<BookingRow[]> {
+export async function retryFailedBookings(
+  trx: DbOrTrx,
+  airlineId: string,
+  bookingIds: string[],
+  maxRetries: number,
+  retryJobId: string,
+): Promise<BookingRow[]> {
   if (bookingIds.length === 0) return [];
   const { rows } = await sql<BookingRow & { retried: boolean }>`
     with target as (
@@ -229,7 +291,9 @@ export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobI
       'j.total',
       'j.seq',
       'j.created_at',
-      sql<number>`count(b.booking_id) filter (where b.status in ('CONFIRMED','MODIFIED','CANCELLED'))::int`.as('succeeded'),
+      sql<number>`count(b.booking_id) filter (where b.status in ('CONFIRMED','MODIFIED','CANCELLED'))::int`.as(
+        'succeeded',
+      ),
       sql<number>`count(b.booking_id) filter (where b.status in ('FAILED','NEEDS_REVIEW'))::int`.as('failed'),
     ])
     .where('j.airline_id', '=', airlineId)
@@ -251,7 +315,13 @@ export function listRetryJobIds(db: DbOrTrx, airlineId: string, limit: number, b
 // ---- idempotency keys ----
 
 /** Claims a key for this request; false when it was claimed before (the caller replays or refuses). */
-export async function claimIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, requestHash: string): Promise<boolean> {
+export async function claimIdempotencyKey(
+  db: DbOrTrx,
+  airlineId: string,
+  endpoint: string,
+  key: string,
+  requestHash: string,
+): Promise<boolean> {
   // Keys older than 24 h are forgotten.
   await db
     .deleteFrom('idempotency_keys')
@@ -262,7 +332,14 @@ export async function claimIdempotencyKey(db: DbOrTrx, airlineId: string, endpoi
     .execute();
   const r = await db
     .insertInto('idempotency_keys')
-    .values({ airline_id: airlineId, endpoint, key, request_hash: requestHash, response_status: null, response_body: null })
+    .values({
+      airline_id: airlineId,
+      endpoint,
+      key,
+      request_hash: requestHash,
+      response_status: null,
+      response_body: null,
+    })
     .onConflict((oc) => oc.doNothing())
     .returning('key')
     .executeTakeFirst();
@@ -270,10 +347,23 @@ export async function claimIdempotencyKey(db: DbOrTrx, airlineId: string, endpoi
 }
 
 export function findIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
-  return db.selectFrom('idempotency_keys').selectAll().where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('endpoint', '=', endpoint)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
-export function completeIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, status: number, body: unknown) {
+export function completeIdempotencyKey(
+  db: DbOrTrx,
+  airlineId: string,
+  endpoint: string,
+  key: string,
+  status: number,
+  body: unknown,
+) {
   return db
     .updateTable('idempotency_keys')
     .set({ response_status: status, response_body: JSON.stringify(body) })
@@ -284,7 +374,13 @@ export function completeIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint:
 }
 
 export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
-  return db.deleteFrom('idempotency_keys').where('airline_id', '=', airlineId).where('endpoint', '=', endpoint).where('key', '=', key).where('response_status', 'is', null).execute();
+  return db
+    .deleteFrom('idempotency_keys')
+    .where('airline_id', '=', airlineId)
+    .where('endpoint', '=', endpoint)
+    .where('key', '=', key)
+    .where('response_status', 'is', null)
+    .execute();
 }
 
 // ---- the roster diff meets the airline's own bookings ----
@@ -309,12 +405,24 @@ export function requestedLiveBookings(db: DbOrTrx, airlineId: string, start: str
 /** Ties adopted bookings to their roster rows, so later diffs see them as the row's booking. */
 export async function adoptBookings(
   trx: DbOrTrx,
-  rows: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[],
+  rows: {
+    booking_id: string;
+    employee_id: string;
+    pairing_number: string;
+    duty_period_num: number | null;
+    leg_sequence: number | null;
+  }[],
 ): Promise<void> {
   for (const r of rows) {
     await trx
       .updateTable('bookings')
-      .set({ employee_id: r.employee_id, pairing_number: r.pairing_number, duty_period_num: r.duty_period_num, leg_sequence: r.leg_sequence, updated_at: new Date() })
+      .set({
+        employee_id: r.employee_id,
+        pairing_number: r.pairing_number,
+        duty_period_num: r.duty_period_num,
+        leg_sequence: r.leg_sequence,
+        updated_at: new Date(),
+      })
       .where('booking_id', '=', r.booking_id)
       .execute();
   }

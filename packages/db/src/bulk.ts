@@ -24,20 +24,33 @@ type PgTypesOf<V> = [V] extends [boolean]
  * A bulk column map of table T, checked at compile time with `satisfies BulkColumns<T>`: only T's insertable
  * columns (a misspelt or dropped column fails to compile), each with a Postgres type its TS type fits.
  */
-export type BulkColumns<T> = { readonly [K in keyof Insertable<T> & string]?: K extends keyof Selectable<T> ? PgTypesOf<NonNullable<Selectable<T>[K]>> : never };
+export type BulkColumns<T> = {
+  readonly [K in keyof Insertable<T> & string]?: K extends keyof Selectable<T>
+    ? PgTypesOf<NonNullable<Selectable<T>[K]>>
+    : never;
+};
 
 /**
  * One value as the bulk writers take it: a timestamp also as ISO text, a JSON column as any JSON-able value
  * (they serialise it; an engine interface has no index signature, so `object` rather than the column's Record).
  */
-type BulkValue<S, W> = [NonNullable<S>] extends [Date] ? W | string : [NonNullable<S>] extends [string | number | boolean] ? W : W | object;
+type BulkValue<S, W> = [NonNullable<S>] extends [Date]
+  ? W | string
+  : [NonNullable<S>] extends [string | number | boolean]
+    ? W
+    : W | object;
 
 /** A row of table T for copyInsert / bulkInsert: kysely's Insertable<T>, JSON columns as values. */
-export type BulkRow<T> = { [K in keyof Insertable<T>]: K extends keyof Selectable<T> ? BulkValue<Selectable<T>[K], Insertable<T>[K]> : Insertable<T>[K] };
+export type BulkRow<T> = {
+  [K in keyof Insertable<T>]: K extends keyof Selectable<T>
+    ? BulkValue<Selectable<T>[K], Insertable<T>[K]>
+    : Insertable<T>[K];
+};
 
 /** A row of table T for bulkUpdate: kysely's Updateable<T> plus its key; null where the statement keeps the stored value. */
 export type BulkChange<T, Key extends keyof Selectable<T>> = { [K in Key]: Selectable<T>[K] } & {
-  [K in keyof Updateable<T>]?: (K extends keyof Selectable<T> ? BulkValue<Selectable<T>[K], Updateable<T>[K]> : Updateable<T>[K]) | null;
+  [K in keyof Updateable<T>]?:
+    (K extends keyof Selectable<T> ? BulkValue<Selectable<T>[K], Updateable<T>[K]> : Updateable<T>[K]) | null;
 };
 
 const CHUNK = 5000;
@@ -51,21 +64,38 @@ function recordset(columns: ColumnTypes, rows: readonly object[]): RawBuilder<un
 }
 
 /** INSERT … SELECT FROM json_to_recordset: set-based, a statement per 5000 rows. */
-export async function bulkInsert(trx: DbOrTrx, table: string, columns: ColumnTypes, rows: readonly object[], onConflict = ''): Promise<void> {
+export async function bulkInsert(
+  trx: DbOrTrx,
+  table: string,
+  columns: ColumnTypes,
+  rows: readonly object[],
+  onConflict = '',
+): Promise<void> {
   const names = Object.keys(columns)
     .map((c) => `"${c}"`)
     .join(', ');
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select ${sql.raw(names)} from ${recordset(columns, chunk)} ${sql.raw(onConflict)}`.execute(trx);
+    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select ${sql.raw(names)} from ${recordset(columns, chunk)} ${sql.raw(onConflict)}`.execute(
+      trx,
+    );
   }
 }
 
 /** UPDATE … FROM json_to_recordset, matching `key`; `set` is the SQL of the assignments (x.<col> names the new value). */
-export async function bulkUpdate(trx: DbOrTrx, table: string, key: string, columns: ColumnTypes, rows: readonly object[], set: string): Promise<void> {
+export async function bulkUpdate(
+  trx: DbOrTrx,
+  table: string,
+  key: string,
+  columns: ColumnTypes,
+  rows: readonly object[],
+  set: string,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    await sql`update ${sql.table(table)} as t set ${sql.raw(set)} from ${recordset(columns, chunk)} where t.${sql.ref(key)} = x.${sql.ref(key)}`.execute(trx);
+    await sql`update ${sql.table(table)} as t set ${sql.raw(set)} from ${recordset(columns, chunk)} where t.${sql.ref(key)} = x.${sql.ref(key)}`.execute(
+      trx,
+    );
   }
 }
 
@@ -124,7 +154,11 @@ function fieldWriter(type: PgType): FieldWriter {
  */
 const COPY_CHUNK_ROWS = 250;
 
-function* copyChunks(columns: ColumnTypes, rows: readonly object[], constants: Readonly<Record<string, unknown>>): Generator<string> {
+function* copyChunks(
+  columns: ColumnTypes,
+  rows: readonly object[],
+  constants: Readonly<Record<string, unknown>>,
+): Generator<string> {
   const names = Object.keys(columns);
   const writers = names.map((c): FieldWriter => {
     const write = fieldWriter(columns[c]!);
@@ -152,7 +186,13 @@ function* copyChunks(columns: ColumnTypes, rows: readonly object[], constants: R
  * CONFLICT: for rows that cannot conflict (new ids, keys unique within the write). `constants`: columns whose
  * value is the same in every row, taken from there instead of each row (no copy of 160k rows to add one field).
  */
-export async function copyInsert(trx: DbOrTrx, table: string, columns: ColumnTypes, rows: readonly object[], constants: Readonly<Record<string, unknown>> = {}): Promise<void> {
+export async function copyInsert(
+  trx: DbOrTrx,
+  table: string,
+  columns: ColumnTypes,
+  rows: readonly object[],
+  constants: Readonly<Record<string, unknown>> = {},
+): Promise<void> {
   if (rows.length === 0) return;
   const names = Object.keys(columns)
     .map((c) => `"${c}"`)

@@ -24,7 +24,8 @@ const MAX_WHOLE_CHUNK = 512 * 1024 * 1024;
 export function wholeOutputChunk(compressed: Uint8Array): number {
   const n = compressed.byteLength;
   if (n < 18) return MIN_WHOLE_CHUNK;
-  const isize = (compressed[n - 4]! | (compressed[n - 3]! << 8) | (compressed[n - 2]! << 16) | (compressed[n - 1]! << 24)) >>> 0;
+  const isize =
+    (compressed[n - 4]! | (compressed[n - 3]! << 8) | (compressed[n - 2]! << 16) | (compressed[n - 1]! << 24)) >>> 0;
   if (isize < n) return POOL_CHUNK;
   return Math.min(Math.max(isize + 1, MIN_WHOLE_CHUNK), MAX_WHOLE_CHUNK);
 }

@@ -35,9 +35,23 @@ export function currentHotels(db: DbOrTrx, airlineId: string) {
 export async function upsertHotel(
   trx: DbOrTrx,
   airlineId: string,
-  h: { base_station: string; property_id: string; name: string | null; handler_type: 'GDS' | 'DIRECT'; terms: HotelTerms; reservations_email?: string | null; clearLegacyRates: boolean },
+  h: {
+    base_station: string;
+    property_id: string;
+    name: string | null;
+    handler_type: 'GDS' | 'DIRECT';
+    terms: HotelTerms;
+    reservations_email?: string | null;
+    clearLegacyRates: boolean;
+  },
 ): Promise<void> {
-  const values = { name: h.name, handler_type: h.handler_type, terms: JSON.stringify(h.terms), reservations_email: h.reservations_email ?? null, in_current: true };
+  const values = {
+    name: h.name,
+    handler_type: h.handler_type,
+    terms: JSON.stringify(h.terms),
+    reservations_email: h.reservations_email ?? null,
+    in_current: true,
+  };
   await trx
     .insertInto('hotel_configs')
     .values({ airline_id: airlineId, base_station: h.base_station, property_id: h.property_id, ...values })
@@ -52,18 +66,41 @@ export async function upsertHotel(
 }
 
 /** Marks every hotel not in `keep` (ids) as no longer part of the current config. */
-export async function retireHotelsExcept(trx: DbOrTrx, airlineId: string, keep: { base_station: string; property_id: string }[]): Promise<void> {
+export async function retireHotelsExcept(
+  trx: DbOrTrx,
+  airlineId: string,
+  keep: { base_station: string; property_id: string }[],
+): Promise<void> {
   const keys = keep.map((k) => `${k.base_station}|${k.property_id}`);
-  let q = trx.updateTable('hotel_configs').set({ in_current: false, updated_at: new Date() }).where('airline_id', '=', airlineId).where('in_current', '=', true);
+  let q = trx
+    .updateTable('hotel_configs')
+    .set({ in_current: false, updated_at: new Date() })
+    .where('airline_id', '=', airlineId)
+    .where('in_current', '=', true);
   if (keys.length) q = q.where(sql<string>`base_station || '|' || property_id`, 'not in', keys);
   await q.execute();
 }
 
-export async function latestVersion(db: DbOrTrx, table: 'hotel_config_versions' | 'flight_config_versions', airlineId: string) {
-  return db.selectFrom(table).select(['version', 'created_at']).where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst();
+export async function latestVersion(
+  db: DbOrTrx,
+  table: 'hotel_config_versions' | 'flight_config_versions',
+  airlineId: string,
+) {
+  return db
+    .selectFrom(table)
+    .select(['version', 'created_at'])
+    .where('airline_id', '=', airlineId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export async function insertHotelVersion(trx: DbOrTrx, airlineId: string, version: number, snapshot: HotelConfig): Promise<Date> {
+export async function insertHotelVersion(
+  trx: DbOrTrx,
+  airlineId: string,
+  version: number,
+  snapshot: HotelConfig,
+): Promise<Date> {
   const row = await trx
     .insertInto('hotel_config_versions')
     .values({ airline_id: airlineId, version, snapshot: JSON.stringify(snapshot) })
@@ -72,7 +109,12 @@ export async function insertHotelVersion(trx: DbOrTrx, airlineId: string, versio
   return row.created_at;
 }
 
-export async function insertFlightVersion(trx: DbOrTrx, airlineId: string, version: number, snapshot: FlightConfigSnapshot) {
+export async function insertFlightVersion(
+  trx: DbOrTrx,
+  airlineId: string,
+  version: number,
+  snapshot: FlightConfigSnapshot,
+) {
   return trx
     .insertInto('flight_config_versions')
     .values({ airline_id: airlineId, version, snapshot: JSON.stringify(snapshot) })
@@ -80,12 +122,28 @@ export async function insertFlightVersion(trx: DbOrTrx, airlineId: string, versi
     .executeTakeFirstOrThrow();
 }
 
-export function findVersion(db: DbOrTrx, table: 'hotel_config_versions' | 'flight_config_versions', airlineId: string, version: number) {
-  return db.selectFrom(table).select(['snapshot', 'version', 'created_at']).where('airline_id', '=', airlineId).where('version', '=', version).executeTakeFirst();
+export function findVersion(
+  db: DbOrTrx,
+  table: 'hotel_config_versions' | 'flight_config_versions',
+  airlineId: string,
+  version: number,
+) {
+  return db
+    .selectFrom(table)
+    .select(['snapshot', 'version', 'created_at'])
+    .where('airline_id', '=', airlineId)
+    .where('version', '=', version)
+    .executeTakeFirst();
 }
 
 export function latestFlightConfig(db: DbOrTrx, airlineId: string) {
-  return db.selectFrom('flight_config_versions').select(['snapshot', 'version', 'created_at']).where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('flight_config_versions')
+    .select(['snapshot', 'version', 'created_at'])
+    .where('airline_id', '=', airlineId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export function findFlightRules(db: DbOrTrx, airlineId: string) {
@@ -93,14 +151,24 @@ export function findFlightRules(db: DbOrTrx, airlineId: string) {
 }
 
 /** Sets the supplied rules; an omitted one keeps its value (a new row: no ceiling, any fare). */
-export function upsertFlightRules(db: DbOrTrx, airlineId: string, rules: { auto_book_max_price?: Money | null; fare_conditions?: FareConditions }) {
+export function upsertFlightRules(
+  db: DbOrTrx,
+  airlineId: string,
+  rules: { auto_book_max_price?: Money | null; fare_conditions?: FareConditions },
+) {
   const set = {
-    ...(rules.auto_book_max_price !== undefined ? { auto_book_max_price: JSON.stringify(rules.auto_book_max_price) } : {}),
+    ...(rules.auto_book_max_price !== undefined
+      ? { auto_book_max_price: JSON.stringify(rules.auto_book_max_price) }
+      : {}),
     ...(rules.fare_conditions ? { fare_conditions: rules.fare_conditions } : {}),
   };
   return db
     .insertInto('flight_rules')
-    .values({ airline_id: airlineId, auto_book_max_price: set.auto_book_max_price ?? 'null', ...(set.fare_conditions ? { fare_conditions: set.fare_conditions } : {}) })
+    .values({
+      airline_id: airlineId,
+      auto_book_max_price: set.auto_book_max_price ?? 'null',
+      ...(set.fare_conditions ? { fare_conditions: set.fare_conditions } : {}),
+    })
     .onConflict((oc) => oc.column('airline_id').doUpdateSet({ ...set, updated_at: new Date() }))
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -109,7 +177,13 @@ export function upsertFlightRules(db: DbOrTrx, airlineId: string, rules: { auto_
 // ---- contracts ----
 
 export function findCurrentHotel(db: DbOrTrx, airlineId: string, hotelConfigId: number) {
-  return db.selectFrom('hotel_configs').selectAll().where('airline_id', '=', airlineId).where('hotel_config_id', '=', hotelConfigId).where('in_current', '=', true).executeTakeFirst();
+  return db
+    .selectFrom('hotel_configs')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('hotel_config_id', '=', hotelConfigId)
+    .where('in_current', '=', true)
+    .executeTakeFirst();
 }
 
 export function insertContract(
@@ -120,13 +194,25 @@ export function insertContract(
 ) {
   return db
     .insertInto('hotel_contracts')
-    .values({ airline_id: airlineId, hotel_config_id: hotelConfigId, ...c, rate_access_code: c.rate_access_code ?? null, rate_periods: '[]' })
+    .values({
+      airline_id: airlineId,
+      hotel_config_id: hotelConfigId,
+      ...c,
+      rate_access_code: c.rate_access_code ?? null,
+      rate_periods: '[]',
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 export function listContracts(db: DbOrTrx, airlineId: string, hotelConfigId: number) {
-  return db.selectFrom('hotel_contracts').selectAll().where('airline_id', '=', airlineId).where('hotel_config_id', '=', hotelConfigId).orderBy('contract_id').execute();
+  return db
+    .selectFrom('hotel_contracts')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('hotel_config_id', '=', hotelConfigId)
+    .orderBy('contract_id')
+    .execute();
 }
 
 export function findContract(db: DbOrTrx, airlineId: string, contractId: number) {
@@ -150,7 +236,11 @@ export function setContractRates(db: DbOrTrx, contractId: number, periods: RateP
 }
 
 export function setContractAutomation(db: DbOrTrx, contractId: number, enabled: boolean) {
-  return db.updateTable('hotel_contracts').set({ automated_booking_enabled: enabled, updated_at: new Date() }).where('contract_id', '=', contractId).execute();
+  return db
+    .updateTable('hotel_contracts')
+    .set({ automated_booking_enabled: enabled, updated_at: new Date() })
+    .where('contract_id', '=', contractId)
+    .execute();
 }
 
 /** Contracts of the airline's current hotels, for the booking policy: by station. */
@@ -199,7 +289,11 @@ export function listChangeRequests(db: DbOrTrx, filter: { airlineId?: string; op
 
 /** Every airline's change requests with the airline's name (the operator's list), newest first. */
 export function listChangeRequestsOfAirlines(db: DbOrTrx, filter: { status?: string }) {
-  let q = db.selectFrom('hotel_change_requests as r').innerJoin('airlines as a', 'a.airline_id', 'r.airline_id').selectAll('r').select('a.name as airline_name');
+  let q = db
+    .selectFrom('hotel_change_requests as r')
+    .innerJoin('airlines as a', 'a.airline_id', 'r.airline_id')
+    .selectAll('r')
+    .select('a.name as airline_name');
   if (filter.status) q = q.where('r.status', '=', filter.status as 'OPEN');
   return q.orderBy('r.requested_on', 'desc').orderBy('r.request_id', 'desc').execute();
 }
@@ -211,10 +305,24 @@ export function findChangeRequest(db: DbOrTrx, requestId: number, airlineId?: st
 }
 
 /** Moves an OPEN request to its next status; undefined when it was not OPEN (a concurrent decision lost). */
-export function closeChangeRequest(db: DbOrTrx, requestId: number, status: 'APPROVED' | 'DECLINED' | 'WITHDRAWN', decision: { decided_by?: string; decision_note?: string | null } = {}) {
+export function closeChangeRequest(
+  db: DbOrTrx,
+  requestId: number,
+  status: 'APPROVED' | 'DECLINED' | 'WITHDRAWN',
+  decision: { decided_by?: string; decision_note?: string | null } = {},
+) {
   return db
     .updateTable('hotel_change_requests')
-    .set({ status, ...(status === 'WITHDRAWN' ? {} : { decided_by: decision.decided_by ?? null, decided_on: new Date(), decision_note: decision.decision_note ?? null }) })
+    .set({
+      status,
+      ...(status === 'WITHDRAWN'
+        ? {}
+        : {
+            decided_by: decision.decided_by ?? null,
+            decided_on: new Date(),
+            decision_note: decision.decision_note ?? null,
+          }),
+    })
     .where('request_id', '=', requestId)
     .where('status', '=', 'OPEN')
     .returningAll()

@@ -16,7 +16,12 @@ export interface DbOptions {
 }
 
 export function createDb(url: string, options: DbOptions = {}): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: options.applicationName ?? 'crew-travel', Client: PreparingClient });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'crew-travel',
+    Client: PreparingClient,
+  });
   // A client losing its connection must not crash the process. pg emits 'error' on the client; the pool
   // listens only while the client is idle (and re-emits it on the pool), so every client also gets its own
   // listener for while it is checked out (a transaction, the worker's advisory-lock connection). The

@@ -34,14 +34,32 @@ export async function replaceRosteredRows(
   trx: DbOrTrx,
   airlineId: string,
   window: { start: string; end: string },
-  rows: { layovers: readonly Record<string, unknown>[]; deadheads: readonly Record<string, unknown>[]; flaggedKeys: readonly string[] },
+  rows: {
+    layovers: readonly Record<string, unknown>[];
+    deadheads: readonly Record<string, unknown>[];
+    flaggedKeys: readonly string[];
+  },
   pairings?: readonly string[],
 ): Promise<{ rostered_layovers: number; rostered_deadheads: number }> {
   const flagged = [...rows.flaggedKeys];
   const scope = { airlineId, window, flagged, pairings };
   return {
-    rostered_layovers: await writeByDifference(trx, 'rostered_layovers', LAYOVER_SIGNATURE, ROSTERED_LAYOVER_COLUMNS, scope, rows.layovers),
-    rostered_deadheads: await writeByDifference(trx, 'rostered_deadheads', DEADHEAD_SIGNATURE, ROSTERED_DEADHEAD_COLUMNS, scope, rows.deadheads),
+    rostered_layovers: await writeByDifference(
+      trx,
+      'rostered_layovers',
+      LAYOVER_SIGNATURE,
+      ROSTERED_LAYOVER_COLUMNS,
+      scope,
+      rows.layovers,
+    ),
+    rostered_deadheads: await writeByDifference(
+      trx,
+      'rostered_deadheads',
+      DEADHEAD_SIGNATURE,
+      ROSTERED_DEADHEAD_COLUMNS,
+      scope,
+      rows.deadheads,
+    ),
   };
 }
 
@@ -98,14 +116,27 @@ async function writeByDifference(
   table: 'rostered_layovers' | 'rostered_deadheads',
   signature: readonly string[],
   columns: ColumnTypes,
-  { airlineId, window, flagged, pairings }: { airlineId: string; window: { start: string; end: string }; flagged: string[]; pairings: readonly string[] | undefined },
+  {
+    airlineId,
+    window,
+    flagged,
+    pairings,
+  }: {
+    airlineId: string;
+    window: { start: string; end: string };
+    flagged: string[];
+    pairings: readonly string[] | undefined;
+  },
   rows: readonly Record<string, unknown>[],
 ): Promise<number> {
   if (pairings?.length === 0) return 0;
   // Each stored row's physical address with its signature: the rows to delete are deleted by address (a TID
   // scan), which stays valid to the end of this transaction (the airline's rows have one writer, the holder of
   // its processing lock, and no VACUUM FULL can run while this transaction holds the table).
-  const stored = await sql<{ tid: string; sig: string }>`select ctid::text as tid, ${sql.raw(signatureSql(signature))} as sig from ${sql.table(table)}
+  const stored = await sql<{
+    tid: string;
+    sig: string;
+  }>`select ctid::text as tid, ${sql.raw(signatureSql(signature))} as sig from ${sql.table(table)}
     where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end} and row_key <> all(${flagged}::text[])
     and ${ofPairings(pairings)}`.execute(trx);
   const have = new Map<string, string>();
@@ -229,13 +260,19 @@ export async function layoverCoverage(db: DbOrTrx, airlineId: string, q: Coverag
       and b.checkin_time_local::timestamptz >= ${q.from} and b.checkin_time_local::timestamptz < ${q.to} and (${station}::text is null or b.station = ${station})
       and not exists (
         select 1 from rostered_layovers x
-        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(d),
+        where x.airline_id = ${airlineId} and x.employee_id = b.employee_id and x.pairing_number = b.pairing_number and x.duty_period_num = b.duty_period_num)`.execute(
+      d,
+    ),
   );
   return r.rows;
 }
 
 /** The same for DH legs departing inside the window, against the airline's flight bookings. */
-export async function deadheadCoverage(db: DbOrTrx, airlineId: string, q: CoverageQuery): Promise<DeadheadCoverageRow[]> {
+export async function deadheadCoverage(
+  db: DbOrTrx,
+  airlineId: string,
+  q: CoverageQuery,
+): Promise<DeadheadCoverageRow[]> {
   const lo = dateOf(q.from, -MATCH_MARGIN_DAYS);
   const hi = dateOf(q.to, 1);
   const station = q.station ?? null;
@@ -286,9 +323,15 @@ export async function airlinesWithLayovers(db: DbOrTrx, from: Date, to: Date): P
  * whose check-in has passed); answers the keys that were not at risk at the previous sample. Concurrent
  * workers insert each key once (on conflict do nothing), so each newly at-risk layover is reported once.
  */
-export async function markAtRisk(trx: DbOrTrx, airlineId: string, rows: readonly { row_key: string; at: Date }[]): Promise<Set<string>> {
+export async function markAtRisk(
+  trx: DbOrTrx,
+  airlineId: string,
+  rows: readonly { row_key: string; at: Date }[],
+): Promise<Set<string>> {
   const keys = rows.map((r) => r.row_key);
-  await sql`delete from coverage_at_risk where airline_id = ${airlineId} and row_key <> all(${keys}::text[])`.execute(trx);
+  await sql`delete from coverage_at_risk where airline_id = ${airlineId} and row_key <> all(${keys}::text[])`.execute(
+    trx,
+  );
   if (!rows.length) return new Set();
   const r = await sql<{ row_key: string }>`insert into coverage_at_risk (airline_id, row_key, checkin_at)
     select ${airlineId}, k, t from unnest(${keys}::text[], ${rows.map((x) => x.at.toISOString())}::timestamptz[]) as x(k, t)

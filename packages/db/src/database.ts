@@ -1,9 +1,29 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AirlineTable, CompanyConfigTable, TravellerAuditTable, TravellerTable, UserTable } from './tables/tenancy.table';
+import type {
+  AirlineTable,
+  CompanyConfigTable,
+  TravellerAuditTable,
+  TravellerTable,
+  UserTable,
+} from './tables/tenancy.table';
 import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tables/auth.table';
-import type { ConfigVersionTable, FlightConfigSnapshot, FlightRulesTable, HotelChangeRequestTable, HotelConfigTable, HotelContractTable } from './tables/config.table';
+import type {
+  ConfigVersionTable,
+  FlightConfigSnapshot,
+  FlightRulesTable,
+  HotelChangeRequestTable,
+  HotelConfigTable,
+  HotelContractTable,
+} from './tables/config.table';
 import type { HotelConfig } from '@crew/contracts';
-import type { ActionItemTable, AuditEventTable, OutboxTable, RosterStateTable, SchedulePayloadTable, ScheduleTable } from './tables/schedule.table';
+import type {
+  ActionItemTable,
+  AuditEventTable,
+  OutboxTable,
+  RosterStateTable,
+  SchedulePayloadTable,
+  ScheduleTable,
+} from './tables/schedule.table';
 import type { FxRateTable } from './tables/fx.table';
 import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './tables/webhook.table';
 import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';

@@ -51,7 +51,9 @@ export async function loadDiffState<State>(
 }
 
 /** A stored roster state (loadRosterState) decompressed (on libuv's pool): its JSON text, or null when there is none. */
-export async function rosterStateText(row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined): Promise<string | null> {
+export async function rosterStateText(
+  row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined,
+): Promise<string | null> {
   const stored = await row;
   return stored ? gunzipText(stored.state_gzip) : null;
 }

@@ -1,6 +1,14 @@
 import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx } from './database';
-import { bulkInsert, bulkUpdate, copyInsert, ofPairings, type BulkChange, type BulkColumns, type BulkRow } from './bulk';
+import {
+  bulkInsert,
+  bulkUpdate,
+  copyInsert,
+  ofPairings,
+  type BulkChange,
+  type BulkColumns,
+  type BulkRow,
+} from './bulk';
 import type { BookingEventTable, BookingStatus, BookingTable } from './tables/booking.table';
 import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
 
@@ -76,20 +84,37 @@ function windowBookingOf(f: string[]): WindowBooking {
  * text per row and split here: a big airline's 160k rows of 19 columns are decoded in about half the time of
  * 3M separate fields (issue 12). A value holding the separator is read again column by column.
  */
-export async function bookingsInWindow(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string, pairings?: readonly string[]): Promise<WindowBooking[]> {
+export async function bookingsInWindow(
+  db: DbOrTrx,
+  airlineId: string,
+  type: 'HOTEL' | 'FLIGHT',
+  start: string,
+  end: string,
+  pairings?: readonly string[],
+): Promise<WindowBooking[]> {
   const { rows } = await sql<{ r: string }>`select ${sql.raw(WINDOW_BOOKING_ROW_SQL)} as r from bookings
-    where airline_id = ${airlineId} and type = ${type} and duty_date >= ${start} and duty_date <= ${end} and ${ofPairings(pairings)}`.execute(db);
+    where airline_id = ${airlineId} and type = ${type} and duty_date >= ${start} and duty_date <= ${end} and ${ofPairings(pairings)}`.execute(
+    db,
+  );
   const out = new Array<WindowBooking>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const fields = rows[i]!.r.split(FIELD_SEP);
-    if (fields.length !== WINDOW_BOOKING_NAMES.length) return bookingsInWindowByColumn(db, airlineId, type, start, end, pairings);
+    if (fields.length !== WINDOW_BOOKING_NAMES.length)
+      return bookingsInWindowByColumn(db, airlineId, type, start, end, pairings);
     out[i] = windowBookingOf(fields);
   }
   return out;
 }
 
 /** bookingsInWindow column by column: what it stands for, and its answer when a value holds its separator. */
-export function bookingsInWindowByColumn(db: DbOrTrx, airlineId: string, type: 'HOTEL' | 'FLIGHT', start: string, end: string, pairings?: readonly string[]): Promise<WindowBooking[]> {
+export function bookingsInWindowByColumn(
+  db: DbOrTrx,
+  airlineId: string,
+  type: 'HOTEL' | 'FLIGHT',
+  start: string,
+  end: string,
+  pairings?: readonly string[],
+): Promise<WindowBooking[]> {
   return db
     .selectFrom('bookings')
     .select([...WINDOW_BOOKING_NAMES])
@@ -103,9 +128,12 @@ export function bookingsInWindowByColumn(db: DbOrTrx, airlineId: string, type: '
 
 /** A resubmission's audit events are those of the identical roster before it: copied, and counted. */
 export async function copyAuditEvents(trx: DbOrTrx, fromScheduleId: string, toScheduleId: string): Promise<number> {
-  const r = await sql`insert into audit_events (airline_id, schedule_id, event_key, classification, message, anchors, source_rows, details)
+  const r =
+    await sql`insert into audit_events (airline_id, schedule_id, event_key, classification, message, anchors, source_rows, details)
     select airline_id, ${toScheduleId}, event_key, classification, message, anchors, source_rows, details
-    from audit_events where schedule_id = ${fromScheduleId} and classification in ('DATA_QUALITY_FLAG', 'DUPLICATE_ROW') order by seq`.execute(trx);
+    from audit_events where schedule_id = ${fromScheduleId} and classification in ('DATA_QUALITY_FLAG', 'DUPLICATE_ROW') order by seq`.execute(
+      trx,
+    );
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -192,7 +220,12 @@ export const BOOKING_CHANGE_COLUMNS = {
   task_operation: 'text',
 } as const satisfies BulkColumns<BookingTable>;
 
-export const BOOKING_EVENT_COLUMNS = { booking_id: 'uuid', status: 'text', reason: 'text', actor: 'text' } as const satisfies BulkColumns<BookingEventTable>;
+export const BOOKING_EVENT_COLUMNS = {
+  booking_id: 'uuid',
+  status: 'text',
+  reason: 'text',
+  actor: 'text',
+} as const satisfies BulkColumns<BookingEventTable>;
 
 export const AUDIT_EVENT_COLUMNS = {
   airline_id: 'uuid',
@@ -256,8 +289,17 @@ export async function writeDiffResult(
 }
 
 /** Crew entries create or update traveller profiles (employee_id, name); the date of birth is the operator's. */
-export async function upsertTravellersFromRoster(trx: DbOrTrx, airlineId: string, crew: { traveller_email: string; employee_id: string; name: string }[]): Promise<void> {
-  const rows = crew.map((c) => ({ airline_id: airlineId, traveller_email: c.traveller_email.toLowerCase(), employee_id: c.employee_id, name: c.name }));
+export async function upsertTravellersFromRoster(
+  trx: DbOrTrx,
+  airlineId: string,
+  crew: { traveller_email: string; employee_id: string; name: string }[],
+): Promise<void> {
+  const rows = crew.map((c) => ({
+    airline_id: airlineId,
+    traveller_email: c.traveller_email.toLowerCase(),
+    employee_id: c.employee_id,
+    name: c.name,
+  }));
   // Every chunk's statement is queued on the connection at once, so Postgres runs them back to back while the caller goes on.
   const statements = [];
   for (let i = 0; i < rows.length; i += 5000) {
@@ -272,7 +314,9 @@ export async function upsertTravellersFromRoster(trx: DbOrTrx, airlineId: string
       left join travellers t on t.airline_id = x.airline_id and t.traveller_email = x.traveller_email
       where t.traveller_email is null or t.employee_id is distinct from x.employee_id or t.name is distinct from x.name
       on conflict (airline_id, traveller_email) do update set employee_id = excluded.employee_id, name = excluded.name, updated_at = now()
-      where travellers.employee_id is distinct from excluded.employee_id or travellers.name is distinct from excluded.name`.execute(trx),
+      where travellers.employee_id is distinct from excluded.employee_id or travellers.name is distinct from excluded.name`.execute(
+        trx,
+      ),
     );
   }
   await Promise.all(statements);

@@ -10,11 +10,16 @@ export interface FxRateRow {
 }
 
 /** Sets the rate of a currency from a date (replacing the one set for that same date). */
-export async function setRate(db: DbOrTrx, r: { currency: string; as_of: string; rate: number; set_by: string | null }): Promise<FxRateRow> {
+export async function setRate(
+  db: DbOrTrx,
+  r: { currency: string; as_of: string; rate: number; set_by: string | null },
+): Promise<FxRateRow> {
   return db
     .insertInto('fx_rates')
     .values(r)
-    .onConflict((oc) => oc.columns(['currency', 'as_of']).doUpdateSet({ rate: r.rate, set_by: r.set_by, set_at: sql`now()` }))
+    .onConflict((oc) =>
+      oc.columns(['currency', 'as_of']).doUpdateSet({ rate: r.rate, set_by: r.set_by, set_at: sql`now()` }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }

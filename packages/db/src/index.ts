@@ -21,7 +21,13 @@ export * as pipelineRepo from './pipeline.repository';
 export * as scheduleLifecycleRepo from './schedule-lifecycle.repository';
 export * as rosterStateRepo from './roster-state.repository';
 export * as diffWriteRepo from './diff-write.repository';
-export type { ActionItemInsert, BookingInsert, BookingChange, BookingEventInsert, AuditEventInsert } from './diff-write.repository';
+export type {
+  ActionItemInsert,
+  BookingInsert,
+  BookingChange,
+  BookingEventInsert,
+  AuditEventInsert,
+} from './diff-write.repository';
 export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
 export * as bookingRepo from './booking.repository';
 export * as fxRepo from './fx.repository';
@@ -29,7 +35,14 @@ export * as roomingRepo from './rooming.repository';
 export type * from './tables/rooming.table';
 export * as coverageRepo from './coverage.repository';
 export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
-export { decodeRosterState, rosterStateText, loadDiffState, loadRequestedBookings, type DiffStateRows, type WindowBooking } from './diff-state';
+export {
+  decodeRosterState,
+  rosterStateText,
+  loadDiffState,
+  loadRequestedBookings,
+  type DiffStateRows,
+  type WindowBooking,
+} from './diff-state';
 export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
 export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';

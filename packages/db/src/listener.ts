@@ -53,7 +53,10 @@ export class PgListener {
   }
 
   private wake(payload: string | null): void {
-    const targets = payload === null ? [...this.subscribers.values()].flatMap((s) => [...s]) : [...(this.subscribers.get(payload) ?? [])];
+    const targets =
+      payload === null
+        ? [...this.subscribers.values()].flatMap((s) => [...s])
+        : [...(this.subscribers.get(payload) ?? [])];
     for (const wake of targets) wake();
   }
 

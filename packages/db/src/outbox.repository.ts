@@ -17,7 +17,16 @@ export async function addToOutbox(trx: DbOrTrx, entries: OutboxEntry[]): Promise
     const chunk = entries.slice(i, i + 5000);
     await trx
       .insertInto('outbox')
-      .values(chunk.map((e) => ({ queue: e.queue, name: e.name, job_id: e.job_id, data: JSON.stringify(e.data), delay_ms: e.delay_ms ?? 0, lane: e.lane ?? 0 })))
+      .values(
+        chunk.map((e) => ({
+          queue: e.queue,
+          name: e.name,
+          job_id: e.job_id,
+          data: JSON.stringify(e.data),
+          delay_ms: e.delay_ms ?? 0,
+          lane: e.lane ?? 0,
+        })),
+      )
       .execute();
   }
 }
@@ -29,7 +38,9 @@ export async function addToOutbox(trx: DbOrTrx, entries: OutboxEntry[]): Promise
 export async function takeOutbox(trx: DbOrTrx, limit: number) {
   const rows = await trx
     .deleteFrom('outbox')
-    .where('id', 'in', (qb) => qb.selectFrom('outbox').select('id').orderBy('lane').orderBy('id').limit(limit).forUpdate().skipLocked())
+    .where('id', 'in', (qb) =>
+      qb.selectFrom('outbox').select('id').orderBy('lane').orderBy('id').limit(limit).forUpdate().skipLocked(),
+    )
     .returningAll()
     .execute();
   // DELETE … RETURNING answers in the order it met the rows, not the subquery's.

@@ -21,11 +21,17 @@ const ANALYZE_LOCK_TIMEOUT = '2s';
  * the tables analyzed. ANALYZE samples a bounded number of rows, and takes no lock readers or writers wait for.
  * `db` is not inside a transaction: each table is analyzed in its own.
  */
-export async function analyzeAfterBulkWrite(db: Db, changed: Partial<Record<BulkWrittenTable, number>>): Promise<BulkWrittenTable[]> {
+export async function analyzeAfterBulkWrite(
+  db: Db,
+  changed: Partial<Record<BulkWrittenTable, number>>,
+): Promise<BulkWrittenTable[]> {
   const names = (Object.keys(changed) as BulkWrittenTable[]).filter((t) => (changed[t] ?? 0) > ANALYZE_BASE_ROWS);
   if (names.length === 0) return [];
   // reltuples is -1 for a table never analyzed or vacuumed.
-  const { rows } = await sql<{ name: BulkWrittenTable; reltuples: number }>`select relname as name, greatest(reltuples, 0)::float8 as reltuples
+  const { rows } = await sql<{
+    name: BulkWrittenTable;
+    reltuples: number;
+  }>`select relname as name, greatest(reltuples, 0)::float8 as reltuples
     from pg_class where oid = any(${names}::regclass[])`.execute(db);
   const due = rows.filter((r) => changed[r.name]! > ANALYZE_BASE_ROWS + ANALYZE_SCALE * r.reltuples).map((r) => r.name);
   for (const table of due) {

@@ -26,14 +26,30 @@ export async function loadBookingFacts(db: DbOrTrx, airlineId: string, traveller
 export async function loadFlightFacts(
   db: DbOrTrx,
   airlineId: string,
-): Promise<{ carrier_code: string; snapshot: FlightConfigSnapshot | null; auto_book_max_price: Money | null; fxRates: fxRepo.FxRateRow[] }> {
+): Promise<{
+  carrier_code: string;
+  snapshot: FlightConfigSnapshot | null;
+  auto_book_max_price: Money | null;
+  fxRates: fxRepo.FxRateRow[];
+}> {
   const [airline, rules, flights, fxRates] = await Promise.all([
     db.selectFrom('airlines').select('carrier_code').where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
     db.selectFrom('flight_rules').select('auto_book_max_price').where('airline_id', '=', airlineId).executeTakeFirst(),
-    db.selectFrom('flight_config_versions').select('snapshot').where('airline_id', '=', airlineId).orderBy('version', 'desc').limit(1).executeTakeFirst(),
+    db
+      .selectFrom('flight_config_versions')
+      .select('snapshot')
+      .where('airline_id', '=', airlineId)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
     fxRepo.listRates(db),
   ]);
-  return { carrier_code: airline.carrier_code, snapshot: flights?.snapshot ?? null, auto_book_max_price: rules?.auto_book_max_price ?? null, fxRates };
+  return {
+    carrier_code: airline.carrier_code,
+    snapshot: flights?.snapshot ?? null,
+    auto_book_max_price: rules?.auto_book_max_price ?? null,
+    fxRates,
+  };
 }
 
 // The roster diff's state (diff-state.ts) still assembles its context here; it moves to its caller with that file.

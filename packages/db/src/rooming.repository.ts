@@ -15,13 +15,27 @@ export async function lockHotel(trx: DbOrTrx, hotelConfigId: number): Promise<vo
 export function findHotelConfig(db: DbOrTrx, hotelConfigId: number) {
   return db
     .selectFrom('hotel_configs')
-    .select(['hotel_config_id', 'airline_id', 'name', 'property_id', 'base_station', 'reservations_email', 'handler_type'])
+    .select([
+      'hotel_config_id',
+      'airline_id',
+      'name',
+      'property_id',
+      'base_station',
+      'reservations_email',
+      'handler_type',
+    ])
     .where('hotel_config_id', '=', hotelConfigId)
     .executeTakeFirst();
 }
 
 export function listsOfNight(trx: DbOrTrx, hotelConfigId: number, night: string) {
-  return trx.selectFrom('rooming_lists').select(['list_id', 'version', 'status']).where('hotel_config_id', '=', hotelConfigId).where('night', '=', night).orderBy('version').execute();
+  return trx
+    .selectFrom('rooming_lists')
+    .select(['list_id', 'version', 'status'])
+    .where('hotel_config_id', '=', hotelConfigId)
+    .where('night', '=', night)
+    .orderBy('version')
+    .execute();
 }
 
 export function findList(db: DbOrTrx, listId: string) {
@@ -48,10 +62,23 @@ export function rowsOfList(db: DbOrTrx, listId: string) {
   return db.selectFrom('rooming_rows').selectAll().where('list_id', '=', listId).orderBy('row_id').execute();
 }
 
-export async function insertList(trx: DbOrTrx, l: { airline_id: string; hotel_config_id: number; night: string; version: number; recipient: string; due_at: Date }): Promise<string> {
+export async function insertList(
+  trx: DbOrTrx,
+  l: { airline_id: string; hotel_config_id: number; night: string; version: number; recipient: string; due_at: Date },
+): Promise<string> {
   const r = await trx
     .insertInto('rooming_lists')
-    .values({ ...l, status: 'QUEUED', next_attempt_at: l.due_at, last_error: null, message_id: null, sent_at: null, opened_at: null, answered_at: null, expires_at: null })
+    .values({
+      ...l,
+      status: 'QUEUED',
+      next_attempt_at: l.due_at,
+      last_error: null,
+      message_id: null,
+      sent_at: null,
+      opened_at: null,
+      answered_at: null,
+      expires_at: null,
+    })
     .returning('list_id')
     .executeTakeFirstOrThrow();
   return r.list_id;
@@ -59,10 +86,15 @@ export async function insertList(trx: DbOrTrx, l: { airline_id: string; hotel_co
 
 /** A waiting list leaves when its earliest row must. */
 export async function pullDue(trx: DbOrTrx, listId: string, dueAt: Date): Promise<void> {
-  await sql`update rooming_lists set due_at = least(due_at, ${dueAt}), next_attempt_at = least(next_attempt_at, ${dueAt}) where list_id = ${listId} and status = 'QUEUED'`.execute(trx);
+  await sql`update rooming_lists set due_at = least(due_at, ${dueAt}), next_attempt_at = least(next_attempt_at, ${dueAt}) where list_id = ${listId} and status = 'QUEUED'`.execute(
+    trx,
+  );
 }
 
-export function insertRow(trx: DbOrTrx, row: Omit<RoomingRowRow, 'row_id' | 'hotel_confirmation_number' | 'reject_reason' | 'answered_at'>) {
+export function insertRow(
+  trx: DbOrTrx,
+  row: Omit<RoomingRowRow, 'row_id' | 'hotel_confirmation_number' | 'reject_reason' | 'answered_at'>,
+) {
   return trx
     .insertInto('rooming_rows')
     .values({ ...row, hotel_confirmation_number: null, reject_reason: null, answered_at: null })
@@ -102,19 +134,37 @@ export function dueLists(db: DbOrTrx, now: Date, limit: number) {
 }
 
 export function expiredLists(db: DbOrTrx, now: Date, limit: number) {
-  return db.selectFrom('rooming_lists').select('list_id').where('status', '=', 'SENT').where('expires_at', '<=', now).limit(limit).execute();
+  return db
+    .selectFrom('rooming_lists')
+    .select('list_id')
+    .where('status', '=', 'SENT')
+    .where('expires_at', '<=', now)
+    .limit(limit)
+    .execute();
 }
 
-export function updateList(trx: DbOrTrx, listId: string, patch: Partial<Omit<RoomingListRow, 'list_id' | 'seq' | 'created_at'>>) {
+export function updateList(
+  trx: DbOrTrx,
+  listId: string,
+  patch: Partial<Omit<RoomingListRow, 'list_id' | 'seq' | 'created_at'>>,
+) {
   return trx.updateTable('rooming_lists').set(patch).where('list_id', '=', listId).execute();
 }
 
 export function markOpened(db: DbOrTrx, listId: string, at: Date) {
-  return db.updateTable('rooming_lists').set({ opened_at: at }).where('list_id', '=', listId).where('opened_at', 'is', null).execute();
+  return db
+    .updateTable('rooming_lists')
+    .set({ opened_at: at })
+    .where('list_id', '=', listId)
+    .where('opened_at', 'is', null)
+    .execute();
 }
 
 /** The names a rooming list shows: the hotel's (its name, else its property id) and its airline's; null when the hotel is gone. */
-export async function namesOfHotel(db: DbOrTrx, hotelConfigId: number): Promise<{ hotel: string; airline: string } | null> {
+export async function namesOfHotel(
+  db: DbOrTrx,
+  hotelConfigId: number,
+): Promise<{ hotel: string; airline: string } | null> {
   const r = await db
     .selectFrom('hotel_configs as h')
     .innerJoin('airlines as a', 'a.airline_id', 'h.airline_id')
@@ -125,8 +175,18 @@ export async function namesOfHotel(db: DbOrTrx, hotelConfigId: number): Promise<
 }
 
 /** The airline's lists of one hotel, newest first (keyset on seq), with their rows. */
-export async function listsOfHotel(db: DbOrTrx, airlineId: string, hotelConfigId: number, limit: number, beforeSeq: number | null) {
-  let q = db.selectFrom('rooming_lists').selectAll().where('airline_id', '=', airlineId).where('hotel_config_id', '=', hotelConfigId);
+export async function listsOfHotel(
+  db: DbOrTrx,
+  airlineId: string,
+  hotelConfigId: number,
+  limit: number,
+  beforeSeq: number | null,
+) {
+  let q = db
+    .selectFrom('rooming_lists')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('hotel_config_id', '=', hotelConfigId);
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
   const lists = await q
     .orderBy('seq', 'desc')
@@ -184,7 +244,9 @@ export async function settleRow(
       hotel: {
         ...hotel,
         rooming_status: state,
-        ...(settlement.confirmation_number !== null ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() } : {}),
+        ...(settlement.confirmation_number !== null
+          ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() }
+          : {}),
       },
     },
     { reason: outcome.reason, actor },

@@ -14,7 +14,11 @@ export interface StoredRosterStateRow {
 }
 
 export async function loadRosterState(db: DbOrTrx, airlineId: string): Promise<StoredRosterStateRow | undefined> {
-  return db.selectFrom('roster_states').select(['state_gzip', 'schedule_id']).where('airline_id', '=', airlineId).executeTakeFirst();
+  return db
+    .selectFrom('roster_states')
+    .select(['state_gzip', 'schedule_id'])
+    .where('airline_id', '=', airlineId)
+    .executeTakeFirst();
 }
 
 /** What the worker keeps of a processed roster for a byte-identical resubmission (see windowFingerprint). */
@@ -44,13 +48,21 @@ export async function saveRosterState(
   await db
     .insertInto('roster_states')
     .values({ airline_id: airlineId, schedule_id: scheduleId, state_gzip: stateGzip, ...facts })
-    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ schedule_id: scheduleId, state_gzip: stateGzip, updated_at: new Date(), ...facts }))
+    .onConflict((oc) =>
+      oc
+        .column('airline_id')
+        .doUpdateSet({ schedule_id: scheduleId, state_gzip: stateGzip, updated_at: new Date(), ...facts }),
+    )
     .execute();
 }
 
 /** What the next diff compares with to diff only the pairings that changed (gzipped engine DiffBasis), or null. */
 export async function loadDiffBasis(db: DbOrTrx, airlineId: string): Promise<Buffer | null> {
-  const row = await db.selectFrom('roster_states').select('diff_basis_gzip').where('airline_id', '=', airlineId).executeTakeFirst();
+  const row = await db
+    .selectFrom('roster_states')
+    .select('diff_basis_gzip')
+    .where('airline_id', '=', airlineId)
+    .executeTakeFirst();
   return row?.diff_basis_gzip ?? null;
 }
 
@@ -58,14 +70,24 @@ export async function loadDiffBasis(db: DbOrTrx, airlineId: string): Promise<Buf
 export function loadSettledRoster(db: DbOrTrx, airlineId: string) {
   return db
     .selectFrom('roster_states')
-    .select(['schedule_id', 'body_sha256', 'settled_fingerprint', sql<string | null>`settled_cutoff::text`.as('settled_cutoff'), 'audit_events'])
+    .select([
+      'schedule_id',
+      'body_sha256',
+      'settled_fingerprint',
+      sql<string | null>`settled_cutoff::text`.as('settled_cutoff'),
+      'audit_events',
+    ])
     .where('airline_id', '=', airlineId)
     .executeTakeFirst();
 }
 
 /** The state is now that of `scheduleId` too (a byte-identical resubmission that derived nothing). */
 export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleId: string): Promise<void> {
-  await db.updateTable('roster_states').set({ schedule_id: scheduleId, updated_at: new Date() }).where('airline_id', '=', airlineId).execute();
+  await db
+    .updateTable('roster_states')
+    .set({ schedule_id: scheduleId, updated_at: new Date() })
+    .where('airline_id', '=', airlineId)
+    .execute();
 }
 
 /** hashtext(id : xmin) of every row version the fingerprints cover, and whether this transaction wrote it. */
@@ -109,12 +131,28 @@ export async function windowFingerprints(
   window: { start: string; end: string },
   { ownWrites = true, dates = false }: { ownWrites?: boolean; dates?: boolean } = {},
 ): Promise<WindowFingerprints> {
-  const { whole, byPairing, othersByPairing, datesByPairing } = await bookingFingerprints(db, airlineId, window, ownWrites, undefined, dates);
-  const travellers = await sql<{ all_fp: string; others_fp: string }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
+  const { whole, byPairing, othersByPairing, datesByPairing } = await bookingFingerprints(
+    db,
+    airlineId,
+    window,
+    ownWrites,
+    undefined,
+    dates,
+  );
+  const travellers = await sql<{
+    all_fp: string;
+    others_fp: string;
+  }>`with t as (${travellerVersions(airlineId, ownWrites)}) select ${ALL} as all_fp, ${OTHERS} as others_fp from t`.execute(
     db,
   );
   const t = travellers.rows[0]!;
-  return { all: `${whole.all_fp}/${t.all_fp}`, others: `${whole.others_fp}/${t.others_fp}`, byPairing, othersByPairing, datesByPairing };
+  return {
+    all: `${whole.all_fp}/${t.all_fp}`,
+    others: `${whole.others_fp}/${t.others_fp}`,
+    byPairing,
+    othersByPairing,
+    datesByPairing,
+  };
 }
 
 /** windowFingerprints' `byPairing` and `othersByPairing` of these pairing_numbers alone, inside a writing transaction. */
@@ -128,7 +166,14 @@ export async function pairingFingerprints(
   return { byPairing, othersByPairing };
 }
 
-async function bookingFingerprints(db: DbOrTrx, airlineId: string, window: { start: string; end: string }, ownWrites: boolean, pairings?: readonly string[], dates = false) {
+async function bookingFingerprints(
+  db: DbOrTrx,
+  airlineId: string,
+  window: { start: string; end: string },
+  ownWrites: boolean,
+  pairings?: readonly string[],
+  dates = false,
+) {
   const versions = bookingVersions(airlineId, window, ownWrites);
   const bookings = await sql<{
     whole: number;
@@ -157,8 +202,14 @@ async function bookingFingerprints(db: DbOrTrx, airlineId: string, window: { sta
 }
 
 /** windowFingerprints' `all` alone (one sum, no groups). */
-export async function windowFingerprint(db: DbOrTrx, airlineId: string, window: { start: string; end: string }): Promise<string> {
-  const r = await sql<{ fp: string }>`with b as (${bookingVersions(airlineId, window, false)}), t as (${travellerVersions(airlineId, false)})
+export async function windowFingerprint(
+  db: DbOrTrx,
+  airlineId: string,
+  window: { start: string; end: string },
+): Promise<string> {
+  const r = await sql<{
+    fp: string;
+  }>`with b as (${bookingVersions(airlineId, window, false)}), t as (${travellerVersions(airlineId, false)})
     select (select ${ALL} from b) || '/' || (select ${ALL} from t) as fp`.execute(db);
   return r.rows[0]!.fp;
 }

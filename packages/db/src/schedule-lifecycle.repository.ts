@@ -12,7 +12,9 @@ import { emitPendingReview, scheduleEventsAfter, type PendingReview } from './we
 const AIRLINE_LOCK = 7301;
 
 export async function tryLockAirline(conn: DbOrTrx, airlineId: string): Promise<boolean> {
-  const r = await sql<{ ok: boolean }>`select pg_try_advisory_lock(${AIRLINE_LOCK}, hashtext(${airlineId})) as ok`.execute(conn);
+  const r = await sql<{
+    ok: boolean;
+  }>`select pg_try_advisory_lock(${AIRLINE_LOCK}, hashtext(${airlineId})) as ok`.execute(conn);
   return r.rows[0]?.ok === true;
 }
 
@@ -48,7 +50,12 @@ export function markProcessing(db: DbOrTrx, scheduleId: string, from: readonly P
 }
 
 /** FAILED from one of `from` (engine movesInto('FAILED')), with its schedule.failed webhook event in the same statement. */
-export async function markFailed(db: DbOrTrx, scheduleId: string, error: string, from: readonly ProcessingStatusValue[]): Promise<void> {
+export async function markFailed(
+  db: DbOrTrx,
+  scheduleId: string,
+  error: string,
+  from: readonly ProcessingStatusValue[],
+): Promise<void> {
   await sql`with done as (update schedules set status = 'FAILED', error = ${error}, completed_at = now()
       where schedule_id = ${scheduleId} and status = any(${[...from]}::text[])
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
@@ -60,7 +67,12 @@ export async function markFailed(db: DbOrTrx, scheduleId: string, error: string,
  * The end of processing: into `to` (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
  * (a schedule is processed once).
  */
-export async function finishProcessing(db: DbOrTrx, scheduleId: string, to: 'BOOKING' | 'COMPLETED', pendingReview: PendingReview): Promise<boolean> {
+export async function finishProcessing(
+  db: DbOrTrx,
+  scheduleId: string,
+  to: 'BOOKING' | 'COMPLETED',
+  pendingReview: PendingReview,
+): Promise<boolean> {
   // With its webhook events (schedule.processing_completed when it completes): same statement, same transaction.
   const r = await sql<{ n: number; airline_id: string | null }>`with done as (update schedules
       set status = ${to}, completed_at = case when ${to} = 'COMPLETED' then now() else completed_at end

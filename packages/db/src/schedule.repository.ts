@@ -13,7 +13,14 @@ const INTAKE_LOCK = 7303;
  */
 export async function insertSchedule(
   trx: Transaction<Database>,
-  row: { airline_id: string; external_ref: string | null; as_of: Date | null; schedule_start_date: string; schedule_end_date: string; pairing_count: number },
+  row: {
+    airline_id: string;
+    external_ref: string | null;
+    as_of: Date | null;
+    schedule_start_date: string;
+    schedule_end_date: string;
+    pairing_count: number;
+  },
 ) {
   await sql`select pg_advisory_xact_lock(${INTAKE_LOCK}, hashtext(${row.airline_id}))`.execute(trx);
   return trx
@@ -28,11 +35,20 @@ export function insertPayload(trx: DbOrTrx, scheduleId: string, bodyGzip: Buffer
 }
 
 export function findPayload(db: DbOrTrx, scheduleId: string) {
-  return db.selectFrom('schedule_payloads').select('body_gzip').where('schedule_id', '=', scheduleId).executeTakeFirst();
+  return db
+    .selectFrom('schedule_payloads')
+    .select('body_gzip')
+    .where('schedule_id', '=', scheduleId)
+    .executeTakeFirst();
 }
 
 export function findSchedule(db: DbOrTrx, airlineId: string, scheduleId: string) {
-  return db.selectFrom('schedules').selectAll().where('airline_id', '=', airlineId).where('schedule_id', '=', scheduleId).executeTakeFirst();
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('schedule_id', '=', scheduleId)
+    .executeTakeFirst();
 }
 
 export interface ScheduleFilter {
@@ -51,7 +67,13 @@ function filtered(db: DbOrTrx, airlineId: string, f: ScheduleFilter) {
 }
 
 /** Newest first, keyset on seq (stable under concurrent inserts). */
-export function listSchedules(db: DbOrTrx, airlineId: string, f: ScheduleFilter, limit: number, beforeSeq: number | null) {
+export function listSchedules(
+  db: DbOrTrx,
+  airlineId: string,
+  f: ScheduleFilter,
+  limit: number,
+  beforeSeq: number | null,
+) {
   let q = filtered(db, airlineId, f).selectAll();
   if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
   return q
@@ -83,9 +105,23 @@ export interface ScheduleCounts {
  * Summary counters computed from the action items themselves, so they are always in step. Only the schedules of
  * `counted` (by default all) are looked up; the others count zero.
  */
-export async function scheduleCounts(db: DbOrTrx, scheduleIds: readonly string[], counted: readonly string[] = scheduleIds): Promise<Map<string, ScheduleCounts>> {
+export async function scheduleCounts(
+  db: DbOrTrx,
+  scheduleIds: readonly string[],
+  counted: readonly string[] = scheduleIds,
+): Promise<Map<string, ScheduleCounts>> {
   const out = new Map<string, ScheduleCounts>();
-  for (const id of scheduleIds) out.set(id, { total: 0, auto_booked: 0, auto_cancelled: 0, pending_review: 0, failed: 0, open: 0, open_flight: 0, audit_events: 0 });
+  for (const id of scheduleIds)
+    out.set(id, {
+      total: 0,
+      auto_booked: 0,
+      auto_cancelled: 0,
+      pending_review: 0,
+      failed: 0,
+      open: 0,
+      open_flight: 0,
+      audit_events: 0,
+    });
   if (counted.length === 0) return out;
   const items = await db
     .selectFrom('action_items')
@@ -120,7 +156,13 @@ export interface ActionItemFilter {
   disposition?: string;
 }
 
-export function listActionItems(db: DbOrTrx, scheduleId: string, f: ActionItemFilter, limit: number, afterSeq: number | null) {
+export function listActionItems(
+  db: DbOrTrx,
+  scheduleId: string,
+  f: ActionItemFilter,
+  limit: number,
+  afterSeq: number | null,
+) {
   let q = db.selectFrom('action_items').selectAll().where('schedule_id', '=', scheduleId);
   if (f.type) q = q.where('type', '=', f.type as 'HOTEL');
   if (f.subtype) q = q.where('subtype', '=', f.subtype);
@@ -143,5 +185,10 @@ export function listAuditEvents(db: DbOrTrx, scheduleId: string, limit: number, 
 }
 
 export function findActionItem(db: DbOrTrx, airlineId: string, actionId: string) {
-  return db.selectFrom('action_items').selectAll().where('airline_id', '=', airlineId).where('action_id', '=', actionId).executeTakeFirst();
+  return db
+    .selectFrom('action_items')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('action_id', '=', actionId)
+    .executeTakeFirst();
 }

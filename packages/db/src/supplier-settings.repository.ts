@@ -11,7 +11,11 @@ export function findSupplierSettings(db: DbOrTrx, airlineId: string): Promise<Ai
 }
 
 /** Replaces the airline's supplier setting whole (the service merged what the caller omitted). */
-export function saveSupplierSettings(db: DbOrTrx, airlineId: string, row: AirlineSuppliersWrite): Promise<AirlineSuppliers> {
+export function saveSupplierSettings(
+  db: DbOrTrx,
+  airlineId: string,
+  row: AirlineSuppliersWrite,
+): Promise<AirlineSuppliers> {
   const values = { ...row, updated_at: new Date() };
   return db
     .insertInto('airline_suppliers')

@@ -27,7 +27,11 @@ export function settingsOf(a: Airline): AirlineSettings {
 }
 
 export async function createAirline(db: DbOrTrx, name: string, carrierCode: string): Promise<Airline> {
-  const airline = await db.insertInto('airlines').values({ name, carrier_code: carrierCode }).returningAll().executeTakeFirstOrThrow();
+  const airline = await db
+    .insertInto('airlines')
+    .values({ name, carrier_code: carrierCode })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await db.insertInto('company_configs').values({ airline_id: airline.airline_id, crew_booker_email: null }).execute();
   return airline;
 }
@@ -41,10 +45,17 @@ export function findAirline(db: DbOrTrx, airlineId: string): Promise<Airline | u
 }
 
 export async function airlineExists(db: DbOrTrx, airlineId: string): Promise<boolean> {
-  return (await db.selectFrom('airlines').select('airline_id').where('airline_id', '=', airlineId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('airlines').select('airline_id').where('airline_id', '=', airlineId).executeTakeFirst()) !==
+    undefined
+  );
 }
 
-export function updateAirlineSettings(db: DbOrTrx, airlineId: string, patch: AirlineSettingsPatch): Promise<Airline | undefined> {
+export function updateAirlineSettings(
+  db: DbOrTrx,
+  airlineId: string,
+  patch: AirlineSettingsPatch,
+): Promise<Airline | undefined> {
   return db
     .updateTable('airlines')
     .set({ ...patch, updated_at: new Date() })
@@ -67,14 +78,23 @@ export function findUser(db: DbOrTrx, userId: string) {
 }
 
 export function findTraveller(db: DbOrTrx, airlineId: string, email: string) {
-  return db.selectFrom('travellers').selectAll().where('airline_id', '=', airlineId).where('traveller_email', '=', email.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('travellers')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('traveller_email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function findCompanyConfig(db: DbOrTrx, airlineId: string) {
   return db.selectFrom('company_configs').selectAll().where('airline_id', '=', airlineId).executeTakeFirst();
 }
 
-export function updateCompanyConfig(db: DbOrTrx, airlineId: string, patch: { crew_booker_email?: string; cancellation_lookback_days?: number }) {
+export function updateCompanyConfig(
+  db: DbOrTrx,
+  airlineId: string,
+  patch: { crew_booker_email?: string; cancellation_lookback_days?: number },
+) {
   return db
     .updateTable('company_configs')
     .set({ ...patch, updated_at: new Date() })

@@ -41,10 +41,20 @@ export function findByEmployee(db: DbOrTrx, airlineId: string, employeeId: strin
 }
 
 export function findByEmail(db: DbOrTrx, airlineId: string, email: string): Promise<Traveller | undefined> {
-  return db.selectFrom('travellers').selectAll().where('airline_id', '=', airlineId).where('traveller_email', '=', email.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('travellers')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('traveller_email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
-export function insertProfile(db: DbOrTrx, airlineId: string, email: string, columns: TravellerColumns): Promise<Traveller> {
+export function insertProfile(
+  db: DbOrTrx,
+  airlineId: string,
+  email: string,
+  columns: TravellerColumns,
+): Promise<Traveller> {
   return db
     .insertInto('travellers')
     .values({ airline_id: airlineId, traveller_email: email.toLowerCase(), ...columns })
@@ -53,7 +63,13 @@ export function insertProfile(db: DbOrTrx, airlineId: string, email: string, col
 }
 
 /** Updates the row of `email`; `newEmail` moves the profile to another e-mail (the employee's changed). */
-export function updateProfile(db: DbOrTrx, airlineId: string, email: string, columns: TravellerColumns, newEmail?: string): Promise<Traveller> {
+export function updateProfile(
+  db: DbOrTrx,
+  airlineId: string,
+  email: string,
+  columns: TravellerColumns,
+  newEmail?: string,
+): Promise<Traveller> {
   return db
     .updateTable('travellers')
     .set({ ...columns, ...(newEmail ? { traveller_email: newEmail.toLowerCase() } : {}), updated_at: new Date() })
@@ -65,12 +81,31 @@ export function updateProfile(db: DbOrTrx, airlineId: string, email: string, col
 
 export function insertAudit(
   db: DbOrTrx,
-  entry: { airline_id: string; traveller_email: string; employee_id: string | null; actor: string; action: 'CREATE' | 'UPDATE'; fields: string[] },
+  entry: {
+    airline_id: string;
+    traveller_email: string;
+    employee_id: string | null;
+    actor: string;
+    action: 'CREATE' | 'UPDATE';
+    fields: string[];
+  },
 ): Promise<unknown> {
   return db.insertInto('traveller_audit').values(entry).execute();
 }
 
 /** An employee's audit entries, newest first. */
-export function listAudit(db: DbOrTrx, airlineId: string, employeeId: string, limit: number): Promise<TravellerAudit[]> {
-  return db.selectFrom('traveller_audit').selectAll().where('airline_id', '=', airlineId).where('employee_id', '=', employeeId).orderBy('audit_id', 'desc').limit(limit).execute();
+export function listAudit(
+  db: DbOrTrx,
+  airlineId: string,
+  employeeId: string,
+  limit: number,
+): Promise<TravellerAudit[]> {
+  return db
+    .selectFrom('traveller_audit')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('employee_id', '=', employeeId)
+    .orderBy('audit_id', 'desc')
+    .limit(limit)
+    .execute();
 }

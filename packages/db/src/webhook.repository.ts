@@ -37,7 +37,11 @@ function fanOut(src: RawBuilder<unknown>) {
 
 /** Does the airline have an enabled endpoint for the type? (the cheap check before building an event's data) */
 export async function hasSubscriber(db: DbOrTrx, airlineId: string, type: string): Promise<boolean> {
-  const r = await sql<{ ok: boolean }>`select exists (select 1 from webhook_endpoints where airline_id = ${airlineId} and enabled and ${type} = any(event_types)) as ok`.execute(db);
+  const r = await sql<{
+    ok: boolean;
+  }>`select exists (select 1 from webhook_endpoints where airline_id = ${airlineId} and enabled and ${type} = any(event_types)) as ok`.execute(
+    db,
+  );
   return r.rows[0]?.ok === true;
 }
 
@@ -60,7 +64,12 @@ export async function emitEvents(db: DbOrTrx, events: NewEvent[]): Promise<numbe
 }
 
 /** One event to the given endpoints of the airline (enabled ones), whatever they subscribe to (test and endpoint.disabled events). */
-export async function emitToEndpoints(db: DbOrTrx, airlineId: string, endpointIds: string[], event: Omit<NewEvent, 'airline_id'>): Promise<string | null> {
+export async function emitToEndpoints(
+  db: DbOrTrx,
+  airlineId: string,
+  endpointIds: string[],
+  event: Omit<NewEvent, 'airline_id'>,
+): Promise<string | null> {
   if (!endpointIds.length) return null;
   const r = await sql<{ event_id: string }>`with ev as (
       insert into webhook_events (airline_id, type, data, links, urgent, created_at)
@@ -82,7 +91,9 @@ const bookingData = sql`jsonb_build_object('booking_id', b.booking_id, 'type', b
 /** booking.<status> for each booking whose task just ended (call in the settling transaction, after the update). */
 export async function emitBookingEvents(db: DbOrTrx, bookingIds: string[], urgent: boolean): Promise<number> {
   if (!bookingIds.length) return 0;
-  const r = await sql<{ n: number }>`${PREPARED} with ${fanOut(sql`select b.airline_id, 'booking.' || lower(b.status) as type, ${bookingData} as data,
+  const r = await sql<{
+    n: number;
+  }>`${PREPARED} with ${fanOut(sql`select b.airline_id, 'booking.' || lower(b.status) as type, ${bookingData} as data,
       jsonb_build_object('booking', ${`${API}/crew/bookings/`} || b.booking_id, 'status', ${`${API}/crew/bookings/`} || b.booking_id || '/status') as links,
       ${urgent}::boolean as urgent, b.seq as ord
     from bookings b where b.booking_id = any(${bookingIds}::uuid[]) and b.status in ${sql.raw(BOOKING_EVENT_STATUSES)}`)}
@@ -91,13 +102,20 @@ export async function emitBookingEvents(db: DbOrTrx, bookingIds: string[], urgen
 }
 
 /** Terminal: no task will change it without someone asking (a FAILED booking with an automatic retry ahead is not). */
-const TERMINAL = sql.raw(`(b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED', 'NEEDS_REVIEW') or (b.status = 'FAILED' and b.next_attempt_at is null))`);
+const TERMINAL = sql.raw(
+  `(b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED', 'NEEDS_REVIEW') or (b.status = 'FAILED' and b.next_attempt_at is null))`,
+);
 
 /**
  * irop.completed once every booking of the irop_ref is terminal. Serialised per irop_ref (a transaction lock),
  * so of two bookings settling at once the later one sees the other's outcome and emits.
  */
-export async function emitIropCompletedIfDone(trx: DbOrTrx, airlineId: string, iropRef: string, urgent: boolean): Promise<number> {
+export async function emitIropCompletedIfDone(
+  trx: DbOrTrx,
+  airlineId: string,
+  iropRef: string,
+  urgent: boolean,
+): Promise<number> {
   if (!(await hasSubscriber(trx, airlineId, 'irop.completed'))) return 0;
   await sql`select pg_advisory_xact_lock(7302, hashtext(${airlineId} || '/' || ${iropRef}))`.execute(trx);
   const r = await sql<{ n: number }>`with ${fanOut(sql`select b.airline_id, 'irop.completed'::text as type,
@@ -158,10 +176,17 @@ export interface PendingReview {
  * action_item.pending_review for a processed schedule: one event with its PENDING_REVIEW items (none: no
  * event). The writer passes what it wrote: counting them again would read every item of a big roster back.
  */
-export async function emitPendingReview(trx: DbOrTrx, airlineId: string, scheduleId: string, pending: PendingReview): Promise<number> {
+export async function emitPendingReview(
+  trx: DbOrTrx,
+  airlineId: string,
+  scheduleId: string,
+  pending: PendingReview,
+): Promise<number> {
   if (pending.count === 0 || !(await hasSubscriber(trx, airlineId, 'action_item.pending_review'))) return 0;
   const ids = pending.ids.slice(0, PENDING_REVIEW_IDS);
-  const r = await sql<{ n: number }>`with ${fanOut(sql`select ${airlineId}::uuid as airline_id, 'action_item.pending_review'::text as type,
+  const r = await sql<{
+    n: number;
+  }>`with ${fanOut(sql`select ${airlineId}::uuid as airline_id, 'action_item.pending_review'::text as type,
       jsonb_build_object('schedule_id', ${scheduleId}::uuid, 'count', ${pending.count}::int, 'action_ids', ${JSON.stringify(ids)}::jsonb, 'truncated', ${pending.count > PENDING_REVIEW_IDS}::boolean) as data,
       jsonb_build_object('schedule', ${`${API}/crew/schedules/${scheduleId}`}::text, 'action_items', ${`${API}/crew/schedules/${scheduleId}/action-items?disposition=PENDING_REVIEW`}::text) as links,
       false as urgent, 0 as ord`)}
@@ -171,12 +196,20 @@ export async function emitPendingReview(trx: DbOrTrx, airlineId: string, schedul
 
 // ---- endpoints (api) ----
 
-export function insertEndpoint(db: DbOrTrx, v: { airline_id: string; url: string; description: string | null; event_types: string[]; secret_enc: string }) {
+export function insertEndpoint(
+  db: DbOrTrx,
+  v: { airline_id: string; url: string; description: string | null; event_types: string[]; secret_enc: string },
+) {
   return db.insertInto('webhook_endpoints').values(v).returningAll().executeTakeFirstOrThrow();
 }
 
 export function findEndpoint(db: DbOrTrx, airlineId: string, endpointId: string) {
-  return db.selectFrom('webhook_endpoints').selectAll().where('airline_id', '=', airlineId).where('endpoint_id', '=', endpointId).executeTakeFirst();
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirst();
 }
 
 export function listEndpoints(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
@@ -216,7 +249,11 @@ export function updateEndpoint(
 }
 
 export async function deleteEndpoint(db: DbOrTrx, airlineId: string, endpointId: string): Promise<boolean> {
-  const r = await db.deleteFrom('webhook_endpoints').where('airline_id', '=', airlineId).where('endpoint_id', '=', endpointId).executeTakeFirst();
+  const r = await db
+    .deleteFrom('webhook_endpoints')
+    .where('airline_id', '=', airlineId)
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
 }
 
@@ -230,7 +267,13 @@ function deliveriesOf(db: DbOrTrx, endpointId: string) {
     .where('d.endpoint_id', '=', endpointId);
 }
 
-export function listDeliveries(db: DbOrTrx, endpointId: string, limit: number, beforeSeq: number | null, status?: string) {
+export function listDeliveries(
+  db: DbOrTrx,
+  endpointId: string,
+  limit: number,
+  beforeSeq: number | null,
+  status?: string,
+) {
   return deliveriesOf(db, endpointId)
     .$if(status !== undefined, (q) => q.where('d.status', '=', status as 'PENDING'))
     .$if(beforeSeq !== null, (q) => q.where('d.seq', '<', beforeSeq!))
@@ -272,7 +315,11 @@ export async function dueEndpoints(db: DbOrTrx, limit: number) {
  * A scan of the pending rows (partial index); sampled every few seconds, never at scrape time.
  */
 export async function pendingBacklog(db: DbOrTrx) {
-  const r = await sql<{ urgent: boolean; pending: number; oldest_seconds: number }>`select urgent, count(*)::int as pending,
+  const r = await sql<{
+    urgent: boolean;
+    pending: number;
+    oldest_seconds: number;
+  }>`select urgent, count(*)::int as pending,
       coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds
     from webhook_deliveries where status = 'PENDING' group by urgent`.execute(db);
   return r.rows;
@@ -310,7 +357,9 @@ export function claimEndpoint(db: DbOrTrx, endpointId: string, leaseMs: number) 
 }
 
 export async function renewLease(db: DbOrTrx, endpointId: string, leaseMs: number): Promise<void> {
-  await sql`update webhook_endpoints set lease_until = now() + ${leaseMs} * interval '1 millisecond' where endpoint_id = ${endpointId}`.execute(db);
+  await sql`update webhook_endpoints set lease_until = now() + ${leaseMs} * interval '1 millisecond' where endpoint_id = ${endpointId}`.execute(
+    db,
+  );
 }
 
 export async function releaseEndpoint(db: DbOrTrx, endpointId: string): Promise<void> {
@@ -351,7 +400,9 @@ export async function recordAttempt(
 
 /** After an attempt: a success clears the endpoint's failing run; a failure starts one (returns its start). */
 export async function markEndpointHealth(db: DbOrTrx, endpointId: string, ok: boolean): Promise<Date | null> {
-  const r = await sql<{ failing_since: Date | null }>`update webhook_endpoints set failing_since = ${ok ? null : sql`coalesce(failing_since, now())`}
+  const r = await sql<{
+    failing_since: Date | null;
+  }>`update webhook_endpoints set failing_since = ${ok ? null : sql`coalesce(failing_since, now())`}
     where endpoint_id = ${endpointId} returning failing_since`.execute(db);
   return r.rows[0]?.failing_since ?? null;
 }
@@ -369,14 +420,24 @@ export async function disableFailingEndpoint(trx: DbOrTrx, endpointId: string, r
     .returningAll()
     .executeTakeFirst();
   if (!e) return false;
-  const others = await trx.selectFrom('webhook_endpoints').select('endpoint_id').where('airline_id', '=', e.airline_id).where('enabled', '=', true).execute();
+  const others = await trx
+    .selectFrom('webhook_endpoints')
+    .select('endpoint_id')
+    .where('airline_id', '=', e.airline_id)
+    .where('enabled', '=', true)
+    .execute();
   await emitToEndpoints(
     trx,
     e.airline_id,
     others.map((o) => o.endpoint_id),
     {
       type: 'endpoint.disabled',
-      data: { endpoint_id: e.endpoint_id, url: e.url, failing_since: (e.failing_since ?? new Date()).toISOString(), reason },
+      data: {
+        endpoint_id: e.endpoint_id,
+        url: e.url,
+        failing_since: (e.failing_since ?? new Date()).toISOString(),
+        reason,
+      },
       links: { endpoint: `${API}/crew/webhooks/${e.endpoint_id}` },
       urgent: true,
     },

@@ -1,5 +1,11 @@
 import type { BulkColumns, BulkRow } from '../src/bulk';
-import { ACTION_ITEM_COLUMNS, AUDIT_EVENT_COLUMNS, BOOKING_CHANGE_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from '../src/diff-write.repository';
+import {
+  ACTION_ITEM_COLUMNS,
+  AUDIT_EVENT_COLUMNS,
+  BOOKING_CHANGE_COLUMNS,
+  BOOKING_COLUMNS,
+  BOOKING_EVENT_COLUMNS,
+} from '../src/diff-write.repository';
 import type { BookingTable } from '../src/tables/booking.table';
 import type { ActionItemTable } from '../src/tables/schedule.table';
 
@@ -41,7 +47,13 @@ const partialRow: BulkRow<ActionItemTable> = {
 
 it('every bulk column map names only columns of its table, with fitting types', () => {
   void [misspelt, wrongType, partialRow];
-  const maps = [ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_CHANGE_COLUMNS, BOOKING_EVENT_COLUMNS, AUDIT_EVENT_COLUMNS];
+  const maps = [
+    ACTION_ITEM_COLUMNS,
+    BOOKING_COLUMNS,
+    BOOKING_CHANGE_COLUMNS,
+    BOOKING_EVENT_COLUMNS,
+    AUDIT_EVENT_COLUMNS,
+  ];
   for (const m of maps) expect(Object.keys(m).length).toBeGreaterThan(0);
   expect(BOOKING_COLUMNS.booking_id).toBe('uuid');
 });

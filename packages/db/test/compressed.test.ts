@@ -4,7 +4,8 @@ import { gunzipText, gzipJson, wholeOutputChunk } from '../src/compressed';
 
 /* gunzipText decompresses in one output chunk sized by the gzip trailer; the text must not depend on the chunk. */
 
-const text = (n: number) => Array.from({ length: n }, (_, i) => `{"row":${i},"name":"crew member ${i % 97}"}`).join(',');
+const text = (n: number) =>
+  Array.from({ length: n }, (_, i) => `{"row":${i},"name":"crew member ${i % 97}"}`).join(',');
 
 test('the output chunk is the size the gzip trailer gives, plus one byte', () => {
   const body = Buffer.from(text(200_000));

@@ -7,14 +7,34 @@ import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase('copy_insert');
-  await sql`create table copy_probe (id integer, name text, at timestamptz, day date, ok boolean, doc jsonb, ref uuid)`.execute(t.db);
+  await sql`create table copy_probe (id integer, name text, at timestamptz, day date, ok boolean, doc jsonb, ref uuid)`.execute(
+    t.db,
+  );
 });
 afterAll(() => t.drop());
 
-const COLUMNS: ColumnTypes = { id: 'integer', name: 'text', at: 'timestamptz', day: 'date', ok: 'boolean', doc: 'jsonb', ref: 'uuid' };
+const COLUMNS: ColumnTypes = {
+  id: 'integer',
+  name: 'text',
+  at: 'timestamptz',
+  day: 'date',
+  ok: 'boolean',
+  doc: 'jsonb',
+  ref: 'uuid',
+};
 
 it('round-trips tabs, newlines, carriage returns, backslashes, \\N look-alikes, quotes, unicode and nulls, inside a transaction', async () => {
-  const awkward = ['tab\there', 'line\nbreak', 'cr\rhere', 'back\\slash', '\\N', 'quote " and \' ', 'ünïcødé ✈ 🛫', '', ' lead and trail '];
+  const awkward = [
+    'tab\there',
+    'line\nbreak',
+    'cr\rhere',
+    'back\\slash',
+    '\\N',
+    'quote " and \' ',
+    'ünïcødé ✈ 🛫',
+    '',
+    ' lead and trail ',
+  ];
   const rows = awkward.map((name, i) => ({
     id: i,
     name,
@@ -39,7 +59,15 @@ it('round-trips tabs, newlines, carriage returns, backslashes, \\N look-alikes, 
     const n = await sql<{ n: number }>`select count(*)::int as n from copy_probe`.execute(trx);
     expect(n.rows[0]!.n).toBe(rows.length);
   });
-  const back = await sql<{ id: number; name: string | null; at: Date | null; day: string | null; ok: boolean | null; doc: unknown; ref: string | null }>`
+  const back = await sql<{
+    id: number;
+    name: string | null;
+    at: Date | null;
+    day: string | null;
+    ok: boolean | null;
+    doc: unknown;
+    ref: string | null;
+  }>`
     select id, name, at, day::text as day, ok, doc, ref::text as ref from copy_probe order by id`.execute(t.db);
   expect(back.rows).toEqual(
     rows.map((r) => ({

@@ -15,7 +15,9 @@ beforeAll(async () => {
 afterAll(() => t.drop());
 
 const preparedOn = async (db: Parameters<typeof bookingRepo.findBooking>[0]) =>
-  (await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time`.execute(db)).rows.map((r) => r.statement);
+  (
+    await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time`.execute(db)
+  ).rows.map((r) => r.statement);
 
 it('prepares the marked statements of the connection only, once per distinct text', async () => {
   // A pool of one: every statement below runs on the same connection.
@@ -24,7 +26,8 @@ it('prepares the marked statements of the connection only, once per distinct tex
     expect(await preparedOn(db)).toEqual([]);
     await sql`select ${1}::int as n`.execute(db);
     expect(await preparedOn(db)).toEqual([]);
-    const twice = async (n: number) => (await sql<{ n: number }>`${PREPARED} select ${n}::int + 1 as n`.execute(db)).rows[0]!.n;
+    const twice = async (n: number) =>
+      (await sql<{ n: number }>`${PREPARED} select ${n}::int + 1 as n`.execute(db)).rows[0]!.n;
     expect(await twice(1)).toBe(2);
     expect(await twice(41)).toBe(42);
     expect(await preparedOn(db)).toEqual(['/*crew:prepared*/ select $1::int + 1 as n']);
@@ -32,7 +35,9 @@ it('prepares the marked statements of the connection only, once per distinct tex
     expect(await bookingRepo.setDisposition(db, '00000000-0000-4000-8000-000000000000', 'FAILED')).toBeUndefined();
     const statements = await preparedOn(db);
     expect(statements).toHaveLength(2);
-    expect(statements[1]).toMatch(/^update "action_items" set .* returning "schedule_id", "priority", "created_at", "type" \/\*crew:prepared\*\/$/);
+    expect(statements[1]).toMatch(
+      /^update "action_items" set .* returning "schedule_id", "priority", "created_at", "type" \/\*crew:prepared\*\/$/,
+    );
   } finally {
     await db.destroy();
   }
@@ -43,7 +48,12 @@ it('keeps running a marked statement with listed result columns after a migratio
   try {
     await sql`create table prepared_probe (id int primary key, n int not null)`.execute(db);
     await sql`insert into prepared_probe values (1, 0)`.execute(db);
-    const bump = async () => (await sql<{ n: number }>`${PREPARED} update prepared_probe set n = n + 1 where id = ${1} returning n`.execute(db)).rows[0]!.n;
+    const bump = async () =>
+      (
+        await sql<{ n: number }>`${PREPARED} update prepared_probe set n = n + 1 where id = ${1} returning n`.execute(
+          db,
+        )
+      ).rows[0]!.n;
     // Past Postgres's five custom plans: the generic plan is cached.
     for (let i = 1; i <= 6; i++) expect(await bump()).toBe(i);
     await sql`alter table prepared_probe add column note text`.execute(db);

@@ -24,17 +24,25 @@ const flat = (f: ReturnType<typeof generateRoster>): FlatRoster => flattenRoster
 async function rows(airlineId: string) {
   const l =
     await sql`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, duty_date::text, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at
-    from rostered_layovers where airline_id = ${airlineId} order by employee_id, pairing_number, duty_period_num, roster_date`.execute(t.db);
+    from rostered_layovers where airline_id = ${airlineId} order by employee_id, pairing_number, duty_period_num, roster_date`.execute(
+      t.db,
+    );
   const d =
     await sql`select roster_date::text, row_key, employee_id, pairing_number, duty_period_num, leg_sequence, traveller_email, from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_at
-    from rostered_deadheads where airline_id = ${airlineId} order by employee_id, pairing_number, roster_date, leg_sequence`.execute(t.db);
+    from rostered_deadheads where airline_id = ${airlineId} order by employee_id, pairing_number, roster_date, leg_sequence`.execute(
+      t.db,
+    );
   return { layovers: l.rows, deadheads: d.rows };
 }
 
 async function fromNothing(airlineId: string, window: { start: string; end: string }, f: FlatRoster) {
   await t.db.transaction().execute(async (trx) => {
-    await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end}`.execute(trx);
-    await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end}`.execute(trx);
+    await sql`delete from rostered_layovers where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end}`.execute(
+      trx,
+    );
+    await sql`delete from rostered_deadheads where airline_id = ${airlineId} and roster_date between ${window.start} and ${window.end}`.execute(
+      trx,
+    );
     await replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, f));
   });
 }
@@ -54,7 +62,9 @@ it('leaves the same rows as rewriting the window from nothing, over a sequence o
   steps.push([base, full]);
   for (const [r, window] of steps) {
     const f = flat(r);
-    await t.db.transaction().execute((trx) => replaceRosteredRows(trx, byDifference.airline_id, window, rosteredRowsIn(window, f)));
+    await t.db
+      .transaction()
+      .execute((trx) => replaceRosteredRows(trx, byDifference.airline_id, window, rosteredRowsIn(window, f)));
     await fromNothing(rewritten.airline_id, window, f);
     const [a, b] = [await rows(byDifference.airline_id), await rows(rewritten.airline_id)];
     expect(a.layovers.length).toBeGreaterThan(0);

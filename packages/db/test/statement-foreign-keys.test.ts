@@ -55,7 +55,11 @@ const booking = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const count = async (table: 'action_items' | 'bookings', col: 'airline_id' | 'schedule_id', id: string) =>
-  (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where ${sql.ref(col)} = ${id}`.execute(t.db)).rows[0]!.n;
+  (
+    await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where ${sql.ref(col)} = ${id}`.execute(
+      t.db,
+    )
+  ).rows[0]!.n;
 
 it('accepts rows whose parents exist (COPY, many rows, one statement)', async () => {
   await t.db.transaction().execute(async (trx) => {
@@ -67,9 +71,21 @@ it('accepts rows whose parents exist (COPY, many rows, one statement)', async ()
 });
 
 it.each([
-  ['action_items', 'an unknown airline', () => copyInsert(t.db, 'action_items', ACTION_ITEM_COLUMNS, [item(), item({ airline_id: randomUUID() })])],
-  ['action_items', 'an unknown schedule', () => copyInsert(t.db, 'action_items', ACTION_ITEM_COLUMNS, [item({ schedule_id: randomUUID() }), item()])],
-  ['bookings', 'an unknown airline', () => copyInsert(t.db, 'bookings', BOOKING_COLUMNS, [booking({ airline_id: randomUUID() })])],
+  [
+    'action_items',
+    'an unknown airline',
+    () => copyInsert(t.db, 'action_items', ACTION_ITEM_COLUMNS, [item(), item({ airline_id: randomUUID() })]),
+  ],
+  [
+    'action_items',
+    'an unknown schedule',
+    () => copyInsert(t.db, 'action_items', ACTION_ITEM_COLUMNS, [item({ schedule_id: randomUUID() }), item()]),
+  ],
+  [
+    'bookings',
+    'an unknown airline',
+    () => copyInsert(t.db, 'bookings', BOOKING_COLUMNS, [booking({ airline_id: randomUUID() })]),
+  ],
 ] as const)('refuses %s rows with %s with 23503, storing none of the statement', async (table, _what, write) => {
   await expect(write()).rejects.toMatchObject({ code: '23503' });
   expect(await count(table, 'airline_id', airlineId)).toBe(0);
@@ -80,8 +96,12 @@ it('allows an action item without a schedule (IROP items), and checks a changed 
   const b = booking();
   await copyInsert(t.db, 'action_items', ACTION_ITEM_COLUMNS, [a]);
   await copyInsert(t.db, 'bookings', BOOKING_COLUMNS, [b]);
-  await expect(sql`update action_items set schedule_id = ${randomUUID()} where action_id = ${a.action_id}`.execute(t.db)).rejects.toMatchObject({ code: '23503' });
-  await expect(sql`update bookings set airline_id = ${randomUUID()} where booking_id = ${b.booking_id}`.execute(t.db)).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    sql`update action_items set schedule_id = ${randomUUID()} where action_id = ${a.action_id}`.execute(t.db),
+  ).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    sql`update bookings set airline_id = ${randomUUID()} where booking_id = ${b.booking_id}`.execute(t.db),
+  ).rejects.toMatchObject({ code: '23503' });
   await sql`update action_items set schedule_id = ${scheduleId} where action_id = ${a.action_id}`.execute(t.db);
   await sql`update bookings set status = 'CANCELLED' where booking_id = ${b.booking_id}`.execute(t.db);
 });
@@ -99,5 +119,7 @@ it('cascades a schedule delete to its action items, and an airline delete to its
 
 it('refuses to change a referenced parent key', async () => {
   await copyInsert(t.db, 'bookings', BOOKING_COLUMNS, [booking()]);
-  await expect(sql`update airlines set airline_id = ${randomUUID()} where airline_id = ${airlineId}`.execute(t.db)).rejects.toMatchObject({ code: '23503' });
+  await expect(
+    sql`update airlines set airline_id = ${randomUUID()} where airline_id = ${airlineId}`.execute(t.db),
+  ).rejects.toMatchObject({ code: '23503' });
 });

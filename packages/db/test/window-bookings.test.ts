@@ -10,7 +10,9 @@ let airlineId: string;
 beforeAll(async () => {
   t = await createTestDatabase('window_bookings');
   airlineId = randomUUID();
-  await sql`insert into airlines (airline_id, name, carrier_code) values (${airlineId}, 'Window Air', 'WA')`.execute(t.db);
+  await sql`insert into airlines (airline_id, name, carrier_code) values (${airlineId}, 'Window Air', 'WA')`.execute(
+    t.db,
+  );
 });
 afterAll(() => t.drop());
 
@@ -32,7 +34,8 @@ async function book(over: Record<string, unknown>): Promise<void> {
     .execute();
 }
 
-const byId = <T extends { booking_id: string }>(rows: T[]) => [...rows].sort((a, b) => a.booking_id.localeCompare(b.booking_id));
+const byId = <T extends { booking_id: string }>(rows: T[]) =>
+  [...rows].sort((a, b) => a.booking_id.localeCompare(b.booking_id));
 
 async function bothReads(type: 'HOTEL' | 'FLIGHT') {
   const fast = await diffWriteRepo.bookingsInWindow(t.db, airlineId, type, WINDOW.start, WINDOW.end);
@@ -63,9 +66,22 @@ it('answers what the column-by-column read answers: nulls, empty text, look-alik
     dep_time_local: '2027-03-12T10:00:00Z',
     arr_time_local: '2027-03-12T11:00:00Z',
   };
-  await book({ employee_id: 'E1', pairing_number: 'P1', duty_period_num: 2, station: 'FRA', checkin_time_local: '2027-03-10T20:00:00+01:00', traveller_email: 'a@x' });
+  await book({
+    employee_id: 'E1',
+    pairing_number: 'P1',
+    duty_period_num: 2,
+    station: 'FRA',
+    checkin_time_local: '2027-03-10T20:00:00+01:00',
+    traveller_email: 'a@x',
+  });
   await book(review);
-  await book({ employee_id: 'true', pairing_number: 'null', station: 'ünïcødé ✈', checkin_time_local: 'tab\there', checkout_time_local: 'nl\nhere' });
+  await book({
+    employee_id: 'true',
+    pairing_number: 'null',
+    station: 'ünïcødé ✈',
+    checkin_time_local: 'tab\there',
+    checkout_time_local: 'nl\nhere',
+  });
   await book(flight);
   // Outside the window: in neither read.
   await book({ duty_date: '2027-04-01', employee_id: 'late' });
@@ -77,7 +93,9 @@ it('answers what the column-by-column read answers: nulls, empty text, look-alik
   const flights = await bothReads('FLIGHT');
   expect(flights.fast).toStrictEqual(flights.byColumn);
   const { type: _type, ...flightColumns } = flight;
-  expect(flights.fast).toEqual([expect.objectContaining({ ...flightColumns, manual_override: false, retry_count: 0, duty_date: '2027-03-10' })]);
+  expect(flights.fast).toEqual([
+    expect.objectContaining({ ...flightColumns, manual_override: false, retry_count: 0, duty_date: '2027-03-10' }),
+  ]);
 });
 
 it('a value holding its field separator is still read exactly (the read falls back to column by column)', async () => {
@@ -90,7 +108,9 @@ it('a value holding its field separator is still read exactly (the read falls ba
 describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
   const other = randomUUID();
   beforeAll(async () => {
-    await sql`insert into airlines (airline_id, name, carrier_code) values (${other}, 'Pairing Air', 'PA')`.execute(t.db);
+    await sql`insert into airlines (airline_id, name, carrier_code) values (${other}, 'Pairing Air', 'PA')`.execute(
+      t.db,
+    );
     for (const [pairing, date] of [
       ['A1', '2027-03-05'],
       ['A1', '2027-03-06'],
@@ -114,7 +134,11 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
   });
 
   it('bookingsInWindow with pairing_numbers reads only theirs', async () => {
-    const rows = await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end, ['A1', 'C3', 'Z9']);
+    const rows = await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end, [
+      'A1',
+      'C3',
+      'Z9',
+    ]);
     expect(rows.map((r) => r.pairing_number)).toEqual(['A1', 'A1']);
     expect(await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end, [])).toEqual([]);
     expect(await diffWriteRepo.bookingsInWindow(t.db, other, 'HOTEL', WINDOW.start, WINDOW.end)).toHaveLength(4);
@@ -136,7 +160,12 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
     expect(before.others).toBe(before.all);
     expect(await rosterStateRepo.windowFingerprint(t.db, other, WINDOW)).toBe(before.all);
 
-    await t.db.updateTable('bookings').set({ status: 'CANCELLED' }).where('airline_id', '=', other).where('pairing_number', '=', 'B2').execute();
+    await t.db
+      .updateTable('bookings')
+      .set({ status: 'CANCELLED' })
+      .where('airline_id', '=', other)
+      .where('pairing_number', '=', 'B2')
+      .execute();
     const after = await rosterStateRepo.windowFingerprints(t.db, other, WINDOW, { ownWrites: false });
     expect(after.byPairing.get('A1')).toBe(before.byPairing.get('A1'));
     expect(after.byPairing.get('B2')).not.toBe(before.byPairing.get('B2'));
@@ -145,9 +174,22 @@ describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
     await t.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('bookings')
-        .values({ booking_id: randomUUID(), airline_id: other, type: 'HOTEL', status: 'NEEDS_REVIEW', source: 'SCHEDULE_DIFF', duty_date: '2027-03-09', pairing_number: 'D4' } as never)
+        .values({
+          booking_id: randomUUID(),
+          airline_id: other,
+          type: 'HOTEL',
+          status: 'NEEDS_REVIEW',
+          source: 'SCHEDULE_DIFF',
+          duty_date: '2027-03-09',
+          pairing_number: 'D4',
+        } as never)
         .execute();
-      await trx.updateTable('bookings').set({ status: 'CONFIRMED' }).where('airline_id', '=', other).where('pairing_number', '=', 'B2').execute();
+      await trx
+        .updateTable('bookings')
+        .set({ status: 'CONFIRMED' })
+        .where('airline_id', '=', other)
+        .where('pairing_number', '=', 'B2')
+        .execute();
       const mine = await rosterStateRepo.windowFingerprints(trx, other, WINDOW);
       expect([...mine.byPairing.keys()].sort()).toEqual(['A1', 'B2', 'D4']);
       // Others' row versions are those read before, less the B2 booking this transaction rewrote; D4 has only this transaction's.

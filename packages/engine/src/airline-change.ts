@@ -35,7 +35,10 @@ export interface ChangedBookingFacts {
   to_airport: string | null;
   dep_time_local: string | null;
   arr_time_local: string | null;
-  flight: { constraints?: { depart_after?: string | null; arrive_by?: string | null } | null; airline_change_id?: string | null } | null;
+  flight: {
+    constraints?: { depart_after?: string | null; arrive_by?: string | null } | null;
+    airline_change_id?: string | null;
+  } | null;
 }
 
 export const ACCEPT_CHANGE = 'ACCEPT_CHANGE';
@@ -67,18 +70,36 @@ export function decideAirlineChange(booking: ChangedBookingFacts, change: Airlin
   if (!first || !last) return review('the airline removed the flight without a replacement', 'BOOK_MANUALLY');
   const window = deadheadWindow(booking, booking.flight?.constraints ?? null);
   const route = `${first.from_airport}-${last.to_airport}`;
-  if (booking.from_airport && booking.to_airport && (first.from_airport !== booking.from_airport || last.to_airport !== booking.to_airport)) {
-    return review(`the airline moved the flight to ${route}; the leg is ${booking.from_airport}-${booking.to_airport}`, 'BOOK_MANUALLY');
+  if (
+    booking.from_airport &&
+    booking.to_airport &&
+    (first.from_airport !== booking.from_airport || last.to_airport !== booking.to_airport)
+  ) {
+    return review(
+      `the airline moved the flight to ${route}; the leg is ${booking.from_airport}-${booking.to_airport}`,
+      'BOOK_MANUALLY',
+    );
   }
   if (window.arrive_by && at(last.arr_time) > at(window.arrive_by)) {
-    return review(`the airline's change arrives ${last.arr_time}, after the latest arrival for the duty (${window.arrive_by})`, 'BOOK_MANUALLY');
+    return review(
+      `the airline's change arrives ${last.arr_time}, after the latest arrival for the duty (${window.arrive_by})`,
+      'BOOK_MANUALLY',
+    );
   }
   if (window.depart_after && at(first.dep_time) < at(window.depart_after)) {
-    return review(`the airline's change departs ${first.dep_time}, before the earliest departure for the leg (${window.depart_after})`, 'BOOK_MANUALLY');
+    return review(
+      `the airline's change departs ${first.dep_time}, before the earliest departure for the leg (${window.depart_after})`,
+      'BOOK_MANUALLY',
+    );
   }
   // On time, but our flight block holds one flight: a connection is a person's call.
-  if (change.added.length > 1) return review(`the airline's change adds a connection (${change.added.map((f) => f.flight_number).join(', ')}) though it arrives on time`, ACCEPT_CHANGE);
-  if (!change.available_actions.includes('accept')) return review('the change arrives on time but the supplier does not let us accept it', ACCEPT_CHANGE);
+  if (change.added.length > 1)
+    return review(
+      `the airline's change adds a connection (${change.added.map((f) => f.flight_number).join(', ')}) though it arrives on time`,
+      ACCEPT_CHANGE,
+    );
+  if (!change.available_actions.includes('accept'))
+    return review('the change arrives on time but the supplier does not let us accept it', ACCEPT_CHANGE);
   return { kind: 'ACCEPT', flight: first };
 }
 
@@ -87,6 +108,9 @@ function review(reason: string, recommended_action: typeof ACCEPT_CHANGE | 'BOOK
 }
 
 /** The flight block after an accepted change: the new flight, no open change. */
-export function acceptedFlightBlock<T extends object>(block: T | null, flight: ChangedFlight): T & ChangedFlight & { airline_change_id: null } {
+export function acceptedFlightBlock<T extends object>(
+  block: T | null,
+  flight: ChangedFlight,
+): T & ChangedFlight & { airline_change_id: null } {
   return { ...((block ?? {}) as T), ...flight, airline_change_id: null };
 }

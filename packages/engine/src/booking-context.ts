@@ -4,11 +4,19 @@ import type { HotelTerms } from './hotel-config';
 import type { PolicyContext, StationHotel } from './policy';
 
 /** The flight config an airline has before its first PUT. */
-export const DEFAULT_FLIGHT_CONFIG: FlightConfigSnapshot = { preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false };
+export const DEFAULT_FLIGHT_CONFIG: FlightConfigSnapshot = {
+  preferred_airlines: [],
+  blacklisted_airlines: [],
+  preferred_cabin: 'ECONOMY',
+  same_carrier_preference: false,
+};
 
 /** What the repositories read of an airline for its bookings (the db package's loadBookingFacts). */
 export interface BookingFacts {
-  airline: Pick<AirlineSettings, 'deadhead_auto_booking' | 'booking_modification' | 'swap_execution' | 'cancellation_execution'> & {
+  airline: Pick<
+    AirlineSettings,
+    'deadhead_auto_booking' | 'booking_modification' | 'swap_execution' | 'cancellation_execution'
+  > & {
     carrier_code: string;
     rate_match_mode: 'STRICT' | 'LOOSE';
     max_retries: number;
@@ -18,7 +26,13 @@ export interface BookingFacts {
   rules: { auto_book_max_price: Money | null; fare_conditions?: FareConditions } | null | undefined;
   flights: { snapshot: FlightConfigSnapshot; version: number } | null | undefined;
   hotelVersion: { version: number } | null | undefined;
-  travellers: readonly { traveller_email: string; date_of_birth: string | null; first_name: string | null; last_name: string | null; name: string | null }[];
+  travellers: readonly {
+    traveller_email: string;
+    date_of_birth: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    name: string | null;
+  }[];
   /** Contracts of the current hotel configuration, each with its hotel. */
   contracts: readonly {
     hotel_config_id: number;
@@ -52,7 +66,10 @@ export interface AirlineBookingContext {
   emitUnchanged: boolean;
   hotelConfigVersion: string | null;
   flightConfigVersion: string | null;
-  travellers: Map<string, { date_of_birth: string | null; first_name: string | null; last_name: string | null; name: string | null }>;
+  travellers: Map<
+    string,
+    { date_of_birth: string | null; first_name: string | null; last_name: string | null; name: string | null }
+  >;
 }
 
 /**
@@ -60,7 +77,11 @@ export interface AirlineBookingContext {
  * levers and booking account, its flight config (or the default), its ceiling and rates, and its travellers.
  * `flightOptionsUrl` is the api's link for a manual flight choice (the engine knows no paths).
  */
-export function bookingContextOf(f: BookingFacts, processedAt: string, flightOptionsUrl: (actionId: string) => string): AirlineBookingContext {
+export function bookingContextOf(
+  f: BookingFacts,
+  processedAt: string,
+  flightOptionsUrl: (actionId: string) => string,
+): AirlineBookingContext {
   const hotels = new Map<string, StationHotel>();
   for (const c of f.contracts) {
     const h = hotels.get(c.base_station) ?? {
@@ -122,5 +143,10 @@ export function flightPolicyOf(f: {
   auto_book_max_price: Money | null | undefined;
   fxRates: readonly FxRate[];
 }): AirlineFlightPolicy {
-  return { carrier_code: f.carrier_code, flightConfig: f.snapshot ?? DEFAULT_FLIGHT_CONFIG, maxPrice: f.auto_book_max_price ?? null, fxRates: fxTable(f.fxRates) };
+  return {
+    carrier_code: f.carrier_code,
+    flightConfig: f.snapshot ?? DEFAULT_FLIGHT_CONFIG,
+    maxPrice: f.auto_book_max_price ?? null,
+    fxRates: fxTable(f.fxRates),
+  };
 }

@@ -18,7 +18,10 @@ export const DEADHEAD_SLACK_MS = 3 * MS_PER_HOUR;
  * The flights that may carry a deadhead: the airline's own constraints where it gave them (a
  * request's depart_after / arrive_by), else the leg's times widened by DEADHEAD_SLACK_MS.
  */
-export function deadheadWindow(leg: { dep_time_local: string | null; arr_time_local: string | null }, constraints?: Partial<LegWindow> | null): LegWindow {
+export function deadheadWindow(
+  leg: { dep_time_local: string | null; arr_time_local: string | null },
+  constraints?: Partial<LegWindow> | null,
+): LegWindow {
   const shifted = (ts: string | null, ms: number) => (ts ? isoInstant(instantOf(ts) + ms) : null);
   return {
     depart_after: constraints?.depart_after ?? shifted(leg.dep_time_local, -DEADHEAD_SLACK_MS),
@@ -48,14 +51,24 @@ export const DISPOSITION_OF_TASK: Readonly<Record<TaskStatus, Disposition>> = {
  * When a FAILED task is tried again by itself: while fewer than `maxRetries` retries were made, after
  * the delay for this retry (the last delay repeats). Null: it stays FAILED until a person retries it.
  */
-export function nextAutomaticRetry(retriesMade: number, maxRetries: number, delaysSeconds: readonly number[], failedAtMs: number): { delayMs: number; at: Date } | null {
+export function nextAutomaticRetry(
+  retriesMade: number,
+  maxRetries: number,
+  delaysSeconds: readonly number[],
+  failedAtMs: number,
+): { delayMs: number; at: Date } | null {
   if (retriesMade >= maxRetries || delaysSeconds.length === 0) return null;
   const delayMs = delaysSeconds[Math.min(retriesMade, delaysSeconds.length - 1)]! * 1000;
   return { delayMs, at: new Date(failedAtMs + delayMs) };
 }
 
 /** Classifications with which an airline asks to let a booking go rather than make one. */
-export const CANCELLING_CLASSIFICATIONS: ReadonlySet<string> = new Set(['IROP_HOTEL_CANCEL', 'LAYOVER_CANCELLED', 'DEADHEAD_CANCELLED', 'PAIRING_CANCELLED']);
+export const CANCELLING_CLASSIFICATIONS: ReadonlySet<string> = new Set([
+  'IROP_HOTEL_CANCEL',
+  'LAYOVER_CANCELLED',
+  'DEADHEAD_CANCELLED',
+  'PAIRING_CANCELLED',
+]);
 
 /** Default times of a stay whose hotel has none on file (an injected stay, a PATCH of a booking without times). */
 export const DEFAULT_CHECK_IN = '15:00';

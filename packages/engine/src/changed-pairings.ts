@@ -21,7 +21,14 @@ type PairingBasis = [pairing_number: string, content: string | null, bookings: s
  * row and row count, its length in bytes (the next scan's guide: roster-elements ElementGuide), and whether it is clean (its pairing_number sent once, no audit event of its rows): a clean
  * element's rows in the next state are those its content flattens to, and nothing else of its pairing_number's.
  */
-export type ElementBasis = [content: string, pairing_number: string, first_row: number, row_count: number, clean: 0 | 1, length: number];
+export type ElementBasis = [
+  content: string,
+  pairing_number: string,
+  first_row: number,
+  row_count: number,
+  clean: 0 | 1,
+  length: number,
+];
 
 /** What a diff leaves for the next one: plain JSON. */
 export interface DiffBasis {
@@ -96,7 +103,8 @@ function spansOf(flat: FlatRoster, previous: RosterState): Spans {
  */
 function unsettledPairings(items: readonly DerivedActionItem[], window: DateWindow): Set<string> {
   const unsettled = new Set<string>();
-  for (const i of items) if (i.type === 'HOTEL' && !newLayoverInWindow(i, window)) unsettled.add(i.anchors.pairing_number);
+  for (const i of items)
+    if (i.type === 'HOTEL' && !newLayoverInWindow(i, window)) unsettled.add(i.anchors.pairing_number);
   return unsettled;
 }
 
@@ -118,7 +126,8 @@ export function diffBasisOf(
   const unsettled = unsettledPairings(items, window);
   for (const pairing of disturbed) unsettled.add(pairing);
   const pairings: PairingBasis[] = [];
-  for (const [pairing, content] of flat.pairingContents) pairings.push([pairing, content, bookings.get(pairing) ?? null, unsettled.has(pairing) ? 0 : 1]);
+  for (const [pairing, content] of flat.pairingContents)
+    pairings.push([pairing, content, bookings.get(pairing) ?? null, unsettled.has(pairing) ? 0 : 1]);
   for (const [pairing, fingerprint] of bookings) {
     if (!flat.pairingContents.has(pairing)) pairings.push([pairing, null, fingerprint, unsettled.has(pairing) ? 0 : 1]);
   }
@@ -148,21 +157,36 @@ export function changedPairings(basis: DiffBasis | null, now: DiffBasisNow): Set
   if (moved && (both.start > both.end || !now.previous || !now.flat.deadheads)) return null;
   const spans = moved ? spansOf(now.flat as FlatRoster, now.previous!) : new Spans();
   // Dates inside both windows, or outside both: every in-window test answers for them as it did.
-  const unaffected = (span: readonly [string, string] | undefined) => span === undefined || (span[0] >= both.start && span[1] <= both.end) || span[1] < either.start || span[0] > either.end;
+  const unaffected = (span: readonly [string, string] | undefined) =>
+    span === undefined ||
+    (span[0] >= both.start && span[1] <= both.end) ||
+    span[1] < either.start ||
+    span[0] > either.end;
   // All of them, for every row and booking of the pairing_number (whatever they are, when the window did not move).
   const datedAsBefore = (pairing: string) =>
-    !moved || (unaffected(spans.get(pairing)) && (!now.bookings.has(pairing) || (now.bookingDates?.has(pairing) === true && unaffected(now.bookingDates.get(pairing)))));
+    !moved ||
+    (unaffected(spans.get(pairing)) &&
+      (!now.bookings.has(pairing) ||
+        (now.bookingDates?.has(pairing) === true && unaffected(now.bookingDates.get(pairing)))));
   const changed = new Set<string>();
   const known = new Map<string, PairingBasis>();
   for (const b of basis.pairings) known.set(b[0], b);
   const consider = (pairing: string) => {
     const b = known.get(pairing);
-    if (!b || b[3] !== 1 || b[1] !== (now.flat.pairingContents.get(pairing) ?? null) || b[2] !== (now.bookings.get(pairing) ?? null) || !datedAsBefore(pairing)) changed.add(pairing);
+    if (
+      !b ||
+      b[3] !== 1 ||
+      b[1] !== (now.flat.pairingContents.get(pairing) ?? null) ||
+      b[2] !== (now.bookings.get(pairing) ?? null) ||
+      !datedAsBefore(pairing)
+    )
+      changed.add(pairing);
   };
   for (const pairing of now.flat.pairingContents.keys()) consider(pairing);
   for (const pairing of now.bookings.keys()) consider(pairing);
   // Rostered or booked before and neither now: its rows are gone.
-  for (const pairing of known.keys()) if (!now.flat.pairingContents.has(pairing) && !now.bookings.has(pairing)) changed.add(pairing);
+  for (const pairing of known.keys())
+    if (!now.flat.pairingContents.has(pairing) && !now.bookings.has(pairing)) changed.add(pairing);
   // Only kept in the previous state: left alone while the window stays, diffed once it moves over their dates.
   for (const pairing of spans.keys()) if (!changed.has(pairing) && !datedAsBefore(pairing)) changed.add(pairing);
   return changed;

@@ -19,7 +19,10 @@ export interface DiffContext {
  * CANCELLED) wins over a cancelled one; among equals the smallest booking_id, so the choice
  * does not depend on input order.
  */
-export function prefers(candidate: { booking_id: string; status: BookingStatus }, held: { booking_id: string; status: BookingStatus } | null): boolean {
+export function prefers(
+  candidate: { booking_id: string; status: BookingStatus },
+  held: { booking_id: string; status: BookingStatus } | null,
+): boolean {
   if (!held) return true;
   const live = candidate.status !== 'CANCELLED';
   const heldLive = held.status !== 'CANCELLED';

@@ -1,6 +1,19 @@
-import { COVERAGE_ORIGINS, COVERAGE_STATUSES, type CoverageRowBooking, type DeadheadCoverageFacts, type LayoverCoverageFacts } from '@crew/contracts';
+import {
+  COVERAGE_ORIGINS,
+  COVERAGE_STATUSES,
+  type CoverageRowBooking,
+  type DeadheadCoverageFacts,
+  type LayoverCoverageFacts,
+} from '@crew/contracts';
 import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
-import { holdsReservation, type BookingStatus, type DeadheadRow, type FlightSegment, type HotelStay, type LayoverRow } from './types';
+import {
+  holdsReservation,
+  type BookingStatus,
+  type DeadheadRow,
+  type FlightSegment,
+  type HotelStay,
+  type LayoverRow,
+} from './types';
 
 /**
  * Coverage (issue 14): is every rostered layover held by a confirmed room, every DH leg by a ticketed
@@ -27,7 +40,12 @@ export interface CoverageBooking {
 
 export type CoverageFacts =
   | { type: 'HOTEL'; origin: CoverageOrigin; booking: (CoverageBooking & HotelStay) | null; roster: HotelStay | null }
-  | { type: 'FLIGHT'; origin: CoverageOrigin; booking: (CoverageBooking & FlightSegment) | null; roster: FlightSegment | null };
+  | {
+      type: 'FLIGHT';
+      origin: CoverageOrigin;
+      booking: (CoverageBooking & FlightSegment) | null;
+      roster: FlightSegment | null;
+    };
 
 export interface CoverageVerdict {
   status: CoverageState;
@@ -39,7 +57,11 @@ const sameInstant = (a: string, b: string) => a === b || instantOf(a) === instan
 
 /** Whether the booking asks for exactly the roster's stay (instants compared: offsets may be written differently). */
 export function stayMatches(booked: HotelStay, rostered: HotelStay): boolean {
-  return booked.station === rostered.station && sameInstant(booked.checkin_time_local, rostered.checkin_time_local) && sameInstant(booked.checkout_time_local, rostered.checkout_time_local);
+  return (
+    booked.station === rostered.station &&
+    sameInstant(booked.checkin_time_local, rostered.checkin_time_local) &&
+    sameInstant(booked.checkout_time_local, rostered.checkout_time_local)
+  );
 }
 
 /** Whether the booking is for exactly the roster's leg: route, flight number (when the roster names one) and times. */
@@ -47,7 +69,9 @@ export function legMatches(booked: FlightSegment, rostered: FlightSegment): bool
   return (
     booked.from_airport === rostered.from_airport &&
     booked.to_airport === rostered.to_airport &&
-    (rostered.flight_number === null || booked.flight_number === null || booked.flight_number === rostered.flight_number) &&
+    (rostered.flight_number === null ||
+      booked.flight_number === null ||
+      booked.flight_number === rostered.flight_number) &&
     sameInstant(booked.dep_time_local, rostered.dep_time_local) &&
     sameInstant(booked.arr_time_local, rostered.arr_time_local)
   );
@@ -67,7 +91,11 @@ export function coverageOf(f: CoverageFacts): CoverageVerdict | null {
     if (f.origin !== 'ROSTERED') return null;
     return {
       status: 'UNCOVERED',
-      reason: b ? `its booking is CANCELLED but the ${what} is still in the roster` : hotel ? 'no live hotel booking for this layover' : 'no ticketed flight for this deadhead leg',
+      reason: b
+        ? `its booking is CANCELLED but the ${what} is still in the roster`
+        : hotel
+          ? 'no live hotel booking for this layover'
+          : 'no ticketed flight for this deadhead leg',
     };
   }
   if (f.origin === 'DROPPED') {
@@ -92,7 +120,13 @@ export function coverageOf(f: CoverageFacts): CoverageVerdict | null {
   if (!holdsReservation(b.status)) return { status: 'AT_RISK', reason: `the booking is ${b.status}` };
   if (f.origin === 'ROSTERED' && f.roster) {
     const matches = f.type === 'HOTEL' ? stayMatches(f.booking!, f.roster) : legMatches(f.booking!, f.roster);
-    if (!matches) return { status: 'AT_RISK', reason: hotel ? 'the booking’s stay no longer matches the roster' : 'the booked flight no longer matches the roster’s leg' };
+    if (!matches)
+      return {
+        status: 'AT_RISK',
+        reason: hotel
+          ? 'the booking’s stay no longer matches the roster'
+          : 'the booked flight no longer matches the roster’s leg',
+      };
   }
   return { status: 'COVERED', reason: null };
 }
@@ -108,10 +142,19 @@ export type { CoverageRowBooking, LayoverCoverageFacts, DeadheadCoverageFacts };
 export type Classified<T> = T & CoverageVerdict;
 
 const coverageBookingOf = (r: CoverageRowBooking): CoverageBooking | null =>
-  r.booking_id && r.booking_status ? { status: r.booking_status as BookingStatus, pending_cancel: r.pending_cancel === true, review_reason: r.review_reason } : null;
+  r.booking_id && r.booking_status
+    ? {
+        status: r.booking_status as BookingStatus,
+        pending_cancel: r.pending_cancel === true,
+        review_reason: r.review_reason,
+      }
+    : null;
 
 /** Each row with its verdict (coverageOf); rows the engine does not show are left out. The rows are extended in place. */
-function classify<T extends CoverageRowBooking>(rows: T[], facts: (r: T, booking: CoverageBooking | null) => CoverageFacts): Classified<T>[] {
+function classify<T extends CoverageRowBooking>(
+  rows: T[],
+  facts: (r: T, booking: CoverageBooking | null) => CoverageFacts,
+): Classified<T>[] {
   const out: Classified<T>[] = [];
   for (const r of rows) {
     const v = coverageOf(facts(r, coverageBookingOf(r)));
@@ -125,8 +168,16 @@ export function classifyLayovers<T extends LayoverCoverageFacts>(rows: T[]): Cla
   return classify(rows, (r, b) => ({
     type: 'HOTEL',
     origin: r.origin,
-    booking: b && { ...b, station: r.b_station ?? '', checkin_time_local: r.b_checkin_time_local ?? '', checkout_time_local: r.b_checkout_time_local ?? '' },
-    roster: r.origin === 'ROSTERED' ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local } : null,
+    booking: b && {
+      ...b,
+      station: r.b_station ?? '',
+      checkin_time_local: r.b_checkin_time_local ?? '',
+      checkout_time_local: r.b_checkout_time_local ?? '',
+    },
+    roster:
+      r.origin === 'ROSTERED'
+        ? { station: r.station, checkin_time_local: r.checkin_time_local, checkout_time_local: r.checkout_time_local }
+        : null,
   }));
 }
 
@@ -145,7 +196,13 @@ export function classifyDeadheads<T extends DeadheadCoverageFacts>(rows: T[]): C
     },
     roster:
       r.origin === 'ROSTERED'
-        ? { from_airport: r.from_airport, to_airport: r.to_airport, flight_number: r.flight_number, dep_time_local: r.dep_time_local, arr_time_local: r.arr_time_local }
+        ? {
+            from_airport: r.from_airport,
+            to_airport: r.to_airport,
+            flight_number: r.flight_number,
+            dep_time_local: r.dep_time_local,
+            arr_time_local: r.arr_time_local,
+          }
         : null,
   }));
 }
@@ -155,7 +212,10 @@ export function classifyDeadheads<T extends DeadheadCoverageFacts>(rows: T[]): C
  * layovers and DH legs dated inside the processed window, each with its roster date, as nextRosterState keeps
  * them; `flaggedKeys` (rows skipped as impossible data) keep their earlier rows.
  */
-export function rosteredRowsIn(window: DateWindow, flat: { layovers: readonly LayoverRow[]; deadheads: readonly DeadheadRow[]; flaggedKeys: readonly string[] }) {
+export function rosteredRowsIn(
+  window: DateWindow,
+  flat: { layovers: readonly LayoverRow[]; deadheads: readonly DeadheadRow[]; flaggedKeys: readonly string[] },
+) {
   const layovers = [];
   for (const l of flat.layovers) {
     const date = localDateOf(l.checkin_time_local);

@@ -5,7 +5,9 @@ import { inWindow, instantOf } from './time';
 import type { DeadheadRow, DerivedActionItem, FlightBookingActual, FlightItemDetails, FlightSegment } from './types';
 
 function flightKeyOf(b: FlightBookingActual): string | null {
-  return b.employee_id === null || b.pairing_number === null || b.duty_date === null || b.leg_sequence === null ? null : legKey(b.employee_id, b.pairing_number, b.duty_date, b.leg_sequence);
+  return b.employee_id === null || b.pairing_number === null || b.duty_date === null || b.leg_sequence === null
+    ? null
+    : legKey(b.employee_id, b.pairing_number, b.duty_date, b.leg_sequence);
 }
 
 function segmentOf(r: FlightSegment): FlightSegment {
@@ -18,7 +20,8 @@ function segmentOf(r: FlightSegment): FlightSegment {
   };
 }
 
-const describe = (r: FlightSegment) => `${r.from_airport}->${r.to_airport}${r.flight_number ? ` ${r.flight_number}` : ''} departing ${r.dep_time_local}`;
+const describe = (r: FlightSegment) =>
+  `${r.from_airport}->${r.to_airport}${r.flight_number ? ` ${r.flight_number}` : ''} departing ${r.dep_time_local}`;
 
 /** Route or flight changed: the old flight cannot be amended into the new one (spec rule 5). */
 function routeChanged(a: DeadheadRow, b: DeadheadRow): boolean {
@@ -27,7 +30,10 @@ function routeChanged(a: DeadheadRow, b: DeadheadRow): boolean {
 
 function timesChanged(a: DeadheadRow, b: DeadheadRow): boolean {
   if (a.dep_time_local === b.dep_time_local && a.arr_time_local === b.arr_time_local) return false;
-  return instantOf(a.dep_time_local) !== instantOf(b.dep_time_local) || instantOf(a.arr_time_local) !== instantOf(b.arr_time_local);
+  return (
+    instantOf(a.dep_time_local) !== instantOf(b.dep_time_local) ||
+    instantOf(a.arr_time_local) !== instantOf(b.arr_time_local)
+  );
 }
 
 function rowDetails(r: DeadheadRow, previous?: FlightSegment): FlightItemDetails {
@@ -118,7 +124,15 @@ export function diffDeadheads(ctx: DiffContext, flightBookings: readonly FlightB
       instantOf(b ? b.dep_time_local : p.dep_time_local),
       rowDetails(p),
     );
-  const add = (r: DeadheadRow, p: DeadheadRow | null) => push('NEW_DEADHEAD', { day1: p, day2: r }, null, `New deadhead ${describe(r)}`, instantOf(r.dep_time_local), rowDetails(r));
+  const add = (r: DeadheadRow, p: DeadheadRow | null) =>
+    push(
+      'NEW_DEADHEAD',
+      { day1: p, day2: r },
+      null,
+      `New deadhead ${describe(r)}`,
+      instantOf(r.dep_time_local),
+      rowDetails(r),
+    );
 
   for (const { previous: p, current: r, booking: b } of slots.values()) {
     // Spec rule 10: a cancelled booking is never re-created, whatever changed.
@@ -137,10 +151,24 @@ export function diffDeadheads(ctx: DiffContext, flightBookings: readonly FlightB
     } else if (timesChanged(p, r)) {
       if (!locked) {
         const message = `Deadhead ${r.from_airport}->${r.to_airport} moved from ${p.dep_time_local} - ${p.arr_time_local} to ${r.dep_time_local} - ${r.arr_time_local}`;
-        push('DEADHEAD_TIME_CHANGE', { day1: p, day2: r }, b, message, Math.min(instantOf(p.dep_time_local), instantOf(r.dep_time_local)), rowDetails(r, segmentOf(p)));
+        push(
+          'DEADHEAD_TIME_CHANGE',
+          { day1: p, day2: r },
+          b,
+          message,
+          Math.min(instantOf(p.dep_time_local), instantOf(r.dep_time_local)),
+          rowDetails(r, segmentOf(p)),
+        );
       }
     } else if (b && settings.emit_unchanged) {
-      push('UNCHANGED', { day1: p, day2: r }, b, `Deadhead ${describe(r)} unchanged`, instantOf(r.dep_time_local), rowDetails(r));
+      push(
+        'UNCHANGED',
+        { day1: p, day2: r },
+        b,
+        `Deadhead ${describe(r)} unchanged`,
+        instantOf(r.dep_time_local),
+        rowDetails(r),
+      );
     }
   }
   return items;

@@ -2,7 +2,15 @@ import { requestedBookingKey, type RequestedBooking } from './booking-tasks';
 import { diffRoster } from './diff';
 import type { DateWindow } from './time';
 import { rosterStateOfStored, type StoredState } from './state-lines';
-import type { BookingStatus, DiffInput, DiffResult, FlatRoster, FlightBookingActual, HotelBookingActual, RosterState } from './types';
+import type {
+  BookingStatus,
+  DiffInput,
+  DiffResult,
+  FlatRoster,
+  FlightBookingActual,
+  HotelBookingActual,
+  RosterState,
+} from './types';
 
 /** A booking dated inside the processed window, as stored: the columns the diff and the plan read. */
 export interface WindowBookingRow {
@@ -46,7 +54,11 @@ function statusOf(b: WindowBookingRow): BookingStatus {
 }
 
 /** `previous` as stored (either form, storedRosterState). */
-export function diffStateOf(stored: StoredState | null, hotelRows: readonly WindowBookingRow[], flightRows: readonly WindowBookingRow[]): DiffState {
+export function diffStateOf(
+  stored: StoredState | null,
+  hotelRows: readonly WindowBookingRow[],
+  flightRows: readonly WindowBookingRow[],
+): DiffState {
   // Object literals, not a spread per row: a big airline has hundreds of thousands (issue 12).
   const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
     booking_id: b.booking_id,
@@ -115,14 +127,28 @@ export function diffInputOf(
 
 /** The airline's own requested live bookings (db bookingRepo.requestedLiveBookings), by requestedBookingKey: what the diff may adopt. */
 export function requestedBookingsByKey(
-  rows: readonly { booking_id: string; type: 'HOTEL' | 'FLIGHT'; status: string; traveller_email: string | null; pairing_number: string | null; duty_date: string | null }[],
+  rows: readonly {
+    booking_id: string;
+    type: 'HOTEL' | 'FLIGHT';
+    status: string;
+    traveller_email: string | null;
+    pairing_number: string | null;
+    duty_date: string | null;
+  }[],
 ): Map<string, RequestedBooking[]> {
   const requested = new Map<string, RequestedBooking[]>();
   for (const b of rows) {
     const key = requestedBookingKey(b.type, b.traveller_email!, b.duty_date!);
     requested.set(key, [
       ...(requested.get(key) ?? []),
-      { booking_id: b.booking_id, type: b.type, pairing_number: b.pairing_number, traveller_email: b.traveller_email!, date: b.duty_date!, status: b.status as BookingStatus },
+      {
+        booking_id: b.booking_id,
+        type: b.type,
+        pairing_number: b.pairing_number,
+        traveller_email: b.traveller_email!,
+        date: b.duty_date!,
+        status: b.status as BookingStatus,
+      },
     ]);
   }
   return requested;

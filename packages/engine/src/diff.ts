@@ -59,9 +59,13 @@ export function diffRoster(input: DiffInput): DiffResult {
  * over the part's items (in that order, the same objects as in the result): the worker writes them while the
  * diff goes on.
  */
-export function* diffRosterInParts(input: DiffInput, pairingsPerPart: number): Generator<readonly DerivedActionItem[], DiffResult, void> {
+export function* diffRosterInParts(
+  input: DiffInput,
+  pairingsPerPart: number,
+): Generator<readonly DerivedActionItem[], DiffResult, void> {
   const processedMs = instantOf(input.processedAt);
-  if (Number.isNaN(processedMs)) throw new Error(`processedAt is not an ISO timestamp with offset: ${input.processedAt}`);
+  if (Number.isNaN(processedMs))
+    throw new Error(`processedAt is not an ISO timestamp with offset: ${input.processedAt}`);
   const previous = input.previous ?? EMPTY_STATE;
   const flagged = new Set(input.current.flaggedKeys);
   const shared = {
@@ -99,7 +103,9 @@ function partsOf(input: DiffInput, previous: RosterState, pairingsPerPart: numbe
     {
       current: only ? onlyPairings(input.current, only) : input.current,
       // Every previous row of an unchanged pairing would otherwise look removed.
-      previous: only ? { ...previous, deadheads: previous.deadheads.filter((r) => only.has(r.pairing_number)) } : previous,
+      previous: only
+        ? { ...previous, deadheads: previous.deadheads.filter((r) => only.has(r.pairing_number)) }
+        : previous,
       hotelBookings: ofChanged(input.hotelBookings),
       flightBookings: ofChanged(input.flightBookings),
     },
@@ -107,20 +113,37 @@ function partsOf(input: DiffInput, previous: RosterState, pairingsPerPart: numbe
   if (!Number.isFinite(pairingsPerPart)) return whole();
   // Every pairing_number something is diffed for (a booking without one is never matched to a row).
   const numbers = new Set<string>();
-  for (const rows of [input.current.layovers, input.current.deadheads, input.current.pairings, previous.deadheads, previous.pairings, input.hotelBookings, input.flightBookings])
-    for (const r of rows as readonly { pairing_number: string | null }[]) if (r.pairing_number !== null && (!only || only.has(r.pairing_number))) numbers.add(r.pairing_number);
+  for (const rows of [
+    input.current.layovers,
+    input.current.deadheads,
+    input.current.pairings,
+    previous.deadheads,
+    previous.pairings,
+    input.hotelBookings,
+    input.flightBookings,
+  ])
+    for (const r of rows as readonly { pairing_number: string | null }[])
+      if (r.pairing_number !== null && (!only || only.has(r.pairing_number))) numbers.add(r.pairing_number);
   // Sorted as sortItems compares (UTF-16 code units).
   const sorted = [...numbers].sort();
   if (sorted.length <= pairingsPerPart) return whole();
   const partOf = new Map<string, number>();
   for (let i = 0; i < sorted.length; i++) partOf.set(sorted[i]!, Math.floor(i / pairingsPerPart));
   const parts = Array.from({ length: Math.ceil(sorted.length / pairingsPerPart) }, () => ({
-    current: { ...input.current, deadheads: [] as DeadheadRow[], layovers: [] as LayoverRow[], pairings: [] as PairingSummary[] },
+    current: {
+      ...input.current,
+      deadheads: [] as DeadheadRow[],
+      layovers: [] as LayoverRow[],
+      pairings: [] as PairingSummary[],
+    },
     previous: { deadheads: [] as DeadheadRow[], layovers: [] as LayoverRef[], pairings: [] as PairingSummary[] },
     hotelBookings: [] as HotelBookingActual[],
     flightBookings: [] as FlightBookingActual[],
   }));
-  const into = <R extends { pairing_number: string | null }>(rows: readonly R[], list: (part: (typeof parts)[number]) => R[]) => {
+  const into = <R extends { pairing_number: string | null }>(
+    rows: readonly R[],
+    list: (part: (typeof parts)[number]) => R[],
+  ) => {
     for (const r of rows) {
       const i = r.pairing_number === null ? undefined : partOf.get(r.pairing_number);
       if (i !== undefined) list(parts[i]!).push(r);
@@ -155,7 +178,9 @@ export function settlesOnRerun(items: readonly DerivedActionItem[], window: Date
 
 /** A HOTEL item whose booking is created with the row's key and stay, dated inside the window (settlesOnRerun). */
 export function newLayoverInWindow(item: DerivedActionItem, window: DateWindow): boolean {
-  return item.subtype === 'NEW_BOOKING' && item.classification === 'NEW_LAYOVER' && inWindow(item.anchors.duty_date, window);
+  return (
+    item.subtype === 'NEW_BOOKING' && item.classification === 'NEW_LAYOVER' && inWindow(item.anchors.duty_date, window)
+  );
 }
 
 /** The roster's rows and summaries of these pairing_numbers only (flagged keys and audit events stay whole). */

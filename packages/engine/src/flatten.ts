@@ -1,8 +1,23 @@
-import { ACTIVITY_CODES, type CrewMember, type DutyPeriod, type Layover, type Leg, type Pairing, type ScheduleSubmission } from '@crew/contracts';
+import {
+  ACTIVITY_CODES,
+  type CrewMember,
+  type DutyPeriod,
+  type Layover,
+  type Leg,
+  type Pairing,
+  type ScheduleSubmission,
+} from '@crew/contracts';
 import { auditEventKey, layoverKey, legKey } from './keys';
 import { crewSignature, pairingSignature } from './signature';
 import { instantOf, localDateOf } from './time';
-import type { AuditClassificationValue, DeadheadRow, DerivedAuditEvent, FlatRoster, LayoverRow, PairingSummary } from './types';
+import type {
+  AuditClassificationValue,
+  DeadheadRow,
+  DerivedAuditEvent,
+  FlatRoster,
+  LayoverRow,
+  PairingSummary,
+} from './types';
 
 const KNOWN_ACTIVITY_CODES: ReadonlySet<string> = new Set(ACTIVITY_CODES);
 
@@ -79,14 +94,21 @@ function orderFlaw(start: string, end: string, what: string, reversed: string): 
 }
 
 function legEntry(duty: DutyPeriod, leg: Leg): Entry {
-  const dropped = localDateOf(leg.dep_time_local) !== duty.duty_date || (leg.expected_dep_time_local !== undefined && localDateOf(leg.expected_dep_time_local) !== duty.duty_date);
+  const dropped =
+    localDateOf(leg.dep_time_local) !== duty.duty_date ||
+    (leg.expected_dep_time_local !== undefined && localDateOf(leg.expected_dep_time_local) !== duty.duty_date);
   let flaw: string | null;
   if (!KNOWN_ACTIVITY_CODES.has(leg.activity_code)) {
     flaw = `unknown activity_code ${String(leg.activity_code)}`;
   } else {
     flaw = orderFlaw(leg.dep_time_local, leg.arr_time_local, 'leg', 'arrival before departure');
     if (!flaw && (leg.expected_dep_time_local !== undefined || leg.expected_arr_time_local !== undefined)) {
-      flaw = orderFlaw(leg.expected_dep_time_local ?? leg.dep_time_local, leg.expected_arr_time_local ?? leg.arr_time_local, 'expected leg', 'expected arrival before expected departure');
+      flaw = orderFlaw(
+        leg.expected_dep_time_local ?? leg.dep_time_local,
+        leg.expected_arr_time_local ?? leg.arr_time_local,
+        'expected leg',
+        'expected arrival before expected departure',
+      );
     }
   }
   // A DH leg explicitly marked booking_required false needs no flight.
@@ -95,8 +117,21 @@ function legEntry(duty: DutyPeriod, leg: Leg): Entry {
 }
 
 function layoverEntry(duty: DutyPeriod, layover: Layover): Entry {
-  const flaw = orderFlaw(layover.checkin_time_local, layover.checkout_time_local, 'layover', 'checkout before check-in');
-  return { duty, leg: null, layover, dropped: false, flaw, kept: layover.booking_required, sub: `#${duty.duty_period_num}` };
+  const flaw = orderFlaw(
+    layover.checkin_time_local,
+    layover.checkout_time_local,
+    'layover',
+    'checkout before check-in',
+  );
+  return {
+    duty,
+    leg: null,
+    layover,
+    dropped: false,
+    flaw,
+    kept: layover.booking_required,
+    sub: `#${duty.duty_period_num}`,
+  };
 }
 
 function layOut(p: Pairing, firstRow: number): Layout {
@@ -111,7 +146,9 @@ function layOut(p: Pairing, firstRow: number): Layout {
 }
 
 function keyOf(c: CrewMember, p: Pairing, e: Entry): string {
-  return e.leg ? legKey(c.employee_id, p.pairing_number, e.duty.duty_date, e.leg.leg_sequence) : layoverKey(c.employee_id, p.pairing_number, e.duty.duty_period_num);
+  return e.leg
+    ? legKey(c.employee_id, p.pairing_number, e.duty.duty_date, e.leg.leg_sequence)
+    : layoverKey(c.employee_id, p.pairing_number, e.duty.duty_period_num);
 }
 
 function describe(c: CrewMember, p: Pairing, e: Entry): string {
@@ -132,7 +169,15 @@ export class Flattener {
   private readonly layoutsOf = new Map<string, Layout[]>();
   rowCount = 0;
 
-  private audit(classification: AuditClassificationValue, row: number, c: CrewMember, p: Pairing, e: Entry, message: string, details: Record<string, unknown>) {
+  private audit(
+    classification: AuditClassificationValue,
+    row: number,
+    c: CrewMember,
+    p: Pairing,
+    e: Entry,
+    message: string,
+    details: Record<string, unknown>,
+  ) {
     this.auditEvents.push({
       event_key: auditEventKey(classification, row),
       classification,
@@ -173,11 +218,17 @@ export class Flattener {
         const first = this.firstOccurrence(earlier, layout, i, j);
         if (first !== null) {
           const key = keyOf(c, p, e);
-          this.audit('DUPLICATE_ROW', row, c, p, e, `${describe(c, p, e)} repeats row ${first}; the first row wins`, { row_key: key, first_row: first });
+          this.audit('DUPLICATE_ROW', row, c, p, e, `${describe(c, p, e)} repeats row ${first}; the first row wins`, {
+            row_key: key,
+            first_row: first,
+          });
         } else if (e.flaw) {
           const key = keyOf(c, p, e);
           this.flaggedKeys.push(key);
-          this.audit('DATA_QUALITY_FLAG', row, c, p, e, `${describe(c, p, e)}: ${e.flaw}; row skipped`, { row_key: key, reason: e.flaw });
+          this.audit('DATA_QUALITY_FLAG', row, c, p, e, `${describe(c, p, e)}: ${e.flaw}; row skipped`, {
+            row_key: key,
+            reason: e.flaw,
+          });
         } else if (e.kept) {
           this.keep(c, p, e, row);
         }

@@ -71,7 +71,11 @@ export function convert(money: Money, to: string, table: FxTable, date: string):
   ] as const) {
     if (!rate) {
       const later = (table.get(currency)?.length ?? 0) > 0;
-      return { ok: false, missing: currency, reason: `no exchange rate for ${currency} is set${later ? ` on or before ${date}` : ''}` };
+      return {
+        ok: false,
+        missing: currency,
+        reason: `no exchange rate for ${currency} is set${later ? ` on or before ${date}` : ''}`,
+      };
     }
   }
   const rates = [from!, into!].filter((r) => r.currency !== FX_PIVOT);
@@ -92,6 +96,9 @@ export function formatMoney(m: Money): string {
 export function describeConversion(converted: Money, rates: readonly FxRate[]): string {
   if (rates.length === 0) return '';
   const dates = [...new Set(rates.map((r) => r.as_of))];
-  const at = dates.length === 1 ? `the rate of ${dates[0]}` : `the rates of ${rates.map((r) => `${r.currency} ${r.as_of}`).join(', ')}`;
+  const at =
+    dates.length === 1
+      ? `the rate of ${dates[0]}`
+      : `the rates of ${rates.map((r) => `${r.currency} ${r.as_of}`).join(', ')}`;
   return ` (= ${formatMoney({ amount: roundCents(converted.amount), currency: converted.currency })} at ${at})`;
 }

@@ -2,10 +2,19 @@ import { prefers, type DiffContext } from './context';
 import { makeItem, type DiffItemClassification } from './items';
 import { layoverKey } from './keys';
 import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
-import type { DerivedActionItem, HotelBookingActual, HotelItemDetails, HotelStay, LayoverRef, LayoverRow } from './types';
+import type {
+  DerivedActionItem,
+  HotelBookingActual,
+  HotelItemDetails,
+  HotelStay,
+  LayoverRef,
+  LayoverRow,
+} from './types';
 
 function hotelKeyOf(b: HotelBookingActual): string | null {
-  return b.employee_id === null || b.pairing_number === null || b.duty_period_num === null ? null : layoverKey(b.employee_id, b.pairing_number, b.duty_period_num);
+  return b.employee_id === null || b.pairing_number === null || b.duty_period_num === null
+    ? null
+    : layoverKey(b.employee_id, b.pairing_number, b.duty_period_num);
 }
 
 function stayOf(s: HotelStay): HotelStay {
@@ -18,7 +27,11 @@ const span = (s: HotelStay) => `${s.checkin_time_local} - ${s.checkout_time_loca
 function classifyStay(booked: HotelStay, wanted: HotelStay): DiffItemClassification {
   if (booked.station !== wanted.station) return 'LAYOVER_CITY_CHANGE';
   // Same text, same instants: skip parsing for the (usual) untouched stay.
-  if (booked.checkin_time_local === wanted.checkin_time_local && booked.checkout_time_local === wanted.checkout_time_local) return 'UNCHANGED';
+  if (
+    booked.checkin_time_local === wanted.checkin_time_local &&
+    booked.checkout_time_local === wanted.checkout_time_local
+  )
+    return 'UNCHANGED';
   const sameCheckin = instantOf(booked.checkin_time_local) === instantOf(wanted.checkin_time_local);
   const oldOut = instantOf(booked.checkout_time_local);
   const newOut = instantOf(wanted.checkout_time_local);

@@ -1,7 +1,15 @@
 /** @crew/engine: the pure schedule diff (spec 1 rules 3-7 and 10, DESIGN 6), the booking policy and the rules of booking tasks. */
 export { flattenRoster } from './flatten';
 export { diffRoster, diffRosterInParts, cancellationCutoffOf, settlesOnRerun, onlyPairings } from './diff';
-export { changedPairings, diffBasisOf, windowMoved, DIFF_BASIS_VERSION, type DiffBasis, type DiffBasisNow, type ElementBasis } from './changed-pairings';
+export {
+  changedPairings,
+  diffBasisOf,
+  windowMoved,
+  DIFF_BASIS_VERSION,
+  type DiffBasis,
+  type DiffBasisNow,
+  type ElementBasis,
+} from './changed-pairings';
 export {
   pairingElementRanges,
   type ElementGuide,
@@ -31,9 +39,25 @@ export {
   type StateLines,
   type StoredState,
 } from './state-lines';
-export { storedRosterState, rosterStateOf, STORED_STATE_VERSION, type StoredRosterState, type RosterStateAsStored } from './state-storage';
+export {
+  storedRosterState,
+  rosterStateOf,
+  STORED_STATE_VERSION,
+  type StoredRosterState,
+  type RosterStateAsStored,
+} from './state-storage';
 export { priorityFor, urgentEvents } from './priority';
-export { legKey, layoverKey, pairingOfKey, itemKey, auditEventKey, supplierReference, taskIdentity, taskRefOf, type SupplierStep } from './keys';
+export {
+  legKey,
+  layoverKey,
+  pairingOfKey,
+  itemKey,
+  auditEventKey,
+  supplierReference,
+  taskIdentity,
+  taskRefOf,
+  type SupplierStep,
+} from './keys';
 export { pairingSignature } from './signature';
 export { SUBTYPE_OF, type DiffItemClassification } from './items';
 export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './time';
@@ -50,7 +74,14 @@ export * from './plan';
 export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
-export { diffStateOf, diffAgainst, diffInputOf, requestedBookingsByKey, type DiffState, type WindowBookingRow } from './diff-state';
+export {
+  diffStateOf,
+  diffAgainst,
+  diffInputOf,
+  requestedBookingsByKey,
+  type DiffState,
+  type WindowBookingRow,
+} from './diff-state';
 export {
   carrierOf,
   flightRoute,

@@ -12,7 +12,18 @@ import type {
 } from '@crew/contracts';
 import { CANCELLING_CLASSIFICATIONS, DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
 import type { FxTable } from './fx';
-import { ceilingCheck, contractedRate, decide, NO_BOOKER, NO_DOB, rateCheck, type Decision, type HotelChoice, type PolicyContext, type StationHotel } from './policy';
+import {
+  ceilingCheck,
+  contractedRate,
+  decide,
+  NO_BOOKER,
+  NO_DOB,
+  rateCheck,
+  type Decision,
+  type HotelChoice,
+  type PolicyContext,
+  type StationHotel,
+} from './policy';
 import { localDateOf } from './time';
 import { holdsReservation } from './types';
 
@@ -26,12 +37,20 @@ import { holdsReservation } from './types';
 
 /** The status a booking gets from a decision: a task runs for an automatic one; anything else waits for a person. */
 export function bookingStatusOf(d: Decision): 'PENDING' | 'NEEDS_REVIEW' {
-  return d.action === 'AUTO_BOOK' || d.action === 'AUTO_MODIFY' || d.action === 'AUTO_CANCEL' ? 'PENDING' : 'NEEDS_REVIEW';
+  return d.action === 'AUTO_BOOK' || d.action === 'AUTO_MODIFY' || d.action === 'AUTO_CANCEL'
+    ? 'PENDING'
+    : 'NEEDS_REVIEW';
 }
 
 /** The supplier task a decision starts (null: none). */
 export function taskOperationOf(d: Decision): BookingOperation | null {
-  return d.action === 'AUTO_BOOK' ? 'BOOK' : d.action === 'AUTO_MODIFY' ? 'AMEND' : d.action === 'AUTO_CANCEL' ? 'CANCEL' : null;
+  return d.action === 'AUTO_BOOK'
+    ? 'BOOK'
+    : d.action === 'AUTO_MODIFY'
+      ? 'AMEND'
+      : d.action === 'AUTO_CANCEL'
+        ? 'CANCEL'
+        : null;
 }
 
 /** The booking's `hotel` block for the configured hotel and contract the policy chose. */
@@ -63,22 +82,41 @@ export function isCancellingRequest(classification: string): boolean {
 export function requestIssues(body: ActionInjectionBody | BookingRequestBody, commit: boolean): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (body.type === 'HOTEL' && !body.hotel) issues.push({ field: '/hotel', issue: 'is required when type is HOTEL' });
-  if (body.type === 'HOTEL' && body.flight) issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
-  if (body.type === 'FLIGHT' && !body.flight) issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
-  if (body.type === 'FLIGHT' && body.hotel) issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
-  if (body.source === 'IROP' && !body.irop_ref) issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
-  if (body.hotel && !body.hotel.city && !body.hotel.property_id) issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
-  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights) issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
-  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date) issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
-  const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined = body.flight;
+  if (body.type === 'HOTEL' && body.flight)
+    issues.push({ field: '/flight', issue: 'must be absent when type is HOTEL' });
+  if (body.type === 'FLIGHT' && !body.flight)
+    issues.push({ field: '/flight', issue: 'is required when type is FLIGHT' });
+  if (body.type === 'FLIGHT' && body.hotel)
+    issues.push({ field: '/hotel', issue: 'must be absent when type is FLIGHT' });
+  if (body.source === 'IROP' && !body.irop_ref)
+    issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
+  if (body.hotel && !body.hotel.city && !body.hotel.property_id)
+    issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
+  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights)
+    issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
+  if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date)
+    issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
+  const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined =
+    body.flight;
   if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {
     for (const k of ['from_airport', 'to_airport', 'depart_date'] as const)
-      if (!f[k]) issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
-    if (f.from_airport && f.from_airport === f.to_airport) issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
+      if (!f[k])
+        issues.push({ field: `/flight/${k}`, issue: commit ? 'is required without flight_option_id' : 'is required' });
+    if (f.from_airport && f.from_airport === f.to_airport)
+      issues.push({ field: '/flight/to_airport', issue: 'must differ from from_airport' });
   }
   // A cancellation finds its booking by the traveller and the date: the flight's, the anchors', or a committed offer's.
-  if (f && isCancellingRequest(body.classification) && !f.depart_date && !body.anchors.duty_date && !(commit && f.flight_option_id))
-    issues.push({ field: '/flight/depart_date', issue: 'or anchors.duty_date is required to find the booking to cancel' });
+  if (
+    f &&
+    isCancellingRequest(body.classification) &&
+    !f.depart_date &&
+    !body.anchors.duty_date &&
+    !(commit && f.flight_option_id)
+  )
+    issues.push({
+      field: '/flight/depart_date',
+      issue: 'or anchors.duty_date is required to find the booking to cancel',
+    });
   return issues;
 }
 
@@ -98,7 +136,10 @@ export function requestPriority(priority: Priority | null | undefined): Priority
 }
 
 /** A request's source: as given, else IROP when it names an irop_ref, else AIRLINE_INJECTED. */
-export function requestSource(source: 'IROP' | 'AIRLINE_INJECTED' | null | undefined, iropRef: string | null | undefined): 'IROP' | 'AIRLINE_INJECTED' {
+export function requestSource(
+  source: 'IROP' | 'AIRLINE_INJECTED' | null | undefined,
+  iropRef: string | null | undefined,
+): 'IROP' | 'AIRLINE_INJECTED' {
   return source ?? (iropRef ? 'IROP' : 'AIRLINE_INJECTED');
 }
 
@@ -108,7 +149,11 @@ export function manualOverrideOf(value: boolean | null | undefined): boolean {
 }
 
 /** A flight booking needs the traveller's date of birth (a cancellation does not): why one cannot be made, or null. */
-export function dateOfBirthIssue(type: 'HOTEL' | 'FLIGHT', classification: string, dateOfBirth: string | null | undefined): string | null {
+export function dateOfBirthIssue(
+  type: 'HOTEL' | 'FLIGHT',
+  classification: string,
+  dateOfBirth: string | null | undefined,
+): string | null {
   return type === 'FLIGHT' && !isCancellingRequest(classification) && !dateOfBirth ? NO_DOB : null;
 }
 
@@ -155,9 +200,21 @@ export function decideRequest(r: BookingRequestFacts, policy: PolicyContext): De
       policy,
     );
   }
-  const auto: Decision = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null };
+  const auto: Decision = {
+    action: 'AUTO_BOOK',
+    auto_eligible: true,
+    reason: null,
+    recommended_action: null,
+    flight_options_url: null,
+  };
   if (r.kind === 'commit' || policy.crew_booker_email) return auto;
-  return { action: 'REVIEW', auto_eligible: false, reason: NO_BOOKER, recommended_action: null, flight_options_url: null };
+  return {
+    action: 'REVIEW',
+    auto_eligible: false,
+    reason: NO_BOOKER,
+    recommended_action: null,
+    flight_options_url: null,
+  };
 }
 
 /** The injected item's disposition when written: held for review at once, else its task (or nothing) decides. */
@@ -166,7 +223,12 @@ export function requestDisposition(d: Decision | null): Disposition | null {
 }
 
 /** Who a request's booking is made under: a flight commit under the calling user, anything else the booking account. */
-export function requestBookedBy(type: 'HOTEL' | 'FLIGHT', kind: 'injection' | 'commit', callerEmail: string, crewBookerEmail: string | null): string | null {
+export function requestBookedBy(
+  type: 'HOTEL' | 'FLIGHT',
+  kind: 'injection' | 'commit',
+  callerEmail: string,
+  crewBookerEmail: string | null,
+): string | null {
   return type === 'FLIGHT' && kind === 'commit' ? callerEmail : crewBookerEmail;
 }
 
@@ -190,7 +252,15 @@ export function requestBlocks(
   type: 'HOTEL' | 'FLIGHT',
   d: Decision,
   pinnedProperty: string | null | undefined,
-  flight: { flight_option_id?: string | null; depart_after?: string | null; arrive_by?: string | null; cabin_class?: string | null } | null | undefined,
+  flight:
+    | {
+        flight_option_id?: string | null;
+        depart_after?: string | null;
+        arrive_by?: string | null;
+        cabin_class?: string | null;
+      }
+    | null
+    | undefined,
 ): { hotel: BookingHotelBlock | null; flight: BookingFlightBlock | null } {
   const hotel = d.hotel ? hotelBlockOf(d.hotel) : pinnedProperty ? { property_id: pinnedProperty } : null;
   const constraints = {
@@ -198,7 +268,10 @@ export function requestBlocks(
     arrive_by: flight?.arrive_by ?? null,
     cabin_class: (flight?.cabin_class ?? null) as NonNullable<BookingFlightBlock['constraints']>['cabin_class'],
   };
-  return { hotel, flight: type === 'FLIGHT' ? { flight_option_id: flight?.flight_option_id ?? null, constraints } : null };
+  return {
+    hotel,
+    flight: type === 'FLIGHT' ? { flight_option_id: flight?.flight_option_id ?? null, constraints } : null,
+  };
 }
 
 interface BlockHolder {
@@ -231,8 +304,12 @@ export function taskInFlight(b: { status: BookingStatus; hotel: unknown }): bool
 }
 
 /** The block of a PATCH must match the booking's type: the field at fault, or null. */
-export function patchBlockIssue(type: 'HOTEL' | 'FLIGHT', body: { hotel?: unknown; flight?: unknown }): { field: string; issue: string } | null {
-  if ((body.hotel && type !== 'HOTEL') || (body.flight && type !== 'FLIGHT')) return { field: body.hotel ? '/hotel' : '/flight', issue: `does not match a ${type} booking` };
+export function patchBlockIssue(
+  type: 'HOTEL' | 'FLIGHT',
+  body: { hotel?: unknown; flight?: unknown },
+): { field: string; issue: string } | null {
+  if ((body.hotel && type !== 'HOTEL') || (body.flight && type !== 'FLIGHT'))
+    return { field: body.hotel ? '/hotel' : '/flight', issue: `does not match a ${type} booking` };
   return null;
 }
 
@@ -256,7 +333,11 @@ export type PatchPlan =
   | { kind: 'OVERRIDE_ONLY' }
   | { kind: 'INVALID'; field: string; issue: string }
   | { kind: 'CONFLICT'; message: string }
-  | { kind: 'AMEND'; operation: 'AMEND'; changes: { checkin_time_local: string; checkout_time_local: string; duty_date: string } }
+  | {
+      kind: 'AMEND';
+      operation: 'AMEND';
+      changes: { checkin_time_local: string; checkout_time_local: string; duty_date: string };
+    }
   | { kind: 'REBOOK'; changes: Record<string, unknown> & { booked_by: string | null } };
 
 /**
@@ -264,18 +345,39 @@ export type PatchPlan =
  * `stationHotel`: the hotel configured at the booking's station (a rebook at it books at its contracted rate
  * and through its channel); `crewBookerEmail` the airline's booking account.
  */
-export function patchPlan(b: PatchedBooking, body: PatchBody, callerEmail: string, stationHotel: StationHotel | undefined, crewBookerEmail: string | null): PatchPlan {
+export function patchPlan(
+  b: PatchedBooking,
+  body: PatchBody,
+  callerEmail: string,
+  stationHotel: StationHotel | undefined,
+  crewBookerEmail: string | null,
+): PatchPlan {
   if (!body.hotel && !body.flight) return { kind: 'OVERRIDE_ONLY' };
-  if (b.status === 'CANCELLED') return { kind: 'CONFLICT', message: 'A cancelled booking cannot be modified; request a new booking' };
+  if (b.status === 'CANCELLED')
+    return { kind: 'CONFLICT', message: 'A cancelled booking cannot be modified; request a new booking' };
   if (b.type === 'HOTEL') {
     const h = body.hotel!;
-    const checkin = onDate(b.checkin_time_local, h.check_in_date ?? localDateOf(b.checkin_time_local!), DEFAULT_CHECK_IN);
-    const checkout = onDate(b.checkout_time_local, h.check_out_date ?? localDateOf(b.checkout_time_local!), DEFAULT_CHECK_OUT);
-    if (localDateOf(checkout) <= localDateOf(checkin)) return { kind: 'INVALID', field: '/hotel/check_out_date', issue: 'must be after the check-in date' };
+    const checkin = onDate(
+      b.checkin_time_local,
+      h.check_in_date ?? localDateOf(b.checkin_time_local!),
+      DEFAULT_CHECK_IN,
+    );
+    const checkout = onDate(
+      b.checkout_time_local,
+      h.check_out_date ?? localDateOf(b.checkout_time_local!),
+      DEFAULT_CHECK_OUT,
+    );
+    if (localDateOf(checkout) <= localDateOf(checkin))
+      return { kind: 'INVALID', field: '/hotel/check_out_date', issue: 'must be after the check-in date' };
     const stay = { checkin_time_local: checkin, checkout_time_local: checkout, duty_date: localDateOf(checkin) };
-    const swap = h.property_id !== undefined && h.property_id !== (b.hotel as { property_id?: string } | null)?.property_id;
+    const swap =
+      h.property_id !== undefined && h.property_id !== (b.hotel as { property_id?: string } | null)?.property_id;
     if (!swap) {
-      if (!holdsReservation(b.status)) return { kind: 'CONFLICT', message: `The booking is ${b.status} and holds no confirmed room to amend; retry it or request a new booking` };
+      if (!holdsReservation(b.status))
+        return {
+          kind: 'CONFLICT',
+          message: `The booking is ${b.status} and holds no confirmed room to amend; retry it or request a new booking`,
+        };
       return { kind: 'AMEND', operation: 'AMEND', changes: stay };
     }
     const configured = stationHotel && stationHotel.property_id === h.property_id ? stationHotel : undefined;
@@ -289,7 +391,13 @@ export function patchPlan(b: PatchedBooking, body: PatchBody, callerEmail: strin
           ...(rate ? { contract_id: rate.contract.contract_id, contracted_rate: rate.rate } : {}),
           ...(rate?.contract.rate_access_code ? { rate_access_code: rate.contract.rate_access_code } : {}),
           // The station's configured hotel: its channel (a DIRECT hotel's stay goes on its rooming list).
-          ...(configured ? { handler_type: configured.handler_type, hotel_config_id: configured.hotel_config_id, name: configured.name } : {}),
+          ...(configured
+            ? {
+                handler_type: configured.handler_type,
+                hotel_config_id: configured.hotel_config_id,
+                name: configured.name,
+              }
+            : {}),
         },
         booked_by: crewBookerEmail ?? b.booked_by,
       },
@@ -299,7 +407,9 @@ export function patchPlan(b: PatchedBooking, body: PatchBody, callerEmail: strin
   return {
     kind: 'REBOOK',
     changes: {
-      flight: f.flight_option_id ? { flight_option_id: f.flight_option_id } : { constraints: { depart_after: null, arrive_by: f.desired_arrival_by ?? null, cabin_class: null } },
+      flight: f.flight_option_id
+        ? { flight_option_id: f.flight_option_id }
+        : { constraints: { depart_after: null, arrive_by: f.desired_arrival_by ?? null, cabin_class: null } },
       // A chosen option is ticketed under the caller; a search-and-book under the booking account it had.
       booked_by: f.flight_option_id ? callerEmail : b.booked_by,
     },
@@ -314,8 +424,13 @@ export function deleteNeedsSupplierCall(status: BookingStatus): boolean {
 // ---- a task's end and its retries ----
 
 /** How a supplier failure ends a task: transient (nothing refused) FAILED and retryable; a refusal NEEDS_REVIEW. */
-export function supplierErrorOutcome(err: { transient: boolean; code: string; message: string }): { status: 'FAILED' | 'NEEDS_REVIEW'; reason: string } {
-  return err.transient ? { status: 'FAILED', reason: `${err.code}: ${err.message}` } : { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}` };
+export function supplierErrorOutcome(err: { transient: boolean; code: string; message: string }): {
+  status: 'FAILED' | 'NEEDS_REVIEW';
+  reason: string;
+} {
+  return err.transient
+    ? { status: 'FAILED', reason: `${err.code}: ${err.message}` }
+    : { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}` };
 }
 
 /**
@@ -331,17 +446,29 @@ export function reservationOutcome(
   fx: FxTable,
   success: 'CONFIRMED' | 'MODIFIED',
 ): { status: 'CONFIRMED' | 'MODIFIED' | 'NEEDS_REVIEW'; reason: string | null; rate_flag: string | null } {
-  const check = contracted ? rateCheck(contracted, charged, mode, fx, firstNight) : { ok: true, flag: null, reason: null };
-  return check.ok ? { status: success, reason: check.flag, rate_flag: check.flag } : { status: 'NEEDS_REVIEW', reason: check.reason, rate_flag: check.flag };
+  const check = contracted
+    ? rateCheck(contracted, charged, mode, fx, firstNight)
+    : { ok: true, flag: null, reason: null };
+  return check.ok
+    ? { status: success, reason: check.flag, rate_flag: check.flag }
+    : { status: 'NEEDS_REVIEW', reason: check.reason, rate_flag: check.flag };
 }
 
 /**
  * A ticket the supplier issued: the engine never books above the ceiling, so a fare it searched that moved
  * above it at ticketing is held for review. A committed option (the airline chose it) is not compared.
  */
-export function ticketingOutcome(committed: boolean, fare: Money, departure: string, ceiling: Money | null, fx: FxTable): { status: 'CONFIRMED' | 'NEEDS_REVIEW'; reason: string | null } {
+export function ticketingOutcome(
+  committed: boolean,
+  fare: Money,
+  departure: string,
+  ceiling: Money | null,
+  fx: FxTable,
+): { status: 'CONFIRMED' | 'NEEDS_REVIEW'; reason: string | null } {
   const c = committed ? null : ceilingCheck(fare, ceiling, fx, localDateOf(departure));
-  return c && !c.ok ? { status: 'NEEDS_REVIEW', reason: `at ticketing: ${c.reason}` } : { status: 'CONFIRMED', reason: null };
+  return c && !c.ok
+    ? { status: 'NEEDS_REVIEW', reason: `at ticketing: ${c.reason}` }
+    : { status: 'CONFIRMED', reason: null };
 }
 
 /** A flight change is cancel-and-rebook at the supplier: the new ticket makes the booking MODIFIED. */
@@ -373,12 +500,18 @@ export interface TaskJob {
 }
 
 /** The job is the task the booking waits for: PENDING, same task, same attempt. A stale or duplicate one does nothing. */
-export function isCurrentTask(b: { status: BookingStatus; task_ref: string | null; retry_count: number }, job: TaskJob): boolean {
+export function isCurrentTask(
+  b: { status: BookingStatus; task_ref: string | null; retry_count: number },
+  job: TaskJob,
+): boolean {
   return b.status === 'PENDING' && (b.task_ref ?? null) === (job.ref ?? null) && b.retry_count + 1 === job.attempt;
 }
 
 /** An automatic retry fires: it applies only if the booking still waits for it (FAILED, same task, same retry count). */
-export function automaticRetryApplies(b: { status: BookingStatus; task_ref: string | null; retry_count: number }, job: TaskJob): boolean {
+export function automaticRetryApplies(
+  b: { status: BookingStatus; task_ref: string | null; retry_count: number },
+  job: TaskJob,
+): boolean {
   return b.status === 'FAILED' && b.retry_count + 2 === job.attempt && (b.task_ref ?? null) === (job.ref ?? null);
 }
 
@@ -386,7 +519,10 @@ export function automaticRetryApplies(b: { status: BookingStatus; task_ref: stri
  * The operation of a booking's task. Stored in its own column; a row written without it (before the column,
  * or by a writer not yet carrying it) names it in its task_ref's prefix, as every task_ref did.
  */
-export function taskOperation(b: { task_operation?: BookingOperation | null; task_ref: string | null }): BookingOperation {
+export function taskOperation(b: {
+  task_operation?: BookingOperation | null;
+  task_ref: string | null;
+}): BookingOperation {
   if (b.task_operation) return b.task_operation;
   const op = b.task_ref?.split('-', 1)[0];
   return op === 'AMEND' || op === 'CANCEL' ? op : 'BOOK';

@@ -1,4 +1,9 @@
-import { coveringRequestedBooking, dispositionOfCovered, requestedBookingKey, type RequestedBooking } from './booking-tasks';
+import {
+  coveringRequestedBooking,
+  dispositionOfCovered,
+  requestedBookingKey,
+  type RequestedBooking,
+} from './booking-tasks';
 import { decide, type Decision, type PolicyContext } from './policy';
 import { holdsReservation, type BookingStatus, type DerivedActionItem, type HotelItemDetails } from './types';
 
@@ -18,7 +23,11 @@ export function dispositionFor(d: Decision, bookingStatus: BookingStatus | null)
       return 'PENDING_REVIEW';
     case 'NONE':
       // UNCHANGED: nothing to do; it reports where the booking stands.
-      return bookingStatus === 'CANCELLED' ? 'AUTO_CANCELLED' : bookingStatus && holdsReservation(bookingStatus) ? 'AUTO_BOOKED' : 'PENDING_REVIEW';
+      return bookingStatus === 'CANCELLED'
+        ? 'AUTO_CANCELLED'
+        : bookingStatus && holdsReservation(bookingStatus)
+          ? 'AUTO_BOOKED'
+          : 'PENDING_REVIEW';
     default:
       return null;
   }

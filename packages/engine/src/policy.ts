@@ -56,7 +56,10 @@ export interface StationHotel {
 }
 
 export interface PolicyContext {
-  settings: Pick<AirlineSettings, 'deadhead_auto_booking' | 'booking_modification' | 'swap_execution' | 'cancellation_execution'>;
+  settings: Pick<
+    AirlineSettings,
+    'deadhead_auto_booking' | 'booking_modification' | 'swap_execution' | 'cancellation_execution'
+  >;
   crew_booker_email: string | null;
   cancellation_lookback_days: number;
   /** Hotels by station. */
@@ -93,7 +96,14 @@ const review = (reason: string, extra: Partial<Decision> = {}): Decision => ({
   flight_options_url: null,
   ...extra,
 });
-const auto = (action: PolicyAction, extra: Partial<Decision> = {}): Decision => ({ action, auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null, ...extra });
+const auto = (action: PolicyAction, extra: Partial<Decision> = {}): Decision => ({
+  action,
+  auto_eligible: true,
+  reason: null,
+  recommended_action: null,
+  flight_options_url: null,
+  ...extra,
+});
 
 const SWAPS = new Set(['SWAP_IN', 'SWAP_OUT']);
 
@@ -114,15 +124,26 @@ const hhmm = (s: string | undefined) => (s ? Number(s.slice(0, 2)) * 60 + Number
 export function stayDeviation(terms: HotelTerms, checkin: string, checkout: string): string | null {
   const buffer = terms.buffer_minutes ?? 0;
   if (terms.policy === 'FLEXIBLE') {
-    const nights = Math.max(1, Math.round((Date.parse(localDateOf(checkout)) - Date.parse(localDateOf(checkin))) / 86_400_000));
+    const nights = Math.max(
+      1,
+      Math.round((Date.parse(localDateOf(checkout)) - Date.parse(localDateOf(checkin))) / 86_400_000),
+    );
     const stay = (instantOf(checkout) - instantOf(checkin)) / 60_000;
     const allowed = nights * 1440 + (terms.flex_window_minutes ?? 0) + buffer;
-    return stay > allowed ? `the stay overruns the hotel's flexible window by ${Math.round(stay - allowed)} minutes` : null;
+    return stay > allowed
+      ? `the stay overruns the hotel's flexible window by ${Math.round(stay - allowed)} minutes`
+      : null;
   }
-  const earliest = hhmm(terms.policy === 'GUARANTEED' ? terms.guaranteed_early_check_in_time : terms.standard_check_in_time);
-  const latest = hhmm(terms.policy === 'GUARANTEED' ? terms.guaranteed_late_check_out_time : terms.standard_check_out_time);
-  if (earliest !== null && minutesOfDay(checkin) < earliest - buffer) return `early check-in at ${checkin.slice(11, 16)} deviates from the hotel's ${terms.policy} policy`;
-  if (latest !== null && minutesOfDay(checkout) > latest + buffer) return `late check-out at ${checkout.slice(11, 16)} deviates from the hotel's ${terms.policy} policy`;
+  const earliest = hhmm(
+    terms.policy === 'GUARANTEED' ? terms.guaranteed_early_check_in_time : terms.standard_check_in_time,
+  );
+  const latest = hhmm(
+    terms.policy === 'GUARANTEED' ? terms.guaranteed_late_check_out_time : terms.standard_check_out_time,
+  );
+  if (earliest !== null && minutesOfDay(checkin) < earliest - buffer)
+    return `early check-in at ${checkin.slice(11, 16)} deviates from the hotel's ${terms.policy} policy`;
+  if (latest !== null && minutesOfDay(checkout) > latest + buffer)
+    return `late check-out at ${checkout.slice(11, 16)} deviates from the hotel's ${terms.policy} policy`;
   return null;
 }
 
@@ -136,7 +157,11 @@ export function stayNights(checkin: string, checkout: string): string[] {
 }
 
 /** An enabled contract covering every night, with a rate period for every night; the first night's rate. */
-export function contractedRate(hotel: StationHotel, checkin: string, checkout: string): { contract: ContractTerms; rate: Money } | null {
+export function contractedRate(
+  hotel: StationHotel,
+  checkin: string,
+  checkout: string,
+): { contract: ContractTerms; rate: Money } | null {
   const nights = stayNights(checkin, checkout);
   for (const c of hotel.contracts) {
     if (!c.automated_booking_enabled) continue;
@@ -150,7 +175,8 @@ export function contractedRate(hotel: StationHotel, checkin: string, checkout: s
 function decideHotelStay(item: PolicyItem, ctx: PolicyContext, action: 'AUTO_BOOK' | 'AUTO_MODIFY'): Decision {
   const station = item.station!;
   const hotel = ctx.hotels.get(station);
-  if (!hotel || (item.property_id && hotel.property_id !== item.property_id)) return review(noHotelConfiguration(station));
+  if (!hotel || (item.property_id && hotel.property_id !== item.property_id))
+    return review(noHotelConfiguration(station));
   const contracted = contractedRate(hotel, item.checkin_time_local!, item.checkout_time_local!);
   if (!contracted) return review(noHotelConfiguration(station));
   const deviation = stayDeviation(hotel.terms, item.checkin_time_local!, item.checkout_time_local!);
@@ -172,15 +198,18 @@ function decideCancel(item: PolicyItem, ctx: PolicyContext): Decision {
   if (!ctx.settings.cancellation_execution) return review('cancellation execution is not enabled for this airline');
   if (item.checkout_time_local) {
     const earliest = addDays(ctx.processedAt.slice(0, 10), -ctx.cancellation_lookback_days);
-    if (localDateOf(item.checkout_time_local) < earliest) return review(`the stay ended before the cancellation lookback (${ctx.cancellation_lookback_days} days)`);
+    if (localDateOf(item.checkout_time_local) < earliest)
+      return review(`the stay ended before the cancellation lookback (${ctx.cancellation_lookback_days} days)`);
   }
   return auto('AUTO_CANCEL');
 }
 
 /** The decision for one action item. */
 export function decide(item: PolicyItem, ctx: PolicyContext): Decision {
-  if (item.classification === 'UNCHANGED') return { action: 'NONE', auto_eligible: false, reason: null, recommended_action: null, flight_options_url: null };
-  if (SWAPS.has(item.classification) && !ctx.settings.swap_execution) return review('crew swap execution is not enabled for this airline');
+  if (item.classification === 'UNCHANGED')
+    return { action: 'NONE', auto_eligible: false, reason: null, recommended_action: null, flight_options_url: null };
+  if (SWAPS.has(item.classification) && !ctx.settings.swap_execution)
+    return review('crew swap execution is not enabled for this airline');
 
   if (item.subtype === 'CANCEL') {
     // Rule 11: engine cancellations too are placed under the booking account.
@@ -192,7 +221,8 @@ export function decide(item: PolicyItem, ctx: PolicyContext): Decision {
 
   if (item.subtype === 'MODIFY') {
     if (!ctx.settings.booking_modification) return review('booking modification is not enabled for this airline');
-    if (!item.booking_status || !holdsReservation(item.booking_status)) return review('the booking holds no confirmed reservation to modify');
+    if (!item.booking_status || !holdsReservation(item.booking_status))
+      return review('the booking holds no confirmed reservation to modify');
     if (item.type === 'HOTEL') return decideHotelStay(item, ctx, 'AUTO_MODIFY');
     if (!ctx.travellerHasDob(item.traveller_email)) return review(NO_DOB);
     return auto('AUTO_MODIFY');
@@ -205,8 +235,10 @@ export const NO_DOB = 'the traveller profile has no date of birth';
 
 /** A new deadhead: with the lever off (or anything missing) a person picks an option and commits it. */
 function decideNewDeadhead(item: PolicyItem, ctx: PolicyContext): Decision {
-  const manual = (reason: string) => review(reason, { recommended_action: 'BOOK_MANUALLY', flight_options_url: ctx.flightOptionsUrl(item.action_id) });
-  if (!ctx.settings.deadhead_auto_booking) return manual('deadhead auto-booking is not enabled: choose a flight option and commit it');
+  const manual = (reason: string) =>
+    review(reason, { recommended_action: 'BOOK_MANUALLY', flight_options_url: ctx.flightOptionsUrl(item.action_id) });
+  if (!ctx.settings.deadhead_auto_booking)
+    return manual('deadhead auto-booking is not enabled: choose a flight option and commit it');
   if (!ctx.crew_booker_email) return manual(NO_BOOKER);
   if (!ctx.travellerHasDob(item.traveller_email)) return manual(NO_DOB);
   return auto('AUTO_BOOK');
@@ -238,10 +270,15 @@ export type FlightChoice<T extends FlightOptionFacts> = { ok: true; option: T } 
  * blacklisted carrier; never above the cabin cap (a request's cabin where it asks for one, else
  * preferred_cabin).
  */
-export function flightOptionBar(o: Pick<FlightOptionFacts, 'airline_code' | 'cabin'>, cfg: FlightConfigSnapshot, cabinOverride?: string): string | null {
+export function flightOptionBar(
+  o: Pick<FlightOptionFacts, 'airline_code' | 'cabin'>,
+  cfg: FlightConfigSnapshot,
+  cabinOverride?: string,
+): string | null {
   if (cfg.blacklisted_airlines.includes(o.airline_code)) return `carrier ${o.airline_code} is blacklisted`;
   const cap = cabinOverride ?? cfg.preferred_cabin;
-  if ((CABIN_RANK[o.cabin] ?? 99) > (CABIN_RANK[cap] ?? 0)) return `cabin ${o.cabin} is above the ${cabinOverride ? 'requested' : 'preferred'} cabin ${cap}`;
+  if ((CABIN_RANK[o.cabin] ?? 99) > (CABIN_RANK[cap] ?? 0))
+    return `cabin ${o.cabin} is above the ${cabinOverride ? 'requested' : 'preferred'} cabin ${cap}`;
   return null;
 }
 
@@ -260,9 +297,20 @@ const UNCOMPARABLE = 1e300;
  * group, then the fare in one currency (the pivot, at the rates of the departure date), then the earliest
  * departure. A fare without a rate comes after comparable ones, ordered among its own currency.
  */
-export function flightOptionRank(o: FlightOptionFacts, cfg: FlightConfigSnapshot, ownCarrier: string, fx: FxTable = NO_FX_RATES): (number | string)[] {
+export function flightOptionRank(
+  o: FlightOptionFacts,
+  cfg: FlightConfigSnapshot,
+  ownCarrier: string,
+  fx: FxTable = NO_FX_RATES,
+): (number | string)[] {
   const pivot = convert(o.price, FX_PIVOT, fx, localDateOf(o.dep_time));
-  return [carrierGroup(o.airline_code, cfg, ownCarrier), pivot.ok ? roundCents(pivot.money.amount) : UNCOMPARABLE, o.price.currency, o.price.amount, instantOf(o.dep_time)];
+  return [
+    carrierGroup(o.airline_code, cfg, ownCarrier),
+    pivot.ok ? roundCents(pivot.money.amount) : UNCOMPARABLE,
+    o.price.currency,
+    o.price.amount,
+    instantOf(o.dep_time),
+  ];
 }
 
 export function compareRanks(a: readonly (number | string)[], b: readonly (number | string)[]): number {
@@ -275,7 +323,13 @@ export function compareRanks(a: readonly (number | string)[], b: readonly (numbe
 }
 
 /** The options the engine may book (allowed carrier, cabin within the cap), in the order it tries them. */
-export function rankFlightOptions<T extends FlightOptionFacts>(options: readonly T[], cfg: FlightConfigSnapshot, ownCarrier: string, fx: FxTable = NO_FX_RATES, cabinOverride?: string): T[] {
+export function rankFlightOptions<T extends FlightOptionFacts>(
+  options: readonly T[],
+  cfg: FlightConfigSnapshot,
+  ownCarrier: string,
+  fx: FxTable = NO_FX_RATES,
+  cabinOverride?: string,
+): T[] {
   return options
     .filter((o) => flightOptionBar(o, cfg, cabinOverride) === null)
     .map((o) => ({ o, rank: [...flightOptionRank(o, cfg, ownCarrier, fx), o.flight_option_id] }))
@@ -301,8 +355,11 @@ export function chooseFlightOption<T extends FlightOptionFacts>(
 ): FlightChoice<T> {
   const after = leg.depart_after ? instantOf(leg.depart_after) : -Infinity;
   const by = leg.arrive_by ? instantOf(leg.arrive_by) : Infinity;
-  const fitting = rankFlightOptions(options, cfg, ownCarrier, fx, cabinOverride).filter((o) => instantOf(o.dep_time) >= after && instantOf(o.arr_time) <= by);
-  if (fitting.length === 0) return { ok: false, reason: 'no flight option fits the leg within the airline flight config' };
+  const fitting = rankFlightOptions(options, cfg, ownCarrier, fx, cabinOverride).filter(
+    (o) => instantOf(o.dep_time) >= after && instantOf(o.arr_time) <= by,
+  );
+  if (fitting.length === 0)
+    return { ok: false, reason: 'no flight option fits the leg within the airline flight config' };
   // Preferred groups are tried first; one over the ceiling falls through to the next option.
   let noRate: string | null = null;
   let lowest: { amount: number; reason: string } | null = null;
@@ -315,7 +372,10 @@ export function chooseFlightOption<T extends FlightOptionFacts>(
   return { ok: false, reason: [noRate, lowest && `the lowest fitting ${lowest.reason}`].filter(Boolean).join('; ') };
 }
 
-export type CeilingCheck = { ok: true } | { ok: false; kind: 'ABOVE'; reason: string; converted: Money } | { ok: false; kind: 'NO_RATE'; reason: string };
+export type CeilingCheck =
+  | { ok: true }
+  | { ok: false; kind: 'ABOVE'; reason: string; converted: Money }
+  | { ok: false; kind: 'NO_RATE'; reason: string };
 
 /**
  * A fare against auto_book_max_price: no ceiling, or the fare in the ceiling's currency (at the rates of
@@ -324,7 +384,12 @@ export type CeilingCheck = { ok: true } | { ok: false; kind: 'ABOVE'; reason: st
 export function ceilingCheck(price: Money, ceiling: Money | null, fx: FxTable, date: string): CeilingCheck {
   if (!ceiling) return { ok: true };
   const c = convert(price, ceiling.currency, fx, date);
-  if (!c.ok) return { ok: false, kind: 'NO_RATE', reason: `${c.reason} (needed to compare the fare ${formatMoney(price)} with the ceiling ${formatMoney(ceiling)})` };
+  if (!c.ok)
+    return {
+      ok: false,
+      kind: 'NO_RATE',
+      reason: `${c.reason} (needed to compare the fare ${formatMoney(price)} with the ceiling ${formatMoney(ceiling)})`,
+    };
   if (roundCents(c.money.amount) <= ceiling.amount) return { ok: true };
   return {
     ok: false,
@@ -361,7 +426,13 @@ export function autoBookVerdict(
  * night) and to the cent. STRICT holds a mismatch for review, LOOSE books it and flags it; a price that
  * cannot be compared (no rate) is held for review in either mode.
  */
-export function rateCheck(contracted: Money, charged: Money, mode: 'STRICT' | 'LOOSE', fx: FxTable = NO_FX_RATES, date = ''): { ok: boolean; flag: string | null; reason: string | null } {
+export function rateCheck(
+  contracted: Money,
+  charged: Money,
+  mode: 'STRICT' | 'LOOSE',
+  fx: FxTable = NO_FX_RATES,
+  date = '',
+): { ok: boolean; flag: string | null; reason: string | null } {
   const c = convert(charged, contracted.currency, fx, date);
   if (!c.ok) {
     const flag = `${c.reason} (needed to compare the supplier price ${formatMoney(charged)} with the contracted rate ${formatMoney(contracted)})`;

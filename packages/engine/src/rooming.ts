@@ -45,7 +45,9 @@ export interface SentRow {
  * A rejected row holds nothing, so the next attempt is NEW again; a sent row still unanswered counts as held.
  */
 export function hotelHoldsStay(sent: readonly SentRow[]): boolean {
-  const told = sent.filter((r) => r.state !== 'QUEUED' && r.state !== 'WITHDRAWN' && r.state !== 'REJECTED' && r.state !== 'EXPIRED');
+  const told = sent.filter(
+    (r) => r.state !== 'QUEUED' && r.state !== 'WITHDRAWN' && r.state !== 'REJECTED' && r.state !== 'EXPIRED',
+  );
   const last = told[told.length - 1];
   return !!last && last.marking !== 'CANCELLED';
 }
@@ -55,8 +57,14 @@ export function hotelHoldsStay(sent: readonly SentRow[]): boolean {
  * (then AMENDED: the same reference, new dates). A cancellation is a CANCELLED row when the hotel holds the
  * stay; when it never heard of it there is nothing to tell, and the booking is cancelled at once.
  */
-export function roomingChange(operation: RoomingOperation, holds: boolean): { marking: RoomingMarking } | { marking: null; settle: 'CANCELLED'; reason: string } {
-  if (operation === 'CANCEL') return holds ? { marking: 'CANCELLED' } : { marking: null, settle: 'CANCELLED', reason: 'the hotel was never sent this stay' };
+export function roomingChange(
+  operation: RoomingOperation,
+  holds: boolean,
+): { marking: RoomingMarking } | { marking: null; settle: 'CANCELLED'; reason: string } {
+  if (operation === 'CANCEL')
+    return holds
+      ? { marking: 'CANCELLED' }
+      : { marking: null, settle: 'CANCELLED', reason: 'the hotel was never sent this stay' };
   return { marking: holds ? 'AMENDED' : 'NEW' };
 }
 
@@ -64,7 +72,12 @@ export function roomingChange(operation: RoomingOperation, holds: boolean): { ma
  * When a row must leave: P1/P2 changes never wait for a batch; others go with the night's list at the lead
  * time before check-in, or at once when the stay is already inside it.
  */
-export function roomingSendAt(checkinLocal: string, priority: string | null | undefined, timing: RoomingTiming, nowMs: number): number {
+export function roomingSendAt(
+  checkinLocal: string,
+  priority: string | null | undefined,
+  timing: RoomingTiming,
+  nowMs: number,
+): number {
   if (priority === 'P1' || priority === 'P2' || timing.leadHours <= 0) return nowMs;
   return Math.max(nowMs, instantOf(checkinLocal) - timing.leadHours * MS_PER_HOUR);
 }
@@ -78,7 +91,10 @@ export function listDueAt(rowSendAts: readonly number[]): number {
  * The version a new row joins: the night's list still waiting to be sent (rows join it, so one e-mail
  * carries every change of a batch), else a new version after the last one sent.
  */
-export function versionForRow(lists: readonly { version: number; status: string }[]): { version: number; existing: boolean } {
+export function versionForRow(lists: readonly { version: number; status: string }[]): {
+  version: number;
+  existing: boolean;
+} {
   const waiting = lists.find((l) => l.status === 'QUEUED');
   if (waiting) return { version: waiting.version, existing: true };
   return { version: lists.reduce((m, l) => Math.max(m, l.version), 0) + 1, existing: false };
@@ -86,22 +102,38 @@ export function versionForRow(lists: readonly { version: number; status: string 
 
 /** The hotel's answer is due by this instant: answerHours after sending, but no later than check-in, and never under MIN_ANSWER_MS. */
 export function answerDeadline(sentAtMs: number, earliestCheckinLocal: string, timing: RoomingTiming): number {
-  return Math.max(sentAtMs + MIN_ANSWER_MS, Math.min(sentAtMs + timing.answerHours * MS_PER_HOUR, instantOf(earliestCheckinLocal)));
+  return Math.max(
+    sentAtMs + MIN_ANSWER_MS,
+    Math.min(sentAtMs + timing.answerHours * MS_PER_HOUR, instantOf(earliestCheckinLocal)),
+  );
 }
 
-export type RoomingAnswer = { kind: 'CONFIRMED'; confirmation_number: string } | { kind: 'REJECTED'; reason: string } | { kind: 'EXPIRED'; deadline: number };
+export type RoomingAnswer =
+  | { kind: 'CONFIRMED'; confirmation_number: string }
+  | { kind: 'REJECTED'; reason: string }
+  | { kind: 'EXPIRED'; deadline: number };
 
 /** The booking's status once the hotel answered a row (or did not, by the deadline). */
-export function roomingOutcome(marking: RoomingMarking, answer: RoomingAnswer): { status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW'; reason: string | null } {
-  if (answer.kind === 'REJECTED') return { status: 'NEEDS_REVIEW', reason: `the hotel rejected the rooming list row: ${answer.reason}` };
-  if (answer.kind === 'EXPIRED') return { status: 'NEEDS_REVIEW', reason: `the hotel did not answer the rooming list by ${isoInstant(answer.deadline)}` };
+export function roomingOutcome(
+  marking: RoomingMarking,
+  answer: RoomingAnswer,
+): { status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED' | 'NEEDS_REVIEW'; reason: string | null } {
+  if (answer.kind === 'REJECTED')
+    return { status: 'NEEDS_REVIEW', reason: `the hotel rejected the rooming list row: ${answer.reason}` };
+  if (answer.kind === 'EXPIRED')
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: `the hotel did not answer the rooming list by ${isoInstant(answer.deadline)}`,
+    };
   const status = marking === 'NEW' ? 'CONFIRMED' : marking === 'AMENDED' ? 'MODIFIED' : 'CANCELLED';
   return { status, reason: `confirmed by the hotel (${answer.confirmation_number})` };
 }
 
 /** A DIRECT hotel is bookable only with an address to send its list to. */
 export function roomingRecipientIssue(reservationsEmail: string | null | undefined): string | null {
-  return reservationsEmail ? null : 'the DIRECT hotel has no reservations_email in the hotel config: its rooming list cannot be sent';
+  return reservationsEmail
+    ? null
+    : 'the DIRECT hotel has no reservations_email in the hotel config: its rooming list cannot be sent';
 }
 
 /** Whether a hotel's answer to a row may still change the booking: only the stay's current row counts. */

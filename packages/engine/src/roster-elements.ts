@@ -53,7 +53,8 @@ function valueEnd(bytes: Uint8Array, start: number, end: number): number {
 
 /** Whether the JSON string at bytes[start, end) (quotes included) is "pairings". */
 function isPairingsKey(bytes: Uint8Array, start: number, end: number): boolean {
-  if (bytes.subarray(start, end).includes(BACKSLASH)) return JSON.parse(new TextDecoder().decode(bytes.subarray(start, end))) === 'pairings';
+  if (bytes.subarray(start, end).includes(BACKSLASH))
+    return JSON.parse(new TextDecoder().decode(bytes.subarray(start, end))) === 'pairings';
   if (end - start !== PAIRINGS.length + 2) return false;
   for (let i = 0; i < PAIRINGS.length; i++) if (bytes[start + 1 + i] !== PAIRINGS[i]) return false;
   return true;
@@ -223,7 +224,11 @@ export function knownElements(roster: RosterElements, basis: DiffBasis): KnownEl
  * were (and, in a moved window, all dated inside both windows or outside both: changedPairings); a pairing_number
  * only kept in the state is diffed once the window moves over its dates.
  */
-export function rewrittenPairings(basis: DiffBasis, elements: readonly ElementBasis[], changed: ReadonlySet<string>): Set<string> {
+export function rewrittenPairings(
+  basis: DiffBasis,
+  elements: readonly ElementBasis[],
+  changed: ReadonlySet<string>,
+): Set<string> {
   const clean = new Set<string>();
   for (const e of basis.elements) if (e[4] === 1) clean.add(e[0]);
   const rewritten = new Set(changed);
@@ -249,7 +254,12 @@ export interface ElementsFlattened {
  * so no row depends on another element's). Every other element is one the basis holds, clean, whose
  * pairing_number the diff leaves alone: skipped (its stored state line is kept).
  */
-export function flattenElements(roster: RosterElements, basis: DiffBasis, known: KnownElements, changed: ReadonlySet<string>): ElementsFlattened {
+export function flattenElements(
+  roster: RosterElements,
+  basis: DiffBasis,
+  known: KnownElements,
+  changed: ReadonlySet<string>,
+): ElementsFlattened {
   const clean = new Set<string>();
   for (const e of basis.elements) if (e[4] === 1) clean.add(e[0]);
   const f = new Flattener();
@@ -304,7 +314,14 @@ export function elementsOfWhole(
       if (auditRows[next]! >= row) audited = true;
       next++;
     }
-    const element: ElementBasis = [contents[i]!, p.pairing_number, row, count, !audited && sent.get(p.pairing_number) === 1 ? 1 : 0, lengths[i]!];
+    const element: ElementBasis = [
+      contents[i]!,
+      p.pairing_number,
+      row,
+      count,
+      !audited && sent.get(p.pairing_number) === 1 ? 1 : 0,
+      lengths[i]!,
+    ];
     row = end;
     return element;
   });

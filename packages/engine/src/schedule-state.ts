@@ -73,6 +73,10 @@ export function pollRecommended(p: ScheduleProgress): boolean {
 }
 
 /** processing-status: the reported status, whether to keep polling, and the deadhead tasks still running. */
-export function processingReport(p: ScheduleProgress): { status: ProcessingStatus; poll_recommended: boolean; flight_tasks_pending: number } {
+export function processingReport(p: ScheduleProgress): {
+  status: ProcessingStatus;
+  poll_recommended: boolean;
+  flight_tasks_pending: number;
+} {
   return { status: reportedStatus(p), poll_recommended: pollRecommended(p), flight_tasks_pending: p.open_flight };
 }

@@ -35,7 +35,12 @@ class Fnv1a {
  */
 export function pairingSignature(p: Pairing): string {
   const h = new Fnv1a();
-  h.add(p.pairing_number).add(p.origin_base).add(p.terminus_base).add(p.check_in_local).add(p.check_out_local).add(p.tafb_hours);
+  h.add(p.pairing_number)
+    .add(p.origin_base)
+    .add(p.terminus_base)
+    .add(p.check_in_local)
+    .add(p.check_out_local)
+    .add(p.tafb_hours);
   h.add(p.duty_periods.length);
   for (const d of p.duty_periods) {
     h.add(d.duty_period_num).add(d.duty_date).add(d.fdp_start_local).add(d.fdp_end_local).add(d.legs.length);

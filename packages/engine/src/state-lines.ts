@@ -66,7 +66,10 @@ export interface StateLines {
 /** The lines of a stored state's text (isStateLinesText): split, not parsed. */
 export function stateLinesOf(text: string): StateLines {
   const headerEnd = text.indexOf('\n');
-  const header = JSON.parse(headerEnd < 0 ? text : text.slice(0, headerEnd)) as { v: number; first_rows: [string, number][] };
+  const header = JSON.parse(headerEnd < 0 ? text : text.slice(0, headerEnd)) as {
+    v: number;
+    first_rows: [string, number][];
+  };
   if (header.v !== STATE_LINES_VERSION) throw new Error(`not a state of lines (v ${header.v})`);
   const lines = new Map<string, string>();
   let at = headerEnd + 1;
@@ -102,7 +105,11 @@ export function rosterStateOfLines(state: StateLines, only?: Iterable<string>): 
  * The lines of a next state (of the pairing_numbers its rows are of), its current rows numbered from the first row
  * each pairing has in `firstRows` (every pairing with current rows is in the roster, and has one).
  */
-export function linesOfState(next: NextRosterState, firstRows: ReadonlyMap<string, number>, only?: ReadonlySet<string>): Map<string, string> {
+export function linesOfState(
+  next: NextRosterState,
+  firstRows: ReadonlyMap<string, number>,
+  only?: ReadonlySet<string>,
+): Map<string, string> {
   const parts = linesOfStateInParts(next, firstRows, Infinity, only);
   for (let step = parts.next(); ; step = parts.next()) if (step.done) return step.value;
 }
@@ -111,7 +118,12 @@ export function linesOfState(next: NextRosterState, firstRows: ReadonlyMap<strin
  * linesOfState (of the pairing_numbers in `only`, when given), pausing after every `perPart` rows grouped and every
  * `perPart` lines encoded (the worker lets its COPYs go on meanwhile).
  */
-export function* linesOfStateInParts(next: NextRosterState, firstRows: ReadonlyMap<string, number>, perPart: number, only?: ReadonlySet<string>): Generator<void, Map<string, string>, void> {
+export function* linesOfStateInParts(
+  next: NextRosterState,
+  firstRows: ReadonlyMap<string, number>,
+  perPart: number,
+  only?: ReadonlySet<string>,
+): Generator<void, Map<string, string>, void> {
   const parts = new Map<string, Line>();
   /** The line of a pairing_number, or null for one left out. */
   const lineOf = (pairing: string): Line | null => {
@@ -172,7 +184,12 @@ export function* linesOfStateInParts(next: NextRosterState, firstRows: ReadonlyM
  * pairing_number. `lines` are those of the pairings the diff derived a next state for (linesOfState) laid over
  * `kept`, the lines of the state before, of which those of `replaced` pairing_numbers are dropped first.
  */
-export function stateLinesText(firstRows: ReadonlyMap<string, number>, lines: ReadonlyMap<string, string>, kept?: StateLines, replaced?: Iterable<string>): string {
+export function stateLinesText(
+  firstRows: ReadonlyMap<string, number>,
+  lines: ReadonlyMap<string, string>,
+  kept?: StateLines,
+  replaced?: Iterable<string>,
+): string {
   const all = new Map(kept?.lines);
   for (const pairing of replaced ?? []) all.delete(pairing);
   for (const [pairing, line] of lines) all.set(pairing, line);

@@ -31,7 +31,15 @@ export type DeadheadTuple = [
   scheduled_arr_time_local: string,
 ];
 export type LayoverTuple = [key: string, row: number, date: string];
-export type PairingTuple = [pairing_number: string, signature: string, crew: string[], first_date: string, last_date: string, first_row: number, last_row: number];
+export type PairingTuple = [
+  pairing_number: string,
+  signature: string,
+  crew: string[],
+  first_date: string,
+  last_date: string,
+  first_row: number,
+  last_row: number,
+];
 
 /** A roster state as stored: its rows as tuples. */
 export interface StoredRosterState {
@@ -65,7 +73,15 @@ export const deadheadTuple = (d: DeadheadRow): DeadheadTuple => [
   d.scheduled_arr_time_local,
 ];
 export const layoverTuple = (l: LayoverRef): LayoverTuple => [l.key, l.row, l.date];
-export const pairingTuple = (p: PairingSummary): PairingTuple => [p.pairing_number, p.signature, p.crew, p.first_date, p.last_date, p.first_row, p.last_row];
+export const pairingTuple = (p: PairingSummary): PairingTuple => [
+  p.pairing_number,
+  p.signature,
+  p.crew,
+  p.first_date,
+  p.last_date,
+  p.first_row,
+  p.last_row,
+];
 
 /** The form stored before state-lines (tests make states of it, to show that they still read). */
 export function storedRosterState(state: RosterState): StoredRosterState {

@@ -19,7 +19,12 @@ export function rosterState(flat: FlatRoster): RosterState {
  * rows the diff left alone (dated outside the window, or whose current row was skipped as
  * impossible data). Pairing summaries follow the same rule, by overlap with the window.
  */
-export function nextRosterState(previous: RosterState, current: FlatRoster, window: DateWindow, flagged: ReadonlySet<string>): RosterState {
+export function nextRosterState(
+  previous: RosterState,
+  current: FlatRoster,
+  window: DateWindow,
+  flagged: ReadonlySet<string>,
+): RosterState {
   return joinedRosterState(nextRosterStateParts(previous, current, window, flagged));
 }
 
@@ -39,7 +44,12 @@ export function joinedRosterState(next: NextRosterState): RosterState {
 }
 
 /** nextRosterState, its current rows and its kept ones apart (a stored state keeps them apart: state-lines). */
-export function nextRosterStateParts(previous: RosterState, current: FlatRoster, window: DateWindow, flagged: ReadonlySet<string>): NextRosterState {
+export function nextRosterStateParts(
+  previous: RosterState,
+  current: FlatRoster,
+  window: DateWindow,
+  flagged: ReadonlySet<string>,
+): NextRosterState {
   const keepPrevious = (key: string, date: string) => !inWindow(date, window) || flagged.has(key);
   const pairings = current.pairings.filter((p) => overlaps(p, window));
   const deadheads = current.deadheads.filter((r) => inWindow(r.duty_date, window));

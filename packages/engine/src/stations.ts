@@ -15,11 +15,19 @@ export function isStationCode(city: string): boolean {
  * @param cityStations the airports the hotel directory lists under exactly this city name (case-insensitive)
  * @param configuredBases the airline's hotel-config base stations
  */
-export function resolveCityStation(city: string, cityStations: readonly string[], configuredBases: readonly string[]): StationResolution {
+export function resolveCityStation(
+  city: string,
+  cityStations: readonly string[],
+  configuredBases: readonly string[],
+): StationResolution {
   if (isStationCode(city)) return { ok: true, station: city };
   const candidates = [...new Set(cityStations)].sort();
   if (candidates.length === 1) return { ok: true, station: candidates[0]! };
-  if (candidates.length === 0) return { ok: false, issue: `no airport of the hotel directory is in a city named "${city}"; give the station code` };
+  if (candidates.length === 0)
+    return {
+      ok: false,
+      issue: `no airport of the hotel directory is in a city named "${city}"; give the station code`,
+    };
   const bases = candidates.filter((s) => configuredBases.includes(s));
   if (bases.length === 1) return { ok: true, station: bases[0]! };
   return { ok: false, issue: `"${city}" matches several stations (${candidates.join(', ')}); give the station code` };

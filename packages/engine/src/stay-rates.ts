@@ -31,12 +31,19 @@ export function roomNights(checkInDate: string, checkOutDate: string): string[] 
  * first night's). STRICT refuses a mismatch, LOOSE accepts and flags it; a stay that cannot be compared (a
  * night without a rate period, a currency without an exchange rate) is refused in either mode.
  */
-export function stayRateCheck(periods: readonly RatePeriod[], base: Money, nights: readonly string[], mode: 'STRICT' | 'LOOSE', fx: FxTable = NO_FX_RATES): StayRateVerdict {
+export function stayRateCheck(
+  periods: readonly RatePeriod[],
+  base: Money,
+  nights: readonly string[],
+  mode: 'STRICT' | 'LOOSE',
+  fx: FxTable = NO_FX_RATES,
+): StayRateVerdict {
   const first = nights[0];
   if (!first) return { ok: false, exact: false, flag: null, reason: 'rate check: the stay has no night' };
   const rates = nights.map((n) => periods.find((p) => n >= p.effective_from && n <= p.effective_to)?.rate);
   const missing = nights.filter((_n, i) => !rates[i]);
-  if (missing.length > 0) return refuse(`the contract has no rate for the night${missing.length > 1 ? 's' : ''} of ${missing.join(', ')}`);
+  if (missing.length > 0)
+    return refuse(`the contract has no rate for the night${missing.length > 1 ? 's' : ''} of ${missing.join(', ')}`);
   const currency = rates[0]!.currency;
   let expected = 0;
   for (let i = 0; i < nights.length; i++) {
@@ -45,12 +52,18 @@ export function stayRateCheck(periods: readonly RatePeriod[], base: Money, night
     expected += c.money.amount;
   }
   const charged = convert(base, currency, fx, first);
-  if (!charged.ok) return refuse(`${charged.reason} (needed to compare the supplier's base amount ${formatMoney(base)} with the contracted rates)`);
+  if (!charged.ok)
+    return refuse(
+      `${charged.reason} (needed to compare the supplier's base amount ${formatMoney(base)} with the contracted rates)`,
+    );
   const contracted = { amount: roundCents(expected), currency };
-  if (Math.abs(roundCents(charged.money.amount) - contracted.amount) < 0.005) return { ok: true, exact: true, flag: null, reason: null };
+  if (Math.abs(roundCents(charged.money.amount) - contracted.amount) < 0.005)
+    return { ok: true, exact: true, flag: null, reason: null };
   const n = nights.length;
   const flag = `supplier base amount ${formatMoney(base)}${describeConversion(charged.money, charged.rates)} for ${n} night${n > 1 ? 's' : ''} differs from the contracted ${formatMoney(contracted)} (night by night)`;
-  return mode === 'STRICT' ? { ok: false, exact: false, flag, reason: `rate mismatch: ${flag}` } : { ok: true, exact: false, flag, reason: null };
+  return mode === 'STRICT'
+    ? { ok: false, exact: false, flag, reason: `rate mismatch: ${flag}` }
+    : { ok: true, exact: false, flag, reason: null };
 }
 
 function refuse(why: string): StayRateVerdict {

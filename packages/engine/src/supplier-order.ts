@@ -17,7 +17,10 @@ export function carrierOf(flightNumber: string | null | undefined): string | nul
  * retail ticket: it goes there when the airline registered that system, else to a person (BOOK_IN_OWN_SYSTEM).
  * Without a supplier setting the airline runs as before the setting existed: everything through the order.
  */
-export function flightRoute(legFlightNumber: string | null | undefined, airline: { carrier: string; configured: boolean; ownAirline: boolean }): FlightRoute {
+export function flightRoute(
+  legFlightNumber: string | null | undefined,
+  airline: { carrier: string; configured: boolean; ownAirline: boolean },
+): FlightRoute {
   if (!airline.configured || carrierOf(legFlightNumber) !== airline.carrier.toUpperCase()) return 'ORDER';
   return airline.ownAirline ? 'OWN_AIRLINE' : 'BOOK_IN_OWN_SYSTEM';
 }
@@ -37,17 +40,27 @@ export function nextSupplierApplies(failure: { kind: 'NO_OFFERS' } | { kind: 'ER
  * A retail supplier's offers without the airline's own flights (marketed or operated by it): those are crew
  * seats in its own system.
  */
-export function retailOffers<T extends { airline_code: string; operating_airline_code?: string }>(offers: readonly T[], ownCarrier: string, filterOwn: boolean): T[] {
+export function retailOffers<T extends { airline_code: string; operating_airline_code?: string }>(
+  offers: readonly T[],
+  ownCarrier: string,
+  filterOwn: boolean,
+): T[] {
   if (!filterOwn) return [...offers];
   const own = ownCarrier.toUpperCase();
-  return offers.filter((o) => o.airline_code.toUpperCase() !== own && (o.operating_airline_code ?? '').toUpperCase() !== own);
+  return offers.filter(
+    (o) => o.airline_code.toUpperCase() !== own && (o.operating_airline_code ?? '').toUpperCase() !== own,
+  );
 }
 
 /**
  * An earlier attempt at this booking may have made an order whose answer we never read (a timeout, a crash
  * after the supplier answered, a retry of a FAILED booking): look it up before ordering again.
  */
-export function orderMayExist(attempt: { attemptsStarted: number; retry_count: number; last_error: string | null }): boolean {
+export function orderMayExist(attempt: {
+  attemptsStarted: number;
+  retry_count: number;
+  last_error: string | null;
+}): boolean {
   return attempt.attemptsStarted > 1 || attempt.retry_count > 0 || attempt.last_error !== null;
 }
 
@@ -66,12 +79,15 @@ export function supplierSettingIssues(s: SupplierSettingFacts): Array<{ field: s
   const issues: Array<{ field: string; issue: string }> = [];
   for (const list of ['flights', 'hotels'] as const) {
     s[list].forEach((name, i) => {
-      if (name === 'DUFFEL' && !s.duffelToken) issues.push({ field: `/${list}/${i}`, issue: 'DUFFEL needs a Duffel access token: set duffel.access_token' });
-      if (name === 'OWN_AIRLINE' && !s.ownAirline) issues.push({ field: `/${list}/${i}`, issue: 'OWN_AIRLINE needs own_airline {url, carrier, signing_secret}' });
+      if (name === 'DUFFEL' && !s.duffelToken)
+        issues.push({ field: `/${list}/${i}`, issue: 'DUFFEL needs a Duffel access token: set duffel.access_token' });
+      if (name === 'OWN_AIRLINE' && !s.ownAirline)
+        issues.push({ field: `/${list}/${i}`, issue: 'OWN_AIRLINE needs own_airline {url, carrier, signing_secret}' });
       if (name === 'SANDBOX' && s.production && !s.sandboxAllowed)
         issues.push({
           field: `/${list}/${i}`,
-          issue: 'SANDBOX is refused in production (a crew member must never hold a simulated booking); a staging deployment sets SUPPLIER_SANDBOX_ALLOWED=true',
+          issue:
+            'SANDBOX is refused in production (a crew member must never hold a simulated booking); a staging deployment sets SUPPLIER_SANDBOX_ALLOWED=true',
         });
     });
   }
@@ -82,7 +98,10 @@ export function supplierSettingIssues(s: SupplierSettingFacts): Array<{ field: s
  * The airline's fare-conditions rule on offers the engine chooses by itself: ANY keeps every offer; REFUNDABLE
  * or CHANGEABLE keeps only offers whose supplier states that condition (an offer that does not say fits neither).
  */
-export function fareConditionsFit<T extends { refundable?: boolean; changeable?: boolean }>(offers: readonly T[], rule: 'ANY' | 'REFUNDABLE' | 'CHANGEABLE'): T[] {
+export function fareConditionsFit<T extends { refundable?: boolean; changeable?: boolean }>(
+  offers: readonly T[],
+  rule: 'ANY' | 'REFUNDABLE' | 'CHANGEABLE',
+): T[] {
   if (rule === 'ANY') return [...offers];
   return offers.filter((o) => (rule === 'REFUNDABLE' ? o.refundable === true : o.changeable === true));
 }
@@ -91,7 +110,11 @@ export function fareConditionsFit<T extends { refundable?: boolean; changeable?:
  * A fare that moved between the engine's choice and the supplier's order, which LOOSE rate matching ordered
  * anyway: the flag the booking carries, or null (to the cent, in the same currency).
  */
-export function movedFareFlag(chosen: { amount: number; currency: string } | undefined, ordered: { amount: number; currency: string }): string | null {
-  if (!chosen || (chosen.currency === ordered.currency && Math.abs(chosen.amount - ordered.amount) < 0.005)) return null;
+export function movedFareFlag(
+  chosen: { amount: number; currency: string } | undefined,
+  ordered: { amount: number; currency: string },
+): string | null {
+  if (!chosen || (chosen.currency === ordered.currency && Math.abs(chosen.amount - ordered.amount) < 0.005))
+    return null;
   return `fare moved from ${chosen.amount.toFixed(2)} ${chosen.currency} to ${ordered.amount.toFixed(2)} ${ordered.currency} at ordering`;
 }

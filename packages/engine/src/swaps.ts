@@ -5,7 +5,10 @@ import type { DerivedActionItem, PairingSummary, SwapDetails } from './types';
  * Pairings whose content (signature) is unchanged but whose crew changed, with the members
  * removed and added (sorted). Keyed by pairing_number.
  */
-export function detectSwaps(current: readonly PairingSummary[], previous: readonly PairingSummary[]): Map<string, SwapDetails> {
+export function detectSwaps(
+  current: readonly PairingSummary[],
+  previous: readonly PairingSummary[],
+): Map<string, SwapDetails> {
   const before = new Map(previous.map((p) => [p.pairing_number, p]));
   const swaps = new Map<string, SwapDetails>();
   for (const now of current) {
@@ -34,9 +37,21 @@ export function applySwaps(items: DerivedActionItem[], swaps: ReadonlyMap<string
     const { employee_id, pairing_number } = item.anchors;
     const what = item.type === 'HOTEL' ? 'hotel' : 'flight';
     if (item.subtype === 'CANCEL' && item.classification !== 'SWAP_OUT' && swap.removed.includes(employee_id)) {
-      reclassify(item, 'SWAP_OUT', `${employee_id} swapped out of pairing ${pairing_number}: cancel ${what}. ${item.message}`);
-    } else if (item.subtype === 'NEW_BOOKING' && item.classification !== 'SWAP_IN' && swap.added.includes(employee_id)) {
-      reclassify(item, 'SWAP_IN', `${employee_id} swapped into pairing ${pairing_number}: book ${what}. ${item.message}`);
+      reclassify(
+        item,
+        'SWAP_OUT',
+        `${employee_id} swapped out of pairing ${pairing_number}: cancel ${what}. ${item.message}`,
+      );
+    } else if (
+      item.subtype === 'NEW_BOOKING' &&
+      item.classification !== 'SWAP_IN' &&
+      swap.added.includes(employee_id)
+    ) {
+      reclassify(
+        item,
+        'SWAP_IN',
+        `${employee_id} swapped into pairing ${pairing_number}: book ${what}. ${item.message}`,
+      );
     } else {
       continue;
     }

@@ -4,7 +4,8 @@
  * the instant is what comparisons use.
  */
 
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 const MS_PER_MINUTE = 60_000;
 export const MS_PER_HOUR = 3_600_000;
@@ -26,7 +27,14 @@ export function instantOf(timestamp: string): number {
   const s = timestamp;
   const n = s.length;
   const sep = s.charCodeAt(10);
-  if ((n === 25 || n === 20) && (sep === 84 || sep === 116 || sep === 32) && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {
+  if (
+    (n === 25 || n === 20) &&
+    (sep === 84 || sep === 116 || sep === 32) &&
+    s.charCodeAt(4) === 45 &&
+    s.charCodeAt(7) === 45 &&
+    s.charCodeAt(13) === 58 &&
+    s.charCodeAt(16) === 58
+  ) {
     const local = Date.UTC(two(s, 0) * 100 + two(s, 2), two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17));
     const tz = s.charCodeAt(19);
     if (n === 20 && (tz === 90 || tz === 122)) return local;

@@ -1,4 +1,12 @@
-import type { ActionSubtype, ActionType, AuditClassification, BookingStatus, Classification, Priority, Rank } from '@crew/contracts';
+import type {
+  ActionSubtype,
+  ActionType,
+  AuditClassification,
+  BookingStatus,
+  Classification,
+  Priority,
+  Rank,
+} from '@crew/contracts';
 import type { DateWindow } from './time';
 
 /** Who a row belongs to, copied from the crew entry so a booking can be made from the row alone. */

@@ -1,4 +1,10 @@
-import { acceptedFlightBlock, decideAirlineChange, type AirlineChangeFacts, type ChangedBookingFacts, type ChangedFlight } from '../src';
+import {
+  acceptedFlightBlock,
+  decideAirlineChange,
+  type AirlineChangeFacts,
+  type ChangedBookingFacts,
+  type ChangedFlight,
+} from '../src';
 
 // The leg as rostered: LHR 09:00Z to JFK 12:00-05:00 (17:00Z); its window is three hours either side.
 const booking = (over: Partial<ChangedBookingFacts> = {}): ChangedBookingFacts => ({
@@ -36,7 +42,9 @@ describe('decideAirlineChange', () => {
   });
 
   test('arriving exactly at the latest arrival is on time; a minute later is not', () => {
-    expect(decideAirlineChange(booking(), change([flight({ arr_time: '2027-03-10T20:00:00+00:00' })])).kind).toBe('ACCEPT');
+    expect(decideAirlineChange(booking(), change([flight({ arr_time: '2027-03-10T20:00:00+00:00' })])).kind).toBe(
+      'ACCEPT',
+    );
     const late = decideAirlineChange(booking(), change([flight({ arr_time: '2027-03-10T20:01:00+00:00' })]));
     expect(late).toMatchObject({ kind: 'REVIEW', recommended_action: 'BOOK_MANUALLY' });
   });
@@ -51,27 +59,49 @@ describe('decideAirlineChange', () => {
   });
 
   test('a departure before the leg window goes to review', () => {
-    expect(decideAirlineChange(booking(), change([flight({ dep_time: '2027-03-10T05:00:00+00:00' })]))).toMatchObject({ kind: 'REVIEW', recommended_action: 'BOOK_MANUALLY' });
+    expect(decideAirlineChange(booking(), change([flight({ dep_time: '2027-03-10T05:00:00+00:00' })]))).toMatchObject({
+      kind: 'REVIEW',
+      recommended_action: 'BOOK_MANUALLY',
+    });
   });
 
   test('another origin or destination goes to review, whatever the times', () => {
-    expect(decideAirlineChange(booking(), change([flight({ to_airport: 'EWR' })]))).toMatchObject({ kind: 'REVIEW', reason: expect.stringContaining('LHR-EWR') });
-    expect(decideAirlineChange(booking(), change([flight({ from_airport: 'LGW' })]))).toMatchObject({ kind: 'REVIEW', recommended_action: 'BOOK_MANUALLY' });
+    expect(decideAirlineChange(booking(), change([flight({ to_airport: 'EWR' })]))).toMatchObject({
+      kind: 'REVIEW',
+      reason: expect.stringContaining('LHR-EWR'),
+    });
+    expect(decideAirlineChange(booking(), change([flight({ from_airport: 'LGW' })]))).toMatchObject({
+      kind: 'REVIEW',
+      recommended_action: 'BOOK_MANUALLY',
+    });
   });
 
   test('a flight removed without replacement goes to review for a manual booking', () => {
-    expect(decideAirlineChange(booking(), change([]))).toMatchObject({ kind: 'REVIEW', recommended_action: 'BOOK_MANUALLY' });
+    expect(decideAirlineChange(booking(), change([]))).toMatchObject({
+      kind: 'REVIEW',
+      recommended_action: 'BOOK_MANUALLY',
+    });
   });
 
   test('an on-time connection, or a change the supplier will not let us accept, is a person’s call to accept', () => {
-    const legs = [flight({ to_airport: 'BOS', arr_time: '2027-03-10T11:00:00-05:00' }), flight({ flight_number: 'BA2', from_airport: 'BOS', dep_time: '2027-03-10T12:00:00-05:00' })];
-    expect(decideAirlineChange(booking(), change(legs))).toMatchObject({ kind: 'REVIEW', recommended_action: 'ACCEPT_CHANGE' });
-    expect(decideAirlineChange(booking(), change([flight()], { available_actions: ['cancel'] }))).toMatchObject({ kind: 'REVIEW', recommended_action: 'ACCEPT_CHANGE' });
+    const legs = [
+      flight({ to_airport: 'BOS', arr_time: '2027-03-10T11:00:00-05:00' }),
+      flight({ flight_number: 'BA2', from_airport: 'BOS', dep_time: '2027-03-10T12:00:00-05:00' }),
+    ];
+    expect(decideAirlineChange(booking(), change(legs))).toMatchObject({
+      kind: 'REVIEW',
+      recommended_action: 'ACCEPT_CHANGE',
+    });
+    expect(decideAirlineChange(booking(), change([flight()], { available_actions: ['cancel'] }))).toMatchObject({
+      kind: 'REVIEW',
+      recommended_action: 'ACCEPT_CHANGE',
+    });
   });
 
   test('a change already acted on, or a booking that holds no ticket, is left alone', () => {
     expect(decideAirlineChange(booking(), change([flight()], { action_taken: 'accepted' })).kind).toBe('IGNORE');
-    for (const status of ['CANCELLED', 'NEEDS_REVIEW', 'PENDING', 'FAILED'] as const) expect(decideAirlineChange(booking({ status }), change([flight()])).kind).toBe('IGNORE');
+    for (const status of ['CANCELLED', 'NEEDS_REVIEW', 'PENDING', 'FAILED'] as const)
+      expect(decideAirlineChange(booking({ status }), change([flight()])).kind).toBe('IGNORE');
   });
 
   test('a MODIFIED booking is handled like a CONFIRMED one', () => {
@@ -82,6 +112,11 @@ describe('decideAirlineChange', () => {
 describe('acceptedFlightBlock', () => {
   test('takes the new flight, keeps the rest of the block and closes the open change', () => {
     const block = { supplier: 'DUFFEL', supplier_ref: 'ord_1', flight_number: 'BA117', airline_change_id: 'aic_0' };
-    expect(acceptedFlightBlock(block, flight({ flight_number: 'BA119' }))).toMatchObject({ supplier: 'DUFFEL', supplier_ref: 'ord_1', flight_number: 'BA119', airline_change_id: null });
+    expect(acceptedFlightBlock(block, flight({ flight_number: 'BA119' }))).toMatchObject({
+      supplier: 'DUFFEL',
+      supplier_ref: 'ord_1',
+      flight_number: 'BA119',
+      airline_change_id: null,
+    });
   });
 });

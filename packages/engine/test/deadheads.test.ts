@@ -74,7 +74,14 @@ describe('deadhead legs against the previous submission', () => {
   });
 
   it('DEADHEAD_TIME_CHANGE when only the times changed, linked to the booking, with the old times', () => {
-    const day2 = submission([p1([crew('E1')], { dh: { dep_time_local: ts('2026-12-10', '12:45', '+01:00'), arr_time_local: ts('2026-12-10', '13:55', '+01:00') } })]);
+    const day2 = submission([
+      p1([crew('E1')], {
+        dh: {
+          dep_time_local: ts('2026-12-10', '12:45', '+01:00'),
+          arr_time_local: ts('2026-12-10', '13:55', '+01:00'),
+        },
+      }),
+    ]);
     const items = flightItems(runAfter(oneE1, day2));
     expect(items).toEqual([
       expect.objectContaining({
@@ -84,14 +91,27 @@ describe('deadhead legs against the previous submission', () => {
         source_rows: { day1_row: 2, day2_row: 2 },
         details: expect.objectContaining({
           dep_time_local: '2026-12-10T12:45:00+01:00',
-          previous: { from_airport: 'CDG', to_airport: 'FRA', flight_number: 'XY102', dep_time_local: '2026-12-10T12:00:00+01:00', arr_time_local: '2026-12-10T13:10:00+01:00' },
+          previous: {
+            from_airport: 'CDG',
+            to_airport: 'FRA',
+            flight_number: 'XY102',
+            dep_time_local: '2026-12-10T12:00:00+01:00',
+            arr_time_local: '2026-12-10T13:10:00+01:00',
+          },
         }),
       }),
     ]);
   });
 
   it('a change of expected_* times is a time change (they are the times to fly)', () => {
-    const day2 = submission([p1([crew('E1')], { dh: { expected_dep_time_local: ts('2026-12-10', '12:20', '+01:00'), expected_arr_time_local: ts('2026-12-10', '13:30', '+01:00') } })]);
+    const day2 = submission([
+      p1([crew('E1')], {
+        dh: {
+          expected_dep_time_local: ts('2026-12-10', '12:20', '+01:00'),
+          expected_arr_time_local: ts('2026-12-10', '13:30', '+01:00'),
+        },
+      }),
+    ]);
     expect(flightItems(runAfter(oneE1, day2)).map((i) => i.classification)).toEqual(['DEADHEAD_TIME_CHANGE']);
   });
 
@@ -119,20 +139,30 @@ describe('deadhead legs against the previous submission', () => {
   it('DEADHEAD_CANCELLED when the key is gone, with the booking and the previous row', () => {
     const day2 = submission([p1([crew('E1')], { dh: { activity_code: 'FLT' } })]);
     expect(flightItems(runAfter(oneE1, day2))).toEqual([
-      expect.objectContaining({ classification: 'DEADHEAD_CANCELLED', subtype: 'CANCEL', booking_id: `F-${dhKey}`, source_rows: { day1_row: 2, day2_row: null } }),
+      expect.objectContaining({
+        classification: 'DEADHEAD_CANCELLED',
+        subtype: 'CANCEL',
+        booking_id: `F-${dhKey}`,
+        source_rows: { day1_row: 2, day2_row: null },
+      }),
     ]);
   });
 
   it('DEADHEAD_CANCELLED also without a booking (the new deadhead may still be awaiting review)', () => {
     const day2 = submission([p1([crew('E1')], { dh: { activity_code: 'FLT' } })]);
-    expect(flightItems(run(day2, { previous: oneE1 })).map((i) => [i.classification, i.booking_id])).toEqual([['DEADHEAD_CANCELLED', null]]);
+    expect(flightItems(run(day2, { previous: oneE1 })).map((i) => [i.classification, i.booking_id])).toEqual([
+      ['DEADHEAD_CANCELLED', null],
+    ]);
   });
 
   it('never modifies or cancels a booking with manual_override', () => {
     const moved = submission([p1([crew('E1')], { dh: { dep_time_local: ts('2026-12-10', '12:45', '+01:00') } })]);
     const rerouted = submission([p1([crew('E1')], { dh: { to_airport: 'MUC' } })]);
     const gone = submission([p1([crew('E1')], { dh: { activity_code: 'FLT' } })]);
-    for (const day2 of [moved, rerouted, gone]) expect(flightItems(run(day2, { previous: oneE1, flightBookings: [flightBooking({ manual_override: true })] }))).toEqual([]);
+    for (const day2 of [moved, rerouted, gone])
+      expect(
+        flightItems(run(day2, { previous: oneE1, flightBookings: [flightBooking({ manual_override: true })] })),
+      ).toEqual([]);
   });
 
   it('never re-creates a CANCELLED booking, whatever changed', () => {
@@ -157,7 +187,15 @@ describe('deadhead legs against the previous submission', () => {
 
   it('the next state holds the current rows inside the window and the previous rows outside it', () => {
     const window = { start: '2026-12-01', end: '2026-12-10' };
-    const outside = pairing('P4', [crew('E1')], [duty(1, '2026-12-20', [leg(1, 'DH', 'LHR', 'MAD', ts('2026-12-20', '09:00'), ts('2026-12-20', '12:00', '+01:00'))])]);
+    const outside = pairing(
+      'P4',
+      [crew('E1')],
+      [
+        duty(1, '2026-12-20', [
+          leg(1, 'DH', 'LHR', 'MAD', ts('2026-12-20', '09:00'), ts('2026-12-20', '12:00', '+01:00')),
+        ]),
+      ],
+    );
     const previous = submission([p1([crew('E1')]), outside]);
     const current = submission([p1([crew('E1')], { dh: { to_airport: 'MUC' } })]);
     const result = run(current, { previous, window });
@@ -172,8 +210,16 @@ describe('deadhead legs against the previous submission', () => {
   it('uses the booked departure for the priority of a cancellation', () => {
     const gone = submission([p1([crew('E1')], { dh: { activity_code: 'FLT' } })]);
     // Booked departure 2026-12-02 10:00Z, 30 h after processing; the roster's leg is days later.
-    const items = flightItems(run(gone, { previous: oneE1, flightBookings: [flightBooking({ dep_time_local: '2026-12-02T10:00:00Z' })], processedAt: '2026-12-01T04:00:00Z' }));
-    expect(items.map((i) => [i.classification, i.priority, i.event_at])).toEqual([['DEADHEAD_CANCELLED', 'P2', '2026-12-02T10:00:00.000Z']]);
+    const items = flightItems(
+      run(gone, {
+        previous: oneE1,
+        flightBookings: [flightBooking({ dep_time_local: '2026-12-02T10:00:00Z' })],
+        processedAt: '2026-12-01T04:00:00Z',
+      }),
+    );
+    expect(items.map((i) => [i.classification, i.priority, i.event_at])).toEqual([
+      ['DEADHEAD_CANCELLED', 'P2', '2026-12-02T10:00:00.000Z'],
+    ]);
   });
 
   it('rows kept by bookingsFor match exactly: re-sending the same roster gives nothing', () => {

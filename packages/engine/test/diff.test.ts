@@ -1,7 +1,8 @@
 import { diffRoster, flattenRoster, itemKey, layoverKey, legKey, priorityFor, rosterState, SUBTYPE_OF } from '../src';
 import { bookingsFor, crew, p1, run, runAfter, SETTINGS, submission, ts, WINDOW } from './fixtures';
 
-const summary = (r: ReturnType<typeof run>) => r.actionItems.map((i) => [i.classification, i.type, i.subtype, i.anchors.employee_id, i.booking_id]);
+const summary = (r: ReturnType<typeof run>) =>
+  r.actionItems.map((i) => [i.classification, i.type, i.subtype, i.anchors.employee_id, i.booking_id]);
 
 describe('swaps on an unchanged pairing', () => {
   it('SWAP_OUT for the member removed (one per layover / DH row, CANCEL, linked to the booking) and SWAP_IN for the member added (NEW_BOOKING), instead of cancel/new items', () => {
@@ -16,13 +17,22 @@ describe('swaps on an unchanged pairing', () => {
     ]);
     expect(result.actionItems[0]!.details.swap).toEqual({ removed: ['E1'], added: ['E3'] });
     expect(result.actionItems[2]!.item_key).toBe(itemKey('SWAP_IN', legKey('E3', 'P1', '2026-12-10', 2)));
-    expect(result.actionItems[2]!.details).toMatchObject({ from_airport: 'CDG', to_airport: 'FRA', traveller_email: 'e3@crew.example.com' });
+    expect(result.actionItems[2]!.details).toMatchObject({
+      from_airport: 'CDG',
+      to_airport: 'FRA',
+      traveller_email: 'e3@crew.example.com',
+    });
   });
 
   it('is not a swap when the pairing itself changed too: plain cancel / new items', () => {
     const day1 = submission([p1([crew('E1')])]);
     const day2 = submission([p1([crew('E3')], { lay: { checkout_time_local: ts('2026-12-11', '07:30', '+01:00') } })]);
-    expect(summary(runAfter(day1, day2)).map((s) => s[0])).toEqual(['DEADHEAD_CANCELLED', 'LAYOVER_CANCELLED', 'NEW_DEADHEAD', 'NEW_LAYOVER']);
+    expect(summary(runAfter(day1, day2)).map((s) => s[0])).toEqual([
+      'DEADHEAD_CANCELLED',
+      'LAYOVER_CANCELLED',
+      'NEW_DEADHEAD',
+      'NEW_LAYOVER',
+    ]);
   });
 
   it('a swapped-out member whose booking has manual_override gets no SWAP_OUT for it', () => {
@@ -30,7 +40,11 @@ describe('swaps on an unchanged pairing', () => {
     const booked = bookingsFor(flattenRoster(day1));
     booked.hotelBookings[0]!.manual_override = true;
     const result = run(submission([p1([crew('E3')])]), { previous: day1, ...booked });
-    expect(summary(result).map((s) => `${s[0]}:${s[1]}:${s[3]}`)).toEqual(['SWAP_OUT:FLIGHT:E1', 'SWAP_IN:FLIGHT:E3', 'SWAP_IN:HOTEL:E3']);
+    expect(summary(result).map((s) => `${s[0]}:${s[1]}:${s[3]}`)).toEqual([
+      'SWAP_OUT:FLIGHT:E1',
+      'SWAP_IN:FLIGHT:E3',
+      'SWAP_IN:HOTEL:E3',
+    ]);
   });
 });
 
@@ -50,7 +64,9 @@ describe('UNCHANGED and resubmission', () => {
       ['UNCHANGED', 'HOTEL', 'MODIFY', 'E1', `H-${layoverKey('E1', 'P1', 1)}`],
     ]);
     // No booking, no UNCHANGED: the layover is NEW and the deadhead, already known, waits for its booking.
-    expect(summary(run(roster, { previous: roster, settings: { emit_unchanged: true } })).map((s) => s[0])).toEqual(['NEW_LAYOVER']);
+    expect(summary(run(roster, { previous: roster, settings: { emit_unchanged: true } })).map((s) => s[0])).toEqual([
+      'NEW_LAYOVER',
+    ]);
   });
 });
 
@@ -89,14 +105,27 @@ describe('subtypes, source, keys and order', () => {
 
   it('passes the audit events of the submission through', () => {
     const roster = submission([p1([crew('E1'), crew('E1')])]);
-    expect(run(roster).auditEvents.map((e) => e.classification)).toEqual(['DUPLICATE_ROW', 'DUPLICATE_ROW', 'DUPLICATE_ROW', 'DUPLICATE_ROW']);
+    expect(run(roster).auditEvents.map((e) => e.classification)).toEqual([
+      'DUPLICATE_ROW',
+      'DUPLICATE_ROW',
+      'DUPLICATE_ROW',
+      'DUPLICATE_ROW',
+    ]);
   });
 
   it('rejects a processedAt that is not an ISO timestamp', () => {
     const flat = flattenRoster(submission([p1()]));
-    expect(() => diffRoster({ current: flat, previous: rosterState(flat), hotelBookings: [], flightBookings: [], window: WINDOW, settings: SETTINGS, processedAt: 'yesterday' })).toThrow(
-      /processedAt/,
-    );
+    expect(() =>
+      diffRoster({
+        current: flat,
+        previous: rosterState(flat),
+        hotelBookings: [],
+        flightBookings: [],
+        window: WINDOW,
+        settings: SETTINGS,
+        processedAt: 'yesterday',
+      }),
+    ).toThrow(/processedAt/);
   });
 });
 
@@ -132,8 +161,19 @@ describe('priority', () => {
 
   it('a change is as urgent as the sooner of the old and the new event', () => {
     const day1 = submission([p1([crew('E1')])]);
-    const later = submission([p1([crew('E1')], { dh: { dep_time_local: ts('2026-12-10', '23:00', '+01:00'), arr_time_local: ts('2026-12-10', '23:50', '+01:00') } })]);
+    const later = submission([
+      p1([crew('E1')], {
+        dh: {
+          dep_time_local: ts('2026-12-10', '23:00', '+01:00'),
+          arr_time_local: ts('2026-12-10', '23:50', '+01:00'),
+        },
+      }),
+    ]);
     const [item] = runAfter(day1, later, { processedAt: '2026-12-09T12:00:00Z' }).actionItems;
-    expect([item!.classification, item!.priority, item!.event_at]).toEqual(['DEADHEAD_TIME_CHANGE', 'P1', '2026-12-10T11:00:00.000Z']);
+    expect([item!.classification, item!.priority, item!.event_at]).toEqual([
+      'DEADHEAD_TIME_CHANGE',
+      'P1',
+      '2026-12-10T11:00:00.000Z',
+    ]);
   });
 });

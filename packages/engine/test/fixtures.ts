@@ -35,8 +35,25 @@ export function crew(employeeId: string, over: Partial<CrewMember> = {}): CrewMe
   };
 }
 
-export function leg(seq: number, activity: Leg['activity_code'], from: string, to: string, dep: string, arr: string, over: Partial<Leg> = {}): Leg {
-  return { leg_sequence: seq, activity_code: activity, flight_number: `XY${100 + seq}`, from_airport: from, to_airport: to, dep_time_local: dep, arr_time_local: arr, ...over };
+export function leg(
+  seq: number,
+  activity: Leg['activity_code'],
+  from: string,
+  to: string,
+  dep: string,
+  arr: string,
+  over: Partial<Leg> = {},
+): Leg {
+  return {
+    leg_sequence: seq,
+    activity_code: activity,
+    flight_number: `XY${100 + seq}`,
+    from_airport: from,
+    to_airport: to,
+    dep_time_local: dep,
+    arr_time_local: arr,
+    ...over,
+  };
 }
 
 export function layover(station: string, checkin: string, checkout: string, bookingRequired = true): Layover {
@@ -77,23 +94,39 @@ export function submission(pairings: Pairing[], window: DateWindow = WINDOW): Sc
  * DP1 2026-12-10: leg 1 FLT LHR-CDG (row 1), leg 2 DH CDG-FRA (row 2), layover FRA (row 3);
  * DP2 2026-12-11: leg 1 FLT FRA-LHR (row 4). E2 has rows 5-8.
  */
-export function p1(members: CrewMember[] = [crew('E1'), crew('E2')], changes: { dh?: Partial<Leg>; lay?: Partial<Layover> } = {}): Pairing {
+export function p1(
+  members: CrewMember[] = [crew('E1'), crew('E2')],
+  changes: { dh?: Partial<Leg>; lay?: Partial<Layover> } = {},
+): Pairing {
   return pairing('P1', members, [
     duty(
       1,
       '2026-12-10',
       [
         leg(1, 'FLT', 'LHR', 'CDG', ts('2026-12-10', '08:00'), ts('2026-12-10', '10:15', '+01:00')),
-        leg(2, 'DH', 'CDG', 'FRA', ts('2026-12-10', '12:00', '+01:00'), ts('2026-12-10', '13:10', '+01:00'), changes.dh),
+        leg(
+          2,
+          'DH',
+          'CDG',
+          'FRA',
+          ts('2026-12-10', '12:00', '+01:00'),
+          ts('2026-12-10', '13:10', '+01:00'),
+          changes.dh,
+        ),
       ],
       { ...layover('FRA', ts('2026-12-10', '14:00', '+01:00'), ts('2026-12-11', '07:00', '+01:00')), ...changes.lay },
     ),
-    duty(2, '2026-12-11', [leg(1, 'FLT', 'FRA', 'LHR', ts('2026-12-11', '08:30', '+01:00'), ts('2026-12-11', '09:10'))]),
+    duty(2, '2026-12-11', [
+      leg(1, 'FLT', 'FRA', 'LHR', ts('2026-12-11', '08:30', '+01:00'), ts('2026-12-11', '09:10')),
+    ]),
   ]);
 }
 
 /** CONFIRMED bookings exactly matching a flattened roster's rows. */
-export function bookingsFor(flat: FlatRoster): { hotelBookings: HotelBookingActual[]; flightBookings: FlightBookingActual[] } {
+export function bookingsFor(flat: FlatRoster): {
+  hotelBookings: HotelBookingActual[];
+  flightBookings: FlightBookingActual[];
+} {
   return {
     hotelBookings: flat.layovers.map((l) => ({
       booking_id: `H-${l.key}`,
@@ -136,7 +169,10 @@ export interface RunOptions {
 /** Flattens `current` and diffs it; a previous submission is turned into its full state. */
 export function run(current: ScheduleSubmission, o: RunOptions = {}): DiffResult & { flat: FlatRoster } {
   const flat = flattenRoster(current);
-  const previous = o.previous && 'pairings' in o.previous && 'schedule_start_date' in o.previous ? rosterState(flattenRoster(o.previous)) : (o.previous ?? null);
+  const previous =
+    o.previous && 'pairings' in o.previous && 'schedule_start_date' in o.previous
+      ? rosterState(flattenRoster(o.previous))
+      : (o.previous ?? null);
   const result = diffRoster({
     current: flat,
     previous,
@@ -155,10 +191,14 @@ export function runAfter(day1: ScheduleSubmission, day2: ScheduleSubmission, o: 
   return run(day2, { previous: day1, ...booked, ...o });
 }
 
-export const classifications = (r: DiffResult) => r.actionItems.map((i) => `${i.classification}:${i.anchors.employee_id}`).sort();
+export const classifications = (r: DiffResult) =>
+  r.actionItems.map((i) => `${i.classification}:${i.anchors.employee_id}`).sort();
 
 /** The bookings planDiffWrites creates for the NEW items (one each, with the item's key, stay or leg and anchors). */
-export function writtenBookings(items: readonly DerivedActionItem[], idPrefix = 'NEW'): { hotels: HotelBookingActual[]; flights: FlightBookingActual[] } {
+export function writtenBookings(
+  items: readonly DerivedActionItem[],
+  idPrefix = 'NEW',
+): { hotels: HotelBookingActual[]; flights: FlightBookingActual[] } {
   const hotels: HotelBookingActual[] = [];
   const flights: FlightBookingActual[] = [];
   items

@@ -4,7 +4,18 @@ import { bookingsFor, crew, duty, layover, leg, p1, pairing, run, submission, ts
 describe('flattenRoster: row order', () => {
   it('numbers every leg and layover of every crew member: pairing -> crew -> duty period -> legs, then layover', () => {
     const flat = flattenRoster(
-      submission([p1(), pairing('P2', [crew('E3')], [duty(1, '2026-12-12', [leg(1, 'DH', 'LHR', 'MAD', ts('2026-12-12', '09:00'), ts('2026-12-12', '12:00', '+01:00'))])])]),
+      submission([
+        p1(),
+        pairing(
+          'P2',
+          [crew('E3')],
+          [
+            duty(1, '2026-12-12', [
+              leg(1, 'DH', 'LHR', 'MAD', ts('2026-12-12', '09:00'), ts('2026-12-12', '12:00', '+01:00')),
+            ]),
+          ],
+        ),
+      ]),
     );
     expect(flat.rowCount).toBe(9);
     // Only DH legs and booking_required layovers are kept, with their place in the full sequence.
@@ -28,7 +39,9 @@ describe('flattenRoster: row order', () => {
   });
 
   it('does not keep a layover with booking_required false, nor a DH leg with booking_required false', () => {
-    const flat = flattenRoster(submission([p1([crew('E1')], { dh: { booking_required: false }, lay: { booking_required: false } })]));
+    const flat = flattenRoster(
+      submission([p1([crew('E1')], { dh: { booking_required: false }, lay: { booking_required: false } })]),
+    );
     expect(flat.deadheads).toEqual([]);
     expect(flat.layovers).toEqual([]);
     expect(flat.rowCount).toBe(4);
@@ -36,7 +49,14 @@ describe('flattenRoster: row order', () => {
 
   it('uses expected_* times of a DH leg as the times to fly, keeping the scheduled ones', () => {
     const flat = flattenRoster(
-      submission([p1([crew('E1')], { dh: { expected_dep_time_local: ts('2026-12-10', '12:30', '+01:00'), expected_arr_time_local: ts('2026-12-10', '13:40', '+01:00') } })]),
+      submission([
+        p1([crew('E1')], {
+          dh: {
+            expected_dep_time_local: ts('2026-12-10', '12:30', '+01:00'),
+            expected_arr_time_local: ts('2026-12-10', '13:40', '+01:00'),
+          },
+        }),
+      ]),
     );
     expect(flat.deadheads[0]).toMatchObject({
       dep_time_local: '2026-12-10T12:30:00+01:00',
@@ -48,7 +68,16 @@ describe('flattenRoster: row order', () => {
 
 describe('flattenRoster: grouping drops (spec rule 6)', () => {
   it('drops a leg whose duty_date disagrees with the local date of dep_time_local: no row kept, no audit event, no item', () => {
-    const result = run(submission([p1([crew('E1')], { dh: { dep_time_local: ts('2026-12-11', '00:30', '+01:00'), arr_time_local: ts('2026-12-11', '01:30', '+01:00') } })]));
+    const result = run(
+      submission([
+        p1([crew('E1')], {
+          dh: {
+            dep_time_local: ts('2026-12-11', '00:30', '+01:00'),
+            arr_time_local: ts('2026-12-11', '01:30', '+01:00'),
+          },
+        }),
+      ]),
+    );
     expect(result.flat.deadheads).toEqual([]);
     expect(result.auditEvents).toEqual([]);
     expect(result.actionItems.filter((i) => i.type === 'FLIGHT')).toEqual([]);
@@ -57,7 +86,9 @@ describe('flattenRoster: grouping drops (spec rule 6)', () => {
   });
 
   it('drops a leg whose duty_date disagrees with the date of expected_dep_time_local', () => {
-    const flat = flattenRoster(submission([p1([crew('E1')], { dh: { expected_dep_time_local: ts('2026-12-09', '23:50', '+01:00') } })]));
+    const flat = flattenRoster(
+      submission([p1([crew('E1')], { dh: { expected_dep_time_local: ts('2026-12-09', '23:50', '+01:00') } })]),
+    );
     expect(flat.deadheads).toEqual([]);
     expect(flat.auditEvents).toEqual([]);
   });
@@ -65,7 +96,17 @@ describe('flattenRoster: grouping drops (spec rule 6)', () => {
   it('takes the date written in the local timestamp, not the UTC date', () => {
     // 23:30 at -05:00 is 04:30 UTC the next day; the local date matches duty_date.
     const flat = flattenRoster(
-      submission([pairing('P9', [crew('E1')], [duty(1, '2026-12-10', [leg(1, 'DH', 'JFK', 'MIA', ts('2026-12-10', '23:30', '-05:00'), ts('2026-12-11', '02:30', '-05:00'))])])]),
+      submission([
+        pairing(
+          'P9',
+          [crew('E1')],
+          [
+            duty(1, '2026-12-10', [
+              leg(1, 'DH', 'JFK', 'MIA', ts('2026-12-10', '23:30', '-05:00'), ts('2026-12-11', '02:30', '-05:00')),
+            ]),
+          ],
+        ),
+      ]),
     );
     expect(flat.deadheads).toHaveLength(1);
   });
@@ -110,17 +151,32 @@ describe('flattenRoster: duplicates and impossible data (DESIGN 6)', () => {
     const flat = flattenRoster(submission([p1([crew('E1'), crew('E1')])]));
     expect(flat.deadheads).toHaveLength(1);
     expect(flat.layovers).toHaveLength(1);
-    expect(flat.auditEvents.map((e) => e.classification)).toEqual(['DUPLICATE_ROW', 'DUPLICATE_ROW', 'DUPLICATE_ROW', 'DUPLICATE_ROW']);
+    expect(flat.auditEvents.map((e) => e.classification)).toEqual([
+      'DUPLICATE_ROW',
+      'DUPLICATE_ROW',
+      'DUPLICATE_ROW',
+      'DUPLICATE_ROW',
+    ]);
   });
 
   it('finds a repeated key in a long pairing too (40 legs)', () => {
     const days = Array.from({ length: 20 }, (_, i) => `2026-12-${String(i + 1).padStart(2, '0')}`);
     const duties = days.map((date, i) =>
-      duty(i + 1, date, [leg(1, 'DH', 'LHR', 'CDG', ts(date, '08:00'), ts(date, '10:00', '+01:00')), leg(2, 'DH', 'CDG', 'LHR', ts(date, '11:00', '+01:00'), ts(date, '11:30'))]),
+      duty(i + 1, date, [
+        leg(1, 'DH', 'LHR', 'CDG', ts(date, '08:00'), ts(date, '10:00', '+01:00')),
+        leg(2, 'DH', 'CDG', 'LHR', ts(date, '11:00', '+01:00'), ts(date, '11:30')),
+      ]),
     );
     duties[19]!.legs[1]!.leg_sequence = 1;
     const flat = flattenRoster(submission([pairing('P8', [crew('E1'), crew('E2')], duties)]));
-    expect(flat.auditEvents.map((e) => [e.classification, e.anchors.employee_id, e.source_rows.day2_row, e.details.first_row])).toEqual([
+    expect(
+      flat.auditEvents.map((e) => [
+        e.classification,
+        e.anchors.employee_id,
+        e.source_rows.day2_row,
+        e.details.first_row,
+      ]),
+    ).toEqual([
       ['DUPLICATE_ROW', 'E1', 40, 39],
       ['DUPLICATE_ROW', 'E2', 80, 79],
     ]);
@@ -143,31 +199,55 @@ describe('flattenRoster: duplicates and impossible data (DESIGN 6)', () => {
 
   it('arrival before departure (compared as instants) is a DATA_QUALITY_FLAG and the row is skipped', () => {
     // 10:30+02:00 is 08:30Z, before the 09:00Z departure, although "10:30" reads later.
-    const flat = flattenRoster(submission([p1([crew('E1')], { dh: { dep_time_local: ts('2026-12-10', '09:00'), arr_time_local: ts('2026-12-10', '10:30', '+02:00') } })]));
+    const flat = flattenRoster(
+      submission([
+        p1([crew('E1')], {
+          dh: { dep_time_local: ts('2026-12-10', '09:00'), arr_time_local: ts('2026-12-10', '10:30', '+02:00') },
+        }),
+      ]),
+    );
     expect(flat.deadheads).toEqual([]);
     expect(flat.auditEvents).toHaveLength(1);
-    expect(flat.auditEvents[0]).toMatchObject({ classification: 'DATA_QUALITY_FLAG', source_rows: { day2_row: 2 }, details: { reason: 'arrival before departure' } });
+    expect(flat.auditEvents[0]).toMatchObject({
+      classification: 'DATA_QUALITY_FLAG',
+      source_rows: { day2_row: 2 },
+      details: { reason: 'arrival before departure' },
+    });
     expect(flat.flaggedKeys).toEqual([legKey('E1', 'P1', '2026-12-10', 2)]);
   });
 
   it('an arrival that reads earlier but is later in absolute time is not flagged', () => {
     // Departs 23:00-05:00 (04:00Z), arrives 06:00+01:00 next day (05:00Z).
-    const p = pairing('P7', [crew('E1')], [duty(1, '2026-12-10', [leg(1, 'DH', 'JFK', 'LHR', ts('2026-12-10', '23:00', '-05:00'), ts('2026-12-11', '05:00', '+00:00'))])]);
+    const p = pairing(
+      'P7',
+      [crew('E1')],
+      [
+        duty(1, '2026-12-10', [
+          leg(1, 'DH', 'JFK', 'LHR', ts('2026-12-10', '23:00', '-05:00'), ts('2026-12-11', '05:00', '+00:00')),
+        ]),
+      ],
+    );
     const flat = flattenRoster(submission([p]));
     expect(flat.auditEvents).toEqual([]);
     expect(flat.deadheads).toHaveLength(1);
   });
 
   it('a layover checking out before it checks in is a DATA_QUALITY_FLAG and the row is skipped', () => {
-    const flat = flattenRoster(submission([p1([crew('E1')], { lay: { checkout_time_local: ts('2026-12-10', '13:00', '+01:00') } })]));
+    const flat = flattenRoster(
+      submission([p1([crew('E1')], { lay: { checkout_time_local: ts('2026-12-10', '13:00', '+01:00') } })]),
+    );
     expect(flat.layovers).toEqual([]);
-    expect(flat.auditEvents.map((e) => [e.classification, e.source_rows.day2_row, e.details.reason])).toEqual([['DATA_QUALITY_FLAG', 3, 'checkout before check-in']]);
+    expect(flat.auditEvents.map((e) => [e.classification, e.source_rows.day2_row, e.details.reason])).toEqual([
+      ['DATA_QUALITY_FLAG', 3, 'checkout before check-in'],
+    ]);
   });
 
   it('an unknown activity code is a DATA_QUALITY_FLAG', () => {
     const flat = flattenRoster(submission([p1([crew('E1')], { dh: { activity_code: 'XX' as 'DH' } })]));
     expect(flat.deadheads).toEqual([]);
-    expect(flat.auditEvents.map((e) => [e.classification, e.details.reason])).toEqual([['DATA_QUALITY_FLAG', 'unknown activity_code XX']]);
+    expect(flat.auditEvents.map((e) => [e.classification, e.details.reason])).toEqual([
+      ['DATA_QUALITY_FLAG', 'unknown activity_code XX'],
+    ]);
   });
 
   it('a flagged row leaves its key alone: no cancellation of the previous leg or of the booked hotel, and the previous row is kept', () => {
@@ -189,17 +269,31 @@ describe('flattenRoster: pairing summaries', () => {
   it('summarises each pairing: number, crew, dates, rows, and a signature that ignores the crew list', () => {
     const flat = flattenRoster(submission([p1()]));
     expect(flat.pairings).toEqual([
-      { pairing_number: 'P1', signature: expect.any(String), crew: ['E1', 'E2'], first_date: '2026-12-10', last_date: '2026-12-11', first_row: 1, last_row: 8 },
+      {
+        pairing_number: 'P1',
+        signature: expect.any(String),
+        crew: ['E1', 'E2'],
+        first_date: '2026-12-10',
+        last_date: '2026-12-11',
+        first_row: 1,
+        last_row: 8,
+      },
     ]);
     expect(pairingSignature(p1([crew('E7')]))).toBe(flat.pairings[0]!.signature);
   });
 
   it('changes the signature when anything but the crew changes, and not with JSON key order', () => {
     const base = pairingSignature(p1());
-    expect(pairingSignature(p1(undefined, { dh: { dep_time_local: ts('2026-12-10', '12:05', '+01:00') } }))).not.toBe(base);
+    expect(pairingSignature(p1(undefined, { dh: { dep_time_local: ts('2026-12-10', '12:05', '+01:00') } }))).not.toBe(
+      base,
+    );
     expect(pairingSignature(p1(undefined, { lay: { station: 'MUC' } }))).not.toBe(base);
     expect(pairingSignature(p1(undefined, { dh: { aircraft_tail: 'G-ABCD' } }))).not.toBe(base);
-    const reordered = JSON.parse(JSON.stringify(p1(), (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v)));
+    const reordered = JSON.parse(
+      JSON.stringify(p1(), (_k, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+      ),
+    );
     expect(pairingSignature(reordered)).toBe(base);
   });
 });

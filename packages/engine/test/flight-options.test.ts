@@ -1,7 +1,17 @@
 /** Flight options follow the airline's flight config, and the ceiling compares fares in one currency (issue 10 items 5, 6). */
 import fc from 'fast-check';
 import type { FlightConfigSnapshot, Money } from '@crew/contracts';
-import { autoBookVerdict, ceilingCheck, chooseFlightOption, earliestTravelDate, flightOptionBar, fxTable, rankFlightOptions, withinCeiling, type FlightOptionFacts } from '../src';
+import {
+  autoBookVerdict,
+  ceilingCheck,
+  chooseFlightOption,
+  earliestTravelDate,
+  flightOptionBar,
+  fxTable,
+  rankFlightOptions,
+  withinCeiling,
+  type FlightOptionFacts,
+} from '../src';
 
 const usd = (amount: number): Money => ({ amount, currency: 'USD' });
 const eur = (amount: number): Money => ({ amount, currency: 'EUR' });
@@ -34,7 +44,12 @@ describe('ceilingCheck: the fare in the ceiling currency at the fare date', () =
 
   it('above the converted ceiling: the reason names both currencies and the rate date', () => {
     const c = ceilingCheck(usd(70), eur(50), FX, '2027-03-10');
-    expect(c).toMatchObject({ ok: false, kind: 'ABOVE', reason: 'fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20) is above the ceiling 50.00 EUR (auto_book_max_price)' });
+    expect(c).toMatchObject({
+      ok: false,
+      kind: 'ABOVE',
+      reason:
+        'fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20) is above the ceiling 50.00 EUR (auto_book_max_price)',
+    });
   });
 
   it('no rate: cannot be compared, and says which rate is missing', () => {
@@ -61,12 +76,19 @@ describe('chooseFlightOption with exchange rates', () => {
 
   it('without the rate: review, with the no-rate reason', () => {
     const r = chooseFlightOption([opt('LH', usd(70))], OPEN, cfg(), 'XY', eur(1000));
-    expect(r).toEqual({ ok: false, reason: 'no exchange rate for EUR is set (needed to compare the fare 70.00 USD with the ceiling 1000.00 EUR)' });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'no exchange rate for EUR is set (needed to compare the fare 70.00 USD with the ceiling 1000.00 EUR)',
+    });
   });
 
   it('every fare above the converted ceiling: the lowest is named in both currencies', () => {
     const r = chooseFlightOption([opt('LH', usd(300)), opt('AF', usd(70))], OPEN, cfg(), 'XY', eur(50), undefined, FX);
-    expect(r).toEqual({ ok: false, reason: 'the lowest fitting fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20) is above the ceiling 50.00 EUR (auto_book_max_price)' });
+    expect(r).toEqual({
+      ok: false,
+      reason:
+        'the lowest fitting fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20) is above the ceiling 50.00 EUR (auto_book_max_price)',
+    });
   });
 
   it('cheapest within a group is judged in one currency', () => {
@@ -79,12 +101,23 @@ describe('chooseFlightOption with exchange rates', () => {
 
 describe('rankFlightOptions: the order the engine tries options (shared with GET /crew/flight-options)', () => {
   it('drops blacklisted carriers and cabins above the cap; own carrier, then preferred in order, then the rest', () => {
-    const o = [opt('KL', usd(50)), opt('BA', usd(40)), opt('AF', usd(90)), opt('LH', usd(95)), opt('XY', usd(300)), opt('LH', usd(60), { cabin: 'BUSINESS' })];
+    const o = [
+      opt('KL', usd(50)),
+      opt('BA', usd(40)),
+      opt('AF', usd(90)),
+      opt('LH', usd(95)),
+      opt('XY', usd(300)),
+      opt('LH', usd(60), { cabin: 'BUSINESS' }),
+    ];
     const c = cfg({ blacklisted_airlines: ['BA'], preferred_airlines: ['LH', 'AF'], same_carrier_preference: true });
     expect(rankFlightOptions(o, c, 'XY', FX).map((x) => x.airline_code)).toEqual(['XY', 'LH', 'AF', 'KL']);
-    expect(rankFlightOptions(o, { ...c, same_carrier_preference: false }, 'XY', FX).map((x) => x.airline_code)).toEqual(['LH', 'AF', 'KL', 'XY']);
+    expect(rankFlightOptions(o, { ...c, same_carrier_preference: false }, 'XY', FX).map((x) => x.airline_code)).toEqual(
+      ['LH', 'AF', 'KL', 'XY'],
+    );
     // A requested cabin is the cap instead of preferred_cabin.
-    expect(rankFlightOptions(o, c, 'XY', FX, 'BUSINESS').map((x) => `${x.airline_code}/${x.cabin}`)).toContain('LH/BUSINESS');
+    expect(rankFlightOptions(o, c, 'XY', FX, 'BUSINESS').map((x) => `${x.airline_code}/${x.cabin}`)).toContain(
+      'LH/BUSINESS',
+    );
   });
 
   it('property: the choice is always the first ranked option within the window and the ceiling', () => {
@@ -105,7 +138,10 @@ describe('rankFlightOptions: the order the engine tries options (shared with GET
     });
     fc.assert(
       fc.property(arb, (a) => {
-        const options = a.opts.map((o, i) => ({ ...opt(o.airline, { amount: o.amount, currency: o.currency }, { cabin: o.cabin }), flight_option_id: `o${i}` }));
+        const options = a.opts.map((o, i) => ({
+          ...opt(o.airline, { amount: o.amount, currency: o.currency }, { cabin: o.cabin }),
+          flight_option_id: `o${i}`,
+        }));
         const c = cfg({ blacklisted_airlines: a.black, preferred_airlines: a.pref, same_carrier_preference: a.same });
         const max = a.max === null ? null : eur(a.max);
         const ranked = rankFlightOptions(options, c, 'XY', FX);
@@ -122,11 +158,22 @@ describe('rankFlightOptions: the order the engine tries options (shared with GET
 describe('autoBookVerdict', () => {
   it('true within the ceiling on an allowed carrier; else the reason', () => {
     expect(autoBookVerdict(opt('LH', usd(70)), cfg(), eur(1000), FX)).toEqual({ auto_bookable: true, reason: null });
-    expect(autoBookVerdict(opt('LH', usd(70)), cfg(), eur(50), FX)).toEqual({ auto_bookable: false, reason: expect.stringMatching(/is above the ceiling 50.00 EUR/) });
-    expect(autoBookVerdict(opt('BA', usd(70)), cfg({ blacklisted_airlines: ['BA'] }), null, FX)).toEqual({ auto_bookable: false, reason: 'carrier BA is blacklisted' });
-    expect(autoBookVerdict(opt('LH', usd(70), { cabin: 'FIRST' }), cfg(), null, FX)).toEqual({ auto_bookable: false, reason: 'cabin FIRST is above the preferred cabin ECONOMY' });
+    expect(autoBookVerdict(opt('LH', usd(70)), cfg(), eur(50), FX)).toEqual({
+      auto_bookable: false,
+      reason: expect.stringMatching(/is above the ceiling 50.00 EUR/),
+    });
+    expect(autoBookVerdict(opt('BA', usd(70)), cfg({ blacklisted_airlines: ['BA'] }), null, FX)).toEqual({
+      auto_bookable: false,
+      reason: 'carrier BA is blacklisted',
+    });
+    expect(autoBookVerdict(opt('LH', usd(70), { cabin: 'FIRST' }), cfg(), null, FX)).toEqual({
+      auto_bookable: false,
+      reason: 'cabin FIRST is above the preferred cabin ECONOMY',
+    });
     expect(autoBookVerdict(opt('LH', usd(70), { cabin: 'FIRST' }), cfg(), null, FX, 'FIRST').auto_bookable).toBe(true);
-    expect(autoBookVerdict(opt('LH', usd(70)), cfg(), eur(1000), fxTable([])).reason).toMatch(/^no exchange rate for EUR is set/);
+    expect(autoBookVerdict(opt('LH', usd(70)), cfg(), eur(1000), fxTable([])).reason).toMatch(
+      /^no exchange rate for EUR is set/,
+    );
   });
 });
 

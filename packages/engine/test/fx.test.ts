@@ -1,6 +1,16 @@
 /** Money in other currencies (issue 10 item 5): the operator's FX table and the conversion rule. */
 import fc from 'fast-check';
-import { convert, describeConversion, formatMoney, FX_PIVOT, fxTable, NO_FX_RATES, rateOn, roundCents, type FxRate } from '../src/fx';
+import {
+  convert,
+  describeConversion,
+  formatMoney,
+  FX_PIVOT,
+  fxTable,
+  NO_FX_RATES,
+  rateOn,
+  roundCents,
+  type FxRate,
+} from '../src/fx';
 
 const TABLE = fxTable([
   { currency: 'EUR', rate: 1.1, as_of: '2026-11-20' },
@@ -52,27 +62,57 @@ describe('convert', () => {
   });
 
   it('the same currency is the identity, with or without rates', () => {
-    expect(convert({ amount: 12.345, currency: 'CHF' }, 'CHF', NO_FX_RATES, '2027-01-01')).toEqual({ ok: true, money: { amount: 12.345, currency: 'CHF' }, rates: [] });
+    expect(convert({ amount: 12.345, currency: 'CHF' }, 'CHF', NO_FX_RATES, '2027-01-01')).toEqual({
+      ok: true,
+      money: { amount: 12.345, currency: 'CHF' },
+      rates: [],
+    });
   });
 
   it('a missing rate names the currency that lacks one (and the date when rates exist only later)', () => {
-    expect(convert({ amount: 70, currency: 'USD' }, 'CHF', TABLE, '2027-01-01')).toEqual({ ok: false, missing: 'CHF', reason: 'no exchange rate for CHF is set' });
-    expect(convert({ amount: 70, currency: 'JPY' }, 'EUR', TABLE, '2027-01-01')).toEqual({ ok: false, missing: 'JPY', reason: 'no exchange rate for JPY is set on or before 2027-01-01' });
+    expect(convert({ amount: 70, currency: 'USD' }, 'CHF', TABLE, '2027-01-01')).toEqual({
+      ok: false,
+      missing: 'CHF',
+      reason: 'no exchange rate for CHF is set',
+    });
+    expect(convert({ amount: 70, currency: 'JPY' }, 'EUR', TABLE, '2027-01-01')).toEqual({
+      ok: false,
+      missing: 'JPY',
+      reason: 'no exchange rate for JPY is set on or before 2027-01-01',
+    });
   });
 
   it('describes the amount and the rate date used', () => {
-    const r = convert({ amount: 70, currency: 'USD' }, 'EUR', fxTable([{ currency: 'EUR', rate: 1 / 0.92, as_of: '2026-11-20' }]), '2027-03-10');
-    expect(r.ok && `fare ${formatMoney({ amount: 70, currency: 'USD' })}${describeConversion(r.money, r.rates)}`).toBe('fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20)');
+    const r = convert(
+      { amount: 70, currency: 'USD' },
+      'EUR',
+      fxTable([{ currency: 'EUR', rate: 1 / 0.92, as_of: '2026-11-20' }]),
+      '2027-03-10',
+    );
+    expect(r.ok && `fare ${formatMoney({ amount: 70, currency: 'USD' })}${describeConversion(r.money, r.rates)}`).toBe(
+      'fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20)',
+    );
     const two = convert({ amount: 100, currency: 'GBP' }, 'EUR', TABLE, '2026-12-01');
-    expect(two.ok && describeConversion(two.money, two.rates)).toBe(' (= 113.64 EUR at the rates of GBP 2026-11-18, EUR 2026-11-20)');
+    expect(two.ok && describeConversion(two.money, two.rates)).toBe(
+      ' (= 113.64 EUR at the rates of GBP 2026-11-18, EUR 2026-11-20)',
+    );
   });
 });
 
 describe('convert: properties', () => {
   const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'CHF'] as const;
-  const day = fc.integer({ min: 0, max: 700 }).map((d) => new Date(Date.UTC(2026, 0, 1) + d * 86_400_000).toISOString().slice(0, 10));
-  const rateRow = fc.record({ currency: fc.constantFrom('EUR', 'GBP', 'JPY', 'CHF'), rate: fc.double({ min: 0.001, max: 1000, noNaN: true }), as_of: day });
-  const money = fc.record({ amount: fc.double({ min: 0, max: 1e6, noNaN: true }), currency: fc.constantFrom(...CURRENCIES) });
+  const day = fc
+    .integer({ min: 0, max: 700 })
+    .map((d) => new Date(Date.UTC(2026, 0, 1) + d * 86_400_000).toISOString().slice(0, 10));
+  const rateRow = fc.record({
+    currency: fc.constantFrom('EUR', 'GBP', 'JPY', 'CHF'),
+    rate: fc.double({ min: 0.001, max: 1000, noNaN: true }),
+    as_of: day,
+  });
+  const money = fc.record({
+    amount: fc.double({ min: 0, max: 1e6, noNaN: true }),
+    currency: fc.constantFrom(...CURRENCIES),
+  });
 
   it('same currency: identity whatever the table and date', () => {
     fc.assert(
@@ -84,44 +124,63 @@ describe('convert: properties', () => {
 
   it('round trip: there and back at the same date gives the amount again (to a relative 1e-9)', () => {
     fc.assert(
-      fc.property(fc.array(rateRow, { maxLength: 10 }), money, fc.constantFrom(...CURRENCIES), day, (rows, m, to, date) => {
-        const table = fxTable(rows);
-        const there = convert(m, to, table, date);
-        if (!there.ok) return;
-        const back = convert(there.money, m.currency, table, date);
-        expect(back.ok).toBe(true);
-        if (back.ok) expect(Math.abs(back.money.amount - m.amount)).toBeLessThanOrEqual(1e-9 * Math.max(1, m.amount));
-      }),
+      fc.property(
+        fc.array(rateRow, { maxLength: 10 }),
+        money,
+        fc.constantFrom(...CURRENCIES),
+        day,
+        (rows, m, to, date) => {
+          const table = fxTable(rows);
+          const there = convert(m, to, table, date);
+          if (!there.ok) return;
+          const back = convert(there.money, m.currency, table, date);
+          expect(back.ok).toBe(true);
+          if (back.ok) expect(Math.abs(back.money.amount - m.amount)).toBeLessThanOrEqual(1e-9 * Math.max(1, m.amount));
+        },
+      ),
     );
   });
 
   it('missing rate: fails exactly when one side has no row on or before the date, naming that currency', () => {
     fc.assert(
-      fc.property(fc.array(rateRow, { maxLength: 10 }), money, fc.constantFrom(...CURRENCIES), day, (rows, m, to, date) => {
-        const has = (c: string) => c === FX_PIVOT || rows.some((r: FxRate) => r.currency === c && r.as_of <= date);
-        const r = convert(m, to, fxTable(rows), date);
-        if (m.currency === to || (has(m.currency) && has(to))) expect(r.ok).toBe(true);
-        else {
-          expect(r.ok).toBe(false);
-          if (!r.ok) {
-            expect(has(r.missing)).toBe(false);
-            expect(r.reason).toContain(`no exchange rate for ${r.missing} is set`);
+      fc.property(
+        fc.array(rateRow, { maxLength: 10 }),
+        money,
+        fc.constantFrom(...CURRENCIES),
+        day,
+        (rows, m, to, date) => {
+          const has = (c: string) => c === FX_PIVOT || rows.some((r: FxRate) => r.currency === c && r.as_of <= date);
+          const r = convert(m, to, fxTable(rows), date);
+          if (m.currency === to || (has(m.currency) && has(to))) expect(r.ok).toBe(true);
+          else {
+            expect(r.ok).toBe(false);
+            if (!r.ok) {
+              expect(has(r.missing)).toBe(false);
+              expect(r.reason).toContain(`no exchange rate for ${r.missing} is set`);
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 
   it('a rate set after the date never changes the conversion of that date (nor makes a missing one appear)', () => {
     fc.assert(
-      fc.property(fc.array(rateRow, { maxLength: 10 }), rateRow, money, fc.constantFrom(...CURRENCIES), day, (rows, extra, m, to, date) => {
-        fc.pre(extra.as_of > date);
-        const without = convert(m, to, fxTable(rows), date);
-        const withLater = convert(m, to, fxTable([...rows, extra]), date);
-        // Only the wording of a missing rate may change ("on or before <date>").
-        if (without.ok) expect(withLater).toEqual(without);
-        else expect(withLater).toMatchObject({ ok: false, missing: without.missing });
-      }),
+      fc.property(
+        fc.array(rateRow, { maxLength: 10 }),
+        rateRow,
+        money,
+        fc.constantFrom(...CURRENCIES),
+        day,
+        (rows, extra, m, to, date) => {
+          fc.pre(extra.as_of > date);
+          const without = convert(m, to, fxTable(rows), date);
+          const withLater = convert(m, to, fxTable([...rows, extra]), date);
+          // Only the wording of a missing rate may change ("on or before <date>").
+          if (without.ok) expect(withLater).toEqual(without);
+          else expect(withLater).toMatchObject({ ok: false, missing: without.missing });
+        },
+      ),
     );
   });
 });

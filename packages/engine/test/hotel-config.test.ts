@@ -16,8 +16,19 @@ import {
   type PropertyLookup,
 } from '../src/hotel-config';
 
-const STD_IN: HotelInput = { property_id: 'GDS-FRA-1', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 };
-const STD_TERMS: HotelTerms = { policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 };
+const STD_IN: HotelInput = {
+  property_id: 'GDS-FRA-1',
+  policy: 'STANDARD',
+  standard_check_in_time: '15:00',
+  standard_check_out_time: '11:00',
+  buffer_minutes: 30,
+};
+const STD_TERMS: HotelTerms = {
+  policy: 'STANDARD',
+  standard_check_in_time: '15:00',
+  standard_check_out_time: '11:00',
+  buffer_minutes: 30,
+};
 
 /** The GDS inventory: GDS-FRA-1 and GDS-MUC-1 exist, GONE-1 was looked up and not found. */
 const LOOKUP: PropertyLookup = new Map([
@@ -29,7 +40,15 @@ const LOOKUP: PropertyLookup = new Map([
 const base = (station: string, hotel: HotelInput) => ({ base_station: station, hotels: [hotel] });
 
 function existing(over: Partial<ConfiguredHotel> = {}): ConfiguredHotel {
-  return { hotel_config_id: 41, base_station: 'FRA', property_id: 'GDS-FRA-1', terms: STD_TERMS, has_contracts: false, automated_booking_enabled: false, ...over };
+  return {
+    hotel_config_id: 41,
+    base_station: 'FRA',
+    property_id: 'GDS-FRA-1',
+    terms: STD_TERMS,
+    has_contracts: false,
+    automated_booking_enabled: false,
+    ...over,
+  };
 }
 
 function refusal(plan: HotelConfigPlan) {
@@ -37,7 +56,10 @@ function refusal(plan: HotelConfigPlan) {
   return plan.refusal;
 }
 function hotels(plan: HotelConfigPlan) {
-  if (!plan.ok) throw new Error(`expected a plan, got ${plan.refusal.status} ${plan.refusal.code}: ${JSON.stringify(plan.refusal.details)}`);
+  if (!plan.ok)
+    throw new Error(
+      `expected a plan, got ${plan.refusal.status} ${plan.refusal.code}: ${JSON.stringify(plan.refusal.details)}`,
+    );
   return plan.hotels;
 }
 
@@ -59,25 +81,51 @@ describe('planHotelConfig: accepted configurations', () => {
   it("a DIRECT hotel's reservations_email is carried, and is not a term: it may change while automated booking is on (issue 15)", () => {
     const direct = { ...STD_IN, property_id: 'OWN-FRA-1', chain: 'Crew Inns', reservations_email: 'res@crewinn.test' };
     const [h] = hotels(planHotelConfig([], [base('FRA', direct)], LOOKUP));
-    expect(h).toMatchObject({ handler_type: 'DIRECT', reservations_email: 'res@crewinn.test', terms: { ...STD_TERMS, chain: 'Crew Inns' } });
-    const e = existing({ property_id: 'OWN-FRA-1', terms: { ...STD_TERMS, chain: 'Crew Inns' }, has_contracts: true, automated_booking_enabled: true });
-    expect(hotels(planHotelConfig([e], [base('FRA', { ...direct, reservations_email: 'new@crewinn.test' })], LOOKUP))[0]).toMatchObject({
+    expect(h).toMatchObject({
+      handler_type: 'DIRECT',
+      reservations_email: 'res@crewinn.test',
+      terms: { ...STD_TERMS, chain: 'Crew Inns' },
+    });
+    const e = existing({
+      property_id: 'OWN-FRA-1',
+      terms: { ...STD_TERMS, chain: 'Crew Inns' },
+      has_contracts: true,
+      automated_booking_enabled: true,
+    });
+    expect(
+      hotels(planHotelConfig([e], [base('FRA', { ...direct, reservations_email: 'new@crewinn.test' })], LOOKUP))[0],
+    ).toMatchObject({
       reservations_email: 'new@crewinn.test',
       hotel_config_id: 41,
     });
   });
 
   it('a GDS property stays GDS even when a chain is supplied', () => {
-    expect(hotels(planHotelConfig([], [base('FRA', { ...STD_IN, chain: 'Accor' })], LOOKUP))[0]!.handler_type).toBe('GDS');
+    expect(hotels(planHotelConfig([], [base('FRA', { ...STD_IN, chain: 'Accor' })], LOOKUP))[0]!.handler_type).toBe(
+      'GDS',
+    );
   });
 
   it('a property not in the inventory but with a chain is a DIRECT hotel with its own name (rule 2)', () => {
-    const [h] = hotels(planHotelConfig([], [base('XYZ', { ...STD_IN, property_id: 'AIRLINE-77', chain: 'Local Inns', name: 'Local Inn' })], LOOKUP));
-    expect(h).toMatchObject({ property_id: 'AIRLINE-77', handler_type: 'DIRECT', name: 'Local Inn', terms: { ...STD_TERMS, chain: 'Local Inns' } });
+    const [h] = hotels(
+      planHotelConfig(
+        [],
+        [base('XYZ', { ...STD_IN, property_id: 'AIRLINE-77', chain: 'Local Inns', name: 'Local Inn' })],
+        LOOKUP,
+      ),
+    );
+    expect(h).toMatchObject({
+      property_id: 'AIRLINE-77',
+      handler_type: 'DIRECT',
+      name: 'Local Inn',
+      terms: { ...STD_TERMS, chain: 'Local Inns' },
+    });
   });
 
   it('a DIRECT hotel without a name has name null; a lookup that answered "not found" counts as not in the inventory', () => {
-    const [h] = hotels(planHotelConfig([], [base('XYZ', { ...STD_IN, property_id: 'GONE-1', chain: 'Local Inns' })], LOOKUP));
+    const [h] = hotels(
+      planHotelConfig([], [base('XYZ', { ...STD_IN, property_id: 'GONE-1', chain: 'Local Inns' })], LOOKUP),
+    );
     expect(h).toMatchObject({ handler_type: 'DIRECT', name: null });
   });
 
@@ -86,12 +134,16 @@ describe('planHotelConfig: accepted configurations', () => {
   });
 
   it('an explicit empty rate_periods clears legacy rates (rule 4: clear)', () => {
-    expect(hotels(planHotelConfig([], [base('FRA', { ...STD_IN, rate_periods: [] })], LOOKUP))[0]!.legacy_rates).toBe('clear');
+    expect(hotels(planHotelConfig([], [base('FRA', { ...STD_IN, rate_periods: [] })], LOOKUP))[0]!.legacy_rates).toBe(
+      'clear',
+    );
   });
 
   it('an empty rate_periods is accepted even while automated booking is on (legacy rates are not terms)', () => {
     const e = existing({ has_contracts: true, automated_booking_enabled: true });
-    expect(hotels(planHotelConfig([e], [base('FRA', { ...STD_IN, rate_periods: [] })], LOOKUP))[0]!.legacy_rates).toBe('clear');
+    expect(hotels(planHotelConfig([e], [base('FRA', { ...STD_IN, rate_periods: [] })], LOOKUP))[0]!.legacy_rates).toBe(
+      'clear',
+    );
   });
 
   it('each policy is accepted with its own fields', () => {
@@ -100,7 +152,13 @@ describe('planHotelConfig: accepted configurations', () => {
       [
         base('FRA', STD_IN),
         base('MUC', { property_id: 'GDS-MUC-1', policy: 'FLEXIBLE', flex_window_minutes: 90 }),
-        base('XYZ', { property_id: 'D-1', chain: 'C', policy: 'GUARANTEED', guaranteed_early_check_in_time: '06:00', guaranteed_late_check_out_time: '18:00' }),
+        base('XYZ', {
+          property_id: 'D-1',
+          chain: 'C',
+          policy: 'GUARANTEED',
+          guaranteed_early_check_in_time: '06:00',
+          guaranteed_late_check_out_time: '18:00',
+        }),
       ],
       LOOKUP,
     );
@@ -112,17 +170,33 @@ describe('planHotelConfig: accepted configurations', () => {
   });
 
   it('a hotel already configured at the base keeps its hotel_config_id; a new one has none yet', () => {
-    const plan = planHotelConfig([existing()], [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1' })], LOOKUP);
+    const plan = planHotelConfig(
+      [existing()],
+      [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1' })],
+      LOOKUP,
+    );
     expect(hotels(plan).map((h) => h.hotel_config_id)).toEqual([41, null]);
   });
 
   it('the same property at another base is a different hotel (no id carried over)', () => {
-    const plan = planHotelConfig([existing({ base_station: 'MUC' })], [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1' })], LOOKUP);
+    const plan = planHotelConfig(
+      [existing({ base_station: 'MUC' })],
+      [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1' })],
+      LOOKUP,
+    );
     expect(hotels(plan).map((h) => h.hotel_config_id)).toEqual([null, null]);
   });
 
   it('full replacement: a hotel without contracts may be dropped (rule 1)', () => {
-    expect(hotels(planHotelConfig([existing(), existing({ hotel_config_id: 42, base_station: 'MUC', property_id: 'GDS-MUC-1' })], [base('FRA', STD_IN)], LOOKUP))).toHaveLength(1);
+    expect(
+      hotels(
+        planHotelConfig(
+          [existing(), existing({ hotel_config_id: 42, base_station: 'MUC', property_id: 'GDS-MUC-1' })],
+          [base('FRA', STD_IN)],
+          LOOKUP,
+        ),
+      ),
+    ).toHaveLength(1);
     expect(hotels(planHotelConfig([existing()], [], LOOKUP))).toEqual([]);
   });
 
@@ -134,7 +208,14 @@ describe('planHotelConfig: accepted configurations', () => {
 
   it('a hotel with automation on may be re-sent with the same terms, another name or another field order', () => {
     const e = existing({ has_contracts: true, automated_booking_enabled: true });
-    const reordered: HotelInput = { buffer_minutes: 30, standard_check_out_time: '11:00', name: 'Renamed', standard_check_in_time: '15:00', policy: 'STANDARD', property_id: 'GDS-FRA-1' };
+    const reordered: HotelInput = {
+      buffer_minutes: 30,
+      standard_check_out_time: '11:00',
+      name: 'Renamed',
+      standard_check_in_time: '15:00',
+      policy: 'STANDARD',
+      property_id: 'GDS-FRA-1',
+    };
     expect(hotels(planHotelConfig([e], [base('FRA', reordered)], LOOKUP))[0]!.hotel_config_id).toBe(41);
   });
 
@@ -142,7 +223,11 @@ describe('planHotelConfig: accepted configurations', () => {
   // (amount before currency); a client sending the same contract_rate as {currency, amount} changes nothing,
   // but sameTerms() compares JSON.stringify of normalizeTerms(), which orders only the top-level keys.
   it('the same contract_rate written with its keys in another order is not a change of terms (rule 5)', () => {
-    const e = existing({ has_contracts: true, automated_booking_enabled: true, terms: { ...STD_TERMS, contract_rate: { amount: 120, currency: 'EUR' } } });
+    const e = existing({
+      has_contracts: true,
+      automated_booking_enabled: true,
+      terms: { ...STD_TERMS, contract_rate: { amount: 120, currency: 'EUR' } },
+    });
     const resent = { ...STD_IN, contract_rate: { currency: 'EUR', amount: 120 } } as HotelInput;
     expect(planHotelConfig([e], [base('FRA', resent)], LOOKUP).ok).toBe(true);
   });
@@ -150,13 +235,25 @@ describe('planHotelConfig: accepted configurations', () => {
 
 describe('planHotelConfig: 422 VALIDATION_FAILED (structure)', () => {
   it('the same base_station twice', () => {
-    const r = refusal(planHotelConfig([], [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1' }), base('FRA', STD_IN)], LOOKUP));
+    const r = refusal(
+      planHotelConfig(
+        [],
+        [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1' }), base('FRA', STD_IN)],
+        LOOKUP,
+      ),
+    );
     expect(r).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
     expect(r.details).toEqual([{ field: '/bases/2/base_station', issue: expect.stringContaining('FRA') }]);
   });
 
   it('STANDARD without its check-in/check-out times', () => {
-    const r = refusal(planHotelConfig([], [base('FRA', { property_id: 'GDS-FRA-1', policy: 'STANDARD', standard_check_in_time: '15:00' })], LOOKUP));
+    const r = refusal(
+      planHotelConfig(
+        [],
+        [base('FRA', { property_id: 'GDS-FRA-1', policy: 'STANDARD', standard_check_in_time: '15:00' })],
+        LOOKUP,
+      ),
+    );
     expect(r).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
     expect(r.details.map((d) => d.field)).toEqual(['/bases/0/hotels/0/standard_check_out_time']);
   });
@@ -168,9 +265,25 @@ describe('planHotelConfig: 422 VALIDATION_FAILED (structure)', () => {
   });
 
   it('GUARANTEED without its guaranteed times (standard ones do not count)', () => {
-    const r = refusal(planHotelConfig([], [base('FRA', { property_id: 'GDS-FRA-1', policy: 'GUARANTEED', standard_check_in_time: '15:00', standard_check_out_time: '11:00' })], LOOKUP));
+    const r = refusal(
+      planHotelConfig(
+        [],
+        [
+          base('FRA', {
+            property_id: 'GDS-FRA-1',
+            policy: 'GUARANTEED',
+            standard_check_in_time: '15:00',
+            standard_check_out_time: '11:00',
+          }),
+        ],
+        LOOKUP,
+      ),
+    );
     expect(r).toMatchObject({ status: 422, code: 'VALIDATION_FAILED' });
-    expect(r.details.map((d) => d.field)).toEqual(['/bases/0/hotels/0/guaranteed_early_check_in_time', '/bases/0/hotels/0/guaranteed_late_check_out_time']);
+    expect(r.details.map((d) => d.field)).toEqual([
+      '/bases/0/hotels/0/guaranteed_early_check_in_time',
+      '/bases/0/hotels/0/guaranteed_late_check_out_time',
+    ]);
   });
 
   it('a refusal changes nothing: no plan is returned', () => {
@@ -180,8 +293,16 @@ describe('planHotelConfig: 422 VALIDATION_FAILED (structure)', () => {
 
 describe('planHotelConfig: 422 CONTRACT_REQUIRED_FOR_RATE (rule 4)', () => {
   it('a non-empty rate_periods is refused: rates belong to contracts', () => {
-    const rates: RatePeriod[] = [{ effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 100, currency: 'EUR' } }];
-    const r = refusal(planHotelConfig([], [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1', rate_periods: rates })], LOOKUP));
+    const rates: RatePeriod[] = [
+      { effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 100, currency: 'EUR' } },
+    ];
+    const r = refusal(
+      planHotelConfig(
+        [],
+        [base('FRA', STD_IN), base('MUC', { ...STD_IN, property_id: 'GDS-MUC-1', rate_periods: rates })],
+        LOOKUP,
+      ),
+    );
     expect(r).toMatchObject({ status: 422, code: 'CONTRACT_REQUIRED_FOR_RATE' });
     expect(r.details.map((d) => d.field)).toEqual(['/bases/1/hotels/0/rate_periods']);
   });
@@ -189,13 +310,18 @@ describe('planHotelConfig: 422 CONTRACT_REQUIRED_FOR_RATE (rule 4)', () => {
 
 describe('planHotelConfig: 422 UNKNOWN_HOTEL_PROPERTY (rule 2)', () => {
   it('not in the inventory and no chain (not looked up at all)', () => {
-    const r = refusal(planHotelConfig([], [base('FRA', STD_IN), base('XYZ', { ...STD_IN, property_id: 'NOPE-1' })], LOOKUP));
+    const r = refusal(
+      planHotelConfig([], [base('FRA', STD_IN), base('XYZ', { ...STD_IN, property_id: 'NOPE-1' })], LOOKUP),
+    );
     expect(r).toMatchObject({ status: 422, code: 'UNKNOWN_HOTEL_PROPERTY' });
     expect(r.details).toEqual([{ field: '/bases/1/hotels/0/property_id', issue: expect.stringContaining('NOPE-1') }]);
   });
 
   it('not in the inventory (lookup answered not found) and no chain', () => {
-    expect(refusal(planHotelConfig([], [base('XYZ', { ...STD_IN, property_id: 'GONE-1' })], LOOKUP))).toMatchObject({ status: 422, code: 'UNKNOWN_HOTEL_PROPERTY' });
+    expect(refusal(planHotelConfig([], [base('XYZ', { ...STD_IN, property_id: 'GONE-1' })], LOOKUP))).toMatchObject({
+      status: 422,
+      code: 'UNKNOWN_HOTEL_PROPERTY',
+    });
   });
 });
 
@@ -207,7 +333,13 @@ describe('planHotelConfig: 409 CONFLICT (rule 5)', () => {
   });
 
   it('replacing the property of a base whose hotel has contracts (the old hotel is removed)', () => {
-    const r = refusal(planHotelConfig([existing({ has_contracts: true })], [base('FRA', { ...STD_IN, property_id: 'GDS-MUC-1' })], LOOKUP));
+    const r = refusal(
+      planHotelConfig(
+        [existing({ has_contracts: true })],
+        [base('FRA', { ...STD_IN, property_id: 'GDS-MUC-1' })],
+        LOOKUP,
+      ),
+    );
     expect(r).toMatchObject({ status: 409, code: 'CONFLICT' });
   });
 
@@ -228,14 +360,33 @@ describe('planHotelConfig: 409 CONFLICT (rule 5)', () => {
 
   it('removing a term field (e.g. the buffer) while automated booking is on is a change too', () => {
     const { buffer_minutes: _b, ...noBuffer } = STD_IN;
-    expect(refusal(planHotelConfig([existing({ has_contracts: true, automated_booking_enabled: true })], [base('FRA', noBuffer)], LOOKUP)).status).toBe(409);
+    expect(
+      refusal(
+        planHotelConfig(
+          [existing({ has_contracts: true, automated_booking_enabled: true })],
+          [base('FRA', noBuffer)],
+          LOOKUP,
+        ),
+      ).status,
+    ).toBe(409);
   });
 });
 
 describe('normalizeTerms', () => {
   it('drops absent fields and fixes the key order', () => {
-    const a = normalizeTerms({ buffer_minutes: 5, policy: 'STANDARD', standard_check_out_time: '11:00', standard_check_in_time: '15:00', flex_window_minutes: undefined });
-    const b = normalizeTerms({ policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 5 });
+    const a = normalizeTerms({
+      buffer_minutes: 5,
+      policy: 'STANDARD',
+      standard_check_out_time: '11:00',
+      standard_check_in_time: '15:00',
+      flex_window_minutes: undefined,
+    });
+    const b = normalizeTerms({
+      policy: 'STANDARD',
+      standard_check_in_time: '15:00',
+      standard_check_out_time: '11:00',
+      buffer_minutes: 5,
+    });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(Object.keys(a)).not.toContain('flex_window_minutes');
   });
@@ -248,7 +399,11 @@ describe('normalizeTerms', () => {
 
 // ---------------------------------------------------------------- contract dates and rate periods
 
-const rp = (from: string, to: string, amount = 100): RatePeriod => ({ effective_from: from, effective_to: to, rate: { amount, currency: 'EUR' } });
+const rp = (from: string, to: string, amount = 100): RatePeriod => ({
+  effective_from: from,
+  effective_to: to,
+  rate: { amount, currency: 'EUR' },
+});
 const DEC = { contract_from: '2026-12-01', contract_to: '2026-12-31' };
 
 describe('contractRateIssues (DESIGN 4: PUT contract rates)', () => {
@@ -262,7 +417,9 @@ describe('contractRateIssues (DESIGN 4: PUT contract rates)', () => {
   });
 
   it('a period starting before the contract', () => {
-    expect(contractRateIssues(DEC, [rp('2026-11-30', '2026-12-10')])).toEqual([{ field: '/rate_periods/0', issue: expect.stringMatching(/within the contract/) }]);
+    expect(contractRateIssues(DEC, [rp('2026-11-30', '2026-12-10')])).toEqual([
+      { field: '/rate_periods/0', issue: expect.stringMatching(/within the contract/) },
+    ]);
   });
 
   it('a period ending after the contract', () => {
@@ -281,17 +438,29 @@ describe('contractRateIssues (DESIGN 4: PUT contract rates)', () => {
   });
 
   it('a period ending before it starts', () => {
-    expect(contractRateIssues(DEC, [rp('2026-12-10', '2026-12-09')])).toContainEqual({ field: '/rate_periods/0/effective_to', issue: 'must be on or after effective_from' });
+    expect(contractRateIssues(DEC, [rp('2026-12-10', '2026-12-09')])).toContainEqual({
+      field: '/rate_periods/0/effective_to',
+      issue: 'must be on or after effective_from',
+    });
   });
 
   it('property: no issues exactly when every period is ordered, inside the contract, and no two share a day', () => {
-    const day = fc.integer({ min: 0, max: 40 }).map((n) => new Date(Date.UTC(2026, 10, 25 + n)).toISOString().slice(0, 10));
+    const day = fc
+      .integer({ min: 0, max: 40 })
+      .map((n) => new Date(Date.UTC(2026, 10, 25 + n)).toISOString().slice(0, 10));
     fc.assert(
       fc.property(fc.array(fc.tuple(day, day), { maxLength: 5 }), (pairs) => {
         const periods = pairs.map(([a, b]) => rp(a, b));
         const valid =
-          periods.every((p) => p.effective_from <= p.effective_to && p.effective_from >= DEC.contract_from && p.effective_to <= DEC.contract_to) &&
-          periods.every((p, i) => periods.every((q, j) => i === j || p.effective_to < q.effective_from || q.effective_to < p.effective_from));
+          periods.every(
+            (p) =>
+              p.effective_from <= p.effective_to &&
+              p.effective_from >= DEC.contract_from &&
+              p.effective_to <= DEC.contract_to,
+          ) &&
+          periods.every((p, i) =>
+            periods.every((q, j) => i === j || p.effective_to < q.effective_from || q.effective_to < p.effective_from),
+          );
         expect(contractRateIssues(DEC, periods).length === 0).toBe(valid);
       }),
       { numRuns: 500 },
@@ -306,7 +475,9 @@ describe('contractDateIssues', () => {
   });
 
   it('to before from is refused', () => {
-    expect(contractDateIssues({ contract_from: '2026-12-02', contract_to: '2026-12-01' })).toEqual([{ field: '/contract_to', issue: 'must be on or after contract_from' }]);
+    expect(contractDateIssues({ contract_from: '2026-12-02', contract_to: '2026-12-01' })).toEqual([
+      { field: '/contract_to', issue: 'must be on or after contract_from' },
+    ]);
   });
 });
 

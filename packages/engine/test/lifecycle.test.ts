@@ -76,14 +76,21 @@ const HOTEL: StationHotel = {
       contract_from: '2026-12-01',
       contract_to: '2026-12-31',
       automated_booking_enabled: true,
-      rate_periods: [{ effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 120, currency: 'EUR' } }],
+      rate_periods: [
+        { effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 120, currency: 'EUR' } },
+      ],
     },
   ],
 };
 
 function policy(over: Partial<PolicyContext> = {}): PolicyContext {
   return {
-    settings: { deadhead_auto_booking: false, booking_modification: true, swap_execution: true, cancellation_execution: true },
+    settings: {
+      deadhead_auto_booking: false,
+      booking_modification: true,
+      swap_execution: true,
+      cancellation_execution: true,
+    },
     crew_booker_email: 'booker@airline.example.com',
     cancellation_lookback_days: 0,
     hotels: new Map([['FRA', HOTEL]]),
@@ -109,7 +116,16 @@ describe('a decision starts a booking and its task', () => {
   });
 
   test("the hotel block names the chosen hotel, its channel and the contract's rate", () => {
-    expect(hotelBlockOf({ hotel_config_id: 7, property_id: 'P', handler_type: 'GDS', name: 'N', contract_id: 10, rate: { amount: 1, currency: 'EUR' } })).toEqual({
+    expect(
+      hotelBlockOf({
+        hotel_config_id: 7,
+        property_id: 'P',
+        handler_type: 'GDS',
+        name: 'N',
+        contract_id: 10,
+        rate: { amount: 1, currency: 'EUR' },
+      }),
+    ).toEqual({
       property_id: 'P',
       name: 'N',
       handler_type: 'GDS',
@@ -124,7 +140,10 @@ describe("an airline's request", () => {
   const flight = { action_id: 'a', type: 'FLIGHT' as const, classification: 'NEW_DEADHEAD', traveller_email: 't@x' };
 
   test('a flight commit is booked under the caller, even without a booking account or the deadhead lever', () => {
-    expect(decideRequest({ ...flight, kind: 'commit' }, policy({ crew_booker_email: null }))).toMatchObject({ action: 'AUTO_BOOK', auto_eligible: true });
+    expect(decideRequest({ ...flight, kind: 'commit' }, policy({ crew_booker_email: null }))).toMatchObject({
+      action: 'AUTO_BOOK',
+      auto_eligible: true,
+    });
     expect(requestBookedBy('FLIGHT', 'commit', 'me@x', 'booker@x')).toBe('me@x');
     expect(requestBookedBy('FLIGHT', 'injection', 'me@x', 'booker@x')).toBe('booker@x');
     expect(requestBookedBy('HOTEL', 'commit', 'me@x', null)).toBeNull();
@@ -152,9 +171,15 @@ describe("an airline's request", () => {
       checkin_time_local: '2026-12-10T15:00:00+01:00',
       checkout_time_local: '2026-12-11T11:00:00+01:00',
     };
-    expect(decideRequest(stay, policy())).toMatchObject({ action: 'AUTO_BOOK', hotel: { property_id: 'GDS-FRA-1', contract_id: 10 } });
+    expect(decideRequest(stay, policy())).toMatchObject({
+      action: 'AUTO_BOOK',
+      hotel: { property_id: 'GDS-FRA-1', contract_id: 10 },
+    });
     expect(decideRequest({ ...stay, property_id: 'OTHER' }, policy())).toMatchObject({ action: 'REVIEW' });
-    expect(decideRequest(stay, policy({ crew_booker_email: null }))).toMatchObject({ action: 'REVIEW', reason: NO_BOOKER });
+    expect(decideRequest(stay, policy({ crew_booker_email: null }))).toMatchObject({
+      action: 'REVIEW',
+      reason: NO_BOOKER,
+    });
   });
 
   test('cancelling classifications make CANCEL items; every other one a NEW_BOOKING', () => {
@@ -176,7 +201,11 @@ describe("an airline's request", () => {
   });
 
   test('the injected item is PENDING_REVIEW at once only when held for review', () => {
-    fc.assert(fc.property(decisionArb, (d) => expect(requestDisposition(d)).toBe(d.action === 'REVIEW' ? 'PENDING_REVIEW' : null)));
+    fc.assert(
+      fc.property(decisionArb, (d) =>
+        expect(requestDisposition(d)).toBe(d.action === 'REVIEW' ? 'PENDING_REVIEW' : null),
+      ),
+    );
     expect(requestDisposition(null)).toBeNull();
   });
 
@@ -209,8 +238,14 @@ describe('PATCH and DELETE', () => {
   });
 
   test('the block must match the booking type', () => {
-    expect(patchBlockIssue('FLIGHT', { hotel: {} })).toEqual({ field: '/hotel', issue: 'does not match a FLIGHT booking' });
-    expect(patchBlockIssue('HOTEL', { flight: {} })).toEqual({ field: '/flight', issue: 'does not match a HOTEL booking' });
+    expect(patchBlockIssue('FLIGHT', { hotel: {} })).toEqual({
+      field: '/hotel',
+      issue: 'does not match a FLIGHT booking',
+    });
+    expect(patchBlockIssue('HOTEL', { flight: {} })).toEqual({
+      field: '/flight',
+      issue: 'does not match a HOTEL booking',
+    });
     expect(patchBlockIssue('HOTEL', { hotel: {} })).toBeNull();
   });
 
@@ -222,7 +257,11 @@ describe('PATCH and DELETE', () => {
     expect(patchPlan(hotelBooking(), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toEqual({
       kind: 'AMEND',
       operation: 'AMEND',
-      changes: { checkin_time_local: '2026-12-10T14:00:00+01:00', checkout_time_local: '2026-12-13T10:00:00+01:00', duty_date: '2026-12-10' },
+      changes: {
+        checkin_time_local: '2026-12-10T14:00:00+01:00',
+        checkout_time_local: '2026-12-13T10:00:00+01:00',
+        duty_date: '2026-12-10',
+      },
     });
   });
 
@@ -236,15 +275,31 @@ describe('PATCH and DELETE', () => {
     );
     expect(plan).toMatchObject({
       kind: 'AMEND',
-      changes: { checkin_time_local: `2026-12-10T${DEFAULT_CHECK_IN}:00+00:00`, checkout_time_local: `2026-12-11T${DEFAULT_CHECK_OUT}:00+00:00` },
+      changes: {
+        checkin_time_local: `2026-12-10T${DEFAULT_CHECK_IN}:00+00:00`,
+        checkout_time_local: `2026-12-11T${DEFAULT_CHECK_OUT}:00+00:00`,
+      },
     });
   });
 
   test('check-out not after check-in is invalid; a cancelled booking or one holding no room cannot be amended', () => {
-    expect(patchPlan(hotelBooking(), { hotel: { check_out_date: '2026-12-10' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'INVALID', field: '/hotel/check_out_date' });
-    expect(patchPlan(hotelBooking({ status: 'CANCELLED' }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'CONFLICT' });
+    expect(patchPlan(hotelBooking(), { hotel: { check_out_date: '2026-12-10' } }, 'me@x', HOTEL, null)).toMatchObject({
+      kind: 'INVALID',
+      field: '/hotel/check_out_date',
+    });
+    expect(
+      patchPlan(
+        hotelBooking({ status: 'CANCELLED' }),
+        { hotel: { check_out_date: '2026-12-13' } },
+        'me@x',
+        HOTEL,
+        null,
+      ),
+    ).toMatchObject({ kind: 'CONFLICT' });
     for (const s of ['FAILED', 'NEEDS_REVIEW'] as const)
-      expect(patchPlan(hotelBooking({ status: s }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toMatchObject({ kind: 'CONFLICT' });
+      expect(
+        patchPlan(hotelBooking({ status: s }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null),
+      ).toMatchObject({ kind: 'CONFLICT' });
   });
 
   test("another property: cancel-and-rebook, at the station hotel's contract and channel when it is the configured one", () => {
@@ -255,12 +310,21 @@ describe('PATCH and DELETE', () => {
         checkin_time_local: '2026-12-10T14:00:00+01:00',
         checkout_time_local: '2026-12-12T10:00:00+01:00',
         duty_date: '2026-12-10',
-        hotel: { property_id: 'NEW', contract_id: 10, contracted_rate: { amount: 120, currency: 'EUR' }, handler_type: 'DIRECT', hotel_config_id: 7, name: 'Airport Hotel FRA' },
+        hotel: {
+          property_id: 'NEW',
+          contract_id: 10,
+          contracted_rate: { amount: 120, currency: 'EUR' },
+          handler_type: 'DIRECT',
+          hotel_config_id: 7,
+          name: 'Airport Hotel FRA',
+        },
         booked_by: 'booker@x',
       },
     });
     // A property the station has not configured: just the property, under the booking's own booker when the airline has none.
-    expect(patchPlan(hotelBooking({ status: 'FAILED' }), { hotel: { property_id: 'ELSE' } }, 'me@x', HOTEL, null)).toMatchObject({
+    expect(
+      patchPlan(hotelBooking({ status: 'FAILED' }), { hotel: { property_id: 'ELSE' } }, 'me@x', HOTEL, null),
+    ).toMatchObject({
       kind: 'REBOOK',
       changes: { hotel: { property_id: 'ELSE' }, booked_by: 'old@x' },
     });
@@ -268,10 +332,16 @@ describe('PATCH and DELETE', () => {
 
   test('any flight change is cancel-and-rebook: a chosen option under the caller, a search under the booking account it had', () => {
     const f: PatchedBooking = { ...hotelBooking(), type: 'FLIGHT', hotel: null };
-    expect(patchPlan(f, { flight: { flight_option_id: 'OPT' } }, 'me@x', undefined, null)).toEqual({ kind: 'REBOOK', changes: { flight: { flight_option_id: 'OPT' }, booked_by: 'me@x' } });
+    expect(patchPlan(f, { flight: { flight_option_id: 'OPT' } }, 'me@x', undefined, null)).toEqual({
+      kind: 'REBOOK',
+      changes: { flight: { flight_option_id: 'OPT' }, booked_by: 'me@x' },
+    });
     expect(patchPlan(f, { flight: { desired_arrival_by: '2026-12-10T12:00:00Z' } }, 'me@x', undefined, null)).toEqual({
       kind: 'REBOOK',
-      changes: { flight: { constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null } }, booked_by: 'old@x' },
+      changes: {
+        flight: { constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null } },
+        booked_by: 'old@x',
+      },
     });
   });
 
@@ -304,8 +374,14 @@ describe('PATCH and DELETE', () => {
 
 describe("a task's end and its retries", () => {
   test('a transient supplier failure is FAILED (retryable), a refusal NEEDS_REVIEW', () => {
-    expect(supplierErrorOutcome({ transient: true, code: 'SUPPLIER_TIMEOUT', message: 'slow' })).toEqual({ status: 'FAILED', reason: 'SUPPLIER_TIMEOUT: slow' });
-    expect(supplierErrorOutcome({ transient: false, code: 'NO_AVAILABILITY', message: 'full' })).toEqual({ status: 'NEEDS_REVIEW', reason: 'supplier refused (NO_AVAILABILITY): full' });
+    expect(supplierErrorOutcome({ transient: true, code: 'SUPPLIER_TIMEOUT', message: 'slow' })).toEqual({
+      status: 'FAILED',
+      reason: 'SUPPLIER_TIMEOUT: slow',
+    });
+    expect(supplierErrorOutcome({ transient: false, code: 'NO_AVAILABILITY', message: 'full' })).toEqual({
+      status: 'NEEDS_REVIEW',
+      reason: 'supplier refused (NO_AVAILABILITY): full',
+    });
     fc.assert(
       fc.property(fc.boolean(), fc.string(), fc.string(), (transient, code, message) =>
         expect(supplierErrorOutcome({ transient, code, message }).status).toBe(transient ? 'FAILED' : 'NEEDS_REVIEW'),
@@ -315,20 +391,33 @@ describe("a task's end and its retries", () => {
   });
 
   test('a manual retry: FAILED only, while retries are left', () => {
-    expect(retryRefusal({ status: 'CONFIRMED', retry_count: 0 }, 3)).toBe('Only a FAILED booking can be retried; this one is CONFIRMED');
+    expect(retryRefusal({ status: 'CONFIRMED', retry_count: 0 }, 3)).toBe(
+      'Only a FAILED booking can be retried; this one is CONFIRMED',
+    );
     expect(retryRefusal({ status: 'FAILED', retry_count: 3 }, 3)).toBe('The booking has used its 3 retries');
     expect(retryRefusal({ status: 'FAILED', retry_count: 2 }, 3)).toBeNull();
-    fc.assert(fc.property(status, fc.nat(10), fc.nat(10), (s, count, max) => expect(retryable({ status: s, retry_count: count }, max)).toBe(s === 'FAILED' && count < max)));
+    fc.assert(
+      fc.property(status, fc.nat(10), fc.nat(10), (s, count, max) =>
+        expect(retryable({ status: s, retry_count: count }, max)).toBe(s === 'FAILED' && count < max),
+      ),
+    );
   });
 
   test('a job is the current task only while PENDING with the same task and attempt; an automatic retry only while FAILED one attempt later', () => {
     fc.assert(
-      fc.property(status, fc.nat(5), fc.nat(7), fc.option(fc.constantFrom('BOOK-1', 'AMEND-2')), fc.option(fc.constantFrom('BOOK-1', 'AMEND-2')), (s, count, attempt, bookingRef, jobRef) => {
-        const b = { status: s, retry_count: count, task_ref: bookingRef };
-        const job = { attempt, ref: jobRef };
-        expect(isCurrentTask(b, job)).toBe(s === 'PENDING' && bookingRef === jobRef && attempt === count + 1);
-        expect(automaticRetryApplies(b, job)).toBe(s === 'FAILED' && bookingRef === jobRef && attempt === count + 2);
-      }),
+      fc.property(
+        status,
+        fc.nat(5),
+        fc.nat(7),
+        fc.option(fc.constantFrom('BOOK-1', 'AMEND-2')),
+        fc.option(fc.constantFrom('BOOK-1', 'AMEND-2')),
+        (s, count, attempt, bookingRef, jobRef) => {
+          const b = { status: s, retry_count: count, task_ref: bookingRef };
+          const job = { attempt, ref: jobRef };
+          expect(isCurrentTask(b, job)).toBe(s === 'PENDING' && bookingRef === jobRef && attempt === count + 1);
+          expect(automaticRetryApplies(b, job)).toBe(s === 'FAILED' && bookingRef === jobRef && attempt === count + 2);
+        },
+      ),
     );
   });
 
@@ -336,7 +425,11 @@ describe("a task's end and its retries", () => {
     expect(taskOperation({ task_operation: 'AMEND', task_ref: 'BOOK-1' })).toBe('AMEND');
     expect(taskOperation({ task_operation: null, task_ref: taskRefOf('CANCEL', 'x-y') })).toBe('CANCEL');
     expect(taskOperation({ task_ref: null })).toBe('BOOK');
-    fc.assert(fc.property(fc.constantFrom('BOOK', 'AMEND', 'CANCEL' as const), fc.uuid(), (op, id) => expect(taskOperation({ task_ref: taskRefOf(op, id) })).toBe(op)));
+    fc.assert(
+      fc.property(fc.constantFrom('BOOK', 'AMEND', 'CANCEL' as const), fc.uuid(), (op, id) =>
+        expect(taskOperation({ task_ref: taskRefOf(op, id) })).toBe(op),
+      ),
+    );
   });
 });
 
@@ -351,11 +444,17 @@ describe('supplier idempotency references', () => {
 
   test('distinct tasks of a booking never share a reference; the same task always has the same one', () => {
     fc.assert(
-      fc.property(fc.uuid(), fc.uuid(), fc.uuid(), fc.constantFrom('book', 'cancel', 'amend' as const), (b, t1, t2, step) => {
-        expect(supplierReference(step, b, t1)).toBe(supplierReference(step, b, t1));
-        if (t1 !== t2) expect(supplierReference(step, b, t1)).not.toBe(supplierReference(step, b, t2));
-        if (step !== 'amend') expect(supplierReference(step, b)).not.toBe(supplierReference(step, b, t1));
-      }),
+      fc.property(
+        fc.uuid(),
+        fc.uuid(),
+        fc.uuid(),
+        fc.constantFrom('book', 'cancel', 'amend' as const),
+        (b, t1, t2, step) => {
+          expect(supplierReference(step, b, t1)).toBe(supplierReference(step, b, t1));
+          if (t1 !== t2) expect(supplierReference(step, b, t1)).not.toBe(supplierReference(step, b, t2));
+          if (step !== 'amend') expect(supplierReference(step, b)).not.toBe(supplierReference(step, b, t1));
+        },
+      ),
     );
   });
 
@@ -367,7 +466,13 @@ describe('supplier idempotency references', () => {
 });
 
 describe('what a request books and what a supplier answer makes of it', () => {
-  const auto = { action: 'AUTO_BOOK', auto_eligible: true, reason: null, recommended_action: null, flight_options_url: null } as Decision;
+  const auto = {
+    action: 'AUTO_BOOK',
+    auto_eligible: true,
+    reason: null,
+    recommended_action: null,
+    flight_options_url: null,
+  } as Decision;
 
   test("a request's date: the stay's check-in; a flight's body date, else its anchors', else the offer's local departure date", () => {
     expect(requestDutyDate('HOTEL', { check_in_date: '2026-12-10' }, '2026-01-01', null, null)).toBe('2026-12-10');
@@ -377,20 +482,43 @@ describe('what a request books and what a supplier answer makes of it', () => {
   });
 
   test("a request's blocks: the chosen hotel, else the pinned property; a flight's option or constraints", () => {
-    const chosen = { ...auto, hotel: { hotel_config_id: 7, property_id: 'P', handler_type: 'GDS' as const, name: null, contract_id: 1, rate: { amount: 1, currency: 'EUR' } } };
+    const chosen = {
+      ...auto,
+      hotel: {
+        hotel_config_id: 7,
+        property_id: 'P',
+        handler_type: 'GDS' as const,
+        name: null,
+        contract_id: 1,
+        rate: { amount: 1, currency: 'EUR' },
+      },
+    };
     expect(requestBlocks('HOTEL', chosen, 'X', undefined).hotel).toMatchObject({ property_id: 'P', contract_id: 1 });
     expect(requestBlocks('HOTEL', auto, 'X', undefined)).toEqual({ hotel: { property_id: 'X' }, flight: null });
     expect(requestBlocks('HOTEL', auto, undefined, undefined)).toEqual({ hotel: null, flight: null });
-    expect(requestBlocks('FLIGHT', auto, undefined, { flight_option_id: 'O', arrive_by: '2026-12-10T12:00:00Z' })).toEqual({
+    expect(
+      requestBlocks('FLIGHT', auto, undefined, { flight_option_id: 'O', arrive_by: '2026-12-10T12:00:00Z' }),
+    ).toEqual({
       hotel: null,
-      flight: { flight_option_id: 'O', constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null } },
+      flight: {
+        flight_option_id: 'O',
+        constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null },
+      },
     });
   });
 
   test('a reserved room: booked at the contracted rate; a different price is held under STRICT and flagged under LOOSE', () => {
     const eur = (amount: number) => ({ amount, currency: 'EUR' });
-    expect(reservationOutcome(eur(100), eur(100), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED')).toEqual({ status: 'CONFIRMED', reason: null, rate_flag: null });
-    expect(reservationOutcome(null, eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'MODIFIED')).toEqual({ status: 'MODIFIED', reason: null, rate_flag: null });
+    expect(reservationOutcome(eur(100), eur(100), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED')).toEqual({
+      status: 'CONFIRMED',
+      reason: null,
+      rate_flag: null,
+    });
+    expect(reservationOutcome(null, eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'MODIFIED')).toEqual({
+      status: 'MODIFIED',
+      reason: null,
+      rate_flag: null,
+    });
     const strict = reservationOutcome(eur(100), eur(130), '2026-12-10', 'STRICT', NO_FX_RATES, 'CONFIRMED');
     expect(strict.status).toBe('NEEDS_REVIEW');
     expect(strict.reason).toMatch(/^rate mismatch: /);
@@ -401,38 +529,84 @@ describe('what a request books and what a supplier answer makes of it', () => {
   test('a ticket above the ceiling is held for review unless the airline chose it', () => {
     const fare = { amount: 900, currency: 'EUR' };
     const ceiling = { amount: 500, currency: 'EUR' };
-    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toMatchObject({ status: 'NEEDS_REVIEW', reason: expect.stringMatching(/^at ticketing: fare /) });
-    expect(ticketingOutcome(true, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toEqual({ status: 'CONFIRMED', reason: null });
-    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', null, NO_FX_RATES)).toEqual({ status: 'CONFIRMED', reason: null });
+    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      reason: expect.stringMatching(/^at ticketing: fare /),
+    });
+    expect(ticketingOutcome(true, fare, '2026-12-10T08:00:00+01:00', ceiling, NO_FX_RATES)).toEqual({
+      status: 'CONFIRMED',
+      reason: null,
+    });
+    expect(ticketingOutcome(false, fare, '2026-12-10T08:00:00+01:00', null, NO_FX_RATES)).toEqual({
+      status: 'CONFIRMED',
+      reason: null,
+    });
   });
 
   test('a rebooked flight change is MODIFIED; any other end stands', () => {
-    fc.assert(fc.property(fc.constantFrom('CONFIRMED', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED'), (s) => expect(amendedStatus(s)).toBe(s === 'CONFIRMED' ? 'MODIFIED' : s)));
+    fc.assert(
+      fc.property(fc.constantFrom('CONFIRMED', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED'), (s) =>
+        expect(amendedStatus(s)).toBe(s === 'CONFIRMED' ? 'MODIFIED' : s),
+      ),
+    );
   });
 });
 
 describe('urgentEvents', () => {
   test("only a P1 task's webhook events go first; a task without a priority is not urgent", () => {
-    expect(['P1', 'P2', 'P3', 'P4', null, undefined].map((p) => urgentEvents(p as never))).toEqual([true, false, false, false, false, false]);
+    expect(['P1', 'P2', 'P3', 'P4', null, undefined].map((p) => urgentEvents(p as never))).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
 describe('requestIssues', () => {
   const anchors = { traveller_email: 't@x' };
   test('the block its type needs and no other; irop_ref for IROP; a hotel city or property and a later check-out', () => {
-    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([{ field: '/hotel', issue: 'is required when type is HOTEL' }]);
+    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([
+      { field: '/hotel', issue: 'is required when type is HOTEL' },
+    ]);
     expect(
-      requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', source: 'IROP', anchors, hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' } } as never, false).map(
-        (i) => i.field,
-      ),
+      requestIssues(
+        {
+          type: 'HOTEL',
+          classification: 'NEW_LAYOVER',
+          source: 'IROP',
+          anchors,
+          hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' },
+        } as never,
+        false,
+      ).map((i) => i.field),
     ).toEqual(['/irop_ref', '/hotel/city', '/hotel/check_out_date']);
-    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors, hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 } } as never, false)).toEqual([]);
+    expect(
+      requestIssues(
+        {
+          type: 'HOTEL',
+          classification: 'NEW_LAYOVER',
+          anchors,
+          hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 },
+        } as never,
+        false,
+      ),
+    ).toEqual([]);
   });
 
   test('a flight needs its route and date, unless a commit names an option; a cancellation needs only a date', () => {
     const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD', dutyDate?: string) =>
-      requestIssues({ type: 'FLIGHT', classification, anchors: { ...anchors, duty_date: dutyDate }, flight: f } as never, commit).map((i) => `${i.field} ${i.issue}`);
-    expect(flight({}, false)).toEqual(['/flight/from_airport is required', '/flight/to_airport is required', '/flight/depart_date is required']);
+      requestIssues(
+        { type: 'FLIGHT', classification, anchors: { ...anchors, duty_date: dutyDate }, flight: f } as never,
+        commit,
+      ).map((i) => `${i.field} ${i.issue}`);
+    expect(flight({}, false)).toEqual([
+      '/flight/from_airport is required',
+      '/flight/to_airport is required',
+      '/flight/depart_date is required',
+    ]);
     expect(flight({}, true)).toEqual([
       '/flight/from_airport is required without flight_option_id',
       '/flight/to_airport is required without flight_option_id',
@@ -440,11 +614,17 @@ describe('requestIssues', () => {
     ]);
     expect(flight({ flight_option_id: 'O' }, true)).toEqual([]);
     // The date finds the booking to cancel: the flight's, the anchors' or a committed offer's.
-    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual(['/flight/depart_date or anchors.duty_date is required to find the booking to cancel']);
-    expect(flight({}, false, 'IROP_HOTEL_CANCEL')).toEqual(['/flight/depart_date or anchors.duty_date is required to find the booking to cancel']);
+    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual([
+      '/flight/depart_date or anchors.duty_date is required to find the booking to cancel',
+    ]);
+    expect(flight({}, false, 'IROP_HOTEL_CANCEL')).toEqual([
+      '/flight/depart_date or anchors.duty_date is required to find the booking to cancel',
+    ]);
     expect(flight({ depart_date: '2026-12-10' }, false, 'DEADHEAD_CANCELLED')).toEqual([]);
     expect(flight({}, false, 'DEADHEAD_CANCELLED', '2026-12-10')).toEqual([]);
     expect(flight({ flight_option_id: 'O' }, true, 'DEADHEAD_CANCELLED')).toEqual([]);
-    expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual(['/flight/to_airport must differ from from_airport']);
+    expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual([
+      '/flight/to_airport must differ from from_airport',
+    ]);
   });
 });

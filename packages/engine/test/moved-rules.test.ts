@@ -80,7 +80,11 @@ describe('bookingContextOf', () => {
   });
 
   test('an airline with nothing configured: no booker, lookback 0, the default flight config, no versions', () => {
-    const ctx = bookingContextOf(facts({ company: undefined, rules: undefined, flights: undefined, hotelVersion: undefined, contracts: [] }), '2026-06-01T00:00:00Z', flightOptionsUrl);
+    const ctx = bookingContextOf(
+      facts({ company: undefined, rules: undefined, flights: undefined, hotelVersion: undefined, contracts: [] }),
+      '2026-06-01T00:00:00Z',
+      flightOptionsUrl,
+    );
     expect(ctx.policy.crew_booker_email).toBeNull();
     expect(ctx.policy.cancellation_lookback_days).toBe(0);
     expect(ctx.flightConfig).toEqual(DEFAULT_FLIGHT_CONFIG);
@@ -88,7 +92,9 @@ describe('bookingContextOf', () => {
   });
 
   test('flightPolicyOf: the default config and no ceiling unless set', () => {
-    expect(flightPolicyOf({ carrier_code: 'XY', snapshot: null, auto_book_max_price: null, fxRates: [] })).toMatchObject({
+    expect(
+      flightPolicyOf({ carrier_code: 'XY', snapshot: null, auto_book_max_price: null, fxRates: [] }),
+    ).toMatchObject({
       carrier_code: 'XY',
       flightConfig: DEFAULT_FLIGHT_CONFIG,
       maxPrice: null,
@@ -120,7 +126,11 @@ describe('rowSettlement', () => {
 });
 
 describe('coverage of query rows', () => {
-  const stay = { station: 'FRA', checkin_time_local: '2026-06-01T15:00:00+02:00', checkout_time_local: '2026-06-02T11:00:00+02:00' };
+  const stay = {
+    station: 'FRA',
+    checkin_time_local: '2026-06-01T15:00:00+02:00',
+    checkout_time_local: '2026-06-02T11:00:00+02:00',
+  };
   const layover = (over: Record<string, unknown> = {}) => ({
     origin: 'ROSTERED' as const,
     row_key: 'k',
@@ -137,7 +147,9 @@ describe('coverage of query rows', () => {
 
   test('a held booking for exactly the stay covers it; none leaves it uncovered; a pending one puts it at risk', () => {
     expect(classifyLayovers([layover()])).toMatchObject([{ row_key: 'k', status: 'COVERED', reason: null }]);
-    expect(classifyLayovers([layover({ booking_id: null, booking_status: null })])).toMatchObject([{ status: 'UNCOVERED' }]);
+    expect(classifyLayovers([layover({ booking_id: null, booking_status: null })])).toMatchObject([
+      { status: 'UNCOVERED' },
+    ]);
     expect(classifyLayovers([layover({ booking_status: 'PENDING' })])).toMatchObject([{ status: 'AT_RISK' }]);
   });
 
@@ -146,7 +158,13 @@ describe('coverage of query rows', () => {
   });
 
   test('deadhead legs the same way', () => {
-    const leg = { from_airport: 'FRA', to_airport: 'MUC', flight_number: 'XY1', dep_time_local: '2026-06-01T08:00:00+02:00', arr_time_local: '2026-06-01T09:00:00+02:00' };
+    const leg = {
+      from_airport: 'FRA',
+      to_airport: 'MUC',
+      flight_number: 'XY1',
+      dep_time_local: '2026-06-01T08:00:00+02:00',
+      arr_time_local: '2026-06-01T09:00:00+02:00',
+    };
     const row = {
       origin: 'ROSTERED' as const,
       row_key: 'd',
@@ -203,8 +221,12 @@ describe('rosteredRowsIn', () => {
       deadheads: [leg('in', '2026-06-01'), leg('out', '2026-05-31')],
       flaggedKeys: ['f'],
     });
-    expect(out.layovers.map((l) => [l.row_key, l.roster_date, l.traveller_email])).toEqual([['in', '2026-06-02', 'a@x']]);
-    expect(out.deadheads.map((d) => [d.row_key, d.roster_date, d.dep_at])).toEqual([['in', '2026-06-01', '2026-06-01T08:00:00+02:00']]);
+    expect(out.layovers.map((l) => [l.row_key, l.roster_date, l.traveller_email])).toEqual([
+      ['in', '2026-06-02', 'a@x'],
+    ]);
+    expect(out.deadheads.map((d) => [d.row_key, d.roster_date, d.dep_at])).toEqual([
+      ['in', '2026-06-01', '2026-06-01T08:00:00+02:00'],
+    ]);
     expect(out.flaggedKeys).toEqual(['f']);
   });
 });

@@ -27,24 +27,67 @@ import type { BookingStatus } from '../src/types';
 // ---------------------------------------------------------------- fixtures
 
 const eur = (amount: number): Money => ({ amount, currency: 'EUR' });
-const period = (from: string, to: string, amount: number): RatePeriod => ({ effective_from: from, effective_to: to, rate: eur(amount) });
+const period = (from: string, to: string, amount: number): RatePeriod => ({
+  effective_from: from,
+  effective_to: to,
+  rate: eur(amount),
+});
 
-const STD: HotelTerms = { policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 };
-const GUAR: HotelTerms = { policy: 'GUARANTEED', guaranteed_early_check_in_time: '06:00', guaranteed_late_check_out_time: '18:00' };
+const STD: HotelTerms = {
+  policy: 'STANDARD',
+  standard_check_in_time: '15:00',
+  standard_check_out_time: '11:00',
+  buffer_minutes: 30,
+};
+const GUAR: HotelTerms = {
+  policy: 'GUARANTEED',
+  guaranteed_early_check_in_time: '06:00',
+  guaranteed_late_check_out_time: '18:00',
+};
 const FLEX: HotelTerms = { policy: 'FLEXIBLE', flex_window_minutes: 120 };
 
 function contract(over: Partial<ContractTerms> = {}): ContractTerms {
-  return { contract_id: 10, contract_from: '2026-12-01', contract_to: '2026-12-31', automated_booking_enabled: true, rate_periods: [period('2026-12-01', '2026-12-31', 120)], ...over };
+  return {
+    contract_id: 10,
+    contract_from: '2026-12-01',
+    contract_to: '2026-12-31',
+    automated_booking_enabled: true,
+    rate_periods: [period('2026-12-01', '2026-12-31', 120)],
+    ...over,
+  };
 }
 
 function stationHotel(over: Partial<StationHotel> = {}): StationHotel {
-  return { hotel_config_id: 7, station: 'FRA', property_id: 'GDS-FRA-1', handler_type: 'GDS', name: 'Airport Hotel FRA', terms: STD, contracts: [contract()], ...over };
+  return {
+    hotel_config_id: 7,
+    station: 'FRA',
+    property_id: 'GDS-FRA-1',
+    handler_type: 'GDS',
+    name: 'Airport Hotel FRA',
+    terms: STD,
+    contracts: [contract()],
+    ...over,
+  };
 }
 
-const ALL_ON = { deadhead_auto_booking: true, booking_modification: true, swap_execution: true, cancellation_execution: true };
-const ALL_OFF = { deadhead_auto_booking: false, booking_modification: false, swap_execution: false, cancellation_execution: false };
+const ALL_ON = {
+  deadhead_auto_booking: true,
+  booking_modification: true,
+  swap_execution: true,
+  cancellation_execution: true,
+};
+const ALL_OFF = {
+  deadhead_auto_booking: false,
+  booking_modification: false,
+  swap_execution: false,
+  cancellation_execution: false,
+};
 
-type CtxOver = Omit<Partial<PolicyContext>, 'settings'> & { settings?: Partial<PolicyContext['settings']>; hotel?: StationHotel | null; dob?: boolean };
+type CtxOver = Omit<Partial<PolicyContext>, 'settings'> & {
+  settings?: Partial<PolicyContext['settings']>;
+  hotel?: StationHotel | null;
+  dob?: boolean;
+};
 
 /** Every lever on, a booker, a contracted hotel at FRA and a traveller with a date of birth, unless told otherwise. */
 function ctx(over: CtxOver = {}): PolicyContext {
@@ -79,8 +122,10 @@ function item(over: Partial<PolicyItem> = {}): PolicyItem {
   };
 }
 const newLayover = (over: Partial<PolicyItem> = {}) => item(over);
-const modifyLayover = (over: Partial<PolicyItem> = {}) => item({ subtype: 'MODIFY', classification: 'LAYOVER_DATE_CHANGE', booking_status: 'CONFIRMED', ...over });
-const cancelLayover = (over: Partial<PolicyItem> = {}) => item({ subtype: 'CANCEL', classification: 'LAYOVER_CANCELLED', booking_status: 'CONFIRMED', ...over });
+const modifyLayover = (over: Partial<PolicyItem> = {}) =>
+  item({ subtype: 'MODIFY', classification: 'LAYOVER_DATE_CHANGE', booking_status: 'CONFIRMED', ...over });
+const cancelLayover = (over: Partial<PolicyItem> = {}) =>
+  item({ subtype: 'CANCEL', classification: 'LAYOVER_CANCELLED', booking_status: 'CONFIRMED', ...over });
 const flightItem = (over: Partial<PolicyItem>): PolicyItem => ({
   action_id: 'act-dh',
   type: 'FLIGHT',
@@ -91,8 +136,10 @@ const flightItem = (over: Partial<PolicyItem>): PolicyItem => ({
   ...over,
 });
 const newDeadhead = (over: Partial<PolicyItem> = {}) => flightItem(over);
-const deadheadTimeChange = (over: Partial<PolicyItem> = {}) => flightItem({ subtype: 'MODIFY', classification: 'DEADHEAD_TIME_CHANGE', booking_status: 'CONFIRMED', ...over });
-const deadheadCancelled = (over: Partial<PolicyItem> = {}) => flightItem({ subtype: 'CANCEL', classification: 'DEADHEAD_CANCELLED', booking_status: 'CONFIRMED', ...over });
+const deadheadTimeChange = (over: Partial<PolicyItem> = {}) =>
+  flightItem({ subtype: 'MODIFY', classification: 'DEADHEAD_TIME_CHANGE', booking_status: 'CONFIRMED', ...over });
+const deadheadCancelled = (over: Partial<PolicyItem> = {}) =>
+  flightItem({ subtype: 'CANCEL', classification: 'DEADHEAD_CANCELLED', booking_status: 'CONFIRMED', ...over });
 
 /** A REVIEW decision: not auto-eligible, with a reason a person can act on. */
 function expectReview(d: Decision, reason?: string | RegExp) {
@@ -132,7 +179,14 @@ describe('decide: operator levers (spec 1 operator-settings table)', () => {
   it('booking_modification on: a hotel date change on a live booking is AUTO_MODIFY at the contracted hotel', () => {
     const d = decide(modifyLayover(), ctx());
     expectAuto(d, 'AUTO_MODIFY');
-    expect(d.hotel).toEqual({ hotel_config_id: 7, property_id: 'GDS-FRA-1', handler_type: 'GDS', name: 'Airport Hotel FRA', contract_id: 10, rate: eur(120) });
+    expect(d.hotel).toEqual({
+      hotel_config_id: 7,
+      property_id: 'GDS-FRA-1',
+      handler_type: 'GDS',
+      name: 'Airport Hotel FRA',
+      contract_id: 10,
+      rate: eur(120),
+    });
   });
 
   it('booking_modification on: a deadhead time change on a live booking is AUTO_MODIFY', () => {
@@ -183,14 +237,50 @@ describe('decide: operator levers (spec 1 operator-settings table)', () => {
 
   it('cancellation lookback 0 (default): a checkout on the processing date is still cancelled, one the day before is review', () => {
     const c = ctx({ cancellation_lookback_days: 0, processedAt: '2026-12-05T10:00:00Z' });
-    expectAuto(decide(cancelLayover({ checkin_time_local: at('2026-12-04', '16:00'), checkout_time_local: at('2026-12-05', '09:00') }), c), 'AUTO_CANCEL');
-    expectReview(decide(cancelLayover({ checkin_time_local: at('2026-12-03', '16:00'), checkout_time_local: at('2026-12-04', '09:00') }), c), /lookback/);
+    expectAuto(
+      decide(
+        cancelLayover({
+          checkin_time_local: at('2026-12-04', '16:00'),
+          checkout_time_local: at('2026-12-05', '09:00'),
+        }),
+        c,
+      ),
+      'AUTO_CANCEL',
+    );
+    expectReview(
+      decide(
+        cancelLayover({
+          checkin_time_local: at('2026-12-03', '16:00'),
+          checkout_time_local: at('2026-12-04', '09:00'),
+        }),
+        c,
+      ),
+      /lookback/,
+    );
   });
 
   it('cancellation lookback N: a checkout N days before the processing date is eligible, N+1 days before is review', () => {
     const c = ctx({ cancellation_lookback_days: 3, processedAt: '2026-12-05T10:00:00Z' });
-    expectAuto(decide(cancelLayover({ checkin_time_local: at('2026-12-01', '16:00'), checkout_time_local: at('2026-12-02', '09:00') }), c), 'AUTO_CANCEL');
-    expectReview(decide(cancelLayover({ checkin_time_local: at('2026-11-30', '16:00'), checkout_time_local: at('2026-12-01', '09:00') }), c), /lookback \(3 days\)/);
+    expectAuto(
+      decide(
+        cancelLayover({
+          checkin_time_local: at('2026-12-01', '16:00'),
+          checkout_time_local: at('2026-12-02', '09:00'),
+        }),
+        c,
+      ),
+      'AUTO_CANCEL',
+    );
+    expectReview(
+      decide(
+        cancelLayover({
+          checkin_time_local: at('2026-11-30', '16:00'),
+          checkout_time_local: at('2026-12-01', '09:00'),
+        }),
+        c,
+      ),
+      /lookback \(3 days\)/,
+    );
   });
 
   it('cancellation lookback does not apply to a future stay', () => {
@@ -199,7 +289,14 @@ describe('decide: operator levers (spec 1 operator-settings table)', () => {
 
   it('every lever off: every non-UNCHANGED item is review', () => {
     const c = ctx({ settings: ALL_OFF });
-    for (const i of [newDeadhead(), modifyLayover(), deadheadTimeChange(), cancelLayover(), deadheadCancelled(), newLayover({ classification: 'SWAP_IN' })]) {
+    for (const i of [
+      newDeadhead(),
+      modifyLayover(),
+      deadheadTimeChange(),
+      cancelLayover(),
+      deadheadCancelled(),
+      newLayover({ classification: 'SWAP_IN' }),
+    ]) {
       expectReview(decide(i, c));
     }
   });
@@ -254,11 +351,15 @@ describe('decide: crew booking account (rule 11) and date of birth (rule 14)', (
 
 describe('decide: hotel check-in/check-out policy (rule 8 deviations)', () => {
   const withTerms = (terms: HotelTerms) => ctx({ hotel: stationHotel({ terms }) });
-  const stay = (checkin: string, checkout: string) => newLayover({ checkin_time_local: checkin, checkout_time_local: checkout });
+  const stay = (checkin: string, checkout: string) =>
+    newLayover({ checkin_time_local: checkin, checkout_time_local: checkout });
 
   it('STANDARD: a check-in before the standard time beyond the buffer is review (early check-in)', () => {
     // 15:00 - 30 min buffer = 14:30; 14:29 is early.
-    expectReview(decide(stay(at('2026-12-10', '14:29'), at('2026-12-11', '09:00')), withTerms(STD)), /early check-in at 14:29.*STANDARD/);
+    expectReview(
+      decide(stay(at('2026-12-10', '14:29'), at('2026-12-11', '09:00')), withTerms(STD)),
+      /early check-in at 14:29.*STANDARD/,
+    );
   });
 
   it('STANDARD: a check-in early by no more than the buffer is auto-booked', () => {
@@ -267,22 +368,34 @@ describe('decide: hotel check-in/check-out policy (rule 8 deviations)', () => {
 
   it('STANDARD without buffer_minutes: any minute early is review', () => {
     const { buffer_minutes: _drop, ...noBuffer } = STD;
-    expectReview(decide(stay(at('2026-12-10', '14:59'), at('2026-12-11', '09:00')), withTerms(noBuffer)), /early check-in/);
+    expectReview(
+      decide(stay(at('2026-12-10', '14:59'), at('2026-12-11', '09:00')), withTerms(noBuffer)),
+      /early check-in/,
+    );
     expectAuto(decide(stay(at('2026-12-10', '15:00'), at('2026-12-11', '09:00')), withTerms(noBuffer)), 'AUTO_BOOK');
   });
 
   it('STANDARD: a check-out after the standard time beyond the buffer is review (late check-out); within the buffer is auto', () => {
-    expectReview(decide(stay(at('2026-12-10', '16:00'), at('2026-12-11', '11:31')), withTerms(STD)), /late check-out at 11:31/);
+    expectReview(
+      decide(stay(at('2026-12-10', '16:00'), at('2026-12-11', '11:31')), withTerms(STD)),
+      /late check-out at 11:31/,
+    );
     expectAuto(decide(stay(at('2026-12-10', '16:00'), at('2026-12-11', '11:30')), withTerms(STD)), 'AUTO_BOOK');
   });
 
   it('GUARANTEED: a check-in before the guaranteed early check-in time is review; at it is auto', () => {
-    expectReview(decide(stay(at('2026-12-10', '05:59'), at('2026-12-11', '09:00')), withTerms(GUAR)), /early check-in at 05:59.*GUARANTEED/);
+    expectReview(
+      decide(stay(at('2026-12-10', '05:59'), at('2026-12-11', '09:00')), withTerms(GUAR)),
+      /early check-in at 05:59.*GUARANTEED/,
+    );
     expectAuto(decide(stay(at('2026-12-10', '06:00'), at('2026-12-11', '09:00')), withTerms(GUAR)), 'AUTO_BOOK');
   });
 
   it('GUARANTEED: a check-out after the guaranteed late check-out time is review; at it is auto', () => {
-    expectReview(decide(stay(at('2026-12-10', '16:00'), at('2026-12-11', '18:01')), withTerms(GUAR)), /late check-out at 18:01.*GUARANTEED/);
+    expectReview(
+      decide(stay(at('2026-12-10', '16:00'), at('2026-12-11', '18:01')), withTerms(GUAR)),
+      /late check-out at 18:01.*GUARANTEED/,
+    );
     expectAuto(decide(stay(at('2026-12-10', '16:00'), at('2026-12-11', '18:00')), withTerms(GUAR)), 'AUTO_BOOK');
   });
 
@@ -304,7 +417,10 @@ describe('decide: hotel check-in/check-out policy (rule 8 deviations)', () => {
   it('FLEXIBLE: a stay up to its nights plus flex_window_minutes is auto; one minute more is review (overrun)', () => {
     // One night: 24 h + 120 min allowed. 08:00 -> 10:00 next day is exactly 26 h.
     expectAuto(decide(stay(at('2026-12-10', '08:00'), at('2026-12-11', '10:00')), withTerms(FLEX)), 'AUTO_BOOK');
-    expectReview(decide(stay(at('2026-12-10', '08:00'), at('2026-12-11', '10:01')), withTerms(FLEX)), "the stay overruns the hotel's flexible window by 1 minutes");
+    expectReview(
+      decide(stay(at('2026-12-10', '08:00'), at('2026-12-11', '10:01')), withTerms(FLEX)),
+      "the stay overruns the hotel's flexible window by 1 minutes",
+    );
   });
 
   it('FLEXIBLE: the window scales with the number of nights and adds the buffer', () => {
@@ -334,7 +450,10 @@ describe('stayDeviation', () => {
 // ---------------------------------------------------------------- decide: contract coverage
 
 describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hotel contract and contracted rates")', () => {
-  const twoNights = newLayover({ checkin_time_local: at('2026-12-10', '16:00'), checkout_time_local: at('2026-12-12', '09:00') });
+  const twoNights = newLayover({
+    checkin_time_local: at('2026-12-10', '16:00'),
+    checkout_time_local: at('2026-12-12', '09:00'),
+  });
 
   it('no hotel configured at the station: review with `no hotel configuration exists for station XXX`', () => {
     const d = decide(newLayover(), ctx({ hotel: null }));
@@ -351,21 +470,33 @@ describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hote
   });
 
   it('contract with automated booking disabled: review with the no-configuration message', () => {
-    expectReview(decide(newLayover(), ctx({ hotel: stationHotel({ contracts: [contract({ automated_booking_enabled: false })] }) })), NO_CONFIG_FRA);
+    expectReview(
+      decide(
+        newLayover(),
+        ctx({ hotel: stationHotel({ contracts: [contract({ automated_booking_enabled: false })] }) }),
+      ),
+      NO_CONFIG_FRA,
+    );
   });
 
   it('contract not covering a night of the stay: review', () => {
-    const hotel = stationHotel({ contracts: [contract({ contract_to: '2026-12-10', rate_periods: [period('2026-12-01', '2026-12-10', 120)] })] });
+    const hotel = stationHotel({
+      contracts: [contract({ contract_to: '2026-12-10', rate_periods: [period('2026-12-01', '2026-12-10', 120)] })],
+    });
     expectReview(decide(twoNights, ctx({ hotel })), NO_CONFIG_FRA);
   });
 
   it('contract starting after the first night: review', () => {
-    const hotel = stationHotel({ contracts: [contract({ contract_from: '2026-12-11', rate_periods: [period('2026-12-11', '2026-12-31', 120)] })] });
+    const hotel = stationHotel({
+      contracts: [contract({ contract_from: '2026-12-11', rate_periods: [period('2026-12-11', '2026-12-31', 120)] })],
+    });
     expectReview(decide(twoNights, ctx({ hotel })), NO_CONFIG_FRA);
   });
 
   it('the check-out day is not a night: a contract ending on the last night covers the stay', () => {
-    const hotel = stationHotel({ contracts: [contract({ contract_to: '2026-12-11', rate_periods: [period('2026-12-01', '2026-12-11', 120)] })] });
+    const hotel = stationHotel({
+      contracts: [contract({ contract_to: '2026-12-11', rate_periods: [period('2026-12-01', '2026-12-11', 120)] })],
+    });
     expectAuto(decide(twoNights, ctx({ hotel })), 'AUTO_BOOK');
   });
 
@@ -375,11 +506,18 @@ describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hote
   });
 
   it('a contract without any rate period: review', () => {
-    expectReview(decide(newLayover(), ctx({ hotel: stationHotel({ contracts: [contract({ rate_periods: [] })] }) })), NO_CONFIG_FRA);
+    expectReview(
+      decide(newLayover(), ctx({ hotel: stationHotel({ contracts: [contract({ rate_periods: [] })] }) })),
+      NO_CONFIG_FRA,
+    );
   });
 
   it('rate periods together covering every night: booked at the rate of the first night', () => {
-    const hotel = stationHotel({ contracts: [contract({ rate_periods: [period('2026-12-01', '2026-12-10', 110), period('2026-12-11', '2026-12-31', 150)] })] });
+    const hotel = stationHotel({
+      contracts: [
+        contract({ rate_periods: [period('2026-12-01', '2026-12-10', 110), period('2026-12-11', '2026-12-31', 150)] }),
+      ],
+    });
     const d = decide(twoNights, ctx({ hotel }));
     expectAuto(d, 'AUTO_BOOK');
     expect(d.hotel?.rate).toEqual(eur(110));
@@ -387,7 +525,10 @@ describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hote
 
   it('a disabled contract is skipped in favour of an enabled one that covers the stay', () => {
     const hotel = stationHotel({
-      contracts: [contract({ contract_id: 1, automated_booking_enabled: false }), contract({ contract_id: 2, rate_periods: [period('2026-12-01', '2026-12-31', 99)] })],
+      contracts: [
+        contract({ contract_id: 1, automated_booking_enabled: false }),
+        contract({ contract_id: 2, rate_periods: [period('2026-12-01', '2026-12-31', 99)] }),
+      ],
     });
     const d = decide(newLayover(), ctx({ hotel }));
     expectAuto(d, 'AUTO_BOOK');
@@ -396,7 +537,14 @@ describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hote
 
   it('the AUTO_BOOK decision names the hotel, its channel and the contract', () => {
     const hotel = stationHotel({ handler_type: 'DIRECT', property_id: 'AIRLINE-1', name: null });
-    expect(decide(newLayover(), ctx({ hotel })).hotel).toEqual({ hotel_config_id: 7, property_id: 'AIRLINE-1', handler_type: 'DIRECT', name: null, contract_id: 10, rate: eur(120) });
+    expect(decide(newLayover(), ctx({ hotel })).hotel).toEqual({
+      hotel_config_id: 7,
+      property_id: 'AIRLINE-1',
+      handler_type: 'DIRECT',
+      name: null,
+      contract_id: 10,
+      rate: eur(120),
+    });
   });
 
   it('pinned property that is not the station hotel: review with the no-configuration message', () => {
@@ -409,14 +557,24 @@ describe('decide: hotel contract coverage (DESIGN 4; spec 1 operator table "Hote
   });
 
   it('contract coverage is checked on an amendment too', () => {
-    expectReview(decide(modifyLayover(), ctx({ hotel: stationHotel({ contracts: [contract({ automated_booking_enabled: false })] }) })), NO_CONFIG_FRA);
+    expectReview(
+      decide(
+        modifyLayover(),
+        ctx({ hotel: stationHotel({ contracts: [contract({ automated_booking_enabled: false })] }) }),
+      ),
+      NO_CONFIG_FRA,
+    );
   });
 });
 
 describe('contractedRate and stayNights', () => {
   it('stayNights: check-in date up to the day before check-out', () => {
     expect(stayNights(at('2026-12-10', '16:00'), at('2026-12-11', '09:00'))).toEqual(['2026-12-10']);
-    expect(stayNights(at('2026-12-30', '16:00'), at('2027-01-02', '09:00'))).toEqual(['2026-12-30', '2026-12-31', '2027-01-01']);
+    expect(stayNights(at('2026-12-30', '16:00'), at('2027-01-02', '09:00'))).toEqual([
+      '2026-12-30',
+      '2026-12-31',
+      '2027-01-01',
+    ]);
   });
 
   it('stayNights: a same-day stay counts as one night', () => {
@@ -424,8 +582,15 @@ describe('contractedRate and stayNights', () => {
   });
 
   it('contractedRate: the first night rate of the first enabled contract covering every night, or null', () => {
-    const h = stationHotel({ contracts: [contract({ rate_periods: [period('2026-12-01', '2026-12-10', 110), period('2026-12-11', '2026-12-31', 150)] })] });
-    expect(contractedRate(h, at('2026-12-11', '16:00'), at('2026-12-13', '09:00'))).toEqual({ contract: h.contracts[0], rate: eur(150) });
+    const h = stationHotel({
+      contracts: [
+        contract({ rate_periods: [period('2026-12-01', '2026-12-10', 110), period('2026-12-11', '2026-12-31', 150)] }),
+      ],
+    });
+    expect(contractedRate(h, at('2026-12-11', '16:00'), at('2026-12-13', '09:00'))).toEqual({
+      contract: h.contracts[0],
+      rate: eur(150),
+    });
     expect(contractedRate(h, at('2026-12-31', '16:00'), at('2027-01-02', '09:00'))).toBeNull();
   });
 });
@@ -433,10 +598,13 @@ describe('contractedRate and stayNights', () => {
 // ---------------------------------------------------------------- decide: booking state, UNCHANGED, auto_eligible
 
 describe('decide: booking state and no-ops', () => {
-  it.each<BookingStatus | null>(['PENDING', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED', null])('MODIFY on a booking that is %s (no live reservation) is review', (status) => {
-    expectReview(decide(modifyLayover({ booking_status: status }), ctx()), /no confirmed reservation/);
-    expectReview(decide(deadheadTimeChange({ booking_status: status }), ctx()), /no confirmed reservation/);
-  });
+  it.each<BookingStatus | null>(['PENDING', 'NEEDS_REVIEW', 'FAILED', 'CANCELLED', null])(
+    'MODIFY on a booking that is %s (no live reservation) is review',
+    (status) => {
+      expectReview(decide(modifyLayover({ booking_status: status }), ctx()), /no confirmed reservation/);
+      expectReview(decide(deadheadTimeChange({ booking_status: status }), ctx()), /no confirmed reservation/);
+    },
+  );
 
   it.each<BookingStatus>(['CONFIRMED', 'MODIFIED'])('MODIFY on a %s booking is AUTO_MODIFY', (status) => {
     expectAuto(decide(modifyLayover({ booking_status: status }), ctx()), 'AUTO_MODIFY');
@@ -445,7 +613,13 @@ describe('decide: booking state and no-ops', () => {
   it('UNCHANGED is NONE, not auto-eligible, whatever the settings', () => {
     for (const c of [ctx(), ctx({ settings: ALL_OFF, crew_booker_email: null, hotel: null })]) {
       for (const i of [newLayover({ classification: 'UNCHANGED' }), newDeadhead({ classification: 'UNCHANGED' })]) {
-        expect(decide(i, c)).toEqual({ action: 'NONE', auto_eligible: false, reason: null, recommended_action: null, flight_options_url: null });
+        expect(decide(i, c)).toEqual({
+          action: 'NONE',
+          auto_eligible: false,
+          reason: null,
+          recommended_action: null,
+          flight_options_url: null,
+        });
       }
     }
   });
@@ -463,16 +637,46 @@ describe('decide: booking state and no-ops', () => {
 
 // ---------------------------------------------------------------- decide: properties
 
-const CLASSES = ['NEW_LAYOVER', 'LAYOVER_DATE_CHANGE', 'LAYOVER_CANCELLED', 'NEW_DEADHEAD', 'DEADHEAD_TIME_CHANGE', 'SWAP_IN', 'SWAP_OUT', 'UNCHANGED', 'IROP_HOTEL_EXTEND'];
-const STATUSES: (BookingStatus | null)[] = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW', null];
+const CLASSES = [
+  'NEW_LAYOVER',
+  'LAYOVER_DATE_CHANGE',
+  'LAYOVER_CANCELLED',
+  'NEW_DEADHEAD',
+  'DEADHEAD_TIME_CHANGE',
+  'SWAP_IN',
+  'SWAP_OUT',
+  'UNCHANGED',
+  'IROP_HOTEL_EXTEND',
+];
+const STATUSES: (BookingStatus | null)[] = [
+  'PENDING',
+  'CONFIRMED',
+  'MODIFIED',
+  'CANCELLED',
+  'FAILED',
+  'NEEDS_REVIEW',
+  null,
+];
 
-const arbSettings = fc.record({ deadhead_auto_booking: fc.boolean(), booking_modification: fc.boolean(), swap_execution: fc.boolean(), cancellation_execution: fc.boolean() });
+const arbSettings = fc.record({
+  deadhead_auto_booking: fc.boolean(),
+  booking_modification: fc.boolean(),
+  swap_execution: fc.boolean(),
+  cancellation_execution: fc.boolean(),
+});
 const arbTerms: fc.Arbitrary<HotelTerms> = fc.oneof(fc.constant(STD), fc.constant(GUAR), fc.constant(FLEX));
 const arbCtx = fc.record({
   settings: arbSettings,
   booker: fc.boolean(),
   dob: fc.boolean(),
-  hotel: fc.option(fc.record({ enabled: fc.boolean(), terms: arbTerms, contractTo: fc.constantFrom('2026-12-10', '2026-12-11', '2026-12-31') }), { nil: null }),
+  hotel: fc.option(
+    fc.record({
+      enabled: fc.boolean(),
+      terms: arbTerms,
+      contractTo: fc.constantFrom('2026-12-10', '2026-12-11', '2026-12-31'),
+    }),
+    { nil: null },
+  ),
   lookback: fc.nat({ max: 10 }),
 });
 const arbItem = fc.record({
@@ -500,15 +704,37 @@ function build(i: Spec<typeof arbItem>, c: Spec<typeof arbCtx>): [PolicyItem, Po
     classification: i.classification,
     booking_status: i.status,
     traveller_email: 'e@x.example.com',
-    ...(i.type === 'HOTEL' ? { station: 'FRA', checkin_time_local: at(inDate, `${pad(i.inHour)}:00`), checkout_time_local: at(outDate, `${pad(i.outHour)}:00`), property_id: i.pinned } : {}),
+    ...(i.type === 'HOTEL'
+      ? {
+          station: 'FRA',
+          checkin_time_local: at(inDate, `${pad(i.inHour)}:00`),
+          checkout_time_local: at(outDate, `${pad(i.outHour)}:00`),
+          property_id: i.pinned,
+        }
+      : {}),
   };
   const hotel = c.hotel
     ? stationHotel({
         terms: c.hotel.terms,
-        contracts: [contract({ automated_booking_enabled: c.hotel.enabled, contract_to: c.hotel.contractTo, rate_periods: [period('2026-12-01', c.hotel.contractTo, 100)] })],
+        contracts: [
+          contract({
+            automated_booking_enabled: c.hotel.enabled,
+            contract_to: c.hotel.contractTo,
+            rate_periods: [period('2026-12-01', c.hotel.contractTo, 100)],
+          }),
+        ],
       })
     : null;
-  return [policyItem, ctx({ settings: c.settings, crew_booker_email: c.booker ? 'b@x.example.com' : null, dob: c.dob, hotel, cancellation_lookback_days: c.lookback })];
+  return [
+    policyItem,
+    ctx({
+      settings: c.settings,
+      crew_booker_email: c.booker ? 'b@x.example.com' : null,
+      dob: c.dob,
+      hotel,
+      cancellation_lookback_days: c.lookback,
+    }),
+  ];
 }
 
 describe('decide: properties', () => {
@@ -519,7 +745,9 @@ describe('decide: properties', () => {
         expect(d.auto_eligible).toBe(d.action.startsWith('AUTO_'));
         if (d.action === 'REVIEW') expect(d.reason).toEqual(expect.any(String));
         else expect(d.reason).toBeNull();
-        expect(d.hotel !== undefined).toBe(i.type === 'HOTEL' && (d.action === 'AUTO_BOOK' || d.action === 'AUTO_MODIFY'));
+        expect(d.hotel !== undefined).toBe(
+          i.type === 'HOTEL' && (d.action === 'AUTO_BOOK' || d.action === 'AUTO_MODIFY'),
+        );
       }),
       { numRuns: 400 },
     );
@@ -541,10 +769,12 @@ describe('decide: properties', () => {
       fc.property(arbItem, arbCtx, (i, c) => {
         const d = decide(...build(i, c));
         if (!d.action.startsWith('AUTO_')) return;
-        if (i.classification === 'SWAP_IN' || i.classification === 'SWAP_OUT') expect(c.settings.swap_execution).toBe(true);
+        if (i.classification === 'SWAP_IN' || i.classification === 'SWAP_OUT')
+          expect(c.settings.swap_execution).toBe(true);
         if (i.subtype === 'MODIFY') expect(c.settings.booking_modification).toBe(true);
         if (i.subtype === 'CANCEL') expect(c.settings.cancellation_execution).toBe(true);
-        if (i.type === 'FLIGHT' && i.subtype === 'NEW_BOOKING') expect(c.settings.deadhead_auto_booking && c.booker && c.dob).toBe(true);
+        if (i.type === 'FLIGHT' && i.subtype === 'NEW_BOOKING')
+          expect(c.settings.deadhead_auto_booking && c.booker && c.dob).toBe(true);
       }),
       { numRuns: 400 },
     );
@@ -568,7 +798,13 @@ function opt(airline: string, amount: number, over: Partial<Opt> = {}): Opt {
   };
 }
 function cfg(over: Partial<FlightConfigSnapshot> = {}): FlightConfigSnapshot {
-  return { preferred_airlines: [], blacklisted_airlines: [], preferred_cabin: 'ECONOMY', same_carrier_preference: false, ...over };
+  return {
+    preferred_airlines: [],
+    blacklisted_airlines: [],
+    preferred_cabin: 'ECONOMY',
+    same_carrier_preference: false,
+    ...over,
+  };
 }
 const OPEN: LegWindow = { depart_after: null, arrive_by: null };
 const OWN = 'XY';
@@ -581,7 +817,9 @@ function chosen(r: ReturnType<typeof chooseFlightOption<Opt>>): Opt {
 describe('chooseFlightOption: carrier rules (spec 4.3 flight config)', () => {
   it('a blacklisted carrier is never booked, even when cheapest', () => {
     const o = [opt('BA', 50), opt('LH', 80)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ blacklisted_airlines: ['BA'] }), OWN, null)).airline_code).toBe('LH');
+    expect(chosen(chooseFlightOption(o, OPEN, cfg({ blacklisted_airlines: ['BA'] }), OWN, null)).airline_code).toBe(
+      'LH',
+    );
   });
 
   it('a blacklisted carrier is never booked, even when also preferred or the own carrier', () => {
@@ -601,24 +839,37 @@ describe('chooseFlightOption: carrier rules (spec 4.3 flight config)', () => {
 
   it('same_carrier_preference on: the own carrier is tried before preferred carriers and cheaper ones', () => {
     const o = [opt('LH', 60), opt('AF', 50), opt(OWN, 200)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'], same_carrier_preference: true }), OWN, null)).airline_code).toBe(OWN);
+    expect(
+      chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'], same_carrier_preference: true }), OWN, null))
+        .airline_code,
+    ).toBe(OWN);
   });
 
   it('same_carrier_preference off: the own carrier gets no precedence', () => {
     const o = [opt('LH', 60), opt('AF', 50), opt(OWN, 200)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'], same_carrier_preference: false }), OWN, null)).airline_code).toBe('LH');
+    expect(
+      chosen(
+        chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'], same_carrier_preference: false }), OWN, null),
+      ).airline_code,
+    ).toBe('LH');
     expect(chosen(chooseFlightOption(o, OPEN, cfg(), OWN, null)).airline_code).toBe('AF');
   });
 
   it('preferred carriers are tried first, in their configured order', () => {
     const o = [opt('AF', 90), opt('LH', 120), opt('KL', 40)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH', 'AF'] }), OWN, null)).airline_code).toBe('LH');
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['AF', 'LH'] }), OWN, null)).airline_code).toBe('AF');
+    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH', 'AF'] }), OWN, null)).airline_code).toBe(
+      'LH',
+    );
+    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['AF', 'LH'] }), OWN, null)).airline_code).toBe(
+      'AF',
+    );
   });
 
   it('no preferred carrier offered: any non-blacklisted option, cheapest first', () => {
     const o = [opt('KL', 70), opt('IB', 40), opt('UA', 55)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'] }), OWN, null)).flight_option_id).toBe(o[1]!.flight_option_id);
+    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'] }), OWN, null)).flight_option_id).toBe(
+      o[1]!.flight_option_id,
+    );
   });
 
   it('within one carrier group the cheapest option wins', () => {
@@ -632,11 +883,18 @@ describe('chooseFlightOption: carrier rules (spec 4.3 flight config)', () => {
   });
 
   it('cabin: the preferred cabin and any lower one are allowed', () => {
-    const o = [opt('LH', 300, { cabin: 'FIRST' }), opt('LH', 200, { cabin: 'PREMIUM_ECONOMY' }), opt('LH', 100, { cabin: 'ECONOMY' }), opt('LH', 150, { cabin: 'BUSINESS' })];
+    const o = [
+      opt('LH', 300, { cabin: 'FIRST' }),
+      opt('LH', 200, { cabin: 'PREMIUM_ECONOMY' }),
+      opt('LH', 100, { cabin: 'ECONOMY' }),
+      opt('LH', 150, { cabin: 'BUSINESS' }),
+    ];
     const r = chooseFlightOption(o, OPEN, cfg({ preferred_cabin: 'PREMIUM_ECONOMY' }), OWN, null);
     expect(chosen(r).cabin).toBe('ECONOMY');
     const onlyHigh = o.filter((x) => x.cabin !== 'ECONOMY');
-    expect(chosen(chooseFlightOption(onlyHigh, OPEN, cfg({ preferred_cabin: 'PREMIUM_ECONOMY' }), OWN, null)).cabin).toBe('PREMIUM_ECONOMY');
+    expect(
+      chosen(chooseFlightOption(onlyHigh, OPEN, cfg({ preferred_cabin: 'PREMIUM_ECONOMY' }), OWN, null)).cabin,
+    ).toBe('PREMIUM_ECONOMY');
   });
 
   it('cabin: only options above the preferred cabin means no choice', () => {
@@ -645,24 +903,43 @@ describe('chooseFlightOption: carrier rules (spec 4.3 flight config)', () => {
 
   it('cabin override (per-request cabin_class) raises the cap above the preferred cabin', () => {
     const o = [opt('LH', 400, { cabin: 'BUSINESS' })];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_cabin: 'ECONOMY' }), OWN, null, 'BUSINESS')).cabin).toBe('BUSINESS');
+    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_cabin: 'ECONOMY' }), OWN, null, 'BUSINESS')).cabin).toBe(
+      'BUSINESS',
+    );
   });
 
   it('cabin override lowers the cap below the preferred cabin', () => {
     const o = [opt('LH', 100, { cabin: 'BUSINESS' }), opt('AF', 300, { cabin: 'ECONOMY' })];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_cabin: 'BUSINESS', preferred_airlines: ['LH'] }), OWN, null, 'ECONOMY')).airline_code).toBe('AF');
+    expect(
+      chosen(
+        chooseFlightOption(
+          o,
+          OPEN,
+          cfg({ preferred_cabin: 'BUSINESS', preferred_airlines: ['LH'] }),
+          OWN,
+          null,
+          'ECONOMY',
+        ),
+      ).airline_code,
+    ).toBe('AF');
   });
 });
 
 describe('chooseFlightOption: price ceiling (spec 4.3 flight-rules auto_book_max_price)', () => {
   it('a preferred option above the ceiling is passed over for the next one under it', () => {
     const o = [opt('LH', 260), opt('AF', 180), opt('KL', 150)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH', 'AF'] }), OWN, eur(200))).airline_code).toBe('AF');
+    expect(
+      chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH', 'AF'] }), OWN, eur(200))).airline_code,
+    ).toBe('AF');
   });
 
   it('an own-carrier option above the ceiling falls through to the preferred list', () => {
     const o = [opt(OWN, 500), opt('LH', 190)];
-    expect(chosen(chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'], same_carrier_preference: true }), OWN, eur(200))).airline_code).toBe('LH');
+    expect(
+      chosen(
+        chooseFlightOption(o, OPEN, cfg({ preferred_airlines: ['LH'], same_carrier_preference: true }), OWN, eur(200)),
+      ).airline_code,
+    ).toBe('LH');
   });
 
   it('a fare exactly at the ceiling is within it', () => {
@@ -697,11 +974,23 @@ describe('chooseFlightOption: leg window', () => {
   ];
 
   it('options departing before depart_after are skipped', () => {
-    expect(chosen(chooseFlightOption(o, { depart_after: '2026-12-10T08:00:00Z', arrive_by: null }, cfg(), OWN, null)).price).toEqual(eur(70));
+    expect(
+      chosen(chooseFlightOption(o, { depart_after: '2026-12-10T08:00:00Z', arrive_by: null }, cfg(), OWN, null)).price,
+    ).toEqual(eur(70));
   });
 
   it('options arriving after arrive_by are skipped', () => {
-    expect(chosen(chooseFlightOption(o, { depart_after: '2026-12-10T08:00:00Z', arrive_by: '2026-12-10T12:00:00Z' }, cfg(), OWN, null)).price).toEqual(eur(90));
+    expect(
+      chosen(
+        chooseFlightOption(
+          o,
+          { depart_after: '2026-12-10T08:00:00Z', arrive_by: '2026-12-10T12:00:00Z' },
+          cfg(),
+          OWN,
+          null,
+        ),
+      ).price,
+    ).toEqual(eur(90));
   });
 
   it('window edges are inclusive and compared as instants across offsets', () => {
@@ -711,7 +1000,9 @@ describe('chooseFlightOption: leg window', () => {
   });
 
   it('nothing in the window: no choice', () => {
-    expect(chooseFlightOption(o, { depart_after: '2026-12-10T16:00:00Z', arrive_by: null }, cfg(), OWN, null).ok).toBe(false);
+    expect(chooseFlightOption(o, { depart_after: '2026-12-10T16:00:00Z', arrive_by: null }, cfg(), OWN, null).ok).toBe(
+      false,
+    );
   });
 });
 
@@ -787,7 +1078,12 @@ describe('chooseFlightOption: properties', () => {
         if (!r.ok) return;
         const cap = RANK[c.override ?? c.cfg.preferred_cabin]!;
         const ok = options.filter((o) => !c.cfg.blacklisted_airlines.includes(o.airline_code) && RANK[o.cabin]! <= cap);
-        const group = (code: string) => (c.cfg.same_carrier_preference && code === OWN ? -1 : c.cfg.preferred_airlines.includes(code) ? c.cfg.preferred_airlines.indexOf(code) : 99);
+        const group = (code: string) =>
+          c.cfg.same_carrier_preference && code === OWN
+            ? -1
+            : c.cfg.preferred_airlines.includes(code)
+              ? c.cfg.preferred_airlines.indexOf(code)
+              : 99;
         const best = Math.min(...ok.map((o) => group(o.airline_code)));
         expect(group(r.option.airline_code)).toBe(best);
         const cheapest = Math.min(...ok.filter((o) => group(o.airline_code) === best).map((o) => o.price.amount));
@@ -828,20 +1124,33 @@ describe('rateCheck (spec 1 operator table "Rate-match strictness"; rule 8 stric
     for (const mode of ['STRICT', 'LOOSE'] as const) {
       const r = rateCheck(eur(120), usd, mode);
       expect(r.ok).toBe(false);
-      expect(r.reason).toBe('rate check: no exchange rate for EUR is set (needed to compare the supplier price 120.00 USD with the contracted rate 120.00 EUR)');
+      expect(r.reason).toBe(
+        'rate check: no exchange rate for EUR is set (needed to compare the supplier price 120.00 USD with the contracted rate 120.00 EUR)',
+      );
     }
   });
 
   it('another currency with a rate is compared in the contract currency at the rate of the date, to the cent', () => {
     const fx = fxTable([{ currency: 'EUR', rate: 1.1, as_of: '2027-01-01' }]);
     // 198 USD = 180 EUR at 1.1 USD per EUR.
-    expect(rateCheck(eur(180), { amount: 198, currency: 'USD' }, 'STRICT', fx, '2027-03-10')).toEqual({ ok: true, flag: null, reason: null });
+    expect(rateCheck(eur(180), { amount: 198, currency: 'USD' }, 'STRICT', fx, '2027-03-10')).toEqual({
+      ok: true,
+      flag: null,
+      reason: null,
+    });
     const off = rateCheck(eur(180), { amount: 210, currency: 'USD' }, 'STRICT', fx, '2027-03-10');
     expect(off.ok).toBe(false);
-    expect(off.flag).toBe('supplier price 210.00 USD (= 190.91 EUR at the rate of 2027-01-01) differs from the contracted rate 180.00 EUR');
-    expect(rateCheck(eur(180), { amount: 210, currency: 'USD' }, 'LOOSE', fx, '2027-03-10')).toMatchObject({ ok: true, flag: off.flag });
+    expect(off.flag).toBe(
+      'supplier price 210.00 USD (= 190.91 EUR at the rate of 2027-01-01) differs from the contracted rate 180.00 EUR',
+    );
+    expect(rateCheck(eur(180), { amount: 210, currency: 'USD' }, 'LOOSE', fx, '2027-03-10')).toMatchObject({
+      ok: true,
+      flag: off.flag,
+    });
     // Before the rate was set there is no rate for that date.
-    expect(rateCheck(eur(180), { amount: 198, currency: 'USD' }, 'STRICT', fx, '2026-12-31').reason).toMatch(/no exchange rate for EUR is set on or before 2026-12-31/);
+    expect(rateCheck(eur(180), { amount: 198, currency: 'USD' }, 'STRICT', fx, '2026-12-31').reason).toMatch(
+      /no exchange rate for EUR is set on or before 2026-12-31/,
+    );
   });
 
   it('a lower supplier price is a mismatch too', () => {

@@ -47,7 +47,13 @@ import { bookingsFor, crew, SETTINGS, writtenBookings } from './fixtures';
 
 const WINDOW = { start: '2026-12-02', end: '2026-12-04' };
 const DATES = ['2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04', '2026-12-05'];
-const NEXT: Record<string, string> = { '2026-12-01': '2026-12-02', '2026-12-02': '2026-12-03', '2026-12-03': '2026-12-04', '2026-12-04': '2026-12-05', '2026-12-05': '2026-12-06' };
+const NEXT: Record<string, string> = {
+  '2026-12-01': '2026-12-02',
+  '2026-12-02': '2026-12-03',
+  '2026-12-03': '2026-12-04',
+  '2026-12-04': '2026-12-05',
+  '2026-12-05': '2026-12-06',
+};
 const EMPLOYEES = ['E1', 'E2', 'E3', 'E4', 'E5'];
 const AIRPORTS = ['LHR', 'CDG', 'FRA', 'MAD'];
 const OFFSETS = ['+00:00', '+01:00', '-05:00'];
@@ -92,7 +98,12 @@ const dutySpec = fc.record({
   date: fc.constantFrom(...DATES),
   legs: fc.array(legSpec, { maxLength: 3 }),
   layover: fc.option(
-    fc.record({ station: fc.constantFrom(...AIRPORTS), required: fc.boolean(), late: fc.boolean(), afterMidnight: fc.integer({ min: 0, max: 2 }).map((roll) => roll === 0) }),
+    fc.record({
+      station: fc.constantFrom(...AIRPORTS),
+      required: fc.boolean(),
+      late: fc.boolean(),
+      afterMidnight: fc.integer({ min: 0, max: 2 }).map((roll) => roll === 0),
+    }),
     { nil: null },
   ),
 });
@@ -131,7 +142,9 @@ function buildDuty(d: DutySpec): DutyPeriod {
           layover: {
             station: d.layover.station,
             booking_required: d.layover.required,
-            checkin_time_local: d.layover.afterMidnight ? `${NEXT[d.date]}T00:30:00+01:00` : `${d.date}T${d.layover.late ? '23:30' : '20:00'}:00+01:00`,
+            checkin_time_local: d.layover.afterMidnight
+              ? `${NEXT[d.date]}T00:30:00+01:00`
+              : `${d.date}T${d.layover.late ? '23:30' : '20:00'}:00+01:00`,
             checkout_time_local: `${addDays(d.date, d.layover.afterMidnight ? 2 : 1)}T07:00:00+01:00`,
           },
         }
@@ -204,7 +217,13 @@ const flightBookingArb: fc.Arbitrary<FlightBookingActual> = fc
     manual_override: b.manual_override,
   }));
 
-function diff(current: ScheduleSubmission, previous: RosterState | null, hotelBookings: HotelBookingActual[], flightBookings: FlightBookingActual[], emitUnchanged = false) {
+function diff(
+  current: ScheduleSubmission,
+  previous: RosterState | null,
+  hotelBookings: HotelBookingActual[],
+  flightBookings: FlightBookingActual[],
+  emitUnchanged = false,
+) {
   return diffRoster({
     current: flattenRoster(current),
     previous,
@@ -257,11 +276,16 @@ describe('properties of the diff', () => {
         for (const item of result.actionItems) {
           const { day1_row, day2_row } = item.source_rows;
           if (item.type === 'FLIGHT') {
-            if (day1_row !== null) expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
-            if (day2_row !== null) expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
+            if (day1_row !== null)
+              expect(inWindow(previous.deadheads.find((r) => r.row === day1_row)!.duty_date)).toBe(true);
+            if (day2_row !== null)
+              expect(inWindow(current.deadheads.find((r) => r.row === day2_row)!.duty_date)).toBe(true);
           } else {
             if (day1_row !== null) expect(inWindow(previous.layovers.find((r) => r.row === day1_row)!.date)).toBe(true);
-            if (day2_row !== null) expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(true);
+            if (day2_row !== null)
+              expect(inWindow(localDateOf(current.layovers.find((r) => r.row === day2_row)!.checkin_time_local))).toBe(
+                true,
+              );
           }
           if (item.booking_id !== null) expect(inWindow(bookingDate.get(item.booking_id)!)).toBe(true);
         }
@@ -275,7 +299,9 @@ describe('properties of the diff', () => {
         const current = build(day2);
         // Some rosters send a pairing_number in more than one element.
         if (twice) current.pairings.forEach((p, i) => (p.pairing_number = `P${i % 2}`));
-        const keys = diff(current, rosterState(flattenRoster(build(day1))), hotels, flights, emit).actionItems.map((i) => i.item_key);
+        const keys = diff(current, rosterState(flattenRoster(build(day1))), hotels, flights, emit).actionItems.map(
+          (i) => i.item_key,
+        );
         expect(new Set(keys).size).toBe(keys.length);
       }),
     );
@@ -284,27 +310,40 @@ describe('properties of the diff', () => {
   it("changing one DH leg's times touches only that leg's key", () => {
     const withDeadhead = rosterSpec.filter((spec) => spec.some((p) => p.duties.some((d) => d.legs.some((l) => l.dh))));
     fc.assert(
-      fc.property(withDeadhead, fc.nat(), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 30, max: 180 }), (spec, pick, hour, minutes) => {
-        const x = build(spec);
-        const flat = flattenRoster(x);
-        const deadheads = spec.flatMap((p, pi) => p.duties.flatMap((d) => d.legs.filter((l) => l.dh).map((l) => ({ p, pi, d, l }))));
-        const target = deadheads[pick % deadheads.length]!;
-        target.l.hour = hour;
-        target.l.minutes = minutes;
-        const touched = new Set(target.p.crew.map((e) => legKey(e, `P${target.pi}`, target.d.date, target.l.seq)));
-        const { hotelBookings, flightBookings } = bookingsFor(flat);
-        for (const item of diff(build(spec), rosterState(flat), hotelBookings, flightBookings).actionItems) {
-          expect(item.type).toBe('FLIGHT');
-          expect(touched.has(item.details.row_key)).toBe(true);
-        }
-      }),
+      fc.property(
+        withDeadhead,
+        fc.nat(),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 30, max: 180 }),
+        (spec, pick, hour, minutes) => {
+          const x = build(spec);
+          const flat = flattenRoster(x);
+          const deadheads = spec.flatMap((p, pi) =>
+            p.duties.flatMap((d) => d.legs.filter((l) => l.dh).map((l) => ({ p, pi, d, l }))),
+          );
+          const target = deadheads[pick % deadheads.length]!;
+          target.l.hour = hour;
+          target.l.minutes = minutes;
+          const touched = new Set(target.p.crew.map((e) => legKey(e, `P${target.pi}`, target.d.date, target.l.seq)));
+          const { hotelBookings, flightBookings } = bookingsFor(flat);
+          for (const item of diff(build(spec), rosterState(flat), hotelBookings, flightBookings).actionItems) {
+            expect(item.type).toBe('FLIGHT');
+            expect(touched.has(item.details.row_key)).toBe(true);
+          }
+        },
+      ),
     );
   });
 
   it('the result, source_rows aside, does not depend on the order of pairings in the submission', () => {
     fc.assert(
       fc.property(
-        rosterSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.shuffledSubarray([...spec.keys()], { minLength: spec.length, maxLength: spec.length }))),
+        rosterSpec.chain((spec) =>
+          fc.tuple(
+            fc.constant(spec),
+            fc.shuffledSubarray([...spec.keys()], { minLength: spec.length, maxLength: spec.length }),
+          ),
+        ),
         rosterSpec,
         hotelsArb,
         flightsArb,
@@ -312,7 +351,9 @@ describe('properties of the diff', () => {
           const roster = build(spec);
           const shuffled = { ...roster, pairings: order.map((i) => roster.pairings[i]!) };
           const previous = rosterState(flattenRoster(build(day1)));
-          expect(withoutRows(diff(shuffled, previous, hotels, flights, true).actionItems)).toEqual(withoutRows(diff(roster, previous, hotels, flights, true).actionItems));
+          expect(withoutRows(diff(shuffled, previous, hotels, flights, true).actionItems)).toEqual(
+            withoutRows(diff(roster, previous, hotels, flights, true).actionItems),
+          );
         },
       ),
     );
@@ -322,7 +363,11 @@ describe('properties of the diff', () => {
 describe('the diff in parts (issue 12: Postgres takes in rows while the diff is derived)', () => {
   /** Runs the parts to the end, counting them. */
   /** The result, how many pauses, and the items handed over at the pauses, in order. */
-  function drained(parts: ReturnType<typeof diffRosterInParts>): { result: ReturnType<typeof diffRoster>; count: number; handed: unknown[] } {
+  function drained(parts: ReturnType<typeof diffRosterInParts>): {
+    result: ReturnType<typeof diffRoster>;
+    count: number;
+    handed: unknown[];
+  } {
     let count = 0;
     const handed: unknown[] = [];
     for (let step = parts.next(); ; step = parts.next(), count++) {
@@ -332,32 +377,47 @@ describe('the diff in parts (issue 12: Postgres takes in rows while the diff is 
   }
 
   /** Ids that need escaping in a row key, and ids that sort differently by code unit than by locale. */
-  const names = fc.uniqueArray(fc.oneof(fc.constantFrom('P|1', 'P\\2', 'p3', 'P10', 'Z', 'é', '😀', ''), fc.string({ maxLength: 3 })), { minLength: 5, maxLength: 5 });
-  const renamed = (roster: ScheduleSubmission, to: string[]) => ({ ...roster, pairings: roster.pairings.map((p, i) => ({ ...p, pairing_number: to[i]! })) });
+  const names = fc.uniqueArray(
+    fc.oneof(fc.constantFrom('P|1', 'P\\2', 'p3', 'P10', 'Z', 'é', '😀', ''), fc.string({ maxLength: 3 })),
+    { minLength: 5, maxLength: 5 },
+  );
+  const renamed = (roster: ScheduleSubmission, to: string[]) => ({
+    ...roster,
+    pairings: roster.pairings.map((p, i) => ({ ...p, pairing_number: to[i]! })),
+  });
   const renamedBookings = <B extends { pairing_number: string | null }>(bookings: B[], to: string[]) =>
-    bookings.map((b) => ({ ...b, pairing_number: b.pairing_number === null ? null : to[Number(b.pairing_number.slice(1))]! }));
+    bookings.map((b) => ({
+      ...b,
+      pairing_number: b.pairing_number === null ? null : to[Number(b.pairing_number.slice(1))]!,
+    }));
 
   it('derives the whole diff, items in the same order, whatever the part size, for every pairing_number or only the changed ones', () => {
     let split = 0;
     fc.assert(
-      fc.property(...twoRostersAndBookings, names, fc.integer({ min: 1, max: 4 }), fc.option(fc.subarray([0, 1, 2, 3, 4])), (day1, day2, hotels, flights, emit, to, size, some) => {
-        const input = {
-          current: flattenRoster(renamed(build(day2), to)),
-          previous: rosterState(flattenRoster(renamed(build(day1), to))),
-          hotelBookings: renamedBookings(hotels, to),
-          flightBookings: renamedBookings(flights, to),
-          window: WINDOW,
-          settings: { ...SETTINGS, emit_unchanged: emit },
-          processedAt: PROCESSED_AT,
-          changedPairings: some === null ? undefined : new Set(some.map((i) => to[i]!)),
-        };
-        const { result, count, handed } = drained(diffRosterInParts(input, size));
-        if (count > 1) split++;
-        expect(result).toEqual(diffRoster(input));
-        // The parts handed over are the result's items, the same objects in the same order (the worker writes them as they come).
-        expect(handed.length).toBe(result.actionItems.length);
-        handed.forEach((item, i) => expect(item).toBe(result.actionItems[i]));
-      }),
+      fc.property(
+        ...twoRostersAndBookings,
+        names,
+        fc.integer({ min: 1, max: 4 }),
+        fc.option(fc.subarray([0, 1, 2, 3, 4])),
+        (day1, day2, hotels, flights, emit, to, size, some) => {
+          const input = {
+            current: flattenRoster(renamed(build(day2), to)),
+            previous: rosterState(flattenRoster(renamed(build(day1), to))),
+            hotelBookings: renamedBookings(hotels, to),
+            flightBookings: renamedBookings(flights, to),
+            window: WINDOW,
+            settings: { ...SETTINGS, emit_unchanged: emit },
+            processedAt: PROCESSED_AT,
+            changedPairings: some === null ? undefined : new Set(some.map((i) => to[i]!)),
+          };
+          const { result, count, handed } = drained(diffRosterInParts(input, size));
+          if (count > 1) split++;
+          expect(result).toEqual(diffRoster(input));
+          // The parts handed over are the result's items, the same objects in the same order (the worker writes them as they come).
+          expect(handed.length).toBe(result.actionItems.length);
+          handed.forEach((item, i) => expect(item).toBe(result.actionItems[i]));
+        },
+      ),
     );
     // The property is about rosters that do split.
     expect(split).toBeGreaterThan(20);
@@ -368,30 +428,51 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
   it('when it holds, the same roster diffed again, against the stored state and the bookings as written, at a later time, derives nothing and keeps the state', () => {
     let held = 0;
     fc.assert(
-      fc.property(rosterSpec, rosterSpec, hotelsArb, flightsArb, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 30 }), (day1, spec, hotels, flights, lookback, laterDays) => {
-        const roster = build(spec);
-        const previous = rosterState(flattenRoster(build(day1)));
-        const settings = { emit_unchanged: false, cancellation_lookback_days: lookback };
-        const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window: WINDOW, settings, processedAt: PROCESSED_AT });
-        // The worker also requires that its writes change or adopt no existing booking (for HOTEL items settlesOnRerun itself says so).
-        fc.pre(settlesOnRerun(first.actionItems, WINDOW) && first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null));
-        // The bookings as the worker writes them (planDiffWrites): one per NEW item, with the item's key, stay or leg, dated by its anchors.
-        const { hotels: newHotels, flights: newFlights } = writtenBookings(first.actionItems);
-        const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
-        const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
-        const second = diffRoster({
-          current: flattenRoster(roster),
-          previous: stored,
-          hotelBookings: [...hotels, ...newHotels],
-          flightBookings: [...flights, ...newFlights],
-          window: WINDOW,
-          settings,
-          processedAt: later,
-        });
-        expect(second.actionItems).toEqual([]);
-        expect(second.nextState).toEqual(first.nextState);
-        held++;
-      }),
+      fc.property(
+        rosterSpec,
+        rosterSpec,
+        hotelsArb,
+        flightsArb,
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 30 }),
+        (day1, spec, hotels, flights, lookback, laterDays) => {
+          const roster = build(spec);
+          const previous = rosterState(flattenRoster(build(day1)));
+          const settings = { emit_unchanged: false, cancellation_lookback_days: lookback };
+          const first = diffRoster({
+            current: flattenRoster(roster),
+            previous,
+            hotelBookings: hotels,
+            flightBookings: flights,
+            window: WINDOW,
+            settings,
+            processedAt: PROCESSED_AT,
+          });
+          // The worker also requires that its writes change or adopt no existing booking (for HOTEL items settlesOnRerun itself says so).
+          fc.pre(
+            settlesOnRerun(first.actionItems, WINDOW) &&
+              first.actionItems.every(
+                (i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null,
+              ),
+          );
+          // The bookings as the worker writes them (planDiffWrites): one per NEW item, with the item's key, stay or leg, dated by its anchors.
+          const { hotels: newHotels, flights: newFlights } = writtenBookings(first.actionItems);
+          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+          const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;
+          const second = diffRoster({
+            current: flattenRoster(roster),
+            previous: stored,
+            hotelBookings: [...hotels, ...newHotels],
+            flightBookings: [...flights, ...newFlights],
+            window: WINDOW,
+            settings,
+            processedAt: later,
+          });
+          expect(second.actionItems).toEqual([]);
+          expect(second.nextState).toEqual(first.nextState);
+          held++;
+        },
+      ),
       { numRuns: 300 },
     );
     // The premise must hold often enough for the property to say something.
@@ -401,7 +482,8 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
 
 describe('the stored roster state (issue 12: rows as tuples instead of objects)', () => {
   /** A state as the worker stores it and reads it back: JSON, then rosterStateOf. */
-  const throughStorage = (state: RosterState) => rosterStateOf(JSON.parse(JSON.stringify(storedRosterState(state))) as Parameters<typeof rosterStateOf>[0]);
+  const throughStorage = (state: RosterState) =>
+    rosterStateOf(JSON.parse(JSON.stringify(storedRosterState(state))) as Parameters<typeof rosterStateOf>[0]);
   /** The same state stored the way it was before: the object form as JSON. */
   const asBefore = (state: RosterState) => JSON.parse(JSON.stringify(state)) as RosterState;
 
@@ -441,8 +523,12 @@ describe('the stored roster state (issue 12: rows as tuples instead of objects)'
         expect(isStateLinesText(text)).toBe(true);
         expect(canonical(rosterStateOfStored(storedStateOfText(text)))).toEqual(canonical(result.nextState));
         // The forms stored before: tuples, and objects.
-        expect(rosterStateOfStored(storedStateOfText(JSON.stringify(storedRosterState(result.nextState))))).toStrictEqual(asBefore(result.nextState));
-        expect(rosterStateOfStored(storedStateOfText(JSON.stringify(result.nextState)))).toStrictEqual(asBefore(result.nextState));
+        expect(
+          rosterStateOfStored(storedStateOfText(JSON.stringify(storedRosterState(result.nextState)))),
+        ).toStrictEqual(asBefore(result.nextState));
+        expect(rosterStateOfStored(storedStateOfText(JSON.stringify(result.nextState)))).toStrictEqual(
+          asBefore(result.nextState),
+        );
       }),
     );
   });
@@ -465,8 +551,14 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
   /** Stands for the database's fingerprint of a pairing_number's bookings: any change to one of them changes it. */
   function fingerprints(bookings: readonly Booking[]): Map<string, string> {
     const by = new Map<string, Booking[]>();
-    for (const b of bookings) if (b.pairing_number !== null) by.set(b.pairing_number, [...(by.get(b.pairing_number) ?? []), b]);
-    return new Map([...by].map(([p, list]) => [p, JSON.stringify([...list].sort((a, b) => a.booking_id.localeCompare(b.booking_id)))]));
+    for (const b of bookings)
+      if (b.pairing_number !== null) by.set(b.pairing_number, [...(by.get(b.pairing_number) ?? []), b]);
+    return new Map(
+      [...by].map(([p, list]) => [
+        p,
+        JSON.stringify([...list].sort((a, b) => a.booking_id.localeCompare(b.booking_id))),
+      ]),
+    );
   }
 
   /** A pairing of yesterday's roster today: kept, replaced by another, or dropped; plus pairings added, and the order shuffled. */
@@ -480,7 +572,10 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     return roster;
   }
 
-  function mutated<B extends Booking>(bookings: B[], touches: (typeof touch extends fc.Arbitrary<infer T> ? T : never)[]): B[] {
+  function mutated<B extends Booking>(
+    bookings: B[],
+    touches: (typeof touch extends fc.Arbitrary<infer T> ? T : never)[],
+  ): B[] {
     const out: B[] = [];
     bookings.forEach((b, i) => {
       const t = touches[i % Math.max(1, touches.length)] ?? 'none';
@@ -515,7 +610,10 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
   /** Today's window: yesterday's, or one whose start and end moved by up to a day (always sharing a date with it). */
   const windowArb = fc.oneof(
     fc.constant(WINDOW),
-    fc.record({ start: fc.constantFrom('2026-12-01', '2026-12-02', '2026-12-03'), end: fc.constantFrom('2026-12-03', '2026-12-04', '2026-12-05') }),
+    fc.record({
+      start: fc.constantFrom('2026-12-01', '2026-12-02', '2026-12-03'),
+      end: fc.constantFrom('2026-12-03', '2026-12-04', '2026-12-05'),
+    }),
   );
 
   /**
@@ -539,45 +637,57 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     let narrowed = 0;
     let narrowedMoved = 0;
     fc.assert(
-      fc.property(...twoDays, windowArb, (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, laterDays, window2) => {
-        // Yesterday's state holds rows of the day before's roster too, kept outside the window.
-        const { first, hotels1, flights1, basis } = yesterday(
-          named(
-            day1,
-            day1.map((_, i) => `P${i}`),
-          ),
-          day0,
-          hotels,
-          flights,
-        );
+      fc.property(
+        ...twoDays,
+        windowArb,
+        (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, laterDays, window2) => {
+          // Yesterday's state holds rows of the day before's roster too, kept outside the window.
+          const { first, hotels1, flights1, basis } = yesterday(
+            named(
+              day1,
+              day1.map((_, i) => `P${i}`),
+            ),
+            day0,
+            hotels,
+            flights,
+          );
 
-        // Today's roster: yesterday's pairings edited one by one, some added, rotated (every row number moves).
-        const { spec2, names2 } = edited(day1, edits, replacements, added);
-        const roster2 = named(...rotated(spec2, names2, shuffle));
-        const hotels2 = dated(mutated(hotels1, touches), window2);
-        const flights2 = dated(mutated(flights1, [...touches].reverse()), window2);
-        const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
-        const flat2 = flattenWhole(roster2).flat;
-        const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
-        const booked2 = [...hotels2, ...flights2];
-        const changed = changedPairings(basis, {
-          flat: flat2,
-          bookings: fingerprints(booked2),
-          bookingDates: bookingDates(booked2),
-          previous: first.nextState,
-          window: window2,
-          cutoff,
-          emitUnchanged: false,
-        });
-        expect(changed).not.toBeNull();
-        const input = { current: flat2, previous: first.nextState, hotelBookings: hotels2, flightBookings: flights2, window: window2, settings: SETTLED, processedAt: later };
-        const whole = diffRoster(input);
-        expect(diffRoster({ ...input, changedPairings: changed! })).toEqual(whole);
-        if (changed!.size < flat2.pairings.length) {
-          narrowed++;
-          if (window2 !== WINDOW) narrowedMoved++;
-        }
-      }),
+          // Today's roster: yesterday's pairings edited one by one, some added, rotated (every row number moves).
+          const { spec2, names2 } = edited(day1, edits, replacements, added);
+          const roster2 = named(...rotated(spec2, names2, shuffle));
+          const hotels2 = dated(mutated(hotels1, touches), window2);
+          const flights2 = dated(mutated(flights1, [...touches].reverse()), window2);
+          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+          const flat2 = flattenWhole(roster2).flat;
+          const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
+          const booked2 = [...hotels2, ...flights2];
+          const changed = changedPairings(basis, {
+            flat: flat2,
+            bookings: fingerprints(booked2),
+            bookingDates: bookingDates(booked2),
+            previous: first.nextState,
+            window: window2,
+            cutoff,
+            emitUnchanged: false,
+          });
+          expect(changed).not.toBeNull();
+          const input = {
+            current: flat2,
+            previous: first.nextState,
+            hotelBookings: hotels2,
+            flightBookings: flights2,
+            window: window2,
+            settings: SETTLED,
+            processedAt: later,
+          };
+          const whole = diffRoster(input);
+          expect(diffRoster({ ...input, changedPairings: changed! })).toEqual(whole);
+          if (changed!.size < flat2.pairings.length) {
+            narrowed++;
+            if (window2 !== WINDOW) narrowedMoved++;
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
     // Unchanged pairings must be left out often enough for the property to say something, in a moved window too.
@@ -614,7 +724,12 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
    * Yesterday: a roster diffed whole (element contents its pairings' JSON) against the day before's state and the
    * airline's bookings, the bookings its items made, the basis it left and its state stored as lines.
    */
-  function yesterday(roster1: ScheduleSubmission, day0: PairingSpec[], hotels: HotelBookingActual[], flights: FlightBookingActual[]) {
+  function yesterday(
+    roster1: ScheduleSubmission,
+    day0: PairingSpec[],
+    hotels: HotelBookingActual[],
+    flights: FlightBookingActual[],
+  ) {
     const whole1 = flattenWhole(roster1);
     const first = diffRoster({
       current: whole1.flat,
@@ -630,9 +745,21 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     const flights1 = [...flights, ...made.flights];
     const cutoff1 = cancellationCutoffOf(PROCESSED_AT, SETTLED.cancellation_lookback_days);
     const basis = JSON.parse(
-      JSON.stringify(diffBasisOf(whole1.flat, first.actionItems, fingerprints(dated([...hotels1, ...flights1], WINDOW)), WINDOW, cutoff1, [], whole1.elements)),
+      JSON.stringify(
+        diffBasisOf(
+          whole1.flat,
+          first.actionItems,
+          fingerprints(dated([...hotels1, ...flights1], WINDOW)),
+          WINDOW,
+          cutoff1,
+          [],
+          whole1.elements,
+        ),
+      ),
     ) as DiffBasis;
-    const stored1 = stateLinesOf(stateLinesText(firstRowsOf(whole1.flat), linesOfState(first.nextStateParts, firstRowsOf(whole1.flat))));
+    const stored1 = stateLinesOf(
+      stateLinesText(firstRowsOf(whole1.flat), linesOfState(first.nextStateParts, firstRowsOf(whole1.flat))),
+    );
     return { whole1, first, hotels1, flights1, basis, stored1 };
   }
 
@@ -643,7 +770,13 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     day1.forEach((p, i) => {
       const e = edits[i]!;
       if (e === 'drop') return;
-      spec2.push(e === 'replace' ? replacements[i]! : e === 'crew' ? { ...p, crew: [...p.crew].reverse().slice(0, Math.max(1, p.crew.length - 1)) } : p);
+      spec2.push(
+        e === 'replace'
+          ? replacements[i]!
+          : e === 'crew'
+            ? { ...p, crew: [...p.crew].reverse().slice(0, Math.max(1, p.crew.length - 1)) }
+            : p,
+      );
       names2.push(`P${i}`);
     });
     added.forEach((p, i) => {
@@ -666,67 +799,94 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     let skippedSome = 0;
     let parsedFewer = 0;
     fc.assert(
-      fc.property(...twoDays, fc.boolean(), (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, laterDays, twice) => {
-        const roster1 = named(
-          day1,
-          day1.map((_, i) => `P${i}`),
-        );
-        const { first, hotels1, flights1, basis, stored1 } = yesterday(roster1, day0, hotels, flights);
+      fc.property(
+        ...twoDays,
+        fc.boolean(),
+        (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, laterDays, twice) => {
+          const roster1 = named(
+            day1,
+            day1.map((_, i) => `P${i}`),
+          );
+          const { first, hotels1, flights1, basis, stored1 } = yesterday(roster1, day0, hotels, flights);
 
-        // Today's roster: yesterday's pairings edited one by one, some added, rotated; sometimes one sent twice.
-        const { spec2, names2 } = edited(day1, edits, replacements, added);
-        if (twice && spec2.length) {
-          spec2.push(spec2[0]!);
-          names2.push(names2[0]!);
-        }
-        const roster2 = named(...rotated(spec2, names2, shuffle));
-        const hotels2 = dated(mutated(hotels1, touches), WINDOW);
-        const flights2 = dated(mutated(flights1, [...touches].reverse()), WINDOW);
-        const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
-        const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
-        const now = { bookings: fingerprints([...hotels2, ...flights2]), window: WINDOW, cutoff, emitUnchanged: false };
+          // Today's roster: yesterday's pairings edited one by one, some added, rotated; sometimes one sent twice.
+          const { spec2, names2 } = edited(day1, edits, replacements, added);
+          if (twice && spec2.length) {
+            spec2.push(spec2[0]!);
+            names2.push(names2[0]!);
+          }
+          const roster2 = named(...rotated(spec2, names2, shuffle));
+          const hotels2 = dated(mutated(hotels1, touches), WINDOW);
+          const flights2 = dated(mutated(flights1, [...touches].reverse()), WINDOW);
+          const later = new Date(Date.parse(PROCESSED_AT) + laterDays * 86_400_000).toISOString();
+          const cutoff = cancellationCutoffOf(later, SETTLED.cancellation_lookback_days);
+          const now = {
+            bookings: fingerprints([...hotels2, ...flights2]),
+            window: WINDOW,
+            cutoff,
+            emitUnchanged: false,
+          };
 
-        // Yesterday's state as stored: a line per pairing (state-lines), holding what the diff left.
-        const previous = rosterStateOfLines(stored1);
-        expect(canonical(previous)).toEqual(canonical(first.nextState));
+          // Yesterday's state as stored: a line per pairing (state-lines), holding what the diff left.
+          const previous = rosterStateOfLines(stored1);
+          expect(canonical(previous)).toEqual(canonical(first.nextState));
 
-        const whole2 = flattenWhole(roster2);
-        const changed = changedPairings(basis, { ...now, flat: whole2.flat, previous });
-        const input = { hotelBookings: hotels2, flightBookings: flights2, window: WINDOW, settings: SETTLED, processedAt: later };
-        const whole = diffRoster({ ...input, previous, current: whole2.flat, changedPairings: changed! });
-        expect(diffRoster({ ...input, previous, current: whole2.flat })).toEqual(whole);
-        const stored2 = stateLinesText(firstRowsOf(whole2.flat), linesOfState(whole.nextStateParts, firstRowsOf(whole2.flat)));
+          const whole2 = flattenWhole(roster2);
+          const changed = changedPairings(basis, { ...now, flat: whole2.flat, previous });
+          const input = {
+            hotelBookings: hotels2,
+            flightBookings: flights2,
+            window: WINDOW,
+            settings: SETTLED,
+            processedAt: later,
+          };
+          const whole = diffRoster({ ...input, previous, current: whole2.flat, changedPairings: changed! });
+          expect(diffRoster({ ...input, previous, current: whole2.flat })).toEqual(whole);
+          const stored2 = stateLinesText(
+            firstRowsOf(whole2.flat),
+            linesOfState(whole.nextStateParts, firstRowsOf(whole2.flat)),
+          );
 
-        const elements2 = elementsOf(roster2);
-        const known = knownElements(elements2, basis);
-        if (twice && spec2.length) {
-          // A pairing_number sent twice: the whole roster is flattened.
-          expect(known).toBeNull();
-          return;
-        }
-        expect(known).not.toBeNull();
-        const changedNow = changedPairings(basis, { ...now, flat: { pairingContents: known!.contents } });
-        expect(changedNow).toEqual(changed);
-        const part = flattenElements(elements2, basis, known!, changedNow!);
-        // Only the lines of the pairings diffed or parsed are read, and written again; every other one is kept.
-        const rewritten = new Set([...changedNow!, ...part.parsed.map((p) => p.pairing_number)]);
-        const partial = diffRoster({ ...input, previous: rosterStateOfLines(stored1, rewritten), current: part.flat, changedPairings: changedNow! });
-        expect(partial.actionItems).toEqual(whole.actionItems);
-        expect(partial.auditEvents).toEqual(whole.auditEvents);
-        const firstRows2 = new Map(part.elements.map((e) => [e[1], e[2]]));
-        expect(stateLinesText(firstRows2, linesOfState(partial.nextStateParts, firstRows2), stored1, rewritten)).toBe(stored2);
-        expect(part.elements).toEqual(whole2.elements);
-        const disturbed = [...changed!].slice(0, 1);
-        const booked = fingerprints([...hotels2, ...flights2]);
-        expect(diffBasisOf(part.flat, partial.actionItems, booked, WINDOW, cutoff, disturbed, part.elements)).toEqual(
-          diffBasisOf(whole2.flat, whole.actionItems, booked, WINDOW, cutoff, disturbed, whole2.elements),
-        );
-        // Every pairing not skipped was parsed once, no more; a skipped one was not parsed.
-        expect(elements2.parses).toBe(roster2.pairings.length - part.skipped.size);
-        expect(part.parsed.map((p) => p.pairing_number)).toEqual(roster2.pairings.map((p) => p.pairing_number).filter((n) => !part.skipped.has(n)));
-        if (part.skipped.size > 0) skippedSome++;
-        if (elements2.parses < roster2.pairings.length) parsedFewer++;
-      }),
+          const elements2 = elementsOf(roster2);
+          const known = knownElements(elements2, basis);
+          if (twice && spec2.length) {
+            // A pairing_number sent twice: the whole roster is flattened.
+            expect(known).toBeNull();
+            return;
+          }
+          expect(known).not.toBeNull();
+          const changedNow = changedPairings(basis, { ...now, flat: { pairingContents: known!.contents } });
+          expect(changedNow).toEqual(changed);
+          const part = flattenElements(elements2, basis, known!, changedNow!);
+          // Only the lines of the pairings diffed or parsed are read, and written again; every other one is kept.
+          const rewritten = new Set([...changedNow!, ...part.parsed.map((p) => p.pairing_number)]);
+          const partial = diffRoster({
+            ...input,
+            previous: rosterStateOfLines(stored1, rewritten),
+            current: part.flat,
+            changedPairings: changedNow!,
+          });
+          expect(partial.actionItems).toEqual(whole.actionItems);
+          expect(partial.auditEvents).toEqual(whole.auditEvents);
+          const firstRows2 = new Map(part.elements.map((e) => [e[1], e[2]]));
+          expect(stateLinesText(firstRows2, linesOfState(partial.nextStateParts, firstRows2), stored1, rewritten)).toBe(
+            stored2,
+          );
+          expect(part.elements).toEqual(whole2.elements);
+          const disturbed = [...changed!].slice(0, 1);
+          const booked = fingerprints([...hotels2, ...flights2]);
+          expect(diffBasisOf(part.flat, partial.actionItems, booked, WINDOW, cutoff, disturbed, part.elements)).toEqual(
+            diffBasisOf(whole2.flat, whole.actionItems, booked, WINDOW, cutoff, disturbed, whole2.elements),
+          );
+          // Every pairing not skipped was parsed once, no more; a skipped one was not parsed.
+          expect(elements2.parses).toBe(roster2.pairings.length - part.skipped.size);
+          expect(part.parsed.map((p) => p.pairing_number)).toEqual(
+            roster2.pairings.map((p) => p.pairing_number).filter((n) => !part.skipped.has(n)),
+          );
+          if (part.skipped.size > 0) skippedSome++;
+          if (elements2.parses < roster2.pairings.length) parsedFewer++;
+        },
+      ),
       { numRuns: 1000 },
     );
     // Unchanged pairings must be skipped often enough for the property to say something.
@@ -751,50 +911,61 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     let keptSome = 0;
     let keptMoved = 0;
     fc.assert(
-      fc.property(...twoDays, windowArb, fc.boolean(), (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, _laterDays, window2, twice) => {
-        // Sometimes a second object of P0 is sent, last, in both rosters: its rows are numbered from P0's first row,
-        // so they move when what lies between the two objects does.
-        const withTwice = (spec: PairingSpec[], names: string[]) => (twice ? named([...spec, SECOND_P0], [...names, 'P0']) : named(spec, names));
-        const roster1 = withTwice(
-          day1,
-          day1.map((_, i) => `P${i}`),
-        );
-        const { hotels1, flights1, basis, stored1 } = yesterday(roster1, day0, hotels, flights);
-        const cutoff = cancellationCutoffOf(PROCESSED_AT, SETTLED.cancellation_lookback_days);
-        const previous = rosterStateOfLines(stored1);
-        const { spec2, names2 } = edited(day1, edits, replacements, added);
-        const roster2 = withTwice(...rotated(spec2, names2, shuffle));
-        const booked2 = [...dated(mutated(hotels1, touches), window2), ...dated(mutated(flights1, [...touches].reverse()), window2)];
-        const whole2 = flattenWhole(roster2);
-        const changed = changedPairings(basis, {
-          flat: whole2.flat,
-          bookings: fingerprints(booked2),
-          bookingDates: bookingDates(booked2),
-          previous,
-          window: window2,
-          cutoff,
-          emitUnchanged: false,
-        });
-        expect(changed).not.toBeNull();
-        const result = diffRoster({
-          current: whole2.flat,
-          previous,
-          hotelBookings: booked2.filter((b): b is HotelBookingActual => 'station' in b),
-          flightBookings: booked2.filter((b): b is FlightBookingActual => !('station' in b)),
-          window: window2,
-          settings: SETTLED,
-          processedAt: PROCESSED_AT,
-          changedPairings: changed!,
-        });
-        const firstRows2 = firstRowsOf(whole2.flat);
-        const rewritten = rewrittenPairings(basis, whole2.elements, changed!);
-        const everyLine = stateLinesText(firstRows2, linesOfState(result.nextStateParts, firstRows2));
-        expect(stateLinesText(firstRows2, linesOfState(result.nextStateParts, firstRows2, rewritten), stored1, rewritten)).toBe(everyLine);
-        if ([...stored1.lines.keys()].some((p) => !rewritten.has(p))) {
-          keptSome++;
-          if (window2 !== WINDOW) keptMoved++;
-        }
-      }),
+      fc.property(
+        ...twoDays,
+        windowArb,
+        fc.boolean(),
+        (day0, day1, hotels, flights, edits, replacements, added, touches, shuffle, _laterDays, window2, twice) => {
+          // Sometimes a second object of P0 is sent, last, in both rosters: its rows are numbered from P0's first row,
+          // so they move when what lies between the two objects does.
+          const withTwice = (spec: PairingSpec[], names: string[]) =>
+            twice ? named([...spec, SECOND_P0], [...names, 'P0']) : named(spec, names);
+          const roster1 = withTwice(
+            day1,
+            day1.map((_, i) => `P${i}`),
+          );
+          const { hotels1, flights1, basis, stored1 } = yesterday(roster1, day0, hotels, flights);
+          const cutoff = cancellationCutoffOf(PROCESSED_AT, SETTLED.cancellation_lookback_days);
+          const previous = rosterStateOfLines(stored1);
+          const { spec2, names2 } = edited(day1, edits, replacements, added);
+          const roster2 = withTwice(...rotated(spec2, names2, shuffle));
+          const booked2 = [
+            ...dated(mutated(hotels1, touches), window2),
+            ...dated(mutated(flights1, [...touches].reverse()), window2),
+          ];
+          const whole2 = flattenWhole(roster2);
+          const changed = changedPairings(basis, {
+            flat: whole2.flat,
+            bookings: fingerprints(booked2),
+            bookingDates: bookingDates(booked2),
+            previous,
+            window: window2,
+            cutoff,
+            emitUnchanged: false,
+          });
+          expect(changed).not.toBeNull();
+          const result = diffRoster({
+            current: whole2.flat,
+            previous,
+            hotelBookings: booked2.filter((b): b is HotelBookingActual => 'station' in b),
+            flightBookings: booked2.filter((b): b is FlightBookingActual => !('station' in b)),
+            window: window2,
+            settings: SETTLED,
+            processedAt: PROCESSED_AT,
+            changedPairings: changed!,
+          });
+          const firstRows2 = firstRowsOf(whole2.flat);
+          const rewritten = rewrittenPairings(basis, whole2.elements, changed!);
+          const everyLine = stateLinesText(firstRows2, linesOfState(result.nextStateParts, firstRows2));
+          expect(
+            stateLinesText(firstRows2, linesOfState(result.nextStateParts, firstRows2, rewritten), stored1, rewritten),
+          ).toBe(everyLine);
+          if ([...stored1.lines.keys()].some((p) => !rewritten.has(p))) {
+            keptSome++;
+            if (window2 !== WINDOW) keptMoved++;
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
     expect(keptSome).toBeGreaterThan(100);
@@ -802,14 +973,35 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
   });
 
   it('asks for the whole diff without a basis, in a window sharing no date, with emit_unchanged on, or with an earlier cancellation cut-off', () => {
-    const flat = flattenRoster(named([{ crew: ['E1'], duties: [{ num: 1, date: '2026-12-02', legs: [], layover: { station: 'CDG', required: true, late: false } }] }], ['P0']));
+    const flat = flattenRoster(
+      named(
+        [
+          {
+            crew: ['E1'],
+            duties: [
+              { num: 1, date: '2026-12-02', legs: [], layover: { station: 'CDG', required: true, late: false } },
+            ],
+          },
+        ],
+        ['P0'],
+      ),
+    );
     const basis = diffBasisOf(flat, [], new Map(), WINDOW, '2026-11-19');
-    const now = { flat, bookings: new Map<string, string>(), previous: rosterState(flat), window: WINDOW, cutoff: '2026-11-19', emitUnchanged: false };
+    const now = {
+      flat,
+      bookings: new Map<string, string>(),
+      previous: rosterState(flat),
+      window: WINDOW,
+      cutoff: '2026-11-19',
+      emitUnchanged: false,
+    };
     expect(changedPairings(basis, now)).toEqual(new Set());
     expect(changedPairings(null, now)).toBeNull();
     // The window moved: P0's rows (2026-12-02) inside both windows are left out, outside one of them diffed.
     expect(changedPairings(basis, { ...now, window: { ...WINDOW, end: '2026-12-05' } })).toEqual(new Set());
-    expect(changedPairings(basis, { ...now, window: { start: '2026-12-03', end: '2026-12-05' } })).toEqual(new Set(['P0']));
+    expect(changedPairings(basis, { ...now, window: { start: '2026-12-03', end: '2026-12-05' } })).toEqual(
+      new Set(['P0']),
+    );
     expect(changedPairings(basis, { ...now, window: { start: '2026-12-05', end: '2026-12-07' } })).toBeNull();
     expect(changedPairings(basis, { ...now, emitUnchanged: true })).toBeNull();
     expect(changedPairings(basis, { ...now, cutoff: '2026-11-18' })).toBeNull();
@@ -822,7 +1014,11 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
     // one checks in outside the old one (the diff left it alone then), or when their dates are not given.
     const booked = diffBasisOf(flat, [], new Map([['P0', 'fp']]), WINDOW, '2026-11-19');
     const moved = { start: '2026-12-01', end: '2026-12-05' };
-    const bookedNow = { ...now, bookings: new Map([['P0', 'fp']]), bookingDates: new Map([['P0', ['2026-12-02', '2026-12-03'] as const]]) };
+    const bookedNow = {
+      ...now,
+      bookings: new Map([['P0', 'fp']]),
+      bookingDates: new Map([['P0', ['2026-12-02', '2026-12-03'] as const]]),
+    };
     expect(changedPairings(booked, { ...bookedNow, window: moved })).toEqual(new Set());
     expect(changedPairings(booked, { ...bookedNow, bookingDates: undefined, window: moved })).toEqual(new Set(['P0']));
     const lateCheckIn = { ...bookedNow, bookingDates: new Map([['P0', ['2026-12-02', '2026-12-05'] as const]]) };
@@ -832,29 +1028,101 @@ describe('diffing only the changed pairings (issue 12: a resubmission diffs what
 
   it('diffs a pairing_number only kept in the previous state once the window moves over its dates, and asks for the whole diff without that state', () => {
     // Yesterday's roster had Q1 on 2026-12-05, outside the window: its rows stay in the state.
-    const yesterday = flattenRoster(named([{ crew: ['E2'], duties: [{ num: 1, date: '2026-12-05', legs: [], layover: { station: 'CDG', required: true, late: false } }] }], ['Q1']));
-    const today = flattenRoster(named([{ crew: ['E1'], duties: [{ num: 1, date: '2026-12-02', legs: [], layover: { station: 'CDG', required: true, late: false } }] }], ['P0']));
-    const result = diffRoster({ current: today, previous: rosterState(yesterday), hotelBookings: [], flightBookings: [], window: WINDOW, settings: SETTLED, processedAt: PROCESSED_AT });
+    const yesterday = flattenRoster(
+      named(
+        [
+          {
+            crew: ['E2'],
+            duties: [
+              { num: 1, date: '2026-12-05', legs: [], layover: { station: 'CDG', required: true, late: false } },
+            ],
+          },
+        ],
+        ['Q1'],
+      ),
+    );
+    const today = flattenRoster(
+      named(
+        [
+          {
+            crew: ['E1'],
+            duties: [
+              { num: 1, date: '2026-12-02', legs: [], layover: { station: 'CDG', required: true, late: false } },
+            ],
+          },
+        ],
+        ['P0'],
+      ),
+    );
+    const result = diffRoster({
+      current: today,
+      previous: rosterState(yesterday),
+      hotelBookings: [],
+      flightBookings: [],
+      window: WINDOW,
+      settings: SETTLED,
+      processedAt: PROCESSED_AT,
+    });
     expect(result.nextState.layovers.map((l) => l.date)).toEqual(['2026-12-02', '2026-12-05']);
     const basis = diffBasisOf(today, result.actionItems, new Map(), WINDOW, '2026-11-19');
-    const now = { flat: today, bookings: new Map<string, string>(), previous: result.nextState, window: WINDOW, cutoff: '2026-11-19', emitUnchanged: false };
+    const now = {
+      flat: today,
+      bookings: new Map<string, string>(),
+      previous: result.nextState,
+      window: WINDOW,
+      cutoff: '2026-11-19',
+      emitUnchanged: false,
+    };
     expect(changedPairings(basis, now)).toEqual(new Set());
     expect(changedPairings(basis, { ...now, window: { start: '2026-12-01', end: '2026-12-04' } })).toEqual(new Set());
-    expect(changedPairings(basis, { ...now, window: { start: '2026-12-02', end: '2026-12-05' } })).toEqual(new Set(['Q1']));
-    expect(changedPairings(basis, { ...now, previous: undefined, window: { start: '2026-12-02', end: '2026-12-05' } })).toBeNull();
+    expect(changedPairings(basis, { ...now, window: { start: '2026-12-02', end: '2026-12-05' } })).toEqual(
+      new Set(['Q1']),
+    );
+    expect(
+      changedPairings(basis, { ...now, previous: undefined, window: { start: '2026-12-02', end: '2026-12-05' } }),
+    ).toBeNull();
     expect(changedPairings(basis, { ...now, previous: undefined })).toEqual(new Set());
   });
 });
 
 describe('diffing only the changed pairings in a moved window, by example', () => {
   it('diffs a pairing whose layover checks in after midnight, on the day the window gained', () => {
-    const flat = flattenRoster(build([{ crew: ['E1'], duties: [{ num: 1, date: '2026-12-04', legs: [], layover: { station: 'CDG', required: true, late: false, afterMidnight: true } }] }]));
+    const flat = flattenRoster(
+      build([
+        {
+          crew: ['E1'],
+          duties: [
+            {
+              num: 1,
+              date: '2026-12-04',
+              legs: [],
+              layover: { station: 'CDG', required: true, late: false, afterMidnight: true },
+            },
+          ],
+        },
+      ]),
+    );
     expect(flat.layovers[0]!.checkin_time_local.slice(0, 10)).toBe('2026-12-05');
-    const result = diffRoster({ current: flat, previous: null, hotelBookings: [], flightBookings: [], window: WINDOW, settings: SETTINGS, processedAt: PROCESSED_AT });
+    const result = diffRoster({
+      current: flat,
+      previous: null,
+      hotelBookings: [],
+      flightBookings: [],
+      window: WINDOW,
+      settings: SETTINGS,
+      processedAt: PROCESSED_AT,
+    });
     // Checking in on 2026-12-05, outside the window: no item yet.
     expect(result.actionItems).toEqual([]);
     const basis = diffBasisOf(flat, result.actionItems, new Map(), WINDOW, '2026-11-19');
-    const now = { flat, bookings: new Map<string, string>(), previous: result.nextState, window: { start: '2026-12-02', end: '2026-12-05' }, cutoff: '2026-11-19', emitUnchanged: false };
+    const now = {
+      flat,
+      bookings: new Map<string, string>(),
+      previous: result.nextState,
+      window: { start: '2026-12-02', end: '2026-12-05' },
+      cutoff: '2026-11-19',
+      emitUnchanged: false,
+    };
     expect(changedPairings(basis, now)).toEqual(new Set(['P0']));
   });
 });

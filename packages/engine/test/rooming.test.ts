@@ -40,7 +40,9 @@ describe('rooming lists: which list a row goes on', () => {
 
   test('the row reference is stable per stay', () => {
     expect(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f')).toBe('RL-6F1C2D3E4A5B');
-    expect(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f')).toBe(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f'));
+    expect(roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f')).toBe(
+      roomingRowRef('6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f'),
+    );
   });
 });
 
@@ -110,8 +112,13 @@ describe("rooming lists: the hotel's answer", () => {
   });
 
   test("a rejection or no answer by the deadline needs review, with the hotel's reason", () => {
-    expect(roomingOutcome('NEW', { kind: 'REJECTED', reason: 'sold out' })).toEqual({ status: 'NEEDS_REVIEW', reason: 'the hotel rejected the rooming list row: sold out' });
-    expect(roomingOutcome('NEW', { kind: 'EXPIRED', deadline: Date.parse('2027-03-02T12:00:00Z') }).reason).toContain('did not answer the rooming list by 2027-03-02T12:00:00');
+    expect(roomingOutcome('NEW', { kind: 'REJECTED', reason: 'sold out' })).toEqual({
+      status: 'NEEDS_REVIEW',
+      reason: 'the hotel rejected the rooming list row: sold out',
+    });
+    expect(roomingOutcome('NEW', { kind: 'EXPIRED', deadline: Date.parse('2027-03-02T12:00:00Z') }).reason).toContain(
+      'did not answer the rooming list by 2027-03-02T12:00:00',
+    );
   });
 
   test('only an unanswered current row takes an answer; a DIRECT hotel needs a reservations e-mail', () => {

@@ -3,12 +3,16 @@ import { flattenRoster, pairingElementRanges, pairingRowCount } from '../src';
 import { crew, p1, submission } from './fixtures';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const elementsAt = (body: Uint8Array, ranges: [number, number][]) => ranges.map(([s, e]) => JSON.parse(new TextDecoder().decode(body.subarray(s, e))) as unknown);
+const elementsAt = (body: Uint8Array, ranges: [number, number][]) =>
+  ranges.map(([s, e]) => JSON.parse(new TextDecoder().decode(body.subarray(s, e))) as unknown);
 
 describe('pairingElementRanges (issue 12: a resubmission parses only the pairings it diffs)', () => {
   it('finds every element of the top-level pairings array, whatever the values, the other keys, their order and the spacing', () => {
     // Keys and strings that look like structure: quotes, escapes, brackets, commas, colons, "pairings" itself.
-    const tricky = fc.oneof(fc.string(), fc.constantFrom('"', '\\', '\\"', '],[', '{"pairings":[1]}', 'pairings', ':', ',', '\u00e9\u4e2d\ud83d\ude00'));
+    const tricky = fc.oneof(
+      fc.string(),
+      fc.constantFrom('"', '\\', '\\"', '],[', '{"pairings":[1]}', 'pairings', ':', ',', '\u00e9\u4e2d\ud83d\ude00'),
+    );
     const value = fc.oneof(fc.jsonValue(), tricky, fc.dictionary(tricky, fc.jsonValue()), fc.array(tricky));
     fc.assert(
       fc.property(
@@ -27,7 +31,10 @@ describe('pairingElementRanges (issue 12: a resubmission parses only the pairing
           expect(ranges).not.toBeNull();
           expect(elementsAt(body, ranges!)).toEqual(JSON.parse(JSON.stringify(elements)));
           // Each range is the element's text, without the spacing around it.
-          for (const [s, e] of ranges!) expect(new TextDecoder().decode(body.subarray(s, e))).toBe(new TextDecoder().decode(body.subarray(s, e)).trim());
+          for (const [s, e] of ranges!)
+            expect(new TextDecoder().decode(body.subarray(s, e))).toBe(
+              new TextDecoder().decode(body.subarray(s, e)).trim(),
+            );
         },
       ),
       { numRuns: 500 },
@@ -35,42 +42,50 @@ describe('pairingElementRanges (issue 12: a resubmission parses only the pairing
   });
 
   it('finds the same ranges when guided by the elements of a document before, whatever was kept, changed, added or dropped', () => {
-    const element = fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.array(fc.jsonValue(), { maxLength: 3 }));
+    const element = fc.oneof(
+      fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }),
+      fc.array(fc.jsonValue(), { maxLength: 3 }),
+    );
     fc.assert(
-      fc.property(fc.array(element, { maxLength: 8 }), fc.array(fc.constantFrom('keep', 'keep', 'change', 'drop', 'add'), { maxLength: 8 }), element, (before, edits, other) => {
-        const now: unknown[] = [];
-        before.forEach((e, i) => {
-          const edit = edits[i] ?? 'keep';
-          if (edit === 'keep') now.push(e);
-          else if (edit === 'change') now.push(other);
-          else if (edit === 'add') now.push(other, e);
-        });
-        const body = bytes(JSON.stringify({ x: 1, pairings: now }));
-        const last = before.map((e) => bytes(JSON.stringify(e)));
-        const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, k) => x === b[k]);
-        let next = 0;
-        let guided = 0;
-        // An honest guide: an element's end only where its bytes are those of the next expected one (or the one after).
-        const guide = {
-          guess(start: number) {
-            for (const i of [next, next + 1]) {
-              const e = last[i];
-              if (e !== undefined && same(body.subarray(start, start + e.length), e)) {
-                next = i + 1;
-                guided++;
-                return start + e.length;
+      fc.property(
+        fc.array(element, { maxLength: 8 }),
+        fc.array(fc.constantFrom('keep', 'keep', 'change', 'drop', 'add'), { maxLength: 8 }),
+        element,
+        (before, edits, other) => {
+          const now: unknown[] = [];
+          before.forEach((e, i) => {
+            const edit = edits[i] ?? 'keep';
+            if (edit === 'keep') now.push(e);
+            else if (edit === 'change') now.push(other);
+            else if (edit === 'add') now.push(other, e);
+          });
+          const body = bytes(JSON.stringify({ x: 1, pairings: now }));
+          const last = before.map((e) => bytes(JSON.stringify(e)));
+          const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, k) => x === b[k]);
+          let next = 0;
+          let guided = 0;
+          // An honest guide: an element's end only where its bytes are those of the next expected one (or the one after).
+          const guide = {
+            guess(start: number) {
+              for (const i of [next, next + 1]) {
+                const e = last[i];
+                if (e !== undefined && same(body.subarray(start, start + e.length), e)) {
+                  next = i + 1;
+                  guided++;
+                  return start + e.length;
+                }
               }
-            }
-            return -1;
-          },
-          scanned(start: number, end: number) {
-            const i = last.findIndex((e) => same(body.subarray(start, end), e));
-            if (i >= 0) next = i + 1;
-          },
-        };
-        expect(pairingElementRanges(body, guide)).toEqual(pairingElementRanges(body));
-        if (edits.every((e) => e === 'keep')) expect(guided).toBe(now.length);
-      }),
+              return -1;
+            },
+            scanned(start: number, end: number) {
+              const i = last.findIndex((e) => same(body.subarray(start, end), e));
+              if (i >= 0) next = i + 1;
+            },
+          };
+          expect(pairingElementRanges(body, guide)).toEqual(pairingElementRanges(body));
+          if (edits.every((e) => e === 'keep')) expect(guided).toBe(now.length);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -1,7 +1,17 @@
 /** The schedule state machine (spec 3.1) and what processing-status reports (spec 2.2). */
 import fc from 'fast-check';
 import { PROCESSING_STATUSES } from '@crew/contracts';
-import { canMove, hasDiffResult, movesInto, pollRecommended, processingReport, reportedStatus, SCHEDULE_TRANSITIONS, statusAfterProcessing, UNPROCESSED } from '../src';
+import {
+  canMove,
+  hasDiffResult,
+  movesInto,
+  pollRecommended,
+  processingReport,
+  reportedStatus,
+  SCHEDULE_TRANSITIONS,
+  statusAfterProcessing,
+  UNPROCESSED,
+} from '../src';
 
 const statusArb = fc.constantFrom(...PROCESSING_STATUSES);
 
@@ -16,7 +26,9 @@ describe('transitions', () => {
   });
 
   test('only a schedule moved out of PROCESSING (by the transaction that writes its items) can have a diff result', () => {
-    expect(PROCESSING_STATUSES.filter(hasDiffResult)).toEqual(PROCESSING_STATUSES.filter((s) => s !== 'QUEUED' && s !== 'PROCESSING'));
+    expect(PROCESSING_STATUSES.filter(hasDiffResult)).toEqual(
+      PROCESSING_STATUSES.filter((s) => s !== 'QUEUED' && s !== 'PROCESSING'),
+    );
     // Every status a diff's write moves a schedule into has one.
     for (const to of ['BOOKING', 'COMPLETED'] as const) expect(hasDiffResult(to)).toBe(true);
   });
@@ -54,7 +66,11 @@ describe('processing-status', () => {
         const p = { status: status, open: open + openFlight, open_flight: openFlight };
         const reported = reportedStatus(p);
         expect(pollRecommended(p)).toBe(reported === 'QUEUED' || reported === 'PROCESSING' || reported === 'BOOKING');
-        expect(processingReport(p)).toEqual({ status: reported, poll_recommended: pollRecommended(p), flight_tasks_pending: openFlight });
+        expect(processingReport(p)).toEqual({
+          status: reported,
+          poll_recommended: pollRecommended(p),
+          flight_tasks_pending: openFlight,
+        });
       }),
     );
     // Every task settled, the completion check not run yet: COMPLETED in a moment, so the client polls on.

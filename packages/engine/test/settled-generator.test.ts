@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { generateRoster, mutateRoster } from '@crew/roster-generator';
-import { diffRoster, flattenRoster, nextRosterState, settlesOnRerun, type HotelBookingActual, type RosterState } from '../src';
+import {
+  diffRoster,
+  flattenRoster,
+  nextRosterState,
+  settlesOnRerun,
+  type HotelBookingActual,
+  type RosterState,
+} from '../src';
 import { bookingsFor, writtenBookings } from './fixtures';
 
 /*
@@ -31,14 +38,32 @@ it('a settled diff of a generated roster, re-run later against its stored state 
         const b = bookingsFor(earlierFlat);
         const hotels = b.hotelBookings
           .slice(0, Math.round(kept * b.hotelBookings.length))
-          .map<HotelBookingActual>((h, i) => (i < odd ? { ...h, status: i % 2 ? 'CANCELLED' : 'CONFIRMED', manual_override: i % 2 === 0 } : h));
+          .map<HotelBookingActual>((h, i) =>
+            i < odd ? { ...h, status: i % 2 ? 'CANCELLED' : 'CONFIRMED', manual_override: i % 2 === 0 } : h,
+          );
         const flights = b.flightBookings.slice(0, Math.round(kept * b.flightBookings.length));
         const window = { start: roster.schedule_start_date, end: roster.schedule_end_date };
-        const previous = nextRosterState({ deadheads: [], layovers: [], pairings: [] }, earlierFlat, window, new Set(earlierFlat.flaggedKeys));
+        const previous = nextRosterState(
+          { deadheads: [], layovers: [], pairings: [] },
+          earlierFlat,
+          window,
+          new Set(earlierFlat.flaggedKeys),
+        );
         const settings = { emit_unchanged: false, cancellation_lookback_days: odd };
         const processedAt = new Date(Date.parse(`${START}T00:00:00Z`) + processedDay * 86_400_000).toISOString();
-        const first = diffRoster({ current: flattenRoster(roster), previous, hotelBookings: hotels, flightBookings: flights, window, settings, processedAt });
-        fc.pre(settlesOnRerun(first.actionItems, window) && first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null));
+        const first = diffRoster({
+          current: flattenRoster(roster),
+          previous,
+          hotelBookings: hotels,
+          flightBookings: flights,
+          window,
+          settings,
+          processedAt,
+        });
+        fc.pre(
+          settlesOnRerun(first.actionItems, window) &&
+            first.actionItems.every((i) => i.type === 'HOTEL' || i.subtype === 'NEW_BOOKING' || i.booking_id === null),
+        );
         const w = writtenBookings(first.actionItems);
         const later = new Date(Date.parse(processedAt) + laterDays * 86_400_000).toISOString();
         const stored = JSON.parse(JSON.stringify(first.nextState)) as RosterState;

@@ -22,7 +22,10 @@ describe('hotel.city of a request (spec 2.7)', () => {
   });
 
   it('an unknown city name is refused', () => {
-    expect(resolveCityStation('Atlantis', [], ['JFK'])).toMatchObject({ ok: false, issue: expect.stringContaining('Atlantis') });
+    expect(resolveCityStation('Atlantis', [], ['JFK'])).toMatchObject({
+      ok: false,
+      issue: expect.stringContaining('Atlantis'),
+    });
   });
 
   it('consistency of city and a pinned property’s station', () => {
@@ -35,11 +38,16 @@ describe('hotel.city of a request (spec 2.7)', () => {
   it('property: a resolved station is always one of the candidates (or the code itself)', () => {
     const code = fc.stringMatching(/^[A-Z]{3}$/);
     fc.assert(
-      fc.property(fc.string({ minLength: 2, maxLength: 12 }), fc.array(code, { maxLength: 4 }), fc.array(code, { maxLength: 4 }), (city, stations, bases) => {
-        const r = resolveCityStation(city, stations, bases);
-        if (!r.ok) return true;
-        return isStationCode(city) ? r.station === city : stations.includes(r.station);
-      }),
+      fc.property(
+        fc.string({ minLength: 2, maxLength: 12 }),
+        fc.array(code, { maxLength: 4 }),
+        fc.array(code, { maxLength: 4 }),
+        (city, stations, bases) => {
+          const r = resolveCityStation(city, stations, bases);
+          if (!r.ok) return true;
+          return isStationCode(city) ? r.station === city : stations.includes(r.station);
+        },
+      ),
     );
   });
 });

@@ -22,7 +22,12 @@ describe('stayRateCheck', () => {
   const nights = roomNights('2027-03-04', '2027-03-07');
 
   it('matches a base amount equal to the rate of each night (150 + 120 + 120), not the first night times the nights', () => {
-    expect(stayRateCheck(PERIODS, money(390), nights, 'STRICT')).toEqual({ ok: true, exact: true, flag: null, reason: null });
+    expect(stayRateCheck(PERIODS, money(390), nights, 'STRICT')).toEqual({
+      ok: true,
+      exact: true,
+      flag: null,
+      reason: null,
+    });
     const firstNightTimesThree = stayRateCheck(PERIODS, money(450), nights, 'STRICT');
     expect(firstNightTimesThree.ok).toBe(false);
     expect(firstNightTimesThree.reason).toMatch(/^rate mismatch: .*390\.00 GBP/);
@@ -51,8 +56,14 @@ describe('stayRateCheck', () => {
   it('refuses in either mode what it cannot compare: a night without a period, a currency without a rate', () => {
     const short = PERIODS.slice(0, 1);
     for (const mode of ['STRICT', 'LOOSE'] as const) {
-      expect(stayRateCheck(short, money(390), nights, mode)).toMatchObject({ ok: false, reason: expect.stringMatching(/no rate for the nights of 2027-03-05, 2027-03-06/) });
-      expect(stayRateCheck(PERIODS, money(487.5, 'USD'), nights, mode)).toMatchObject({ ok: false, reason: expect.stringMatching(/no exchange rate for GBP/) });
+      expect(stayRateCheck(short, money(390), nights, mode)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/no rate for the nights of 2027-03-05, 2027-03-06/),
+      });
+      expect(stayRateCheck(PERIODS, money(487.5, 'USD'), nights, mode)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/no exchange rate for GBP/),
+      });
     }
   });
 });

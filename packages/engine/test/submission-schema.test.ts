@@ -16,7 +16,9 @@ describe('ScheduleSubmission schema (spec 2.1)', () => {
   });
 
   it('rejects an empty pairings array (spec 4.1)', () => {
-    expect(issues({ ...valid(), pairings: [] })).toEqual([{ field: '/pairings', issue: 'must NOT have fewer than 1 items' }]);
+    expect(issues({ ...valid(), pairings: [] })).toEqual([
+      { field: '/pairings', issue: 'must NOT have fewer than 1 items' },
+    ]);
   });
 
   it('requires the window dates and the pairing, crew, duty period, leg and layover fields', () => {
@@ -68,10 +70,12 @@ describe('ScheduleSubmission schema (spec 2.1)', () => {
   });
 
   it('flags schedule_end_date before schedule_start_date as a cross-field issue', () => {
-    expect(scheduleSubmissionIssues({ ...valid(), schedule_start_date: '2026-12-10', schedule_end_date: '2026-12-09' })).toEqual([
-      { field: '/schedule_end_date', issue: 'must be on or after schedule_start_date' },
-    ]);
-    expect(scheduleSubmissionIssues({ ...valid(), schedule_start_date: '2026-12-10', schedule_end_date: '2026-12-10' })).toEqual([]);
+    expect(
+      scheduleSubmissionIssues({ ...valid(), schedule_start_date: '2026-12-10', schedule_end_date: '2026-12-09' }),
+    ).toEqual([{ field: '/schedule_end_date', issue: 'must be on or after schedule_start_date' }]);
+    expect(
+      scheduleSubmissionIssues({ ...valid(), schedule_start_date: '2026-12-10', schedule_end_date: '2026-12-10' }),
+    ).toEqual([]);
   });
 });
 

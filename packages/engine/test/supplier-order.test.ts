@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { carrierOf, fareConditionsFit, movedFareFlag, flightRoute, nextSupplierApplies, orderMayExist, retailOffers, supplierSettingIssues } from '../src';
+import {
+  carrierOf,
+  fareConditionsFit,
+  movedFareFlag,
+  flightRoute,
+  nextSupplierApplies,
+  orderMayExist,
+  retailOffers,
+  supplierSettingIssues,
+} from '../src';
 
 describe('which supplier books a deadhead', () => {
   it('reads the carrier of a flight number', () => {
@@ -25,8 +34,16 @@ describe('which supplier books a deadhead', () => {
   });
 
   it("drops the airline's own flights (marketed or operated) from a retail supplier's offers", () => {
-    const offers = [{ airline_code: 'BA' }, { airline_code: 'AA', operating_airline_code: 'BA' }, { airline_code: 'AA' }, { airline_code: 'aa', operating_airline_code: 'IB' }];
-    expect(retailOffers(offers, 'ba', true)).toEqual([{ airline_code: 'AA' }, { airline_code: 'aa', operating_airline_code: 'IB' }]);
+    const offers = [
+      { airline_code: 'BA' },
+      { airline_code: 'AA', operating_airline_code: 'BA' },
+      { airline_code: 'AA' },
+      { airline_code: 'aa', operating_airline_code: 'IB' },
+    ];
+    expect(retailOffers(offers, 'ba', true)).toEqual([
+      { airline_code: 'AA' },
+      { airline_code: 'aa', operating_airline_code: 'IB' },
+    ]);
     expect(retailOffers(offers, 'BA', false)).toEqual(offers);
   });
 
@@ -38,7 +55,10 @@ describe('which supplier books a deadhead', () => {
   });
 
   it('keeps only offers that state the condition the rule asks for (property)', () => {
-    const offer = fc.record({ refundable: fc.option(fc.boolean(), { nil: undefined }), changeable: fc.option(fc.boolean(), { nil: undefined }) });
+    const offer = fc.record({
+      refundable: fc.option(fc.boolean(), { nil: undefined }),
+      changeable: fc.option(fc.boolean(), { nil: undefined }),
+    });
     fc.assert(
       fc.property(fc.array(offer), (offers) => {
         expect(fareConditionsFit(offers, 'ANY')).toEqual(offers);
@@ -55,19 +75,37 @@ describe('a fare that moved between the choice and the order', () => {
   it('is flagged only when the amount (to the cent) or the currency differs', () => {
     expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 100.004, currency: 'GBP' })).toBeNull();
     expect(movedFareFlag(undefined, { amount: 100, currency: 'GBP' })).toBeNull();
-    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 140, currency: 'GBP' })).toBe('fare moved from 100.00 GBP to 140.00 GBP at ordering');
-    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 100, currency: 'USD' })).toContain('to 100.00 USD');
+    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 140, currency: 'GBP' })).toBe(
+      'fare moved from 100.00 GBP to 140.00 GBP at ordering',
+    );
+    expect(movedFareFlag({ amount: 100, currency: 'GBP' }, { amount: 100, currency: 'USD' })).toContain(
+      'to 100.00 USD',
+    );
   });
 });
 
 describe('a supplier setting that cannot be stored', () => {
-  const base = { flights: ['SANDBOX'], hotels: ['SANDBOX'], duffelToken: false, ownAirline: false, production: false, sandboxAllowed: false };
+  const base = {
+    flights: ['SANDBOX'],
+    hotels: ['SANDBOX'],
+    duffelToken: false,
+    ownAirline: false,
+    production: false,
+    sandboxAllowed: false,
+  };
   it('names each supplier given without its settings, by its place in the list', () => {
-    expect(supplierSettingIssues({ ...base, flights: ['OWN_AIRLINE', 'DUFFEL'], hotels: ['DUFFEL'] }).map((i) => i.field)).toEqual(['/flights/0', '/flights/1', '/hotels/0']);
-    expect(supplierSettingIssues({ ...base, flights: ['OWN_AIRLINE', 'DUFFEL'], duffelToken: true, ownAirline: true })).toEqual([]);
+    expect(
+      supplierSettingIssues({ ...base, flights: ['OWN_AIRLINE', 'DUFFEL'], hotels: ['DUFFEL'] }).map((i) => i.field),
+    ).toEqual(['/flights/0', '/flights/1', '/hotels/0']);
+    expect(
+      supplierSettingIssues({ ...base, flights: ['OWN_AIRLINE', 'DUFFEL'], duffelToken: true, ownAirline: true }),
+    ).toEqual([]);
   });
   it('refuses SANDBOX in production unless the deployment allows it', () => {
-    expect(supplierSettingIssues({ ...base, production: true }).map((i) => i.field)).toEqual(['/flights/0', '/hotels/0']);
+    expect(supplierSettingIssues({ ...base, production: true }).map((i) => i.field)).toEqual([
+      '/flights/0',
+      '/hotels/0',
+    ]);
     expect(supplierSettingIssues({ ...base, production: true, sandboxAllowed: true })).toEqual([]);
   });
 });

@@ -24,7 +24,9 @@ export class ApiError extends Error {
     return new ApiError(401, ErrorCode.UNAUTHORIZED, message, [], { 'WWW-Authenticate': 'Bearer' });
   }
   static forbiddenScope(scope: string): ApiError {
-    return new ApiError(403, ErrorCode.INSUFFICIENT_SCOPE, `This operation needs the scope ${scope}`, [{ field: 'scope', issue: `missing ${scope}` }]);
+    return new ApiError(403, ErrorCode.INSUFFICIENT_SCOPE, `This operation needs the scope ${scope}`, [
+      { field: 'scope', issue: `missing ${scope}` },
+    ]);
   }
   static notFound(what = 'Resource'): ApiError {
     return new ApiError(404, ErrorCode.NOT_FOUND, `${what} not found`);
@@ -32,7 +34,11 @@ export class ApiError extends Error {
   static conflict(message: string, code: string = ErrorCode.CONFLICT): ApiError {
     return new ApiError(409, code, message);
   }
-  static validation(details: ValidationIssue[], message = 'The request body is not valid', code: string = ErrorCode.VALIDATION_FAILED): ApiError {
+  static validation(
+    details: ValidationIssue[],
+    message = 'The request body is not valid',
+    code: string = ErrorCode.VALIDATION_FAILED,
+  ): ApiError {
     return new ApiError(422, code, message, details);
   }
   static unprocessable(code: string, message: string, details: ValidationIssue[] = []): ApiError {
@@ -45,11 +51,21 @@ export class ApiError extends Error {
 }
 
 /** Socket-level failures reaching Postgres (node errno codes). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** SQLSTATEs of a server going away or not taking connections: admin/crash shutdown, starting up, too many connections. */
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
 /** What node-postgres itself says when a connection dies or cannot be made in time. */
-const PG_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+const PG_CONNECTION_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
 
 /**
  * True for an error that means Postgres cannot be reached right now (restart, failover, network), as opposed
@@ -58,7 +74,8 @@ const PG_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: unknown; message?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (UNREACHABLE.has(e.code) || SERVER_GONE.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.code === 'string' && (UNREACHABLE.has(e.code) || SERVER_GONE.has(e.code) || e.code.startsWith('08')))
+    return true;
   if (typeof e.message === 'string' && PG_CONNECTION_MESSAGE.test(e.message)) return true;
   // Connecting to a host name with several addresses fails with an AggregateError of each attempt's error.
   return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isDatabaseUnavailable);

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import { pinoHttp } from 'pino-http';
 import { checkBody, checkQuery, ErrorCode } from '@crew/contracts';
 import { ApiError, isDatabaseUnavailable } from './errors';
@@ -62,7 +69,8 @@ export function streamedBody(req: Request): StreamedBody | undefined {
   return (req as Request & { streamedBody?: StreamedBody }).streamedBody;
 }
 
-export const payloadTooLarge = () => new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than this endpoint accepts');
+export const payloadTooLarge = () =>
+  new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than this endpoint accepts');
 
 const SIZE = /^(\d+)\s*(b|kb|mb|gb)?$/i;
 const UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -94,7 +102,8 @@ const encodingGuard: RequestHandler = (req, _res, next) => {
 function streamBodyGuard(bodyLimit: string): RequestHandler {
   const limit = sizeInBytes(bodyLimit);
   return (req, _res, next) => {
-    if (!JSON_TYPE.test(String(req.headers['content-type'] ?? ''))) return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
+    if (!JSON_TYPE.test(String(req.headers['content-type'] ?? '')))
+      return next(new ApiError(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The body must be application/json'));
     const encoding = bodyEncoding(req);
     if (encoding instanceof ApiError) return next(encoding);
     const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
@@ -131,7 +140,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   // The router decodes path parameters (`/crew/bookings/%`): a malformed request on every route, not a 500.
-  if (err instanceof URIError) return ApiError.invalid('The request path is not validly percent-encoded', [{ field: 'path', issue: 'malformed percent-encoding' }]);
+  if (err instanceof URIError)
+    return ApiError.invalid('The request path is not validly percent-encoded', [
+      { field: 'path', issue: 'malformed percent-encoding' },
+    ]);
   const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -150,7 +162,14 @@ function toApiError(err: unknown): ApiError {
     return new ApiError(e.status, ErrorCode.INVALID_REQUEST, e.message ?? 'Bad request');
   }
   // An outage, not a bug: the client should retry (the pool reconnects by itself once Postgres is back).
-  if (isDatabaseUnavailable(err)) return new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The service cannot reach its database right now; retry shortly', [], { 'Retry-After': '5' });
+  if (isDatabaseUnavailable(err))
+    return new ApiError(
+      503,
+      ErrorCode.SERVICE_UNAVAILABLE,
+      'The service cannot reach its database right now; retry shortly',
+      [],
+      { 'Retry-After': '5' },
+    );
   return new ApiError(500, ErrorCode.INTERNAL_ERROR, 'An unexpected error occurred; it has been logged');
 }
 
@@ -231,7 +250,11 @@ export function fallbackHandler(routes: RouteSpec[], mountPath = ''): RequestHan
     const allowed = [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.method))];
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.push('HEAD');
-      return next(new ApiError(405, ErrorCode.METHOD_NOT_ALLOWED, `Method ${req.method} is not allowed here`, [], { Allow: allowed.join(', ') }));
+      return next(
+        new ApiError(405, ErrorCode.METHOD_NOT_ALLOWED, `Method ${req.method} is not allowed here`, [], {
+          Allow: allowed.join(', '),
+        }),
+      );
     }
     next(new ApiError(404, ErrorCode.NOT_FOUND, `No route ${req.method} ${path}`));
   };

@@ -22,7 +22,9 @@ export function roomingLinkKey(opsToken: string): Buffer {
 const mac = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest();
 
 export function signRoomingLink(key: Buffer, claims: RoomingLinkClaims): string {
-  const body = Buffer.from(JSON.stringify({ l: claims.list_id, h: claims.hotel_config_id, v: claims.version, exp: claims.exp })).toString('base64url');
+  const body = Buffer.from(
+    JSON.stringify({ l: claims.list_id, h: claims.hotel_config_id, v: claims.version, exp: claims.exp }),
+  ).toString('base64url');
   return `${body}.${mac(key, body).toString('base64url')}`;
 }
 
@@ -41,7 +43,8 @@ export function verifyRoomingLink(key: Buffer, token: string, nowMs: number): Ro
   } catch {
     return { ok: false, reason: 'INVALID' };
   }
-  if (typeof c.l !== 'string' || typeof c.h !== 'number' || typeof c.v !== 'number' || typeof c.exp !== 'number') return { ok: false, reason: 'INVALID' };
+  if (typeof c.l !== 'string' || typeof c.h !== 'number' || typeof c.v !== 'number' || typeof c.exp !== 'number')
+    return { ok: false, reason: 'INVALID' };
   if (c.exp * 1000 <= nowMs) return { ok: false, reason: 'EXPIRED' };
   return { ok: true, claims: { list_id: c.l, hotel_config_id: c.h, version: c.v, exp: c.exp } };
 }

@@ -39,11 +39,21 @@ export interface RouteSpec<
    * (the handler does both off the event loop, for a big roster). The schema still documents it.
    */
   bodyMode?: 'json' | 'stream';
-  handler: (input: HandlerInput<StaticOr<B, undefined>, StaticOr<Q, Record<string, never>>, StaticOr<P, Record<string, string>>>) => Promise<Reply | undefined> | Reply | undefined;
+  handler: (
+    input: HandlerInput<
+      StaticOr<B, undefined>,
+      StaticOr<Q, Record<string, never>>,
+      StaticOr<P, Record<string, string>>
+    >,
+  ) => Promise<Reply | undefined> | Reply | undefined;
 }
 
 /** Identity with inference: keeps each route's handler typed by its own schemas. */
-export function route<B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec {
+export function route<
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+>(spec: RouteSpec<B, Q, P>): RouteSpec {
   return spec;
 }
 

@@ -9,7 +9,12 @@ export interface ShutdownStep {
  * SIGTERM/SIGINT: run the steps in order within the deadline, then exit 0 (1 if a step failed or the
  * deadline passed). A second signal forces an immediate exit.
  */
-export function installShutdown(logger: Logger, deadlineMs: number, steps: ShutdownStep[], exit: (code: number) => void = (code) => process.exit(code)): () => Promise<void> {
+export function installShutdown(
+  logger: Logger,
+  deadlineMs: number,
+  steps: ShutdownStep[],
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => Promise<void> {
   let running: Promise<void> | null = null;
   const shutdown = (): Promise<void> => {
     if (running) return running;

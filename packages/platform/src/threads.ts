@@ -19,7 +19,12 @@ export interface ThreadHandlers<Message> {
  * tsx in production); from sources it is `<dir>/<name>.ts`, loaded through tsx. The thread never keeps a
  * stopping process alive (unref). `ready` resolves on its `{ ready: true }` message and rejects if it ends first.
  */
-export function startThread<Message>(dir: string, name: string, bundled: boolean, handlers: ThreadHandlers<Message>): { worker: Worker; ready: Promise<void> } {
+export function startThread<Message>(
+  dir: string,
+  name: string,
+  bundled: boolean,
+  handlers: ThreadHandlers<Message>,
+): { worker: Worker; ready: Promise<void> } {
   const worker = bundled
     ? new Worker(path.join(dir, `${name}.js`), { workerData: { data: handlers.data } })
     : new Worker(BOOTSTRAP, { eval: true, workerData: { entry: path.join(dir, `${name}.ts`), data: handlers.data } });

@@ -17,7 +17,13 @@ export interface PersonalData {
   identity_document?: IdentityDocument;
 }
 
-export const PERSONAL_FIELDS = ['date_of_birth', 'gender', 'title', 'phone_number', 'identity_document'] as const satisfies readonly (keyof PersonalData)[];
+export const PERSONAL_FIELDS = [
+  'date_of_birth',
+  'gender',
+  'title',
+  'phone_number',
+  'identity_document',
+] as const satisfies readonly (keyof PersonalData)[];
 
 /** What a traveller row carries of the personal fields: the sealed text, and a plain date of birth from before sealing. */
 export interface SealedPersonal {
@@ -65,7 +71,10 @@ export class TravellerVault {
     const legacy: PersonalData = row.legacy_date_of_birth ? { date_of_birth: row.legacy_date_of_birth } : {};
     if (!row.personal_sealed) return { data: legacy, unreadable: false };
     try {
-      return { data: { ...legacy, ...(JSON.parse(this.keyring.open(row.personal_sealed, airlineId)) as PersonalData) }, unreadable: false };
+      return {
+        data: { ...legacy, ...(JSON.parse(this.keyring.open(row.personal_sealed, airlineId)) as PersonalData) },
+        unreadable: false,
+      };
     } catch (err) {
       if (!(err instanceof KeyringError) && !(err instanceof SyntaxError)) throw err;
       return { data: legacy, unreadable: true };
@@ -77,7 +86,10 @@ export class TravellerVault {
    * of `date_of_birth`: a roster's context holds every crew member (14k on a big airline, about 10 µs each),
    * while only the crew of a flight booking is ever asked.
    */
-  openTravellers<T extends SealedPersonal>(airlineId: string, rows: readonly T[]): (Omit<T, keyof SealedPersonal> & { date_of_birth: string | null })[] {
+  openTravellers<T extends SealedPersonal>(
+    airlineId: string,
+    rows: readonly T[],
+  ): (Omit<T, keyof SealedPersonal> & { date_of_birth: string | null })[] {
     return rows.map((row) => {
       const { personal_sealed, legacy_date_of_birth, ...rest } = row;
       let data: PersonalData | undefined;

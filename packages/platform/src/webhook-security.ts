@@ -110,7 +110,8 @@ export function refusedUrl(policy: TargetPolicy, raw: string): string | null {
   const loopbackName = host === 'localhost' || host.endsWith('.localhost');
   if (u.protocol === 'http:') {
     if (policy.production) return 'an https URL is required';
-    if (!(loopbackName || (literal && isLoopbackAddress(literal)))) return 'http is allowed only to a loopback host (outside production); use https';
+    if (!(loopbackName || (literal && isLoopbackAddress(literal))))
+      return 'http is allowed only to a loopback host (outside production); use https';
   } else if (u.protocol !== 'https:') return 'an https URL is required';
   if (literal) return refusedAddress(policy, literal);
   if (loopbackName) return refusedAddress(policy, '127.0.0.1');

@@ -1,14 +1,35 @@
-import { ConfigError, configFieldOf, ENV_VARIABLES, EnvSchema, loadConfig, REQUIRED_IN_PRODUCTION } from '../src/config';
+import {
+  ConfigError,
+  configFieldOf,
+  ENV_VARIABLES,
+  EnvSchema,
+  loadConfig,
+  REQUIRED_IN_PRODUCTION,
+} from '../src/config';
 
 const mint = () => 'minted-operator-token';
 
 describe('EnvSchema', () => {
   it('names every variable, each with a description and the Config field it fills', () => {
-    expect(ENV_VARIABLES).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'AUTH_URL', 'SUPPLIER_URL', 'OPS_TOKEN', 'LOG_LEVEL', 'AUTO_RETRY_DELAYS']));
+    expect(ENV_VARIABLES).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'REDIS_URL',
+        'QUEUE_PREFIX',
+        'AUTH_URL',
+        'SUPPLIER_URL',
+        'OPS_TOKEN',
+        'LOG_LEVEL',
+        'AUTO_RETRY_DELAYS',
+      ]),
+    );
     expect(ENV_VARIABLES).toHaveLength(45);
     const config = loadConfig({}, mint);
     for (const name of ENV_VARIABLES) {
-      expect([name, typeof (EnvSchema.properties[name] as { description?: unknown }).description]).toEqual([name, 'string']);
+      expect([name, typeof (EnvSchema.properties[name] as { description?: unknown }).description]).toEqual([
+        name,
+        'string',
+      ]);
       expect([name, configFieldOf(name) in config]).toEqual([name, true]);
     }
     expect(configFieldOf('JOB_STALLED_INTERVAL_MS')).toBe('stalledIntervalMs');
@@ -71,7 +92,12 @@ describe('loadConfig', () => {
       opsTokenGenerated: false,
       queuePrefix: 'crew',
     });
-    expect(c).toMatchObject({ webhookAllowPrivateTargets: true, smtpSecure: true, smtpUrl: 'smtps://a%20b:p%40ss@127.0.0.1:25', webhookDisableAfterDays: 0.5 });
+    expect(c).toMatchObject({
+      webhookAllowPrivateTargets: true,
+      smtpSecure: true,
+      smtpUrl: 'smtps://a%20b:p%40ss@127.0.0.1:25',
+      webhookDisableAfterDays: 0.5,
+    });
   });
 
   it('refuses bad values, naming each variable', () => {
@@ -80,8 +106,12 @@ describe('loadConfig', () => {
     expect(bad({ BOOKING_CONCURRENCY: '0', JOB_LOCK_MS: '-1' })).toThrow(
       /JOB_LOCK_MS must be a non-negative integer, got "-1"; BOOKING_CONCURRENCY must be an integer of at least 1, got "0"/,
     );
-    expect(bad({ DATABASE_URL: 'mysql://x' })).toThrow('DATABASE_URL must use postgres: or postgresql:, got "mysql://x"');
-    expect(bad({ LOG_LEVEL: 'loud' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"');
+    expect(bad({ DATABASE_URL: 'mysql://x' })).toThrow(
+      'DATABASE_URL must use postgres: or postgresql:, got "mysql://x"',
+    );
+    expect(bad({ LOG_LEVEL: 'loud' })).toThrow(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
     expect(bad({ QUEUE_PREFIX: 'a b' })).toThrow('QUEUE_PREFIX may hold letters, digits, _ . - only');
     expect(bad({ AUTO_RETRY_DELAYS: '60,,900' })).toThrow('AUTO_RETRY_DELAYS must be comma-separated seconds');
     expect(bad({ OPS_TOKEN: 'short' })).toThrow(new ConfigError('OPS_TOKEN must be at least 16 characters'));
@@ -89,6 +119,8 @@ describe('loadConfig', () => {
     expect(bad({ WEBHOOK_SECRET_KEY: 'c2hvcnQ=' })).toThrow('WEBHOOK_SECRET_KEY must be 32 bytes');
     expect(bad({ SMTP_SECURE: 'yes' })).toThrow('SMTP_SECURE must be true or false');
     expect(bad({ SMTP_FROM: 'nobody' })).toThrow('SMTP_FROM must be an e-mail address');
-    expect(bad({ WEBHOOK_DISABLE_AFTER_DAYS: '0' })).toThrow('WEBHOOK_DISABLE_AFTER_DAYS must be a positive number of days');
+    expect(bad({ WEBHOOK_DISABLE_AFTER_DAYS: '0' })).toThrow(
+      'WEBHOOK_DISABLE_AFTER_DAYS must be a positive number of days',
+    );
   });
 });

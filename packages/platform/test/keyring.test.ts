@@ -43,8 +43,15 @@ describe('Keyring (supplier credentials and traveller fields at rest)', () => {
     checkSharedKeys(dev, { warn: (m) => warnings.push(m) });
     expect(warnings).toEqual([expect.stringContaining('SUPPLIER_CREDENTIALS_KEY is unset')]);
     const prod = loadConfig({ NODE_ENV: 'production', OPS_TOKEN: 'x'.repeat(20), WEBHOOK_SECRET_KEY: key() });
-    expect(() => checkSharedKeys(prod, { warn: () => undefined })).toThrow('SUPPLIER_CREDENTIALS_KEY is required in production');
-    const set = loadConfig({ NODE_ENV: 'production', OPS_TOKEN: 'x'.repeat(20), WEBHOOK_SECRET_KEY: key(), SUPPLIER_CREDENTIALS_KEY: `k1:${key()}` });
+    expect(() => checkSharedKeys(prod, { warn: () => undefined })).toThrow(
+      'SUPPLIER_CREDENTIALS_KEY is required in production',
+    );
+    const set = loadConfig({
+      NODE_ENV: 'production',
+      OPS_TOKEN: 'x'.repeat(20),
+      WEBHOOK_SECRET_KEY: key(),
+      SUPPLIER_CREDENTIALS_KEY: `k1:${key()}`,
+    });
     expect(() => checkSharedKeys(set, { warn: () => undefined })).not.toThrow();
   });
 });

@@ -44,7 +44,13 @@ export interface JobCatalog {
      * A supplier told us an airline changed one of our orders (Duffel's webhook event, verified). The job
      * names the change; the worker reads it again from the supplier with the airline's token and decides.
      */
-    'airline-change': { airline_id: string; supplier: 'DUFFEL'; order_id: string; change_id: string; event_id?: string };
+    'airline-change': {
+      airline_id: string;
+      supplier: 'DUFFEL';
+      order_id: string;
+      change_id: string;
+      event_id?: string;
+    };
   };
 }
 
@@ -52,7 +58,13 @@ export type QueueName = keyof JobCatalog;
 export type JobName<Q extends QueueName> = keyof JobCatalog[Q] & string;
 export type JobData<Q extends QueueName, N extends JobName<Q>> = JobCatalog[Q][N];
 
-export const QUEUE_NAMES: readonly QueueName[] = ['schedules', 'bookings', 'flight-bookings', 'webhooks', 'supplier-changes'];
+export const QUEUE_NAMES: readonly QueueName[] = [
+  'schedules',
+  'bookings',
+  'flight-bookings',
+  'webhooks',
+  'supplier-changes',
+];
 
 /**
  * One queue per supplier, so a supplier that asks us to slow down (429/503 with Retry-After) pauses only its
@@ -78,7 +90,12 @@ export interface CatalogJob<Q extends QueueName = QueueName> {
 }
 
 export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'schedules'> {
-  return { queue: 'schedules', name: 'process-schedules', job_id: `sched-${scheduleId}`, data: { airline_id: airlineId, schedule_id: scheduleId } };
+  return {
+    queue: 'schedules',
+    name: 'process-schedules',
+    job_id: `sched-${scheduleId}`,
+    data: { airline_id: airlineId, schedule_id: scheduleId },
+  };
 }
 
 export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<BookingQueue> {
@@ -108,5 +125,10 @@ export function webhookDrainJobId(endpointId: string, urgent: boolean): string {
 
 /** One job per change: Duffel's redeliveries of the same event, and the other events naming it, are added once. */
 export function airlineChangeJob(data: JobData<'supplier-changes', 'airline-change'>): CatalogJob<'supplier-changes'> {
-  return { queue: 'supplier-changes', name: 'airline-change', job_id: `aic-${data.airline_id}-${data.change_id}`, data };
+  return {
+    queue: 'supplier-changes',
+    name: 'airline-change',
+    job_id: `aic-${data.airline_id}-${data.change_id}`,
+    data,
+  };
 }

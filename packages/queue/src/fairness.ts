@@ -24,7 +24,8 @@ const SCORE_SCALE = 2 ** 32;
 /** Missing on jobs written before lanes existed. */
 export const DEFAULT_TASK_PRIORITY: TaskPriority = 'P3';
 
-export const laneIndex = (p: TaskPriority | undefined): number => Math.max(0, TASK_PRIORITIES.indexOf(p ?? DEFAULT_TASK_PRIORITY));
+export const laneIndex = (p: TaskPriority | undefined): number =>
+  Math.max(0, TASK_PRIORITIES.indexOf(p ?? DEFAULT_TASK_PRIORITY));
 
 /** The lane and the fair-share tag a BullMQ priority encodes. */
 export function decodePriority(priority: number): { lane: TaskPriority; tag: number } | null {
@@ -72,7 +73,10 @@ return out
 
 /** Redis keys of one booking queue's fair-share state. */
 export function fairKeys(prefix: string, queue: string): { prioritized: string; lanes: string[] } {
-  return { prioritized: `${prefix}:${queue}:prioritized`, lanes: TASK_PRIORITIES.map((p) => `${prefix}:${queue}:fair:${p}`) };
+  return {
+    prioritized: `${prefix}:${queue}:prioritized`,
+    lanes: TASK_PRIORITIES.map((p) => `${prefix}:${queue}:fair:${p}`),
+  };
 }
 
 export interface FairTask {

@@ -35,7 +35,11 @@ export interface LaneSnapshot {
   airlines: AirlineFigures[];
 }
 
-export async function sampleLanes(queues: readonly Queue[], now = Date.now(), sample = LANE_SAMPLE): Promise<LaneSnapshot> {
+export async function sampleLanes(
+  queues: readonly Queue[],
+  now = Date.now(),
+  sample = LANE_SAMPLE,
+): Promise<LaneSnapshot> {
   const lanes: LaneFigures[] = [];
   const byAirline = new Map<string, AirlineFigures>();
   for (const queue of queues) {
@@ -45,7 +49,10 @@ export async function sampleLanes(queues: readonly Queue[], now = Date.now(), sa
     for (let l = 0; l < TASK_PRIORITIES.length; l++) {
       const priority = TASK_PRIORITIES[l]!;
       const [lo, hi] = laneScores(l);
-      const [count, head] = await Promise.all([redis.zcount(keys.prioritized, lo, hi), redis.zrangebyscore(keys.prioritized, lo, hi, 'WITHSCORES', 'LIMIT', 0, sample)]);
+      const [count, head] = await Promise.all([
+        redis.zcount(keys.prioritized, lo, hi),
+        redis.zrangebyscore(keys.prioritized, lo, hi, 'WITHSCORES', 'LIMIT', 0, sample),
+      ]);
       const ids: string[] = [];
       const tags: number[] = [];
       for (let i = 0; i < head.length; i += 2) {

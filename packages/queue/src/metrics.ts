@@ -32,7 +32,9 @@ export function registerQueueMetrics(registry: Registry, queues: readonly Queue[
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
     async collect() {
-      const counts = await Promise.all(queues.map((q) => withDeadline(q.getJobCounts(...QUEUE_STATES), timeoutMs).catch(() => null)));
+      const counts = await Promise.all(
+        queues.map((q) => withDeadline(q.getJobCounts(...QUEUE_STATES), timeoutMs).catch(() => null)),
+      );
       this.reset();
       queues.forEach((q, i) => {
         const c = counts[i];

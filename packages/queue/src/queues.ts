@@ -28,7 +28,11 @@ const ATTEMPTS: Record<QueueName, { attempts: number; backoff: { type: 'exponent
 export function createQueues(connection: Redis, prefix: string): Queues {
   return Object.fromEntries(
     QUEUE_NAMES.map((name) => {
-      const queue = new Queue(name, { connection, prefix, defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...ATTEMPTS[name] } });
+      const queue = new Queue(name, {
+        connection,
+        prefix,
+        defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...ATTEMPTS[name] },
+      });
       // Connection errors surface where they matter (the outbox relay's retries, /readyz); unhandled here they only print.
       queue.on('error', () => undefined);
       return [name, queue];

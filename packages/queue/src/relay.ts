@@ -87,7 +87,13 @@ export class OutboxRelay {
               : [];
             for (let at = 0; at < list.length; at += ADD_CHUNK)
               await this.queues[q].addBulk(
-                list.slice(at, at + ADD_CHUNK).map((r, i) => ({ name: r.name, data: r.data, opts: { jobId: r.job_id, delay: r.delay_ms || undefined, priority: priorities[at + i] } })),
+                list
+                  .slice(at, at + ADD_CHUNK)
+                  .map((r, i) => ({
+                    name: r.name,
+                    data: r.data,
+                    opts: { jobId: r.job_id, delay: r.delay_ms || undefined, priority: priorities[at + i] },
+                  })),
               );
           }
           return rows.length;
@@ -98,7 +104,11 @@ export class OutboxRelay {
       }
     } catch (err) {
       this.failures++;
-      if (this.failures === 1 || this.failures % 20 === 0) this.logger.warn({ err, failures: this.failures }, 'outbox relay failed; jobs stay in the outbox and will be retried');
+      if (this.failures === 1 || this.failures % 20 === 0)
+        this.logger.warn(
+          { err, failures: this.failures },
+          'outbox relay failed; jobs stay in the outbox and will be retried',
+        );
     }
   }
 

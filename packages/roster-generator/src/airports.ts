@@ -7,7 +7,12 @@ export interface AirportInfo {
   lon: number;
 }
 
-const a = (code: string, offsetHours: number, lat: number, lon: number): AirportInfo => ({ code, offset: Math.round(offsetHours * 60), lat, lon });
+const a = (code: string, offsetHours: number, lat: number, lon: number): AirportInfo => ({
+  code,
+  offset: Math.round(offsetHours * 60),
+  lat,
+  lon,
+});
 
 export const AIRPORTS: readonly AirportInfo[] = [
   a('JFK', -5, 40.64, -73.78),

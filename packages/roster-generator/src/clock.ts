@@ -27,7 +27,9 @@ export function localDate(instant: number, offsetMinutes: number): string {
 }
 
 export function shiftDate(date: string, days: number): string {
-  return new Date(Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) + days * DAY).toISOString().slice(0, 10);
+  return new Date(Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) + days * DAY)
+    .toISOString()
+    .slice(0, 10);
 }
 
 /** Whole days from `a` to `b` (dates). */

@@ -82,7 +82,10 @@ export function mutateRoster(roster: ScheduleSubmission, options: MutateOptions)
 }
 
 /** mutateRoster, also returning what was done to which pairing. */
-export function mutateRosterWithLog(roster: ScheduleSubmission, options: MutateOptions): { roster: ScheduleSubmission; log: MutationLog[] } {
+export function mutateRosterWithLog(
+  roster: ScheduleSubmission,
+  options: MutateOptions,
+): { roster: ScheduleSubmission; log: MutationLog[] } {
   const rng = new Rng(options.seed);
   const out = structuredClone(roster);
   const total = out.pairings.length;

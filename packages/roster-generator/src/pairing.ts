@@ -48,7 +48,14 @@ interface DutyDraft {
  * duty date (local at their origin); a leg that would depart on the next local day ends the
  * duty period early, so every leg's duty_date equals its departure's local date.
  */
-function buildDuty(rng: Rng, plan: PairingPlan, num: number, station: string, firstDep: number, goHome: boolean): DutyDraft {
+function buildDuty(
+  rng: Rng,
+  plan: PairingPlan,
+  num: number,
+  station: string,
+  firstDep: number,
+  goHome: boolean,
+): DutyDraft {
   const from0 = airport(station);
   const dutyDate = localDate(firstDep, from0.offset);
   const wanted = rng.weighted([2, 3, 4], [75, 15, 10]);

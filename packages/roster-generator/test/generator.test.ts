@@ -3,13 +3,18 @@ import { generateRoster, mutateRoster, mutateRosterWithLog, MUTATIONS, ROSTER_SI
 
 const S = generateRoster({ ...ROSTER_SIZES.S, seed: 42, startDate: '2026-12-01' });
 const legsOf = (r: ScheduleSubmission) => r.pairings.flatMap((p) => p.duty_periods.flatMap((d) => d.legs));
-const layoversOf = (r: ScheduleSubmission) => r.pairings.flatMap((p) => p.duty_periods.flatMap((d) => (d.layover ? [d.layover] : [])));
+const layoversOf = (r: ScheduleSubmission) =>
+  r.pairings.flatMap((p) => p.duty_periods.flatMap((d) => (d.layover ? [d.layover] : [])));
 
 describe('generateRoster', () => {
   it('is deterministic: the same seed gives byte-identical JSON, another seed another roster', () => {
     const small = { pairings: 50, days: 10, crewPool: 40, startDate: '2026-12-01' };
-    expect(JSON.stringify(generateRoster({ ...small, seed: 7 }))).toBe(JSON.stringify(generateRoster({ ...small, seed: 7 })));
-    expect(JSON.stringify(generateRoster({ ...small, seed: 8 }))).not.toBe(JSON.stringify(generateRoster({ ...small, seed: 7 })));
+    expect(JSON.stringify(generateRoster({ ...small, seed: 7 }))).toBe(
+      JSON.stringify(generateRoster({ ...small, seed: 7 })),
+    );
+    expect(JSON.stringify(generateRoster({ ...small, seed: 8 }))).not.toBe(
+      JSON.stringify(generateRoster({ ...small, seed: 7 })),
+    );
   });
 
   it('produces a roster the API accepts: schema valid and no cross-field issue', () => {
@@ -30,7 +35,9 @@ describe('generateRoster', () => {
     expect(layoversOf(S).length).toBeGreaterThan(1700);
     expect(layoversOf(S).length).toBeLessThan(2300);
     expect(S.pairings.every((p) => p.crew.length >= 2 && p.crew.length <= 4)).toBe(true);
-    expect(new Set(S.pairings.flatMap((p) => p.crew.map((c) => c.employee_id))).size).toBeLessThanOrEqual(ROSTER_SIZES.S.crewPool);
+    expect(new Set(S.pairings.flatMap((p) => p.crew.map((c) => c.employee_id))).size).toBeLessThanOrEqual(
+      ROSTER_SIZES.S.crewPool,
+    );
     const mb = JSON.stringify(S).length / 1e6;
     expect(mb).toBeGreaterThan(2.5);
     expect(mb).toBeLessThan(4.5);
@@ -82,7 +89,8 @@ describe('generateRoster', () => {
 });
 
 describe('mutateRoster', () => {
-  const byNumber = (r: ScheduleSubmission) => new Map(r.pairings.map((p) => [p.pairing_number, JSON.stringify(p)] as [string, string]));
+  const byNumber = (r: ScheduleSubmission) =>
+    new Map(r.pairings.map((p) => [p.pairing_number, JSON.stringify(p)] as [string, string]));
   const changedPairings = (a: ScheduleSubmission, b: ScheduleSubmission) => {
     const before = byNumber(a);
     const after = byNumber(b);
@@ -111,7 +119,8 @@ describe('mutateRoster', () => {
       const now = find(roster, pairing_number);
       if (mutation === 'drop') expect(now).toBeUndefined();
       if (mutation === 'add') expect([was, now !== undefined]).toEqual([undefined, true]);
-      if (mutation === 'crew-swap') expect(now!.crew.map((c) => c.employee_id)).not.toEqual(was!.crew.map((c) => c.employee_id));
+      if (mutation === 'crew-swap')
+        expect(now!.crew.map((c) => c.employee_id)).not.toEqual(was!.crew.map((c) => c.employee_id));
       if (mutation === 'deadhead-time') expect(deadheadTimes(now!)).not.toEqual(deadheadTimes(was!));
     }
   });

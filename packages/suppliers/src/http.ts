@@ -130,11 +130,16 @@ export class SupplierHttp {
       try {
         return JSON.parse(text) as T;
       } catch (cause) {
-        throw new SupplierError('transient', SupplierErrorCode.BAD_RESPONSE, `${call.operation}: the supplier answered ${status} with a body that is not JSON`, {
-          operation: call.operation,
-          status,
-          cause,
-        });
+        throw new SupplierError(
+          'transient',
+          SupplierErrorCode.BAD_RESPONSE,
+          `${call.operation}: the supplier answered ${status} with a body that is not JSON`,
+          {
+            operation: call.operation,
+            status,
+            cause,
+          },
+        );
       }
     }
     if (status === 404 && nullOn404) return null;
@@ -151,7 +156,10 @@ export class SupplierHttp {
     try {
       const res = await fetch(url, {
         method: call.method,
-        headers: call.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers:
+          call.body === undefined
+            ? { accept: 'application/json' }
+            : { accept: 'application/json', 'content-type': 'application/json' },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal,
       });
@@ -164,33 +172,71 @@ export class SupplierHttp {
     }
   }
 
-  private networkError(call: SupplierCall, signal: AbortSignal, connectSignal: AbortSignal, err: unknown): SupplierError {
+  private networkError(
+    call: SupplierCall,
+    signal: AbortSignal,
+    connectSignal: AbortSignal,
+    err: unknown,
+  ): SupplierError {
     const info = { operation: call.operation };
     if (connectSignal.aborted) {
       const cause: unknown = connectSignal.reason;
-      return new SupplierError('transient', SupplierErrorCode.UNREACHABLE, `${call.operation}: cannot connect to the supplier (${describe(cause)})`, { ...info, cause });
+      return new SupplierError(
+        'transient',
+        SupplierErrorCode.UNREACHABLE,
+        `${call.operation}: cannot connect to the supplier (${describe(cause)})`,
+        { ...info, cause },
+      );
     }
     if (signal.aborted) {
-      return new SupplierError('transient', SupplierErrorCode.TIMEOUT, `${call.operation}: no answer from the supplier within ${this.responseTimeoutMs} ms`, { ...info, cause: err });
+      return new SupplierError(
+        'transient',
+        SupplierErrorCode.TIMEOUT,
+        `${call.operation}: no answer from the supplier within ${this.responseTimeoutMs} ms`,
+        { ...info, cause: err },
+      );
     }
     const cause = (err as { cause?: unknown })?.cause ?? err;
-    return new SupplierError('transient', SupplierErrorCode.UNREACHABLE, `${call.operation}: the supplier could not be reached (${describe(cause)})`, { ...info, cause });
+    return new SupplierError(
+      'transient',
+      SupplierErrorCode.UNREACHABLE,
+      `${call.operation}: the supplier could not be reached (${describe(cause)})`,
+      { ...info, cause },
+    );
   }
 
   /** 5xx, 408 and 429 are transient; any other refusal status is the supplier saying no. */
-  private statusError(call: SupplierCall, status: number, text: string, retryAfter: string | null = null): SupplierError {
+  private statusError(
+    call: SupplierCall,
+    status: number,
+    text: string,
+    retryAfter: string | null = null,
+  ): SupplierError {
     const envelope = parseEnvelope(text);
     const transient = status >= 500 || status === 408 || status === 429;
-    const fallback = transient ? SupplierErrorCode.SERVER_ERROR : status === 404 ? SupplierErrorCode.NOT_FOUND : SupplierErrorCode.REFUSED;
-    const code = typeof envelope?.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(envelope.code) ? envelope.code : fallback;
+    const fallback = transient
+      ? SupplierErrorCode.SERVER_ERROR
+      : status === 404
+        ? SupplierErrorCode.NOT_FOUND
+        : SupplierErrorCode.REFUSED;
+    const code =
+      typeof envelope?.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(envelope.code) ? envelope.code : fallback;
     const message = typeof envelope?.message === 'string' ? envelope.message : `HTTP ${status}`;
     const details = Array.isArray(envelope?.details)
-      ? envelope.details.filter((d: { field?: unknown; issue?: unknown } | null): d is { field: string; issue: string } => typeof d?.field === 'string' && typeof d?.issue === 'string')
+      ? envelope.details.filter(
+          (d: { field?: unknown; issue?: unknown } | null): d is { field: string; issue: string } =>
+            typeof d?.field === 'string' && typeof d?.issue === 'string',
+        )
       : [];
     // 429 always asks us to slow down (1 s when it does not say how long); 503 only when it says how long.
     const pause = parseRetryAfter(retryAfter);
     const retryAfterMs = status === 429 ? (pause ?? 1000) : status === 503 && pause !== undefined ? pause : undefined;
-    return new SupplierError(transient ? 'transient' : 'refusal', code, `${call.operation}: ${message}`, { operation: call.operation, status, details, retryAfterMs });
+    return new SupplierError(transient ? 'transient' : 'refusal', code, `${call.operation}: ${message}`, {
+      operation: call.operation,
+      status,
+      details,
+      retryAfterMs,
+    });
   }
 }
 

@@ -13,11 +13,17 @@ export interface FoundOffers {
  * the next is asked when one has none (after `keep`) or refuses. A transient failure is thrown: a search that
  * may succeed in a moment is not a reason to leave the airline's preferred supplier.
  */
-export async function searchInOrder(set: AirlineSupplierSet, query: FlightSearchQuery, keep: (offers: FlightOffer[]) => FlightOffer[] = (o) => o): Promise<FoundOffers | null> {
+export async function searchInOrder(
+  set: AirlineSupplierSet,
+  query: FlightSearchQuery,
+  keep: (offers: FlightOffer[]) => FlightOffer[] = (o) => o,
+): Promise<FoundOffers | null> {
   let refusal: Error | null = null;
   for (const supplier of set.flights) {
     try {
-      const offers = keep((await supplier.supplier.searchFlights(query)).map((o) => ({ ...o, supplier: supplier.name })));
+      const offers = keep(
+        (await supplier.supplier.searchFlights(query)).map((o) => ({ ...o, supplier: supplier.name })),
+      );
       if (offers.length > 0) return { supplier, offers };
     } catch (err) {
       if (!isSupplierError(err) || err.transient) throw err;
@@ -29,7 +35,10 @@ export async function searchInOrder(set: AirlineSupplierSet, query: FlightSearch
 }
 
 /** The supplier (of the airline's order) that issued an offer id, with the offer; null when none knows it. */
-export async function offerInOrder(set: AirlineSupplierSet, flightOptionId: string): Promise<{ supplier: OrderedSupplier<FlightSupplier>; offer: FlightOffer } | null> {
+export async function offerInOrder(
+  set: AirlineSupplierSet,
+  flightOptionId: string,
+): Promise<{ supplier: OrderedSupplier<FlightSupplier>; offer: FlightOffer } | null> {
   for (const supplier of set.flights) {
     const offer = await supplier.supplier.getOffer(flightOptionId).catch((err: unknown) => {
       // A supplier refusing an id that is not its own (a malformed id for it) does not know it.

@@ -49,11 +49,17 @@ const SANDBOX_ONLY = (sandbox: Suppliers): AirlineSupplierSet => ({
 });
 
 /** The adapter of a named supplier in a set, or null when the set does not hold it. */
-export function flightSupplierNamed(set: AirlineSupplierSet, name: string | null | undefined): OrderedSupplier<FlightSupplier> | null {
+export function flightSupplierNamed(
+  set: AirlineSupplierSet,
+  name: string | null | undefined,
+): OrderedSupplier<FlightSupplier> | null {
   return set.flights.find((s) => s.name === (name ?? 'SANDBOX')) ?? null;
 }
 
-export function hotelSupplierNamed(set: AirlineSupplierSet, name: string | null | undefined): OrderedSupplier<HotelSupplier> | null {
+export function hotelSupplierNamed(
+  set: AirlineSupplierSet,
+  name: string | null | undefined,
+): OrderedSupplier<HotelSupplier> | null {
   return set.hotels.find((s) => s.name === (name ?? 'SANDBOX')) ?? null;
 }
 
@@ -75,7 +81,9 @@ export class SupplierRegistry {
     const t = Date.now();
     const hit = this.cache.get(airlineId);
     if (hit && t - hit.at < (this.deps.ttlMs ?? 5000)) return hit.set;
-    const set = this.deps.load(airlineId).then((conn) => (conn ? this.build(conn) : SANDBOX_ONLY(this.deps.factories.sandbox)));
+    const set = this.deps
+      .load(airlineId)
+      .then((conn) => (conn ? this.build(conn) : SANDBOX_ONLY(this.deps.factories.sandbox)));
     this.cache.set(airlineId, { at: t, set });
     set.catch(() => this.cache.delete(airlineId));
     return set;
@@ -91,17 +99,36 @@ export class SupplierRegistry {
     const flights: OrderedSupplier<FlightSupplier>[] = [];
     for (const name of conn.flights) {
       if (name === 'SANDBOX') flights.push({ name, live_mode: false, supplier: f.sandbox.flights });
-      if (name === 'DUFFEL' && conn.duffel && f.duffelFlights) flights.push({ name, live_mode: conn.duffel.live_mode, supplier: this.adapter('duffel-air', conn.duffel, f.duffelFlights) });
+      if (name === 'DUFFEL' && conn.duffel && f.duffelFlights)
+        flights.push({
+          name,
+          live_mode: conn.duffel.live_mode,
+          supplier: this.adapter('duffel-air', conn.duffel, f.duffelFlights),
+        });
     }
     const hotels: OrderedSupplier<HotelSupplier>[] = [];
     for (const name of conn.hotels) {
       if (name === 'SANDBOX') hotels.push({ name, live_mode: false, supplier: f.sandbox.hotels });
-      if (name === 'DUFFEL' && conn.duffel && f.duffelHotels) hotels.push({ name, live_mode: conn.duffel.live_mode, supplier: this.adapter('duffel-stays', conn.duffel, f.duffelHotels) });
+      if (name === 'DUFFEL' && conn.duffel && f.duffelHotels)
+        hotels.push({
+          name,
+          live_mode: conn.duffel.live_mode,
+          supplier: this.adapter('duffel-stays', conn.duffel, f.duffelHotels),
+        });
     }
-    return { configured: true, flights, hotels, ownAirline: conn.flights.includes('OWN_AIRLINE') ? conn.ownAirline : null };
+    return {
+      configured: true,
+      flights,
+      hotels,
+      ownAirline: conn.flights.includes('OWN_AIRLINE') ? conn.ownAirline : null,
+    };
   }
 
-  private adapter<T>(kind: string, conn: { token: string; live_mode: boolean }, make: (c: { token: string; live_mode: boolean }) => T): T {
+  private adapter<T>(
+    kind: string,
+    conn: { token: string; live_mode: boolean },
+    make: (c: { token: string; live_mode: boolean }) => T,
+  ): T {
     const key = `${kind}:${createHash('sha256').update(conn.token).digest('hex')}`;
     let a = this.adapters.get(key) as T | undefined;
     if (!a) {
@@ -128,10 +155,16 @@ export function connectionsOf(row: SealedSupplierSetting, open: (sealed: string)
   return {
     flights: row.flights as SupplierName[],
     hotels: row.hotels as SupplierName[],
-    duffel: row.duffel_token_sealed ? { token: open(row.duffel_token_sealed), live_mode: row.duffel_live_mode ?? false } : null,
+    duffel: row.duffel_token_sealed
+      ? { token: open(row.duffel_token_sealed), live_mode: row.duffel_live_mode ?? false }
+      : null,
     ownAirline:
       row.own_airline_url && row.own_airline_carrier && row.own_airline_secret_sealed
-        ? { url: row.own_airline_url, carrier: row.own_airline_carrier, signingSecret: open(row.own_airline_secret_sealed) }
+        ? {
+            url: row.own_airline_url,
+            carrier: row.own_airline_carrier,
+            signingSecret: open(row.own_airline_secret_sealed),
+          }
         : null,
   };
 }
@@ -153,14 +186,24 @@ export function createSupplierRegistry(opts: {
     opts.duffelFlights ??
     (d &&
       ((c: { token: string; live_mode: boolean }) =>
-        new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: d.basePath }), { liveMode: c.live_mode, timeoutMs: d.flightsTimeoutMs })));
+        new DuffelFlightSupplier(createDuffelClient({ token: c.token, basePath: d.basePath }), {
+          liveMode: c.live_mode,
+          timeoutMs: d.flightsTimeoutMs,
+        })));
   const duffelHotels =
     opts.duffelHotels ??
     (d &&
       ((c: { token: string; live_mode: boolean }) =>
-        new DuffelHotelSupplier(createDuffelClient({ token: c.token, basePath: d.basePath }), { liveMode: c.live_mode, timeoutMs: d.staysTimeoutMs })));
+        new DuffelHotelSupplier(createDuffelClient({ token: c.token, basePath: d.basePath }), {
+          liveMode: c.live_mode,
+          timeoutMs: d.staysTimeoutMs,
+        })));
   return new SupplierRegistry({
-    factories: { sandbox: opts.sandbox, ...(duffelFlights ? { duffelFlights } : {}), ...(duffelHotels ? { duffelHotels } : {}) },
+    factories: {
+      sandbox: opts.sandbox,
+      ...(duffelFlights ? { duffelFlights } : {}),
+      ...(duffelHotels ? { duffelHotels } : {}),
+    },
     load: async (airlineId) => {
       const row = await opts.readSetting(airlineId);
       return row ? connectionsOf(row, (sealed) => opts.open(sealed, airlineId)) : null;

@@ -46,19 +46,37 @@ class SandboxHotelSupplier implements HotelSupplier {
   }
 
   amendHotel({ supplier_ref, contract: _contract, ...change }: HotelAmendRequest): Promise<HotelReservation> {
-    return this.http.call({ operation: 'hotel.amend', method: 'PATCH', path: `/hotel-reservations/${seg(supplier_ref)}`, body: change });
+    return this.http.call({
+      operation: 'hotel.amend',
+      method: 'PATCH',
+      path: `/hotel-reservations/${seg(supplier_ref)}`,
+      body: change,
+    });
   }
 
   cancelHotel({ supplier_ref, reference }: CancelRequest): Promise<HotelReservation> {
-    return this.http.call({ operation: 'hotel.cancel', method: 'POST', path: `/hotel-reservations/${seg(supplier_ref)}/cancel`, body: { reference } });
+    return this.http.call({
+      operation: 'hotel.cancel',
+      method: 'POST',
+      path: `/hotel-reservations/${seg(supplier_ref)}/cancel`,
+      body: { reference },
+    });
   }
 
   getReservation(supplierRef: string): Promise<HotelReservation | null> {
-    return this.http.call({ operation: 'hotel.get_reservation', method: 'GET', path: `/hotel-reservations/${seg(supplierRef)}` }, true);
+    return this.http.call(
+      { operation: 'hotel.get_reservation', method: 'GET', path: `/hotel-reservations/${seg(supplierRef)}` },
+      true,
+    );
   }
 
   async findReservation(reference: string): Promise<HotelReservation | null> {
-    const found = await this.http.call<{ reservations: HotelReservation[] }>({ operation: 'hotel.find_reservation', method: 'GET', path: '/hotel-reservations', query: { reference } });
+    const found = await this.http.call<{ reservations: HotelReservation[] }>({
+      operation: 'hotel.find_reservation',
+      method: 'GET',
+      path: '/hotel-reservations',
+      query: { reference },
+    });
     return found.reservations[0] ?? null;
   }
 }
@@ -67,7 +85,10 @@ class SandboxFlightSupplier implements FlightSupplier {
   constructor(private readonly http: SupplierHttp) {}
 
   getOffer(flightOptionId: string): Promise<FlightOffer | null> {
-    return this.http.call({ operation: 'flight.get_offer', method: 'GET', path: `/flights/offers/${seg(flightOptionId)}` }, true);
+    return this.http.call(
+      { operation: 'flight.get_offer', method: 'GET', path: `/flights/offers/${seg(flightOptionId)}` },
+      true,
+    );
   }
 
   async searchFlights(query: FlightSearchQuery): Promise<FlightOffer[]> {
@@ -90,15 +111,28 @@ class SandboxFlightSupplier implements FlightSupplier {
   }
 
   cancelFlight({ supplier_ref, reference }: CancelRequest): Promise<FlightOrder> {
-    return this.http.call({ operation: 'flight.cancel', method: 'POST', path: `/flight-orders/${seg(supplier_ref)}/cancel`, body: { reference } });
+    return this.http.call({
+      operation: 'flight.cancel',
+      method: 'POST',
+      path: `/flight-orders/${seg(supplier_ref)}/cancel`,
+      body: { reference },
+    });
   }
 
   getOrder(supplierRef: string): Promise<FlightOrder | null> {
-    return this.http.call({ operation: 'flight.get_order', method: 'GET', path: `/flight-orders/${seg(supplierRef)}` }, true);
+    return this.http.call(
+      { operation: 'flight.get_order', method: 'GET', path: `/flight-orders/${seg(supplierRef)}` },
+      true,
+    );
   }
 
   async findOrder(reference: string): Promise<FlightOrder | null> {
-    const found = await this.http.call<{ orders: FlightOrder[] }>({ operation: 'flight.find_order', method: 'GET', path: '/flight-orders', query: { reference } });
+    const found = await this.http.call<{ orders: FlightOrder[] }>({
+      operation: 'flight.find_order',
+      method: 'GET',
+      path: '/flight-orders',
+      query: { reference },
+    });
     return found.orders[0] ?? null;
   }
 }

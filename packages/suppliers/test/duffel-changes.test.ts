@@ -1,7 +1,11 @@
 import { duffelSignatureHeader, parseDuffelEvent, verifyDuffelSignature } from '../src/index';
 
 const SECRET = 'whsec-of-the-airline';
-const BODY = JSON.stringify({ id: 'wev_1', type: 'order.airline_initiated_change_detected', data: { object: { id: 'aic_1', order_id: 'ord_1' } } });
+const BODY = JSON.stringify({
+  id: 'wev_1',
+  type: 'order.airline_initiated_change_detected',
+  data: { object: { id: 'aic_1', order_id: 'ord_1' } },
+});
 const NOW = Date.parse('2026-11-27T10:00:00Z');
 
 describe('verifyDuffelSignature', () => {
@@ -26,7 +30,12 @@ describe('verifyDuffelSignature', () => {
 
 describe('parseDuffelEvent', () => {
   test('names the change and its order; anything else is null', () => {
-    expect(parseDuffelEvent(BODY)).toEqual({ id: 'wev_1', type: 'order.airline_initiated_change_detected', object_id: 'aic_1', order_id: 'ord_1' });
+    expect(parseDuffelEvent(BODY)).toEqual({
+      id: 'wev_1',
+      type: 'order.airline_initiated_change_detected',
+      object_id: 'aic_1',
+      order_id: 'ord_1',
+    });
     expect(parseDuffelEvent('not json')).toBeNull();
     expect(parseDuffelEvent('{"type":"x"}')).toBeNull();
   });

@@ -1,6 +1,13 @@
 import { createServer } from 'node:net';
 import { startSandbox, type RunningSandbox } from '@crew/supplier-sandbox';
-import { checkDuffelToken, createDuffelClient, DuffelFlightSupplier, toSupplierError, type FlightOffer, type SupplierError } from '../src/index';
+import {
+  checkDuffelToken,
+  createDuffelClient,
+  DuffelFlightSupplier,
+  toSupplierError,
+  type FlightOffer,
+  type SupplierError,
+} from '../src/index';
 import { failure as rejectsWith } from './failure';
 
 const TOKEN = 'duffel_test_SimSecret0123456789abcdef';
@@ -31,13 +38,18 @@ const arm = (operation: string, outcome: string, extra: Record<string, unknown> 
   sb.duffel.armFault(TOKEN, { operation, outcome, ...extra } as Parameters<typeof sb.duffel.armFault>[1]);
 
 const search = (cabin: 'ECONOMY' | 'BUSINESS' = 'BUSINESS', r = route) => flights.searchFlights({ ...r, cabin });
-const book = (offer: FlightOffer, reference = 'bk-1') => flights.bookFlight({ reference, flight_option_id: offer.flight_option_id, traveller, booker_email: booker });
+const book = (offer: FlightOffer, reference = 'bk-1') =>
+  flights.bookFlight({ reference, flight_option_id: offer.flight_option_id, traveller, booker_email: booker });
 const offerIdOf = (offer: FlightOffer) => offer.flight_option_id.split('~')[0]!;
 
 beforeAll(async () => {
   sb = await startSandbox({ timeoutHoldMs: 5000 });
   const duffel = createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` });
-  flights = new DuffelFlightSupplier(duffel, { liveMode: false, timeoutMs: 400, now: () => new Date(sb.sandbox.now()) });
+  flights = new DuffelFlightSupplier(duffel, {
+    liveMode: false,
+    timeoutMs: 400,
+    now: () => new Date(sb.sandbox.now()),
+  });
 });
 afterAll(() => sb.close());
 beforeEach(() => {
@@ -50,7 +62,15 @@ describe('search, order, refresh, cancel', () => {
     const offers = await search();
     expect(offers.length).toBeGreaterThan(3);
     const offer = offers[0]!;
-    expect(offer).toMatchObject({ supplier: 'DUFFEL', from_airport: 'LHR', to_airport: 'JFK', cabin: 'BUSINESS', refundable: true, changeable: true, price: { currency: 'GBP' } });
+    expect(offer).toMatchObject({
+      supplier: 'DUFFEL',
+      from_airport: 'LHR',
+      to_airport: 'JFK',
+      cabin: 'BUSINESS',
+      refundable: true,
+      changeable: true,
+      price: { currency: 'GBP' },
+    });
     expect(offer.flight_number).toMatch(new RegExp(`^${offer.airline_code}\\d+$`));
     expect(offer.flight_option_id).toMatch(/^off_\w+~orq_\w+$/);
     // Our 20 minutes, not Duffel's 30.
@@ -60,11 +80,23 @@ describe('search, order, refresh, cancel', () => {
     expect(await flights.getOffer('off_0000unknown')).toBeNull();
 
     const order = await book(offer);
-    expect(order).toMatchObject({ status: 'CONFIRMED', reference: 'bk-1', supplier: 'DUFFEL', live_mode: false, price: offer.price, booker_email: booker, ticket_id: '' });
+    expect(order).toMatchObject({
+      status: 'CONFIRMED',
+      reference: 'bk-1',
+      supplier: 'DUFFEL',
+      live_mode: false,
+      price: offer.price,
+      booker_email: booker,
+      ticket_id: '',
+    });
     expect(order.pnr).toMatch(/^[A-Z0-9]{6}$/);
     expect(order.transaction_id).toBe(order.supplier_ref);
     expect(order.trip_session_id).toBe(offer.flight_option_id.split('~')[1]);
-    expect(order.flight).toMatchObject({ flight_number: offer.flight_number, dep_time: offer.dep_time, arr_time: offer.arr_time });
+    expect(order.flight).toMatchObject({
+      flight_number: offer.flight_number,
+      dep_time: offer.dep_time,
+      arr_time: offer.arr_time,
+    });
     expect(sb.duffel.orders(TOKEN)[0]!.metadata).toMatchObject({ crew_reference: 'bk-1' });
 
     const live = await flights.getOrder(order.supplier_ref);
@@ -80,7 +112,9 @@ describe('search, order, refresh, cancel', () => {
 
   it('returns only nonstop offers although the route has connections', async () => {
     const all = sb.duffel.createOfferRequest(TOKEN, {
-      slices: [{ origin: 'LHR', destination: 'JFK', departure_date: route.date, departure_time: null, arrival_time: null }],
+      slices: [
+        { origin: 'LHR', destination: 'JFK', departure_date: route.date, departure_time: null, arrival_time: null },
+      ],
       passengers: [{ type: 'adult' }],
       cabin_class: 'business',
       max_connections: 1,
@@ -129,7 +163,11 @@ describe('outcome unknown and finding the order', () => {
     expect([err.kind, err.code, err.outcomeUnknown]).toEqual(['transient', 'SUPPLIER_TIMEOUT', true]);
     expect(sb.duffel.orders(TOKEN)).toHaveLength(1);
     const found = await flights.findOrder('bk-timeout', { traveller, date: route.date });
-    expect(found).toMatchObject({ reference: 'bk-timeout', supplier_ref: sb.duffel.orders(TOKEN)[0]!.id, status: 'CONFIRMED' });
+    expect(found).toMatchObject({
+      reference: 'bk-timeout',
+      supplier_ref: sb.duffel.orders(TOKEN)[0]!.id,
+      status: 'CONFIRMED',
+    });
     expect(await flights.findOrder('bk-timeout')).toMatchObject({ supplier_ref: found!.supplier_ref });
     expect(await flights.findOrder('bk-other', { traveller })).toBeNull();
     expect(await flights.findOrder('bk-timeout', { traveller: { ...traveller, last_name: 'Other' } })).toBeNull();
@@ -149,7 +187,10 @@ describe('outcome unknown and finding the order', () => {
   it('finds one order among several of the same traveller', async () => {
     const offers = await search();
     for (let i = 0; i < 5; i++) await book(offers[i % offers.length]!, `bk-${i}`);
-    const pagedFlights = new DuffelFlightSupplier(createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel/` }), { liveMode: false, timeoutMs: 400 });
+    const pagedFlights = new DuffelFlightSupplier(
+      createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel/` }),
+      { liveMode: false, timeoutMs: 400 },
+    );
     expect(await pagedFlights.findOrder('bk-4', { traveller })).toMatchObject({ reference: 'bk-4' });
   });
 });
@@ -168,7 +209,11 @@ describe('faults', () => {
     sb.sandbox.advanceClock(10 * 60000);
     arm('orders.create', 'offer_gone');
     const order = await book(offer!);
-    expect(order.flight).toMatchObject({ flight_number: offer!.flight_number, dep_time: offer!.dep_time, cabin: offer!.cabin });
+    expect(order.flight).toMatchObject({
+      flight_number: offer!.flight_number,
+      dep_time: offer!.dep_time,
+      cabin: offer!.cabin,
+    });
     expect(order.trip_session_id).not.toBe(offer!.flight_option_id.split('~')[1]);
     expect(sb.duffel.orders(TOKEN)).toHaveLength(1);
   });
@@ -189,7 +234,10 @@ describe('faults', () => {
     const [offer] = await search();
     arm('offers.get', 'price_moved', { price_delta: 25 });
     const order = await book(offer!);
-    expect(order.price).toEqual({ amount: Math.round((offer!.price.amount + 25) * 100) / 100, currency: offer!.price.currency });
+    expect(order.price).toEqual({
+      amount: Math.round((offer!.price.amount + 25) * 100) / 100,
+      currency: offer!.price.currency,
+    });
   });
 
   it('cancel refused → refusal CANCEL_REFUSED and the order stays confirmed; a second cancel is absorbed', async () => {

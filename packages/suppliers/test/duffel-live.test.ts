@@ -4,7 +4,13 @@
  * here is reported as skipped, with the reason in its name.
  */
 import { randomUUID } from 'node:crypto';
-import { checkDuffelToken, createDuffelClient, DuffelFlightSupplier, DuffelHotelSupplier, type FlightTraveller } from '../src';
+import {
+  checkDuffelToken,
+  createDuffelClient,
+  DuffelFlightSupplier,
+  DuffelHotelSupplier,
+  type FlightTraveller,
+} from '../src';
 
 const TOKEN = process.env.DUFFEL_ACCESS_TOKEN ?? '';
 const BASE = process.env.DUFFEL_API_URL || 'https://api.duffel.com';
@@ -33,14 +39,28 @@ suite(`Duffel test mode, live${why}`, () => {
 
   it('searches, orders, refreshes and cancels a flight', async () => {
     const flights = new DuffelFlightSupplier(client(), { liveMode: false, timeoutMs: 60_000 });
-    const offers = await flights.searchFlights({ from_airport: 'LHR', to_airport: 'JFK', date: inDays(45), cabin: 'ECONOMY' });
+    const offers = await flights.searchFlights({
+      from_airport: 'LHR',
+      to_airport: 'JFK',
+      date: inDays(45),
+      cabin: 'ECONOMY',
+    });
     expect(offers.length).toBeGreaterThan(0);
     const reference = `smoke-${randomUUID()}`;
-    const order = await flights.bookFlight({ reference, flight_option_id: offers[0]!.flight_option_id, traveller, booker_email: 'booker@example.com' });
+    const order = await flights.bookFlight({
+      reference,
+      flight_option_id: offers[0]!.flight_option_id,
+      traveller,
+      booker_email: 'booker@example.com',
+    });
     expect(order).toMatchObject({ status: 'CONFIRMED', supplier: 'DUFFEL', live_mode: false });
-    expect((await flights.findOrder(reference, { traveller, date: inDays(45) }))?.supplier_ref).toBe(order.supplier_ref);
+    expect((await flights.findOrder(reference, { traveller, date: inDays(45) }))?.supplier_ref).toBe(
+      order.supplier_ref,
+    );
     expect((await flights.getOrder(order.supplier_ref))?.pnr).toBeTruthy();
-    expect((await flights.cancelFlight({ supplier_ref: order.supplier_ref, reference: `${reference}-cancel` })).status).toBe('CANCELLED');
+    expect(
+      (await flights.cancelFlight({ supplier_ref: order.supplier_ref, reference: `${reference}-cancel` })).status,
+    ).toBe('CANCELLED');
   });
 
   it('books and cancels a stay at an accommodation near LHR', async () => {
@@ -65,6 +85,13 @@ suite(`Duffel test mode, live${why}`, () => {
       phone_number: traveller.phone_number!,
     });
     expect(reservation).toMatchObject({ status: 'CONFIRMED', supplier: 'DUFFEL', live_mode: false });
-    expect((await stays.cancelHotel({ supplier_ref: reservation.supplier_ref, reference: `${reservation.reference}-cancel` })).status).toBe('CANCELLED');
+    expect(
+      (
+        await stays.cancelHotel({
+          supplier_ref: reservation.supplier_ref,
+          reference: `${reservation.reference}-cancel`,
+        })
+      ).status,
+    ).toBe('CANCELLED');
   });
 });

@@ -10,7 +10,10 @@ let stays: DuffelHotelSupplier;
 
 beforeAll(async () => {
   sb = await startSandbox({});
-  stays = new DuffelHotelSupplier(createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` }), { liveMode: false, timeoutMs: 2000 });
+  stays = new DuffelHotelSupplier(createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` }), {
+    liveMode: false,
+    timeoutMs: 2000,
+  });
 });
 afterAll(() => sb.close());
 
@@ -20,7 +23,12 @@ describe('searchHotels', () => {
     const ids = page.hotels.map((h) => h.property_id);
     expect(ids).toContain(LHR);
     const lhr = page.hotels.find((h) => h.property_id === LHR)!;
-    expect(lhr).toMatchObject({ name: 'Heathrow Crew Court', airport_code: 'LHR', chain_name: 'Crewline Hotels', country: 'GB' });
+    expect(lhr).toMatchObject({
+      name: 'Heathrow Crew Court',
+      airport_code: 'LHR',
+      chain_name: 'Crewline Hotels',
+      country: 'GB',
+    });
     expect(lhr.distance_km).toBeGreaterThan(0);
     expect(lhr.distance_km).toBeLessThan(5);
     // Nothing from another city: CDG's and JFK's properties are not near Heathrow.
@@ -29,7 +37,9 @@ describe('searchHotels', () => {
 
   it('narrows by a part of the name, case-insensitively', async () => {
     expect((await stays.searchHotels({ airport_code: 'LHR' })).hotels).toHaveLength(2);
-    expect((await stays.searchHotels({ airport_code: 'LHR', name: 'crew court' })).hotels.map((h) => h.property_id)).toEqual([LHR]);
+    expect(
+      (await stays.searchHotels({ airport_code: 'LHR', name: 'crew court' })).hotels.map((h) => h.property_id),
+    ).toEqual([LHR]);
     expect((await stays.searchHotels({ airport_code: 'LHR', name: 'Ritz' })).hotels).toEqual([]);
   });
 

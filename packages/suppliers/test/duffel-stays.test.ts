@@ -1,7 +1,13 @@
 /** DuffelHotelSupplier through the real @duffel/api client against the sandbox's Duffel Stays. */
 import { startSandbox, type RunningSandbox } from '@crew/supplier-sandbox';
 import type { Money } from '@crew/contracts';
-import { createDuffelClient, DuffelHotelSupplier, type ContractedStay, type HotelBookingRequest, type SupplierError } from '../src/index';
+import {
+  createDuffelClient,
+  DuffelHotelSupplier,
+  type ContractedStay,
+  type HotelBookingRequest,
+  type SupplierError,
+} from '../src/index';
 import { failure } from './failure';
 
 const TOKEN = 'duffel_test_StaysSecret0123456789abcdef';
@@ -12,15 +18,31 @@ const traveller = { email: 'ana.silva@crew.example', name: 'Ana Silva' };
 const stay = { check_in_date: '2027-03-04', check_out_date: '2027-03-07' };
 
 /** A contract judge as the engine's: the base amount against the sum of each night's period rate (one currency here). */
-function contract(periods: Array<[string, string, number]>, mode: 'STRICT' | 'LOOSE', extra: Partial<ContractedStay> = {}): ContractedStay {
-  const rate_periods = periods.map(([effective_from, effective_to, amount]) => ({ effective_from, effective_to, rate: { amount, currency: 'GBP' } }));
+function contract(
+  periods: Array<[string, string, number]>,
+  mode: 'STRICT' | 'LOOSE',
+  extra: Partial<ContractedStay> = {},
+): ContractedStay {
+  const rate_periods = periods.map(([effective_from, effective_to, amount]) => ({
+    effective_from,
+    effective_to,
+    rate: { amount, currency: 'GBP' },
+  }));
   return {
     rate_periods,
     judge: (base: Money, nights: readonly string[]) => {
-      const expected = nights.reduce((sum, n) => sum + (rate_periods.find((p) => n >= p.effective_from && n <= p.effective_to)?.rate.amount ?? NaN), 0);
+      const expected = nights.reduce(
+        (sum, n) => sum + (rate_periods.find((p) => n >= p.effective_from && n <= p.effective_to)?.rate.amount ?? NaN),
+        0,
+      );
       const exact = base.currency === 'GBP' && Math.abs(base.amount - expected) < 0.005;
       const flag = exact ? null : `base ${base.amount} ${base.currency} differs from ${expected} GBP`;
-      return { ok: exact || mode === 'LOOSE', exact, flag, reason: exact || mode === 'LOOSE' ? null : `rate mismatch: ${flag}` };
+      return {
+        ok: exact || mode === 'LOOSE',
+        exact,
+        flag,
+        reason: exact || mode === 'LOOSE' ? null : `rate mismatch: ${flag}`,
+      };
     },
     ...extra,
   };
@@ -55,14 +77,22 @@ const arm = (operation: string, outcome: string, extra: Record<string, unknown> 
 
 beforeAll(async () => {
   sb = await startSandbox({ timeoutHoldMs: 3000 });
-  stays = new DuffelHotelSupplier(createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` }), { liveMode: false, timeoutMs: 400 });
+  stays = new DuffelHotelSupplier(createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` }), {
+    liveMode: false,
+    timeoutMs: 400,
+  });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.duffel.reset());
 
 describe('search, rates, quote, book, refresh, cancel', () => {
   it('books the pay-now rate matching the contract; the reference appears on a refresh; cancelling twice succeeds', async () => {
-    expect(await stays.getProperty(LHR)).toMatchObject({ property_id: LHR, name: 'Heathrow Crew Court', city: 'London', country: 'GB' });
+    expect(await stays.getProperty(LHR)).toMatchObject({
+      property_id: LHR,
+      name: 'Heathrow Crew Court',
+      city: 'London',
+      country: 'GB',
+    });
     expect(await stays.getProperty('acc_0000unknown')).toBeNull();
     expect(await stays.getProperty('HX-LHR-1')).toBeNull();
 
@@ -83,10 +113,16 @@ describe('search, rates, quote, book, refresh, cancel', () => {
     });
     expect(r.supplier_ref).toMatch(/^bok_\w+$/);
     expect(r.supplier_booking_ids).toEqual([r.supplier_ref]);
-    expect(r.cancellation_timeline).toEqual([{ before: '2027-03-02T12:00:00.000Z', refund: { amount: 468, currency: 'GBP' } }]);
+    expect(r.cancellation_timeline).toEqual([
+      { before: '2027-03-02T12:00:00.000Z', refund: { amount: 468, currency: 'GBP' } },
+    ]);
     const [held] = simBookings();
     expect(held?.rate).toMatchObject({ payment_type: 'pay_now', base_amount: '390.00' });
-    expect(held?.booking).toMatchObject({ email: traveller.email, phone_number: '+442080160509', guests: [{ given_name: 'Ana', family_name: 'Silva' }] });
+    expect(held?.booking).toMatchObject({
+      email: traveller.email,
+      phone_number: '+442080160509',
+      guests: [{ given_name: 'Ana', family_name: 'Silva' }],
+    });
 
     const refreshed = await stays.getReservation(r.supplier_ref);
     expect(refreshed?.confirmation_number).toMatch(/^H\w{7}$/);
@@ -152,17 +188,34 @@ describe('amendments', () => {
       check_out_date: '2027-03-09',
       contract: CONTRACT(),
     });
-    expect(extended).toMatchObject({ check_in_date: stay.check_in_date, check_out_date: '2027-03-09', nights: 5, amendments: 1, status: 'CONFIRMED' });
+    expect(extended).toMatchObject({
+      check_in_date: stay.check_in_date,
+      check_out_date: '2027-03-09',
+      nights: 5,
+      amendments: 1,
+      status: 'CONFIRMED',
+    });
     const ids = extended.supplier_booking_ids!;
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(first.supplier_ref);
     expect(extended.supplier_ref).toBe(ids.join('+'));
     const added = simBookings()[1]!.booking;
-    expect(added).toMatchObject({ check_in_date: '2027-03-07', check_out_date: '2027-03-09', accommodation: { id: LHR }, phone_number: '+442080160509' });
+    expect(added).toMatchObject({
+      check_in_date: '2027-03-07',
+      check_out_date: '2027-03-09',
+      accommodation: { id: LHR },
+      phone_number: '+442080160509',
+    });
     expect(extended.total_price).toEqual({ amount: 468 + 360, currency: 'GBP' });
 
     // A repeat of the same amendment books nothing more.
-    await stays.amendHotel({ supplier_ref: first.supplier_ref, reference: 'amend-1', check_in_date: stay.check_in_date, check_out_date: '2027-03-09', contract: CONTRACT() });
+    await stays.amendHotel({
+      supplier_ref: first.supplier_ref,
+      reference: 'amend-1',
+      check_in_date: stay.check_in_date,
+      check_out_date: '2027-03-09',
+      contract: CONTRACT(),
+    });
     expect(simBookings()).toHaveLength(2);
 
     const cancelled = await stays.cancelHotel({ supplier_ref: extended.supplier_ref, reference: 'cancel-1' });
@@ -200,7 +253,9 @@ describe('failures', () => {
     // As a booking made outside our metadata (or by a Stays source that drops it) would look.
     sb.duffel.stays['accounts'].get(TOKEN)!.bookings.get(held.id)!.booking.metadata = null;
     expect(await stays.findReservation('book-1')).toBeNull();
-    expect((await stays.findReservation('book-1', { property_id: LHR, ...stay, traveller }))?.supplier_ref).toBe(held.id);
+    expect((await stays.findReservation('book-1', { property_id: LHR, ...stay, traveller }))?.supplier_ref).toBe(
+      held.id,
+    );
     expect(await stays.findReservation('book-1', { property_id: JFK, ...stay, traveller })).toBeNull();
   });
 
@@ -212,9 +267,15 @@ describe('failures', () => {
     expect(paced.kind).toBe('transient');
     expect(paced.retryAfterMs).toBeGreaterThan(1000);
     arm('stays.search', 'no_availability');
-    expect(await failure(stays.bookHotel(request({ reference: 'book-3' })))).toMatchObject({ kind: 'refusal', code: 'NO_AVAILABILITY' });
+    expect(await failure(stays.bookHotel(request({ reference: 'book-3' })))).toMatchObject({
+      kind: 'refusal',
+      code: 'NO_AVAILABILITY',
+    });
     arm('stays.quotes.create', 'no_availability');
-    expect(await failure(stays.bookHotel(request({ reference: 'book-4' })))).toMatchObject({ kind: 'refusal', code: 'NO_AVAILABILITY' });
+    expect(await failure(stays.bookHotel(request({ reference: 'book-4' })))).toMatchObject({
+      kind: 'refusal',
+      code: 'NO_AVAILABILITY',
+    });
     expect(simBookings()).toHaveLength(1);
   });
 });

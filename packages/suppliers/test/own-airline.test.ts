@@ -1,8 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import { inspect } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { startOwnAirlineReceiver, standardWebhookSignature, waitFor, type OwnAirlineReceiver } from '@crew/test-support';
-import { crewSeatWebhookId, isOutcomeUnknown, OwnAirlineCallbackError, OwnAirlineClient, type CrewSeatRequest } from '../src/index';
+import {
+  startOwnAirlineReceiver,
+  standardWebhookSignature,
+  waitFor,
+  type OwnAirlineReceiver,
+} from '@crew/test-support';
+import {
+  crewSeatWebhookId,
+  isOutcomeUnknown,
+  OwnAirlineCallbackError,
+  OwnAirlineClient,
+  type CrewSeatRequest,
+} from '../src/index';
 import { failure } from './failure';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -37,7 +48,13 @@ afterAll(() => new Promise((r) => sink.close(r)));
 beforeEach(async () => {
   arrived.length = 0;
   airline = await startOwnAirlineReceiver({ secret: SECRET, carrier: 'XX' });
-  client = new OwnAirlineClient({ url: airline.url, carrier: 'XX', signingSecret: SECRET, timeoutMs: TIMEOUT_MS, currency: 'EUR' });
+  client = new OwnAirlineClient({
+    url: airline.url,
+    carrier: 'XX',
+    signingSecret: SECRET,
+    timeoutMs: TIMEOUT_MS,
+    currency: 'EUR',
+  });
 });
 afterEach(() => airline.close());
 
@@ -46,8 +63,21 @@ const seat = (over: Partial<CrewSeatRequest> = {}): CrewSeatRequest => ({
   reference: `bk-${++n}-a1`,
   airline_id: 'air-1',
   booking_id: `bk-${n}`,
-  traveller: { employee_id: 'E1234', email: 'ana.silva@crew.example', first_name: 'Ana', last_name: 'Silva', date_of_birth: '1988-04-12' },
-  flight: { carrier: 'XX', flight_number: 'XX123', from_airport: 'AMS', to_airport: 'MAD', departure_date: '2025-07-01', dep_time: '2025-07-01T09:40:00+02:00' },
+  traveller: {
+    employee_id: 'E1234',
+    email: 'ana.silva@crew.example',
+    first_name: 'Ana',
+    last_name: 'Silva',
+    date_of_birth: '1988-04-12',
+  },
+  flight: {
+    carrier: 'XX',
+    flight_number: 'XX123',
+    from_airport: 'AMS',
+    to_airport: 'MAD',
+    departure_date: '2025-07-01',
+    dep_time: '2025-07-01T09:40:00+02:00',
+  },
   callback_url: sinkUrl,
   ...over,
 });
@@ -69,16 +99,24 @@ describe('signing', () => {
   });
 
   it('is refused by the airline when signed with another secret, and the secret never shows', async () => {
-    const wrong = new OwnAirlineClient({ url: airline.url, carrier: 'XX', signingSecret: OTHER_SECRET, timeoutMs: TIMEOUT_MS });
+    const wrong = new OwnAirlineClient({
+      url: airline.url,
+      carrier: 'XX',
+      signingSecret: OTHER_SECRET,
+      timeoutMs: TIMEOUT_MS,
+    });
     const err = await failure(wrong.requestSeat(seat()));
     expect([err.kind, err.code, err.status, isOutcomeUnknown(err)]).toEqual(['refusal', 'REJECTED', 401, false]);
     expect(airline.calls.map((c) => c.verified)).toEqual([false]);
     expect(airline.seats.size).toBe(0);
     const body = OTHER_SECRET.slice('whsec_'.length);
-    for (const text of [err.message, inspect(err), inspect(wrong), JSON.stringify(wrong)]) expect(text).not.toContain(body);
+    for (const text of [err.message, inspect(err), inspect(wrong), JSON.stringify(wrong)])
+      expect(text).not.toContain(body);
     const sig = airline.calls[0]!.headers['webhook-signature']!;
     expect(err.message).not.toContain(sig.slice(3));
-    expect(() => new OwnAirlineClient({ url: airline.url, carrier: 'XX', signingSecret: 'not-a-secret-at-all' })).toThrow(/^(?!.*not-a-secret-at-all).*$/);
+    expect(
+      () => new OwnAirlineClient({ url: airline.url, carrier: 'XX', signingSecret: 'not-a-secret-at-all' }),
+    ).toThrow(/^(?!.*not-a-secret-at-all).*$/);
   });
 
   it('the receiver rejects a request whose body was changed after signing', async () => {
@@ -89,7 +127,9 @@ describe('signing', () => {
   });
 
   it('refuses to send to a plain http endpoint that is not loopback', () => {
-    expect(() => new OwnAirlineClient({ url: 'http://crew.airline.example/seats', carrier: 'XX', signingSecret: SECRET })).toThrow(/https/);
+    expect(
+      () => new OwnAirlineClient({ url: 'http://crew.airline.example/seats', carrier: 'XX', signingSecret: SECRET }),
+    ).toThrow(/https/);
   });
 });
 
@@ -109,8 +149,20 @@ describe('seat requests', () => {
       supplier_ref: held.pnr,
       ticket_id: held.ticket_id,
       price: { amount: 0, currency: 'EUR' },
-      flight: { airline_code: 'XX', flight_number: 'XX123', dep_time: '2025-07-01T09:40:00+02:00', arr_time: '2025-07-01T12:05:00+02:00', duration_minutes: 145, cabin: 'BUSINESS' },
-      traveller: { email: 'ana.silva@crew.example', first_name: 'Ana', last_name: 'Silva', date_of_birth: '1988-04-12' },
+      flight: {
+        airline_code: 'XX',
+        flight_number: 'XX123',
+        dep_time: '2025-07-01T09:40:00+02:00',
+        arr_time: '2025-07-01T12:05:00+02:00',
+        duration_minutes: 145,
+        cabin: 'BUSINESS',
+      },
+      traveller: {
+        email: 'ana.silva@crew.example',
+        first_name: 'Ana',
+        last_name: 'Silva',
+        date_of_birth: '1988-04-12',
+      },
     });
     expect(result.order.ticket_id).toMatch(/^\d{13}$/);
     const again = await client.requestSeat(req);
@@ -119,21 +171,39 @@ describe('seat requests', () => {
   });
 
   it('maps a refusal to a refusal SupplierError carrying the reason and code', async () => {
-    airline.answerNext({ kind: 'refuse', reason: 'crew seat quota reached on XX123', code: 'NO_CREW_SEAT', status: 422 });
+    airline.answerNext({
+      kind: 'refuse',
+      reason: 'crew seat quota reached on XX123',
+      code: 'NO_CREW_SEAT',
+      status: 422,
+    });
     const err = await failure(client.requestSeat(seat()));
-    expect([err.kind, err.code, err.status, err.operation, isOutcomeUnknown(err)]).toEqual(['refusal', 'NO_CREW_SEAT', 422, 'crew_seat.request', false]);
+    expect([err.kind, err.code, err.status, err.operation, isOutcomeUnknown(err)]).toEqual([
+      'refusal',
+      'NO_CREW_SEAT',
+      422,
+      'crew_seat.request',
+      false,
+    ]);
     expect(err.message).toContain('crew seat quota reached on XX123');
   });
 
   it('refuses, without sending, a flight of another carrier', async () => {
-    const err = await failure(client.requestSeat(seat({ flight: { ...seat().flight, carrier: 'YY', flight_number: 'YY9' } })));
+    const err = await failure(
+      client.requestSeat(seat({ flight: { ...seat().flight, carrier: 'YY', flight_number: 'YY9' } })),
+    );
     expect(err.kind).toBe('refusal');
     expect(airline.calls).toHaveLength(0);
   });
 
   it('a timeout is transient with an unknown outcome, and resending the reference finds the seat taken', async () => {
     airline.answerNext({ kind: 'slow', holdMs: SHORT_TIMEOUT_MS * 20 });
-    const impatient = new OwnAirlineClient({ url: airline.url, carrier: 'XX', signingSecret: SECRET, timeoutMs: SHORT_TIMEOUT_MS });
+    const impatient = new OwnAirlineClient({
+      url: airline.url,
+      carrier: 'XX',
+      signingSecret: SECRET,
+      timeoutMs: SHORT_TIMEOUT_MS,
+    });
     const req = seat();
     const err = await failure(impatient.requestSeat(req));
     expect([err.kind, err.code, isOutcomeUnknown(err)]).toEqual(['transient', 'SUPPLIER_TIMEOUT', true]);
@@ -143,11 +213,25 @@ describe('seat requests', () => {
   });
 
   it('a 5xx is transient with an unknown outcome; 429 and 503 with Retry-After pace us', async () => {
-    airline.answerNext({ kind: 'fail', status: 500, takes: true }, { kind: 'fail', status: 429, retryAfter: '2' }, { kind: 'fail', status: 503, retryAfter: '7' });
+    airline.answerNext(
+      { kind: 'fail', status: 500, takes: true },
+      { kind: 'fail', status: 429, retryAfter: '2' },
+      { kind: 'fail', status: 503, retryAfter: '7' },
+    );
     const crashed = await failure(client.requestSeat(seat()));
-    expect([crashed.kind, crashed.status, crashed.rateLimited, isOutcomeUnknown(crashed)]).toEqual(['transient', 500, false, true]);
+    expect([crashed.kind, crashed.status, crashed.rateLimited, isOutcomeUnknown(crashed)]).toEqual([
+      'transient',
+      500,
+      false,
+      true,
+    ]);
     const paced = await failure(client.requestSeat(seat()));
-    expect([paced.kind, paced.status, paced.retryAfterMs, isOutcomeUnknown(paced)]).toEqual(['transient', 429, 2000, false]);
+    expect([paced.kind, paced.status, paced.retryAfterMs, isOutcomeUnknown(paced)]).toEqual([
+      'transient',
+      429,
+      2000,
+      false,
+    ]);
     const down = await failure(client.requestSeat(seat()));
     expect([down.kind, down.status, down.retryAfterMs]).toEqual(['transient', 503, 7000]);
   });
@@ -163,18 +247,40 @@ describe('202 and the callback', () => {
   it('answers PENDING, then the signed ticketed callback arrives and verifies; a tampered or stale one does not', async () => {
     airline.answerNext({ kind: 'pending', callbackAfterMs: 50 });
     const req = seat();
-    expect(await client.requestSeat(req)).toEqual({ status: 'PENDING', reference: req.reference, webhook_id: crewSeatWebhookId('crew_seat.request', req.reference) });
+    expect(await client.requestSeat(req)).toEqual({
+      status: 'PENDING',
+      reference: req.reference,
+      webhook_id: crewSeatWebhookId('crew_seat.request', req.reference),
+    });
     const { raw, headers } = await waitFor(() => arrived[0], 5000, 'the callback');
     const held = airline.seats.get(req.reference)!;
     const callback = client.verifyCallback(raw, headers);
-    expect(callback).toMatchObject({ type: 'crew_seat.ticketed', reference: req.reference, booking_id: req.booking_id, pnr: held.pnr, ticket_id: held.ticket_id });
+    expect(callback).toMatchObject({
+      type: 'crew_seat.ticketed',
+      reference: req.reference,
+      booking_id: req.booking_id,
+      pnr: held.pnr,
+      ticket_id: held.ticket_id,
+    });
     expect(client.verifyCallback(Buffer.from(raw), new Headers(headers)).type).toBe('crew_seat.ticketed');
 
     expect(() => client.verifyCallback(raw.replace(held.pnr, 'ZZ9999'), headers)).toThrow(OwnAirlineCallbackError);
     const stale = String(Math.floor(Date.now() / 1000) - 600);
-    const staleHeaders = { ...headers, 'webhook-timestamp': stale, 'webhook-signature': standardWebhookSignature(SECRET, headers['webhook-id']!, stale, raw) };
+    const staleHeaders = {
+      ...headers,
+      'webhook-timestamp': stale,
+      'webhook-signature': standardWebhookSignature(SECRET, headers['webhook-id']!, stale, raw),
+    };
     expect(() => client.verifyCallback(raw, staleHeaders)).toThrow(/too old/);
-    const forged = { ...headers, 'webhook-signature': standardWebhookSignature(OTHER_SECRET, headers['webhook-id']!, headers['webhook-timestamp']!, raw) };
+    const forged = {
+      ...headers,
+      'webhook-signature': standardWebhookSignature(
+        OTHER_SECRET,
+        headers['webhook-id']!,
+        headers['webhook-timestamp']!,
+        raw,
+      ),
+    };
     expect(() => client.verifyCallback(raw, forged)).toThrow(OwnAirlineCallbackError);
 
     const repeat = await client.requestSeat(req);
@@ -201,7 +307,12 @@ describe('cancellation', () => {
     const req = seat();
     const booked = await client.requestSeat(req);
     if (booked.status !== 'TICKETED') throw new Error('expected TICKETED');
-    const cancel = { reference: `${req.reference}-cancel`, pnr: booked.order.pnr, booking_id: req.booking_id, airline_id: 'air-1' };
+    const cancel = {
+      reference: `${req.reference}-cancel`,
+      pnr: booked.order.pnr,
+      booking_id: req.booking_id,
+      airline_id: 'air-1',
+    };
     expect(await client.cancelSeat(cancel)).toEqual({
       status: 'CANCELLED',
       reference: cancel.reference,
@@ -211,7 +322,11 @@ describe('cancellation', () => {
     expect(airline.seats.get(req.reference)!.state).toBe('CANCELLED');
     expect((await client.cancelSeat(cancel)).status).toBe('CANCELLED');
     const last = airline.calls.at(-1)!;
-    expect([last.verified, last.body.type, last.headers['webhook-id']]).toEqual([true, 'crew_seat.cancel', crewSeatWebhookId('crew_seat.cancel', cancel.reference)]);
+    expect([last.verified, last.body.type, last.headers['webhook-id']]).toEqual([
+      true,
+      'crew_seat.cancel',
+      crewSeatWebhookId('crew_seat.cancel', cancel.reference),
+    ]);
     const err = await failure(client.cancelSeat({ ...cancel, reference: 'other', pnr: 'QQ0000' }));
     expect([err.kind, err.code, err.status]).toEqual(['refusal', 'NOT_FOUND', 404]);
   });

@@ -15,7 +15,10 @@ describe('supplier pacing in the client', () => {
     server = createServer((req, res) => {
       calls++;
       const [status, retryAfter] = script.shift() ?? [200, null];
-      res.writeHead(status, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        ...(retryAfter ? { 'retry-after': retryAfter } : {}),
+      });
       res.end(JSON.stringify(status === 200 ? { ok: true } : { error: { code: 'SLOW_DOWN', message: 'slow down' } }));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -36,9 +39,13 @@ describe('supplier pacing in the client', () => {
 
   it('429 without Retry-After pauses 1 s; 503 with Retry-After paces; 503 without it is an outage', async () => {
     script = [[429, null]];
-    expect(await failure(http().call({ operation: 'hotel.book', method: 'POST', path: '/x', body: {} }))).toMatchObject({ rateLimited: true, retryAfterMs: 1000 });
+    expect(await failure(http().call({ operation: 'hotel.book', method: 'POST', path: '/x', body: {} }))).toMatchObject(
+      { rateLimited: true, retryAfterMs: 1000 },
+    );
     script = [[503, '2']];
-    expect(await failure(http().call({ operation: 'hotel.book', method: 'POST', path: '/x', body: {} }))).toMatchObject({ rateLimited: true, retryAfterMs: 2000 });
+    expect(await failure(http().call({ operation: 'hotel.book', method: 'POST', path: '/x', body: {} }))).toMatchObject(
+      { rateLimited: true, retryAfterMs: 2000 },
+    );
     script = [[503, null]];
     const outage = await failure(http().call({ operation: 'hotel.book', method: 'POST', path: '/x', body: {} }));
     expect(outage).toMatchObject({ status: 503, transient: true, rateLimited: false });

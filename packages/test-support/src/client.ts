@@ -92,8 +92,14 @@ export type Route = keyof Routes;
 /** The body of a route's success answer. */
 export type RouteBody<R extends Route> = Static<Routes[R]>;
 type PathOf<R extends string> = R extends `${string} ${infer P}` ? P : never;
-type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | ParamNames<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;
-type RouteParams<R extends Route> = [ParamNames<PathOf<R>>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<PathOf<R>>, string> };
+type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer Rest}`
+  ? N | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer N}`
+    ? N
+    : never;
+type RouteParams<R extends Route> = [ParamNames<PathOf<R>>] extends [never]
+  ? { params?: undefined }
+  : { params: Record<ParamNames<PathOf<R>>, string> };
 
 /**
  * Calls `route` ('METHOD /path/:param') on the stack (`/oauth` on the auth service, the rest on the api),
@@ -106,12 +112,21 @@ export function request<R extends Route>(
   init: Omit<HttpInit, 'method'> & RouteParams<R> & { query?: string | Record<string, string> },
 ): Promise<HttpResult<RouteBody<R>>> {
   const [method, template] = route.split(' ') as [string, string];
-  const { params = {}, query, ...rest } = init as Omit<HttpInit, 'method'> & { params?: Record<string, string>; query?: string | Record<string, string> };
+  const {
+    params = {},
+    query,
+    ...rest
+  } = init as Omit<HttpInit, 'method'> & { params?: Record<string, string>; query?: string | Record<string, string> };
   const path = template.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (params[name] === undefined) throw new Error(`${route}: no ${name}`);
     return encodeURIComponent(params[name]);
   });
-  const search = query === undefined ? '' : typeof query === 'string' ? query.replace(/^\?/, '') : new URLSearchParams(query).toString();
+  const search =
+    query === undefined
+      ? ''
+      : typeof query === 'string'
+        ? query.replace(/^\?/, '')
+        : new URLSearchParams(query).toString();
   const base = path.startsWith('/oauth/') ? stack.authUrl : stack.apiUrl;
   return http<RouteBody<R>>(`${base}${path}${search ? `?${search}` : ''}`, { ...rest, method });
 }
@@ -128,21 +143,38 @@ export interface Tenant {
 }
 
 /** Operator creates an airline and a user; the user registers a client and gets a token. */
-export async function onboard(stack: Stack, opts: { name?: string; carrier?: string; scopes?: string; settings?: Record<string, unknown> } = {}): Promise<Tenant> {
+export async function onboard(
+  stack: Stack,
+  opts: { name?: string; carrier?: string; scopes?: string; settings?: Record<string, unknown> } = {},
+): Promise<Tenant> {
   const ops = { token: stack.opsToken };
-  const airline = await request(stack, 'POST /ops/v1/airlines', { ...ops, body: { name: opts.name ?? 'Test Air', carrier_code: opts.carrier ?? 'TA' } });
+  const airline = await request(stack, 'POST /ops/v1/airlines', {
+    ...ops,
+    body: { name: opts.name ?? 'Test Air', carrier_code: opts.carrier ?? 'TA' },
+  });
   if (airline.status !== 201) throw new Error(`create airline: ${airline.status} ${airline.text}`);
   const airlineId = airline.body.airline_id;
   if (opts.settings) {
-    const s = await request(stack, 'PATCH /ops/v1/airlines/:airline_id/settings', { ...ops, params: { airline_id: airlineId }, body: opts.settings });
+    const s = await request(stack, 'PATCH /ops/v1/airlines/:airline_id/settings', {
+      ...ops,
+      params: { airline_id: airlineId },
+      body: opts.settings,
+    });
     if (s.status !== 200) throw new Error(`settings: ${s.status} ${s.text}`);
   }
   const email = `user-${airlineId.slice(0, 8)}@example.com`;
-  const user = await request(stack, 'POST /ops/v1/airlines/:airline_id/users', { ...ops, params: { airline_id: airlineId }, body: { email } });
+  const user = await request(stack, 'POST /ops/v1/airlines/:airline_id/users', {
+    ...ops,
+    params: { airline_id: airlineId },
+    body: { email },
+  });
   if (user.status !== 201) throw new Error(`create user: ${user.status} ${user.text}`);
   const q = new URLSearchParams({ name: 'crew-system' });
   if (opts.scopes) q.set('scopes', opts.scopes);
-  const client = await request(stack, 'POST /oauth/register', { query: q.toString(), token: `${user.body.user_id}:${user.body.user_token}` });
+  const client = await request(stack, 'POST /oauth/register', {
+    query: q.toString(),
+    token: `${user.body.user_id}:${user.body.user_token}`,
+  });
   if (client.status !== 201) throw new Error(`register: ${client.status} ${client.text}`);
   const token = await clientToken(stack, client.body.client_id, client.body.client_secret);
   if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);
@@ -158,17 +190,32 @@ export async function onboard(stack: Stack, opts: { name?: string; carrier?: str
   };
 }
 
-export function clientToken(stack: Stack, clientId: string, secret: string): Promise<HttpResult<RouteBody<'POST /oauth/token'>>> {
+export function clientToken(
+  stack: Stack,
+  clientId: string,
+  secret: string,
+): Promise<HttpResult<RouteBody<'POST /oauth/token'>>> {
   const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
-  return request(stack, 'POST /oauth/token', { query: 'grant_type=client_credentials', headers: { authorization: `Basic ${basic}` } });
+  return request(stack, 'POST /oauth/token', {
+    query: 'grant_type=client_credentials',
+    headers: { authorization: `Basic ${basic}` },
+  });
 }
 
 /** Polls processing-status until poll_recommended is false (or the deadline passes). */
-export async function waitForSchedule(stack: Stack, token: string, scheduleId: string, deadlineMs = 30_000): Promise<RouteBody<'GET /api/v1/crew/schedules/:schedule_id/processing-status'>> {
+export async function waitForSchedule(
+  stack: Stack,
+  token: string,
+  scheduleId: string,
+  deadlineMs = 30_000,
+): Promise<RouteBody<'GET /api/v1/crew/schedules/:schedule_id/processing-status'>> {
   let last = 'unknown';
   return waitFor(
     async () => {
-      const res = await request(stack, 'GET /api/v1/crew/schedules/:schedule_id/processing-status', { token, params: { schedule_id: scheduleId } });
+      const res = await request(stack, 'GET /api/v1/crew/schedules/:schedule_id/processing-status', {
+        token,
+        params: { schedule_id: scheduleId },
+      });
       if (res.status !== 200) throw new Error(`processing-status ${res.status}: ${res.text}`);
       last = res.body.status;
       return !res.body.poll_recommended && res.body;
@@ -180,11 +227,19 @@ export async function waitForSchedule(stack: Stack, token: string, scheduleId: s
 }
 
 /** Polls a booking until it leaves PENDING (its task has settled) and returns it. */
-export async function settledBooking(stack: Stack, token: string, bookingId: string, timeoutMs = 15_000): Promise<RouteBody<'GET /api/v1/crew/bookings/:booking_id'>> {
+export async function settledBooking(
+  stack: Stack,
+  token: string,
+  bookingId: string,
+  timeoutMs = 15_000,
+): Promise<RouteBody<'GET /api/v1/crew/bookings/:booking_id'>> {
   let last = 'unknown';
   return waitFor(
     async () => {
-      const res = await request(stack, 'GET /api/v1/crew/bookings/:booking_id', { token, params: { booking_id: bookingId } });
+      const res = await request(stack, 'GET /api/v1/crew/bookings/:booking_id', {
+        token,
+        params: { booking_id: bookingId },
+      });
       if (res.status !== 200) throw new Error(`booking ${res.status}: ${res.text}`);
       last = res.body.status;
       return res.body.status !== 'PENDING' && res.body;
@@ -196,15 +251,24 @@ export async function settledBooking(stack: Stack, token: string, bookingId: str
 }
 
 /** Every action item of a schedule, following cursors (`query`: more `&name=value` filters). */
-export async function allActionItems(stack: Stack, token: string, scheduleId: string, query = ''): Promise<Static<typeof ActionItem>[]> {
+export async function allActionItems(
+  stack: Stack,
+  token: string,
+  scheduleId: string,
+  query = '',
+): Promise<Static<typeof ActionItem>[]> {
   const items: Static<typeof ActionItem>[] = [];
   let cursor: string | null = null;
   do {
-    const res: HttpResult<RouteBody<'GET /api/v1/crew/schedules/:schedule_id/action-items'>> = await request(stack, 'GET /api/v1/crew/schedules/:schedule_id/action-items', {
-      token,
-      params: { schedule_id: scheduleId },
-      query: `limit=200${query}${cursor ? `&cursor=${cursor}` : ''}`,
-    });
+    const res: HttpResult<RouteBody<'GET /api/v1/crew/schedules/:schedule_id/action-items'>> = await request(
+      stack,
+      'GET /api/v1/crew/schedules/:schedule_id/action-items',
+      {
+        token,
+        params: { schedule_id: scheduleId },
+        query: `limit=200${query}${cursor ? `&cursor=${cursor}` : ''}`,
+      },
+    );
     if (res.status !== 200) throw new Error(`action-items ${res.status}: ${res.text}`);
     items.push(...res.body.action_items);
     cursor = res.body.next_cursor;
@@ -216,11 +280,27 @@ export async function allActionItems(stack: Stack, token: string, scheduleId: st
  * An airline with schedules access whose webhook endpoint at `url` hears schedule.processing_completed, and a
  * one-pairing roster of it processed to COMPLETED (the event is then on its way to `url`).
  */
-export async function scheduleCompletedWithSubscriber(stack: Stack, airline: { name: string; carrier: string }, url: string): Promise<{ tenant: Tenant; endpointId: string }> {
-  const tenant = await onboard(stack, { ...airline, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
-  const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, { method: 'POST', token: tenant.accessToken, body: { url, event_types: ['schedule.processing_completed'] } });
+export async function scheduleCompletedWithSubscriber(
+  stack: Stack,
+  airline: { name: string; carrier: string },
+  url: string,
+): Promise<{ tenant: Tenant; endpointId: string }> {
+  const tenant = await onboard(stack, {
+    ...airline,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
+  const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, {
+    method: 'POST',
+    token: tenant.accessToken,
+    body: { url, event_types: ['schedule.processing_completed'] },
+  });
   if (endpoint.status !== 201) throw new Error(`webhook endpoint ${endpoint.status}: ${endpoint.text}`);
-  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: tenant.accessToken, body: onePairingRoster() });
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+    method: 'POST',
+    token: tenant.accessToken,
+    body: onePairingRoster(),
+  });
   if (res.status !== 202) throw new Error(`schedule ${res.status}: ${res.text}`);
   const done = await waitForSchedule(stack, tenant.accessToken, res.body.schedule_id as string);
   if (done.status !== 'COMPLETED') throw new Error(`schedule ended ${done.status}`);

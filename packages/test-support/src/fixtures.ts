@@ -3,7 +3,12 @@ import { request, type HttpResult, type Tenant } from './client';
 import type { Stack } from './stack';
 
 /** A STANDARD hotel policy that accepts the test rosters' layovers (check-in 15:00, check-out by 11:00). */
-export const STANDARD_TERMS = { policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 } as const;
+export const STANDARD_TERMS = {
+  policy: 'STANDARD',
+  standard_check_in_time: '15:00',
+  standard_check_out_time: '11:00',
+  buffer_minutes: 30,
+} as const;
 
 export interface ContractOptions {
   terms?: Record<string, unknown>;
@@ -27,14 +32,24 @@ async function ok<T>(res: Promise<HttpResult<T>>, what: string, status = 200): P
  * hotel config (GDS-<STATION>-001 per station), a contract with one rate period, an ENABLE change request
  * and the operator's approval.
  */
-export async function contractStations(stack: Stack, t: Tenant, stations: string[], o: ContractOptions = {}): Promise<void> {
+export async function contractStations(
+  stack: Stack,
+  t: Tenant,
+  stations: string[],
+  o: ContractOptions = {},
+): Promise<void> {
   const token = t.accessToken;
   const from = o.from ?? '2027-01-01';
   const to = o.to ?? '2027-12-31';
   const cfg = await ok(
     request(stack, 'PUT /api/v1/crew/config/hotels', {
       token,
-      body: { bases: stations.map((s) => ({ base_station: s, hotels: [{ property_id: o.propertyId?.(s) ?? `GDS-${s}-001`, ...(o.terms ?? STANDARD_TERMS) }] })) },
+      body: {
+        bases: stations.map((s) => ({
+          base_station: s,
+          hotels: [{ property_id: o.propertyId?.(s) ?? `GDS-${s}-001`, ...(o.terms ?? STANDARD_TERMS) }],
+        })),
+      },
     }),
     'hotel config',
   );
@@ -44,7 +59,12 @@ export async function contractStations(stack: Stack, t: Tenant, stations: string
       request(stack, 'POST /api/v1/crew/config/hotels/:hotel_config_id/contracts', {
         token,
         params: { hotel_config_id: hotelId },
-        body: { contract_number: `K-${base.base_station}`, contract_from: from, contract_to: to, ...(o.rateAccessCode ? { rate_access_code: o.rateAccessCode } : {}) },
+        body: {
+          contract_number: `K-${base.base_station}`,
+          contract_from: from,
+          contract_to: to,
+          ...(o.rateAccessCode ? { rate_access_code: o.rateAccessCode } : {}),
+        },
       }),
       'contract',
       201,
@@ -60,7 +80,10 @@ export async function contractStations(stack: Stack, t: Tenant, stations: string
       'rates',
     );
     const req = await ok(
-      request(stack, 'POST /api/v1/crew/config/hotels/change-requests', { token, body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } }),
+      request(stack, 'POST /api/v1/crew/config/hotels/change-requests', {
+        token,
+        body: { contract_id: contract.body.contract_id, intent: 'ENABLE' },
+      }),
       'change request',
       201,
     );
@@ -77,12 +100,23 @@ export async function contractStations(stack: Stack, t: Tenant, stations: string
 
 /** crew_booker_email set, and a traveller profile (with a date of birth unless `dob` is false). */
 export async function bookingAccount(stack: Stack, t: Tenant, travellerEmail: string, dob = true): Promise<void> {
-  await ok(request(stack, 'PUT /api/v1/crew/config/company', { token: t.accessToken, body: { crew_booker_email: 'booker@air.test' } }), 'company config');
+  await ok(
+    request(stack, 'PUT /api/v1/crew/config/company', {
+      token: t.accessToken,
+      body: { crew_booker_email: 'booker@air.test' },
+    }),
+    'company config',
+  );
   await ok(
     request(stack, 'PUT /ops/v1/airlines/:airline_id/travellers/:traveller_email', {
       token: stack.opsToken,
       params: { airline_id: t.airlineId, traveller_email: travellerEmail },
-      body: { employee_id: 'E1', first_name: 'Ada', last_name: 'Lovelace', ...(dob ? { date_of_birth: '1985-04-12' } : {}) },
+      body: {
+        employee_id: 'E1',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        ...(dob ? { date_of_birth: '1985-04-12' } : {}),
+      },
     }),
     'traveller',
   );

@@ -10,7 +10,13 @@ import type { Socket } from 'node:net';
 
 /** How the receiver answers the next seat request (one scripted answer per new reference, in order; then `ticket`). */
 export type SeatAnswer =
-  | { kind: 'ticket'; pnr?: string; ticket_id?: string; flight?: { dep_time?: string; arr_time?: string; cabin?: string }; status?: 200 | 201 }
+  | {
+      kind: 'ticket';
+      pnr?: string;
+      ticket_id?: string;
+      flight?: { dep_time?: string; arr_time?: string; cabin?: string };
+      status?: 200 | 201;
+    }
   | { kind: 'refuse'; reason?: string; code?: string; status?: 409 | 422 }
   /** 202, then the callback: after `callbackAfterMs`, or when the test calls `complete(reference)`. */
   | { kind: 'pending'; then?: 'ticket' | 'refuse'; reason?: string; callbackAfterMs?: number }
@@ -86,7 +92,10 @@ function verified(secret: string, headers: Record<string, string>, raw: string):
   });
 }
 
-export async function startOwnAirlineReceiver(options: { secret: string; carrier?: string }): Promise<OwnAirlineReceiver> {
+export async function startOwnAirlineReceiver(options: {
+  secret: string;
+  carrier?: string;
+}): Promise<OwnAirlineReceiver> {
   const carrier = options.carrier ?? 'XX';
   const calls: ReceivedCall[] = [];
   const seats = new Map<string, Seat>();
@@ -118,15 +127,32 @@ export async function startOwnAirlineReceiver(options: { secret: string; carrier
     const type = refused ? 'crew_seat.refused' : 'crew_seat.ticketed';
     const payload = refused
       ? { type, reference, booking_id: seat.booking_id, reason: seat.reason }
-      : { type, reference, booking_id: seat.booking_id, pnr: seat.pnr, ticket_id: seat.ticket_id, flight: { cabin: 'ECONOMY' } };
+      : {
+          type,
+          reference,
+          booking_id: seat.booking_id,
+          pnr: seat.pnr,
+          ticket_id: seat.ticket_id,
+          flight: { cabin: 'ECONOMY' },
+        };
     const raw = JSON.stringify(payload);
     const id = `msg_${createHash('sha256').update(`${type}\n${reference}`).digest('hex').slice(0, 32)}`;
     const ts = String(Math.floor(Date.now() / 1000));
-    const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': standardWebhookSignature(options.secret, id, ts, raw) };
+    const headers = {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': ts,
+      'webhook-signature': standardWebhookSignature(options.secret, id, ts, raw),
+    };
     const sent: SentCallback = { reference, url: seat.callback_url, headers, raw, answered: null };
     callbacks.push(sent);
     try {
-      const res = await fetch(seat.callback_url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(5000) });
+      const res = await fetch(seat.callback_url, {
+        method: 'POST',
+        headers,
+        body: raw,
+        signal: AbortSignal.timeout(5000),
+      });
       await res.arrayBuffer();
       sent.answered = res.status;
     } catch {
@@ -164,12 +190,21 @@ export async function startOwnAirlineReceiver(options: { secret: string; carrier
         send(res, seat.status, { ...seatAnswer(seat), ...(answer.flight ? { flight: answer.flight } : {}) });
         return seat.status;
       case 'refuse':
-        Object.assign(seat, { state: 'REFUSED', reason: answer.reason ?? 'no crew seat left', code: answer.code, status: answer.status ?? 409 });
+        Object.assign(seat, {
+          state: 'REFUSED',
+          reason: answer.reason ?? 'no crew seat left',
+          code: answer.code,
+          status: answer.status ?? 409,
+        });
         seats.set(seat.reference, seat);
         send(res, seat.status, seatAnswer(seat));
         return seat.status;
       case 'pending': {
-        Object.assign(seat, { state: 'PENDING', status: 202, ...(answer.then === 'refuse' ? { reason: answer.reason ?? 'no crew seat left' } : {}) });
+        Object.assign(seat, {
+          state: 'PENDING',
+          status: 202,
+          ...(answer.then === 'refuse' ? { reason: answer.reason ?? 'no crew seat left' } : {}),
+        });
         seats.set(seat.reference, seat);
         send(res, 202, { status: 'PENDING' });
         if (answer.callbackAfterMs !== undefined) {
@@ -183,7 +218,12 @@ export async function startOwnAirlineReceiver(options: { secret: string; carrier
       }
       case 'fail':
         if (answer.takes) seats.set(seat.reference, seat);
-        send(res, answer.status, { error: { message: 'scripted failure' } }, answer.retryAfter ? { 'retry-after': answer.retryAfter } : {});
+        send(
+          res,
+          answer.status,
+          { error: { message: 'scripted failure' } },
+          answer.retryAfter ? { 'retry-after': answer.retryAfter } : {},
+        );
         return answer.status;
       case 'slow': {
         seats.set(seat.reference, seat);
@@ -215,7 +255,13 @@ export async function startOwnAirlineReceiver(options: { secret: string; carrier
       const raw = Buffer.concat(chunks).toString('utf8');
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      const call: ReceivedCall = { headers, raw, body: undefined, verified: verified(options.secret, headers, raw), answered: 0 };
+      const call: ReceivedCall = {
+        headers,
+        raw,
+        body: undefined,
+        verified: verified(options.secret, headers, raw),
+        answered: 0,
+      };
       calls.push(call);
       try {
         call.body = JSON.parse(raw);

@@ -33,7 +33,12 @@ const SCOPES = 'events:read events:write schedules:read schedules:write';
  */
 export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
   const { stack } = s;
-  const t = await onboard(stack, { name: `Outage Air ${s.carrier}`, carrier: s.carrier, scopes: SCOPES, settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    name: `Outage Air ${s.carrier}`,
+    carrier: s.carrier,
+    scopes: SCOPES,
+    settings: { schedules_access: true },
+  });
   const probe = (path: string) => http(`${s.apiUrl}${path}`, { token: t.accessToken });
   // Also fetches the auth service's keys into the probed api's cache, so the outage probe passes authentication.
   expect((await probe('/api/v1/crew/config/company')).status).toBe(200);
@@ -46,10 +51,21 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
   try {
     await hasStarted(worker);
     const workerPort = Number(/"port":(\d+)[^\n]*worker consuming/.exec(worker.output.join(''))?.[1]);
-    const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { token: t.accessToken, method: 'POST', body: roster });
+    const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+      token: t.accessToken,
+      method: 'POST',
+      body: roster,
+    });
     expect(res.status).toBe(202);
     const id = res.body.schedule_id as string;
-    const status = async () => (await stack.database.db.selectFrom('schedules').select('status').where('schedule_id', '=', id).executeTakeFirstOrThrow()).status;
+    const status = async () =>
+      (
+        await stack.database.db
+          .selectFrom('schedules')
+          .select('status')
+          .where('schedule_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status;
     await waitFor(async () => (await status()) === 'PROCESSING', 60_000, 'PROCESSING');
 
     // Mid-roster: the worker holds its airline-lock connection and is diffing.
@@ -61,7 +77,10 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
       expect(ready.body).toMatchObject({ status: 'not_ready', checks: { postgres: false } });
       const call = await probe('/api/v1/crew/config/company');
       expect(call.status).toBe(503);
-      expect(call.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), details: [] }, status: 503 });
+      expect(call.body).toEqual({
+        error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), details: [] },
+        status: 503,
+      });
       expect(Number(call.headers.get('retry-after'))).toBeGreaterThan(0);
       const workerReady = await http(`http://127.0.0.1:${workerPort}/readyz`);
       expect(workerReady.status).toBe(503);
@@ -72,8 +91,16 @@ export async function postgresOutageScenario(s: OutageScenario): Promise<void> {
       await s.outage.up();
     }
     // Polls of the test's own pool may meet the restart too.
-    await waitFor(async () => ['BOOKING', 'COMPLETED'].includes(await status().catch(() => '')), 180_000, 'the schedule to be processed after the outage');
-    await waitFor(async () => (await http(`${s.apiUrl}/readyz`).catch(() => ({ status: 0 }))).status === 200, 30_000, 'the api to be ready again');
+    await waitFor(
+      async () => ['BOOKING', 'COMPLETED'].includes(await status().catch(() => '')),
+      180_000,
+      'the schedule to be processed after the outage',
+    );
+    await waitFor(
+      async () => (await http(`${s.apiUrl}/readyz`).catch(() => ({ status: 0 }))).status === 200,
+      30_000,
+      'the api to be ready again',
+    );
     expect((await probe('/api/v1/crew/config/company')).status).toBe(200);
 
     // The worker lived through it, and the outage did hit its job (which BullMQ retried).

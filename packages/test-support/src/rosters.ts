@@ -1,7 +1,9 @@
 import type { ScheduleSubmission } from '@crew/contracts';
 
 /** One pairing, one crew member: day 1 a DH leg LHR→JFK and a JFK layover, day 2 a FLT leg back. */
-export function onePairingRoster(opts: { pairing?: string; employee?: string; email?: string; day1?: string; legSequence?: number } = {}): ScheduleSubmission {
+export function onePairingRoster(
+  opts: { pairing?: string; employee?: string; email?: string; day1?: string; legSequence?: number } = {},
+): ScheduleSubmission {
   const day1 = opts.day1 ?? '2027-03-10';
   const day2 = addDays(day1, 1);
   return {
@@ -16,7 +18,15 @@ export function onePairingRoster(opts: { pairing?: string; employee?: string; em
         check_in_local: `${day1}T08:00:00+00:00`,
         check_out_local: `${day2}T20:00:00+00:00`,
         tafb_hours: 36,
-        crew: [{ employee_id: opts.employee ?? 'E1', name: 'Ada Lovelace', rank: 'CA', home_base: 'LHR', traveller_email: opts.email ?? 'ada@crew.test' }],
+        crew: [
+          {
+            employee_id: opts.employee ?? 'E1',
+            name: 'Ada Lovelace',
+            rank: 'CA',
+            home_base: 'LHR',
+            traveller_email: opts.email ?? 'ada@crew.test',
+          },
+        ],
         duty_periods: [
           {
             duty_period_num: 1,
@@ -37,7 +47,12 @@ export function onePairingRoster(opts: { pairing?: string; employee?: string; em
                 booking_required: true,
               },
             ],
-            layover: { station: 'JFK', booking_required: true, checkin_time_local: `${day1}T15:00:00-05:00`, checkout_time_local: `${day2}T09:00:00-05:00` },
+            layover: {
+              station: 'JFK',
+              booking_required: true,
+              checkin_time_local: `${day1}T15:00:00-05:00`,
+              checkout_time_local: `${day2}T09:00:00-05:00`,
+            },
           },
           {
             duty_period_num: 2,

@@ -56,7 +56,8 @@ async function serve(app: Parameters<typeof createServer>[1]): Promise<{ server:
 export async function removeKeys(redis: Redis, prefix: string): Promise<void> {
   // A test that cut Redis off can end while this client is still reconnecting (it queues no command while
   // offline): a short-lived client of the same options then does the cleanup.
-  const client = redis.status === 'ready' ? redis : redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: 3 });
+  const client =
+    redis.status === 'ready' ? redis : redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: 3 });
   try {
     for await (const keys of client.scanStream({ match: `${prefix}*`, count: 1000 }) as AsyncIterable<string[]>) {
       if (keys.length) await client.unlink(...keys);
@@ -99,9 +100,14 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const logger: Logger = createLogger('stack', 'info', capture(logLines));
   const keys = new KeyStore(database.db);
   let authUrl = '';
-  const auth = await serve(createAuthApp({ db: database.db, keys, logger: logger.child({ service: 'auth' }), issuer: () => authUrl }));
+  const auth = await serve(
+    createAuthApp({ db: database.db, keys, logger: logger.child({ service: 'auth' }), issuer: () => authUrl }),
+  );
   authUrl = auth.url;
-  const sandbox = createSandboxApp({ logger: logger.child({ service: 'supplier-sandbox' }), latencyMs: options.sandboxLatencyMs ?? 0 });
+  const sandbox = createSandboxApp({
+    logger: logger.child({ service: 'supplier-sandbox' }),
+    latencyMs: options.sandboxLatencyMs ?? 0,
+  });
   const supplier = await serve(sandbox.app);
   const opsToken = `ops-${randomBytes(12).toString('hex')}`;
   const config = loadConfig({
@@ -120,7 +126,9 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const queues = createQueues(redis, config.queuePrefix);
   const relay = new OutboxRelay(database.db, queues, logger.child({ component: 'outbox-relay' }), 100).start();
   const rosterIntake = new RosterIntake();
-  const bookingSettled = new PgListener(database.url, BOOKING_SETTLED_CHANNEL, { applicationName: 'crew-api-listen' }).start();
+  const bookingSettled = new PgListener(database.url, BOOKING_SETTLED_CHANNEL, {
+    applicationName: 'crew-api-listen',
+  }).start();
   const api = await serve(
     createApiApp({
       config,

@@ -33,11 +33,14 @@ export function spawnWorker(stack: Stack, env: Record<string, string> = {}): Chi
 }
 
 export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 /** Resolves once the worker has started (its start-up log line), so that a signal finds its handlers. */
 export function hasStarted(child: ChildProcess & { output: string[] }, deadlineMs = 60_000): Promise<void> {
-  return waitFor(() => child.output.join('').includes('worker consuming'), deadlineMs, 'the worker to start').then(() => undefined);
+  return waitFor(() => child.output.join('').includes('worker consuming'), deadlineMs, 'the worker to start').then(
+    () => undefined,
+  );
 }

@@ -4,7 +4,16 @@ import helmet from 'helmet';
 import type { Redis } from 'ioredis';
 import { isMigrated, loadFlightFacts, sql, type Db, type PgListener } from '@crew/db';
 import { flightPolicyOf } from '@crew/engine';
-import { errorHandler, fallbackHandler, mountRoutes, requestLogger, TravellerVault, type Config, type Logger, type RouteSpec } from '@crew/platform';
+import {
+  errorHandler,
+  fallbackHandler,
+  mountRoutes,
+  requestLogger,
+  TravellerVault,
+  type Config,
+  type Logger,
+  type RouteSpec,
+} from '@crew/platform';
 import { redisReachable, type OutboxRelay } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
@@ -98,7 +107,9 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
           const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
           const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
           const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
-          return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date ? { from_airport: d.from_airport, to_airport: d.to_airport, date } : null;
+          return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date
+            ? { from_airport: d.from_airport, to_airport: d.to_airport, date }
+            : null;
         },
         async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)),
         deps.now,
@@ -152,7 +163,11 @@ export function createApiApp(deps: ApiDeps): Express {
   });
 
   const routes = apiRoutes(deps);
-  const rateLimit = airlineRateLimit(deps.redis, { perMinute: deps.config.rateLimitPerMinute, keyPrefix: deps.config.queuePrefix, logger: deps.logger });
+  const rateLimit = airlineRateLimit(deps.redis, {
+    perMinute: deps.config.rateLimitPerMinute,
+    keyPrefix: deps.config.queuePrefix,
+    logger: deps.logger,
+  });
   const verify = requireKnownAirline(deps.verifyToken, (airlineId) => tenancyRepo.airlineExists(deps.db, airlineId));
   const guard = guardFor(verify, deps.config.opsToken, deps.logger, rateLimit);
   for (const [base, list] of [
@@ -169,8 +184,15 @@ export function createApiApp(deps: ApiDeps): Express {
   // Duffel's webhook deliveries: no bearer, the signature over the raw body is the credential.
   app.use(duffelCallback({ db: deps.db, config: deps.config, logger: deps.logger, relay: deps.relay }));
   // The hotel confirmation page of rooming lists: no bearer, the signed link is the credential.
-  app.use(confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now));
-  app.use(fallbackHandler([...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })), ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path }))]));
+  app.use(
+    confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now),
+  );
+  app.use(
+    fallbackHandler([
+      ...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })),
+      ...routes.ops.map((r) => ({ ...r, path: OPS_BASE + r.path })),
+    ]),
+  );
   app.use(errorHandler(deps.logger));
   return app;
 }

@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   const port = await listen(server, config.apiPort);
   logger.info({ port }, 'api listening');
   // Development only (production refuses to start without OPS_TOKEN): the operator needs to see it.
-  if (config.opsTokenGenerated) logger.warn({ ops_token: config.opsToken }, 'OPS_TOKEN unset: generated a random operator token for this process');
+  if (config.opsTokenGenerated)
+    logger.warn({ ops_token: config.opsToken }, 'OPS_TOKEN unset: generated a random operator token for this process');
   installShutdown(logger, config.shutdownDeadlineMs, [
     { name: 'http', run: () => closeServer(server, config.shutdownDeadlineMs - 2000) },
     { name: 'roster-intake', run: () => rosterIntake.close() },

@@ -31,7 +31,9 @@ afterAll(() => stack.close());
 
 function run(args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, args, { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` })),
+    execFile(process.execPath, args, { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    ),
   );
 }
 
@@ -48,7 +50,11 @@ describe('the typed client (@crew/api-client)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
     if (process.env.UPDATE_API_CLIENT === '1') writeFileSync(SCHEMA_FILE, fresh);
-    expect(readFileSync(SCHEMA_FILE, 'utf8') === fresh ? 'up to date' : 'stale: run UPDATE_API_CLIENT=1 npx jest services/api/test/api-client.test.ts').toBe('up to date');
+    expect(
+      readFileSync(SCHEMA_FILE, 'utf8') === fresh
+        ? 'up to date'
+        : 'stale: run UPDATE_API_CLIENT=1 npx jest services/api/test/api-client.test.ts',
+    ).toBe('up to date');
     // The blocks are typed, not free maps.
     const schema = (name: string) => fresh.slice(fresh.indexOf(`\n        ${name}: {`)).split('\n        };')[0]!;
     expect(schema('BookingFlight')).toMatch(/\n {12}pnr\?: string;/);
@@ -82,7 +88,10 @@ describe('the typed client (@crew/api-client)', () => {
   });
 
   it('runs the flow against the stack; every answer it read matches the document', async () => {
-    const tenant = await onboard(stack, { scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      scopes: 'events:read events:write schedules:read schedules:write',
+      settings: { schedules_access: true },
+    });
     const email = 'ada@crew.test';
     const result = await runFullFlow({
       baseUrl: stack.apiUrl,
@@ -98,7 +107,10 @@ describe('the typed client (@crew/api-client)', () => {
     });
 
     expect(result.scheduleStatus).toBe('COMPLETED');
-    expect(result.hotelBefore).toMatchObject({ status: 'CONFIRMED', hotel: { property_id: 'GDS-JFK-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' } });
+    expect(result.hotelBefore).toMatchObject({
+      status: 'CONFIRMED',
+      hotel: { property_id: 'GDS-JFK-001', check_in_date: '2027-03-10', check_out_date: '2027-03-11' },
+    });
     expect(result.amended).toMatchObject({ status: 'MODIFIED', booking_id: result.hotelBefore.booking_id });
     expect(result.checkOutDate).toBe('2027-03-12');
     expect(result.cancelled).toMatchObject({ status: 'CANCELLED', manual_override: true });
@@ -119,7 +131,8 @@ describe('the typed client (@crew/api-client)', () => {
       const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`)!;
       expect([name, validate(value) ? [] : validate.errors]).toEqual([name, []]);
     };
-    for (const b of [result.hotelBefore, result.amended, result.cancelled, result.committed, result.ticketed]) check('Booking', b);
+    for (const b of [result.hotelBefore, result.amended, result.cancelled, result.committed, result.ticketed])
+      check('Booking', b);
     expect(result.actionItems.length).toBeGreaterThan(1);
     for (const item of result.actionItems) check('ActionItem', item);
   });

@@ -14,18 +14,38 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 async function activeKey(): Promise<{ kid: string; jwk: JWK }> {
-  const row = await stack.database.db.selectFrom('signing_keys').selectAll().where('status', '=', 'active').executeTakeFirstOrThrow();
+  const row = await stack.database.db
+    .selectFrom('signing_keys')
+    .selectAll()
+    .where('status', '=', 'active')
+    .executeTakeFirstOrThrow();
   return { kid: row.kid, jwk: row.private_jwk };
 }
 
 function claims(overrides: Record<string, unknown> = {}) {
-  return { airline_id: tenant.airlineId, user_id: tenant.userId, email: tenant.email, scope: 'events:read events:write', ...overrides };
+  return {
+    airline_id: tenant.airlineId,
+    user_id: tenant.userId,
+    email: tenant.email,
+    scope: 'events:read events:write',
+    ...overrides,
+  };
 }
 
 type SigningKey = Parameters<SignJWT['sign']>[0];
 
 /** `exp` / `iat`: null leaves the claim out. */
-async function sign(opts: { iss?: string; aud?: string; exp?: number | null; iat?: number | null; key?: SigningKey; kid?: string; extra?: Record<string, unknown> } = {}) {
+async function sign(
+  opts: {
+    iss?: string;
+    aud?: string;
+    exp?: number | null;
+    iat?: number | null;
+    key?: SigningKey;
+    kid?: string;
+    extra?: Record<string, unknown>;
+  } = {},
+) {
   const active = await activeKey();
   const key = opts.key ?? (await importJWK(active.jwk, 'ES256'));
   const now = Math.floor(Date.now() / 1000);
@@ -50,7 +70,11 @@ describe('bearer verification', () => {
   it('accepts a token issued by the auth service', async () => {
     const res = await http(company(), { token: tenant.accessToken });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ crew_booker_email: null, cancellation_lookback_days: 0, rate_match_mode: 'STRICT' });
+    expect(res.body).toMatchObject({
+      crew_booker_email: null,
+      cancellation_lookback_days: 0,
+      rate_match_mode: 'STRICT',
+    });
   });
 
   it('answers 401 UNAUTHORIZED in the envelope for a missing bearer', async () => {
@@ -62,20 +86,33 @@ describe('bearer verification', () => {
   it.each([
     ['a malformed bearer', async () => 'not.a.jwt'],
     ['an expired token', async () => sign({ exp: Math.floor(Date.now() / 1000) - 120 })],
-    ['a token signed by another key with the same kid', async () => sign({ key: (await generateKeyPair('ES256')).privateKey })],
-    ['a token signed by another key with an unknown kid', async () => sign({ key: (await generateKeyPair('ES256')).privateKey, kid: 'unknown-kid' })],
+    [
+      'a token signed by another key with the same kid',
+      async () => sign({ key: (await generateKeyPair('ES256')).privateKey }),
+    ],
+    [
+      'a token signed by another key with an unknown kid',
+      async () => sign({ key: (await generateKeyPair('ES256')).privateKey, kid: 'unknown-kid' }),
+    ],
     ['a token with the wrong audience', async () => sign({ aud: 'someone-else' })],
     ['a token with the wrong issuer', async () => sign({ iss: 'http://evil.example' })],
     [
       'an alg:none token',
-      async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+      async () =>
+        `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims(), iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, exp: Math.floor(Date.now() / 1000) + 600 })}.`,
     ],
     [
       'an HS256 token keyed with the public key',
       async () => {
         const jwks = (await http(`${stack.authUrl}/.well-known/jwks.json`)).body.keys[0];
         const header = b64({ alg: 'HS256', typ: 'JWT', kid: jwks.kid });
-        const payload = b64({ ...claims(), iss: stack.authUrl, aud: 'crew-travel-api', sub: tenant.clientId, exp: Math.floor(Date.now() / 1000) + 600 });
+        const payload = b64({
+          ...claims(),
+          iss: stack.authUrl,
+          aud: 'crew-travel-api',
+          sub: tenant.clientId,
+          exp: Math.floor(Date.now() / 1000) + 600,
+        });
         const sig = createHmac('sha256', JSON.stringify(jwks)).update(`${header}.${payload}`).digest('base64url');
         return `${header}.${payload}.${sig}`;
       },
@@ -107,8 +144,14 @@ describe('bearer verification', () => {
     const airlineId = randomUUID();
     const token = await sign({ extra: { airline_id: airlineId } });
     expectEnvelope(await http(company(), { token }), 401, 'UNAUTHORIZED');
-    await stack.database.db.insertInto('airlines').values({ airline_id: airlineId, name: 'Late Air', carrier_code: 'LA' }).execute();
-    await stack.database.db.insertInto('company_configs').values({ airline_id: airlineId, crew_booker_email: null }).execute();
+    await stack.database.db
+      .insertInto('airlines')
+      .values({ airline_id: airlineId, name: 'Late Air', carrier_code: 'LA' })
+      .execute();
+    await stack.database.db
+      .insertInto('company_configs')
+      .values({ airline_id: airlineId, crew_booker_email: null })
+      .execute();
     expect((await http(company(), { token })).status).toBe(200);
   });
 
@@ -129,7 +172,12 @@ describe('bearer verification', () => {
 
 describe('error envelope', () => {
   it('malformed JSON → 400 INVALID_REQUEST', async () => {
-    const res = await http(company(), { method: 'PUT', token: tenant.accessToken, raw: '{"crew_booker_email":', headers: { 'content-type': 'application/json' } });
+    const res = await http(company(), {
+      method: 'PUT',
+      token: tenant.accessToken,
+      raw: '{"crew_booker_email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 400, 'INVALID_REQUEST');
   });
 
@@ -143,13 +191,22 @@ describe('error envelope', () => {
 
   it('a body over the limit → 413 in the envelope, nothing stored', async () => {
     const huge = JSON.stringify({ crew_booker_email: 'a@b.co', pad: 'x'.repeat(2 * 1024 * 1024) });
-    const res = await http(company(), { method: 'PUT', token: tenant.accessToken, raw: huge, headers: { 'content-type': 'application/json' } });
+    const res = await http(company(), {
+      method: 'PUT',
+      token: tenant.accessToken,
+      raw: huge,
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
     expect((await http(company(), { token: tenant.accessToken })).body.crew_booker_email).toBeNull();
   });
 
   it('an unexpected property → 422 VALIDATION_FAILED with details[{field, issue}]', async () => {
-    const res = await http(company(), { method: 'PUT', token: tenant.accessToken, body: { crew_booker_email: 'a@b.co', surprise: 1 } });
+    const res = await http(company(), {
+      method: 'PUT',
+      token: tenant.accessToken,
+      body: { crew_booker_email: 'a@b.co', surprise: 1 },
+    });
     expectEnvelope(res, 422, 'VALIDATION_FAILED');
     expect(res.body.error.details).toEqual([{ field: '/surprise', issue: 'is not an allowed property' }]);
     expect((await http(company(), { token: tenant.accessToken })).body.crew_booker_email).toBeNull();
@@ -158,7 +215,11 @@ describe('error envelope', () => {
   it('accepts gzip-encoded JSON bodies', async () => {
     const res = await fetch(company(), {
       method: 'PUT',
-      headers: { authorization: `Bearer ${tenant.accessToken}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      headers: {
+        authorization: `Bearer ${tenant.accessToken}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
       body: gzipSync(JSON.stringify({ crew_booker_email: 'gz@test.air', cancellation_lookback_days: 2 })),
     });
     expect(res.status).toBe(200);
@@ -179,12 +240,28 @@ describe('company config', () => {
     const url = company();
     const missing = await http(url, { method: 'PUT', token: t.accessToken, body: { cancellation_lookback_days: 1 } });
     expectEnvelope(missing, 422, 'VALIDATION_FAILED');
-    expect((await http(url, { method: 'PUT', token: t.accessToken, body: { crew_booker_email: 'crew@config.air', cancellation_lookback_days: 3 } })).status).toBe(200);
+    expect(
+      (
+        await http(url, {
+          method: 'PUT',
+          token: t.accessToken,
+          body: { crew_booker_email: 'crew@config.air', cancellation_lookback_days: 3 },
+        })
+      ).status,
+    ).toBe(200);
     const kept = await http(url, { method: 'PUT', token: t.accessToken, body: { cancellation_lookback_days: 5 } });
     expect(kept.body).toMatchObject({ crew_booker_email: 'crew@config.air', cancellation_lookback_days: 5 });
-    const kept2 = await http(url, { method: 'PUT', token: t.accessToken, body: { crew_booker_email: 'new@config.air' } });
+    const kept2 = await http(url, {
+      method: 'PUT',
+      token: t.accessToken,
+      body: { crew_booker_email: 'new@config.air' },
+    });
     expect(kept2.body).toMatchObject({ crew_booker_email: 'new@config.air', cancellation_lookback_days: 5 });
-    expectEnvelope(await http(url, { method: 'PUT', token: t.accessToken, body: { cancellation_lookback_days: -1 } }), 422, 'VALIDATION_FAILED');
+    expectEnvelope(
+      await http(url, { method: 'PUT', token: t.accessToken, body: { cancellation_lookback_days: -1 } }),
+      422,
+      'VALIDATION_FAILED',
+    );
   });
 });
 
@@ -202,10 +279,20 @@ describe('logs', () => {
     await http(company(), { token: tenant.accessToken });
     await http(`${stack.authUrl}/oauth/refresh?refresh_token=${tenant.refreshToken}`, { method: 'POST' });
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
-    await http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
+    await http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+    });
     const all = stack.logLines.join('\n');
     expect(stack.logLines.length).toBeGreaterThan(5);
-    for (const secret of [tenant.accessToken, tenant.clientSecret, tenant.refreshToken, basic, stack.opsToken, tenant.userToken]) {
+    for (const secret of [
+      tenant.accessToken,
+      tenant.clientSecret,
+      tenant.refreshToken,
+      basic,
+      stack.opsToken,
+      tenant.userToken,
+    ]) {
       expect(all).not.toContain(secret);
     }
     expect(all).toContain('"request_id"');

@@ -1,4 +1,16 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 /** Each supplier fault of DESIGN section 5 that bookings.test.ts does not already cover, end to end. */
 let stack: Stack;
@@ -8,8 +20,10 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 afterEach(() => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' }));
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const fault = async (body: Record<string, unknown>) => expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const fault = async (body: Record<string, unknown>) =>
+  expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
 
 let n = 0;
 async function airline(settings: Record<string, unknown>, contract: boolean) {
@@ -22,7 +36,11 @@ async function airline(settings: Record<string, unknown>, contract: boolean) {
   });
   const email = `crew${n}@fault.test`;
   await bookingAccount(stack, t, email);
-  if (contract) await contractStations(stack, t, ['JFK'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 }, rate: { amount: 200, currency: 'USD' } });
+  if (contract)
+    await contractStations(stack, t, ['JFK'], {
+      terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 },
+      rate: { amount: 200, currency: 'USD' },
+    });
   return { t, email };
 }
 
@@ -42,7 +60,10 @@ describe('hotel.amend', () => {
     const { booking } = await booked(t, email, 'HOTEL');
     expect(booking.status).toBe('CONFIRMED');
     await fault({ operation: 'hotel.amend', outcome });
-    const res = await api(t, `/crew/bookings/${booking.booking_id}`, { method: 'PATCH', body: { hotel: { check_out_date: '2027-03-12' } } });
+    const res = await api(t, `/crew/bookings/${booking.booking_id}`, {
+      method: 'PATCH',
+      body: { hotel: { check_out_date: '2027-03-12' } },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ booking_id: booking.booking_id, status });
   });
@@ -84,18 +105,29 @@ describe('flights with deadhead auto-booking on', () => {
       'the retried booking to settle',
     );
     expect(now.status).toBe('CONFIRMED');
-    const orders = (await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)).body.reservations;
+    const orders = (
+      await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)
+    ).body.reservations;
     expect(orders).toHaveLength(1);
   });
 
   it('flight.book price_change above the ceiling → NEEDS_REVIEW; a small move within it → CONFIRMED', async () => {
     const a = await airline(on, false);
-    await api(a.t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: { amount: 2500, currency: 'USD' } } });
+    await api(a.t, '/crew/config/flight-rules', {
+      method: 'PUT',
+      body: { auto_book_max_price: { amount: 2500, currency: 'USD' } },
+    });
     await fault({ operation: 'flight.book', outcome: 'price_change', price_delta: 5000 });
-    expect((await booked(a.t, a.email, 'FLIGHT')).booking).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('auto_book_max_price') });
+    expect((await booked(a.t, a.email, 'FLIGHT')).booking).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      review_reason: expect.stringContaining('auto_book_max_price'),
+    });
 
     const b = await airline(on, false);
-    await api(b.t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: { amount: 2500, currency: 'USD' } } });
+    await api(b.t, '/crew/config/flight-rules', {
+      method: 'PUT',
+      body: { auto_book_max_price: { amount: 2500, currency: 'USD' } },
+    });
     await fault({ operation: 'flight.book', outcome: 'price_change', price_delta: 1 });
     expect((await booked(b.t, b.email, 'FLIGHT')).booking.status).toBe('CONFIRMED');
   });
@@ -109,7 +141,9 @@ describe('flights with deadhead auto-booking on', () => {
     expect(booking.status).toBe('CONFIRMED');
     await fault({ operation: 'flight.cancel', outcome });
     expect((await api(t, `/crew/bookings/${booking.booking_id}`, { method: 'DELETE' })).body.status).toBe(status);
-    const orders = (await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)).body.reservations;
+    const orders = (
+      await http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`)
+    ).body.reservations;
     expect(orders.map((o: { status: string }) => o.status)).toEqual(['CONFIRMED']);
   });
 });

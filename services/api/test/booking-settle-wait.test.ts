@@ -9,14 +9,29 @@ import { createLogger, TravellerVault } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import type { Principal } from '../src';
 import { deleteBooking } from '../src/bookings/bookings.service';
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 let stack: Stack;
 const listeners: PgListener[] = [];
 
 beforeAll(async () => {
   // Every supplier call takes a second: the DELETE below waits about that long for its outcome.
-  stack = await startStack('settle_wait', { worker: true, sandboxLatencyMs: 1000, now: () => new Date('2027-03-01T00:00:00Z') });
+  stack = await startStack('settle_wait', {
+    worker: true,
+    sandboxLatencyMs: 1000,
+    now: () => new Date('2027-03-01T00:00:00Z'),
+  });
 });
 afterAll(async () => {
   for (const l of listeners) await l.close();
@@ -24,7 +39,10 @@ afterAll(async () => {
 });
 
 function listener(applicationName: string): PgListener {
-  const l = new PgListener(stack.database.url, BOOKING_SETTLED_CHANNEL, { applicationName, retryMs: { first: 50, max: 200 } }).start();
+  const l = new PgListener(stack.database.url, BOOKING_SETTLED_CHANNEL, {
+    applicationName,
+    retryMs: { first: 50, max: 200 },
+  }).start();
   listeners.push(l);
   return l;
 }
@@ -48,21 +66,45 @@ async function markerDelivered(l: PgListener): Promise<void> {
 
 /** A CONFIRMED hotel booking of a fresh airline, and its caller. */
 async function confirmedHotel(carrier: string) {
-  const t = await onboard(stack, { name: `Settle Air ${carrier}`, carrier, scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    name: `Settle Air ${carrier}`,
+    carrier,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
   const email = `crew-${carrier.toLowerCase()}@air.test`;
   await bookingAccount(stack, t, email, true);
   await contractStations(stack, t, ['JFK']);
-  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { token: t.accessToken, method: 'POST', body: onePairingRoster({ email }) });
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+    token: t.accessToken,
+    method: 'POST',
+    body: onePairingRoster({ email }),
+  });
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: { type: string }) => i.type === 'HOTEL')!;
+  const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find(
+    (i: { type: string }) => i.type === 'HOTEL',
+  )!;
   const bookingId = item.booking_id as string;
   await waitFor(
-    async () => (await stack.database.db.selectFrom('bookings').select('status').where('booking_id', '=', bookingId).executeTakeFirstOrThrow()).status === 'CONFIRMED',
+    async () =>
+      (
+        await stack.database.db
+          .selectFrom('bookings')
+          .select('status')
+          .where('booking_id', '=', bookingId)
+          .executeTakeFirstOrThrow()
+      ).status === 'CONFIRMED',
     30_000,
     'the booking to be CONFIRMED',
     20,
   );
-  const caller: Principal = { airline_id: t.airlineId, user_id: 'u', email: 'ops@air.test', client_id: 'c', scopes: new Set() };
+  const caller: Principal = {
+    airline_id: t.airlineId,
+    user_id: 'u',
+    email: 'ops@air.test',
+    client_id: 'c',
+    scopes: new Set(),
+  };
   return { bookingId, caller };
 }
 
@@ -73,7 +115,11 @@ it('DELETE answers with the worker’s outcome, reading the booking a few times 
   const counter: Parameters<Db['withPlugin']>[0] = {
     transformQuery: ({ node }) => {
       // The operation tree as JSON: a select whose FROM names the bookings table.
-      if (node.kind === 'SelectQueryNode' && /"kind":"TableNode","table":\{[^}]*"name":"bookings"/.test(JSON.stringify(node.from))) reads++;
+      if (
+        node.kind === 'SelectQueryNode' &&
+        /"kind":"TableNode","table":\{[^}]*"name":"bookings"/.test(JSON.stringify(node.from))
+      )
+        reads++;
       return node;
     },
     transformResult: async ({ result }) => result,
@@ -137,7 +183,11 @@ it('the trigger notifies once a booking leaves PENDING, at commit only; a killed
 
   // Its connection killed (as by a Postgres restart): it reconnects, wakes every subscriber (a notification
   // may have been missed meanwhile), and keeps delivering.
-  const killed = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = 'settle-test-listener'`.execute(db);
+  const killed = await sql<{
+    n: number;
+  }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = 'settle-test-listener'`.execute(
+    db,
+  );
   expect(killed.rows[0]!.n).toBe(1);
   await waitFor(() => wakes === 2, 10_000, 'wake 2', 20);
   await waitFor(() => l.listening, 10_000, 'LISTEN', 20);

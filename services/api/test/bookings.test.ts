@@ -22,15 +22,23 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 afterEach(() => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' }));
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 const fault = (body: Record<string, unknown>) => http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body });
-const reservations = async (email: string) => (await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body.reservations as any[];
+const reservations = async (email: string) =>
+  (await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body
+    .reservations as any[];
 
 let carrierSeq = 0;
 /** An airline with a booking account, a traveller with a date of birth and (optionally) an enabled JFK contract. */
 async function airline(opts: { contract?: boolean; settings?: Record<string, unknown>; dob?: boolean } = {}) {
   const code = `Q${String.fromCharCode(65 + (carrierSeq++ % 26))}`;
-  const t = await onboard(stack, { name: `Air ${code} ${carrierSeq}`, carrier: code, scopes: SCOPES, settings: { schedules_access: true, ...opts.settings } });
+  const t = await onboard(stack, {
+    name: `Air ${code} ${carrierSeq}`,
+    carrier: code,
+    scopes: SCOPES,
+    settings: { schedules_access: true, ...opts.settings },
+  });
   const email = `crew${carrierSeq}@air.test`;
   await bookingAccount(stack, t, email, opts.dob !== false);
   if (opts.contract !== false) await contractStations(stack, t, ['JFK']);
@@ -41,7 +49,11 @@ async function roster(t: Tenant, body: unknown) {
   const res = await api(t, '/crew/schedules', { method: 'POST', body });
   expect(res.status).toBe(202);
   const status = await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  return { id: res.body.schedule_id as string, status, items: await allActionItems(stack, t.accessToken, res.body.schedule_id) };
+  return {
+    id: res.body.schedule_id as string,
+    status,
+    items: await allActionItems(stack, t.accessToken, res.body.schedule_id),
+  };
 }
 
 const settled = (t: Tenant, id: string) => settledBooking(stack, t.accessToken, id, 10_000);
@@ -80,15 +92,27 @@ describe('hotel layovers from the roster', () => {
     const history = (await api(t, `/crew/bookings/${item.booking_id}/status`)).body;
     expect(history.current_status).toBe('CONFIRMED');
     expect(history.history.map((h: { status: string }) => h.status)).toEqual(['PENDING', 'CONFIRMED']);
-    expect(history.history[0]).toEqual({ status: 'PENDING', at: expect.any(String), reason: expect.any(String), actor: 'engine' });
+    expect(history.history[0]).toEqual({
+      status: 'PENDING',
+      at: expect.any(String),
+      reason: expect.any(String),
+      actor: 'engine',
+    });
   });
 
   it('no enabled contract → NEEDS_REVIEW with "no hotel configuration exists for station JFK"', async () => {
     const { t, email } = await airline({ contract: false });
     const r = await roster(t, onePairingRoster({ email }));
     const item = hotelItem(r.items);
-    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', auto_eligible: false, message: 'no hotel configuration exists for station JFK' });
-    expect((await api(t, `/crew/bookings/${item.booking_id}`)).body).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: 'no hotel configuration exists for station JFK' });
+    expect(item).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      auto_eligible: false,
+      message: 'no hotel configuration exists for station JFK',
+    });
+    expect((await api(t, `/crew/bookings/${item.booking_id}`)).body).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      review_reason: 'no hotel configuration exists for station JFK',
+    });
     expect(await reservations(email)).toEqual([]);
   });
 
@@ -107,7 +131,13 @@ describe('hotel layovers from the roster', () => {
     expect(booking.status).toBe(status);
     if (status === 'FAILED') {
       const queue = (await api(t, '/crew/bookings/retry-queue')).body.retry_queue;
-      expect(queue).toEqual([expect.objectContaining({ booking_id: item.booking_id, next_attempt_at: expect.any(String), last_error: expect.stringMatching(/SUPPLIER_/) })]);
+      expect(queue).toEqual([
+        expect.objectContaining({
+          booking_id: item.booking_id,
+          next_attempt_at: expect.any(String),
+          last_error: expect.stringMatching(/SUPPLIER_/),
+        }),
+      ]);
       expect(Date.parse(queue[0].next_attempt_at)).toBeGreaterThan(Date.now() + 50_000);
     }
   });
@@ -116,7 +146,10 @@ describe('hotel layovers from the roster', () => {
     const strict = await airline();
     await fault({ operation: 'hotel.book', outcome: 'price_change', price_delta: 25 });
     const s = hotelItem((await roster(strict.t, onePairingRoster({ email: strict.email }))).items);
-    expect((await api(strict.t, `/crew/bookings/${s.booking_id}`)).body).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('rate mismatch') });
+    expect((await api(strict.t, `/crew/bookings/${s.booking_id}`)).body).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      review_reason: expect.stringContaining('rate mismatch'),
+    });
 
     const loose = await airline({ settings: { rate_match_mode: 'LOOSE' } });
     await fault({ operation: 'hotel.book', outcome: 'price_change', price_delta: 25 });
@@ -151,9 +184,20 @@ describe('hotel layovers from the roster', () => {
     const job = await api(t, '/crew/bookings/retry-jobs', { method: 'POST', body: { schedule_id: r.id } });
     expect(job.status).toBe(202);
     expect(job.body).toMatchObject({ retry_job_id: expect.any(String), total: 1 });
-    await waitFor(async () => (await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING', 5000, 'the retry job to finish');
-    expect((await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({ status: 'COMPLETED', total: 1, succeeded: 1, failed: 0 });
-    expect((await api(t, '/crew/bookings/retry-jobs')).body.retry_jobs.map((j: { retry_job_id: string }) => j.retry_job_id)).toEqual([job.body.retry_job_id]);
+    await waitFor(
+      async () => (await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING',
+      5000,
+      'the retry job to finish',
+    );
+    expect((await api(t, `/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({
+      status: 'COMPLETED',
+      total: 1,
+      succeeded: 1,
+      failed: 0,
+    });
+    expect(
+      (await api(t, '/crew/bookings/retry-jobs')).body.retry_jobs.map((j: { retry_job_id: string }) => j.retry_job_id),
+    ).toEqual([job.body.retry_job_id]);
   });
 });
 
@@ -182,18 +226,27 @@ describe('changing and cancelling bookings', () => {
   it('DELETE refused by the supplier → NEEDS_REVIEW; DELETE again retries the cancellation', async () => {
     const { t, bookingId } = await confirmedHotel();
     await fault({ operation: 'hotel.cancel', outcome: 'reject' });
-    expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).body).toMatchObject({ status: 'NEEDS_REVIEW', manual_override: true });
+    expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).body).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      manual_override: true,
+    });
     expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).body.status).toBe('CANCELLED');
   });
 
   it('PATCH dates → MODIFIED with the same booking id; PATCH property → original CANCELLED and a new booking', async () => {
     const { t, email, bookingId } = await confirmedHotel();
-    const moved = await api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { reason: 'late arrival', hotel: { check_out_date: '2027-03-12' } } });
+    const moved = await api(t, `/crew/bookings/${bookingId}`, {
+      method: 'PATCH',
+      body: { reason: 'late arrival', hotel: { check_out_date: '2027-03-12' } },
+    });
     expect(moved.status).toBe(202);
     expect(moved.body).toMatchObject({ booking_id: bookingId, status: 'MODIFIED', manual_override: true });
     expect(moved.body.hotel).toMatchObject({ check_out_date: '2027-03-12' });
 
-    const swapped = await api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { hotel: { property_id: 'GDS-JFK-002' } } });
+    const swapped = await api(t, `/crew/bookings/${bookingId}`, {
+      method: 'PATCH',
+      body: { hotel: { property_id: 'GDS-JFK-002' } },
+    });
     expect(swapped.status).toBe(202);
     expect(swapped.body.booking_id).not.toBe(bookingId);
     expect(swapped.body).toMatchObject({ status: 'CONFIRMED', replaces_booking_id: bookingId });
@@ -227,11 +280,16 @@ describe('changing and cancelling bookings', () => {
     await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' });
     const again = await roster(t, onePairingRoster({ email }));
     expect(again.items.filter((i) => i.type === 'HOTEL')).toEqual([]);
-    const dropped = await roster(t, { ...onePairingRoster({ email }), pairings: [{ ...onePairingRoster({ email, pairing: 'OTHER' }).pairings[0] }] });
+    const dropped = await roster(t, {
+      ...onePairingRoster({ email }),
+      pairings: [{ ...onePairingRoster({ email, pairing: 'OTHER' }).pairings[0] }],
+    });
     const back = await roster(t, onePairingRoster({ email }));
     // P100's layover is back in the roster: its cancelled booking is not re-created (OTHER's is cancelled, rightly).
     expect(back.items.filter((i) => i.type === 'HOTEL' && i.anchors.pairing_number === 'P100')).toEqual([]);
-    expect(back.items.filter((i) => i.anchors.pairing_number === 'OTHER').map((i) => i.classification)).toContain('LAYOVER_CANCELLED');
+    expect(back.items.filter((i) => i.anchors.pairing_number === 'OTHER').map((i) => i.classification)).toContain(
+      'LAYOVER_CANCELLED',
+    );
     expect(dropped.items.filter((i) => i.type === 'HOTEL' && i.anchors.pairing_number === 'P100')).toEqual([]);
   });
 });
@@ -240,7 +298,11 @@ describe('deadheads', () => {
   it('auto-booking off → BOOK_MANUALLY + flight_options_url; committing an option from it → CONFIRMED, with pnr and ticket_id after GET status', async () => {
     const { t, email } = await airline({ contract: false });
     const item = flightItem((await roster(t, onePairingRoster({ email }))).items);
-    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_MANUALLY', flight_options_url: `/api/v1/crew/flight-options?action_id=${item.action_id}` });
+    expect(item).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      recommended_action: 'BOOK_MANUALLY',
+      flight_options_url: `/api/v1/crew/flight-options?action_id=${item.action_id}`,
+    });
     const options = await http(`${stack.apiUrl}${item.flight_options_url}`, { token: t.accessToken });
     const option = options.body.options[0];
     const commit = await api(t, '/crew/bookings/request', {
@@ -258,7 +320,12 @@ describe('deadheads', () => {
     expect(done).toMatchObject({ status: 'CONFIRMED', booked_by: t.email });
     expect(done.flight!.pnr).toBeUndefined();
     const status = await api(t, `/crew/bookings/${item.booking_id}/status`);
-    expect(status.body.booking.flight).toMatchObject({ pnr: expect.any(String), ticket_id: expect.any(String), transaction_id: expect.any(String), trip_session_id: expect.any(String) });
+    expect(status.body.booking.flight).toMatchObject({
+      pnr: expect.any(String),
+      ticket_id: expect.any(String),
+      transaction_id: expect.any(String),
+      trip_session_id: expect.any(String),
+    });
     expect((await api(t, `/crew/bookings/${item.booking_id}`)).body.flight.pnr).toBe(status.body.booking.flight.pnr);
     const items = await allActionItems(stack, t.accessToken, item.schedule_id);
     expect(flightItem(items).disposition).toBe('AUTO_BOOKED');
@@ -266,11 +333,18 @@ describe('deadheads', () => {
 
   it('auto-booking on → the booked flight flies the leg’s own route, on an allowed carrier, within the ceiling', async () => {
     const { t, email } = await airline({ contract: false, settings: { deadhead_auto_booking: true } });
-    const offers = (await api(t, '/crew/flight-options?from_airport=LHR&to_airport=JFK&date=2027-03-10&limit=200')).body.options as any[];
+    const offers = (await api(t, '/crew/flight-options?from_airport=LHR&to_airport=JFK&date=2027-03-10&limit=200')).body
+      .options as any[];
     const carriers = [...new Set(offers.map((o) => o.airline_code))];
     const banned = carriers[0];
-    await api(t, '/crew/config/flights', { method: 'PUT', body: { blacklisted_airlines: [banned], preferred_cabin: 'ECONOMY' } });
-    await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: { amount: 5000, currency: 'USD' } } });
+    await api(t, '/crew/config/flights', {
+      method: 'PUT',
+      body: { blacklisted_airlines: [banned], preferred_cabin: 'ECONOMY' },
+    });
+    await api(t, '/crew/config/flight-rules', {
+      method: 'PUT',
+      body: { auto_book_max_price: { amount: 5000, currency: 'USD' } },
+    });
     const item = flightItem((await roster(t, onePairingRoster({ email }))).items);
     expect(item).toMatchObject({ disposition: 'AUTO_BOOKED', auto_eligible: true });
     const booking = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
@@ -282,7 +356,10 @@ describe('deadheads', () => {
 
   it('auto-booking on with a ceiling below every fare → NEEDS_REVIEW', async () => {
     const { t, email } = await airline({ contract: false, settings: { deadhead_auto_booking: true } });
-    await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: { amount: 1, currency: 'USD' } } });
+    await api(t, '/crew/config/flight-rules', {
+      method: 'PUT',
+      body: { auto_book_max_price: { amount: 1, currency: 'USD' } },
+    });
     const item = flightItem((await roster(t, onePairingRoster({ email }))).items);
     expect(item.disposition).toBe('PENDING_REVIEW');
     expect((await api(t, `/crew/bookings/${item.booking_id}`)).body.review_reason).toContain('auto_book_max_price');
@@ -296,7 +373,8 @@ describe('deadheads', () => {
 
     const other = await airline({ contract: false });
     const manual = flightItem((await roster(other.t, onePairingRoster({ email: other.email }))).items);
-    const option = (await http(`${stack.apiUrl}${manual.flight_options_url}`, { token: other.t.accessToken })).body.options[0];
+    const option = (await http(`${stack.apiUrl}${manual.flight_options_url}`, { token: other.t.accessToken })).body
+      .options[0];
     await fault({ operation: 'flight.book', outcome: 'offer_expired' });
     const commit = await api(other.t, '/crew/bookings/request', {
       method: 'POST',
@@ -356,34 +434,64 @@ describe('requests, injection and idempotency', () => {
     for (const path of ['/crew/bookings/request', '/crew/action-items']) {
       const res = await api(t, path, {
         method: 'POST',
-        body: { type: 'FLIGHT', classification: 'DEADHEAD_CANCELLED', anchors: { traveller_email: email, pairing_number: 'P1' }, flight: { cabin_class: 'ECONOMY' } },
+        body: {
+          type: 'FLIGHT',
+          classification: 'DEADHEAD_CANCELLED',
+          anchors: { traveller_email: email, pairing_number: 'P1' },
+          flight: { cabin_class: 'ECONOMY' },
+        },
       });
       expect([path, res.status, res.body.error.code]).toEqual([path, 422, 'VALIDATION_FAILED']);
-      expect(res.body.error.details).toEqual([{ field: '/flight/depart_date', issue: 'or anchors.duty_date is required to find the booking to cancel' }]);
+      expect(res.body.error.details).toEqual([
+        { field: '/flight/depart_date', issue: 'or anchors.duty_date is required to find the booking to cancel' },
+      ]);
     }
     expect((await api(t, '/crew/bookings?limit=200')).body).toEqual(before.body);
   });
 
   it('validates injection: type must match its block, irop_ref required for IROP', async () => {
     const { t, email } = await airline();
-    const mismatch = await api(t, '/crew/action-items', { method: 'POST', body: { ...hotelRequest(email), type: 'FLIGHT' } });
+    const mismatch = await api(t, '/crew/action-items', {
+      method: 'POST',
+      body: { ...hotelRequest(email), type: 'FLIGHT' },
+    });
     expect(mismatch.status).toBe(422);
-    const noRef = await api(t, '/crew/action-items', { method: 'POST', body: hotelRequest(email, { source: 'IROP', classification: 'IROP_HOTEL_EXTEND' }) });
+    const noRef = await api(t, '/crew/action-items', {
+      method: 'POST',
+      body: hotelRequest(email, { source: 'IROP', classification: 'IROP_HOTEL_EXTEND' }),
+    });
     expect(noRef.status).toBe(422);
-    expect(noRef.body.error.details).toEqual(expect.arrayContaining([{ field: '/irop_ref', issue: 'is required when source is IROP' }]));
+    expect(noRef.body.error.details).toEqual(
+      expect.arrayContaining([{ field: '/irop_ref', issue: 'is required when source is IROP' }]),
+    );
   });
 
   it('POST /crew/action-items injects an IROP item (P2 by default) and books it asynchronously', async () => {
     const { t, email } = await airline();
     const res = await api(t, '/crew/action-items', {
       method: 'POST',
-      body: hotelRequest(email, { source: 'IROP', irop_ref: 'IROP-77', classification: 'IROP_HOTEL_EXTEND', notes: 'storm' }),
+      body: hotelRequest(email, {
+        source: 'IROP',
+        irop_ref: 'IROP-77',
+        classification: 'IROP_HOTEL_EXTEND',
+        notes: 'storm',
+      }),
     });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ source: 'IROP', type: 'HOTEL', classification: 'IROP_HOTEL_EXTEND', priority: 'P2', schedule_id: null, notes: 'storm', booking_id: expect.any(String) });
+    expect(res.body).toMatchObject({
+      source: 'IROP',
+      type: 'HOTEL',
+      classification: 'IROP_HOTEL_EXTEND',
+      priority: 'P2',
+      schedule_id: null,
+      notes: 'storm',
+      booking_id: expect.any(String),
+    });
     const booking = await settled(t, res.body.booking_id);
     expect(booking).toMatchObject({ status: 'CONFIRMED', irop_ref: 'IROP-77', source: 'IROP', manual_override: true });
-    expect((await api(t, '/crew/bookings?irop_ref=IROP-77')).body.bookings.map((b: { booking_id: string }) => b.booking_id)).toEqual([booking.booking_id]);
+    expect(
+      (await api(t, '/crew/bookings?irop_ref=IROP-77')).body.bookings.map((b: { booking_id: string }) => b.booking_id),
+    ).toEqual([booking.booking_id]);
   });
 
   it('Idempotency-Key: a replay returns the first result; the same key with another body → 422 IDEMPOTENCY_KEY_REUSED; concurrent duplicates run once', async () => {
@@ -393,12 +501,20 @@ describe('requests, injection and idempotency', () => {
     const replay = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email), headers });
     expect(replay.status).toBe(202);
     expect(replay.body.booking_id).toBe(first.body.booking_id);
-    const reused = await api(t, '/crew/bookings/request', { method: 'POST', body: hotelRequest(email, { notes: 'different' }), headers });
+    const reused = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: hotelRequest(email, { notes: 'different' }),
+      headers,
+    });
     expect(reused.status).toBe(422);
     expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
 
     const body = hotelRequest(email, { anchors: { traveller_email: email, pairing_number: 'CONC' } });
-    const both = await Promise.all([1, 2, 3].map(() => api(t, '/crew/action-items', { method: 'POST', body, headers: { 'idempotency-key': 'concurrent' } })));
+    const both = await Promise.all(
+      [1, 2, 3].map(() =>
+        api(t, '/crew/action-items', { method: 'POST', body, headers: { 'idempotency-key': 'concurrent' } }),
+      ),
+    );
     expect(both.map((r) => r.status)).toEqual([202, 202, 202]);
     expect(new Set(both.map((r) => r.body.action_id)).size).toBe(1);
     expect((await api(t, '/crew/bookings?pairing_number=CONC')).body.bookings).toHaveLength(1);

@@ -1,4 +1,16 @@
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 /** Issue 14: the coverage monitor (GET /crew/coverage, /crew/coverage/deadheads and their CSV). */
 let stack: Stack;
@@ -8,8 +20,10 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 afterEach(() => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' }));
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const fault = async (body: Record<string, unknown>) => expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const fault = async (body: Record<string, unknown>) =>
+  expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
 /** The test roster's JFK layover checks in 2027-03-10T15:00-05:00 (20:00Z). */
 const WINDOW = `from=${encodeURIComponent('2027-03-10T00:00:00Z')}&hours=48`;
 
@@ -68,7 +82,9 @@ describe('layover coverage', () => {
       },
     ]);
     // Outside the window: nothing.
-    expect((await api(t, `/crew/coverage?from=${encodeURIComponent('2027-03-11T00:00:00Z')}&hours=24`)).body.layovers).toEqual([]);
+    expect(
+      (await api(t, `/crew/coverage?from=${encodeURIComponent('2027-03-11T00:00:00Z')}&hours=24`)).body.layovers,
+    ).toEqual([]);
 
     const dh = (await api(t, `/crew/coverage/deadheads?${WINDOW}`)).body;
     expect(dh.counts).toEqual({ COVERED: 0, AT_RISK: 1, UNCOVERED: 0 });
@@ -90,7 +106,12 @@ describe('layover coverage', () => {
     expect((await api(t, `/crew/bookings/${hotel.booking_id}`)).body.status).toBe('FAILED');
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 0, AT_RISK: 1, UNCOVERED: 0 });
-    expect(c.layovers[0]).toMatchObject({ booking_id: hotel.booking_id, booking_status: 'FAILED', status: 'AT_RISK', reason: 'the booking FAILED and awaits retry' });
+    expect(c.layovers[0]).toMatchObject({
+      booking_id: hotel.booking_id,
+      booking_status: 'FAILED',
+      status: 'AT_RISK',
+      reason: 'the booking FAILED and awaits retry',
+    });
   });
 
   it('a roster dropping the pairing with cancellation off keeps its booking visible as AT_RISK (stay no longer rostered)', async () => {
@@ -99,11 +120,20 @@ describe('layover coverage', () => {
     const hotel = items.find((i) => i.type === 'HOTEL')!;
     // The same window without pairing P100 (another crew member's pairing instead).
     const dropped = await roster(t, onePairingRoster({ email, pairing: 'P200', employee: 'E9' }));
-    expect(dropped.find((i) => i.type === 'HOTEL' && i.anchors.pairing_number === 'P100')).toMatchObject({ classification: 'LAYOVER_CANCELLED', disposition: 'PENDING_REVIEW' });
+    expect(dropped.find((i) => i.type === 'HOTEL' && i.anchors.pairing_number === 'P100')).toMatchObject({
+      classification: 'LAYOVER_CANCELLED',
+      disposition: 'PENDING_REVIEW',
+    });
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 1, UNCOVERED: 0 });
     expect(c.layovers.filter((l: any) => l.pairing_number === 'P100')).toEqual([
-      expect.objectContaining({ origin: 'DROPPED', booking_id: hotel.booking_id, status: 'AT_RISK', reason: 'stay no longer rostered: its cancellation awaits review', station: 'JFK' }),
+      expect.objectContaining({
+        origin: 'DROPPED',
+        booking_id: hotel.booking_id,
+        status: 'AT_RISK',
+        reason: 'stay no longer rostered: its cancellation awaits review',
+        station: 'JFK',
+      }),
     ]);
   });
 
@@ -111,11 +141,21 @@ describe('layover coverage', () => {
     const { t, email } = await airline();
     const body = onePairingRoster({ email });
     // A second crew member on the same pairing.
-    body.pairings[0]!.crew.push({ employee_id: 'E2', name: 'Grace Hopper', rank: 'FO', home_base: 'LHR', traveller_email: `b-${email}` });
+    body.pairings[0]!.crew.push({
+      employee_id: 'E2',
+      name: 'Grace Hopper',
+      rank: 'FO',
+      home_base: 'LHR',
+      traveller_email: `b-${email}`,
+    });
     const items = await roster(t, body);
     const e1 = items.find((i) => i.type === 'HOTEL' && i.anchors.employee_id === 'E1')!;
     expect((await api(t, `/crew/bookings/${e1.booking_id}`, { method: 'DELETE' })).status).toBeLessThan(300);
-    await waitFor(async () => (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status === 'CANCELLED', 10_000, 'the booking to be CANCELLED');
+    await waitFor(
+      async () => (await api(t, `/crew/bookings/${e1.booking_id}`)).body.status === 'CANCELLED',
+      10_000,
+      'the booking to be CANCELLED',
+    );
     const c = await coverage(t);
     expect(c.counts).toEqual({ COVERED: 1, AT_RISK: 0, UNCOVERED: 1 });
     expect(c.layovers.find((l: any) => l.employee_id === 'E1')).toMatchObject({

@@ -26,10 +26,14 @@ afterAll(async () => {
   await stack.close();
 });
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
-const duffelOrders = async (token: string) => (await http(`${stack.sandboxUrl}/_control/duffel/orders?token=${token}`)).body.orders as unknown[];
-const duffelFault = async (body: Record<string, unknown>) => expect((await http(`${stack.sandboxUrl}/_control/duffel/faults`, { method: 'POST', body })).status).toBe(201);
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const duffelOrders = async (token: string) =>
+  (await http(`${stack.sandboxUrl}/_control/duffel/orders?token=${token}`)).body.orders as unknown[];
+const duffelFault = async (body: Record<string, unknown>) =>
+  expect((await http(`${stack.sandboxUrl}/_control/duffel/faults`, { method: 'POST', body })).status).toBe(201);
 
 let n = 0;
 /** An airline with deadhead auto-booking, a traveller Duffel can book, and the given supplier setting. */
@@ -43,7 +47,10 @@ async function airline(suppliers: Record<string, unknown>, carrier?: string) {
   });
   const email = `crew${n}@suppliers.test`;
   await bookingAccount(stack, t, email);
-  const profile = await api(t, '/crew/travellers/E1', { method: 'PUT', body: { title: 'ms', gender: 'f', phone_number: '+442071234567' } });
+  const profile = await api(t, '/crew/travellers/E1', {
+    method: 'PUT',
+    body: { title: 'ms', gender: 'f', phone_number: '+442071234567' },
+  });
   expect(profile.status).toBeLessThan(300);
   const set = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body: suppliers });
   expect(set.status).toBe(200);
@@ -53,7 +60,15 @@ async function airline(suppliers: Record<string, unknown>, carrier?: string) {
 async function deadhead(t: Tenant, email: string, waitForCompletion = true) {
   const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
   if (waitForCompletion) await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  else await waitFor(async () => (await allActionItems(stack, t.accessToken, res.body.schedule_id)).some((i) => i.type === 'FLIGHT' && i.booking_id), 15_000, 'the flight item');
+  else
+    await waitFor(
+      async () =>
+        (await allActionItems(stack, t.accessToken, res.body.schedule_id)).some(
+          (i) => i.type === 'FLIGHT' && i.booking_id,
+        ),
+      15_000,
+      'the flight item',
+    );
   const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'FLIGHT')!;
   return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
 }
@@ -71,9 +86,16 @@ const settled = (t: Tenant, bookingId: string) =>
 describe('a deadhead through Duffel', () => {
   it('is ordered at Duffel and records the supplier and that it is not live', async () => {
     const token = 'duffel_test_deadhead_one';
-    const { t, email } = await airline({ flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    const { t, email } = await airline({
+      flights: ['DUFFEL', 'SANDBOX'],
+      hotels: ['SANDBOX'],
+      duffel: { access_token: token },
+    });
     const { booking } = await deadhead(t, email);
-    expect(booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'DUFFEL', live_mode: false, supplier_ref: expect.stringMatching(/^ord_/) } });
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { supplier: 'DUFFEL', live_mode: false, supplier_ref: expect.stringMatching(/^ord_/) },
+    });
     expect(await duffelOrders(token)).toHaveLength(1);
   });
 
@@ -90,7 +112,11 @@ describe('a deadhead through Duffel', () => {
 
   it('a supplier that refuses passes the leg to the next one in the order', async () => {
     const token = 'duffel_test_deadhead_refused';
-    const { t, email } = await airline({ flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    const { t, email } = await airline({
+      flights: ['DUFFEL', 'SANDBOX'],
+      hotels: ['SANDBOX'],
+      duffel: { access_token: token },
+    });
     stack.sandbox.duffel.refuseToken(token);
     const { booking } = await deadhead(t, email);
     expect(booking.review_reason).toBeNull();
@@ -100,7 +126,11 @@ describe('a deadhead through Duffel', () => {
   it("Duffel's 429 pauses that airline's lane only; another airline books meanwhile", async () => {
     const slow = 'duffel_test_deadhead_paced';
     const a = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: slow } });
-    const b = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: 'duffel_test_deadhead_unpaced' } });
+    const b = await airline({
+      flights: ['DUFFEL'],
+      hotels: ['SANDBOX'],
+      duffel: { access_token: 'duffel_test_deadhead_unpaced' },
+    });
     await duffelFault({ token: slow, operation: 'offer_requests.create', outcome: 'rate_limited', retry_after_s: 6 });
     const started = Date.now();
     const paced = await deadhead(a.t, a.email, false);
@@ -121,15 +151,24 @@ describe('a fare that moved between the choice and the order', () => {
     const strict = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: strictToken } });
     await duffelFault({ token: strictToken, operation: 'offers.get', outcome: 'price_moved', price_delta: 40 });
     const held = await deadhead(strict.t, strict.email);
-    expect(held.booking).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('PRICE_CHANGED') });
+    expect(held.booking).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      review_reason: expect.stringContaining('PRICE_CHANGED'),
+    });
     expect(await duffelOrders(strictToken)).toHaveLength(0);
 
     const looseToken = 'duffel_test_price_loose';
     const loose = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: looseToken } });
-    expect((await ops(`/airlines/${loose.t.airlineId}/settings`, { method: 'PATCH', body: { rate_match_mode: 'LOOSE' } })).status).toBe(200);
+    expect(
+      (await ops(`/airlines/${loose.t.airlineId}/settings`, { method: 'PATCH', body: { rate_match_mode: 'LOOSE' } }))
+        .status,
+    ).toBe(200);
     await duffelFault({ token: looseToken, operation: 'offers.get', outcome: 'price_moved', price_delta: 40 });
     const booked = await deadhead(loose.t, loose.email);
-    expect(booked.booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'DUFFEL', price_flag: expect.stringContaining('fare moved') } });
+    expect(booked.booking).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { supplier: 'DUFFEL', price_flag: expect.stringContaining('fare moved') },
+    });
     expect(await duffelOrders(looseToken)).toHaveLength(1);
   });
 });
@@ -139,15 +178,21 @@ describe("the airline's fare-conditions rule", () => {
     const token = 'duffel_test_fare_rule';
     const { t, email } = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } });
     expect((await api(t, '/crew/config/flight-rules')).body).toMatchObject({ fare_conditions: 'ANY' });
-    expect((await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { fare_conditions: 'CHEAP' } })).status).toBe(422);
+    expect(
+      (await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { fare_conditions: 'CHEAP' } })).status,
+    ).toBe(422);
     // Premium cabins allowed: without the rule the cheapest fitting fare (a non-refundable economy one) would win.
-    expect((await api(t, '/crew/config/flights', { method: 'PUT', body: { preferred_cabin: 'FIRST' } })).status).toBe(200);
+    expect((await api(t, '/crew/config/flights', { method: 'PUT', body: { preferred_cabin: 'FIRST' } })).status).toBe(
+      200,
+    );
     const put = await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { fare_conditions: 'REFUNDABLE' } });
     expect(put.body).toMatchObject({ fare_conditions: 'REFUNDABLE', auto_book_max_price: null });
     const { booking } = await deadhead(t, email);
     expect(booking.review_reason).toBeNull();
     expect(booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'DUFFEL' } });
-    const [order] = (await duffelOrders(token)) as Array<{ conditions: { refund_before_departure: { allowed: boolean } | null } }>;
+    const [order] = (await duffelOrders(token)) as Array<{
+      conditions: { refund_before_departure: { allowed: boolean } | null };
+    }>;
     expect(order!.conditions.refund_before_departure?.allowed).toBe(true);
   });
 
@@ -155,7 +200,10 @@ describe("the airline's fare-conditions rule", () => {
     const { t, email } = await airline({ flights: ['SANDBOX'], hotels: ['SANDBOX'] });
     await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { fare_conditions: 'CHANGEABLE' } });
     const { booking, item } = await deadhead(t, email);
-    expect(booking).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('fare conditions rule (CHANGEABLE)') });
+    expect(booking).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      review_reason: expect.stringContaining('fare conditions rule (CHANGEABLE)'),
+    });
     expect(item.recommended_action).toBe('BOOK_MANUALLY');
   });
 });
@@ -163,7 +211,10 @@ describe("the airline's fare-conditions rule", () => {
 describe("a leg on the airline's own metal", () => {
   it('goes to review with BOOK_IN_OWN_SYSTEM when no own system is registered, never to Duffel', async () => {
     const token = 'duffel_test_own_metal';
-    const { t, email } = await airline({ flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } }, 'BA');
+    const { t, email } = await airline(
+      { flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: token } },
+      'BA',
+    );
     const { item, booking } = await deadhead(t, email);
     expect(booking.status).toBe('NEEDS_REVIEW');
     expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_IN_OWN_SYSTEM' });
@@ -171,15 +222,32 @@ describe("a leg on the airline's own metal", () => {
   });
 
   it("is ticketed by the airline's own system, signed, with its PNR and ticket", async () => {
-    const { t, email } = await airline({ flights: ['OWN_AIRLINE', 'SANDBOX'], hotels: ['SANDBOX'], own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET } }, 'BA');
+    const { t, email } = await airline(
+      {
+        flights: ['OWN_AIRLINE', 'SANDBOX'],
+        hotels: ['SANDBOX'],
+        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+      },
+      'BA',
+    );
     receiver.answerNext({ kind: 'ticket', pnr: 'OWN123', ticket_id: '1251234567890' });
     const { booking } = await deadhead(t, email);
-    expect(booking).toMatchObject({ status: 'CONFIRMED', flight: { supplier: 'OWN_AIRLINE', live_mode: true, pnr: 'OWN123', ticket_id: '1251234567890' } });
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { supplier: 'OWN_AIRLINE', live_mode: true, pnr: 'OWN123', ticket_id: '1251234567890' },
+    });
     expect(receiver.calls.at(-1)).toMatchObject({ verified: true });
   });
 
   it('a 202 leaves the booking PENDING until the signed callback, which confirms it', async () => {
-    const { t, email } = await airline({ flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'], own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET } }, 'BA');
+    const { t, email } = await airline(
+      {
+        flights: ['OWN_AIRLINE'],
+        hotels: ['SANDBOX'],
+        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+      },
+      'BA',
+    );
     receiver.answerNext({ kind: 'pending' });
     const { item } = await deadhead(t, email, false);
     const booking = await waitFor(
@@ -190,16 +258,25 @@ describe("a leg on the airline's own metal", () => {
       15_000,
       'the seat request',
     );
-    expect(booking).toMatchObject({ status: 'PENDING', flight: { supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED' } });
+    expect(booking).toMatchObject({
+      status: 'PENDING',
+      flight: { supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED' },
+    });
     const reference = [...receiver.seats.keys()].at(-1)!;
     const seat = receiver.seats.get(reference)!;
     expect(seat.callback_url).toMatch(new RegExp(`/callbacks/own-airline/${t.airlineId}$`));
     // The stack's api listens on a port of its own, not PUBLIC_API_URL's.
     seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
     expect(await receiver.complete(reference)).toBe(200);
-    expect(await settled(t, booking.booking_id)).toMatchObject({ status: 'CONFIRMED', flight: { pnr: expect.any(String), ticket_id: expect.any(String) } });
+    expect(await settled(t, booking.booking_id)).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { pnr: expect.any(String), ticket_id: expect.any(String) },
+    });
     // A forged callback is refused.
-    const forged = await http(`${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`, { method: 'POST', body: { type: 'crew_seat.ticketed', reference } });
+    const forged = await http(`${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`, {
+      method: 'POST',
+      body: { type: 'crew_seat.ticketed', reference },
+    });
     expect(forged.status).toBe(401);
   });
 });

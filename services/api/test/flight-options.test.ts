@@ -8,8 +8,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 
 interface Option {
   flight_option_id: string;
@@ -26,11 +28,18 @@ const TODAY = '2027-03-01';
 const ROUTE = 'from_airport=LHR&to_airport=JFK&date=2027-03-10';
 const RANK: Record<string, number> = { ECONOMY: 0, PREMIUM_ECONOMY: 1, BUSINESS: 2, FIRST: 3 };
 let n = 0;
-async function airline(carrier = 'ZZ', flights?: Record<string, unknown>, maxPrice?: { amount: number; currency: string } | null) {
+async function airline(
+  carrier = 'ZZ',
+  flights?: Record<string, unknown>,
+  maxPrice?: { amount: number; currency: string } | null,
+) {
   n++;
   const t = await onboard(stack, { name: `Options Air ${n}`, carrier, scopes: 'events:read events:write' });
   if (flights) expect((await api(t, '/crew/config/flights', { method: 'PUT', body: flights })).status).toBe(200);
-  if (maxPrice !== undefined) expect((await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: maxPrice } })).status).toBe(200);
+  if (maxPrice !== undefined)
+    expect(
+      (await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: maxPrice } })).status,
+    ).toBe(200);
   return t;
 }
 async function options(t: Tenant, q = ROUTE): Promise<Option[]> {
@@ -46,7 +55,8 @@ beforeAll(async () => {
   // Every carrier on the route, seen by an airline that asks for each cabin (nothing filtered).
   const t = await airline();
   const seen = new Set<string>();
-  for (const cabin of Object.keys(RANK)) for (const o of await options(t, `${ROUTE}&cabin=${cabin}`)) seen.add(o.airline_code);
+  for (const cabin of Object.keys(RANK))
+    for (const o of await options(t, `${ROUTE}&cabin=${cabin}`)) seen.add(o.airline_code);
   carriers = [...seen].sort();
   expect(carriers.length).toBeGreaterThanOrEqual(3);
 });
@@ -57,7 +67,8 @@ describe('GET /crew/flight-options follows the flight config', () => {
     const o = await options(t);
     expect(o.length).toBeGreaterThan(0);
     expect(o.map((x) => x.airline_code)).not.toContain(carriers[0]);
-    for (const cabin of Object.keys(RANK)) expect((await options(t, `${ROUTE}&cabin=${cabin}`)).map((x) => x.airline_code)).not.toContain(carriers[0]);
+    for (const cabin of Object.keys(RANK))
+      expect((await options(t, `${ROUTE}&cabin=${cabin}`)).map((x) => x.airline_code)).not.toContain(carriers[0]);
   });
 
   it('preferred carriers come first, in their configured order; then the rest, cheapest first', async () => {
@@ -75,9 +86,13 @@ describe('GET /crew/flight-options follows the flight config', () => {
     const own = carriers[carriers.length - 1]!;
     const on = await options(await airline(own, { preferred_airlines: [carriers[0]], same_carrier_preference: true }));
     expect(carrierOrder(on).slice(0, 2)).toEqual([own, carriers[0]]);
-    const off = await options(await airline(own, { preferred_airlines: [carriers[0]], same_carrier_preference: false }));
+    const off = await options(
+      await airline(own, { preferred_airlines: [carriers[0]], same_carrier_preference: false }),
+    );
     expect(carrierOrder(off)[0]).toBe(carriers[0]);
-    expect(off.findIndex((x) => x.airline_code === own)).toBeGreaterThan(off.findIndex((x) => x.airline_code === carriers[0]));
+    expect(off.findIndex((x) => x.airline_code === own)).toBeGreaterThan(
+      off.findIndex((x) => x.airline_code === carriers[0]),
+    );
   });
 
   it('nothing above preferred_cabin unless the query asks for a cabin (cabin or cabin_class)', async () => {
@@ -103,7 +118,10 @@ describe('GET /crew/flight-options follows the flight config', () => {
     const usdCeiling = await options(await airline('ZZ', undefined, { amount: mid, currency: 'USD' }));
     for (const x of usdCeiling) {
       expect(x.auto_bookable).toBe(x.price.amount <= mid);
-      if (!x.auto_bookable) expect(x.auto_book_reason).toBe(`fare ${x.price.amount.toFixed(2)} USD is above the ceiling ${mid.toFixed(2)} USD (auto_book_max_price)`);
+      if (!x.auto_bookable)
+        expect(x.auto_book_reason).toBe(
+          `fare ${x.price.amount.toFixed(2)} USD is above the ceiling ${mid.toFixed(2)} USD (auto_book_max_price)`,
+        );
     }
 
     // A ceiling in a currency without a rate: nothing is auto-bookable, and the reason says why.
@@ -111,7 +129,9 @@ describe('GET /crew/flight-options follows the flight config', () => {
     for (const x of chf)
       expect(x).toMatchObject({
         auto_bookable: false,
-        auto_book_reason: expect.stringMatching(/^no exchange rate for CHF is set \(needed to compare the fare .* USD with the ceiling 100000.00 CHF\)$/),
+        auto_book_reason: expect.stringMatching(
+          /^no exchange rate for CHF is set \(needed to compare the fare .* USD with the ceiling 100000.00 CHF\)$/,
+        ),
       });
 
     // With a rate (1 CHF = 1.25 USD), the same ceiling as the USD one gives the same verdicts.
@@ -119,17 +139,27 @@ describe('GET /crew/flight-options follows the flight config', () => {
     const converted = await options(await airline('ZZ', undefined, { amount: mid / 1.25, currency: 'CHF' }));
     for (const x of converted) {
       expect(x.auto_bookable).toBe(x.price.amount <= mid);
-      if (!x.auto_bookable) expect(x.auto_book_reason).toMatch(/^fare .* USD \(= .* CHF at the rate of 2026-11-01\) is above the ceiling .* CHF \(auto_book_max_price\)$/);
+      if (!x.auto_bookable)
+        expect(x.auto_book_reason).toMatch(
+          /^fare .* USD \(= .* CHF at the rate of 2026-11-01\) is above the ceiling .* CHF \(auto_book_max_price\)$/,
+        );
     }
   });
 
   it('pages with a cursor through the same options, in the same order, under a flight config', async () => {
-    const t = await airline(carriers[1], { preferred_airlines: [carriers[2]], same_carrier_preference: true, preferred_cabin: 'BUSINESS' });
+    const t = await airline(carriers[1], {
+      preferred_airlines: [carriers[2]],
+      same_carrier_preference: true,
+      preferred_cabin: 'BUSINESS',
+    });
     const all = (await options(t)).map((x) => `${x.airline_code}${x.flight_number}/${x.cabin}`);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: { options: Option[]; next_cursor: string | null } } = await api(t, `/crew/flight-options?${ROUTE}&limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { status: number; body: { options: Option[]; next_cursor: string | null } } = await api(
+        t,
+        `/crew/flight-options?${ROUTE}&limit=4${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.options.map((x) => `${x.airline_code}${x.flight_number}/${x.cabin}`));
       cursor = res.body.next_cursor;
@@ -146,7 +176,11 @@ describe('GET /crew/flight-options: dates', () => {
       const res = await api(t, `/crew/flight-options?from_airport=LHR&to_airport=JFK&date=${date}`);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
-        error: { code: 'VALIDATION_FAILED', message: expect.any(String), details: [{ field: 'query.date', issue: expect.stringContaining('in the past') }] },
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: expect.any(String),
+          details: [{ field: 'query.date', issue: expect.stringContaining('in the past') }],
+        },
         status: 422,
       });
     }
@@ -154,6 +188,7 @@ describe('GET /crew/flight-options: dates', () => {
 
   it('today (UTC), and yesterday while it is still yesterday at UTC-12, are searched', async () => {
     const t = await airline();
-    for (const date of [TODAY, '2027-02-28']) expect((await api(t, `/crew/flight-options?from_airport=LHR&to_airport=JFK&date=${date}`)).status).toBe(200);
+    for (const date of [TODAY, '2027-02-28'])
+      expect((await api(t, `/crew/flight-options?from_airport=LHR&to_airport=JFK&date=${date}`)).status).toBe(200);
   });
 });

@@ -23,22 +23,47 @@ let routes: { spec: RouteSpec; path: string; ops: boolean }[];
 /** Real values by parameter / property name, so that a draw often reaches the handler's deepest branch. */
 const known: Record<string, unknown[]> = {};
 
-const api = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 
 beforeAll(async () => {
   // With the worker: a PATCH or DELETE waits for its booking task to settle.
   stack = await startStack('fuzz', { worker: true, env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
-  t = await onboard(stack, { name: 'Fuzz Air', carrier: 'FZ', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+  t = await onboard(stack, {
+    name: 'Fuzz Air',
+    carrier: 'FZ',
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
   await bookingAccount(stack, t, TRAVELLER);
   const cfg = await api('/crew/config/hotels', {
     method: 'PUT',
     body: {
-      bases: [{ base_station: 'LHR', hotels: [{ property_id: 'GDS-LHR-001', policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00', buffer_minutes: 30 }] }],
+      bases: [
+        {
+          base_station: 'LHR',
+          hotels: [
+            {
+              property_id: 'GDS-LHR-001',
+              policy: 'STANDARD',
+              standard_check_in_time: '15:00',
+              standard_check_out_time: '11:00',
+              buffer_minutes: 30,
+            },
+          ],
+        },
+      ],
     },
   });
   const hotelConfigId = cfg.body.bases[0].hotels[0].hotel_config_id;
-  const contract = await api(`/crew/config/hotels/${hotelConfigId}/contracts`, { method: 'POST', body: { contract_number: 'K-1', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
-  const request = await api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
+  const contract = await api(`/crew/config/hotels/${hotelConfigId}/contracts`, {
+    method: 'POST',
+    body: { contract_number: 'K-1', contract_from: '2027-01-01', contract_to: '2027-12-31' },
+  });
+  const request = await api('/crew/config/hotels/change-requests', {
+    method: 'POST',
+    body: { contract_id: contract.body.contract_id, intent: 'ENABLE' },
+  });
   const booking = await api('/crew/bookings/request', {
     method: 'POST',
     body: {
@@ -62,9 +87,10 @@ beforeAll(async () => {
     city: ['LHR', 'New York'],
   });
   const declared = apiRoutes(apiDepsOf(stack));
-  routes = [...declared.crew.map((spec) => ({ spec, path: API_BASE + spec.path, ops: false })), ...declared.ops.map((spec) => ({ spec, path: OPS_BASE + spec.path, ops: true }))].filter(
-    (r) => r.spec.method !== 'get',
-  );
+  routes = [
+    ...declared.crew.map((spec) => ({ spec, path: API_BASE + spec.path, ops: false })),
+    ...declared.ops.map((spec) => ({ spec, path: OPS_BASE + spec.path, ops: true })),
+  ].filter((r) => r.spec.method !== 'get');
 });
 afterAll(() => stack.close());
 
@@ -77,12 +103,37 @@ const serialize = (body: unknown) => JSON.stringify(body).replace(/"\\u0001raw:(
 
 const UNSTORABLE_CHARS = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d'];
 const hostileString = fc.oneof(
-  fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...UNSTORABLE_CHARS), fc.string({ maxLength: 6 })).map(([a, b, c]) => a + b + c),
+  fc
+    .tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...UNSTORABLE_CHARS), fc.string({ maxLength: 6 }))
+    .map(([a, b, c]) => a + b + c),
   fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('', ' ', 'x'.repeat(3000), '\u202e', '𝕏', '%00', '%', '..', "'; drop table airlines; --", '\\', '"', '0', '-1'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'x'.repeat(3000),
+    '\u202e',
+    '𝕏',
+    '%00',
+    '%',
+    '..',
+    "'; drop table airlines; --",
+    '\\',
+    '"',
+    '0',
+    '-1',
+  ),
 );
 const hugeNumber = fc.oneof(
-  fc.constantFrom(raw('1e400'), raw('-1e400'), raw('1e-400'), raw('9223372036854775808'), raw('-9223372036854775809'), raw('99999999999999999999'), raw('-0'), raw('1E+2')),
+  fc.constantFrom(
+    raw('1e400'),
+    raw('-1e400'),
+    raw('1e-400'),
+    raw('9223372036854775808'),
+    raw('-9223372036854775809'),
+    raw('99999999999999999999'),
+    raw('-0'),
+    raw('1E+2'),
+  ),
   fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31) - 1, 2 ** 63, 0.5, -1, 0, 5e-324),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map((b) => raw(b.toString())),
@@ -93,13 +144,20 @@ const deepObject = fc.integer({ min: 10, max: 300 }).map((n) => {
   for (let i = 0; i < n; i++) v = { a: v };
   return v;
 });
-const wrongType = fc.oneof(fc.constantFrom(null, true, false, [], {}, [null], { '': null }), fc.jsonValue({ maxDepth: 3 }));
+const wrongType = fc.oneof(
+  fc.constantFrom(null, true, false, [], {}, [null], { '': null }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
 const hostile: fc.Arbitrary<unknown> = fc.oneof(hostileString, hugeNumber, wrongType, deepNesting, deepObject);
 
 // ---------------------------------------------------------------- values drawn from a schema
 
 type Schema = Record<string, any>;
-const isoDate = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true });
+const isoDate = fc.date({
+  min: new Date('2026-01-01T00:00:00Z'),
+  max: new Date('2028-12-31T00:00:00Z'),
+  noInvalidDate: true,
+});
 
 function stringOf(s: Schema, name: string): fc.Arbitrary<string> {
   const pool = (known[name] ?? []).filter((v): v is string => typeof v === 'string');
@@ -109,18 +167,26 @@ function stringOf(s: Schema, name: string): fc.Arbitrary<string> {
   else if (s.format === 'email') base = fc.oneof(fc.constant(TRAVELLER), fc.emailAddress());
   else if (s.format === 'uuid') base = fc.uuid();
   else if (s.format === 'hh-mm')
-    base = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
+    base = fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
   else if (s.pattern) base = fc.stringMatching(new RegExp(s.pattern));
   else base = fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 40, 40), unit: 'grapheme' });
-  return pool.length ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 2 }, { arbitrary: base, weight: 1 }) : base;
+  return pool.length
+    ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 2 }, { arbitrary: base, weight: 1 })
+    : base;
 }
 
 function numberOf(s: Schema, integer: boolean, name: string): fc.Arbitrary<number> {
   const pool = (known[name] ?? []).filter((v): v is number => typeof v === 'number');
   const min = Math.max(s.minimum ?? -1e6, -1e9);
   const max = Math.min(s.maximum ?? 1e6, 1e9);
-  const base = integer ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) }) : fc.double({ min, max, noNaN: true });
-  return pool.length ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 2 }, { arbitrary: base, weight: 1 }) : base;
+  const base = integer
+    ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
+    : fc.double({ min, max, noNaN: true });
+  return pool.length
+    ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 2 }, { arbitrary: base, weight: 1 })
+    : base;
 }
 
 /**
@@ -149,14 +215,21 @@ function typedOf(s: Schema, dirty: boolean, name: string): fc.Arbitrary<unknown>
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(fromSchema(s.items ?? {}, dirty, name), { minLength: Math.min(s.minItems ?? 0, 3), maxLength: Math.max(Math.min(s.maxItems ?? 3, 3), Math.min(s.minItems ?? 0, 3)) });
+      return fc.array(fromSchema(s.items ?? {}, dirty, name), {
+        minLength: Math.min(s.minItems ?? 0, 3),
+        maxLength: Math.max(Math.min(s.maxItems ?? 3, 3), Math.min(s.minItems ?? 0, 3)),
+      });
     case 'object': {
       const props: Record<string, Schema> = s.properties ?? {};
-      if (!Object.keys(props).length) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+      if (!Object.keys(props).length)
+        return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
       const model = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fromSchema(v, dirty, k)]));
       const record = fc.record(model, { requiredKeys: s.required ?? [] });
       if (!dirty) return record;
-      const extra = fc.option(fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), hostileString), hostile, { maxKeys: 2 }), { freq: 8, nil: undefined });
+      const extra = fc.option(
+        fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), hostileString), hostile, { maxKeys: 2 }),
+        { freq: 8, nil: undefined },
+      );
       return fc.tuple(record, extra).map(([r, e]) => ({ ...r, ...e }));
     }
     default:
@@ -180,11 +253,27 @@ interface Draw {
 /** In u mode a surrogate pair is one code point: this matches only unpaired surrogates. */
 const LONE_SURROGATE = /\p{Surrogate}/gu;
 /** Percent-encoded; an unpaired surrogate (which UTF-8 cannot carry) becomes the bytes it would have had, undecodable. */
-const encode = (s: string) => encodeURIComponent(s.replace(LONE_SURROGATE, '\ufffd')).replace(/%EF%BF%BD/g, '%ED%A0%80');
-const encodeSegment = (v: unknown) => (typeof v === 'string' && v.startsWith(RAW) ? v.slice(RAW.length) : encode(String(v)));
+const encode = (s: string) =>
+  encodeURIComponent(s.replace(LONE_SURROGATE, '\ufffd')).replace(/%EF%BF%BD/g, '%ED%A0%80');
+const encodeSegment = (v: unknown) =>
+  typeof v === 'string' && v.startsWith(RAW) ? v.slice(RAW.length) : encode(String(v));
 const segment = fc.oneof(
   hostileString.map(encode),
-  fc.constantFrom('9223372036854775808', '99999999999999999999', '1e400', '1e308', '-1', '0', '1.5', '%', '%E0%A4%A', '%00', '%ED%A0%80', '%zz', 'null'),
+  fc.constantFrom(
+    '9223372036854775808',
+    '99999999999999999999',
+    '1e400',
+    '1e308',
+    '-1',
+    '0',
+    '1.5',
+    '%',
+    '%E0%A4%A',
+    '%00',
+    '%ED%A0%80',
+    '%zz',
+    'null',
+  ),
   fc.uuid(),
   fc.integer().map(String),
 );
@@ -195,7 +284,13 @@ function drawFor(r: { spec: RouteSpec; path: string; ops: boolean }): fc.Arbitra
   const params = fc.tuple(
     ...names.map((n) =>
       fc.oneof(
-        { arbitrary: (known[n]?.length ? fc.constantFrom(...known[n]) : fromSchema(paramSchemas[n] ?? { type: 'string' }, false, n)).map(encodeSegment), weight: 4 },
+        {
+          arbitrary: (known[n]?.length
+            ? fc.constantFrom(...known[n])
+            : fromSchema(paramSchemas[n] ?? { type: 'string' }, false, n)
+          ).map(encodeSegment),
+          weight: 4,
+        },
         { arbitrary: fromSchema(paramSchemas[n] ?? { type: 'string' }, false, n).map(encodeSegment), weight: 1 },
         { arbitrary: segment, weight: 2 },
       ),
@@ -206,16 +301,24 @@ function drawFor(r: { spec: RouteSpec; path: string; ops: boolean }): fc.Arbitra
     ? fc.oneof(fromSchema(querySchema, false), fromSchema(querySchema, true)).map((q) => {
         if (!q || typeof q !== 'object' || Array.isArray(q)) return '';
         const pairs = Object.entries(q as Record<string, unknown>).map(
-          ([k, v]) => `${encodeSegment(k)}=${typeof v === 'string' && v.startsWith(RAW) ? v.slice(RAW.length) : typeof v === 'object' ? encodeSegment(JSON.stringify(v)) : encodeSegment(v)}`,
+          ([k, v]) =>
+            `${encodeSegment(k)}=${typeof v === 'string' && v.startsWith(RAW) ? v.slice(RAW.length) : typeof v === 'object' ? encodeSegment(JSON.stringify(v)) : encodeSegment(v)}`,
         );
         return pairs.length ? `?${pairs.join('&')}` : '';
       })
     : fc.constantFrom('', '', '', '?reason=%00', '?x=%', '?limit=1e400');
   const bodySchema = r.spec.body as Schema | undefined;
   const body: fc.Arbitrary<unknown> = bodySchema
-    ? fc.oneof({ arbitrary: fromSchema(bodySchema, false), weight: 3 }, { arbitrary: fromSchema(bodySchema, true), weight: 6 }, { arbitrary: hostile, weight: 1 })
+    ? fc.oneof(
+        { arbitrary: fromSchema(bodySchema, false), weight: 3 },
+        { arbitrary: fromSchema(bodySchema, true), weight: 6 },
+        { arbitrary: hostile, weight: 1 },
+      )
     : fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: hostile, weight: 1 });
-  const framing = fc.oneof({ arbitrary: fc.constant('json'), weight: 20 }, { arbitrary: fc.constantFrom('gzip', 'br', 'text/plain', 'no-type', 'charset-utf16', 'truncated'), weight: 1 });
+  const framing = fc.oneof(
+    { arbitrary: fc.constant('json'), weight: 20 },
+    { arbitrary: fc.constantFrom('gzip', 'br', 'text/plain', 'no-type', 'charset-utf16', 'truncated'), weight: 1 },
+  );
   const idempotencyKey = r.spec.headers
     ? fc.option(
         fc.oneof(
@@ -243,7 +346,14 @@ function drawFor(r: { spec: RouteSpec; path: string; ops: boolean }): fc.Arbitra
     else if (how === 'no-type') delete headers['content-type'];
     else if (how === 'charset-utf16') headers['content-type'] = 'application/json; charset=utf-16';
     else if (how === 'truncated') sent = text.slice(0, Math.max(1, text.length >> 1));
-    return { route, method, path, headers, body: sent, shown: `${how} ${text.length > 400 ? `${text.slice(0, 400)}… (${text.length} chars)` : text}` };
+    return {
+      route,
+      method,
+      path,
+      headers,
+      body: sent,
+      shown: `${how} ${text.length > 400 ? `${text.slice(0, 400)}… (${text.length} chars)` : text}`,
+    };
   });
 }
 
@@ -273,7 +383,10 @@ it(`no mutating route answers ≥ 500 to ${TOTAL} fuzzed requests (seed ${SEED})
         byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
         if (res.status < 500) continue;
         const key = `${res.status} ${d.route}`;
-        const seen = failures.get(key) ?? { count: 0, first: `${d.method} ${d.path}\n    sent: ${d.shown}\n    got: ${res.text.slice(0, 300)}` };
+        const seen = failures.get(key) ?? {
+          count: 0,
+          first: `${d.method} ${d.path}\n    sent: ${d.shown}\n    got: ${res.text.slice(0, 300)}`,
+        };
         failures.set(key, { ...seen, count: seen.count + 1 });
       }
     }),
@@ -285,7 +398,9 @@ it(`no mutating route answers ≥ 500 to ${TOTAL} fuzzed requests (seed ${SEED})
   if (failures.size) {
     const total = [...failures.values()].reduce((n, f) => n + f.count, 0);
     const examples = [...failures].map(([key, f]) => `${key} (${f.count}×), e.g. ${f.first}`);
-    throw new Error(`${total} of ${draws.length} requests answered ≥ 500 (FUZZ_SEED=${SEED}); statuses ${JSON.stringify(Object.fromEntries(byStatus))}.\n${examples.join('\n')}`);
+    throw new Error(
+      `${total} of ${draws.length} requests answered ≥ 500 (FUZZ_SEED=${SEED}); statuses ${JSON.stringify(Object.fromEntries(byStatus))}.\n${examples.join('\n')}`,
+    );
   }
   // Thousands of requests: ~20 s on an idle 2-core machine, up to a minute with the rest of the suite beside it.
 }, 180_000);

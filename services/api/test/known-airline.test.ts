@@ -3,7 +3,13 @@ import { InvalidTokenError, type Principal } from '../src/auth/token-verifier';
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';
-const principal = (airline_id: string): Principal => ({ airline_id, user_id: '', email: '', client_id: 'cl', scopes: new Set() });
+const principal = (airline_id: string): Principal => ({
+  airline_id,
+  user_id: '',
+  email: '',
+  client_id: 'cl',
+  scopes: new Set(),
+});
 
 function setup(existing: Set<string>) {
   let clock = 0;

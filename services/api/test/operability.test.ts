@@ -52,7 +52,8 @@ function registeredRoutes(app: Express): { routes: Set<string>; mounts: Set<stri
     for (const layer of stack) {
       const base = layer.slash || layer.rawPath === undefined ? '' : String(layer.rawPath);
       if (layer.route) {
-        for (const p of [layer.route.path].flat()) for (const m of Object.keys(layer.route.methods)) routes.add(`${m.toUpperCase()} ${prefix}${p}`);
+        for (const p of [layer.route.path].flat())
+          for (const m of Object.keys(layer.route.methods)) routes.add(`${m.toUpperCase()} ${prefix}${p}`);
       } else if (layer.handle.stack) {
         walk(layer.handle.stack, prefix + base);
       } else if (base) {
@@ -75,7 +76,8 @@ function documentedOperations(d: OpenApiDocument, filter: (item: Record<string, 
   return ops;
 }
 
-const onAuthHost = (item: Record<string, unknown>) => Array.isArray(item.servers) && (item.servers as { url: string }[]).some((s) => s.url === stack.authUrl);
+const onAuthHost = (item: Record<string, unknown>) =>
+  Array.isArray(item.servers) && (item.servers as { url: string }[]).some((s) => s.url === stack.authUrl);
 
 /**
  * A hand-checked subset of the OpenAPI 3.1 schema (spec.openapis.org/oas/3.1): the objects this document
@@ -84,13 +86,32 @@ const onAuthHost = (item: Record<string, unknown>) => Array.isArray(item.servers
  */
 function oas31Subset() {
   const ext = { '^x-': {} };
-  const strict = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, patternProperties: ext, additionalProperties: false });
+  const strict = (properties: Record<string, unknown>, required: string[] = []) => ({
+    type: 'object',
+    properties,
+    required,
+    patternProperties: ext,
+    additionalProperties: false,
+  });
   const str = { type: 'string' };
   const schemaObject = { type: ['object', 'boolean'] };
-  const ref = { type: 'object', required: ['$ref'], properties: { $ref: { type: 'string', pattern: '^#/components/' } } };
+  const ref = {
+    type: 'object',
+    required: ['$ref'],
+    properties: { $ref: { type: 'string', pattern: '^#/components/' } },
+  };
   const server = strict({ url: str, description: str, variables: { type: 'object' } }, ['url']);
-  const mediaType = strict({ schema: schemaObject, example: {}, examples: { type: 'object' }, encoding: { type: 'object' } });
-  const content = { type: 'object', propertyNames: { pattern: '^[a-z]+/[a-z0-9.+*-]+' }, additionalProperties: mediaType };
+  const mediaType = strict({
+    schema: schemaObject,
+    example: {},
+    examples: { type: 'object' },
+    encoding: { type: 'object' },
+  });
+  const content = {
+    type: 'object',
+    propertyNames: { pattern: '^[a-z]+/[a-z0-9.+*-]+' },
+    additionalProperties: mediaType,
+  };
   const parameter = {
     ...strict(
       {
@@ -111,7 +132,9 @@ function oas31Subset() {
     if: { properties: { in: { const: 'path' } } },
     then: { required: ['required'], properties: { required: { const: true } } },
   };
-  const response = strict({ description: str, headers: { type: 'object' }, content, links: { type: 'object' } }, ['description']);
+  const response = strict({ description: str, headers: { type: 'object' }, content, links: { type: 'object' } }, [
+    'description',
+  ]);
   const securityRequirement = { type: 'object', additionalProperties: { type: 'array', items: str } };
   const operation = strict({
     tags: { type: 'array', items: str },
@@ -119,8 +142,20 @@ function oas31Subset() {
     description: str,
     operationId: str,
     parameters: { type: 'array', items: { oneOf: [ref, parameter] } },
-    requestBody: { oneOf: [ref, strict({ description: str, content: { ...content, minProperties: 1 }, required: { type: 'boolean' } }, ['content'])] },
-    responses: { type: 'object', minProperties: 1, propertyNames: { pattern: '^([1-5](\\d\\d|XX)|default)$' }, additionalProperties: { oneOf: [ref, response] } },
+    requestBody: {
+      oneOf: [
+        ref,
+        strict({ description: str, content: { ...content, minProperties: 1 }, required: { type: 'boolean' } }, [
+          'content',
+        ]),
+      ],
+    },
+    responses: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: '^([1-5](\\d\\d|XX)|default)$' },
+      additionalProperties: { oneOf: [ref, response] },
+    },
     deprecated: { type: 'boolean' },
     security: { type: 'array', items: securityRequirement },
     servers: { type: 'array', items: server },
@@ -171,13 +206,28 @@ function oas31Subset() {
     ...strict(
       {
         openapi: { type: 'string', pattern: '^3\\.1\\.\\d+(-.+)?$' },
-        info: strict({ title: str, summary: str, description: str, termsOfService: str, contact: { type: 'object' }, license: { type: 'object' }, version: str }, ['title', 'version']),
+        info: strict(
+          {
+            title: str,
+            summary: str,
+            description: str,
+            termsOfService: str,
+            contact: { type: 'object' },
+            license: { type: 'object' },
+            version: str,
+          },
+          ['title', 'version'],
+        ),
         jsonSchemaDialect: str,
         servers: { type: 'array', items: server },
         paths: { type: 'object', propertyNames: { pattern: '^/' }, additionalProperties: pathItem },
         webhooks: { type: 'object' },
         components: strict({
-          schemas: { type: 'object', propertyNames: { pattern: '^[a-zA-Z0-9._-]+$' }, additionalProperties: schemaObject },
+          schemas: {
+            type: 'object',
+            propertyNames: { pattern: '^[a-zA-Z0-9._-]+$' },
+            additionalProperties: schemaObject,
+          },
           securitySchemes: { type: 'object', additionalProperties: securityScheme },
         }),
         security: { type: 'array', items: securityRequirement },
@@ -195,7 +245,10 @@ function resolvePointer(d: unknown, ref: string): unknown {
     .slice(2)
     .split('/')
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), d);
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      d,
+    );
 }
 
 function collect(node: unknown, key: string, out: unknown[] = []): unknown[] {
@@ -218,7 +271,9 @@ type Operation = {
 };
 
 function operations(d: OpenApiDocument): [string, string, Operation][] {
-  return Object.entries(d.paths).flatMap(([path, item]) => HTTP_METHODS.filter((m) => item[m]).map((m) => [path, m, item[m] as Operation] as [string, string, Operation]));
+  return Object.entries(d.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m]).map((m) => [path, m, item[m] as Operation] as [string, string, Operation]),
+  );
 }
 
 describe('GET /openapi.json', () => {
@@ -234,7 +289,8 @@ describe('GET /openapi.json', () => {
     const schemas = [...Object.values(doc.components.schemas), ...collect(doc.paths, 'schema')];
     for (const s of schemas) expect(schemaAjv.validateSchema(s as object) ? [] : schemaAjv.errors).toEqual([]);
 
-    for (const ref of collect(doc, '$ref') as string[]) expect([ref, resolvePointer(doc, ref) !== undefined]).toEqual([ref, true]);
+    for (const ref of collect(doc, '$ref') as string[])
+      expect([ref, resolvePointer(doc, ref) !== undefined]).toEqual([ref, true]);
 
     const ids = operations(doc).map(([, , op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -249,9 +305,11 @@ describe('GET /openapi.json', () => {
       expect(new Set(keys).size).toBe(keys.length);
       for (const requirement of op.security) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
-          const def = doc.components.securitySchemes[scheme] as { type: string; flows?: { clientCredentials: { scopes: Record<string, string> } } } | undefined;
+          const def = doc.components.securitySchemes[scheme] as
+            { type: string; flows?: { clientCredentials: { scopes: Record<string, string> } } } | undefined;
           expect([scheme, def !== undefined]).toEqual([scheme, true]);
-          if (def?.type === 'oauth2') for (const s of scopes) expect(Object.keys(def.flows!.clientCredentials.scopes)).toContain(s);
+          if (def?.type === 'oauth2')
+            for (const s of scopes) expect(Object.keys(def.flows!.clientCredentials.scopes)).toContain(s);
           else expect(scopes).toEqual([]);
         }
       }
@@ -265,7 +323,9 @@ describe('GET /openapi.json', () => {
       writeFileSync(file, JSON.stringify(doc));
       const cli = require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
       const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
-        execFile(process.execPath, [cli, file], (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout })),
+        execFile(process.execPath, [cli, file], (err, stdout) =>
+          resolve({ code: err ? Number(err.code ?? 1) : 0, stdout }),
+        ),
       );
       expect(JSON.parse(out.stdout)).toEqual({ valid: true });
       expect(out.code).toBe(0);
@@ -277,7 +337,11 @@ describe('GET /openapi.json', () => {
   it('documents every route the api registers and nothing else (the UI mounts aside)', () => {
     const app = createApiApp(deps);
     const { routes, mounts } = registeredRoutes(app);
-    const served = new Set([...routes].filter((r) => !/^GET \/docs(\/|$)/.test(r)).map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${openApiPath(p)}`)));
+    const served = new Set(
+      [...routes]
+        .filter((r) => !/^GET \/docs(\/|$)/.test(r))
+        .map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${openApiPath(p)}`)),
+    );
     expect([...served].sort()).toEqual([...documentedOperations(doc, (item) => !onAuthHost(item))].sort());
     // The sub-apps the walk cannot see into are exactly the two UIs'.
     expect([...mounts].sort()).toEqual(['/admin/queues']);
@@ -285,8 +349,15 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents every route the auth service registers, on the auth host', () => {
-    const app = createAuthApp({ db: deps.db, keys: new KeyStore(deps.db), logger: deps.logger, issuer: () => stack.authUrl });
-    const served = [...registeredRoutes(app).routes].filter((r) => r !== 'GET /healthz').map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${openApiPath(p)}`));
+    const app = createAuthApp({
+      db: deps.db,
+      keys: new KeyStore(deps.db),
+      logger: deps.logger,
+      issuer: () => stack.authUrl,
+    });
+    const served = [...registeredRoutes(app).routes]
+      .filter((r) => r !== 'GET /healthz')
+      .map((r) => r.replace(/ (.*)$/, (_m, p: string) => ` ${openApiPath(p)}`));
     expect(served.sort()).toEqual([...documentedOperations(doc, onAuthHost)].sort());
   });
 
@@ -294,11 +365,15 @@ describe('GET /openapi.json', () => {
     const specs = [
       ...apiRoutes(deps).crew.map((r) => ({ r, path: API_BASE + r.path })),
       ...apiRoutes(deps).ops.map((r) => ({ r, path: OPS_BASE + r.path })),
-      ...oauthRoutes({ db: deps.db, keys: new KeyStore(deps.db), issuer: () => stack.authUrl }).map((r) => ({ r, path: r.path })),
+      ...oauthRoutes({ db: deps.db, keys: new KeyStore(deps.db), issuer: () => stack.authUrl }).map((r) => ({
+        r,
+        path: r.path,
+      })),
     ];
     expect(specs.length).toBeGreaterThan(20);
     for (const { r, path } of specs) {
-      const op = doc.paths[openApiPath(path)]?.[r.method] as (Operation & { tags: string[]; requestBody?: { content: Record<string, unknown> } }) | undefined;
+      const op = doc.paths[openApiPath(path)]?.[r.method] as
+        (Operation & { tags: string[]; requestBody?: { content: Record<string, unknown> } }) | undefined;
       expect([r.operationId, op?.operationId]).toEqual([r.operationId, r.operationId]);
       expect(op!.tags).toEqual(r.tags);
       const expected =
@@ -314,11 +389,17 @@ describe('GET /openapi.json', () => {
       expect([r.operationId, op!.security]).toEqual([r.operationId, expected]);
       // Airline routes (an OAuth scope) may also answer 429 from the airline's rate limit.
       const airline = !['ops', 'none', 'user', 'client'].includes(r.auth);
-      expect(Object.keys(op!.responses).sort()).toEqual([...Object.keys(r.responses), ...(airline ? ['429'] : [])].sort());
+      expect(Object.keys(op!.responses).sort()).toEqual(
+        [...Object.keys(r.responses), ...(airline ? ['429'] : [])].sort(),
+      );
       expect(op!.requestBody !== undefined).toBe(r.body !== undefined);
       for (const [status, res] of Object.entries(op!.responses)) {
         if (Number(status) >= 400)
-          expect([r.operationId, status, res.content?.['application/json']?.schema]).toEqual([r.operationId, status, { $ref: '#/components/schemas/ErrorEnvelope' }]);
+          expect([r.operationId, status, res.content?.['application/json']?.schema]).toEqual([
+            r.operationId,
+            status,
+            { $ref: '#/components/schemas/ErrorEnvelope' },
+          ]);
       }
       const queryNames = Object.keys((r.query as { properties?: object } | undefined)?.properties ?? {});
       expect((op!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)).toEqual(queryNames);
@@ -326,14 +407,27 @@ describe('GET /openapi.json', () => {
     expect(doc.components.schemas.ErrorEnvelope).toMatchObject({ type: 'object', required: ['error', 'status'] });
     const csv = doc.paths['/api/v1/crew/schedules/{schedule_id}/actions.csv']?.get as Operation | undefined;
     expect(Object.keys(csv?.responses['200']?.content ?? {})).toEqual(['text/csv']);
-    const submit = doc.paths['/api/v1/crew/schedules']?.post as { requestBody: { content: Record<string, { schema: unknown }> } };
-    expect(submit.requestBody.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/ScheduleSubmission' });
+    const submit = doc.paths['/api/v1/crew/schedules']?.post as {
+      requestBody: { content: Record<string, { schema: unknown }> };
+    };
+    expect(submit.requestBody.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/ScheduleSubmission',
+    });
     expect(doc.components.securitySchemes.oauth2).toMatchObject({
       type: 'oauth2',
-      flows: { clientCredentials: { tokenUrl: `${stack.authUrl}/oauth/token`, scopes: Object.fromEntries(SCOPES.map((s) => [s, expect.any(String)])) } },
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${stack.authUrl}/oauth/token`,
+          scopes: Object.fromEntries(SCOPES.map((s) => [s, expect.any(String)])),
+        },
+      },
     });
-    expect(doc.components.securitySchemes.operatorToken).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
-    expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['Operator API', 'Auth (OAuth 2.0)', 'Operations']));
+    expect(doc.components.securitySchemes.operatorToken).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(doc.tags.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Operator API', 'Auth (OAuth 2.0)', 'Operations']),
+    );
   });
 });
 
@@ -366,7 +460,13 @@ describe('/admin/queues', () => {
   const queuesApi = () => `${stack.apiUrl}/admin/queues/api/queues`;
 
   it('answers 401 with a Basic challenge, in the envelope, without the operator token or with a wrong one', async () => {
-    for (const authorization of [undefined, basic('ops', 'wrong-token-wrong-token'), basic('ops', '%zz'), `Bearer ${tenant.accessToken}`, 'Basic %%%']) {
+    for (const authorization of [
+      undefined,
+      basic('ops', 'wrong-token-wrong-token'),
+      basic('ops', '%zz'),
+      `Bearer ${tenant.accessToken}`,
+      'Basic %%%',
+    ]) {
       for (const url of [`${stack.apiUrl}/admin/queues`, queuesApi()]) {
         const res = await http(url, { headers: authorization ? { authorization } : {} });
         expectEnvelope(res, 401, 'UNAUTHORIZED');
@@ -421,18 +521,26 @@ describe('GET /metrics (api)', () => {
     await http(`${stack.apiUrl}/no/such/path/123`);
     const after = await scrape();
     const delta = (labels: Record<string, string>) =>
-      (sampleValue(after.m, 'crew_http_request_duration_seconds_count', labels) ?? 0) - (sampleValue(before.m, 'crew_http_request_duration_seconds_count', labels) ?? 0);
+      (sampleValue(after.m, 'crew_http_request_duration_seconds_count', labels) ?? 0) -
+      (sampleValue(before.m, 'crew_http_request_duration_seconds_count', labels) ?? 0);
     expect(delta({ method: 'GET', route: '/api/v1/crew/config/company', status: '200' })).toBe(1);
     expect(delta({ method: 'GET', route: '/api/v1/crew/config/company', status: '401' })).toBe(1);
     expect(delta({ method: 'GET', route: '/api/v1/crew/schedules/:schedule_id', status: '403' })).toBe(1);
     expect(delta({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
     expect(delta({ method: 'GET', route: '/metrics', status: '200' })).toBe(1);
-    expect(sampleValue(after.m, 'crew_http_request_duration_seconds_count', { method: 'POST', route: '/ops/v1/airlines', status: '201' })).toBe(1);
+    expect(
+      sampleValue(after.m, 'crew_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/ops/v1/airlines',
+        status: '201',
+      }),
+    ).toBe(1);
     // Concrete ids never become label values.
     expect(after.text).not.toContain('not-a-uuid');
     expect(after.m.get('process_cpu_user_seconds_total')?.type).toBe('counter');
     expect(after.m.get('nodejs_eventloop_lag_seconds')?.type).toBe('gauge');
     expect(after.m.get('crew_http_request_duration_seconds')?.type).toBe('histogram');
-    for (const queue of QUEUE_NAMES) expect(sampleValue(after.m, 'crew_queue_jobs', { queue, state: 'waiting', service: 'api' })).toBe(0);
+    for (const queue of QUEUE_NAMES)
+      expect(sampleValue(after.m, 'crew_queue_jobs', { queue, state: 'waiting', service: 'api' })).toBe(0);
   });
 });

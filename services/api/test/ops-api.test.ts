@@ -6,7 +6,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 
 describe('operator API', () => {
   it('refuses a missing or wrong operator token with 401', async () => {
@@ -45,13 +46,27 @@ describe('operator API', () => {
   });
 
   it('gets and patches any subset of the settings; unknown settings and bad values are 422', async () => {
-    const { airline_id } = (await ops('/airlines', { method: 'POST', body: { name: 'Lever Air', carrier_code: 'LV' } })).body;
-    const patched = await ops(`/airlines/${airline_id}/settings`, { method: 'PATCH', body: { deadhead_auto_booking: true, rate_match_mode: 'LOOSE', max_retries: 5 } });
+    const { airline_id } = (await ops('/airlines', { method: 'POST', body: { name: 'Lever Air', carrier_code: 'LV' } }))
+      .body;
+    const patched = await ops(`/airlines/${airline_id}/settings`, {
+      method: 'PATCH',
+      body: { deadhead_auto_booking: true, rate_match_mode: 'LOOSE', max_retries: 5 },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ deadhead_auto_booking: true, rate_match_mode: 'LOOSE', max_retries: 5, booking_modification: false });
+    expect(patched.body).toMatchObject({
+      deadhead_auto_booking: true,
+      rate_match_mode: 'LOOSE',
+      max_retries: 5,
+      booking_modification: false,
+    });
     expect((await ops(`/airlines/${airline_id}/settings`)).body).toEqual(patched.body);
-    expect((await ops(`/airlines/${airline_id}/settings`, { method: 'PATCH', body: { rate_match_mode: 'SOMETIMES' } })).status).toBe(422);
-    expect((await ops(`/airlines/${airline_id}/settings`, { method: 'PATCH', body: { teleport: true } })).status).toBe(422);
+    expect(
+      (await ops(`/airlines/${airline_id}/settings`, { method: 'PATCH', body: { rate_match_mode: 'SOMETIMES' } }))
+        .status,
+    ).toBe(422);
+    expect((await ops(`/airlines/${airline_id}/settings`, { method: 'PATCH', body: { teleport: true } })).status).toBe(
+      422,
+    );
     expect((await ops(`/airlines/${airline_id}/settings`, { method: 'PATCH', body: {} })).status).toBe(422);
     expect((await ops(`/airlines/${airline_id}/settings`)).body).toEqual(patched.body);
     expect((await ops('/airlines/00000000-0000-0000-0000-000000000000/settings')).status).toBe(404);
@@ -59,21 +74,38 @@ describe('operator API', () => {
   });
 
   it('creates a user whose token is shown once and stored only as a hash; a duplicate email is 409', async () => {
-    const { airline_id } = (await ops('/airlines', { method: 'POST', body: { name: 'User Air', carrier_code: 'US' } })).body;
+    const { airline_id } = (await ops('/airlines', { method: 'POST', body: { name: 'User Air', carrier_code: 'US' } }))
+      .body;
     const user = await ops(`/airlines/${airline_id}/users`, { method: 'POST', body: { email: 'Planner@User.air' } });
     expect(user.status).toBe(201);
-    expect(user.body).toEqual({ user_id: expect.any(String), email: 'planner@user.air', user_token: expect.any(String) });
-    const row = await stack.database.db.selectFrom('users').selectAll().where('user_id', '=', user.body.user_id).executeTakeFirstOrThrow();
+    expect(user.body).toEqual({
+      user_id: expect.any(String),
+      email: 'planner@user.air',
+      user_token: expect.any(String),
+    });
+    const row = await stack.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('user_id', '=', user.body.user_id)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).not.toContain(user.body.user_token);
-    expect((await ops(`/airlines/${airline_id}/users`, { method: 'POST', body: { email: 'planner@user.air' } })).status).toBe(409);
+    expect(
+      (await ops(`/airlines/${airline_id}/users`, { method: 'POST', body: { email: 'planner@user.air' } })).status,
+    ).toBe(409);
   });
 
   it('upserts traveller profiles (date of birth only from here)', async () => {
-    const { airline_id } = (await ops('/airlines', { method: 'POST', body: { name: 'Crew Air', carrier_code: 'CR' } })).body;
+    const { airline_id } = (await ops('/airlines', { method: 'POST', body: { name: 'Crew Air', carrier_code: 'CR' } }))
+      .body;
     const path = `/airlines/${airline_id}/travellers/${encodeURIComponent('Jane.Doe@crew.air')}`;
     const first = await ops(path, { method: 'PUT', body: { employee_id: 'E1', first_name: 'Jane', last_name: 'Doe' } });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ traveller_email: 'jane.doe@crew.air', employee_id: 'E1', name: 'Jane Doe', date_of_birth: null });
+    expect(first.body).toMatchObject({
+      traveller_email: 'jane.doe@crew.air',
+      employee_id: 'E1',
+      name: 'Jane Doe',
+      date_of_birth: null,
+    });
     const second = await ops(path, { method: 'PUT', body: { date_of_birth: '1985-04-12' } });
     expect(second.body).toMatchObject({ employee_id: 'E1', first_name: 'Jane', date_of_birth: '1985-04-12' });
     expect((await ops(path, { method: 'PUT', body: { date_of_birth: '12/04/1985' } })).status).toBe(422);

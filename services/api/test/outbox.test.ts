@@ -4,7 +4,19 @@ import { createLogger } from '@crew/platform';
 import { OutboxRelay } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
-import { allActionItems, http, onboard, onePairingRoster, redisTarget, type Stack, startStack, startTcpRelay, type TcpRelay, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  http,
+  onboard,
+  onePairingRoster,
+  redisTarget,
+  type Stack,
+  startStack,
+  startTcpRelay,
+  type TcpRelay,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 let relay: TcpRelay;
@@ -49,13 +61,22 @@ async function relayAttemptFailed(): Promise<void> {
 }
 
 it('a roster accepted while Redis is down is stored, answered 202, and processed once Redis is back', async () => {
-  const t = await onboard(stack, { scopes: 'schedules:read schedules:write events:read', settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    scopes: 'schedules:read schedules:write events:read',
+    settings: { schedules_access: true },
+  });
   await relay.cut();
-  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body: onePairingRoster() });
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+    method: 'POST',
+    token: t.accessToken,
+    body: onePairingRoster(),
+  });
   expect(res.status).toBe(202);
   expect((await http(`${stack.apiUrl}/readyz`)).status).toBe(503);
   await relayAttemptFailed();
-  const waiting = await http(`${stack.apiUrl}/api/v1/crew/schedules/${res.body.schedule_id}/processing-status`, { token: t.accessToken });
+  const waiting = await http(`${stack.apiUrl}/api/v1/crew/schedules/${res.body.schedule_id}/processing-status`, {
+    token: t.accessToken,
+  });
   expect(waiting.body).toMatchObject({ status: 'QUEUED', poll_recommended: true });
   expect(await outboxRepo.outboxSize(stack.database.db)).toBe(1);
 

@@ -17,18 +17,24 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const company = (base: string, tenant: Tenant) => http(`${base}/api/v1/crew/config/company`, { token: tenant.accessToken });
+const company = (base: string, tenant: Tenant) =>
+  http(`${base}/api/v1/crew/config/company`, { token: tenant.accessToken });
 
 test(`the ${LIMIT + 1}th request of an airline within a minute → 429 RATE_LIMITED with Retry-After; another airline is unaffected; a second replica shares the count`, async () => {
   for (let i = 0; i < LIMIT; i++) {
     const ok = await company(stack.apiUrl, a);
     expect(ok.status).toBe(200);
-    expect(ok.headers.get('ratelimit')).toBe(`limit=${LIMIT}, remaining=${LIMIT - 1 - i}, reset=${ok.headers.get('ratelimit')?.split('reset=')[1]}`);
+    expect(ok.headers.get('ratelimit')).toBe(
+      `limit=${LIMIT}, remaining=${LIMIT - 1 - i}, reset=${ok.headers.get('ratelimit')?.split('reset=')[1]}`,
+    );
     expect(ok.headers.get('ratelimit-policy')).toBe(`${LIMIT};w=60`);
   }
   const refused = await company(stack.apiUrl, a);
   expect(refused.status).toBe(429);
-  expect(refused.body).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringContaining(`${LIMIT} requests a minute`), details: [] }, status: 429 });
+  expect(refused.body).toEqual({
+    error: { code: 'RATE_LIMITED', message: expect.stringContaining(`${LIMIT} requests a minute`), details: [] },
+    status: 429,
+  });
   const retryAfter = Number(refused.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(60);
@@ -37,7 +43,9 @@ test(`the ${LIMIT + 1}th request of an airline within a minute → 429 RATE_LIMI
 
   // Another api process against the same Redis: the airline's budget is already spent there too.
   const intake = new RosterIntake();
-  const replica = createServer(createApiApp(apiDepsOf(stack, { logger: createLogger('replica', 'silent'), rosterIntake: intake })));
+  const replica = createServer(
+    createApiApp(apiDepsOf(stack, { logger: createLogger('replica', 'silent'), rosterIntake: intake })),
+  );
   const port = await listen(replica, 0, '127.0.0.1');
   try {
     expect((await company(`http://127.0.0.1:${port}`, a)).status).toBe(429);
@@ -51,5 +59,8 @@ test(`the ${LIMIT + 1}th request of an airline within a minute → 429 RATE_LIMI
 
 test('operational endpoints and the operator API are not counted', async () => {
   for (let i = 0; i < LIMIT + 2; i++) expect((await http(`${stack.apiUrl}/healthz`)).status).toBe(200);
-  for (let i = 0; i < LIMIT + 2; i++) expect((await http(`${stack.apiUrl}/ops/v1/airlines/${a.airlineId}/settings`, { token: stack.opsToken })).status).toBe(200);
+  for (let i = 0; i < LIMIT + 2; i++)
+    expect(
+      (await http(`${stack.apiUrl}/ops/v1/airlines/${a.airlineId}/settings`, { token: stack.opsToken })).status,
+    ).toBe(200);
 });

@@ -3,7 +3,18 @@
  * with retries left go back to PENDING (one more retry, a `retry N` event by the caller, a task queued), those
  * out of retries stay FAILED and count as failed.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 let stack: Stack;
 
@@ -16,18 +27,32 @@ afterAll(async () => {
 });
 
 it('retries the FAILED bookings with retries left; one out of retries stays FAILED and counts as failed', async () => {
-  const t = await onboard(stack, { name: 'Retry Air', carrier: 'RJ', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
-  const api = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+  const t = await onboard(stack, {
+    name: 'Retry Air',
+    carrier: 'RJ',
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
   await bookingAccount(stack, t, 'one@retry.test', true);
   await contractStations(stack, t, ['JFK']);
-  await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'error', count: 2 } });
+  await http(`${stack.sandboxUrl}/_control/faults`, {
+    method: 'POST',
+    body: { operation: 'hotel.book', outcome: 'error', count: 2 },
+  });
   const one = onePairingRoster({ pairing: 'P100', employee: 'E1', email: 'one@retry.test' });
   const two = onePairingRoster({ pairing: 'P200', employee: 'E2', email: 'two@retry.test' });
-  const res = await api('/crew/schedules', { method: 'POST', body: { ...one, pairings: [...one.pairings, ...two.pairings] } });
+  const res = await api('/crew/schedules', {
+    method: 'POST',
+    body: { ...one, pairings: [...one.pairings, ...two.pairings] },
+  });
   expect(res.status).toBe(202);
   const scheduleId = res.body.schedule_id as string;
   await waitForSchedule(stack, t.accessToken, scheduleId);
-  const hotels = (await allActionItems(stack, t.accessToken, scheduleId)).filter((i: { type: string }) => i.type === 'HOTEL');
+  const hotels = (await allActionItems(stack, t.accessToken, scheduleId)).filter(
+    (i: { type: string }) => i.type === 'HOTEL',
+  );
   const idOf = (pairing: string) => hotels.find((i) => i.anchors.pairing_number === pairing)!.booking_id as string;
   const [retriable, exhausted] = [idOf('P100'), idOf('P200')];
   for (const id of [retriable, exhausted]) expect((await api(`/crew/bookings/${id}`)).body.status).toBe('FAILED');
@@ -39,14 +64,33 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
   expect(job.body).toMatchObject({ retry_job_id: expect.any(String), total: 2, failed: 1 });
   const stayed = (await api(`/crew/bookings/${exhausted}`)).body;
   expect(stayed).toMatchObject({ status: 'FAILED', retry_count: 3 });
-  const rows = await stack.database.db.selectFrom('bookings').select(['booking_id', 'retry_job_id']).where('booking_id', 'in', [retriable, exhausted]).execute();
+  const rows = await stack.database.db
+    .selectFrom('bookings')
+    .select(['booking_id', 'retry_job_id'])
+    .where('booking_id', 'in', [retriable, exhausted])
+    .execute();
   expect(rows.map((r) => r.retry_job_id)).toEqual([job.body.retry_job_id, job.body.retry_job_id]);
 
-  await waitFor(async () => (await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING', 10_000, 'the retry job to finish');
-  expect((await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({ status: 'COMPLETED', total: 2, succeeded: 1, failed: 1 });
+  await waitFor(
+    async () => (await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body.status !== 'RUNNING',
+    10_000,
+    'the retry job to finish',
+  );
+  expect((await api(`/crew/bookings/retry-jobs/${job.body.retry_job_id}`)).body).toMatchObject({
+    status: 'COMPLETED',
+    total: 2,
+    succeeded: 1,
+    failed: 1,
+  });
   expect((await api(`/crew/bookings/${retriable}`)).body).toMatchObject({ status: 'CONFIRMED', retry_count: 1 });
-  const history = (await api(`/crew/bookings/${retriable}/status`)).body.history as { status: string; reason: string; actor: string }[];
+  const history = (await api(`/crew/bookings/${retriable}/status`)).body.history as {
+    status: string;
+    reason: string;
+    actor: string;
+  }[];
   expect(history.map((h) => h.status)).toEqual(['PENDING', 'FAILED', 'PENDING', 'CONFIRMED']);
   expect(history[2]).toMatchObject({ status: 'PENDING', reason: 'retry 1', actor: expect.any(String) });
-  expect((await api(`/crew/bookings/${exhausted}/status`)).body.history.map((h: { status: string }) => h.status)).toEqual(['PENDING', 'FAILED']);
+  expect(
+    (await api(`/crew/bookings/${exhausted}/status`)).body.history.map((h: { status: string }) => h.status),
+  ).toEqual(['PENDING', 'FAILED']);
 });

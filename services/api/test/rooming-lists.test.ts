@@ -13,7 +13,18 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger, roomingLinkKey, signRoomingLink } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { RoomingChannel, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
-import { bookingAccount, http, onboard, onePairingRoster, type Stack, STANDARD_TERMS, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  bookingAccount,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  STANDARD_TERMS,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 jest.setTimeout(120_000);
 
@@ -114,7 +125,8 @@ let hotelId: number;
 let context: BrowserContext;
 let profile: string;
 
-const api = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 
 async function booking(id: string) {
   return (await api(`/crew/bookings/${id}`)).body;
@@ -164,7 +176,14 @@ async function answer(page: Page): Promise<void> {
 beforeAll(async () => {
   inbox = new Inbox();
   await inbox.start();
-  stack = await startStack('rooming_lists', { env: { SMTP_URL: `smtp://127.0.0.1:${inbox.port}`, SMTP_FROM: 'crew-travel@air.test', ROOMING_LEAD_HOURS: '0', ROOMING_POLL_MS: '200' } });
+  stack = await startStack('rooming_lists', {
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${inbox.port}`,
+      SMTP_FROM: 'crew-travel@air.test',
+      ROOMING_LEAD_HOURS: '0',
+      ROOMING_POLL_MS: '200',
+    },
+  });
   // The worker builds links to this stack's api (its port is known only now).
   worker = startWorkerRuntime({
     config: { ...stack.config, publicApiUrl: stack.apiUrl },
@@ -182,7 +201,18 @@ beforeAll(async () => {
     method: 'PUT',
     body: {
       bases: [
-        { base_station: 'JFK', hotels: [{ property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', reservations_email: 'reservations@crewinn.test', ...STANDARD_TERMS }] },
+        {
+          base_station: 'JFK',
+          hotels: [
+            {
+              property_id: 'CREWINN-JFK',
+              chain: 'Crew Inns',
+              name: 'Crew Inn JFK',
+              reservations_email: 'reservations@crewinn.test',
+              ...STANDARD_TERMS,
+            },
+          ],
+        },
       ],
     },
   });
@@ -190,12 +220,22 @@ beforeAll(async () => {
   const hotel = cfg.body.bases[0].hotels[0];
   expect(hotel).toMatchObject({ handler_type: 'DIRECT', reservations_email: 'reservations@crewinn.test' });
   hotelId = hotel.hotel_config_id;
-  const contract = await api(`/crew/config/hotels/${hotelId}/contracts`, { method: 'POST', body: { contract_number: 'CI-2027', contract_from: '2027-01-01', contract_to: '2027-12-31' } });
+  const contract = await api(`/crew/config/hotels/${hotelId}/contracts`, {
+    method: 'POST',
+    body: { contract_number: 'CI-2027', contract_from: '2027-01-01', contract_to: '2027-12-31' },
+  });
   await api(`/crew/config/hotels/${hotelId}/contracts/${contract.body.contract_id}/rates`, {
     method: 'PUT',
-    body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } }] },
+    body: {
+      rate_periods: [
+        { effective_from: '2027-01-01', effective_to: '2027-12-31', rate: { amount: 150, currency: 'USD' } },
+      ],
+    },
   });
-  const req = await api('/crew/config/hotels/change-requests', { method: 'POST', body: { contract_id: contract.body.contract_id, intent: 'ENABLE' } });
+  const req = await api('/crew/config/hotels/change-requests', {
+    method: 'POST',
+    body: { contract_id: contract.body.contract_id, intent: 'ENABLE' },
+  });
   await http(`${stack.apiUrl}/ops/v1/change-requests/${req.body.request_id}/decide`, {
     method: 'POST',
     token: stack.opsToken,
@@ -206,7 +246,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -234,13 +283,34 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     expect(mail.to).toBe('reservations@crewinn.test');
     expect(mail.subject).toContain('Rooming list 2027-03-10 v1');
     const rows = csvRows(mail.csv);
-    expect(rows[0]).toEqual(['row_ref', 'change', 'crew_name', 'rank', 'check_in_local', 'check_out_local', 'pairing_number', 'booking_reference']);
+    expect(rows[0]).toEqual([
+      'row_ref',
+      'change',
+      'crew_name',
+      'rank',
+      'check_in_local',
+      'check_out_local',
+      'pairing_number',
+      'booking_reference',
+    ]);
     expect(rows).toHaveLength(2);
     rowRef = rows[1]![0]!;
-    expect(rows[1]).toEqual([rowRef, 'NEW', 'Ada Lovelace', 'CA', '2027-03-10T15:00:00-05:00', '2027-03-11T09:00:00-05:00', 'P100', bookingId]);
+    expect(rows[1]).toEqual([
+      rowRef,
+      'NEW',
+      'Ada Lovelace',
+      'CA',
+      '2027-03-10T15:00:00-05:00',
+      '2027-03-11T09:00:00-05:00',
+      'P100',
+      bookingId,
+    ]);
     expect(mail.text).toContain(`[NEW] ${rowRef}`);
     const b = await waitForBooking(bookingId, (x) => x.hotel.rooming_status === 'SENT');
-    expect(b).toMatchObject({ status: 'PENDING', hotel: { handler_type: 'DIRECT', rooming_ref: rowRef, rooming_marking: 'NEW', rooming_list_version: 1 } });
+    expect(b).toMatchObject({
+      status: 'PENDING',
+      hotel: { handler_type: 'DIRECT', rooming_ref: rowRef, rooming_marking: 'NEW', rooming_list_version: 1 },
+    });
     expect(b.hotel.supplier_ref).toBeUndefined();
     // Nothing went to the GDS supplier.
     expect((await http(`${stack.sandboxUrl}/_control/reservations`)).body.reservations).toEqual([]);
@@ -255,12 +325,26 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     expect(await page.textContent('body')).toContain('This list was answered');
     await page.close();
     const b = await booking(bookingId);
-    expect(b).toMatchObject({ status: 'CONFIRMED', hotel: { confirmation_number: 'CI-4711', rooming_status: 'CONFIRMED' } });
+    expect(b).toMatchObject({
+      status: 'CONFIRMED',
+      hotel: { confirmation_number: 'CI-4711', rooming_status: 'CONFIRMED' },
+    });
     const lists = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists;
     expect(lists).toHaveLength(1);
-    expect(lists[0]).toMatchObject({ night: '2027-03-10', version: 1, status: 'ANSWERED', recipient: 'reservations@crewinn.test', sends: 1 });
+    expect(lists[0]).toMatchObject({
+      night: '2027-03-10',
+      version: 1,
+      status: 'ANSWERED',
+      recipient: 'reservations@crewinn.test',
+      sends: 1,
+    });
     expect(lists[0].opened_at).not.toBeNull();
-    expect(lists[0].rows[0]).toMatchObject({ row_ref: rowRef, marking: 'NEW', state: 'CONFIRMED', hotel_confirmation_number: 'CI-4711' });
+    expect(lists[0].rows[0]).toMatchObject({
+      row_ref: rowRef,
+      marking: 'NEW',
+      state: 'CONFIRMED',
+      hotel_confirmation_number: 'CI-4711',
+    });
   });
 
   test('a later roster moving the stay sends an AMENDED row with the same reference; the hotel’s confirmation makes it MODIFIED', async () => {
@@ -277,7 +361,10 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     await page.fill(`tr[data-row-ref="${rowRef}"] input[type="text"] >> nth=0`, 'CI-4711-A');
     await answer(page);
     await page.close();
-    expect(await booking(bookingId)).toMatchObject({ status: 'MODIFIED', hotel: { confirmation_number: 'CI-4711-A', rooming_marking: 'AMENDED', rooming_list_version: 2 } });
+    expect(await booking(bookingId)).toMatchObject({
+      status: 'MODIFIED',
+      hotel: { confirmation_number: 'CI-4711-A', rooming_marking: 'AMENDED', rooming_list_version: 2 },
+    });
   });
 
   test('a DELETE sends a CANCELLED row, confirmed the same way → CANCELLED', async () => {
@@ -290,7 +377,10 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     await page.fill('input[name="list_number"]', 'CX-99');
     await answer(page);
     await page.close();
-    expect(await booking(bookingId)).toMatchObject({ status: 'CANCELLED', hotel: { confirmation_number: 'CX-99', rooming_status: 'CONFIRMED' } });
+    expect(await booking(bookingId)).toMatchObject({
+      status: 'CANCELLED',
+      hotel: { confirmation_number: 'CX-99', rooming_status: 'CONFIRMED' },
+    });
     // Three versions of that night's list, all kept.
     const lists = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists;
     expect(lists.map((l: any) => [l.version, l.status, l.rows[0].marking])).toEqual([
@@ -302,7 +392,9 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
 
   test('a rejected row lands NEEDS_REVIEW with the hotel’s reason', async () => {
     const before = inbox.mails.length;
-    const { bookings } = await submit(onePairingRoster({ pairing: 'P200', employee: 'E2', email: 'grace@crew.test', day1: '2027-04-02' }));
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P200', employee: 'E2', email: 'grace@crew.test', day1: '2027-04-02' }),
+    );
     const mail = await inbox.waitFor(before + 1);
     const page = await openPage(mail.link);
     await page.check('input[type="checkbox"]');
@@ -324,16 +416,30 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const [body] = token.split('.');
     const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
     const key = roomingLinkKey(stack.opsToken);
-    const expired = signRoomingLink(key, { list_id: claims.l, hotel_config_id: claims.h, version: claims.v, exp: Math.floor(Date.now() / 1000) - 60 });
+    const expired = signRoomingLink(key, {
+      list_id: claims.l,
+      hotel_config_id: claims.h,
+      version: claims.v,
+      exp: Math.floor(Date.now() / 1000) - 60,
+    });
     const page = await context.newPage();
     expect((await page.goto(`${stack.apiUrl}/hotel/rooming-lists/${expired}`))?.status()).toBe(410);
     expect(await page.textContent('h1')).toBe('This link has expired');
     await page.close();
     // A genuine signature on another version of the list is not this list's link.
-    const otherVersion = signRoomingLink(key, { list_id: claims.l, hotel_config_id: claims.h, version: claims.v + 1, exp: Math.floor(Date.now() / 1000) + 600 });
+    const otherVersion = signRoomingLink(key, {
+      list_id: claims.l,
+      hotel_config_id: claims.h,
+      version: claims.v + 1,
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
     expect((await http(`${stack.apiUrl}/hotel/rooming-lists/${otherVersion}`)).status).toBe(404);
     // The form without the page's anti-forgery field.
-    const forged = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'list_number=X' });
+    const forged = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'list_number=X',
+    });
     expect(forged.status).toBe(403);
     // The link is a credential: the api's request log keeps its claims part, never its signature.
     const signature = token.split('.')[1]!;
@@ -345,12 +451,16 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     const port = inbox.port;
     await inbox.stop();
     const before = inbox.mails.length;
-    const { bookings } = await submit(onePairingRoster({ pairing: 'P300', employee: 'E3', email: 'alan@crew.test', day1: '2027-05-05' }));
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P300', employee: 'E3', email: 'alan@crew.test', day1: '2027-05-05' }),
+    );
     const id = bookings[0].booking_id;
     // The task is done (the schedule completed), the list waits with the mail server's error.
     const waiting = await waitFor(
       async () => {
-        const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+        const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+          (l: any) => l.night === '2027-05-05',
+        );
         return list?.send_attempts >= 2 && list;
       },
       10_000,
@@ -364,14 +474,20 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     expect(mail.subject).toContain('2027-05-05 v1');
     const rowRef = csvRows(mail.csv)[1]![0];
     await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
-    const sent = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+    const sent = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+      (l: any) => l.night === '2027-05-05',
+    );
     expect(sent).toMatchObject({ status: 'SENT', sends: 1, last_error: null });
 
     // Resend, with the operator CLI: the same version, the same row reference (no second room at the hotel).
-    const cli = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', 'resend-rooming-list', sent.list_id], {
-      cwd: join(__dirname, '..', '..', '..'),
-      env: { ...process.env, API_URL: stack.apiUrl, OPS_TOKEN: stack.opsToken },
-    });
+    const cli = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/ops.ts', 'resend-rooming-list', sent.list_id],
+      {
+        cwd: join(__dirname, '..', '..', '..'),
+        env: { ...process.env, API_URL: stack.apiUrl, OPS_TOKEN: stack.opsToken },
+      },
+    );
     expect(JSON.parse(cli.stdout)).toMatchObject({ list_id: sent.list_id, version: 1 });
     const again = await inbox.waitFor(before + 2);
     expect(again.subject).toContain('2027-05-05 v1 (resent)');
@@ -381,7 +497,10 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
         .map((r) => r[0]),
     ).toEqual([rowRef]);
     // The worker records a send once the mail server has taken it; then a pass sends nothing more.
-    const listOf0505 = async () => (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-05-05');
+    const listOf0505 = async () =>
+      (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+        (l: any) => l.night === '2027-05-05',
+      );
     await waitFor(async () => (await listOf0505()).sends >= 2, 10_000, 'the resend to be recorded');
     await roomingPass();
     expect(inbox.mails).toHaveLength(before + 2);
@@ -392,7 +511,9 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
 
   test('no answer by the deadline: the list EXPIRES and its stays land NEEDS_REVIEW; the page takes no late answer', async () => {
     const before = inbox.mails.length;
-    const { bookings } = await submit(onePairingRoster({ pairing: 'P400', employee: 'E4', email: 'kat@crew.test', day1: '2027-06-06' }));
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P400', employee: 'E4', email: 'kat@crew.test', day1: '2027-06-06' }),
+    );
     const id = bookings[0].booking_id;
     const mail = await inbox.waitFor(before + 1);
     await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
@@ -409,7 +530,9 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     expect(b.status).toBe('NEEDS_REVIEW');
     expect(b.review_reason).toMatch(/the hotel did not answer the rooming list by \d{4}-/);
     expect(b.hotel.rooming_status).toBe('EXPIRED');
-    const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-06-06');
+    const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+      (l: any) => l.night === '2027-06-06',
+    );
     expect(list).toMatchObject({ status: 'EXPIRED', rows: [{ state: 'EXPIRED' }] });
     const page = await openPage(mail.link);
     expect(await page.textContent('body')).toContain('not answered in time');
@@ -419,20 +542,41 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
 
   test('a DIRECT hotel without reservations_email is not booked automatically: NEEDS_REVIEW saying so, no e-mail', async () => {
     const hotel = { property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', ...STANDARD_TERMS };
-    expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [hotel] }] } })).status).toBe(200);
+    expect(
+      (await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [hotel] }] } }))
+        .status,
+    ).toBe(200);
     const before = inbox.mails.length;
-    const { bookings } = await submit(onePairingRoster({ pairing: 'P500', employee: 'E5', email: 'lin@crew.test', day1: '2027-07-07' }));
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P500', employee: 'E5', email: 'lin@crew.test', day1: '2027-07-07' }),
+    );
     expect(bookings[0]).toMatchObject({ status: 'NEEDS_REVIEW' });
     expect(bookings[0].review_reason).toContain('reservations_email');
     await roomingPass();
     expect(inbox.mails).toHaveLength(before);
     // An e-mail that is not one is refused.
-    expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [{ ...hotel, reservations_email: 'not-an-email' }] }] } })).status).toBe(422);
+    expect(
+      (
+        await api('/crew/config/hotels', {
+          method: 'PUT',
+          body: { bases: [{ base_station: 'JFK', hotels: [{ ...hotel, reservations_email: 'not-an-email' }] }] },
+        })
+      ).status,
+    ).toBe(422);
   });
 
   test('batching: a P4 stay waits for the list sent ROOMING_LEAD_HOURS before the night; a P2 request for that night sends it at once, both rows in one e-mail', async () => {
-    const hotel = { property_id: 'CREWINN-JFK', chain: 'Crew Inns', name: 'Crew Inn JFK', reservations_email: 'reservations@crewinn.test', ...STANDARD_TERMS };
-    expect((await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [hotel] }] } })).status).toBe(200);
+    const hotel = {
+      property_id: 'CREWINN-JFK',
+      chain: 'Crew Inns',
+      name: 'Crew Inn JFK',
+      reservations_email: 'reservations@crewinn.test',
+      ...STANDARD_TERMS,
+    };
+    expect(
+      (await api('/crew/config/hotels', { method: 'PUT', body: { bases: [{ base_station: 'JFK', hotels: [hotel] }] } }))
+        .status,
+    ).toBe(200);
     await worker.close();
     worker = startWorkerRuntime({
       config: { ...stack.config, publicApiUrl: stack.apiUrl, roomingLeadHours: 72 },
@@ -441,12 +585,26 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
       suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl, responseTimeoutMs: 2000 }),
     });
     const before = inbox.mails.length;
-    const { status, bookings } = await submit(onePairingRoster({ pairing: 'P600', employee: 'E6', email: 'max@crew.test', day1: '2027-08-08' }));
+    const { status, bookings } = await submit(
+      onePairingRoster({ pairing: 'P600', employee: 'E6', email: 'max@crew.test', day1: '2027-08-08' }),
+    );
     expect(status.poll_recommended).toBe(false);
-    const night = async () => (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find((l: any) => l.night === '2027-08-08');
+    const night = async () =>
+      (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+        (l: any) => l.night === '2027-08-08',
+      );
     // Check-in 2027-08-08T15:00-05:00 = 20:00Z; the list is due 72 h before.
-    expect(await night()).toMatchObject({ status: 'QUEUED', version: 1, due_at: '2027-08-05T20:00:00.000Z', sends: 0, send_attempts: 0 });
-    expect(await booking(bookings[0].booking_id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'QUEUED' } });
+    expect(await night()).toMatchObject({
+      status: 'QUEUED',
+      version: 1,
+      due_at: '2027-08-05T20:00:00.000Z',
+      sends: 0,
+      send_attempts: 0,
+    });
+    expect(await booking(bookings[0].booking_id)).toMatchObject({
+      status: 'PENDING',
+      hotel: { rooming_status: 'QUEUED' },
+    });
     await roomingPass();
     expect(inbox.mails).toHaveLength(before);
 
@@ -470,6 +628,9 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     );
     await waitForBooking(req.body.booking_id, (b) => b.hotel?.rooming_status === 'SENT');
     expect(await night()).toMatchObject({ status: 'SENT', version: 1, sends: 1 });
-    expect(await booking(bookings[0].booking_id)).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'SENT', rooming_list_version: 1 } });
+    expect(await booking(bookings[0].booking_id)).toMatchObject({
+      status: 'PENDING',
+      hotel: { rooming_status: 'SENT', rooming_list_version: 1 },
+    });
   });
 });

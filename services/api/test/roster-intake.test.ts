@@ -19,7 +19,13 @@ describe('RosterIntake', () => {
   afterAll(() => intake.close());
   const roster = onePairingRoster();
   const text = JSON.stringify(roster);
-  const summary = { external_ref: 'roster-1', as_of: null, schedule_start_date: roster.schedule_start_date, schedule_end_date: roster.schedule_end_date, pairing_count: 1 };
+  const summary = {
+    external_ref: 'roster-1',
+    as_of: null,
+    schedule_start_date: roster.schedule_start_date,
+    schedule_end_date: roster.schedule_end_date,
+    pairing_count: 1,
+  };
 
   test('start() resolves once the thread has compiled its validator; each upload gets its own answer', async () => {
     await intake.start();
@@ -31,7 +37,10 @@ describe('RosterIntake', () => {
     expect(ok).toEqual({ kind: 'ok', summary, compressed: expect.any(Buffer) });
     if (ok.kind === 'ok') expect(gunzipSync(ok.compressed).toString()).toBe(text);
     expect(malformed).toEqual({ kind: 'malformed' });
-    expect(invalid).toEqual({ kind: 'invalid', issues: [{ field: '/schedule_end_date', issue: 'must be a valid date' }] });
+    expect(invalid).toEqual({
+      kind: 'invalid',
+      issues: [{ field: '/schedule_end_date', issue: 'must be a valid date' }],
+    });
     expect(intake.inFlight).toBe(0);
   });
 
@@ -40,20 +49,28 @@ describe('RosterIntake', () => {
     const fromGzip = await intake.check(chunked(gz, 100), { encoding: 'gzip', limit: LIMIT, length: gz.byteLength });
     expect(fromGzip).toMatchObject({ kind: 'ok', summary });
     if (fromGzip.kind === 'ok') expect(fromGzip.compressed.equals(gz)).toBe(true);
-    const fromDeflate = await intake.check(chunked(deflateSync(text), 100), { encoding: 'deflate', limit: LIMIT, length: null });
+    const fromDeflate = await intake.check(chunked(deflateSync(text), 100), {
+      encoding: 'deflate',
+      limit: LIMIT,
+      length: null,
+    });
     expect(fromDeflate).toMatchObject({ kind: 'ok', summary });
     if (fromDeflate.kind === 'ok') expect(gunzipSync(fromDeflate.compressed).toString()).toBe(text);
   });
 
   test('a broken gzip stream is unreadable', async () => {
     const broken = gzipSync(text).subarray(0, 40);
-    expect(await intake.check(chunked(broken), { encoding: 'gzip', limit: LIMIT, length: null })).toEqual({ kind: 'unreadable' });
+    expect(await intake.check(chunked(broken), { encoding: 'gzip', limit: LIMIT, length: null })).toEqual({
+      kind: 'unreadable',
+    });
   });
 
   test('the limit applies to the decoded size: a small gzip of a big body is too large', async () => {
     const bomb = gzipSync(Buffer.alloc(LIMIT + 1, 32));
     expect(bomb.byteLength).toBeLessThan(LIMIT / 100);
-    expect(await intake.check(chunked(bomb), { encoding: 'gzip', limit: LIMIT, length: bomb.byteLength })).toEqual({ kind: 'too_large' });
+    expect(await intake.check(chunked(bomb), { encoding: 'gzip', limit: LIMIT, length: bomb.byteLength })).toEqual({
+      kind: 'too_large',
+    });
   });
 
   test('a plain body over the limit is refused while it arrives: reading stops', async () => {

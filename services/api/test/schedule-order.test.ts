@@ -1,5 +1,14 @@
 import { sql } from '@crew/db';
-import { http, type HttpResult, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import {
+  http,
+  type HttpResult,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitForSchedule,
+} from '@crew/test-support';
 
 // Issue 16 defect 6: concurrent posts of one airline must get received_at values in the order the service
 // lists and processes them.
@@ -7,12 +16,20 @@ let stack: Stack;
 let t: Tenant;
 
 beforeAll(async () => {
-  stack = await startStack('schedule_order', { worker: true, now: () => new Date('2027-03-01T00:00:00Z'), env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  t = await onboard(stack, { scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+  stack = await startStack('schedule_order', {
+    worker: true,
+    now: () => new Date('2027-03-01T00:00:00Z'),
+    env: { RATE_LIMIT_PER_MINUTE: '100000' },
+  });
+  t = await onboard(stack, {
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
 });
 afterAll(() => stack.close());
 
-const submit = (body: unknown) => http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body });
+const submit = (body: unknown) =>
+  http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body });
 
 /** Pairs of neighbours (in the given order) whose values go backwards (or repeat, when strict). */
 function inversions<T>(rows: T[], value: (r: T) => string, label: (r: T) => string, strict: boolean): string[] {
@@ -27,7 +44,9 @@ function inversions<T>(rows: T[], value: (r: T) => string, label: (r: T) => stri
 it('received_at order == listing order == processing order for 3 rounds of 20 concurrent posts of one airline', async () => {
   const accepted: { schedule_id: string; received_at: string }[] = [];
   for (let round = 0; round < 3; round++) {
-    const res = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(onePairingRoster({ pairing: `ORD${round}-${i}` }))));
+    const res = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => submit(onePairingRoster({ pairing: `ORD${round}-${i}` }))),
+    );
     for (const r of res) expect(r.status).toBe(202);
     accepted.push(...res.map((r) => r.body));
   }
@@ -37,7 +56,10 @@ it('received_at order == listing order == processing order for 3 rounds of 20 co
   const listed: { schedule_id: string; received_at: string; started_at: string }[] = [];
   let cursor: string | null = null;
   do {
-    const page: HttpResult = await http(`${stack.apiUrl}/api/v1/crew/schedules?limit=25${cursor ? `&cursor=${cursor}` : ''}`, { token: t.accessToken });
+    const page: HttpResult = await http(
+      `${stack.apiUrl}/api/v1/crew/schedules?limit=25${cursor ? `&cursor=${cursor}` : ''}`,
+      { token: t.accessToken },
+    );
     expect(page.status).toBe(200);
     listed.push(...page.body.schedules);
     cursor = page.body.next_cursor;
@@ -66,7 +88,8 @@ it('received_at order == listing order == processing order for 3 rounds of 20 co
   ).toEqual([]);
 
   // As stored (microseconds): the processing order (seq, started_at) and received_at strictly agree.
-  const us = (c: 'received_at' | 'started_at') => sql<string>`to_char(${sql.ref(c)} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')`;
+  const us = (c: 'received_at' | 'started_at') =>
+    sql<string>`to_char(${sql.ref(c)} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')`;
   const stored = await stack.database.db
     .selectFrom('schedules')
     .select(['schedule_id', 'seq', us('received_at').as('received'), us('started_at').as('started')])

@@ -1,6 +1,15 @@
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { allActionItems, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitForSchedule,
+} from '@crew/test-support';
 
 let stack: Stack;
 let t: Tenant;
@@ -12,14 +21,19 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const submit = (body: unknown, tenant = t) => http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: tenant.accessToken, body });
+const submit = (body: unknown, tenant = t) =>
+  http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: tenant.accessToken, body });
 const get = (path: string, tenant = t) => http(`${stack.apiUrl}/api/v1${path}`, { token: tenant.accessToken });
 
 async function submitAndWait(body: unknown, tenant = t) {
   const res = await submit(body, tenant);
   expect(res.status).toBe(202);
   const status = await waitForSchedule(stack, tenant.accessToken, res.body.schedule_id);
-  return { id: res.body.schedule_id as string, status, items: await allActionItems(stack, tenant.accessToken, res.body.schedule_id) };
+  return {
+    id: res.body.schedule_id as string,
+    status,
+    items: await allActionItems(stack, tenant.accessToken, res.body.schedule_id),
+  };
 }
 
 describe('POST /crew/schedules', () => {
@@ -42,7 +56,11 @@ describe('POST /crew/schedules', () => {
   it.each([
     ['an empty pairings array', (r: any) => ({ ...r, pairings: [] }), '/pairings'],
     ['an end before the start', (r: any) => ({ ...r, schedule_end_date: '2027-03-01' }), '/schedule_end_date'],
-    ['a bad airport', (r: any) => ({ ...r, pairings: [{ ...r.pairings[0], origin_base: 'LONDON' }] }), '/pairings/0/origin_base'],
+    [
+      'a bad airport',
+      (r: any) => ({ ...r, pairings: [{ ...r.pairings[0], origin_base: 'LONDON' }] }),
+      '/pairings/0/origin_base',
+    ],
     [
       'an unknown activity code',
       (r: any) => {
@@ -60,7 +78,12 @@ describe('POST /crew/schedules', () => {
   });
 
   it('answers 400 on malformed JSON and 403 without schedules:write', async () => {
-    const bad = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, raw: '{"pairings": [', headers: { 'content-type': 'application/json' } });
+    const bad = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+      method: 'POST',
+      token: t.accessToken,
+      raw: '{"pairings": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('INVALID_REQUEST');
     const noScope = await onboard(stack, { name: 'No Sched Air', carrier: 'NS' });
@@ -70,10 +93,20 @@ describe('POST /crew/schedules', () => {
 
 describe('the roster body (read, decoded and checked in the intake thread)', () => {
   const post = (raw: string | Buffer, headers: Record<string, string>, tenant = t) =>
-    http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: tenant.accessToken, raw, headers: { 'content-type': 'application/json', ...headers } });
+    http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+      method: 'POST',
+      token: tenant.accessToken,
+      raw,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   it('a gzip-encoded roster is processed like the plain one: the plain resubmission of the same roster yields nothing', async () => {
-    const tenant = await onboard(stack, { name: 'Gzip Air', carrier: 'GZ', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Gzip Air',
+      carrier: 'GZ',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const roster = onePairingRoster({ pairing: 'GZ1' });
     const res = await post(gzipSync(JSON.stringify(roster)), { 'content-encoding': 'gzip' }, tenant);
     expect(res.status).toBe(202);
@@ -91,7 +124,9 @@ describe('the roster body (read, decoded and checked in the intake thread)', () 
     expect(raw.length).toBeGreaterThan(4_000_000);
     const res = await post(raw, {});
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: '/pairings/3999/origin_base', issue: 'must match pattern "^[A-Z]{3}$"' }]);
+    expect(res.body.error.details).toEqual([
+      { field: '/pairings/3999/origin_base', issue: 'must match pattern "^[A-Z]{3}$"' },
+    ]);
   });
 
   it('415 for another media type or an unsupported Content-Encoding; 400 for a broken gzip stream', async () => {
@@ -109,7 +144,14 @@ describe('the roster body (read, decoded and checked in the intake thread)', () 
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
         url,
-        { method: 'POST', headers: { authorization: `Bearer ${t.accessToken}`, 'content-type': 'application/json', 'content-length': String(256 * 1024 * 1024 + 1) } },
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${t.accessToken}`,
+            'content-type': 'application/json',
+            'content-length': String(256 * 1024 * 1024 + 1),
+          },
+        },
         (res) => {
           let body = '';
           res.on('data', (d: Buffer) => (body += d.toString()));
@@ -130,7 +172,12 @@ describe('the roster body (read, decoded and checked in the intake thread)', () 
 
 describe('the diff over HTTP', () => {
   it('a schedule still QUEUED or PROCESSING reports no items: they only exist once its write moved it out of PROCESSING', async () => {
-    const tenant = await onboard(stack, { name: 'Undone Air', carrier: 'UD', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Undone Air',
+      carrier: 'UD',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const { id, status, items } = await submitAndWait(onePairingRoster({ pairing: 'UNDONE1' }), tenant);
     expect(items).toHaveLength(2);
     const setStatus = (to: string) =>
@@ -139,24 +186,45 @@ describe('the diff over HTTP', () => {
         .set({ status: to as 'QUEUED' })
         .where('schedule_id', '=', id)
         .execute();
-    const summaries = async () => [(await get(`/crew/schedules/${id}/processing-status`, tenant)).body, (await get(`/crew/schedules/${id}`, tenant)).body.summary];
+    const summaries = async () => [
+      (await get(`/crew/schedules/${id}/processing-status`, tenant)).body,
+      (await get(`/crew/schedules/${id}`, tenant)).body.summary,
+    ];
     // Its rows stay where the write left them: were they still uncommitted, a poll would find none either.
     for (const unprocessed of ['QUEUED', 'PROCESSING']) {
       await setStatus(unprocessed);
       const [progress, detail] = await summaries();
-      expect(progress).toMatchObject({ status: unprocessed, poll_recommended: true, summary: { action_items_total: 0, action_items_pending_review: 0, audit_events: 0 } });
+      expect(progress).toMatchObject({
+        status: unprocessed,
+        poll_recommended: true,
+        summary: { action_items_total: 0, action_items_pending_review: 0, audit_events: 0 },
+      });
       expect(detail).toMatchObject({ action_items_total: 0, action_items_pending_review: 0 });
     }
     await setStatus(status.status);
     const [progress, detail] = await summaries();
-    expect(progress).toMatchObject({ status: status.status, poll_recommended: false, summary: { action_items_total: 2 } });
+    expect(progress).toMatchObject({
+      status: status.status,
+      poll_recommended: false,
+      summary: { action_items_total: 2 },
+    });
     expect(detail).toMatchObject({ action_items_total: 2 });
   });
 
   it('one pairing with a layover and a DH leg → one NEW_LAYOVER and one NEW_DEADHEAD with the right anchors; resubmitting it yields nothing', async () => {
-    const tenant = await onboard(stack, { name: 'Diff Air', carrier: 'DF', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Diff Air',
+      carrier: 'DF',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const first = await submitAndWait(onePairingRoster(), tenant);
-    expect(first.status).toMatchObject({ status: 'COMPLETED', poll_recommended: false, flight_tasks_pending: 0, error: null });
+    expect(first.status).toMatchObject({
+      status: 'COMPLETED',
+      poll_recommended: false,
+      flight_tasks_pending: 0,
+      error: null,
+    });
     expect(first.items.map((i) => i.classification).sort()).toEqual(['NEW_DEADHEAD', 'NEW_LAYOVER']);
     const hotel = first.items.find((i) => i.type === 'HOTEL');
     const flight = first.items.find((i) => i.type === 'FLIGHT')!;
@@ -190,7 +258,12 @@ describe('the diff over HTTP', () => {
   });
 
   it('a changed leg_sequence → one DEADHEAD_CANCELLED and one NEW_DEADHEAD', async () => {
-    const tenant = await onboard(stack, { name: 'Seq Air', carrier: 'SQ', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Seq Air',
+      carrier: 'SQ',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     await submitAndWait(onePairingRoster(), tenant);
     const changed = await submitAndWait(onePairingRoster({ legSequence: 2 }), tenant);
     expect(changed.items.map((i) => i.classification).sort()).toEqual(['DEADHEAD_CANCELLED', 'NEW_DEADHEAD']);
@@ -200,7 +273,12 @@ describe('the diff over HTTP', () => {
   });
 
   it('a leg whose duty_date disagrees with its departure date produces nothing', async () => {
-    const tenant = await onboard(stack, { name: 'Drop Air', carrier: 'DR', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Drop Air',
+      carrier: 'DR',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const roster = onePairingRoster();
     const p = roster.pairings[0]!;
     p.duty_periods[0]!.layover = undefined;
@@ -216,9 +294,15 @@ describe('the diff over HTTP', () => {
 
 describe('read endpoints', () => {
   it('lists schedules newest first, visiting each exactly once across pages, with total_results', async () => {
-    const tenant = await onboard(stack, { name: 'List Air', carrier: 'LI', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'List Air',
+      carrier: 'LI',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await submit(onePairingRoster({ pairing: `L${i}` }), tenant)).body.schedule_id);
+    for (let i = 0; i < 7; i++)
+      ids.push((await submit(onePairingRoster({ pairing: `L${i}` }), tenant)).body.schedule_id);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -237,9 +321,16 @@ describe('read endpoints', () => {
   });
 
   it('actions.csv has a header and one RFC 4180 row per action item', async () => {
-    const tenant = await onboard(stack, { name: 'Csv Air', carrier: 'CS', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Csv Air',
+      carrier: 'CS',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const r = await submitAndWait(onePairingRoster(), tenant);
-    const res = await fetch(`${stack.apiUrl}/api/v1/crew/schedules/${r.id}/actions.csv`, { headers: { authorization: `Bearer ${tenant.accessToken}` } });
+    const res = await fetch(`${stack.apiUrl}/api/v1/crew/schedules/${r.id}/actions.csv`, {
+      headers: { authorization: `Bearer ${tenant.accessToken}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     const lines = (await res.text()).trimEnd().split('\r\n');
@@ -247,11 +338,17 @@ describe('read endpoints', () => {
       'action_id,schedule_id,source,type,subtype,classification,priority,disposition,auto_eligible,anchors.employee_id,anchors.pairing_number,anchors.duty_date,anchors.traveller_email,source_rows.day1_row,source_rows.day2_row,booking_id,flight_options_url,recommended_action,created_at',
     );
     expect(lines.length).toBe(1 + r.items.length);
-    for (const item of r.items) expect(lines.some((l) => l.startsWith(`${item.action_id},${r.id},SCHEDULE_DIFF,${item.type}`))).toBe(true);
+    for (const item of r.items)
+      expect(lines.some((l) => l.startsWith(`${item.action_id},${r.id},SCHEDULE_DIFF,${item.type}`))).toBe(true);
   });
 
   it('another airline’s schedule is 404 everywhere', async () => {
-    const tenant = await onboard(stack, { name: 'Private Air', carrier: 'PR', scopes: SCHEDULE_SCOPES, settings: { schedules_access: true } });
+    const tenant = await onboard(stack, {
+      name: 'Private Air',
+      carrier: 'PR',
+      scopes: SCHEDULE_SCOPES,
+      settings: { schedules_access: true },
+    });
     const r = await submitAndWait(onePairingRoster(), tenant);
     for (const path of ['', '/processing-status', '/action-items', '/audit-events', '/actions.csv']) {
       const res = await get(`/crew/schedules/${r.id}${path}`);
@@ -259,6 +356,8 @@ describe('read endpoints', () => {
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
     expect((await get('/crew/schedules/not-a-uuid')).status).toBe(404);
-    expect((await get('/crew/schedules')).body.schedules.map((s: { schedule_id: string }) => s.schedule_id)).not.toContain(r.id);
+    expect(
+      (await get('/crew/schedules')).body.schedules.map((s: { schedule_id: string }) => s.schedule_id),
+    ).not.toContain(r.id);
   });
 });

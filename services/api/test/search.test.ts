@@ -8,7 +8,15 @@ beforeAll(async () => {
   stack = await startStack('search', { now: () => new Date('2027-02-01T00:00:00Z') });
   t = await onboard(stack);
   // Every cabin may be offered (flight-options.test.ts covers how the flight config filters and orders them).
-  expect((await http(`${stack.apiUrl}/api/v1/crew/config/flights`, { method: 'PUT', token: t.accessToken, body: { preferred_cabin: 'FIRST' } })).status).toBe(200);
+  expect(
+    (
+      await http(`${stack.apiUrl}/api/v1/crew/config/flights`, {
+        method: 'PUT',
+        token: t.accessToken,
+        body: { preferred_cabin: 'FIRST' },
+      })
+    ).status,
+  ).toBe(200);
 });
 afterAll(() => stack.close());
 
@@ -36,7 +44,9 @@ describe('GET /hotels', () => {
   it('unions filters, de-duplicates on property_id and sorts by it; name and city match partially, case-insensitively', async () => {
     const byAirport = (await get('/hotels?airport_code=lhr')).body.hotels;
     const lhrCity = byAirport[0].city as string;
-    const union = (await get(`/hotels?airport_code=LHR&city=${encodeURIComponent(lhrCity.slice(0, 3).toLowerCase())}&limit=200`)).body.hotels;
+    const union = (
+      await get(`/hotels?airport_code=LHR&city=${encodeURIComponent(lhrCity.slice(0, 3).toLowerCase())}&limit=200`)
+    ).body.hotels;
     const ids = union.map((h: { property_id: string }) => h.property_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
@@ -49,7 +59,9 @@ describe('GET /hotels', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { hotels: { property_id: string }[]; next_cursor: string | null } } = await get(`/hotels?name=ho&limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { body: { hotels: { property_id: string }[]; next_cursor: string | null } } = await get(
+        `/hotels?name=ho&limit=4${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...res.body.hotels.map((h) => h.property_id));
       cursor = res.body.next_cursor;
     } while (cursor);
@@ -76,9 +88,14 @@ describe('GET /crew/flight-options', () => {
   });
 
   it('drops options arriving after arrive_by', async () => {
-    const all = (await get('/crew/flight-options?from_airport=CDG&to_airport=FRA&date=2027-03-01&limit=200')).body.options;
+    const all = (await get('/crew/flight-options?from_airport=CDG&to_airport=FRA&date=2027-03-01&limit=200')).body
+      .options;
     const cut = all[Math.floor(all.length / 2)].arr_time;
-    const some = (await get(`/crew/flight-options?from_airport=CDG&to_airport=FRA&date=2027-03-01&limit=200&arrive_by=${encodeURIComponent(cut)}`)).body.options;
+    const some = (
+      await get(
+        `/crew/flight-options?from_airport=CDG&to_airport=FRA&date=2027-03-01&limit=200&arrive_by=${encodeURIComponent(cut)}`,
+      )
+    ).body.options;
     expect(some.length).toBeGreaterThan(0);
     expect(some.length).toBeLessThan(all.length);
     for (const o of some) expect(Date.parse(o.arr_time)).toBeLessThanOrEqual(Date.parse(cut));
@@ -86,13 +103,14 @@ describe('GET /crew/flight-options', () => {
 
   it('pages with a cursor through the same options a single page shows', async () => {
     const q = 'from_airport=AMS&to_airport=MAD&date=2027-04-02';
-    const all = (await get(`/crew/flight-options?${q}&limit=200`)).body.options.map((o: { flight_number: string; cabin: string }) => `${o.flight_number}/${o.cabin}`);
+    const all = (await get(`/crew/flight-options?${q}&limit=200`)).body.options.map(
+      (o: { flight_number: string; cabin: string }) => `${o.flight_number}/${o.cabin}`,
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { options: { flight_number: string; cabin: string }[]; next_cursor: string | null } } = await get(
-        `/crew/flight-options?${q}&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
-      );
+      const res: { body: { options: { flight_number: string; cabin: string }[]; next_cursor: string | null } } =
+        await get(`/crew/flight-options?${q}&limit=7${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...res.body.options.map((o) => `${o.flight_number}/${o.cabin}`));
       cursor = res.body.next_cursor;
     } while (cursor);
@@ -117,7 +135,10 @@ describe('GET /crew/flight-options', () => {
   });
 
   it('answers 503 while the supplier fails, in the envelope', async () => {
-    const fault = await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'flight.search', outcome: 'error', count: 5 } });
+    const fault = await http(`${stack.sandboxUrl}/_control/faults`, {
+      method: 'POST',
+      body: { operation: 'flight.search', outcome: 'error', count: 5 },
+    });
     expect(fault.status).toBe(201);
     const res = await get('/crew/flight-options?from_airport=LHR&to_airport=JFK&date=2027-03-01');
     expect(res.status).toBe(503);

@@ -4,7 +4,18 @@
  * Stays account, an airline without Duffel gets an empty list with a note, and a layover at a contracted
  * Duffel property asks Stays for the contract's negotiated rate.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitForSchedule,
+} from '@crew/test-support';
 
 const LHR_COURT = 'acc_0000AgZitpOhSLHRcrew01';
 const LHR_BATH = 'acc_0000AgZitpOhSLHRcrew02';
@@ -16,8 +27,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 
 let n = 0;
 /** An airline; with `duffel`, booking hotels through its Duffel account then the sandbox. */
@@ -31,7 +44,10 @@ async function airline(duffel: boolean) {
   });
   const token = `duffel_test_search_air_${n}_0123456789`;
   if (duffel) {
-    const put = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX'], hotels: ['SANDBOX', 'DUFFEL'], duffel: { access_token: token } } });
+    const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['SANDBOX'], hotels: ['SANDBOX', 'DUFFEL'], duffel: { access_token: token } },
+    });
     expect(put.status).toBe(200);
   }
   return { t, token };
@@ -61,8 +77,14 @@ describe('GET /crew/supplier-hotels', () => {
 
     const first = await api(t, '/crew/supplier-hotels?near=LHR&limit=1');
     expect(first.body.hotels.map((h: { property_id: string }) => h.property_id)).toEqual([LHR_COURT]);
-    const next = await api(t, `/crew/supplier-hotels?near=LHR&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`);
-    expect(next.body).toMatchObject({ hotels: [expect.objectContaining({ property_id: LHR_BATH })], next_cursor: null });
+    const next = await api(
+      t,
+      `/crew/supplier-hotels?near=LHR&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+    );
+    expect(next.body).toMatchObject({
+      hotels: [expect.objectContaining({ property_id: LHR_BATH })],
+      next_cursor: null,
+    });
 
     // Every airport the sandbox knows has one; JFK's is not near Heathrow.
     const jfk = await api(t, '/crew/supplier-hotels?near=JFK');
@@ -84,7 +106,14 @@ describe('a contract with a rate access code', () => {
     const { t, token } = await airline(true);
     const email = `crew${n}@search.test`;
     await bookingAccount(stack, t, email);
-    expect((await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, { method: 'PUT', body: { phone_number: '+12125550100' } })).status).toBe(200);
+    expect(
+      (
+        await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, {
+          method: 'PUT',
+          body: { phone_number: '+12125550100' },
+        })
+      ).status,
+    ).toBe(200);
     const negotiated = await http(`${stack.sandboxUrl}/_control/duffel/stays/negotiated-rates`, {
       method: 'POST',
       body: { token, rate_access_code: 'CREW27', accommodation_ids: [JFK_STAY] },
@@ -101,15 +130,24 @@ describe('a contract with a rate access code', () => {
 
     const hotelConfigId = (await api(t, '/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
     const contracts = await api(t, `/crew/config/hotels/${hotelConfigId}/contracts`);
-    expect(contracts.body.contracts).toEqual([expect.objectContaining({ contract_number: 'K-JFK', rate_access_code: 'CREW27' })]);
+    expect(contracts.body.contracts).toEqual([
+      expect.objectContaining({ contract_number: 'K-JFK', rate_access_code: 'CREW27' }),
+    ]);
 
     const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
     const item = (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i) => i.type === 'HOTEL')!;
     const booking = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
-    expect(booking).toMatchObject({ status: 'CONFIRMED', hotel: { supplier: 'DUFFEL', property_id: JFK_STAY, rate_access_code: 'CREW27', rate_flag: null } });
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      hotel: { supplier: 'DUFFEL', property_id: JFK_STAY, rate_access_code: 'CREW27', rate_flag: null },
+    });
     const held = (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings;
-    expect(held).toEqual([expect.objectContaining({ rate: expect.objectContaining({ negotiated_rate_id: negotiated.body.id, base_amount: '170.10' }) })]);
+    expect(held).toEqual([
+      expect.objectContaining({
+        rate: expect.objectContaining({ negotiated_rate_id: negotiated.body.id, base_amount: '170.10' }),
+      }),
+    ]);
   });
 
   it('is optional, printable and without spaces', async () => {
@@ -120,7 +158,12 @@ describe('a contract with a rate access code', () => {
     expect(listed.body.contracts[0]).not.toHaveProperty('rate_access_code');
     const bad = await api(t, `/crew/config/hotels/${hotelConfigId}/contracts`, {
       method: 'POST',
-      body: { contract_number: 'K-2', contract_from: '2027-01-01', contract_to: '2027-06-30', rate_access_code: 'CREW 27' },
+      body: {
+        contract_number: 'K-2',
+        contract_from: '2027-01-01',
+        contract_to: '2027-06-30',
+        rate_access_code: 'CREW 27',
+      },
     });
     expect(bad.status).toBe(422);
   });

@@ -1,5 +1,16 @@
 import { sql } from '@crew/db';
-import { bookingAccount, http, onboard, onePairingRoster, settledBooking, type Stack, startStack, type Tenant, waitForSchedule, allActionItems } from '@crew/test-support';
+import {
+  bookingAccount,
+  http,
+  onboard,
+  onePairingRoster,
+  settledBooking,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitForSchedule,
+  allActionItems,
+} from '@crew/test-support';
 
 /*
  * The api side of each airline's supplier order: flight options from the first supplier of the order with
@@ -17,12 +28,19 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
-const duffelOrders = async (token: string) => (await http(`${stack.sandboxUrl}/_control/duffel/orders?token=${token}`)).body.orders as any[];
-const duffelFault = (body: Record<string, unknown>) => http(`${stack.sandboxUrl}/_control/duffel/faults`, { method: 'POST', body });
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const duffelOrders = async (token: string) =>
+  (await http(`${stack.sandboxUrl}/_control/duffel/orders?token=${token}`)).body.orders as any[];
+const duffelFault = (body: Record<string, unknown>) =>
+  http(`${stack.sandboxUrl}/_control/duffel/faults`, { method: 'POST', body });
 const sandboxFlights = async (email: string) =>
-  ((await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body.reservations as any[]).filter((r) => r.kind === 'flight');
+  (
+    (await http(`${stack.sandboxUrl}/_control/reservations?traveller_email=${encodeURIComponent(email)}`)).body
+      .reservations as any[]
+  ).filter((r) => r.kind === 'flight');
 
 let seq = 0;
 /** An airline with a traveller (date of birth set) and, when `order` is given, that supplier order with its own Duffel test token. */
@@ -37,10 +55,20 @@ async function airline(opts: { carrier?: string; order?: string[]; settings?: Re
   const email = `crew${seq}@order.test`;
   await bookingAccount(stack, t, email);
   // Duffel needs the passenger's title, gender and phone: the airline keeps them on the traveller profile.
-  expect((await api(t, '/crew/travellers/E1', { method: 'PUT', body: { title: 'ms', gender: 'f', phone_number: '+447700900123' } })).status).toBeLessThan(300);
+  expect(
+    (
+      await api(t, '/crew/travellers/E1', {
+        method: 'PUT',
+        body: { title: 'ms', gender: 'f', phone_number: '+447700900123' },
+      })
+    ).status,
+  ).toBeLessThan(300);
   const token = `duffel_test_api_suppliers_${seq}_${Date.now()}`;
   if (opts.order) {
-    const put = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body: { flights: opts.order, hotels: ['SANDBOX'], duffel: { access_token: token } } });
+    const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
+      method: 'PUT',
+      body: { flights: opts.order, hotels: ['SANDBOX'], duffel: { access_token: token } },
+    });
     expect(put.status).toBe(200);
   }
   return { t, email, token };
@@ -56,7 +84,9 @@ async function rosterFlightItem(t: Tenant, email: string) {
   const res = await api(t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email }) });
   expect(res.status).toBe(202);
   await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  return (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find((i: any) => i.type === 'FLIGHT') as any;
+  return (await allActionItems(stack, t.accessToken, res.body.schedule_id)).find(
+    (i: any) => i.type === 'FLIGHT',
+  ) as any;
 }
 
 describe('flight options follow the airline’s supplier order', () => {
@@ -90,7 +120,9 @@ describe('flight options follow the airline’s supplier order', () => {
 
   it('Duffel refuses the search → the next supplier (SANDBOX) answers; a transient Duffel failure is a 503, never a switch', async () => {
     const { t, token } = await airline({ order: ['DUFFEL', 'SANDBOX'] });
-    expect((await duffelFault({ token, operation: 'offer_requests.create', outcome: 'insufficient_balance' })).status).toBe(201);
+    expect(
+      (await duffelFault({ token, operation: 'offer_requests.create', outcome: 'insufficient_balance' })).status,
+    ).toBe(201);
     const o = await options(t);
     expect(o.length).toBeGreaterThan(0);
     expect(o.every((x) => x.supplier === 'SANDBOX' && !x.flight_option_id.startsWith('off_'))).toBe(true);
@@ -104,7 +136,9 @@ describe('flight options follow the airline’s supplier order', () => {
     const carriers = [...new Set((await options((await airline()).t)).map((x) => x.airline_code as string))];
     const [own, ...others] = carriers;
     const { t } = await airline({ carrier: own, order: ['DUFFEL', 'SANDBOX'] });
-    expect((await api(t, '/crew/config/flights', { method: 'PUT', body: { blacklisted_airlines: others } })).status).toBe(200);
+    expect(
+      (await api(t, '/crew/config/flights', { method: 'PUT', body: { blacklisted_airlines: others } })).status,
+    ).toBe(200);
     const o = await options(t);
     expect(o.length).toBeGreaterThan(0);
     expect(o.every((x) => x.supplier === 'SANDBOX' && x.airline_code === own)).toBe(true);
@@ -132,7 +166,12 @@ describe('a committed option is booked at the supplier that issued it', () => {
     expect(commit.body.flight.supplier).toBe('DUFFEL');
     const done = await settledBooking(stack, t.accessToken, item.booking_id, 20_000);
     expect(done.status).toBe('CONFIRMED');
-    expect(done.flight).toMatchObject({ supplier: 'DUFFEL', live_mode: false, supplier_ref: expect.stringMatching(/^ord_/), flight_number: option.flight_number });
+    expect(done.flight).toMatchObject({
+      supplier: 'DUFFEL',
+      live_mode: false,
+      supplier_ref: expect.stringMatching(/^ord_/),
+      flight_number: option.flight_number,
+    });
     expect(await duffelOrders(token)).toHaveLength(1);
     expect(await sandboxFlights(email)).toEqual([]);
 
@@ -145,7 +184,9 @@ describe('a committed option is booked at the supplier that issued it', () => {
       transaction_id: order.id,
       trip_session_id: option.flight_option_id.split('~')[1],
     });
-    expect((await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT')?.disposition).toBe('AUTO_BOOKED');
+    expect(
+      (await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT')?.disposition,
+    ).toBe('AUTO_BOOKED');
   });
 });
 
@@ -159,30 +200,56 @@ describe('a seat the airline booked in its own system (pnr and ticket_id)', () =
 
   it('resolves the BOOK_IN_OWN_SYSTEM item: same booking CONFIRMED, OWN_AIRLINE, live, item AUTO_BOOKED, no supplier call', async () => {
     // The roster's deadhead is BA117: on the airline's own metal, left to its own system (no OWN_AIRLINE in the order).
-    const { t, email, token } = await airline({ carrier: 'BA', order: ['DUFFEL', 'SANDBOX'], settings: { deadhead_auto_booking: true } });
-    await api(t, '/crew/config/flight-rules', { method: 'PUT', body: { auto_book_max_price: { amount: 5000, currency: 'USD' } } });
+    const { t, email, token } = await airline({
+      carrier: 'BA',
+      order: ['DUFFEL', 'SANDBOX'],
+      settings: { deadhead_auto_booking: true },
+    });
+    await api(t, '/crew/config/flight-rules', {
+      method: 'PUT',
+      body: { auto_book_max_price: { amount: 5000, currency: 'USD' } },
+    });
     const item = await rosterFlightItem(t, email);
     expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_IN_OWN_SYSTEM' });
     // Subscribed now: the only booking.confirmed event can come from the commit.
-    const hook = await api(t, '/crew/webhooks', { method: 'POST', body: { url: 'http://127.0.0.1:9/hook', event_types: ['booking.confirmed'] } });
+    const hook = await api(t, '/crew/webhooks', {
+      method: 'POST',
+      body: { url: 'http://127.0.0.1:9/hook', event_types: ['booking.confirmed'] },
+    });
     expect(hook.status).toBe(201);
 
-    const res = await api(t, '/crew/bookings/request', { method: 'POST', body: ownSeat(email, { pnr: 'abc123', ticket_id: '1252100000001' }) });
+    const res = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: ownSeat(email, { pnr: 'abc123', ticket_id: '1252100000001' }),
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ booking_id: item.booking_id, status: 'CONFIRMED', review_reason: null });
-    expect(res.body.flight).toMatchObject({ supplier: 'OWN_AIRLINE', live_mode: true, pnr: 'ABC123', ticket_id: '1252100000001' });
-    expect((await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT')?.disposition).toBe('AUTO_BOOKED');
+    expect(res.body.flight).toMatchObject({
+      supplier: 'OWN_AIRLINE',
+      live_mode: true,
+      pnr: 'ABC123',
+      ticket_id: '1252100000001',
+    });
+    expect(
+      (await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT')?.disposition,
+    ).toBe('AUTO_BOOKED');
 
     // Nothing was asked of a supplier: no task ran, nothing was ordered anywhere, and a refresh leaves it as is.
     await new Promise((r) => setTimeout(r, 500));
     const after = (await api(t, `/crew/bookings/${item.booking_id}/status`)).body;
     expect(after.current_status).toBe('CONFIRMED');
     expect(after.booking.flight).toMatchObject({ supplier: 'OWN_AIRLINE', pnr: 'ABC123', ticket_id: '1252100000001' });
-    expect(after.history.at(-1)).toMatchObject({ status: 'CONFIRMED', reason: expect.stringContaining('own reservation system') });
+    expect(after.history.at(-1)).toMatchObject({
+      status: 'CONFIRMED',
+      reason: expect.stringContaining('own reservation system'),
+    });
     expect(await duffelOrders(token)).toEqual([]);
     expect(await sandboxFlights(email)).toEqual([]);
     // The same event the worker's settle emits, written in the request's transaction.
-    const events = await sql<{ type: string; booking_id: string }>`select type, data->>'booking_id' as booking_id from webhook_events where airline_id = ${t.airlineId}`.execute(
+    const events = await sql<{
+      type: string;
+      booking_id: string;
+    }>`select type, data->>'booking_id' as booking_id from webhook_events where airline_id = ${t.airlineId}`.execute(
       stack.database.db,
     );
     expect(events.rows).toEqual([{ type: 'booking.confirmed', booking_id: item.booking_id }]);
@@ -197,7 +264,9 @@ describe('a seat the airline booked in its own system (pnr and ticket_id)', () =
     };
     expect(await field({ pnr: 'ABC123' })).toEqual(['/flight/ticket_id']);
     expect(await field({ ticket_id: '1252100000001' })).toEqual(['/flight/pnr']);
-    expect(await field({ pnr: 'ABC123', ticket_id: '1252100000001', flight_option_id: 'off_x' })).toEqual(['/flight/flight_option_id']);
+    expect(await field({ pnr: 'ABC123', ticket_id: '1252100000001', flight_option_id: 'off_x' })).toEqual([
+      '/flight/flight_option_id',
+    ]);
     expect((await api(t, '/crew/bookings?type=FLIGHT')).body.bookings).toEqual([]);
   });
 });

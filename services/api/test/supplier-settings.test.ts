@@ -10,8 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
-const airline = async (carrier: string) => (await ops('/airlines', { method: 'POST', body: { name: `Air ${carrier}`, carrier_code: carrier } })).body.airline_id as string;
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const airline = async (carrier: string) =>
+  (await ops('/airlines', { method: 'POST', body: { name: `Air ${carrier}`, carrier_code: carrier } })).body
+    .airline_id as string;
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const TOKEN = 'duffel_test_settings_0123456789';
 
@@ -20,20 +23,44 @@ describe("an airline's supplier order", () => {
     const id = await airline('SA');
     const res = await ops(`/airlines/${id}/suppliers`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ flights: ['SANDBOX'], hotels: ['SANDBOX'], duffel: null, own_airline: null, updated_at: null });
+    expect(res.body).toEqual({
+      flights: ['SANDBOX'],
+      hotels: ['SANDBOX'],
+      duffel: null,
+      own_airline: null,
+      updated_at: null,
+    });
     expect((await ops('/airlines/00000000-0000-0000-0000-000000000000/suppliers')).status).toBe(404);
   });
 
   it('refuses an unknown supplier, OWN_AIRLINE among hotels, and a supplier named without its settings (422, nothing stored)', async () => {
     const id = await airline('SB');
-    const unknown = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['AMADEUS'], hotels: ['SANDBOX'] } });
+    const unknown = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['AMADEUS'], hotels: ['SANDBOX'] },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.details[0].field).toMatch(/^\/flights/);
-    expect((await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX'], hotels: ['OWN_AIRLINE'] } })).status).toBe(422);
-    const noToken = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX', 'DUFFEL'], hotels: ['SANDBOX'] } });
+    expect(
+      (
+        await ops(`/airlines/${id}/suppliers`, {
+          method: 'PUT',
+          body: { flights: ['SANDBOX'], hotels: ['OWN_AIRLINE'] },
+        })
+      ).status,
+    ).toBe(422);
+    const noToken = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['SANDBOX', 'DUFFEL'], hotels: ['SANDBOX'] },
+    });
     expect(noToken.status).toBe(422);
-    expect(noToken.body.error.details).toEqual([{ field: '/flights/1', issue: expect.stringContaining('duffel.access_token') }]);
-    const noOwn = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'] } });
+    expect(noToken.body.error.details).toEqual([
+      { field: '/flights/1', issue: expect.stringContaining('duffel.access_token') },
+    ]);
+    const noOwn = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'] },
+    });
     expect(noOwn.status).toBe(422);
     expect(noOwn.body.error.details[0].field).toBe('/flights/0');
     expect((await ops(`/airlines/${id}/suppliers`)).body.updated_at).toBeNull();
@@ -41,12 +68,23 @@ describe("an airline's supplier order", () => {
 
   it("stores the own airline's signing secret sealed, bound to the airline, and never answers it", async () => {
     const id = await airline('SC');
-    const body = { flights: ['OWN_AIRLINE', 'SANDBOX'], hotels: ['SANDBOX'], own_airline: { url: 'https://crew.example.test/seats', carrier: 'SC', signing_secret: SECRET } };
+    const body = {
+      flights: ['OWN_AIRLINE', 'SANDBOX'],
+      hotels: ['SANDBOX'],
+      own_airline: { url: 'https://crew.example.test/seats', carrier: 'SC', signing_secret: SECRET },
+    };
     const res = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ flights: ['OWN_AIRLINE', 'SANDBOX'], own_airline: { url: body.own_airline.url, carrier: 'SC', signing_secret_set: true } });
+    expect(res.body).toMatchObject({
+      flights: ['OWN_AIRLINE', 'SANDBOX'],
+      own_airline: { url: body.own_airline.url, carrier: 'SC', signing_secret_set: true },
+    });
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
-    const row = await sql<{ sealed: string }>`select own_airline_secret_sealed as sealed from airline_suppliers where airline_id = ${id}`.execute(stack.database.db);
+    const row = await sql<{
+      sealed: string;
+    }>`select own_airline_secret_sealed as sealed from airline_suppliers where airline_id = ${id}`.execute(
+      stack.database.db,
+    );
     const sealed = row.rows[0]!.sealed;
     expect(sealed).not.toContain(SECRET.slice(6));
     const keyring = Keyring.parse(stack.config.supplierCredentialsKey);
@@ -54,22 +92,52 @@ describe("an airline's supplier order", () => {
     // Copied to another airline, the row does not open.
     expect(() => keyring.open(sealed, '00000000-0000-0000-0000-000000000001')).toThrow('does not open');
     // Omitted: kept. null: removed (and OWN_AIRLINE can then no longer be named).
-    expect((await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'] } })).body.own_airline.signing_secret_set).toBe(true);
-    expect((await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'], own_airline: null } })).status).toBe(422);
-    const cleared = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX'], hotels: ['SANDBOX'], own_airline: null } });
+    expect(
+      (
+        await ops(`/airlines/${id}/suppliers`, {
+          method: 'PUT',
+          body: { flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'] },
+        })
+      ).body.own_airline.signing_secret_set,
+    ).toBe(true);
+    expect(
+      (
+        await ops(`/airlines/${id}/suppliers`, {
+          method: 'PUT',
+          body: { flights: ['OWN_AIRLINE'], hotels: ['SANDBOX'], own_airline: null },
+        })
+      ).status,
+    ).toBe(422);
+    const cleared = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['SANDBOX'], hotels: ['SANDBOX'], own_airline: null },
+    });
     expect(cleared.body.own_airline).toBeNull();
   });
 
   it('checks a Duffel token with Duffel, answers only that one is set, keeps it when omitted and removes it on null', async () => {
     const id = await airline('SD');
-    const put = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: TOKEN } } });
+    const put = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['DUFFEL', 'SANDBOX'], hotels: ['SANDBOX'], duffel: { access_token: TOKEN } },
+    });
     expect(put.status).toBe(200);
-    expect(put.body.duffel).toEqual({ access_token_set: true, live_mode: false, webhook_registered: expect.any(Boolean) });
+    expect(put.body.duffel).toEqual({
+      access_token_set: true,
+      live_mode: false,
+      webhook_registered: expect.any(Boolean),
+    });
     expect(JSON.stringify(put.body)).not.toContain(TOKEN);
     expect(JSON.stringify((await ops(`/airlines/${id}/suppliers`)).body)).not.toContain(TOKEN);
-    const kept = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['DUFFEL'], hotels: ['SANDBOX'] } });
+    const kept = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['DUFFEL'], hotels: ['SANDBOX'] },
+    });
     expect(kept.body.duffel.access_token_set).toBe(true);
-    const removed = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX'], hotels: ['SANDBOX'], duffel: null } });
+    const removed = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['SANDBOX'], hotels: ['SANDBOX'], duffel: null },
+    });
     expect(removed.body.duffel).toBeNull();
     expect(stack.logLines.join('\n')).not.toContain(TOKEN);
   });
@@ -78,7 +146,10 @@ describe("an airline's supplier order", () => {
     const id = await airline('SE');
     const refused = 'duffel_test_refused_by_duffel';
     stack.sandbox.duffel.refuseToken(refused);
-    const res = await ops(`/airlines/${id}/suppliers`, { method: 'PUT', body: { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: refused } } });
+    const res = await ops(`/airlines/${id}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: refused } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.details[0].field).toBe('/duffel/access_token');
     expect(JSON.stringify(res.body)).not.toContain(refused);
@@ -96,7 +167,11 @@ describe("an airline's supplier order", () => {
       const server = createServer(createApiApp(apiDepsOf(stack, { config })));
       const port = await listen(server, 0, '127.0.0.1');
       try {
-        const res = await http(`http://127.0.0.1:${port}/ops/v1/airlines/${id}/suppliers`, { token: stack.opsToken, method: 'PUT', body: { flights: ['SANDBOX'], hotels: ['SANDBOX'] } });
+        const res = await http(`http://127.0.0.1:${port}/ops/v1/airlines/${id}/suppliers`, {
+          token: stack.opsToken,
+          method: 'PUT',
+          body: { flights: ['SANDBOX'], hotels: ['SANDBOX'] },
+        });
         expect(res.status).toBe(status);
         if (status === 422) expect(res.body.error.details[0].issue).toContain('SUPPLIER_SANDBOX_ALLOWED');
       } finally {

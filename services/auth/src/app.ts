@@ -28,7 +28,15 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   });
   // Browsers call the token endpoints from other origins (the api's /docs "Authorize"). They take client
   // credentials or a refresh token, never cookies, so any origin may: nothing ambient is exposed.
-  app.use(CORS_PATHS, cors({ origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type', 'X-Requested-With'], maxAge: 600 }));
+  app.use(
+    CORS_PATHS,
+    cors({
+      origin: '*',
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Requested-With'],
+      maxAge: 600,
+    }),
+  );
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   const routes = oauthRoutes({ db: deps.db, keys: deps.keys, issuer: deps.issuer });
   const router = express.Router();

@@ -41,10 +41,20 @@ export class KeyStore {
   async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
     await this.signingKey();
     const rows = await authRepo.listSigningKeys(this.db);
-    return { keys: rows.filter((k) => k.status !== 'retired').map((k) => ({ ...k.public_jwk, kid: k.kid, alg: k.alg, use: 'sig' })) };
+    return {
+      keys: rows
+        .filter((k) => k.status !== 'retired')
+        .map((k) => ({ ...k.public_jwk, kid: k.kid, alg: k.alg, use: 'sig' })),
+    };
   }
 
-  async sign(claims: Record<string, unknown>, subject: string, issuer: string, audience: string, ttlSeconds: number): Promise<string> {
+  async sign(
+    claims: Record<string, unknown>,
+    subject: string,
+    issuer: string,
+    audience: string,
+    ttlSeconds: number,
+  ): Promise<string> {
     const { kid, key } = await this.signingKey();
     return new SignJWT(claims)
       .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'JWT' })
@@ -74,7 +84,13 @@ export class KeyStore {
     const [priv, pub] = await Promise.all([exportJWK(privateKey), exportJWK(publicKey)]);
     const insert = async (trx: DbOrTrx) => {
       if (demote) await authRepo.demoteActiveKeys(trx);
-      await authRepo.insertSigningKey(trx, { kid, alg: SIGNING_ALG, private_jwk: JSON.stringify(priv), public_jwk: JSON.stringify(pub), status: 'active' });
+      await authRepo.insertSigningKey(trx, {
+        kid,
+        alg: SIGNING_ALG,
+        private_jwk: JSON.stringify(priv),
+        public_jwk: JSON.stringify(pub),
+        status: 'active',
+      });
     };
     await this.db.transaction().execute(insert);
     return kid;

@@ -16,7 +16,8 @@ async function run(): Promise<number> {
   try {
     switch (command) {
       case 'list':
-        for (const k of await authRepo.listSigningKeys(db)) console.log(`${k.kid}\t${k.status}\t${k.created_at.toISOString()}`);
+        for (const k of await authRepo.listSigningKeys(db))
+          console.log(`${k.kid}\t${k.status}\t${k.created_at.toISOString()}`);
         return 0;
       case 'rotate':
         console.log(`new active key: ${await keys.rotate()}`);

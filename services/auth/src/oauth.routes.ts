@@ -23,7 +23,12 @@ export function oauthRoutes(deps: OAuthDeps): RouteSpec[] {
         // RFC 6749 puts grant_type in a form body; the spec puts it in the query. Accept both.
         const form = (req.body ?? {}) as Record<string, string | undefined>;
         const grantType = query.grant_type ?? form.grant_type;
-        const body = await issueClientCredentialsToken(deps, basicCredentials(req.headers.authorization), grantType, query.scope ?? form.scope);
+        const body = await issueClientCredentialsToken(
+          deps,
+          basicCredentials(req.headers.authorization),
+          grantType,
+          query.scope ?? form.scope,
+        );
         return { status: 200, headers: noStore, body };
       },
     }),
@@ -32,13 +37,21 @@ export function oauthRoutes(deps: OAuthDeps): RouteSpec[] {
       tags: [...OAUTH_ROUTES.refresh.tags],
       handler: async ({ req, query }) => {
         const form = (req.body ?? {}) as Record<string, string | undefined>;
-        return { status: 200, headers: noStore, body: await refreshToken(deps, query.refresh_token ?? form.refresh_token) };
+        return {
+          status: 200,
+          headers: noStore,
+          body: await refreshToken(deps, query.refresh_token ?? form.refresh_token),
+        };
       },
     }),
     route({
       ...OAUTH_ROUTES.jwks,
       tags: [...OAUTH_ROUTES.jwks.tags],
-      handler: async () => ({ status: 200, headers: { 'Cache-Control': 'public, max-age=60' }, body: await deps.keys.jwks() }),
+      handler: async () => ({
+        status: 200,
+        headers: { 'Cache-Control': 'public, max-age=60' },
+        body: await deps.keys.jwks(),
+      }),
     }),
   ];
 }

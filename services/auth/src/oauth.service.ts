@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ACCESS_TOKEN_TTL_SECONDS, API_AUDIENCE, ErrorCode, SCHEDULE_SCOPES, SCOPES, type ClientRegistration, type Scope, type TokenResponse } from '@crew/contracts';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  API_AUDIENCE,
+  ErrorCode,
+  SCHEDULE_SCOPES,
+  SCOPES,
+  type ClientRegistration,
+  type Scope,
+  type TokenResponse,
+} from '@crew/contracts';
 import { authRepo, tenancyRepo, type Db } from '@crew/db';
 import { ApiError, hashSecret, newSecret, safeEqual } from '@crew/platform';
 import type { KeyStore } from './key-store';
@@ -24,16 +33,23 @@ function parseScopes(raw: string | undefined): string[] {
 /** `<user_id>:<user_token>` bearer of a user → the user, or 401. */
 async function authenticateUser(db: Db, credential: string | null) {
   const i = credential?.indexOf(':') ?? -1;
-  if (!credential || i <= 0) throw ApiError.unauthorized('A user credential of the form <user_id>:<user_token> is required');
+  if (!credential || i <= 0)
+    throw ApiError.unauthorized('A user credential of the form <user_id>:<user_token> is required');
   const userId = credential.slice(0, i);
   const token = credential.slice(i + 1);
   if (!/^[0-9a-f-]{36}$/i.test(userId)) throw ApiError.unauthorized('Unknown user or bad user token');
   const user = await tenancyRepo.findUser(db, userId);
-  if (!user || !safeEqual(user.token_hash, hashSecret(token))) throw ApiError.unauthorized('Unknown user or bad user token');
+  if (!user || !safeEqual(user.token_hash, hashSecret(token)))
+    throw ApiError.unauthorized('Unknown user or bad user token');
   return user;
 }
 
-export async function registerClient(deps: OAuthDeps, credential: string | null, name: string, scopesRaw: string | undefined): Promise<ClientRegistration> {
+export async function registerClient(
+  deps: OAuthDeps,
+  credential: string | null,
+  name: string,
+  scopesRaw: string | undefined,
+): Promise<ClientRegistration> {
   const user = await authenticateUser(deps.db, credential);
   const airline = await tenancyRepo.findAirline(deps.db, user.airline_id);
   if (!airline) throw ApiError.unauthorized('Unknown user or bad user token');
@@ -51,13 +67,25 @@ export async function registerClient(deps: OAuthDeps, credential: string | null,
   const clientId = `cl_${newSecret(12)}`;
   const secret = newSecret(32);
   const scopes = [...new Set(requested)];
-  await authRepo.insertClient(deps.db, { client_id: clientId, airline_id: airline.airline_id, user_id: user.user_id, name, secret_hash: hashSecret(secret), scopes });
+  await authRepo.insertClient(deps.db, {
+    client_id: clientId,
+    airline_id: airline.airline_id,
+    user_id: user.user_id,
+    name,
+    secret_hash: hashSecret(secret),
+    scopes,
+  });
   return { client_id: clientId, client_secret: secret, name, scope: scopes.join(' '), airline_id: airline.airline_id };
 }
 
 type LiveClient = NonNullable<Awaited<ReturnType<typeof authRepo.findLiveClient>>>;
 
-async function mintTokens(deps: OAuthDeps, client: LiveClient, scopes: string[], familyId: string): Promise<TokenResponse> {
+async function mintTokens(
+  deps: OAuthDeps,
+  client: LiveClient,
+  scopes: string[],
+  familyId: string,
+): Promise<TokenResponse> {
   const scope = scopes.join(' ');
   const accessToken = await deps.keys.sign(
     { airline_id: client.airline_id, user_id: client.user_id, email: client.email, scope },
@@ -74,7 +102,13 @@ async function mintTokens(deps: OAuthDeps, client: LiveClient, scopes: string[],
     scope,
     expires_at: new Date(Date.now() + REFRESH_TTL_MS),
   });
-  return { access_token: accessToken, refresh_token: refreshToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope };
+  return {
+    access_token: accessToken,
+    refresh_token: refreshToken,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    scope,
+  };
 }
 
 /** Scopes still granted: the client's, narrowed by the request, minus what the airline no longer offers. */
@@ -100,12 +134,15 @@ export async function issueClientCredentialsToken(
   scopeRaw: string | undefined,
 ): Promise<TokenResponse> {
   if (grantType !== 'client_credentials') {
-    throw ApiError.invalid('grant_type must be client_credentials', [{ field: 'grant_type', issue: 'must be client_credentials' }]);
+    throw ApiError.invalid('grant_type must be client_credentials', [
+      { field: 'grant_type', issue: 'must be client_credentials' },
+    ]);
   }
   if (!basic) throw ApiError.unauthorized('HTTP Basic client credentials are required');
   const client = await authRepo.findLiveClient(deps.db, basic.id);
   // Same answer for an unknown client and a wrong secret.
-  if (!client || !safeEqual(client.secret_hash, hashSecret(basic.secret))) throw ApiError.unauthorized('Unknown client or bad client secret');
+  if (!client || !safeEqual(client.secret_hash, hashSecret(basic.secret)))
+    throw ApiError.unauthorized('Unknown client or bad client secret');
   const scopes = grantedScopes(client, scopeRaw === undefined ? null : parseScopes(scopeRaw));
   return mintTokens(deps, client, scopes, randomUUID());
 }

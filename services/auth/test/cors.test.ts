@@ -19,21 +19,30 @@ afterAll(() => stack.close());
 const preflight = (path: string, origin = ORIGIN) =>
   fetch(`${stack.authUrl}${path}`, {
     method: 'OPTIONS',
-    headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,x-requested-with' },
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization,content-type,x-requested-with',
+    },
   });
 
 describe('CORS on the token endpoints', () => {
-  it.each(['/oauth/token', '/oauth/refresh'])('a preflight OPTIONS %s from any origin is answered 204 with the CORS headers', async (path) => {
-    for (const origin of [ORIGIN, 'https://integrator.example']) {
-      const res = await preflight(path, origin);
-      expect(res.status).toBe(204);
-      expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(res.headers.get('access-control-allow-methods')).toContain('POST');
-      expect(res.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(expect.arrayContaining(['authorization', 'content-type', 'x-requested-with']));
-      // No cookies or other ambient credentials are involved: credentials mode stays off.
-      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-    }
-  });
+  it.each(['/oauth/token', '/oauth/refresh'])(
+    'a preflight OPTIONS %s from any origin is answered 204 with the CORS headers',
+    async (path) => {
+      for (const origin of [ORIGIN, 'https://integrator.example']) {
+        const res = await preflight(path, origin);
+        expect(res.status).toBe(204);
+        expect(res.headers.get('access-control-allow-origin')).toBe('*');
+        expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+        expect(res.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
+          expect.arrayContaining(['authorization', 'content-type', 'x-requested-with']),
+        );
+        // No cookies or other ambient credentials are involved: credentials mode stays off.
+        expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      }
+    },
+  );
 
   it('the token request itself (form body, as Swagger UI sends it) carries Access-Control-Allow-Origin', async () => {
     const res = await fetch(`${stack.authUrl}/oauth/token`, {
@@ -49,15 +58,25 @@ describe('CORS on the token endpoints', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await res.json()).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), scope: 'events:read events:write' });
+    expect(await res.json()).toMatchObject({
+      token_type: 'Bearer',
+      access_token: expect.any(String),
+      scope: 'events:read events:write',
+    });
     // An error answer too, so the page can show it.
-    const refused = await http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, { method: 'POST', headers: { origin: ORIGIN, authorization: 'Basic Zm9vOmJhcg==' } });
+    const refused = await http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, {
+      method: 'POST',
+      headers: { origin: ORIGIN, authorization: 'Basic Zm9vOmJhcg==' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('registration (a user credential) does not answer cross-origin requests', async () => {
-    const res = await fetch(`${stack.authUrl}/oauth/register`, { method: 'OPTIONS', headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' } });
+    const res = await fetch(`${stack.authUrl}/oauth/register`, {
+      method: 'OPTIONS',
+      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' },
+    });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

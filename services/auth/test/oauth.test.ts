@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const refresh = (token: string) => http(`${stack.authUrl}/oauth/refresh?refresh_token=${encodeURIComponent(token)}`, { method: 'POST' });
+const refresh = (token: string) =>
+  http(`${stack.authUrl}/oauth/refresh?refresh_token=${encodeURIComponent(token)}`, { method: 'POST' });
 
 describe('POST /oauth/token', () => {
   it('answers access_token (a JWT with the DESIGN claims), refresh_token, token_type Bearer, expires_in about 900 and scope', async () => {
@@ -41,15 +42,24 @@ describe('POST /oauth/token', () => {
   });
 
   it('refuses a wrong client secret and an unknown client with 401 UNAUTHORIZED', async () => {
-    for (const res of [await clientToken(stack, tenant.clientId, 'wrong-secret'), await clientToken(stack, 'cl_unknown', tenant.clientSecret)]) {
+    for (const res of [
+      await clientToken(stack, tenant.clientId, 'wrong-secret'),
+      await clientToken(stack, 'cl_unknown', tenant.clientSecret),
+    ]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String), details: [] }, status: 401 });
+      expect(res.body).toEqual({
+        error: { code: 'UNAUTHORIZED', message: expect.any(String), details: [] },
+        status: 401,
+      });
     }
   });
 
   it('refuses a missing or unsupported grant_type with 400', async () => {
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
-    const res = await http(`${stack.authUrl}/oauth/token?grant_type=password`, { method: 'POST', headers: { authorization: `Basic ${basic}` } });
+    const res = await http(`${stack.authUrl}/oauth/token?grant_type=password`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
   });
@@ -60,7 +70,12 @@ describe('POST /oauth/refresh', () => {
     const first = await clientToken(stack, tenant.clientId, tenant.clientSecret);
     const r1 = await refresh(first.body.refresh_token);
     expect(r1.status).toBe(200);
-    expect(r1.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(r1.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 900,
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     expect(r1.body.refresh_token).not.toBe(first.body.refresh_token);
 
     const reuse = await refresh(first.body.refresh_token);
@@ -88,10 +103,17 @@ describe('POST /oauth/refresh', () => {
 
 describe('POST /oauth/register', () => {
   const register = (credential: string, scopes?: string) =>
-    http(`${stack.authUrl}/oauth/register?name=x${scopes ? `&scopes=${encodeURIComponent(scopes)}` : ''}`, { method: 'POST', token: credential });
+    http(`${stack.authUrl}/oauth/register?name=x${scopes ? `&scopes=${encodeURIComponent(scopes)}` : ''}`, {
+      method: 'POST',
+      token: credential,
+    });
 
   it('refuses a bad user credential with 401', async () => {
-    for (const cred of [`${tenant.userId}:wrong`, 'not-a-credential', `00000000-0000-0000-0000-000000000000:${tenant.userToken}`]) {
+    for (const cred of [
+      `${tenant.userId}:wrong`,
+      'not-a-credential',
+      `00000000-0000-0000-0000-000000000000:${tenant.userToken}`,
+    ]) {
       const res = await register(cred);
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('UNAUTHORIZED');
@@ -106,7 +128,11 @@ describe('POST /oauth/register', () => {
     expect(before.body.error.code).toBe('INVALID_SCOPE');
     expect((await register(cred)).body.scope).toBe('events:read events:write');
 
-    const patch = await http(`${stack.apiUrl}/ops/v1/airlines/${tenant.airlineId}/settings`, { method: 'PATCH', token: stack.opsToken, body: { schedules_access: true } });
+    const patch = await http(`${stack.apiUrl}/ops/v1/airlines/${tenant.airlineId}/settings`, {
+      method: 'PATCH',
+      token: stack.opsToken,
+      body: { schedules_access: true },
+    });
     expect(patch.status).toBe(200);
     const after = await register(cred, 'schedules:read schedules:write events:read');
     expect(after.status).toBe(201);
@@ -115,7 +141,11 @@ describe('POST /oauth/register', () => {
     expect(token.body.scope.split(' ')).toContain('schedules:write');
 
     // Switched off again: tokens stop carrying the schedules scopes.
-    await http(`${stack.apiUrl}/ops/v1/airlines/${tenant.airlineId}/settings`, { method: 'PATCH', token: stack.opsToken, body: { schedules_access: false } });
+    await http(`${stack.apiUrl}/ops/v1/airlines/${tenant.airlineId}/settings`, {
+      method: 'PATCH',
+      token: stack.opsToken,
+      body: { schedules_access: false },
+    });
     const later = await clientToken(stack, after.body.client_id, after.body.client_secret);
     expect(later.body.scope).toBe('events:read');
   });
@@ -123,7 +153,10 @@ describe('POST /oauth/register', () => {
   it('refuses an unknown scope with 400 INVALID_SCOPE', async () => {
     const res = await register(`${tenant.userId}:${tenant.userToken}`, 'events:read admin');
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'INVALID_SCOPE', details: [{ field: 'scopes', issue: expect.stringContaining('admin') }] });
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SCOPE',
+      details: [{ field: 'scopes', issue: expect.stringContaining('admin') }],
+    });
   });
 });
 
@@ -142,7 +175,9 @@ describe('signing keys', () => {
     expect(kids).toEqual(expect.arrayContaining([oldKid, newKid]));
 
     expect(await stack.keys.retire(oldKid!)).toBe(true);
-    const afterRetire = (await http(`${stack.authUrl}/.well-known/jwks.json`)).body.keys.map((k: { kid: string }) => k.kid);
+    const afterRetire = (await http(`${stack.authUrl}/.well-known/jwks.json`)).body.keys.map(
+      (k: { kid: string }) => k.kid,
+    );
     expect(afterRetire).toEqual([newKid]);
   });
 });

@@ -161,7 +161,9 @@ const ROWS: Row[] = [
   ['AKL', 'Auckland', 'NZ', 'Pacific/Auckland', -37.01, 174.79],
 ];
 
-export const AIRPORTS: readonly AirportInfo[] = Object.freeze(ROWS.map(([code, city, country, timezone, lat, lon]) => Object.freeze({ code, city, country, timezone, lat, lon })));
+export const AIRPORTS: readonly AirportInfo[] = Object.freeze(
+  ROWS.map(([code, city, country, timezone, lat, lon]) => Object.freeze({ code, city, country, timezone, lat, lon })),
+);
 
 const BY_CODE = new Map(AIRPORTS.map((a) => [a.code, a]));
 

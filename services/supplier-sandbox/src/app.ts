@@ -1,6 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import express, { type Express, type RequestHandler } from 'express';
-import { createLogger, errorHandler, fallbackHandler, mountRoutes, requestLogger, route, type Logger, type RouteSpec } from '@crew/platform';
+import {
+  createLogger,
+  errorHandler,
+  fallbackHandler,
+  mountRoutes,
+  requestLogger,
+  route,
+  type Logger,
+  type RouteSpec,
+} from '@crew/platform';
 import { Sandbox, type SandboxCoreOptions } from './sandbox';
 import { controlRoutes, SUPPLIER_TAG, supplierRoutes, Withholder } from './routes';
 import { DuffelSim } from './duffel/sim';
@@ -64,7 +73,11 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     responses: { 200: { description: 'up' } },
     handler: () => ({ status: 200, body: { status: 'ok' } }),
   });
-  const routes: RouteSpec[] = [health, ...supplierRoutes(sandbox, withholder), ...(options.controlApi === false ? [] : controlRoutes(sandbox))];
+  const routes: RouteSpec[] = [
+    health,
+    ...supplierRoutes(sandbox, withholder),
+    ...(options.controlApi === false ? [] : controlRoutes(sandbox)),
+  ];
 
   const latencyMs = options.latencyMs ?? 0;
   const jitterMs = options.jitterMs ?? 0;
@@ -77,7 +90,9 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   app.use('/duffel', ...delay, duffelRouter(duffel, duffelWithholder));
   if (options.controlApi !== false) app.use('/_control/duffel', duffelControlRouter(duffel));
   const router = express.Router();
-  mountRoutes(router, routes, (spec) => (spec.tags.includes(SUPPLIER_TAG) ? [counted(sandbox, spec.operationId), ...delay] : []));
+  mountRoutes(router, routes, (spec) =>
+    spec.tags.includes(SUPPLIER_TAG) ? [counted(sandbox, spec.operationId), ...delay] : [],
+  );
   app.use(router);
   app.use(fallbackHandler(routes));
   app.use(errorHandler(logger));

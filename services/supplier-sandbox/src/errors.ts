@@ -21,14 +21,26 @@ export const SandboxErrorCode = {
 export const MAX_NIGHTS = 30;
 
 export const sandboxErrors = {
-  offerExpired: () => ApiError.conflict('The flight offer has expired; search again for a fresh one', SandboxErrorCode.OFFER_EXPIRED),
+  offerExpired: () =>
+    ApiError.conflict('The flight offer has expired; search again for a fresh one', SandboxErrorCode.OFFER_EXPIRED),
   invalidOffer: () =>
-    ApiError.unprocessable(SandboxErrorCode.INVALID_OFFER, 'The flight_option_id was not issued by this supplier', [{ field: '/flight_option_id', issue: 'is not a valid offer id' }]),
+    ApiError.unprocessable(SandboxErrorCode.INVALID_OFFER, 'The flight_option_id was not issued by this supplier', [
+      { field: '/flight_option_id', issue: 'is not a valid offer id' },
+    ]),
   rejected: (message: string) => ApiError.conflict(message, SandboxErrorCode.REJECTED),
   noAvailability: (message: string) => ApiError.conflict(message, SandboxErrorCode.NO_AVAILABILITY),
-  referenceReused: () => ApiError.conflict('This reference was already used for a different request', SandboxErrorCode.REFERENCE_REUSED),
-  cancelled: () => ApiError.conflict('The reservation is cancelled and cannot be changed', SandboxErrorCode.RESERVATION_CANCELLED),
-  unknownProperty: () => ApiError.unprocessable(SandboxErrorCode.UNKNOWN_PROPERTY, 'No such property in the GDS inventory', [{ field: '/property_id', issue: 'is not in the inventory' }]),
-  unavailable: () => new ApiError(503, SandboxErrorCode.SUPPLIER_UNAVAILABLE, 'The supplier is temporarily unavailable'),
-  rateLimited: (retryAfterS: number) => new ApiError(429, SandboxErrorCode.RATE_LIMITED, 'Too many requests; slow down', [], { 'Retry-After': String(retryAfterS) }),
+  referenceReused: () =>
+    ApiError.conflict('This reference was already used for a different request', SandboxErrorCode.REFERENCE_REUSED),
+  cancelled: () =>
+    ApiError.conflict('The reservation is cancelled and cannot be changed', SandboxErrorCode.RESERVATION_CANCELLED),
+  unknownProperty: () =>
+    ApiError.unprocessable(SandboxErrorCode.UNKNOWN_PROPERTY, 'No such property in the GDS inventory', [
+      { field: '/property_id', issue: 'is not in the inventory' },
+    ]),
+  unavailable: () =>
+    new ApiError(503, SandboxErrorCode.SUPPLIER_UNAVAILABLE, 'The supplier is temporarily unavailable'),
+  rateLimited: (retryAfterS: number) =>
+    new ApiError(429, SandboxErrorCode.RATE_LIMITED, 'Too many requests; slow down', [], {
+      'Retry-After': String(retryAfterS),
+    }),
 };

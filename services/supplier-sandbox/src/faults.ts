@@ -26,13 +26,16 @@ export class FaultStore {
       issues.push({ field: '/outcome', issue: `${body.outcome} applies only to ${allowed.join(', ')}` });
     }
     if (body.outcome === 'price_change') {
-      if (body.price_delta === undefined) issues.push({ field: '/price_delta', issue: 'is required with price_change' });
+      if (body.price_delta === undefined)
+        issues.push({ field: '/price_delta', issue: 'is required with price_change' });
       else if (body.price_delta === 0) issues.push({ field: '/price_delta', issue: 'must not be 0' });
     } else if (body.price_delta !== undefined) {
       issues.push({ field: '/price_delta', issue: 'applies only to price_change' });
     }
-    if (body.currency !== undefined && body.outcome !== 'price_change') issues.push({ field: '/currency', issue: 'applies only to price_change' });
-    if (body.retry_after_s !== undefined && body.outcome !== 'rate_limited') issues.push({ field: '/retry_after_s', issue: 'applies only to rate_limited' });
+    if (body.currency !== undefined && body.outcome !== 'price_change')
+      issues.push({ field: '/currency', issue: 'applies only to price_change' });
+    if (body.retry_after_s !== undefined && body.outcome !== 'rate_limited')
+      issues.push({ field: '/retry_after_s', issue: 'applies only to rate_limited' });
     if (issues.length > 0) throw ApiError.validation(issues, 'This operation and outcome do not combine');
     const count = body.count ?? 1;
     const fault: Fault = {

@@ -19,9 +19,19 @@ export async function main(): Promise<void> {
     controlApi,
     logger,
   });
-  logger.info({ port: running.port, control_api: controlApi, latency_ms: config.sandboxLatencyMs, jitter_ms: config.sandboxLatencyJitterMs }, 'supplier sandbox listening');
+  logger.info(
+    {
+      port: running.port,
+      control_api: controlApi,
+      latency_ms: config.sandboxLatencyMs,
+      jitter_ms: config.sandboxLatencyJitterMs,
+    },
+    'supplier sandbox listening',
+  );
   // Half the deadline for draining requests, leaving the rest for the forced close and the exit.
-  installShutdown(logger, config.shutdownDeadlineMs, [{ name: 'http', run: () => running.close(Math.floor(config.shutdownDeadlineMs / 2)) }]);
+  installShutdown(logger, config.shutdownDeadlineMs, [
+    { name: 'http', run: () => running.close(Math.floor(config.shutdownDeadlineMs / 2)) },
+  ]);
 }
 
 if (require.main === module) {

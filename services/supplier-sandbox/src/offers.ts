@@ -30,7 +30,9 @@ export class OfferCodec {
   }
 
   encode(key: OfferKey): string {
-    const payload = Buffer.from(JSON.stringify([VERSION, key.from, key.to, key.date, key.flightNumber, key.cabin, key.issuedAt])).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify([VERSION, key.from, key.to, key.date, key.flightNumber, key.cabin, key.issuedAt]),
+    ).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }
 
@@ -49,7 +51,13 @@ export class OfferCodec {
     }
     if (!Array.isArray(fields) || fields[0] !== VERSION) return undefined;
     const [, from, to, date, flightNumber, cabin, issuedAt] = fields as unknown[];
-    if (typeof from !== 'string' || typeof to !== 'string' || typeof date !== 'string' || typeof flightNumber !== 'string') return undefined;
+    if (
+      typeof from !== 'string' ||
+      typeof to !== 'string' ||
+      typeof date !== 'string' ||
+      typeof flightNumber !== 'string'
+    )
+      return undefined;
     if (!CABINS.includes(cabin as Cabin) || typeof issuedAt !== 'number') return undefined;
     return { from, to, date, flightNumber, cabin: cabin as Cabin, issuedAt };
   }

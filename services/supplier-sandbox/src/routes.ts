@@ -41,7 +41,8 @@ const REJECTIONS: Record<FaultOperation, string> = {
   'flight.cancel': 'The airline refused to void the ticket',
 };
 
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { description: 'error', schema: ErrorEnvelope }]));
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, { description: 'error', schema: ErrorEnvelope }]));
 
 /**
  * Holds responses for the `timeout` fault: the operation has been done, its answer is withheld until
@@ -77,7 +78,11 @@ export class Withholder {
 
 export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteSpec[] {
   /** Runs a supplier operation under the oldest fault armed for it, if any (DESIGN section 5). */
-  async function underFault(operation: FaultOperation, res: Response, run: (priceDelta: number, currency?: string) => Reply): Promise<Reply | undefined> {
+  async function underFault(
+    operation: FaultOperation,
+    res: Response,
+    run: (priceDelta: number, currency?: string) => Reply,
+  ): Promise<Reply | undefined> {
     const fault = sandbox.faults.take(operation);
     switch (fault?.outcome) {
       case 'error':
@@ -116,7 +121,10 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       operationId: 'listAirports',
       summary: 'Airports with GDS hotel inventory',
       responses: { 200: { description: '{airports}' } },
-      handler: () => ({ status: 200, body: { airports: AIRPORTS.map(({ code, city, country, timezone }) => ({ code, city, country, timezone })) } }),
+      handler: () => ({
+        status: 200,
+        body: { airports: AIRPORTS.map(({ code, city, country, timezone }) => ({ code, city, country, timezone })) },
+      }),
     }),
     route({
       ...base,
@@ -125,7 +133,10 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       operationId: 'searchHotels',
       summary: 'Search hotels by name, city or airport (union of the filters, ordered by property_id)',
       query: HotelSearchQuery,
-      responses: { 200: { description: '{hotels, next_after}', schema: Type.Object({ hotels: Type.Array(HotelProperty) }) }, ...errors(400) },
+      responses: {
+        200: { description: '{hotels, next_after}', schema: Type.Object({ hotels: Type.Array(HotelProperty) }) },
+        ...errors(400),
+      },
       handler: ({ query }) => ({ status: 200, body: sandbox.searchHotels(query) }),
     }),
     route({
@@ -145,7 +156,11 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       operationId: 'bookHotel',
       summary: 'Book a room; idempotent on reference (201 new, 200 the existing reservation)',
       body: HotelBookingBody,
-      responses: { 201: { description: 'booked', schema: HotelReservation }, 200: { description: 'replayed', schema: HotelReservation }, ...errors(409, 422, 503) },
+      responses: {
+        201: { description: 'booked', schema: HotelReservation },
+        200: { description: 'replayed', schema: HotelReservation },
+        ...errors(409, 422, 503),
+      },
       handler: ({ body, res }) =>
         underFault('hotel.book', res, (delta, currency) => {
           const { reservation, created } = sandbox.bookHotel(body, delta, currency);
@@ -181,7 +196,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       params: ReservationParams,
       body: HotelAmendBody,
       responses: { 200: { description: 'amended', schema: HotelReservation }, ...errors(404, 409, 422, 503) },
-      handler: ({ params, body, res }) => underFault('hotel.amend', res, () => ({ status: 200, body: sandbox.amendHotel(params.supplier_ref, body) })),
+      handler: ({ params, body, res }) =>
+        underFault('hotel.amend', res, () => ({ status: 200, body: sandbox.amendHotel(params.supplier_ref, body) })),
     }),
     route({
       ...base,
@@ -192,7 +208,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       params: ReservationParams,
       body: CancelBody,
       responses: { 200: { description: 'cancelled', schema: HotelReservation }, ...errors(404, 409, 503) },
-      handler: ({ params, res }) => underFault('hotel.cancel', res, () => ({ status: 200, body: sandbox.cancelHotel(params.supplier_ref) })),
+      handler: ({ params, res }) =>
+        underFault('hotel.cancel', res, () => ({ status: 200, body: sandbox.cancelHotel(params.supplier_ref) })),
     }),
     route({
       ...base,
@@ -201,15 +218,20 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       operationId: 'searchFlights',
       summary: 'Offers for a route and date (local at the origin), valid 20 minutes',
       query: FlightSearchQuery,
-      responses: { 200: { description: '{offers}', schema: Type.Object({ offers: Type.Array(FlightOffer) }) }, ...errors(400, 409, 503) },
-      handler: ({ query, res }) => underFault('flight.search', res, () => ({ status: 200, body: { offers: sandbox.searchFlights(query) } })),
+      responses: {
+        200: { description: '{offers}', schema: Type.Object({ offers: Type.Array(FlightOffer) }) },
+        ...errors(400, 409, 503),
+      },
+      handler: ({ query, res }) =>
+        underFault('flight.search', res, () => ({ status: 200, body: { offers: sandbox.searchFlights(query) } })),
     }),
     route({
       ...base,
       method: 'get',
       path: '/flights/offers/:flight_option_id',
       operationId: 'getFlightOffer',
-      summary: 'The offer a flight_option_id names (route, date, carrier, flight, cabin, price, expires_at), also once expired',
+      summary:
+        'The offer a flight_option_id names (route, date, carrier, flight, cabin, price, expires_at), also once expired',
       params: Type.Object({ flight_option_id: Type.String({ minLength: 1, maxLength: 2000 }) }),
       responses: { 200: { description: 'the offer', schema: FlightOffer }, ...errors(404) },
       handler: ({ params }) => {
@@ -225,7 +247,11 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       operationId: 'bookFlight',
       summary: 'Book and ticket an offer; idempotent on reference (201 new, 200 the existing order)',
       body: FlightOrderBody,
-      responses: { 201: { description: 'ticketed', schema: FlightOrder }, 200: { description: 'replayed', schema: FlightOrder }, ...errors(409, 422, 503) },
+      responses: {
+        201: { description: 'ticketed', schema: FlightOrder },
+        200: { description: 'replayed', schema: FlightOrder },
+        ...errors(409, 422, 503),
+      },
       handler: ({ body, res }) =>
         underFault('flight.book', res, (delta, currency) => {
           const { order, created } = sandbox.bookFlight(body, delta, currency);
@@ -261,7 +287,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
       params: ReservationParams,
       body: CancelBody,
       responses: { 200: { description: 'cancelled', schema: FlightOrder }, ...errors(404, 409, 503) },
-      handler: ({ params, res }) => underFault('flight.cancel', res, () => ({ status: 200, body: sandbox.cancelFlight(params.supplier_ref) })),
+      handler: ({ params, res }) =>
+        underFault('flight.cancel', res, () => ({ status: 200, body: sandbox.cancelFlight(params.supplier_ref) })),
     }),
   ];
 }
@@ -320,7 +347,9 @@ export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
       operationId: 'listReservations',
       summary: 'Every hotel reservation and flight order, oldest first',
       query: ReservationsQuery,
-      responses: { 200: { description: '{reservations}', schema: Type.Object({ reservations: Type.Array(ControlReservation) }) } },
+      responses: {
+        200: { description: '{reservations}', schema: Type.Object({ reservations: Type.Array(ControlReservation) }) },
+      },
       handler: ({ query }) => ({ status: 200, body: { reservations: sandbox.listReservations(query) } }),
     }),
     route({
@@ -329,7 +358,9 @@ export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
       path: '/_control/calls',
       operationId: 'listCalls',
       summary: 'Supplier calls received since the start or the last reset, by operation',
-      responses: { 200: { description: '{calls}', schema: Type.Object({ calls: Type.Record(Type.String(), Type.Integer()) }) } },
+      responses: {
+        200: { description: '{calls}', schema: Type.Object({ calls: Type.Record(Type.String(), Type.Integer()) }) },
+      },
       handler: () => ({ status: 200, body: { calls: sandbox.callCounts() } }),
     }),
     route({
@@ -340,7 +371,10 @@ export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
       summary: 'Move the sandbox clock forward (ages offers)',
       body: ClockBody,
       responses: { 200: { description: '{now}' }, ...errors(422) },
-      handler: ({ body }) => ({ status: 200, body: { now: new Date(sandbox.advanceClock(body.advance_ms)).toISOString() } }),
+      handler: ({ body }) => ({
+        status: 200,
+        body: { now: new Date(sandbox.advanceClock(body.advance_ms)).toISOString() },
+      }),
     }),
   ];
 }

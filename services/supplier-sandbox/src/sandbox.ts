@@ -55,7 +55,8 @@ function moved(amount: number, delta: number): number {
 function stayNights(checkIn: string, checkOut: string): number {
   const nights = daysBetween(checkIn, checkOut);
   if (nights < 1) throw ApiError.validation([{ field: '/check_out_date', issue: 'must be after check_in_date' }]);
-  if (nights > MAX_NIGHTS) throw sandboxErrors.noAvailability(`Stays longer than ${MAX_NIGHTS} nights cannot be booked`);
+  if (nights > MAX_NIGHTS)
+    throw sandboxErrors.noAvailability(`Stays longer than ${MAX_NIGHTS} nights cannot be booked`);
   return nights;
 }
 
@@ -118,12 +119,17 @@ export class Sandbox {
 
   searchHotels(query: HotelSearchQuery): { hotels: HotelProperty[]; next_after: string | null } {
     if (query.name === undefined && query.city === undefined && query.airport_code === undefined) {
-      throw ApiError.invalid('Give at least one of name, city, airport_code', [{ field: 'query', issue: 'needs name, city or airport_code' }]);
+      throw ApiError.invalid('Give at least one of name, city, airport_code', [
+        { field: 'query', issue: 'needs name, city or airport_code' },
+      ]);
     }
     const limit = query.limit ?? 50;
     const matches = searchHotels(query, query.after);
     const page = matches.slice(0, limit);
-    return { hotels: page.map((h) => structuredClone(h)), next_after: matches.length > limit ? (page[page.length - 1]?.property_id ?? null) : null };
+    return {
+      hotels: page.map((h) => structuredClone(h)),
+      next_after: matches.length > limit ? (page[page.length - 1]?.property_id ?? null) : null,
+    };
   }
 
   getProperty(propertyId: string): HotelProperty {
@@ -134,8 +140,17 @@ export class Sandbox {
 
   /** `created` is false when the reference had already booked: the same reservation is returned. */
   /** `currency`: a price_change fault's quoting currency (the amount is not converted). */
-  bookHotel(body: HotelBookingBody, priceDelta = 0, currency?: string): { reservation: HotelReservation; created: boolean } {
-    const fingerprint = [body.property_id, body.check_in_date, body.check_out_date, body.traveller.email.toLowerCase()].join('|');
+  bookHotel(
+    body: HotelBookingBody,
+    priceDelta = 0,
+    currency?: string,
+  ): { reservation: HotelReservation; created: boolean } {
+    const fingerprint = [
+      body.property_id,
+      body.check_in_date,
+      body.check_out_date,
+      body.traveller.email.toLowerCase(),
+    ].join('|');
     const existing = this.hotelByReference(body.reference);
     if (existing) {
       if (existing.fingerprint !== fingerprint) throw sandboxErrors.referenceReused();
@@ -220,13 +235,21 @@ export class Sandbox {
   // ---- flights ----
 
   searchFlights(query: FlightSearchQuery): FlightOffer[] {
-    if (query.from === query.to) throw ApiError.invalid('from and to must differ', [{ field: 'query.to', issue: 'must differ from from' }]);
+    if (query.from === query.to)
+      throw ApiError.invalid('from and to must differ', [{ field: 'query.to', issue: 'must differ from from' }]);
     const issuedAt = this.now();
     const expiresAt = new Date(issuedAt + OFFER_TTL_MS).toISOString();
     return flightOffersFor(query.from, query.to, query.date)
       .filter((o) => query.cabin === undefined || o.cabin === query.cabin)
       .map((o) => ({
-        flight_option_id: this.offers.encode({ from: o.from_airport, to: o.to_airport, date: query.date, flightNumber: o.flight_number, cabin: o.cabin, issuedAt }),
+        flight_option_id: this.offers.encode({
+          from: o.from_airport,
+          to: o.to_airport,
+          date: query.date,
+          flightNumber: o.flight_number,
+          cabin: o.cabin,
+          issuedAt,
+        }),
         ...o,
         expires_at: expiresAt,
       }));
@@ -236,15 +259,30 @@ export class Sandbox {
   getFlightOffer(flightOptionId: string): FlightOffer | undefined {
     const key = this.offers.decode(flightOptionId);
     if (!key) return undefined;
-    const offer = flightOffersFor(key.from, key.to, key.date).find((o) => o.flight_number === key.flightNumber && o.cabin === key.cabin);
-    return offer && { flight_option_id: flightOptionId, ...offer, expires_at: new Date(key.issuedAt + OFFER_TTL_MS).toISOString() };
+    const offer = flightOffersFor(key.from, key.to, key.date).find(
+      (o) => o.flight_number === key.flightNumber && o.cabin === key.cabin,
+    );
+    return (
+      offer && {
+        flight_option_id: flightOptionId,
+        ...offer,
+        expires_at: new Date(key.issuedAt + OFFER_TTL_MS).toISOString(),
+      }
+    );
   }
 
   /** `created` is false when the reference had already ordered: the same order is returned. */
   bookFlight(body: FlightOrderBody, priceDelta = 0, currency?: string): { order: FlightOrder; created: boolean } {
     const key = this.offers.decode(body.flight_option_id);
     if (!key) throw sandboxErrors.invalidOffer();
-    const fingerprint = [key.from, key.to, key.date, key.flightNumber, key.cabin, body.traveller.email.toLowerCase()].join('|');
+    const fingerprint = [
+      key.from,
+      key.to,
+      key.date,
+      key.flightNumber,
+      key.cabin,
+      body.traveller.email.toLowerCase(),
+    ].join('|');
     // A repeated call returns the order it made, even once the offer has expired since.
     const existing = this.flightByReference(body.reference);
     if (existing) {
@@ -252,7 +290,9 @@ export class Sandbox {
       return { order: structuredClone(existing.order), created: false };
     }
     if (this.now() >= key.issuedAt + OFFER_TTL_MS) throw sandboxErrors.offerExpired();
-    const offer = flightOffersFor(key.from, key.to, key.date).find((o) => o.flight_number === key.flightNumber && o.cabin === key.cabin);
+    const offer = flightOffersFor(key.from, key.to, key.date).find(
+      (o) => o.flight_number === key.flightNumber && o.cabin === key.cabin,
+    );
     if (!offer) throw sandboxErrors.invalidOffer();
     const { price, ...flight } = offer;
     const now = this.isoNow();

@@ -137,10 +137,16 @@ const FlightFields = {
   cabin: Cabin,
 };
 
-export const FlightOffer = Type.Object({ flight_option_id: Type.String(), ...FlightFields, price: Money, expires_at: Timestamp }, { additionalProperties: false });
+export const FlightOffer = Type.Object(
+  { flight_option_id: Type.String(), ...FlightFields, price: Money, expires_at: Timestamp },
+  { additionalProperties: false },
+);
 export type FlightOffer = Static<typeof FlightOffer>;
 
-export const FlightTraveller = Type.Object({ email: Email, first_name: Name, last_name: Name, date_of_birth: DateString }, { additionalProperties: false });
+export const FlightTraveller = Type.Object(
+  { email: Email, first_name: Name, last_name: Name, date_of_birth: DateString },
+  { additionalProperties: false },
+);
 
 export const FlightOrderBody = Type.Object(
   {
@@ -179,7 +185,14 @@ export type FlightOrder = Static<typeof FlightOrder>;
 
 // ---- control API (DESIGN section 5) ----
 
-export const FAULT_OPERATIONS = ['hotel.book', 'hotel.amend', 'hotel.cancel', 'flight.search', 'flight.book', 'flight.cancel'] as const;
+export const FAULT_OPERATIONS = [
+  'hotel.book',
+  'hotel.amend',
+  'hotel.cancel',
+  'flight.search',
+  'flight.book',
+  'flight.cancel',
+] as const;
 export type FaultOperation = (typeof FAULT_OPERATIONS)[number];
 export const FAULT_OUTCOMES = ['error', 'reject', 'timeout', 'offer_expired', 'price_change', 'rate_limited'] as const;
 export type FaultOutcome = (typeof FAULT_OUTCOMES)[number];
@@ -212,7 +225,10 @@ export const Fault = Type.Object({
 });
 export type Fault = Static<typeof Fault>;
 
-export const ClockBody = Type.Object({ advance_ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400000 }) }, { additionalProperties: false });
+export const ClockBody = Type.Object(
+  { advance_ms: Type.Integer({ minimum: 0, maximum: 10 * 365 * 86400000 }) },
+  { additionalProperties: false },
+);
 
 export const ReservationsQuery = Type.Object(
   {

@@ -6,7 +6,11 @@ const TOKEN = 'duffel_test_sandbox_bench';
 const duffel = (baseUrl: string, path: string, body?: unknown) =>
   fetch(`${baseUrl}/duffel${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'duffel-version': 'v2', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'duffel-version': 'v2',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify({ data: body }),
   });
 
@@ -33,7 +37,9 @@ describe('Duffel dialect latency and call counters', () => {
       expect(res.status).toBe(200);
       expect(Date.now() - t).toBeGreaterThanOrEqual(245);
       expect((await sb.call('GET', '/hotels/GDS-ATL-001')).status).toBe(200);
-      expect((await sb.call('GET', `/_control/duffel/calls?token=${TOKEN}`)).body).toEqual({ calls: { 'stays.accommodation.get': 1 } });
+      expect((await sb.call('GET', `/_control/duffel/calls?token=${TOKEN}`)).body).toEqual({
+        calls: { 'stays.accommodation.get': 1 },
+      });
       expect((await sb.call('GET', '/_control/duffel/calls?token=duffel_test_other')).body).toEqual({ calls: {} });
       expect((await sb.call('GET', '/_control/calls')).body).toEqual({ calls: { getHotel: 1 } });
     } finally {

@@ -11,8 +11,10 @@ beforeEach(() => sb.sandbox.reset());
 const arm = (fault: Record<string, unknown>) => sb.call('POST', '/_control/faults', fault);
 const armed = async () => (await sb.call('GET', '/_control/faults')).body.faults as any[];
 const reservations = async () => (await sb.call('GET', '/_control/reservations')).body.reservations as any[];
-const offer = async () => (await sb.call('GET', '/flights/search?from=CDG&to=FRA&date=2025-07-01&cabin=ECONOMY')).body.offers[0];
-const order = (reference: string, flight_option_id: string) => sb.call('POST', '/flight-orders', { reference, flight_option_id, traveller: flyer, booker_email: booker });
+const offer = async () =>
+  (await sb.call('GET', '/flights/search?from=CDG&to=FRA&date=2025-07-01&cabin=ECONOMY')).body.offers[0];
+const order = (reference: string, flight_option_id: string) =>
+  sb.call('POST', '/flight-orders', { reference, flight_option_id, traveller: flyer, booker_email: booker });
 
 type Response = Awaited<ReturnType<TestSandbox['call']>>;
 
@@ -24,7 +26,13 @@ function prepare(operation: (typeof FAULT_OPERATIONS)[number]): (signal?: AbortS
       return (signal) => sb.call('POST', '/hotel-reservations', hotelBooking('op-book'), signal);
     case 'hotel.amend': {
       const ref = sb.sandbox.bookHotel(hotelBooking('op-amend-base')).reservation.supplier_ref;
-      return (signal) => sb.call('PATCH', `/hotel-reservations/${ref}`, { reference: 'op-amend', check_in_date: '2025-06-10', check_out_date: '2025-06-13' }, signal);
+      return (signal) =>
+        sb.call(
+          'PATCH',
+          `/hotel-reservations/${ref}`,
+          { reference: 'op-amend', check_in_date: '2025-06-10', check_out_date: '2025-06-13' },
+          signal,
+        );
     }
     case 'hotel.cancel': {
       const ref = sb.sandbox.bookHotel(hotelBooking('op-cancel-base')).reservation.supplier_ref;
@@ -37,7 +45,12 @@ function prepare(operation: (typeof FAULT_OPERATIONS)[number]): (signal?: AbortS
       return () => order('op-fbook', id);
     }
     case 'flight.cancel': {
-      const ref = sb.sandbox.bookFlight({ reference: 'op-fcancel-base', flight_option_id: search(), traveller: flyer, booker_email: booker }).order.supplier_ref;
+      const ref = sb.sandbox.bookFlight({
+        reference: 'op-fcancel-base',
+        flight_option_id: search(),
+        traveller: flyer,
+        booker_email: booker,
+      }).order.supplier_ref;
       return (signal) => sb.call('POST', `/flight-orders/${ref}/cancel`, { reference: 'op-fcancel' }, signal);
     }
   }
@@ -47,7 +60,13 @@ describe('POST /_control/faults', () => {
   it('arms a fault (201) and validates the operation/outcome combination (422)', async () => {
     const ok = await arm({ operation: 'flight.book', outcome: 'price_change', price_delta: -40, count: 3 });
     expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ operation: 'flight.book', outcome: 'price_change', count: 3, remaining: 3, price_delta: -40 });
+    expect(ok.body).toMatchObject({
+      operation: 'flight.book',
+      outcome: 'price_change',
+      count: 3,
+      remaining: 3,
+      price_delta: -40,
+    });
     for (const bad of [
       { operation: 'hotel.book', outcome: 'offer_expired' },
       { operation: 'flight.search', outcome: 'price_change', price_delta: 5 },
@@ -62,7 +81,11 @@ describe('POST /_control/faults', () => {
       { operation: 'hotel.book', outcome: 'error', count: 0 },
     ]) {
       const res = await arm(bad);
-      expect([res.status, res.body.error.code, JSON.stringify(bad)]).toEqual([422, 'VALIDATION_FAILED', JSON.stringify(bad)]);
+      expect([res.status, res.body.error.code, JSON.stringify(bad)]).toEqual([
+        422,
+        'VALIDATION_FAILED',
+        JSON.stringify(bad),
+      ]);
     }
     expect(await armed()).toHaveLength(1);
   });
@@ -139,7 +162,11 @@ describe('fault outcomes', () => {
 
   it('price_change moves the confirmed hotel rate and flight fare by price_delta', async () => {
     await arm({ operation: 'hotel.book', outcome: 'price_change', price_delta: 25 });
-    const hotel = await sb.call('POST', '/hotel-reservations', hotelBooking('r-1', { rate: { amount: 150, currency: 'GBP' } }));
+    const hotel = await sb.call(
+      'POST',
+      '/hotel-reservations',
+      hotelBooking('r-1', { rate: { amount: 150, currency: 'GBP' } }),
+    );
     expect(hotel.status).toBe(201);
     expect(hotel.body).toMatchObject({ nightly_rate: { amount: 175, currency: 'GBP' }, total_price: { amount: 350 } });
 
@@ -151,12 +178,27 @@ describe('fault outcomes', () => {
   });
 
   it('price_change with a currency answers in that currency (the moved amount, not converted)', async () => {
-    const armedFault = await arm({ operation: 'hotel.book', outcome: 'price_change', price_delta: 18, currency: 'USD' });
+    const armedFault = await arm({
+      operation: 'hotel.book',
+      outcome: 'price_change',
+      price_delta: 18,
+      currency: 'USD',
+    });
     expect(armedFault.body).toMatchObject({ price_delta: 18, currency: 'USD' });
-    const hotel = await sb.call('POST', '/hotel-reservations', hotelBooking('r-cur', { rate: { amount: 180, currency: 'EUR' } }));
-    expect(hotel.body).toMatchObject({ nightly_rate: { amount: 198, currency: 'USD' }, total_price: { amount: 396, currency: 'USD' } });
+    const hotel = await sb.call(
+      'POST',
+      '/hotel-reservations',
+      hotelBooking('r-cur', { rate: { amount: 180, currency: 'EUR' } }),
+    );
+    expect(hotel.body).toMatchObject({
+      nightly_rate: { amount: 198, currency: 'USD' },
+      total_price: { amount: 396, currency: 'USD' },
+    });
     await arm({ operation: 'flight.book', outcome: 'price_change', price_delta: 1, currency: 'EUR' });
     const o = await offer();
-    expect((await order('f-cur', o.flight_option_id)).body.price).toEqual({ amount: o.price.amount + 1, currency: 'EUR' });
+    expect((await order('f-cur', o.flight_option_id)).body.price).toEqual({
+      amount: o.price.amount + 1,
+      currency: 'EUR',
+    });
   });
 });

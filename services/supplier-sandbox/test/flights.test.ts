@@ -10,7 +10,8 @@ beforeEach(() => sb.sandbox.reset());
 
 const search = (q: string) => sb.call('GET', `/flights/search?${q}`);
 const content = (offers: any[]) => offers.map(({ flight_option_id: _id, expires_at: _exp, ...rest }) => rest);
-const order = (reference: string, flight_option_id: string) => sb.call('POST', '/flight-orders', { reference, flight_option_id, traveller: flyer, booker_email: booker });
+const order = (reference: string, flight_option_id: string) =>
+  sb.call('POST', '/flight-orders', { reference, flight_option_id, traveller: flyer, booker_email: booker });
 
 describe('flight search', () => {
   it('gives the same options for the same search (content equal, ids differ)', async () => {
@@ -54,7 +55,13 @@ describe('flight search', () => {
 
   it('uses at least 6 carriers across routes', async () => {
     const carriers = new Set<string>();
-    for (const route of ['from=JFK&to=LAX', 'from=LHR&to=DXB', 'from=NRT&to=SYD', 'from=CDG&to=GRU', 'from=ORD&to=FRA']) {
+    for (const route of [
+      'from=JFK&to=LAX',
+      'from=LHR&to=DXB',
+      'from=NRT&to=SYD',
+      'from=CDG&to=GRU',
+      'from=ORD&to=FRA',
+    ]) {
       for (const o of (await search(`${route}&date=2025-07-01`)).body.offers) carriers.add(o.airline_code);
     }
     expect(carriers.size).toBeGreaterThanOrEqual(6);
@@ -123,7 +130,9 @@ describe('offer validity', () => {
   it('refuses a forged or truncated offer id with 422', async () => {
     const id: string = (await search('from=JFK&to=LHR&date=2025-07-01')).body.offers[0].flight_option_id;
     const [payload, sig] = id.split('.');
-    const forged = Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('JFK', 'EWR')).toString('base64url');
+    const forged = Buffer.from(Buffer.from(payload!, 'base64url').toString().replace('JFK', 'EWR')).toString(
+      'base64url',
+    );
     for (const bad of [`${forged}.${sig}`, payload!, 'not-an-offer']) {
       const res = await order(`ord-${bad.length}`, bad);
       expect(res.status).toBe(422);

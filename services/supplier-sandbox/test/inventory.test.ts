@@ -50,7 +50,11 @@ describe('GDS hotel inventory', () => {
   it('is the same on every generation (no randomness) and pinned for known ids', () => {
     expect(buildHotelInventory()).toEqual(HOTELS);
     const lhr = HOTELS.find((h) => h.property_id === 'GDS-LHR-001');
-    expect(lhr).toMatchObject({ name: 'Hilton London LHR Airport', chain: 'HH', nightly_rate: { amount: 180, currency: 'GBP' } });
+    expect(lhr).toMatchObject({
+      name: 'Hilton London LHR Airport',
+      chain: 'HH',
+      nightly_rate: { amount: 180, currency: 'GBP' },
+    });
   });
 
   it('searches name and city partially and case-insensitively, unions filters, sorts by property_id', async () => {

@@ -7,7 +7,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.sandbox.reset());
 
-const reservations = async (query = '') => (await sb.call('GET', `/_control/reservations${query}`)).body.reservations as any[];
+const reservations = async (query = '') =>
+  (await sb.call('GET', `/_control/reservations${query}`)).body.reservations as any[];
 const book = (body: unknown) => sb.call('POST', '/hotel-reservations', body);
 
 describe('hotel reservations', () => {
@@ -27,8 +28,14 @@ describe('hotel reservations', () => {
       cancelled_at: null,
     });
     expect(pub.body.supplier_ref).toMatch(/^HR-[0-9A-F]{10}$/);
-    const neg = await book(hotelBooking('r-negotiated', { rate: { amount: 129.5, currency: 'GBP' }, check_out_date: '2025-06-13' }));
-    expect(neg.body).toMatchObject({ nightly_rate: { amount: 129.5, currency: 'GBP' }, total_price: { amount: 388.5, currency: 'GBP' }, rate_source: 'NEGOTIATED' });
+    const neg = await book(
+      hotelBooking('r-negotiated', { rate: { amount: 129.5, currency: 'GBP' }, check_out_date: '2025-06-13' }),
+    );
+    expect(neg.body).toMatchObject({
+      nightly_rate: { amount: 129.5, currency: 'GBP' },
+      total_price: { amount: 388.5, currency: 'GBP' },
+      rate_source: 'NEGOTIATED',
+    });
   });
 
   it('makes one reservation for a repeated reference', async () => {
@@ -79,10 +86,20 @@ describe('hotel reservations', () => {
     const amend = { reference: 'a-1', check_in_date: '2025-06-10', check_out_date: '2025-06-14' };
     const first = await sb.call('PATCH', `/hotel-reservations/${r.supplier_ref}`, amend);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ supplier_ref: r.supplier_ref, status: 'CONFIRMED', check_out_date: '2025-06-14', nights: 4, total_price: { amount: 720 }, amendments: 1 });
+    expect(first.body).toMatchObject({
+      supplier_ref: r.supplier_ref,
+      status: 'CONFIRMED',
+      check_out_date: '2025-06-14',
+      nights: 4,
+      total_price: { amount: 720 },
+      amendments: 1,
+    });
     const again = await sb.call('PATCH', `/hotel-reservations/${r.supplier_ref}`, amend);
     expect(again.body.amendments).toBe(1);
-    const reused = await sb.call('PATCH', `/hotel-reservations/${r.supplier_ref}`, { ...amend, check_out_date: '2025-06-15' });
+    const reused = await sb.call('PATCH', `/hotel-reservations/${r.supplier_ref}`, {
+      ...amend,
+      check_out_date: '2025-06-15',
+    });
     expect(reused.body.error.code).toBe('REFERENCE_REUSED');
     const rows = await reservations();
     expect(rows).toHaveLength(1);
@@ -99,7 +116,11 @@ describe('hotel reservations', () => {
     const again = await sb.call('POST', `/hotel-reservations/${r.supplier_ref}/cancel`, { reference: 'c-2' });
     expect(again.status).toBe(200);
     expect(again.body.cancelled_at).toBe(first.body.cancelled_at);
-    const amend = await sb.call('PATCH', `/hotel-reservations/${r.supplier_ref}`, { reference: 'a-1', check_in_date: '2025-06-10', check_out_date: '2025-06-13' });
+    const amend = await sb.call('PATCH', `/hotel-reservations/${r.supplier_ref}`, {
+      reference: 'a-1',
+      check_in_date: '2025-06-10',
+      check_out_date: '2025-06-13',
+    });
     expect([amend.status, amend.body.error.code]).toEqual([409, 'RESERVATION_CANCELLED']);
     // A repeated booking call with the original reference returns the cancelled reservation, never a new one.
     const rebook = await book(hotelBooking('r-1'));
@@ -119,7 +140,8 @@ describe('hotel reservations', () => {
 });
 
 describe('flight orders', () => {
-  const offer = async () => (await sb.call('GET', '/flights/search?from=LHR&to=JFK&date=2025-07-01&cabin=ECONOMY')).body.offers[0];
+  const offer = async () =>
+    (await sb.call('GET', '/flights/search?from=LHR&to=JFK&date=2025-07-01&cabin=ECONOMY')).body.offers[0];
   const order = (reference: string, flight_option_id: string, traveller: unknown = flyer) =>
     sb.call('POST', '/flight-orders', { reference, flight_option_id, traveller, booker_email: booker });
 
@@ -130,7 +152,15 @@ describe('flight orders', () => {
     expect(first.body).toMatchObject({
       reference: 'f-1',
       status: 'CONFIRMED',
-      flight: { airline_code: o.airline_code, flight_number: o.flight_number, from_airport: 'LHR', to_airport: 'JFK', dep_time: o.dep_time, arr_time: o.arr_time, cabin: 'ECONOMY' },
+      flight: {
+        airline_code: o.airline_code,
+        flight_number: o.flight_number,
+        from_airport: 'LHR',
+        to_airport: 'JFK',
+        dep_time: o.dep_time,
+        arr_time: o.arr_time,
+        cabin: 'ECONOMY',
+      },
       price: o.price,
       traveller: flyer,
       booker_email: booker,
@@ -146,7 +176,13 @@ describe('flight orders', () => {
     expect(again.body).toEqual(first.body);
     const rows = await reservations('?kind=flight');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: 'flight', pnr: first.body.pnr, flight_number: o.flight_number, traveller_email: flyer.email, price: o.price });
+    expect(rows[0]).toMatchObject({
+      kind: 'flight',
+      pnr: first.body.pnr,
+      flight_number: o.flight_number,
+      traveller_email: flyer.email,
+      price: o.price,
+    });
     expect((await sb.call('GET', `/flight-orders/${first.body.supplier_ref}`)).body).toEqual(first.body);
     expect((await sb.call('GET', '/flight-orders?reference=f-1')).body.orders).toEqual([first.body]);
   });
@@ -173,7 +209,12 @@ describe('control: reservations and reset', () => {
   it('lists hotels and flights oldest first, filters them, and reset forgets all', async () => {
     await book(hotelBooking('r-1'));
     const o = (await sb.call('GET', '/flights/search?from=LHR&to=JFK&date=2025-07-01')).body.offers[0];
-    await sb.call('POST', '/flight-orders', { reference: 'f-1', flight_option_id: o.flight_option_id, traveller: flyer, booker_email: booker });
+    await sb.call('POST', '/flight-orders', {
+      reference: 'f-1',
+      flight_option_id: o.flight_option_id,
+      traveller: flyer,
+      booker_email: booker,
+    });
     await book(hotelBooking('r-2', { traveller: { email: 'bo@crew.example', name: 'Bo' } }));
     expect((await reservations()).map((r) => r.reference)).toEqual(['r-1', 'f-1', 'r-2']);
     expect((await reservations('?traveller_email=BO@crew.example')).map((r) => r.reference)).toEqual(['r-2']);

@@ -32,7 +32,12 @@ export async function start(options: StartOptions = {}): Promise<TestSandbox> {
 }
 
 export const traveller = { email: 'ana.silva@crew.example', name: 'Ana Silva' };
-export const flyer = { email: 'ana.silva@crew.example', first_name: 'Ana', last_name: 'Silva', date_of_birth: '1988-04-12' };
+export const flyer = {
+  email: 'ana.silva@crew.example',
+  first_name: 'Ana',
+  last_name: 'Silva',
+  date_of_birth: '1988-04-12',
+};
 export const booker = 'crew-booking@airline.example';
 
 export function hotelBooking(reference: string, overrides: Record<string, unknown> = {}) {

@@ -32,7 +32,13 @@ async function main(): Promise<void> {
   ]);
   db = await openDatabase(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
   const metrics = new PromWorkerMetrics();
-  runtime = startWorkerRuntime({ config, db, logger, suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }), metrics });
+  runtime = startWorkerRuntime({
+    config,
+    db,
+    logger,
+    suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }),
+    metrics,
+  });
   // The webhook drain thread loads before the worker reports ready: a build without it fails here, not later.
   await runtime.webhooks.ready();
   // A fail-fast connection for queue depths: a scrape or a health check must not wait for Redis to come back.

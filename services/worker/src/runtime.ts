@@ -1,7 +1,15 @@
 import { DelayedError, Worker } from 'bullmq';
 import { pipelineRepo, type Db } from '@crew/db';
 import { TravellerVault, type Config, type Logger } from '@crew/platform';
-import { BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, withDeadline, type JobData } from '@crew/queue';
+import {
+  BOOKING_QUEUES,
+  closeQueues,
+  createQueues,
+  createRedis,
+  OutboxRelay,
+  withDeadline,
+  type JobData,
+} from '@crew/queue';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { supplierRegistry } from './bookings/supplier-registry';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
@@ -67,15 +75,33 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     maxStalledCount: 3,
   };
   const metrics = deps.metrics ?? NO_METRICS;
-  const webhooks = new WebhookDeliverer({ db: deps.db, queue: queues.webhooks, config, logger: logger.child({ component: 'webhooks' }), metrics }).start();
+  const webhooks = new WebhookDeliverer({
+    db: deps.db,
+    queue: queues.webhooks,
+    config,
+    logger: logger.child({ component: 'webhooks' }),
+    metrics,
+  }).start();
   // The api seals traveller personal fields with the same key list; the worker opens them.
   const vault = TravellerVault.fromKey(config.supplierCredentialsKey);
-  const schedules = new ScheduleProcessor({ db: deps.db, relay, logger, vault, now: deps.now, metrics, webhookKick: () => webhooks.kick() });
-  const scheduleWorker = new Worker<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>('schedules', (job, token) => schedules.process(job, token), {
-    ...common,
-    // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
-    concurrency: 2,
+  const schedules = new ScheduleProcessor({
+    db: deps.db,
+    relay,
+    logger,
+    vault,
+    now: deps.now,
+    metrics,
+    webhookKick: () => webhooks.kick(),
   });
+  const scheduleWorker = new Worker<JobData<'schedules', 'process-schedules'>, void, 'process-schedules'>(
+    'schedules',
+    (job, token) => schedules.process(job, token),
+    {
+      ...common,
+      // Diffing is CPU-bound: two airlines at a time per process; replicas add more.
+      concurrency: 2,
+    },
+  );
   const rooming = new RoomingChannel({
     db: deps.db,
     logger: logger.child({ component: 'rooming-lists' }),
@@ -84,7 +110,11 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     now: deps.now,
   }).start();
   // A schedule's completion is checked once per COMPLETION_CHECK_MS however many of its items settle meanwhile.
-  const completion = new ScheduleCompletion({ check: (id) => pipelineRepo.completeIfSettled(deps.db, id), logger, delayMs: COMPLETION_CHECK_MS });
+  const completion = new ScheduleCompletion({
+    check: (id) => pipelineRepo.completeIfSettled(deps.db, id),
+    logger,
+    delayMs: COMPLETION_CHECK_MS,
+  });
   const bookings = new BookingProcessor({
     db: deps.db,
     relay,
@@ -112,11 +142,17 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
           if (!(err instanceof SupplierPaced)) throw err;
           if (err.lane) {
             // One airline's own supplier account is pacing us: only its tasks wait; the queue goes on.
-            logger.info({ queue: name, job_id: job.id, ...err.lane, pause_ms: err.retryAfterMs }, "an airline's supplier lane is paused; its task waits");
+            logger.info(
+              { queue: name, job_id: job.id, ...err.lane, pause_ms: err.retryAfterMs },
+              "an airline's supplier lane is paused; its task waits",
+            );
             await job.moveToDelayed(Date.now() + Math.min(MAX_PAUSE_MS, Math.max(1, err.retryAfterMs)), token);
             throw new DelayedError();
           }
-          logger.info({ queue: name, job_id: job.id, pause_ms: err.retryAfterMs }, 'supplier asked to slow down; its queue pauses');
+          logger.info(
+            { queue: name, job_id: job.id, pause_ms: err.retryAfterMs },
+            'supplier asked to slow down; its queue pauses',
+          );
           // Back to its lane (same priority, front of its tie), not counted as an attempt.
           // At most a minute at a time: a supplier still pacing us answers the next try with another pause, and
           // the worker's liveness (no progress for 5 minutes with a backlog) never mistakes a pause for a hang.
@@ -139,27 +175,57 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     return worker;
   });
   // Webhook drains: one endpoint per job (its lease keeps it to one drainer anywhere); urgent ones first (job priority).
-  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>('webhooks', (job) => webhooks.process(job), {
-    ...common,
-    concurrency: config.webhookConcurrency,
+  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>(
+    'webhooks',
+    (job) => webhooks.process(job),
+    {
+      ...common,
+      concurrency: config.webhookConcurrency,
+    },
+  );
+  const airlineChanges = new AirlineChangeProcessor({
+    db: deps.db,
+    config,
+    logger,
+    webhookKick: () => webhooks.kick(),
+    now: deps.now,
   });
-  const airlineChanges = new AirlineChangeProcessor({ db: deps.db, config, logger, webhookKick: () => webhooks.kick(), now: deps.now });
   const changeWorker = new Worker<JobData<'supplier-changes', 'airline-change'>, void, 'airline-change'>(
     'supplier-changes',
     async (job) => {
       const outcome = await airlineChanges.process(job.data);
-      logger.info({ queue: 'supplier-changes', job_id: job.id, airline_id: job.data.airline_id, outcome }, 'airline-initiated change job done');
+      logger.info(
+        { queue: 'supplier-changes', job_id: job.id, airline_id: job.data.airline_id, outcome },
+        'airline-initiated change job done',
+      );
     },
     { ...common, concurrency: 4 },
   );
-  const workers = [scheduleWorker as unknown as Worker, ...(bookingWorkers as unknown as Worker[]), webhookWorker as unknown as Worker, changeWorker as unknown as Worker];
+  const workers = [
+    scheduleWorker as unknown as Worker,
+    ...(bookingWorkers as unknown as Worker[]),
+    webhookWorker as unknown as Worker,
+    changeWorker as unknown as Worker,
+  ];
   for (const w of workers) {
-    w.on('failed', (job, err) => logger.warn({ queue: w.name, job_id: job?.id, airline_id: (job?.data as { airline_id?: string })?.airline_id, err: err.message }, 'job failed'));
+    w.on('failed', (job, err) =>
+      logger.warn(
+        {
+          queue: w.name,
+          job_id: job?.id,
+          airline_id: (job?.data as { airline_id?: string })?.airline_id,
+          err: err.message,
+        },
+        'job failed',
+      ),
+    );
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
   // Safety net for completion checks lost with a dead worker; cheap (one statement).
   const sweep = setInterval(() => {
-    pipelineRepo.completeSettledSchedules(deps.db).catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));
+    pipelineRepo
+      .completeSettledSchedules(deps.db)
+      .catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));
   }, 30_000);
   sweep.unref();
   // One pass at a time: a slow Duffel never stacks passes up.
@@ -193,7 +259,10 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         await Promise.all(
           workers.map((w) =>
             withDeadline(w.close(), config.shutdownDeadlineMs).catch(() => {
-              logger.warn({ queue: w.name }, 'worker did not close within the shutdown deadline; its connections are dropped');
+              logger.warn(
+                { queue: w.name },
+                'worker did not close within the shutdown deadline; its connections are dropped',
+              );
               void w.disconnect().catch(() => undefined);
             }),
           ),

@@ -8,7 +8,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from '@crew/db';
-import { createDuffelClient, DuffelChanges, DuffelFlightSupplier, duffelSignatureHeader, toAirlineChange, type FlightOrder } from '@crew/suppliers';
+import {
+  createDuffelClient,
+  DuffelChanges,
+  DuffelFlightSupplier,
+  duffelSignatureHeader,
+  toAirlineChange,
+  type FlightOrder,
+} from '@crew/suppliers';
 import { http, onboard, type Stack, startStack, type Tenant, waitFor } from '@crew/test-support';
 
 const TOKEN = 'duffel_test_AirlineChanges0123456789';
@@ -29,8 +36,10 @@ let tenant: Tenant;
 let receiver: Server;
 const received: Array<{ type: string; data: { booking_id?: string; status?: string; review_reason?: string } }> = [];
 
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
-const control = (path: string, body: unknown) => http(`${stack.sandboxUrl}/_control/duffel${path}`, { method: 'POST', body });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const control = (path: string, body: unknown) =>
+  http(`${stack.sandboxUrl}/_control/duffel${path}`, { method: 'POST', body });
 
 beforeAll(async () => {
   stack = await startStack('airline_changes', { worker: true });
@@ -45,7 +54,11 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   tenant = await onboard(stack, { name: 'Change Air', carrier: 'CZ', scopes: 'events:read events:write' });
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, { method: 'POST', token: tenant.accessToken, body: { url, event_types: ['booking.needs_review'] } });
+  const endpoint = await http(`${stack.apiUrl}/api/v1/crew/webhooks`, {
+    method: 'POST',
+    token: tenant.accessToken,
+    body: { url, event_types: ['booking.needs_review'] },
+  });
   expect(endpoint.status).toBe(201);
 });
 afterAll(async () => {
@@ -54,10 +67,21 @@ afterAll(async () => {
 });
 
 /** A Duffel order as the booking processor makes one, and the booking row it leaves (CONFIRMED). */
-async function ticketedDeadhead(reference: string, withActionItem = false): Promise<{ bookingId: string; order: FlightOrder; actionId: string | null }> {
-  const flights = new DuffelFlightSupplier(createDuffelClient({ token: TOKEN, basePath: stack.config.duffelApiUrl }), { liveMode: false, timeoutMs: 5000 });
+async function ticketedDeadhead(
+  reference: string,
+  withActionItem = false,
+): Promise<{ bookingId: string; order: FlightOrder; actionId: string | null }> {
+  const flights = new DuffelFlightSupplier(createDuffelClient({ token: TOKEN, basePath: stack.config.duffelApiUrl }), {
+    liveMode: false,
+    timeoutMs: 5000,
+  });
   const offers = await flights.searchFlights({ from_airport: 'LHR', to_airport: 'JFK', date: DATE, cabin: 'ECONOMY' });
-  const order = await flights.bookFlight({ reference, flight_option_id: offers[0]!.flight_option_id, traveller, booker_email: 'crew@change.example' });
+  const order = await flights.bookFlight({
+    reference,
+    flight_option_id: offers[0]!.flight_option_id,
+    traveller,
+    booker_email: 'crew@change.example',
+  });
   const f = order.flight;
   const item = withActionItem
     ? await stack.database.db
@@ -103,7 +127,14 @@ async function ticketedDeadhead(reference: string, withActionItem = false): Prom
       // The leg was asked for as the flight booked: its window is three hours either side.
       dep_time_local: f.dep_time,
       arr_time_local: f.arr_time,
-      flight: JSON.stringify({ supplier: 'DUFFEL', live_mode: false, supplier_ref: order.supplier_ref, ...f, price: order.price, supplier_status: 'CONFIRMED' }),
+      flight: JSON.stringify({
+        supplier: 'DUFFEL',
+        live_mode: false,
+        supplier_ref: order.supplier_ref,
+        ...f,
+        price: order.price,
+        supplier_status: 'CONFIRMED',
+      }),
     })
     .returning('booking_id')
     .executeTakeFirstOrThrow();
@@ -112,18 +143,26 @@ async function ticketedDeadhead(reference: string, withActionItem = false): Prom
 
 const bookingRow = async (id: string) =>
   (
-    await sql<{ status: string; review_reason: string | null; flight: Record<string, string | null> }>`select status, review_reason, flight from bookings where booking_id = ${id}`.execute(
-      stack.database.db,
-    )
+    await sql<{
+      status: string;
+      review_reason: string | null;
+      flight: Record<string, string | null>;
+    }>`select status, review_reason, flight from bookings where booking_id = ${id}`.execute(stack.database.db)
   ).rows[0]!;
 
 describe('airline-initiated changes on Duffel orders', () => {
   it("connecting Duffel registers the webhook with the airline's token and keeps its secret sealed", async () => {
-    const put = await ops(`/airlines/${tenant.airlineId}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX', 'DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: TOKEN } } });
+    const put = await ops(`/airlines/${tenant.airlineId}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['SANDBOX', 'DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: TOKEN } },
+    });
     expect(put.status).toBe(200);
     expect(put.body.duffel).toEqual({ access_token_set: true, live_mode: false, webhook_registered: true });
     const row = (
-      await sql<{ id: string; sealed: string }>`select duffel_webhook_id as id, duffel_webhook_secret_sealed as sealed from airline_suppliers where airline_id = ${tenant.airlineId}`.execute(
+      await sql<{
+        id: string;
+        sealed: string;
+      }>`select duffel_webhook_id as id, duffel_webhook_secret_sealed as sealed from airline_suppliers where airline_id = ${tenant.airlineId}`.execute(
         stack.database.db,
       )
     ).rows[0]!;
@@ -132,7 +171,8 @@ describe('airline-initiated changes on Duffel orders', () => {
   });
 
   it('a registration Duffel fails does not fail the PUT; the next PUT registers it', async () => {
-    const other = (await ops('/airlines', { method: 'POST', body: { name: 'Later Air', carrier_code: 'LZ' } })).body.airline_id as string;
+    const other = (await ops('/airlines', { method: 'POST', body: { name: 'Later Air', carrier_code: 'LZ' } })).body
+      .airline_id as string;
     const token = 'duffel_test_LaterRegistration0123456789';
     await control('/faults', { token, operation: 'webhooks.create', outcome: 'error' });
     const body = { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } };
@@ -140,13 +180,22 @@ describe('airline-initiated changes on Duffel orders', () => {
     expect(first.status).toBe(200);
     expect(first.body.duffel).toEqual({ access_token_set: true, live_mode: false, webhook_registered: false });
     // The token is kept (duffel omitted); the missing webhook is registered now.
-    const again = await ops(`/airlines/${other}/suppliers`, { method: 'PUT', body: { flights: ['DUFFEL'], hotels: ['SANDBOX'] } });
+    const again = await ops(`/airlines/${other}/suppliers`, {
+      method: 'PUT',
+      body: { flights: ['DUFFEL'], hotels: ['SANDBOX'] },
+    });
     expect(again.body.duffel).toEqual({ access_token_set: true, live_mode: false, webhook_registered: true });
   });
 
   it('a change that still brings the crew member on time is accepted at Duffel and the flight block updated', async () => {
     const { bookingId, order } = await ticketedDeadhead('aic-accept');
-    const res = await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: 60, flight_number: '4242', rebase: stack.apiUrl });
+    const res = await control('/airline-changes', {
+      token: TOKEN,
+      order_id: order.supplier_ref,
+      shift_minutes: 60,
+      flight_number: '4242',
+      rebase: stack.apiUrl,
+    });
     expect(res.status).toBe(201);
     expect(res.body.deliveries).toEqual([expect.objectContaining({ status: 200 })]);
     const b = await waitFor(
@@ -158,18 +207,32 @@ describe('airline-initiated changes on Duffel orders', () => {
       'the accepted change on the booking',
     );
     expect(b.status).toBe('CONFIRMED');
-    expect(b.flight).toMatchObject({ flight_number: expect.stringMatching(/4242$/), supplier_ref: order.supplier_ref, airline_change_id: null });
+    expect(b.flight).toMatchObject({
+      flight_number: expect.stringMatching(/4242$/),
+      supplier_ref: order.supplier_ref,
+      airline_change_id: null,
+    });
     expect(Date.parse(b.flight.arr_time!) - Date.parse(order.flight.arr_time)).toBe(3_600_000);
     // Accepted at Duffel: the order now flies the new times.
-    const changes = await http(`${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`, { token: TOKEN, headers: { 'duffel-version': 'v2' } });
+    const changes = await http(
+      `${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`,
+      { token: TOKEN, headers: { 'duffel-version': 'v2' } },
+    );
     expect(changes.body.data[0]).toMatchObject({ action_taken: 'accepted' });
   });
 
   it('a change accepted meanwhile (the event and the periodic check racing) stays accepted, never sent to review', async () => {
     const { bookingId, order } = await ticketedDeadhead('aic-race');
-    const res = await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: 30, deliver: false });
+    const res = await control('/airline-changes', {
+      token: TOKEN,
+      order_id: order.supplier_ref,
+      shift_minutes: 30,
+      deliver: false,
+    });
     const stale = toAirlineChange(res.body.change);
-    const client = new DuffelChanges(createDuffelClient({ token: TOKEN, basePath: stack.config.duffelApiUrl }), { timeoutMs: 5000 });
+    const client = new DuffelChanges(createDuffelClient({ token: TOKEN, basePath: stack.config.duffelApiUrl }), {
+      timeoutMs: 5000,
+    });
     expect(await stack.worker!.airlineChanges.apply(tenant.airlineId, client, stale)).toBe('ACCEPTED');
     // The second run still holds the change as open: Duffel refuses the accept, the change reads accepted.
     expect(await stack.worker!.airlineChanges.apply(tenant.airlineId, client, stale)).toBe('ACCEPTED');
@@ -178,7 +241,12 @@ describe('airline-initiated changes on Duffel orders', () => {
 
   it("a change that misses the duty sends the booking to NEEDS_REVIEW with the change id and the airline's event", async () => {
     const { bookingId, order, actionId } = await ticketedDeadhead('aic-review', true);
-    const res = await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: 600, rebase: stack.apiUrl });
+    const res = await control('/airline-changes', {
+      token: TOKEN,
+      order_id: order.supplier_ref,
+      shift_minutes: 600,
+      rebase: stack.apiUrl,
+    });
     expect(res.body.deliveries).toEqual([expect.objectContaining({ status: 200 })]);
     const b = await waitFor(
       async () => {
@@ -190,33 +258,73 @@ describe('airline-initiated changes on Duffel orders', () => {
     );
     expect(b.review_reason).toContain('after the latest arrival');
     expect(b.flight.airline_change_id).toBe(res.body.change.id);
-    const item = await stack.database.db.selectFrom('action_items').select(['disposition', 'recommended_action', 'message']).where('action_id', '=', actionId!).executeTakeFirstOrThrow();
-    expect(item).toEqual({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_MANUALLY', message: b.review_reason });
+    const item = await stack.database.db
+      .selectFrom('action_items')
+      .select(['disposition', 'recommended_action', 'message'])
+      .where('action_id', '=', actionId!)
+      .executeTakeFirstOrThrow();
+    expect(item).toEqual({
+      disposition: 'PENDING_REVIEW',
+      recommended_action: 'BOOK_MANUALLY',
+      message: b.review_reason,
+    });
     // Not accepted: the change waits at Duffel for a person.
-    const changes = await http(`${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`, { token: TOKEN, headers: { 'duffel-version': 'v2' } });
+    const changes = await http(
+      `${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`,
+      { token: TOKEN, headers: { 'duffel-version': 'v2' } },
+    );
     expect(changes.body.data[0]).toMatchObject({ action_taken: null });
-    const event = await waitFor(() => received.find((e) => e.data.booking_id === bookingId), 15_000, 'booking.needs_review at the airline');
+    const event = await waitFor(
+      () => received.find((e) => e.data.booking_id === bookingId),
+      15_000,
+      'booking.needs_review at the airline',
+    );
     expect(event).toMatchObject({ type: 'booking.needs_review', data: { status: 'NEEDS_REVIEW' } });
   });
 
   it('a delivery whose signature does not verify is refused 401 and changes nothing', async () => {
     const { bookingId, order } = await ticketedDeadhead('aic-forged');
-    const res = await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: 600, rebase: stack.apiUrl, bad_signature: true });
+    const res = await control('/airline-changes', {
+      token: TOKEN,
+      order_id: order.supplier_ref,
+      shift_minutes: 600,
+      rebase: stack.apiUrl,
+      bad_signature: true,
+    });
     expect(res.body.deliveries).toEqual([expect.objectContaining({ status: 401 })]);
-    const body = JSON.stringify({ id: 'wev_forged', type: 'order.airline_initiated_change_detected', data: { object: { id: res.body.change.id, order_id: order.supplier_ref } } });
+    const body = JSON.stringify({
+      id: 'wev_forged',
+      type: 'order.airline_initiated_change_detected',
+      data: { object: { id: res.body.change.id, order_id: order.supplier_ref } },
+    });
     const path = `${stack.apiUrl}/callbacks/duffel/${tenant.airlineId}`;
     const unsigned = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(unsigned.status).toBe(401);
-    const otherSecret = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-duffel-signature': duffelSignatureHeader(body, 'not-the-secret') }, body });
+    const otherSecret = await fetch(path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-duffel-signature': duffelSignatureHeader(body, 'not-the-secret'),
+      },
+      body,
+    });
     expect(otherSecret.status).toBe(401);
-    const unknownAirline = await fetch(`${stack.apiUrl}/callbacks/duffel/00000000-0000-0000-0000-000000000000`, { method: 'POST', body });
+    const unknownAirline = await fetch(`${stack.apiUrl}/callbacks/duffel/00000000-0000-0000-0000-000000000000`, {
+      method: 'POST',
+      body,
+    });
     expect(unknownAirline.status).toBe(401);
     expect((await bookingRow(bookingId)).status).toBe('CONFIRMED');
   });
 
   it('the periodic check finds a change whose event never came', async () => {
     const { bookingId, order } = await ticketedDeadhead('aic-sweep');
-    await control('/airline-changes', { token: TOKEN, order_id: order.supplier_ref, shift_minutes: -30, deliver: false });
+    await control('/airline-changes', {
+      token: TOKEN,
+      order_id: order.supplier_ref,
+      shift_minutes: -30,
+      deliver: false,
+    });
     const totals = await stack.worker!.airlineChanges.sweep();
     expect(totals.airlines).toBeGreaterThanOrEqual(1);
     const b = await bookingRow(bookingId);

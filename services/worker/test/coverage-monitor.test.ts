@@ -14,7 +14,8 @@ afterAll(() => database.drop());
 
 const NOW = new Date('2027-03-10T06:00:00Z');
 const logger = createLogger('test', 'silent');
-const iso = (hoursFromNow: number) => new Date(NOW.getTime() + hoursFromNow * 3_600_000).toISOString().replace('.000Z', '+00:00');
+const iso = (hoursFromNow: number) =>
+  new Date(NOW.getTime() + hoursFromNow * 3_600_000).toISOString().replace('.000Z', '+00:00');
 
 async function layover(airlineId: string, employee: string, checkinHours: number) {
   await sql`insert into rostered_layovers (airline_id, roster_date, row_key, employee_id, pairing_number, duty_period_num, duty_date, traveller_email, station, checkin_time_local, checkout_time_local, checkin_at)
@@ -45,7 +46,13 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
   const metrics = new PromWorkerMetrics();
   const events: AtRiskLayover[][] = [];
   let now = NOW;
-  const monitor = new CoverageMonitor({ db: database.db, logger, report: (f, at) => metrics.setCoverage(f, at), onAtRisk: async (l) => void events.push(l), now: () => now });
+  const monitor = new CoverageMonitor({
+    db: database.db,
+    logger,
+    report: (f, at) => metrics.setCoverage(f, at),
+    onAtRisk: async (l) => void events.push(l),
+    now: () => now,
+  });
   const figures = await monitor.sample();
   expect(figures.sort((x, y) => (x.airline_id === a.airline_id ? -1 : y.airline_id === a.airline_id ? 1 : 0))).toEqual([
     { airline_id: a.airline_id, at_risk: 1, uncovered: 2, uncovered_12h: 1 },
@@ -53,8 +60,12 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
   ]);
   const text = await metrics.registry.metrics();
   expect(text).toContain(`crew_coverage_uncovered_within_12h{airline="${a.airline_id}",service="worker"} 1`);
-  expect(text).toContain(`crew_coverage_layovers_next_24h{airline="${a.airline_id}",status="UNCOVERED",service="worker"} 2`);
-  expect(text).toContain(`crew_coverage_layovers_next_24h{airline="${b.airline_id}",status="AT_RISK",service="worker"} 1`);
+  expect(text).toContain(
+    `crew_coverage_layovers_next_24h{airline="${a.airline_id}",status="UNCOVERED",service="worker"} 2`,
+  );
+  expect(text).toContain(
+    `crew_coverage_layovers_next_24h{airline="${b.airline_id}",status="AT_RISK",service="worker"} 1`,
+  );
   expect(text).toMatch(/crew_coverage_sampled_timestamp_seconds\{service="worker"\} \d+/);
 
   expect(events).toHaveLength(1);
@@ -76,8 +87,12 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
 
 it('airlines beyond the top 10 are summed as "other" (bounded label cardinality)', () => {
   const metrics = new PromWorkerMetrics();
-  metrics.setCoverage(Array.from({ length: 15 }, (_, i) => ({ airline_id: `a${i}`, at_risk: i, uncovered: 0, uncovered_12h: 1 })));
-  const series = metrics.registry.getSingleMetric('crew_coverage_uncovered_within_12h') as unknown as { hashMap: Record<string, { labels: { airline: string }; value: number }> };
+  metrics.setCoverage(
+    Array.from({ length: 15 }, (_, i) => ({ airline_id: `a${i}`, at_risk: i, uncovered: 0, uncovered_12h: 1 })),
+  );
+  const series = metrics.registry.getSingleMetric('crew_coverage_uncovered_within_12h') as unknown as {
+    hashMap: Record<string, { labels: { airline: string }; value: number }>;
+  };
   const byAirline = Object.values(series.hashMap).map((v) => [v.labels.airline, v.value]);
   expect(byAirline).toHaveLength(11);
   expect(byAirline).toContainEqual(['other', 5]);
@@ -87,14 +102,32 @@ it('airlines beyond the top 10 are summed as "other" (bounded label cardinality)
 it('sends a coverage.at_risk webhook event, valid against its documented schema, to the airline’s subscribed endpoints only', async () => {
   const a = await tenancyRepo.createAirline(database.db, 'Hook A', 'HA');
   const b = await tenancyRepo.createAirline(database.db, 'Hook B', 'HB');
-  await webhookRepo.insertEndpoint(database.db, { airline_id: a.airline_id, url: 'https://hooks.example.com/a', description: null, event_types: ['coverage.at_risk'], secret_enc: 'x' });
-  await webhookRepo.insertEndpoint(database.db, { airline_id: b.airline_id, url: 'https://hooks.example.com/b', description: null, event_types: ['booking.confirmed'], secret_enc: 'x' });
+  await webhookRepo.insertEndpoint(database.db, {
+    airline_id: a.airline_id,
+    url: 'https://hooks.example.com/a',
+    description: null,
+    event_types: ['coverage.at_risk'],
+    secret_enc: 'x',
+  });
+  await webhookRepo.insertEndpoint(database.db, {
+    airline_id: b.airline_id,
+    url: 'https://hooks.example.com/b',
+    description: null,
+    event_types: ['booking.confirmed'],
+    secret_enc: 'x',
+  });
   for (const t of [a, b]) {
     await layover(t.airline_id, 'H1', 4);
     await booking(t.airline_id, 'H1', 4, 'NEEDS_REVIEW');
   }
   const seen: AtRiskLayover[] = [];
-  const monitor = new CoverageMonitor({ db: database.db, logger, report: () => undefined, onAtRisk: async (l) => (seen.push(...l), emitCoverageAtRisk(database.db, l)), now: () => NOW });
+  const monitor = new CoverageMonitor({
+    db: database.db,
+    logger,
+    report: () => undefined,
+    onAtRisk: async (l) => (seen.push(...l), emitCoverageAtRisk(database.db, l)),
+    now: () => NOW,
+  });
   await monitor.sample();
   const events = await sql<{
     airline_id: string;
@@ -104,8 +137,20 @@ it('sends a coverage.at_risk webhook event, valid against its documented schema,
   }>`select airline_id, type, data, links from webhook_events where type = 'coverage.at_risk'`.execute(database.db);
   expect(events.rows.map((e) => e.airline_id)).toEqual([a.airline_id]);
   const e = events.rows[0]!;
-  expect(e.data).toMatchObject({ employee_id: 'H1', station: 'JFK', status: 'AT_RISK', booking_status: 'NEEDS_REVIEW', reason: 'the booking awaits review' });
-  const sample = { id: '00000000-0000-4000-8000-000000000000', type: e.type, created_at: NOW.toISOString(), data: e.data, links: e.links };
+  expect(e.data).toMatchObject({
+    employee_id: 'H1',
+    station: 'JFK',
+    status: 'AT_RISK',
+    booking_status: 'NEEDS_REVIEW',
+    reason: 'the booking awaits review',
+  });
+  const sample = {
+    id: '00000000-0000-4000-8000-000000000000',
+    type: e.type,
+    created_at: NOW.toISOString(),
+    data: e.data,
+    links: e.links,
+  };
   expect(checkBody(WEBHOOK_EVENT_SCHEMAS['coverage.at_risk'], sample)).toMatchObject({ ok: true });
   expect(seen.some((s) => s.airline_id === b.airline_id)).toBe(true);
 });

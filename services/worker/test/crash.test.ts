@@ -1,6 +1,19 @@
 import { sql } from '@crew/db';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
-import { contractStations, exited, expectUndisturbedRun, hasStarted, http, onboard, spawnWorker, type Stack, startStack, type Tenant, undisturbedRun, waitFor } from '@crew/test-support';
+import {
+  contractStations,
+  exited,
+  expectUndisturbedRun,
+  hasStarted,
+  http,
+  onboard,
+  spawnWorker,
+  type Stack,
+  startStack,
+  type Tenant,
+  undisturbedRun,
+  waitFor,
+} from '@crew/test-support';
 
 jest.setTimeout(240_000);
 
@@ -13,11 +26,24 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const scheduleStatus = async (id: string) => (await stack.database.db.selectFrom('schedules').select('status').where('schedule_id', '=', id).executeTakeFirstOrThrow()).status;
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const scheduleStatus = async (id: string) =>
+  (
+    await stack.database.db
+      .selectFrom('schedules')
+      .select('status')
+      .where('schedule_id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).status;
 
 it('a worker killed (SIGKILL) while processing an M roster: a new worker completes it with the same action items and no duplicates', async () => {
-  const t = await onboard(stack, { name: 'Crash Air', carrier: 'CZ', scopes: SCOPES, settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    name: 'Crash Air',
+    carrier: 'CZ',
+    scopes: SCOPES,
+    settings: { schedules_access: true },
+  });
   const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 11, startDate: '2027-03-01' });
   const expected = undisturbedRun(roster);
 
@@ -30,11 +56,23 @@ it('a worker killed (SIGKILL) while processing an M roster: a new worker complet
   expect((await exited(first)).signal).toBe('SIGKILL');
   // Killed mid-diff: nothing of the diff was committed.
   expect(await scheduleStatus(id)).toBe('PROCESSING');
-  expect(Number((await sql<{ n: number }>`select count(*)::int as n from action_items where schedule_id = ${id}`.execute(stack.database.db)).rows[0]!.n)).toBe(0);
+  expect(
+    Number(
+      (
+        await sql<{ n: number }>`select count(*)::int as n from action_items where schedule_id = ${id}`.execute(
+          stack.database.db,
+        )
+      ).rows[0]!.n,
+    ),
+  ).toBe(0);
 
   const second = spawnWorker(stack);
   try {
-    await waitFor(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 120_000, 'the schedule to be processed');
+    await waitFor(
+      async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)),
+      120_000,
+      'the schedule to be processed',
+    );
   } finally {
     second.kill('SIGTERM');
     await exited(second);
@@ -43,9 +81,17 @@ it('a worker killed (SIGKILL) while processing an M roster: a new worker complet
 });
 
 it('a worker killed while booking tasks are in flight: every booking ends terminal, one live reservation per booked item', async () => {
-  const t = await onboard(stack, { name: 'Book Crash Air', carrier: 'BZ', scopes: SCOPES, settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    name: 'Book Crash Air',
+    carrier: 'BZ',
+    scopes: SCOPES,
+    settings: { schedules_access: true },
+  });
   await api(t, '/crew/config/company', { method: 'PUT', body: { crew_booker_email: 'booker@bz.test' } });
-  await contractStations(stack, t, ['JFK', 'LHR', 'FRA', 'DXB'], { terms: { policy: 'FLEXIBLE', flex_window_minutes: 1440 }, rate: { amount: 150, currency: 'USD' } });
+  await contractStations(stack, t, ['JFK', 'LHR', 'FRA', 'DXB'], {
+    terms: { policy: 'FLEXIBLE', flex_window_minutes: 1440 },
+    rate: { amount: 150, currency: 'USD' },
+  });
   const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 12, startDate: '2027-03-01', carrier: 'BZ' });
 
   const first = spawnWorker(stack);
@@ -61,23 +107,39 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
         .executeTakeFirstOrThrow()
     ).n;
   // Kill it once some rooms are booked and more are still in flight.
-  await waitFor(async () => (await countBy('CONFIRMED')) >= 30 && (await countBy('PENDING')) > 0, 120_000, 'booking tasks in flight');
+  await waitFor(
+    async () => (await countBy('CONFIRMED')) >= 30 && (await countBy('PENDING')) > 0,
+    120_000,
+    'booking tasks in flight',
+  );
   first.kill('SIGKILL');
   await exited(first);
   expect(await countBy('PENDING')).toBeGreaterThan(0);
 
   const second = spawnWorker(stack);
   try {
-    await waitFor(async () => (await countBy('PENDING')) === 0 && (await scheduleStatus(id)) === 'COMPLETED', 180_000, 'every booking to settle');
+    await waitFor(
+      async () => (await countBy('PENDING')) === 0 && (await scheduleStatus(id)) === 'COMPLETED',
+      180_000,
+      'every booking to settle',
+    );
   } finally {
     second.kill('SIGTERM');
     await exited(second);
   }
-  const booked = await stack.database.db.selectFrom('bookings').select(['booking_id', 'status']).where('schedule_id', '=', id).where('status', 'in', ['CONFIRMED', 'MODIFIED']).execute();
+  const booked = await stack.database.db
+    .selectFrom('bookings')
+    .select(['booking_id', 'status'])
+    .where('schedule_id', '=', id)
+    .where('status', 'in', ['CONFIRMED', 'MODIFIED'])
+    .execute();
   expect(booked.length).toBeGreaterThan(30);
-  const live = ((await http(`${stack.sandboxUrl}/_control/reservations?kind=hotel&status=CONFIRMED`)).body.reservations as { reference: string; booker_email: string }[]).filter(
-    (r) => r.booker_email === 'booker@bz.test',
-  );
+  const live = (
+    (await http(`${stack.sandboxUrl}/_control/reservations?kind=hotel&status=CONFIRMED`)).body.reservations as {
+      reference: string;
+      booker_email: string;
+    }[]
+  ).filter((r) => r.booker_email === 'booker@bz.test');
   const perBooking = new Map<string, number>();
   for (const r of live) perBooking.set(r.reference, (perBooking.get(r.reference) ?? 0) + 1);
   expect(live.length).toBe(booked.length);
@@ -92,7 +154,12 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
 });
 
 it('SIGTERM while a roster is processed: the worker finishes or hands back its job, exits 0 within the deadline, and no job is lost', async () => {
-  const t = await onboard(stack, { name: 'Term Air', carrier: 'TZ', scopes: SCOPES, settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    name: 'Term Air',
+    carrier: 'TZ',
+    scopes: SCOPES,
+    settings: { schedules_access: true },
+  });
   const roster = generateRoster({ ...ROSTER_SIZES.S, seed: 13, startDate: '2027-03-01', carrier: 'TZ' });
   const worker = spawnWorker(stack, { SHUTDOWN_DEADLINE_MS: '20000' });
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
@@ -109,7 +176,11 @@ it('SIGTERM while a roster is processed: the worker finishes or hands back its j
   const next = spawnWorker(stack);
   try {
     await hasStarted(next);
-    await waitFor(async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)), 60_000, 'the schedule to be processed');
+    await waitFor(
+      async () => ['BOOKING', 'COMPLETED'].includes(await scheduleStatus(id)),
+      60_000,
+      'the schedule to be processed',
+    );
   } finally {
     next.kill('SIGTERM');
     expect((await exited(next)).code).toBe(0);

@@ -3,7 +3,19 @@
  * (DUFFEL, then SANDBOX), the hotel config naming an `acc_…` id its Duffel account knows (so a GDS hotel), the
  * worker booking it through Stays; and the next hotel supplier taking the stay when Duffel has no room.
  */
-import { allActionItems, bookingAccount, contractStations, http, onboard, onePairingRoster, type Stack, startStack, type Tenant, waitFor, waitForSchedule } from '@crew/test-support';
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
 
 const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
 
@@ -13,9 +25,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
-const duffelControl = (path: string, body: unknown) => http(`${stack.sandboxUrl}/_control/duffel${path}`, { method: 'POST', body });
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+const duffelControl = (path: string, body: unknown) =>
+  http(`${stack.sandboxUrl}/_control/duffel${path}`, { method: 'POST', body });
 
 let n = 0;
 /** An airline booking hotels through Duffel then the sandbox, its JFK hotel contracted at 189 USD a night. */
@@ -30,10 +45,24 @@ async function airline(property: string) {
   const email = `crew${n}@stays.test`;
   const token = `duffel_test_stays_air_${n}_0123456789`;
   await bookingAccount(stack, t, email);
-  expect((await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, { method: 'PUT', body: { phone_number: '+12125550100' } })).status).toBe(200);
-  const put = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body: { flights: ['SANDBOX'], hotels: ['DUFFEL', 'SANDBOX'], duffel: { access_token: token } } });
+  expect(
+    (
+      await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, {
+        method: 'PUT',
+        body: { phone_number: '+12125550100' },
+      })
+    ).status,
+  ).toBe(200);
+  const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
+    method: 'PUT',
+    body: { flights: ['SANDBOX'], hotels: ['DUFFEL', 'SANDBOX'], duffel: { access_token: token } },
+  });
   expect(put.status).toBe(200);
-  await contractStations(stack, t, ['JFK'], { propertyId: () => property, terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 }, rate: { amount: 189, currency: 'USD' } });
+  await contractStations(stack, t, ['JFK'], {
+    propertyId: () => property,
+    terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 },
+    rate: { amount: 189, currency: 'USD' },
+  });
   return { t, email, token };
 }
 
@@ -64,12 +93,18 @@ it('a layover at a Duffel accommodation under contract is CONFIRMED through Stay
   });
   const held = (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings;
   expect(held).toHaveLength(1);
-  expect(held[0]).toMatchObject({ booking: { id: booking.hotel.supplier_booking_id, email, phone_number: '+12125550100' }, rate: { payment_type: 'pay_now', base_amount: '189.00' } });
+  expect(held[0]).toMatchObject({
+    booking: { id: booking.hotel.supplier_booking_id, email, phone_number: '+12125550100' },
+    rate: { payment_type: 'pay_now', base_amount: '189.00' },
+  });
 
   // The hotel's number comes after the booking: the status refresh reads it from the airline's Stays.
   const refreshed = await api(t, `/crew/bookings/${booking.booking_id}/status`);
   expect(refreshed.status).toBe(200);
-  expect(refreshed.body.booking.hotel).toMatchObject({ supplier: 'DUFFEL', confirmation_number: expect.stringMatching(/^H\w{7}$/) });
+  expect(refreshed.body.booking.hotel).toMatchObject({
+    supplier: 'DUFFEL',
+    confirmation_number: expect.stringMatching(/^H\w{7}$/),
+  });
 });
 
 it('an extension is an adjoining second Stays booking; a shortening is refused with the room kept; cancelling cancels both', async () => {
@@ -78,16 +113,25 @@ it('an extension is an adjoining second Stays booking; a shortening is refused w
   expect(booking.status).toBe('CONFIRMED');
   const path = `/crew/bookings/${booking.booking_id}`;
   const extended = await api(t, path, { method: 'PATCH', body: { hotel: { check_out_date: '2027-03-12' } } });
-  expect(extended.body).toMatchObject({ status: 'MODIFIED', hotel: { supplier: 'DUFFEL', check_in_date: '2027-03-10', check_out_date: '2027-03-12', nights: 2 } });
+  expect(extended.body).toMatchObject({
+    status: 'MODIFIED',
+    hotel: { supplier: 'DUFFEL', check_in_date: '2027-03-10', check_out_date: '2027-03-12', nights: 2 },
+  });
   expect(extended.body.hotel.supplier_booking_ids).toHaveLength(2);
-  const stays = async () => (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings as Array<{ booking: { status: string; check_in_date: string } }>;
+  const stays = async () =>
+    (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings as Array<{
+      booking: { status: string; check_in_date: string };
+    }>;
   expect((await stays()).map((b) => [b.booking.check_in_date, b.booking.status])).toEqual([
     ['2027-03-10', 'confirmed'],
     ['2027-03-11', 'confirmed'],
   ]);
 
   const shortened = await api(t, path, { method: 'PATCH', body: { hotel: { check_out_date: '2027-03-11' } } });
-  expect(shortened.body).toMatchObject({ status: 'NEEDS_REVIEW', review_reason: expect.stringContaining('AMEND_NOT_SUPPORTED') });
+  expect(shortened.body).toMatchObject({
+    status: 'NEEDS_REVIEW',
+    review_reason: expect.stringContaining('AMEND_NOT_SUPPORTED'),
+  });
   expect((await stays()).map((b) => b.booking.status)).toEqual(['confirmed', 'confirmed']);
 
   const cancelled = await api(t, path, { method: 'DELETE' });
@@ -98,11 +142,15 @@ it('an extension is an adjoining second Stays booking; a shortening is refused w
 it('no room at Duffel: the next hotel supplier is asked (and books a property it knows)', async () => {
   // Duffel sold out: the sandbox is asked next; it does not know the accommodation, so its refusal is the review reason.
   const soldOut = await airline(JFK_STAY);
-  expect((await duffelControl('/stays/sold-out', { token: soldOut.token, accommodation_id: JFK_STAY })).status).toBe(204);
+  expect((await duffelControl('/stays/sold-out', { token: soldOut.token, accommodation_id: JFK_STAY })).status).toBe(
+    204,
+  );
   const review = await hotelBooking(soldOut.t, soldOut.email);
   expect(review.status).toBe('NEEDS_REVIEW');
   expect(review.review_reason).not.toMatch(/NO_AVAILABILITY/);
-  expect((await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${soldOut.token}`)).body.bookings).toEqual([]);
+  expect(
+    (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${soldOut.token}`)).body.bookings,
+  ).toEqual([]);
 
   // A sandbox property: Duffel refuses it (not an accommodation of its own), the sandbox books it.
   const gds = await airline('GDS-JFK-001');
@@ -114,11 +162,23 @@ it('no room at Duffel: the next hotel supplier is asked (and books a property it
 it("Duffel's 429 pauses that airline's Stays lane only: another airline's room is booked meanwhile", async () => {
   const a = await airline(JFK_STAY);
   const b = await airline(JFK_STAY);
-  expect((await duffelControl('/faults', { token: a.token, operation: 'stays.search', outcome: 'rate_limited', retry_after_s: 6 })).status).toBe(201);
+  expect(
+    (
+      await duffelControl('/faults', {
+        token: a.token,
+        operation: 'stays.search',
+        outcome: 'rate_limited',
+        retry_after_s: 6,
+      })
+    ).status,
+  ).toBe(201);
   const started = Date.now();
   const posted = await api(a.t, '/crew/schedules', { method: 'POST', body: onePairingRoster({ email: a.email }) });
   const itemOfA = await waitFor(
-    async () => (await allActionItems(stack, a.t.accessToken, posted.body.schedule_id)).find((i) => i.type === 'HOTEL' && i.booking_id),
+    async () =>
+      (await allActionItems(stack, a.t.accessToken, posted.body.schedule_id)).find(
+        (i) => i.type === 'HOTEL' && i.booking_id,
+      ),
     15_000,
     "airline A's hotel item",
   );

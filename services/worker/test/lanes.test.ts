@@ -8,7 +8,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import { outboxRepo } from '@crew/db';
 import { createLogger } from '@crew/platform';
-import { ADD_CHUNK, bookingJob, BOOKING_QUEUES, closeQueues, createQueues, createRedis, OutboxRelay, sampleLanes, type Queues, type TaskPriority } from '@crew/queue';
+import {
+  ADD_CHUNK,
+  bookingJob,
+  BOOKING_QUEUES,
+  closeQueues,
+  createQueues,
+  createRedis,
+  OutboxRelay,
+  sampleLanes,
+  type Queues,
+  type TaskPriority,
+} from '@crew/queue';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import {
   bookingAccount,
@@ -60,7 +71,15 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
   /** `n` hotel tasks of one airline, written to the outbox and relayed as the api or worker would. */
   async function enqueue(airline: string, priority: TaskPriority | undefined, n: number): Promise<void> {
     const jobs = Array.from({ length: n }, () =>
-      bookingJob({ airline_id: airline, booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', ...(priority ? { priority } : {}) }),
+      bookingJob({
+        airline_id: airline,
+        booking_id: `b${++seq}`,
+        attempt: 1,
+        operation: 'BOOK',
+        ref: `BOOK-${seq}`,
+        type: 'HOTEL',
+        ...(priority ? { priority } : {}),
+      }),
     );
     await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, jobs));
     await relay.drain();
@@ -125,7 +144,15 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     const addBulk = jest.spyOn(queues.bookings, 'addBulk');
     // One outbox batch: A's 150 tasks, then B's 100. Fair places alternate A and B, across the calls' edges.
     const jobs = [...Array.from({ length: 150 }, () => 'A'), ...Array.from({ length: 100 }, () => 'B')].map((airline) =>
-      bookingJob({ airline_id: airline, booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', priority: 'P3' }),
+      bookingJob({
+        airline_id: airline,
+        booking_id: `b${++seq}`,
+        attempt: 1,
+        operation: 'BOOK',
+        ref: `BOOK-${seq}`,
+        type: 'HOTEL',
+        priority: 'P3',
+      }),
     );
     await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, jobs));
     await relay.drain();
@@ -145,9 +172,25 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     const addBulk = jest.spyOn(queues.bookings, 'addBulk');
     try {
       const backlog = Array.from({ length: 1500 }, () =>
-        bookingJob({ airline_id: 'A', booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', priority: 'P3' }),
+        bookingJob({
+          airline_id: 'A',
+          booking_id: `b${++seq}`,
+          attempt: 1,
+          operation: 'BOOK',
+          ref: `BOOK-${seq}`,
+          type: 'HOTEL',
+          priority: 'P3',
+        }),
       );
-      const urgent = bookingJob({ airline_id: 'B', booking_id: `b${++seq}`, attempt: 1, operation: 'BOOK', ref: `BOOK-${seq}`, type: 'HOTEL', priority: 'P1' });
+      const urgent = bookingJob({
+        airline_id: 'B',
+        booking_id: `b${++seq}`,
+        attempt: 1,
+        operation: 'BOOK',
+        ref: `BOOK-${seq}`,
+        type: 'HOTEL',
+        priority: 'P1',
+      });
       await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, backlog));
       await database.db.transaction().execute((trx) => outboxRepo.addToOutbox(trx, [urgent]));
       await relay.drain();
@@ -212,11 +255,17 @@ describe('supplier pacing', () => {
   let stack: Stack;
   let t: Tenant;
   const email = 'pace@air.test';
-  const api = (path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 
   beforeAll(async () => {
     stack = await startStack('pacing', { worker: true, sandboxLatencyMs: 5 });
-    t = await onboard(stack, { name: 'Pace Air', carrier: 'PQ', scopes: 'events:read events:write schedules:read schedules:write', settings: { schedules_access: true } });
+    t = await onboard(stack, {
+      name: 'Pace Air',
+      carrier: 'PQ',
+      scopes: 'events:read events:write schedules:read schedules:write',
+      settings: { schedules_access: true },
+    });
     await bookingAccount(stack, t, email);
     await contractStations(stack, t, ['JFK']);
   });
@@ -226,7 +275,10 @@ describe('supplier pacing', () => {
   const paces = () => stack.logLines.filter((l) => l.includes('supplier asked to slow down')).length;
 
   it('a supplier answering 429 with Retry-After pauses that lane; the bookings end CONFIRMED, not FAILED', async () => {
-    const armed = await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 1, count: 2 } });
+    const armed = await http(`${stack.sandboxUrl}/_control/faults`, {
+      method: 'POST',
+      body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 1, count: 2 },
+    });
     expect(armed.status).toBe(201);
     expect(armed.body).toMatchObject({ outcome: 'rate_limited', retry_after_s: 1 });
     const started = Date.now();
@@ -258,7 +310,10 @@ describe('supplier pacing', () => {
   });
 
   it('while the hotel supplier is paused, flight tasks (their own queue) keep running', async () => {
-    await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 3, count: 1 } });
+    await http(`${stack.sandboxUrl}/_control/faults`, {
+      method: 'POST',
+      body: { operation: 'hotel.book', outcome: 'rate_limited', retry_after_s: 3, count: 1 },
+    });
     const pacedBefore = paces();
     const hotel = await api('/crew/action-items', {
       method: 'POST',

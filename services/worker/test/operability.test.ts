@@ -68,11 +68,17 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) => http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 
 /** An airline whose JFK layovers auto-book: booker email, a traveller with a date of birth, an enabled contract with a rate. */
 async function bookingAirline(): Promise<{ t: Tenant; email: string }> {
-  const t = await onboard(stack, { name: 'Metrics Air', carrier: 'MX', scopes: SCOPES, settings: { schedules_access: true } });
+  const t = await onboard(stack, {
+    name: 'Metrics Air',
+    carrier: 'MX',
+    scopes: SCOPES,
+    settings: { schedules_access: true },
+  });
   const email = 'ada@metrics.test';
   await bookingAccount(stack, t, email);
   await contractStations(stack, t, ['JFK']);
@@ -103,7 +109,12 @@ describe('/metrics after a roster has been processed', () => {
       'a counted booking outcome',
       100,
     );
-    for (const family of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const family of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect([family, worker.get(family)?.samples.length ?? 0]).not.toEqual([family, 0]);
     }
     expect(worker.get('crew_schedule_processing_seconds')?.type).toBe('histogram');
@@ -113,19 +124,42 @@ describe('/metrics after a roster has been processed', () => {
     expect(sampleValue(worker, 'crew_booking_outcomes_total', { type: 'HOTEL', status: 'CONFIRMED' })).toBe(1);
     expect(sampleValue(worker, 'crew_booking_outcomes_total', { type: 'FLIGHT', status: 'FAILED' })).toBe(0);
     expect(sampleValue(worker, 'crew_action_item_disposition_seconds_count', { disposition: 'AUTO_BOOKED' })).toBe(1);
-    expect(sampleValue(worker, 'crew_action_item_disposition_seconds_bucket', { disposition: 'AUTO_BOOKED', le: '+Inf' })).toBe(1);
+    expect(
+      sampleValue(worker, 'crew_action_item_disposition_seconds_bucket', { disposition: 'AUTO_BOOKED', le: '+Inf' }),
+    ).toBe(1);
     for (const queue of ['schedules', 'bookings']) {
-      expect([queue, sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })]).toEqual([queue, expect.any(Number)]);
-      expect(sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })).toBeGreaterThanOrEqual(1);
-      expect(sampleValue(worker, 'crew_queue_jobs', { queue, state: 'completed', service: 'worker' })).toBeGreaterThanOrEqual(1);
+      expect([queue, sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' })]).toEqual([
+        queue,
+        expect.any(Number),
+      ]);
+      expect(
+        sampleValue(worker, 'crew_job_duration_seconds_count', { queue, outcome: 'completed' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        sampleValue(worker, 'crew_queue_jobs', { queue, state: 'completed', service: 'worker' }),
+      ).toBeGreaterThanOrEqual(1);
       for (const state of ['waiting', 'prioritized', 'delayed', 'active', 'failed'])
-        expect([queue, state, sampleValue(worker, 'crew_queue_jobs', { queue, state })]).toEqual([queue, state, expect.any(Number)]);
+        expect([queue, state, sampleValue(worker, 'crew_queue_jobs', { queue, state })]).toEqual([
+          queue,
+          state,
+          expect.any(Number),
+        ]);
     }
 
     const apiMetrics = await scrape(stack.apiUrl);
-    expect(sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/crew/schedules', status: '202' })).toBe(1);
     expect(
-      sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/crew/schedules/:schedule_id/processing-status', status: '200' }),
+      sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/v1/crew/schedules',
+        status: '202',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(apiMetrics, 'crew_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/api/v1/crew/schedules/:schedule_id/processing-status',
+        status: '200',
+      }),
     ).toBeGreaterThanOrEqual(1);
     expect(sampleValue(apiMetrics, 'process_cpu_user_seconds_total', { service: 'api' })).toBeGreaterThan(0);
     // The api counts the same queues under its own prefix.
@@ -137,7 +171,12 @@ describe('/metrics after a roster has been processed', () => {
 
 describe('webhook metrics (issue 13)', () => {
   it('counts attempts by outcome, observes event lag on success, and samples the waiting backlog with its age', async () => {
-    const t = await onboard(stack, { name: 'Hook Metrics Air', carrier: 'HM', scopes: SCOPES, settings: { schedules_access: true } });
+    const t = await onboard(stack, {
+      name: 'Hook Metrics Air',
+      carrier: 'HM',
+      scopes: SCOPES,
+      settings: { schedules_access: true },
+    });
     const email = 'grace@hooks.test';
     await bookingAccount(stack, t, email);
     await contractStations(stack, t, ['JFK']);
@@ -149,11 +188,15 @@ describe('webhook metrics (issue 13)', () => {
     const refusedPort = await listen(closed, 0, '127.0.0.1');
     await closeServer(closed, 1000);
     for (const url of [`http://127.0.0.1:${port}/ok`, `http://127.0.0.1:${refusedPort}/down`]) {
-      const created = await api(t, '/crew/webhooks', { method: 'POST', body: { url, event_types: ['booking.confirmed'] } });
+      const created = await api(t, '/crew/webhooks', {
+        method: 'POST',
+        body: { url, event_types: ['booking.confirmed'] },
+      });
       expect(created.status).toBe(201);
     }
     const before = await scrape(workerUrl);
-    const succeededBefore = sampleValue(before, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0;
+    const succeededBefore =
+      sampleValue(before, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0;
     const failedBefore = sampleValue(before, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0;
     expect(sampleValue(before, 'crew_webhook_event_lag_seconds_count', { lane: 'urgent' })).toBe(0);
 
@@ -162,8 +205,11 @@ describe('webhook metrics (issue 13)', () => {
     const m = await waitFor(
       async () => {
         const s = await scrape(workerUrl);
-        const ok = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0) > succeededBefore;
-        const failed = (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0) > failedBefore;
+        const ok =
+          (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'succeeded' }) ?? 0) >
+          succeededBefore;
+        const failed =
+          (sampleValue(s, 'crew_webhook_attempts_total', { lane: 'bulk', outcome: 'failed' }) ?? 0) > failedBefore;
         return ok && failed ? s : undefined;
       },
       15_000,
@@ -187,7 +233,13 @@ describe('worker health', () => {
     const live = await http(`${workerUrl}/healthz`);
     expect(live.status).toBe(200);
     expect(live.body.status).toBe('ok');
-    for (const w of runtime.workers) expect(live.body.queues[w.name]).toMatchObject({ running: true, redis: true, stalled: false, running_jobs: expect.any(Number) });
+    for (const w of runtime.workers)
+      expect(live.body.queues[w.name]).toMatchObject({
+        running: true,
+        redis: true,
+        stalled: false,
+        running_jobs: expect.any(Number),
+      });
     const ready = await http(`${workerUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'ready', checks: { postgres: true, redis: true, consumers: true } });
@@ -201,9 +253,19 @@ describe('worker health', () => {
     const relay = await startTcpRelay(redisTarget(stack.config.redisUrl));
     const { port, cut } = relay;
     const connection = createRedis(`redis://127.0.0.1:${port}`, true);
-    const worker = new Worker(`ops-redis-${randomBytes(4).toString('hex')}`, async () => undefined, { connection, prefix: stack.config.queuePrefix });
+    const worker = new Worker(`ops-redis-${randomBytes(4).toString('hex')}`, async () => undefined, {
+      connection,
+      prefix: stack.config.queuePrefix,
+    });
     worker.on('error', () => undefined);
-    const ops = createWorkerOps({ workers: [worker], queues, metrics: new PromWorkerMetrics(), db: stack.database.db, logger, health: { pingTimeoutMs: 300 } });
+    const ops = createWorkerOps({
+      workers: [worker],
+      queues,
+      metrics: new PromWorkerMetrics(),
+      db: stack.database.db,
+      logger,
+      health: { pingTimeoutMs: 300 },
+    });
     const opsServer = createHttpServer(ops.app);
     const url = `http://127.0.0.1:${await listen(opsServer, 0, '127.0.0.1')}`;
     cleanups.push(
@@ -224,7 +286,12 @@ describe('worker health', () => {
     expect(notReady.body.checks).toMatchObject({ redis: false, consumers: false, postgres: true });
 
     await relay.restore();
-    await waitFor(async () => (await http(`${url}/healthz`)).status === 200, 15_000, 'liveness after Redis returned', 100);
+    await waitFor(
+      async () => (await http(`${url}/healthz`)).status === 200,
+      15_000,
+      'liveness after Redis returned',
+      100,
+    );
   });
 
   it('liveness fails when runnable jobs wait while the worker runs, starts and finishes nothing for the stall window', async () => {
@@ -249,7 +316,10 @@ describe('worker health', () => {
     const stalled = async () => (await health.liveness()).queues[name]!.stalled;
 
     now += stallAfterMs; // idle a long time, but nothing waits: fine
-    expect(await health.liveness()).toMatchObject({ ok: true, queues: { [name]: { running: true, redis: true, running_jobs: 0, stalled: false } } });
+    expect(await health.liveness()).toMatchObject({
+      ok: true,
+      queues: { [name]: { running: true, redis: true, running_jobs: 0, stalled: false } },
+    });
     await unseen.add('job', {});
     await unseen.add('urgent', {}, { priority: 1 });
     expect(await stalled()).toBe(false); // backlog first seen now: not yet a stall

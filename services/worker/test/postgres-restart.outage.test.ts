@@ -11,7 +11,8 @@ const run = promisify(execFile);
 const version = readdirSync('/etc/postgresql')
   .sort((a, b) => Number(a) - Number(b))
   .at(-1)!;
-const pgCluster = (action: 'stop' | 'start') => run('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action]);
+const pgCluster = (action: 'stop' | 'start') =>
+  run('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action]);
 
 let stack: Stack;
 

@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http';
 import { createApiApp } from '@crew/api';
 import { createDb, type Db } from '@crew/db';
 import { createLogger, listen } from '@crew/platform';
-import { apiDepsOf, postgresOutageScenario, type Stack, startStack, startTcpRelay, type TcpRelay } from '@crew/test-support';
+import {
+  apiDepsOf,
+  postgresOutageScenario,
+  type Stack,
+  startStack,
+  startTcpRelay,
+  type TcpRelay,
+} from '@crew/test-support';
 
 jest.setTimeout(240_000);
 

@@ -4,7 +4,9 @@ import { rosterElementsOf } from '../src/schedules/roster-elements';
 
 /** Three pairings, the middle one sent with spaces and an escaped character, as any client may. */
 function body(prefix = ''): Buffer {
-  const pairings = [1, 2, 3].map((n) => onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test` }).pairings[0]!);
+  const pairings = [1, 2, 3].map(
+    (n) => onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test` }).pairings[0]!,
+  );
   const text = JSON.stringify({ ...onePairingRoster(), pairings: [] }).replace(
     '"pairings":[]',
     `"pairings":[${JSON.stringify(pairings[0])}, \n ${JSON.stringify(pairings[1], null, 2).replace('"P2"', '"\\u00502"')} ,${JSON.stringify(pairings[2])}]`,
@@ -29,7 +31,8 @@ describe('a stored roster as pairing elements (issue 12)', () => {
   });
 
   it('finds and names the same elements guided by the last roster’s, whatever was kept, changed, added or dropped', () => {
-    const one = (n: number, day1 = '2027-03-10') => onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test`, day1 }).pairings[0]!;
+    const one = (n: number, day1 = '2027-03-10') =>
+      onePairingRoster({ pairing: `P${n}`, employee: `E${n}`, email: `e${n}@crew.test`, day1 }).pairings[0]!;
     const roster = (pairings: unknown[]) => Buffer.from(JSON.stringify({ ...onePairingRoster(), pairings }));
     const before = roster([1, 2, 3, 4, 5].map((n) => one(n)));
     const last = rosterElementsOf(before)!;

@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The drain thread now running, if any (private to DrainThread: this test stands in for whatever kills it). */
-const drainThreadOf = (runtime: WorkerRuntime) => (runtime.webhooks as unknown as { drains: { worker: Worker | null } }).drains.worker;
+const drainThreadOf = (runtime: WorkerRuntime) =>
+  (runtime.webhooks as unknown as { drains: { worker: Worker | null } }).drains.worker;
 
 it('a drain thread that dies mid-delivery is started again, and the delivery is sent again with the same webhook-id', async () => {
   const received: { id: string; type: string }[] = [];
@@ -48,7 +49,11 @@ it('a drain thread that dies mid-delivery is started again, and the delivery is 
     expect(first).not.toBeNull();
     const firstId = first!.threadId;
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const { tenant: t, endpointId } = await scheduleCompletedWithSubscriber(stack, { name: 'Thread Air', carrier: 'TH' }, url);
+    const { tenant: t, endpointId } = await scheduleCompletedWithSubscriber(
+      stack,
+      { name: 'Thread Air', carrier: 'TH' },
+      url,
+    );
     await waitFor(async () => received.length === 1, 10_000, 'the first delivery attempt reaches the receiver');
     await first!.terminate();
 
@@ -60,7 +65,9 @@ it('a drain thread that dies mid-delivery is started again, and the delivery is 
     expect(second!.threadId).not.toBe(firstId);
     // Recorded as delivered: nothing is sent a third time.
     await waitFor(
-      async () => (await http(`${stack.apiUrl}/api/v1/crew/webhooks/${endpointId}/deliveries`, { token: t.accessToken })).body.deliveries?.[0]?.status === 'SUCCEEDED',
+      async () =>
+        (await http(`${stack.apiUrl}/api/v1/crew/webhooks/${endpointId}/deliveries`, { token: t.accessToken })).body
+          .deliveries?.[0]?.status === 'SUCCEEDED',
       10_000,
       'the delivery recorded as delivered',
     );

@@ -36,7 +36,11 @@ it('a processed schedule’s events leave when its transaction commits, not at t
   try {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     await scheduleCompletedWithSubscriber(stack, { name: 'Push Air', carrier: 'PU' }, url);
-    await waitFor(async () => received.includes('schedule.processing_completed'), 10_000, 'schedule.processing_completed delivered');
+    await waitFor(
+      async () => received.includes('schedule.processing_completed'),
+      10_000,
+      'schedule.processing_completed delivered',
+    );
   } finally {
     await w.close();
     receiver.closeAllConnections();

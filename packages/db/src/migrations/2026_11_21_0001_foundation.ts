@@ -107,7 +107,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['signing_keys', 'refresh_tokens', 'oauth_clients', 'company_configs', 'travellers', 'users', 'airlines']) {
+  for (const t of [
+    'signing_keys',
+    'refresh_tokens',
+    'oauth_clients',
+    'company_configs',
+    'travellers',
+    'users',
+    'airlines',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

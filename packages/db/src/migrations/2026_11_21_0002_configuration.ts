@@ -47,7 +47,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('hotel_contracts')
     .addColumn('contract_id', 'bigserial', (c) => c.primaryKey())
-    .addColumn('hotel_config_id', 'bigint', (c) => c.notNull().references('hotel_configs.hotel_config_id').onDelete('cascade'))
+    .addColumn('hotel_config_id', 'bigint', (c) =>
+      c.notNull().references('hotel_configs.hotel_config_id').onDelete('cascade'),
+    )
     .addColumn('airline_id', 'uuid', (c) => c.notNull().references('airlines.airline_id').onDelete('cascade'))
     .addColumn('contract_number', 'text', (c) => c.notNull())
     .addColumn('contract_from', 'date', (c) => c.notNull())
@@ -65,7 +67,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('request_id', 'bigserial', (c) => c.primaryKey())
     .addColumn('airline_id', 'uuid', (c) => c.notNull().references('airlines.airline_id').onDelete('cascade'))
     .addColumn('hotel_config_id', 'bigint', (c) => c.notNull())
-    .addColumn('contract_id', 'bigint', (c) => c.notNull().references('hotel_contracts.contract_id').onDelete('cascade'))
+    .addColumn('contract_id', 'bigint', (c) =>
+      c.notNull().references('hotel_contracts.contract_id').onDelete('cascade'),
+    )
     .addColumn('intent', 'text', (c) => c.notNull().check(sql`intent in ('ENABLE','DISABLE','DELETE')`))
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('OPEN','APPROVED','DECLINED','WITHDRAWN')`))
     .addColumn('hotel_name', 'text')
@@ -80,12 +84,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('decision_note', 'text')
     .execute();
   // One OPEN request per contract, even under concurrent raises.
-  await sql`create unique index hotel_change_requests_one_open on hotel_change_requests (contract_id) where status = 'OPEN'`.execute(db);
-  await db.schema.createIndex('hotel_change_requests_airline_ix').on('hotel_change_requests').columns(['airline_id', 'request_id']).execute();
+  await sql`create unique index hotel_change_requests_one_open on hotel_change_requests (contract_id) where status = 'OPEN'`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('hotel_change_requests_airline_ix')
+    .on('hotel_change_requests')
+    .columns(['airline_id', 'request_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['hotel_change_requests', 'hotel_contracts', 'flight_rules', 'flight_config_versions', 'hotel_config_versions', 'hotel_configs']) {
+  for (const t of [
+    'hotel_change_requests',
+    'hotel_contracts',
+    'flight_rules',
+    'flight_config_versions',
+    'hotel_config_versions',
+    'hotel_configs',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

@@ -12,14 +12,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('schedule_start_date', 'date', (c) => c.notNull())
     .addColumn('schedule_end_date', 'date', (c) => c.notNull())
     .addColumn('pairing_count', 'integer', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('QUEUED','PROCESSING','BOOKING','COMPLETED','FAILED','PARTIAL')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('QUEUED','PROCESSING','BOOKING','COMPLETED','FAILED','PARTIAL')`),
+    )
     .addColumn('error', 'text')
     .addColumn('received_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('started_at', 'timestamptz')
     .addColumn('completed_at', 'timestamptz')
     .execute();
   await db.schema.createIndex('schedules_airline_seq_ix').on('schedules').columns(['airline_id', 'seq']).execute();
-  await sql`create index schedules_airline_open_ix on schedules (airline_id, seq) where status in ('QUEUED','PROCESSING')`.execute(db);
+  await sql`create index schedules_airline_open_ix on schedules (airline_id, seq) where status in ('QUEUED','PROCESSING')`.execute(
+    db,
+  );
 
   // The roster as received (gzip of the JSON body), apart from the small schedule rows.
   await db.schema
@@ -45,7 +49,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('booking_id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('airline_id', 'uuid', (c) => c.notNull().references('airlines.airline_id').onDelete('cascade'))
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('HOTEL','FLIGHT')`))
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('PENDING','CONFIRMED','MODIFIED','CANCELLED','FAILED','NEEDS_REVIEW')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('PENDING','CONFIRMED','MODIFIED','CANCELLED','FAILED','NEEDS_REVIEW')`),
+    )
     .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('SCHEDULE_DIFF','AIRLINE_INJECTED','IROP')`))
     .addColumn('manual_override', 'boolean', (c) => c.notNull().defaultTo(false))
     // The roster dropped it and its cancellation awaits review: the diff treats it as cancelled.
@@ -81,11 +87,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('bookings_airline_type_date_ix').on('bookings').columns(['airline_id', 'type', 'duty_date']).execute();
+  await db.schema
+    .createIndex('bookings_airline_type_date_ix')
+    .on('bookings')
+    .columns(['airline_id', 'type', 'duty_date'])
+    .execute();
   await db.schema.createIndex('bookings_schedule_ix').on('bookings').column('schedule_id').execute();
-  await db.schema.createIndex('bookings_airline_employee_ix').on('bookings').columns(['airline_id', 'employee_id']).execute();
-  await db.schema.createIndex('bookings_airline_pairing_ix').on('bookings').columns(['airline_id', 'pairing_number']).execute();
-  await sql`create index bookings_retry_ix on bookings (next_attempt_at) where status = 'FAILED' and next_attempt_at is not null`.execute(db);
+  await db.schema
+    .createIndex('bookings_airline_employee_ix')
+    .on('bookings')
+    .columns(['airline_id', 'employee_id'])
+    .execute();
+  await db.schema
+    .createIndex('bookings_airline_pairing_ix')
+    .on('bookings')
+    .columns(['airline_id', 'pairing_number'])
+    .execute();
+  await sql`create index bookings_retry_ix on bookings (next_attempt_at) where status = 'FAILED' and next_attempt_at is not null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('booking_events')
@@ -96,7 +116,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reason', 'text')
     .addColumn('actor', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('booking_events_booking_ix').on('booking_events').columns(['booking_id', 'event_id']).execute();
+  await db.schema
+    .createIndex('booking_events_booking_ix')
+    .on('booking_events')
+    .columns(['booking_id', 'event_id'])
+    .execute();
 
   await db.schema
     .createTable('action_items')
@@ -125,9 +149,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('disposition_at', 'timestamptz')
     .execute();
-  await sql`create unique index action_items_schedule_key_uq on action_items (schedule_id, item_key) where schedule_id is not null`.execute(db);
-  await db.schema.createIndex('action_items_schedule_seq_ix').on('action_items').columns(['schedule_id', 'seq']).execute();
-  await db.schema.createIndex('action_items_airline_seq_ix').on('action_items').columns(['airline_id', 'seq']).execute();
+  await sql`create unique index action_items_schedule_key_uq on action_items (schedule_id, item_key) where schedule_id is not null`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('action_items_schedule_seq_ix')
+    .on('action_items')
+    .columns(['schedule_id', 'seq'])
+    .execute();
+  await db.schema
+    .createIndex('action_items_airline_seq_ix')
+    .on('action_items')
+    .columns(['airline_id', 'seq'])
+    .execute();
   await db.schema.createIndex('action_items_booking_ix').on('action_items').column('booking_id').execute();
 
   await db.schema
@@ -145,7 +179,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('audit_events_schedule_key_uq', ['schedule_id', 'event_key'])
     .execute();
-  await db.schema.createIndex('audit_events_schedule_seq_ix').on('audit_events').columns(['schedule_id', 'seq']).execute();
+  await db.schema
+    .createIndex('audit_events_schedule_seq_ix')
+    .on('audit_events')
+    .columns(['schedule_id', 'seq'])
+    .execute();
 
   // Transactional outbox: jobs written with the data they act on, relayed to BullMQ when Redis answers.
   await db.schema
@@ -161,7 +199,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['outbox', 'audit_events', 'action_items', 'booking_events', 'bookings', 'roster_states', 'schedule_payloads', 'schedules']) {
+  for (const t of [
+    'outbox',
+    'audit_events',
+    'action_items',
+    'booking_events',
+    'bookings',
+    'roster_states',
+    'schedule_payloads',
+    'schedules',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

@@ -25,7 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('webhook_endpoints_airline').on('webhook_endpoints').columns(['airline_id', 'seq']).execute();
+  await db.schema
+    .createIndex('webhook_endpoints_airline')
+    .on('webhook_endpoints')
+    .columns(['airline_id', 'seq'])
+    .execute();
 
   await db.schema
     .createTable('webhook_events')
@@ -43,7 +47,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('webhook_deliveries')
     .addColumn('delivery_id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('seq', 'bigserial', (c) => c.notNull().unique())
-    .addColumn('endpoint_id', 'uuid', (c) => c.notNull().references('webhook_endpoints.endpoint_id').onDelete('cascade'))
+    .addColumn('endpoint_id', 'uuid', (c) =>
+      c.notNull().references('webhook_endpoints.endpoint_id').onDelete('cascade'),
+    )
     .addColumn('event_id', 'uuid', (c) => c.notNull().references('webhook_events.event_id').onDelete('cascade'))
     .addColumn('event_seq', 'bigint', (c) => c.notNull())
     // A P1 booking's event: its endpoint's drain takes it before bulk ones, and the drain job runs first.
@@ -62,10 +68,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('delivered_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create index webhook_deliveries_pending on webhook_deliveries (endpoint_id, urgent desc, event_seq) where status = 'PENDING'`.execute(db);
-  await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'seq']).execute();
+  await sql`create index webhook_deliveries_pending on webhook_deliveries (endpoint_id, urgent desc, event_seq) where status = 'PENDING'`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('webhook_deliveries_endpoint')
+    .on('webhook_deliveries')
+    .columns(['endpoint_id', 'seq'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['webhook_deliveries', 'webhook_events', 'webhook_endpoints']) await db.schema.dropTable(t).ifExists().execute();
+  for (const t of ['webhook_deliveries', 'webhook_events', 'webhook_endpoints'])
+    await db.schema.dropTable(t).ifExists().execute();
 }

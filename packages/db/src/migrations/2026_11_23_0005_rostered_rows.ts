@@ -63,7 +63,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       where type = 'HOTEL' and source = 'SCHEDULE_DIFF' and status <> 'CANCELLED' and not pending_cancel
         and employee_id is not null and pairing_number is not null and duty_period_num is not null
         and station is not null and checkin_time_local is not null and checkout_time_local is not null) b
-    order by airline_id, employee_id, pairing_number, duty_period_num, left(checkin_time_local, 10)::date, seq desc`.execute(db);
+    order by airline_id, employee_id, pairing_number, duty_period_num, left(checkin_time_local, 10)::date, seq desc`.execute(
+    db,
+  );
   await sql`insert into rostered_deadheads
     select distinct on (airline_id, employee_id, pairing_number, duty_date, leg_sequence) airline_id, duty_date, row_key, employee_id, pairing_number, coalesce(duty_period_num, 0), leg_sequence, traveller_email,
       from_airport, to_airport, flight_number, dep_time_local, arr_time_local, dep_time_local::timestamptz

@@ -32,8 +32,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('rooming_lists_version_uq', ['hotel_config_id', 'night', 'version'])
     .execute();
-  await db.schema.createIndex('rooming_lists_hotel_seq_ix').on('rooming_lists').columns(['hotel_config_id', 'seq']).execute();
-  await sql`create index rooming_lists_due_ix on rooming_lists (next_attempt_at) where status in ('QUEUED', 'SENDING') or resend_requested`.execute(db);
+  await db.schema
+    .createIndex('rooming_lists_hotel_seq_ix')
+    .on('rooming_lists')
+    .columns(['hotel_config_id', 'seq'])
+    .execute();
+  await sql`create index rooming_lists_due_ix on rooming_lists (next_attempt_at) where status in ('QUEUED', 'SENDING') or resend_requested`.execute(
+    db,
+  );
   await sql`create index rooming_lists_expiry_ix on rooming_lists (expires_at) where status = 'SENT'`.execute(db);
 
   // A row: one stay's change on one list version. row_ref is the stay's reference at the hotel (same in every version).

@@ -11,7 +11,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end $$`.execute(db);
   await sql`create trigger bookings_settled_notify after update of status on bookings
-    for each row when (old.status = 'PENDING' and new.status <> 'PENDING') execute function notify_booking_settled()`.execute(db);
+    for each row when (old.status = 'PENDING' and new.status <> 'PENDING') execute function notify_booking_settled()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

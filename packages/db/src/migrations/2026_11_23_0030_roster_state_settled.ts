@@ -14,5 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`alter table roster_states drop column body_sha256, drop column settled_fingerprint, drop column settled_cutoff, drop column audit_events`.execute(db);
+  await sql`alter table roster_states drop column body_sha256, drop column settled_fingerprint, drop column settled_cutoff, drop column audit_events`.execute(
+    db,
+  );
 }

@@ -99,7 +99,17 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql.raw(`drop trigger if exists ${child}_${column}_fk_update on ${child}`).execute(db);
     await sql.raw(`drop trigger if exists ${parent}_${child}_${column}_cascade on ${parent}`).execute(db);
     await sql.raw(`drop trigger if exists ${parent}_${child}_${column}_restrict on ${parent}`).execute(db);
-    await sql.raw(`alter table ${child} add constraint ${child}_${column}_fkey foreign key (${column}) references ${parent} (${key}) on delete cascade`).execute(db);
+    await sql
+      .raw(
+        `alter table ${child} add constraint ${child}_${column}_fkey foreign key (${column}) references ${parent} (${key}) on delete cascade`,
+      )
+      .execute(db);
   }
-  for (const f of ['crew_fk_check_statement', 'crew_fk_check_row', 'crew_fk_cascade_delete', 'crew_fk_restrict_key_update']) await sql.raw(`drop function if exists ${f}()`).execute(db);
+  for (const f of [
+    'crew_fk_check_statement',
+    'crew_fk_check_row',
+    'crew_fk_cascade_delete',
+    'crew_fk_restrict_key_update',
+  ])
+    await sql.raw(`drop function if exists ${f}()`).execute(db);
 }

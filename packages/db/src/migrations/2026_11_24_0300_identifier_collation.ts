@@ -25,7 +25,10 @@ const COLUMNS: [table: string, column: string][] = [
 async function setCollation(db: Kysely<any>, collation: string): Promise<void> {
   const byTable = new Map<string, string[]>();
   for (const [table, column] of COLUMNS) byTable.set(table, [...(byTable.get(table) ?? []), column]);
-  for (const [table, columns] of byTable) await sql.raw(`alter table ${table} ${columns.map((c) => `alter column ${c} type text collate ${collation}`).join(', ')}`).execute(db);
+  for (const [table, columns] of byTable)
+    await sql
+      .raw(`alter table ${table} ${columns.map((c) => `alter column ${c} type text collate ${collation}`).join(', ')}`)
+      .execute(db);
 }
 
 export async function up(db: Kysely<any>): Promise<void> {

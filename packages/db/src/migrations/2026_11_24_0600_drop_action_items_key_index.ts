@@ -11,5 +11,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`create unique index if not exists action_items_schedule_key_uq on action_items (schedule_id, item_key) where schedule_id is not null`.execute(db);
+  await sql`create unique index if not exists action_items_schedule_key_uq on action_items (schedule_id, item_key) where schedule_id is not null`.execute(
+    db,
+  );
 }

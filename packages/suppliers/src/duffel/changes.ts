@@ -44,7 +44,14 @@ function flightsOf(slices: readonly OrderSlice[]): DuffelChangedFlight[] {
   return slices.flatMap((slice) =>
     slice.segments.map((segment) => {
       const s = toSegment(segment);
-      return { airline_code: s.airline_code, flight_number: s.flight_number, from_airport: s.from_airport, to_airport: s.to_airport, dep_time: s.dep_time, arr_time: s.arr_time };
+      return {
+        airline_code: s.airline_code,
+        flight_number: s.flight_number,
+        from_airport: s.from_airport,
+        to_airport: s.to_airport,
+        dep_time: s.dep_time,
+        arr_time: s.arr_time,
+      };
     }),
   );
 }
@@ -65,7 +72,12 @@ export function toAirlineChange(c: AirlineInitiatedChange): DuffelAirlineChange 
  * Whether a delivery is Duffel's: the signature over `t.body` with the webhook's secret, within the
  * tolerance of our clock. The raw body must be the exact bytes received (a re-serialised JSON differs).
  */
-export function verifyDuffelSignature(rawBody: Buffer | string, header: string | undefined, secret: string, nowMs = Date.now()): boolean {
+export function verifyDuffelSignature(
+  rawBody: Buffer | string,
+  header: string | undefined,
+  secret: string,
+  nowMs = Date.now(),
+): boolean {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/i.exec((header ?? '').trim());
   if (!match?.[1] || !match[2]) return false;
   const t = Number(match[1]);
@@ -107,15 +119,21 @@ export class DuffelChanges {
 
   /** Registers our callback URL; the secret is shown once, in this answer. */
   async registerWebhook(url: string): Promise<{ id: string; secret: string }> {
-    const { data } = await duffelCall('webhook.register', () => this.duffel.webhooks.create({ url, events: [...DUFFEL_WEBHOOK_EVENTS] }), {
-      timeoutMs: this.options.timeoutMs,
-      creates: true,
-    });
+    const { data } = await duffelCall(
+      'webhook.register',
+      () => this.duffel.webhooks.create({ url, events: [...DUFFEL_WEBHOOK_EVENTS] }),
+      {
+        timeoutMs: this.options.timeoutMs,
+        creates: true,
+      },
+    );
     return { id: data.id, secret: data.secret };
   }
 
   async listChanges(orderId: string): Promise<DuffelAirlineChange[]> {
-    const { data } = await duffelCall('flight.list_changes', () => this.duffel.airlineInitiatedChanges.list(orderId), { timeoutMs: this.options.timeoutMs });
+    const { data } = await duffelCall('flight.list_changes', () => this.duffel.airlineInitiatedChanges.list(orderId), {
+      timeoutMs: this.options.timeoutMs,
+    });
     return (data ?? []).map(toAirlineChange);
   }
 
@@ -125,7 +143,11 @@ export class DuffelChanges {
   }
 
   async acceptChange(changeId: string): Promise<DuffelAirlineChange> {
-    const { data } = await duffelCall('flight.accept_change', () => this.duffel.airlineInitiatedChanges.accept(changeId), { timeoutMs: this.options.timeoutMs });
+    const { data } = await duffelCall(
+      'flight.accept_change',
+      () => this.duffel.airlineInitiatedChanges.accept(changeId),
+      { timeoutMs: this.options.timeoutMs },
+    );
     return toAirlineChange(data);
   }
 }
@@ -136,6 +158,13 @@ export function duffelCallbackUrl(publicApiUrl: string, airlineId: string): stri
 }
 
 /** Registers the callback of an airline with its token against a Duffel base path (the deployment's DUFFEL_API_URL). */
-export function registerDuffelWebhook(basePath: string | undefined, token: string, url: string, timeoutMs = 10_000): Promise<{ id: string; secret: string }> {
-  return new DuffelChanges(createDuffelClient({ token, ...(basePath === undefined ? {} : { basePath }) }), { timeoutMs }).registerWebhook(url);
+export function registerDuffelWebhook(
+  basePath: string | undefined,
+  token: string,
+  url: string,
+  timeoutMs = 10_000,
+): Promise<{ id: string; secret: string }> {
+  return new DuffelChanges(createDuffelClient({ token, ...(basePath === undefined ? {} : { basePath }) }), {
+    timeoutMs,
+  }).registerWebhook(url);
 }

@@ -100,7 +100,11 @@ function networkCode(err: unknown): string | undefined {
 }
 
 /** Maps one failure of a Duffel call; exported for the adapters that inspect errors themselves. */
-export function toSupplierError(operation: string, err: unknown, options: Pick<DuffelCallOptions, 'creates'> = {}): SupplierError {
+export function toSupplierError(
+  operation: string,
+  err: unknown,
+  options: Pick<DuffelCallOptions, 'creates'> = {},
+): SupplierError {
   if (err instanceof SupplierError) return err;
   const creates = options.creates ?? false;
   if (isDuffelError(err)) {
@@ -113,22 +117,42 @@ export function toSupplierError(operation: string, err: unknown, options: Pick<D
     if (status === 429) {
       const code = first?.code ? upperSnake(first.code) : 'RATE_LIMITED';
       // The airline's own token is paced, not the service: only that airline's Duffel lane waits.
-      return new SupplierError('transient', code, message, { ...base, retryAfterMs: rateLimitPauseMs(err.headers), supplier: 'DUFFEL' });
+      return new SupplierError('transient', code, message, {
+        ...base,
+        retryAfterMs: rateLimitPauseMs(err.headers),
+        supplier: 'DUFFEL',
+      });
     }
     if (status === undefined || status >= 500 || status === 408) {
-      return new SupplierError('transient', SupplierErrorCode.SERVER_ERROR, message, { ...base, outcomeUnknown: creates });
+      return new SupplierError('transient', SupplierErrorCode.SERVER_ERROR, message, {
+        ...base,
+        outcomeUnknown: creates,
+      });
     }
     const duffelCode = first?.code ?? (status === 404 ? 'not_found' : 'refused');
-    const code = CODE_MAP[duffelCode] ?? (status === 404 ? SupplierErrorCode.NOT_FOUND : upperSnake(duffelCode) || SupplierErrorCode.REFUSED);
-    return new SupplierError('refusal', code, message, { ...base, details: [{ field: 'duffel_code', issue: duffelCode }] });
+    const code =
+      CODE_MAP[duffelCode] ??
+      (status === 404 ? SupplierErrorCode.NOT_FOUND : upperSnake(duffelCode) || SupplierErrorCode.REFUSED);
+    return new SupplierError('refusal', code, message, {
+      ...base,
+      details: [{ field: 'duffel_code', issue: duffelCode }],
+    });
   }
   const netCode = networkCode(err);
   if (netCode !== undefined) {
     const message = `${operation}: Duffel could not be reached (${netCode})`;
-    return new SupplierError('transient', SupplierErrorCode.UNREACHABLE, message, { operation, outcomeUnknown: creates && !NOT_SENT.has(netCode) });
+    return new SupplierError('transient', SupplierErrorCode.UNREACHABLE, message, {
+      operation,
+      outcomeUnknown: creates && !NOT_SENT.has(netCode),
+    });
   }
   const text = redactTokens(err instanceof Error ? err.message : String(err));
-  return new SupplierError('transient', SupplierErrorCode.BAD_RESPONSE, `${operation}: unreadable answer from Duffel (${text})`, { operation, outcomeUnknown: creates });
+  return new SupplierError(
+    'transient',
+    SupplierErrorCode.BAD_RESPONSE,
+    `${operation}: unreadable answer from Duffel (${text})`,
+    { operation, outcomeUnknown: creates },
+  );
 }
 
 /**
@@ -140,10 +164,15 @@ export async function duffelCall<T>(operation: string, run: () => Promise<T>, op
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       reject(
-        new SupplierError('transient', SupplierErrorCode.TIMEOUT, `${operation}: no answer from Duffel within ${options.timeoutMs} ms`, {
-          operation,
-          outcomeUnknown: options.creates ?? false,
-        }),
+        new SupplierError(
+          'transient',
+          SupplierErrorCode.TIMEOUT,
+          `${operation}: no answer from Duffel within ${options.timeoutMs} ms`,
+          {
+            operation,
+            outcomeUnknown: options.creates ?? false,
+          },
+        ),
       );
     }, options.timeoutMs);
   });
@@ -163,7 +192,11 @@ export async function duffelCall<T>(operation: string, run: () => Promise<T>, op
  * Checks a token with one cheap call (one airline). A refused token (401/403) rejects as a refusal; whether
  * it is live comes from its prefix, which Duffel fixes per mode (the airline list carries no mode).
  */
-export async function checkDuffelToken(basePath: string | undefined, token: string, timeoutMs = 10_000): Promise<{ live_mode: boolean }> {
+export async function checkDuffelToken(
+  basePath: string | undefined,
+  token: string,
+  timeoutMs = 10_000,
+): Promise<{ live_mode: boolean }> {
   const client = createDuffelClient({ token, ...(basePath === undefined ? {} : { basePath }) });
   await duffelCall('duffel.check_token', () => client.airlines.list({ limit: 1 }), { timeoutMs });
   return { live_mode: isLiveToken(token) };

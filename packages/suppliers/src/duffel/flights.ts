@@ -7,9 +7,27 @@
 import type { Duffel } from '@duffel/api';
 import type { CreateOrderPassenger, Offer, Order, OrderCancellation } from '@duffel/api/types';
 import { SupplierError, SupplierErrorCode } from '../errors';
-import type { CancelRequest, FlightBookingRequest, FlightOffer, FlightOrder, FlightSearchQuery, FlightSupplier, FlightTraveller, OrderLookupHint } from '../types';
+import type {
+  CancelRequest,
+  FlightBookingRequest,
+  FlightOffer,
+  FlightOrder,
+  FlightSearchQuery,
+  FlightSupplier,
+  FlightTraveller,
+  OrderLookupHint,
+} from '../types';
 import { duffelCall } from './client';
-import { META, OFFER_WINDOW_MS, nonstopSegment, parseOptionId, toCabinClass, toFlightOffer, toFlightOrder, toSegment } from './mapping';
+import {
+  META,
+  OFFER_WINDOW_MS,
+  nonstopSegment,
+  parseOptionId,
+  toCabinClass,
+  toFlightOffer,
+  toFlightOrder,
+  toSegment,
+} from './mapping';
 
 export interface DuffelFlightOptions {
   /** Whether the token is live (real tickets, real money); stamped on every order we map. */
@@ -40,7 +58,15 @@ export class DuffelFlightSupplier implements FlightSupplier {
   async searchFlights(query: FlightSearchQuery): Promise<FlightOffer[]> {
     const { data } = await this.call('flight.search', () =>
       this.duffel.offerRequests.create({
-        slices: [{ origin: query.from_airport, destination: query.to_airport, departure_date: query.date, departure_time: null, arrival_time: null }],
+        slices: [
+          {
+            origin: query.from_airport,
+            destination: query.to_airport,
+            departure_date: query.date,
+            departure_time: null,
+            arrival_time: null,
+          },
+        ],
         passengers: [{ type: 'adult' }],
         ...(query.cabin ? { cabin_class: toCabinClass(query.cabin) } : {}),
         max_connections: 0,
@@ -50,7 +76,8 @@ export class DuffelFlightSupplier implements FlightSupplier {
     const offers: FlightOffer[] = [];
     for (const offer of data.offers) {
       const mapped = toFlightOffer(offer, data.id);
-      if (mapped && mapped.from_airport === query.from_airport && mapped.to_airport === query.to_airport) offers.push(mapped);
+      if (mapped && mapped.from_airport === query.from_airport && mapped.to_airport === query.to_airport)
+        offers.push(mapped);
     }
     return offers.sort((a, b) => a.dep_time.localeCompare(b.dep_time) || a.price.amount - b.price.amount);
   }
@@ -76,7 +103,12 @@ export class DuffelFlightSupplier implements FlightSupplier {
     const { offerId, offerRequestId } = parseOptionId(request.flight_option_id);
     const offer = offerId.startsWith('off_') ? await this.fetchOffer(offerId) : null;
     if (!offer || !nonstopSegment(offer)) {
-      throw new SupplierError('refusal', SupplierErrorCode.INVALID_OFFER, 'flight.book: Duffel did not issue this flight_option_id', { operation: 'flight.book' });
+      throw new SupplierError(
+        'refusal',
+        SupplierErrorCode.INVALID_OFFER,
+        'flight.book: Duffel did not issue this flight_option_id',
+        { operation: 'flight.book' },
+      );
     }
     try {
       return await this.createOrder(request, offer, offerRequestId);
@@ -97,7 +129,15 @@ export class DuffelFlightSupplier implements FlightSupplier {
     const old = toSegment(segment);
     const { data } = await this.call('flight.search', () =>
       this.duffel.offerRequests.create({
-        slices: [{ origin: old.from_airport, destination: old.to_airport, departure_date: segment.departing_at.slice(0, 10), departure_time: null, arrival_time: null }],
+        slices: [
+          {
+            origin: old.from_airport,
+            destination: old.to_airport,
+            departure_date: segment.departing_at.slice(0, 10),
+            departure_time: null,
+            arrival_time: null,
+          },
+        ],
         passengers: [{ type: 'adult' }],
         cabin_class: toCabinClass(old.cabin),
         max_connections: 0,
@@ -106,7 +146,12 @@ export class DuffelFlightSupplier implements FlightSupplier {
     );
     for (const candidate of data.offers) {
       const mapped = toFlightOffer(candidate, data.id);
-      if (mapped && mapped.flight_number === old.flight_number && mapped.dep_time === old.dep_time && mapped.cabin === old.cabin) {
+      if (
+        mapped &&
+        mapped.flight_number === old.flight_number &&
+        mapped.dep_time === old.dep_time &&
+        mapped.cabin === old.cabin
+      ) {
         // The search answer omits available services; the order needs the full offer (current total, passenger id).
         const full = await this.fetchOffer(candidate.id);
         return full ? { offer: full, offerRequestId: data.id } : null;
@@ -115,9 +160,15 @@ export class DuffelFlightSupplier implements FlightSupplier {
     return null;
   }
 
-  private async createOrder(request: FlightBookingRequest, offer: Offer, offerRequestId: string | undefined): Promise<FlightOrder> {
+  private async createOrder(
+    request: FlightBookingRequest,
+    offer: Offer,
+    offerRequestId: string | undefined,
+  ): Promise<FlightOrder> {
     const expected = request.expected_price;
-    const moved = expected && (expected.currency !== offer.total_currency || Math.abs(Number(offer.total_amount) - expected.amount) >= 0.005);
+    const moved =
+      expected &&
+      (expected.currency !== offer.total_currency || Math.abs(Number(offer.total_amount) - expected.amount) >= 0.005);
     // Nothing is bought yet: under STRICT a fare that moved since it was chosen goes to a person, not to a ticket.
     if (moved && request.price_mismatch === 'STRICT') {
       throw new SupplierError(
@@ -128,9 +179,18 @@ export class DuffelFlightSupplier implements FlightSupplier {
       );
     }
     const passengerId = offer.passengers[0]?.id;
-    if (!passengerId) throw new SupplierError('transient', SupplierErrorCode.BAD_RESPONSE, 'flight.book: the offer names no passenger', { operation: 'flight.book' });
+    if (!passengerId)
+      throw new SupplierError(
+        'transient',
+        SupplierErrorCode.BAD_RESPONSE,
+        'flight.book: the offer names no passenger',
+        { operation: 'flight.book' },
+      );
     const passenger = toPassenger(passengerId, request.traveller, offer);
-    const metadata: Record<string, string> = { [META.reference]: request.reference, [META.booker]: request.booker_email };
+    const metadata: Record<string, string> = {
+      [META.reference]: request.reference,
+      [META.booker]: request.booker_email,
+    };
     if (offerRequestId) metadata[META.offerRequest] = offerRequestId;
     const { data } = await this.call(
       'flight.book',
@@ -173,7 +233,9 @@ export class DuffelFlightSupplier implements FlightSupplier {
     let scanned = 0;
     let after: string | null | undefined;
     do {
-      const page = await this.call('flight.find_order', () => this.duffel.orders.list({ ...params, ...(after ? { after } : {}) }));
+      const page = await this.call('flight.find_order', () =>
+        this.duffel.orders.list({ ...params, ...(after ? { after } : {}) }),
+      );
       for (const order of page.data) {
         scanned++;
         if (order.metadata?.[META.reference] !== reference) continue;
@@ -193,8 +255,11 @@ export class DuffelFlightSupplier implements FlightSupplier {
   async cancelFlight({ supplier_ref }: CancelRequest): Promise<FlightOrder> {
     let confirmed: OrderCancellation;
     try {
-      const quote = await this.call('flight.cancel', () => this.duffel.orderCancellations.create({ order_id: supplier_ref }));
-      confirmed = (await this.call('flight.cancel', () => this.duffel.orderCancellations.confirm(quote.data.id), true)).data;
+      const quote = await this.call('flight.cancel', () =>
+        this.duffel.orderCancellations.create({ order_id: supplier_ref }),
+      );
+      confirmed = (await this.call('flight.cancel', () => this.duffel.orderCancellations.confirm(quote.data.id), true))
+        .data;
     } catch (err) {
       if (!(err instanceof SupplierError) || err.kind !== 'refusal') throw err;
       if (err.code === SupplierErrorCode.NOT_FOUND) throw err;
@@ -218,10 +283,15 @@ function toPassenger(id: string, t: FlightTraveller, offer: Offer): CreateOrderP
   const supported = (offer.supported_passenger_identity_document_types ?? []) as string[];
   if (offer.passenger_identity_documents_required && !t.identity_document) missing.push('identity_document');
   if (missing.length > 0) {
-    throw new SupplierError('refusal', SupplierErrorCode.INVALID_TRAVELLER, `flight.book: Duffel needs the traveller's ${missing.join(', ')}`, {
-      operation: 'flight.book',
-      details: missing.map((field) => ({ field: `/traveller/${field}`, issue: 'is required by Duffel' })),
-    });
+    throw new SupplierError(
+      'refusal',
+      SupplierErrorCode.INVALID_TRAVELLER,
+      `flight.book: Duffel needs the traveller's ${missing.join(', ')}`,
+      {
+        operation: 'flight.book',
+        details: missing.map((field) => ({ field: `/traveller/${field}`, issue: 'is required by Duffel' })),
+      },
+    );
   }
   const doc = t.identity_document;
   return {
@@ -235,7 +305,16 @@ function toPassenger(id: string, t: FlightTraveller, offer: Offer): CreateOrderP
     gender: t.gender!,
     // Duffel refuses documents of a type the offer does not take.
     ...(doc && docType && supported.includes(docType)
-      ? { identity_documents: [{ type: docType as 'passport', unique_identifier: doc.number, issuing_country_code: doc.issuing_country, expires_on: doc.expires_on }] }
+      ? {
+          identity_documents: [
+            {
+              type: docType as 'passport',
+              unique_identifier: doc.number,
+              issuing_country_code: doc.issuing_country,
+              expires_on: doc.expires_on,
+            },
+          ],
+        }
       : {}),
   };
 }

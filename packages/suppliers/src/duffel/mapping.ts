@@ -1,5 +1,12 @@
 /** Duffel's offer and order shapes mapped onto the product's flight types. */
-import type { Offer, Order, OrderCancellation, OrderSliceSegment, OfferSliceSegment, FlightsCondition } from '@duffel/api/types';
+import type {
+  Offer,
+  Order,
+  OrderCancellation,
+  OrderSliceSegment,
+  OfferSliceSegment,
+  FlightsCondition,
+} from '@duffel/api/types';
 import type { Cabin, FlightOffer, FlightOrder, FlightRefund, FlightSegment } from '../types';
 import { zoned } from './time';
 
@@ -19,7 +26,12 @@ export function parseOptionId(flightOptionId: string): { offerId: string; offerR
   return { offerId, offerRequestId: offerRequestId || undefined };
 }
 
-const CABINS: Record<string, Cabin> = { economy: 'ECONOMY', premium_economy: 'PREMIUM_ECONOMY', business: 'BUSINESS', first: 'FIRST' };
+const CABINS: Record<string, Cabin> = {
+  economy: 'ECONOMY',
+  premium_economy: 'PREMIUM_ECONOMY',
+  business: 'BUSINESS',
+  first: 'FIRST',
+};
 
 function toCabin(cabinClass: string | undefined): Cabin {
   return CABINS[cabinClass ?? ''] ?? 'ECONOMY';
@@ -71,7 +83,10 @@ export function offerExpiry(offer: Pick<Offer, 'created_at' | 'expires_at'>): st
 }
 
 /** null for an offer that is not nonstop. */
-export function toFlightOffer(offer: Offer | Omit<Offer, 'available_services'>, offerRequestId: string | undefined): FlightOffer | null {
+export function toFlightOffer(
+  offer: Offer | Omit<Offer, 'available_services'>,
+  offerRequestId: string | undefined,
+): FlightOffer | null {
   const segment = nonstopSegment(offer);
   if (!segment) return null;
   const flight = toSegment(segment);

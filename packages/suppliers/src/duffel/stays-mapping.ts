@@ -32,12 +32,18 @@ export function joinIds(ids: readonly string[]): string {
 /** The nights of a room, check-in up to the day before check-out. */
 export function nightsBetween(checkIn: string, checkOut: string): string[] {
   const nights: string[] = [];
-  for (let t = Date.parse(`${checkIn}T00:00:00Z`); t < Date.parse(`${checkOut}T00:00:00Z`); t += 86_400_000) nights.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${checkIn}T00:00:00Z`); t < Date.parse(`${checkOut}T00:00:00Z`); t += 86_400_000)
+    nights.push(new Date(t).toISOString().slice(0, 10));
   return nights;
 }
 
 /** The base amount of a rate (before tax and fees); derived from the total when Duffel leaves it null. */
-export function baseOf(rate: Pick<StaysRate, 'base_amount' | 'base_currency' | 'total_amount' | 'total_currency' | 'tax_amount' | 'fee_amount'>): { amount: number; currency: string } {
+export function baseOf(
+  rate: Pick<
+    StaysRate,
+    'base_amount' | 'base_currency' | 'total_amount' | 'total_currency' | 'tax_amount' | 'fee_amount'
+  >,
+): { amount: number; currency: string } {
   if (rate.base_amount !== null) return money(rate.base_amount, rate.base_currency);
   const amount = Number(rate.total_amount) - Number(rate.tax_amount ?? 0) - Number(rate.fee_amount ?? 0);
   return { amount: Math.round(amount * 100) / 100, currency: rate.total_currency };
@@ -47,8 +53,14 @@ export function baseOf(rate: Pick<StaysRate, 'base_amount' | 'base_currency' | '
  * Paid by the airline in full at booking, from the Duffel balance: never a guarantee, a deposit or an amount
  * due at the hotel, which would leave the crew member to pay at the desk.
  */
-export function paidAtBooking(rate: Pick<StaysRate, 'payment_type' | 'available_payment_methods' | 'due_at_accommodation_amount'>): boolean {
-  return rate.payment_type === 'pay_now' && rate.available_payment_methods.includes('balance') && !(Number(rate.due_at_accommodation_amount ?? 0) > 0);
+export function paidAtBooking(
+  rate: Pick<StaysRate, 'payment_type' | 'available_payment_methods' | 'due_at_accommodation_amount'>,
+): boolean {
+  return (
+    rate.payment_type === 'pay_now' &&
+    rate.available_payment_methods.includes('balance') &&
+    !(Number(rate.due_at_accommodation_amount ?? 0) > 0)
+  );
 }
 
 export function timelineOf(rate: Pick<StaysRate, 'cancellation_timeline'>): CancellationStep[] {
@@ -59,7 +71,17 @@ export function timelineOf(rate: Pick<StaysRate, 'cancellation_timeline'>): Canc
 export function stayMetadata(
   reference: string,
   booker: string,
-  rate: Pick<StaysRate, 'base_amount' | 'base_currency' | 'total_amount' | 'total_currency' | 'tax_amount' | 'fee_amount' | 'cancellation_timeline' | 'negotiated_rate_id'>,
+  rate: Pick<
+    StaysRate,
+    | 'base_amount'
+    | 'base_currency'
+    | 'total_amount'
+    | 'total_currency'
+    | 'tax_amount'
+    | 'fee_amount'
+    | 'cancellation_timeline'
+    | 'negotiated_rate_id'
+  >,
   flag: string | null,
 ): Record<string, string> {
   const timeline = JSON.stringify(rate.cancellation_timeline.map((s) => [s.before, s.refund_amount, s.currency]));
@@ -125,7 +147,8 @@ export function toReservation(bookings: readonly StaysBooking[], liveMode: boole
     rate_source: bookings.every((b) => b.metadata?.[STAY_META.source] === 'NEGOTIATED') ? 'NEGOTIATED' : 'PUBLIC',
     amendments: bookings.length - 1,
     created_at: first.confirmed_at,
-    updated_at: [...bookings.map((b) => b.cancelled_at ?? b.confirmed_at)].sort()[bookings.length - 1] ?? first.confirmed_at,
+    updated_at:
+      [...bookings.map((b) => b.cancelled_at ?? b.confirmed_at)].sort()[bookings.length - 1] ?? first.confirmed_at,
     cancelled_at: cancelledAt,
     supplier: 'DUFFEL',
     live_mode: liveMode,
@@ -143,7 +166,11 @@ const RAD = Math.PI / 180;
  * An accommodation as the hotel port's property; found near an airport, with its distance from it (km).
  * Stays names a chain but no GDS chain code, time zone or public rate.
  */
-export function propertyNear(acc: StaysAccommodation, airportCode = '', airport?: { latitude: number; longitude: number }): HotelProperty {
+export function propertyNear(
+  acc: StaysAccommodation,
+  airportCode = '',
+  airport?: { latitude: number; longitude: number },
+): HotelProperty {
   const at = acc.location.geographic_coordinates;
   const km =
     at && airport
@@ -152,7 +179,9 @@ export function propertyNear(acc: StaysAccommodation, airportCode = '', airport?
         Math.asin(
           Math.sqrt(
             Math.sin(((at.latitude - airport.latitude) * RAD) / 2) ** 2 +
-              Math.cos(airport.latitude * RAD) * Math.cos(at.latitude * RAD) * Math.sin(((at.longitude - airport.longitude) * RAD) / 2) ** 2,
+              Math.cos(airport.latitude * RAD) *
+                Math.cos(at.latitude * RAD) *
+                Math.sin(((at.longitude - airport.longitude) * RAD) / 2) ** 2,
           ),
         )
       : 0;

@@ -25,7 +25,16 @@ import type {
   StayRateJudgement,
 } from '../types';
 import { duffelCall } from './client';
-import { baseOf, bookingIds, nightsBetween, paidAtBooking, propertyNear, STAY_META, stayMetadata, toReservation } from './stays-mapping';
+import {
+  baseOf,
+  bookingIds,
+  nightsBetween,
+  paidAtBooking,
+  propertyNear,
+  STAY_META,
+  stayMetadata,
+  toReservation,
+} from './stays-mapping';
 
 export interface DuffelHotelOptions {
   /** Whether the token is live (real rooms, real money); stamped on every reservation we map. */
@@ -55,7 +64,8 @@ interface StayOrder {
 }
 
 const isCode = (err: unknown, code: string) => err instanceof SupplierError && err.code === code;
-const refusal = (operation: string, code: string, message: string) => new SupplierError('refusal', code, `${operation}: ${message}`, { operation });
+const refusal = (operation: string, code: string, message: string) =>
+  new SupplierError('refusal', code, `${operation}: ${message}`, { operation });
 
 export class DuffelHotelSupplier implements HotelSupplier {
   constructor(
@@ -81,7 +91,13 @@ export class DuffelHotelSupplier implements HotelSupplier {
     let scanned = 0;
     let after: string | null | undefined;
     do {
-      const params = { latitude: airport.latitude, longitude: airport.longitude, radius: STAYS_SEARCH_RADIUS_KM, limit: 200, ...(after ? { after } : {}) };
+      const params = {
+        latitude: airport.latitude,
+        longitude: airport.longitude,
+        radius: STAYS_SEARCH_RADIUS_KM,
+        limit: 200,
+        ...(after ? { after } : {}),
+      };
       const page = await this.call('hotel.search_properties', () => this.duffel.stays.accommodation.list(params));
       for (const acc of page.data) {
         scanned++;
@@ -90,7 +106,9 @@ export class DuffelHotelSupplier implements HotelSupplier {
       after = page.meta?.after;
     } while (after && scanned < SEARCH_SCAN_LIMIT);
     // Ordered by property_id, as the port promises, so `after` is a keyset cursor across calls.
-    const ordered = found.filter((h) => !query.after || h.property_id > query.after).sort((a, b) => (a.property_id < b.property_id ? -1 : 1));
+    const ordered = found
+      .filter((h) => !query.after || h.property_id > query.after)
+      .sort((a, b) => (a.property_id < b.property_id ? -1 : 1));
     const limit = query.limit ?? 50;
     const hotels = ordered.slice(0, limit);
     return { hotels, next_after: ordered.length > limit ? (hotels[hotels.length - 1]?.property_id ?? null) : null };
@@ -135,8 +153,11 @@ export class DuffelHotelSupplier implements HotelSupplier {
   /** Search, fetch rates, choose, quote, book: one Stays booking for the order's dates. */
   private async book(order: StayOrder): Promise<StaysBooking> {
     const op = 'hotel.book';
-    if (!order.property_id.startsWith('acc_')) throw refusal(op, SupplierErrorCode.UNKNOWN_PROPERTY, `${order.property_id} is not a Duffel accommodation`);
-    const negotiated = order.contract?.rate_access_code ? await this.negotiatedRateIds(order.contract.rate_access_code, order.property_id) : [];
+    if (!order.property_id.startsWith('acc_'))
+      throw refusal(op, SupplierErrorCode.UNKNOWN_PROPERTY, `${order.property_id} is not a Duffel accommodation`);
+    const negotiated = order.contract?.rate_access_code
+      ? await this.negotiatedRateIds(order.contract.rate_access_code, order.property_id)
+      : [];
     const { data: found } = await this.call('hotel.search', () =>
       this.duffel.stays.search({
         accommodation: { ids: [order.property_id], fetch_rates: false },
@@ -148,8 +169,15 @@ export class DuffelHotelSupplier implements HotelSupplier {
       }),
     );
     const result = found.results.find((r) => r.accommodation.id === order.property_id);
-    if (!result) throw refusal(op, SupplierErrorCode.NO_AVAILABILITY, `no room at ${order.property_id} for ${order.check_in_date}..${order.check_out_date}`);
-    const { data: withRates } = await this.call('hotel.fetch_rates', () => this.duffel.stays.searchResults.fetchAllRates(result.id));
+    if (!result)
+      throw refusal(
+        op,
+        SupplierErrorCode.NO_AVAILABILITY,
+        `no room at ${order.property_id} for ${order.check_in_date}..${order.check_out_date}`,
+      );
+    const { data: withRates } = await this.call('hotel.fetch_rates', () =>
+      this.duffel.stays.searchResults.fetchAllRates(result.id),
+    );
     const rates = withRates.accommodation.rooms.flatMap((room) => room.rates);
     const nights = nightsBetween(order.check_in_date, order.check_out_date);
     const chosen = chooseRate(rates, nights, order.contract);
@@ -157,14 +185,25 @@ export class DuffelHotelSupplier implements HotelSupplier {
     try {
       quote = (await this.call('hotel.quote', () => this.duffel.stays.quotes.create(chosen.rate.id))).data;
     } catch (err) {
-      if (err instanceof SupplierError && err.kind === 'refusal') throw refusal(op, SupplierErrorCode.NO_AVAILABILITY, `the rate is no longer available (${err.message})`);
+      if (err instanceof SupplierError && err.kind === 'refusal')
+        throw refusal(op, SupplierErrorCode.NO_AVAILABILITY, `the rate is no longer available (${err.message})`);
       throw err;
     }
     // The quote is the price booked: it must still be paid at booking and still pass the contract.
-    if (Number(quote.due_at_accommodation_amount ?? 0) > 0 || Number(quote.deposit_amount ?? 0) > 0) throw refusal(op, 'NO_PREPAID_RATE', 'the quote leaves an amount to pay at the hotel');
-    const verdict = order.contract && quote.base_amount !== chosen.rate.base_amount ? order.contract.judge(baseOf(quote), nights) : chosen.verdict;
-    if (verdict && !verdict.ok) throw refusal(op, 'RATE_MISMATCH', verdict.reason ?? 'the quoted rate is not the contract’s');
-    const metadata = stayMetadata(order.reference, order.booker, { ...chosen.rate, ...amountsOf(quote) }, verdict?.flag ?? null);
+    if (Number(quote.due_at_accommodation_amount ?? 0) > 0 || Number(quote.deposit_amount ?? 0) > 0)
+      throw refusal(op, 'NO_PREPAID_RATE', 'the quote leaves an amount to pay at the hotel');
+    const verdict =
+      order.contract && quote.base_amount !== chosen.rate.base_amount
+        ? order.contract.judge(baseOf(quote), nights)
+        : chosen.verdict;
+    if (verdict && !verdict.ok)
+      throw refusal(op, 'RATE_MISMATCH', verdict.reason ?? 'the quoted rate is not the contract’s');
+    const metadata = stayMetadata(
+      order.reference,
+      order.booker,
+      { ...chosen.rate, ...amountsOf(quote) },
+      verdict?.flag ?? null,
+    );
     const { data } = await this.call(
       op,
       () =>
@@ -183,8 +222,12 @@ export class DuffelHotelSupplier implements HotelSupplier {
   /** The account's negotiated rates for this access code that cover the accommodation (best effort: none on failure). */
   private async negotiatedRateIds(code: string, accommodationId: string): Promise<string[]> {
     try {
-      const { data } = await this.call('hotel.negotiated_rates', () => this.duffel.stays.negotiatedRates.list({ limit: 200 }));
-      return data.filter((r) => r.rate_access_code === code && (r.accommodation_ids ?? []).includes(accommodationId)).map((r) => r.id);
+      const { data } = await this.call('hotel.negotiated_rates', () =>
+        this.duffel.stays.negotiatedRates.list({ limit: 200 }),
+      );
+      return data
+        .filter((r) => r.rate_access_code === code && (r.accommodation_ids ?? []).includes(accommodationId))
+        .map((r) => r.id);
     } catch (err) {
       if (err instanceof SupplierError && err.kind === 'refusal') return [];
       throw err;
@@ -221,13 +264,23 @@ export class DuffelHotelSupplier implements HotelSupplier {
     const bookings = await this.bookingsOf(request.supplier_ref);
     if (!bookings) throw refusal(op, SupplierErrorCode.NOT_FOUND, `no Stays booking ${request.supplier_ref}`);
     const current = toReservation(bookings, this.options.liveMode);
-    if (current.status === 'CANCELLED') throw refusal(op, SupplierErrorCode.RESERVATION_CANCELLED, 'the reservation is cancelled');
-    if (request.check_in_date === current.check_in_date && request.check_out_date === current.check_out_date) return current;
+    if (current.status === 'CANCELLED')
+      throw refusal(op, SupplierErrorCode.RESERVATION_CANCELLED, 'the reservation is cancelled');
+    if (request.check_in_date === current.check_in_date && request.check_out_date === current.check_out_date)
+      return current;
     if (request.check_in_date !== current.check_in_date || request.check_out_date < current.check_out_date) {
-      throw refusal(op, 'AMEND_NOT_SUPPORTED', 'Duffel Stays cannot change a booking’s dates; only a later check-out is booked, as an adjoining reservation');
+      throw refusal(
+        op,
+        'AMEND_NOT_SUPPORTED',
+        'Duffel Stays cannot change a booking’s dates; only a later check-out is booked, as an adjoining reservation',
+      );
     }
     const last = bookings[bookings.length - 1]!;
-    const hint = { property_id: current.property_id, check_in_date: current.check_out_date, check_out_date: request.check_out_date };
+    const hint = {
+      property_id: current.property_id,
+      check_in_date: current.check_out_date,
+      check_out_date: request.check_out_date,
+    };
     const earlier = await this.findBooking(request.reference, hint);
     const added =
       earlier ??
@@ -235,7 +288,12 @@ export class DuffelHotelSupplier implements HotelSupplier {
         reference: request.reference,
         booker: current.booker_email,
         ...hint,
-        guest: { given_name: last.guests[0]?.given_name ?? '', family_name: last.guests[0]?.family_name ?? '', email: last.email, phone_number: last.phone_number },
+        guest: {
+          given_name: last.guests[0]?.given_name ?? '',
+          family_name: last.guests[0]?.family_name ?? '',
+          email: last.email,
+          phone_number: last.phone_number,
+        },
         contract: request.contract,
       }));
     return toReservation([...bookings, added], this.options.liveMode);
@@ -254,7 +312,8 @@ export class DuffelHotelSupplier implements HotelSupplier {
     try {
       return (await this.call('hotel.cancel', () => this.duffel.stays.bookings.cancel(id), true)).data;
     } catch (err) {
-      if (!(err instanceof SupplierError) || err.kind !== 'refusal' || err.code === SupplierErrorCode.NOT_FOUND) throw err;
+      if (!(err instanceof SupplierError) || err.kind !== 'refusal' || err.code === SupplierErrorCode.NOT_FOUND)
+        throw err;
       const { data } = await this.call('hotel.get_reservation', () => this.duffel.stays.bookings.get(id));
       if (data.status === 'cancelled') return data;
       throw new SupplierError('refusal', SupplierErrorCode.CANCEL_REFUSED, err.message, {
@@ -275,13 +334,18 @@ export class DuffelHotelSupplier implements HotelSupplier {
    * did not keep it) a confirmed one at the hint's accommodation and dates, for the hint's guest, that names
    * no other reference of ours.
    */
-  private async findBooking(reference: string, hint?: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest }): Promise<StaysBooking | null> {
+  private async findBooking(
+    reference: string,
+    hint?: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest },
+  ): Promise<StaysBooking | null> {
     const limit = this.options.findScanLimit ?? 1000;
     let fallback: StaysBooking | null = null;
     let scanned = 0;
     let after: string | null | undefined;
     do {
-      const page = await this.call('hotel.find_reservation', () => this.duffel.stays.bookings.list({ limit: 200, ...(after ? { after } : {}) }));
+      const page = await this.call('hotel.find_reservation', () =>
+        this.duffel.stays.bookings.list({ limit: 200, ...(after ? { after } : {}) }),
+      );
       for (const b of page.data) {
         scanned++;
         const ours = b.metadata?.[STAY_META.reference];
@@ -300,29 +364,52 @@ export const STAYS_SEARCH_RADIUS_KM = 15;
 const SEARCH_SCAN_LIMIT = 1000;
 
 function sameStay(b: StaysBooking, hint: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest }): boolean {
-  if (b.status !== 'confirmed' || b.accommodation.id !== hint.property_id || b.check_in_date !== hint.check_in_date || b.check_out_date !== hint.check_out_date) return false;
+  if (
+    b.status !== 'confirmed' ||
+    b.accommodation.id !== hint.property_id ||
+    b.check_in_date !== hint.check_in_date ||
+    b.check_out_date !== hint.check_out_date
+  )
+    return false;
   if (!hint.traveller) return true;
   const name = hint.traveller.name.trim().toLowerCase();
-  return b.email.toLowerCase() === hint.traveller.email.toLowerCase() || b.guests.some((g) => `${g.given_name} ${g.family_name}`.toLowerCase() === name);
+  return (
+    b.email.toLowerCase() === hint.traveller.email.toLowerCase() ||
+    b.guests.some((g) => `${g.given_name} ${g.family_name}`.toLowerCase() === name)
+  );
 }
 
 /** Stays needs a given and a family name, an e-mail and an E.164 phone: refused before any call without them. */
 function guestOf(traveller: HotelGuest, phone: string | undefined): StayGuest {
   const [given = '', ...rest] = traveller.name.trim().split(/\s+/);
   const family = rest.join(' ');
-  const missing = [!given || !family ? 'name (given and family)' : null, traveller.email ? null : 'email', phone && /^\+[1-9]\d{6,14}$/.test(phone) ? null : 'phone_number (E.164)'].filter(
-    (m): m is string => m !== null,
-  );
+  const missing = [
+    !given || !family ? 'name (given and family)' : null,
+    traveller.email ? null : 'email',
+    phone && /^\+[1-9]\d{6,14}$/.test(phone) ? null : 'phone_number (E.164)',
+  ].filter((m): m is string => m !== null);
   if (missing.length > 0) {
-    throw new SupplierError('refusal', SupplierErrorCode.INVALID_TRAVELLER, `hotel.book: Duffel Stays needs the traveller's ${missing.join(', ')}`, {
-      operation: 'hotel.book',
-      details: missing.map((m) => ({ field: `/traveller/${m.split(' ')[0]}`, issue: 'is required by Duffel Stays' })),
-    });
+    throw new SupplierError(
+      'refusal',
+      SupplierErrorCode.INVALID_TRAVELLER,
+      `hotel.book: Duffel Stays needs the traveller's ${missing.join(', ')}`,
+      {
+        operation: 'hotel.book',
+        details: missing.map((m) => ({ field: `/traveller/${m.split(' ')[0]}`, issue: 'is required by Duffel Stays' })),
+      },
+    );
   }
   return { given_name: given, family_name: family, email: traveller.email, phone_number: phone! };
 }
 
-const amountsOf = (q: { base_amount: string | null; base_currency: string; total_amount: string; total_currency: string; tax_amount: string | null; fee_amount: string | null }) => ({
+const amountsOf = (q: {
+  base_amount: string | null;
+  base_currency: string;
+  total_amount: string;
+  total_currency: string;
+  tax_amount: string | null;
+  fee_amount: string | null;
+}) => ({
   base_amount: q.base_amount,
   base_currency: q.base_currency,
   total_amount: q.total_amount,
@@ -335,7 +422,11 @@ const amountsOf = (q: { base_amount: string | null; base_currency: string; total
  * The rate to book: paid at booking only; with a contract, an exact match first (a negotiated one before a
  * public one, then the cheapest), else one the lever accepts (LOOSE), else refused; without one, the cheapest.
  */
-export function chooseRate(rates: readonly StaysRoomRate[], nights: readonly string[], contract: ContractedStay | undefined): { rate: StaysRoomRate; verdict: StayRateJudgement | null } {
+export function chooseRate(
+  rates: readonly StaysRoomRate[],
+  nights: readonly string[],
+  contract: ContractedStay | undefined,
+): { rate: StaysRoomRate; verdict: StayRateJudgement | null } {
   const op = 'hotel.book';
   const payable = rates.filter(paidAtBooking);
   if (payable.length === 0)
@@ -344,7 +435,11 @@ export function chooseRate(rates: readonly StaysRoomRate[], nights: readonly str
       rates.length === 0 ? SupplierErrorCode.NO_AVAILABILITY : 'NO_PREPAID_RATE',
       rates.length === 0 ? 'no room is available' : 'no rate is paid at booking (only pay at the hotel)',
     );
-  const byPrice = [...payable].sort((a, b) => Number(a.total_amount) - Number(b.total_amount) || Number(Boolean(b.negotiated_rate_id)) - Number(Boolean(a.negotiated_rate_id)));
+  const byPrice = [...payable].sort(
+    (a, b) =>
+      Number(a.total_amount) - Number(b.total_amount) ||
+      Number(Boolean(b.negotiated_rate_id)) - Number(Boolean(a.negotiated_rate_id)),
+  );
   if (!contract) return { rate: byPrice[0]!, verdict: null };
   const judged = byPrice.map((rate) => ({ rate, verdict: contract.judge(baseOf(rate), nights) }));
   const exact = judged.filter((j) => j.verdict.exact);

@@ -8,7 +8,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -17,7 +26,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 /** Minutes the zone is ahead of UTC at the instant `utcMs`. */
 function offsetMinutes(timeZone: string, utcMs: number): number {
   const p: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(utcMs))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  for (const part of formatter(timeZone).formatToParts(new Date(utcMs)))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
   const asUtc = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
   return Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / 60000);
 }

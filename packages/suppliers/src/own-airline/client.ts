@@ -57,7 +57,13 @@ export interface CrewSeatCancelled {
  * only because the airline dedupes on it; the seat may already exist.
  */
 export class OwnAirlineError extends SupplierError {
-  constructor(kind: 'transient' | 'refusal', code: string, message: string, info: SupplierErrorDetails, outcomeUnknown: boolean) {
+  constructor(
+    kind: 'transient' | 'refusal',
+    code: string,
+    message: string,
+    info: SupplierErrorDetails,
+    outcomeUnknown: boolean,
+  ) {
     super(kind, code, message, { ...info, outcomeUnknown });
   }
 }
@@ -93,7 +99,8 @@ export class OwnAirlineClient {
   constructor(options: OwnAirlineClientOptions) {
     const url = new URL(options.url);
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new Error('own airline: the endpoint must be an https URL');
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+      throw new Error('own airline: the endpoint must be an https URL');
     if (url.username || url.password) throw new Error('own airline: credentials in the endpoint URL are not allowed');
     if (!/^[A-Z0-9]{2}$/.test(options.carrier)) throw new Error('own airline: carrier must be a 2-character IATA code');
     this.url = url.href;
@@ -115,20 +122,28 @@ export class OwnAirlineClient {
         false,
       );
     }
-    const { status, body, webhookId, retryAfter } = await this.send(CREW_SEAT_REQUEST, req.reference, { type: CREW_SEAT_REQUEST, ...req });
+    const { status, body, webhookId, retryAfter } = await this.send(CREW_SEAT_REQUEST, req.reference, {
+      type: CREW_SEAT_REQUEST,
+      ...req,
+    });
     if ((status === 200 || status === 201) && statusOf(body) === 'TICKETED') {
       const ticket = readTicket(body);
       if (typeof ticket === 'string') throw badAnswer(CREW_SEAT_REQUEST, status, ticket);
       return { status: 'TICKETED', order: this.toFlightOrder(req, ticket), webhook_id: webhookId };
     }
-    if (status === 202 && (body === undefined || statusOf(body) === 'PENDING')) return { status: 'PENDING', reference: req.reference, webhook_id: webhookId };
+    if (status === 202 && (body === undefined || statusOf(body) === 'PENDING'))
+      return { status: 'PENDING', reference: req.reference, webhook_id: webhookId };
     throw this.failure(CREW_SEAT_REQUEST, status, body, retryAfter);
   }
 
   /** Gives the seat back; cancelling an already-cancelled seat answers CANCELLED too. */
   async cancelSeat(req: CrewSeatCancelRequest): Promise<CrewSeatCancelled> {
-    const { status, body, webhookId, retryAfter } = await this.send(CREW_SEAT_CANCEL, req.reference, { type: CREW_SEAT_CANCEL, ...req });
-    if (status === 200 && statusOf(body) === 'CANCELLED') return { status: 'CANCELLED', reference: req.reference, pnr: req.pnr, webhook_id: webhookId };
+    const { status, body, webhookId, retryAfter } = await this.send(CREW_SEAT_CANCEL, req.reference, {
+      type: CREW_SEAT_CANCEL,
+      ...req,
+    });
+    if (status === 200 && statusOf(body) === 'CANCELLED')
+      return { status: 'CANCELLED', reference: req.reference, pnr: req.pnr, webhook_id: webhookId };
     throw this.failure(CREW_SEAT_CANCEL, status, body, retryAfter);
   }
 
@@ -136,13 +151,18 @@ export class OwnAirlineClient {
    * A callback the airline POSTed to us, checked against its Standard Webhooks signature (and a timestamp
    * within 5 minutes, against replays). `rawBody` must be the exact bytes received, before any JSON parsing.
    */
-  verifyCallback(rawBody: string | Buffer, headers: Headers | Record<string, string | string[] | undefined>): OwnAirlineCallback {
+  verifyCallback(
+    rawBody: string | Buffer,
+    headers: Headers | Record<string, string | string[] | undefined>,
+  ): OwnAirlineCallback {
     const flat = flatHeaders(headers);
     try {
       this.#webhook.verify(rawBody, flat, { jsonParse: false });
     } catch (err) {
       // The library's message says which check failed (headers, timestamp, signature) and carries no secret.
-      throw new OwnAirlineCallbackError(`own airline callback rejected: ${err instanceof Error ? err.message : 'verification failed'}`);
+      throw new OwnAirlineCallbackError(
+        `own airline callback rejected: ${err instanceof Error ? err.message : 'verification failed'}`,
+      );
     }
     const parsed = readCallback(parseJson(rawBody.toString()));
     if (typeof parsed === 'string') throw new OwnAirlineCallbackError(`own airline callback unreadable: ${parsed}`);
@@ -180,7 +200,12 @@ export class OwnAirlineClient {
         cabin: ticket.flight?.cabin ?? 'ECONOMY',
       },
       price,
-      traveller: { email: req.traveller.email, first_name: req.traveller.first_name, last_name: req.traveller.last_name, date_of_birth: req.traveller.date_of_birth ?? '' },
+      traveller: {
+        email: req.traveller.email,
+        first_name: req.traveller.first_name,
+        last_name: req.traveller.last_name,
+        date_of_birth: req.traveller.date_of_birth ?? '',
+      },
       booker_email: '',
       created_at: at,
       updated_at: at,
@@ -192,7 +217,11 @@ export class OwnAirlineClient {
   }
 
   /** One signed POST. Never retried here: the caller resends the same reference when it decides to. */
-  private async send(type: CrewSeatOperation, reference: string, payload: object): Promise<{ status: number; body: unknown; webhookId: string; retryAfter: number | undefined }> {
+  private async send(
+    type: CrewSeatOperation,
+    reference: string,
+    payload: object,
+  ): Promise<{ status: number; body: unknown; webhookId: string; retryAfter: number | undefined }> {
     const webhookId = crewSeatWebhookId(type, reference);
     const text = JSON.stringify(payload);
     const at = new Date();
@@ -245,19 +274,42 @@ export class OwnAirlineClient {
   }
 
   /** Any answer that is not the operation's success. */
-  private failure(type: CrewSeatOperation, status: number, body: unknown, retryAfter: number | undefined): OwnAirlineError {
+  private failure(
+    type: CrewSeatOperation,
+    status: number,
+    body: unknown,
+    retryAfter: number | undefined,
+  ): OwnAirlineError {
     const info = { operation: type, status };
     if ((status === 409 || status === 422) && statusOf(body) === 'REFUSED') {
       const { reason, code } = readRefusal(body);
-      return new OwnAirlineError('refusal', code ?? SupplierErrorCode.REFUSED, `${type}: the airline refused: ${reason}`, info, false);
+      return new OwnAirlineError(
+        'refusal',
+        code ?? SupplierErrorCode.REFUSED,
+        `${type}: the airline refused: ${reason}`,
+        info,
+        false,
+      );
     }
     if (status === 429 || status === 503) {
       // 429 always asks us to slow down (1 s when it does not say how long); 503 only when it says how long.
       const retryAfterMs = status === 429 ? (retryAfter ?? 1000) : retryAfter;
-      return new OwnAirlineError('transient', SupplierErrorCode.SERVER_ERROR, `${type}: the airline is busy (HTTP ${status})`, { ...info, retryAfterMs }, status === 503);
+      return new OwnAirlineError(
+        'transient',
+        SupplierErrorCode.SERVER_ERROR,
+        `${type}: the airline is busy (HTTP ${status})`,
+        { ...info, retryAfterMs },
+        status === 503,
+      );
     }
     if (status >= 500 || status === 408) {
-      return new OwnAirlineError('transient', SupplierErrorCode.SERVER_ERROR, `${type}: the airline answered HTTP ${status}; the request may have been taken`, info, true);
+      return new OwnAirlineError(
+        'transient',
+        SupplierErrorCode.SERVER_ERROR,
+        `${type}: the airline answered HTTP ${status}; the request may have been taken`,
+        info,
+        true,
+      );
     }
     if (status === 401 || status === 403) {
       return new OwnAirlineError(
@@ -268,15 +320,39 @@ export class OwnAirlineClient {
         false,
       );
     }
-    if (status === 404 && type === CREW_SEAT_CANCEL) return new OwnAirlineError('refusal', SupplierErrorCode.NOT_FOUND, `${type}: the airline does not know this PNR`, info, false);
-    if (status >= 200 && status < 300) return badAnswer(type, status, `status ${JSON.stringify(statusOf(body) ?? null)} is not expected with HTTP ${status}`);
-    return new OwnAirlineError('refusal', SupplierErrorCode.REFUSED, `${type}: the airline answered HTTP ${status}`, info, false);
+    if (status === 404 && type === CREW_SEAT_CANCEL)
+      return new OwnAirlineError(
+        'refusal',
+        SupplierErrorCode.NOT_FOUND,
+        `${type}: the airline does not know this PNR`,
+        info,
+        false,
+      );
+    if (status >= 200 && status < 300)
+      return badAnswer(
+        type,
+        status,
+        `status ${JSON.stringify(statusOf(body) ?? null)} is not expected with HTTP ${status}`,
+      );
+    return new OwnAirlineError(
+      'refusal',
+      SupplierErrorCode.REFUSED,
+      `${type}: the airline answered HTTP ${status}`,
+      info,
+      false,
+    );
   }
 }
 
 /** A 2xx we cannot read: the airline may well have acted on the request. */
 function badAnswer(type: CrewSeatOperation, status: number, what: string): OwnAirlineError {
-  return new OwnAirlineError('transient', SupplierErrorCode.BAD_RESPONSE, `${type}: unreadable answer from the airline (HTTP ${status}): ${what}`, { operation: type, status }, true);
+  return new OwnAirlineError(
+    'transient',
+    SupplierErrorCode.BAD_RESPONSE,
+    `${type}: unreadable answer from the airline (HTTP ${status}): ${what}`,
+    { operation: type, status },
+    true,
+  );
 }
 
 function webhookOf(secret: string): Webhook {
@@ -295,6 +371,7 @@ function flatHeaders(headers: Headers | Record<string, string | string[] | undef
     headers.forEach((v, k) => (out[k] = v));
     return out;
   }
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(' ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(' ') : v;
   return out;
 }

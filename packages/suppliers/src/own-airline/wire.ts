@@ -120,7 +120,8 @@ export function readTicket(body: unknown): CrewSeatTicket | string {
 /** A refusal's reason (bounded: it ends up in a booking's review reason) and its UPPER_SNAKE code, if any. */
 export function readRefusal(body: unknown): { reason: string; code?: string } {
   const reason = isObj(body) && nonEmpty(body.reason) ? body.reason.slice(0, 500) : 'no reason given';
-  const code = isObj(body) && typeof body.code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(body.code) ? body.code : undefined;
+  const code =
+    isObj(body) && typeof body.code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(body.code) ? body.code : undefined;
   return code === undefined ? { reason } : { reason, code };
 }
 

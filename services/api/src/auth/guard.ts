@@ -38,7 +38,12 @@ export function scopeGuard(verify: TokenVerifier, scope: string, logger: Logger)
 }
 
 /** Picks the guard a declared route asks for; airline routes also pass the airline's rate limit, when there is one. */
-export function guardFor(verify: TokenVerifier, opsToken: string, logger: Logger, rateLimit: RequestHandler | null = null): (spec: RouteSpec) => RequestHandler[] {
+export function guardFor(
+  verify: TokenVerifier,
+  opsToken: string,
+  logger: Logger,
+  rateLimit: RequestHandler | null = null,
+): (spec: RouteSpec) => RequestHandler[] {
   const ops = opsGuard(opsToken);
   return (spec) => {
     if (spec.auth === 'none') return [];

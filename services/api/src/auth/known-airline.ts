@@ -9,7 +9,12 @@ const MAX_ENTRIES = 10_000;
  * remembered for `ttlMs`, so a busy airline costs one query per interval, not one per request; an unknown
  * airline is never remembered, so it is refused every time and one created later is accepted at once.
  */
-export function requireKnownAirline(verify: TokenVerifier, exists: (airlineId: string) => Promise<boolean>, ttlMs = KNOWN_AIRLINE_TTL_MS, now: () => number = Date.now): TokenVerifier {
+export function requireKnownAirline(
+  verify: TokenVerifier,
+  exists: (airlineId: string) => Promise<boolean>,
+  ttlMs = KNOWN_AIRLINE_TTL_MS,
+  now: () => number = Date.now,
+): TokenVerifier {
   const known = new Map<string, number>();
   const pending = new Map<string, Promise<boolean>>();
   const lookup = (airlineId: string): Promise<boolean> => {

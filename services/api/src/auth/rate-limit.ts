@@ -36,7 +36,8 @@ export function airlineRateLimit(redis: Redis, opts: AirlineRateLimitOptions): R
       keyGenerator: (_req, res) => principal(res).airline_id,
       store: new RedisStore({
         prefix: `${opts.keyPrefix}:ratelimit:`,
-        sendCommand: (command: string, ...args: string[]) => withDeadline(redis.call(command, ...args) as Promise<RedisReply>, STORE_DEADLINE_MS),
+        sendCommand: (command: string, ...args: string[]) =>
+          withDeadline(redis.call(command, ...args) as Promise<RedisReply>, STORE_DEADLINE_MS),
       }),
       passOnStoreError: true,
       logger: {
@@ -45,7 +46,14 @@ export function airlineRateLimit(redis: Redis, opts: AirlineRateLimitOptions): R
       },
       // The key is the authenticated airline, not an address: the IP checks do not apply.
       validate: { ip: false, trustProxy: false, xForwardedForHeader: false, keyGeneratorIpFallback: false },
-      handler: (_req, _res, next) => next(new ApiError(429, ErrorCode.RATE_LIMITED, `More than ${opts.perMinute} requests a minute for this airline; retry after Retry-After seconds`)),
+      handler: (_req, _res, next) =>
+        next(
+          new ApiError(
+            429,
+            ErrorCode.RATE_LIMITED,
+            `More than ${opts.perMinute} requests a minute for this airline; retry after Retry-After seconds`,
+          ),
+        ),
     });
   // The store loads its Lua scripts once, when it is made, and keeps a failure for good: so it is made once
   // Redis is connected (until then requests pass, as they do whenever Redis cannot answer).

@@ -49,8 +49,10 @@ export function createTokenVerifier(authUrl: string): TokenVerifier {
       throw err;
     }
     const { airline_id, user_id, email, scope, sub } = payload as JWTPayload & Record<string, unknown>;
-    if (typeof airline_id !== 'string' || typeof sub !== 'string' || typeof scope !== 'string') throw new InvalidTokenError('token lacks required claims');
-    if (payload.exp! - payload.iat! > MAX_TOKEN_LIFETIME_SECONDS) throw new InvalidTokenError('token lifetime exceeds the maximum');
+    if (typeof airline_id !== 'string' || typeof sub !== 'string' || typeof scope !== 'string')
+      throw new InvalidTokenError('token lacks required claims');
+    if (payload.exp! - payload.iat! > MAX_TOKEN_LIFETIME_SECONDS)
+      throw new InvalidTokenError('token lifetime exceeds the maximum');
     // The tenant key goes into every query: a malformed one is refused here, not by Postgres.
     if (!UUID.test(airline_id)) throw new InvalidTokenError('airline_id is not a UUID');
     return {

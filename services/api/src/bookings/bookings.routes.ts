@@ -20,10 +20,28 @@ import {
   RetryQueue,
 } from '@crew/contracts';
 import { bookingRepo, scheduleRepo, type BookingFilter } from '@crew/db';
-import { ApiError, bindLog, decodeCursor, encodeCursor, errorResponses, keysetPage, seqCursor, route, type RouteSpec } from '@crew/platform';
+import {
+  ApiError,
+  bindLog,
+  decodeCursor,
+  encodeCursor,
+  errorResponses,
+  keysetPage,
+  seqCursor,
+  route,
+  type RouteSpec,
+} from '@crew/platform';
 import { principal } from '../auth/guard';
 import { actionItemView } from '../schedules/views';
-import { bookingOr404, deleteBooking, patchBooking, refreshBooking, retryBooking, startRetryJob, type BookingDeps } from './bookings.service';
+import {
+  bookingOr404,
+  deleteBooking,
+  patchBooking,
+  refreshBooking,
+  retryBooking,
+  startRetryJob,
+  type BookingDeps,
+} from './bookings.service';
 import { withIdempotency } from './idempotency';
 import { requestBooking } from './requests.service';
 import { bookingView } from './views';
@@ -34,7 +52,14 @@ type Progress = Awaited<ReturnType<typeof bookingRepo.retryJobProgress>>[number]
 function retryJobView(p: Progress) {
   const done = p.succeeded + p.failed >= p.total;
   const status = !done ? 'RUNNING' : p.total > 0 && p.failed === p.total ? 'FAILED' : 'COMPLETED';
-  return { retry_job_id: p.retry_job_id, status, total: p.total, succeeded: p.succeeded, failed: p.failed, created_at: p.created_at.toISOString() } as const;
+  return {
+    retry_job_id: p.retry_job_id,
+    status,
+    total: p.total,
+    succeeded: p.succeeded,
+    failed: p.failed,
+    created_at: p.created_at.toISOString(),
+  } as const;
 }
 
 export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
@@ -51,10 +76,18 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       query: BookingListQuery,
       responses: { 200: { description: 'Bookings', schema: BookingList }, ...errorResponses([400, 401, 403]) },
       handler: async ({ res, query }) => {
-        const filter = Object.fromEntries(BOOKING_FILTERS.filter((f) => query[f] !== undefined).map((f) => [f, query[f]])) as BookingFilter;
-        if (Object.keys(filter).length === 0) throw ApiError.invalid(`At least one filter is required: ${BOOKING_FILTERS.join(', ')}`, [{ field: 'query', issue: 'no filter given' }]);
+        const filter = Object.fromEntries(
+          BOOKING_FILTERS.filter((f) => query[f] !== undefined).map((f) => [f, query[f]]),
+        ) as BookingFilter;
+        if (Object.keys(filter).length === 0)
+          throw ApiError.invalid(`At least one filter is required: ${BOOKING_FILTERS.join(', ')}`, [
+            { field: 'query', issue: 'no filter given' },
+          ]);
         const limit = query.limit ?? 50;
-        const p = keysetPage(await bookingRepo.listBookings(db, principal(res).airline_id, filter, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(
+          await bookingRepo.listBookings(db, principal(res).airline_id, filter, limit, seqCursor(query.cursor)),
+          limit,
+        );
         return { status: 200, body: { bookings: p.rows.map((b) => bookingView(b)), next_cursor: p.next_cursor } };
       },
     }),
@@ -69,7 +102,10 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       responses: { 200: { description: 'Retry queue', schema: RetryQueue }, ...errorResponses([400, 401, 403]) },
       handler: async ({ res, query }) => {
         const limit = query.limit ?? 50;
-        const p = keysetPage(await bookingRepo.retryQueue(db, principal(res).airline_id, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(
+          await bookingRepo.retryQueue(db, principal(res).airline_id, limit, seqCursor(query.cursor)),
+          limit,
+        );
         const retry_queue = p.rows.map((b) => ({
           booking_id: b.booking_id,
           type: b.type,
@@ -112,7 +148,12 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       handler: async ({ res, query }) => {
         const airlineId = principal(res).airline_id;
         const limit = query.limit ?? 50;
-        const ids = await bookingRepo.listRetryJobIds(db, airlineId, limit, query.cursor ? (decodeCursor<{ b: number }>(query.cursor, (v) => Number.isInteger(v.b))?.b ?? null) : null);
+        const ids = await bookingRepo.listRetryJobIds(
+          db,
+          airlineId,
+          limit,
+          query.cursor ? (decodeCursor<{ b: number }>(query.cursor, (v) => Number.isInteger(v.b))?.b ?? null) : null,
+        );
         const more = ids.length > limit;
         const kept = more ? ids.slice(0, limit) : ids;
         const progress = await bookingRepo.retryJobProgress(
@@ -120,7 +161,13 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
           airlineId,
           kept.map((r) => r.retry_job_id),
         );
-        return { status: 200, body: { retry_jobs: progress.map(retryJobView), next_cursor: more ? encodeCursor({ b: kept[kept.length - 1]!.seq }) : null } };
+        return {
+          status: 200,
+          body: {
+            retry_jobs: progress.map(retryJobView),
+            next_cursor: more ? encodeCursor({ b: kept[kept.length - 1]!.seq }) : null,
+          },
+        };
       },
     }),
     route({
@@ -147,14 +194,24 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       auth: requiredScope('post', path),
       headers: IDEMPOTENCY_HEADER,
       body: BookingRequestBody,
-      responses: { 202: { description: 'The booking, PENDING (or NEEDS_REVIEW when policy holds it)', schema: Booking }, ...errorResponses([400, 401, 403, 409, 422]) },
+      responses: {
+        202: { description: 'The booking, PENDING (or NEEDS_REVIEW when policy holds it)', schema: Booking },
+        ...errorResponses([400, 401, 403, 409, 422]),
+      },
       handler: async ({ req, res, body }) => {
         const caller = principal(res);
-        return withIdempotency(db, caller.airline_id, 'POST /crew/bookings/request', req.get('Idempotency-Key'), body, async () => {
-          const { booking } = await requestBooking(deps, caller, body, 'commit');
-          bindLog(res, { booking_id: booking.booking_id });
-          return { status: 202, body: bookingView(booking) };
-        });
+        return withIdempotency(
+          db,
+          caller.airline_id,
+          'POST /crew/bookings/request',
+          req.get('Idempotency-Key'),
+          body,
+          async () => {
+            const { booking } = await requestBooking(deps, caller, body, 'commit');
+            bindLog(res, { booking_id: booking.booking_id });
+            return { status: 202, body: bookingView(booking) };
+          },
+        );
       },
     }),
     route({
@@ -166,18 +223,28 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       auth: requiredScope('get', path),
       params: BookingIdParams,
       responses: { 200: { description: 'Booking', schema: Booking }, ...errorResponses([401, 403, 404]) },
-      handler: async ({ res, params }) => ({ status: 200, body: bookingView(await bookingOr404(db, principal(res).airline_id, params.booking_id)) }),
+      handler: async ({ res, params }) => ({
+        status: 200,
+        body: bookingView(await bookingOr404(db, principal(res).airline_id, params.booking_id)),
+      }),
     }),
     route({
       method: 'patch',
       path: `${path}/:booking_id`,
       operationId: 'patchBooking',
-      summary: 'Amend (hotel dates), cancel-and-rebook (hotel property, any flight change) or hand back (manual_override false)',
+      summary:
+        'Amend (hotel dates), cancel-and-rebook (hotel property, any flight change) or hand back (manual_override false)',
       tags: TAGS,
       auth: requiredScope('patch', path),
       params: BookingIdParams,
       body: PatchBookingBody,
-      responses: { 202: { description: 'The booking reflecting the outcome (the new one after a cancel-and-rebook)', schema: Booking }, ...errorResponses([401, 403, 404, 409, 422]) },
+      responses: {
+        202: {
+          description: 'The booking reflecting the outcome (the new one after a cancel-and-rebook)',
+          schema: Booking,
+        },
+        ...errorResponses([401, 403, 404, 409, 422]),
+      },
       handler: async ({ res, params, body }) => {
         bindLog(res, { booking_id: params.booking_id });
         const { booking, replaces } = await patchBooking(deps, principal(res), params.booking_id, body);
@@ -193,10 +260,16 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       auth: requiredScope('delete', path),
       params: BookingIdParams,
       query: DeleteBookingQuery,
-      responses: { 202: { description: 'The booking: CANCELLED, or NEEDS_REVIEW when the supplier refused', schema: Booking }, ...errorResponses([401, 403, 404, 409]) },
+      responses: {
+        202: { description: 'The booking: CANCELLED, or NEEDS_REVIEW when the supplier refused', schema: Booking },
+        ...errorResponses([401, 403, 404, 409]),
+      },
       handler: async ({ res, params, query }) => {
         bindLog(res, { booking_id: params.booking_id });
-        return { status: 202, body: bookingView(await deleteBooking(deps, principal(res), params.booking_id, query.reason)) };
+        return {
+          status: 202,
+          body: bookingView(await deleteBooking(deps, principal(res), params.booking_id, query.reason)),
+        };
       },
     }),
     route({
@@ -213,7 +286,12 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
         const history = await bookingRepo.bookingHistory(db, b.booking_id);
         return {
           status: 200,
-          body: { booking_id: b.booking_id, current_status: b.status, history: history.map((h) => ({ ...h, at: h.at.toISOString() })), booking: bookingView(b) },
+          body: {
+            booking_id: b.booking_id,
+            current_status: b.status,
+            history: history.map((h) => ({ ...h, at: h.at.toISOString() })),
+            booking: bookingView(b),
+          },
         };
       },
     }),
@@ -225,8 +303,14 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('post', path),
       params: BookingIdParams,
-      responses: { 202: { description: 'The booking, PENDING', schema: Booking }, ...errorResponses([401, 403, 404, 409]) },
-      handler: async ({ res, params }) => ({ status: 202, body: bookingView(await retryBooking(deps, principal(res), params.booking_id)) }),
+      responses: {
+        202: { description: 'The booking, PENDING', schema: Booking },
+        ...errorResponses([401, 403, 404, 409]),
+      },
+      handler: async ({ res, params }) => ({
+        status: 202,
+        body: bookingView(await retryBooking(deps, principal(res), params.booking_id)),
+      }),
     }),
     route({
       method: 'post',
@@ -237,14 +321,24 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       auth: requiredScope('post', '/crew/action-items'),
       headers: IDEMPOTENCY_HEADER,
       body: ActionInjectionBody,
-      responses: { 202: { description: 'The created action item', schema: ActionItem }, ...errorResponses([400, 401, 403, 409, 422]) },
+      responses: {
+        202: { description: 'The created action item', schema: ActionItem },
+        ...errorResponses([400, 401, 403, 409, 422]),
+      },
       handler: async ({ req, res, body }) => {
         const caller = principal(res);
-        return withIdempotency(db, caller.airline_id, 'POST /crew/action-items', req.get('Idempotency-Key'), body, async () => {
-          const { actionId } = await requestBooking(deps, caller, body, 'injection');
-          const item = await scheduleRepo.findActionItem(db, caller.airline_id, actionId!);
-          return { status: 202, body: actionItemView(item!) };
-        });
+        return withIdempotency(
+          db,
+          caller.airline_id,
+          'POST /crew/action-items',
+          req.get('Idempotency-Key'),
+          body,
+          async () => {
+            const { actionId } = await requestBooking(deps, caller, body, 'injection');
+            const item = await scheduleRepo.findActionItem(db, caller.airline_id, actionId!);
+            return { status: 202, body: actionItemView(item!) };
+          },
+        );
       },
     }),
   ];

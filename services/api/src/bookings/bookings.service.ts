@@ -75,7 +75,16 @@ async function settled(deps: BookingDeps, bookingId: string, ms: number): Promis
       const b = (await bookingRepo.findBooking(deps.db, bookingId))!;
       const left = until - Date.now();
       if (!taskInFlight(b) || left <= 0) return b;
-      await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, deps.bookingSettled?.listening ? left : Math.min(left, UNLISTENED_RECHECK_MS))))]);
+      await Promise.race([
+        woken,
+        new Promise<void>(
+          (resolve) =>
+            (timer = setTimeout(
+              resolve,
+              deps.bookingSettled?.listening ? left : Math.min(left, UNLISTENED_RECHECK_MS),
+            )),
+        ),
+      ]);
       clearTimeout(timer);
     }
   } finally {
@@ -96,12 +105,32 @@ async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> 
 }
 
 /** Starts a supplier task on an existing booking (PENDING + job), in the caller's transaction. */
-async function startTask(trx: DbOrTrx, b: BookingRow, operation: BookingOperation, patch: bookingRepo.BookingPatch, event: { reason: string | null; actor: string }): Promise<void> {
+async function startTask(
+  trx: DbOrTrx,
+  b: BookingRow,
+  operation: BookingOperation,
+  patch: bookingRepo.BookingPatch,
+  event: { reason: string | null; actor: string },
+): Promise<void> {
   const ref = taskRefOf(operation, randomUUID());
-  await bookingRepo.updateBooking(trx, b.booking_id, { ...patch, status: 'PENDING', task_ref: ref, task_operation: operation, next_attempt_at: null }, event);
+  await bookingRepo.updateBooking(
+    trx,
+    b.booking_id,
+    { ...patch, status: 'PENDING', task_ref: ref, task_operation: operation, next_attempt_at: null },
+    event,
+  );
   // The airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
   await outboxRepo.addToOutbox(trx, [
-    bookingJob({ airline_id: b.airline_id, booking_id: b.booking_id, attempt: b.retry_count + 1, action_id: b.action_id, operation, ref, priority: CALLER_WAITS_PRIORITY, type: b.type }),
+    bookingJob({
+      airline_id: b.airline_id,
+      booking_id: b.booking_id,
+      attempt: b.retry_count + 1,
+      action_id: b.action_id,
+      operation,
+      ref,
+      priority: CALLER_WAITS_PRIORITY,
+      type: b.type,
+    }),
   ]);
 }
 
@@ -109,7 +138,12 @@ async function startTask(trx: DbOrTrx, b: BookingRow, operation: BookingOperatio
  * PATCH (spec 4.4, 3.2): hotel dates → supplier amend on the same booking; hotel property or any flight
  * change → cancel-and-rebook (original CANCELLED, a new booking). Never gated by booking_modification.
  */
-export async function patchBooking(deps: BookingDeps, caller: Principal, bookingId: string, body: PatchBookingBody): Promise<{ booking: BookingRow; replaces?: string }> {
+export async function patchBooking(
+  deps: BookingDeps,
+  caller: Principal,
+  bookingId: string,
+  body: PatchBookingBody,
+): Promise<{ booking: BookingRow; replaces?: string }> {
   let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
   const mismatch = patchBlockIssue(b.type, body);
   if (mismatch) throw ApiError.validation([mismatch], 'The block must match the booking type');
@@ -117,13 +151,24 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
   const actor = actorOf(caller);
   const reason = body.reason ?? null;
   if (!body.hotel && !body.flight) {
-    await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: override }));
+    await deps.db
+      .transaction()
+      .execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: override }));
     return { booking: (await bookingRepo.findBooking(deps.db, b.booking_id))! };
   }
   b = await idleOr409(deps, b);
   // A property change rebooks at the station's configured hotel (its contracted rate and channel) under the booking account.
-  const ctx = b.type === 'HOTEL' && body.hotel?.property_id !== undefined ? await airlineBookingContext(deps.db, deps.vault, caller.airline_id, []) : null;
-  const plan = patchPlan(b, body, caller.email, ctx?.policy.hotels.get(b.station ?? ''), ctx?.policy.crew_booker_email ?? null);
+  const ctx =
+    b.type === 'HOTEL' && body.hotel?.property_id !== undefined
+      ? await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])
+      : null;
+  const plan = patchPlan(
+    b,
+    body,
+    caller.email,
+    ctx?.policy.hotels.get(b.station ?? ''),
+    ctx?.policy.crew_booker_email ?? null,
+  );
   switch (plan.kind) {
     case 'OVERRIDE_ONLY':
       return { booking: b };
@@ -134,7 +179,15 @@ export async function patchBooking(deps: BookingDeps, caller: Principal, booking
     case 'AMEND':
       await deps.db
         .transaction()
-        .execute((trx) => startTask(trx, b, plan.operation, { manual_override: override, ...plan.changes }, { reason: reason ?? 'dates changed by the airline', actor }));
+        .execute((trx) =>
+          startTask(
+            trx,
+            b,
+            plan.operation,
+            { manual_override: override, ...plan.changes },
+            { reason: reason ?? 'dates changed by the airline', actor },
+          ),
+        );
       deps.relay.kick();
       return { booking: await settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000) };
     case 'REBOOK':
@@ -190,11 +243,33 @@ async function rebook(
         ...changes,
       },
     ]);
-    await bookingRepo.insertBookingEvents(trx, [{ booking_id: newId, status: 'PENDING', reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) }]);
-    await outboxRepo.addToOutbox(trx, [
-      bookingJob({ airline_id: b.airline_id, booking_id: newId, attempt: 1, action_id: null, operation: 'BOOK', ref, priority: CALLER_WAITS_PRIORITY, type: b.type }),
+    await bookingRepo.insertBookingEvents(trx, [
+      {
+        booking_id: newId,
+        status: 'PENDING',
+        reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`,
+        actor: actorOf(caller),
+      },
     ]);
-    await startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) });
+    await outboxRepo.addToOutbox(trx, [
+      bookingJob({
+        airline_id: b.airline_id,
+        booking_id: newId,
+        attempt: 1,
+        action_id: null,
+        operation: 'BOOK',
+        ref,
+        priority: CALLER_WAITS_PRIORITY,
+        type: b.type,
+      }),
+    ]);
+    await startTask(
+      trx,
+      b,
+      'CANCEL',
+      { manual_override: true },
+      { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) },
+    );
   });
   deps.relay.kick();
   const wait = deps.settleWaitMs ?? 10_000;
@@ -203,14 +278,31 @@ async function rebook(
 }
 
 /** DELETE: cancels at the supplier (again on NEEDS_REVIEW); a CANCELLED booking makes no supplier call. */
-export async function deleteBooking(deps: BookingDeps, caller: Principal, bookingId: string, reason: string | undefined): Promise<BookingRow> {
+export async function deleteBooking(
+  deps: BookingDeps,
+  caller: Principal,
+  bookingId: string,
+  reason: string | undefined,
+): Promise<BookingRow> {
   let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
   b = await idleOr409(deps, b);
   if (!deleteNeedsSupplierCall(b.status)) {
-    await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: true }));
+    await deps.db
+      .transaction()
+      .execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: true }));
     return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
   }
-  await deps.db.transaction().execute((trx) => startTask(trx, b, 'CANCEL', { manual_override: true }, { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) }));
+  await deps.db
+    .transaction()
+    .execute((trx) =>
+      startTask(
+        trx,
+        b,
+        'CANCEL',
+        { manual_override: true },
+        { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) },
+      ),
+    );
   deps.relay.kick();
   return settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000);
 }
@@ -233,7 +325,12 @@ function retryTask(b: BookingRow, retryCount: number) {
 }
 
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
-export async function retryBooking(deps: BookingDeps, caller: Principal, bookingId: string, retryJobId: string | null = null): Promise<BookingRow> {
+export async function retryBooking(
+  deps: BookingDeps,
+  caller: Principal,
+  bookingId: string,
+  retryJobId: string | null = null,
+): Promise<BookingRow> {
   const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
@@ -243,7 +340,12 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
     await bookingRepo.updateBooking(
       trx,
       bookingId,
-      { status: 'PENDING', retry_count: b.retry_count + 1, next_attempt_at: null, ...(retryJobId ? { retry_job_id: retryJobId } : {}) },
+      {
+        status: 'PENDING',
+        retry_count: b.retry_count + 1,
+        next_attempt_at: null,
+        ...(retryJobId ? { retry_job_id: retryJobId } : {}),
+      },
       { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) },
     );
     await outboxRepo.addToOutbox(trx, [retryTask(b, b.retry_count + 1)]);
@@ -257,7 +359,11 @@ export async function retryBooking(deps: BookingDeps, caller: Principal, booking
  * left re-run the task that failed (P2), set-based in one transaction: one update, one events insert, one
  * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
  */
-export async function startRetryJob(deps: BookingDeps, caller: Principal, filters: Record<string, unknown>): Promise<string> {
+export async function startRetryJob(
+  deps: BookingDeps,
+  caller: Principal,
+  filters: Record<string, unknown>,
+): Promise<string> {
   const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
@@ -271,7 +377,12 @@ export async function startRetryJob(deps: BookingDeps, caller: Principal, filter
     );
     await bookingRepo.insertBookingEvents(
       trx,
-      retried.map((b) => ({ booking_id: b.booking_id, status: 'PENDING', reason: `retry ${b.retry_count}`, actor: actorOf(caller) })),
+      retried.map((b) => ({
+        booking_id: b.booking_id,
+        status: 'PENDING',
+        reason: `retry ${b.retry_count}`,
+        actor: actorOf(caller),
+      })),
     );
     await outboxRepo.addToOutbox(
       trx,
@@ -296,17 +407,26 @@ export async function refreshBooking(deps: BookingDeps, caller: Principal, booki
   try {
     if (b.type === 'FLIGHT') {
       const named = b.flight?.supplier ?? 'SANDBOX';
-      const holder = named === 'OWN_AIRLINE' ? null : flightSupplierNamed(await registryOf(deps).forAirline(b.airline_id), named);
+      const holder =
+        named === 'OWN_AIRLINE' ? null : flightSupplierNamed(await registryOf(deps).forAirline(b.airline_id), named);
       if (!holder) {
         // The airline's order no longer holds that supplier (or its credentials): nothing can be asked.
         if (named !== 'OWN_AIRLINE')
-          deps.logger.warn({ booking_id: b.booking_id, supplier: named }, 'status refresh: the booking’s supplier is not in the airline’s order; answering with the stored state');
+          deps.logger.warn(
+            { booking_id: b.booking_id, supplier: named },
+            'status refresh: the booking’s supplier is not in the airline’s order; answering with the stored state',
+          );
         return b;
       }
       const order = await holder.supplier.getOrder(ref);
       if (order) {
         // A supplier that has not ticketed yet (Duffel issues the e-ticket after the order) answers empty ids: those are not written.
-        const ids = { pnr: order.pnr, ticket_id: order.ticket_id, transaction_id: order.transaction_id, trip_session_id: order.trip_session_id };
+        const ids = {
+          pnr: order.pnr,
+          ticket_id: order.ticket_id,
+          transaction_id: order.transaction_id,
+          trip_session_id: order.trip_session_id,
+        };
         const flight = {
           ...(b.flight ?? {}),
           ...Object.fromEntries(Object.entries(ids).filter(([, v]) => v)),
@@ -331,7 +451,10 @@ export async function refreshBooking(deps: BookingDeps, caller: Principal, booki
     }
   } catch (err) {
     if (!isSupplierError(err)) throw err;
-    deps.logger.warn({ booking_id: b.booking_id, err: err.message }, 'status refresh: supplier unavailable; answering with the stored state');
+    deps.logger.warn(
+      { booking_id: b.booking_id, err: err.message },
+      'status refresh: supplier unavailable; answering with the stored state',
+    );
   }
   return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
 }

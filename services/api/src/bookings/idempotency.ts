@@ -11,9 +11,19 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  * (a primary-key insert, so two concurrent requests cannot both win) and stores its answer; a repeat with
  * the same body replays it, waiting for the first to finish if needed; another body is 422.
  */
-export async function withIdempotency(db: Db, airlineId: string, endpoint: string, key: string | undefined, body: unknown, run: () => Promise<Reply>): Promise<Reply> {
+export async function withIdempotency(
+  db: Db,
+  airlineId: string,
+  endpoint: string,
+  key: string | undefined,
+  body: unknown,
+  run: () => Promise<Reply>,
+): Promise<Reply> {
   if (key === undefined) return run();
-  if (!KEY.test(key)) throw ApiError.invalid('Idempotency-Key must be 1-255 visible ASCII characters', [{ field: 'header.Idempotency-Key', issue: 'invalid' }]);
+  if (!KEY.test(key))
+    throw ApiError.invalid('Idempotency-Key must be 1-255 visible ASCII characters', [
+      { field: 'header.Idempotency-Key', issue: 'invalid' },
+    ]);
   const hash = createHash('sha256')
     .update(JSON.stringify(body ?? null))
     .digest('hex');
@@ -24,7 +34,8 @@ export async function withIdempotency(db: Db, airlineId: string, endpoint: strin
       return reply;
     } catch (err) {
       // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry.
-      if (err instanceof ApiError && err.status < 500) await bookingRepo.completeIdempotencyKey(db, airlineId, endpoint, key, err.status, err.toEnvelope());
+      if (err instanceof ApiError && err.status < 500)
+        await bookingRepo.completeIdempotencyKey(db, airlineId, endpoint, key, err.status, err.toEnvelope());
       else await bookingRepo.releaseIdempotencyKey(db, airlineId, endpoint, key);
       throw err;
     }
@@ -33,12 +44,16 @@ export async function withIdempotency(db: Db, airlineId: string, endpoint: strin
     const row = await bookingRepo.findIdempotencyKey(db, airlineId, endpoint, key);
     if (!row) return withIdempotency(db, airlineId, endpoint, key, body, run);
     if (row.request_hash !== hash) {
-      throw ApiError.unprocessable(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was used with a different request body', [
-        { field: 'header.Idempotency-Key', issue: 'reused with another body' },
-      ]);
+      throw ApiError.unprocessable(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        'This Idempotency-Key was used with a different request body',
+        [{ field: 'header.Idempotency-Key', issue: 'reused with another body' }],
+      );
     }
-    if (row.response_status !== null) return { status: row.response_status, body: row.response_body, headers: { 'Idempotent-Replayed': 'true' } };
-    if (waited > 30_000) throw new ApiError(409, ErrorCode.CONFLICT, 'A request with this Idempotency-Key is still being processed');
+    if (row.response_status !== null)
+      return { status: row.response_status, body: row.response_body, headers: { 'Idempotent-Replayed': 'true' } };
+    if (waited > 30_000)
+      throw new ApiError(409, ErrorCode.CONFLICT, 'A request with this Idempotency-Key is still being processed');
     await sleep(100);
   }
 }

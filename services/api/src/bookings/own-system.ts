@@ -19,18 +19,33 @@ export function ownSystemTicket(body: Pick<BookingRequestBody, 'type' | 'flight'
   const f = body.type === 'FLIGHT' ? body.flight : undefined;
   if (!f || (f.pnr === undefined && f.ticket_id === undefined)) return null;
   if (f.pnr === undefined) throw ApiError.validation([{ field: '/flight/pnr', issue: 'is required with ticket_id' }]);
-  if (f.ticket_id === undefined) throw ApiError.validation([{ field: '/flight/ticket_id', issue: 'is required with pnr' }]);
+  if (f.ticket_id === undefined)
+    throw ApiError.validation([{ field: '/flight/ticket_id', issue: 'is required with pnr' }]);
   // The seat is already booked: an offer to book as well would be a second ticket.
-  if (f.flight_option_id !== undefined) throw ApiError.validation([{ field: '/flight/flight_option_id', issue: 'must be absent with pnr and ticket_id (the seat is already booked)' }]);
+  if (f.flight_option_id !== undefined)
+    throw ApiError.validation([
+      {
+        field: '/flight/flight_option_id',
+        issue: 'must be absent with pnr and ticket_id (the seat is already booked)',
+      },
+    ]);
   return { pnr: f.pnr.toUpperCase(), ticket_id: f.ticket_id };
 }
 
 /** The booking's flight block: the leg as requested, held in the airline's own system (real, not a test). */
 export function ownSystemBlock(requested: BookingFlightBlock | null, t: OwnSystemTicket): BookingFlightBlock {
-  return { ...(requested ?? {}), supplier: 'OWN_AIRLINE', live_mode: true, pnr: t.pnr, ticket_id: t.ticket_id, supplier_status: 'CONFIRMED' };
+  return {
+    ...(requested ?? {}),
+    supplier: 'OWN_AIRLINE',
+    live_mode: true,
+    pnr: t.pnr,
+    ticket_id: t.ticket_id,
+    supplier_status: 'CONFIRMED',
+  };
 }
 
-export const ownSystemReason = (t: OwnSystemTicket) => `booked by the airline in its own reservation system (PNR ${t.pnr})`;
+export const ownSystemReason = (t: OwnSystemTicket) =>
+  `booked by the airline in its own reservation system (PNR ${t.pnr})`;
 
 /**
  * In the request's transaction, once the booking is written CONFIRMED: the item it fulfils (a roster's
@@ -42,7 +57,12 @@ export async function settleOwnSystem(
   b: { bookingId: string; airlineId: string; actionId: string | null; iropRef: string | null; priority: Priority },
   t: OwnSystemTicket,
 ): Promise<{ scheduleId: string | null }> {
-  const item = b.actionId ? await bookingRepo.setDisposition(trx, b.actionId, DISPOSITION_OF_TASK.CONFIRMED, { message: ownSystemReason(t), recommended_action: null }) : undefined;
+  const item = b.actionId
+    ? await bookingRepo.setDisposition(trx, b.actionId, DISPOSITION_OF_TASK.CONFIRMED, {
+        message: ownSystemReason(t),
+        recommended_action: null,
+      })
+    : undefined;
   const urgent = urgentEvents((item?.priority as Priority | undefined) ?? b.priority);
   await webhookRepo.emitBookingEvents(trx, [b.bookingId], urgent);
   if (b.iropRef) await webhookRepo.emitIropCompletedIfDone(trx, b.airlineId, b.iropRef, urgent);

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type ActionInjectionBody, type BookingRequestBody } from '@crew/contracts';
-import { bookingRepo, configRepo, outboxRepo, pipelineRepo, tenancyRepo, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import {
+  bookingRepo,
+  configRepo,
+  outboxRepo,
+  pipelineRepo,
+  tenancyRepo,
+  webhookRepo,
+  type BookingRow,
+  type Db,
+  type DbOrTrx,
+} from '@crew/db';
 import {
   awaitsManualBooking,
   bookingStatusOf,
@@ -26,7 +36,15 @@ import {
   type StationHotel,
 } from '@crew/engine';
 import { ApiError, type TravellerVault } from '@crew/platform';
-import { isSupplierError, offerInOrder, type AirlineSupplierSet, type FlightOffer, type SupplierName, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import {
+  isSupplierError,
+  offerInOrder,
+  type AirlineSupplierSet,
+  type FlightOffer,
+  type SupplierName,
+  type SupplierRegistry,
+  type Suppliers,
+} from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 import { airlineBookingContext } from './context';
@@ -43,7 +61,8 @@ export interface RequestOutcome {
 
 /** A supplier that cannot answer a lookup the request needs: 503, the client retries. */
 function supplierUnavailable(err: unknown): never {
-  if (isSupplierError(err) && err.kind === 'transient') throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
+  if (isSupplierError(err) && err.kind === 'transient')
+    throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
   throw err;
 }
 
@@ -55,21 +74,37 @@ async function stationsOfCity(suppliers: Suppliers, city: string): Promise<strin
 }
 
 /** The station of a hotel request: its pinned property's, checked against `city`, or the one `city` names. */
-async function stationOf(deps: { db: Db; suppliers: Suppliers }, airlineId: string, body: RequestBody, hotels: ReadonlyMap<string, StationHotel>): Promise<string> {
+async function stationOf(
+  deps: { db: Db; suppliers: Suppliers },
+  airlineId: string,
+  body: RequestBody,
+  hotels: ReadonlyMap<string, StationHotel>,
+): Promise<string> {
   const h = body.hotel!;
   const cityStations = h.city && !isStationCode(h.city) ? await stationsOfCity(deps.suppliers, h.city) : [];
   if (h.property_id) {
     let station: string | undefined;
     for (const s of hotels.values()) if (s.property_id === h.property_id) station = s.station;
-    station ??= (await configRepo.currentHotels(deps.db, airlineId)).find((c) => c.property_id === h.property_id)?.base_station;
+    station ??= (await configRepo.currentHotels(deps.db, airlineId)).find(
+      (c) => c.property_id === h.property_id,
+    )?.base_station;
     station ??= (await deps.suppliers.hotels.getProperty(h.property_id).catch(supplierUnavailable))?.airport_code;
     if (station) {
       if (h.city && !cityNamesStation(h.city, station, cityStations)) {
-        throw ApiError.validation([{ field: '/hotel/city', issue: `does not match the station of property ${h.property_id} (${station})` }], 'hotel.city and hotel.property_id disagree');
+        throw ApiError.validation(
+          [{ field: '/hotel/city', issue: `does not match the station of property ${h.property_id} (${station})` }],
+          'hotel.city and hotel.property_id disagree',
+        );
       }
       return station;
     }
-    if (!h.city) throw ApiError.validation([{ field: '/hotel/property_id', issue: 'is neither a hotel of this airline’s configuration nor in the hotel directory; give hotel.city' }]);
+    if (!h.city)
+      throw ApiError.validation([
+        {
+          field: '/hotel/property_id',
+          issue: 'is neither a hotel of this airline’s configuration nor in the hotel directory; give hotel.city',
+        },
+      ]);
   }
   const bases = (await configRepo.currentHotels(deps.db, airlineId)).map((c) => c.base_station);
   const resolved = resolveCityStation(h.city!, cityStations, bases);
@@ -82,12 +117,21 @@ async function stationOf(deps: { db: Db; suppliers: Suppliers }, airlineId: stri
  * one the worker must book it at): suppliers know their offers, so a commit needs no date or route of its
  * own. Null when no supplier can say (unknown id, or one unreachable while the body gives a date).
  */
-async function committedOffer(set: AirlineSupplierSet, body: RequestBody): Promise<{ offer: FlightOffer; supplier: SupplierName } | null> {
+async function committedOffer(
+  set: AirlineSupplierSet,
+  body: RequestBody,
+): Promise<{ offer: FlightOffer; supplier: SupplierName } | null> {
   const optionId = (body.flight as { flight_option_id?: string } | undefined)?.flight_option_id;
   if (!optionId) return null;
   const dated = Boolean(body.anchors.duty_date || body.flight?.depart_date);
   const found = await offerInOrder(set, optionId).catch((err) => (dated ? null : supplierUnavailable(err)));
-  if (!found && !dated) throw ApiError.validation([{ field: '/flight/flight_option_id', issue: 'is not an offer of the flights supplier (search GET /crew/flight-options)' }]);
+  if (!found && !dated)
+    throw ApiError.validation([
+      {
+        field: '/flight/flight_option_id',
+        issue: 'is not an offer of the flights supplier (search GET /crew/flight-options)',
+      },
+    ]);
   return found ? { offer: found.offer, supplier: found.supplier.name } : null;
 }
 
@@ -110,22 +154,36 @@ export async function requestBooking(
   const email = body.anchors.traveller_email.toLowerCase();
   const traveller = await tenancyRepo.findTraveller(deps.db, airlineId, email);
   if (!traveller)
-    throw ApiError.unprocessable(ErrorCode.TRAVELLER_NOT_FOUND, 'anchors.traveller_email resolves no traveller profile of this airline', [
-      { field: '/anchors/traveller_email', issue: 'unknown traveller' },
-    ]);
+    throw ApiError.unprocessable(
+      ErrorCode.TRAVELLER_NOT_FOUND,
+      'anchors.traveller_email resolves no traveller profile of this airline',
+      [{ field: '/anchors/traveller_email', issue: 'unknown traveller' }],
+    );
   // A sealed value that does not open (another airline's row) reads as no date of birth, like a missing one.
-  if (dateOfBirthIssue(body.type, body.classification, deps.vault.open(airlineId, sealedOf(traveller)).data.date_of_birth)) {
+  if (
+    dateOfBirthIssue(body.type, body.classification, deps.vault.open(airlineId, sealedOf(traveller)).data.date_of_birth)
+  ) {
     const put = `PUT ${travellerProfilePath(traveller.employee_id ?? body.anchors.employee_id ?? '{employee_id}')}`;
-    throw ApiError.unprocessable(ErrorCode.DATE_OF_BIRTH_REQUIRED, `The traveller profile has no date_of_birth, which a flight booking needs; set it with ${put}`, [
-      { field: 'date_of_birth', issue: `is required for a flight booking; set it with ${put}` },
-      { field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' },
-    ]);
+    throw ApiError.unprocessable(
+      ErrorCode.DATE_OF_BIRTH_REQUIRED,
+      `The traveller profile has no date_of_birth, which a flight booking needs; set it with ${put}`,
+      [
+        { field: 'date_of_birth', issue: `is required for a flight booking; set it with ${put}` },
+        { field: '/anchors/traveller_email', issue: 'traveller has no date_of_birth' },
+      ],
+    );
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(deps.db, deps.vault, airlineId, [email]);
+  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(
+    deps.db,
+    deps.vault,
+    airlineId,
+    [email],
+  );
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;
   const times = body.type === 'HOTEL' ? injectedStay(body.hotel!, policy.hotels.get(station!)?.terms) : null;
-  const committed = commit && body.type === 'FLIGHT' ? await committedOffer(await registryOf(deps).forAirline(airlineId), body) : null;
+  const committed =
+    commit && body.type === 'FLIGHT' ? await committedOffer(await registryOf(deps).forAirline(airlineId), body) : null;
   const offer = committed?.offer ?? null;
   const dutyDate = requestDutyDate(body.type, body.hotel, flight?.depart_date, body.anchors.duty_date, offer?.dep_time);
   const actionId = randomUUID();
@@ -150,7 +208,12 @@ export async function requestBooking(
         priority: taskPriority,
         disposition: requestDisposition(d),
         auto_eligible: d ? d.auto_eligible : true,
-        anchors: { employee_id: body.anchors.employee_id ?? null, pairing_number: body.anchors.pairing_number ?? null, duty_date: dutyDate, traveller_email: email },
+        anchors: {
+          employee_id: body.anchors.employee_id ?? null,
+          pairing_number: body.anchors.pairing_number ?? null,
+          duty_date: dutyDate,
+          traveller_email: email,
+        },
         source_rows: { day1_row: null, day2_row: null },
         booking_id: bookingId,
         flight_options_url: null,
@@ -159,7 +222,10 @@ export async function requestBooking(
         notes: body.notes ?? null,
         irop_ref: body.irop_ref ?? null,
         event_at: null,
-        details: { ...(body.hotel ? { hotel: body.hotel, station } : {}), ...(body.flight ? { flight: body.flight } : {}) },
+        details: {
+          ...(body.hotel ? { hotel: body.hotel, station } : {}),
+          ...(body.flight ? { flight: body.flight } : {}),
+        },
         disposition_at: requestDisposition(d) ? new Date().toISOString() : null,
       },
     ]);
@@ -168,14 +234,22 @@ export async function requestBooking(
   const outcome = await deps.db.transaction().execute(async (trx) => {
     // Serialized per airline: two identical requests (or a request and a roster's diff) never both see "no live booking".
     await bookingRepo.lockAirlineBookings(trx, airlineId);
-    const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, { traveller_email: email, pairing_number: body.anchors.pairing_number, duty_date: dutyDate });
+    const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, {
+      traveller_email: email,
+      pairing_number: body.anchors.pairing_number,
+      duty_date: dutyDate,
+    });
     // A booking the engine left for a person (BOOK_MANUALLY, no reservation) is fulfilled by the request.
     const awaiting = live.find(awaitsManualBooking);
     const busy = live.find((b) => b !== awaiting);
 
     if (isCancellingRequest(body.classification)) {
       const target = busy ?? awaiting;
-      if (!target) throw ApiError.validation([{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }], 'Nothing to cancel');
+      if (!target)
+        throw ApiError.validation(
+          [{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }],
+          'Nothing to cancel',
+        );
       const ref = taskRefOf('CANCEL', actionId);
       await bookingRepo.updateBooking(
         trx,
@@ -198,7 +272,10 @@ export async function requestBooking(
       await insertInjectedItem(trx, target.booking_id, null);
       return { bookingId: target.booking_id, decision: null, scheduleId: null };
     }
-    if (busy) throw ApiError.conflict(`A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`);
+    if (busy)
+      throw ApiError.conflict(
+        `A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`,
+      );
 
     const decision = decideRequest(
       {
@@ -218,7 +295,11 @@ export async function requestBooking(
     const status = ownTicket ? ('CONFIRMED' as const) : bookingStatusOf(decision);
     const blocks = requestBlocks(body.type, decision, body.hotel?.property_id, flight);
     // The supplier that issued a committed offer books it (the worker reads it from the block).
-    const flightBlock = ownTicket ? ownSystemBlock(blocks.flight, ownTicket) : blocks.flight && committed ? { ...blocks.flight, supplier: committed.supplier } : blocks.flight;
+    const flightBlock = ownTicket
+      ? ownSystemBlock(blocks.flight, ownTicket)
+      : blocks.flight && committed
+        ? { ...blocks.flight, supplier: committed.supplier }
+        : blocks.flight;
     const fields = {
       status,
       manual_override: manualOverride,
@@ -275,7 +356,9 @@ export async function requestBooking(
         {
           booking_id: bookingId,
           status,
-          reason: ownTicket ? ownSystemReason(ownTicket) : (decision.reason ?? `${body.classification} requested by the airline`),
+          reason: ownTicket
+            ? ownSystemReason(ownTicket)
+            : (decision.reason ?? `${body.classification} requested by the airline`),
           actor: caller.email || caller.client_id,
         },
       ]);
@@ -298,7 +381,13 @@ export async function requestBooking(
     if (ownTicket) {
       const { scheduleId } = await settleOwnSystem(
         trx,
-        { bookingId, airlineId, actionId: awaiting?.action_id ?? null, iropRef: body.irop_ref ?? awaiting?.irop_ref ?? null, priority: taskPriority },
+        {
+          bookingId,
+          airlineId,
+          actionId: awaiting?.action_id ?? null,
+          iropRef: body.irop_ref ?? awaiting?.irop_ref ?? null,
+          priority: taskPriority,
+        },
         ownTicket,
       );
       return { bookingId, decision, scheduleId };
@@ -306,7 +395,8 @@ export async function requestBooking(
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
     if (status === 'NEEDS_REVIEW') {
       await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority));
-      if (body.irop_ref) await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
+      if (body.irop_ref)
+        await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
     return { bookingId, decision, scheduleId: null };
   });

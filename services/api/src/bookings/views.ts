@@ -36,11 +36,26 @@ export function bookingView(b: BookingRow, extra: { replaces_booking_id?: string
 
 /** The stay asked for; the room's dates as asked for, until the supplier's (stored in the block) replace them. */
 function hotelBlock(b: BookingRow): BookingHotel {
-  const asked = b.checkin_time_local && b.checkout_time_local ? roomDates(b.checkin_time_local, b.checkout_time_local) : { check_in_date: null, check_out_date: null };
+  const asked =
+    b.checkin_time_local && b.checkout_time_local
+      ? roomDates(b.checkin_time_local, b.checkout_time_local)
+      : { check_in_date: null, check_out_date: null };
   // The jsonb block is written by the api and the worker in the BookingHotel layout.
-  return { station: b.station, checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, ...asked, ...((b.hotel ?? {}) as Partial<BookingHotel>) };
+  return {
+    station: b.station,
+    checkin_time_local: b.checkin_time_local,
+    checkout_time_local: b.checkout_time_local,
+    ...asked,
+    ...((b.hotel ?? {}) as Partial<BookingHotel>),
+  };
 }
 
 function flightBlock(b: BookingRow): BookingFlight {
-  return { from_airport: b.from_airport, to_airport: b.to_airport, dep_time_local: b.dep_time_local, arr_time_local: b.arr_time_local, ...((b.flight ?? {}) as Partial<BookingFlight>) };
+  return {
+    from_airport: b.from_airport,
+    to_airport: b.to_airport,
+    dep_time_local: b.dep_time_local,
+    arr_time_local: b.arr_time_local,
+    ...((b.flight ?? {}) as Partial<BookingFlight>),
+  };
 }

@@ -27,7 +27,10 @@ export const DUFFEL_CALLBACK_ROUTES: readonly RouteDoc[] = [
     tags: ['Supplier callbacks'],
     auth: 'none',
     params: Type.Object({ airline_id: Type.String({ format: 'uuid' }) }),
-    responses: { 200: { description: 'Received', schema: Type.Object({ received: Type.Boolean() }) }, ...errorResponses([400, 401]) },
+    responses: {
+      200: { description: 'Received', schema: Type.Object({ received: Type.Boolean() }) },
+      ...errorResponses([400, 401]),
+    },
   },
 ];
 
@@ -48,24 +51,53 @@ export function duffelCallback(deps: DuffelCallbackDeps): Router {
     try {
       const airlineId = String(req.params.airline_id);
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const setting = UUID.test(airlineId) ? await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId) : undefined;
-      const secret = setting?.duffel_webhook_secret_sealed ? keyring.open(setting.duffel_webhook_secret_sealed, airlineId) : null;
+      const setting = UUID.test(airlineId)
+        ? await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId)
+        : undefined;
+      const secret = setting?.duffel_webhook_secret_sealed
+        ? keyring.open(setting.duffel_webhook_secret_sealed, airlineId)
+        : null;
       // One answer for an unknown airline, one without a webhook and a wrong signature: nothing to probe with.
       if (!secret || !verifyDuffelSignature(raw, req.get(DUFFEL_SIGNATURE_HEADER), secret)) {
         log.warn({ airline_id: airlineId }, 'Duffel callback refused: signature not verified');
-        res.status(401).json({ error: { code: 'UNAUTHORIZED', message: 'The delivery is not signed with this airline’s Duffel webhook secret', details: [] }, status: 401 });
+        res
+          .status(401)
+          .json({
+            error: {
+              code: 'UNAUTHORIZED',
+              message: 'The delivery is not signed with this airline’s Duffel webhook secret',
+              details: [],
+            },
+            status: 401,
+          });
         return;
       }
       const event = parseDuffelEvent(raw);
       if (!event) {
-        res.status(400).json({ error: { code: 'VALIDATION_FAILED', message: 'The body is not a Duffel event', details: [] }, status: 400 });
+        res
+          .status(400)
+          .json({
+            error: { code: 'VALIDATION_FAILED', message: 'The body is not a Duffel event', details: [] },
+            status: 400,
+          });
         return;
       }
       // Other event types are acknowledged and dropped: Duffel retries anything but a 2xx.
       if (event.type === 'order.airline_initiated_change_detected' && event.object_id && event.order_id) {
-        await outboxRepo.addToOutbox(deps.db, [airlineChangeJob({ airline_id: airlineId, supplier: 'DUFFEL', order_id: event.order_id, change_id: event.object_id, event_id: event.id })]);
+        await outboxRepo.addToOutbox(deps.db, [
+          airlineChangeJob({
+            airline_id: airlineId,
+            supplier: 'DUFFEL',
+            order_id: event.order_id,
+            change_id: event.object_id,
+            event_id: event.id,
+          }),
+        ]);
         deps.relay.kick();
-        log.info({ airline_id: airlineId, event_id: event.id, change_id: event.object_id }, 'airline-initiated change queued');
+        log.info(
+          { airline_id: airlineId, event_id: event.id, change_id: event.object_id },
+          'airline-initiated change queued',
+        );
       }
       res.status(200).json({ received: true });
     } catch (err) {

@@ -25,39 +25,52 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
     tags: ['Operator API'],
     auth: 'none',
     params: AirlineIdParams,
-    responses: { 200: { description: 'Received' }, 401: { description: 'Not signed by this airline’s own system' }, 404: { description: 'Booking not found' } },
+    responses: {
+      200: { description: 'Received' },
+      401: { description: 'Not signed by this airline’s own system' },
+      404: { description: 'Booking not found' },
+    },
   },
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const problem = (status: number, code: string, message: string) => ({ status, body: { error: { code, message, details: [] }, status } });
+const problem = (status: number, code: string, message: string) => ({
+  status,
+  body: { error: { code, message, details: [] }, status },
+});
 
 export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logger; relay: OutboxRelay }): Router {
   const keyring = Keyring.parse(deps.config.supplierCredentialsKey);
   const log = deps.logger.child({ component: 'own-airline-callback' });
   const router = express.Router();
-  router.post('/callbacks/own-airline/:airline_id', express.raw({ type: () => true, limit: '64kb' }), async (req, res, next) => {
-    try {
-      const answer = await handle(req.params.airline_id ?? '', req.body as Buffer, req.headers);
-      res.status(answer.status).json(answer.body);
-    } catch (err) {
-      next(err);
-    }
-  });
+  router.post(
+    '/callbacks/own-airline/:airline_id',
+    express.raw({ type: () => true, limit: '64kb' }),
+    async (req, res, next) => {
+      try {
+        const answer = await handle(req.params.airline_id ?? '', req.body as Buffer, req.headers);
+        res.status(answer.status).json(answer.body);
+      } catch (err) {
+        next(err);
+      }
+    },
+  );
 
   async function handle(airlineId: string, raw: Buffer, headers: Record<string, string | string[] | undefined>) {
     const unauthorized = problem(401, 'UNAUTHORIZED', 'The callback is not signed by this airline’s own system');
     if (!UUID.test(airlineId)) return unauthorized;
     const setting = await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId);
-    if (!setting?.own_airline_url || !setting.own_airline_carrier || !setting.own_airline_secret_sealed) return unauthorized;
+    if (!setting?.own_airline_url || !setting.own_airline_carrier || !setting.own_airline_secret_sealed)
+      return unauthorized;
     let callback: OwnAirlineCallback;
     try {
       const signingSecret = keyring.open(setting.own_airline_secret_sealed, airlineId);
-      callback = new OwnAirlineClient({ url: setting.own_airline_url, carrier: setting.own_airline_carrier, signingSecret }).verifyCallback(
-        Buffer.isBuffer(raw) ? raw : Buffer.alloc(0),
-        headers,
-      );
+      callback = new OwnAirlineClient({
+        url: setting.own_airline_url,
+        carrier: setting.own_airline_carrier,
+        signingSecret,
+      }).verifyCallback(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0), headers);
     } catch {
       return unauthorized;
     }
@@ -70,12 +83,18 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       if (!b || b.airline_id !== airlineId || b.type !== 'FLIGHT') return 'unknown' as const;
       const flight = b.flight ?? {};
       // Only a booking still waiting for this answer takes it; a repeat (or a late one) is acknowledged.
-      if (b.status !== 'PENDING' || flight.supplier !== 'OWN_AIRLINE' || flight.supplier_status !== 'REQUESTED') return 'settled' as const;
+      if (b.status !== 'PENDING' || flight.supplier !== 'OWN_AIRLINE' || flight.supplier_status !== 'REQUESTED')
+        return 'settled' as const;
       const answered =
         callback.type === 'crew_seat.ticketed'
           ? { ...flight, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
           : { ...flight, supplier_status: 'REFUSED' as const, supplier_reason: callback.reason };
-      await bookingRepo.updateBooking(trx, b.booking_id, { flight: answered }, { reason: `the airline's own system answered: ${callback.type}`, actor: 'own-airline' });
+      await bookingRepo.updateBooking(
+        trx,
+        b.booking_id,
+        { flight: answered },
+        { reason: `the airline's own system answered: ${callback.type}`, actor: 'own-airline' },
+      );
       await outboxRepo.addToOutbox(trx, [
         bookingJob({
           airline_id: b.airline_id,
@@ -92,7 +111,10 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
     });
     if (resumed === 'unknown') return problem(404, 'NOT_FOUND', 'Booking not found');
     if (resumed === 'resumed') deps.relay.kick();
-    log.info({ airline_id: airlineId, booking_id: callback.booking_id, type: callback.type, outcome: resumed }, 'own-airline callback');
+    log.info(
+      { airline_id: airlineId, booking_id: callback.booking_id, type: callback.type, outcome: resumed },
+      'own-airline callback',
+    );
     return { status: 200, body: { received: true } };
   }
   return router;

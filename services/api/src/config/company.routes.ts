@@ -7,7 +7,10 @@ const TAGS = ['Configuration'];
 const errors = errorResponses;
 
 async function view(db: Db, airlineId: string) {
-  const [airline, company] = await Promise.all([tenancyRepo.findAirline(db, airlineId), tenancyRepo.findCompanyConfig(db, airlineId)]);
+  const [airline, company] = await Promise.all([
+    tenancyRepo.findAirline(db, airlineId),
+    tenancyRepo.findCompanyConfig(db, airlineId),
+  ]);
   // A token whose airline is gone is treated like any missing resource.
   if (!airline || !company) throw ApiError.notFound('Company config');
   return {

@@ -1,5 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { ConfigVersionParams, FlightConfig, FlightConfigBody, FlightRules, FlightRulesBody, HotelConfig, HotelConfigBody, requiredScope, type FlightConfigSnapshot } from '@crew/contracts';
+import {
+  ConfigVersionParams,
+  FlightConfig,
+  FlightConfigBody,
+  FlightRules,
+  FlightRulesBody,
+  HotelConfig,
+  HotelConfigBody,
+  requiredScope,
+  type FlightConfigSnapshot,
+} from '@crew/contracts';
 import { configRepo, type Db } from '@crew/db';
 import { DEFAULT_FLIGHT_CONFIG, flightConfigIssues } from '@crew/engine';
 import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
@@ -10,12 +20,18 @@ const TAGS = ['Configuration'];
 
 async function flightConfigView(db: Db, airlineId: string) {
   const latest = await configRepo.latestFlightConfig(db, airlineId);
-  return latest ? { ...latest.snapshot, version: `v${latest.version}`, updated_at: latest.created_at.toISOString() } : { ...DEFAULT_FLIGHT_CONFIG, version: null, updated_at: null };
+  return latest
+    ? { ...latest.snapshot, version: `v${latest.version}`, updated_at: latest.created_at.toISOString() }
+    : { ...DEFAULT_FLIGHT_CONFIG, version: null, updated_at: null };
 }
 
 async function flightRulesView(db: Db, airlineId: string) {
   const rules = await configRepo.findFlightRules(db, airlineId);
-  return { auto_book_max_price: rules?.auto_book_max_price ?? null, fare_conditions: rules?.fare_conditions ?? 'ANY', updated_at: rules ? rules.updated_at.toISOString() : null };
+  return {
+    auto_book_max_price: rules?.auto_book_max_price ?? null,
+    fare_conditions: rules?.fare_conditions ?? 'ANY',
+    updated_at: rules ? rules.updated_at.toISOString() : null,
+  };
 }
 
 export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] {
@@ -25,7 +41,8 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
       method: 'get',
       path: '/crew/config/hotels',
       operationId: 'getHotelConfig',
-      summary: 'The active hotel config (one hotel per base), with output-only hotel_config_id, handler_type and automated_booking_enabled',
+      summary:
+        'The active hotel config (one hotel per base), with output-only hotel_config_id, handler_type and automated_booking_enabled',
       tags: TAGS,
       auth: scope('get', '/crew/config/hotels'),
       responses: { 200: { description: 'Hotel config', schema: HotelConfig }, ...errorResponses([401, 403]) },
@@ -39,8 +56,14 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
       tags: TAGS,
       auth: scope('put', '/crew/config/hotels'),
       body: HotelConfigBody,
-      responses: { 200: { description: 'The new hotel config', schema: HotelConfig }, ...errorResponses([401, 403, 409, 422]) },
-      handler: async ({ res, body }) => ({ status: 200, body: await replaceHotelConfig(db, directory, principal(res).airline_id, body) }),
+      responses: {
+        200: { description: 'The new hotel config', schema: HotelConfig },
+        ...errorResponses([401, 403, 409, 422]),
+      },
+      handler: async ({ res, body }) => ({
+        status: 200,
+        body: await replaceHotelConfig(db, directory, principal(res).airline_id, body),
+      }),
     }),
     route({
       method: 'get',
@@ -60,7 +83,10 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
       tags: TAGS,
       auth: scope('put', '/crew/config/flights'),
       body: FlightConfigBody,
-      responses: { 200: { description: 'The new flight config', schema: FlightConfig }, ...errorResponses([401, 403, 422]) },
+      responses: {
+        200: { description: 'The new flight config', schema: FlightConfig },
+        ...errorResponses([401, 403, 422]),
+      },
       handler: async ({ res, body }) => {
         const issues = flightConfigIssues(body);
         if (issues.length) throw ApiError.validation(issues, 'A carrier cannot be both preferred and blacklisted');
@@ -71,7 +97,10 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
           const latest = await configRepo.latestVersion(trx, 'flight_config_versions', airlineId);
           return configRepo.insertFlightVersion(trx, airlineId, (latest?.version ?? 0) + 1, snapshot);
         });
-        return { status: 200, body: { ...snapshot, version: `v${row.version}`, updated_at: row.created_at.toISOString() } };
+        return {
+          status: 200,
+          body: { ...snapshot, version: `v${row.version}`, updated_at: row.created_at.toISOString() },
+        };
       },
     }),
     route({
@@ -95,7 +124,8 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
       responses: { 200: { description: 'Flight rules', schema: FlightRules }, ...errorResponses([401, 403, 422]) },
       handler: async ({ res, body }) => {
         const airlineId = principal(res).airline_id;
-        if (body.auto_book_max_price !== undefined || body.fare_conditions !== undefined) await configRepo.upsertFlightRules(db, airlineId, body);
+        if (body.auto_book_max_price !== undefined || body.fare_conditions !== undefined)
+          await configRepo.upsertFlightRules(db, airlineId, body);
         return { status: 200, body: await flightRulesView(db, airlineId) };
       },
     }),
@@ -107,14 +137,25 @@ export function configRoutes(db: Db, directory: PropertyDirectory): RouteSpec[] 
       tags: TAGS,
       auth: scope('get', '/crew/config/hotels/versions/v1'),
       params: ConfigVersionParams,
-      responses: { 200: { description: 'Hotel or flight config', schema: Type.Union([HotelConfig, FlightConfig]) }, ...errorResponses([401, 403, 404]) },
+      responses: {
+        200: { description: 'Hotel or flight config', schema: Type.Union([HotelConfig, FlightConfig]) },
+        ...errorResponses([401, 403, 404]),
+      },
       handler: async ({ res, params }) => {
         const m = /^v([1-9][0-9]{0,8})$/.exec(params.version);
-        const table = params.config_type === 'hotels' ? 'hotel_config_versions' : params.config_type === 'flights' ? 'flight_config_versions' : null;
+        const table =
+          params.config_type === 'hotels'
+            ? 'hotel_config_versions'
+            : params.config_type === 'flights'
+              ? 'flight_config_versions'
+              : null;
         if (!m || !table) throw ApiError.notFound('Config version');
         const row = await configRepo.findVersion(db, table, principal(res).airline_id, Number(m[1]));
         if (!row) throw ApiError.notFound('Config version');
-        return { status: 200, body: { ...row.snapshot, version: `v${row.version}`, updated_at: row.created_at.toISOString() } };
+        return {
+          status: 200,
+          body: { ...row.snapshot, version: `v${row.version}`, updated_at: row.created_at.toISOString() },
+        };
       },
     }),
   ];

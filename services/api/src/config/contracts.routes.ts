@@ -72,8 +72,12 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
         const airlineId = principal(res).airline_id;
         const issues = contractDateIssues(body);
         if (issues.length) throw ApiError.validation(issues);
-        if (!(await configRepo.findCurrentHotel(db, airlineId, params.hotel_config_id))) throw ApiError.notFound('Hotel');
-        return { status: 201, body: contractView(await configRepo.insertContract(db, airlineId, params.hotel_config_id, body)) };
+        if (!(await configRepo.findCurrentHotel(db, airlineId, params.hotel_config_id)))
+          throw ApiError.notFound('Hotel');
+        return {
+          status: 201,
+          body: contractView(await configRepo.insertContract(db, airlineId, params.hotel_config_id, body)),
+        };
       },
     }),
     route({
@@ -84,11 +88,20 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('get', contractPath),
       params: HotelConfigIdParams,
-      responses: { 200: { description: 'Contracts', schema: Type.Object({ contracts: Type.Array(Contract) }) }, ...errorResponses([401, 403, 404]) },
+      responses: {
+        200: { description: 'Contracts', schema: Type.Object({ contracts: Type.Array(Contract) }) },
+        ...errorResponses([401, 403, 404]),
+      },
       handler: async ({ res, params }) => {
         const airlineId = principal(res).airline_id;
-        if (!(await configRepo.findCurrentHotel(db, airlineId, params.hotel_config_id))) throw ApiError.notFound('Hotel');
-        return { status: 200, body: { contracts: (await configRepo.listContracts(db, airlineId, params.hotel_config_id)).map(contractView) } };
+        if (!(await configRepo.findCurrentHotel(db, airlineId, params.hotel_config_id)))
+          throw ApiError.notFound('Hotel');
+        return {
+          status: 200,
+          body: {
+            contracts: (await configRepo.listContracts(db, airlineId, params.hotel_config_id)).map(contractView),
+          },
+        };
       },
     }),
     route({
@@ -106,7 +119,10 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
         if (!contract || contract.hotel_config_id !== params.hotel_config_id) throw ApiError.notFound('Contract');
         const issues = contractRateIssues(contract, body.rate_periods);
         if (issues.length) throw ApiError.validation(issues, 'The rate periods do not fit the contract');
-        return { status: 200, body: contractView(await configRepo.setContractRates(db, contract.contract_id, body.rate_periods)) };
+        return {
+          status: 200,
+          body: contractView(await configRepo.setContractRates(db, contract.contract_id, body.rate_periods)),
+        };
       },
     }),
     route({
@@ -117,7 +133,10 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('post', requestsPath),
       body: ChangeRequestBody,
-      responses: { 201: { description: 'The request, OPEN', schema: ChangeRequest }, ...errorResponses([401, 403, 404, 409, 422]) },
+      responses: {
+        201: { description: 'The request, OPEN', schema: ChangeRequest },
+        ...errorResponses([401, 403, 404, 409, 422]),
+      },
       handler: async ({ res, body }) => {
         const p = principal(res);
         const contract = await configRepo.findContract(db, p.airline_id, body.contract_id);
@@ -137,7 +156,13 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
           });
           // The operator's notification: a log line an alert can match, and the OPEN list of /ops/v1/change-requests.
           logger.warn(
-            { event: 'hotel_change_request_raised', airline_id: p.airline_id, request_id: row.request_id, intent: row.intent, contract_id: row.contract_id },
+            {
+              event: 'hotel_change_request_raised',
+              airline_id: p.airline_id,
+              request_id: row.request_id,
+              intent: row.intent,
+              contract_id: row.contract_id,
+            },
             'hotel change request awaits an operator decision',
           );
           return { status: 201, body: changeRequestView(row) };
@@ -155,9 +180,15 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('get', requestsPath),
       query: ChangeRequestListQuery,
-      responses: { 200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(ChangeRequest) }) }, ...errorResponses([400, 401, 403]) },
+      responses: {
+        200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(ChangeRequest) }) },
+        ...errorResponses([400, 401, 403]),
+      },
       handler: async ({ res, query }) => {
-        const rows = await configRepo.listChangeRequests(db, { airlineId: principal(res).airline_id, openOnly: query.open_only ?? true });
+        const rows = await configRepo.listChangeRequests(db, {
+          airlineId: principal(res).airline_id,
+          openOnly: query.open_only ?? true,
+        });
         return { status: 200, body: { change_requests: rows.map(changeRequestView) } };
       },
     }),
@@ -169,10 +200,14 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('post', requestsPath),
       params: ChangeRequestParams,
-      responses: { 200: { description: 'The request, WITHDRAWN', schema: ChangeRequest }, ...errorResponses([401, 403, 404, 409]) },
+      responses: {
+        200: { description: 'The request, WITHDRAWN', schema: ChangeRequest },
+        ...errorResponses([401, 403, 404, 409]),
+      },
       handler: async ({ res, params }) => {
         const airlineId = principal(res).airline_id;
-        if (!(await configRepo.findChangeRequest(db, params.request_id, airlineId))) throw ApiError.notFound('Change request');
+        if (!(await configRepo.findChangeRequest(db, params.request_id, airlineId)))
+          throw ApiError.notFound('Change request');
         const row = await configRepo.closeChangeRequest(db, params.request_id, 'WITHDRAWN');
         if (!row) throw ApiError.conflict('Only an OPEN change request can be withdrawn');
         return { status: 200, body: changeRequestView(row) };

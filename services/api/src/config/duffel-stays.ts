@@ -7,5 +7,6 @@ import type { AirlineStays } from './hotels.service';
  * among its hotel suppliers.
  */
 export function airlineStays(registry: SupplierRegistry): AirlineStays {
-  return async (airlineId) => (await registry.forAirline(airlineId)).hotels.find((h) => h.name === 'DUFFEL')?.supplier ?? null;
+  return async (airlineId) =>
+    (await registry.forAirline(airlineId)).hotels.find((h) => h.name === 'DUFFEL')?.supplier ?? null;
 }

@@ -20,10 +20,20 @@ export function supplierDirectory(suppliers: Suppliers, staysOf?: AirlineStays):
   return async (ids, airlineId) => {
     try {
       const stays = staysOf && airlineId && ids.some((id) => id.startsWith('acc_')) ? await staysOf(airlineId) : null;
-      const found = await Promise.all(ids.map(async (id) => [id, await (stays && id.startsWith('acc_') ? stays : suppliers.hotels).getProperty(id)] as const));
+      const found = await Promise.all(
+        ids.map(
+          async (id) =>
+            [id, await (stays && id.startsWith('acc_') ? stays : suppliers.hotels).getProperty(id)] as const,
+        ),
+      );
       return new Map(found.map(([id, p]) => [id, p ? { name: p.name } : null]));
     } catch (err) {
-      if (isSupplierError(err)) throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The hotel inventory cannot be reached right now; retry shortly');
+      if (isSupplierError(err))
+        throw new ApiError(
+          503,
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'The hotel inventory cannot be reached right now; retry shortly',
+        );
       throw err;
     }
   };
@@ -46,7 +56,10 @@ function hotelView(h: CurrentHotel | (HotelConfigRow & { automated_booking_enabl
 
 /** The airline's hotel config as GET answers it: current hotels, live automation flags, latest version. */
 export async function currentHotelConfig(db: Db, airlineId: string): Promise<HotelConfig> {
-  const [hotels, latest] = await Promise.all([configRepo.currentHotels(db, airlineId), configRepo.latestVersion(db, 'hotel_config_versions', airlineId)]);
+  const [hotels, latest] = await Promise.all([
+    configRepo.currentHotels(db, airlineId),
+    configRepo.latestVersion(db, 'hotel_config_versions', airlineId),
+  ]);
   return {
     bases: hotels.map((h) => ({ base_station: h.base_station, hotels: [hotelView(h)] })),
     version: latest ? `v${latest.version}` : null,
@@ -56,7 +69,12 @@ export async function currentHotelConfig(db: Db, airlineId: string): Promise<Hot
 }
 
 /** Full replacement (spec 4.3): plan with the pure rules, then apply and archive the result as a new version. */
-export async function replaceHotelConfig(db: Db, directory: PropertyDirectory, airlineId: string, body: HotelConfigBody): Promise<HotelConfig> {
+export async function replaceHotelConfig(
+  db: Db,
+  directory: PropertyDirectory,
+  airlineId: string,
+  body: HotelConfigBody,
+): Promise<HotelConfig> {
   const ids = [...new Set(body.bases.flatMap((b) => b.hotels.map((h) => h.property_id)))];
   // The inventory lookup happens before the transaction: no supplier call holds a lock.
   const lookup = await directory(ids, airlineId);
@@ -64,7 +82,8 @@ export async function replaceHotelConfig(db: Db, directory: PropertyDirectory, a
     await configRepo.lockAirline(trx, airlineId);
     const existing = await configRepo.currentHotels(trx, airlineId);
     const plan = planHotelConfig(existing, body.bases, lookup);
-    if (!plan.ok) throw new ApiError(plan.refusal.status, plan.refusal.code, plan.refusal.message, plan.refusal.details);
+    if (!plan.ok)
+      throw new ApiError(plan.refusal.status, plan.refusal.code, plan.refusal.message, plan.refusal.details);
     await configRepo.retireHotelsExcept(trx, airlineId, plan.hotels);
     for (const h of plan.hotels) {
       await configRepo.upsertHotel(trx, airlineId, { ...h, clearLegacyRates: h.legacy_rates === 'clear' });

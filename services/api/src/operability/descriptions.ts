@@ -14,7 +14,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Only `crew_booker_email` and `cancellation_lookback_days` are accepted; every automation switch is operator-controlled. ' +
     '`crew_booker_email` is required until it has been set once; after that an omitted field keeps its value. ' +
     'Engine-driven hotel bookings, amendments and cancellations are placed under `crew_booker_email` (spec 1 rule 11). 422 on any other field.',
-  getHotelConfig: 'The active hotel config; historical snapshots are read with getConfigVersion. Before the first PUT: `{bases: [], version: null, active: false, updated_at: null}`.',
+  getHotelConfig:
+    'The active hotel config; historical snapshots are read with getConfigVersion. Before the first PUT: `{bases: [], version: null, active: false, updated_at: null}`.',
   putHotelConfig:
     'Rules (spec 4.3):\n' +
     '1. Full replacement, not a merge; one hotel per base. The previous config is archived as an immutable version; each booking records the version in force (`config_version_used`).\n' +
@@ -30,27 +31,34 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'preferred carriers are tried first, then any other non-blacklisted one; with `same_carrier_preference` the airline’s own carrier comes before the preferred list. ' +
     'The engine never books a cabin above `preferred_cabin`; a `cabin_class` on a booking request overrides it for that request.',
   getFlightRules: '`auto_book_max_price` (null: no ceiling) and `updated_at`.',
-  putFlightRules: 'Only supplied fields change; `auto_book_max_price: null` removes the ceiling. A deadhead fare above the ceiling is not auto-booked: the booking is held as NEEDS_REVIEW.',
+  putFlightRules:
+    'Only supplied fields change; `auto_book_max_price: null` removes the ceiling. A deadhead fare above the ceiling is not auto-booked: the booking is held as NEEDS_REVIEW.',
   getConfigVersion:
     'An immutable snapshot: `config_type` `hotels` answers a hotel config, `flights` a flight config. Every version the airline created resolves (`v1`, `v2`, …); ' +
     'an unknown version or any other `config_type` is 404.',
 
   // ---- hotel contracts and change requests (DESIGN 4)
-  listContracts: 'The contracts of one configured hotel (`hotel_config_id` from GET /crew/config/hotels), with their rate periods and whether automated booking is enabled.',
+  listContracts:
+    'The contracts of one configured hotel (`hotel_config_id` from GET /crew/config/hotels), with their rate periods and whether automated booking is enabled.',
   createContract:
     'Creates a contract under a configured hotel. Automated booking starts switched off: enabling it is a change request the operator approves. ' +
     'A layover auto-books only when an enabled contract covers every night and a rate period covers each night; otherwise the booking is NEEDS_REVIEW ' +
     '(`no hotel configuration exists for station XXX`).',
-  setContractRates: 'Replaces the contract’s rate periods. 422 when a period leaves the contract dates or two periods overlap.',
-  listChangeRequests: 'Newest first. `open_only` (default true); false also lists APPROVED, DECLINED and WITHDRAWN requests.',
+  setContractRates:
+    'Replaces the contract’s rate periods. 422 when a period leaves the contract dates or two periods overlap.',
+  listChangeRequests:
+    'Newest first. `open_only` (default true); false also lists APPROVED, DECLINED and WITHDRAWN requests.',
   raiseChangeRequest:
     'Asks the operator to switch automated booking on (ENABLE) or off (DISABLE) for a contract. The request changes nothing on the hotel until the operator approves it. ' +
     '`requested_by` is the token’s email. 409 `CONFLICT` when the contract already has an OPEN request.',
-  withdrawChangeRequest: 'Withdraws a request the operator has not decided yet; changes nothing on the hotel. 409 `CONFLICT` when the request is not OPEN.',
+  withdrawChangeRequest:
+    'Withdraws a request the operator has not decided yet; changes nothing on the hotel. 409 `CONFLICT` when the request is not OPEN.',
 
   // ---- schedules (spec 4.1)
-  listSchedules: 'No filter is required. `from`/`to` are dates of receipt (UTC, inclusive); `limit` 1..200 (default 50). Most recent submission first; pass `next_cursor` back as `cursor`.',
-  getSchedule: 'One submission: processing status, start and end times and the action-item summary. Another airline’s schedule is 404.',
+  listSchedules:
+    'No filter is required. `from`/`to` are dates of receipt (UTC, inclusive); `limit` 1..200 (default 50). Most recent submission first; pass `next_cursor` back as `cursor`.',
+  getSchedule:
+    'One submission: processing status, start and end times and the action-item summary. Another airline’s schedule is 404.',
   getProcessingStatus:
     'Poll this after submitting. `poll_recommended` is true while the schedule still progresses by itself (QUEUED, PROCESSING, or BOOKING with a supplier call in flight); ' +
     'it is false once the status is terminal or BOOKING is held only by items awaiting a person (a NEEDS_REVIEW booking, say). Then stop polling and read the action items and bookings. ' +
@@ -58,7 +66,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   listActionItems:
     'Read after `poll_recommended` is false: an empty list right after submit usually means processing is unfinished. Filters `type`, `subtype`, `priority`, `disposition`; ' +
     '`disposition` is null while the item’s booking task still runs. `classification` is an open set: handle values you do not know.',
-  listAuditEvents: 'Data-quality audit events of the submission (DATA_QUALITY_FLAG, DUPLICATE_ROW); their count is `summary.audit_events`.',
+  listAuditEvents:
+    'Data-quality audit events of the submission (DATA_QUALITY_FLAG, DUPLICATE_ROW); their count is `summary.audit_events`.',
   exportActionItemsCsv:
     'One row per action item, in the order of spec 2.3 with `anchors` and `source_rows` flattened (`anchors.employee_id`, …); RFC 4180 quoting, CRLF, a header row. ' +
     "A cell starting with `= + - @`, tab or CR is prefixed with `'` (spreadsheet formula injection). Streamed.",
@@ -67,8 +76,10 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   listBookings:
     'At least one filter is required, else 400 `INVALID_REQUEST`; any one of them satisfies it (`type`, `status` and the date filters too). Any anchor gives the same record set. ' +
     '`from_date`/`to_date` filter on the booking’s duty date. Newest first; pass `next_cursor` back as `cursor`.',
-  retryQueue: 'FAILED bookings waiting for an automatic retry (`AUTO_RETRY_DELAYS`, up to the airline’s `max_retries`), with the next attempt time and the previous error.',
-  listRetryJobs: 'The retry jobs created with POST /crew/bookings/retry-jobs, newest first, with their status and counts; pass `next_cursor` back as `cursor`.',
+  retryQueue:
+    'FAILED bookings waiting for an automatic retry (`AUTO_RETRY_DELAYS`, up to the airline’s `max_retries`), with the next attempt time and the previous error.',
+  listRetryJobs:
+    'The retry jobs created with POST /crew/bookings/retry-jobs, newest first, with their status and counts; pass `next_cursor` back as `cursor`.',
   createRetryJob:
     'Retries every FAILED booking matching the filters (the list filters of GET /crew/bookings, at least one) as one job. `succeeded`/`failed` count the bookings as they settle; ' +
     '`status` is RUNNING until all have settled, then COMPLETED, or FAILED when every one failed.',
@@ -121,13 +132,15 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
   // ---- operator API (DESIGN 3)
   opsListAirlines: 'Every airline (tenant) with its settings.',
-  opsCreateAirline: 'Creates an airline with the default settings (every lever off, `rate_match_mode` STRICT, `max_retries` 3). `carrier_code` is its 2-letter IATA code.',
+  opsCreateAirline:
+    'Creates an airline with the default settings (every lever off, `rate_match_mode` STRICT, `max_retries` 3). `carrier_code` is its 2-letter IATA code.',
   opsGetSettings: 'The operator levers of spec section 1 for one airline.',
   opsPatchSettings:
     'Any subset of the levers. `schedules_access` offers the schedules scopes at client registration; `deadhead_auto_booking` auto-books roster deadheads; `booking_modification`, ' +
     '`swap_execution`, `cancellation_execution` let the engine act instead of raising review items; `rate_match_mode` LOOSE books and flags a rate mismatch instead of holding it; ' +
     '`emit_unchanged` emits UNCHANGED items; `max_retries` bounds retries per booking.',
-  opsCreateUser: 'Creates a user of the airline. The `user_token` is shown once; `<user_id>:<user_token>` is the Bearer credential of POST /oauth/register. 409 when the email is taken.',
+  opsCreateUser:
+    'Creates a user of the airline. The `user_token` is shown once; `<user_id>:<user_token>` is the Bearer credential of POST /oauth/register. 409 when the email is taken.',
   opsUpsertTraveller:
     'Creates or updates a traveller profile. The date of birth is set only here; a flight booking for a profile without one cannot be made (422 on POST /crew/bookings/request, NEEDS_REVIEW on the engine path).',
   opsListChangeRequests: 'Hotel change requests of every airline, newest first; `status` filters.',
@@ -140,9 +153,12 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
   // ---- operations
   healthz: 'Liveness probe: 200 while the process answers. No authentication.',
-  readyz: 'Readiness probe: 200 only once Postgres answers and is migrated and Redis answers, else 503 with the failing check false. No authentication.',
-  openApiDocument: 'This document, generated from the route declarations (the schemas that validate requests). Rendered at /docs. No authentication.',
-  metrics: 'Prometheus text format: process metrics, request durations by route template and status, BullMQ queue depths. No authentication (keep it off the public network).',
+  readyz:
+    'Readiness probe: 200 only once Postgres answers and is migrated and Redis answers, else 503 with the failing check false. No authentication.',
+  openApiDocument:
+    'This document, generated from the route declarations (the schemas that validate requests). Rendered at /docs. No authentication.',
+  metrics:
+    'Prometheus text format: process metrics, request durations by route template and status, BullMQ queue depths. No authentication (keep it off the public network).',
 
   // ---- DIRECT hotels' rooming lists (issue 15)
   listRoomingLists:

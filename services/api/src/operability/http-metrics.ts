@@ -33,7 +33,10 @@ export function httpMetrics(registry: Registry): RequestHandler {
     const started = process.hrtime.bigint();
     res.once('close', () => {
       const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      histogram.observe({ method: req.method, route: routeTemplate(req), status }, Number(process.hrtime.bigint() - started) / 1e9);
+      histogram.observe(
+        { method: req.method, route: routeTemplate(req), status },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   };

@@ -36,7 +36,11 @@ export function operabilityMiddleware(deps: ApiDeps): RequestHandler[] {
 }
 
 /** Every route group the document describes: what this app mounts, plus the auth service on its own host. */
-function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: RouteSpec[] }, operational: RouteSpec[]): RouteGroup[] {
+function documentedGroups(
+  deps: ApiDeps,
+  routes: { crew: RouteSpec[]; ops: RouteSpec[] },
+  operational: RouteSpec[],
+): RouteGroup[] {
   return [
     { prefix: API_BASE, routes: routes.crew },
     { prefix: OPS_BASE, routes: routes.ops },
@@ -44,7 +48,11 @@ function documentedGroups(deps: ApiDeps, routes: { crew: RouteSpec[]; ops: Route
     { prefix: '', routes: CONFIRMATION_PAGE_ROUTES },
     { prefix: '', routes: OWN_AIRLINE_CALLBACK_ROUTES },
     { prefix: '', routes: DUFFEL_CALLBACK_ROUTES },
-    { prefix: '', routes: Object.values(OAUTH_ROUTES), server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' } },
+    {
+      prefix: '',
+      routes: Object.values(OAUTH_ROUTES),
+      server: { url: deps.config.authUrl, description: 'The auth service (AUTH_URL)' },
+    },
   ];
 }
 

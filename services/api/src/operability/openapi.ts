@@ -43,7 +43,8 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'events:read': 'Every GET under /crew except /crew/schedules, and GET /hotels',
   'events:write': 'Every POST/PUT/PATCH/DELETE under /crew except POST /crew/schedules',
   'schedules:read': 'Every GET under /crew/schedules (offered once the operator enables schedules_access)',
-  'schedules:write': 'POST /crew/schedules and its dry run POST /crew/schedules/preview (offered once the operator enables schedules_access)',
+  'schedules:write':
+    'POST /crew/schedules and its dry run POST /crew/schedules/preview (offered once the operator enables schedules_access)',
 };
 
 /** Route `auth` value → the security requirement and the scheme it names. */
@@ -68,7 +69,8 @@ function securitySchemes(authUrl: string): Record<string, Json> {
   return {
     oauth2: {
       type: 'oauth2',
-      description: 'Access token of an airline client (client_credentials grant at the auth service, about 15 minutes).',
+      description:
+        'Access token of an airline client (client_credentials grant at the auth service, about 15 minutes).',
       flows: {
         clientCredentials: {
           tokenUrl: `${authUrl}/oauth/token`,
@@ -77,30 +79,53 @@ function securitySchemes(authUrl: string): Record<string, Json> {
         },
       },
     },
-    accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from the oauth2 flow, pasted as is.' },
+    accessToken: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'An access token from the oauth2 flow, pasted as is.',
+    },
     operatorToken: { type: 'http', scheme: 'bearer', description: 'The operator token (OPS_TOKEN).' },
-    userCredential: { type: 'http', scheme: 'bearer', bearerFormat: '<user_id>:<user_token>', description: 'A user credential issued by the operator API, for client registration.' },
-    clientBasic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret of a registered OAuth client.' },
+    userCredential: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: '<user_id>:<user_token>',
+      description: 'A user credential issued by the operator API, for client registration.',
+    },
+    clientBasic: {
+      type: 'http',
+      scheme: 'basic',
+      description: 'client_id:client_secret of a registered OAuth client.',
+    },
   };
 }
 
 /** What each tag groups, shown by /docs. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Configuration: 'Company, hotel and flight configuration and flight rules of the airline (spec 4.3); hotel and flight configs are versioned.',
-  'Hotel contracts': 'Contracts and rates of configured hotels, and the enable/disable change requests the operator decides (DESIGN 4).',
+  Configuration:
+    'Company, hotel and flight configuration and flight rules of the airline (spec 4.3); hotel and flight configs are versioned.',
+  'Hotel contracts':
+    'Contracts and rates of configured hotels, and the enable/disable change requests the operator decides (DESIGN 4).',
   Schedules: 'Roster submission and its asynchronous processing: status, action items, audit events (spec 4.1).',
-  Bookings: 'Hotel and flight bookings: read, amend, cancel, retry, and explicit booking requests; live flight options (spec 4.4).',
+  Bookings:
+    'Hotel and flight bookings: read, amend, cancel, retry, and explicit booking requests; live flight options (spec 4.4).',
   'Action items': 'Injection of action items for disruptions (IROPs) and ad-hoc needs (spec 4.2).',
   'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
-  Coverage: 'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec; issue 14).',
+  Coverage:
+    'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec; issue 14).',
   'Traveller profiles':
     'Crew members’ traveller profiles by employee_id (DESIGN 3): passport names, date of birth and travel documents, encrypted at rest and audited; a flight booking needs the date of birth.',
-  'Operator API': 'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
+  'Operator API':
+    'The service operator’s API (`/ops/v1`, operator token): airlines, levers, users, traveller profiles, change-request decisions (DESIGN 3).',
   Operations: 'Probes, metrics and this document; no authentication.',
-  'Supplier callbacks': 'Deliveries from suppliers about orders we hold (not for API clients): no bearer, each signed with the secret the supplier shares with us for that airline.',
-  'Hotel confirmation': 'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
-  'Auth (OAuth 2.0)': 'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
-  Webhooks: 'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
+  'Supplier callbacks':
+    'Deliveries from suppliers about orders we hold (not for API clients): no bearer, each signed with the secret the supplier shares with us for that airline.',
+  'Hotel confirmation':
+    'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
+  'Auth (OAuth 2.0)':
+    'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
+  Webhooks:
+    'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
 };
 
 /** The request headers of every webhook POST (Standard Webhooks). */
@@ -116,7 +141,8 @@ const WEBHOOK_HEADERS: Json[] = [
     name: 'webhook-timestamp',
     in: 'header',
     required: true,
-    description: 'Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance).',
+    description:
+      'Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance).',
     schema: { type: 'string', pattern: '^[0-9]+$' },
   },
   {
@@ -146,7 +172,10 @@ function webhookOperations(components: SchemaComponents): Record<string, Json> {
           requestBody: { required: true, content: { 'application/json': { schema: components.use(schema) } } },
           responses: {
             '200': { description: 'Received (any 2xx within 10 s counts as delivered)' },
-            '400': { description: 'Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours' },
+            '400': {
+              description:
+                'Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours',
+            },
           },
         },
       },
@@ -212,7 +241,13 @@ function parameters(route: DocumentedRoute, fullPath: string, components: Schema
     }
   }
   for (const [name, h] of Object.entries(route.headers ?? {})) {
-    out.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
+    out.push({
+      name,
+      in: 'header',
+      required: h.required ?? false,
+      description: h.description,
+      schema: { type: 'string' },
+    });
   }
   return out;
 }
@@ -221,8 +256,13 @@ function parameters(route: DocumentedRoute, fullPath: string, components: Schema
 const isAirlineRoute = (auth: string) => (SCOPES as readonly string[]).includes(auth);
 const tooManyRequests = (components: SchemaComponents): Json => ({
   429: {
-    description: "RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds",
-    headers: { 'Retry-After': { schema: { type: 'integer' } }, RateLimit: { schema: { type: 'string' } }, 'RateLimit-Policy': { schema: { type: 'string' } } },
+    description:
+      "RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds",
+    headers: {
+      'Retry-After': { schema: { type: 'integer' } },
+      RateLimit: { schema: { type: 'string' } },
+      'RateLimit-Policy': { schema: { type: 'string' } },
+    },
     content: { 'application/json': { schema: components.use(ErrorEnvelope) } },
   },
 });
@@ -231,7 +271,11 @@ function responses(route: DocumentedRoute, components: SchemaComponents): Json {
   const out: Json = {};
   for (const [status, r] of Object.entries(route.responses)) {
     const contentType = r.contentType ?? 'application/json';
-    const schema = r.schema ? components.use(r.schema) : contentType === 'application/json' ? undefined : { type: 'string' };
+    const schema = r.schema
+      ? components.use(r.schema)
+      : contentType === 'application/json'
+        ? undefined
+        : { type: 'string' };
     out[status] = { description: r.description, ...(schema ? { content: { [contentType]: { schema } } } : {}) };
   }
   return out;
@@ -251,12 +295,19 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
       item[route.method] = {
         operationId: route.operationId,
         summary: route.summary,
-        ...((route.description ?? OPERATION_DESCRIPTIONS[route.operationId]) ? { description: route.description ?? OPERATION_DESCRIPTIONS[route.operationId] } : {}),
+        ...((route.description ?? OPERATION_DESCRIPTIONS[route.operationId])
+          ? { description: route.description ?? OPERATION_DESCRIPTIONS[route.operationId] }
+          : {}),
         tags: route.tags,
         security: security(route.auth),
         ...(params.length ? { parameters: params } : {}),
-        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } } : {}),
-        responses: { ...responses(route, components), ...(isAirlineRoute(route.auth) ? tooManyRequests(components) : {}) },
+        ...(route.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } }
+          : {}),
+        responses: {
+          ...responses(route, components),
+          ...(isAirlineRoute(route.auth) ? tooManyRequests(components) : {}),
+        },
       };
     }
   }

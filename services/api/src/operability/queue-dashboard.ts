@@ -22,9 +22,15 @@ export function operatorOnly(opsToken: string): RequestHandler {
     }
     if (given !== null && safeEqual(given, opsToken)) return next();
     next(
-      new ApiError(401, ErrorCode.UNAUTHORIZED, 'The operator token is required (HTTP Basic with any user name and the token as password, or Bearer)', [], {
-        'WWW-Authenticate': 'Basic realm="crew-travel operators", charset="UTF-8"',
-      }),
+      new ApiError(
+        401,
+        ErrorCode.UNAUTHORIZED,
+        'The operator token is required (HTTP Basic with any user name and the token as password, or Bearer)',
+        [],
+        {
+          'WWW-Authenticate': 'Basic realm="crew-travel operators", charset="UTF-8"',
+        },
+      ),
     );
   };
 }
@@ -39,7 +45,15 @@ const RETRY_PATHS = [/^\/api\/queues\/[^/]+\/retry\/failed\/?$/, /^\/api\/queues
 const retriesOnly: RequestHandler = (req, _res, next) => {
   if (req.method === 'GET' || req.method === 'HEAD') return next();
   if (req.method === 'PUT' && RETRY_PATHS.some((re) => re.test(req.path))) return next();
-  next(new ApiError(405, ErrorCode.METHOD_NOT_ALLOWED, 'The queue dashboard is read-only; operators may only retry failed jobs', [], { Allow: 'GET, HEAD' }));
+  next(
+    new ApiError(
+      405,
+      ErrorCode.METHOD_NOT_ALLOWED,
+      'The queue dashboard is read-only; operators may only retry failed jobs',
+      [],
+      { Allow: 'GET, HEAD' },
+    ),
+  );
 };
 
 type AdapterOptions = NonNullable<ConstructorParameters<typeof BullMQAdapter>[1]>;
@@ -48,7 +62,11 @@ type AdapterOptions = NonNullable<ConstructorParameters<typeof BullMQAdapter>[1]
 export function mountQueueDashboard(app: Express, queues: readonly Queue[], opsToken: string): void {
   const serverAdapter = new ExpressAdapter().setBasePath(DASHBOARD_PATH);
   // allowCompletedRetries is read by the adapter's base class but missing from the constructor's type.
-  const options: AdapterOptions & { allowCompletedRetries: boolean } = { readOnlyMode: false, allowRetries: true, allowCompletedRetries: false };
+  const options: AdapterOptions & { allowCompletedRetries: boolean } = {
+    readOnlyMode: false,
+    allowRetries: true,
+    allowCompletedRetries: false,
+  };
   createBullBoard({
     queues: queues.map((q) => new BullMQAdapter(q, options)),
     serverAdapter,

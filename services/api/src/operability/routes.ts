@@ -31,7 +31,10 @@ export const PROBE_ROUTES: readonly DocumentedRoute[] = [
     summary: 'Readiness: Postgres reachable and migrated, Redis reachable',
     tags: TAGS,
     auth: 'none',
-    responses: { 200: { description: 'Ready', schema: Readiness }, 503: { description: 'Not ready (the failing check is false)', schema: Readiness } },
+    responses: {
+      200: { description: 'Ready', schema: Readiness },
+      503: { description: 'Not ready (the failing check is false)', schema: Readiness },
+    },
   },
 ];
 

@@ -19,13 +19,28 @@ import {
 import { configRepo, settingsOf, tenancyRepo, type Airline, type Db, type Traveller } from '@crew/db';
 import { opsUpsert } from '../travellers/travellers.service';
 import { changeRequestView } from '../config/contracts.routes';
-import { ApiError, hashSecret, newSecret, route, type PersonalData, type RouteSpec, type TravellerVault, errorResponses } from '@crew/platform';
+import {
+  ApiError,
+  hashSecret,
+  newSecret,
+  route,
+  type PersonalData,
+  type RouteSpec,
+  type TravellerVault,
+  errorResponses,
+} from '@crew/platform';
 
 const TAGS = ['Operator API'];
 const errors = errorResponses;
 
 export function airlineView(a: Airline) {
-  return { airline_id: a.airline_id, name: a.name, carrier_code: a.carrier_code, settings: settingsOf(a), created_at: a.created_at.toISOString() };
+  return {
+    airline_id: a.airline_id,
+    name: a.name,
+    carrier_code: a.carrier_code,
+    settings: settingsOf(a),
+    created_at: a.created_at.toISOString(),
+  };
 }
 
 /** The operator's view: the date of birth opened from the sealed fields (the other personal fields stay with the airline's API). */
@@ -61,7 +76,10 @@ export function opsRoutes(db: Db, vault: TravellerVault): RouteSpec[] {
       auth: 'ops',
       body: CreateAirlineBody,
       responses: { 201: { description: 'The airline', schema: AirlineView }, ...errors([401, 422]) },
-      handler: async ({ body }) => ({ status: 201, body: airlineView(await tenancyRepo.createAirline(db, body.name, body.carrier_code)) }),
+      handler: async ({ body }) => ({
+        status: 201,
+        body: airlineView(await tenancyRepo.createAirline(db, body.name, body.carrier_code)),
+      }),
     }),
     route({
       method: 'get',
@@ -70,7 +88,10 @@ export function opsRoutes(db: Db, vault: TravellerVault): RouteSpec[] {
       summary: 'List airlines',
       tags: TAGS,
       auth: 'ops',
-      responses: { 200: { description: 'Airlines', schema: Type.Object({ airlines: Type.Array(AirlineView) }) }, ...errors([401]) },
+      responses: {
+        200: { description: 'Airlines', schema: Type.Object({ airlines: Type.Array(AirlineView) }) },
+        ...errors([401]),
+      },
       handler: async () => ({ status: 200, body: { airlines: (await tenancyRepo.listAirlines(db)).map(airlineView) } }),
     }),
     route({
@@ -109,7 +130,10 @@ export function opsRoutes(db: Db, vault: TravellerVault): RouteSpec[] {
       auth: 'ops',
       params: AirlineIdParams,
       body: CreateUserBody,
-      responses: { 201: { description: 'The user and its token', schema: CreatedUser }, ...errors([401, 404, 409, 422]) },
+      responses: {
+        201: { description: 'The user and its token', schema: CreatedUser },
+        ...errors([401, 404, 409, 422]),
+      },
       handler: async ({ params, body }) => {
         await airlineOr404(db, params.airline_id);
         const token = newSecret(32);
@@ -122,7 +146,8 @@ export function opsRoutes(db: Db, vault: TravellerVault): RouteSpec[] {
       method: 'put',
       path: '/airlines/:airline_id/travellers/:traveller_email',
       operationId: 'opsUpsertTraveller',
-      summary: "Create or update a crew member's traveller profile (the airline sets the same with PUT /api/v1/crew/travellers/{employee_id})",
+      summary:
+        "Create or update a crew member's traveller profile (the airline sets the same with PUT /api/v1/crew/travellers/{employee_id})",
       tags: TAGS,
       auth: 'ops',
       params: TravellerParams,
@@ -148,7 +173,10 @@ export function opsChangeRequestRoutes(db: Db): RouteSpec[] {
       tags: TAGS,
       auth: 'ops',
       query: OpsChangeRequestQuery,
-      responses: { 200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(OpsChangeRequest) }) }, ...errors([400, 401]) },
+      responses: {
+        200: { description: 'Change requests', schema: Type.Object({ change_requests: Type.Array(OpsChangeRequest) }) },
+        ...errors([400, 401]),
+      },
       handler: async ({ query }) => ({
         status: 200,
         body: {
@@ -169,11 +197,17 @@ export function opsChangeRequestRoutes(db: Db): RouteSpec[] {
       auth: 'ops',
       params: ChangeRequestParams,
       body: DecideBody,
-      responses: { 200: { description: 'The decided request', schema: ChangeRequest }, ...errors([401, 404, 409, 422]) },
+      responses: {
+        200: { description: 'The decided request', schema: ChangeRequest },
+        ...errors([401, 404, 409, 422]),
+      },
       handler: async ({ params, body }) => {
         const decided = await db.transaction().execute(async (trx) => {
           if (!(await configRepo.findChangeRequest(trx, params.request_id))) throw ApiError.notFound('Change request');
-          const row = await configRepo.closeChangeRequest(trx, params.request_id, body.decision, { decided_by: body.decided_by, decision_note: body.note ?? null });
+          const row = await configRepo.closeChangeRequest(trx, params.request_id, body.decision, {
+            decided_by: body.decided_by,
+            decision_note: body.note ?? null,
+          });
           if (!row) throw ApiError.conflict('Only an OPEN change request can be decided');
           if (row.status === 'APPROVED' && (row.intent === 'ENABLE' || row.intent === 'DISABLE')) {
             await configRepo.setContractAutomation(trx, row.contract_id, row.intent === 'ENABLE');

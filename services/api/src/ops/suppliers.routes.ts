@@ -36,19 +36,40 @@ export function supplierSettingsView(row: AirlineSuppliers | undefined): Supplie
   return {
     flights: row.flights as SupplierSettings['flights'],
     hotels: row.hotels as SupplierSettings['hotels'],
-    duffel: row.duffel_token_sealed ? { access_token_set: true, live_mode: row.duffel_live_mode ?? false, webhook_registered: row.duffel_webhook_id !== null } : null,
-    own_airline: row.own_airline_url ? { url: row.own_airline_url, carrier: row.own_airline_carrier ?? '', signing_secret_set: row.own_airline_secret_sealed !== null } : null,
+    duffel: row.duffel_token_sealed
+      ? {
+          access_token_set: true,
+          live_mode: row.duffel_live_mode ?? false,
+          webhook_registered: row.duffel_webhook_id !== null,
+        }
+      : null,
+    own_airline: row.own_airline_url
+      ? {
+          url: row.own_airline_url,
+          carrier: row.own_airline_carrier ?? '',
+          signing_secret_set: row.own_airline_secret_sealed !== null,
+        }
+      : null,
     updated_at: row.updated_at.toISOString(),
   };
 }
 
 /** Guard, check, store: the PUT of an airline's supplier order and connections. */
-export async function putSupplierSettings(deps: SupplierSettingDeps, airlineId: string, body: SupplierSettingsBody): Promise<SupplierSettings> {
+export async function putSupplierSettings(
+  deps: SupplierSettingDeps,
+  airlineId: string,
+  body: SupplierSettingsBody,
+): Promise<SupplierSettings> {
   const keyring = Keyring.parse(deps.config.supplierCredentialsKey);
   const stored = await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId);
   const own = body.own_airline === undefined ? 'keep' : body.own_airline;
   const ownSecret = own === 'keep' || own === null ? null : (own.signing_secret ?? null);
-  const ownSet = own === null ? false : own === 'keep' ? stored?.own_airline_url != null : ownSecret !== null || stored?.own_airline_secret_sealed != null;
+  const ownSet =
+    own === null
+      ? false
+      : own === 'keep'
+        ? stored?.own_airline_url != null
+        : ownSecret !== null || stored?.own_airline_secret_sealed != null;
   const issues = supplierSettingIssues({
     flights: body.flights,
     hotels: body.hotels,
@@ -57,7 +78,8 @@ export async function putSupplierSettings(deps: SupplierSettingDeps, airlineId: 
     production: deps.config.nodeEnv === 'production',
     sandboxAllowed: deps.config.supplierSandboxAllowed,
   });
-  if (own !== 'keep' && own !== null && !/^https:/i.test(own.url) && deps.config.nodeEnv === 'production') issues.push({ field: '/own_airline/url', issue: 'must be an https URL' });
+  if (own !== 'keep' && own !== null && !/^https:/i.test(own.url) && deps.config.nodeEnv === 'production')
+    issues.push({ field: '/own_airline/url', issue: 'must be an https URL' });
   if (issues.length > 0) throw ApiError.validation(issues, 'The supplier setting cannot be used');
   let duffel = {
     sealed: stored?.duffel_token_sealed ?? null,
@@ -81,10 +103,24 @@ export async function putSupplierSettings(deps: SupplierSettingDeps, airlineId: 
     own_airline_url: own === 'keep' ? (stored?.own_airline_url ?? null) : (own?.url ?? null),
     own_airline_carrier: own === 'keep' ? (stored?.own_airline_carrier ?? null) : (own?.carrier ?? null),
     own_airline_secret_sealed:
-      own === 'keep' ? (stored?.own_airline_secret_sealed ?? null) : own === null ? null : ownSecret ? keyring.seal(ownSecret, airlineId) : (stored?.own_airline_secret_sealed ?? null),
+      own === 'keep'
+        ? (stored?.own_airline_secret_sealed ?? null)
+        : own === null
+          ? null
+          : ownSecret
+            ? keyring.seal(ownSecret, airlineId)
+            : (stored?.own_airline_secret_sealed ?? null),
   });
   deps.changed?.(airlineId);
-  deps.logger.info({ airline_id: airlineId, flights: saved.flights, hotels: saved.hotels, duffel_set: saved.duffel_token_sealed !== null }, 'supplier setting changed');
+  deps.logger.info(
+    {
+      airline_id: airlineId,
+      flights: saved.flights,
+      hotels: saved.hotels,
+      duffel_set: saved.duffel_token_sealed !== null,
+    },
+    'supplier setting changed',
+  );
   if (saved.duffel_token_sealed && saved.duffel_webhook_id === null) {
     const registered = await registerWebhook(
       deps,
@@ -103,16 +139,26 @@ export async function putSupplierSettings(deps: SupplierSettingDeps, airlineId: 
  * A failure never fails the PUT: the setting stands without it (the next PUT or the worker's periodic check
  * registers it), and the answer says `webhook_registered: false`.
  */
-async function registerWebhook(deps: SupplierSettingDeps, keyring: Keyring, airlineId: string, tokenSealed: string, token: string) {
+async function registerWebhook(
+  deps: SupplierSettingDeps,
+  keyring: Keyring,
+  airlineId: string,
+  tokenSealed: string,
+  token: string,
+) {
   const register = deps.registerDuffelWebhook ?? duffelWebhookRegistration(deps.config);
   try {
     const hook = await register(token, duffelCallbackUrl(deps.config.publicApiUrl, airlineId));
     const secretSealed = keyring.seal(hook.secret, airlineId);
-    if (!(await airlineChangeRepo.saveDuffelWebhook(deps.db, airlineId, tokenSealed, hook.id, secretSealed))) return null;
+    if (!(await airlineChangeRepo.saveDuffelWebhook(deps.db, airlineId, tokenSealed, hook.id, secretSealed)))
+      return null;
     return { duffel_webhook_id: hook.id, duffel_webhook_secret_sealed: secretSealed };
   } catch (err) {
     // Never the error's own text: a client library may quote the request, token included.
-    deps.logger.warn({ airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' }, 'Duffel webhook registration failed; retried by the next PUT or the periodic check');
+    deps.logger.warn(
+      { airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' },
+      'Duffel webhook registration failed; retried by the next PUT or the periodic check',
+    );
     return null;
   }
 }
@@ -123,7 +169,10 @@ async function checkToken(deps: SupplierSettingDeps, token: string): Promise<boo
     return (await deps.checkDuffelToken(token)).live_mode;
   } catch (err) {
     if (isSupplierError(err) && !err.transient)
-      throw ApiError.validation([{ field: '/duffel/access_token', issue: `Duffel refused the token (${err.code})` }], 'The supplier setting cannot be used');
+      throw ApiError.validation(
+        [{ field: '/duffel/access_token', issue: `Duffel refused the token (${err.code})` }],
+        'The supplier setting cannot be used',
+      );
     // Never the error's own text: a client library may quote the request, token included.
     deps.logger.warn({ code: isSupplierError(err) ? err.code : 'ERROR' }, 'Duffel token check failed');
     throw ApiError.unavailable('Duffel could not be reached to check the token; nothing was stored. Try again.');
@@ -150,7 +199,10 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       auth: 'ops',
       params: AirlineIdParams,
       body: SupplierSettingsBody,
-      responses: { 200: { description: 'The setting, without secrets', schema: SupplierSettings }, ...errorResponses([401, 404, 422, 503]) },
+      responses: {
+        200: { description: 'The setting, without secrets', schema: SupplierSettings },
+        ...errorResponses([401, 404, 422, 503]),
+      },
       handler: async ({ params, body }) => {
         await airlineOr404(params.airline_id);
         return { status: 200, body: await putSupplierSettings(deps, params.airline_id, body) };
@@ -161,14 +213,18 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       path: '/airlines/:airline_id/suppliers',
       operationId: 'opsGetSuppliers',
       summary: "An airline's supplier order and connections (without secrets)",
-      description: 'The priority orders and which secrets are set (`access_token_set`, `signing_secret_set`), never the secrets. No setting answers `SANDBOX` only with `updated_at: null`.',
+      description:
+        'The priority orders and which secrets are set (`access_token_set`, `signing_secret_set`), never the secrets. No setting answers `SANDBOX` only with `updated_at: null`.',
       tags: TAGS,
       auth: 'ops',
       params: AirlineIdParams,
       responses: { 200: { description: 'The setting', schema: SupplierSettings }, ...errorResponses([401, 404]) },
       handler: async ({ params }) => {
         await airlineOr404(params.airline_id);
-        return { status: 200, body: supplierSettingsView(await supplierSettingsRepo.findSupplierSettings(deps.db, params.airline_id)) };
+        return {
+          status: 200,
+          body: supplierSettingsView(await supplierSettingsRepo.findSupplierSettings(deps.db, params.airline_id)),
+        };
       },
     }),
   ];

@@ -16,7 +16,9 @@ import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from
 
 export const CONFIRMATION_PATH = '/hotel/rooming-lists';
 
-const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096, description: 'The signed token of the e-mailed link' }) });
+const TokenParams = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 4096, description: 'The signed token of the e-mailed link' }),
+});
 const html = (description: string) => ({ description, contentType: 'text/html' });
 
 /** The page's two routes, as the OpenAPI document describes them (HTML for hotels; no bearer: the link is the credential). */
@@ -59,7 +61,11 @@ export const CONFIRMATION_PAGE_ROUTES: readonly RouteDoc[] = [
   },
 ];
 
-const esc = (s: string | number | null | undefined) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string | number | null | undefined) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:980px;padding:0 1rem;color:#1d2330}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #c9cfdb;padding:.4rem .5rem;text-align:left;font-size:.9rem;vertical-align:top}
@@ -131,8 +137,15 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
     const token = String(req.params.token ?? '');
     const check = verifyRoomingLink(key, token, now().getTime());
     if (!check.ok) {
-      if (check.reason === 'EXPIRED') refuse(res, 410, 'This link has expired', 'The answer deadline of this rooming list has passed. Please contact the airline.');
-      else refuse(res, 404, 'This link is not valid', 'Please use the link from the rooming-list e-mail as it was sent.');
+      if (check.reason === 'EXPIRED')
+        refuse(
+          res,
+          410,
+          'This link has expired',
+          'The answer deadline of this rooming list has passed. Please contact the airline.',
+        );
+      else
+        refuse(res, 404, 'This link is not valid', 'Please use the link from the rooming-list e-mail as it was sent.');
       return null;
     }
     const list = await roomingRepo.findList(db, check.claims.list_id);
@@ -141,7 +154,14 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       return null;
     }
     const names = await roomingRepo.namesOfHotel(db, list.hotel_config_id);
-    return { token, loaded: { list, rows: await roomingRepo.rowsOfList(db, list.list_id), names: { hotel: names?.hotel ?? '', airline: names?.airline ?? '' } } };
+    return {
+      token,
+      loaded: {
+        list,
+        rows: await roomingRepo.rowsOfList(db, list.list_id),
+        names: { hotel: names?.hotel ?? '', airline: names?.airline ?? '' },
+      },
+    };
   }
 
   const noStore = (res: Response) => res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
@@ -161,63 +181,92 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
     }
   });
 
-  router.post(`${CONFIRMATION_PATH}/:token`, express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 2000 }), async (req, res, next) => {
-    try {
-      noStore(res);
-      const l = await load(req, res);
-      if (!l) return;
-      // Anti-forgery: the page's own field, and no cross-site Origin.
-      const origin = req.get('origin');
-      if (origin && origin !== 'null' && new URL(origin).host !== req.get('host')) return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
-      const given = Buffer.from(String((req.body as Record<string, string | string[] | undefined> | undefined)?.form_token ?? ''));
-      const expected = Buffer.from(roomingFormToken(key, l.token));
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
-      const body = (req.body ?? {}) as Record<string, string | undefined>;
-      const field = (name: string) => (typeof body[name] === 'string' ? body[name].trim().slice(0, 500) : '');
-      const at = now();
-      const result = await db.transaction().execute(async (trx) => {
-        await roomingRepo.lockHotel(trx, l.loaded.list.hotel_config_id);
-        const list = (await roomingRepo.lockList(trx, l.loaded.list.list_id))!;
-        if (list.status !== 'SENT') return { error: list.status === 'ANSWERED' ? 'This list was already answered.' : 'This list can no longer be answered.', status: 409 };
-        const rows = (await roomingRepo.rowsOfList(trx, list.list_id)).filter((r) => r.state === 'SENT');
-        const listNumber = field('list_number').slice(0, 64);
-        const answers = rows.map((r) => {
-          if (field(`reject_${r.row_id}`))
-            return { r, answer: field(`reason_${r.row_id}`) ? ({ kind: 'REJECTED', reason: field(`reason_${r.row_id}`) } as const) : null, missing: `a reason for rejecting ${r.row_ref}` };
-          const number = field(`number_${r.row_id}`).slice(0, 64) || listNumber;
-          return { r, answer: number ? ({ kind: 'CONFIRMED', confirmation_number: number } as const) : null, missing: `a confirmation number for ${r.row_ref} (or one for the whole list)` };
+  router.post(
+    `${CONFIRMATION_PATH}/:token`,
+    express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 2000 }),
+    async (req, res, next) => {
+      try {
+        noStore(res);
+        const l = await load(req, res);
+        if (!l) return;
+        // Anti-forgery: the page's own field, and no cross-site Origin.
+        const origin = req.get('origin');
+        if (origin && origin !== 'null' && new URL(origin).host !== req.get('host'))
+          return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
+        const given = Buffer.from(
+          String((req.body as Record<string, string | string[] | undefined> | undefined)?.form_token ?? ''),
+        );
+        const expected = Buffer.from(roomingFormToken(key, l.token));
+        if (given.length !== expected.length || !timingSafeEqual(given, expected))
+          return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
+        const body = (req.body ?? {}) as Record<string, string | undefined>;
+        const field = (name: string) => (typeof body[name] === 'string' ? body[name].trim().slice(0, 500) : '');
+        const at = now();
+        const result = await db.transaction().execute(async (trx) => {
+          await roomingRepo.lockHotel(trx, l.loaded.list.hotel_config_id);
+          const list = (await roomingRepo.lockList(trx, l.loaded.list.list_id))!;
+          if (list.status !== 'SENT')
+            return {
+              error:
+                list.status === 'ANSWERED' ? 'This list was already answered.' : 'This list can no longer be answered.',
+              status: 409,
+            };
+          const rows = (await roomingRepo.rowsOfList(trx, list.list_id)).filter((r) => r.state === 'SENT');
+          const listNumber = field('list_number').slice(0, 64);
+          const answers = rows.map((r) => {
+            if (field(`reject_${r.row_id}`))
+              return {
+                r,
+                answer: field(`reason_${r.row_id}`)
+                  ? ({ kind: 'REJECTED', reason: field(`reason_${r.row_id}`) } as const)
+                  : null,
+                missing: `a reason for rejecting ${r.row_ref}`,
+              };
+            const number = field(`number_${r.row_id}`).slice(0, 64) || listNumber;
+            return {
+              r,
+              answer: number ? ({ kind: 'CONFIRMED', confirmation_number: number } as const) : null,
+              missing: `a confirmation number for ${r.row_ref} (or one for the whole list)`,
+            };
+          });
+          const missing = answers.filter((a) => !a.answer).map((a) => a.missing);
+          if (missing.length) return { error: `Please give ${missing.join('; ')}.`, status: 422 };
+          const schedules: string[] = [];
+          for (const a of answers) {
+            const s = await roomingRepo.settleRow(
+              trx,
+              a.r,
+              rowSettlement(a.r.marking, a.answer!),
+              `hotel (${list.recipient})`,
+              at,
+            );
+            if (s?.schedule_id) schedules.push(s.schedule_id);
+          }
+          await roomingRepo.updateList(trx, list.list_id, { status: 'ANSWERED', answered_at: at });
+          return { schedules };
         });
-        const missing = answers.filter((a) => !a.answer).map((a) => a.missing);
-        if (missing.length) return { error: `Please give ${missing.join('; ')}.`, status: 422 };
-        const schedules: string[] = [];
-        for (const a of answers) {
-          const s = await roomingRepo.settleRow(trx, a.r, rowSettlement(a.r.marking, a.answer!), `hotel (${list.recipient})`, at);
-          if (s?.schedule_id) schedules.push(s.schedule_id);
+        if ('error' in result) {
+          const fresh = await load(req, res);
+          if (fresh)
+            res
+              .status(result.status ?? 409)
+              .type('html')
+              .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, result.error!));
+          return;
         }
-        await roomingRepo.updateList(trx, list.list_id, { status: 'ANSWERED', answered_at: at });
-        return { schedules };
-      });
-      if ('error' in result) {
+        for (const s of new Set(result.schedules)) await pipelineRepo.completeIfSettled(db, s);
+        logger.info({ list_id: l.loaded.list.list_id }, 'rooming list answered by the hotel');
+        // The page as it now stands (a reload that posts again is told the list was already answered).
         const fresh = await load(req, res);
         if (fresh)
           res
-            .status(result.status ?? 409)
+            .status(200)
             .type('html')
-            .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, result.error!));
-        return;
+            .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, null));
+      } catch (err) {
+        next(err);
       }
-      for (const s of new Set(result.schedules)) await pipelineRepo.completeIfSettled(db, s);
-      logger.info({ list_id: l.loaded.list.list_id }, 'rooming list answered by the hotel');
-      // The page as it now stands (a reload that posts again is told the list was already answered).
-      const fresh = await load(req, res);
-      if (fresh)
-        res
-          .status(200)
-          .type('html')
-          .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, null));
-    } catch (err) {
-      next(err);
-    }
-  });
+    },
+  );
   return router;
 }

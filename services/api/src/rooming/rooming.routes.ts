@@ -1,4 +1,11 @@
-import { HotelConfigIdParams, RoomingList, RoomingListPage, RoomingListParams, RoomingListQuery, requiredScope } from '@crew/contracts';
+import {
+  HotelConfigIdParams,
+  RoomingList,
+  RoomingListPage,
+  RoomingListParams,
+  RoomingListQuery,
+  requiredScope,
+} from '@crew/contracts';
 import { roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
 import { ApiError, errorResponses, keysetPage, route, seqCursor, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
@@ -53,7 +60,10 @@ export function roomingRoutes(db: Db): RouteSpec[] {
       auth: requiredScope('get', path),
       params: HotelConfigIdParams,
       query: RoomingListQuery,
-      responses: { 200: { description: 'Rooming lists', schema: RoomingListPage }, ...errorResponses([400, 401, 403, 404]) },
+      responses: {
+        200: { description: 'Rooming lists', schema: RoomingListPage },
+        ...errorResponses([400, 401, 403, 404]),
+      },
       handler: async ({ res, params, query }) => {
         const airlineId = principal(res).airline_id;
         const hotel = await db
@@ -64,7 +74,10 @@ export function roomingRoutes(db: Db): RouteSpec[] {
           .executeTakeFirst();
         if (!hotel) throw ApiError.notFound('Hotel');
         const limit = query.limit ?? 50;
-        const p = keysetPage(await roomingRepo.listsOfHotel(db, airlineId, params.hotel_config_id, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(
+          await roomingRepo.listsOfHotel(db, airlineId, params.hotel_config_id, limit, seqCursor(query.cursor)),
+          limit,
+        );
         return { status: 200, body: { rooming_lists: p.rows.map(roomingListView), next_cursor: p.next_cursor } };
       },
     }),
@@ -82,18 +95,28 @@ export function opsRoomingRoutes(db: Db): RouteSpec[] {
       tags: ['Operator API'],
       auth: 'ops',
       params: RoomingListParams,
-      responses: { 202: { description: 'The list, its resend queued', schema: RoomingList }, ...errorResponses([401, 404]) },
+      responses: {
+        202: { description: 'The list, its resend queued', schema: RoomingList },
+        ...errorResponses([401, 404]),
+      },
       handler: async ({ params }) => {
         const list = await roomingRepo.findList(db, params.list_id);
         if (!list) throw ApiError.notFound('Rooming list');
         // A list still waiting is simply tried now; a sent one is sent again with a fresh link.
         await db
           .updateTable('rooming_lists')
-          .set(list.status === 'QUEUED' || list.status === 'SENDING' ? { next_attempt_at: new Date() } : { resend_requested: true, next_attempt_at: new Date() })
+          .set(
+            list.status === 'QUEUED' || list.status === 'SENDING'
+              ? { next_attempt_at: new Date() }
+              : { resend_requested: true, next_attempt_at: new Date() },
+          )
           .where('list_id', '=', list.list_id)
           .execute();
         const fresh = (await roomingRepo.findList(db, list.list_id))!;
-        return { status: 202, body: roomingListView({ ...fresh, rows: await roomingRepo.rowsOfList(db, list.list_id) }) };
+        return {
+          status: 202,
+          body: roomingListView({ ...fresh, rows: await roomingRepo.rowsOfList(db, list.list_id) }),
+        };
       },
     }),
   ];

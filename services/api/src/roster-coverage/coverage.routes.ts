@@ -11,7 +11,13 @@ import {
   type LayoverCoverage,
 } from '@crew/contracts';
 import { coverageRepo, type Db, type DeadheadCoverageRow, type LayoverCoverageRow } from '@crew/db';
-import { classifyDeadheads, classifyLayovers, emptyCoverageCounts, type Classified, type CoverageState } from '@crew/engine';
+import {
+  classifyDeadheads,
+  classifyLayovers,
+  emptyCoverageCounts,
+  type Classified,
+  type CoverageState,
+} from '@crew/engine';
 import { decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 
@@ -49,10 +55,15 @@ export function coverageReport<T extends Row>(rows: T[], stationOf: (r: T) => st
     c[r.status]++;
     stations.set(s, c);
   }
-  const after = decodeCursor<{ t: number; k: string }>(query.cursor, (v) => Number.isFinite(v.t) && typeof v.k === 'string');
+  const after = decodeCursor<{ t: number; k: string }>(
+    query.cursor,
+    (v) => Number.isFinite(v.t) && typeof v.k === 'string',
+  );
   const matching = rows.filter((r) => !query.status || r.status === query.status).sort(byPosition);
   const limit = query.limit ?? 50;
-  const start = after ? matching.findIndex((r) => r.at.getTime() > after.t || (r.at.getTime() === after.t && r.row_key > after.k)) : 0;
+  const start = after
+    ? matching.findIndex((r) => r.at.getTime() > after.t || (r.at.getTime() === after.t && r.row_key > after.k))
+    : 0;
   const page = start < 0 ? [] : matching.slice(start, start + limit);
   const more = start >= 0 && start + limit < matching.length;
   const last = page[page.length - 1];
@@ -112,7 +123,12 @@ function csvCell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
-async function sendCsv<V extends object>(res: Response, filename: string, columns: readonly (keyof V & string)[], rows: V[]): Promise<undefined> {
+async function sendCsv<V extends object>(
+  res: Response,
+  filename: string,
+  columns: readonly (keyof V & string)[],
+  rows: V[],
+): Promise<undefined> {
   res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
   const csv = stringify({ header: true, columns: [...columns], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' });
@@ -193,7 +209,10 @@ function coverageEndpoints<T extends Row, V extends object>(k: CoverageKind<T, V
       tags: TAGS,
       auth: 'events:read',
       query: CoverageQuery,
-      responses: { 200: { description: k.csvRowDescription, contentType: 'text/csv' }, ...errorResponses([400, 401, 403]) },
+      responses: {
+        200: { description: k.csvRowDescription, contentType: 'text/csv' },
+        ...errorResponses([400, 401, 403]),
+      },
       handler: async ({ res, query }) => {
         const { r } = await report(principal(res).airline_id, query);
         return sendCsv(res, k.csvFilename, k.csvColumns, r.matching.map(k.view));
@@ -209,11 +228,13 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
         path: '/crew/coverage',
         operationId: 'getLayoverCoverage',
         csvOperationId: 'exportLayoverCoverageCsv',
-        summary: 'Rostered layovers checking in inside a window, each COVERED, AT_RISK or UNCOVERED, with counts per station and state',
+        summary:
+          'Rostered layovers checking in inside a window, each COVERED, AT_RISK or UNCOVERED, with counts per station and state',
         csvSummary: 'The layover coverage of a window as CSV (RFC 4180): every row, no pages',
         description:
           'Every layover (booking_required) of the airline’s latest processed roster, plus live hotel bookings the roster no longer holds (origin DROPPED) and injected stays (origin INJECTED), whose check-in falls inside the window, with its state and the reason when it is not COVERED.',
-        csvDescription: 'The rows of GET /crew/coverage with the same filters (limit and cursor are ignored), in check-in order.',
+        csvDescription:
+          'The rows of GET /crew/coverage with the same filters (limit and cursor are ignored), in check-in order.',
         listKey: 'layovers',
         list: LayoverCoverageList,
         listDescription: 'Coverage of layovers',
@@ -231,11 +252,13 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
         path: '/crew/coverage/deadheads',
         operationId: 'getDeadheadCoverage',
         csvOperationId: 'exportDeadheadCoverageCsv',
-        summary: 'Rostered DH legs departing inside a window, each COVERED (ticketed), AT_RISK or UNCOVERED, with counts per departure station and state',
+        summary:
+          'Rostered DH legs departing inside a window, each COVERED (ticketed), AT_RISK or UNCOVERED, with counts per departure station and state',
         csvSummary: 'The deadhead coverage of a window as CSV (RFC 4180): every row, no pages',
         description:
           'Every DH leg of the airline’s latest processed roster, plus live flight bookings the roster no longer holds and injected ones, departing inside the window; `station` filters and groups by the departure airport.',
-        csvDescription: 'The rows of GET /crew/coverage/deadheads with the same filters (limit and cursor are ignored), in departure order.',
+        csvDescription:
+          'The rows of GET /crew/coverage/deadheads with the same filters (limit and cursor are ignored), in departure order.',
         listKey: 'deadheads',
         list: DeadheadCoverageList,
         listDescription: 'Coverage of deadheads',

@@ -1,8 +1,30 @@
 import type { TravellerVault } from '@crew/platform';
 import { randomUUID } from 'node:crypto';
-import { flightOptionsUrl, type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
-import { decodeRosterState, gunzipText, loadDiffState, loadRequestedBookings, rosterStateRepo, type Db } from '@crew/db';
-import { bookingContextOf, diffAgainst, diffStateOf, flattenRoster, planItem, requestedBookingsByKey, type DerivedActionItem, type ItemPlan, storedStateOfText } from '@crew/engine';
+import {
+  flightOptionsUrl,
+  type PreviewActionItem,
+  type ScheduleSubmission,
+  type SchedulePreview,
+} from '@crew/contracts';
+import {
+  decodeRosterState,
+  gunzipText,
+  loadDiffState,
+  loadRequestedBookings,
+  rosterStateRepo,
+  type Db,
+} from '@crew/db';
+import {
+  bookingContextOf,
+  diffAgainst,
+  diffStateOf,
+  flattenRoster,
+  planItem,
+  requestedBookingsByKey,
+  type DerivedActionItem,
+  type ItemPlan,
+  storedStateOfText,
+} from '@crew/engine';
 
 function outcomeOf(plan: ItemPlan): PreviewActionItem['outcome'] {
   if (plan.kind === 'COVERED') return 'ADOPT';
@@ -42,7 +64,14 @@ function previewItem(item: DerivedActionItem, plan: ItemPlan): PreviewActionItem
     disposition: plan.disposition as PreviewActionItem['disposition'],
     reason: d.reason,
     recommended_action: d.recommended_action,
-    hotel: d.hotel ? { property_id: d.hotel.property_id, name: d.hotel.name, contract_id: d.hotel.contract_id, contracted_rate: d.hotel.rate } : null,
+    hotel: d.hotel
+      ? {
+          property_id: d.hotel.property_id,
+          name: d.hotel.name,
+          contract_id: d.hotel.contract_id,
+          contracted_rate: d.hotel.rate,
+        }
+      : null,
     // As the worker writes it (planDiffWrites): the reviewer's reason, else the diff's own message.
     message: d.reason ?? item.message,
   };
@@ -55,13 +84,22 @@ const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) 
  * policy exactly as the worker would (loadDiffState, diffAgainst, planItem), reading only: nothing is written,
  * no supplier is called, no job is queued. `compressed` is the roster as the intake stored it (gzip).
  */
-export async function previewSchedule(db: Db, vault: TravellerVault, airlineId: string, compressed: Buffer, now: Date): Promise<SchedulePreview> {
+export async function previewSchedule(
+  db: Db,
+  vault: TravellerVault,
+  airlineId: string,
+  compressed: Buffer,
+  now: Date,
+): Promise<SchedulePreview> {
   const submission = JSON.parse(await gunzipText(compressed)) as ScheduleSubmission;
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);
   const previous = decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText);
-  const [rows, requestedRows] = await Promise.all([loadDiffState(db, airlineId, window, () => undefined, undefined, previous), loadRequestedBookings(db, airlineId, window)]);
+  const [rows, requestedRows] = await Promise.all([
+    loadDiffState(db, airlineId, window, () => undefined, undefined, previous),
+    loadRequestedBookings(db, airlineId, window),
+  ]);
   const ctx = bookingContextOf(vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
   const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
   const requested = requestedBookingsByKey(requestedRows);
@@ -89,6 +127,11 @@ export async function previewSchedule(db: Db, vault: TravellerVault, airlineId: 
     previewed_at: processedAt,
     counts,
     action_items: items,
-    audit_events: result.auditEvents.map((e) => ({ classification: e.classification, message: e.message, anchors: e.anchors, source_rows: e.source_rows })),
+    audit_events: result.auditEvents.map((e) => ({
+      classification: e.classification,
+      message: e.message,
+      anchors: e.anchors,
+      source_rows: e.source_rows,
+    })),
   };
 }

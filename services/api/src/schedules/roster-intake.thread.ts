@@ -7,7 +7,13 @@ import { promisify } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { gunzipSync, gzip, inflateSync } from 'node:zlib';
 import { checkBody, ScheduleSubmission, scheduleSubmissionIssues } from '@crew/contracts';
-import { transferable, type IntakeMessage, type IntakeRequest, type IntakeResult, type RosterSummary } from './roster-intake';
+import {
+  transferable,
+  type IntakeMessage,
+  type IntakeRequest,
+  type IntakeResult,
+  type RosterSummary,
+} from './roster-intake';
 
 const gzipAsync = promisify(gzip);
 
@@ -88,7 +94,10 @@ async function finish(id: number, upload: Upload): Promise<void> {
   if (!Buffer.isBuffer(raw)) return post({ id, result: raw });
   // A gzip upload is stored as sent. Otherwise compression runs in libuv's pool while this thread parses;
   // an output chunk as big as the input makes it one pool job (with 16 KB chunks every step would wait for this busy thread).
-  const compressing = upload.encoding === 'gzip' ? Promise.resolve(wire) : gzipAsync(raw, { level: 1, chunkSize: Math.max(64 * 1024, raw.byteLength) });
+  const compressing =
+    upload.encoding === 'gzip'
+      ? Promise.resolve(wire)
+      : gzipAsync(raw, { level: 1, chunkSize: Math.max(64 * 1024, raw.byteLength) });
   compressing.catch(() => undefined);
   const checked = checkRoster(raw);
   if (checked.kind !== 'ok') return post({ id, result: checked });

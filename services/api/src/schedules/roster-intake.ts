@@ -37,7 +37,8 @@ export type IntakeMessage = { ready: true } | { id: number; result: IntakeResult
  * since transferring the pool would detach every other Buffer in it.
  */
 export function transferable(bytes: Uint8Array): { view: Uint8Array; transfer: ArrayBuffer[] } {
-  const owns = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const owns =
+    bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const view = owns ? bytes : new Uint8Array(bytes);
   return { view, transfer: [view.buffer as ArrayBuffer] };
 }
@@ -53,7 +54,10 @@ export class RosterIntake {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (r: IntakeResult<Buffer>) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: IntakeResult<Buffer>) => void; reject: (e: Error) => void }
+  >();
 
   /**
    * Starts the thread and resolves once it has loaded and compiled the roster schema, so that the
@@ -121,20 +125,33 @@ export class RosterIntake {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     // Built (`npm run build`), this module is part of dist/main.js and the thread is dist/roster-intake.thread.js.
-    const { worker, ready } = startThread<Exclude<IntakeMessage, { ready: true }>>(__dirname, 'roster-intake.thread', path.extname(__filename) === '.js', {
-      onMessage: (m) => {
-        const p = this.pending.get(m.id);
-        this.pending.delete(m.id);
-        if ('error' in m) p?.reject(new Error(`roster intake failed: ${m.error}`));
-        else if (m.result.kind === 'ok') p?.resolve({ ...m.result, compressed: Buffer.from(m.result.compressed.buffer, m.result.compressed.byteOffset, m.result.compressed.byteLength) });
-        else p?.resolve(m.result);
+    const { worker, ready } = startThread<Exclude<IntakeMessage, { ready: true }>>(
+      __dirname,
+      'roster-intake.thread',
+      path.extname(__filename) === '.js',
+      {
+        onMessage: (m) => {
+          const p = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          if ('error' in m) p?.reject(new Error(`roster intake failed: ${m.error}`));
+          else if (m.result.kind === 'ok')
+            p?.resolve({
+              ...m.result,
+              compressed: Buffer.from(
+                m.result.compressed.buffer,
+                m.result.compressed.byteOffset,
+                m.result.compressed.byteLength,
+              ),
+            });
+          else p?.resolve(m.result);
+        },
+        onEnd: (err) => {
+          for (const p of this.pending.values()) p.reject(err);
+          this.pending.clear();
+          if (this.worker === worker) this.worker = null;
+        },
       },
-      onEnd: (err) => {
-        for (const p of this.pending.values()) p.reject(err);
-        this.pending.clear();
-        if (this.worker === worker) this.worker = null;
-      },
-    });
+    );
     this.ready = ready;
     this.worker = worker;
     return worker;

@@ -18,7 +18,17 @@ import {
 } from '@crew/contracts';
 import { scheduleRepo, type Db, type ScheduleRow } from '@crew/db';
 import { hasDiffResult } from '@crew/engine';
-import { ApiError, bindLog, errorResponses, keysetPage, payloadTooLarge, seqCursor, route, streamedBody, type RouteSpec } from '@crew/platform';
+import {
+  ApiError,
+  bindLog,
+  errorResponses,
+  keysetPage,
+  payloadTooLarge,
+  seqCursor,
+  route,
+  streamedBody,
+  type RouteSpec,
+} from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import type { RosterIntake, RosterSummary } from './roster-intake';
@@ -50,9 +60,13 @@ function csvRow(item: ActionItem): string[] {
  * Reads a submitted roster (bodyMode 'stream') through the intake thread and answers it parsed, validated
  * and compressed, or throws the error a bad body gets (shared by the submission and its preview).
  */
-export async function checkedRoster(intake: RosterIntake, req: Request): Promise<{ summary: RosterSummary; compressed: Buffer }> {
+export async function checkedRoster(
+  intake: RosterIntake,
+  req: Request,
+): Promise<{ summary: RosterSummary; compressed: Buffer }> {
   const checked = await intake.check(req, streamedBody(req)!);
-  if (checked.kind === 'malformed') throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
+  if (checked.kind === 'malformed')
+    throw ApiError.invalid('The request body is not valid JSON', [{ field: '/', issue: 'malformed JSON' }]);
   if (checked.kind === 'unreadable') throw ApiError.invalid('The request body could not be read or decoded');
   if (checked.kind === 'too_large') throw payloadTooLarge();
   if (checked.kind === 'invalid') throw ApiError.validation(checked.issues);
@@ -84,14 +98,18 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       path: '/crew/schedules',
       operationId: 'submitSchedule',
       summary: 'Submit the complete current roster for a date window; processed asynchronously',
-      description: 'Answers 202 once the roster is stored. Poll processing-status until poll_recommended is false, then read action items and bookings.',
+      description:
+        'Answers 202 once the roster is stored. Poll processing-status until poll_recommended is false, then read action items and bookings.',
       tags: TAGS,
       auth: requiredScope('post', '/crew/schedules'),
       body: ScheduleSubmission,
       bodyLimit: SCHEDULE_BODY_LIMIT,
       // Read, decoded, parsed, validated and compressed in a worker thread (RosterIntake): 75 MB of JSON must not stall the event loop.
       bodyMode: 'stream',
-      responses: { 202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted }, ...errorResponses([400, 401, 403, 413, 415, 422]) },
+      responses: {
+        202: { description: 'Accepted, QUEUED', schema: ScheduleAccepted },
+        ...errorResponses([400, 401, 403, 413, 415, 422]),
+      },
       handler: async ({ req, res }) => {
         const checked = await checkedRoster(intake, req);
         const airlineId = principal(res).airline_id;
@@ -114,10 +132,20 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
         const limit = query.limit ?? 50;
         const filter = { from: query.from, to: query.to, status: query.status };
         const before = seqCursor(query.cursor);
-        const [rows, total] = await Promise.all([scheduleRepo.listSchedules(db, airlineId, filter, limit, before), scheduleRepo.countSchedules(db, airlineId, filter)]);
+        const [rows, total] = await Promise.all([
+          scheduleRepo.listSchedules(db, airlineId, filter, limit, before),
+          scheduleRepo.countSchedules(db, airlineId, filter),
+        ]);
         const p = keysetPage(rows, limit);
         const counts = await countsOf(p.rows);
-        return { status: 200, body: { schedules: p.rows.map((s) => scheduleDetail(s, counts.get(s.schedule_id)!)), next_cursor: p.next_cursor, total_results: total } };
+        return {
+          status: 200,
+          body: {
+            schedules: p.rows.map((s) => scheduleDetail(s, counts.get(s.schedule_id)!)),
+            next_cursor: p.next_cursor,
+            total_results: total,
+          },
+        };
       },
     }),
     route({
@@ -143,7 +171,10 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       tags: TAGS,
       auth: requiredScope('get', '/crew/schedules/x'),
       params: ScheduleIdParams,
-      responses: { 200: { description: 'Processing status', schema: ProcessingStatus }, ...errorResponses([401, 403, 404]) },
+      responses: {
+        200: { description: 'Processing status', schema: ProcessingStatus },
+        ...errorResponses([401, 403, 404]),
+      },
       handler: async ({ res, params }) => {
         const s = await scheduleOr404(principal(res).airline_id, params.schedule_id);
         const c = (await countsOf([s])).get(s.schedule_id)!;
@@ -173,7 +204,10 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       auth: requiredScope('get', '/crew/schedules/x'),
       params: ScheduleIdParams,
       query: ActionItemListQuery,
-      responses: { 200: { description: 'Action items', schema: ActionItemList }, ...errorResponses([400, 401, 403, 404]) },
+      responses: {
+        200: { description: 'Action items', schema: ActionItemList },
+        ...errorResponses([400, 401, 403, 404]),
+      },
       handler: async ({ res, params, query }) => {
         await scheduleOr404(principal(res).airline_id, params.schedule_id);
         const limit = query.limit ?? 50;
@@ -191,11 +225,17 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       auth: requiredScope('get', '/crew/schedules/x'),
       params: ScheduleIdParams,
       query: AuditEventListQuery,
-      responses: { 200: { description: 'Audit events', schema: AuditEventList }, ...errorResponses([400, 401, 403, 404]) },
+      responses: {
+        200: { description: 'Audit events', schema: AuditEventList },
+        ...errorResponses([400, 401, 403, 404]),
+      },
       handler: async ({ res, params, query }) => {
         await scheduleOr404(principal(res).airline_id, params.schedule_id);
         const limit = query.limit ?? 50;
-        const p = keysetPage(await scheduleRepo.listAuditEvents(db, params.schedule_id, limit, seqCursor(query.cursor)), limit);
+        const p = keysetPage(
+          await scheduleRepo.listAuditEvents(db, params.schedule_id, limit, seqCursor(query.cursor)),
+          limit,
+        );
         return { status: 200, body: { audit_events: p.rows.map(auditEventView), next_cursor: p.next_cursor } };
       },
     }),
@@ -207,12 +247,20 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       tags: TAGS,
       auth: requiredScope('get', '/crew/schedules/x'),
       params: ScheduleIdParams,
-      responses: { 200: { description: 'One row per action item', contentType: 'text/csv' }, ...errorResponses([401, 403, 404]) },
+      responses: {
+        200: { description: 'One row per action item', contentType: 'text/csv' },
+        ...errorResponses([401, 403, 404]),
+      },
       handler: async ({ res, params }) => {
         await scheduleOr404(principal(res).airline_id, params.schedule_id);
         res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
         res.setHeader('Content-Disposition', `attachment; filename="actions-${params.schedule_id}.csv"`);
-        const csv = stringify({ header: true, columns: [...ACTION_CSV_COLUMNS], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' });
+        const csv = stringify({
+          header: true,
+          columns: [...ACTION_CSV_COLUMNS],
+          quoted_match: /[",\r\n]/,
+          record_delimiter: '\r\n',
+        });
         csv.pipe(res);
         let after: number | null = null;
         for (;;) {

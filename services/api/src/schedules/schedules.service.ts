@@ -8,7 +8,13 @@ import { scheduleLinks } from './views';
  * Stores the submission and its processing job in one transaction, then nudges the relay. The 202 is
  * only sent once the roster is durable; Redis being down delays the job, never loses it.
  */
-export async function acceptSchedule(db: Db, relay: OutboxRelay, airlineId: string, body: RosterSummary, compressed: Buffer): Promise<ScheduleAccepted> {
+export async function acceptSchedule(
+  db: Db,
+  relay: OutboxRelay,
+  airlineId: string,
+  body: RosterSummary,
+  compressed: Buffer,
+): Promise<ScheduleAccepted> {
   const schedule = await db.transaction().execute(async (trx) => {
     const row = await scheduleRepo.insertSchedule(trx, {
       airline_id: airlineId,

@@ -1,4 +1,10 @@
-import { API_PREFIX, type ActionItem, type AuditEvent, type ScheduleDetail, type ScheduleSummary } from '@crew/contracts';
+import {
+  API_PREFIX,
+  type ActionItem,
+  type AuditEvent,
+  type ScheduleDetail,
+  type ScheduleSummary,
+} from '@crew/contracts';
 import type { ActionItemRow, AuditEventRow, ScheduleCounts, ScheduleRow } from '@crew/db';
 import { processingReport } from '@crew/engine';
 

@@ -1,23 +1,49 @@
-import { FlightOptionsQuery, FlightOptionsResult, HotelSearchQuery, HotelSearchResult, requiredScope, type FlightOption } from '@crew/contracts';
+import {
+  FlightOptionsQuery,
+  FlightOptionsResult,
+  HotelSearchQuery,
+  HotelSearchResult,
+  requiredScope,
+  type FlightOption,
+} from '@crew/contracts';
 import { ApiError, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
-import { isSupplierError, searchInOrder, type FlightOffer, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import {
+  isSupplierError,
+  searchInOrder,
+  type FlightOffer,
+  type SupplierRegistry,
+  type Suppliers,
+} from '@crew/suppliers';
 import { ErrorCode } from '@crew/contracts';
-import { type AirlineFlightPolicy, autoBookVerdict, compareRanks, earliestTravelDate, flightOptionRank, rankFlightOptions, retailOffers } from '@crew/engine';
+import {
+  type AirlineFlightPolicy,
+  autoBookVerdict,
+  compareRanks,
+  earliestTravelDate,
+  flightOptionRank,
+  rankFlightOptions,
+  retailOffers,
+} from '@crew/engine';
 import { principal } from '../auth/guard';
 
 /** Live supplier searches are the only supplier calls a request handler makes. */
 function supplierFailure(err: unknown): never {
   if (isSupplierError(err)) {
-    if (err.kind === 'transient') throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
+    if (err.kind === 'transient')
+      throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
     throw ApiError.invalid(`The supplier refused the search: ${err.message}`, err.details);
   }
   throw err;
 }
 
 /** Resolves `action_id` to the route and date of a deadhead action item (null when unknown to the airline). */
-export type ActionRouteLookup = (airlineId: string, actionId: string) => Promise<{ from_airport: string; to_airport: string; date: string } | null>;
+export type ActionRouteLookup = (
+  airlineId: string,
+  actionId: string,
+) => Promise<{ from_airport: string; to_airport: string; date: string } | null>;
 
-const optionKey = (o: Pick<FlightOption, 'dep_time' | 'airline_code' | 'flight_number' | 'cabin'>) => `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
+const optionKey = (o: Pick<FlightOption, 'dep_time' | 'airline_code' | 'flight_number' | 'cabin'>) =>
+  `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
 
 /** The airline's flight config, own carrier, fare ceiling and the exchange rates (what the engine chooses flights by). */
 export type FlightPolicyLookup = (airlineId: string) => Promise<AirlineFlightPolicy>;
@@ -44,11 +70,19 @@ export function searchRoutes(
       responses: { 200: { description: 'Hotels', schema: HotelSearchResult }, ...errorResponses([400, 401, 403, 503]) },
       handler: async ({ query }) => {
         if (!query.name && !query.city && !query.airport_code) {
-          throw ApiError.invalid('At least one of name, city, airport_code is required', [{ field: 'query', issue: 'no filter given' }]);
+          throw ApiError.invalid('At least one of name, city, airport_code is required', [
+            { field: 'query', issue: 'no filter given' },
+          ]);
         }
         const after = decodeCursor<{ after: string }>(query.cursor, (v) => typeof v.after === 'string');
         const page = await suppliers.hotels
-          .searchHotels({ name: query.name, city: query.city, airport_code: query.airport_code?.toUpperCase(), limit: query.limit ?? 50, after: after?.after })
+          .searchHotels({
+            name: query.name,
+            city: query.city,
+            airport_code: query.airport_code?.toUpperCase(),
+            limit: query.limit ?? 50,
+            after: after?.after,
+          })
           .catch(supplierFailure);
         const hotels = page.hotels.map((h) => ({
           property_id: h.property_id,
@@ -60,7 +94,10 @@ export function searchRoutes(
           distance_km: h.distance_km,
           nightly_rate: h.nightly_rate,
         }));
-        return { status: 200, body: { hotels, next_cursor: page.next_after ? encodeCursor({ after: page.next_after }) : null } };
+        return {
+          status: 200,
+          body: { hotels, next_cursor: page.next_after ? encodeCursor({ after: page.next_after }) : null },
+        };
       },
     }),
     route({
@@ -77,7 +114,10 @@ export function searchRoutes(
       tags: ['Bookings'],
       auth: requiredScope('get', '/crew/flight-options'),
       query: FlightOptionsQuery,
-      responses: { 200: { description: 'Options, in the order the engine tries them', schema: FlightOptionsResult }, ...errorResponses([400, 401, 403, 404, 422, 503]) },
+      responses: {
+        200: { description: 'Options, in the order the engine tries them', schema: FlightOptionsResult },
+        ...errorResponses([400, 401, 403, 404, 422, 503]),
+      },
       handler: async ({ query, res }) => {
         let { from_airport, to_airport, date } = query;
         if (query.action_id !== undefined) {
@@ -88,20 +128,38 @@ export function searchRoutes(
           date ??= prefill.date;
         }
         if (!from_airport || !to_airport || !date) {
-          const missing = (['from_airport', 'to_airport', 'date'] as const).filter((f) => !{ from_airport, to_airport, date }[f]);
+          const missing = (['from_airport', 'to_airport', 'date'] as const).filter(
+            (f) => !{ from_airport, to_airport, date }[f],
+          );
           throw ApiError.invalid(
             'from_airport, to_airport and date are required unless action_id is given',
             missing.map((f) => ({ field: `query.${f}`, issue: 'is required' })),
           );
         }
-        if (from_airport === to_airport) throw ApiError.invalid('from_airport and to_airport must differ', [{ field: 'query.to_airport', issue: 'equals from_airport' }]);
+        if (from_airport === to_airport)
+          throw ApiError.invalid('from_airport and to_airport must differ', [
+            { field: 'query.to_airport', issue: 'equals from_airport' },
+          ]);
         const earliest = earliestTravelDate(now().getTime());
         if (date < earliest)
-          throw ApiError.validation([{ field: 'query.date', issue: `is in the past (the earliest date still current anywhere is ${earliest})` }], 'The date is in the past');
+          throw ApiError.validation(
+            [
+              {
+                field: 'query.date',
+                issue: `is in the past (the earliest date still current anywhere is ${earliest})`,
+              },
+            ],
+            'The date is in the past',
+          );
         if (query.cabin && query.cabin_class && query.cabin !== query.cabin_class)
-          throw ApiError.invalid('cabin and cabin_class differ', [{ field: 'query.cabin_class', issue: 'differs from cabin' }]);
+          throw ApiError.invalid('cabin and cabin_class differ', [
+            { field: 'query.cabin_class', issue: 'differs from cabin' },
+          ]);
         const cabin = query.cabin ?? query.cabin_class;
-        const after = decodeCursor<{ r: (number | string)[] }>(query.cursor, (v) => Array.isArray(v.r) && v.r.every((x) => typeof x === 'number' || typeof x === 'string'));
+        const after = decodeCursor<{ r: (number | string)[] }>(
+          query.cursor,
+          (v) => Array.isArray(v.r) && v.r.every((x) => typeof x === 'number' || typeof x === 'string'),
+        );
         const airlineId = principal(res).airline_id;
         const [policy, set] = await Promise.all([flightPolicy(airlineId), registry.forAirline(airlineId)]);
         const { flightConfig: cfg, carrier_code: own, maxPrice, fxRates: fx } = policy;
@@ -111,14 +169,18 @@ export function searchRoutes(
         // retail supplier of a configured airline, none of its own flights (crew seats in its own system).
         const usable = (found: FlightOffer[]) =>
           rankFlightOptions(
-            retailOffers(found, own, set.configured && found.some((o) => o.supplier !== 'SANDBOX')).filter((o) => Date.parse(o.arr_time) <= arriveBy),
+            retailOffers(found, own, set.configured && found.some((o) => o.supplier !== 'SANDBOX')).filter(
+              (o) => Date.parse(o.arr_time) <= arriveBy,
+            ),
             cfg,
             own,
             fx,
             cabin,
           );
         // The first supplier of the airline's order with something usable answers (the same supplier the worker would book at).
-        const found = await searchInOrder(set, { from_airport, to_airport, date, cabin }, usable).catch(supplierFailure);
+        const found = await searchInOrder(set, { from_airport, to_airport, date, cabin }, usable).catch(
+          supplierFailure,
+        );
         const offers = found?.offers ?? [];
         const ranked = offers.map((o) => ({ o, rank: [...flightOptionRank(o, cfg, own, fx), optionKey(o)] }));
         const options = ranked.filter((x) => !after || compareRanks(x.rank, after.r) > 0);
@@ -144,7 +206,13 @@ export function searchRoutes(
           };
         };
         const last = page[page.length - 1];
-        return { status: 200, body: { options: page.map((x) => view(x.o)), next_cursor: options.length > limit && last ? encodeCursor({ r: last.rank }) : null } };
+        return {
+          status: 200,
+          body: {
+            options: page.map((x) => view(x.o)),
+            next_cursor: options.length > limit && last ? encodeCursor({ r: last.rank }) : null,
+          },
+        };
       },
     }),
   ];

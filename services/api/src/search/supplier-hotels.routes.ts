@@ -32,16 +32,31 @@ export function supplierHotelRoutes(staysOf: AirlineStays): RouteSpec[] {
       tags: ['Hotel directory'],
       auth: requiredScope('get', '/crew/supplier-hotels'),
       query: SupplierHotelsQuery,
-      responses: { 200: { description: "The airline's supplier properties near the airport", schema: SupplierHotelsResult }, ...errorResponses([400, 401, 403, 422, 503]) },
+      responses: {
+        200: { description: "The airline's supplier properties near the airport", schema: SupplierHotelsResult },
+        ...errorResponses([400, 401, 403, 422, 503]),
+      },
       handler: async ({ query, res }) => {
         const stays = await staysOf(principal(res).airline_id);
         if (!stays) return { status: 200, body: { hotels: [], next_cursor: null, note: NO_SUPPLIER_SEARCH_NOTE } };
         const after = decodeCursor<{ after: string }>(query.cursor, (v) => typeof v.after === 'string');
-        const page = await stays.searchHotels({ airport_code: query.near.toUpperCase(), name: query.name, limit: query.limit ?? 50, after: after?.after }).catch((err: unknown) => {
-          if (!isSupplierError(err)) throw err;
-          if (err.kind === 'transient') throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'Duffel cannot be reached right now; retry shortly');
-          throw ApiError.invalid(`Duffel refused the search: ${err.message}`, err.details);
-        });
+        const page = await stays
+          .searchHotels({
+            airport_code: query.near.toUpperCase(),
+            name: query.name,
+            limit: query.limit ?? 50,
+            after: after?.after,
+          })
+          .catch((err: unknown) => {
+            if (!isSupplierError(err)) throw err;
+            if (err.kind === 'transient')
+              throw new ApiError(
+                503,
+                ErrorCode.SERVICE_UNAVAILABLE,
+                'Duffel cannot be reached right now; retry shortly',
+              );
+            throw ApiError.invalid(`Duffel refused the search: ${err.message}`, err.details);
+          });
         const hotels = page.hotels.map((h) => ({
           property_id: h.property_id,
           name: h.name,
@@ -52,7 +67,10 @@ export function supplierHotelRoutes(staysOf: AirlineStays): RouteSpec[] {
           supplier: 'DUFFEL' as const,
           ...(h.chain_name ? { chain: h.chain_name } : {}),
         }));
-        return { status: 200, body: { hotels, next_cursor: page.next_after ? encodeCursor({ after: page.next_after }) : null } };
+        return {
+          status: 200,
+          body: { hotels, next_cursor: page.next_after ? encodeCursor({ after: page.next_after }) : null },
+        };
       },
     }),
   ];

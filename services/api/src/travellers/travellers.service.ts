@@ -1,7 +1,14 @@
 import type { Static } from '@sinclair/typebox';
 import type { TravellerBody, TravellerProfile, TravellerProfileBody, ValidationIssue } from '@crew/contracts';
 import { travellerRepo, type Db, type DbOrTrx, type Traveller, type TravellerColumns } from '@crew/db';
-import { ApiError, PERSONAL_FIELDS, type OpenedPersonal, type PersonalData, type SealedPersonal, type TravellerVault } from '@crew/platform';
+import {
+  ApiError,
+  PERSONAL_FIELDS,
+  type OpenedPersonal,
+  type PersonalData,
+  type SealedPersonal,
+  type TravellerVault,
+} from '@crew/platform';
 
 /** The path an airline sets its crew's profiles on (named in the date-of-birth 422). */
 export const travellerProfilePath = (employeeId: string) => `/api/v1/crew/travellers/${employeeId}`;
@@ -46,16 +53,23 @@ const isCountry = (code: string) => /^[A-Z]{2}$/.test(code) && REGIONS.of(code) 
 /** What the schema cannot say: dates against today, a country that exists. Every bad field is named. */
 export function profileIssues(body: TravellerProfileBody, today: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (body.date_of_birth && body.date_of_birth >= today) issues.push({ field: '/date_of_birth', issue: 'must be in the past' });
-  if (body.date_of_birth && body.date_of_birth < '1900-01-01') issues.push({ field: '/date_of_birth', issue: 'must be on or after 1900-01-01' });
+  if (body.date_of_birth && body.date_of_birth >= today)
+    issues.push({ field: '/date_of_birth', issue: 'must be in the past' });
+  if (body.date_of_birth && body.date_of_birth < '1900-01-01')
+    issues.push({ field: '/date_of_birth', issue: 'must be on or after 1900-01-01' });
   const doc = body.identity_document;
-  if (doc && !isCountry(doc.issuing_country)) issues.push({ field: '/identity_document/issuing_country', issue: 'is not an ISO 3166-1 alpha-2 country code' });
-  if (doc && doc.expires_on < today) issues.push({ field: '/identity_document/expires_on', issue: 'is in the past (the document has expired)' });
+  if (doc && !isCountry(doc.issuing_country))
+    issues.push({ field: '/identity_document/issuing_country', issue: 'is not an ISO 3166-1 alpha-2 country code' });
+  if (doc && doc.expires_on < today)
+    issues.push({ field: '/identity_document/expires_on', issue: 'is in the past (the document has expired)' });
   return issues;
 }
 
 /** `current` with the body applied: omitted fields keep their value, null clears. */
-function mergePersonal(current: PersonalData, body: Partial<Record<(typeof PERSONAL_FIELDS)[number], unknown>>): PersonalData {
+function mergePersonal(
+  current: PersonalData,
+  body: Partial<Record<(typeof PERSONAL_FIELDS)[number], unknown>>,
+): PersonalData {
   const next: Record<string, unknown> = { ...current };
   for (const f of PERSONAL_FIELDS) {
     if (body[f] === null) delete next[f];
@@ -103,15 +117,25 @@ async function write(
   }
   for (const f of PERSONAL_FIELDS) if (!same(opened.data[f], personal[f])) changed.push(f);
   const personalChanged = changed.some((f) => (PERSONAL_FIELDS as readonly string[]).includes(f));
-  if (personalChanged || row?.date_of_birth || opened.unreadable) Object.assign(columns, vault.seal(airlineId, personal));
+  if (personalChanged || row?.date_of_birth || opened.unreadable)
+    Object.assign(columns, vault.seal(airlineId, personal));
   if (columns.first_name !== undefined || columns.last_name !== undefined) {
-    const name = nameOf(columns.first_name === undefined ? row?.first_name : columns.first_name, columns.last_name === undefined ? row?.last_name : columns.last_name);
+    const name = nameOf(
+      columns.first_name === undefined ? row?.first_name : columns.first_name,
+      columns.last_name === undefined ? row?.last_name : columns.last_name,
+    );
     if (name !== undefined) columns.name = name;
   }
   if (target.employeeId !== null) columns.employee_id = target.employeeId;
   if (row && !changed.length && !Object.keys(columns).some((k) => k !== 'employee_id')) return { row, personal };
   const saved = row
-    ? await travellerRepo.updateProfile(trx, airlineId, row.traveller_email, columns, row.traveller_email !== target.email ? target.email : undefined)
+    ? await travellerRepo.updateProfile(
+        trx,
+        airlineId,
+        row.traveller_email,
+        columns,
+        row.traveller_email !== target.email ? target.email : undefined,
+      )
     : await travellerRepo.insertProfile(trx, airlineId, target.email, columns);
   if (changed.length) {
     await travellerRepo.insertAudit(trx, {
@@ -154,7 +178,10 @@ export async function putProfile(
       // A profile the operator made by e-mail alone becomes this employee's.
       row = holder;
     }
-    if (!row && !email) throw ApiError.validation([{ field: '/traveller_email', issue: 'is required when the employee has no traveller profile yet' }]);
+    if (!row && !email)
+      throw ApiError.validation([
+        { field: '/traveller_email', issue: 'is required when the employee has no traveller profile yet' },
+      ]);
     const opened = row ? vault.open(airlineId, sealedOf(row)) : { data: {}, unreadable: false };
     const target = { row, opened, email: email ?? row!.traveller_email, employeeId };
     const saved = await write(trx, vault, airlineId, target, body, mergePersonal(opened.data, body), actor);
@@ -163,13 +190,27 @@ export async function putProfile(
 }
 
 /** The operator's PUT /ops/v1/airlines/{airline_id}/travellers/{traveller_email} (same body and answer as before), sealed too. */
-export async function opsUpsert(db: Db, vault: TravellerVault, airlineId: string, email: string, body: Static<typeof TravellerBody>): Promise<Write> {
+export async function opsUpsert(
+  db: Db,
+  vault: TravellerVault,
+  airlineId: string,
+  email: string,
+  body: Static<typeof TravellerBody>,
+): Promise<Write> {
   return db.transaction().execute(async (trx) => {
     await travellerRepo.lockProfiles(trx, airlineId);
     const row = await travellerRepo.findByEmail(trx, airlineId, email);
     const opened = row ? vault.open(airlineId, sealedOf(row)) : { data: {}, unreadable: false };
     const target = { row, opened, email: email.toLowerCase(), employeeId: body.employee_id ?? null };
-    const saved = await write(trx, vault, airlineId, target, body, mergePersonal(opened.data, { date_of_birth: body.date_of_birth, phone_number: body.phone_number }), OPERATOR_ACTOR);
+    const saved = await write(
+      trx,
+      vault,
+      airlineId,
+      target,
+      body,
+      mergePersonal(opened.data, { date_of_birth: body.date_of_birth, phone_number: body.phone_number }),
+      OPERATOR_ACTOR,
+    );
     // The operator's answer always carries a fresh updated_at, as the upsert did before.
     if (saved.row === row) saved.row = await travellerRepo.updateProfile(trx, airlineId, row.traveller_email, {});
     return saved;
@@ -177,7 +218,12 @@ export async function opsUpsert(db: Db, vault: TravellerVault, airlineId: string
 }
 
 /** GET: the employee's profile opened; a sealed text that does not open reads as no personal fields. */
-export async function getProfile(db: Db, vault: TravellerVault, airlineId: string, employeeId: string): Promise<Write & { unreadable: boolean }> {
+export async function getProfile(
+  db: Db,
+  vault: TravellerVault,
+  airlineId: string,
+  employeeId: string,
+): Promise<Write & { unreadable: boolean }> {
   const row = await travellerRepo.findByEmployee(db, airlineId, employeeId);
   if (!row) throw ApiError.notFound('Traveller profile');
   const opened = vault.open(airlineId, sealedOf(row));

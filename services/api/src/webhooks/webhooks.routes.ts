@@ -13,7 +13,19 @@ import {
   WebhookListQuery,
 } from '@crew/contracts';
 import { webhookRepo, type Db, type WebhookDeliveryRow, type WebhookEndpointRow } from '@crew/db';
-import { ApiError, errorResponses, keysetPage, newWebhookSecret, parseSecretKey, refusedUrl, route, sealSecret, seqCursor, type Config, type RouteSpec } from '@crew/platform';
+import {
+  ApiError,
+  errorResponses,
+  keysetPage,
+  newWebhookSecret,
+  parseSecretKey,
+  refusedUrl,
+  route,
+  sealSecret,
+  seqCursor,
+  type Config,
+  type RouteSpec,
+} from '@crew/platform';
 import { principal } from '../auth/guard';
 
 const TAGS = ['Webhooks'];
@@ -28,7 +40,10 @@ export function endpointView(e: WebhookEndpointRow) {
     enabled: e.enabled,
     disabled_reason: e.disabled_reason,
     failing_since: iso(e.failing_since),
-    previous_secret_expires_at: e.previous_secret_expires_at && e.previous_secret_expires_at.getTime() > Date.now() ? e.previous_secret_expires_at.toISOString() : null,
+    previous_secret_expires_at:
+      e.previous_secret_expires_at && e.previous_secret_expires_at.getTime() > Date.now()
+        ? e.previous_secret_expires_at.toISOString()
+        : null,
     created_at: e.created_at.toISOString(),
     updated_at: e.updated_at.toISOString(),
   };
@@ -76,7 +91,10 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       tags: TAGS,
       auth: requiredScope('post', path),
       body: WebhookEndpointBody,
-      responses: { 201: { description: 'The endpoint, with its secret', schema: WebhookEndpointWithSecret }, ...errorResponses([401, 403, 422]) },
+      responses: {
+        201: { description: 'The endpoint, with its secret', schema: WebhookEndpointWithSecret },
+        ...errorResponses([401, 403, 422]),
+      },
       handler: async ({ res, body }) => {
         checkUrl(body.url);
         const secret = newWebhookSecret();
@@ -100,12 +118,21 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       auth: requiredScope('get', path),
       query: WebhookListQuery,
       responses: {
-        200: { description: 'Endpoints', schema: Type.Object({ webhooks: Type.Array(WebhookEndpoint), next_cursor: Type.Union([Type.String(), Type.Null()]) }) },
+        200: {
+          description: 'Endpoints',
+          schema: Type.Object({
+            webhooks: Type.Array(WebhookEndpoint),
+            next_cursor: Type.Union([Type.String(), Type.Null()]),
+          }),
+        },
         ...errorResponses([400, 401, 403]),
       },
       handler: async ({ res, query }) => {
         const limit = query.limit ?? 50;
-        const p = keysetPage(await webhookRepo.listEndpoints(db, principal(res).airline_id, limit + 1, seqCursor(query.cursor)), limit);
+        const p = keysetPage(
+          await webhookRepo.listEndpoints(db, principal(res).airline_id, limit + 1, seqCursor(query.cursor)),
+          limit,
+        );
         return { status: 200, body: { webhooks: p.rows.map(endpointView), next_cursor: p.next_cursor } };
       },
     }),
@@ -120,23 +147,33 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       auth: requiredScope('get', path),
       params: WebhookEndpointParams,
       responses: { 200: { description: 'The endpoint', schema: WebhookEndpoint }, ...errorResponses([401, 403, 404]) },
-      handler: async ({ res, params }) => ({ status: 200, body: endpointView(await endpointOr404(principal(res).airline_id, params.endpoint_id)) }),
+      handler: async ({ res, params }) => ({
+        status: 200,
+        body: endpointView(await endpointOr404(principal(res).airline_id, params.endpoint_id)),
+      }),
     }),
     route({
       method: 'patch',
       path: `${path}/:endpoint_id`,
       operationId: 'updateWebhookEndpoint',
-      description: 'Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order.',
+      description:
+        'Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order.',
       summary: 'Change a webhook endpoint (URL, event types, description, enabled)',
       tags: TAGS,
       auth: requiredScope('patch', path),
       params: WebhookEndpointParams,
       body: WebhookEndpointPatch,
-      responses: { 200: { description: 'The endpoint', schema: WebhookEndpoint }, ...errorResponses([401, 403, 404, 422]) },
+      responses: {
+        200: { description: 'The endpoint', schema: WebhookEndpoint },
+        ...errorResponses([401, 403, 404, 422]),
+      },
       handler: async ({ res, params, body }) => {
         if (body.url !== undefined) checkUrl(body.url);
         const reenable = body.enabled === true ? { disabled_reason: null, failing_since: null } : {};
-        const e = await webhookRepo.updateEndpoint(db, principal(res).airline_id, params.endpoint_id, { ...body, ...reenable });
+        const e = await webhookRepo.updateEndpoint(db, principal(res).airline_id, params.endpoint_id, {
+          ...body,
+          ...reenable,
+        });
         if (!e) throw ApiError.notFound('Webhook endpoint');
         return { status: 200, body: endpointView(e) };
       },
@@ -152,7 +189,8 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       params: WebhookEndpointParams,
       responses: { 204: { description: 'Deleted' }, ...errorResponses([401, 403, 404]) },
       handler: async ({ res, params }) => {
-        if (!(await webhookRepo.deleteEndpoint(db, principal(res).airline_id, params.endpoint_id))) throw ApiError.notFound('Webhook endpoint');
+        if (!(await webhookRepo.deleteEndpoint(db, principal(res).airline_id, params.endpoint_id)))
+          throw ApiError.notFound('Webhook endpoint');
         return { status: 204 };
       },
     }),
@@ -162,12 +200,16 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       operationId: 'rotateWebhookSecret',
       description:
         'Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events.',
-      summary: 'Replace the signing secret; the previous one keeps signing too for a grace period (the new secret is shown once)',
+      summary:
+        'Replace the signing secret; the previous one keeps signing too for a grace period (the new secret is shown once)',
       tags: TAGS,
       auth: requiredScope('post', path),
       params: WebhookEndpointParams,
       body: RotateSecretBody,
-      responses: { 200: { description: 'The endpoint, with its new secret', schema: WebhookEndpointWithSecret }, ...errorResponses([401, 403, 404, 422]) },
+      responses: {
+        200: { description: 'The endpoint, with its new secret', schema: WebhookEndpointWithSecret },
+        ...errorResponses([401, 403, 404, 422]),
+      },
       handler: async ({ res, params, body }) => {
         const airlineId = principal(res).airline_id;
         const current = await endpointOr404(airlineId, params.endpoint_id);
@@ -186,7 +228,8 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'post',
       path: `${path}/:endpoint_id/test`,
       operationId: 'sendWebhookTestEvent',
-      description: 'Queues a `webhook.test` event for this endpoint only, whatever it subscribes to; it is delivered, signed and listed like any other. 409 when the endpoint is disabled.',
+      description:
+        'Queues a `webhook.test` event for this endpoint only, whatever it subscribes to; it is delivered, signed and listed like any other. 409 when the endpoint is disabled.',
       summary: 'Send a webhook.test event to this endpoint (whatever it subscribes to)',
       tags: TAGS,
       auth: requiredScope('post', path),
@@ -194,7 +237,10 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       responses: {
         202: {
           description: 'The test event was queued for delivery',
-          schema: Type.Object({ event_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false, title: 'WebhookTestQueued' }),
+          schema: Type.Object(
+            { event_id: Type.String({ format: 'uuid' }) },
+            { additionalProperties: false, title: 'WebhookTestQueued' },
+          ),
         },
         ...errorResponses([401, 403, 404, 409]),
       },
@@ -224,13 +270,22 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       params: WebhookEndpointParams,
       query: WebhookDeliveryQuery,
       responses: {
-        200: { description: 'Deliveries', schema: Type.Object({ deliveries: Type.Array(WebhookDelivery), next_cursor: Type.Union([Type.String(), Type.Null()]) }) },
+        200: {
+          description: 'Deliveries',
+          schema: Type.Object({
+            deliveries: Type.Array(WebhookDelivery),
+            next_cursor: Type.Union([Type.String(), Type.Null()]),
+          }),
+        },
         ...errorResponses([400, 401, 403, 404]),
       },
       handler: async ({ res, params, query }) => {
         await endpointOr404(principal(res).airline_id, params.endpoint_id);
         const limit = query.limit ?? 50;
-        const p = keysetPage(await webhookRepo.listDeliveries(db, params.endpoint_id, limit + 1, seqCursor(query.cursor), query.status), limit);
+        const p = keysetPage(
+          await webhookRepo.listDeliveries(db, params.endpoint_id, limit + 1, seqCursor(query.cursor), query.status),
+          limit,
+        );
         return { status: 200, body: { deliveries: p.rows.map(deliveryView), next_cursor: p.next_cursor } };
       },
     }),
@@ -238,16 +293,24 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'post',
       path: `${path}/:endpoint_id/deliveries/:delivery_id/redeliver`,
       operationId: 'redeliverWebhook',
-      description: 'Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept.',
+      description:
+        'Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept.',
       summary: 'Send a delivery again now (same event id), with a fresh attempt budget',
       tags: TAGS,
       auth: requiredScope('post', path),
       params: WebhookDeliveryParams,
-      responses: { 202: { description: 'The delivery, PENDING again', schema: WebhookDelivery }, ...errorResponses([401, 403, 404]) },
+      responses: {
+        202: { description: 'The delivery, PENDING again', schema: WebhookDelivery },
+        ...errorResponses([401, 403, 404]),
+      },
       handler: async ({ res, params }) => {
         await endpointOr404(principal(res).airline_id, params.endpoint_id);
-        if (!(await webhookRepo.redeliver(db, params.endpoint_id, params.delivery_id))) throw ApiError.notFound('Webhook delivery');
-        return { status: 202, body: deliveryView((await webhookRepo.findDelivery(db, params.endpoint_id, params.delivery_id))!) };
+        if (!(await webhookRepo.redeliver(db, params.endpoint_id, params.delivery_id)))
+          throw ApiError.notFound('Webhook delivery');
+        return {
+          status: 202,
+          body: deliveryView((await webhookRepo.findDelivery(db, params.endpoint_id, params.delivery_id))!),
+        };
       },
     }),
   ];

@@ -35,7 +35,8 @@ export interface ChangeRequest {
 }
 
 /** Local wall-clock times as Duffel sends them (`YYYY-MM-DDTHH:MM:SS`), moved by whole minutes. */
-const shiftLocal = (local: string, minutes: number) => new Date(Date.parse(`${local.slice(0, 19)}Z`) + minutes * 60_000).toISOString().slice(0, 19);
+const shiftLocal = (local: string, minutes: number) =>
+  new Date(Date.parse(`${local.slice(0, 19)}Z`) + minutes * 60_000).toISOString().slice(0, 19);
 
 export class DuffelChangeSim {
   private readonly accounts = new Map<string, ChangeAccount>();
@@ -66,16 +67,27 @@ export class DuffelChangeSim {
   }
 
   createWebhook(token: string, body: { url?: unknown; events?: unknown }) {
-    if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url)) throw validation('url', 'url must be an http(s) URL');
-    if (!Array.isArray(body.events) || body.events.length === 0 || !body.events.every((e) => typeof e === 'string')) throw validation('events', 'events must list event types');
-    const hook: SimWebhook = { id: this.id('sev'), url: body.url, events: body.events, secret: randomBytes(24).toString('base64url'), active: true, created_at: this.stamp() };
+    if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))
+      throw validation('url', 'url must be an http(s) URL');
+    if (!Array.isArray(body.events) || body.events.length === 0 || !body.events.every((e) => typeof e === 'string'))
+      throw validation('events', 'events must list event types');
+    const hook: SimWebhook = {
+      id: this.id('sev'),
+      url: body.url,
+      events: body.events,
+      secret: randomBytes(24).toString('base64url'),
+      active: true,
+      created_at: this.stamp(),
+    };
     this.account(token).webhooks.push(hook);
     return { ...hook, updated_at: hook.created_at, live_mode: token.startsWith('duffel_live_') };
   }
 
   list(token: string, orderId: string): AirlineInitiatedChange[] {
     this.sim.getOrder(token, orderId);
-    return [...this.account(token).changes.values()].filter((c) => c.order_id === orderId).map((c) => structuredClone(c));
+    return [...this.account(token).changes.values()]
+      .filter((c) => c.order_id === orderId)
+      .map((c) => structuredClone(c));
   }
 
   get(token: string, id: string): AirlineInitiatedChange {
@@ -87,7 +99,14 @@ export class DuffelChangeSim {
   accept(token: string, id: string): AirlineInitiatedChange {
     const change = this.account(token).changes.get(id);
     if (!change) throw notFound();
-    if (change.action_taken !== null) throw new DuffelSimError(422, 'invalid_state_error', 'already_actioned', 'Already actioned', `This change was already ${change.action_taken}`);
+    if (change.action_taken !== null)
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'already_actioned',
+        'Already actioned',
+        `This change was already ${change.action_taken}`,
+      );
     const order = this.sim.account(token).orders.get(change.order_id);
     if (!order) throw notFound();
     order.slices = structuredClone(change.added);
@@ -110,7 +129,12 @@ export class DuffelChangeSim {
       segment.departing_at = shiftLocal(segment.departing_at, shift);
       segment.arriving_at = shiftLocal(segment.arriving_at, shift + (request.extend_minutes ?? 0));
       if (request.flight_number) segment.marketing_carrier_flight_number = request.flight_number;
-      if (request.destination) segment.destination = { ...segment.destination, iata_code: request.destination, id: `arp_${request.destination.toLowerCase()}` };
+      if (request.destination)
+        segment.destination = {
+          ...segment.destination,
+          iata_code: request.destination,
+          id: `arp_${request.destination.toLowerCase()}`,
+        };
     }
     const at = this.stamp();
     const change: AirlineInitiatedChange = {
@@ -134,7 +158,11 @@ export class DuffelChangeSim {
    * Sends the event naming the change to the token's active webhooks that take it, signed as Duffel signs
    * (`X-Duffel-Signature: t=…,v1=hex(HMAC-SHA256(secret, "t.body"))`); answers each delivery's HTTP status.
    */
-  async deliver(token: string, change: AirlineInitiatedChange, options: { badSignature?: boolean; rebase?: string } = {}): Promise<Array<{ url: string; status: number }>> {
+  async deliver(
+    token: string,
+    change: AirlineInitiatedChange,
+    options: { badSignature?: boolean; rebase?: string } = {},
+  ): Promise<Array<{ url: string; status: number }>> {
     const type = 'order.airline_initiated_change_detected';
     const results: Array<{ url: string; status: number }> = [];
     for (const hook of this.account(token).webhooks.filter((h) => h.active && h.events.includes(type))) {

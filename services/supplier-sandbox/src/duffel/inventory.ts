@@ -3,7 +3,15 @@
  * zones as the sandbox's own flights), typed with `@duffel/api`'s own types so a drift of Duffel's shapes
  * fails the type check. Times are local without offset, as Duffel sends them, next to each airport's zone.
  */
-import type { Airline, Airport, CabinClass, Offer, OfferSliceSegment, OfferRequestSlice, FlightsConditions } from '@duffel/api/types';
+import type {
+  Airline,
+  Airport,
+  CabinClass,
+  Offer,
+  OfferSliceSegment,
+  OfferRequestSlice,
+  FlightsConditions,
+} from '@duffel/api/types';
 import { findAirport } from '../airports';
 import { CARRIERS, findCarrier, flightOffersFor, type OfferContent } from '../flights';
 import { hash32 } from '../random';
@@ -54,12 +62,15 @@ export function airportOf(code: string): Airport & { type: 'airport' } {
 /** `2025-07-01T09:05:00+02:00` → `2025-07-01T09:05:00`: the sandbox's times already carry local wall time. */
 const local = (iso: string) => iso.slice(0, 19);
 
-const duration = (minutes: number) => `PT${String(Math.floor(minutes / 60)).padStart(2, '0')}H${String(minutes % 60).padStart(2, '0')}M`;
+const duration = (minutes: number) =>
+  `PT${String(Math.floor(minutes / 60)).padStart(2, '0')}H${String(minutes % 60).padStart(2, '0')}M`;
 
 function conditions(cabin: Cabin, currency: string): FlightsConditions {
   const premium = cabin === 'BUSINESS' || cabin === 'FIRST';
   return {
-    refund_before_departure: premium ? { allowed: true, penalty_amount: '0.00', penalty_currency: currency } : { allowed: false, penalty_amount: null, penalty_currency: null },
+    refund_before_departure: premium
+      ? { allowed: true, penalty_amount: '0.00', penalty_currency: currency }
+      : { allowed: false, penalty_amount: null, penalty_currency: null },
     change_before_departure: { allowed: true, penalty_amount: premium ? '0.00' : '60.00', penalty_currency: currency },
   };
 }
@@ -82,14 +93,20 @@ function operatingCarrier(content: OfferContent, index: number): string {
 export function draftsFor(from: string, to: string, date: string, cabin: Cabin, maxConnections: number): OfferDraft[] {
   const cabinClass = cabin.toLowerCase() as CabinClass;
   const direct = flightOffersFor(from, to, date).filter((o) => o.cabin === cabin);
-  const drafts: OfferDraft[] = direct.map((content, i) => ({ segments: [{ content, operating: operatingCarrier(content, i) }], cabin: cabinClass, usd: content.price.amount }));
+  const drafts: OfferDraft[] = direct.map((content, i) => ({
+    segments: [{ content, operating: operatingCarrier(content, i) }],
+    cabin: cabinClass,
+    usd: content.price.amount,
+  }));
   if (maxConnections < 1) return drafts;
   const hub = HUBS.find((h) => h !== from && h !== to);
   if (!hub) return drafts;
   const firstLegs = flightOffersFor(from, hub, date).filter((o) => o.cabin === cabin);
   for (const first of firstLegs.slice(0, 3)) {
     const arrives = Date.parse(first.arr_time);
-    const second = flightOffersFor(hub, to, first.arr_time.slice(0, 10)).find((o) => o.cabin === cabin && Date.parse(o.dep_time) >= arrives + 60 * 60000);
+    const second = flightOffersFor(hub, to, first.arr_time.slice(0, 10)).find(
+      (o) => o.cabin === cabin && Date.parse(o.dep_time) >= arrives + 60 * 60000,
+    );
     if (!second) continue;
     drafts.push({
       segments: [
@@ -112,7 +129,14 @@ export interface OfferIds {
 }
 
 /** A full Duffel offer from a draft, priced in the account's currency. */
-export function buildOffer(draft: OfferDraft, ids: OfferIds, slice: OfferRequestSlice, currency: string, createdAt: number, liveMode: boolean): Offer {
+export function buildOffer(
+  draft: OfferDraft,
+  ids: OfferIds,
+  slice: OfferRequestSlice,
+  currency: string,
+  createdAt: number,
+  liveMode: boolean,
+): Offer {
   const rate = CURRENCY_RATES[currency] ?? 1;
   const total = (draft.usd * rate).toFixed(2);
   const tax = (draft.usd * rate * 0.18).toFixed(2);
@@ -165,7 +189,11 @@ export function buildOffer(draft: OfferDraft, ids: OfferIds, slice: OfferRequest
     passengers: [{ id: ids.passengerId, type: 'adult', age: null, fare_type: null }],
     passenger_identity_documents_required: false,
     supported_passenger_identity_document_types: ['passport'],
-    payment_requirements: { requires_instant_payment: false, payment_required_by: null, price_guarantee_expires_at: null },
+    payment_requirements: {
+      requires_instant_payment: false,
+      payment_required_by: null,
+      price_guarantee_expires_at: null,
+    },
     private_fares: [],
     available_services: [],
     partial: false,
@@ -180,9 +208,16 @@ export function buildOffer(draft: OfferDraft, ids: OfferIds, slice: OfferRequest
         duration: duration(Math.round((Date.parse(last.arr_time) - Date.parse(first.dep_time)) / 60000)),
         fare_brand_name: cabin === 'ECONOMY' ? 'Basic' : 'Flex',
         segments,
-        conditions: { ...conditions(cabin, currency), advance_seat_selection: cabin !== 'ECONOMY', priority_boarding: cabin !== 'ECONOMY', priority_check_in: cabin !== 'ECONOMY' },
+        conditions: {
+          ...conditions(cabin, currency),
+          advance_seat_selection: cabin !== 'ECONOMY',
+          priority_boarding: cabin !== 'ECONOMY',
+          priority_check_in: cabin !== 'ECONOMY',
+        },
         ngs_shelf: null,
-        comparison_key: String(hash32(draft.segments.map((s) => s.content.flight_number + s.content.dep_time).join('|'))),
+        comparison_key: String(
+          hash32(draft.segments.map((s) => s.content.flight_number + s.content.dep_time).join('|')),
+        ),
       },
     ],
   };

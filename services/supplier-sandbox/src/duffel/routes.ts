@@ -9,42 +9,92 @@ import type { Airline, CreateOfferRequest, CreateOrder, Offer, OfferRequest, Ord
 import type { Withholder } from '../routes';
 import { AIRLINES } from './inventory';
 import { changesOf } from './changes';
-import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelFault, type DuffelSim, DuffelSimError, notFound, validation, type DuffelOperation, type SimCancellation } from './sim';
+import {
+  DUFFEL_OPERATIONS,
+  DUFFEL_OUTCOMES,
+  type DuffelFault,
+  type DuffelSim,
+  DuffelSimError,
+  notFound,
+  validation,
+  type DuffelOperation,
+  type SimCancellation,
+} from './sim';
 import { staysControlRoutes, staysRoutes } from './stays-routes';
 import { one, page } from './envelope';
 
 /** One operation's answer; `fault` is the fault armed for this call, for outcomes the operation itself plays (no_availability). */
 export type Handler = (req: Request, token: string, fault?: DuffelFault) => { status: number; body: unknown };
-export type DuffelOp = (operation: DuffelOperation, handler: Handler) => (req: Request, res: Response, next: NextFunction) => Promise<void>;
+export type DuffelOp = (
+  operation: DuffelOperation,
+  handler: Handler,
+) => (req: Request, res: Response, next: NextFunction) => Promise<void>;
 
 /** Duffel answers errors as `{errors: [...], meta: {status, request_id}}`. */
 function sendError(res: Response, err: DuffelSimError): void {
   for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
   res.status(err.status).json({
-    errors: [{ type: err.type, code: err.code, title: err.title, message: err.message, documentation_url: `https://duffel.com/docs/api/overview/response-handling#${err.code}` }],
+    errors: [
+      {
+        type: err.type,
+        code: err.code,
+        title: err.title,
+        message: err.message,
+        documentation_url: `https://duffel.com/docs/api/overview/response-handling#${err.code}`,
+      },
+    ],
     meta: { status: err.status, request_id: randomUUID() },
   });
 }
 
 function bearer(req: Request, sim: DuffelSim): string {
   const match = /^Bearer (duffel_(?:test|live)_[A-Za-z0-9_\-=.]+)$/.exec(req.headers.authorization ?? '');
-  if (!match?.[1]) throw new DuffelSimError(401, 'authentication_error', 'invalid_authorization_header', 'Unauthorized', 'The Authorization header must be `Bearer <your access token>`');
-  if (sim.isRefused(match[1])) throw new DuffelSimError(401, 'authentication_error', 'access_token_not_found', 'Unauthorized', 'The access token was not recognised');
-  if (req.headers['duffel-version'] !== 'v2') throw new DuffelSimError(400, 'invalid_request_error', 'unsupported_version', 'Unsupported version', 'Send the Duffel-Version header (v2)');
+  if (!match?.[1])
+    throw new DuffelSimError(
+      401,
+      'authentication_error',
+      'invalid_authorization_header',
+      'Unauthorized',
+      'The Authorization header must be `Bearer <your access token>`',
+    );
+  if (sim.isRefused(match[1]))
+    throw new DuffelSimError(
+      401,
+      'authentication_error',
+      'access_token_not_found',
+      'Unauthorized',
+      'The access token was not recognised',
+    );
+  if (req.headers['duffel-version'] !== 'v2')
+    throw new DuffelSimError(
+      400,
+      'invalid_request_error',
+      'unsupported_version',
+      'Unsupported version',
+      'Send the Duffel-Version header (v2)',
+    );
   return match[1];
 }
 
 function rateLimited(retryAfterS: number): DuffelSimError {
   // Duffel's window reset is wall-clock (an HTTP date), whatever the simulation's clock says.
   const reset = new Date(Date.now() + retryAfterS * 1000).toUTCString();
-  return new DuffelSimError(429, 'rate_limit_error', 'rate_limit_exceeded', 'Rate limit exceeded', 'Too many requests; wait for the rate limit window to reset', {
-    'ratelimit-limit': '60',
-    'ratelimit-remaining': '0',
-    'ratelimit-reset': reset,
-  });
+  return new DuffelSimError(
+    429,
+    'rate_limit_error',
+    'rate_limit_exceeded',
+    'Rate limit exceeded',
+    'Too many requests; wait for the rate limit window to reset',
+    {
+      'ratelimit-limit': '60',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': reset,
+    },
+  );
 }
 
-const serverError = () => new DuffelSimError(500, 'api_error', 'internal_server_error', 'Internal server error', 'Something went wrong');
+const serverError = () =>
+  new DuffelSimError(500, 'api_error', 'internal_server_error', 'Internal server error', 'Something went wrong');
 
 /** Offer the fault touches (price_moved, offer_gone): named in the path or the order's selected offer. */
 function offerIdOf(req: Request): string | undefined {
@@ -71,9 +121,21 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
           if (fault.after_effect) handler(req, token, fault);
           throw serverError();
         case 'insufficient_balance':
-          throw new DuffelSimError(422, 'invalid_state_error', 'insufficient_balance', 'Insufficient balance', 'Your Duffel balance does not cover this payment');
+          throw new DuffelSimError(
+            422,
+            'invalid_state_error',
+            'insufficient_balance',
+            'Insufficient balance',
+            'Your Duffel balance does not cover this payment',
+          );
         case 'cancel_refused':
-          throw new DuffelSimError(422, 'airline_error', 'order_not_cancellable', 'Order cannot be cancelled', 'The airline does not allow this order to be cancelled');
+          throw new DuffelSimError(
+            422,
+            'airline_error',
+            'order_not_cancellable',
+            'Order cannot be cancelled',
+            'The airline does not allow this order to be cancelled',
+          );
         case 'offer_gone':
           if (offerId) sim.markGone(token, offerId);
           break;
@@ -113,7 +175,10 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   router.post(
     '/air/offer_requests',
     op('offer_requests.create', (req, token) => {
-      const created: OfferRequest = sim.createOfferRequest(token, ((req.body as { data?: CreateOfferRequest }).data ?? {}) as CreateOfferRequest);
+      const created: OfferRequest = sim.createOfferRequest(
+        token,
+        ((req.body as { data?: CreateOfferRequest }).data ?? {}) as CreateOfferRequest,
+      );
       // return_offers=false leaves the offers to be listed separately, as Duffel does.
       const body = req.query.return_offers === 'false' ? { ...created, offers: [] } : created;
       return { status: 201, body: one(body) };
@@ -125,7 +190,10 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   );
   router.post(
     '/air/orders',
-    op('orders.create', (req, token) => ({ status: 201, body: one<Order>(sim.createOrder(token, ((req.body as { data?: CreateOrder }).data ?? {}) as CreateOrder)) })),
+    op('orders.create', (req, token) => ({
+      status: 201,
+      body: one<Order>(sim.createOrder(token, ((req.body as { data?: CreateOrder }).data ?? {}) as CreateOrder)),
+    })),
   );
   router.get(
     '/air/orders',
@@ -149,12 +217,20 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   );
   router.post(
     '/air/order_cancellations/:id/actions/confirm',
-    op('order_cancellations.confirm', (req, token) => ({ status: 200, body: one<SimCancellation>(sim.confirmCancellation(token, String(req.params.id))) })),
+    op('order_cancellations.confirm', (req, token) => ({
+      status: 200,
+      body: one<SimCancellation>(sim.confirmCancellation(token, String(req.params.id))),
+    })),
   );
 
   router.post(
     '/air/webhooks',
-    op('webhooks.create', (req, token) => ({ status: 201, body: one(changesOf(sim).createWebhook(token, (req.body as { data?: { url?: unknown; events?: unknown } }).data ?? {})) })),
+    op('webhooks.create', (req, token) => ({
+      status: 201,
+      body: one(
+        changesOf(sim).createWebhook(token, (req.body as { data?: { url?: unknown; events?: unknown } }).data ?? {}),
+      ),
+    })),
   );
   router.get(
     '/air/airline_initiated_changes',
@@ -165,11 +241,17 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   );
   router.get(
     '/air/airline_initiated_changes/:id',
-    op('airline_initiated_changes.get', (req, token) => ({ status: 200, body: one(changesOf(sim).get(token, String(req.params.id))) })),
+    op('airline_initiated_changes.get', (req, token) => ({
+      status: 200,
+      body: one(changesOf(sim).get(token, String(req.params.id))),
+    })),
   );
   router.post(
     '/air/airline_initiated_changes/:id/actions/accept',
-    op('airline_initiated_changes.accept', (req, token) => ({ status: 200, body: one(changesOf(sim).accept(token, String(req.params.id))) })),
+    op('airline_initiated_changes.accept', (req, token) => ({
+      status: 200,
+      body: one(changesOf(sim).accept(token, String(req.params.id))),
+    })),
   );
   staysRoutes(router, op, sim.stays);
 
@@ -177,7 +259,18 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof DuffelSimError) return sendError(res, err);
     const parse = (err as { type?: unknown }).type === 'entity.parse.failed';
-    sendError(res, parse ? new DuffelSimError(400, 'invalid_request_error', 'malformed_json', 'Malformed JSON', 'The request body is not JSON') : serverError());
+    sendError(
+      res,
+      parse
+        ? new DuffelSimError(
+            400,
+            'invalid_request_error',
+            'malformed_json',
+            'Malformed JSON',
+            'The request body is not JSON',
+          )
+        : serverError(),
+    );
   });
   return router;
 }
@@ -189,13 +282,16 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
 export function duffelControlRouter(sim: DuffelSim): Router {
   const router = express.Router();
   router.use(express.json());
-  const bad = (res: Response, issue: string) => res.status(422).json({ error: { code: 'VALIDATION_FAILED', message: issue } });
+  const bad = (res: Response, issue: string) =>
+    res.status(422).json({ error: { code: 'VALIDATION_FAILED', message: issue } });
 
   router.post('/faults', (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     if (typeof b.token !== 'string') return bad(res, 'token is required');
-    if (!DUFFEL_OPERATIONS.includes(b.operation as DuffelOperation)) return bad(res, `operation must be one of ${DUFFEL_OPERATIONS.join(', ')}`);
-    if (!DUFFEL_OUTCOMES.includes(b.outcome as (typeof DUFFEL_OUTCOMES)[number])) return bad(res, `outcome must be one of ${DUFFEL_OUTCOMES.join(', ')}`);
+    if (!DUFFEL_OPERATIONS.includes(b.operation as DuffelOperation))
+      return bad(res, `operation must be one of ${DUFFEL_OPERATIONS.join(', ')}`);
+    if (!DUFFEL_OUTCOMES.includes(b.outcome as (typeof DUFFEL_OUTCOMES)[number]))
+      return bad(res, `outcome must be one of ${DUFFEL_OUTCOMES.join(', ')}`);
     const fault = sim.armFault(b.token, {
       operation: b.operation as DuffelOperation,
       outcome: b.outcome as (typeof DUFFEL_OUTCOMES)[number],
@@ -206,7 +302,9 @@ export function duffelControlRouter(sim: DuffelSim): Router {
     });
     return res.status(201).json(fault);
   });
-  router.get('/calls', (req, res) => res.json({ calls: sim.callCounts(typeof req.query.token === 'string' ? req.query.token : undefined) }));
+  router.get('/calls', (req, res) =>
+    res.json({ calls: sim.callCounts(typeof req.query.token === 'string' ? req.query.token : undefined) }),
+  );
   router.post('/refused-tokens', (req, res) => {
     const token = (req.body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') return bad(res, 'token is required');
@@ -215,7 +313,8 @@ export function duffelControlRouter(sim: DuffelSim): Router {
   });
   router.post('/accounts', (req, res) => {
     const { token, currency } = (req.body ?? {}) as { token?: unknown; currency?: unknown };
-    if (typeof token !== 'string' || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return bad(res, 'token and a 3-letter currency are required');
+    if (typeof token !== 'string' || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+      return bad(res, 'token and a 3-letter currency are required');
     sim.setCurrency(token, currency);
     return res.status(204).end();
   });
@@ -226,7 +325,8 @@ export function duffelControlRouter(sim: DuffelSim): Router {
   // An airline changes an order: the change is recorded and its signed event sent to the token's webhooks.
   router.post('/airline-changes', async (req, res, next) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof b.token !== 'string' || typeof b.order_id !== 'string') return bad(res, 'token and order_id are required');
+    if (typeof b.token !== 'string' || typeof b.order_id !== 'string')
+      return bad(res, 'token and order_id are required');
     const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
     try {
       const change = changesOf(sim).create(b.token, {
@@ -237,10 +337,16 @@ export function duffelControlRouter(sim: DuffelSim): Router {
         ...(typeof b.destination === 'string' ? { destination: b.destination } : {}),
       });
       const deliveries =
-        b.deliver === false ? [] : await changesOf(sim).deliver(b.token, change, { badSignature: b.bad_signature === true, ...(typeof b.rebase === 'string' ? { rebase: b.rebase } : {}) });
+        b.deliver === false
+          ? []
+          : await changesOf(sim).deliver(b.token, change, {
+              badSignature: b.bad_signature === true,
+              ...(typeof b.rebase === 'string' ? { rebase: b.rebase } : {}),
+            });
       return res.status(201).json({ change, deliveries });
     } catch (err) {
-      if (err instanceof DuffelSimError) return res.status(err.status).json({ error: { code: err.code, message: err.message } });
+      if (err instanceof DuffelSimError)
+        return res.status(err.status).json({ error: { code: err.code, message: err.message } });
       return next(err);
     }
   });

@@ -47,7 +47,16 @@ export const DUFFEL_OPERATIONS = [
 ] as const;
 export type DuffelOperation = (typeof DUFFEL_OPERATIONS)[number];
 
-export const DUFFEL_OUTCOMES = ['timeout', 'error', 'rate_limited', 'offer_gone', 'price_moved', 'cancel_refused', 'insufficient_balance', 'no_availability'] as const;
+export const DUFFEL_OUTCOMES = [
+  'timeout',
+  'error',
+  'rate_limited',
+  'offer_gone',
+  'price_moved',
+  'cancel_refused',
+  'insufficient_balance',
+  'no_availability',
+] as const;
 export type DuffelOutcome = (typeof DUFFEL_OUTCOMES)[number];
 
 export interface DuffelFault {
@@ -188,16 +197,31 @@ export class DuffelSim {
     ) {
       throw validation('slices', 'The simulation takes one slice with IATA airport codes and a departure_date');
     }
-    if (!Array.isArray(body.passengers) || body.passengers.length !== 1) throw validation('passengers', 'The simulation takes exactly one passenger');
+    if (!Array.isArray(body.passengers) || body.passengers.length !== 1)
+      throw validation('passengers', 'The simulation takes exactly one passenger');
     const account = this.account(token);
     const cabin = (body.cabin_class ?? 'economy').toUpperCase() as Cabin;
     const live = token.startsWith('duffel_live_');
     const createdAt = this.now();
     const requestId = this.id('orq');
     const passengerId = this.id('pas');
-    const requestSlice = { origin: { iata_code: slice.origin }, destination: { iata_code: slice.destination } } as OfferRequest['slices'][number];
-    const offers = draftsFor(slice.origin, slice.destination, slice.departure_date, cabin, body.max_connections ?? 1).map((draft) => {
-      const ids = { offerId: this.id('off'), passengerId, sliceId: this.id('sli'), segmentIds: draft.segments.map(() => this.id('seg')) };
+    const requestSlice = {
+      origin: { iata_code: slice.origin },
+      destination: { iata_code: slice.destination },
+    } as OfferRequest['slices'][number];
+    const offers = draftsFor(
+      slice.origin,
+      slice.destination,
+      slice.departure_date,
+      cabin,
+      body.max_connections ?? 1,
+    ).map((draft) => {
+      const ids = {
+        offerId: this.id('off'),
+        passengerId,
+        sliceId: this.id('sli'),
+        segmentIds: draft.segments.map(() => this.id('seg')),
+      };
       const offer = buildOffer(draft, ids, requestSlice, account.currency, createdAt, live);
       account.offers.set(offer.id, { offer, gone: false });
       return offer;
@@ -209,7 +233,17 @@ export class DuffelSim {
       created_at: new Date(createdAt).toISOString(),
       cabin_class: body.cabin_class ?? 'economy',
       passengers: [{ id: passengerId, type: 'adult' }],
-      slices: first ? [{ departure_date: slice.departure_date, origin: first.origin, origin_type: 'airport', destination: first.destination, destination_type: 'airport' }] : [],
+      slices: first
+        ? [
+            {
+              departure_date: slice.departure_date,
+              origin: first.origin,
+              origin_type: 'airport',
+              destination: first.destination,
+              destination_type: 'airport',
+            },
+          ]
+        : [],
       offers: offers.map(({ available_services: _services, ...rest }) => rest),
     };
   }
@@ -241,17 +275,30 @@ export class DuffelSim {
     if (!held) throw notFound();
     const { offer } = held;
     if (held.gone || this.now() >= Date.parse(offer.expires_at)) {
-      throw new DuffelSimError(422, 'invalid_state_error', 'offer_no_longer_available', 'Offer no longer available', 'The selected offer is no longer available; please search again');
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'offer_no_longer_available',
+        'Offer no longer available',
+        'The selected offer is no longer available; please search again',
+      );
     }
     if (body.type !== 'instant') throw validation('type', 'The simulation only takes instant orders');
     const payment = body.payments?.[0];
     if (!payment || payment.type !== 'balance') throw validation('payments', 'Pay instant orders from the balance');
     if (payment.currency !== offer.total_currency || Number(payment.amount) !== Number(offer.total_amount)) {
-      throw new DuffelSimError(422, 'invalid_state_error', 'price_changed', 'Price changed', `The offer now costs ${offer.total_amount} ${offer.total_currency}`);
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'price_changed',
+        'Price changed',
+        `The offer now costs ${offer.total_amount} ${offer.total_currency}`,
+      );
     }
     const passenger = body.passengers?.[0];
     const expected = offer.passengers[0]?.id;
-    if (!passenger || body.passengers.length !== 1 || passenger.id !== expected) throw validation('passengers', `Name the offer's passenger ${expected}`);
+    if (!passenger || body.passengers.length !== 1 || passenger.id !== expected)
+      throw validation('passengers', `Name the offer's passenger ${expected}`);
     for (const field of ['given_name', 'family_name', 'born_on', 'email', 'phone_number', 'title', 'gender'] as const) {
       if (!passenger[field]) throw validation(`passengers[0].${field}`, `${field} is required`);
     }
@@ -322,10 +369,19 @@ export class DuffelSim {
 
   /** Ticketing: the e-ticket is issued after the order, as airlines do. */
   private withDocuments(order: Order): Order {
-    if ((order.documents ?? []).length === 0 && this.now() >= Date.parse(order.created_at) + (this.options.ticketingDelayMs ?? 0)) {
+    if (
+      (order.documents ?? []).length === 0 &&
+      this.now() >= Date.parse(order.created_at) + (this.options.ticketingDelayMs ?? 0)
+    ) {
       const prefix = String(1 + (Number.parseInt(order.owner.id.slice(-3), 10) % 900)).padStart(3, '0');
       const serial = String(Number.parseInt(order.id.slice(-8), 36) % 1e10).padStart(10, '0');
-      order.documents = [{ type: 'electronic_ticket', unique_identifier: `${prefix}${serial}`, passenger_ids: order.passengers.map((p) => p.id) }];
+      order.documents = [
+        {
+          type: 'electronic_ticket',
+          unique_identifier: `${prefix}${serial}`,
+          passenger_ids: order.passengers.map((p) => p.id),
+        },
+      ];
     }
     return structuredClone(order);
   }
@@ -339,14 +395,25 @@ export class DuffelSim {
   /** Orders, optionally narrowed to those whose every passenger has one of the names (`given family`). */
   listOrders(token: string, names: string[]): Order[] {
     const wanted = names.map((n) => n.trim().toLowerCase());
-    return this.orders(token).filter((o) => wanted.length === 0 || o.passengers.every((p) => wanted.includes(`${p.given_name} ${p.family_name}`.toLowerCase())));
+    return this.orders(token).filter(
+      (o) =>
+        wanted.length === 0 ||
+        o.passengers.every((p) => wanted.includes(`${p.given_name} ${p.family_name}`.toLowerCase())),
+    );
   }
 
   createCancellation(token: string, orderId: string): SimCancellation {
     const account = this.account(token);
     const order = account.orders.get(orderId);
     if (!order) throw notFound();
-    if (order.cancelled_at) throw new DuffelSimError(422, 'invalid_state_error', 'already_cancelled', 'Order already cancelled', 'This order has already been cancelled');
+    if (order.cancelled_at)
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'already_cancelled',
+        'Order already cancelled',
+        'This order has already been cancelled',
+      );
     const refundable = order.conditions.refund_before_departure?.allowed === true;
     const now = this.now();
     const quote: SimCancellation = {
@@ -384,8 +451,21 @@ export class DuffelSim {
     const order = account.orders.get(quote.order_id);
     if (!order) throw notFound();
     if (quote.confirmed_at || order.cancelled_at)
-      throw new DuffelSimError(422, 'invalid_state_error', 'already_cancelled', 'Order already cancelled', 'This order has already been cancelled');
-    if (this.now() >= Date.parse(quote.expires_at)) throw new DuffelSimError(422, 'invalid_state_error', 'order_cancellation_expired', 'Quote expired', 'The cancellation quote has expired');
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'already_cancelled',
+        'Order already cancelled',
+        'This order has already been cancelled',
+      );
+    if (this.now() >= Date.parse(quote.expires_at))
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'order_cancellation_expired',
+        'Quote expired',
+        'The cancellation quote has expired',
+      );
     const at = new Date(this.now()).toISOString();
     quote.confirmed_at = at;
     order.cancelled_at = at;
@@ -396,6 +476,14 @@ export class DuffelSim {
   }
 }
 
-export const notFound = () => new DuffelSimError(404, 'invalid_request_error', 'not_found', 'Not found', 'The resource you are trying to access does not exist');
+export const notFound = () =>
+  new DuffelSimError(
+    404,
+    'invalid_request_error',
+    'not_found',
+    'Not found',
+    'The resource you are trying to access does not exist',
+  );
 
-export const validation = (field: string, message: string) => new DuffelSimError(422, 'validation_error', 'validation_required', `Invalid ${field}`, message);
+export const validation = (field: string, message: string) =>
+  new DuffelSimError(422, 'validation_error', 'validation_required', `Invalid ${field}`, message);

@@ -26,9 +26,31 @@ export interface SimAccommodation {
 
 /** Hand-written properties: the ones the adapter and booking tests name. */
 const NAMED: readonly SimAccommodation[] = [
-  { id: 'acc_0000AgZitpOhSLHRcrew01', name: 'Heathrow Crew Court', airport: 'LHR', chain: 'Crewline Hotels', currency: 'GBP', weekday: 150, weekend: 120, tax: 0.2, dLat: 0.01, dLon: -0.02 },
+  {
+    id: 'acc_0000AgZitpOhSLHRcrew01',
+    name: 'Heathrow Crew Court',
+    airport: 'LHR',
+    chain: 'Crewline Hotels',
+    currency: 'GBP',
+    weekday: 150,
+    weekend: 120,
+    tax: 0.2,
+    dLat: 0.01,
+    dLon: -0.02,
+  },
   // A second Heathrow property, so a search near one airport has a choice (and a page to turn).
-  { id: 'acc_0000AgZitpOhSLHRcrew02', name: 'Bath Road Aparthotel', airport: 'LHR', chain: 'Layover Lodges', currency: 'GBP', weekday: 140, weekend: 115, tax: 0.2, dLat: 0.02, dLon: 0.03 },
+  {
+    id: 'acc_0000AgZitpOhSLHRcrew02',
+    name: 'Bath Road Aparthotel',
+    airport: 'LHR',
+    chain: 'Layover Lodges',
+    currency: 'GBP',
+    weekday: 140,
+    weekend: 115,
+    tax: 0.2,
+    dLat: 0.02,
+    dLon: 0.03,
+  },
   {
     id: 'acc_0000AgZitpOhSJFKcrew01',
     name: 'Jamaica Bay Airport Inn',
@@ -41,8 +63,30 @@ const NAMED: readonly SimAccommodation[] = [
     dLat: 0.02,
     dLon: 0.01,
   },
-  { id: 'acc_0000AgZitpOhSCDGcrew01', name: 'Roissy Aérogare Hôtel', airport: 'CDG', chain: 'Escale', currency: 'EUR', weekday: 130, weekend: 110, tax: 0.1, dLat: -0.01, dLon: 0.02 },
-  { id: 'acc_0000AgZitpOhSFRAcrew01', name: 'Frankfurt Gateway Stay', airport: 'FRA', chain: 'Escale', currency: 'EUR', weekday: 125, weekend: 105, tax: 0.07, dLat: 0.01, dLon: 0.01 },
+  {
+    id: 'acc_0000AgZitpOhSCDGcrew01',
+    name: 'Roissy Aérogare Hôtel',
+    airport: 'CDG',
+    chain: 'Escale',
+    currency: 'EUR',
+    weekday: 130,
+    weekend: 110,
+    tax: 0.1,
+    dLat: -0.01,
+    dLon: 0.02,
+  },
+  {
+    id: 'acc_0000AgZitpOhSFRAcrew01',
+    name: 'Frankfurt Gateway Stay',
+    airport: 'FRA',
+    chain: 'Escale',
+    currency: 'EUR',
+    weekday: 125,
+    weekend: 105,
+    tax: 0.07,
+    dLat: 0.01,
+    dLon: 0.01,
+  },
 ];
 
 const CHAINS = ['Crewline Hotels', 'Escale', 'Layover Lodges'] as const;
@@ -72,7 +116,10 @@ function generated(airport: AirportInfo): SimAccommodation {
   };
 }
 
-export const STAYS_ACCOMMODATIONS: readonly SimAccommodation[] = Object.freeze([...NAMED, ...AIRPORTS.filter((a) => !NAMED.some((n) => n.airport === a.code)).map(generated)]);
+export const STAYS_ACCOMMODATIONS: readonly SimAccommodation[] = Object.freeze([
+  ...NAMED,
+  ...AIRPORTS.filter((a) => !NAMED.some((n) => n.airport === a.code)).map(generated),
+]);
 
 const BY_ID = new Map(STAYS_ACCOMMODATIONS.map((a) => [a.id, a]));
 
@@ -84,7 +131,9 @@ const RAD = Math.PI / 180;
 
 /** Great-circle distance in km between two positions. */
 export function kmBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const h = Math.sin(((lat2 - lat1) * RAD) / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(((lon2 - lon1) * RAD) / 2) ** 2;
+  const h =
+    Math.sin(((lat2 - lat1) * RAD) / 2) ** 2 +
+    Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(((lon2 - lon1) * RAD) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
 
@@ -92,7 +141,10 @@ export function kmBetween(lat1: number, lon1: number, lat2: number, lon2: number
 export function accommodationNear(latitude: number, longitude: number, radiusKm: number): SimAccommodation[] {
   return STAYS_ACCOMMODATIONS.filter((acc) => {
     const airport = findAirport(acc.airport);
-    return airport !== undefined && kmBetween(latitude, longitude, airport.lat + acc.dLat, airport.lon + acc.dLon) <= radiusKm;
+    return (
+      airport !== undefined &&
+      kmBetween(latitude, longitude, airport.lat + acc.dLat, airport.lon + acc.dLon) <= radiusKm
+    );
   }).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
@@ -117,7 +169,8 @@ export function nightlyBase(acc: SimAccommodation, night: string): number {
 
 export function nightsOf(checkIn: string, checkOut: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${checkIn}T00:00:00Z`); t < Date.parse(`${checkOut}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${checkIn}T00:00:00Z`); t < Date.parse(`${checkOut}T00:00:00Z`); t += DAY_MS)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -133,7 +186,12 @@ export function accommodationOf(acc: SimAccommodation, rooms: StaysAccommodation
     key_collection: null,
     email: null,
     location: {
-      address: { city_name: airport?.city ?? acc.airport, country_code: airport?.country ?? 'ZZ', line_one: `1 ${acc.airport} Airport Road`, postal_code: '00000' },
+      address: {
+        city_name: airport?.city ?? acc.airport,
+        country_code: airport?.country ?? 'ZZ',
+        line_one: `1 ${acc.airport} Airport Road`,
+        postal_code: '00000',
+      },
       geographic_coordinates: airport ? { latitude: airport.lat + acc.dLat, longitude: airport.lon + acc.dLon } : null,
     },
     phone_number: null,
@@ -153,24 +211,46 @@ export interface RateDraft {
 }
 
 /** The rates of a stay: pay-now and pay-at-hotel, plus a negotiated pay-now rate when the search named one. */
-export function rateDrafts(acc: SimAccommodation, checkIn: string, checkOut: string, negotiatedRateId: string | null): RateDraft[] {
+export function rateDrafts(
+  acc: SimAccommodation,
+  checkIn: string,
+  checkOut: string,
+  negotiatedRateId: string | null,
+): RateDraft[] {
   const base = nightsOf(checkIn, checkOut).reduce((sum, n) => sum + nightlyBase(acc, n), 0);
   const nights = nightsOf(checkIn, checkOut).length;
   const drafts: RateDraft[] = [
     { kind: 'pay_now', base, negotiatedRateId: null },
     { kind: 'pay_at_hotel', base: base - PAY_AT_HOTEL_DISCOUNT * nights, negotiatedRateId: null },
   ];
-  if (negotiatedRateId) drafts.push({ kind: 'negotiated', base: Math.round(base * (1 - NEGOTIATED_DISCOUNT) * 100) / 100, negotiatedRateId });
+  if (negotiatedRateId)
+    drafts.push({
+      kind: 'negotiated',
+      base: Math.round(base * (1 - NEGOTIATED_DISCOUNT) * 100) / 100,
+      negotiatedRateId,
+    });
   return drafts;
 }
 
 /** A rate as Duffel sends it: base + tax = total; a pay-at-hotel rate is all due at the accommodation. */
-export function buildRate(acc: SimAccommodation, draft: RateDraft, id: string, checkIn: string, expiresAt: string): StaysRoomRate {
+export function buildRate(
+  acc: SimAccommodation,
+  draft: RateDraft,
+  id: string,
+  checkIn: string,
+  expiresAt: string,
+): StaysRoomRate {
   const tax = Math.round(draft.base * acc.tax * 100) / 100;
   const total = cents(draft.base + tax);
   const atHotel = draft.kind === 'pay_at_hotel';
   // Free cancellation until two days before check-in (noon UTC), then nothing back.
-  const timeline: StaysRateCancellationTimeline[] = [{ before: new Date(Date.parse(`${checkIn}T12:00:00Z`) - 2 * DAY_MS).toISOString(), refund_amount: total, currency: acc.currency }];
+  const timeline: StaysRateCancellationTimeline[] = [
+    {
+      before: new Date(Date.parse(`${checkIn}T12:00:00Z`) - 2 * DAY_MS).toISOString(),
+      refund_amount: total,
+      currency: acc.currency,
+    },
+  ];
   return {
     id,
     base_amount: cents(draft.base),

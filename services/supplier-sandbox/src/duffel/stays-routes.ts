@@ -4,7 +4,14 @@
  * properties, the bookings made).
  */
 import type { Request, Response, Router } from 'express';
-import type { Places, StaysAccommodation, StaysBooking, StaysQuote, StaysSearchParams, StaysSearchResult } from '@duffel/api/types';
+import type {
+  Places,
+  StaysAccommodation,
+  StaysBooking,
+  StaysQuote,
+  StaysSearchParams,
+  StaysSearchResult,
+} from '@duffel/api/types';
 import { AIRPORTS } from '../airports';
 import type { DuffelOp } from './routes';
 import { validation } from './sim';
@@ -19,12 +26,18 @@ export function staysRoutes(router: Router, op: DuffelOp, stays: StaysSim): void
     '/stays/accommodation',
     op('stays.accommodation.list', (req) => {
       const [latitude, longitude] = [Number(req.query.latitude), Number(req.query.longitude)];
-      if (req.query.latitude === undefined || req.query.longitude === undefined || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
+      if (
+        req.query.latitude === undefined ||
+        req.query.longitude === undefined ||
+        !Number.isFinite(latitude) ||
+        !Number.isFinite(longitude)
+      ) {
         throw validation('latitude', 'latitude and longitude are required');
       }
       // Duffel's radius is in kilometres; its default is a short ride.
       const radius = req.query.radius === undefined ? 5 : Number(req.query.radius);
-      if (!Number.isFinite(radius) || radius <= 0 || radius > 100) throw validation('radius', 'radius must be between 0 and 100 km');
+      if (!Number.isFinite(radius) || radius <= 0 || radius > 100)
+        throw validation('radius', 'radius must be between 0 and 100 km');
       return {
         status: 200,
         body: page<StaysAccommodation>(
@@ -44,17 +57,27 @@ export function staysRoutes(router: Router, op: DuffelOp, stays: StaysSim): void
   );
   router.get(
     '/stays/accommodation/:id',
-    op('stays.accommodation.get', (req) => ({ status: 200, body: one<StaysAccommodation>(stays.getAccommodation(String(req.params.id))) })),
+    op('stays.accommodation.get', (req) => ({
+      status: 200,
+      body: one<StaysAccommodation>(stays.getAccommodation(String(req.params.id))),
+    })),
   );
   router.post(
     '/stays/search',
-    op('stays.search', (req, token, fault) => ({ status: 200, body: one(stays.search(token, bodyOf<StaysSearchParams>(req) as StaysSearchParams, fault?.outcome === 'no_availability')) })),
+    op('stays.search', (req, token, fault) => ({
+      status: 200,
+      body: one(
+        stays.search(token, bodyOf<StaysSearchParams>(req) as StaysSearchParams, fault?.outcome === 'no_availability'),
+      ),
+    })),
   );
   router.post(
     '/stays/search_results/:id/actions/fetch_all_rates',
     op('stays.fetch_all_rates', (req, token, fault) => ({
       status: 200,
-      body: one<StaysSearchResult>(stays.fetchAllRates(token, String(req.params.id), fault?.outcome === 'no_availability')),
+      body: one<StaysSearchResult>(
+        stays.fetchAllRates(token, String(req.params.id), fault?.outcome === 'no_availability'),
+      ),
     })),
   );
   router.post(
@@ -62,24 +85,39 @@ export function staysRoutes(router: Router, op: DuffelOp, stays: StaysSim): void
     op('stays.quotes.create', (req, token, fault) => {
       const rateId = bodyOf<{ rate_id: string }>(req).rate_id;
       if (typeof rateId !== 'string') throw validation('rate_id', 'rate_id is required');
-      return { status: 201, body: one<StaysQuote>(stays.createQuote(token, rateId, fault?.outcome === 'no_availability')) };
+      return {
+        status: 201,
+        body: one<StaysQuote>(stays.createQuote(token, rateId, fault?.outcome === 'no_availability')),
+      };
     }),
   );
   router.post(
     '/stays/bookings',
-    op('stays.bookings.create', (req, token) => ({ status: 201, body: one<StaysBooking>(stays.createBooking(token, bodyOf(req) as Parameters<StaysSim['createBooking']>[1])) })),
+    op('stays.bookings.create', (req, token) => ({
+      status: 201,
+      body: one<StaysBooking>(stays.createBooking(token, bodyOf(req) as Parameters<StaysSim['createBooking']>[1])),
+    })),
   );
   router.get(
     '/stays/bookings',
-    op('stays.bookings.list', (req, token) => ({ status: 200, body: page<StaysBooking>(stays.listBookings(token), req.query) })),
+    op('stays.bookings.list', (req, token) => ({
+      status: 200,
+      body: page<StaysBooking>(stays.listBookings(token), req.query),
+    })),
   );
   router.get(
     '/stays/bookings/:id',
-    op('stays.bookings.get', (req, token) => ({ status: 200, body: one<StaysBooking>(stays.getBooking(token, String(req.params.id))) })),
+    op('stays.bookings.get', (req, token) => ({
+      status: 200,
+      body: one<StaysBooking>(stays.getBooking(token, String(req.params.id))),
+    })),
   );
   router.post(
     '/stays/bookings/:id/actions/cancel',
-    op('stays.bookings.cancel', (req, token) => ({ status: 200, body: one<StaysBooking>(stays.cancelBooking(token, String(req.params.id))) })),
+    op('stays.bookings.cancel', (req, token) => ({
+      status: 200,
+      body: one<StaysBooking>(stays.cancelBooking(token, String(req.params.id))),
+    })),
   );
   router.get(
     '/stays/negotiated_rates',
@@ -110,10 +148,15 @@ function placesMatching(text: string): Places[] {
   }));
 }
 
-export function staysControlRoutes(router: Router, stays: StaysSim, bad: (res: Response, issue: string) => unknown): void {
+export function staysControlRoutes(
+  router: Router,
+  stays: StaysSim,
+  bad: (res: Response, issue: string) => unknown,
+): void {
   router.post('/stays/negotiated-rates', (req, res) => {
     const { token, rate_access_code: code, accommodation_ids: ids } = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof token !== 'string' || typeof code !== 'string' || !Array.isArray(ids)) return bad(res, 'token, rate_access_code and accommodation_ids are required');
+    if (typeof token !== 'string' || typeof code !== 'string' || !Array.isArray(ids))
+      return bad(res, 'token, rate_access_code and accommodation_ids are required');
     return res.status(201).json(stays.addNegotiatedRate(token, code, ids.map(String)));
   });
   router.post('/stays/sold-out', (req, res) => {

@@ -4,7 +4,15 @@
  * `reference` (the hotel's confirmation number) is absent at creation and appears on a later read, as
  * Duffel's does when the hotel confirms after the booking.
  */
-import type { StaysAccommodation, StaysBooking, StaysNegotiatedRate, StaysQuote, StaysRoomRate, StaysSearchParams, StaysSearchResult } from '@duffel/api/types';
+import type {
+  StaysAccommodation,
+  StaysBooking,
+  StaysNegotiatedRate,
+  StaysQuote,
+  StaysRoomRate,
+  StaysSearchParams,
+  StaysSearchResult,
+} from '@duffel/api/types';
 import type { Duffel } from '@duffel/api';
 import { accommodationOf, buildRate, findAccommodation, rateDrafts, type SimAccommodation } from './stays-inventory';
 import { DuffelSimError, notFound, validation } from './sim';
@@ -35,7 +43,10 @@ interface StaysAccount {
 /** What the control API shows of a booking: the booking and the rate it was made at. */
 export interface SimStaysBooking {
   booking: StaysBooking;
-  rate: Pick<StaysRoomRate, 'id' | 'payment_type' | 'base_amount' | 'total_amount' | 'total_currency' | 'negotiated_rate_id'>;
+  rate: Pick<
+    StaysRoomRate,
+    'id' | 'payment_type' | 'base_amount' | 'total_amount' | 'total_currency' | 'negotiated_rate_id'
+  >;
 }
 
 export class StaysSim {
@@ -53,7 +64,14 @@ export class StaysSim {
   private account(token: string): StaysAccount {
     let a = this.accounts.get(token);
     if (!a) {
-      a = { results: new Map(), rates: new Map(), quotes: new Map(), bookings: new Map(), negotiated: [], soldOut: new Set() };
+      a = {
+        results: new Map(),
+        rates: new Map(),
+        quotes: new Map(),
+        bookings: new Map(),
+        negotiated: [],
+        soldOut: new Set(),
+      };
       this.accounts.set(token, a);
     }
     return a;
@@ -89,20 +107,34 @@ export class StaysSim {
   }
 
   /** Search by accommodation id; a sold-out (or unknown) property has no result. Results carry no rooms. */
-  search(token: string, params: StaysSearchParams, noAvailability: boolean): { results: StaysSearchResult[]; created_at: string } {
-    if (!('accommodation' in params) || !Array.isArray(params.accommodation?.ids)) throw validation('accommodation', 'The simulation searches by accommodation ids');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(params.check_in_date ?? '') || !/^\d{4}-\d{2}-\d{2}$/.test(params.check_out_date ?? '') || params.check_out_date <= params.check_in_date) {
+  search(
+    token: string,
+    params: StaysSearchParams,
+    noAvailability: boolean,
+  ): { results: StaysSearchResult[]; created_at: string } {
+    if (!('accommodation' in params) || !Array.isArray(params.accommodation?.ids))
+      throw validation('accommodation', 'The simulation searches by accommodation ids');
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(params.check_in_date ?? '') ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(params.check_out_date ?? '') ||
+      params.check_out_date <= params.check_in_date
+    ) {
       throw validation('check_out_date', 'check_in_date and a later check_out_date are required');
     }
-    if (params.rooms !== 1 || !Array.isArray(params.guests) || params.guests.length !== 1) throw validation('guests', 'The simulation takes one room for one guest');
+    if (params.rooms !== 1 || !Array.isArray(params.guests) || params.guests.length !== 1)
+      throw validation('guests', 'The simulation takes one room for one guest');
     const account = this.account(token);
     const created = this.now();
     const results: StaysSearchResult[] = [];
     for (const id of params.accommodation.ids) {
       const acc = findAccommodation(id);
       if (!acc || noAvailability || account.soldOut.has(id)) continue;
-      const negotiatedRateIds = (params.negotiated_rate_ids ?? []).filter((n) => account.negotiated.some((r) => r.id === n && (r.accommodation_ids ?? []).includes(id)));
-      const cheapest = rateDrafts(acc, params.check_in_date, params.check_out_date, negotiatedRateIds[0] ?? null).sort((a, b) => a.base - b.base)[0]!;
+      const negotiatedRateIds = (params.negotiated_rate_ids ?? []).filter((n) =>
+        account.negotiated.some((r) => r.id === n && (r.accommodation_ids ?? []).includes(id)),
+      );
+      const cheapest = rateDrafts(acc, params.check_in_date, params.check_out_date, negotiatedRateIds[0] ?? null).sort(
+        (a, b) => a.base - b.base,
+      )[0]!;
       const result: StaysSearchResult = {
         id: this.id('srr'),
         check_in_date: params.check_in_date,
@@ -118,7 +150,9 @@ export class StaysSim {
         cheapest_rate_public_currency: acc.currency,
         cheapest_rate_due_at_accommodation_amount: null,
         cheapest_rate_due_at_accommodation_currency: null,
-        supported_negotiated_rates: account.negotiated.filter((r) => negotiatedRateIds.includes(r.id)).map((r) => ({ id: r.id, display_name: r.display_name })),
+        supported_negotiated_rates: account.negotiated
+          .filter((r) => negotiatedRateIds.includes(r.id))
+          .map((r) => ({ id: r.id, display_name: r.display_name })),
         expires_at: new Date(created + RESULT_TTL_MS).toISOString(),
       };
       account.results.set(result.id, { result, acc, negotiatedRateIds, rates: null });
@@ -133,13 +167,26 @@ export class StaysSim {
     const entry = account.results.get(resultId);
     if (!entry) throw notFound();
     const { result, acc } = entry;
-    if (this.now() >= Date.parse(result.expires_at)) throw new DuffelSimError(422, 'invalid_state_error', 'search_result_expired', 'Search result expired', 'Search again');
+    if (this.now() >= Date.parse(result.expires_at))
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'search_result_expired',
+        'Search result expired',
+        'Search again',
+      );
     if (!entry.rates) {
-      const drafts = noAvailability || account.soldOut.has(acc.id) ? [] : rateDrafts(acc, result.check_in_date, result.check_out_date, entry.negotiatedRateIds[0] ?? null);
+      const drafts =
+        noAvailability || account.soldOut.has(acc.id)
+          ? []
+          : rateDrafts(acc, result.check_in_date, result.check_out_date, entry.negotiatedRateIds[0] ?? null);
       entry.rates = drafts.map((d) => buildRate(acc, d, this.id('rat'), result.check_in_date, result.expires_at));
       for (const rate of entry.rates) account.rates.set(rate.id, { rate, entry });
     }
-    const rooms = entry.rates.length > 0 ? [{ name: 'Standard King Room', beds: [{ type: 'king' as const, count: 1 }], rates: entry.rates }] : [];
+    const rooms =
+      entry.rates.length > 0
+        ? [{ name: 'Standard King Room', beds: [{ type: 'king' as const, count: 1 }], rates: entry.rates }]
+        : [];
     return { ...result, accommodation: accommodationOf(acc, rooms) };
   }
 
@@ -148,7 +195,14 @@ export class StaysSim {
     const held = account.rates.get(rateId);
     if (!held) throw notFound();
     const { rate, entry } = held;
-    if (noAvailability || account.soldOut.has(entry.acc.id)) throw new DuffelSimError(422, 'invalid_state_error', 'rate_unavailable', 'Rate unavailable', 'The rate is no longer available');
+    if (noAvailability || account.soldOut.has(entry.acc.id))
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'rate_unavailable',
+        'Rate unavailable',
+        'The rate is no longer available',
+      );
     const quote: StaysQuote = {
       id: this.id('quo'),
       check_in_date: entry.result.check_in_date,
@@ -184,10 +238,15 @@ export class StaysSim {
     const account = this.account(token);
     const held = account.quotes.get(body.quote_id);
     if (!held) throw notFound();
-    if (!Array.isArray(body.guests) || body.guests.length === 0 || body.guests.some((g) => !g.given_name || !g.family_name))
+    if (
+      !Array.isArray(body.guests) ||
+      body.guests.length === 0 ||
+      body.guests.some((g) => !g.given_name || !g.family_name)
+    )
       throw validation('guests', 'Every guest needs a given and family name');
     if (!body.email?.includes('@')) throw validation('email', 'email is required');
-    if (!E164.test(body.phone_number ?? '')) throw validation('phone_number', 'phone_number must be E.164, e.g. +442080160509');
+    if (!E164.test(body.phone_number ?? ''))
+      throw validation('phone_number', 'phone_number must be E.164, e.g. +442080160509');
     const { quote, rate } = held;
     const booking: StaysBooking = {
       id: this.id('bok'),
@@ -234,7 +293,13 @@ export class StaysSim {
     const held = this.account(token).bookings.get(id);
     if (!held) throw notFound();
     if (held.booking.status === 'cancelled')
-      throw new DuffelSimError(422, 'invalid_state_error', 'booking_already_cancelled', 'Booking already cancelled', 'This booking has already been cancelled');
+      throw new DuffelSimError(
+        422,
+        'invalid_state_error',
+        'booking_already_cancelled',
+        'Booking already cancelled',
+        'This booking has already been cancelled',
+      );
     held.booking.status = 'cancelled';
     held.booking.cancelled_at = new Date(this.now()).toISOString();
     return this.confirmed(held.booking);

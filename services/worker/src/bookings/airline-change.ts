@@ -6,10 +6,23 @@
  */
 import { createHash } from 'node:crypto';
 import { airlineChangeRepo, bookingRepo, supplierSettingsRepo, webhookRepo, type BookingRow, type Db } from '@crew/db';
-import { acceptedFlightBlock, decideAirlineChange, urgentEvents, type AirlineChangeDecision, type ChangedBookingFacts } from '@crew/engine';
+import {
+  acceptedFlightBlock,
+  decideAirlineChange,
+  urgentEvents,
+  type AirlineChangeDecision,
+  type ChangedBookingFacts,
+} from '@crew/engine';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import type { JobData, TaskPriority } from '@crew/queue';
-import { createDuffelClient, DuffelChanges, duffelCallbackUrl, isSupplierError, registerDuffelWebhook, type DuffelAirlineChange } from '@crew/suppliers';
+import {
+  createDuffelClient,
+  DuffelChanges,
+  duffelCallbackUrl,
+  isSupplierError,
+  registerDuffelWebhook,
+  type DuffelAirlineChange,
+} from '@crew/suppliers';
 
 export type AirlineChangeJobData = JobData<'supplier-changes', 'airline-change'>;
 
@@ -46,7 +59,11 @@ export class AirlineChangeProcessor {
     const key = createHash('sha256').update(token).digest('hex');
     let c = this.clients.get(key);
     if (!c) {
-      c = this.deps.changesClient?.(token) ?? new DuffelChanges(createDuffelClient({ token, basePath: this.deps.config.duffelApiUrl }), { timeoutMs: CALL_TIMEOUT_MS });
+      c =
+        this.deps.changesClient?.(token) ??
+        new DuffelChanges(createDuffelClient({ token, basePath: this.deps.config.duffelApiUrl }), {
+          timeoutMs: CALL_TIMEOUT_MS,
+        });
       this.clients.set(key, c);
     }
     return c;
@@ -67,7 +84,12 @@ export class AirlineChangeProcessor {
   }
 
   async apply(airlineId: string, client: DuffelChanges, change: DuffelAirlineChange): Promise<ChangeOutcome> {
-    const log = this.deps.logger.child({ component: 'airline-changes', airline_id: airlineId, change_id: change.id, order_id: change.order_id });
+    const log = this.deps.logger.child({
+      component: 'airline-changes',
+      airline_id: airlineId,
+      change_id: change.id,
+      order_id: change.order_id,
+    });
     const booking = await airlineChangeRepo.findBookingBySupplierRef(this.deps.db, airlineId, change.order_id);
     if (!booking) {
       log.info('airline-initiated change on an order no booking holds; left alone');
@@ -83,28 +105,48 @@ export class AirlineChangeProcessor {
         // Accepted meanwhile (the event's job and the periodic check raced, or a person at Duffel): recorded as
         // accepted. Refused for any other reason: a person looks, the change id kept.
         const now = await client.getChange(change.order_id, change.id);
-        if (now?.action_taken !== 'accepted') decision = { kind: 'REVIEW', reason: `Duffel refused to accept the airline's change (${err.code})`, recommended_action: 'ACCEPT_CHANGE' };
+        if (now?.action_taken !== 'accepted')
+          decision = {
+            kind: 'REVIEW',
+            reason: `Duffel refused to accept the airline's change (${err.code})`,
+            recommended_action: 'ACCEPT_CHANGE',
+          };
       }
     }
     const done = await this.record(booking, change, decision);
-    log.info({ booking_id: booking.booking_id, decision: decision.kind, recorded: done }, 'airline-initiated change handled');
+    log.info(
+      { booking_id: booking.booking_id, decision: decision.kind, recorded: done },
+      'airline-initiated change handled',
+    );
     if (!done) return 'IGNORED';
     return decision.kind === 'ACCEPT' ? 'ACCEPTED' : 'NEEDS_REVIEW';
   }
 
   /** Writes the decision, if the booking still holds the same order and a ticket; its event in the same transaction. */
-  private async record(b: BookingRow, change: DuffelAirlineChange, decision: Exclude<AirlineChangeDecision, { kind: 'IGNORE' }>): Promise<boolean> {
+  private async record(
+    b: BookingRow,
+    change: DuffelAirlineChange,
+    decision: Exclude<AirlineChangeDecision, { kind: 'IGNORE' }>,
+  ): Promise<boolean> {
     const events = await this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       const block = current?.flight ?? null;
-      if (!current || block?.supplier_ref !== change.order_id || (current.status !== 'CONFIRMED' && current.status !== 'MODIFIED')) return null;
+      if (
+        !current ||
+        block?.supplier_ref !== change.order_id ||
+        (current.status !== 'CONFIRMED' && current.status !== 'MODIFIED')
+      )
+        return null;
       if (decision.kind === 'ACCEPT') {
         const f = decision.flight;
         await bookingRepo.updateBooking(
           trx,
           b.booking_id,
           { status: current.status, flight: acceptedFlightBlock(block, f) },
-          { reason: `accepted the airline's change ${change.id}: ${f.flight_number} ${f.dep_time} to ${f.arr_time}`, actor: 'engine' },
+          {
+            reason: `accepted the airline's change ${change.id}: ${f.flight_number} ${f.dep_time} to ${f.arr_time}`,
+            actor: 'engine',
+          },
         );
         return 0;
       }
@@ -115,9 +157,16 @@ export class AirlineChangeProcessor {
         { reason: decision.reason, actor: 'engine' },
       );
       const item = current.action_id
-        ? await bookingRepo.setDisposition(trx, current.action_id, 'PENDING_REVIEW', { message: decision.reason, recommended_action: decision.recommended_action })
+        ? await bookingRepo.setDisposition(trx, current.action_id, 'PENDING_REVIEW', {
+            message: decision.reason,
+            recommended_action: decision.recommended_action,
+          })
         : undefined;
-      return webhookRepo.emitBookingEvents(trx, [b.booking_id], urgentEvents(item?.priority as TaskPriority | undefined));
+      return webhookRepo.emitBookingEvents(
+        trx,
+        [b.booking_id],
+        urgentEvents(item?.priority as TaskPriority | undefined),
+      );
     });
     if (events) this.deps.webhookKick?.();
     return events !== null;
@@ -148,19 +197,33 @@ export class AirlineChangeProcessor {
         }
       } catch (err) {
         // One airline's outage or refusal never stops the others; the next pass tries again.
-        this.deps.logger.warn({ airline_id: row.airline_id, code: isSupplierError(err) ? err.code : 'ERROR' }, 'airline-change check of an airline failed');
+        this.deps.logger.warn(
+          { airline_id: row.airline_id, code: isSupplierError(err) ? err.code : 'ERROR' },
+          'airline-change check of an airline failed',
+        );
       }
     }
     return totals;
   }
 
   private async registerWebhook(airlineId: string, tokenSealed: string, token: string): Promise<void> {
-    const register = this.deps.registerWebhook ?? ((t: string, url: string) => registerDuffelWebhook(this.deps.config.duffelApiUrl, t, url));
+    const register =
+      this.deps.registerWebhook ??
+      ((t: string, url: string) => registerDuffelWebhook(this.deps.config.duffelApiUrl, t, url));
     try {
       const hook = await register(token, duffelCallbackUrl(this.deps.config.publicApiUrl, airlineId));
-      await airlineChangeRepo.saveDuffelWebhook(this.deps.db, airlineId, tokenSealed, hook.id, this.keyring.seal(hook.secret, airlineId));
+      await airlineChangeRepo.saveDuffelWebhook(
+        this.deps.db,
+        airlineId,
+        tokenSealed,
+        hook.id,
+        this.keyring.seal(hook.secret, airlineId),
+      );
     } catch (err) {
-      this.deps.logger.warn({ airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' }, 'Duffel webhook registration failed; the next check tries again');
+      this.deps.logger.warn(
+        { airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' },
+        'Duffel webhook registration failed; the next check tries again',
+      );
     }
   }
 }

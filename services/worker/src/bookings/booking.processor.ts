@@ -75,7 +75,10 @@ export class BookingProcessor {
       callbackBase: deps.callbackBase,
       pauses: new SupplierLanePauses(),
       onInsufficientBalance: (airlineId, supplier) =>
-        deps.logger.error({ airline_id: airlineId, supplier, alert: 'SUPPLIER_BALANCE_INSUFFICIENT' }, 'duffel balance insufficient: the airline must top up its supplier account'),
+        deps.logger.error(
+          { airline_id: airlineId, supplier, alert: 'SUPPLIER_BALANCE_INSUFFICIENT' },
+          'duffel balance insufficient: the airline must top up its supplier account',
+        ),
     };
   }
 
@@ -85,20 +88,33 @@ export class BookingProcessor {
    * profile and read it fresh.
    */
   private context(b: BookingRow, now: Date): Promise<AirlineBookingContext> {
-    if (b.type !== 'HOTEL') return loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), b.traveller_email ? [b.traveller_email] : []);
+    if (b.type !== 'HOTEL')
+      return loadBookingContext(
+        this.deps.db,
+        this.deps.vault,
+        b.airline_id,
+        now.toISOString(),
+        b.traveller_email ? [b.traveller_email] : [],
+      );
     const hit = this.contexts.get(b.airline_id);
     const t = Date.now();
     if (hit && t - hit.at < CONTEXT_TTL_MS) return hit.ctx;
     const ctx = loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), []);
     this.contexts.set(b.airline_id, { at: t, ctx });
     ctx.catch(() => this.contexts.delete(b.airline_id));
-    if (this.contexts.size > 1000) for (const [k, v] of this.contexts) if (t - v.at >= CONTEXT_TTL_MS) this.contexts.delete(k);
+    if (this.contexts.size > 1000)
+      for (const [k, v] of this.contexts) if (t - v.at >= CONTEXT_TTL_MS) this.contexts.delete(k);
     return ctx;
   }
 
   async process(job: BookingJob): Promise<void> {
     const data = job.data;
-    const log = this.deps.logger.child({ queue: 'bookings', job_id: job.id, airline_id: data.airline_id, booking_id: data.booking_id });
+    const log = this.deps.logger.child({
+      queue: 'bookings',
+      job_id: job.id,
+      airline_id: data.airline_id,
+      booking_id: data.booking_id,
+    });
     if (data.automatic && !(await this.acceptAutomaticRetry(data))) return;
     const booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
@@ -108,7 +124,9 @@ export class BookingProcessor {
     const ctx = await this.context(booking, now);
     let outcome: Outcome;
     try {
-      outcome = await this.execute(booking, data, ctx, { attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1 });
+      outcome = await this.execute(booking, data, ctx, {
+        attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1,
+      });
     } catch (err) {
       if (err instanceof SupplierPaced) throw err;
       if (isSupplierError(err) && err.rateLimited) {
@@ -128,7 +146,10 @@ export class BookingProcessor {
     }
     if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     await this.settle(booking, data, ctx, outcome, now);
-    log.info({ status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' }, 'booking task settled');
+    log.info(
+      { status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' },
+      'booking task settled',
+    );
   }
 
   /** An automatic retry fires: accepted only if the booking still waits for it (FAILED, same retry count). */
@@ -146,10 +167,18 @@ export class BookingProcessor {
     });
   }
 
-  private async execute(b: BookingRow, data: Data, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
+  private async execute(
+    b: BookingRow,
+    data: Data,
+    ctx: AirlineBookingContext,
+    attempt: AttemptFacts,
+  ): Promise<Outcome> {
     const op = data.operation ?? 'BOOK';
     if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
-    if (b.type === 'HOTEL') return op === 'AMEND' ? this.amendHotel(b, data, ctx, attempt) : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt);
+    if (b.type === 'HOTEL')
+      return op === 'AMEND'
+        ? this.amendHotel(b, data, ctx, attempt)
+        : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt);
     if (op === 'AMEND') {
       // A flight change is cancel-and-rebook at the supplier.
       const cancelled = await cancelDeadhead(this.flights, b);
@@ -162,7 +191,13 @@ export class BookingProcessor {
 
   // ---- hotels: through the airline's ordered hotel suppliers (hotel.booking.ts) ----
 
-  private bookHotel(b: BookingRow, reference: string, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED', attempt: AttemptFacts): Promise<Outcome> {
+  private bookHotel(
+    b: BookingRow,
+    reference: string,
+    ctx: AirlineBookingContext,
+    success: 'CONFIRMED' | 'MODIFIED',
+    attempt: AttemptFacts,
+  ): Promise<Outcome> {
     return bookStay(this.deps, b, reference, ctx, success, attempt);
   }
 
@@ -176,10 +211,16 @@ export class BookingProcessor {
 
   // ---- flights ----
 
-  private async bookFlight(b: BookingRow, reference: string, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
+  private async bookFlight(
+    b: BookingRow,
+    reference: string,
+    ctx: AirlineBookingContext,
+    attempt: AttemptFacts,
+  ): Promise<Outcome> {
     const traveller = ctx.travellers.get((b.traveller_email ?? '').toLowerCase());
     const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
-    if (travellerIssue || !traveller?.date_of_birth) return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
+    if (travellerIssue || !traveller?.date_of_birth)
+      return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
     const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
     const personal = (traveller as { personal?: PersonalData }).personal ?? {};
     return bookDeadhead(
@@ -205,13 +246,27 @@ export class BookingProcessor {
     await this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       if (!current || !isCurrentTask(current, data)) return;
-      await bookingRepo.updateBooking(trx, b.booking_id, { ...outcome.patch }, { reason: 'awaiting the supplier’s callback', actor: 'engine' });
+      await bookingRepo.updateBooking(
+        trx,
+        b.booking_id,
+        { ...outcome.patch },
+        { reason: 'awaiting the supplier’s callback', actor: 'engine' },
+      );
     });
     log.info({ operation: data.operation ?? 'BOOK' }, 'booking task awaits the supplier’s callback');
   }
 
-  private async settle(b: BookingRow, data: Data, ctx: AirlineBookingContext, outcome: Outcome, now: Date): Promise<void> {
-    const retry = outcome.status === 'FAILED' ? nextAutomaticRetry(b.retry_count, ctx.maxRetries, this.deps.retryDelays, now.getTime()) : null;
+  private async settle(
+    b: BookingRow,
+    data: Data,
+    ctx: AirlineBookingContext,
+    outcome: Outcome,
+    now: Date,
+  ): Promise<void> {
+    const retry =
+      outcome.status === 'FAILED'
+        ? nextAutomaticRetry(b.retry_count, ctx.maxRetries, this.deps.retryDelays, now.getTime())
+        : null;
     const nextAttempt = retry?.at ?? null;
     const settled = await this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
@@ -231,7 +286,9 @@ export class BookingProcessor {
         { reason: outcome.reason, actor: 'engine' },
       );
       if (retry) {
-        await outboxRepo.addToOutbox(trx, [bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, retry.delayMs)]);
+        await outboxRepo.addToOutbox(trx, [
+          bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, retry.delayMs),
+        ]);
       }
       const actionId = data.action_id ?? current.action_id;
       const item = actionId
@@ -243,7 +300,8 @@ export class BookingProcessor {
       // Its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
       const urgent = urgentEvents(data.priority ?? (item?.priority as TaskPriority | undefined));
       let events = await webhookRepo.emitBookingEvents(trx, [b.booking_id], urgent);
-      if (current.irop_ref) events += await webhookRepo.emitIropCompletedIfDone(trx, current.airline_id, current.irop_ref, urgent);
+      if (current.irop_ref)
+        events += await webhookRepo.emitIropCompletedIfDone(trx, current.airline_id, current.irop_ref, urgent);
       return { item, events };
     });
     if (!settled) return;
@@ -251,7 +309,12 @@ export class BookingProcessor {
     if (settled.item?.schedule_id) this.deps.completion.settled(settled.item.schedule_id);
     if (nextAttempt) this.deps.relay.kick();
     this.deps.metrics.bookingOutcome(b.type, outcome.status);
-    if (settled.item) this.deps.metrics.dispositionReached(settled.item.priority, DISPOSITION_OF_TASK[outcome.status], (now.getTime() - settled.item.created_at.getTime()) / 1000);
+    if (settled.item)
+      this.deps.metrics.dispositionReached(
+        settled.item.priority,
+        DISPOSITION_OF_TASK[outcome.status],
+        (now.getTime() - settled.item.created_at.getTime()) / 1000,
+      );
   }
 }
 
@@ -262,6 +325,8 @@ function travellerExtras(p: PersonalData): Partial<FlightTraveller> {
     ...(p.title ? { title: p.title as FlightTraveller['title'] } : {}),
     ...(p.gender ? { gender: p.gender as FlightTraveller['gender'] } : {}),
     ...(p.phone_number ? { phone_number: p.phone_number } : {}),
-    ...(doc ? { identity_document: { ...doc, type: doc.type as NonNullable<FlightTraveller['identity_document']>['type'] } } : {}),
+    ...(doc
+      ? { identity_document: { ...doc, type: doc.type as NonNullable<FlightTraveller['identity_document']>['type'] } }
+      : {}),
   };
 }

@@ -67,7 +67,11 @@ export async function bookDeadhead(
 ): Promise<Outcome> {
   const flight = (b.flight ?? {}) as FlightBlock;
   const set = await deps.registry.forAirline(b.airline_id);
-  const route = flightRoute(b.flight_number, { carrier: ctx.carrier_code, configured: set.configured, ownAirline: set.ownAirline !== null });
+  const route = flightRoute(b.flight_number, {
+    carrier: ctx.carrier_code,
+    configured: set.configured,
+    ownAirline: set.ownAirline !== null,
+  });
   if (route === 'BOOK_IN_OWN_SYSTEM' && !flight.flight_option_id) {
     return {
       status: 'NEEDS_REVIEW',
@@ -77,39 +81,76 @@ export async function bookDeadhead(
   }
   if (route === 'OWN_AIRLINE' && set.ownAirline && !flight.flight_option_id) {
     const own = { name: 'OWN_AIRLINE' as const, live_mode: true };
-    return bookOwnSeat(b, reference, traveller, set.ownAirline, deps.callbackBase, (order) => ordered(b, own, order, true, ctx));
+    return bookOwnSeat(b, reference, traveller, set.ownAirline, deps.callbackBase, (order) =>
+      ordered(b, own, order, true, ctx),
+    );
   }
   const hint = { traveller, ...(b.duty_date ? { date: b.duty_date } : {}) };
-  if (orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })) {
+  if (
+    orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })
+  ) {
     const found = await findEarlierOrder(set, reference, hint);
     if (found) return ordered(b, found.supplier, found.order, Boolean(flight.flight_option_id), ctx);
   }
   if (flight.flight_option_id) {
     // A committed option: the supplier that issued it books it (recorded at commit; else the one that knows it).
-    const supplier = flightSupplierNamed(set, flight.supplier) ?? (await offerInOrder(set, flight.flight_option_id))?.supplier ?? set.flights[0]!;
+    const supplier =
+      flightSupplierNamed(set, flight.supplier) ??
+      (await offerInOrder(set, flight.flight_option_id))?.supplier ??
+      set.flights[0]!;
     const order = await paced(deps, b.airline_id, supplier, () =>
-      supplier.supplier.bookFlight({ reference, flight_option_id: flight.flight_option_id!, traveller, booker_email: booker(b, ctx) }),
+      supplier.supplier.bookFlight({
+        reference,
+        flight_option_id: flight.flight_option_id!,
+        traveller,
+        booker_email: booker(b, ctx),
+      }),
     );
     return ordered(b, supplier, order, true, ctx);
   }
-  if (!b.from_airport || !b.to_airport || !b.duty_date) return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
-  let last: Outcome = { status: 'NEEDS_REVIEW', reason: 'no flight supplier is configured', recommended_action: 'BOOK_MANUALLY' };
+  if (!b.from_airport || !b.to_airport || !b.duty_date)
+    return { status: 'NEEDS_REVIEW', reason: 'the booking names no route or date to search' };
+  let last: Outcome = {
+    status: 'NEEDS_REVIEW',
+    reason: 'no flight supplier is configured',
+    recommended_action: 'BOOK_MANUALLY',
+  };
   for (const supplier of set.flights) {
     try {
       const c0 = flight.constraints;
       // Duffel searches one cabin per request: the leg's or the airline's preferred cabin (the sandbox answers all).
-      const cabin = supplier.name === 'SANDBOX' ? undefined : ((c0?.cabin_class as Cabin | null | undefined) ?? ctx.flightConfig.preferred_cabin);
-      const query = { from_airport: b.from_airport, to_airport: b.to_airport, date: b.duty_date, ...(cabin ? { cabin } : {}) };
+      const cabin =
+        supplier.name === 'SANDBOX'
+          ? undefined
+          : ((c0?.cabin_class as Cabin | null | undefined) ?? ctx.flightConfig.preferred_cabin);
+      const query = {
+        from_airport: b.from_airport,
+        to_airport: b.to_airport,
+        date: b.duty_date,
+        ...(cabin ? { cabin } : {}),
+      };
       const found = await paced(deps, b.airline_id, supplier, () => supplier.supplier.searchFlights(query));
       // A retail supplier never sells the airline's own flights to its crew (those are crew seats in its own system).
       const retail = retailOffers(found, ctx.carrier_code, set.configured && supplier.name !== 'SANDBOX');
       const options = fareConditionsFit(retail, ctx.fareConditions);
       if (retail.length > 0 && options.length === 0) {
-        last = { status: 'NEEDS_REVIEW', reason: `no flight option meets the airline's fare conditions rule (${ctx.fareConditions})`, recommended_action: 'BOOK_MANUALLY' };
+        last = {
+          status: 'NEEDS_REVIEW',
+          reason: `no flight option meets the airline's fare conditions rule (${ctx.fareConditions})`,
+          recommended_action: 'BOOK_MANUALLY',
+        };
         continue;
       }
       const c = flight.constraints;
-      const choice = chooseFlightOption(options, deadheadWindow(b, c), ctx.flightConfig, ctx.carrier_code, ctx.maxPrice, c?.cabin_class ?? undefined, ctx.fxRates);
+      const choice = chooseFlightOption(
+        options,
+        deadheadWindow(b, c),
+        ctx.flightConfig,
+        ctx.carrier_code,
+        ctx.maxPrice,
+        c?.cabin_class ?? undefined,
+        ctx.fxRates,
+      );
       if (!choice.ok) {
         last = { status: 'NEEDS_REVIEW', reason: choice.reason, recommended_action: 'BOOK_MANUALLY' };
         if (nextSupplierApplies({ kind: 'NO_OFFERS' })) continue;
@@ -117,7 +158,14 @@ export async function bookDeadhead(
         const optionId = choice.option.flight_option_id;
         const expected = choice.option.price;
         const order = await paced(deps, b.airline_id, supplier, () =>
-          supplier.supplier.bookFlight({ reference, flight_option_id: optionId, traveller, booker_email: booker(b, ctx), expected_price: expected, price_mismatch: ctx.rateMatchMode }),
+          supplier.supplier.bookFlight({
+            reference,
+            flight_option_id: optionId,
+            traveller,
+            booker_email: booker(b, ctx),
+            expected_price: expected,
+            price_mismatch: ctx.rateMatchMode,
+          }),
         );
         return ordered(b, supplier, order, false, ctx, expected);
       }
@@ -125,7 +173,11 @@ export async function bookDeadhead(
       if (!isSupplierError(err) || !nextSupplierApplies({ kind: 'ERROR', transient: err.transient })) throw err;
       // An empty Duffel balance is for a person to top up, not for a retry loop (and the next supplier may book).
       if (err.code === 'INSUFFICIENT_BALANCE') deps.onInsufficientBalance?.(b.airline_id, supplier.name);
-      last = { status: 'NEEDS_REVIEW', reason: `supplier refused (${err.code}): ${err.message}`, recommended_action: 'BOOK_MANUALLY' };
+      last = {
+        status: 'NEEDS_REVIEW',
+        reason: `supplier refused (${err.code}): ${err.message}`,
+        recommended_action: 'BOOK_MANUALLY',
+      };
     }
   }
   return last;
@@ -136,7 +188,11 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
   const flight = (b.flight ?? {}) as FlightBlock;
   const set = await deps.registry.forAirline(b.airline_id);
   if (flight.supplier === 'OWN_AIRLINE') {
-    if (!set.ownAirline) return { status: 'NEEDS_REVIEW', reason: "the crew seat is in the airline's own system, which is no longer connected: cancel it there" };
+    if (!set.ownAirline)
+      return {
+        status: 'NEEDS_REVIEW',
+        reason: "the crew seat is in the airline's own system, which is no longer connected: cancel it there",
+      };
     return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id));
   }
   let supplier = flightSupplierNamed(set, flight.supplier);
@@ -149,11 +205,26 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
   }
   if (!supplierRef || !supplier) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
   const holder = supplier;
-  const order = await paced(deps, b.airline_id, holder, () => holder.supplier.cancelFlight({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id, supplierRef) }));
-  return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: order.status, ...(order.refund ? { refund: order.refund } : {}) } } };
+  const order = await paced(deps, b.airline_id, holder, () =>
+    holder.supplier.cancelFlight({
+      supplier_ref: supplierRef,
+      reference: supplierReference('cancel', b.booking_id, supplierRef),
+    }),
+  );
+  return {
+    status: 'CANCELLED',
+    reason: null,
+    patch: {
+      flight: { ...(b.flight ?? {}), supplier_status: order.status, ...(order.refund ? { refund: order.refund } : {}) },
+    },
+  };
 }
 
-async function findEarlierOrder(set: AirlineSupplierSet, reference: string, hint: Parameters<FlightSupplier['findOrder']>[1]) {
+async function findEarlierOrder(
+  set: AirlineSupplierSet,
+  reference: string,
+  hint: Parameters<FlightSupplier['findOrder']>[1],
+) {
   for (const supplier of set.flights) {
     const order = await supplier.supplier.findOrder(reference, hint);
     if (order) return { supplier, order };
@@ -166,9 +237,18 @@ async function findEarlierOrder(set: AirlineSupplierSet, reference: string, hint
  * earlier 429 of that account waits without calling. A new 429 is turned into the lane's pause where every
  * task's supplier errors end (the booking processor), from the account the error names.
  */
-export async function paced<T>(deps: FlightBookingDeps, airlineId: string, supplier: Pick<OrderedSupplier<unknown>, 'name'>, call: () => Promise<T>): Promise<T> {
+export async function paced<T>(
+  deps: FlightBookingDeps,
+  airlineId: string,
+  supplier: Pick<OrderedSupplier<unknown>, 'name'>,
+  call: () => Promise<T>,
+): Promise<T> {
   const waiting = supplier.name === 'SANDBOX' ? 0 : deps.pauses.remaining(airlineId, supplier.name);
-  if (waiting > 0) throw new SupplierPaced(waiting, `${supplier.name} lane of this airline paused`, { airline_id: airlineId, supplier: supplier.name });
+  if (waiting > 0)
+    throw new SupplierPaced(waiting, `${supplier.name} lane of this airline paused`, {
+      airline_id: airlineId,
+      supplier: supplier.name,
+    });
   return call();
 }
 

@@ -6,7 +6,15 @@
  */
 import { travellerRepo, type BookingRow, type Db } from '@crew/db';
 import type { TravellerVault } from '@crew/platform';
-import { nextSupplierApplies, orderMayExist, reservationOutcome, roomDates, stayRateCheck, supplierReference, type AirlineBookingContext } from '@crew/engine';
+import {
+  nextSupplierApplies,
+  orderMayExist,
+  reservationOutcome,
+  roomDates,
+  stayRateCheck,
+  supplierReference,
+  type AirlineBookingContext,
+} from '@crew/engine';
 import {
   hotelSupplierNamed,
   isSupplierError,
@@ -65,16 +73,22 @@ export async function bookStay(
   attempt: AttemptFacts,
 ): Promise<Outcome> {
   const hotel = blockOf(b);
-  if (!hotel.property_id || !b.checkin_time_local || !b.checkout_time_local) return { status: 'NEEDS_REVIEW', reason: 'the booking names no hotel or stay to book' };
+  if (!hotel.property_id || !b.checkin_time_local || !b.checkout_time_local)
+    return { status: 'NEEDS_REVIEW', reason: 'the booking names no hotel or stay to book' };
   const set = await deps.registry.forAirline(b.airline_id);
   const dates = roomDates(b.checkin_time_local, b.checkout_time_local);
   const traveller = { email: b.traveller_email ?? '', name: b.traveller_name ?? b.traveller_email ?? '' };
-  if (orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })) {
+  if (
+    orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })
+  ) {
     const found = await findEarlierStay(set, reference, { property_id: hotel.property_id, ...dates, traveller });
     if (found) return reserved(b, found.supplier, found.reservation, ctx, success);
   }
   // Only a supplier that reaches the guest needs the phone: the sandbox alone costs no read.
-  const phone = set.hotels.some((s) => s.name !== 'SANDBOX') && traveller.email ? await travellerPhone(deps, b.airline_id, traveller.email) : null;
+  const phone =
+    set.hotels.some((s) => s.name !== 'SANDBOX') && traveller.email
+      ? await travellerPhone(deps, b.airline_id, traveller.email)
+      : null;
   const contract = contractedStay(b, ctx);
   const request = {
     reference,
@@ -103,16 +117,30 @@ export async function bookStay(
  * At the supplier that holds the room: a different hotel is cancel-and-rebook (through the order); new dates
  * are the holder's amendment, whose refusal keeps the room and ends in review.
  */
-export async function amendStay(deps: HotelBookingDeps, b: BookingRow, ctx: AirlineBookingContext, taskRef: string, attempt: AttemptFacts): Promise<Outcome> {
+export async function amendStay(
+  deps: HotelBookingDeps,
+  b: BookingRow,
+  ctx: AirlineBookingContext,
+  taskRef: string,
+  attempt: AttemptFacts,
+): Promise<Outcome> {
   const hotel = blockOf(b);
-  if (!hotel.supplier_ref) return bookStay(deps, b, supplierReference('book', b.booking_id, taskRef), ctx, 'MODIFIED', attempt);
+  if (!hotel.supplier_ref)
+    return bookStay(deps, b, supplierReference('book', b.booking_id, taskRef), ctx, 'MODIFIED', attempt);
   const set = await deps.registry.forAirline(b.airline_id);
   const holder = hotelSupplierNamed(set, hotel.supplier);
-  if (!holder) return { status: 'NEEDS_REVIEW', reason: `the room is held at ${hotel.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers` };
+  if (!holder)
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: `the room is held at ${hotel.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers`,
+    };
   const current = await holder.supplier.getReservation(hotel.supplier_ref);
   if (current && current.property_id !== hotel.property_id) {
     // A different hotel (city change): cancel the old room, book the new one.
-    await holder.supplier.cancelHotel({ supplier_ref: hotel.supplier_ref, reference: supplierReference('cancel', b.booking_id, taskRef) });
+    await holder.supplier.cancelHotel({
+      supplier_ref: hotel.supplier_ref,
+      reference: supplierReference('cancel', b.booking_id, taskRef),
+    });
     return bookStay(deps, b, supplierReference('book', b.booking_id, taskRef), ctx, 'MODIFIED', attempt);
   }
   const contract = contractedStay(b, ctx);
@@ -133,18 +161,36 @@ export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise
   let supplierRef = hotel.supplier_ref ?? null;
   if (!supplierRef) {
     // No answer was recorded: a timed-out booking call may still have made a room.
-    const dates = b.checkin_time_local && b.checkout_time_local ? roomDates(b.checkin_time_local, b.checkout_time_local) : null;
-    const hint = hotel.property_id && dates ? { property_id: hotel.property_id, ...dates, traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? '' } } : undefined;
+    const dates =
+      b.checkin_time_local && b.checkout_time_local ? roomDates(b.checkin_time_local, b.checkout_time_local) : null;
+    const hint =
+      hotel.property_id && dates
+        ? {
+            property_id: hotel.property_id,
+            ...dates,
+            traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? '' },
+          }
+        : undefined;
     const found = await findEarlierStay(set, supplierReference('book', b.booking_id), hint);
     holder = found?.supplier ?? holder;
     supplierRef = found?.reservation.supplier_ref ?? null;
   }
   if (!supplierRef || !holder) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
-  const r = await holder.supplier.cancelHotel({ supplier_ref: supplierRef, reference: supplierReference('cancel', b.booking_id) });
+  const r = await holder.supplier.cancelHotel({
+    supplier_ref: supplierRef,
+    reference: supplierReference('cancel', b.booking_id),
+  });
   return {
     status: 'CANCELLED',
     reason: null,
-    patch: { hotel: { ...(b.hotel ?? {}), supplier: holder.name as 'SANDBOX' | 'DUFFEL', supplier_ref: r.supplier_ref, supplier_status: r.status } },
+    patch: {
+      hotel: {
+        ...(b.hotel ?? {}),
+        supplier: holder.name as 'SANDBOX' | 'DUFFEL',
+        supplier_ref: r.supplier_ref,
+        supplier_status: r.status,
+      },
+    },
   };
 }
 
@@ -160,18 +206,33 @@ async function findEarlierStay(set: AirlineSupplierSet, reference: string, hint:
  * The room as the supplier holds it, in the hotel block. A supplier that judged the contract itself (it says
  * so with rate_flag) booked only a rate the lever accepts; any other is compared here, first night's rate.
  */
-function reserved(b: BookingRow, supplier: OrderedSupplier<HotelSupplier>, r: HotelReservation, ctx: AirlineBookingContext, success: 'CONFIRMED' | 'MODIFIED'): Outcome {
+function reserved(
+  b: BookingRow,
+  supplier: OrderedSupplier<HotelSupplier>,
+  r: HotelReservation,
+  ctx: AirlineBookingContext,
+  success: 'CONFIRMED' | 'MODIFIED',
+): Outcome {
   const judged = r.rate_flag !== undefined;
   const outcome = judged
     ? { status: success, reason: r.rate_flag ?? null, rate_flag: r.rate_flag ?? null }
-    : reservationOutcome(blockOf(b).contracted_rate, r.nightly_rate, r.check_in_date, ctx.rateMatchMode, ctx.fxRates, success);
+    : reservationOutcome(
+        blockOf(b).contracted_rate,
+        r.nightly_rate,
+        r.check_in_date,
+        ctx.rateMatchMode,
+        ctx.fxRates,
+        success,
+      );
   const block = {
     ...(b.hotel ?? {}),
     supplier: supplier.name as 'SANDBOX' | 'DUFFEL',
     live_mode: r.live_mode ?? supplier.live_mode,
     supplier_ref: r.supplier_ref,
     confirmation_number: r.confirmation_number === undefined ? r.supplier_ref : r.confirmation_number,
-    ...(r.supplier_booking_ids ? { supplier_booking_id: r.supplier_booking_ids[0]!, supplier_booking_ids: r.supplier_booking_ids } : {}),
+    ...(r.supplier_booking_ids
+      ? { supplier_booking_id: r.supplier_booking_ids[0]!, supplier_booking_ids: r.supplier_booking_ids }
+      : {}),
     ...(r.cancellation_timeline ? { cancellation_timeline: r.cancellation_timeline } : {}),
     property_id: r.property_id,
     name: r.property_name,
@@ -191,5 +252,8 @@ function reserved(b: BookingRow, supplier: OrderedSupplier<HotelSupplier>, r: Ho
 async function travellerPhone(deps: HotelBookingDeps, airlineId: string, email: string): Promise<string | null> {
   const row = await travellerRepo.findByEmail(deps.db, airlineId, email);
   if (!row) return null;
-  return deps.vault.open(airlineId, { personal_sealed: row.personal_sealed, legacy_date_of_birth: row.date_of_birth }).data.phone_number ?? null;
+  return (
+    deps.vault.open(airlineId, { personal_sealed: row.personal_sealed, legacy_date_of_birth: row.date_of_birth }).data
+      .phone_number ?? null
+  );
 }

@@ -38,7 +38,8 @@ export async function bookOwnSeat(
   ticketed: (order: FlightOrder) => Outcome,
 ): Promise<Outcome> {
   const answered = (b.flight ?? {}) as OwnSeatAnswer;
-  if (answered.supplier === 'OWN_AIRLINE' && answered.supplier_status === 'REFUSED') return refusedOutcome(answered.supplier_reason ?? 'no reason given');
+  if (answered.supplier === 'OWN_AIRLINE' && answered.supplier_status === 'REFUSED')
+    return refusedOutcome(answered.supplier_reason ?? 'no reason given');
   const client = new OwnAirlineClient({ url: conn.url, carrier: conn.carrier, signingSecret: conn.signingSecret });
   const flight = {
     carrier: conn.carrier,
@@ -47,10 +48,22 @@ export async function bookOwnSeat(
     to_airport: b.to_airport ?? '',
     departure_date: b.dep_time_local ? b.dep_time_local.slice(0, 10) : (b.duty_date ?? ''),
   };
-  if (answered.supplier === 'OWN_AIRLINE' && answered.supplier_status === 'CONFIRMED' && answered.pnr && answered.ticket_id) {
+  if (
+    answered.supplier === 'OWN_AIRLINE' &&
+    answered.supplier_status === 'CONFIRMED' &&
+    answered.pnr &&
+    answered.ticket_id
+  ) {
     return ticketed(
       client.toFlightOrder(
-        { reference, airline_id: b.airline_id, booking_id: b.booking_id, traveller: travellerOf(traveller), flight, callback_url: '' },
+        {
+          reference,
+          airline_id: b.airline_id,
+          booking_id: b.booking_id,
+          traveller: travellerOf(traveller),
+          flight,
+          callback_url: '',
+        },
         { pnr: answered.pnr, ticket_id: answered.ticket_id },
       ),
     );
@@ -65,7 +78,14 @@ export async function bookOwnSeat(
       callback_url: `${callbackBase}/callbacks/own-airline/${b.airline_id}`,
     });
     if (result.status === 'TICKETED') return ticketed(result.order);
-    return { status: 'NEEDS_REVIEW', reason: null, awaiting: true, patch: { flight: { ...(b.flight ?? {}), supplier: 'OWN_AIRLINE', live_mode: true, supplier_status: 'REQUESTED' } } };
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: null,
+      awaiting: true,
+      patch: {
+        flight: { ...(b.flight ?? {}), supplier: 'OWN_AIRLINE', live_mode: true, supplier_status: 'REQUESTED' },
+      },
+    };
   } catch (err) {
     if (isSupplierError(err) && !err.transient) return refusedOutcome(`${err.code}: ${err.message}`);
     throw err;
@@ -78,9 +98,18 @@ export async function cancelOwnSeat(b: BookingRow, conn: OwnAirlineConnection, r
   if (!pnr) return { status: 'CANCELLED', reason: 'no crew seat was ticketed in the airline’s own system' };
   const client = new OwnAirlineClient({ url: conn.url, carrier: conn.carrier, signingSecret: conn.signingSecret });
   await client.cancelSeat({ reference, pnr, booking_id: b.booking_id, airline_id: b.airline_id });
-  return { status: 'CANCELLED', reason: null, patch: { flight: { ...(b.flight ?? {}), supplier_status: 'CANCELLED' } } };
+  return {
+    status: 'CANCELLED',
+    reason: null,
+    patch: { flight: { ...(b.flight ?? {}), supplier_status: 'CANCELLED' } },
+  };
 }
 
 function travellerOf(t: FlightTraveller) {
-  return { email: t.email, first_name: t.first_name, last_name: t.last_name, ...(t.date_of_birth ? { date_of_birth: t.date_of_birth } : {}) };
+  return {
+    email: t.email,
+    first_name: t.first_name,
+    last_name: t.last_name,
+    ...(t.date_of_birth ? { date_of_birth: t.date_of_birth } : {}),
+  };
 }

@@ -49,7 +49,12 @@ export class ScheduleCompletion {
     due.timer = null;
     due.running = this.deps
       .check(scheduleId)
-      .catch((err: unknown) => this.deps.logger.warn({ err, schedule_id: scheduleId }, 'schedule completion check failed; the periodic sweep makes it'))
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { err, schedule_id: scheduleId },
+          'schedule completion check failed; the periodic sweep makes it',
+        ),
+      )
       .then(() => {
         due.running = null;
         if (!due.again) return void this.due.delete(scheduleId);

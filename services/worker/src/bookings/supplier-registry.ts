@@ -8,9 +8,23 @@ const DUFFEL_TIMEOUT_MS = 20_000;
 const DUFFEL_STAYS_TIMEOUT_MS = 30_000;
 
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
-export function supplierRegistry(db: Db, config: Config, sandbox: Suppliers, duffelTimeoutMs = DUFFEL_TIMEOUT_MS): SupplierRegistry {
+export function supplierRegistry(
+  db: Db,
+  config: Config,
+  sandbox: Suppliers,
+  duffelTimeoutMs = DUFFEL_TIMEOUT_MS,
+): SupplierRegistry {
   const keyring = Keyring.parse(config.supplierCredentialsKey);
   const readSetting = (airlineId: string) => supplierSettingsRepo.findSupplierSettings(db, airlineId);
-  const duffel = { basePath: config.duffelApiUrl, flightsTimeoutMs: duffelTimeoutMs, staysTimeoutMs: DUFFEL_STAYS_TIMEOUT_MS };
-  return createSupplierRegistry({ sandbox, open: (sealed, airlineId) => keyring.open(sealed, airlineId), readSetting, duffel });
+  const duffel = {
+    basePath: config.duffelApiUrl,
+    flightsTimeoutMs: duffelTimeoutMs,
+    staysTimeoutMs: DUFFEL_STAYS_TIMEOUT_MS,
+  };
+  return createSupplierRegistry({
+    sandbox,
+    open: (sealed, airlineId) => keyring.open(sealed, airlineId),
+    readSetting,
+    duffel,
+  });
 }

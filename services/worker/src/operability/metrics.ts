@@ -45,7 +45,11 @@ export class PromWorkerMetrics implements WorkerMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
       registers,
     });
-    this.scheduleItems = new Counter({ name: 'crew_schedule_action_items_total', help: 'Action items written by schedule diffs', registers });
+    this.scheduleItems = new Counter({
+      name: 'crew_schedule_action_items_total',
+      help: 'Action items written by schedule diffs',
+      registers,
+    });
     this.bookings = new Counter({
       name: 'crew_booking_outcomes_total',
       help: 'Booking tasks by booking type and the status they ended in',
@@ -92,7 +96,11 @@ export class PromWorkerMetrics implements WorkerMetrics {
       labelNames: ['airline', 'priority'] as const,
       registers,
     });
-    this.lanesSampled = new Gauge({ name: 'crew_booking_lanes_sampled_timestamp_seconds', help: 'When the booking lanes were last sampled (unix seconds)', registers });
+    this.lanesSampled = new Gauge({
+      name: 'crew_booking_lanes_sampled_timestamp_seconds',
+      help: 'When the booking lanes were last sampled (unix seconds)',
+      registers,
+    });
     // Coverage of the next hours (issue 14), recomputed every minute or so by the CoverageMonitor, not at scrape time.
     this.coverage24h = new Gauge({
       name: 'crew_coverage_layovers_next_24h',
@@ -106,7 +114,11 @@ export class PromWorkerMetrics implements WorkerMetrics {
       labelNames: ['airline'] as const,
       registers,
     });
-    this.coverageSampled = new Gauge({ name: 'crew_coverage_sampled_timestamp_seconds', help: 'When the coverage of the next 24 h was last computed (unix seconds)', registers });
+    this.coverageSampled = new Gauge({
+      name: 'crew_coverage_sampled_timestamp_seconds',
+      help: 'When the coverage of the next 24 h was last computed (unix seconds)',
+      registers,
+    });
     // Webhooks (issue 13): attempts and lag as they happen; the backlog sampled with the booking lanes.
     this.webhookAttempts = new Counter({
       name: 'crew_webhook_attempts_total',
@@ -121,8 +133,18 @@ export class PromWorkerMetrics implements WorkerMetrics {
       buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400],
       registers,
     });
-    this.webhookPending = new Gauge({ name: 'crew_webhook_pending_deliveries', help: 'Webhook deliveries waiting (due or backing off), by lane', labelNames: ['lane'] as const, registers });
-    this.webhookOldest = new Gauge({ name: 'crew_webhook_oldest_pending_seconds', help: 'Age of the oldest waiting webhook delivery, by lane', labelNames: ['lane'] as const, registers });
+    this.webhookPending = new Gauge({
+      name: 'crew_webhook_pending_deliveries',
+      help: 'Webhook deliveries waiting (due or backing off), by lane',
+      labelNames: ['lane'] as const,
+      registers,
+    });
+    this.webhookOldest = new Gauge({
+      name: 'crew_webhook_oldest_pending_seconds',
+      help: 'Age of the oldest waiting webhook delivery, by lane',
+      labelNames: ['lane'] as const,
+      registers,
+    });
     for (const lane of WEBHOOK_LANES) {
       for (const outcome of ['succeeded', 'failed']) this.webhookAttempts.inc({ lane, outcome }, 0);
       this.webhookLag.zero({ lane });
@@ -131,7 +153,8 @@ export class PromWorkerMetrics implements WorkerMetrics {
     }
     // Every known series starts at zero, so rate() and absent() work before the first event.
     for (const type of ACTION_TYPES) for (const status of BOOKING_OUTCOMES) this.bookings.inc({ type, status }, 0);
-    for (const priority of PRIORITIES) for (const disposition of DISPOSITIONS) this.disposition.zero({ priority, disposition });
+    for (const priority of PRIORITIES)
+      for (const disposition of DISPOSITIONS) this.disposition.zero({ priority, disposition });
   }
 
   scheduleProcessed(seconds: number, actionItems: number): void {
@@ -196,7 +219,10 @@ export class PromWorkerMetrics implements WorkerMetrics {
   }
 
   /** Sets the coverage gauges from a sample; airlines beyond the top TOP_AIRLINES (by AT_RISK + UNCOVERED) become "other". */
-  setCoverage(airlines: readonly { airline_id: string; at_risk: number; uncovered: number; uncovered_12h: number }[], at = Date.now()): void {
+  setCoverage(
+    airlines: readonly { airline_id: string; at_risk: number; uncovered: number; uncovered_12h: number }[],
+    at = Date.now(),
+  ): void {
     const top = new Set(
       [...airlines]
         .sort((x, y) => y.at_risk + y.uncovered - (x.at_risk + x.uncovered))
@@ -226,9 +252,15 @@ export class PromWorkerMetrics implements WorkerMetrics {
   observeWorkers(workers: readonly Worker[]): void {
     for (const w of workers) {
       for (const outcome of JOB_OUTCOMES) this.jobSeconds.zero({ queue: w.name, outcome });
-      const observe = (outcome: (typeof JOB_OUTCOMES)[number], job: { processedOn?: number; finishedOn?: number } | undefined) => {
+      const observe = (
+        outcome: (typeof JOB_OUTCOMES)[number],
+        job: { processedOn?: number; finishedOn?: number } | undefined,
+      ) => {
         if (!job?.processedOn) return;
-        this.jobSeconds.observe({ queue: w.name, outcome }, Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) / 1000);
+        this.jobSeconds.observe(
+          { queue: w.name, outcome },
+          Math.max(0, (job.finishedOn ?? Date.now()) - job.processedOn) / 1000,
+        );
       };
       w.on('completed', (job) => observe('completed', job));
       w.on('failed', (job) => observe('failed', job));

@@ -73,14 +73,24 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
     const m = SAMPLE.exec(line);
     if (!m) throw new Error(`not a Prometheus sample line: ${line}`);
     const [, name, rawLabels, rawValue] = m as unknown as [string, string, string | undefined, string];
-    const base = SUFFIXES.map((s) => (name.endsWith(s) ? name.slice(0, -s.length) : null)).find((b) => b !== null && families.has(b));
-    family(base ?? name).samples.push({ name, labels: rawLabels ? parseLabels(rawLabels, line) : {}, value: parseValue(rawValue, line) });
+    const base = SUFFIXES.map((s) => (name.endsWith(s) ? name.slice(0, -s.length) : null)).find(
+      (b) => b !== null && families.has(b),
+    );
+    family(base ?? name).samples.push({
+      name,
+      labels: rawLabels ? parseLabels(rawLabels, line) : {},
+      value: parseValue(rawValue, line),
+    });
   }
   return families;
 }
 
 /** The sum of the samples called `name` whose labels include `labels`; undefined when none matches. */
-export function sampleValue(families: Map<string, MetricFamily>, name: string, labels: Record<string, string> = {}): number | undefined {
+export function sampleValue(
+  families: Map<string, MetricFamily>,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   let found: number | undefined;
   for (const f of families.values()) {
     for (const s of f.samples) {

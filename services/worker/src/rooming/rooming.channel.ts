@@ -1,4 +1,14 @@
-import { BOOKING_SETTLED_CHANNEL, bookingRepo, pipelineRepo, roomingRepo, sql, webhookRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import {
+  BOOKING_SETTLED_CHANNEL,
+  bookingRepo,
+  pipelineRepo,
+  roomingRepo,
+  sql,
+  webhookRepo,
+  type BookingRow,
+  type Db,
+  type DbOrTrx,
+} from '@crew/db';
 import {
   answerDeadline,
   DISPOSITION_OF_TASK,
@@ -82,13 +92,18 @@ export class RoomingChannel {
     // The task is done: the booking waits for the hotel (PENDING), the action item counts as booked.
     const actionId = data.action_id ?? b.action_id;
     if (actionId) {
-      const r = await sql<{ schedule_id: string | null }>`update action_items set disposition = 'AUTO_BOOKED', disposition_at = now(),
+      const r = await sql<{
+        schedule_id: string | null;
+      }>`update action_items set disposition = 'AUTO_BOOKED', disposition_at = now(),
           message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation`}
         where action_id = ${actionId} and disposition is null returning schedule_id`.execute(this.deps.db);
       const scheduleId = r.rows[0]?.schedule_id;
       if (scheduleId) await pipelineRepo.completeIfSettled(this.deps.db, scheduleId);
     }
-    log.info({ list_id: placed.list_id, night: placed.night, version: placed.version, marking: placed.marking }, 'stay placed on the rooming list');
+    log.info(
+      { list_id: placed.list_id, night: placed.night, version: placed.version, marking: placed.marking },
+      'stay placed on the rooming list',
+    );
   }
 
   private async place(
@@ -97,7 +112,11 @@ export class RoomingChannel {
     data: Data,
     now: Date,
     isCurrentTask: (b: BookingRow) => boolean,
-  ): Promise<null | { kind: 'settled'; status: string; schedule_id: string | null } | { kind: 'placed'; list_id: string; night: string; version: number; marking: string; due: boolean }> {
+  ): Promise<
+    | null
+    | { kind: 'settled'; status: string; schedule_id: string | null }
+    | { kind: 'placed'; list_id: string; night: string; version: number; marking: string; due: boolean }
+  > {
     const hotel = b.hotel ?? {};
     const hotelConfigId = typeof hotel.hotel_config_id === 'number' ? hotel.hotel_config_id : null;
     if (hotelConfigId !== null) await roomingRepo.lockHotel(trx, hotelConfigId);
@@ -107,17 +126,31 @@ export class RoomingChannel {
     const rows = await roomingRepo.rowsOfBooking(trx, b.booking_id);
     const again = rows.find((r) => r.task_ref === taskKey);
     // A re-delivered job: its row is on a list already.
-    if (again) return { kind: 'placed', list_id: again.list_id, night: again.night, version: again.version, marking: again.marking, due: again.send_at <= now };
+    if (again)
+      return {
+        kind: 'placed',
+        list_id: again.list_id,
+        night: again.night,
+        version: again.version,
+        marking: again.marking,
+        due: again.send_at <= now,
+      };
 
     const settle = async (status: 'CANCELLED' | 'NEEDS_REVIEW', reason: string) => {
       await bookingRepo.updateBooking(
         trx,
         cur.booking_id,
-        { status, review_reason: status === 'NEEDS_REVIEW' ? reason : null, ...(status === 'CANCELLED' ? { pending_cancel: false } : {}) },
+        {
+          status,
+          review_reason: status === 'NEEDS_REVIEW' ? reason : null,
+          ...(status === 'CANCELLED' ? { pending_cancel: false } : {}),
+        },
         { reason, actor: ENGINE },
       );
       const actionId = data.action_id ?? cur.action_id;
-      const item = actionId ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[status], { message: reason }) : undefined;
+      const item = actionId
+        ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[status], { message: reason })
+        : undefined;
       await webhookRepo.emitBookingEvents(trx, [cur.booking_id], urgentEvents(data.priority));
       return { kind: 'settled' as const, status, schedule_id: item?.schedule_id ?? null };
     };
@@ -126,7 +159,9 @@ export class RoomingChannel {
 
     // A row in a list being e-mailed right now counts as sent.
     const told = rows.filter((r) => r.state !== 'QUEUED' || r.list_status === 'SENDING');
-    const holds = hotelHoldsStay(told.map((r) => ({ marking: r.marking, state: r.state === 'QUEUED' ? 'SENT' : r.state })));
+    const holds = hotelHoldsStay(
+      told.map((r) => ({ marking: r.marking, state: r.state === 'QUEUED' ? 'SENT' : r.state })),
+    );
     const operation = data.operation ?? 'BOOK';
     const change = roomingChange(operation, holds);
     // Rows never sent are replaced by this change; sent, unanswered ones are superseded by it.
@@ -139,21 +174,31 @@ export class RoomingChannel {
     if (issue) return settle('NEEDS_REVIEW', issue);
     await roomingRepo.setRowState(
       trx,
-      rows.filter((r) => r.state === 'SENT' || (r.state === 'QUEUED' && r.list_status === 'SENDING')).map((r) => r.row_id),
+      rows
+        .filter((r) => r.state === 'SENT' || (r.state === 'QUEUED' && r.list_status === 'SENDING'))
+        .map((r) => r.row_id),
       'SUPERSEDED',
     );
 
     // A cancellation names the stay the hotel holds; a booking or amendment the stay asked for now.
     const lastHeld = [...told].reverse().find((r) => r.marking !== 'CANCELLED');
-    const checkin = change.marking === 'CANCELLED' ? (lastHeld?.checkin_time_local ?? cur.checkin_time_local) : cur.checkin_time_local;
-    const checkout = change.marking === 'CANCELLED' ? (lastHeld?.checkout_time_local ?? cur.checkout_time_local) : cur.checkout_time_local;
+    const checkin =
+      change.marking === 'CANCELLED'
+        ? (lastHeld?.checkin_time_local ?? cur.checkin_time_local)
+        : cur.checkin_time_local;
+    const checkout =
+      change.marking === 'CANCELLED'
+        ? (lastHeld?.checkout_time_local ?? cur.checkout_time_local)
+        : cur.checkout_time_local;
     if (!checkin || !checkout) return settle('NEEDS_REVIEW', 'the booking names no stay to put on a rooming list');
     const night = roomingNight(checkin);
     const sendAt = roomingSendAt(checkin, data.priority, this.timing, now.getTime());
     const target = versionForRow(await roomingRepo.listsOfNight(trx, cfg.hotel_config_id, night));
     let listId: string;
     if (target.existing) {
-      listId = (await roomingRepo.listsOfNight(trx, cfg.hotel_config_id, night)).find((l) => l.version === target.version)!.list_id;
+      listId = (await roomingRepo.listsOfNight(trx, cfg.hotel_config_id, night)).find(
+        (l) => l.version === target.version,
+      )!.list_id;
       await roomingRepo.pullDue(trx, listId, new Date(sendAt));
     } else {
       listId = await roomingRepo.insertList(trx, {
@@ -190,7 +235,14 @@ export class RoomingChannel {
       cur.booking_id,
       {
         status: 'PENDING',
-        hotel: { ...(cur.hotel ?? {}), rooming_ref: rowRef, rooming_status: 'QUEUED', rooming_marking: change.marking, rooming_list_id: listId, rooming_list_version: target.version },
+        hotel: {
+          ...(cur.hotel ?? {}),
+          rooming_ref: rowRef,
+          rooming_status: 'QUEUED',
+          rooming_marking: change.marking,
+          rooming_list_id: listId,
+          rooming_list_version: target.version,
+        },
       },
       {
         reason: `${change.marking} row ${rowRef} on the rooming list of ${night} (version ${target.version}), to be sent ${sendAt <= now.getTime() ? 'now' : `at ${new Date(sendAt).toISOString()}`}`,
@@ -199,7 +251,14 @@ export class RoomingChannel {
     );
     // The task is done though the booking stays PENDING: wake an api call waiting for it (a DELETE, say).
     await sql`select pg_notify(${BOOKING_SETTLED_CHANNEL}, ${cur.booking_id})`.execute(trx);
-    return { kind: 'placed', list_id: listId, night, version: target.version, marking: change.marking, due: sendAt <= now.getTime() };
+    return {
+      kind: 'placed',
+      list_id: listId,
+      night,
+      version: target.version,
+      marking: change.marking,
+      due: sendAt <= now.getTime(),
+    };
   }
 
   // ---- sending ----
@@ -237,7 +296,12 @@ export class RoomingChannel {
         : resend
           ? new Date(now.getTime() + this.timing.answerHours * MS_PER_HOUR)
           : new Date(answerDeadline(now.getTime(), firstCheckin, this.timing));
-    const token = signRoomingLink(this.key, { list_id: listId, hotel_config_id: list.hotel_config_id, version: list.version, exp: Math.floor(deadline.getTime() / 1000) });
+    const token = signRoomingLink(this.key, {
+      list_id: listId,
+      hotel_config_id: list.hotel_config_id,
+      version: list.version,
+      exp: Math.floor(deadline.getTime() / 1000),
+    });
     const names = await roomingRepo.namesOfHotel(db, list.hotel_config_id);
     try {
       const info = await this.deps.mailer.send({
@@ -262,7 +326,12 @@ export class RoomingChannel {
           next_attempt_at: now,
         });
         const ids = rows.map((r) => r.row_id);
-        await trx.updateTable('rooming_rows').set({ state: 'SENT' }).where('row_id', 'in', ids).where('state', '=', 'QUEUED').execute();
+        await trx
+          .updateTable('rooming_rows')
+          .set({ state: 'SENT' })
+          .where('row_id', 'in', ids)
+          .where('state', '=', 'QUEUED')
+          .execute();
         for (const r of rows) {
           const b = await bookingRepo.lockBooking(trx, r.booking_id);
           const h = b?.hotel ?? {};
@@ -271,13 +340,20 @@ export class RoomingChannel {
           }
         }
       });
-      this.deps.logger.info({ list_id: listId, night: list.night, version: list.version, rows: rows.length, resend }, 'rooming list sent');
+      this.deps.logger.info(
+        { list_id: listId, night: list.night, version: list.version, rows: rows.length, resend },
+        'rooming list sent',
+      );
       return true;
     } catch (err) {
       const backoff = Math.min(MAX_BACKOFF_MS, this.deps.config.roomingPollMs * 2 ** Math.min(10, list.send_attempts));
       await db
         .updateTable('rooming_lists')
-        .set({ ...(resend ? { resend_requested: true } : { status: 'QUEUED' }), next_attempt_at: new Date(now.getTime() + backoff), last_error: (err as Error).message.slice(0, 500) })
+        .set({
+          ...(resend ? { resend_requested: true } : { status: 'QUEUED' }),
+          next_attempt_at: new Date(now.getTime() + backoff),
+          last_error: (err as Error).message.slice(0, 500),
+        })
         .where('list_id', '=', listId)
         .execute();
       throw err;
@@ -290,7 +366,12 @@ export class RoomingChannel {
   async tick(): Promise<void> {
     const now = this.now();
     for (const { list_id } of await roomingRepo.dueLists(this.deps.db, now, 100)) {
-      await this.send(list_id).catch((err) => this.deps.logger.warn({ list_id, err: (err as Error).message }, 'rooming list not sent; it waits for the mail server'));
+      await this.send(list_id).catch((err) =>
+        this.deps.logger.warn(
+          { list_id, err: (err as Error).message },
+          'rooming list not sent; it waits for the mail server',
+        ),
+      );
     }
     for (const { list_id } of await roomingRepo.expiredLists(this.deps.db, now, 100)) await this.expire(list_id, now);
   }
@@ -305,7 +386,13 @@ export class RoomingChannel {
       await roomingRepo.updateList(trx, listId, { status: 'EXPIRED' });
       const out: string[] = [];
       for (const r of (await roomingRepo.rowsOfList(trx, listId)).filter((x) => x.state === 'SENT')) {
-        const s = await roomingRepo.settleRow(trx, r, rowSettlement(r.marking, { kind: 'EXPIRED', deadline: l.expires_at.getTime() }), ENGINE, now);
+        const s = await roomingRepo.settleRow(
+          trx,
+          r,
+          rowSettlement(r.marking, { kind: 'EXPIRED', deadline: l.expires_at.getTime() }),
+          ENGINE,
+          now,
+        );
         if (s?.schedule_id) out.push(s.schedule_id);
       }
       return out;

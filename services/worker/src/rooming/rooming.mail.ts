@@ -25,19 +25,38 @@ export interface RoomingMail {
   deadline: Date;
 }
 
-export const CSV_COLUMNS = ['row_ref', 'change', 'crew_name', 'rank', 'check_in_local', 'check_out_local', 'pairing_number', 'booking_reference'] as const;
+export const CSV_COLUMNS = [
+  'row_ref',
+  'change',
+  'crew_name',
+  'rank',
+  'check_in_local',
+  'check_out_local',
+  'pairing_number',
+  'booking_reference',
+] as const;
 
 /** The list as a CSV attachment (RFC 4180): one line per row, the change marked in its own column. */
 export function roomingCsv(rows: readonly MailRow[]): string {
   return stringify(
-    rows.map((r) => [r.row_ref, r.marking, r.crew_name ?? '', r.rank ?? '', r.checkin_time_local, r.checkout_time_local, r.pairing_number ?? '', r.booking_id]),
+    rows.map((r) => [
+      r.row_ref,
+      r.marking,
+      r.crew_name ?? '',
+      r.rank ?? '',
+      r.checkin_time_local,
+      r.checkout_time_local,
+      r.pairing_number ?? '',
+      r.booking_id,
+    ]),
     { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\r\n' },
   );
 }
 
 export function roomingText(m: RoomingMail): string {
   const lines = m.rows.map(
-    (r) => `  [${r.marking}] ${r.row_ref}  ${r.crew_name ?? ''} (${r.rank ?? '-'})  in ${r.checkin_time_local}  out ${r.checkout_time_local}  pairing ${r.pairing_number ?? '-'}`,
+    (r) =>
+      `  [${r.marking}] ${r.row_ref}  ${r.crew_name ?? ''} (${r.rank ?? '-'})  in ${r.checkin_time_local}  out ${r.checkout_time_local}  pairing ${r.pairing_number ?? '-'}`,
   );
   return [
     `Rooming list of ${m.airlineName} for ${m.hotelName}, night of ${m.night} (version ${m.version}${m.resend ? ', sent again: the same rows as before, nothing new' : ''}).`,
@@ -61,14 +80,23 @@ export interface Mailer {
 /** Sends through the SMTP server of SMTP_URL. No pool: a server that went away is simply tried again next time. */
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
   // Short timeouts: a server that does not answer fails the attempt; the list waits for the next one.
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from });
+  const transport = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+    { from },
+  );
   return {
     async send(m) {
       const info = await transport.sendMail({
         to: m.to,
         subject: `Rooming list ${m.night} v${m.version}${m.resend ? ' (resent)' : ''}: ${m.airlineName} crew at ${m.hotelName}`,
         text: roomingText(m),
-        attachments: [{ filename: `rooming-list-${m.night}-v${m.version}.csv`, content: roomingCsv(m.rows), contentType: 'text/csv; charset=utf-8' }],
+        attachments: [
+          {
+            filename: `rooming-list-${m.night}-v${m.version}.csv`,
+            content: roomingCsv(m.rows),
+            contentType: 'text/csv; charset=utf-8',
+          },
+        ],
       });
       return { messageId: String(info.messageId ?? '') };
     },

@@ -48,7 +48,10 @@ export class CoverageMonitor {
   constructor(private readonly deps: CoverageMonitorDeps) {}
 
   start(): this {
-    this.timer = setInterval(() => void this.sample().catch((err) => this.deps.logger.warn({ err }, 'coverage sampling failed')), this.deps.intervalMs ?? 60_000);
+    this.timer = setInterval(
+      () => void this.sample().catch((err) => this.deps.logger.warn({ err }, 'coverage sampling failed')),
+      this.deps.intervalMs ?? 60_000,
+    );
     this.timer.unref();
     void this.sample().catch((err) => this.deps.logger.warn({ err }, 'coverage sampling failed'));
     return this;
@@ -76,7 +79,12 @@ export class CoverageMonitor {
       const rows = classifyLayovers(await coverageRepo.layoverCoverage(this.deps.db, airlineId, { from: now, to }));
       const atRisk = rows.filter((r) => r.status === 'AT_RISK');
       const uncovered = rows.filter((r) => r.status === 'UNCOVERED');
-      figures.push({ airline_id: airlineId, at_risk: atRisk.length, uncovered: uncovered.length, uncovered_12h: uncovered.filter((r) => r.at.getTime() < alertBy).length });
+      figures.push({
+        airline_id: airlineId,
+        at_risk: atRisk.length,
+        uncovered: uncovered.length,
+        uncovered_12h: uncovered.filter((r) => r.at.getTime() < alertBy).length,
+      });
       const fresh = await coverageRepo.markAtRisk(this.deps.db, airlineId, atRisk);
       for (const r of atRisk) if (fresh.has(r.row_key)) newlyAtRisk.push({ airline_id: airlineId, layover: r });
     }

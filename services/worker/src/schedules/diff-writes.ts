@@ -22,7 +22,13 @@ export interface DiffWrites {
   bookingEvents: BookingEventInsert[];
   jobs: CatalogJob<BookingQueue>[];
   /** The airline's own bookings that a new roster row adopts instead of a second booking. */
-  adoptions: { booking_id: string; employee_id: string; pairing_number: string; duty_period_num: number | null; leg_sequence: number | null }[];
+  adoptions: {
+    booking_id: string;
+    employee_id: string;
+    pairing_number: string;
+    duty_period_num: number | null;
+    leg_sequence: number | null;
+  }[];
   /** Items whose booking task is still running (their disposition is set when it ends). */
   open: number;
   /** The action ids of the items left PENDING_REVIEW, in item order (the schedule's action_item.pending_review event). */
@@ -31,7 +37,8 @@ export interface DiffWrites {
 
 const ENGINE = 'engine';
 
-const isHotel = (item: DerivedActionItem): item is DerivedActionItem & { details: HotelItemDetails } => item.type === 'HOTEL';
+const isHotel = (item: DerivedActionItem): item is DerivedActionItem & { details: HotelItemDetails } =>
+  item.type === 'HOTEL';
 
 /**
  * Turns the diff's action items and the policy's decisions into rows: action items, new bookings, changes
@@ -51,7 +58,16 @@ export function* planDiffWrites(
   requested: Map<string, RequestedBooking[]>,
   partSize: number,
 ): Generator<void, DiffWrites, void> {
-  const w: DiffWrites = { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], jobs: [], adoptions: [], open: 0, pendingReview: [] };
+  const w: DiffWrites = {
+    actionItems: [],
+    newBookings: [],
+    bookingChanges: [],
+    bookingEvents: [],
+    jobs: [],
+    adoptions: [],
+    open: 0,
+    pendingReview: [],
+  };
   let inPart = 0;
   for (const item of items) {
     if (inPart++ === partSize) {
@@ -159,12 +175,28 @@ export function* planDiffWrites(
         task_ref: taskRef,
         task_operation: operation,
       });
-      w.bookingEvents.push({ booking_id: bookingId, status, reason: decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`, actor: ENGINE });
+      w.bookingEvents.push({
+        booking_id: bookingId,
+        status,
+        reason: decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`,
+        actor: ENGINE,
+      });
     }
 
     if (operation && taskRef && bookingId) {
       const attempt = item.subtype === 'NEW_BOOKING' ? 1 : (retryCounts.get(bookingId) ?? 0) + 1;
-      w.jobs.push(bookingJob({ airline_id: airlineId, booking_id: bookingId, attempt, action_id: actionId, operation, ref: taskRef, priority: item.priority, type: item.type }));
+      w.jobs.push(
+        bookingJob({
+          airline_id: airlineId,
+          booking_id: bookingId,
+          attempt,
+          action_id: actionId,
+          operation,
+          ref: taskRef,
+          priority: item.priority,
+          type: item.type,
+        }),
+      );
     }
 
     addItem(
@@ -194,7 +226,14 @@ function actionItemRow(
   airlineId: string,
   scheduleId: string,
   now: string,
-  outcome: { disposition: string | null; auto_eligible: boolean; booking_id: string | null; flight_options_url: string | null; recommended_action: string | null; message: string },
+  outcome: {
+    disposition: string | null;
+    auto_eligible: boolean;
+    booking_id: string | null;
+    flight_options_url: string | null;
+    recommended_action: string | null;
+    message: string;
+  },
 ): ActionItemInsert {
   return {
     action_id: actionId,

@@ -135,7 +135,13 @@ interface DiffSubject {
 /** The travellers of a roster's pairings, the last occurrence of each e-mail winning. */
 function crewOf(pairings: readonly Pairing[]): DiffSubject['crew'] {
   const crew: DiffSubject['crew'] = new Map();
-  for (const p of pairings) for (const c of p.crew) crew.set(c.traveller_email.toLowerCase(), { traveller_email: c.traveller_email, employee_id: c.employee_id, name: c.name });
+  for (const p of pairings)
+    for (const c of p.crew)
+      crew.set(c.traveller_email.toLowerCase(), {
+        traveller_email: c.traveller_email,
+        employee_id: c.employee_id,
+        name: c.name,
+      });
   return crew;
 }
 
@@ -156,12 +162,23 @@ function wholeRosterOf(bytes: Buffer, elements: RosterElements | null | 'later')
   const crew = crewOf(submission.pairings);
   // What elementsOfWhole reads of the pairings (the parsed roster is not held on to).
   const shapes = pairingShapesOf(submission.pairings);
-  if (elements === 'later') return { flat, crew, changed: null, elements: null, later: () => withElements(flat, rosterElementsOf(bytes), shapes) };
+  if (elements === 'later')
+    return {
+      flat,
+      crew,
+      changed: null,
+      elements: null,
+      later: () => withElements(flat, rosterElementsOf(bytes), shapes),
+    };
   return { ...withElements(flat, elements, shapes), crew, changed: null };
 }
 
 /** The roster's elements for the next basis, and each pairing_number's content from them (engine elementsOfWhole), when they were found. */
-function withElements(flat: FlatRoster, elements: RosterElements | null, pairings: readonly PairingShape[]): { flat: FlatRoster; elements: ElementBasis[] | null } {
+function withElements(
+  flat: FlatRoster,
+  elements: RosterElements | null,
+  pairings: readonly PairingShape[],
+): { flat: FlatRoster; elements: ElementBasis[] | null } {
   if (!elements || elements.contents.length !== pairings.length) return { flat, elements: null };
   const { elements: basisElements, pairingContents } = elementsOfWhole(elements, pairings, flat);
   return { flat: { ...flat, pairingContents }, elements: basisElements };
@@ -172,7 +189,11 @@ function withElements(flat: FlatRoster, elements: RosterElements | null, pairing
  * basis tells which: null when it cannot (a pairing_number sent twice, a whole diff asked for). The travellers are
  * those of the elements parsed: an unchanged element's were upserted when it was new.
  */
-function changedElementsOf(elements: RosterElements, basis: DiffBasis, now: Omit<DiffBasisNow, 'flat'>): DiffSubject | null {
+function changedElementsOf(
+  elements: RosterElements,
+  basis: DiffBasis,
+  now: Omit<DiffBasisNow, 'flat'>,
+): DiffSubject | null {
   try {
     const known = knownElements(elements, basis);
     const changed = known && changedPairings(basis, { ...now, flat: { pairingContents: known.contents } });
@@ -180,7 +201,14 @@ function changedElementsOf(elements: RosterElements, basis: DiffBasis, now: Omit
     const part = flattenElements(elements, basis, known, changed);
     // Every element parsed is one of these: its pairing_number is diffed, or the basis does not call its content clean.
     const rewritten = rewrittenPairings(basis, part.elements, changed);
-    return { flat: part.flat, crew: crewOf(part.parsed), changed, skipped: part.skipped, rewritten, elements: part.elements };
+    return {
+      flat: part.flat,
+      crew: crewOf(part.parsed),
+      changed,
+      skipped: part.skipped,
+      rewritten,
+      elements: part.elements,
+    };
   } catch (err) {
     if (err instanceof SyntaxError) throw unreadable(err);
     throw err;
@@ -217,7 +245,8 @@ class UnprocessableSchedule extends Error {}
  * violation). Anything else (a lost connection, a deadlock, a timeout) is infrastructure and retried.
  */
 export function isPermanentScheduleError(err: unknown): boolean {
-  if (err instanceof UnprocessableSchedule || err instanceof SyntaxError || err instanceof UnrecoverableError) return true;
+  if (err instanceof UnprocessableSchedule || err instanceof SyntaxError || err instanceof UnrecoverableError)
+    return true;
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
 }
@@ -285,7 +314,12 @@ export class ScheduleProcessor {
       phases.lap('read_body');
     } catch (err) {
       log.error({ err }, 'schedule cannot be processed');
-      await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
+      await scheduleLifecycleRepo.markFailed(
+        conn,
+        schedule.schedule_id,
+        err instanceof Error ? err.message : String(err),
+        INTO_FAILED,
+      );
       return;
     }
     try {
@@ -305,10 +339,23 @@ export class ScheduleProcessor {
           phases.lap('read_roster');
         } catch (err) {
           log.error({ err }, 'schedule cannot be processed');
-          await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, err instanceof Error ? err.message : String(err), INTO_FAILED);
+          await scheduleLifecycleRepo.markFailed(
+            conn,
+            schedule.schedule_id,
+            err instanceof Error ? err.message : String(err),
+            INTO_FAILED,
+          );
           return;
         }
-        ({ items, diffedPairings, skippedPairings, written } = await this.diffAndWrite(conn, schedule, roster, phases, stored.sha256, processedAt, compareWith));
+        ({ items, diffedPairings, skippedPairings, written } = await this.diffAndWrite(
+          conn,
+          schedule,
+          roster,
+          phases,
+          stored.sha256,
+          processedAt,
+          compareWith,
+        ));
       }
       // Its events are committed: delivered now, not after the analyze (process() kicks again when it ends).
       this.deps.webhookKick?.();
@@ -321,7 +368,14 @@ export class ScheduleProcessor {
       });
       phases.lap('analyze');
       log.info(
-        { items, diffed_pairings: diffedPairings ?? 'all', skipped_pairings: skippedPairings, analyzed, seconds: Math.round(seconds * 1000) / 1000, phases_ms: phases.ms },
+        {
+          items,
+          diffed_pairings: diffedPairings ?? 'all',
+          skipped_pairings: skippedPairings,
+          analyzed,
+          seconds: Math.round(seconds * 1000) / 1000,
+          phases_ms: phases.ms,
+        },
         'schedule processed',
       );
       this.deps.metrics.scheduleProcessed(seconds, items);
@@ -337,7 +391,8 @@ export class ScheduleProcessor {
       // Infrastructure trouble is retried by BullMQ; on the last attempt the schedule is marked FAILED.
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.error({ err, attempt: job.attemptsMade + 1, last }, 'schedule processing failed');
-      if (last) await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message, INTO_FAILED).catch(() => undefined);
+      if (last)
+        await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, message, INTO_FAILED).catch(() => undefined);
       throw err;
     }
   }
@@ -357,10 +412,18 @@ export class ScheduleProcessor {
   private readComparedWith(conn: DbOrTrx, schedule: ScheduleRow, processedAt: string): ComparedWith {
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     // Read as soon as it is decompressed (split into its lines, or parsed when of an older form), while the pool decompresses the roster.
-    const state = decodeRosterState(rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)), storedStateOfText);
+    const state = decodeRosterState(
+      rosterStateText(rosterStateRepo.loadRosterState(conn, schedule.airline_id)),
+      storedStateOfText,
+    );
     const basis = this.loadDiffBasis(conn, schedule.airline_id);
     // The bookings' dates matter only to a diff in a window other than the last one's (engine changedPairings).
-    const read = basis.then((b) => rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, { ownWrites: false, dates: b !== null && windowMoved(b, window) }));
+    const read = basis.then((b) =>
+      rosterStateRepo.windowFingerprints(conn, schedule.airline_id, window, {
+        ownWrites: false,
+        dates: b !== null && windowMoved(b, window),
+      }),
+    );
     const settings = read.then(() => loadBookingContext(conn, this.deps.vault, schedule.airline_id, processedAt, []));
     // Awaited by the diff; until then a failure must not count as unhandled.
     for (const p of [state, basis, read, settings]) p.catch(() => undefined);
@@ -390,24 +453,49 @@ export class ScheduleProcessor {
    * and rostered rows, and the same audit events: those are copied from the roster before, and the schedule
    * completes, all in one transaction. Any premise failing: false, and the full diff runs.
    */
-  private async resubmitSettled(conn: DbOrTrx, schedule: ScheduleRow, sha256: string, phases: Phases): Promise<boolean> {
+  private async resubmitSettled(
+    conn: DbOrTrx,
+    schedule: ScheduleRow,
+    sha256: string,
+    phases: Phases,
+  ): Promise<boolean> {
     const airlineId = schedule.airline_id;
     const known = await rosterStateRepo.loadSettledRoster(conn, airlineId);
-    if (!known || known.body_sha256 !== sha256 || !known.settled_fingerprint || !known.settled_cutoff || known.audit_events === null) return false;
+    if (
+      !known ||
+      known.body_sha256 !== sha256 ||
+      !known.settled_fingerprint ||
+      !known.settled_cutoff ||
+      known.audit_events === null
+    )
+      return false;
     const processedAt = (this.deps.now?.() ?? new Date()).toISOString();
     // Settings only: no traveller is read.
     const ctx = await loadBookingContext(conn, this.deps.vault, airlineId, processedAt, []);
-    if (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff) return false;
+    if (
+      ctx.emitUnchanged ||
+      cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff
+    )
+      return false;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     phases.lap('settled_premises');
     try {
       await conn.transaction().execute(async (trx) => {
         await bookingRepo.lockAirlineBookings(trx, airlineId);
-        if ((await rosterStateRepo.windowFingerprint(trx, airlineId, window)) !== known.settled_fingerprint) throw new NotSettled();
+        if ((await rosterStateRepo.windowFingerprint(trx, airlineId, window)) !== known.settled_fingerprint)
+          throw new NotSettled();
         phases.lap('settled_fingerprint');
-        if ((await diffWriteRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events) throw new NotSettled();
+        if ((await diffWriteRepo.copyAuditEvents(trx, known.schedule_id, schedule.schedule_id)) !== known.audit_events)
+          throw new NotSettled();
         await rosterStateRepo.adoptRosterState(trx, airlineId, schedule.schedule_id);
-        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(0), NO_PENDING_REVIEW)))
+        if (
+          !(await scheduleLifecycleRepo.finishProcessing(
+            trx,
+            schedule.schedule_id,
+            statusAfterProcessing(0),
+            NO_PENDING_REVIEW,
+          ))
+        )
           throw new Error('schedule left PROCESSING while being processed');
         phases.lap('settled_write');
       });
@@ -426,7 +514,12 @@ export class ScheduleProcessor {
     bodySha256: string,
     processedAt: string,
     compareWith: ComparedWith,
-  ): Promise<{ items: number; diffedPairings: number | null; skippedPairings: number; written: Partial<Record<BulkWrittenTable, number>> }> {
+  ): Promise<{
+    items: number;
+    diffedPairings: number | null;
+    skippedPairings: number;
+    written: Partial<Record<BulkWrittenTable, number>>;
+  }> {
     const airlineId = schedule.airline_id;
     const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
     const basis = await compareWith.basis;
@@ -447,7 +540,14 @@ export class ScheduleProcessor {
     // rows: it is decoded whole first then (otherwise while Postgres reads the bookings, in diffStateOf).
     const moved = basis !== null && windowMoved(basis, window);
     const movedFrom = moved && stored ? rosterStateOfStored(stored) : undefined;
-    const now = { bookings: read.byPairing, bookingDates: read.datesByPairing, previous: movedFrom, window, cutoff: basisCutoff, emitUnchanged: settings.emitUnchanged };
+    const now = {
+      bookings: read.byPairing,
+      bookingDates: read.datesByPairing,
+      previous: movedFrom,
+      window,
+      cutoff: basisCutoff,
+      emitUnchanged: settings.emitUnchanged,
+    };
     // Only the lines of a state stored as lines can be kept unread (a state stored in an older form gets the whole diff once).
     const lines = stored && isStateLines(stored) ? stored : null;
     if (!subject && lines) subject = changedElementsOf(elements!, basis!, now);
@@ -461,11 +561,24 @@ export class ScheduleProcessor {
     let { changed } = subject;
     // The previous state the diff reads: the lines of the pairings it reads and writes again, or all of it. Decoded a
     // turn later, once loadDiffState has queued its reads: Postgres reads the bookings meanwhile.
-    const previousOf = (s: DiffSubject) => nextTurn().then(() => (s.rewritten ? rosterStateOfLines(lines!, s.rewritten) : (movedFrom ?? (stored && rosterStateOfStored(stored)))));
+    const previousOf = (s: DiffSubject) =>
+      nextTurn().then(() =>
+        s.rewritten ? rosterStateOfLines(lines!, s.rewritten) : (movedFrom ?? (stored && rosterStateOfStored(stored))),
+      );
     // Read-only, shared with the dry-run preview (packages/db diff-state): the two cannot drift.
-    let rows = await loadDiffState(conn, airlineId, window, (phase) => phases.lap(phase), changed ? [...changed] : undefined, previousOf(subject));
+    let rows = await loadDiffState(
+      conn,
+      airlineId,
+      window,
+      (phase) => phases.lap(phase),
+      changed ? [...changed] : undefined,
+      previousOf(subject),
+    );
     let ctx = bookingContextOf(this.deps.vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
-    if (changed && (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)) {
+    if (
+      changed &&
+      (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)
+    ) {
       // The settings changed since they were read above: the whole diff after all, of the whole roster.
       changed = null;
       if (subject.skipped) subject = wholeRosterOf(roster.bytes!, elements);
@@ -479,9 +592,14 @@ export class ScheduleProcessor {
     let { flat: basisFlat, elements: basisElements } = subject;
     // The pairing_numbers whose state lines are written again; every other line is kept as stored. The whole roster
     // diffed against a state of lines (a moved window, a pairing_number sent twice) keeps those it may too.
-    const rewritten = !lines || !basis || !changed || !subject.elements ? undefined : (subject.rewritten ?? rewrittenPairings(basis, subject.elements, changed));
+    const rewritten =
+      !lines || !basis || !changed || !subject.elements
+        ? undefined
+        : (subject.rewritten ?? rewrittenPairings(basis, subject.elements, changed));
     // Each pairing_number's first row in the roster (the stored state's lines number their current rows from it).
-    const firstRows = new Map<string, number>(skipped ? subject.elements!.map((e) => [e[1], e[2]]) : flat.pairings.map((p) => [p.pairing_number, p.first_row]));
+    const firstRows = new Map<string, number>(
+      skipped ? subject.elements!.map((e) => [e[1], e[2]]) : flat.pairings.map((p) => [p.pairing_number, p.first_row]),
+    );
     const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
     const { statusById, retryCounts } = state;
     phases.lap('map_bookings');
@@ -498,7 +616,13 @@ export class ScheduleProcessor {
         // them in while this process derives the diff, which pauses between parts to let the connection send them.
         // Only the changed pairings' rows when the diff looks at those alone: the others' are stored as they are.
         const rostered = (queued.rostered = changed
-          ? coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, onlyPairings(flat, changed)), [...changed])
+          ? coverageRepo.replaceRosteredRows(
+              trx,
+              airlineId,
+              window,
+              rosteredRowsIn(window, onlyPairings(flat, changed)),
+              [...changed],
+            )
           : coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat)));
         // Awaited once the items are written; until then a failure must not count as unhandled.
         rostered.catch(() => undefined);
@@ -521,7 +645,13 @@ export class ScheduleProcessor {
         }));
         const firstWrites = Promise.all([
           diffWriteRepo.upsertTravellersFromRoster(trx, airlineId, [...crew.values()]),
-          diffWriteRepo.writeDiffResult(trx, { actionItems: [], newBookings: [], bookingChanges: [], bookingEvents: [], auditEvents: audits }),
+          diffWriteRepo.writeDiffResult(trx, {
+            actionItems: [],
+            newBookings: [],
+            bookingChanges: [],
+            bookingEvents: [],
+            auditEvents: audits,
+          }),
         ]);
         queued.others = [locked, requestedRows, firstWrites];
         for (const p of queued.others) p.catch(() => undefined);
@@ -529,7 +659,20 @@ export class ScheduleProcessor {
         // they may adopt are read (queued above, behind the rostered rows): Postgres takes in the first slices while the
         // rest of the diff is derived, instead of waiting for all of it.
         const writer = new SliceWriter({
-          plan: (slice, requested) => derived(planDiffWrites(slice, ctx, schedule.schedule_id, airlineId, statusById, retryCounts, processedAt, requested, PLAN_PART)),
+          plan: (slice, requested) =>
+            derived(
+              planDiffWrites(
+                slice,
+                ctx,
+                schedule.schedule_id,
+                airlineId,
+                statusById,
+                retryCounts,
+                processedAt,
+                requested,
+                PLAN_PART,
+              ),
+            ),
           write: async (writes) => {
             await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
             await bookingRepo.adoptBookings(trx, writes.adoptions);
@@ -543,7 +686,10 @@ export class ScheduleProcessor {
           },
           () => undefined,
         );
-        const parts = diffRosterInParts(diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined), DIFF_PART_PAIRINGS);
+        const parts = diffRosterInParts(
+          diffInputOf(flat, state, ctx, window, processedAt, changed ?? undefined),
+          DIFF_PART_PAIRINGS,
+        );
         let result: DiffResult;
         for (;;) {
           const step = parts.next();
@@ -593,16 +739,22 @@ export class ScheduleProcessor {
         const fingerprints = reading && (await reading);
         // The bookings of the pairings diffed, as this transaction leaves them. Those of the others are recorded as
         // read: had anyone changed one since, the next diff sees a difference and diffs that pairing.
-        const diffed = fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
+        const diffed =
+          fingerprints ?? (await rosterStateRepo.pairingFingerprints(trx, airlineId, window, [...changed!]));
         phases.lap('tx_fingerprints');
         const bookingsNow = new Map(changed ? [...read.byPairing].filter(([pairing]) => !changed.has(pairing)) : []);
-        for (const [pairing, fingerprint] of diffed.byPairing) if (!changed || changed.has(pairing)) bookingsNow.set(pairing, fingerprint);
+        for (const [pairing, fingerprint] of diffed.byPairing)
+          if (!changed || changed.has(pairing)) bookingsNow.set(pairing, fingerprint);
         const cutoff = cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days);
         // A pairing_number diffed whose bookings someone else changed since they were read was diffed with what it had.
         const disturbed = [...adopted];
         for (const pairing of changed ?? new Set([...read.byPairing.keys(), ...diffed.othersByPairing.keys()]))
           if (read.byPairing.get(pairing) !== diffed.othersByPairing.get(pairing)) disturbed.push(pairing);
-        const basis = ctx.emitUnchanged ? null : await gzipJson(diffBasisOf(basisFlat, result.actionItems, bookingsNow, window, cutoff, disturbed, basisElements ?? []));
+        const basis = ctx.emitUnchanged
+          ? null
+          : await gzipJson(
+              diffBasisOf(basisFlat, result.actionItems, bookingsNow, window, cutoff, disturbed, basisElements ?? []),
+            );
         phases.lap('tx_basis');
         await rosterStateRepo.saveRosterState(
           trx,
@@ -620,7 +772,14 @@ export class ScheduleProcessor {
         phases.lap('tx_save_state');
         Object.assign(written, await rostered, { action_items: itemCount });
         phases.lap('tx_coverage_rows');
-        if (!(await scheduleLifecycleRepo.finishProcessing(trx, schedule.schedule_id, statusAfterProcessing(open), pendingReview)))
+        if (
+          !(await scheduleLifecycleRepo.finishProcessing(
+            trx,
+            schedule.schedule_id,
+            statusAfterProcessing(open),
+            pendingReview,
+          ))
+        )
           throw new Error('schedule left PROCESSING while being processed');
         phases.lap('tx_finish');
       });
@@ -628,7 +787,10 @@ export class ScheduleProcessor {
       // A failed statement aborts the transaction, and every statement after it fails with 25P02. The statements
       // queued before the diff run between the others': of their failures and this one, the first that is not 25P02
       // is the cause (a data error in any is permanent, the schedule FAILED at once).
-      const queuedBefore: Promise<unknown>[] = [...(queued.rostered ? [queued.rostered] : []), ...(queued.others ?? [])];
+      const queuedBefore: Promise<unknown>[] = [
+        ...(queued.rostered ? [queued.rostered] : []),
+        ...(queued.others ?? []),
+      ];
       const failures = await Promise.all(
         queuedBefore.map((p) =>
           p.then(
@@ -641,6 +803,11 @@ export class ScheduleProcessor {
     }
     phases.lap('tx_commit');
     if (jobs.length) this.deps.relay.kick();
-    return { items: itemCount, diffedPairings: changed ? changed.size : null, skippedPairings: skipped?.size ?? 0, written };
+    return {
+      items: itemCount,
+      diffedPairings: changed ? changed.size : null,
+      skippedPairings: skipped?.size ?? 0,
+      written,
+    };
   }
 }

@@ -57,7 +57,8 @@ export class SliceWriter {
   /** Plans and queues the full slices there is room for, without waiting for Postgres. A write that failed is thrown here. */
   async writeReady(requested: Map<string, RequestedBooking[]>): Promise<void> {
     this.throwFailure();
-    while (this.pending.length - this.next >= this.sliceSize && this.inFlight() < WRITES_AHEAD) await this.writeSlice(requested);
+    while (this.pending.length - this.next >= this.sliceSize && this.inFlight() < WRITES_AHEAD)
+      await this.writeSlice(requested);
   }
 
   /** Plans and queues every item left (waiting for Postgres when WRITES_AHEAD writes are queued), then waits for all the writes. */

@@ -14,14 +14,25 @@ export interface AttemptResult {
 /** The Standard Webhooks headers of one request; during a rotation grace period both secrets sign (space-separated). */
 export function signatureHeaders(secrets: string[], eventId: string, at: Date, body: string): Record<string, string> {
   const signature = secrets.map((s) => new Webhook(s).sign(eventId, at, body)).join(' ');
-  return { 'webhook-id': eventId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  return {
+    'webhook-id': eventId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }
 
 /**
  * POSTs once: a 2xx within the timeout is a success; a 3xx is a failure (redirects are never followed); the
  * resolved address is checked when the socket connects (SSRF).
  */
-export function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number, policy: TargetPolicy, agent?: HttpAgent): Promise<AttemptResult> {
+export function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  policy: TargetPolicy,
+  agent?: HttpAgent,
+): Promise<AttemptResult> {
   const started = Date.now();
   const done = (r: Omit<AttemptResult, 'duration_ms'>): AttemptResult => ({ ...r, duration_ms: Date.now() - started });
   const refused = refusedUrl(policy, url);
@@ -40,7 +51,12 @@ export function post(url: string, headers: Record<string, string>, body: string,
       u,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'CrewTravel-Webhooks/1', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'CrewTravel-Webhooks/1',
+          'content-length': String(Buffer.byteLength(body)),
+          ...headers,
+        },
         // A drain's keep-alive agent (one socket, reused for the endpoint's backlog); its connections are made
         // through the guarded lookup like any other.
         ...(agent ? { agent } : { agent: false, lookup: guardedLookup(policy) as never }),
@@ -53,7 +69,12 @@ export function post(url: string, headers: Record<string, string>, body: string,
           finish({
             ok: code >= 200 && code < 300,
             response_code: code,
-            error: code >= 300 && code < 400 ? `redirect (${code}) not followed` : code >= 200 && code < 300 ? null : `HTTP ${code}`,
+            error:
+              code >= 300 && code < 400
+                ? `redirect (${code}) not followed`
+                : code >= 200 && code < 300
+                  ? null
+                  : `HTTP ${code}`,
           }),
         );
         res.on('error', (err) => finish({ ok: false, response_code: code, error: err.message }));

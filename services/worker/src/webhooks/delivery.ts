@@ -31,12 +31,22 @@ export class WebhookDeliverer {
   private closed = false;
 
   constructor(private readonly deps: WebhookDelivererDeps) {
-    this.drains = new DrainThread({ config: deps.config, logger: deps.logger, metrics: deps.metrics, kick: () => this.kick(), closeDeadlineMs: deps.config.shutdownDeadlineMs });
+    this.drains = new DrainThread({
+      config: deps.config,
+      logger: deps.logger,
+      metrics: deps.metrics,
+      kick: () => this.kick(),
+      closeDeadlineMs: deps.config.shutdownDeadlineMs,
+    });
   }
 
   /** Starts polling, and the drain thread. */
   start(): this {
-    this.drains.start().catch((err: unknown) => this.deps.logger.error({ err }, 'webhook drain thread did not start; the next drain starts it again'));
+    this.drains
+      .start()
+      .catch((err: unknown) =>
+        this.deps.logger.error({ err }, 'webhook drain thread did not start; the next drain starts it again'),
+      );
     this.schedule(0);
     return this;
   }
@@ -70,7 +80,12 @@ export class WebhookDeliverer {
             due.map((d) => ({
               name: 'drain-endpoint',
               data: { endpoint_id: d.endpoint_id },
-              opts: { jobId: webhookDrainJobId(d.endpoint_id, d.urgent), priority: d.urgent ? WEBHOOK_PRIORITY.urgent : WEBHOOK_PRIORITY.bulk, removeOnComplete: true, removeOnFail: true },
+              opts: {
+                jobId: webhookDrainJobId(d.endpoint_id, d.urgent),
+                priority: d.urgent ? WEBHOOK_PRIORITY.urgent : WEBHOOK_PRIORITY.bulk,
+                removeOnComplete: true,
+                removeOnFail: true,
+              },
             })),
           );
         }

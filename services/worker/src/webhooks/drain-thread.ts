@@ -66,27 +66,32 @@ export class DrainThread {
     if (this.worker) return this.worker;
     const data: DrainThreadData = { config: this.deps.config };
     // Built (`npm run build`), this module is part of dist/main.js and the thread is dist/drain.thread.js.
-    const { worker, ready } = startThread<Exclude<DrainReply, { ready: true }>>(__dirname, 'drain.thread', path.extname(__filename) === '.js', {
-      data,
-      onMessage: (m) => {
-        if ('kick' in m) this.deps.kick();
-        else if ('attempt' in m) this.deps.metrics?.webhookAttempt(...m.attempt);
-        else if ('closed' in m) this.closed?.();
-        else if ('log' in m) this.relog(m.log);
-        else {
-          const p = this.pending.get(m.id);
-          this.pending.delete(m.id);
-          if (m.error === undefined) p?.resolve();
-          else p?.reject(new Error(`webhook drain failed: ${m.error}`));
-        }
+    const { worker, ready } = startThread<Exclude<DrainReply, { ready: true }>>(
+      __dirname,
+      'drain.thread',
+      path.extname(__filename) === '.js',
+      {
+        data,
+        onMessage: (m) => {
+          if ('kick' in m) this.deps.kick();
+          else if ('attempt' in m) this.deps.metrics?.webhookAttempt(...m.attempt);
+          else if ('closed' in m) this.closed?.();
+          else if ('log' in m) this.relog(m.log);
+          else {
+            const p = this.pending.get(m.id);
+            this.pending.delete(m.id);
+            if (m.error === undefined) p?.resolve();
+            else p?.reject(new Error(`webhook drain failed: ${m.error}`));
+          }
+        },
+        onEnd: (err) => {
+          for (const p of this.pending.values()) p.reject(err);
+          this.pending.clear();
+          this.closed?.();
+          if (this.worker === worker) this.worker = null;
+        },
       },
-      onEnd: (err) => {
-        for (const p of this.pending.values()) p.reject(err);
-        this.pending.clear();
-        this.closed?.();
-        if (this.worker === worker) this.worker = null;
-      },
-    });
+    );
     this.ready = ready;
     this.worker = worker;
     return worker;
@@ -99,7 +104,12 @@ export class DrainThread {
       service: _service,
       msg,
       ...fields
-    } = JSON.parse(line) as { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'; time: string; service: string; msg: string };
+    } = JSON.parse(line) as {
+      level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+      time: string;
+      service: string;
+      msg: string;
+    };
     this.deps.logger[level](fields, msg);
   }
 

@@ -13,7 +13,10 @@ import { EndpointDrainer } from './endpoint-drainer';
 const { config } = threadData<DrainThreadData>();
 const reply = (m: DrainReply) => parentPort!.postMessage(m);
 // One connection per concurrent drain (each holds its own), and one spare.
-const db = createDb(config.databaseUrl, { applicationName: 'crew-worker-webhooks', max: config.webhookConcurrency + 1 });
+const db = createDb(config.databaseUrl, {
+  applicationName: 'crew-worker-webhooks',
+  max: config.webhookConcurrency + 1,
+});
 const drainer = new EndpointDrainer({
   db,
   config,

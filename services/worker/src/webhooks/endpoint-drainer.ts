@@ -35,15 +35,27 @@ export class EndpointDrainer {
 
   constructor(private readonly deps: EndpointDrainerDeps) {
     this.key = parseSecretKey(deps.config.webhookSecretKey)!;
-    this.policy = { allowPrivate: deps.config.webhookAllowPrivateTargets, production: deps.config.nodeEnv === 'production' };
+    this.policy = {
+      allowPrivate: deps.config.webhookAllowPrivateTargets,
+      production: deps.config.nodeEnv === 'production',
+    };
     // Longer than one attempt can take; a killed drainer's endpoint is taken over once it runs out.
     this.leaseMs = deps.config.webhookTimeoutMs + 5_000;
   }
 
   /** The signing secrets now: the current one, and the previous one while its grace period runs. */
-  private secretsOf(row: { secret_enc: string; previous_secret_enc: string | null; previous_secret_expires_at: Date | null }): string[] {
+  private secretsOf(row: {
+    secret_enc: string;
+    previous_secret_enc: string | null;
+    previous_secret_expires_at: Date | null;
+  }): string[] {
     const out = [openSecret(this.key, row.secret_enc)];
-    if (row.previous_secret_enc && row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > Date.now()) out.push(openSecret(this.key, row.previous_secret_enc));
+    if (
+      row.previous_secret_enc &&
+      row.previous_secret_expires_at &&
+      row.previous_secret_expires_at.getTime() > Date.now()
+    )
+      out.push(openSecret(this.key, row.previous_secret_enc));
     return out;
   }
 
@@ -94,10 +106,28 @@ export class EndpointDrainer {
             secrets = this.secretsOf(endpoint);
             readAt = Date.now();
           }
-          const body = JSON.stringify({ id: head.event_id, type: head.type, created_at: head.created_at.toISOString(), data: head.data, links: head.links });
+          const body = JSON.stringify({
+            id: head.event_id,
+            type: head.type,
+            created_at: head.created_at.toISOString(),
+            data: head.data,
+            links: head.links,
+          });
           const at = new Date();
-          const result = await post(endpoint!.url, signatureHeaders(secrets, head.event_id, at, body), body, this.deps.config.webhookTimeoutMs, this.policy, agent);
-          const attempt = { at: at.toISOString(), response_code: result.response_code, error: result.error, duration_ms: result.duration_ms };
+          const result = await post(
+            endpoint!.url,
+            signatureHeaders(secrets, head.event_id, at, body),
+            body,
+            this.deps.config.webhookTimeoutMs,
+            this.policy,
+            agent,
+          );
+          const attempt = {
+            at: at.toISOString(),
+            response_code: result.response_code,
+            error: result.error,
+            duration_ms: result.duration_ms,
+          };
           const attempts = head.attempts + 1;
           // The previous success is recorded while this one was sent; at most one record in flight.
           await recording;
@@ -115,17 +145,30 @@ export class EndpointDrainer {
             db,
             head.delivery_id,
             attempt,
-            giveUp ? { status: 'FAILED' } : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) },
+            giveUp
+              ? { status: 'FAILED' }
+              : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) },
           );
           const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
           failing = true;
           log.info(
-            { delivery_id: head.delivery_id, event_id: head.event_id, attempts, response_code: result.response_code, error: result.error, gave_up: giveUp },
+            {
+              delivery_id: head.delivery_id,
+              event_id: head.event_id,
+              attempts,
+              response_code: result.response_code,
+              error: result.error,
+              gave_up: giveUp,
+            },
             'webhook delivery failed',
           );
-          if (failingSince && Date.now() - failingSince.getTime() >= this.deps.config.webhookDisableAfterDays * 86_400_000) {
+          if (
+            failingSince &&
+            Date.now() - failingSince.getTime() >= this.deps.config.webhookDisableAfterDays * 86_400_000
+          ) {
             const reason = `every attempt failed since ${failingSince.toISOString()} (${this.deps.config.webhookDisableAfterDays} days or more)`;
-            if (await db.transaction().execute((trx) => webhookRepo.disableFailingEndpoint(trx, endpointId, reason))) log.warn({ failing_since: failingSince }, 'webhook endpoint disabled');
+            if (await db.transaction().execute((trx) => webhookRepo.disableFailingEndpoint(trx, endpointId, reason)))
+              log.warn({ failing_since: failingSince }, 'webhook endpoint disabled');
             this.deps.kick();
             return;
           }
@@ -136,7 +179,9 @@ export class EndpointDrainer {
     } finally {
       await recording.catch((err) => log.warn({ err }, 'webhook attempt not recorded (it will be sent again)'));
       agent.destroy();
-      await webhookRepo.releaseEndpoint(db, endpointId).catch((err) => log.warn({ err }, 'webhook lease release failed (it runs out)'));
+      await webhookRepo
+        .releaseEndpoint(db, endpointId)
+        .catch((err) => log.warn({ err }, 'webhook lease release failed (it runs out)'));
       // Deliveries written while this drain held the lease were skipped by the poll: look again now.
       this.deps.kick();
     }
