@@ -87,13 +87,11 @@ export class OutboxRelay {
               : [];
             for (let at = 0; at < list.length; at += ADD_CHUNK)
               await this.queues[q].addBulk(
-                list
-                  .slice(at, at + ADD_CHUNK)
-                  .map((r, i) => ({
-                    name: r.name,
-                    data: r.data,
-                    opts: { jobId: r.job_id, delay: r.delay_ms || undefined, priority: priorities[at + i] },
-                  })),
+                list.slice(at, at + ADD_CHUNK).map((r, i) => ({
+                  name: r.name,
+                  data: r.data,
+                  opts: { jobId: r.job_id, delay: r.delay_ms || undefined, priority: priorities[at + i] },
+                })),
               );
           }
           return rows.length;

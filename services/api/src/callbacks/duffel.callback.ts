@@ -60,26 +60,22 @@ export function duffelCallback(deps: DuffelCallbackDeps): Router {
       // One answer for an unknown airline, one without a webhook and a wrong signature: nothing to probe with.
       if (!secret || !verifyDuffelSignature(raw, req.get(DUFFEL_SIGNATURE_HEADER), secret)) {
         log.warn({ airline_id: airlineId }, 'Duffel callback refused: signature not verified');
-        res
-          .status(401)
-          .json({
-            error: {
-              code: 'UNAUTHORIZED',
-              message: 'The delivery is not signed with this airline’s Duffel webhook secret',
-              details: [],
-            },
-            status: 401,
-          });
+        res.status(401).json({
+          error: {
+            code: 'UNAUTHORIZED',
+            message: 'The delivery is not signed with this airline’s Duffel webhook secret',
+            details: [],
+          },
+          status: 401,
+        });
         return;
       }
       const event = parseDuffelEvent(raw);
       if (!event) {
-        res
-          .status(400)
-          .json({
-            error: { code: 'VALIDATION_FAILED', message: 'The body is not a Duffel event', details: [] },
-            status: 400,
-          });
+        res.status(400).json({
+          error: { code: 'VALIDATION_FAILED', message: 'The body is not a Duffel event', details: [] },
+          status: 400,
+        });
         return;
       }
       // Other event types are acknowledged and dropped: Duffel retries anything but a 2xx.
