@@ -96,3 +96,5 @@ export {
   type SupplierSettingFacts,
 } from './supplier-order';
 export * from './airline-change';
+export * from './review';
+export * from './review-actions';

@@ -1,0 +1,244 @@
+import fc from 'fast-check';
+import {
+  availableActions,
+  holdsSupplierReservation,
+  REVIEW_ACTIONS,
+  reviewStatusOf,
+  type ReviewAction,
+  type ReviewBooking,
+  type ReviewContext,
+  type ReviewItem,
+} from '../src';
+import { booking, CTX, hotelBooking, hotelItem, item, NOW, room, ticket } from './review-fixtures';
+
+describe('availableActions: the rules table', () => {
+  const rows: [string, ReviewItem, ReviewBooking | null, ReviewContext, ReviewAction[]][] = [
+    [
+      'deadhead BOOK_MANUALLY, nothing booked, live options',
+      item(),
+      booking({ task_operation: null }),
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'deadhead BOOK_MANUALLY, a search found no options',
+      item(),
+      booking(),
+      { ...CTX, flight_options_available: false },
+      ['RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'deadhead BOOK_MANUALLY, the traveller has no date of birth',
+      item(),
+      booking(),
+      { ...CTX, traveller_has_dob: false },
+      ['RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      "leg on the airline's own carrier (BOOK_IN_OWN_SYSTEM)",
+      item({ recommended_action: 'BOOK_IN_OWN_SYSTEM' }),
+      booking({ task_operation: 'BOOK' }),
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'supplier refused the flight (NEEDS_REVIEW, nothing held)',
+      item(),
+      booking({ task_operation: 'BOOK', flight: { supplier_status: 'REFUSED', supplier_ref: 'X' } }),
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'hotel price review (room held, STRICT rate mismatch)',
+      hotelItem(),
+      hotelBooking({ task_operation: 'BOOK', hotel: { ...room, rate_flag: 'supplier price differs' } }),
+      CTX,
+      ['BOOK_HOTEL', 'ACCEPT_PRICE', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'flight fare above the ceiling at ticketing (ticket held)',
+      item({ recommended_action: null }),
+      booking({ task_operation: 'BOOK', flight: ticket }),
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'ACCEPT_PRICE', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'hotel with no configuration at the station (nothing held)',
+      hotelItem(),
+      hotelBooking(),
+      CTX,
+      ['BOOK_HOTEL', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'hotel supplier refused (NEEDS_REVIEW, nothing held)',
+      hotelItem(),
+      hotelBooking({ task_operation: 'BOOK' }),
+      CTX,
+      ['BOOK_HOTEL', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'FAILED hotel booking with retries left',
+      hotelItem({ disposition: 'FAILED' }),
+      hotelBooking({ status: 'FAILED', task_operation: 'BOOK', retry_count: 1 }),
+      CTX,
+      ['BOOK_HOTEL', 'RETRY', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'FAILED flight booking, retries used up',
+      item({ disposition: 'FAILED', recommended_action: null }),
+      booking({ status: 'FAILED', task_operation: 'BOOK', retry_count: 3 }),
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'roster dropped a confirmed layover, cancellation execution off',
+      hotelItem({ subtype: 'CANCEL', classification: 'LAYOVER_CANCELLED' }),
+      hotelBooking({ status: 'NEEDS_REVIEW', hotel: room }),
+      CTX,
+      ['CANCEL_BOOKING', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'a confirmed booking a person may cancel (CANCEL item)',
+      item({ subtype: 'CANCEL', classification: 'DEADHEAD_CANCELLED', recommended_action: null }),
+      booking({ status: 'CONFIRMED', flight: ticket }),
+      CTX,
+      ['CANCEL_BOOKING', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'cancellation refused by the supplier (ticket still held)',
+      item({ subtype: 'CANCEL', classification: 'DEADHEAD_CANCELLED', recommended_action: null }),
+      booking({ task_operation: 'CANCEL', flight: ticket }),
+      CTX,
+      ['CANCEL_BOOKING', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'cancellation FAILED (transient)',
+      hotelItem({ subtype: 'CANCEL', classification: 'LAYOVER_CANCELLED', disposition: 'FAILED' }),
+      hotelBooking({ status: 'FAILED', task_operation: 'CANCEL', hotel: room }),
+      CTX,
+      ['RETRY', 'CANCEL_BOOKING', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'airline-initiated change awaiting acceptance',
+      item({ recommended_action: 'ACCEPT_CHANGE', disposition: 'PENDING_REVIEW' }),
+      booking({ task_operation: 'BOOK', flight: { ...ticket, airline_change_id: 'oac_1' } }),
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'ACCEPT_CHANGE', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'date change held for review (modification off, room held at the old dates)',
+      hotelItem({ subtype: 'MODIFY', classification: 'LAYOVER_DATE_CHANGE' }),
+      hotelBooking({ task_operation: null, hotel: room }),
+      CTX,
+      ['BOOK_HOTEL', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'a supplier task runs (booking PENDING)',
+      item({ disposition: 'FAILED', recommended_action: null }),
+      booking({ status: 'PENDING', task_operation: 'BOOK', retry_count: 1 }),
+      CTX,
+      ['DISMISS', 'ASSIGN'],
+    ],
+    ['booking CANCELLED', item(), booking({ status: 'CANCELLED' }), CTX, ['DISMISS', 'ASSIGN']],
+    [
+      'review item without a booking yet',
+      item({ booking_id: null }),
+      null,
+      CTX,
+      ['BOOK_FLIGHT_OPTION', 'RECORD_PNR', 'DISMISS', 'ASSIGN'],
+    ],
+    [
+      'never needed a person (AUTO_BOOKED)',
+      item({ disposition: 'AUTO_BOOKED', recommended_action: null }),
+      booking({ status: 'CONFIRMED', flight: ticket }),
+      CTX,
+      [],
+    ],
+    [
+      'resolved by a person',
+      item({ action_taken: 'RECORD_PNR', action_taken_at: NOW, action_taken_by: 'desk@airline.test' }),
+      booking(),
+      CTX,
+      [],
+    ],
+    [
+      'dismissed',
+      item({ action_taken: 'DISMISS', action_taken_at: NOW, action_taken_by: 'desk@airline.test' }),
+      booking(),
+      CTX,
+      [],
+    ],
+  ];
+
+  test.each(rows)('%s', (_name, i, b, ctx, expected) => {
+    expect(availableActions(i, b, ctx)).toEqual(expected);
+  });
+
+  test('every answer is drawn from the fixed set, in its order, and empty unless the item is OPEN', () => {
+    const statuses = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
+    fc.assert(
+      fc.property(
+        fc.record({
+          type: fc.constantFrom('HOTEL', 'FLIGHT' as const),
+          subtype: fc.constantFrom('NEW_BOOKING', 'MODIFY', 'CANCEL' as const),
+          disposition: fc.constantFrom('AUTO_BOOKED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'FAILED', null),
+          recommended_action: fc.constantFrom(null, 'BOOK_MANUALLY', 'ACCEPT_CHANGE', 'BOOK_IN_OWN_SYSTEM'),
+          action_taken: fc.constantFrom<ReviewAction | null>(null, ...REVIEW_ACTIONS),
+        }),
+        fc.option(
+          fc.record({
+            status: fc.constantFrom(...statuses),
+            retry_count: fc.integer({ min: 0, max: 5 }),
+            task_operation: fc.constantFrom('BOOK', 'AMEND', 'CANCEL', null),
+            held: fc.boolean(),
+            change: fc.boolean(),
+          }),
+          { nil: null },
+        ),
+        fc.boolean(),
+        (i, b, options) => {
+          const it = item({ ...i, action_taken_at: i.action_taken ? NOW : null, action_taken_by: 'x' });
+          const bk = b
+            ? booking({
+                type: i.type,
+                status: b.status,
+                retry_count: b.retry_count,
+                task_operation: b.task_operation,
+                hotel: i.type === 'HOTEL' ? (b.held ? { ...room, rate_flag: 'differs' } : {}) : null,
+                flight:
+                  i.type === 'FLIGHT' ? { ...(b.held ? ticket : {}), airline_change_id: b.change ? 'c' : null } : null,
+              })
+            : null;
+          const got = availableActions(it, bk, { max_retries: 3, flight_options_available: options });
+          const order = got.map((a) => REVIEW_ACTIONS.indexOf(a));
+          expect(order).toEqual([...order].sort((x, y) => x - y));
+          if (reviewStatusOf(it) !== 'OPEN') expect(got).toEqual([]);
+          else expect(got).toEqual(expect.arrayContaining(['DISMISS', 'ASSIGN']));
+          if (i.type === 'HOTEL') expect(got).not.toContain('BOOK_FLIGHT_OPTION');
+          if (i.type === 'FLIGHT') expect(got).not.toContain('BOOK_HOTEL');
+          // RECORD_PNR never beside a held ticket: it would be a second one.
+          if (bk?.flight?.supplier_ref) expect(got).not.toContain('RECORD_PNR');
+          if (got.includes('RETRY')) expect(bk).toMatchObject({ status: 'FAILED' });
+        },
+      ),
+    );
+  });
+});
+
+describe('holdsSupplierReservation', () => {
+  test('a room or ticket the supplier holds; not a cancelled or refused one, nor a cancelled rooming row', () => {
+    const hotel = (h: ReviewBooking['hotel']) => holdsSupplierReservation({ hotel: h, flight: null });
+    const flight = (f: ReviewBooking['flight']) => holdsSupplierReservation({ hotel: null, flight: f });
+    expect(hotel(room)).toBe(true);
+    expect(hotel({ ...room, supplier_status: 'CANCELLED' })).toBe(false);
+    expect(hotel({ rooming_status: 'CONFIRMED', rooming_marking: 'NEW' })).toBe(true);
+    expect(hotel({ rooming_status: 'CONFIRMED', rooming_marking: 'CANCELLED' })).toBe(false);
+    expect(hotel({ rooming_status: 'REJECTED' })).toBe(false);
+    expect(flight(ticket)).toBe(true);
+    // A crew seat the airline booked in its own system: a PNR, no supplier order.
+    expect(flight({ pnr: 'ABC123', supplier_status: 'CONFIRMED' })).toBe(true);
+    expect(flight({ supplier_ref: 'X', supplier_status: 'REFUSED' })).toBe(false);
+    expect(flight({ ...ticket, supplier_status: 'CANCELLED' })).toBe(false);
+    expect(flight({})).toBe(false);
+  });
+});
