@@ -18,6 +18,7 @@ export * as outboxRepo from './outbox.repository';
 export * as scheduleRepo from './schedule.repository';
 export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedule.repository';
 export * as pipelineRepo from './pipeline.repository';
+export * as airlinePolicyRepo from './airline-policy.repository';
 export * as scheduleLifecycleRepo from './schedule-lifecycle.repository';
 export * as rosterStateRepo from './roster-state.repository';
 export * as diffWriteRepo from './diff-write.repository';
@@ -35,14 +36,6 @@ export * as roomingRepo from './rooming.repository';
 export type * from './tables/rooming.table';
 export * as coverageRepo from './coverage.repository';
 export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
-export {
-  decodeRosterState,
-  rosterStateText,
-  loadDiffState,
-  loadRequestedBookings,
-  type DiffStateRows,
-  type WindowBooking,
-} from './diff-state';
 export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
 export type * from './tables/coverage.table';
 export type { FxRateRow } from './fx.repository';

@@ -51,5 +51,3 @@ export async function loadFlightFacts(
     fxRates,
   };
 }
-
-// The roster diff's state (diff-state.ts) still assembles its context here; it moves to its caller with that file.

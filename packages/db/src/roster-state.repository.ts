@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from './database';
 import { ofPairings } from './bulk';
+import { gunzipText } from './compressed';
 
 /*
  * The roster state aggregate: what the next diff of an airline compares with (roster_states), and the facts
@@ -19,6 +20,24 @@ export async function loadRosterState(db: DbOrTrx, airlineId: string): Promise<S
     .select(['state_gzip', 'schedule_id'])
     .where('airline_id', '=', airlineId)
     .executeTakeFirst();
+}
+
+/** A stored roster state (loadRosterState) decompressed (on libuv's pool): its JSON text, or null when there is none. */
+export async function rosterStateText(
+  row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined,
+): Promise<string | null> {
+  const stored = await row;
+  return stored ? gunzipText(stored.state_gzip) : null;
+}
+
+/** A stored roster state (loadRosterState, or its text from rosterStateText) decoded: the JSON its writer stored, or null when there is none. */
+export async function decodeRosterState<State>(
+  row: Promise<StoredRosterStateRow | undefined> | StoredRosterStateRow | undefined | Promise<string | null>,
+  parse: (text: string) => State = (text) => JSON.parse(text) as State,
+): Promise<State | null> {
+  const stored = await row;
+  const text = typeof stored === 'string' || stored === null ? stored : await rosterStateText(stored);
+  return text === null ? null : parse(text);
 }
 
 /** What the worker keeps of a processed roster for a byte-identical resubmission (see windowFingerprint). */

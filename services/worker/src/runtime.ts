@@ -14,7 +14,7 @@ import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { supplierRegistry } from './bookings/supplier-registry';
 import { NO_METRICS, type WorkerMetrics } from './operability/hooks';
 import { BookingProcessor, SupplierPaced } from './bookings/booking.processor';
-import { ScheduleCompletion } from './bookings/schedule-completion';
+import { ScheduleCompletion } from './schedules/schedule-completion';
 import { ScheduleProcessor } from './schedules/schedule.processor';
 import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';

@@ -1,6 +1,6 @@
 import { onePairingRoster } from '@crew/test-support';
 import type { ElementBasis } from '@crew/engine';
-import { rosterElementsOf } from '../src/schedules/roster-elements';
+import { rosterElementsOf } from '../src/schedules/roster-element-scan';
 
 /** Three pairings, the middle one sent with spaces and an escaped character, as any client may. */
 function body(prefix = ''): Buffer {

@@ -1,5 +1,5 @@
 import { createLogger } from '@crew/platform';
-import { ScheduleCompletion } from '../src/bookings/schedule-completion';
+import { ScheduleCompletion } from '../src/schedules/schedule-completion';
 
 /*
  * A schedule's completion is checked once per delay however many of its items settle meanwhile; a check never

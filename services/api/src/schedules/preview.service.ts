@@ -6,14 +6,7 @@ import {
   type ScheduleSubmission,
   type SchedulePreview,
 } from '@crew/contracts';
-import {
-  decodeRosterState,
-  gunzipText,
-  loadDiffState,
-  loadRequestedBookings,
-  rosterStateRepo,
-  type Db,
-} from '@crew/db';
+import { bookingRepo, diffWriteRepo, gunzipText, loadBookingFacts, rosterStateRepo, type Db } from '@crew/db';
 import {
   bookingContextOf,
   diffAgainst,
@@ -81,8 +74,8 @@ const bump = (m: Record<string, number>, k: string) => void (m[k] = (m[k] ?? 0) 
 
 /**
  * The dry run of a roster: flattened, diffed against the airline's current state and planned by the booking
- * policy exactly as the worker would (loadDiffState, diffAgainst, planItem), reading only: nothing is written,
- * no supplier is called, no job is queued. `compressed` is the roster as the intake stored it (gzip).
+ * policy exactly as the worker would (the same rows, diffStateOf, diffAgainst, planItem), reading only: nothing
+ * is written, no supplier is called, no job is queued. `compressed` is the roster as the intake stored it (gzip).
  */
 export async function previewSchedule(
   db: Db,
@@ -95,13 +88,17 @@ export async function previewSchedule(
   const processedAt = now.toISOString();
   const window = { start: submission.schedule_start_date, end: submission.schedule_end_date };
   const flat = flattenRoster(submission);
-  const previous = decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText);
-  const [rows, requestedRows] = await Promise.all([
-    loadDiffState(db, airlineId, window, () => undefined, undefined, previous),
-    loadRequestedBookings(db, airlineId, window),
+  // The rows the worker's diff reads (its read-diff-state step): the previous state, the window's bookings and what
+  // the booking policy is made of; and the requested bookings its items may adopt.
+  const [previous, hotelRows, flightRows, facts, requestedRows] = await Promise.all([
+    rosterStateRepo.decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText),
+    diffWriteRepo.bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end),
+    diffWriteRepo.bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end),
+    loadBookingFacts(db, airlineId),
+    bookingRepo.requestedLiveBookings(db, airlineId, window.start, window.end),
   ]);
-  const ctx = bookingContextOf(vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
-  const state = diffStateOf(rows.previous, rows.hotelRows, rows.flightRows);
+  const ctx = bookingContextOf(vault.openFacts(airlineId, facts), processedAt, flightOptionsUrl);
+  const state = diffStateOf(previous, hotelRows, flightRows);
   const requested = requestedBookingsByKey(requestedRows);
   const result = diffAgainst(flat, state, ctx, window, processedAt);
   const counts = {

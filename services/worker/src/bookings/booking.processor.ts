@@ -23,7 +23,7 @@ import { amendStay, bookStay, cancelStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { loadBookingContext } from '../booking-context';
-import type { ScheduleCompletion } from './schedule-completion';
+import type { ScheduleCompletion } from '../schedules/schedule-completion';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
 type Data = JobData<'bookings', 'execute-booking'>;

@@ -1,0 +1,55 @@
+import { bookingRepo, diffWriteRepo, outboxRepo, webhookRepo, type DbOrTrx } from '@crew/db';
+import type { AirlineBookingContext, DiffState } from '@crew/engine';
+import { planDiffWrites } from './diff-writes';
+import { derived, type DiffRun } from './schedule-run';
+import { SliceWriter } from './slice-writer';
+
+/*
+ * Step 5, plan and write the items: each slice of the diff's items planned by the booking policy (adoption of a
+ * requested booking, or the policy's decision: diff-writes planDiffWrites) and its rows queued on the write
+ * transaction as the diff hands the items over (SliceWriter: the rest when the diff is done); then the booking
+ * jobs into the outbox.
+ */
+
+/**
+ * Items planned between two turns of the event loop while the slice before is being COPYed: planning a whole
+ * slice at once (20-25 ms) left Postgres waiting for the COPY's next bytes (ClientRead) at the start of each slice.
+ */
+const PLAN_PART = 250;
+
+/** Plans and writes the diff's items a slice at a time, in the write transaction. */
+export function itemWriter(
+  trx: DbOrTrx,
+  run: DiffRun,
+  ctx: AirlineBookingContext,
+  state: Pick<DiffState, 'statusById' | 'retryCounts'>,
+): SliceWriter {
+  const { schedule, airlineId, processedAt } = run;
+  const { statusById, retryCounts } = state;
+  return new SliceWriter({
+    plan: (slice, requested) =>
+      derived(
+        planDiffWrites(
+          slice,
+          ctx,
+          schedule.schedule_id,
+          airlineId,
+          statusById,
+          retryCounts,
+          processedAt,
+          requested,
+          PLAN_PART,
+        ),
+      ),
+    write: async (writes) => {
+      await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+      await bookingRepo.adoptBookings(trx, writes.adoptions);
+    },
+    pendingReviewIds: webhookRepo.PENDING_REVIEW_IDS,
+  });
+}
+
+/** The booking jobs of the items written, into the outbox (the relay queues them once committed). */
+export async function queueBookingJobs(trx: DbOrTrx, writer: SliceWriter): Promise<void> {
+  await outboxRepo.addToOutbox(trx, writer.jobs);
+}

@@ -1,0 +1,36 @@
+import { UnrecoverableError } from 'bullmq';
+
+/** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
+export class UnprocessableSchedule extends Error {}
+
+/** Thrown by a stored roster that does not parse: the schedule cannot be processed. */
+export function unreadable(err: unknown): UnprocessableSchedule {
+  return new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
+}
+
+/**
+ * True when processing this schedule again cannot succeed: its stored roster does not parse, or Postgres
+ * refused its data (SQLSTATE class 22 data exception, such as a NUL in a crew name, or 23 integrity
+ * violation). Anything else (a lost connection, a deadlock, a timeout) is infrastructure and retried.
+ */
+export function isPermanentScheduleError(err: unknown): boolean {
+  if (err instanceof UnprocessableSchedule || err instanceof SyntaxError || err instanceof UnrecoverableError)
+    return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
+/** The error of a statement sent after an earlier one failed in the same transaction (SQLSTATE 25P02). */
+export function transactionAborted(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '25P02';
+}
+
+/**
+ * Marks a promise that is awaited later (a read or write queued on the connection ahead of its use) so that its
+ * rejection does not count as unhandled in the meantime. Safe: the promise itself is still awaited, and its
+ * failure reaches the caller there (or, for those queued in the write transaction, the cause finder of write.step).
+ */
+export function awaitedLater<T extends Promise<unknown>>(promise: T): T {
+  promise.catch(() => undefined);
+  return promise;
+}
