@@ -16,8 +16,8 @@ import { nextTurn, type DiffRun } from './schedule-run';
 import type { SliceWriter } from './slice-writer';
 
 /*
- * Step 4, diff, in the write transaction: what the roster alone gives (its rostered rows, travellers and audit
- * events) queued on the connection first, then the diff derived in parts, each part's items handed to the plan
+ * Step 5 of the schedule processor (write.step), diff: what the roster alone gives (its rostered rows, travellers and
+ * audit events) queued on the connection first, then the diff derived in parts, each part's items handed to the plan
  * step's writer while Postgres takes in what was queued before.
  */
 
@@ -51,13 +51,9 @@ export async function queueRosteredRows(
   const { airlineId, window } = run;
   await diffWriteRepo.reserveBulkWriteMemory(trx);
   queued.rostered = changed
-    ? coverageRepo.replaceRosteredRows(
-        trx,
-        airlineId,
-        window,
-        rosteredRowsIn(window, onlyPairings(flat, changed)),
-        [...changed],
-      )
+    ? coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, onlyPairings(flat, changed)), [
+        ...changed,
+      ])
     : coverageRepo.replaceRosteredRows(trx, airlineId, window, rosteredRowsIn(window, flat));
   // Awaited once the items are written (tx_coverage_rows).
   awaitedLater(queued.rostered);

@@ -11,8 +11,9 @@ import type { WorkerMetrics } from '../operability/hooks';
 import type { ScheduleRun } from './schedule-run';
 
 /*
- * The last step: the schedule moves out of PROCESSING in the transaction that wrote its diff (or adopted the state
- * of the identical roster before it); once committed, the tables written are analyzed and the run is logged.
+ * Steps 5 and 6 of the schedule processor, finish: the schedule moves out of PROCESSING in the transaction that wrote
+ * its diff (or adopted the state of the identical roster before it); once committed, the tables written are analyzed
+ * and the run is logged.
  */
 
 /** The schedule's move out of PROCESSING (engine statusAfterProcessing of its items still open), with its pending-review event. */

@@ -28,8 +28,9 @@ import { unreadable } from './schedule-errors';
 import type { DiffRun, RosterBytes } from './schedule-run';
 
 /*
- * Step 2, flatten: the roster's pairings found as elements (a scan of its bytes), and the pairings to diff parsed
- * and flattened: only those whose elements changed when the basis tells which, otherwise the whole roster.
+ * Step 3 of the schedule processor, flatten: the roster's pairings found as elements (a scan of its bytes), and the
+ * pairings to diff parsed and flattened: only those whose elements changed when the basis tells which, otherwise the
+ * whole roster.
  */
 
 /** What a diff takes of the roster: its rows (of every pairing, or of those it diffs and the basis calls unclean), the travellers in them, the pairings to diff and the elements for the next basis. */
@@ -83,7 +84,9 @@ export async function flatten(
   const { window, processedAt, timings } = run;
   // The roster's elements, named by their bytes' hash: what a resubmission compares with the basis before parsing
   // any. The last roster's elements guide the scan: those sent again as they were are not read byte by byte.
-  const elements = timings.timed('index_roster', () => (basis ? rosterElementsOf(roster.bytes!, basis.elements) : null));
+  const elements = timings.timed('index_roster', () =>
+    basis ? rosterElementsOf(roster.bytes!, basis.elements) : null,
+  );
   const elementwise = elements !== null && basis !== null && !windowMoved(basis, window);
   // An airline's first roster (no basis) finds its elements in the write transaction (DiffSubject.later).
   let subject = elementwise

@@ -16,8 +16,8 @@ import { awaitedLater } from './schedule-errors';
 import { derived, nextTurn, type DiffRun } from './schedule-run';
 
 /*
- * The next state, in the write transaction: the roster state the next diff compares with (a line per
- * pairing_number, engine state-lines) encoded while the items are written, the window's fingerprints as this
+ * Step 5 of the schedule processor (write.step), the next state: the roster state the next diff compares with (a line
+ * per pairing_number, engine state-lines) encoded while the items are written, the window's fingerprints as this
  * transaction leaves it, and the basis that lets the next diff look only at the pairings that changed.
  */
 
@@ -55,7 +55,8 @@ export function stateLinesPlanOf(
 
 /**
  * The next state, encoded a part at a time while the slices are written (the COPYs keep receiving their bytes),
- * then compressed on libuv's pool: awaited where it is stored. The lines of the pairings not read are kept as they were.
+ * then compressed on libuv's pool: awaited where it is stored. The lines of the pairings not read are kept as
+ * they were.
  */
 export function encodeNextState(next: DiffResult['nextStateParts'], plan: StateLinesPlan): Promise<Buffer> {
   const { firstRows, rewritten, lines } = plan;

@@ -5,10 +5,10 @@ import { derived, type DiffRun } from './schedule-run';
 import { SliceWriter } from './slice-writer';
 
 /*
- * Step 5, plan and write the items: each slice of the diff's items planned by the booking policy (adoption of a
- * requested booking, or the policy's decision: diff-writes planDiffWrites) and its rows queued on the write
- * transaction as the diff hands the items over (SliceWriter: the rest when the diff is done); then the booking
- * jobs into the outbox.
+ * Step 5 of the schedule processor (write.step), plan and write the items: each slice of the diff's items planned by
+ * the booking policy (adoption of a requested booking, or the policy's decision: diff-writes planDiffWrites) and its
+ * rows queued on the write transaction as the diff hands the items over (SliceWriter: the rest when the diff is done);
+ * then the booking jobs into the outbox.
  */
 
 /**

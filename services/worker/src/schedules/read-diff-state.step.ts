@@ -19,9 +19,9 @@ import { nextTurn, type DiffRun, type RosterBytes } from './schedule-run';
 import type { StepTimings } from './step-timings';
 
 /*
- * Step 3, read what the roster is diffed against, read-only: the previous roster state, the bookings dated inside
- * the window (of the pairings to diff, or all), and what the booking policy is made of. The dry-run preview (the
- * api's preview.service) reads the same rows from the same repositories.
+ * Step 4 of the schedule processor, read what the roster is diffed against, read-only: the previous roster state, the
+ * bookings dated inside the window (of the pairings to diff, or all), and what the booking policy is made of. The
+ * dry-run preview (the api's preview.service) reads the same rows from the same repositories.
  */
 
 /** What the diff and the write take: the roster, the pairings to diff, the airline's context and the state diffed against. */
@@ -55,13 +55,21 @@ export async function readDiffState(
     nextTurn().then(() =>
       s.rewritten ? rosterStateOfLines(lines!, s.rewritten) : (movedFrom ?? (stored && rosterStateOfStored(stored))),
     );
-  let rows = await loadDiffState(conn, airlineId, window, timings, changed ? [...changed] : undefined, previousOf(subject));
+  let rows = await loadDiffState(
+    conn,
+    airlineId,
+    window,
+    timings,
+    changed ? [...changed] : undefined,
+    previousOf(subject),
+  );
   let ctx = bookingContextOf(vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
   if (
     changed &&
     (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)
   ) {
-    // The settings changed since they were read above: the whole diff after all, of the whole roster.
+    // The settings changed since they were read before the roster was flattened: the whole diff after all, of the
+    // whole roster.
     changed = null;
     if (subject.skipped) subject = wholeRosterOf(roster.bytes!, elements);
     rows = await loadDiffState(conn, airlineId, window, timings, undefined, previousOf(subject));

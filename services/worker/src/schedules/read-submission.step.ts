@@ -13,8 +13,8 @@ import { awaitedLater, UnprocessableSchedule, unreadable } from './schedule-erro
 import type { RosterBytes } from './schedule-run';
 
 /*
- * Step 1, read the submission: the stored roster (its SHA-256 tells a byte-identical resubmission), and, while it
- * is decompressed, what its diff compares it with.
+ * Step 1 of the schedule processor, read the submission: the stored roster (its SHA-256 tells a byte-identical
+ * resubmission), and, while it is decompressed, what its diff compares it with.
  */
 
 /** A schedule's roster as the intake stored it (gzip), and the SHA-256 of those bytes. */

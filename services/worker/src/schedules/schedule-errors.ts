@@ -30,7 +30,6 @@ export function transactionAborted(err: unknown): boolean {
  * rejection does not count as unhandled in the meantime. Safe: the promise itself is still awaited, and its
  * failure reaches the caller there (or, for those queued in the write transaction, the cause finder of write.step).
  */
-export function awaitedLater<T extends Promise<unknown>>(promise: T): T {
+export function awaitedLater(promise: Promise<unknown>): void {
   promise.catch(() => undefined);
-  return promise;
 }

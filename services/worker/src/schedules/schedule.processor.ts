@@ -40,6 +40,17 @@ export interface ScheduleProcessorDeps {
  * airline makes one worker at a time the airline's processor; other airlines run in parallel. Each
  * schedule's diff is written in one transaction together with its move out of PROCESSING, so a crash
  * leaves either nothing or everything, and a schedule is never processed twice.
+ *
+ * A schedule's steps, in order, each in its module (the names in brackets are the figures of "schedule
+ * processed"'s phases_ms, each taken by StepTimings.timed):
+ * 1. read the submission (read-submission.step) [read_body, read_roster, read_basis];
+ * 2. a byte-identical resubmission settles without a diff (settled-resubmission.step) [settled_*], or:
+ * 3. flatten the roster (flatten.step) [index_roster, flatten, changed_pairings];
+ * 4. read what it is diffed against (read-diff-state.step) [load_decode_state, load_bookings_context, map_bookings];
+ * 5. in one transaction (write.step) [tx_*]: diff (diff.step) [diff], plan and write the items (plan.step)
+ *    [tx_write_items, tx_outbox], the next state (next-state.step) [tx_fingerprints, tx_basis, tx_save_state],
+ *    finish (finish.step) [tx_finish], commit [tx_commit];
+ * 6. report, once committed (finish.step) [analyze].
  */
 export class ScheduleProcessor {
   constructor(private readonly deps: ScheduleProcessorDeps) {}
@@ -168,7 +179,8 @@ export class ScheduleProcessor {
     log.error({ err, attempt: job.attemptsMade + 1, last }, 'schedule processing failed');
     if (last)
       await scheduleLifecycleRepo.markFailed(run.conn, scheduleId, message, INTO_FAILED).catch((markErr: unknown) => {
-        // Logged, not thrown: the processing's own error is thrown below; the airline's next processing takes a schedule left PROCESSING first.
+        // Logged, not thrown: the processing's own error is thrown below (the airline's next processing takes a
+        // schedule left PROCESSING first).
         log.error({ err: markErr }, 'the failed schedule could not be marked FAILED');
       });
     throw err;

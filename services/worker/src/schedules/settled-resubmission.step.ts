@@ -12,15 +12,14 @@ const NO_PENDING_REVIEW: PendingReview = { count: 0, ids: [] };
 class NotSettled extends Error {}
 
 /**
- * The shortcut before the diff: a byte-identical resubmission of the roster whose state is stored, when re-diffing
- * it would derive nothing (engine settlesOnRerun, and no existing booking changed or adopted by its writes) and
- * nothing the diff reads changed since: no booking dated in the window and no traveller of the airline
- * (windowFingerprint), emit_unchanged still off, and a cancellation cut-off no earlier than the one it was
- * judged with (a later cut-off only leaves more stays alone; priorities belong to items, and there are none). Then
- * the full diff would write no item, no booking, the same state and rostered rows, and the same audit events:
- * those are copied from the roster before, and the schedule completes, all in one transaction. True when it did;
- * any premise failing: false, and the full diff runs. `clock` gives the processing time (read only once the
- * stored facts qualify).
+ * Step 2 of the schedule processor, the shortcut before the diff: a byte-identical resubmission of the roster whose
+ * state is stored, when re-diffing it would derive nothing (engine settlesOnRerun, and no existing booking changed or
+ * adopted by its writes) and nothing the diff reads changed since: no booking dated in the window and no traveller of
+ * the airline (windowFingerprint), emit_unchanged still off, and a cancellation cut-off no earlier than the one it was
+ * judged with (a later cut-off only leaves more stays alone; priorities belong to items, and there are none). Then the
+ * full diff would write no item, no booking, the same state and rostered rows, and the same audit events: those are
+ * copied from the roster before, and the schedule completes, all in one transaction. True when it did; any premise
+ * failing: false, and the full diff runs. `clock` gives the processing time (read only once the stored facts qualify).
  */
 export async function settleResubmission(
   run: ScheduleRun,
@@ -65,7 +64,10 @@ async function settledRoster(run: ScheduleRun, vault: TravellerVault, clock: () 
   const processedAt = clock();
   // Settings only: no traveller is read.
   const ctx = await loadBookingContext(run.conn, vault, run.airlineId, processedAt, []);
-  if (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff)
+  if (
+    ctx.emitUnchanged ||
+    cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff
+  )
     throw new NotSettled();
   return known;
 }

@@ -79,6 +79,7 @@ export class SliceWriter {
   }
 
   private async oldest(): Promise<void> {
+    // Only waits: a failed write is kept in `failure`, thrown by the throwFailure() that follows.
     await this.queued[0]!.promise.catch(() => undefined);
   }
 

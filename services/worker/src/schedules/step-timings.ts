@@ -15,8 +15,8 @@ export class StepTimings {
   timed<T>(name: string, step: () => T): T;
   timed<T>(name: string, step: () => T | Promise<T>): T | Promise<T> {
     const result = step();
-    if (result instanceof Promise)
-      return result.then((value: T) => {
+    if (isThenable(result))
+      return Promise.resolve(result).then((value: T) => {
         this.lap(name);
         return value;
       });
@@ -29,4 +29,8 @@ export class StepTimings {
     this.ms[name] = Math.round((this.ms[name] ?? 0) + now - this.last);
     this.last = now;
   }
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

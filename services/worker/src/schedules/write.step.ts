@@ -1,4 +1,4 @@
-import { rosterStateRepo, type BulkWrittenTable } from '@crew/db';
+import type { BulkWrittenTable, rosterStateRepo } from '@crew/db';
 import { requestedBookingsByKey, settlesOnRerun } from '@crew/engine';
 import { diffInParts, queueRosteredRows, type QueuedStatements } from './diff.step';
 import { finishProcessing, type ProcessedFigures } from './finish.step';
@@ -9,11 +9,11 @@ import { awaitedLater, transactionAborted } from './schedule-errors';
 import type { DiffRun } from './schedule-run';
 
 /*
- * The write transaction: the diff, its items, the next state and the schedule's move out of PROCESSING are
- * committed together, so a crash leaves either nothing or everything. Its steps, in order (each one's figure in
- * phases_ms): tx_queue_rostered_rows, diff, tx_lock, tx_encode_state, tx_requested_travellers_audits,
- * tx_write_items, tx_outbox, [tx_find_elements,] tx_fingerprints, tx_basis, tx_save_state, tx_coverage_rows,
- * tx_finish, tx_commit.
+ * Step 5 of the schedule processor, the write transaction: the diff, its items, the next state and the schedule's move
+ * out of PROCESSING are committed together, so a crash leaves either nothing or everything. Its steps, in order (each
+ * one's figure in phases_ms): tx_queue_rostered_rows, diff, tx_lock, tx_encode_state, tx_requested_travellers_audits,
+ * tx_write_items, tx_outbox, [tx_find_elements,] tx_fingerprints, tx_basis, tx_save_state, tx_coverage_rows, tx_finish,
+ * tx_commit.
  */
 
 export interface WriteInput extends DiffInputs {
@@ -48,10 +48,12 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
         // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the fingerprints).
         let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
         await timings.timed('tx_lock', () => locked);
-        const { stateGzip } = timings.timed('tx_encode_state', () => ({
+        const { stateGzip } = timings.timed('tx_encode_state', () => {
+          const encoding = encodeNextState(result.nextStateParts, input.stateLines);
           // Awaited where it is stored (tx_save_state).
-          stateGzip: awaitedLater(encodeNextState(result.nextStateParts, input.stateLines)),
-        }));
+          awaitedLater(encoding);
+          return { stateGzip: encoding };
+        });
         const requestedByKey = await timings.timed('tx_requested_travellers_audits', async () => {
           requested.byKey ??= requestedBookingsByKey(await requestedRows);
           await firstWrites;
@@ -80,9 +82,7 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
         await timings.timed('tx_coverage_rows', async () => {
           Object.assign(written, await queued.rostered!, { action_items: items });
         });
-        await timings.timed('tx_finish', () =>
-          finishProcessing(trx, schedule.schedule_id, writer.open, pendingReview),
-        );
+        await timings.timed('tx_finish', () => finishProcessing(trx, schedule.schedule_id, writer.open, pendingReview));
       }),
     );
   } catch (err) {
