@@ -1,8 +1,8 @@
-import * as bookingRepo from './booking.repository';
+import * as bookingRepo from './bookings/booking.repository';
 import type { DbOrTrx } from './database';
-import { bookingsInWindow, type WindowBooking } from './diff-write.repository';
+import { bookingsInWindow, type WindowBooking } from './schedules/diff-write.repository';
 import { loadBookingFacts } from './policy-context';
-import { type StoredRosterStateRow } from './roster-state.repository';
+import { type StoredRosterStateRow } from './schedules/roster-state.repository';
 import { gunzipText } from './compressed';
 
 export type { WindowBooking };

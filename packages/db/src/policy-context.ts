@@ -1,8 +1,8 @@
 import type { FlightConfigSnapshot, Money } from '@crew/contracts';
-import * as configRepo from './config.repository';
+import * as configRepo from './config/config.repository';
 import type { DbOrTrx } from './database';
-import * as pipelineRepo from './pipeline.repository';
-import * as fxRepo from './fx.repository';
+import * as airlinePolicyRepo from './config/airline-policy.repository';
+import * as fxRepo from './fx/fx.repository';
 
 /**
  * What the policy and the booking tasks need of an airline, read in a handful of set-based queries. The
@@ -11,7 +11,7 @@ import * as fxRepo from './fx.repository';
  */
 export async function loadBookingFacts(db: DbOrTrx, airlineId: string, travellerEmails?: string[]) {
   const [base, contracts, fxRates] = await Promise.all([
-    pipelineRepo.policyContext(
+    airlinePolicyRepo.policyContext(
       db,
       airlineId,
       travellerEmails?.map((e) => e.toLowerCase()),

@@ -4,7 +4,7 @@ import {
   bookingRepo,
   configRepo,
   outboxRepo,
-  pipelineRepo,
+  scheduleLifecycleRepo,
   tenancyRepo,
   webhookRepo,
   type BookingRow,
@@ -402,7 +402,7 @@ export async function requestBooking(
   });
 
   // The fulfilled item may have been its schedule's last open one (the worker completes schedules the same way).
-  if (outcome.scheduleId) await pipelineRepo.completeIfSettled(deps.db, outcome.scheduleId);
+  if (outcome.scheduleId) await scheduleLifecycleRepo.completeIfSettled(deps.db, outcome.scheduleId);
   deps.relay.kick();
   const booking = await bookingRepo.findBooking(deps.db, outcome.bookingId, airlineId);
   return { booking: booking!, actionId: kind === 'injection' ? actionId : null };

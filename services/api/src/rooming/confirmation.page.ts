@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import express, { type Request, type Response, type Router } from 'express';
 import type { RouteDoc } from '@crew/contracts';
-import { pipelineRepo, roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
+import { scheduleLifecycleRepo, roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
 import { rowSettlement } from '@crew/engine';
 import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from '@crew/platform';
 
@@ -254,7 +254,7 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
               .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, result.error!));
           return;
         }
-        for (const s of new Set(result.schedules)) await pipelineRepo.completeIfSettled(db, s);
+        for (const s of new Set(result.schedules)) await scheduleLifecycleRepo.completeIfSettled(db, s);
         logger.info({ list_id: l.loaded.list.list_id }, 'rooming list answered by the hotel');
         // The page as it now stands (a reload that posts again is told the list was already answered).
         const fresh = await load(req, res);

@@ -1,7 +1,7 @@
 import type { Logger } from '@crew/platform';
 
 export interface ScheduleCompletionDeps {
-  /** Completes the schedule if none of its items is open (pipelineRepo.completeIfSettled). */
+  /** Completes the schedule if none of its items is open (scheduleLifecycleRepo.completeIfSettled). */
   check(scheduleId: string): Promise<void>;
   logger: Logger;
   /** How long a schedule's check waits for more of its items to settle. */

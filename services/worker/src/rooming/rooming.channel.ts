@@ -1,7 +1,7 @@
 import {
   BOOKING_SETTLED_CHANNEL,
   bookingRepo,
-  pipelineRepo,
+  scheduleLifecycleRepo,
   roomingRepo,
   sql,
   webhookRepo,
@@ -82,7 +82,7 @@ export class RoomingChannel {
     const placed = await this.deps.db.transaction().execute((trx) => this.place(trx, b, data, now, isCurrentTask));
     if (!placed) return;
     if (placed.kind === 'settled') {
-      if (placed.schedule_id) await pipelineRepo.completeIfSettled(this.deps.db, placed.schedule_id);
+      if (placed.schedule_id) await scheduleLifecycleRepo.completeIfSettled(this.deps.db, placed.schedule_id);
       log.info({ status: placed.status }, 'rooming-list task settled without a list');
       return;
     }
@@ -98,7 +98,7 @@ export class RoomingChannel {
           message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation`}
         where action_id = ${actionId} and disposition is null returning schedule_id`.execute(this.deps.db);
       const scheduleId = r.rows[0]?.schedule_id;
-      if (scheduleId) await pipelineRepo.completeIfSettled(this.deps.db, scheduleId);
+      if (scheduleId) await scheduleLifecycleRepo.completeIfSettled(this.deps.db, scheduleId);
     }
     log.info(
       { list_id: placed.list_id, night: placed.night, version: placed.version, marking: placed.marking },
@@ -397,7 +397,7 @@ export class RoomingChannel {
       }
       return out;
     });
-    for (const s of new Set(schedules)) await pipelineRepo.completeIfSettled(this.deps.db, s);
+    for (const s of new Set(schedules)) await scheduleLifecycleRepo.completeIfSettled(this.deps.db, s);
     if (schedules.length) this.deps.logger.info({ list_id: listId }, 'rooming list expired unanswered');
   }
 

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database, DbOrTrx } from './database';
-import type { ProcessingStatus } from './tables/schedule.table';
+import type { Database, DbOrTrx } from '../database';
+import type { ProcessingStatus } from './schedule.table';
 
 /** Per-airline intake lock namespace: apart from the processing (7301) and booking-anchor (7302) locks, which must not block intake. */
 const INTAKE_LOCK = 7303;

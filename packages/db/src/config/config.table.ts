@@ -76,3 +76,11 @@ export interface HotelChangeRequestTable {
 export type HotelChangeRequestRow = Selectable<HotelChangeRequestTable>;
 
 export type { FlightConfigSnapshot } from '@crew/contracts';
+
+/** Company config (spec 2.6): the booking account and the cancellation lookback. */
+export interface CompanyConfigTable {
+  airline_id: string;
+  crew_booker_email: string | null;
+  cancellation_lookback_days: Generated<number>;
+  updated_at: UpdatedAt;
+}

@@ -1,10 +1,16 @@
 import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
-import { bulkInsert, type ColumnTypes } from './bulk';
-import { PREPARED } from './prepared';
-import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS } from './pipeline.repository';
-import type { BookingOperation, BookingRow, BookingStatus } from './tables/booking.table';
+import type { DbOrTrx } from '../database';
+import { bulkInsert, type ColumnTypes } from '../bulk';
+import { PREPARED } from '../prepared';
+import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
+import {
+  BOOKING_COLUMNS,
+  BOOKING_EVENT_COLUMNS,
+  type BookingOperation,
+  type BookingRow,
+  type BookingStatus,
+} from './booking.table';
 
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);

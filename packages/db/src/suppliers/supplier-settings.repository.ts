@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { DbOrTrx } from './database';
-import type { AirlineSuppliersTable } from './tables/supplier.table';
+import type { DbOrTrx } from '../database';
+import type { AirlineSuppliersTable } from './supplier.table';
 
 export type AirlineSuppliers = Selectable<AirlineSuppliersTable>;
 export type AirlineSuppliersWrite = Omit<AirlineSuppliers, 'airline_id' | 'updated_at'>;

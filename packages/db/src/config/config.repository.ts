@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FareConditions, HotelConfig, Money, RatePeriod } from '@crew/contracts';
-import type { DbOrTrx } from './database';
-import type { FlightConfigSnapshot, HotelTerms } from './tables/config.table';
+import type { DbOrTrx } from '../database';
+import type { FlightConfigSnapshot, HotelTerms } from './config.table';
 
 /** Serialises config writes of one airline (row lock on the tenant). */
 export async function lockAirline(trx: DbOrTrx, airlineId: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { DeadheadCoverageFacts, LayoverCoverageFacts } from '@crew/contracts';
-import type { DbOrTrx } from './database';
-import { copyInsert, type ColumnTypes } from './bulk';
-import { ofPairings } from './bulk';
+import type { DbOrTrx } from '../database';
+import { copyInsert, type ColumnTypes } from '../bulk';
+import { ofPairings } from '../bulk';
 
 /*
  * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
-import type { Traveller, TravellerAudit } from './tables/tenancy.table';
+import type { DbOrTrx } from '../database';
+import type { Traveller, TravellerAudit } from './traveller.table';
 
 /**
  * Traveller profiles as the airline (PUT /crew/travellers/{employee_id}) and the operator write them. The

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
+import type { DbOrTrx } from '../database';
 
 export interface OutboxEntry {
   queue: string;

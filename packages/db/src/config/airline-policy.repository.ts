@@ -1,4 +1,4 @@
-import type { DbOrTrx } from './database';
+import type { DbOrTrx } from '../database';
 
 /**
  * What the booking policy needs of an airline, read once per schedule. Travellers come with their personal

@@ -1,9 +1,9 @@
 import type { RowSettlement } from '@crew/contracts';
 import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
-import { lockBooking, setDisposition, updateBooking } from './booking.repository';
-import { emitBookingEvents } from './webhook.repository';
-import type { RoomingListRow, RoomingRowRow, RoomingRowState } from './tables/rooming.table';
+import type { DbOrTrx } from '../database';
+import { lockBooking, setDisposition, updateBooking } from '../bookings/booking.repository';
+import { emitBookingEvents } from '../webhook-events';
+import type { RoomingListRow, RoomingRowRow, RoomingRowState } from './rooming.table';
 
 /** Serialises changes to one hotel's lists (version numbers, joining a waiting list, claiming one to send, answers). */
 const HOTEL_LOCK = 7310;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
-import { ofPairings } from './bulk';
+import type { DbOrTrx } from '../database';
+import { ofPairings } from '../bulk';
 
 /*
  * The roster state aggregate: what the next diff of an airline compares with (roster_states), and the facts

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { BulkColumns } from '../bulk';
 
 type CreatedAt = ColumnType<Date, never, never>;
 type Json<T> = ColumnType<T, string, string>;
@@ -34,7 +35,7 @@ export interface RosterStateTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
   /** SHA-256 (hex) of the stored body (schedule_payloads.body_gzip) of the roster this state is of. */
   body_sha256: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Set when re-diffing that roster against this state would derive nothing (see pipelineRepo.windowFingerprint). */
+  /** Set when re-diffing that roster against this state would derive nothing (see rosterStateRepo.windowFingerprints). */
   settled_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   settled_cutoff: ColumnType<string | null, string | null | undefined, string | null>;
   audit_events: ColumnType<number | null, number | null | undefined, number | null>;
@@ -85,14 +86,40 @@ export interface AuditEventTable {
 }
 export type AuditEventRow = Selectable<AuditEventTable>;
 
-export interface OutboxTable {
-  id: Generated<number>;
-  queue: string;
-  name: string;
-  job_id: string;
-  data: Json<Record<string, unknown>>;
-  delay_ms: Generated<number>;
-  /** Relayed in lane order, then by id: 0 (jobs other than booking tasks) first, then a booking task's P1 … P4. */
-  lane: Generated<number>;
-  created_at: CreatedAt;
-}
+/* The columns each bulk write (COPY or insert … select) sends, checked against the table's types. */
+
+export const ACTION_ITEM_COLUMNS = {
+  action_id: 'uuid',
+  airline_id: 'uuid',
+  schedule_id: 'uuid',
+  item_key: 'text',
+  source: 'text',
+  type: 'text',
+  subtype: 'text',
+  classification: 'text',
+  priority: 'text',
+  disposition: 'text',
+  auto_eligible: 'boolean',
+  anchors: 'json',
+  source_rows: 'json',
+  booking_id: 'uuid',
+  flight_options_url: 'text',
+  recommended_action: 'text',
+  message: 'text',
+  notes: 'text',
+  irop_ref: 'text',
+  event_at: 'timestamptz',
+  details: 'json',
+  disposition_at: 'timestamptz',
+} as const satisfies BulkColumns<ActionItemTable>;
+
+export const AUDIT_EVENT_COLUMNS = {
+  airline_id: 'uuid',
+  schedule_id: 'uuid',
+  event_key: 'text',
+  classification: 'text',
+  message: 'text',
+  anchors: 'jsonb',
+  source_rows: 'jsonb',
+  details: 'jsonb',
+} as const satisfies BulkColumns<AuditEventTable>;

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { BulkColumns } from '../bulk';
 
 type Json<T> = ColumnType<T, string | null, string | null>;
 
@@ -83,3 +84,70 @@ export interface RetryJobTable {
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 export type RetryJobRow = Selectable<RetryJobTable>;
+
+/* The columns each bulk write (COPY or insert … select) sends, checked against the table's types. */
+
+export const BOOKING_COLUMNS = {
+  booking_id: 'uuid',
+  airline_id: 'uuid',
+  type: 'text',
+  status: 'text',
+  source: 'text',
+  manual_override: 'boolean',
+  config_version_used: 'text',
+  schedule_id: 'uuid',
+  action_id: 'uuid',
+  employee_id: 'text',
+  pairing_number: 'text',
+  duty_date: 'date',
+  duty_period_num: 'integer',
+  leg_sequence: 'integer',
+  flight_number: 'text',
+  irop_ref: 'text',
+  traveller_email: 'text',
+  traveller_name: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  from_airport: 'text',
+  to_airport: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  booked_by: 'text',
+  review_reason: 'text',
+  hotel: 'jsonb',
+  flight: 'jsonb',
+  task_ref: 'text',
+  task_operation: 'text',
+  created_status: 'text',
+  created_reason: 'text',
+} as const satisfies BulkColumns<BookingTable>;
+
+/** The roster's new wish for an existing booking (MODIFY / CANCEL items), with its new status. */
+export const BOOKING_CHANGE_COLUMNS = {
+  booking_id: 'uuid',
+  status: 'text',
+  pending_cancel: 'boolean',
+  review_reason: 'text',
+  station: 'text',
+  checkin_time_local: 'text',
+  checkout_time_local: 'text',
+  duty_date: 'date',
+  from_airport: 'text',
+  to_airport: 'text',
+  flight_number: 'text',
+  dep_time_local: 'text',
+  arr_time_local: 'text',
+  schedule_id: 'uuid',
+  action_id: 'uuid',
+  hotel: 'jsonb',
+  task_ref: 'text',
+  task_operation: 'text',
+} as const satisfies BulkColumns<BookingTable>;
+
+export const BOOKING_EVENT_COLUMNS = {
+  booking_id: 'uuid',
+  status: 'text',
+  reason: 'text',
+  actor: 'text',
+} as const satisfies BulkColumns<BookingEventTable>;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ProcessingStatusValue } from '@crew/contracts';
-import type { DbOrTrx } from './database';
-import { emitPendingReview, scheduleEventsAfter, type PendingReview } from './webhook.repository';
+import type { DbOrTrx } from '../database';
+import { emitPendingReview, scheduleEventsAfter, type PendingReview } from '../webhook-events';
 
 /*
  * The schedule aggregate's processing lifecycle (spec 3.1): the per-airline processing lock, the next open

@@ -1,6 +1,6 @@
 import type { AirlineSettings, AirlineSettingsPatch } from '@crew/contracts';
-import type { DbOrTrx } from './database';
-import type { Airline } from './tables/tenancy.table';
+import type { DbOrTrx } from '../database';
+import type { Airline } from './tenancy.table';
 
 export const SETTINGS_COLUMNS = [
   'schedules_access',

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from './database';
+import type { DbOrTrx } from '../database';
 
 /*
  * Reads and writes of airline-initiated changes on supplier orders: the booking a supplier order belongs to,

@@ -1,16 +1,15 @@
 import { sql, type Selectable } from 'kysely';
-import type { DbOrTrx } from './database';
+import type { DbOrTrx } from '../database';
+import { bulkInsert, bulkUpdate, copyInsert, ofPairings, type BulkChange, type BulkRow } from '../bulk';
 import {
-  bulkInsert,
-  bulkUpdate,
-  copyInsert,
-  ofPairings,
-  type BulkChange,
-  type BulkColumns,
-  type BulkRow,
-} from './bulk';
-import type { BookingEventTable, BookingStatus, BookingTable } from './tables/booking.table';
-import type { ActionItemTable, AuditEventTable } from './tables/schedule.table';
+  BOOKING_CHANGE_COLUMNS,
+  BOOKING_COLUMNS,
+  BOOKING_EVENT_COLUMNS,
+  type BookingEventTable,
+  type BookingStatus,
+  type BookingTable,
+} from '../bookings/booking.table';
+import { ACTION_ITEM_COLUMNS, AUDIT_EVENT_COLUMNS, type ActionItemTable, type AuditEventTable } from './schedule.table';
 
 /*
  * What a schedule diff reads of, and writes to, the booking and action-item aggregates: the window's
@@ -136,107 +135,6 @@ export async function copyAuditEvents(trx: DbOrTrx, fromScheduleId: string, toSc
     );
   return Number(r.numAffectedRows ?? 0);
 }
-
-export const ACTION_ITEM_COLUMNS = {
-  action_id: 'uuid',
-  airline_id: 'uuid',
-  schedule_id: 'uuid',
-  item_key: 'text',
-  source: 'text',
-  type: 'text',
-  subtype: 'text',
-  classification: 'text',
-  priority: 'text',
-  disposition: 'text',
-  auto_eligible: 'boolean',
-  anchors: 'json',
-  source_rows: 'json',
-  booking_id: 'uuid',
-  flight_options_url: 'text',
-  recommended_action: 'text',
-  message: 'text',
-  notes: 'text',
-  irop_ref: 'text',
-  event_at: 'timestamptz',
-  details: 'json',
-  disposition_at: 'timestamptz',
-} as const satisfies BulkColumns<ActionItemTable>;
-
-export const BOOKING_COLUMNS = {
-  booking_id: 'uuid',
-  airline_id: 'uuid',
-  type: 'text',
-  status: 'text',
-  source: 'text',
-  manual_override: 'boolean',
-  config_version_used: 'text',
-  schedule_id: 'uuid',
-  action_id: 'uuid',
-  employee_id: 'text',
-  pairing_number: 'text',
-  duty_date: 'date',
-  duty_period_num: 'integer',
-  leg_sequence: 'integer',
-  flight_number: 'text',
-  irop_ref: 'text',
-  traveller_email: 'text',
-  traveller_name: 'text',
-  station: 'text',
-  checkin_time_local: 'text',
-  checkout_time_local: 'text',
-  from_airport: 'text',
-  to_airport: 'text',
-  dep_time_local: 'text',
-  arr_time_local: 'text',
-  booked_by: 'text',
-  review_reason: 'text',
-  hotel: 'jsonb',
-  flight: 'jsonb',
-  task_ref: 'text',
-  task_operation: 'text',
-  created_status: 'text',
-  created_reason: 'text',
-} as const satisfies BulkColumns<BookingTable>;
-
-/** The roster's new wish for an existing booking (MODIFY / CANCEL items), with its new status. */
-export const BOOKING_CHANGE_COLUMNS = {
-  booking_id: 'uuid',
-  status: 'text',
-  pending_cancel: 'boolean',
-  review_reason: 'text',
-  station: 'text',
-  checkin_time_local: 'text',
-  checkout_time_local: 'text',
-  duty_date: 'date',
-  from_airport: 'text',
-  to_airport: 'text',
-  flight_number: 'text',
-  dep_time_local: 'text',
-  arr_time_local: 'text',
-  schedule_id: 'uuid',
-  action_id: 'uuid',
-  hotel: 'jsonb',
-  task_ref: 'text',
-  task_operation: 'text',
-} as const satisfies BulkColumns<BookingTable>;
-
-export const BOOKING_EVENT_COLUMNS = {
-  booking_id: 'uuid',
-  status: 'text',
-  reason: 'text',
-  actor: 'text',
-} as const satisfies BulkColumns<BookingEventTable>;
-
-export const AUDIT_EVENT_COLUMNS = {
-  airline_id: 'uuid',
-  schedule_id: 'uuid',
-  event_key: 'text',
-  classification: 'text',
-  message: 'text',
-  anchors: 'jsonb',
-  source_rows: 'jsonb',
-  details: 'jsonb',
-} as const satisfies BulkColumns<AuditEventTable>;
 
 export type ActionItemInsert = BulkRow<ActionItemTable>;
 export type BookingInsert = BulkRow<BookingTable>;
