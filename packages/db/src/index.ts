@@ -48,7 +48,9 @@ export {
 
 // Bookings and the airline's own changes to them.
 export * as bookingRepo from './bookings/booking.repository';
-export type { BookingFilter, BookingPatch } from './bookings/booking.repository';
+export type { BookingFilter, BookingPatch, SettlementWrite } from './bookings/booking.repository';
+export * as retryJobRepo from './bookings/retry-job.repository';
+export * as idempotencyRepo from './bookings/idempotency.repository';
 export * as airlineChangeRepo from './bookings/airline-change.repository';
 export type * from './bookings/booking.table';
 

@@ -14,8 +14,6 @@ import { PREPARED } from './prepared';
 
 /** The links an event carries are the airline API's (its base path is the contracts'). */
 const API = API_PREFIX;
-/** Booking statuses that end a task, and the event each one is. */
-const BOOKING_EVENT_STATUSES = `('CONFIRMED', 'MODIFIED', 'CANCELLED', 'NEEDS_REVIEW', 'FAILED')`;
 
 /**
  * The CTEs that turn `src` rows (airline_id, type, data, links, urgent, ord) into events and deliveries;
@@ -89,15 +87,23 @@ const bookingData = sql`jsonb_build_object('booking_id', b.booking_id, 'type', b
   'duty_date', to_char(b.duty_date, 'YYYY-MM-DD'), 'review_reason', b.review_reason, 'last_error', b.last_error,
   'updated_at', to_char(b.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
-/** booking.<status> for each booking whose task just ended (call in the settling transaction, after the update). */
-export async function emitBookingEvents(db: DbOrTrx, bookingIds: string[], urgent: boolean): Promise<number> {
+/**
+ * booking.<status> for each booking whose task just ended (call in the settling transaction, after the update),
+ * if its status is one of `statuses` (the engine's BOOKING_EVENT_STATUSES: those that end a task).
+ */
+export async function emitBookingEvents(
+  db: DbOrTrx,
+  bookingIds: string[],
+  urgent: boolean,
+  statuses: readonly string[],
+): Promise<number> {
   if (!bookingIds.length) return 0;
   const r = await sql<{
     n: number;
   }>`${PREPARED} with ${fanOut(sql`select b.airline_id, 'booking.' || lower(b.status) as type, ${bookingData} as data,
       jsonb_build_object('booking', ${`${API}/crew/bookings/`} || b.booking_id, 'status', ${`${API}/crew/bookings/`} || b.booking_id || '/status') as links,
       ${urgent}::boolean as urgent, b.seq as ord
-    from bookings b where b.booking_id = any(${bookingIds}::uuid[]) and b.status in ${sql.raw(BOOKING_EVENT_STATUSES)}`)}
+    from bookings b where b.booking_id = any(${bookingIds}::uuid[]) and b.status = any(${[...statuses]}::text[])`)}
     select count(*)::int as n from dl`.execute(db);
   return r.rows[0]?.n ?? 0;
 }

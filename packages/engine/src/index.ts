@@ -74,6 +74,7 @@ export * from './plan';
 export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
+export * from './booking-settlement';
 export {
   diffStateOf,
   diffAgainst,

@@ -3,14 +3,9 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { bulkInsert, type ColumnTypes } from '../bulk';
 import { PREPARED } from '../prepared';
+import { emitBookingEvents, emitIropCompletedIfDone } from '../webhook-events';
 import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
-import {
-  BOOKING_COLUMNS,
-  BOOKING_EVENT_COLUMNS,
-  type BookingOperation,
-  type BookingRow,
-  type BookingStatus,
-} from './booking.table';
+import { BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS, type BookingOperation, type BookingStatus } from './booking.table';
 
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
@@ -141,6 +136,47 @@ export function setDisposition(
     .executeTakeFirst();
 }
 
+/**
+ * What ending a booking task writes (the engine's settleBooking decides it): the booking's fields with its
+ * history entry, its action item's disposition, and the webhook events.
+ */
+export interface SettlementWrite {
+  patch: BookingPatch;
+  history: { reason: string | null; actor: string };
+  disposition: {
+    action_id: string;
+    disposition: string;
+    message: string | null;
+    recommended_action?: string;
+  } | null;
+  events: {
+    statuses: readonly string[];
+    urgent: (itemPriority: string | null | undefined) => boolean;
+    irop: { airline_id: string; irop_ref: string } | null;
+  };
+}
+
+/**
+ * Writes a booking task's end as decided, in the caller's transaction (which holds the booking's lock): the
+ * booking and its history, the action item's disposition, then booking.<status> and irop.completed. Returns
+ * the item (its schedule to complete, its priority and age for the metrics) and how many deliveries were written.
+ */
+export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: SettlementWrite) {
+  await updateBooking(trx, bookingId, s.patch, s.history);
+  const d = s.disposition;
+  const item = d
+    ? await setDisposition(trx, d.action_id, d.disposition, {
+        message: d.message,
+        ...(d.recommended_action ? { recommended_action: d.recommended_action } : {}),
+      })
+    : undefined;
+  const urgent = s.events.urgent(item?.priority);
+  let events = await emitBookingEvents(trx, [bookingId], urgent, s.events.statuses);
+  if (s.events.irop)
+    events += await emitIropCompletedIfDone(trx, s.events.irop.airline_id, s.events.irop.irop_ref, urgent);
+  return { item, events };
+}
+
 export function findActionItemById(db: DbOrTrx, actionId: string) {
   return db.selectFrom('action_items').selectAll().where('action_id', '=', actionId).executeTakeFirst();
 }
@@ -245,148 +281,6 @@ export function liveBookingFor(
     .where('pending_cancel', '=', false);
   if (anchors.pairing_number) q = q.where('pairing_number', '=', anchors.pairing_number);
   return q.orderBy('seq', 'desc').execute();
-}
-
-export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<string, unknown>, total: number) {
-  return trx
-    .insertInto('retry_jobs')
-    .values({ airline_id: airlineId, filters: JSON.stringify(filters), total })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-/**
- * A retry job's bookings, in one statement: each joins the job; those still FAILED with fewer than
- * `maxRetries` retries go back to PENDING with one more. Returns those, as updated, in `seq` order.
- */
-export async function retryFailedBookings(
-  trx: DbOrTrx,
-  airlineId: string,
-  bookingIds: string[],
-  maxRetries: number,
-  retryJobId: string,
-): Promise<BookingRow[]> {
-  if (bookingIds.length === 0) return [];
-  const { rows } = await sql<BookingRow & { retried: boolean }>`
-    with target as (
-      select booking_id, status = 'FAILED' and retry_count < ${maxRetries} as retried
-      from bookings where airline_id = ${airlineId} and booking_id = any(${bookingIds}::uuid[])
-      for update)
-    update bookings b set
-      retry_job_id = ${retryJobId},
-      status = case when t.retried then 'PENDING' else b.status end,
-      retry_count = case when t.retried then b.retry_count + 1 else b.retry_count end,
-      next_attempt_at = case when t.retried then null else b.next_attempt_at end,
-      updated_at = case when t.retried then now() else b.updated_at end
-    from target t where b.booking_id = t.booking_id
-    returning b.*, t.retried`.execute(trx);
-  return rows
-    .filter((r) => r.retried)
-    .sort((a, b) => a.seq - b.seq)
-    .map(({ retried: _retried, ...row }) => row);
-}
-
-/** A retry job's progress, derived from its bookings' current statuses. */
-export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobIds: string[]) {
-  if (retryJobIds.length === 0) return [];
-  return db
-    .selectFrom('retry_jobs as j')
-    .leftJoin('bookings as b', 'b.retry_job_id', 'j.retry_job_id')
-    .select([
-      'j.retry_job_id',
-      'j.total',
-      'j.seq',
-      'j.created_at',
-      sql<number>`count(b.booking_id) filter (where b.status in ('CONFIRMED','MODIFIED','CANCELLED'))::int`.as(
-        'succeeded',
-      ),
-      sql<number>`count(b.booking_id) filter (where b.status in ('FAILED','NEEDS_REVIEW'))::int`.as('failed'),
-    ])
-    .where('j.airline_id', '=', airlineId)
-    .where('j.retry_job_id', 'in', retryJobIds)
-    .groupBy('j.retry_job_id')
-    .orderBy('j.seq', 'desc')
-    .execute();
-}
-
-export function listRetryJobIds(db: DbOrTrx, airlineId: string, limit: number, beforeSeq: number | null) {
-  let q = db.selectFrom('retry_jobs').select(['retry_job_id', 'seq']).where('airline_id', '=', airlineId);
-  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
-}
-
-// ---- idempotency keys ----
-
-/** Claims a key for this request; false when it was claimed before (the caller replays or refuses). */
-export async function claimIdempotencyKey(
-  db: DbOrTrx,
-  airlineId: string,
-  endpoint: string,
-  key: string,
-  requestHash: string,
-): Promise<boolean> {
-  // Keys older than 24 h are forgotten.
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('airline_id', '=', airlineId)
-    .where('endpoint', '=', endpoint)
-    .where('key', '=', key)
-    .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
-    .execute();
-  const r = await db
-    .insertInto('idempotency_keys')
-    .values({
-      airline_id: airlineId,
-      endpoint,
-      key,
-      request_hash: requestHash,
-      response_status: null,
-      response_body: null,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
-export function findIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
-  return db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('airline_id', '=', airlineId)
-    .where('endpoint', '=', endpoint)
-    .where('key', '=', key)
-    .executeTakeFirst();
-}
-
-export function completeIdempotencyKey(
-  db: DbOrTrx,
-  airlineId: string,
-  endpoint: string,
-  key: string,
-  status: number,
-  body: unknown,
-) {
-  return db
-    .updateTable('idempotency_keys')
-    .set({ response_status: status, response_body: JSON.stringify(body) })
-    .where('airline_id', '=', airlineId)
-    .where('endpoint', '=', endpoint)
-    .where('key', '=', key)
-    .execute();
-}
-
-export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
-  return db
-    .deleteFrom('idempotency_keys')
-    .where('airline_id', '=', airlineId)
-    .where('endpoint', '=', endpoint)
-    .where('key', '=', key)
-    .where('response_status', 'is', null)
-    .execute();
 }
 
 // ---- the roster diff meets the airline's own bookings ----

@@ -1,8 +1,6 @@
 import type { RowSettlement } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
-import { lockBooking, setDisposition, updateBooking } from '../bookings/booking.repository';
-import { emitBookingEvents } from '../webhook-events';
 import type { RoomingListRow, RoomingRowRow, RoomingRowState } from './rooming.table';
 
 /** Serialises changes to one hotel's lists (version numbers, joining a waiting list, claiming one to send, answers). */
@@ -208,52 +206,23 @@ export async function listsOfHotel(
 }
 
 /**
- * A row's answer (the hotel's, or the deadline's) reaches its booking: only when the row is still the stay's
- * current one (a later change superseded it otherwise). The booking leaves PENDING; its action item gets the
- * disposition of that end. Returns the schedule to check for completion.
+ * A row's answer (the hotel's, or the deadline's), on the row. What it does to the stay's booking is the
+ * caller's next step (the engine's settleRowAnswer, written by the bookings repository).
  */
-export async function settleRow(
+export async function answerRow(
   trx: DbOrTrx,
-  row: Pick<RoomingRowRow, 'row_id' | 'booking_id' | 'list_id'>,
-  settlement: RowSettlement,
-  actor: string,
+  rowId: number,
+  settlement: Pick<RowSettlement, 'state' | 'answered' | 'confirmation_number' | 'reject_reason'>,
   at: Date,
-): Promise<{ schedule_id: string | null } | null> {
-  const { state } = settlement;
+): Promise<void> {
   await trx
     .updateTable('rooming_rows')
     .set({
-      state,
+      state: settlement.state,
       answered_at: settlement.answered ? at : null,
       hotel_confirmation_number: settlement.confirmation_number,
       reject_reason: settlement.reject_reason,
     })
-    .where('row_id', '=', row.row_id)
+    .where('row_id', '=', rowId)
     .execute();
-  const b = await lockBooking(trx, row.booking_id);
-  const hotel = b?.hotel ?? {};
-  if (!b || b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
-  const outcome = settlement;
-  await updateBooking(
-    trx,
-    b.booking_id,
-    {
-      status: outcome.status,
-      review_reason: outcome.status === 'NEEDS_REVIEW' ? outcome.reason : null,
-      ...(outcome.status === 'CANCELLED' ? { pending_cancel: false } : {}),
-      hotel: {
-        ...hotel,
-        rooming_status: state,
-        ...(settlement.confirmation_number !== null
-          ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() }
-          : {}),
-      },
-    },
-    { reason: outcome.reason, actor },
-  );
-  // The booking.<status> webhook event, as a supplier task's settle writes it.
-  await emitBookingEvents(trx, [b.booking_id], false);
-  if (!b.action_id) return { schedule_id: null };
-  const item = await setDisposition(trx, b.action_id, settlement.disposition, { message: outcome.reason });
-  return { schedule_id: (item as { schedule_id?: string | null } | undefined)?.schedule_id ?? null };
 }

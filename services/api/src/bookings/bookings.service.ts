@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import {
+  bookingRepo,
+  outboxRepo,
+  type BookingRow,
+  type Db,
+  type DbOrTrx,
+  type PgListener,
+  retryJobRepo,
+} from '@crew/db';
 import {
   CALLER_WAITS_PRIORITY,
   deleteNeedsSupplierCall,
@@ -367,8 +375,8 @@ export async function startRetryJob(
   const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
-    const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
-    const retried = await bookingRepo.retryFailedBookings(
+    const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
+    const retried = await retryJobRepo.retryFailedBookings(
       trx,
       caller.airline_id,
       failed.map((b) => b.booking_id),

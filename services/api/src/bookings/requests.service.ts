@@ -12,6 +12,7 @@ import {
   type DbOrTrx,
 } from '@crew/db';
 import {
+  BOOKING_EVENT_STATUSES,
   awaitsManualBooking,
   bookingStatusOf,
   cityNamesStation,
@@ -394,7 +395,7 @@ export async function requestBooking(
     }
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
     if (status === 'NEEDS_REVIEW') {
-      await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority));
+      await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority), BOOKING_EVENT_STATUSES);
       if (body.irop_ref)
         await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }

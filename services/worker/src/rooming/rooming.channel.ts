@@ -4,14 +4,12 @@ import {
   scheduleLifecycleRepo,
   roomingRepo,
   sql,
-  webhookRepo,
   type BookingRow,
   type Db,
   type DbOrTrx,
 } from '@crew/db';
 import {
   answerDeadline,
-  DISPOSITION_OF_TASK,
   hotelHoldsStay,
   roomingChange,
   roomingNight,
@@ -19,7 +17,8 @@ import {
   roomingRowRef,
   roomingSendAt,
   rowSettlement,
-  urgentEvents,
+  settleBooking,
+  settleRowAnswer,
   versionForRow,
   type RoomingTiming,
 } from '@crew/engine';
@@ -137,21 +136,14 @@ export class RoomingChannel {
       };
 
     const settle = async (status: 'CANCELLED' | 'NEEDS_REVIEW', reason: string) => {
-      await bookingRepo.updateBooking(
+      const { item } = await bookingRepo.writeSettlement(
         trx,
         cur.booking_id,
-        {
-          status,
-          review_reason: status === 'NEEDS_REVIEW' ? reason : null,
-          ...(status === 'CANCELLED' ? { pending_cancel: false } : {}),
-        },
-        { reason, actor: ENGINE },
+        settleBooking(
+          { status, reason },
+          { actor: ENGINE, actionId: data.action_id ?? cur.action_id, urgency: { task: data.priority, orItem: false } },
+        ),
       );
-      const actionId = data.action_id ?? cur.action_id;
-      const item = actionId
-        ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[status], { message: reason })
-        : undefined;
-      await webhookRepo.emitBookingEvents(trx, [cur.booking_id], urgentEvents(data.priority));
       return { kind: 'settled' as const, status, schedule_id: item?.schedule_id ?? null };
     };
     const cfg = hotelConfigId !== null ? await roomingRepo.findHotelConfig(trx, hotelConfigId) : undefined;
@@ -386,14 +378,13 @@ export class RoomingChannel {
       await roomingRepo.updateList(trx, listId, { status: 'EXPIRED' });
       const out: string[] = [];
       for (const r of (await roomingRepo.rowsOfList(trx, listId)).filter((x) => x.state === 'SENT')) {
-        const s = await roomingRepo.settleRow(
-          trx,
-          r,
-          rowSettlement(r.marking, { kind: 'EXPIRED', deadline: l.expires_at.getTime() }),
-          ENGINE,
-          now,
-        );
-        if (s?.schedule_id) out.push(s.schedule_id);
+        const settlement = rowSettlement(r.marking, { kind: 'EXPIRED', deadline: l.expires_at.getTime() });
+        await roomingRepo.answerRow(trx, r.row_id, settlement, now);
+        const b = await bookingRepo.lockBooking(trx, r.booking_id);
+        const settled = b && settleRowAnswer(b, r, settlement, ENGINE, now);
+        if (!settled) continue;
+        const { item } = await bookingRepo.writeSettlement(trx, r.booking_id, settled);
+        if (item?.schedule_id) out.push(item.schedule_id);
       }
       return out;
     });
