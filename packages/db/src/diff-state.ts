@@ -1,7 +1,7 @@
 import * as bookingRepo from './bookings/booking.repository';
 import type { DbOrTrx } from './database';
 import { bookingsInWindow, type WindowBooking } from './schedules/diff-write.repository';
-import { loadBookingFacts } from './policy-context';
+import { loadBookingFacts } from './config/airline-policy.repository';
 import { type StoredRosterStateRow } from './schedules/roster-state.repository';
 import { gunzipText } from './compressed';
 

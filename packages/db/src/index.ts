@@ -72,5 +72,3 @@ export type { FxRateRow } from './fx/fx.repository';
 export * as supplierSettingsRepo from './suppliers/supplier-settings.repository';
 export type { AirlineSuppliers, AirlineSuppliersWrite } from './suppliers/supplier-settings.repository';
 export type * from './suppliers/supplier.table';
-
-export { loadBookingFacts, loadFlightFacts } from './policy-context';

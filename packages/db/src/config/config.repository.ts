@@ -243,18 +243,6 @@ export function setContractAutomation(db: DbOrTrx, contractId: number, enabled: 
     .execute();
 }
 
-/** Contracts of the airline's current hotels, for the booking policy: by station. */
-export function contractsByStation(db: DbOrTrx, airlineId: string) {
-  return db
-    .selectFrom('hotel_contracts as c')
-    .innerJoin('hotel_configs as h', 'h.hotel_config_id', 'c.hotel_config_id')
-    .selectAll('c')
-    .select(['h.base_station', 'h.property_id', 'h.terms', 'h.handler_type', 'h.name as hotel_name'])
-    .where('c.airline_id', '=', airlineId)
-    .where('h.in_current', '=', true)
-    .execute();
-}
-
 // ---- change requests ----
 
 export function insertChangeRequest(

@@ -48,7 +48,7 @@ import {
 } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
-import { airlineBookingContext } from './context';
+import { loadBookingContext } from './booking-context';
 import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
 import { registryOf } from './bookings.service';
 import { ownSystemBlock, ownSystemReason, ownSystemTicket, settleOwnSystem } from './own-system';
@@ -174,10 +174,11 @@ export async function requestBooking(
       ],
     );
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(
+  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(
     deps.db,
     deps.vault,
     airlineId,
+    new Date().toISOString(),
     [email],
   );
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
