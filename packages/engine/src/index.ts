@@ -75,6 +75,7 @@ export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
 export * from './booking-settlement';
+export * from './supplier-steps';
 export {
   diffStateOf,
   diffAgainst,

@@ -2,6 +2,7 @@ import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { bulkInsert, type ColumnTypes } from '../bulk';
+import { newestFirst } from '../keyset';
 import { PREPARED } from '../prepared';
 import { emitBookingEvents, emitIropCompletedIfDone } from '../webhook-events';
 import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
@@ -222,12 +223,7 @@ export function listBookings(
   limit: number,
   beforeSeq: number | null,
 ) {
-  let q = filtered(db, airlineId, f).selectAll();
-  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
+  return newestFirst(filtered(db, airlineId, f).selectAll(), limit, beforeSeq);
 }
 
 export function failedBookings(db: DbOrTrx, airlineId: string, f: BookingFilter) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
+import { newestFirst } from '../keyset';
 import type { BookingRow } from './booking.table';
 
 /* Retry jobs (POST …/bookings/retry): the bookings a job sends back to their tasks, and its progress. */
@@ -67,10 +68,9 @@ export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobI
 }
 
 export function listRetryJobIds(db: DbOrTrx, airlineId: string, limit: number, beforeSeq: number | null) {
-  let q = db.selectFrom('retry_jobs').select(['retry_job_id', 'seq']).where('airline_id', '=', airlineId);
-  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
+  return newestFirst(
+    db.selectFrom('retry_jobs').select(['retry_job_id', 'seq']).where('airline_id', '=', airlineId),
+    limit,
+    beforeSeq,
+  );
 }

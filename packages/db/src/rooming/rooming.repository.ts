@@ -1,6 +1,7 @@
 import type { RowSettlement } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
+import { newestFirst } from '../keyset';
 import type { RoomingListRow, RoomingRowRow, RoomingRowState } from './rooming.table';
 
 /** Serialises changes to one hotel's lists (version numbers, joining a waiting list, claiming one to send, answers). */
@@ -180,16 +181,15 @@ export async function listsOfHotel(
   limit: number,
   beforeSeq: number | null,
 ) {
-  let q = db
-    .selectFrom('rooming_lists')
-    .selectAll()
-    .where('airline_id', '=', airlineId)
-    .where('hotel_config_id', '=', hotelConfigId);
-  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  const lists = await q
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const lists = await newestFirst(
+    db
+      .selectFrom('rooming_lists')
+      .selectAll()
+      .where('airline_id', '=', airlineId)
+      .where('hotel_config_id', '=', hotelConfigId),
+    limit,
+    beforeSeq,
+  );
   const rows = lists.length
     ? await db
         .selectFrom('rooming_rows')

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, DbOrTrx } from '../database';
+import { newestFirst } from '../keyset';
 import type { ProcessingStatus } from './schedule.table';
 
 /** Per-airline intake lock namespace: apart from the processing (7301) and booking-anchor (7302) locks, which must not block intake. */
@@ -74,12 +75,7 @@ export function listSchedules(
   limit: number,
   beforeSeq: number | null,
 ) {
-  let q = filtered(db, airlineId, f).selectAll();
-  if (beforeSeq !== null) q = q.where('seq', '<', beforeSeq);
-  return q
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
+  return newestFirst(filtered(db, airlineId, f).selectAll(), limit, beforeSeq);
 }
 
 export async function countSchedules(db: DbOrTrx, airlineId: string, f: ScheduleFilter): Promise<number> {

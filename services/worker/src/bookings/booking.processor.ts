@@ -8,8 +8,10 @@ import {
   internalErrorOutcome,
   isCurrentTask,
   nextAutomaticRetry,
+  rebookAfterCancel,
   settleBooking,
   supplierErrorOutcome,
+  supplierPlan,
   supplierReference,
   taskIdentity,
   type AirlineBookingContext,
@@ -173,20 +175,22 @@ export class BookingProcessor {
     ctx: AirlineBookingContext,
     attempt: AttemptFacts,
   ): Promise<Outcome> {
-    const op = data.operation ?? 'BOOK';
-    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
-    if (b.type === 'HOTEL')
-      return op === 'AMEND'
-        ? this.amendHotel(b, data, ctx, attempt)
-        : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt);
-    if (op === 'AMEND') {
-      // A flight change is cancel-and-rebook at the supplier.
-      const cancelled = await cancelDeadhead(this.flights, b);
-      if (cancelled.status !== 'CANCELLED') return cancelled;
-      const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
-      return { ...rebooked, status: amendedStatus(rebooked.status) };
+    switch (supplierPlan(b.type, data.operation ?? 'BOOK')) {
+      case 'CANCEL':
+        return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
+      case 'AMEND':
+        return this.amendHotel(b, data, ctx, attempt);
+      case 'CANCEL_AND_REBOOK': {
+        const cancelled = await cancelDeadhead(this.flights, b);
+        if (!rebookAfterCancel(cancelled)) return cancelled;
+        const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
+        return { ...rebooked, status: amendedStatus(rebooked.status) };
+      }
+      case 'BOOK':
+        return b.type === 'HOTEL'
+          ? this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt)
+          : this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
     }
-    return this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
   }
 
   // ---- hotels: through the airline's ordered hotel suppliers (hotel.booking.ts) ----
