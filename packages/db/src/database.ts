@@ -1,35 +1,31 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { AirlineTable, UserTable } from './tenancy/tenancy.table';
+import type { TravellerAuditTable, TravellerTable } from './travellers/traveller.table';
+import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './auth/auth.table';
 import type {
-  AirlineTable,
   CompanyConfigTable,
-  TravellerAuditTable,
-  TravellerTable,
-  UserTable,
-} from './tables/tenancy.table';
-import type { OAuthClientTable, RefreshTokenTable, SigningKeyTable } from './tables/auth.table';
-import type {
   ConfigVersionTable,
   FlightConfigSnapshot,
   FlightRulesTable,
   HotelChangeRequestTable,
   HotelConfigTable,
   HotelContractTable,
-} from './tables/config.table';
+} from './config/config.table';
 import type { HotelConfig } from '@crew/contracts';
 import type {
   ActionItemTable,
   AuditEventTable,
-  OutboxTable,
   RosterStateTable,
   SchedulePayloadTable,
   ScheduleTable,
-} from './tables/schedule.table';
-import type { FxRateTable } from './tables/fx.table';
-import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './tables/webhook.table';
-import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './tables/coverage.table';
-import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './tables/booking.table';
-import type { RoomingListTable, RoomingRowTable } from './tables/rooming.table';
-import type { AirlineSuppliersTable } from './tables/supplier.table';
+} from './schedules/schedule.table';
+import type { FxRateTable } from './fx/fx.table';
+import type { OutboxTable } from './webhooks/outbox.table';
+import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks/webhook.table';
+import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './coverage/coverage.table';
+import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './bookings/booking.table';
+import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
+import type { AirlineSuppliersTable } from './suppliers/supplier.table';
 
 /** Every table the services read or write. */
 export interface Database {

@@ -1,51 +1,66 @@
+// Plumbing: the database's types and connection, bulk writes, prepared statements, the settle listener.
 export * from './database';
 export * from './connect';
 export { PREPARED } from './prepared';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
-export type * from './tables/tenancy.table';
-export type * from './tables/auth.table';
 export { sql } from 'kysely';
-export * as tenancyRepo from './tenancy.repository';
-export * as authRepo from './auth.repository';
-export * as travellerRepo from './traveller.repository';
-export type { TravellerColumns } from './traveller.repository';
-export { settingsOf, SETTINGS_COLUMNS } from './tenancy.repository';
-export * as configRepo from './config.repository';
-export type * from './tables/config.table';
-export type * from './tables/schedule.table';
-export type * from './tables/booking.table';
-export * as outboxRepo from './outbox.repository';
-export * as scheduleRepo from './schedule.repository';
-export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedule.repository';
-export * as pipelineRepo from './pipeline.repository';
-export * as airlinePolicyRepo from './airline-policy.repository';
-export * as scheduleLifecycleRepo from './schedule-lifecycle.repository';
-export * as rosterStateRepo from './roster-state.repository';
-export * as diffWriteRepo from './diff-write.repository';
+export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
+export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
+export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
+
+// Tenancy, auth and travellers.
+export * as tenancyRepo from './tenancy/tenancy.repository';
+export { settingsOf, SETTINGS_COLUMNS } from './tenancy/tenancy.repository';
+export type * from './tenancy/tenancy.table';
+export * as authRepo from './auth/auth.repository';
+export type * from './auth/auth.table';
+export * as travellerRepo from './travellers/traveller.repository';
+export type { TravellerColumns } from './travellers/traveller.repository';
+export type * from './travellers/traveller.table';
+
+// An airline's configuration and what its booking policy reads of it.
+export * as configRepo from './config/config.repository';
+export * as airlinePolicyRepo from './config/airline-policy.repository';
+export type * from './config/config.table';
+
+// Schedules: intake, the processing lifecycle, the roster state and the diff's write.
+export * as scheduleRepo from './schedules/schedule.repository';
+export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedules/schedule.repository';
+export * as scheduleLifecycleRepo from './schedules/schedule-lifecycle.repository';
+export * as rosterStateRepo from './schedules/roster-state.repository';
+export * as diffWriteRepo from './schedules/diff-write.repository';
 export type {
   ActionItemInsert,
   BookingInsert,
   BookingChange,
   BookingEventInsert,
   AuditEventInsert,
-} from './diff-write.repository';
-export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
-export * as bookingRepo from './booking.repository';
-export * as fxRepo from './fx.repository';
-export * as roomingRepo from './rooming.repository';
-export type * from './tables/rooming.table';
-export * as coverageRepo from './coverage.repository';
-export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
-export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage.repository';
-export type * from './tables/coverage.table';
-export type { FxRateRow } from './fx.repository';
-export type { BookingFilter, BookingPatch } from './booking.repository';
-export { loadBookingFacts, loadFlightFacts } from './policy-context';
-export * as webhookRepo from './webhook.repository';
-export type { PendingReview } from './webhook.repository';
-export type * from './tables/webhook.table';
-export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
-export * as supplierSettingsRepo from './supplier-settings.repository';
-export type { AirlineSuppliers, AirlineSuppliersWrite } from './supplier-settings.repository';
-export type * from './tables/supplier.table';
-export * as airlineChangeRepo from './airline-change.repository';
+} from './schedules/diff-write.repository';
+export type * from './schedules/schedule.table';
+
+// Bookings and the airline's own changes to them.
+export * as bookingRepo from './bookings/booking.repository';
+export type { BookingFilter, BookingPatch, SettlementWrite } from './bookings/booking.repository';
+export * as retryJobRepo from './bookings/retry-job.repository';
+export * as idempotencyRepo from './bookings/idempotency.repository';
+export * as airlineChangeRepo from './bookings/airline-change.repository';
+export type * from './bookings/booking.table';
+
+// Webhooks and the job outbox.
+export * as webhookRepo from './webhooks/webhook.repository';
+export type { PendingReview } from './webhooks/webhook.repository';
+export type * from './webhooks/webhook.table';
+export * as outboxRepo from './webhooks/outbox.repository';
+export type * from './webhooks/outbox.table';
+
+// Rooming lists, roster coverage, exchange rates, supplier settings.
+export * as roomingRepo from './rooming/rooming.repository';
+export type * from './rooming/rooming.table';
+export * as coverageRepo from './coverage/coverage.repository';
+export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage/coverage.repository';
+export type * from './coverage/coverage.table';
+export * as fxRepo from './fx/fx.repository';
+export type { FxRateRow } from './fx/fx.repository';
+export * as supplierSettingsRepo from './suppliers/supplier-settings.repository';
+export type { AirlineSuppliers, AirlineSuppliersWrite } from './suppliers/supplier-settings.repository';
+export type * from './suppliers/supplier.table';

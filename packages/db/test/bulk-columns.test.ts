@@ -1,13 +1,11 @@
 import type { BulkColumns, BulkRow } from '../src/bulk';
 import {
-  ACTION_ITEM_COLUMNS,
-  AUDIT_EVENT_COLUMNS,
   BOOKING_CHANGE_COLUMNS,
   BOOKING_COLUMNS,
   BOOKING_EVENT_COLUMNS,
-} from '../src/diff-write.repository';
-import type { BookingTable } from '../src/tables/booking.table';
-import type { ActionItemTable } from '../src/tables/schedule.table';
+  type BookingTable,
+} from '../src/bookings/booking.table';
+import { ACTION_ITEM_COLUMNS, AUDIT_EVENT_COLUMNS, type ActionItemTable } from '../src/schedules/schedule.table';
 
 /*
  * The bulk column maps are checked against the table types when this file (and the repository) compiles

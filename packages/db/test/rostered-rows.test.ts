@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { flattenRoster, rosteredRowsIn, type FlatRoster } from '@crew/engine';
 import { generateRoster, mutateRoster } from '@crew/roster-generator';
-import { replaceRosteredRows } from '../src/coverage.repository';
-import { createAirline } from '../src/tenancy.repository';
+import { replaceRosteredRows } from '../src/coverage/coverage.repository';
+import { createAirline } from '../src/tenancy/tenancy.repository';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 
 /*

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { copyInsert } from '../src/bulk';
-import { ACTION_ITEM_COLUMNS, BOOKING_COLUMNS } from '../src/diff-write.repository';
+import { BOOKING_COLUMNS } from '../src/bookings/booking.table';
+import { ACTION_ITEM_COLUMNS } from '../src/schedules/schedule.table';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 
 /*

@@ -1,4 +1,4 @@
-import { prefers, type DiffContext } from './context';
+import { prefers, type DiffContext } from './diff-context';
 import { makeItem, type DiffItemClassification } from './items';
 import { legKey } from './keys';
 import { inWindow, instantOf } from './time';

@@ -1,4 +1,4 @@
-import type { DiffContext } from './context';
+import type { DiffContext } from './diff-context';
 import { diffDeadheads } from './deadheads';
 import { diffLayovers } from './hotels';
 import { sortItems } from './items';

@@ -1,4 +1,4 @@
-import { prefers, type DiffContext } from './context';
+import { prefers, type DiffContext } from './diff-context';
 import { makeItem, type DiffItemClassification } from './items';
 import { layoverKey } from './keys';
 import { inWindow, instantOf, localDateOf, type DateWindow } from './time';

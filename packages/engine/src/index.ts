@@ -74,6 +74,8 @@ export * from './plan';
 export * from './lifecycle';
 export * from './schedule-state';
 export * from './booking-context';
+export * from './booking-settlement';
+export * from './supplier-steps';
 export {
   diffStateOf,
   diffAgainst,

@@ -2,7 +2,7 @@ import { API_PREFIX } from '@crew/contracts';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Redis } from 'ioredis';
-import { isMigrated, loadFlightFacts, sql, type Db, type PgListener } from '@crew/db';
+import { airlinePolicyRepo, isMigrated, sql, type Db, type PgListener } from '@crew/db';
 import { flightPolicyOf } from '@crew/engine';
 import {
   errorHandler,
@@ -111,7 +111,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
             ? { from_airport: d.from_airport, to_airport: d.to_airport, date }
             : null;
         },
-        async (airlineId) => flightPolicyOf(await loadFlightFacts(deps.db, airlineId)),
+        async (airlineId) => flightPolicyOf(await airlinePolicyRepo.loadFlightFacts(deps.db, airlineId)),
         deps.now,
       ),
       ...supplierHotelRoutes(staysOf),

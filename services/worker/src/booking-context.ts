@@ -1,21 +1,22 @@
 import { flightOptionsUrl } from '@crew/contracts';
-import { loadBookingFacts, type DbOrTrx } from '@crew/db';
+import { airlinePolicyRepo, type DbOrTrx } from '@crew/db';
 import { bookingContextOf, type AirlineBookingContext } from '@crew/engine';
 import type { TravellerVault } from '@crew/platform';
 
 /**
- * An airline's booking context: what the db reads of it, its travellers' personal fields opened by the vault,
- * assembled by the engine (the links are the api's).
+ * An airline's booking context as of `processedAt`: what the db reads of it (airlinePolicyRepo), its travellers'
+ * personal fields opened by the vault, assembled by the engine with the api's links. The api builds its own the
+ * same way (services/api/src/bookings/booking-context.ts): a service imports no other service.
  */
 export async function loadBookingContext(
   db: DbOrTrx,
   vault: TravellerVault,
   airlineId: string,
   processedAt: string,
-  travellerEmails: string[],
+  travellerEmails?: string[],
 ): Promise<AirlineBookingContext> {
   return bookingContextOf(
-    vault.openFacts(airlineId, await loadBookingFacts(db, airlineId, travellerEmails)),
+    vault.openFacts(airlineId, await airlinePolicyRepo.loadBookingFacts(db, airlineId, travellerEmails)),
     processedAt,
     flightOptionsUrl,
   );

@@ -1,5 +1,5 @@
 import { DelayedError, Worker } from 'bullmq';
-import { pipelineRepo, type Db } from '@crew/db';
+import { scheduleLifecycleRepo, type Db } from '@crew/db';
 import { TravellerVault, type Config, type Logger } from '@crew/platform';
 import {
   BOOKING_QUEUES,
@@ -111,7 +111,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
   }).start();
   // A schedule's completion is checked once per COMPLETION_CHECK_MS however many of its items settle meanwhile.
   const completion = new ScheduleCompletion({
-    check: (id) => pipelineRepo.completeIfSettled(deps.db, id),
+    check: (id) => scheduleLifecycleRepo.completeIfSettled(deps.db, id),
     logger,
     delayMs: COMPLETION_CHECK_MS,
   });
@@ -223,7 +223,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
   }
   // Safety net for completion checks lost with a dead worker; cheap (one statement).
   const sweep = setInterval(() => {
-    pipelineRepo
+    scheduleLifecycleRepo
       .completeSettledSchedules(deps.db)
       .catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));
   }, 30_000);

@@ -19,7 +19,7 @@ import {
   RetryJobParams,
   RetryQueue,
 } from '@crew/contracts';
-import { bookingRepo, scheduleRepo, type BookingFilter } from '@crew/db';
+import { bookingRepo, scheduleRepo, type BookingFilter, retryJobRepo } from '@crew/db';
 import {
   ApiError,
   bindLog,
@@ -48,7 +48,7 @@ import { bookingView } from './views';
 
 const TAGS = ['Bookings'];
 
-type Progress = Awaited<ReturnType<typeof bookingRepo.retryJobProgress>>[number];
+type Progress = Awaited<ReturnType<typeof retryJobRepo.retryJobProgress>>[number];
 function retryJobView(p: Progress) {
   const done = p.succeeded + p.failed >= p.total;
   const status = !done ? 'RUNNING' : p.total > 0 && p.failed === p.total ? 'FAILED' : 'COMPLETED';
@@ -132,7 +132,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       handler: async ({ res, body }) => {
         const caller = principal(res);
         const retryJobId = await startRetryJob(deps, caller, body);
-        const [progress] = await bookingRepo.retryJobProgress(db, caller.airline_id, [retryJobId]);
+        const [progress] = await retryJobRepo.retryJobProgress(db, caller.airline_id, [retryJobId]);
         return { status: 202, body: retryJobView(progress!) };
       },
     }),
@@ -148,7 +148,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       handler: async ({ res, query }) => {
         const airlineId = principal(res).airline_id;
         const limit = query.limit ?? 50;
-        const ids = await bookingRepo.listRetryJobIds(
+        const ids = await retryJobRepo.listRetryJobIds(
           db,
           airlineId,
           limit,
@@ -156,7 +156,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
         );
         const more = ids.length > limit;
         const kept = more ? ids.slice(0, limit) : ids;
-        const progress = await bookingRepo.retryJobProgress(
+        const progress = await retryJobRepo.retryJobProgress(
           db,
           airlineId,
           kept.map((r) => r.retry_job_id),
@@ -180,7 +180,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       params: RetryJobParams,
       responses: { 200: { description: 'Retry job', schema: RetryJob }, ...errorResponses([401, 403, 404]) },
       handler: async ({ res, params }) => {
-        const [p] = await bookingRepo.retryJobProgress(db, principal(res).airline_id, [params.retry_job_id]);
+        const [p] = await retryJobRepo.retryJobProgress(db, principal(res).airline_id, [params.retry_job_id]);
         if (!p) throw ApiError.notFound('Retry job');
         return { status: 200, body: retryJobView(p) };
       },

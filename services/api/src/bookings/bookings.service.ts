@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import {
+  bookingRepo,
+  outboxRepo,
+  type BookingRow,
+  type Db,
+  type DbOrTrx,
+  type PgListener,
+  retryJobRepo,
+} from '@crew/db';
 import {
   CALLER_WAITS_PRIORITY,
   deleteNeedsSupplierCall,
@@ -17,7 +25,7 @@ import { ApiError, type Logger, type TravellerVault } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { flightSupplierNamed, isSupplierError, SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
-import { airlineBookingContext } from './context';
+import { loadBookingContext } from './booking-context';
 import type { AirlineStays } from '../config/hotels.service';
 
 export interface BookingDeps {
@@ -160,7 +168,7 @@ export async function patchBooking(
   // A property change rebooks at the station's configured hotel (its contracted rate and channel) under the booking account.
   const ctx =
     b.type === 'HOTEL' && body.hotel?.property_id !== undefined
-      ? await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])
+      ? await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), [])
       : null;
   const plan = patchPlan(
     b,
@@ -331,7 +339,8 @@ export async function retryBooking(
   bookingId: string,
   retryJobId: string | null = null,
 ): Promise<BookingRow> {
-  const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
+  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
+    .maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -364,11 +373,12 @@ export async function startRetryJob(
   caller: Principal,
   filters: Record<string, unknown>,
 ): Promise<string> {
-  const maxRetries = (await airlineBookingContext(deps.db, deps.vault, caller.airline_id, [])).maxRetries;
+  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
+    .maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
-    const job = await bookingRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
-    const retried = await bookingRepo.retryFailedBookings(
+    const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
+    const retried = await retryJobRepo.retryFailedBookings(
       trx,
       caller.airline_id,
       failed.map((b) => b.booking_id),

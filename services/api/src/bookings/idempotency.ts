@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '@crew/contracts';
-import { bookingRepo, type Db } from '@crew/db';
+import { type Db, idempotencyRepo } from '@crew/db';
 import { ApiError, type Reply } from '@crew/platform';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -27,21 +27,21 @@ export async function withIdempotency(
   const hash = createHash('sha256')
     .update(JSON.stringify(body ?? null))
     .digest('hex');
-  if (await bookingRepo.claimIdempotencyKey(db, airlineId, endpoint, key, hash)) {
+  if (await idempotencyRepo.claimIdempotencyKey(db, airlineId, endpoint, key, hash)) {
     try {
       const reply = await run();
-      await bookingRepo.completeIdempotencyKey(db, airlineId, endpoint, key, reply.status, reply.body ?? null);
+      await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, reply.status, reply.body ?? null);
       return reply;
     } catch (err) {
       // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry.
       if (err instanceof ApiError && err.status < 500)
-        await bookingRepo.completeIdempotencyKey(db, airlineId, endpoint, key, err.status, err.toEnvelope());
-      else await bookingRepo.releaseIdempotencyKey(db, airlineId, endpoint, key);
+        await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, err.status, err.toEnvelope());
+      else await idempotencyRepo.releaseIdempotencyKey(db, airlineId, endpoint, key);
       throw err;
     }
   }
   for (let waited = 0; ; waited += 100) {
-    const row = await bookingRepo.findIdempotencyKey(db, airlineId, endpoint, key);
+    const row = await idempotencyRepo.findIdempotencyKey(db, airlineId, endpoint, key);
     if (!row) return withIdempotency(db, airlineId, endpoint, key, body, run);
     if (row.request_hash !== hash) {
       throw ApiError.unprocessable(

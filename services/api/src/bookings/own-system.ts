@@ -6,7 +6,7 @@
  */
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
 import { bookingRepo, webhookRepo, type DbOrTrx } from '@crew/db';
-import { DISPOSITION_OF_TASK, urgentEvents } from '@crew/engine';
+import { BOOKING_EVENT_STATUSES, DISPOSITION_OF_TASK, urgentEvents } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 
 export interface OwnSystemTicket {
@@ -64,7 +64,7 @@ export async function settleOwnSystem(
       })
     : undefined;
   const urgent = urgentEvents((item?.priority as Priority | undefined) ?? b.priority);
-  await webhookRepo.emitBookingEvents(trx, [b.bookingId], urgent);
+  await webhookRepo.emitBookingEvents(trx, [b.bookingId], urgent, BOOKING_EVENT_STATUSES);
   if (b.iropRef) await webhookRepo.emitIropCompletedIfDone(trx, b.airlineId, b.iropRef, urgent);
   return { scheduleId: item?.schedule_id ?? null };
 }

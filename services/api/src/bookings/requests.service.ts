@@ -4,7 +4,7 @@ import {
   bookingRepo,
   configRepo,
   outboxRepo,
-  pipelineRepo,
+  scheduleLifecycleRepo,
   tenancyRepo,
   webhookRepo,
   type BookingRow,
@@ -12,6 +12,7 @@ import {
   type DbOrTrx,
 } from '@crew/db';
 import {
+  BOOKING_EVENT_STATUSES,
   awaitsManualBooking,
   bookingStatusOf,
   cityNamesStation,
@@ -47,7 +48,7 @@ import {
 } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
-import { airlineBookingContext } from './context';
+import { loadBookingContext } from './booking-context';
 import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
 import { registryOf } from './bookings.service';
 import { ownSystemBlock, ownSystemReason, ownSystemTicket, settleOwnSystem } from './own-system';
@@ -173,10 +174,11 @@ export async function requestBooking(
       ],
     );
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await airlineBookingContext(
+  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(
     deps.db,
     deps.vault,
     airlineId,
+    new Date().toISOString(),
     [email],
   );
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
@@ -394,7 +396,7 @@ export async function requestBooking(
     }
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
     if (status === 'NEEDS_REVIEW') {
-      await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority));
+      await webhookRepo.emitBookingEvents(trx, [bookingId], urgentEvents(taskPriority), BOOKING_EVENT_STATUSES);
       if (body.irop_ref)
         await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
@@ -402,7 +404,7 @@ export async function requestBooking(
   });
 
   // The fulfilled item may have been its schedule's last open one (the worker completes schedules the same way).
-  if (outcome.scheduleId) await pipelineRepo.completeIfSettled(deps.db, outcome.scheduleId);
+  if (outcome.scheduleId) await scheduleLifecycleRepo.completeIfSettled(deps.db, outcome.scheduleId);
   deps.relay.kick();
   const booking = await bookingRepo.findBooking(deps.db, outcome.bookingId, airlineId);
   return { booking: booking!, actionId: kind === 'injection' ? actionId : null };

@@ -2,8 +2,15 @@ import { timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import express, { type Request, type Response, type Router } from 'express';
 import type { RouteDoc } from '@crew/contracts';
-import { pipelineRepo, roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
-import { rowSettlement } from '@crew/engine';
+import {
+  bookingRepo,
+  roomingRepo,
+  scheduleLifecycleRepo,
+  type Db,
+  type RoomingListRow,
+  type RoomingRowRow,
+} from '@crew/db';
+import { rowSettlement, settleRowAnswer } from '@crew/engine';
 import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from '@crew/platform';
 
 /*
@@ -233,14 +240,13 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
           if (missing.length) return { error: `Please give ${missing.join('; ')}.`, status: 422 };
           const schedules: string[] = [];
           for (const a of answers) {
-            const s = await roomingRepo.settleRow(
-              trx,
-              a.r,
-              rowSettlement(a.r.marking, a.answer!),
-              `hotel (${list.recipient})`,
-              at,
-            );
-            if (s?.schedule_id) schedules.push(s.schedule_id);
+            const settlement = rowSettlement(a.r.marking, a.answer!);
+            await roomingRepo.answerRow(trx, a.r.row_id, settlement, at);
+            const b = await bookingRepo.lockBooking(trx, a.r.booking_id);
+            const settled = b && settleRowAnswer(b, a.r, settlement, `hotel (${list.recipient})`, at);
+            if (!settled) continue;
+            const { item } = await bookingRepo.writeSettlement(trx, a.r.booking_id, settled);
+            if (item?.schedule_id) schedules.push(item.schedule_id);
           }
           await roomingRepo.updateList(trx, list.list_id, { status: 'ANSWERED', answered_at: at });
           return { schedules };
@@ -254,7 +260,7 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
               .send(render(fresh.token, roomingFormToken(key, fresh.token), fresh.loaded, result.error!));
           return;
         }
-        for (const s of new Set(result.schedules)) await pipelineRepo.completeIfSettled(db, s);
+        for (const s of new Set(result.schedules)) await scheduleLifecycleRepo.completeIfSettled(db, s);
         logger.info({ list_id: l.loaded.list.list_id }, 'rooming list answered by the hotel');
         // The page as it now stands (a reload that posts again is told the list was already answered).
         const fresh = await load(req, res);

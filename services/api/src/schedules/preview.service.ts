@@ -6,7 +6,7 @@ import {
   type ScheduleSubmission,
   type SchedulePreview,
 } from '@crew/contracts';
-import { bookingRepo, diffWriteRepo, gunzipText, loadBookingFacts, rosterStateRepo, type Db } from '@crew/db';
+import { airlinePolicyRepo, bookingRepo, diffWriteRepo, gunzipText, rosterStateRepo, type Db } from '@crew/db';
 import {
   bookingContextOf,
   diffAgainst,
@@ -94,7 +94,7 @@ export async function previewSchedule(
     rosterStateRepo.decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end),
-    loadBookingFacts(db, airlineId),
+    airlinePolicyRepo.loadBookingFacts(db, airlineId),
     bookingRepo.requestedLiveBookings(db, airlineId, window.start, window.end),
   ]);
   const ctx = bookingContextOf(vault.openFacts(airlineId, facts), processedAt, flightOptionsUrl);

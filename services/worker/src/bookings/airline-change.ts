@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { airlineChangeRepo, bookingRepo, supplierSettingsRepo, webhookRepo, type BookingRow, type Db } from '@crew/db';
 import {
+  BOOKING_EVENT_STATUSES,
   acceptedFlightBlock,
   decideAirlineChange,
   urgentEvents,
@@ -166,6 +167,7 @@ export class AirlineChangeProcessor {
         trx,
         [b.booking_id],
         urgentEvents(item?.priority as TaskPriority | undefined),
+        BOOKING_EVENT_STATUSES,
       );
     });
     if (events) this.deps.webhookKick?.();

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { bookingRepo, outboxRepo, webhookRepo, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, outboxRepo, type BookingRow, type Db } from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
@@ -8,14 +8,16 @@ import {
   internalErrorOutcome,
   isCurrentTask,
   nextAutomaticRetry,
+  rebookAfterCancel,
+  settleBooking,
   supplierErrorOutcome,
-  urgentEvents,
+  supplierPlan,
   supplierReference,
   taskIdentity,
   type AirlineBookingContext,
 } from '@crew/engine';
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
-import { bookingJob, type JobData, type OutboxRelay, type TaskPriority } from '@crew/queue';
+import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightTraveller, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts, type FlightBookingDeps } from './flight.booking';
 import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
@@ -173,20 +175,22 @@ export class BookingProcessor {
     ctx: AirlineBookingContext,
     attempt: AttemptFacts,
   ): Promise<Outcome> {
-    const op = data.operation ?? 'BOOK';
-    if (op === 'CANCEL') return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
-    if (b.type === 'HOTEL')
-      return op === 'AMEND'
-        ? this.amendHotel(b, data, ctx, attempt)
-        : this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt);
-    if (op === 'AMEND') {
-      // A flight change is cancel-and-rebook at the supplier.
-      const cancelled = await cancelDeadhead(this.flights, b);
-      if (cancelled.status !== 'CANCELLED') return cancelled;
-      const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
-      return { ...rebooked, status: amendedStatus(rebooked.status) };
+    switch (supplierPlan(b.type, data.operation ?? 'BOOK')) {
+      case 'CANCEL':
+        return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
+      case 'AMEND':
+        return this.amendHotel(b, data, ctx, attempt);
+      case 'CANCEL_AND_REBOOK': {
+        const cancelled = await cancelDeadhead(this.flights, b);
+        if (!rebookAfterCancel(cancelled)) return cancelled;
+        const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
+        return { ...rebooked, status: amendedStatus(rebooked.status) };
+      }
+      case 'BOOK':
+        return b.type === 'HOTEL'
+          ? this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt)
+          : this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
     }
-    return this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
   }
 
   // ---- hotels: through the airline's ordered hotel suppliers (hotel.booking.ts) ----
@@ -272,37 +276,25 @@ export class BookingProcessor {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       // Someone else settled it meanwhile (a duplicate delivery): theirs stands.
       if (!current || !isCurrentTask(current, data)) return null;
-      await bookingRepo.updateBooking(
+      // With its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
+      const written = await bookingRepo.writeSettlement(
         trx,
         b.booking_id,
-        {
-          ...outcome.patch,
-          status: outcome.status,
-          review_reason: outcome.status === 'NEEDS_REVIEW' ? outcome.reason : null,
-          last_error: outcome.status === 'FAILED' ? outcome.reason : current.last_error,
-          next_attempt_at: nextAttempt,
-          ...(outcome.status === 'CANCELLED' ? { pending_cancel: false } : {}),
-        },
-        { reason: outcome.reason, actor: 'engine' },
+        settleBooking(outcome, {
+          actor: 'engine',
+          actionId: data.action_id ?? current.action_id,
+          fields: outcome.patch,
+          nextAttemptAt: nextAttempt,
+          urgency: { task: data.priority, orItem: true },
+          irop: current,
+        }),
       );
       if (retry) {
         await outboxRepo.addToOutbox(trx, [
           bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, retry.delayMs),
         ]);
       }
-      const actionId = data.action_id ?? current.action_id;
-      const item = actionId
-        ? await bookingRepo.setDisposition(trx, actionId, DISPOSITION_OF_TASK[outcome.status], {
-            message: outcome.reason,
-            ...(outcome.recommended_action ? { recommended_action: outcome.recommended_action } : {}),
-          })
-        : undefined;
-      // Its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
-      const urgent = urgentEvents(data.priority ?? (item?.priority as TaskPriority | undefined));
-      let events = await webhookRepo.emitBookingEvents(trx, [b.booking_id], urgent);
-      if (current.irop_ref)
-        events += await webhookRepo.emitIropCompletedIfDone(trx, current.airline_id, current.irop_ref, urgent);
-      return { item, events };
+      return written;
     });
     if (!settled) return;
     if (settled.events) this.deps.webhookKick?.();

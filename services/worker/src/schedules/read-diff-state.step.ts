@@ -1,5 +1,5 @@
 import { flightOptionsUrl } from '@crew/contracts';
-import { airlinePolicyRepo, configRepo, diffWriteRepo, fxRepo, type DbOrTrx } from '@crew/db';
+import { airlinePolicyRepo, diffWriteRepo, type DbOrTrx } from '@crew/db';
 import {
   bookingContextOf,
   cancellationCutoffOf,
@@ -93,7 +93,7 @@ interface DiffStateRows {
   hotelRows: diffWriteRepo.WindowBooking[];
   flightRows: diffWriteRepo.WindowBooking[];
   /** The booking context is assembled from these (engine bookingContextOf). */
-  facts: Awaited<ReturnType<typeof bookingFactsOf>>;
+  facts: Awaited<ReturnType<typeof airlinePolicyRepo.loadBookingFacts>>;
 }
 
 /**
@@ -112,24 +112,11 @@ async function loadDiffState(
   const rest = Promise.all([
     diffWriteRepo.bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end, pairings),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end, pairings),
-    bookingFactsOf(db, airlineId),
+    airlinePolicyRepo.loadBookingFacts(db, airlineId),
   ]);
   // Awaited below, once the state is decoded.
   awaitedLater(rest);
   const state = await timings.timed('load_decode_state', () => previous);
   const [hotelRows, flightRows, facts] = await timings.timed('load_bookings_context', () => rest);
   return { previous: state, hotelRows, flightRows, facts };
-}
-
-/**
- * What the booking policy is made of, every traveller of the airline with their personal fields sealed (the
- * caller opens them: TravellerVault.openFacts), the hotel contracts by station and the exchange rates.
- */
-async function bookingFactsOf(db: DbOrTrx, airlineId: string) {
-  const [base, contracts, fxRates] = await Promise.all([
-    airlinePolicyRepo.policyContext(db, airlineId),
-    configRepo.contractsByStation(db, airlineId),
-    fxRepo.listRates(db),
-  ]);
-  return { ...base, contracts, fxRates };
 }

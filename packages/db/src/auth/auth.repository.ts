@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../database';
+
+export function insertClient(
+  db: DbOrTrx,
+  row: { client_id: string; airline_id: string; user_id: string; name: string; secret_hash: string; scopes: string[] },
+) {
+  return db.insertInto('oauth_clients').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A live client together with the flags of its airline that decide which scopes it is offered. */
+export function findLiveClient(db: DbOrTrx, clientId: string) {
+  return db
+    .selectFrom('oauth_clients as c')
+    .innerJoin('airlines as a', 'a.airline_id', 'c.airline_id')
+    .innerJoin('users as u', 'u.user_id', 'c.user_id')
+    .select(['c.client_id', 'c.airline_id', 'c.user_id', 'c.secret_hash', 'c.scopes', 'a.schedules_access', 'u.email'])
+    .where('c.client_id', '=', clientId)
+    .where('c.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function insertRefreshToken(
+  db: DbOrTrx,
+  row: { token_hash: string; client_id: string; family_id: string; scope: string; expires_at: Date },
+) {
+  return db.insertInto('refresh_tokens').values(row).execute();
+}
+
+/**
+ * Marks a refresh token used, once: returns the row only to the single caller that used it first.
+ * A second use of the same token finds `used_at` set and gets nothing back.
+ */
+export function consumeRefreshToken(db: DbOrTrx, tokenHash: string) {
+  return db
+    .updateTable('refresh_tokens')
+    .set({ used_at: sql`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function findRefreshToken(db: DbOrTrx, tokenHash: string) {
+  return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export function revokeRefreshFamily(db: DbOrTrx, familyId: string) {
+  return db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: sql`now()` })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export function listSigningKeys(db: DbOrTrx) {
+  return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').execute();
+}
+
+export function insertSigningKey(
+  db: DbOrTrx,
+  row: { kid: string; alg: string; private_jwk: string; public_jwk: string; status: 'active' | 'previous' },
+) {
+  return db.insertInto('signing_keys').values(row).execute();
+}
+
+export function demoteActiveKeys(db: DbOrTrx) {
+  return db.updateTable('signing_keys').set({ status: 'previous' }).where('status', '=', 'active').execute();
+}
+
+export function retireSigningKey(db: DbOrTrx, kid: string) {
+  return db
+    .updateTable('signing_keys')
+    .set({ status: 'retired', retired_at: sql`now()` })
+    .where('kid', '=', kid)
+    .where('status', '=', 'previous')
+    .returning('kid')
+    .executeTakeFirst();
+}

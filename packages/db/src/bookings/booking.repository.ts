@@ -1,0 +1,325 @@
+import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../database';
+import { bulkInsert, type ColumnTypes } from '../bulk';
+import { newestFirst } from '../keyset';
+import { PREPARED } from '../prepared';
+import { emitBookingEvents, emitIropCompletedIfDone } from '../webhook-events';
+import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
+import { BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS, type BookingOperation, type BookingStatus } from './booking.table';
+
+export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
+  let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
+  if (airlineId) q = q.where('airline_id', '=', airlineId);
+  return q.executeTakeFirst();
+}
+
+/** The booking, row-locked for the rest of the transaction. */
+export function lockBooking(trx: DbOrTrx, bookingId: string) {
+  return trx.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId).forUpdate().executeTakeFirst();
+}
+
+export interface BookingPatch {
+  status?: BookingStatus;
+  hotel?: BookingHotelBlock | null;
+  flight?: BookingFlightBlock | null;
+  manual_override?: boolean;
+  pending_cancel?: boolean;
+  review_reason?: string | null;
+  last_error?: string | null;
+  next_attempt_at?: Date | null;
+  retry_count?: number;
+  booked_by?: string | null;
+  config_version_used?: string | null;
+  station?: string | null;
+  checkin_time_local?: string | null;
+  checkout_time_local?: string | null;
+  duty_date?: string | null;
+  from_airport?: string | null;
+  to_airport?: string | null;
+  dep_time_local?: string | null;
+  arr_time_local?: string | null;
+  flight_number?: string | null;
+  retry_job_id?: string | null;
+  task_ref?: string | null;
+  task_operation?: BookingOperation | null;
+  schedule_id?: string | null;
+  action_id?: string | null;
+}
+
+/** Applies a change and records the status transition in the history ({status, at, reason, actor}). */
+export async function updateBooking(
+  trx: DbOrTrx,
+  bookingId: string,
+  patch: BookingPatch,
+  event?: { reason: string | null; actor: string },
+): Promise<void> {
+  const { hotel, flight, ...rest } = patch;
+  await trx
+    .updateTable('bookings')
+    .set({
+      ...rest,
+      ...(hotel !== undefined ? { hotel: hotel === null ? null : JSON.stringify(hotel) } : {}),
+      ...(flight !== undefined ? { flight: flight === null ? null : JSON.stringify(flight) } : {}),
+      updated_at: new Date(),
+    })
+    .where('booking_id', '=', bookingId)
+    .modifyEnd(PREPARED)
+    .execute();
+  if (event && patch.status)
+    await trx
+      .insertInto('booking_events')
+      .values({ booking_id: bookingId, status: patch.status, reason: event.reason, actor: event.actor })
+      .modifyEnd(PREPARED)
+      .execute();
+}
+
+/** A booking made by a request or a rebook: the roster's columns and its task's operation. */
+const REQUESTED_BOOKING_COLUMNS: ColumnTypes = { ...BOOKING_COLUMNS, task_operation: 'text' };
+
+export function insertBookings(trx: DbOrTrx, rows: Record<string, unknown>[]) {
+  return bulkInsert(trx, 'bookings', REQUESTED_BOOKING_COLUMNS, rows);
+}
+
+export function insertBookingEvents(
+  trx: DbOrTrx,
+  rows: { booking_id: string; status: string; reason: string | null; actor: string }[],
+) {
+  return bulkInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, rows);
+}
+
+export function insertActionItems(trx: DbOrTrx, rows: Record<string, unknown>[]) {
+  return bulkInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, rows);
+}
+
+/** Every status transition, oldest first: the diff's creation entry kept in the booking row, then the recorded events. */
+export async function bookingHistory(
+  db: DbOrTrx,
+  bookingId: string,
+): Promise<{ status: string; at: Date; reason: string | null; actor: string }[]> {
+  const [created, events] = await Promise.all([
+    db
+      .selectFrom('bookings')
+      .select(['created_status', 'created_reason', 'created_at'])
+      .where('booking_id', '=', bookingId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('booking_events')
+      .select(['status', 'at', 'reason', 'actor'])
+      .where('booking_id', '=', bookingId)
+      .orderBy('event_id')
+      .execute(),
+  ]);
+  const first = created?.created_status
+    ? [{ status: created.created_status, at: created.created_at, reason: created.created_reason, actor: 'engine' }]
+    : [];
+  return [...first, ...events];
+}
+
+/** Sets an action item's disposition; returns what metrics and schedule completion need. */
+export function setDisposition(
+  trx: DbOrTrx,
+  actionId: string,
+  disposition: string,
+  patch: {
+    message?: string | null;
+    recommended_action?: string | null;
+    flight_options_url?: string | null;
+    booking_id?: string;
+  } = {},
+) {
+  return trx
+    .updateTable('action_items')
+    .set({ disposition, disposition_at: new Date(), ...patch })
+    .where('action_id', '=', actionId)
+    .returning(['schedule_id', 'priority', 'created_at', 'type'])
+    .modifyEnd(PREPARED)
+    .executeTakeFirst();
+}
+
+/**
+ * What ending a booking task writes (the engine's settleBooking decides it): the booking's fields with its
+ * history entry, its action item's disposition, and the webhook events.
+ */
+export interface SettlementWrite {
+  patch: BookingPatch;
+  history: { reason: string | null; actor: string };
+  disposition: {
+    action_id: string;
+    disposition: string;
+    message: string | null;
+    recommended_action?: string;
+  } | null;
+  events: {
+    statuses: readonly string[];
+    urgent: (itemPriority: string | null | undefined) => boolean;
+    irop: { airline_id: string; irop_ref: string } | null;
+  };
+}
+
+/**
+ * Writes a booking task's end as decided, in the caller's transaction (which holds the booking's lock): the
+ * booking and its history, the action item's disposition, then booking.<status> and irop.completed. Returns
+ * the item (its schedule to complete, its priority and age for the metrics) and how many deliveries were written.
+ */
+export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: SettlementWrite) {
+  await updateBooking(trx, bookingId, s.patch, s.history);
+  const d = s.disposition;
+  const item = d
+    ? await setDisposition(trx, d.action_id, d.disposition, {
+        message: d.message,
+        ...(d.recommended_action ? { recommended_action: d.recommended_action } : {}),
+      })
+    : undefined;
+  const urgent = s.events.urgent(item?.priority);
+  let events = await emitBookingEvents(trx, [bookingId], urgent, s.events.statuses);
+  if (s.events.irop)
+    events += await emitIropCompletedIfDone(trx, s.events.irop.airline_id, s.events.irop.irop_ref, urgent);
+  return { item, events };
+}
+
+export function findActionItemById(db: DbOrTrx, actionId: string) {
+  return db.selectFrom('action_items').selectAll().where('action_id', '=', actionId).executeTakeFirst();
+}
+
+export interface BookingFilter {
+  schedule_id?: string;
+  employee_id?: string;
+  pairing_number?: string;
+  flight_number?: string;
+  irop_ref?: string;
+  source?: string;
+  type?: string;
+  status?: string;
+  from_date?: string;
+  to_date?: string;
+}
+
+function filtered(db: DbOrTrx, airlineId: string, f: BookingFilter) {
+  let q = db.selectFrom('bookings').where('airline_id', '=', airlineId);
+  for (const k of [
+    'schedule_id',
+    'employee_id',
+    'pairing_number',
+    'flight_number',
+    'irop_ref',
+    'source',
+    'type',
+    'status',
+  ] as const) {
+    const v = f[k];
+    if (v !== undefined) q = q.where(k, '=', v as never);
+  }
+  if (f.from_date) q = q.where('duty_date', '>=', f.from_date);
+  if (f.to_date) q = q.where('duty_date', '<=', f.to_date);
+  return q;
+}
+
+/** Newest first, keyset on seq. */
+export function listBookings(
+  db: DbOrTrx,
+  airlineId: string,
+  f: BookingFilter,
+  limit: number,
+  beforeSeq: number | null,
+) {
+  return newestFirst(filtered(db, airlineId, f).selectAll(), limit, beforeSeq);
+}
+
+export function failedBookings(db: DbOrTrx, airlineId: string, f: BookingFilter) {
+  return filtered(db, airlineId, { ...f, status: 'FAILED' })
+    .selectAll()
+    .orderBy('seq')
+    .execute();
+}
+
+/** FAILED bookings with an automatic retry scheduled, soonest first. */
+export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
+  let q = db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('status', '=', 'FAILED')
+    .where('next_attempt_at', 'is not', null);
+  if (afterSeq !== null) q = q.where('seq', '>', afterSeq);
+  return q
+    .orderBy('seq')
+    .limit(limit + 1)
+    .execute();
+}
+
+/** Namespace of the per-airline booking-anchor lock (pg advisory locks take two int4 keys). */
+const BOOKING_ANCHORS_LOCK = 7302;
+
+/**
+ * Serializes, per airline, every check-then-create of a booking on its anchors (requests, injections and
+ * the roster diff's write), until the transaction ends: the duplicate check of spec 4.4 rule 4 cannot race.
+ */
+export async function lockAirlineBookings(trx: DbOrTrx, airlineId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${BOOKING_ANCHORS_LOCK}, hashtext(${airlineId}))`.execute(trx);
+}
+
+/** A live booking of the same type for the same anchors (POST /crew/bookings/request duplicate check). */
+export function liveBookingFor(
+  db: DbOrTrx,
+  airlineId: string,
+  type: 'HOTEL' | 'FLIGHT',
+  anchors: { traveller_email: string; pairing_number?: string | null; duty_date: string },
+) {
+  let q = db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('type', '=', type)
+    .where('traveller_email', '=', anchors.traveller_email.toLowerCase())
+    .where('duty_date', '=', anchors.duty_date)
+    .where('status', '!=', 'CANCELLED')
+    .where('pending_cancel', '=', false);
+  if (anchors.pairing_number) q = q.where('pairing_number', '=', anchors.pairing_number);
+  return q.orderBy('seq', 'desc').execute();
+}
+
+// ---- the roster diff meets the airline's own bookings ----
+
+/** Live bookings the airline requested or injected that no roster row holds yet, dated around a window (bookings_requested_ix holds only such bookings). */
+export function requestedLiveBookings(db: DbOrTrx, airlineId: string, start: string, end: string) {
+  return db
+    .selectFrom('bookings')
+    .select(['booking_id', 'type', 'status', 'traveller_email', 'pairing_number', 'duty_date'])
+    .where('airline_id', '=', airlineId)
+    .where('source', '!=', 'SCHEDULE_DIFF')
+    .where('status', '!=', 'CANCELLED')
+    .where('pending_cancel', '=', false)
+    .where('duty_period_num', 'is', null)
+    .where('leg_sequence', 'is', null)
+    .where('traveller_email', 'is not', null)
+    .where('duty_date', '>=', sql<string>`${start}::date - 1`)
+    .where('duty_date', '<=', sql<string>`${end}::date + 1`)
+    .execute();
+}
+
+/** Ties adopted bookings to their roster rows, so later diffs see them as the row's booking. */
+export async function adoptBookings(
+  trx: DbOrTrx,
+  rows: {
+    booking_id: string;
+    employee_id: string;
+    pairing_number: string;
+    duty_period_num: number | null;
+    leg_sequence: number | null;
+  }[],
+): Promise<void> {
+  for (const r of rows) {
+    await trx
+      .updateTable('bookings')
+      .set({
+        employee_id: r.employee_id,
+        pairing_number: r.pairing_number,
+        duty_period_num: r.duty_period_num,
+        leg_sequence: r.leg_sequence,
+        updated_at: new Date(),
+      })
+      .where('booking_id', '=', r.booking_id)
+      .execute();
+  }
+}

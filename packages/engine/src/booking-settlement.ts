@@ -1,0 +1,134 @@
+import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@crew/contracts';
+import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
+import { urgentEvents } from './priority';
+import type { BookingStatus } from './types';
+
+/*
+ * How a booking task's end is recorded, decided once for every channel that ends one (a supplier's answer,
+ * a DIRECT hotel's rooming list, the hotel's answer or its deadline): the booking's new fields, its action
+ * item's disposition and the webhook events. The db package writes the decision as it is.
+ */
+
+/** The statuses that end a task: a booking reaching one is a booking.<status> webhook event. */
+export const BOOKING_EVENT_STATUSES: readonly TaskStatus[] = Object.keys(DISPOSITION_OF_TASK) as TaskStatus[];
+
+/** How a task ended. */
+export interface TaskEnd {
+  status: TaskStatus;
+  reason: string | null;
+  /** The action item's next step, when the end asks for one (a manual flight choice, say). */
+  recommended_action?: string | null;
+}
+
+/** Whose priority makes the booking's webhook events urgent: the task's, and when it names none, its action item's if `orItem`. */
+export interface EventUrgency {
+  task: Priority | null | undefined;
+  orItem: boolean;
+}
+
+/** What ending a task writes, in the transaction that ends it. */
+export interface BookingSettlement<F extends object = object> {
+  /** The booking's new fields, its status among them. */
+  patch: F & {
+    status: TaskStatus;
+    review_reason: string | null;
+    last_error?: string | null;
+    next_attempt_at?: Date | null;
+    pending_cancel?: false;
+  };
+  /** The booking's history entry. */
+  history: { reason: string | null; actor: string };
+  /** The action item's disposition, when the booking serves one. */
+  disposition: {
+    action_id: string;
+    disposition: Disposition;
+    message: string | null;
+    recommended_action?: string;
+  } | null;
+  events: {
+    /** booking.<status>, for these statuses. */
+    statuses: readonly TaskStatus[];
+    /** Whether they are delivered first, from the action item's priority (read back by the disposition's write). */
+    urgent: (itemPriority: string | null | undefined) => boolean;
+    /** irop.completed once this booking's irop_ref has no booking left to settle. */
+    irop: { airline_id: string; irop_ref: string } | null;
+  };
+}
+
+/**
+ * A task's end as it is recorded: the status and its reason (a NEEDS_REVIEW's reason is its review reason, a
+ * FAILED's its last error), a cancellation no longer pending, the action item's disposition (DISPOSITION_OF_TASK),
+ * and booking.<status> (with irop.completed where the caller names the irop).
+ */
+export function settleBooking<F extends object = object>(
+  end: TaskEnd,
+  how: {
+    actor: string;
+    /** The action item the booking serves. */
+    actionId: string | null;
+    /** What the answer sets on the booking besides its status (the supplier's reservation, the hotel's number). */
+    fields?: F;
+    /** When an automatic retry of a FAILED task is due (null: none); absent: the retry is not this end's concern. */
+    nextAttemptAt?: Date | null;
+    urgency: EventUrgency;
+    irop?: { airline_id: string; irop_ref: string | null } | null;
+  },
+): BookingSettlement<F> {
+  const { status, reason } = end;
+  return {
+    patch: {
+      ...(how.fields ?? ({} as F)),
+      status,
+      review_reason: status === 'NEEDS_REVIEW' ? reason : null,
+      ...(status === 'FAILED' ? { last_error: reason } : {}),
+      ...(how.nextAttemptAt !== undefined ? { next_attempt_at: how.nextAttemptAt } : {}),
+      ...(status === 'CANCELLED' ? { pending_cancel: false as const } : {}),
+    },
+    history: { reason, actor: how.actor },
+    disposition: how.actionId
+      ? {
+          action_id: how.actionId,
+          disposition: DISPOSITION_OF_TASK[status],
+          message: reason,
+          ...(end.recommended_action ? { recommended_action: end.recommended_action } : {}),
+        }
+      : null,
+    events: {
+      statuses: BOOKING_EVENT_STATUSES,
+      urgent: (itemPriority) =>
+        urgentEvents(how.urgency.task ?? (how.urgency.orItem ? (itemPriority as Priority | null | undefined) : null)),
+      irop: how.irop?.irop_ref ? { airline_id: how.irop.airline_id, irop_ref: how.irop.irop_ref } : null,
+    },
+  };
+}
+
+/**
+ * A rooming list row's answer (the hotel's, or its deadline's) as it reaches the stay's booking: only while the
+ * booking waits for that list (a later change superseded the row otherwise), and then as the end of its task,
+ * with the row's state and the hotel's confirmation on the booking's hotel block. Null: it does not reach it.
+ */
+export function settleRowAnswer(
+  b: { status: BookingStatus; hotel: BookingHotelBlock | null; action_id: string | null },
+  row: { list_id: string },
+  settlement: RowSettlement,
+  actor: string,
+  at: Date,
+): BookingSettlement<{ hotel: BookingHotelBlock }> | null {
+  const hotel = b.hotel ?? {};
+  if (b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
+  return settleBooking(settlement, {
+    actor,
+    actionId: b.action_id,
+    fields: {
+      hotel: {
+        ...hotel,
+        rooming_status: settlement.state,
+        ...(settlement.confirmation_number !== null
+          ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() }
+          : {}),
+      },
+    },
+    // The hotel's answer is never urgent, and completes no irop: as a rooming list has always settled.
+    urgency: { task: null, orItem: false },
+  });
+}

@@ -1,0 +1,118 @@
+import { BOOKING_EVENT_STATUSES, rowSettlement, settleBooking, settleRowAnswer } from '../src';
+
+describe('settleBooking: how a task end is recorded', () => {
+  it('a NEEDS_REVIEW end: its reason is the review reason, the item is PENDING_REVIEW with the next step', () => {
+    const s = settleBooking(
+      { status: 'NEEDS_REVIEW', reason: 'no fare under the ceiling', recommended_action: 'BOOK_MANUALLY' },
+      { actor: 'engine', actionId: 'a1', urgency: { task: 'P2', orItem: true } },
+    );
+    expect(s.patch).toEqual({ status: 'NEEDS_REVIEW', review_reason: 'no fare under the ceiling' });
+    expect(s.history).toEqual({ reason: 'no fare under the ceiling', actor: 'engine' });
+    expect(s.disposition).toEqual({
+      action_id: 'a1',
+      disposition: 'PENDING_REVIEW',
+      message: 'no fare under the ceiling',
+      recommended_action: 'BOOK_MANUALLY',
+    });
+    expect(s.events.statuses).toEqual(BOOKING_EVENT_STATUSES);
+    expect(s.events.irop).toBeNull();
+  });
+
+  it('a FAILED end records its last error and the automatic retry; a CANCELLED one is no longer pending', () => {
+    const at = new Date('2026-12-01T10:00:00Z');
+    expect(
+      settleBooking(
+        { status: 'FAILED', reason: 'supplier down' },
+        { actor: 'engine', actionId: null, nextAttemptAt: at, urgency: { task: null, orItem: false } },
+      ).patch,
+    ).toEqual({ status: 'FAILED', review_reason: null, last_error: 'supplier down', next_attempt_at: at });
+    const cancelled = settleBooking(
+      { status: 'CANCELLED', reason: null },
+      {
+        actor: 'engine',
+        actionId: 'a2',
+        fields: { flight: { supplier_status: 'CANCELLED' } },
+        urgency: { task: 'P3', orItem: false },
+      },
+    );
+    expect(cancelled.patch).toEqual({
+      flight: { supplier_status: 'CANCELLED' },
+      status: 'CANCELLED',
+      review_reason: null,
+      pending_cancel: false,
+    });
+    expect(cancelled.disposition?.disposition).toBe('AUTO_CANCELLED');
+  });
+
+  it('urgency: the task’s priority, else the action item’s only when asked; irop.completed only with an irop_ref', () => {
+    const byItem = settleBooking(
+      { status: 'CONFIRMED', reason: null },
+      { actor: 'engine', actionId: 'a', urgency: { task: undefined, orItem: true } },
+    );
+    expect([byItem.events.urgent('P1'), byItem.events.urgent('P2')]).toEqual([true, false]);
+    const byTask = settleBooking(
+      { status: 'CONFIRMED', reason: null },
+      { actor: 'engine', actionId: 'a', urgency: { task: undefined, orItem: false } },
+    );
+    expect(byTask.events.urgent('P1')).toBe(false);
+    const p1 = settleBooking(
+      { status: 'CONFIRMED', reason: null },
+      {
+        actor: 'engine',
+        actionId: 'a',
+        urgency: { task: 'P1', orItem: true },
+        irop: { airline_id: 'x', irop_ref: 'IROP-1' },
+      },
+    );
+    expect(p1.events.urgent('P4')).toBe(true);
+    expect(p1.events.irop).toEqual({ airline_id: 'x', irop_ref: 'IROP-1' });
+    expect(
+      settleBooking(
+        { status: 'CONFIRMED', reason: null },
+        {
+          actor: 'engine',
+          actionId: 'a',
+          urgency: { task: 'P1', orItem: true },
+          irop: { airline_id: 'x', irop_ref: null },
+        },
+      ).events.irop,
+    ).toBeNull();
+  });
+});
+
+describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
+  const at = new Date('2026-12-01T10:00:00Z');
+  const waiting = {
+    status: 'PENDING' as const,
+    hotel: { rooming_list_id: 'L1', rooming_status: 'SENT' as const },
+    action_id: 'a1',
+  };
+
+  it('the hotel’s confirmation confirms the booking and puts its number on the stay', () => {
+    const s = settleRowAnswer(
+      waiting,
+      { list_id: 'L1' },
+      rowSettlement('NEW', { kind: 'CONFIRMED', confirmation_number: 'HX9' }),
+      'hotel',
+      at,
+    )!;
+    expect(s.patch).toEqual({
+      status: 'CONFIRMED',
+      review_reason: null,
+      hotel: {
+        rooming_list_id: 'L1',
+        rooming_status: 'CONFIRMED',
+        confirmation_number: 'HX9',
+        hotel_confirmed_at: '2026-12-01T10:00:00.000Z',
+      },
+    });
+    expect(s.disposition?.disposition).toBe('AUTO_BOOKED');
+    expect(s.events.urgent('P1')).toBe(false);
+  });
+
+  it('does not reach a booking no longer waiting for that list', () => {
+    const expired = rowSettlement('NEW', { kind: 'EXPIRED', deadline: at.getTime() });
+    expect(settleRowAnswer(waiting, { list_id: 'L2' }, expired, 'engine', at)).toBeNull();
+    expect(settleRowAnswer({ ...waiting, status: 'CONFIRMED' }, { list_id: 'L1' }, expired, 'engine', at)).toBeNull();
+  });
+});
