@@ -56,3 +56,5 @@ export * as supplierSettingsRepo from './supplier-settings.repository';
 export type { AirlineSuppliers, AirlineSuppliersWrite } from './supplier-settings.repository';
 export type * from './tables/supplier.table';
 export * as airlineChangeRepo from './airline-change.repository';
+export * as consoleUserRepo from './console/console-user.repository';
+export type * from './console/console.table';
