@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+import type { ConsoleRole } from '@crew/contracts';
+import type { Db } from '@crew/db';
+import { Keyring, type Config, type Logger } from '@crew/platform';
+
+/** The console's base path: its pages and its cookies live under it. */
+export const CONSOLE_BASE = '/console';
+
+/** What every console page and middleware works with. */
+export interface ConsoleDeps {
+  db: Db;
+  config: Config;
+  redis: Redis;
+  logger: Logger;
+  /** The clock of sessions and invitations (tests move it). */
+  now: () => Date;
+  /** Seals authenticator secrets: the key list of SUPPLIER_CREDENTIALS_KEY. */
+  keyring: Keyring;
+}
+
+/** The console's share of the api's dependencies. */
+export function consoleDeps(input: {
+  db: Db;
+  config: Config;
+  redis: Redis;
+  logger: Logger;
+  now?: () => Date;
+}): ConsoleDeps {
+  return {
+    db: input.db,
+    config: input.config,
+    redis: input.redis,
+    logger: input.logger.child({ component: 'console' }),
+    now: input.now ?? (() => new Date()),
+    keyring: Keyring.parse(input.config.supplierCredentialsKey),
+  };
+}
+
+/** The signed-in person, as `requireConsoleUser` puts it on `res.locals.consoleUser`. */
+export interface ConsoleUser {
+  user_id: string;
+  airline_id: string;
+  email: string;
+  role: ConsoleRole;
+  totp_enabled: boolean;
+}
+
+/** The live session of this request (`res.locals.consoleSession`), whichever page it is. */
+export interface ConsoleSession {
+  idHash: string;
+  csrfToken: string;
+  user: ConsoleUser;
+  /** The airline requires an authenticator app. */
+  requireTotp: boolean;
+}
