@@ -44,7 +44,7 @@ import { webhookRoutes } from './webhooks/webhooks.routes';
 import { ownAirlineCallbacks } from './callbacks/own-airline.callback';
 import { travellerRoutes } from './travellers/travellers.routes';
 import { duffelCallback } from './callbacks/duffel.callback';
-import { CONSOLE_BASE, consoleDeps, consoleRouter } from './console/console.router';
+import { consoleDeps, consoleRouter } from './console/console.router';
 import { consoleUserRoutes } from './console/console-users.routes';
 
 // The base path every airline route and link is built on (contracts' API_PREFIX).
@@ -191,7 +191,7 @@ export function createApiApp(deps: ApiDeps): Express {
     confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now),
   );
   // The travel desk's console: people signed in with their own login (a session cookie), never a bearer.
-  app.use(CONSOLE_BASE, consoleRouter(consoleDeps(deps)));
+  app.use(consoleRouter(consoleDeps(deps)));
   app.use(
     fallbackHandler([
       ...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })),

@@ -150,6 +150,15 @@ export function insertSession(
     .execute();
 }
 
+/** Forgets a person's sessions that ended (revoked) or started before `startedBefore`: nothing can revive them. */
+export function pruneSessions(db: DbOrTrx, userId: string, startedBefore: Date) {
+  return db
+    .deleteFrom('console_sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('created_at', '<', startedBefore)]))
+    .execute();
+}
+
 /** A session with its person and the airline's console settings; the caller decides whether it is still live. */
 export function findSession(db: DbOrTrx, sessionIdHash: string) {
   return db

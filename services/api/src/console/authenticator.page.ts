@@ -1,6 +1,13 @@
 import express, { type Request, type Response } from 'express';
 import { consoleUserRepo } from '@crew/db';
-import { CONSOLE_BASE, type ConsoleDeps, type ConsoleUser } from './context';
+import {
+  CONSOLE_BASE,
+  htmlAnswer,
+  redirectAnswer,
+  type ConsoleDeps,
+  type ConsolePages,
+  type ConsoleUser,
+} from './context';
 import { html } from './html';
 import { alertBox, consoleForm, consolePage, sessionOf } from './layout';
 import { AUTHENTICATOR_PATH, requireConsoleUser } from './session';
@@ -32,7 +39,6 @@ function render(req: Request, res: Response, user: ConsoleUser, secret: string, 
   const grouped = secret.replace(/(.{4})(?=.)/g, '$1 ');
   consolePage(req, res, {
     title: 'Authenticator app',
-    status: error ? 422 : 200,
     body: html`${alertBox(error)}
       ${required ? alertBox('Your airline requires an authenticator app: set one up to go on.', 'notice') : ''}
       <p>
@@ -67,52 +73,86 @@ function render(req: Request, res: Response, user: ConsoleUser, secret: string, 
   });
 }
 
+const TAGS = ['Console'];
+
 /** GET/POST /console/account/authenticator. */
-export function authenticatorPages(deps: ConsoleDeps): express.Router {
-  const router = express.Router();
-  const audit = deps.logger.child({ component: 'console-auth' });
-  const path = AUTHENTICATOR_PATH.slice(CONSOLE_BASE.length);
+export const authenticatorPages: ConsolePages = {
+  routes: [
+    {
+      method: 'get',
+      path: AUTHENTICATOR_PATH,
+      operationId: 'consoleAuthenticatorPage',
+      summary: 'Set up an authenticator app (HTML): the secret as text, Authenticator code, Enable',
+      description:
+        'Needs a console session (else 303 to sign-in). Shows the TOTP secret (base32 and its otpauth:// URI) until the person has enabled an app; ' +
+        'after that, says so. An airline that requires an app sends people without one here before any other page.',
+      tags: TAGS,
+      auth: 'none',
+      responses: { 200: htmlAnswer('The page'), 303: redirectAnswer('Not signed in: to sign-in') },
+    },
+    {
+      method: 'post',
+      path: AUTHENTICATOR_PATH,
+      operationId: 'consoleEnableAuthenticator',
+      summary: 'Enable the authenticator app with its current code',
+      description:
+        'Form fields `csrf_token` (the session’s) and `totp_code`, the code the app shows now. Right: the app is in force (every sign-in asks for its code), 303 to /console. ' +
+        'Wrong: 200 with the page again and the reason.',
+      tags: TAGS,
+      auth: 'none',
+      responses: {
+        200: htmlAnswer('Not the current code: the page again'),
+        303: redirectAnswer('Enabled, or not signed in'),
+        403: htmlAnswer('Without the session’s csrf_token'),
+      },
+    },
+  ],
+  router: (deps) => {
+    const router = express.Router();
+    const audit = deps.logger;
+    const path = AUTHENTICATOR_PATH;
 
-  router.get(path, requireConsoleUser(), async (req, res, next) => {
-    try {
-      const user = res.locals.consoleUser as ConsoleUser;
-      if (user.totp_enabled)
-        return consolePage(req, res, {
-          title: 'Authenticator app',
-          body: html`<p>Your authenticator app is set up: signing in asks for its code.</p>
-            <p><a href="${CONSOLE_BASE}">Back to the review queue</a></p>`,
-        });
-      render(req, res, user, await pendingSecret(deps, user));
-    } catch (err) {
-      next(err);
-    }
-  });
+    router.get(path, requireConsoleUser(), async (req, res, next) => {
+      try {
+        const user = res.locals.consoleUser as ConsoleUser;
+        if (user.totp_enabled)
+          return consolePage(req, res, {
+            title: 'Authenticator app',
+            body: html`<p>Your authenticator app is set up: signing in asks for its code.</p>
+              <p><a href="${CONSOLE_BASE}">Back to the review queue</a></p>`,
+          });
+        render(req, res, user, await pendingSecret(deps, user));
+      } catch (err) {
+        next(err);
+      }
+    });
 
-  router.post(path, requireConsoleUser(), async (req, res, next) => {
-    try {
-      const user = res.locals.consoleUser as ConsoleUser;
-      if (user.totp_enabled) return res.redirect(303, AUTHENTICATOR_PATH);
-      const secret = await pendingSecret(deps, user);
-      const code = (req.body as Record<string, unknown> | undefined)?.totp_code;
-      const now = deps.now();
-      const step = typeof code === 'string' ? totpStep(secret, user.email, code, now) : null;
-      if (step === null || !(await consoleUserRepo.takeTotpStep(deps.db, user.user_id, step, now)))
-        return render(
-          req,
-          res,
-          user,
-          secret,
-          'That code is not the one the app shows now. Check the key and try again.',
+    router.post(path, requireConsoleUser(), async (req, res, next) => {
+      try {
+        const user = res.locals.consoleUser as ConsoleUser;
+        if (user.totp_enabled) return res.redirect(303, AUTHENTICATOR_PATH);
+        const secret = await pendingSecret(deps, user);
+        const code = (req.body as Record<string, unknown> | undefined)?.totp_code;
+        const now = deps.now();
+        const step = typeof code === 'string' ? totpStep(secret, user.email, code, now) : null;
+        if (step === null || !(await consoleUserRepo.takeTotpStep(deps.db, user.user_id, step, now)))
+          return render(
+            req,
+            res,
+            user,
+            secret,
+            'That code is not the one the app shows now. Check the key and try again.',
+          );
+        audit.info(
+          { event: 'console_totp_enabled', airline_id: user.airline_id, user_id: user.user_id },
+          'console authenticator enabled',
         );
-      audit.info(
-        { event: 'console_totp_enabled', airline_id: user.airline_id, user_id: user.user_id },
-        'console authenticator enabled',
-      );
-      res.redirect(303, CONSOLE_BASE);
-    } catch (err) {
-      next(err);
-    }
-  });
+        res.redirect(303, CONSOLE_BASE);
+      } catch (err) {
+        next(err);
+      }
+    });
 
-  return router;
-}
+    return router;
+  },
+};

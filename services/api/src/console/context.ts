@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { ConsoleRole } from '@crew/contracts';
+import type { Router } from 'express';
+import type { ConsoleRole, RouteDoc } from '@crew/contracts';
 import type { Db } from '@crew/db';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 
@@ -35,6 +36,19 @@ export function consoleDeps(input: {
     keyring: Keyring.parse(input.config.supplierCredentialsKey),
   };
 }
+
+/**
+ * A group of console pages: its router (full paths under CONSOLE_BASE; each page starts with
+ * `requireConsoleUser(role?)` and renders with `consolePage`) and the pages as the OpenAPI document lists them.
+ */
+export interface ConsolePages {
+  routes: readonly RouteDoc[];
+  router: (deps: ConsoleDeps) => Router;
+}
+
+/** How a console page's answers are documented: HTML for people, or a redirect. */
+export const htmlAnswer = (description: string) => ({ description, contentType: 'text/html' });
+export const redirectAnswer = (description: string) => ({ description });
 
 /** The signed-in person, as `requireConsoleUser` puts it on `res.locals.consoleUser`. */
 export interface ConsoleUser {

@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { consoleUserRepo } from '@crew/db';
-import { CONSOLE_BASE, type ConsoleDeps } from './context';
+import { Type } from '@sinclair/typebox';
+import { CONSOLE_BASE, htmlAnswer, redirectAnswer, type ConsoleDeps, type ConsolePages } from './context';
 import { html } from './html';
 import { alertBox, consoleForm, consolePage, messagePage } from './layout';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, tokenHash } from './secrets';
@@ -58,7 +59,6 @@ function render(req: Request, res: Response, token: string, email: string, error
   const hasErrors = Object.keys(errors).length > 0;
   consolePage(req, res, {
     title: 'Set your password',
-    status: hasErrors ? 422 : 200,
     body: html`${alertBox(hasErrors ? 'The password was not set: see the fields below.' : null)}
       <p>
         You have been invited to the Crew Travel console as <strong>${email}</strong>. Choose a password to sign in
@@ -73,50 +73,96 @@ function render(req: Request, res: Response, token: string, email: string, error
   });
 }
 
+const INVITE_PATH = `${CONSOLE_BASE}/invite/:token`;
+const TAGS = ['Console'];
+const InviteParams = Type.Object({
+  token: Type.String({ description: 'The token of the invitation link (`invite_url`)', maxLength: 64 }),
+});
+
 /** GET/POST /console/invite/:token. */
-export function invitePages(deps: ConsoleDeps): express.Router {
-  const router = express.Router();
-  const audit = deps.logger.child({ component: 'console-auth' });
+export const invitePages: ConsolePages = {
+  routes: [
+    {
+      method: 'get',
+      path: INVITE_PATH,
+      operationId: 'consoleInvitationPage',
+      summary: 'The invitation page (HTML; `invite_url`): Password, Repeat password, Set password',
+      description:
+        'Where an invited person of the travel desk sets their password. The link works once, for 72 hours, while the person is not revoked: ' +
+        'an unknown token is 404; a used, expired or withdrawn one 410.',
+      tags: TAGS,
+      auth: 'none',
+      params: InviteParams,
+      responses: {
+        200: htmlAnswer('The form'),
+        404: htmlAnswer('Not an invitation link'),
+        410: htmlAnswer('Used, expired or withdrawn'),
+      },
+    },
+    {
+      method: 'post',
+      path: INVITE_PATH,
+      operationId: 'consoleSetPassword',
+      summary: 'Set the invited person’s password (the invitation form)',
+      description:
+        'Form fields `csrf_token` (the form cookie’s value, as the page put it), `password` (12 to 128 characters, not the e-mail) and `password_repeat`. ' +
+        'Success uses the link up and answers 303 to the sign-in page; a password refused is 200 with the form again, each problem next to its field.',
+      tags: TAGS,
+      auth: 'none',
+      params: InviteParams,
+      responses: {
+        200: htmlAnswer('The password was refused: the form again'),
+        303: redirectAnswer('Password set: to the sign-in page'),
+        403: htmlAnswer('Without the form’s csrf_token'),
+        404: htmlAnswer('Not an invitation link'),
+        410: htmlAnswer('Used, expired or withdrawn'),
+      },
+    },
+  ],
+  router: (deps) => {
+    const router = express.Router();
+    const audit = deps.logger;
 
-  router.get('/invite/:token', async (req, res, next) => {
-    try {
-      const inv = await usable(deps, req, res);
-      if (!inv) return;
-      useFormToken(deps, req, res);
-      render(req, res, inv.token, inv.email);
-    } catch (err) {
-      next(err);
-    }
-  });
-
-  router.post('/invite/:token', async (req, res, next) => {
-    try {
-      const inv = await usable(deps, req, res);
-      if (!inv) return;
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const password = typeof body.password === 'string' ? body.password : '';
-      const repeat = typeof body.password_repeat === 'string' ? body.password_repeat : '';
-      const errors: FieldErrors = {};
-      if ([...password].length < PASSWORD_MIN_LENGTH)
-        errors.password = `The password needs at least ${PASSWORD_MIN_LENGTH} characters.`;
-      else if (password.length > PASSWORD_MAX_LENGTH)
-        errors.password = `The password may have at most ${PASSWORD_MAX_LENGTH} characters.`;
-      else if (password.trim().toLowerCase() === inv.email) errors.password = 'The password may not be your e-mail.';
-      if (!errors.password && repeat !== password) errors.password_repeat = 'The two passwords are not the same.';
-      if (Object.keys(errors).length) {
+    router.get(INVITE_PATH, async (req, res, next) => {
+      try {
+        const inv = await usable(deps, req, res);
+        if (!inv) return;
         useFormToken(deps, req, res);
-        return render(req, res, inv.token, inv.email, errors);
+        render(req, res, inv.token, inv.email);
+      } catch (err) {
+        next(err);
       }
-      const hash = await hashPassword(password);
-      const accepted = await consoleUserRepo.acceptInvitation(deps.db, tokenHash(inv.token), hash, deps.now());
-      // Used meanwhile (a second tab, a second click): the link is spent either way.
-      if (!accepted) return invalidLink(req, res, 410);
-      audit.info({ event: 'console_password_set', user_id: accepted.user_id }, 'console invitation used');
-      res.redirect(303, `${SIGN_IN_PATH}?password_set=1`);
-    } catch (err) {
-      next(err);
-    }
-  });
+    });
 
-  return router;
-}
+    router.post(INVITE_PATH, async (req, res, next) => {
+      try {
+        const inv = await usable(deps, req, res);
+        if (!inv) return;
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const password = typeof body.password === 'string' ? body.password : '';
+        const repeat = typeof body.password_repeat === 'string' ? body.password_repeat : '';
+        const errors: FieldErrors = {};
+        if ([...password].length < PASSWORD_MIN_LENGTH)
+          errors.password = `The password needs at least ${PASSWORD_MIN_LENGTH} characters.`;
+        else if (password.length > PASSWORD_MAX_LENGTH)
+          errors.password = `The password may have at most ${PASSWORD_MAX_LENGTH} characters.`;
+        else if (password.trim().toLowerCase() === inv.email) errors.password = 'The password may not be your e-mail.';
+        if (!errors.password && repeat !== password) errors.password_repeat = 'The two passwords are not the same.';
+        if (Object.keys(errors).length) {
+          useFormToken(deps, req, res);
+          return render(req, res, inv.token, inv.email, errors);
+        }
+        const hash = await hashPassword(password);
+        const accepted = await consoleUserRepo.acceptInvitation(deps.db, tokenHash(inv.token), hash, deps.now());
+        // Used meanwhile (a second tab, a second click): the link is spent either way.
+        if (!accepted) return invalidLink(req, res, 410);
+        audit.info({ event: 'console_password_set', user_id: accepted.user_id }, 'console invitation used');
+        res.redirect(303, `${SIGN_IN_PATH}?password_set=1`);
+      } catch (err) {
+        next(err);
+      }
+    });
+
+    return router;
+  },
+};

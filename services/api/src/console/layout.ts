@@ -119,9 +119,11 @@ main{max-width:60rem;margin:0 auto;padding:1rem 1.2rem 3rem}
 h1{font-size:1.6rem}
 label{display:block;font-weight:600;margin-top:1rem}
 input[type=text],input[type=email],input[type=password],select,textarea{font:inherit;padding:.45rem .5rem;border:1px solid #5a6475;border-radius:3px;width:100%;max-width:24rem}
-button{font:inherit;padding:.5rem 1.2rem;border:1px solid #0b3d91;border-radius:3px;background:#0b3d91;color:#fff;cursor:pointer;margin-top:1rem}
+input{display:block}
+button{display:block;font:inherit;padding:.5rem 1.2rem;border:1px solid #0b3d91;border-radius:3px;background:#0b3d91;color:#fff;cursor:pointer;margin-top:1.2rem}
 .sign-out button{margin-top:0;background:#fff;color:#0b3d91}
 .hint{display:block;color:#4a5262;font-size:.9rem}
+.field-error{color:#b00020;font-weight:600}
 .error{border-left:4px solid #b00020;background:#fdecee;padding:.2rem 1rem;margin:1rem 0}
 .notice{border-left:4px solid #0b6b2f;background:#eaf6ee;padding:.2rem 1rem;margin:1rem 0}
 code.secret{font-size:1.2rem;letter-spacing:.08em;word-break:break-all}

@@ -96,6 +96,9 @@ export function resolveSession(deps: ConsoleDeps): RequestHandler {
 /** Starts a new session (a new id at every sign-in) and sets its cookie. */
 export async function startSession(deps: ConsoleDeps, res: Response, userId: string): Promise<void> {
   const id = randomToken();
+  // The person's ended sessions (signed out, or long past their lifetime) go as a new one starts: the table stays small.
+  const maxMs = deps.config.consoleSessionMaxHours * 3600_000;
+  await consoleUserRepo.pruneSessions(deps.db, userId, new Date(deps.now().getTime() - 2 * maxMs));
   await consoleUserRepo.insertSession(deps.db, {
     session_id_hash: tokenHash(id),
     user_id: userId,

@@ -24,6 +24,8 @@ export function signInLimit(deps: ConsoleDeps): RequestHandler {
       standardHeaders: 'draft-7',
       legacyHeaders: false,
       skipSuccessfulRequests: true,
+      // A refused sign-in answers the form again (200): the page marks it.
+      requestWasSuccessful: (_req, res) => res.locals.signInRefused !== true,
       keyGenerator: (req) => {
         const email = (req.body as Record<string, unknown> | undefined)?.email;
         return `${ipKeyGenerator(req.ip ?? '')}|${typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : ''}`;
