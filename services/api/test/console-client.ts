@@ -66,6 +66,15 @@ export class ConsoleClient {
   }
 }
 
+/** What a sign-in came to: `signed in` (303 and a session cookie), `refused` (the form again, no session) or the status. */
+export function outcome(r: PageResult): string {
+  const session = r.setCookies.some((c) => /^console_session=[^;]/.test(c));
+  if (r.status === 303 && session) return 'signed in';
+  if (r.status === 200 && !session && r.text.includes('The e-mail, password or authenticator code is not right.'))
+    return 'refused';
+  return `${r.status}`;
+}
+
 /** The `csrf_token` of the first form of a page. */
 export function csrfOf(page: string): string {
   const m = /name="csrf_token" value="([^"]*)"/.exec(page);
