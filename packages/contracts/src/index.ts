@@ -15,3 +15,4 @@ export * from './routes';
 export * from './webhooks';
 export * from './suppliers';
 export * from './travellers';
+export * from './console-users';

@@ -26,6 +26,12 @@ import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable }
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './bookings/booking.table';
 import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
 import type { AirlineSuppliersTable } from './suppliers/supplier.table';
+import type {
+  ConsoleInvitationTable,
+  ConsoleSessionTable,
+  ConsoleSettingsTable,
+  ConsoleUserTable,
+} from './console/console.table';
 
 /** Every table the services read or write. */
 export interface Database {
@@ -63,6 +69,10 @@ export interface Database {
   rostered_deadheads: RosteredDeadheadTable;
   coverage_at_risk: CoverageAtRiskTable;
   airline_suppliers: AirlineSuppliersTable;
+  console_users: ConsoleUserTable;
+  console_invitations: ConsoleInvitationTable;
+  console_sessions: ConsoleSessionTable;
+  console_settings: ConsoleSettingsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -64,3 +64,7 @@ export type { FxRateRow } from './fx/fx.repository';
 export * as supplierSettingsRepo from './suppliers/supplier-settings.repository';
 export type { AirlineSuppliers, AirlineSuppliersWrite } from './suppliers/supplier-settings.repository';
 export type * from './suppliers/supplier.table';
+
+// The travel desk's console: its people, invitations, sessions and settings.
+export * as consoleUserRepo from './console/console-user.repository';
+export type * from './console/console.table';

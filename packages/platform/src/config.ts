@@ -84,6 +84,9 @@ export interface Config {
   readonly supplierSandboxAllowed: boolean;
   /** Duffel's API as the client's `basePath` (a path prefix needs its trailing slash). */
   readonly duffelApiUrl: string;
+  /** The travel desk's console: a session ends after this many minutes without a request, and after these hours whatever. */
+  readonly consoleSessionIdleMinutes: number;
+  readonly consoleSessionMaxHours: number;
 }
 
 export class ConfigError extends Error {
@@ -331,6 +334,16 @@ export const EnvSchema = Type.Object({
     'https://api.duffel.com',
     'Duffel’s API, the client’s basePath (a path prefix needs its trailing slash)',
   ),
+  CONSOLE_SESSION_IDLE_MINUTES: positiveInt(
+    'consoleSessionIdleMinutes',
+    30,
+    'A console session ends after this many minutes without a request',
+  ),
+  CONSOLE_SESSION_MAX_HOURS: positiveInt(
+    'consoleSessionMaxHours',
+    12,
+    'A console session ends this many hours after sign-in, however busy',
+  ),
 });
 /** The environment once checked, defaults applied. */
 export type ConfigEnv = Static<typeof EnvSchema>;
@@ -434,6 +447,8 @@ export function loadConfig(rawEnv: RawEnv = process.env, mintToken: () => string
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     bookingConcurrency: env.BOOKING_CONCURRENCY,
     supplierRateLimitPerSecond: env.SUPPLIER_RATE_LIMIT_PER_SECOND,
+    consoleSessionIdleMinutes: env.CONSOLE_SESSION_IDLE_MINUTES,
+    consoleSessionMaxHours: env.CONSOLE_SESSION_MAX_HOURS,
     ...roomingConfig(env),
     ...webhookConfig(env),
     ...supplierConfig(env),

@@ -39,12 +39,13 @@ export function requestLogger(logger: Logger): RequestHandler {
     serializers: {
       req(req: { method: string; url: string }) {
         // The URL without its query string: a refresh token travels in the query. A rooming-list link's token
-        // is a hotel's credential: its signature is not logged.
+        // is a hotel's credential: its signature is not logged; nor is a console invitation's token.
         return {
           method: req.method,
           url: String(req.url)
             .split('?')[0]!
-            .replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/, '$1[REDACTED]'),
+            .replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/, '$1[REDACTED]')
+            .replace(/^(\/console\/invite\/)[^/]*/, '$1[REDACTED]'),
         };
       },
       res(res: { statusCode: number }) {

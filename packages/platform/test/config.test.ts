@@ -23,7 +23,7 @@ describe('EnvSchema', () => {
         'AUTO_RETRY_DELAYS',
       ]),
     );
-    expect(ENV_VARIABLES).toHaveLength(45);
+    expect(ENV_VARIABLES).toHaveLength(47);
     const config = loadConfig({}, mint);
     for (const name of ENV_VARIABLES) {
       expect([name, typeof (EnvSchema.properties[name] as { description?: unknown }).description]).toEqual([

@@ -44,6 +44,8 @@ import { webhookRoutes } from './webhooks/webhooks.routes';
 import { ownAirlineCallbacks } from './callbacks/own-airline.callback';
 import { travellerRoutes } from './travellers/travellers.routes';
 import { duffelCallback } from './callbacks/duffel.callback';
+import { consoleDeps, consoleRouter } from './console/console.router';
+import { consoleUserRoutes } from './console/console-users.routes';
 
 // The base path every airline route and link is built on (contracts' API_PREFIX).
 export const API_BASE = API_PREFIX;
@@ -117,6 +119,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...supplierHotelRoutes(staysOf),
       ...webhookRoutes(deps.db, deps.config),
       ...travellerRoutes(deps.db, vault, deps.logger, deps.now),
+      ...consoleUserRoutes(deps.db, deps.config, deps.logger, deps.now),
     ],
     ops: [
       ...opsRoutes(deps.db, vault),
@@ -187,6 +190,8 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(
     confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now),
   );
+  // The travel desk's console: people signed in with their own login (a session cookie), never a bearer.
+  app.use(consoleRouter(consoleDeps(deps)));
   app.use(
     fallbackHandler([
       ...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })),

@@ -25,6 +25,7 @@ import * as travellerProfiles from './2026_11_25_0100_traveller_profiles';
 import * as airlineSuppliers from './2026_11_27_0100_airline_suppliers';
 import * as flightFareConditions from './2026_11_27_0300_flight_fare_conditions';
 import * as contractRateAccessCode from './2026_11_27_0400_contract_rate_access_code';
+import * as consoleUsers from './2026_11_28_0500_console_users';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0100_airline_suppliers': airlineSuppliers,
   '2026_11_27_0300_flight_fare_conditions': flightFareConditions,
   '2026_11_27_0400_contract_rate_access_code': contractRateAccessCode,
+  '2026_11_28_0500_console_users': consoleUsers,
 };

@@ -13,6 +13,7 @@ import { operationalRoutes, PROBE_ROUTES } from './routes';
 import { CONFIRMATION_PAGE_ROUTES } from '../rooming/confirmation.page';
 import { OWN_AIRLINE_CALLBACK_ROUTES } from '../callbacks/own-airline.callback';
 import { DUFFEL_CALLBACK_ROUTES } from '../callbacks/duffel.callback';
+import { CONSOLE_PAGE_ROUTES } from '../console/console.router';
 
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 
@@ -48,6 +49,7 @@ function documentedGroups(
     { prefix: '', routes: CONFIRMATION_PAGE_ROUTES },
     { prefix: '', routes: OWN_AIRLINE_CALLBACK_ROUTES },
     { prefix: '', routes: DUFFEL_CALLBACK_ROUTES },
+    { prefix: '', routes: CONSOLE_PAGE_ROUTES },
     {
       prefix: '',
       routes: Object.values(OAUTH_ROUTES),

@@ -124,6 +124,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
   'Auth (OAuth 2.0)':
     'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
+  Console:
+    'The travel desk’s console (HTML for people, not for API clients): sign-in with each person’s own login, invitations, sessions in a cookie, authenticator apps.',
+  'Console users':
+    'The people of the airline’s travel desk who use the console (`/console`, HTML, each with a login of their own): invitations, revocation, and whether an authenticator app is required.',
   Webhooks:
     'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
 };

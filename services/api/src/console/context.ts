@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis';
+import type { Router } from 'express';
+import type { ConsoleRole, RouteDoc } from '@crew/contracts';
+import type { Db } from '@crew/db';
+import { Keyring, type Config, type Logger } from '@crew/platform';
+
+/** The console's base path: its pages and its cookies live under it. */
+export const CONSOLE_BASE = '/console';
+
+/** What every console page and middleware works with. */
+export interface ConsoleDeps {
+  db: Db;
+  config: Config;
+  redis: Redis;
+  logger: Logger;
+  /** The clock of sessions and invitations (tests move it). */
+  now: () => Date;
+  /** Seals authenticator secrets: the key list of SUPPLIER_CREDENTIALS_KEY. */
+  keyring: Keyring;
+}
+
+/** The console's share of the api's dependencies. */
+export function consoleDeps(input: {
+  db: Db;
+  config: Config;
+  redis: Redis;
+  logger: Logger;
+  now?: () => Date;
+}): ConsoleDeps {
+  return {
+    db: input.db,
+    config: input.config,
+    redis: input.redis,
+    logger: input.logger.child({ component: 'console' }),
+    now: input.now ?? (() => new Date()),
+    keyring: Keyring.parse(input.config.supplierCredentialsKey),
+  };
+}
+
+/**
+ * A group of console pages: its router (full paths under CONSOLE_BASE; each page starts with
+ * `requireConsoleUser(role?)` and renders with `consolePage`) and the pages as the OpenAPI document lists them.
+ */
+export interface ConsolePages {
+  routes: readonly RouteDoc[];
+  router: (deps: ConsoleDeps) => Router;
+}
+
+/** How a console page's answers are documented: HTML for people, or a redirect. */
+export const htmlAnswer = (description: string) => ({ description, contentType: 'text/html' });
+export const redirectAnswer = (description: string) => ({ description });
+
+/** The signed-in person, as `requireConsoleUser` puts it on `res.locals.consoleUser`. */
+export interface ConsoleUser {
+  user_id: string;
+  airline_id: string;
+  email: string;
+  role: ConsoleRole;
+  totp_enabled: boolean;
+}
+
+/** The live session of this request (`res.locals.consoleSession`), whichever page it is. */
+export interface ConsoleSession {
+  idHash: string;
+  csrfToken: string;
+  user: ConsoleUser;
+  /** The airline requires an authenticator app. */
+  requireTotp: boolean;
+}

@@ -1,0 +1,300 @@
+import { createServer } from 'node:http';
+import { createApiApp } from '@crew/api';
+import { listen } from '@crew/platform';
+import { apiDepsOf, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
+import {
+  ConsoleClient,
+  consoleUserWithPassword,
+  csrfOf,
+  invitePath,
+  inviteConsoleUser,
+  outcome,
+} from './console-client';
+
+/*
+ * The console's sign-in over HTTP against the real stack: invitations (single use, 72 hours), passwords,
+ * sessions (cookie flags, idle and absolute expiry, sign-out), anti-forgery on every form, the
+ * Content-Security-Policy, escaping and the sign-in rate limit (authenticator apps and roles:
+ * console-authenticator.test.ts). The clock of sessions and invitations is the api's `now`, moved by the tests.
+ */
+
+const START = Date.parse('2027-03-01T08:00:00Z');
+let clock = START;
+const advance = (ms: number) => (clock += ms);
+const MINUTE = 60_000;
+const PASSWORD = 'a password long enough';
+
+let stack: Stack;
+let t: Tenant;
+let n = 0;
+const email = () => `person${++n}@desk.test`;
+
+beforeAll(async () => {
+  stack = await startStack('console-auth', { now: () => new Date(clock) });
+  t = await onboard(stack, { name: 'Desk Air', carrier: 'DA' });
+});
+afterAll(() => stack.close());
+
+describe('the invitation link', () => {
+  it('shows a form labelled Password / Repeat password / Set password with its csrf_token; sets the password once', async () => {
+    const created = await inviteConsoleUser(stack, t, email());
+    const path = invitePath(created.body.invite_url);
+    const browser = new ConsoleClient(stack.apiUrl);
+    const page = await browser.get(path);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<label for="password">Password<\/label>/);
+    expect(page.text).toMatch(/<label for="password_repeat">Repeat password<\/label>/);
+    expect(page.text).toMatch(/<button type="submit">Set password<\/button>/);
+    expect(page.text).toMatch(/<input type="hidden" name="csrf_token" value="[A-Za-z0-9_-]{43}"/);
+
+    const mismatch = await browser.post(path, {
+      csrf_token: csrfOf(page.text),
+      password: PASSWORD,
+      password_repeat: 'x',
+    });
+    expect(mismatch.status).toBe(200);
+    expect(mismatch.text).toContain('The two passwords are not the same.');
+    const short = await browser.post(path, {
+      csrf_token: csrfOf(page.text),
+      password: 'short',
+      password_repeat: 'short',
+    });
+    expect(short.status).toBe(200);
+    expect(short.text).toContain('The password needs at least 12 characters.');
+
+    const ok = await browser.post(path, {
+      csrf_token: csrfOf(page.text),
+      password: PASSWORD,
+      password_repeat: PASSWORD,
+    });
+    expect([ok.status, ok.location]).toEqual([303, '/console/sign-in?password_set=1']);
+    // Single use: the page and the form are refused from now on.
+    expect((await browser.get(path)).status).toBe(410);
+    const again = await browser.post(path, {
+      csrf_token: csrfOf(page.text),
+      password: 'another password 123',
+      password_repeat: 'another password 123',
+    });
+    expect(again.status).toBe(410);
+    expect(outcome(await browser.signIn(created.body.email, 'another password 123'))).toBe('refused');
+    expect((await browser.signIn(created.body.email, PASSWORD)).status).toBe(303);
+  });
+
+  it('expires after 72 hours', async () => {
+    const created = await inviteConsoleUser(stack, t, email());
+    const path = invitePath(created.body.invite_url);
+    const browser = new ConsoleClient(stack.apiUrl);
+    advance(72 * 60 * MINUTE - 1000);
+    const page = await browser.get(path);
+    expect(page.status).toBe(200);
+    advance(2000);
+    expect((await browser.get(path)).status).toBe(410);
+    const post = await browser.post(path, {
+      csrf_token: csrfOf(page.text),
+      password: PASSWORD,
+      password_repeat: PASSWORD,
+    });
+    expect(post.status).toBe(410);
+  });
+
+  it('an unknown token is 404; the token never reaches the request log', async () => {
+    expect((await new ConsoleClient(stack.apiUrl).get(`/console/invite/${'A'.repeat(43)}`)).status).toBe(404);
+    const created = await inviteConsoleUser(stack, t, email());
+    const path = invitePath(created.body.invite_url);
+    await new ConsoleClient(stack.apiUrl).get(path);
+    const token = path.split('/').pop()!;
+    expect(stack.logLines.some((l) => l.includes('/console/invite/[REDACTED]'))).toBe(true);
+    expect(stack.logLines.filter((l) => l.includes(token))).toEqual([]);
+  });
+});
+
+describe('sign-in and sessions', () => {
+  it('the sign-in page has E-mail, Password, Authenticator code and Sign in, and a csrf_token', async () => {
+    const page = await new ConsoleClient(stack.apiUrl).get('/console/sign-in');
+    expect(page.status).toBe(200);
+    for (const label of ['E-mail', 'Password', 'Authenticator code'])
+      expect(page.text).toMatch(new RegExp(`<label for="[a-z_]+">${label}</label>`));
+    expect(page.text).toContain('<button type="submit">Sign in</button>');
+    expect(csrfOf(page.text)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('a wrong password or an unknown e-mail is refused (the form again, no session); both logged without secrets', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    const wrong = await browser.signIn(who, 'not the password at all');
+    expect(outcome(wrong)).toBe('refused');
+    expect(wrong.text).toMatch(/<div class="error" role="alert">/);
+    expect(browser.cookies.has('console_session')).toBe(false);
+    expect(outcome(await browser.signIn('nobody@desk.test', PASSWORD))).toBe('refused');
+    expect((await browser.get('/console')).status).toBe(303);
+    const audit = stack.logLines.filter((l) => l.includes('"console_sign_in"'));
+    expect(audit.some((l) => l.includes('"refused"'))).toBe(true);
+    expect(audit.filter((l) => l.includes('not the password at all') || l.includes(who))).toEqual([]);
+  });
+
+  it('signing in sets an httpOnly, SameSite=Strict cookie on /console (not Secure outside production), a new id each time', async () => {
+    const who = email();
+    const id = await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    const first = await browser.signIn(who, PASSWORD);
+    expect([first.status, first.location]).toEqual([303, '/console']);
+    const cookie = first.setCookies.find((c) => c.startsWith('console_session='))!;
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Strict/i);
+    expect(cookie).toMatch(/; Path=\/console(;|$)/);
+    expect(cookie).not.toMatch(/; Secure/i);
+    const firstId = browser.cookies.get('console_session')!;
+    const home = await browser.get('/console');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('<h1>Review queue</h1>');
+    expect(home.text).toContain('<button type="submit">Sign out</button>');
+    expect(
+      stack.logLines.some((l) => l.includes('"console_sign_in"') && l.includes('"success"') && l.includes(id)),
+    ).toBe(true);
+
+    // Signed in, the sign-in page sends the person on; a sign-in form still open in another tab signs in anew.
+    expect((await browser.get('/console/sign-in')).location).toBe('/console');
+    const again = await browser.post('/console/sign-in', {
+      csrf_token: browser.cookies.get('console_form')!,
+      email: who,
+      password: PASSWORD,
+    });
+    expect(again.status).toBe(303);
+    const secondId = browser.cookies.get('console_session')!;
+    expect(secondId).not.toBe(firstId);
+    // The database keeps only hashes of session ids.
+    const rows = await stack.database.db.selectFrom('console_sessions').select('session_id_hash').execute();
+    expect(JSON.stringify(rows)).not.toContain(secondId);
+    // The session this browser held before signing in again has ended.
+    const stale = new ConsoleClient(stack.apiUrl);
+    stale.cookies.set('console_session', firstId);
+    expect((await stale.get('/console')).status).toBe(303);
+  });
+
+  it('the cookie is Secure when NODE_ENV=production', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const app = createApiApp(
+      apiDepsOf(stack, { config: { ...stack.config, nodeEnv: 'production' }, now: () => new Date(clock) }),
+    );
+    const server = createServer(app);
+    const url = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+    try {
+      const signedIn = await new ConsoleClient(url).signIn(who, PASSWORD);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.setCookies.find((c) => c.startsWith('console_session='))).toMatch(/; Secure/i);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('an idle session ends after CONSOLE_SESSION_IDLE_MINUTES (30) and lands on sign-in', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    await browser.signIn(who, PASSWORD);
+    advance(29 * MINUTE);
+    expect((await browser.get('/console')).status).toBe(200);
+    advance(29 * MINUTE);
+    expect((await browser.get('/console')).status).toBe(200);
+    advance(31 * MINUTE);
+    const ended = await browser.get('/console');
+    expect([ended.status, ended.location]).toEqual([303, '/console/sign-in?ended=1&next=%2Fconsole']);
+    const signIn = await browser.get(ended.location!);
+    expect(signIn.text).toContain('Your session has ended.');
+  });
+
+  it('a busy session still ends CONSOLE_SESSION_MAX_HOURS (12) after sign-in', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    await browser.signIn(who, PASSWORD);
+    for (let i = 0; i < 35; i++) {
+      advance(20 * MINUTE);
+      expect([i, (await browser.get('/console')).status]).toEqual([i, 200]);
+    }
+    advance(20 * MINUTE);
+    expect((await browser.get('/console')).status).toBe(303);
+  });
+
+  it('"Sign out" ends the session: the old cookie no longer opens a page', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    await browser.signIn(who, PASSWORD);
+    const id = browser.cookies.get('console_session')!;
+    const out = await browser.submit('/console', {}, '/console/sign-out');
+    expect(out.status).toBe(200);
+    expect(out.text).toContain('You have signed out.');
+    expect(out.text).not.toContain('Sign out</button>');
+    expect(browser.cookies.has('console_session')).toBe(false);
+    const replay = new ConsoleClient(stack.apiUrl);
+    replay.cookies.set('console_session', id);
+    expect((await replay.get('/console')).status).toBe(303);
+  });
+});
+
+describe('forms, headers and escaping', () => {
+  it('a form posted without its csrf_token (or with another one, or from another site) is refused with 403', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    await browser.get('/console/sign-in');
+    expect((await browser.post('/console/sign-in', { email: who, password: PASSWORD })).status).toBe(403);
+    expect(browser.cookies.has('console_session')).toBe(false);
+    await browser.signIn(who, PASSWORD);
+    const home = await browser.get('/console');
+    expect((await browser.post('/console/sign-out', {})).status).toBe(403);
+    expect((await browser.post('/console/sign-out', { csrf_token: 'x'.repeat(43) })).status).toBe(403);
+    const foreign = await browser.post(
+      '/console/sign-out',
+      { csrf_token: csrfOf(home.text) },
+      { origin: 'https://evil.example' },
+    );
+    expect(foreign.status).toBe(403);
+    expect(foreign.text).toContain('Form not accepted');
+    // Still signed in: nothing was done.
+    expect((await browser.get('/console')).status).toBe(200);
+    const created = await inviteConsoleUser(stack, t, email());
+    const invite = await new ConsoleClient(stack.apiUrl).post(invitePath(created.body.invite_url), {
+      password: PASSWORD,
+      password_repeat: PASSWORD,
+    });
+    expect(invite.status).toBe(403);
+  });
+
+  it('pages carry a strict Content-Security-Policy, no-store and no script; outside text is escaped', async () => {
+    const browser = new ConsoleClient(stack.apiUrl);
+    await browser.get('/console/sign-in');
+    const hostile = '"><script>alert(1)</script>@x.test';
+    const page = await browser.signIn(hostile, PASSWORD);
+    expect(outcome(page)).toBe('refused');
+    const csp = page.headers.get('content-security-policy')!;
+    for (const directive of ["default-src 'self'", "script-src 'none'", "form-action 'self'", "frame-ancestors 'none'"])
+      expect(csp).toContain(directive);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text).not.toMatch(/<script/i);
+    expect(page.text).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@x.test');
+  });
+
+  it('unknown console pages are an HTML 404, not the API’s JSON', async () => {
+    const res = await new ConsoleClient(stack.apiUrl).get('/console/no-such-page');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('sign-in is rate-limited: after 10 refused tries for one e-mail from one address, 429', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    for (let i = 0; i < 10; i++) expect(outcome(await browser.signIn(who, `wrong password ${i}`))).toBe('refused');
+    expect((await browser.signIn(who, PASSWORD)).status).toBe(429);
+    // Another person at the same address is not held up.
+    const other = email();
+    await consoleUserWithPassword(stack, t, other, PASSWORD);
+    expect((await browser.signIn(other, PASSWORD)).status).toBe(303);
+  });
+});
