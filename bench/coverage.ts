@@ -1,5 +1,5 @@
 /**
- * `npm run bench:coverage`: the coverage query (GET /crew/coverage, issue 14) for an L airline.
+ * `npm run bench:coverage`: the coverage query (GET /crew/coverage) for an L airline.
  *
  * Seeding (quick, no roster run): an L roster (generateRoster, 20,000 pairings over 30 days) is flattened and
  * its layovers and DH legs written into rostered_layovers / rostered_deadheads by the diff's own statement
@@ -20,6 +20,7 @@ import { coverageReport } from '@crew/api';
 import { coverageRepo, dropDatabase, openDatabase, sql, tenancyRepo, type Db } from '@crew/db';
 import { classifyLayovers, flattenRoster, rosteredRowsIn, type FlatRoster } from '@crew/engine';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
+import { percentile } from './lib/stats';
 
 const START = '2027-03-01';
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS || 60);
@@ -35,9 +36,6 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const v = await f();
   return [v, performance.now() - t];
 }
-
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
 async function seedBookings(db: Db, airlineId: string): Promise<void> {
   // The bucket of a row decides its booking: deterministic, set-based.
@@ -121,9 +119,9 @@ async function main(): Promise<void> {
       results.push([
         `${hours} h`,
         rows.toLocaleString('en-US'),
-        `${Math.round(pct(samples, 50))} ms`,
-        `${Math.round(pct(samples, 99))} ms`,
-        `${Math.round(pct(sqlSamples, 50))} ms`,
+        `${Math.round(percentile(samples, 50))} ms`,
+        `${Math.round(percentile(samples, 99))} ms`,
+        `${Math.round(percentile(sqlSamples, 50))} ms`,
         JSON.stringify(counts),
       ]);
     }

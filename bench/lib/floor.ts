@@ -219,7 +219,7 @@ export interface RosterFloor {
 }
 
 /**
- * The issue-12 floor, measured `runs` times (the least counts): JSON.parse of the submitted body + COPY … FROM
+ * The roster floor, measured `runs` times (the least counts): JSON.parse of the submitted body + COPY … FROM
  * STDIN (text format) of `rows` rows into a fresh table (airline_id uuid, schedule_id uuid, employee_id text,
  * pairing_number text, duty_date date, seq int, station text, kind text, payload jsonb) with a short JSON
  * object in payload. No BullMQ. The COPY text is built before its clock starts; each run uses a new table.

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { WEBHOOK_EVENT_TYPES } from '@crew/contracts';
 import { expectStatus, type Tenant } from './client';
+import { percentile } from './stats';
 
 /**
- * Issue 13 in the roster benchmark: a webhook receiver in the bench process (answers 204 at once) and one
+ * Webhook delivery in the roster benchmark: a receiver in the bench process (answers 204 at once) and one
  * endpoint per airline subscribed to every event type. Event lag = received here − the event's created_at
  * (written with clock_timestamp() in the transaction of the change, so it is just before the commit).
  */
@@ -81,11 +82,6 @@ export class WebhookSink {
       lags.push(lag);
       if (e.type.startsWith('booking.')) bookingLags.push(lag);
     }
-    const pct = (xs: number[], p: number) => {
-      if (!xs.length) return NaN;
-      const s = [...xs].sort((a, b) => a - b);
-      return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-    };
     const failed = Number(
       (await reader.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status = 'FAILED'`))
         .rows[0]?.n ?? 0,
@@ -98,10 +94,10 @@ export class WebhookSink {
       failed,
       duplicates: this.duplicates,
       byType: Object.fromEntries(this.byType),
-      p50: pct(lags, 50),
-      p99: pct(lags, 99),
+      p50: percentile(lags, 50),
+      p99: percentile(lags, 99),
       max: lags.length ? Math.max(...lags) : NaN,
-      bookingP99: pct(bookingLags, 99),
+      bookingP99: percentile(bookingLags, 99),
     };
   }
 

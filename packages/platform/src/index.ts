@@ -11,3 +11,4 @@ export * from './rooming-link';
 export * from './threads';
 export * from './keyring';
 export * from './traveller-vault';
+export * from './prng';

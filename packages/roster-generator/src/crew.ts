@@ -1,6 +1,6 @@
 import type { CrewMember, Rank } from '@crew/contracts';
+import type { Rng } from '@crew/platform';
 import { BASES } from './airports';
-import type { Rng } from './prng';
 
 const FIRST = [
   'Ana',

@@ -1,9 +1,9 @@
 import type { ScheduleSubmission } from '@crew/contracts';
+import { Rng } from '@crew/platform';
 import { BASES } from './airports';
 import { shiftDate } from './clock';
 import { buildCrewPool, CrewPicker } from './crew';
 import { buildPairing } from './pairing';
-import { Rng } from './prng';
 
 export interface GenerateOptions {
   pairings: number;

@@ -8,5 +8,5 @@ export {
   type MutateOptions,
   type MutationLog,
 } from './mutate';
-export { Rng } from './prng';
+export { Rng } from '@crew/platform';
 export { AIRPORTS, BASES, type AirportInfo } from './airports';

@@ -1,9 +1,9 @@
 import type { CrewMember, Pairing, ScheduleSubmission } from '@crew/contracts';
+import { Rng } from '@crew/platform';
 import { AIRPORTS, BASES } from './airports';
 import { daysBetween, shiftDate, shiftLocal } from './clock';
 import { CrewPicker } from './crew';
 import { buildPairing } from './pairing';
-import { Rng } from './prng';
 
 export interface MutateOptions {
   /** Share of pairings to change, 0..1. */

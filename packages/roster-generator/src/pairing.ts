@@ -1,7 +1,7 @@
 import type { CrewMember, DutyPeriod, Leg, Pairing } from '@crew/contracts';
+import type { Rng } from '@crew/platform';
 import { AIRPORT_BY_CODE, blockMinutes, neighbours, type AirportInfo } from './airports';
 import { formatLocal, HOUR, localDate, localMidnight, MINUTE, shiftDate } from './clock';
-import type { Rng } from './prng';
 
 const AIRCRAFT = ['A320', 'A321', 'B738', 'B38M', 'E190', 'A359', 'B789'];
 const DH_CARRIERS = ['AA', 'BA', 'LH', 'EK', 'SQ', 'QF', 'UA', 'DL'];

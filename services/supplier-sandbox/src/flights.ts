@@ -3,8 +3,8 @@
  * fly it, their flight numbers, departure times and durations — a timetable that repeats daily; the date
  * seeds the fares. Nothing depends on the process, so the same search always yields the same flights.
  */
+import { Rng } from '@crew/platform';
 import { airportTimeZone, distanceKm } from './airports';
-import { Prng } from './random';
 import type { Cabin, FlightSegment } from './schemas';
 import { dateMs, isoWithOffset, localToUtc } from './time';
 
@@ -61,7 +61,7 @@ function round5(minutes: number): number {
 
 /** The daily timetable of a route: 6 to 9 departures between 06:00 and about 22:30, from 4 to 6 carriers. */
 function timetable(from: string, to: string): { departures: Departure[]; km: number } {
-  const rng = new Prng(`route:${from}-${to}`);
+  const rng = new Rng(`route:${from}-${to}`);
   // Outside the airport table there are no coordinates: a seeded distance stands in.
   const km = distanceKm(from, to) ?? rng.between(300, 9000);
   const carriers = rng.shuffle(CARRIERS).slice(0, rng.int(4, 6));
@@ -98,7 +98,7 @@ export interface OfferContent extends FlightSegment {
 /** All offers of a route on a date (local at the origin), ordered by departure then cabin. */
 export function flightOffersFor(from: string, to: string, date: string): OfferContent[] {
   const { departures, km } = timetable(from, to);
-  const fares = new Prng(`fares:${from}-${to}-${date}`);
+  const fares = new Rng(`fares:${from}-${to}-${date}`);
   const fromZone = airportTimeZone(from);
   const toZone = airportTimeZone(to);
   const economyBase = 45 + km * 0.085;

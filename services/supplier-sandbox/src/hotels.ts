@@ -2,8 +2,8 @@
  * The GDS hotel inventory: 3 to 5 hotels near every airport of the table, generated from a PRNG seeded by
  * the airport code, so ids, names and public rates are the same in every process and every run.
  */
+import { Rng } from '@crew/platform';
 import { AIRPORTS, countryPricing, type AirportInfo } from './airports';
-import { Prng } from './random';
 import type { HotelProperty } from './schemas';
 
 interface Chain {
@@ -55,7 +55,7 @@ function airportsPerCity(): Map<string, number> {
 }
 
 function hotelsFor(airport: AirportInfo, cityAirports: number, usedNames: Set<string>): HotelProperty[] {
-  const rng = new Prng(`hotels:${airport.code}`);
+  const rng = new Rng(`hotels:${airport.code}`);
   const pricing = countryPricing(airport.country);
   const count = rng.int(3, 5);
   const chains = rng.shuffle(CHAINS).slice(0, count);

@@ -12,9 +12,9 @@ import type {
   OfferRequestSlice,
   FlightsConditions,
 } from '@duffel/api/types';
+import { hash32 } from '@crew/platform';
 import { findAirport } from '../airports';
 import { CARRIERS, findCarrier, flightOffersFor, type OfferContent } from '../flights';
-import { hash32 } from '../random';
 import type { Cabin } from '../schemas';
 
 /** The account's currency: Duffel prices everything in it. Fares are converted from the timetable's USD. */

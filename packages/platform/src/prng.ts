@@ -1,6 +1,6 @@
 /**
- * Seeded randomness for the inventory: every generated value is a pure function of its seed string,
- * so the same airport, route or date yields the same hotels, flights and fares in every process.
+ * Seeded randomness (mulberry32): every value is a pure function of the seed, so the same seed gives the same
+ * roster, and the same airport, route or date gives the same sandbox hotels, flights and fares in every process.
  */
 
 /** 32-bit FNV-1a hash of a string. */
@@ -13,12 +13,12 @@ export function hash32(text: string): number {
   return h >>> 0;
 }
 
-/** A small deterministic PRNG (mulberry32) with a few helpers. */
-export class Prng {
+/** A small deterministic PRNG with a few helpers; a string seed is hashed (hash32) to its 32-bit state. */
+export class Rng {
   private state: number;
 
-  constructor(seed: string) {
-    this.state = hash32(seed);
+  constructor(seed: number | string) {
+    this.state = typeof seed === 'string' ? hash32(seed) : seed >>> 0;
   }
 
   /** Uniform in [0, 1). */
@@ -40,10 +40,25 @@ export class Prng {
     return min + this.next() * (max - min);
   }
 
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
   pick<T>(items: readonly T[]): T {
     const item = items[Math.floor(this.next() * items.length)];
     if (item === undefined) throw new Error('pick from an empty list');
     return item;
+  }
+
+  /** Picks by weight: weights[i] is the relative chance of options[i]. */
+  weighted<T>(options: readonly T[], weights: readonly number[]): T {
+    const total = weights.reduce((a, b) => a + b, 0);
+    let r = this.next() * total;
+    for (let i = 0; i < options.length; i++) {
+      r -= weights[i]!;
+      if (r < 0) return options[i]!;
+    }
+    return options[options.length - 1]!;
   }
 
   /** A deterministically shuffled copy (Fisher–Yates). */
