@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { flightOptionsUrl, type FlightConfigSnapshot, type Money, type RatePeriod } from '@crew/contracts';
 import type { HotelTerms } from '../src/hotel-config';
+import { chooseFlightOption, type FlightOptionFacts, type LegWindow } from '../src/flight-options';
 import {
-  chooseFlightOption,
   contractedRate,
   decide,
   noHotelConfiguration,
@@ -15,8 +15,6 @@ import {
   stayNights,
   type ContractTerms,
   type Decision,
-  type FlightOptionFacts,
-  type LegWindow,
   type PolicyContext,
   type PolicyItem,
   type StationHotel,
