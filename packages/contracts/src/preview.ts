@@ -1,15 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateString, Money, Priority, StringEnum, Timestamp } from './common';
-import {
-  ActionAnchors,
-  ActionItemDetails,
-  ActionSubtype,
-  ActionType,
-  AuditClassification,
-  ClassificationValue,
-  Disposition,
-  SourceRows,
-} from './schedules';
+import { ActionAnchors, ActionItemDetails, ActionSubtype, ActionType, Disposition, SourceRows } from './action-items';
+import { AuditClassification, ClassificationValue } from './classifications';
 
 /** The dry-run preview of a roster (issue 14; not in the spec): POST /crew/schedules/preview. */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

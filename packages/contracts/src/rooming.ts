@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery, StringEnum } from './common';
-import type { Disposition } from './schedules';
+import type { Disposition } from './action-items';
 
 /*
  * Rooming lists of DIRECT hotels (issue 15): every version of a night's list sent to a hotel, with its

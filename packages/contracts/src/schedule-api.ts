@@ -1,14 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateString, PageQuery, Priority } from './common';
-import {
-  ActionItem,
-  ActionSubtype,
-  ActionType,
-  AuditEvent,
-  Disposition,
-  ProcessingStatusValue,
-  ScheduleDetail,
-} from './schedules';
+import { ActionItem, ActionSubtype, ActionType, AuditEvent, Disposition } from './action-items';
+import { ProcessingStatusValue, ScheduleDetail } from './schedules';
 
 export const ScheduleIdParams = Type.Object({ schedule_id: Type.String({ format: 'uuid' }) });
 

@@ -1,6 +1,7 @@
 import type { Disposition } from '@crew/contracts';
 import type { HotelTerms } from './hotel-config';
-import { stayNights, type LegWindow } from './policy';
+import type { LegWindow } from './flight-options';
+import { stayNights } from './policy';
 import { addDays, instantOf, isoInstant, MS_PER_HOUR } from './time';
 import { holdsReservation, type BookingStatus } from './types';
 

@@ -64,6 +64,7 @@ export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './ti
 export * from './types';
 export * from './hotel-config';
 export * from './policy';
+export * from './flight-options';
 export * from './booking-tasks';
 export * from './fx';
 export * from './stay-rates';
@@ -72,6 +73,8 @@ export * from './rooming';
 export * from './coverage';
 export * from './plan';
 export * from './lifecycle';
+export * from './airline-requests';
+export * from './patch-and-delete';
 export * from './schedule-state';
 export * from './booking-context';
 export * from './booking-settlement';

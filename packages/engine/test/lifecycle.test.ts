@@ -1,105 +1,33 @@
 /**
- * The booking lifecycle (spec 2.3-2.5, 3.2, 4.4): what an airline's request becomes, the status and task a
- * decision starts, PATCH and DELETE, a supplier failure's outcome, retries and task identity.
+ * The booking lifecycle (spec 2.3-2.5, 3.2, 4.4): the status and task a decision starts, what a request books and
+ * a supplier failure's outcome, retries and task identity. An airline's request is in airline-requests.test.ts,
+ * PATCH and DELETE in patch-and-delete.test.ts.
  */
 import fc from 'fast-check';
-import { BOOKING_STATUSES, flightOptionsUrl } from '@crew/contracts';
 import {
   amendedStatus,
   automaticRetryApplies,
-  awaitsHotelAnswer,
-  awaitsManualBooking,
   bookingStatusOf,
-  CANCELLING_CLASSIFICATIONS,
-  dateOfBirthIssue,
-  decideRequest,
-  DEFAULT_CHECK_IN,
-  DEFAULT_CHECK_OUT,
-  deleteNeedsSupplierCall,
-  flightTravellerIssue,
-  holdsReservation,
   hotelBlockOf,
   internalErrorOutcome,
-  isCancellingRequest,
   isCurrentTask,
-  manualOverrideOf,
-  NO_BOOKER,
-  NO_DOB,
   NO_FX_RATES,
-  patchBlockIssue,
-  patchPlan,
   requestBlocks,
-  requestBookedBy,
-  requestDisposition,
   requestDutyDate,
-  requestIssues,
-  requestPriority,
-  requestSource,
-  requestSubtype,
   reservationOutcome,
   retryable,
   retryRefusal,
   supplierErrorOutcome,
   supplierReference,
   taskIdentity,
-  taskInFlight,
   taskOperation,
   taskOperationOf,
   taskRefOf,
   ticketingOutcome,
   urgentEvents,
   type Decision,
-  type PatchedBooking,
-  type PolicyContext,
-  type StationHotel,
 } from '../src';
-
-const status = fc.constantFrom(...BOOKING_STATUSES);
-const decisionArb: fc.Arbitrary<Decision> = fc.record({
-  action: fc.constantFrom('AUTO_BOOK', 'AUTO_MODIFY', 'AUTO_CANCEL', 'REVIEW', 'NONE'),
-  auto_eligible: fc.boolean(),
-  reason: fc.option(fc.string()),
-  recommended_action: fc.constant(null),
-  flight_options_url: fc.constant(null),
-});
-
-const HOTEL: StationHotel = {
-  hotel_config_id: 7,
-  station: 'FRA',
-  property_id: 'GDS-FRA-1',
-  handler_type: 'DIRECT',
-  name: 'Airport Hotel FRA',
-  terms: { policy: 'STANDARD', standard_check_in_time: '15:00', standard_check_out_time: '11:00' },
-  contracts: [
-    {
-      contract_id: 10,
-      contract_from: '2026-12-01',
-      contract_to: '2026-12-31',
-      automated_booking_enabled: true,
-      rate_periods: [
-        { effective_from: '2026-12-01', effective_to: '2026-12-31', rate: { amount: 120, currency: 'EUR' } },
-      ],
-    },
-  ],
-};
-
-function policy(over: Partial<PolicyContext> = {}): PolicyContext {
-  return {
-    settings: {
-      deadhead_auto_booking: false,
-      booking_modification: true,
-      swap_execution: true,
-      cancellation_execution: true,
-    },
-    crew_booker_email: 'booker@airline.example.com',
-    cancellation_lookback_days: 0,
-    hotels: new Map([['FRA', HOTEL]]),
-    travellerHasDob: () => true,
-    processedAt: '2026-12-05T10:00:00Z',
-    flightOptionsUrl,
-    ...over,
-  };
-}
+import { status, decisionArb } from './lifecycle-fixtures';
 
 describe('a decision starts a booking and its task', () => {
   test('an automatic decision leaves the booking PENDING with its task; review or nothing waits for a person', () => {
@@ -133,242 +61,6 @@ describe('a decision starts a booking and its task', () => {
       contract_id: 10,
       contracted_rate: { amount: 1, currency: 'EUR' },
     });
-  });
-});
-
-describe("an airline's request", () => {
-  const flight = { action_id: 'a', type: 'FLIGHT' as const, classification: 'NEW_DEADHEAD', traveller_email: 't@x' };
-
-  test('a flight commit is booked under the caller, even without a booking account or the deadhead lever', () => {
-    expect(decideRequest({ ...flight, kind: 'commit' }, policy({ crew_booker_email: null }))).toMatchObject({
-      action: 'AUTO_BOOK',
-      auto_eligible: true,
-    });
-    expect(requestBookedBy('FLIGHT', 'commit', 'me@x', 'booker@x')).toBe('me@x');
-    expect(requestBookedBy('FLIGHT', 'injection', 'me@x', 'booker@x')).toBe('booker@x');
-    expect(requestBookedBy('HOTEL', 'commit', 'me@x', null)).toBeNull();
-  });
-
-  test('an injected flight is gated by the booking account only, not by the deadhead lever', () => {
-    expect(decideRequest({ ...flight, kind: 'injection' }, policy())).toMatchObject({ action: 'AUTO_BOOK' });
-    expect(decideRequest({ ...flight, kind: 'injection' }, policy({ crew_booker_email: null }))).toEqual({
-      action: 'REVIEW',
-      auto_eligible: false,
-      reason: NO_BOOKER,
-      recommended_action: null,
-      flight_options_url: null,
-    });
-  });
-
-  test('a hotel request goes through the policy: the configured hotel and its contract, or review', () => {
-    const stay = {
-      action_id: 'a',
-      kind: 'injection' as const,
-      type: 'HOTEL' as const,
-      classification: 'NEW_LAYOVER',
-      traveller_email: 't@x',
-      station: 'FRA',
-      checkin_time_local: '2026-12-10T15:00:00+01:00',
-      checkout_time_local: '2026-12-11T11:00:00+01:00',
-    };
-    expect(decideRequest(stay, policy())).toMatchObject({
-      action: 'AUTO_BOOK',
-      hotel: { property_id: 'GDS-FRA-1', contract_id: 10 },
-    });
-    expect(decideRequest({ ...stay, property_id: 'OTHER' }, policy())).toMatchObject({ action: 'REVIEW' });
-    expect(decideRequest(stay, policy({ crew_booker_email: null }))).toMatchObject({
-      action: 'REVIEW',
-      reason: NO_BOOKER,
-    });
-  });
-
-  test('cancelling classifications make CANCEL items; every other one a NEW_BOOKING', () => {
-    for (const c of CANCELLING_CLASSIFICATIONS) {
-      expect(isCancellingRequest(c)).toBe(true);
-      expect(requestSubtype(c)).toBe('CANCEL');
-    }
-    expect(requestSubtype('NEW_LAYOVER')).toBe('NEW_BOOKING');
-  });
-
-  test('defaults: P2, AIRLINE_INJECTED unless an irop_ref makes it IROP, manual_override true unless false', () => {
-    expect(requestPriority(undefined)).toBe('P2');
-    expect(requestPriority('P1')).toBe('P1');
-    expect(requestSource(undefined, null)).toBe('AIRLINE_INJECTED');
-    expect(requestSource(undefined, 'IR-1')).toBe('IROP');
-    expect(requestSource('AIRLINE_INJECTED', 'IR-1')).toBe('AIRLINE_INJECTED');
-    expect(manualOverrideOf(undefined)).toBe(true);
-    expect(manualOverrideOf(false)).toBe(false);
-  });
-
-  test('the injected item is PENDING_REVIEW at once only when held for review', () => {
-    fc.assert(
-      fc.property(decisionArb, (d) =>
-        expect(requestDisposition(d)).toBe(d.action === 'REVIEW' ? 'PENDING_REVIEW' : null),
-      ),
-    );
-    expect(requestDisposition(null)).toBeNull();
-  });
-
-  test('a flight booking needs a date of birth; a cancellation or a hotel does not', () => {
-    expect(dateOfBirthIssue('FLIGHT', 'NEW_DEADHEAD', null)).toBe(NO_DOB);
-    expect(dateOfBirthIssue('FLIGHT', 'NEW_DEADHEAD', '1980-01-01')).toBeNull();
-    expect(dateOfBirthIssue('FLIGHT', 'DEADHEAD_CANCELLED', null)).toBeNull();
-    expect(dateOfBirthIssue('HOTEL', 'NEW_LAYOVER', null)).toBeNull();
-    expect(flightTravellerIssue(undefined)).toBe(NO_DOB);
-    expect(flightTravellerIssue('1980-01-01')).toBeNull();
-  });
-
-  test('a booking left for a person with nothing reserved is fulfilled by a request', () => {
-    expect(awaitsManualBooking({ status: 'NEEDS_REVIEW', hotel: null, flight: { flight_option_id: null } })).toBe(true);
-    expect(awaitsManualBooking({ status: 'NEEDS_REVIEW', hotel: { supplier_ref: 'R' }, flight: null })).toBe(false);
-    expect(awaitsManualBooking({ status: 'CONFIRMED', hotel: null, flight: null })).toBe(false);
-  });
-});
-
-describe('PATCH and DELETE', () => {
-  const hotelBooking = (over: Partial<PatchedBooking> = {}): PatchedBooking => ({
-    type: 'HOTEL',
-    status: 'CONFIRMED',
-    hotel: { property_id: 'GDS-FRA-1' },
-    booked_by: 'old@x',
-    station: 'FRA',
-    checkin_time_local: '2026-12-10T14:00:00+01:00',
-    checkout_time_local: '2026-12-12T10:00:00+01:00',
-    ...over,
-  });
-
-  test('the block must match the booking type', () => {
-    expect(patchBlockIssue('FLIGHT', { hotel: {} })).toEqual({
-      field: '/hotel',
-      issue: 'does not match a FLIGHT booking',
-    });
-    expect(patchBlockIssue('HOTEL', { flight: {} })).toEqual({
-      field: '/flight',
-      issue: 'does not match a HOTEL booking',
-    });
-    expect(patchBlockIssue('HOTEL', { hotel: {} })).toBeNull();
-  });
-
-  test('no block: only the override changes', () => {
-    expect(patchPlan(hotelBooking(), {}, 'me@x', HOTEL, null)).toEqual({ kind: 'OVERRIDE_ONLY' });
-  });
-
-  test('hotel dates: an amend of the same booking, keeping times and offsets', () => {
-    expect(patchPlan(hotelBooking(), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null)).toEqual({
-      kind: 'AMEND',
-      operation: 'AMEND',
-      changes: {
-        checkin_time_local: '2026-12-10T14:00:00+01:00',
-        checkout_time_local: '2026-12-13T10:00:00+01:00',
-        duty_date: '2026-12-10',
-      },
-    });
-  });
-
-  test('a booking without times gets the default stay times, at UTC', () => {
-    const plan = patchPlan(
-      hotelBooking({ checkin_time_local: null, checkout_time_local: null }),
-      { hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-11' } },
-      'me@x',
-      HOTEL,
-      null,
-    );
-    expect(plan).toMatchObject({
-      kind: 'AMEND',
-      changes: {
-        checkin_time_local: `2026-12-10T${DEFAULT_CHECK_IN}:00+00:00`,
-        checkout_time_local: `2026-12-11T${DEFAULT_CHECK_OUT}:00+00:00`,
-      },
-    });
-  });
-
-  test('check-out not after check-in is invalid; a cancelled booking or one holding no room cannot be amended', () => {
-    expect(patchPlan(hotelBooking(), { hotel: { check_out_date: '2026-12-10' } }, 'me@x', HOTEL, null)).toMatchObject({
-      kind: 'INVALID',
-      field: '/hotel/check_out_date',
-    });
-    expect(
-      patchPlan(
-        hotelBooking({ status: 'CANCELLED' }),
-        { hotel: { check_out_date: '2026-12-13' } },
-        'me@x',
-        HOTEL,
-        null,
-      ),
-    ).toMatchObject({ kind: 'CONFLICT' });
-    for (const s of ['FAILED', 'NEEDS_REVIEW'] as const)
-      expect(
-        patchPlan(hotelBooking({ status: s }), { hotel: { check_out_date: '2026-12-13' } }, 'me@x', HOTEL, null),
-      ).toMatchObject({ kind: 'CONFLICT' });
-  });
-
-  test("another property: cancel-and-rebook, at the station hotel's contract and channel when it is the configured one", () => {
-    const configured = { ...HOTEL, property_id: 'NEW' };
-    expect(patchPlan(hotelBooking(), { hotel: { property_id: 'NEW' } }, 'me@x', configured, 'booker@x')).toEqual({
-      kind: 'REBOOK',
-      changes: {
-        checkin_time_local: '2026-12-10T14:00:00+01:00',
-        checkout_time_local: '2026-12-12T10:00:00+01:00',
-        duty_date: '2026-12-10',
-        hotel: {
-          property_id: 'NEW',
-          contract_id: 10,
-          contracted_rate: { amount: 120, currency: 'EUR' },
-          handler_type: 'DIRECT',
-          hotel_config_id: 7,
-          name: 'Airport Hotel FRA',
-        },
-        booked_by: 'booker@x',
-      },
-    });
-    // A property the station has not configured: just the property, under the booking's own booker when the airline has none.
-    expect(
-      patchPlan(hotelBooking({ status: 'FAILED' }), { hotel: { property_id: 'ELSE' } }, 'me@x', HOTEL, null),
-    ).toMatchObject({
-      kind: 'REBOOK',
-      changes: { hotel: { property_id: 'ELSE' }, booked_by: 'old@x' },
-    });
-  });
-
-  test('any flight change is cancel-and-rebook: a chosen option under the caller, a search under the booking account it had', () => {
-    const f: PatchedBooking = { ...hotelBooking(), type: 'FLIGHT', hotel: null };
-    expect(patchPlan(f, { flight: { flight_option_id: 'OPT' } }, 'me@x', undefined, null)).toEqual({
-      kind: 'REBOOK',
-      changes: { flight: { flight_option_id: 'OPT' }, booked_by: 'me@x' },
-    });
-    expect(patchPlan(f, { flight: { desired_arrival_by: '2026-12-10T12:00:00Z' } }, 'me@x', undefined, null)).toEqual({
-      kind: 'REBOOK',
-      changes: {
-        flight: { constraints: { depart_after: null, arrive_by: '2026-12-10T12:00:00Z', cabin_class: null } },
-        booked_by: 'old@x',
-      },
-    });
-  });
-
-  test('PATCH is never gated by a status other than CANCELLED for a rebook (property)', () => {
-    fc.assert(
-      fc.property(status, (s) => {
-        const plan = patchPlan(hotelBooking({ status: s }), { hotel: { property_id: 'NEW' } }, 'me@x', HOTEL, null);
-        expect(plan.kind).toBe(s === 'CANCELLED' ? 'CONFLICT' : 'REBOOK');
-      }),
-    );
-  });
-
-  test('DELETE calls the supplier unless the booking is already CANCELLED', () => {
-    fc.assert(fc.property(status, (s) => expect(deleteNeedsSupplierCall(s)).toBe(s !== 'CANCELLED')));
-  });
-
-  test('a task is in flight while PENDING, unless a DIRECT hotel only has to answer its rooming list', () => {
-    expect(taskInFlight({ status: 'PENDING', hotel: null })).toBe(true);
-    expect(taskInFlight({ status: 'PENDING', hotel: { rooming_status: 'SENT' } })).toBe(false);
-    expect(taskInFlight({ status: 'PENDING', hotel: { rooming_status: 'CONFIRMED' } })).toBe(true);
-    expect(taskInFlight({ status: 'CONFIRMED', hotel: null })).toBe(false);
-    expect(awaitsHotelAnswer({ rooming_status: 'QUEUED' })).toBe(true);
-    expect(awaitsHotelAnswer(null)).toBe(false);
-  });
-
-  test('only CONFIRMED and MODIFIED hold a reservation', () => {
-    fc.assert(fc.property(status, (s) => expect(holdsReservation(s)).toBe(s === 'CONFIRMED' || s === 'MODIFIED')));
   });
 });
 
@@ -561,70 +253,6 @@ describe('urgentEvents', () => {
       false,
       false,
       false,
-    ]);
-  });
-});
-
-describe('requestIssues', () => {
-  const anchors = { traveller_email: 't@x' };
-  test('the block its type needs and no other; irop_ref for IROP; a hotel city or property and a later check-out', () => {
-    expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([
-      { field: '/hotel', issue: 'is required when type is HOTEL' },
-    ]);
-    expect(
-      requestIssues(
-        {
-          type: 'HOTEL',
-          classification: 'NEW_LAYOVER',
-          source: 'IROP',
-          anchors,
-          hotel: { check_in_date: '2026-12-10', check_out_date: '2026-12-10' },
-        } as never,
-        false,
-      ).map((i) => i.field),
-    ).toEqual(['/irop_ref', '/hotel/city', '/hotel/check_out_date']);
-    expect(
-      requestIssues(
-        {
-          type: 'HOTEL',
-          classification: 'NEW_LAYOVER',
-          anchors,
-          hotel: { city: 'FRA', check_in_date: '2026-12-10', num_nights: 1 },
-        } as never,
-        false,
-      ),
-    ).toEqual([]);
-  });
-
-  test('a flight needs its route and date, unless a commit names an option; a cancellation needs only a date', () => {
-    const flight = (f: object, commit: boolean, classification = 'NEW_DEADHEAD', dutyDate?: string) =>
-      requestIssues(
-        { type: 'FLIGHT', classification, anchors: { ...anchors, duty_date: dutyDate }, flight: f } as never,
-        commit,
-      ).map((i) => `${i.field} ${i.issue}`);
-    expect(flight({}, false)).toEqual([
-      '/flight/from_airport is required',
-      '/flight/to_airport is required',
-      '/flight/depart_date is required',
-    ]);
-    expect(flight({}, true)).toEqual([
-      '/flight/from_airport is required without flight_option_id',
-      '/flight/to_airport is required without flight_option_id',
-      '/flight/depart_date is required without flight_option_id',
-    ]);
-    expect(flight({ flight_option_id: 'O' }, true)).toEqual([]);
-    // The date finds the booking to cancel: the flight's, the anchors' or a committed offer's.
-    expect(flight({}, false, 'DEADHEAD_CANCELLED')).toEqual([
-      '/flight/depart_date or anchors.duty_date is required to find the booking to cancel',
-    ]);
-    expect(flight({}, false, 'IROP_HOTEL_CANCEL')).toEqual([
-      '/flight/depart_date or anchors.duty_date is required to find the booking to cancel',
-    ]);
-    expect(flight({ depart_date: '2026-12-10' }, false, 'DEADHEAD_CANCELLED')).toEqual([]);
-    expect(flight({}, false, 'DEADHEAD_CANCELLED', '2026-12-10')).toEqual([]);
-    expect(flight({ flight_option_id: 'O' }, true, 'DEADHEAD_CANCELLED')).toEqual([]);
-    expect(flight({ from_airport: 'FRA', to_airport: 'FRA', depart_date: '2026-12-10' }, false)).toEqual([
-      '/flight/to_airport must differ from from_airport',
     ]);
   });
 });

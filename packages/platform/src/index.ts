@@ -1,4 +1,13 @@
 export * from './config';
+export {
+  EnvSchema,
+  ENV_VARIABLES,
+  REQUIRED_IN_PRODUCTION,
+  configFieldOf,
+  type ConfigEnv,
+  type EnvVariable,
+} from './env-schema';
+export * from './load-config';
 export * from './logger';
 export * from './errors';
 export * from './route';

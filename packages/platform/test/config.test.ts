@@ -1,11 +1,4 @@
-import {
-  ConfigError,
-  configFieldOf,
-  ENV_VARIABLES,
-  EnvSchema,
-  loadConfig,
-  REQUIRED_IN_PRODUCTION,
-} from '../src/config';
+import { ConfigError, configFieldOf, ENV_VARIABLES, EnvSchema, loadConfig, REQUIRED_IN_PRODUCTION } from '../src';
 
 const mint = () => 'minted-operator-token';
 

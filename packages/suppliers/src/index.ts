@@ -42,4 +42,5 @@ export {
   type DuffelChangedFlight,
   type DuffelWebhookEvent,
 } from './duffel/changes';
-export { DuffelHotelSupplier, chooseRate, type DuffelHotelOptions } from './duffel/stays';
+export { DuffelHotelSupplier, type DuffelHotelOptions } from './duffel/stays';
+export { chooseRate } from './duffel/stays-rates';

@@ -8,7 +8,7 @@
  * no idempotency key, so our reference rides in the booking's metadata and `findReservation` finds it there.
  */
 import type { Duffel } from '@duffel/api';
-import type { StaysBooking, StaysRoomRate } from '@duffel/api/types';
+import type { StaysBooking } from '@duffel/api/types';
 import { SupplierError, SupplierErrorCode } from '../errors';
 import type {
   CancelRequest,
@@ -22,19 +22,19 @@ import type {
   HotelSearchPage,
   HotelSearchQuery,
   HotelSupplier,
-  StayRateJudgement,
 } from '../types';
 import { duffelCall } from './client';
+import { guestOf, sameStay, type StayGuest } from './stays-guests';
 import {
   baseOf,
   bookingIds,
   nightsBetween,
-  paidAtBooking,
   propertyNear,
   STAY_META,
   stayMetadata,
   toReservation,
 } from './stays-mapping';
+import { amountsOf, chooseRate, refusal } from './stays-rates';
 
 export interface DuffelHotelOptions {
   /** Whether the token is live (real rooms, real money); stamped on every reservation we map. */
@@ -43,14 +43,6 @@ export interface DuffelHotelOptions {
   timeoutMs: number;
   /** Most bookings `findReservation` reads before giving up (default 1000). */
   findScanLimit?: number;
-}
-
-/** Who stays and how the hotel reaches them, as Stays needs it. */
-interface StayGuest {
-  given_name: string;
-  family_name: string;
-  email: string;
-  phone_number: string;
 }
 
 interface StayOrder {
@@ -64,8 +56,6 @@ interface StayOrder {
 }
 
 const isCode = (err: unknown, code: string) => err instanceof SupplierError && err.code === code;
-const refusal = (operation: string, code: string, message: string) =>
-  new SupplierError('refusal', code, `${operation}: ${message}`, { operation });
 
 export class DuffelHotelSupplier implements HotelSupplier {
   constructor(
@@ -362,88 +352,3 @@ export class DuffelHotelSupplier implements HotelSupplier {
 export const STAYS_SEARCH_RADIUS_KM = 15;
 /** Most accommodation one search reads (a dense city centre has more within the radius than a crew would scroll). */
 const SEARCH_SCAN_LIMIT = 1000;
-
-function sameStay(b: StaysBooking, hint: Omit<HotelLookupHint, 'traveller'> & { traveller?: HotelGuest }): boolean {
-  if (
-    b.status !== 'confirmed' ||
-    b.accommodation.id !== hint.property_id ||
-    b.check_in_date !== hint.check_in_date ||
-    b.check_out_date !== hint.check_out_date
-  )
-    return false;
-  if (!hint.traveller) return true;
-  const name = hint.traveller.name.trim().toLowerCase();
-  return (
-    b.email.toLowerCase() === hint.traveller.email.toLowerCase() ||
-    b.guests.some((g) => `${g.given_name} ${g.family_name}`.toLowerCase() === name)
-  );
-}
-
-/** Stays needs a given and a family name, an e-mail and an E.164 phone: refused before any call without them. */
-function guestOf(traveller: HotelGuest, phone: string | undefined): StayGuest {
-  const [given = '', ...rest] = traveller.name.trim().split(/\s+/);
-  const family = rest.join(' ');
-  const missing = [
-    !given || !family ? 'name (given and family)' : null,
-    traveller.email ? null : 'email',
-    phone && /^\+[1-9]\d{6,14}$/.test(phone) ? null : 'phone_number (E.164)',
-  ].filter((m): m is string => m !== null);
-  if (missing.length > 0) {
-    throw new SupplierError(
-      'refusal',
-      SupplierErrorCode.INVALID_TRAVELLER,
-      `hotel.book: Duffel Stays needs the traveller's ${missing.join(', ')}`,
-      {
-        operation: 'hotel.book',
-        details: missing.map((m) => ({ field: `/traveller/${m.split(' ')[0]}`, issue: 'is required by Duffel Stays' })),
-      },
-    );
-  }
-  return { given_name: given, family_name: family, email: traveller.email, phone_number: phone! };
-}
-
-const amountsOf = (q: {
-  base_amount: string | null;
-  base_currency: string;
-  total_amount: string;
-  total_currency: string;
-  tax_amount: string | null;
-  fee_amount: string | null;
-}) => ({
-  base_amount: q.base_amount,
-  base_currency: q.base_currency,
-  total_amount: q.total_amount,
-  total_currency: q.total_currency,
-  tax_amount: q.tax_amount,
-  fee_amount: q.fee_amount,
-});
-
-/**
- * The rate to book: paid at booking only; with a contract, an exact match first (a negotiated one before a
- * public one, then the cheapest), else one the lever accepts (LOOSE), else refused; without one, the cheapest.
- */
-export function chooseRate(
-  rates: readonly StaysRoomRate[],
-  nights: readonly string[],
-  contract: ContractedStay | undefined,
-): { rate: StaysRoomRate; verdict: StayRateJudgement | null } {
-  const op = 'hotel.book';
-  const payable = rates.filter(paidAtBooking);
-  if (payable.length === 0)
-    throw refusal(
-      op,
-      rates.length === 0 ? SupplierErrorCode.NO_AVAILABILITY : 'NO_PREPAID_RATE',
-      rates.length === 0 ? 'no room is available' : 'no rate is paid at booking (only pay at the hotel)',
-    );
-  const byPrice = [...payable].sort(
-    (a, b) =>
-      Number(a.total_amount) - Number(b.total_amount) ||
-      Number(Boolean(b.negotiated_rate_id)) - Number(Boolean(a.negotiated_rate_id)),
-  );
-  if (!contract) return { rate: byPrice[0]!, verdict: null };
-  const judged = byPrice.map((rate) => ({ rate, verdict: contract.judge(baseOf(rate), nights) }));
-  const exact = judged.filter((j) => j.verdict.exact);
-  const pick = exact.find((j) => j.rate.negotiated_rate_id) ?? exact[0] ?? judged.find((j) => j.verdict.ok);
-  if (pick) return pick;
-  throw refusal(op, 'RATE_MISMATCH', judged[0]!.verdict.reason ?? 'no rate matches the contract');
-}

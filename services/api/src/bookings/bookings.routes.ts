@@ -33,17 +33,11 @@ import {
 } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { actionItemView } from '../schedules/views';
-import {
-  bookingOr404,
-  deleteBooking,
-  patchBooking,
-  refreshBooking,
-  retryBooking,
-  startRetryJob,
-  type BookingDeps,
-} from './bookings.service';
+import { bookingOr404, deleteBooking, patchBooking, type BookingDeps } from './bookings.service';
 import { withIdempotency } from './idempotency';
 import { requestBooking } from './requests.service';
+import { retryBooking, startRetryJob } from './retries.service';
+import { refreshBooking } from './status-refresh.service';
 import { bookingView } from './views';
 
 const TAGS = ['Bookings'];

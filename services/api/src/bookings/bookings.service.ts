@@ -1,29 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, type PatchBookingBody } from '@crew/contracts';
-import {
-  bookingRepo,
-  outboxRepo,
-  type BookingRow,
-  type Db,
-  type DbOrTrx,
-  type PgListener,
-  retryJobRepo,
-} from '@crew/db';
+import type { PatchBookingBody } from '@crew/contracts';
+import { bookingRepo, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
 import {
   CALLER_WAITS_PRIORITY,
   deleteNeedsSupplierCall,
   manualOverrideOf,
   patchBlockIssue,
   patchPlan,
-  REQUEST_PRIORITY,
-  retryRefusal,
   taskInFlight,
-  taskOperation,
   taskRefOf,
 } from '@crew/engine';
 import { ApiError, type Logger, type TravellerVault } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
-import { flightSupplierNamed, isSupplierError, SupplierRegistry, type Suppliers } from '@crew/suppliers';
+import { SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
 import { loadBookingContext } from './booking-context';
 import type { AirlineStays } from '../config/hotels.service';
@@ -51,7 +40,7 @@ export interface BookingDeps {
   staysOf?: AirlineStays;
 }
 
-const actorOf = (p: Principal) => p.email || p.client_id;
+export const actorOf = (p: Principal) => p.email || p.client_id;
 
 /** The deps' registry, or one that gives every airline the sandbox alone. */
 export function registryOf(deps: { suppliers: Suppliers; registry?: SupplierRegistry }): SupplierRegistry {
@@ -313,158 +302,4 @@ export async function deleteBooking(
     );
   deps.relay.kick();
   return settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000);
-}
-
-/**
- * The task a manual retry re-runs (the operation that failed), in the lane of any request of the airline's;
- * `retryCount` is the booking's count with this retry.
- */
-function retryTask(b: BookingRow, retryCount: number) {
-  return bookingJob({
-    airline_id: b.airline_id,
-    booking_id: b.booking_id,
-    attempt: retryCount + 1,
-    action_id: b.action_id,
-    operation: taskOperation(b),
-    ref: b.task_ref ?? undefined,
-    priority: REQUEST_PRIORITY,
-    type: b.type,
-  });
-}
-
-/** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
-export async function retryBooking(
-  deps: BookingDeps,
-  caller: Principal,
-  bookingId: string,
-  retryJobId: string | null = null,
-): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
-    .maxRetries;
-  await bookingOr404(deps.db, caller.airline_id, bookingId);
-  await deps.db.transaction().execute(async (trx) => {
-    const b = (await bookingRepo.lockBooking(trx, bookingId))!;
-    const refusal = retryRefusal(b, maxRetries);
-    if (refusal) throw new ApiError(409, ErrorCode.CONFLICT, refusal);
-    await bookingRepo.updateBooking(
-      trx,
-      bookingId,
-      {
-        status: 'PENDING',
-        retry_count: b.retry_count + 1,
-        next_attempt_at: null,
-        ...(retryJobId ? { retry_job_id: retryJobId } : {}),
-      },
-      { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) },
-    );
-    await outboxRepo.addToOutbox(trx, [retryTask(b, b.retry_count + 1)]);
-  });
-  deps.relay.kick();
-  return (await bookingRepo.findBooking(deps.db, bookingId))!;
-}
-
-/**
- * POST …/retry-jobs: every FAILED booking matching the filters joins one retry job, and those with retries
- * left re-run the task that failed (P2), set-based in one transaction: one update, one events insert, one
- * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
- */
-export async function startRetryJob(
-  deps: BookingDeps,
-  caller: Principal,
-  filters: Record<string, unknown>,
-): Promise<string> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
-    .maxRetries;
-  const retryJobId = await deps.db.transaction().execute(async (trx) => {
-    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
-    const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
-    const retried = await retryJobRepo.retryFailedBookings(
-      trx,
-      caller.airline_id,
-      failed.map((b) => b.booking_id),
-      maxRetries,
-      job.retry_job_id,
-    );
-    await bookingRepo.insertBookingEvents(
-      trx,
-      retried.map((b) => ({
-        booking_id: b.booking_id,
-        status: 'PENDING',
-        reason: `retry ${b.retry_count}`,
-        actor: actorOf(caller),
-      })),
-    );
-    await outboxRepo.addToOutbox(
-      trx,
-      retried.map((b) => retryTask(b, b.retry_count)),
-    );
-    return job.retry_job_id;
-  });
-  deps.relay.kick();
-  return retryJobId;
-}
-
-/**
- * GET …/status: refreshes the supplier's live state (PNR, ticket, transaction and trip-session ids, or
- * the room's status) into the booking. A supplier that cannot be reached leaves the stored state as is.
- * A flight is asked of the supplier named on the booking (none: the sandbox, as before supplier orders);
- * a seat the airline booked in its own system has nobody to ask.
- */
-export async function refreshBooking(deps: BookingDeps, caller: Principal, bookingId: string): Promise<BookingRow> {
-  const b = await bookingOr404(deps.db, caller.airline_id, bookingId);
-  const ref = (b.type === 'FLIGHT' ? b.flight : b.hotel)?.supplier_ref;
-  if (!ref) return b;
-  try {
-    if (b.type === 'FLIGHT') {
-      const named = b.flight?.supplier ?? 'SANDBOX';
-      const holder =
-        named === 'OWN_AIRLINE' ? null : flightSupplierNamed(await registryOf(deps).forAirline(b.airline_id), named);
-      if (!holder) {
-        // The airline's order no longer holds that supplier (or its credentials): nothing can be asked.
-        if (named !== 'OWN_AIRLINE')
-          deps.logger.warn(
-            { booking_id: b.booking_id, supplier: named },
-            'status refresh: the booking’s supplier is not in the airline’s order; answering with the stored state',
-          );
-        return b;
-      }
-      const order = await holder.supplier.getOrder(ref);
-      if (order) {
-        // A supplier that has not ticketed yet (Duffel issues the e-ticket after the order) answers empty ids: those are not written.
-        const ids = {
-          pnr: order.pnr,
-          ticket_id: order.ticket_id,
-          transaction_id: order.transaction_id,
-          trip_session_id: order.trip_session_id,
-        };
-        const flight = {
-          ...(b.flight ?? {}),
-          ...Object.fromEntries(Object.entries(ids).filter(([, v]) => v)),
-          supplier_status: order.status,
-        };
-        await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { flight }));
-      }
-    } else {
-      // A room at Duffel is read from the airline's own Stays; there the hotel's confirmation number comes after the booking.
-      const stays = b.hotel?.supplier === 'DUFFEL' && deps.staysOf ? await deps.staysOf(b.airline_id) : null;
-      const r = await (stays ?? deps.suppliers.hotels).getReservation(ref);
-      if (r) {
-        const hotel = {
-          ...(b.hotel ?? {}),
-          supplier_status: r.status,
-          check_in_date: r.check_in_date,
-          check_out_date: r.check_out_date,
-          ...(r.confirmation_number !== undefined ? { confirmation_number: r.confirmation_number } : {}),
-        };
-        await deps.db.transaction().execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { hotel }));
-      }
-    }
-  } catch (err) {
-    if (!isSupplierError(err)) throw err;
-    deps.logger.warn(
-      { booking_id: b.booking_id, err: err.message },
-      'status refresh: supplier unavailable; answering with the stored state',
-    );
-  }
-  return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
 }

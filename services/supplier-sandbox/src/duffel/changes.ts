@@ -6,7 +6,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AirlineInitiatedChange } from '@duffel/api/types';
-import { notFound, validation, DuffelSimError, type DuffelSim } from './sim';
+import type { DuffelSim } from './sim';
+import { notFound, validation, DuffelSimError } from './sim-errors';
 
 interface SimWebhook {
   id: string;

@@ -9,17 +9,9 @@ import type { Airline, CreateOfferRequest, CreateOrder, Offer, OfferRequest, Ord
 import type { Withholder } from '../routes';
 import { AIRLINES } from './inventory';
 import { changesOf } from './changes';
-import {
-  DUFFEL_OPERATIONS,
-  DUFFEL_OUTCOMES,
-  type DuffelFault,
-  type DuffelSim,
-  DuffelSimError,
-  notFound,
-  validation,
-  type DuffelOperation,
-  type SimCancellation,
-} from './sim';
+import type { DuffelSim, SimCancellation } from './sim';
+import { DuffelSimError, notFound, validation } from './sim-errors';
+import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelFault, type DuffelOperation } from './sim-faults';
 import { staysControlRoutes, staysRoutes } from './stays-routes';
 import { one, page } from './envelope';
 

@@ -4,72 +4,11 @@
  */
 import type { CreateOfferRequest, CreateOrder, Offer, OfferRequest, Order, OrderCancellation } from '@duffel/api/types';
 import { buildOffer, draftsFor } from './inventory';
+import { buildOrder } from './orders';
+import { DuffelSimError, notFound, validation } from './sim-errors';
+import type { DuffelFault, DuffelOperation } from './sim-faults';
 import { StaysSim } from './stays-sim';
 import type { Cabin } from '../schemas';
-
-/** A Duffel error answer: status, code and type as Duffel names them. */
-export class DuffelSimError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly code: string,
-    readonly title: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-export const DUFFEL_OPERATIONS = [
-  'offer_requests.create',
-  'offers.get',
-  'orders.create',
-  'orders.get',
-  'orders.list',
-  'order_cancellations.create',
-  'order_cancellations.confirm',
-  'airlines.list',
-  'webhooks.create',
-  'airline_initiated_changes.list',
-  'airline_initiated_changes.get',
-  'airline_initiated_changes.accept',
-  'stays.accommodation.get',
-  'stays.accommodation.list',
-  'places.suggestions',
-  'stays.search',
-  'stays.fetch_all_rates',
-  'stays.quotes.create',
-  'stays.bookings.create',
-  'stays.bookings.get',
-  'stays.bookings.list',
-  'stays.bookings.cancel',
-] as const;
-export type DuffelOperation = (typeof DUFFEL_OPERATIONS)[number];
-
-export const DUFFEL_OUTCOMES = [
-  'timeout',
-  'error',
-  'rate_limited',
-  'offer_gone',
-  'price_moved',
-  'cancel_refused',
-  'insufficient_balance',
-  'no_availability',
-] as const;
-export type DuffelOutcome = (typeof DUFFEL_OUTCOMES)[number];
-
-export interface DuffelFault {
-  operation: DuffelOperation;
-  outcome: DuffelOutcome;
-  remaining: number;
-  /** rate_limited: the window resets this many seconds from now (default 2). */
-  retry_after_s?: number;
-  /** price_moved: added to the offer's total (default +10.00). */
-  price_delta?: number;
-  /** error: do the operation first, then answer 500 (the order exists though the caller saw a failure). */
-  after_effect?: boolean;
-}
 
 /** A quote is unconfirmed: Duffel sends `confirmed_at: null` there, which the client's type does not allow. */
 export type SimCancellation = Omit<OrderCancellation, 'confirmed_at'> & { confirmed_at: string | null };
@@ -303,66 +242,8 @@ export class DuffelSim {
       if (!passenger[field]) throw validation(`passengers[0].${field}`, `${field} is required`);
     }
     const created = new Date(this.now()).toISOString();
-    const order: Order = {
-      id: this.id('ord'),
-      live_mode: offer.live_mode,
-      created_at: created,
-      synced_at: created,
-      booking_reference: this.id('pnr').slice(-6).toUpperCase(),
-      total_amount: offer.total_amount,
-      total_currency: offer.total_currency,
-      base_amount: offer.base_amount,
-      base_currency: offer.base_currency,
-      tax_amount: offer.tax_amount ?? '0.00',
-      tax_currency: offer.tax_currency ?? offer.total_currency,
-      owner: offer.owner,
-      content: 'managed',
-      conditions: offer.conditions,
-      metadata: body.metadata ?? {},
-      slices: offer.slices.map((s) => ({
-        id: s.id,
-        origin: s.origin,
-        origin_type: s.origin_type,
-        destination: s.destination,
-        destination_type: s.destination_type,
-        duration: s.duration,
-        fare_brand_name: s.fare_brand_name,
-        conditions: { change_before_departure: s.conditions.change_before_departure },
-        segments: s.segments.map((seg) => ({
-          ...seg,
-          origin_terminal: seg.origin_terminal ?? '',
-          destination_terminal: seg.destination_terminal ?? '',
-          duration: seg.duration ?? '',
-          distance: seg.distance ?? '',
-          passengers: seg.passengers.map((p) => ({
-            passenger_id: p.passenger_id,
-            cabin_class: p.cabin_class,
-            cabin_class_marketing_name: p.cabin_class_marketing_name,
-            baggages: p.baggages,
-          })),
-        })),
-      })),
-      passengers: [
-        {
-          id: passenger.id,
-          type: 'adult',
-          given_name: passenger.given_name,
-          family_name: passenger.family_name,
-          born_on: passenger.born_on,
-          email: passenger.email,
-          phone_number: passenger.phone_number,
-          title: passenger.title,
-          gender: passenger.gender,
-        },
-      ],
-      services: [],
-      documents: [],
-      payment_status: { awaiting_payment: false, paid_at: created },
-      airline_initiated_changes: [],
-      available_actions: ['cancel', 'change', 'update'],
-      cancelled_at: null,
-      cancellation: null,
-    };
+    const ids = { orderId: this.id('ord'), bookingReference: this.id('pnr').slice(-6).toUpperCase() };
+    const order = buildOrder(offer, passenger, body.metadata ?? {}, ids, created);
     account.orders.set(order.id, order);
     return structuredClone(order);
   }
@@ -475,15 +356,3 @@ export class DuffelSim {
     return { ...quote };
   }
 }
-
-export const notFound = () =>
-  new DuffelSimError(
-    404,
-    'invalid_request_error',
-    'not_found',
-    'Not found',
-    'The resource you are trying to access does not exist',
-  );
-
-export const validation = (field: string, message: string) =>
-  new DuffelSimError(422, 'validation_error', 'validation_required', `Invalid ${field}`, message);

@@ -14,7 +14,7 @@ import type {
 } from '@duffel/api/types';
 import { AIRPORTS } from '../airports';
 import type { DuffelOp } from './routes';
-import { validation } from './sim';
+import { validation } from './sim-errors';
 import { one, page } from './envelope';
 import type { StaysSim } from './stays-sim';
 import { accommodationNear, accommodationOf } from './stays-inventory';

@@ -15,7 +15,7 @@ import type {
 } from '@duffel/api/types';
 import type { Duffel } from '@duffel/api';
 import { accommodationOf, buildRate, findAccommodation, rateDrafts, type SimAccommodation } from './stays-inventory';
-import { DuffelSimError, notFound, validation } from './sim';
+import { DuffelSimError, notFound, validation } from './sim-errors';
 
 type StaysBookingPayload = Parameters<Duffel['stays']['bookings']['create']>[0];
 

@@ -1,0 +1,195 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Airport, DateString, Email, Priority, StringEnum, Timestamp } from './common';
+import { ClassificationValue } from './classifications';
+import { Cabin } from './config';
+import { Rank } from './schedules';
+
+/*
+ * The action-item (spec 2.3) and audit-event (spec 6) records, and the enums of an action item. The schemas carry a
+ * `title`, not an `$id` (see schedules.ts).
+ */
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ACTION_SOURCES = ['SCHEDULE_DIFF', 'AIRLINE_INJECTED', 'IROP'] as const;
+export const ActionSource = StringEnum(ACTION_SOURCES);
+export type ActionSource = Static<typeof ActionSource>;
+
+export const ACTION_TYPES = ['HOTEL', 'FLIGHT'] as const;
+export const ActionType = StringEnum(ACTION_TYPES);
+export type ActionType = Static<typeof ActionType>;
+
+export const ACTION_SUBTYPES = ['NEW_BOOKING', 'MODIFY', 'CANCEL'] as const;
+export const ActionSubtype = StringEnum(ACTION_SUBTYPES);
+export type ActionSubtype = Static<typeof ActionSubtype>;
+
+export const DISPOSITIONS = ['AUTO_BOOKED', 'AUTO_CANCELLED', 'PENDING_REVIEW', 'FAILED'] as const;
+export const Disposition = StringEnum(DISPOSITIONS);
+export type Disposition = Static<typeof Disposition>;
+
+// ---------------------------------------------------------------- action item (spec 2.3) and audit event (spec 6)
+
+export const ActionAnchors = Type.Object(
+  {
+    // Null on injected items that name only the traveller.
+    employee_id: Nullable(Type.String()),
+    pairing_number: Nullable(Type.String()),
+    duty_date: Nullable(DateString),
+    traveller_email: Type.Optional(Email),
+  },
+  { additionalProperties: false, title: 'ActionAnchors' },
+);
+export type ActionAnchors = Static<typeof ActionAnchors>;
+
+export const SourceRows = Type.Object(
+  {
+    day1_row: Nullable(Type.Integer({ minimum: 1 })),
+    day2_row: Nullable(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false, title: 'SourceRows' },
+);
+export type SourceRows = Static<typeof SourceRows>;
+
+const StayBefore = Type.Object(
+  { station: Airport, checkin_time_local: Timestamp, checkout_time_local: Timestamp },
+  { additionalProperties: false },
+);
+const LegBefore = Type.Object(
+  {
+    from_airport: Airport,
+    to_airport: Airport,
+    flight_number: Nullable(Type.String()),
+    dep_time_local: Timestamp,
+    arr_time_local: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * What the booking of an action item needs (spec 2.3 "not shown"). A diff-derived HOTEL item carries the stay
+ * (`station`, `checkin_time_local`, `checkout_time_local`), a FLIGHT item the leg (`from_airport` …
+ * `scheduled_arr_time_local`), both the crew member and the roster row; a MODIFY item the `previous` stay or
+ * leg; a swap the crew `swap`. An injected item carries the request's `hotel` (and its resolved `station`) or
+ * `flight` block.
+ */
+export const ActionItemDetails = Type.Object(
+  {
+    row_key: Type.Optional(Type.String({ description: 'The roster row (layover or leg key) the item derives from' })),
+    duty_period_num: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    leg_sequence: Type.Optional(Type.Integer({ minimum: 1 })),
+    station: Type.Optional(Airport),
+    checkin_time_local: Type.Optional(Timestamp),
+    checkout_time_local: Type.Optional(Timestamp),
+    from_airport: Type.Optional(Airport),
+    to_airport: Type.Optional(Airport),
+    flight_number: Type.Optional(Nullable(Type.String())),
+    dep_time_local: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Departure the booking aims at: the expected time when the roster gives one',
+      }),
+    ),
+    arr_time_local: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Arrival the booking aims at: the expected time when the roster gives one',
+      }),
+    ),
+    scheduled_dep_time_local: Type.Optional(Nullable(Timestamp)),
+    scheduled_arr_time_local: Type.Optional(Nullable(Timestamp)),
+    traveller_email: Type.Optional(Nullable(Email)),
+    name: Type.Optional(Nullable(Type.String())),
+    rank: Type.Optional(Nullable(Rank)),
+    home_base: Type.Optional(Nullable(Airport)),
+    previous: Type.Optional(
+      Type.Union([StayBefore, LegBefore], { description: 'The booked stay or leg before the change (MODIFY items)' }),
+    ),
+    swap: Type.Optional(
+      Type.Object(
+        { removed: Type.Array(Type.String()), added: Type.Array(Type.String()) },
+        {
+          additionalProperties: false,
+          description: 'Crew employee_ids removed from and added to an unchanged pairing',
+        },
+      ),
+    ),
+    hotel: Type.Optional(
+      Type.Object(
+        {
+          city: Type.Optional(Type.String()),
+          property_id: Type.Optional(Type.String()),
+          check_in_date: Type.Optional(DateString),
+          check_out_date: Type.Optional(DateString),
+          num_nights: Type.Optional(Type.Integer()),
+        },
+        { additionalProperties: false, description: 'The hotel block of the injection' },
+      ),
+    ),
+    flight: Type.Optional(
+      Type.Object(
+        {
+          flight_option_id: Type.Optional(Type.String()),
+          from_airport: Type.Optional(Airport),
+          to_airport: Type.Optional(Airport),
+          depart_date: Type.Optional(DateString),
+          depart_after: Type.Optional(Timestamp),
+          arrive_by: Type.Optional(Timestamp),
+          cabin_class: Type.Optional(Cabin),
+        },
+        { additionalProperties: false, description: 'The flight block of the injection or request' },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'ActionItemDetails' },
+);
+export type ActionItemDetails = Static<typeof ActionItemDetails>;
+
+export const ActionItem = Type.Object(
+  {
+    action_id: Type.String(),
+    // Present for diff-derived items, null otherwise.
+    schedule_id: Nullable(Type.String()),
+    source: ActionSource,
+    type: ActionType,
+    subtype: ActionSubtype,
+    classification: ClassificationValue,
+    priority: Priority,
+    // Null until the booking engine has handled the item.
+    disposition: Nullable(Disposition),
+    auto_eligible: Type.Boolean(),
+    anchors: ActionAnchors,
+    source_rows: SourceRows,
+    booking_id: Nullable(Type.String()),
+    flight_options_url: Nullable(Type.String()),
+    recommended_action: Nullable(Type.String()),
+    created_at: Timestamp,
+    // "Not shown" extras: free text of an injection, the reason shown to a reviewer, the data the booking needs.
+    notes: Nullable(Type.String()),
+    message: Nullable(Type.String()),
+    details: ActionItemDetails,
+  },
+  { additionalProperties: false, title: 'ActionItem' },
+);
+export type ActionItem = Static<typeof ActionItem>;
+
+export const AuditEvent = Type.Object(
+  {
+    event_id: Type.String(),
+    schedule_id: Type.String(),
+    classification: ClassificationValue,
+    message: Type.String(),
+    anchors: ActionAnchors,
+    source_rows: SourceRows,
+    details: Type.Object(
+      {
+        row_key: Type.String({ description: 'The roster row (leg or layover key)' }),
+        first_row: Type.Optional(Type.Integer({ minimum: 1, description: 'DUPLICATE_ROW: the row that wins' })),
+        reason: Type.Optional(Type.String({ description: 'DATA_QUALITY_FLAG: what is wrong with the row' })),
+      },
+      { additionalProperties: false, title: 'AuditEventDetails' },
+    ),
+    created_at: Timestamp,
+  },
+  { additionalProperties: false, title: 'AuditEvent' },
+);
+export type AuditEvent = Static<typeof AuditEvent>;

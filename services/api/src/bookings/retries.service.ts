@@ -1,0 +1,95 @@
+import { ErrorCode } from '@crew/contracts';
+import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow } from '@crew/db';
+import { REQUEST_PRIORITY, retryRefusal, taskOperation } from '@crew/engine';
+import { ApiError } from '@crew/platform';
+import { bookingJob } from '@crew/queue';
+import type { Principal } from '../auth/token-verifier';
+import { actorOf, bookingOr404, type BookingDeps } from './bookings.service';
+import { loadBookingContext } from './booking-context';
+
+/**
+ * The task a manual retry re-runs (the operation that failed), in the lane of any request of the airline's;
+ * `retryCount` is the booking's count with this retry.
+ */
+function retryTask(b: BookingRow, retryCount: number) {
+  return bookingJob({
+    airline_id: b.airline_id,
+    booking_id: b.booking_id,
+    attempt: retryCount + 1,
+    action_id: b.action_id,
+    operation: taskOperation(b),
+    ref: b.task_ref ?? undefined,
+    priority: REQUEST_PRIORITY,
+    type: b.type,
+  });
+}
+
+/** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
+export async function retryBooking(
+  deps: BookingDeps,
+  caller: Principal,
+  bookingId: string,
+  retryJobId: string | null = null,
+): Promise<BookingRow> {
+  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  await bookingOr404(deps.db, caller.airline_id, bookingId);
+  await deps.db.transaction().execute(async (trx) => {
+    const b = (await bookingRepo.lockBooking(trx, bookingId))!;
+    const refusal = retryRefusal(b, maxRetries);
+    if (refusal) throw new ApiError(409, ErrorCode.CONFLICT, refusal);
+    await bookingRepo.updateBooking(
+      trx,
+      bookingId,
+      {
+        status: 'PENDING',
+        retry_count: b.retry_count + 1,
+        next_attempt_at: null,
+        ...(retryJobId ? { retry_job_id: retryJobId } : {}),
+      },
+      { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) },
+    );
+    await outboxRepo.addToOutbox(trx, [retryTask(b, b.retry_count + 1)]);
+  });
+  deps.relay.kick();
+  return (await bookingRepo.findBooking(deps.db, bookingId))!;
+}
+
+/**
+ * POST …/retry-jobs: every FAILED booking matching the filters joins one retry job, and those with retries
+ * left re-run the task that failed (P2), set-based in one transaction: one update, one events insert, one
+ * outbox insert. Bookings out of retries (or no longer FAILED) stay as they are and count as failed.
+ */
+export async function startRetryJob(
+  deps: BookingDeps,
+  caller: Principal,
+  filters: Record<string, unknown>,
+): Promise<string> {
+  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const retryJobId = await deps.db.transaction().execute(async (trx) => {
+    const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
+    const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
+    const retried = await retryJobRepo.retryFailedBookings(
+      trx,
+      caller.airline_id,
+      failed.map((b) => b.booking_id),
+      maxRetries,
+      job.retry_job_id,
+    );
+    await bookingRepo.insertBookingEvents(
+      trx,
+      retried.map((b) => ({
+        booking_id: b.booking_id,
+        status: 'PENDING',
+        reason: `retry ${b.retry_count}`,
+        actor: actorOf(caller),
+      })),
+    );
+    await outboxRepo.addToOutbox(
+      trx,
+      retried.map((b) => retryTask(b, b.retry_count)),
+    );
+    return job.retry_job_id;
+  });
+  deps.relay.kick();
+  return retryJobId;
+}
