@@ -98,3 +98,7 @@ export {
 export * from './airline-change';
 export * from './review';
 export * from './review-actions';
+export * from './cancellation-terms';
+export * from './cancellation-hold';
+export { minorDigits, halfMinorUnit, roundMinor } from './minor-units';
+export { isTimeZone, zonedInstant, zoneOffsetMinutes, localDateIn } from './time-zones';
