@@ -100,5 +100,8 @@ export * from './review';
 export * from './review-actions';
 export * from './cancellation-terms';
 export * from './cancellation-hold';
+export * from './invoice-index';
+export * from './invoice-matching';
+export { normaliseGuestName } from './guest-names';
 export { minorDigits, halfMinorUnit, roundMinor } from './minor-units';
 export { isTimeZone, zonedInstant, zoneOffsetMinutes, localDateIn } from './time-zones';
