@@ -103,3 +103,10 @@ export {
 export * from './airline-change';
 export * from './review';
 export * from './review-actions';
+export * from './cancellation-terms';
+export * from './cancellation-hold';
+export * from './invoice-index';
+export * from './invoice-matching';
+export { normaliseGuestName } from './guest-names';
+export { minorDigits, halfMinorUnit, roundMinor } from './minor-units';
+export { isTimeZone, zonedInstant, zoneOffsetMinutes, localDateIn } from './time-zones';

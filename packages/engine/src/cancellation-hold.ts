@@ -1,0 +1,51 @@
+import { instantOf, isoInstant } from './time';
+
+/*
+ * A cancellation held in case the roster changes back (cost settings' cancel_hold_minutes; decideCancellation
+ * says when and until when): kept when the layover comes back, released as exactly one cancellation when the
+ * hold runs out.
+ */
+
+const msOf = (t: string | number): number => (typeof t === 'number' ? t : instantOf(t));
+
+export type HoldOutcome = 'KEEP' | 'CANCEL' | 'WAIT';
+
+/**
+ * A held cancellation at `now`: KEEP when the roster has brought the layover back (nothing goes to the supplier,
+ * the booking stays as it was), CANCEL once the hold has run out, WAIT otherwise. Asked only while the hold is
+ * still held: a layover back before the cancellation was released is back within the hold.
+ */
+export function holdOutcome(
+  held: { hold_until: string | number },
+  now: string | number,
+  layoverBack: boolean,
+): HoldOutcome {
+  if (layoverBack) return 'KEEP';
+  return msOf(now) >= msOf(held.hold_until) ? 'CANCEL' : 'WAIT';
+}
+
+/** A held cancellation's state as stored: HELD until released (one cancellation) or kept (none). */
+export type HoldState =
+  { status: 'HELD'; hold_until: string } | { status: 'KEPT'; at: string } | { status: 'RELEASED'; at: string };
+
+/**
+ * The next state of a hold and whether to send the cancellation now. Only a HELD hold moves; KEPT and RELEASED
+ * are final, so however often this runs (a roster, the hold's timer, a retried job) at most one cancellation is
+ * sent for a hold. The caller stores the new state only if the stored one is still the one it read.
+ */
+export function advanceHold(
+  state: HoldState,
+  now: string | number,
+  layoverBack: boolean,
+): { state: HoldState; send_cancellation: boolean } {
+  if (state.status !== 'HELD') return { state, send_cancellation: false };
+  const at = isoInstant(msOf(now));
+  switch (holdOutcome(state, now, layoverBack)) {
+    case 'KEEP':
+      return { state: { status: 'KEPT', at }, send_cancellation: false };
+    case 'CANCEL':
+      return { state: { status: 'RELEASED', at }, send_cancellation: true };
+    default:
+      return { state, send_cancellation: false };
+  }
+}

@@ -1,0 +1,248 @@
+import type { BookingStatus, Money, RatePeriod } from '@crew/contracts';
+import type { CancellationTerms } from './cancellation-terms';
+import { normaliseGuestName } from './guest-names';
+
+/*
+ * What an invoice is matched against: its lines and statuses, the airline's hotel bookings and their index.
+ * The bookings are indexed once per batch (by confirmation number, and by guest, property and night), so a
+ * line finds its booking by a few map lookups, never a scan of the bookings.
+ */
+
+export const INVOICE_FEE_TYPES = ['NO_SHOW', 'LATE_CANCEL', 'INCIDENTAL'] as const;
+export type InvoiceFeeType = (typeof INVOICE_FEE_TYPES)[number];
+
+export interface InvoiceFee {
+  type: InvoiceFeeType;
+  amount: Money;
+}
+
+export interface InvoiceLine {
+  line_number: number;
+  confirmation_number?: string | null;
+  /** The guest: the airline's employee id, or the name as the hotel writes it. */
+  employee_id?: string | null;
+  guest_name?: string | null;
+  check_in_date: string;
+  check_out_date: string;
+  /** Room-nights charged (0 on a line of fees only). */
+  nights: number;
+  nightly_rate: Money;
+  taxes: Money;
+  fees?: readonly InvoiceFee[];
+}
+
+/** What matching needs of a HOTEL booking. */
+export interface InvoiceBooking {
+  booking_id: string;
+  status: BookingStatus;
+  property_id: string;
+  confirmation_number?: string | null;
+  employee_id?: string | null;
+  /** The traveller's name (matched by normaliseGuestName). */
+  guest_name?: string | null;
+  check_in_date: string;
+  check_out_date: string;
+  /** The contract whose rates and terms apply (a key of `contracts`, compared as text). */
+  contract_id?: string | number | null;
+  /** hotel.contracted_rate: the rate of a night no rate period covers. */
+  contracted_rate?: Money | null;
+  /** hotel.cancellation_penalty: set when the booking was cancelled after the deadline. */
+  cancellation_penalty?: Money | null;
+}
+
+export interface InvoiceContract {
+  rate_periods: readonly RatePeriod[];
+  /** The terms in force for the stay (the no-show fee the airline agreed to). */
+  cancellation_terms?: CancellationTerms | null;
+  /** The airline pays incidentals at this hotel (false unless the contract says so). */
+  incidentals_covered?: boolean;
+}
+
+/** In the order they are tried: a line gets the first that applies. */
+export const INVOICE_LINE_STATUSES = [
+  'DUPLICATE_LINE',
+  'NO_BOOKING',
+  'CHARGED_AFTER_TIMELY_CANCEL',
+  'NO_SHOW_CHARGED',
+  'INCIDENTAL_NOT_COVERED',
+  'NIGHTS_MISMATCH',
+  'RATE_MISMATCH',
+  'MATCHED',
+] as const;
+export type InvoiceLineStatus = (typeof INVOICE_LINE_STATUSES)[number];
+
+export interface InvoiceFinding {
+  status: Exclude<InvoiceLineStatus, 'MATCHED'>;
+  /** What this rule alone disputes, in the line's currency. */
+  disputed: Money;
+}
+
+export interface InvoiceLineResult {
+  line_number: number;
+  /** The first status that applies. */
+  status: InvoiceLineStatus;
+  booking_id: string | null;
+  /** The amount disputed, in the line's currency: the whole line, or the sum of every partial finding. */
+  disputed: Money;
+  /** Room-nights the line charges. */
+  nights_billed: number;
+  /** The dates of those nights that lie in its check-in..check-out. */
+  billed_dates: string[];
+  /** What the line bills (room-nights, one-time fees) as keys: added to the airline's billed set after it. */
+  billed_keys: string[];
+  /** Every rule that applies, in status order. */
+  findings: InvoiceFinding[];
+  /** Comparisons that could not be made (no exchange rate, no contracted rate): a person checks the line. */
+  needs_review: string[];
+}
+
+// ---- dates ----
+
+/** Days since the epoch of a `YYYY-MM-DD` date (Date.UTC, no string formatting: a batch reads millions). */
+export function dayNumber(date: string): number {
+  return Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / 86_400_000;
+}
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const daysInMonth = (y: number, m: number) =>
+  m === 2
+    ? y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+      ? 29
+      : 28
+    : m === 4 || m === 6 || m === 9 || m === 11
+      ? 30
+      : 31;
+
+/** The nights from check-in up to the day before check-out (roomNights, without a Date per night). */
+export function nightsOf(checkIn: string, checkOut: string): string[] {
+  const out: string[] = [];
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(checkIn)) return out;
+  let y = +checkIn.slice(0, 4);
+  let m = +checkIn.slice(5, 7);
+  let d = +checkIn.slice(8, 10);
+  for (let cur = checkIn; cur < checkOut;) {
+    out.push(cur);
+    if (++d > daysInMonth(y, m)) {
+      d = 1;
+      if (++m > 12) {
+        m = 1;
+        y++;
+      }
+    }
+    cur = `${y}-${pad2(m)}-${pad2(d)}`;
+  }
+  return out;
+}
+
+// ---- the bookings' index ----
+
+export interface InvoiceBookingIndex {
+  byConfirmation: ReadonlyMap<string, readonly InvoiceBooking[]>;
+  /** Guest key (employee id or name, at the property) → that guest's stays there, by check-in. */
+  byGuest: ReadonlyMap<string, GuestStays>;
+}
+
+/** A guest's bookings at one hotel by check-in date, with the latest check-out so far (stays may overlap). */
+export interface GuestStays {
+  bookings: InvoiceBooking[];
+  latestOut: string[];
+}
+
+const confirmationKey = (property: string, c: string) => `${property}|${c.toUpperCase().replace(/[\s-]/g, '')}`;
+const employeeKey = (property: string, id: string) => `E|${property}|${id.trim()}`;
+const nameKey = (property: string, name: string) => `N|${property}|${normaliseGuestName(name)}`;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Indexes the airline's hotel bookings once per batch: O(bookings log bookings). */
+export function indexInvoiceBookings(bookings: readonly InvoiceBooking[]): InvoiceBookingIndex {
+  const byConfirmation = new Map<string, InvoiceBooking[]>();
+  const lists = new Map<string, InvoiceBooking[]>();
+  for (const b of bookings) {
+    if (b.confirmation_number) push(byConfirmation, confirmationKey(b.property_id, b.confirmation_number), b);
+    if (b.employee_id) push(lists, employeeKey(b.property_id, b.employee_id), b);
+    if (b.guest_name && normaliseGuestName(b.guest_name)) push(lists, nameKey(b.property_id, b.guest_name), b);
+  }
+  const byGuest = new Map<string, GuestStays>();
+  for (const [key, list] of lists) {
+    list.sort((a, b) => (a.check_in_date < b.check_in_date ? -1 : a.check_in_date > b.check_in_date ? 1 : 0));
+    const latestOut: string[] = [];
+    let latest = '';
+    for (const b of list) latestOut.push((latest = b.check_out_date > latest ? b.check_out_date : latest));
+    byGuest.set(key, { bookings: list, latestOut });
+  }
+  return { byConfirmation, byGuest };
+}
+
+/** The guest's stays sharing a night with from..to (to exclusive): a binary search, then back over overlaps. */
+function staysOverlapping(stays: GuestStays, from: string, to: string): InvoiceBooking[] {
+  const { bookings, latestOut } = stays;
+  let lo = 0;
+  let hi = bookings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bookings[mid]!.check_in_date < to) lo = mid + 1;
+    else hi = mid;
+  }
+  const found: InvoiceBooking[] = [];
+  for (let i = lo - 1; i >= 0 && latestOut[i]! > from; i--)
+    if (bookings[i]!.check_out_date > from) found.push(bookings[i]!);
+  return found;
+}
+
+/** The line's guest keys, employee id first. */
+function guestKeysOf(line: InvoiceLine, property: string): string[] {
+  const keys: string[] = [];
+  if (line.employee_id) keys.push(employeeKey(property, line.employee_id));
+  if (line.guest_name && normaliseGuestName(line.guest_name)) keys.push(nameKey(property, line.guest_name));
+  return keys;
+}
+
+/**
+ * The booking a line bills: by confirmation number first; else by the guest (employee id, then name) at the
+ * property on the line's nights (from..to, to exclusive). Among several, the one sharing most nights with the
+ * line; then a live booking for a line of room-nights, a cancelled one for a line of fees only; then the lowest
+ * booking_id.
+ */
+export function invoiceBookingOf(
+  line: InvoiceLine,
+  property: string,
+  index: InvoiceBookingIndex,
+  from: string,
+  to: string,
+): { booking: InvoiceBooking | null; guest: string | null } {
+  const feesOnly = line.nights === 0;
+  const start = dayNumber(from);
+  const end = dayNumber(to);
+  const pick = (candidates: readonly InvoiceBooking[]): InvoiceBooking | null => {
+    let best: InvoiceBooking | null = null;
+    let bestScore = -1;
+    for (const b of candidates) {
+      const overlap = Math.max(
+        0,
+        Math.min(end, dayNumber(b.check_out_date)) - Math.max(start, dayNumber(b.check_in_date)),
+      );
+      const score = overlap * 2 + ((b.status === 'CANCELLED') === feesOnly ? 1 : 0);
+      if (score > bestScore || (score === bestScore && best && b.booking_id < best.booking_id)) {
+        best = b;
+        bestScore = score;
+      }
+    }
+    return best;
+  };
+  const guests = guestKeysOf(line, property);
+  if (line.confirmation_number) {
+    const found = index.byConfirmation.get(confirmationKey(property, line.confirmation_number));
+    if (found && found.length > 0) return { booking: pick(found), guest: guests[0] ?? null };
+  }
+  for (const g of guests) {
+    const stays = index.byGuest.get(g);
+    const candidates = stays ? staysOverlapping(stays, from, to) : [];
+    if (candidates.length > 0) return { booking: pick(candidates), guest: g };
+  }
+  return { booking: null, guest: guests[0] ?? null };
+}

@@ -1,0 +1,334 @@
+import { fxTable, INVOICE_LINE_STATUSES, matchInvoiceLines, NO_FX_RATES, type InvoiceLine } from '../src';
+import { booking, BOOKINGS, CONTRACT, CONTRACTS, eur, gbp, HOTEL, line, match, one } from './invoice-fixtures';
+
+describe('classification: one status per line', () => {
+  test('the statuses, in the order they are tried', () => {
+    expect(INVOICE_LINE_STATUSES).toEqual([
+      'DUPLICATE_LINE',
+      'NO_BOOKING',
+      'CHARGED_AFTER_TIMELY_CANCEL',
+      'NO_SHOW_CHARGED',
+      'INCIDENTAL_NOT_COVERED',
+      'NIGHTS_MISMATCH',
+      'RATE_MISMATCH',
+      'MATCHED',
+    ]);
+  });
+
+  test('MATCHED: the booked nights at the contracted rate; nothing disputed', () => {
+    expect(one({})).toMatchObject({
+      status: 'MATCHED',
+      booking_id: 'b-smith',
+      disputed: gbp(0),
+      nights_billed: 2,
+      billed_dates: ['2026-03-10', '2026-03-11'],
+      billed_keys: ['b-smith|2026-03-10', 'b-smith|2026-03-11'],
+      findings: [],
+      needs_review: [],
+    });
+  });
+
+  test('DUPLICATE_LINE: nights billed by an earlier line of the invoice; the whole line', () => {
+    const r = match([line({}), line({ line_number: 2, taxes: gbp(30) })]).lines;
+    expect(r.map((l) => l.status)).toEqual(['MATCHED', 'DUPLICATE_LINE']);
+    expect(r[1]!.disputed).toEqual(gbp(270));
+    // One night of the two already billed is enough.
+    const partly = match([line({ check_out_date: '2026-03-11', nights: 1 }), line({ line_number: 2 })]).lines;
+    expect(partly[1]).toMatchObject({ status: 'DUPLICATE_LINE', disputed: gbp(264) });
+  });
+
+  test('DUPLICATE_LINE: nights billed by an earlier invoice of the airline', () => {
+    const first = match([line({})]);
+    const again = match([line({})], { billed: new Set(first.billed_keys) }).lines[0]!;
+    expect(again).toMatchObject({ status: 'DUPLICATE_LINE', disputed: gbp(264), booking_id: 'b-smith' });
+  });
+
+  test('NO_BOOKING: no booking of the guest at the hotel on those nights; the whole line', () => {
+    expect(one({ employee_id: 'E99' })).toMatchObject({ status: 'NO_BOOKING', booking_id: null, disputed: gbp(264) });
+    expect(one({ check_in_date: '2026-03-12', check_out_date: '2026-03-14' })).toMatchObject({ status: 'NO_BOOKING' });
+    // Another hotel's booking does not match.
+    const elsewhere = matchInvoiceLines(
+      { property_id: 'LGW-OTHER', lines: [line({})] },
+      BOOKINGS,
+      new Set(),
+      CONTRACTS,
+      NO_FX_RATES,
+    );
+    expect(elsewhere.lines[0]!.status).toBe('NO_BOOKING');
+  });
+
+  test('CHARGED_AFTER_TIMELY_CANCEL: any charge on a booking cancelled in time; the whole line', () => {
+    const fee = one({
+      employee_id: 'E2',
+      check_in_date: '2026-03-15',
+      check_out_date: '2026-03-16',
+      nights: 0,
+      taxes: gbp(0),
+      fees: [{ type: 'LATE_CANCEL', amount: gbp(120) }],
+    });
+    expect(fee).toMatchObject({ status: 'CHARGED_AFTER_TIMELY_CANCEL', booking_id: 'b-timely', disputed: gbp(120) });
+    const night = one({ employee_id: 'E2', check_in_date: '2026-03-15', check_out_date: '2026-03-16', nights: 1 });
+    expect(night).toMatchObject({ status: 'CHARGED_AFTER_TIMELY_CANCEL', disputed: gbp(144) });
+    const nothing = one({
+      employee_id: 'E2',
+      check_in_date: '2026-03-15',
+      check_out_date: '2026-03-16',
+      nights: 0,
+      taxes: gbp(0),
+    });
+    expect(nothing).toMatchObject({ status: 'MATCHED', disputed: gbp(0) });
+  });
+
+  test('NO_SHOW_CHARGED: a no-show fee; the part above the contract’s no_show_fee is disputed', () => {
+    const noShow = (amount: number) =>
+      one({
+        employee_id: 'E5',
+        check_in_date: '2026-03-25',
+        check_out_date: '2026-03-27',
+        nights: 0,
+        taxes: gbp(0),
+        fees: [{ type: 'NO_SHOW', amount: gbp(amount) }],
+      });
+    expect(noShow(200)).toMatchObject({ status: 'NO_SHOW_CHARGED', booking_id: 'b-noshow', disputed: gbp(80) });
+    expect(noShow(120)).toMatchObject({ status: 'NO_SHOW_CHARGED', disputed: gbp(0) });
+    // No no-show fee in the contract: the airline agreed to none, all of it is disputed.
+    const none = new Map([['7', { ...CONTRACT, cancellation_terms: null }]]);
+    expect(
+      one(
+        {
+          employee_id: 'E5',
+          check_in_date: '2026-03-25',
+          check_out_date: '2026-03-27',
+          nights: 0,
+          taxes: gbp(0),
+          fees: [{ type: 'NO_SHOW', amount: gbp(200) }],
+        },
+        { contracts: none },
+      ),
+    ).toMatchObject({ status: 'NO_SHOW_CHARGED', disputed: gbp(200) });
+  });
+
+  test('INCIDENTAL_NOT_COVERED: incidentals the contract does not cover; the whole line', () => {
+    const l = { fees: [{ type: 'INCIDENTAL' as const, amount: gbp(15) }] };
+    expect(one(l)).toMatchObject({ status: 'INCIDENTAL_NOT_COVERED', disputed: gbp(279) });
+    const covered = new Map([['7', { ...CONTRACT, incidentals_covered: true }]]);
+    expect(one(l, { contracts: covered })).toMatchObject({ status: 'MATCHED', disputed: gbp(0) });
+  });
+
+  test('NIGHTS_MISMATCH: nights beyond the booking, at the billed rate', () => {
+    expect(one({ check_out_date: '2026-03-13', nights: 3, taxes: gbp(36) })).toMatchObject({
+      status: 'NIGHTS_MISMATCH',
+      disputed: gbp(120),
+    });
+    // More nights charged than the dates hold.
+    expect(one({ nights: 3 })).toMatchObject({ status: 'NIGHTS_MISMATCH', disputed: gbp(120) });
+  });
+
+  test('RATE_MISMATCH: (billed − contracted) × nights', () => {
+    expect(one({ nightly_rate: gbp(130) })).toMatchObject({ status: 'RATE_MISMATCH', disputed: gbp(20) });
+    // Below the contract is not disputed.
+    expect(one({ nightly_rate: gbp(110) })).toMatchObject({ status: 'MATCHED', disputed: gbp(0) });
+  });
+
+  test('RATE_MISMATCH: a rate period changing mid-stay is compared night by night', () => {
+    const periods = new Map([
+      [
+        '7',
+        {
+          ...CONTRACT,
+          rate_periods: [
+            { effective_from: '2026-01-01', effective_to: '2026-03-10', rate: gbp(120) },
+            { effective_from: '2026-03-11', effective_to: '2026-12-31', rate: gbp(125) },
+          ],
+        },
+      ],
+    ]);
+    expect(one({ nightly_rate: gbp(125) }, { contracts: periods })).toMatchObject({
+      status: 'RATE_MISMATCH',
+      disputed: gbp(5),
+    });
+  });
+
+  test('a booking cancelled after the deadline owes its recorded fee; more is RATE_MISMATCH', () => {
+    const late = (amount: number) =>
+      one({
+        employee_id: 'E3',
+        check_in_date: '2026-03-20',
+        check_out_date: '2026-03-21',
+        nights: 0,
+        taxes: gbp(0),
+        fees: [{ type: 'LATE_CANCEL', amount: gbp(amount) }],
+      });
+    expect(late(120)).toMatchObject({ status: 'MATCHED', booking_id: 'b-late', disputed: gbp(0) });
+    expect(late(150)).toMatchObject({ status: 'RATE_MISMATCH', disputed: gbp(30) });
+    // The same fee billed as the night itself.
+    expect(
+      one({ employee_id: 'E3', check_in_date: '2026-03-20', check_out_date: '2026-03-21', nights: 1 }).status,
+    ).toBe('MATCHED');
+  });
+});
+
+describe('when two rules apply, the first names the line', () => {
+  test('a duplicate over anything else', () => {
+    const r = match([line({}), line({ line_number: 2, nightly_rate: gbp(150) })]).lines[1]!;
+    expect(r.status).toBe('DUPLICATE_LINE');
+    expect(r.disputed).toEqual(gbp(324));
+  });
+
+  test('a duplicate over an unmatched line (the same unknown guest billed twice)', () => {
+    const r = match([line({ employee_id: 'E99' }), line({ line_number: 2, employee_id: 'E99' })]).lines;
+    expect(r.map((l) => l.status)).toEqual(['NO_BOOKING', 'DUPLICATE_LINE']);
+  });
+
+  test('a charge after a timely cancel over a no-show fee', () => {
+    const r = one({
+      employee_id: 'E2',
+      check_in_date: '2026-03-15',
+      check_out_date: '2026-03-16',
+      nights: 0,
+      taxes: gbp(0),
+      fees: [{ type: 'NO_SHOW', amount: gbp(120) }],
+    });
+    expect(r).toMatchObject({ status: 'CHARGED_AFTER_TIMELY_CANCEL', disputed: gbp(120) });
+  });
+
+  test('a no-show fee over an uncovered incidental: the whole line is disputed (the incidental’s rule)', () => {
+    const r = one({
+      employee_id: 'E5',
+      check_in_date: '2026-03-25',
+      check_out_date: '2026-03-27',
+      nights: 0,
+      taxes: gbp(0),
+      fees: [
+        { type: 'NO_SHOW', amount: gbp(200) },
+        { type: 'INCIDENTAL', amount: gbp(10) },
+      ],
+    });
+    expect(r.status).toBe('NO_SHOW_CHARGED');
+    expect(r.findings.map((f) => f.status)).toEqual(['NO_SHOW_CHARGED', 'INCIDENTAL_NOT_COVERED']);
+    expect(r.disputed).toEqual(gbp(210));
+  });
+
+  test('extra nights over a rate above the contract: both parts are disputed, once each', () => {
+    const r = one({ check_out_date: '2026-03-13', nights: 3, nightly_rate: gbp(130) });
+    expect(r.status).toBe('NIGHTS_MISMATCH');
+    expect(r.findings).toEqual([
+      { status: 'NIGHTS_MISMATCH', disputed: gbp(130) },
+      { status: 'RATE_MISMATCH', disputed: gbp(20) },
+    ]);
+    expect(r.disputed).toEqual(gbp(150));
+  });
+});
+
+describe('matching a line to its booking', () => {
+  test('by the name however the hotel writes it', () => {
+    for (const guest_name of ['SMITH/JOHN MR', 'Smith, John', 'MR JOHN SMITH', 'john smith'])
+      expect(one({ employee_id: null, guest_name })).toMatchObject({ status: 'MATCHED', booking_id: 'b-smith' });
+  });
+
+  test('by confirmation number first, whatever the guest field says', () => {
+    expect(one({ employee_id: 'E99', confirmation_number: 'abc-123' })).toMatchObject({ booking_id: 'b-smith' });
+    // An unknown confirmation number falls back to the guest.
+    expect(one({ confirmation_number: 'ZZZ' })).toMatchObject({ booking_id: 'b-smith', status: 'MATCHED' });
+  });
+
+  test('a stay split across two month-end invoices is billed once, night by night', () => {
+    const jan = match([
+      line({ employee_id: 'E4', check_in_date: '2026-01-30', check_out_date: '2026-02-01', taxes: gbp(0) }),
+    ]);
+    expect(jan.lines[0]).toMatchObject({
+      status: 'MATCHED',
+      booking_id: 'b-split',
+      billed_dates: ['2026-01-30', '2026-01-31'],
+    });
+    const billed = new Set(jan.billed_keys);
+    const feb = match(
+      [line({ employee_id: 'E4', check_in_date: '2026-02-01', check_out_date: '2026-02-02', nights: 1 })],
+      { billed },
+    );
+    expect(feb.lines[0]).toMatchObject({ status: 'MATCHED', booking_id: 'b-split', billed_dates: ['2026-02-01'] });
+    // The February line written with the whole stay's dates bills the night not billed yet.
+    const whole = match(
+      [line({ employee_id: 'E4', check_in_date: '2026-01-30', check_out_date: '2026-02-02', nights: 1 })],
+      {
+        billed,
+      },
+    );
+    expect(whole.lines[0]).toMatchObject({ status: 'MATCHED', billed_dates: ['2026-02-01'] });
+    // January's line sent again in February is a duplicate.
+    const again = match(
+      [line({ employee_id: 'E4', check_in_date: '2026-01-30', check_out_date: '2026-02-01', taxes: gbp(0) })],
+      {
+        billed,
+      },
+    );
+    expect(again.lines[0]).toMatchObject({ status: 'DUPLICATE_LINE', disputed: gbp(240) });
+  });
+
+  test('a rebooked stay: a line of room-nights goes to the live booking, a line of fees to the cancelled one', () => {
+    const bookings = [
+      booking({ booking_id: 'old', employee_id: 'E7', status: 'CANCELLED', cancellation_penalty: gbp(120) }),
+      booking({ booking_id: 'new', employee_id: 'E7' }),
+    ];
+    const run = (l: InvoiceLine) =>
+      matchInvoiceLines({ property_id: HOTEL, lines: [l] }, bookings, new Set(), CONTRACTS, NO_FX_RATES).lines[0]!;
+    expect(run(line({ employee_id: 'E7' })).booking_id).toBe('new');
+    expect(
+      run(line({ employee_id: 'E7', nights: 0, taxes: gbp(0), fees: [{ type: 'LATE_CANCEL', amount: gbp(120) }] }))
+        .booking_id,
+    ).toBe('old');
+  });
+});
+
+describe('FX: the billed rate in the contract’s currency, to half a minor unit', () => {
+  // USD per unit: 1 EUR = 1.08 USD, 1 GBP = 1.26 USD, so 140 EUR = 120 GBP.
+  const FX = fxTable([
+    { currency: 'EUR', rate: 1.08, as_of: '2026-01-01' },
+    { currency: 'GBP', rate: 1.26, as_of: '2026-01-01' },
+  ]);
+
+  test('a rate billed in another currency equal to the contract at that day’s rate is MATCHED', () => {
+    expect(one({ nightly_rate: eur(140), taxes: eur(28) }, { fx: FX })).toMatchObject({
+      status: 'MATCHED',
+      disputed: eur(0),
+    });
+    // Within half a penny once converted.
+    expect(one({ nightly_rate: eur(140.005), taxes: eur(0) }, { fx: FX }).status).toBe('MATCHED');
+  });
+
+  test('above it: RATE_MISMATCH, disputed in the line’s currency', () => {
+    expect(one({ nightly_rate: eur(141), taxes: eur(0) }, { fx: FX })).toMatchObject({
+      status: 'RATE_MISMATCH',
+      disputed: eur(2),
+    });
+  });
+
+  test('without a rate for the currency the night cannot be compared: a person checks the line', () => {
+    const r = one({ nightly_rate: eur(141), taxes: eur(0) });
+    expect(r.status).toBe('MATCHED');
+    expect(r.needs_review).toEqual([
+      'no exchange rate for EUR is set (to compare the rate of 2026-03-10 with the contract)',
+      'no exchange rate for EUR is set (to compare the rate of 2026-03-11 with the contract)',
+    ]);
+  });
+
+  test('half a minor unit of the currency: a yen is the smallest unit', () => {
+    const yen = new Map([
+      [
+        '7',
+        {
+          ...CONTRACT,
+          rate_periods: [
+            { effective_from: '2026-01-01', effective_to: '2026-12-31', rate: { amount: 15000, currency: 'JPY' } },
+          ],
+        },
+      ],
+    ]);
+    const jpy = (amount: number) => ({ amount, currency: 'JPY' });
+    expect(one({ nightly_rate: jpy(15000.4), taxes: jpy(0) }, { contracts: yen }).status).toBe('MATCHED');
+    expect(one({ nightly_rate: jpy(15001), taxes: jpy(0) }, { contracts: yen })).toMatchObject({
+      status: 'RATE_MISMATCH',
+      disputed: jpy(2),
+    });
+  });
+});
