@@ -10,6 +10,8 @@ import { PREPARED } from './prepared';
  * Outbound webhook events. Events are written by the statement, or in the transaction, of the
  * change that causes them, and only for airlines with an enabled endpoint subscribed to the type: one
  * `webhook_events` row per event and one `webhook_deliveries` row per subscribed endpoint, set-based.
+ * Plumbing, like the bulk writes: a booking's settle (bookingRepo.writeSettlement) and a schedule's move
+ * (scheduleLifecycleRepo) write their events from here, in their own statement or transaction.
  */
 
 /** The links an event carries are the airline API's (its base path is the contracts'). */
