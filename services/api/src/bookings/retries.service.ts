@@ -31,7 +31,8 @@ export async function retryBooking(
   bookingId: string,
   retryJobId: string | null = null,
 ): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
+    .maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -64,7 +65,8 @@ export async function startRetryJob(
   caller: Principal,
   filters: Record<string, unknown>,
 ): Promise<string> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), [])).maxRetries;
+  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
+    .maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
