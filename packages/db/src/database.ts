@@ -10,6 +10,7 @@ import type {
   HotelChangeRequestTable,
   HotelConfigTable,
   HotelContractTable,
+  ReviewSettingsTable,
 } from './config/config.table';
 import type { HotelConfig } from '@crew/contracts';
 import type {
@@ -40,6 +41,7 @@ export interface Database {
   travellers: TravellerTable;
   traveller_audit: TravellerAuditTable;
   company_configs: CompanyConfigTable;
+  review_settings: ReviewSettingsTable;
   oauth_clients: OAuthClientTable;
   refresh_tokens: RefreshTokenTable;
   signing_keys: SigningKeyTable;

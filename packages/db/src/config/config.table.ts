@@ -84,3 +84,12 @@ export interface CompanyConfigTable {
   cancellation_lookback_days: Generated<number>;
   updated_at: UpdatedAt;
 }
+
+/** An airline's review settings (the engine's ReviewSettings); no row means the defaults. */
+export interface ReviewSettingsTable {
+  airline_id: string;
+  lead_time_minutes: number;
+  due_soon_minutes: number;
+  priority_targets_minutes: ColumnType<Record<string, number>, string, string>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}

@@ -68,6 +68,19 @@ export interface ActionItemTable {
   details: Json<Record<string, unknown>>;
   created_at: CreatedAt;
   disposition_at: Date | null;
+  /** The review queue: OPEN, RESOLVED or DISMISSED; null for an item no person ever needed to act on. */
+  review_status: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The latest time a person's action still helps (engine dueBy); null when no action is needed. */
+  due_by: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  action_taken: ColumnType<string | null, string | null | undefined, string | null>;
+  action_taken_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The person: a console user's e-mail, or the acting_user an integration names. */
+  action_taken_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The reason a person gave with their action (a dismissal's reason). */
+  action_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  assignee: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the item's due-soon warning went out (it goes out once). */
+  due_soon_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 
