@@ -1,6 +1,7 @@
 import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@crew/contracts';
 import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
 import { urgentEvents } from './priority';
+import { storedReviewStateOf, type ReviewState, type StoredReviewItem } from './review-state';
 import type { BookingStatus } from './types';
 
 /*
@@ -45,6 +46,8 @@ export interface BookingSettlement<F extends object = object> {
     message: string | null;
     recommended_action?: string;
   } | null;
+  /** The action item's review status and due_by once its disposition is written (read back by the same write). */
+  review: (item: StoredReviewItem) => ReviewState;
   events: {
     /** booking.<status>, for these statuses. */
     statuses: readonly TaskStatus[];
@@ -93,6 +96,7 @@ export function settleBooking<F extends object = object>(
           ...(end.recommended_action ? { recommended_action: end.recommended_action } : {}),
         }
       : null,
+    review: storedReviewStateOf,
     events: {
       statuses: BOOKING_EVENT_STATUSES,
       urgent: (itemPriority) =>

@@ -103,6 +103,7 @@ export {
 export * from './airline-change';
 export * from './review';
 export * from './review-actions';
+export * from './review-state';
 export * from './cancellation-terms';
 export * from './cancellation-hold';
 export * from './invoice-index';
