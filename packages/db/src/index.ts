@@ -7,6 +7,7 @@ export { sql } from 'kysely';
 export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
 export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
 export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
+export type { ReviewStateOf, ReviewSettingsFacts, StoredReviewFacts } from './review-state';
 
 // Tenancy, auth and travellers.
 export * as tenancyRepo from './tenancy/tenancy.repository';
@@ -21,6 +22,8 @@ export type * from './travellers/traveller.table';
 // An airline's configuration and what its booking policy reads of it.
 export * as configRepo from './config/config.repository';
 export * as airlinePolicyRepo from './config/airline-policy.repository';
+export * as reviewSettingsRepo from './config/review-settings.repository';
+export type { StoredReviewSettings } from './config/review-settings.repository';
 export type * from './config/config.table';
 
 // Schedules: intake, the processing lifecycle, the roster state and the diff's write.
@@ -37,6 +40,9 @@ export type {
   AuditEventInsert,
 } from './schedules/diff-write.repository';
 export type * from './schedules/schedule.table';
+// The review queue's stored fields kept right: due_by after a settings change, the escalation's due-soon mark.
+export * as reviewWritesRepo from './schedules/review-writes.repository';
+export type { DueBySettings, DueSoonItem } from './schedules/review-writes.repository';
 
 // Bookings and the airline's own changes to them.
 export * as bookingRepo from './bookings/booking.repository';

@@ -4,6 +4,7 @@ import type { DbOrTrx } from '../database';
 import { bulkInsert, type ColumnTypes } from '../bulk';
 import { newestFirst } from '../keyset';
 import { PREPARED } from '../prepared';
+import { keepReviewState, REVIEW_FACT_COLUMNS, REVIEW_SETTINGS_OF_ITEM, type ReviewStateOf } from '../review-state';
 import { emitBookingEvents, emitIropCompletedIfDone } from '../webhook-events';
 import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
 import { BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS, type BookingOperation, type BookingStatus } from './booking.table';
@@ -116,8 +117,12 @@ export async function bookingHistory(
   return [...first, ...events];
 }
 
-/** Sets an action item's disposition; returns what metrics and schedule completion need. */
-export function setDisposition(
+/**
+ * Sets an action item's disposition; returns what metrics and schedule completion need. With `reviewOf` (the
+ * engine's review rules) the item's review status and due_by follow, from the item read back by this update
+ * and its airline's review settings (a second write only when they change).
+ */
+export async function setDisposition(
   trx: DbOrTrx,
   actionId: string,
   disposition: string,
@@ -127,19 +132,22 @@ export function setDisposition(
     flight_options_url?: string | null;
     booking_id?: string;
   } = {},
+  reviewOf?: ReviewStateOf,
 ) {
-  return trx
+  const item = await trx
     .updateTable('action_items')
     .set({ disposition, disposition_at: new Date(), ...patch })
     .where('action_id', '=', actionId)
-    .returning(['schedule_id', 'priority', 'created_at', 'type'])
+    .returning([...REVIEW_FACT_COLUMNS, 'schedule_id', REVIEW_SETTINGS_OF_ITEM.as('review_settings')])
     .modifyEnd(PREPARED)
     .executeTakeFirst();
+  if (item && reviewOf) await keepReviewState(trx, item, reviewOf);
+  return item;
 }
 
 /**
  * What ending a booking task writes (the engine's settleBooking decides it): the booking's fields with its
- * history entry, its action item's disposition, and the webhook events.
+ * history entry, its action item's disposition (and so its review status), and the webhook events.
  */
 export interface SettlementWrite {
   patch: BookingPatch;
@@ -150,6 +158,8 @@ export interface SettlementWrite {
     message: string | null;
     recommended_action?: string;
   } | null;
+  /** The review rules the item's review status and due_by follow (absent: they are left as they are). */
+  review?: ReviewStateOf;
   events: {
     statuses: readonly string[];
     urgent: (itemPriority: string | null | undefined) => boolean;
@@ -166,10 +176,16 @@ export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: Settle
   await updateBooking(trx, bookingId, s.patch, s.history);
   const d = s.disposition;
   const item = d
-    ? await setDisposition(trx, d.action_id, d.disposition, {
-        message: d.message,
-        ...(d.recommended_action ? { recommended_action: d.recommended_action } : {}),
-      })
+    ? await setDisposition(
+        trx,
+        d.action_id,
+        d.disposition,
+        {
+          message: d.message,
+          ...(d.recommended_action ? { recommended_action: d.recommended_action } : {}),
+        },
+        s.review,
+      )
     : undefined;
   const urgent = s.events.urgent(item?.priority);
   let events = await emitBookingEvents(trx, [bookingId], urgent, s.events.statuses);

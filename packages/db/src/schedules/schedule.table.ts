@@ -124,6 +124,8 @@ export const ACTION_ITEM_COLUMNS = {
   event_at: 'timestamptz',
   details: 'json',
   disposition_at: 'timestamptz',
+  review_status: 'text',
+  due_by: 'timestamptz',
 } as const satisfies BulkColumns<ActionItemTable>;
 
 export const AUDIT_EVENT_COLUMNS = {
