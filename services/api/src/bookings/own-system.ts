@@ -6,7 +6,7 @@
  */
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
 import { bookingRepo, webhookRepo, type DbOrTrx } from '@crew/db';
-import { BOOKING_EVENT_STATUSES, DISPOSITION_OF_TASK, urgentEvents } from '@crew/engine';
+import { BOOKING_EVENT_STATUSES, DISPOSITION_OF_TASK, storedReviewStateOf, urgentEvents } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 
 export interface OwnSystemTicket {
@@ -58,10 +58,14 @@ export async function settleOwnSystem(
   t: OwnSystemTicket,
 ): Promise<{ scheduleId: string | null }> {
   const item = b.actionId
-    ? await bookingRepo.setDisposition(trx, b.actionId, DISPOSITION_OF_TASK.CONFIRMED, {
-        message: ownSystemReason(t),
-        recommended_action: null,
-      })
+    ? await bookingRepo.setDisposition(
+        trx,
+        b.actionId,
+        DISPOSITION_OF_TASK.CONFIRMED,
+        { message: ownSystemReason(t), recommended_action: null },
+        // The review item it fulfils is RESOLVED.
+        storedReviewStateOf,
+      )
     : undefined;
   const urgent = urgentEvents((item?.priority as Priority | undefined) ?? b.priority);
   await webhookRepo.emitBookingEvents(trx, [b.bookingId], urgent, BOOKING_EVENT_STATUSES);

@@ -3,6 +3,7 @@ import { ErrorCode, type ActionInjectionBody, type BookingRequestBody } from '@c
 import {
   bookingRepo,
   outboxRepo,
+  reviewSettingsRepo,
   scheduleLifecycleRepo,
   tenancyRepo,
   webhookRepo,
@@ -27,9 +28,13 @@ import {
   requestPriority,
   requestSource,
   requestSubtype,
+  reviewSettingsOf,
+  reviewStateOf,
+  reviewStatusOf,
   taskRefOf,
   urgentEvents,
   type Decision,
+  type ReviewItem,
 } from '@crew/engine';
 import { ApiError, type TravellerVault } from '@crew/platform';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
@@ -109,6 +114,28 @@ export async function requestBooking(
   /** Injected items are written with their booking job: the task can never settle before its item exists. */
   const insertInjectedItem = async (trx: DbOrTrx, bookingId: string, d: Decision | null) => {
     if (kind !== 'injection') return;
+    const disposition = requestDisposition(d);
+    const at = new Date().toISOString();
+    const facts = {
+      type: body.type,
+      subtype: requestSubtype(body.classification),
+      classification: body.classification,
+      priority: taskPriority,
+      disposition,
+      recommended_action: d?.recommended_action ?? null,
+      booking_id: bookingId,
+      created_at: at,
+      disposition_at: disposition ? at : null,
+      action_taken: null,
+      action_taken_at: null,
+      action_taken_by: null,
+      assignee: null,
+    } as ReviewItem;
+    // Left for a person: OPEN, due by its review target (the airline's settings are read only then).
+    const review =
+      reviewStatusOf(facts) === 'OPEN'
+        ? reviewStateOf(facts, null, reviewSettingsOf(await reviewSettingsRepo.getReviewSettings(trx, airlineId)))
+        : { review_status: reviewStatusOf(facts), due_by: null };
     await bookingRepo.insertActionItems(trx, [
       {
         action_id: actionId,
@@ -140,7 +167,8 @@ export async function requestBooking(
           ...(body.hotel ? { hotel: body.hotel, station } : {}),
           ...(body.flight ? { flight: body.flight } : {}),
         },
-        disposition_at: requestDisposition(d) ? new Date().toISOString() : null,
+        disposition_at: facts.disposition_at,
+        ...review,
       },
     ]);
   };

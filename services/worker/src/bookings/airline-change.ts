@@ -10,6 +10,7 @@ import {
   BOOKING_EVENT_STATUSES,
   acceptedFlightBlock,
   decideAirlineChange,
+  storedReviewStateOf,
   urgentEvents,
   type AirlineChangeDecision,
   type ChangedBookingFacts,
@@ -158,10 +159,14 @@ export class AirlineChangeProcessor {
         { reason: decision.reason, actor: 'engine' },
       );
       const item = current.action_id
-        ? await bookingRepo.setDisposition(trx, current.action_id, 'PENDING_REVIEW', {
-            message: decision.reason,
-            recommended_action: decision.recommended_action,
-          })
+        ? await bookingRepo.setDisposition(
+            trx,
+            current.action_id,
+            'PENDING_REVIEW',
+            { message: decision.reason, recommended_action: decision.recommended_action },
+            // Back with the desk: OPEN again, due by its departure less the lead time.
+            storedReviewStateOf,
+          )
         : undefined;
       return webhookRepo.emitBookingEvents(
         trx,

@@ -1,5 +1,13 @@
-import { bookingRepo, roomingRepo, scheduleLifecycleRepo, sql, type BookingRow, type Db } from '@crew/db';
-import { rowSettlement, settleRowAnswer, type RoomingTiming } from '@crew/engine';
+import {
+  bookingRepo,
+  reviewWritesRepo,
+  roomingRepo,
+  scheduleLifecycleRepo,
+  sql,
+  type BookingRow,
+  type Db,
+} from '@crew/db';
+import { rowSettlement, settleRowAnswer, storedReviewStateOf, type RoomingTiming } from '@crew/engine';
 import { roomingLinkKey, type Config, type Logger } from '@crew/platform';
 import type { JobData } from '@crew/queue';
 import type { Mailer } from './rooming.mail';
@@ -68,9 +76,17 @@ export class RoomingChannel {
     if (actionId) {
       const r = await sql<{
         schedule_id: string | null;
+        review_status: string | null;
       }>`update action_items set disposition = 'AUTO_BOOKED', disposition_at = now(),
           message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation`}
-        where action_id = ${actionId} and disposition is null returning schedule_id`.execute(this.deps.db);
+        where action_id = ${actionId} and disposition is null returning schedule_id, review_status`.execute(
+        this.deps.db,
+      );
+      // An item that was with the desk (a person's retry) is settled for the review queue too.
+      if (r.rows[0]?.review_status)
+        await this.deps.db
+          .transaction()
+          .execute((trx) => reviewWritesRepo.refreshReviewState(trx, actionId, storedReviewStateOf));
       const scheduleId = r.rows[0]?.schedule_id;
       if (scheduleId) await scheduleLifecycleRepo.completeIfSettled(this.deps.db, scheduleId);
     }

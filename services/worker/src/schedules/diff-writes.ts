@@ -3,6 +3,7 @@ import {
   bookingStatusOf,
   hotelBlockOf,
   planItem,
+  reviewStateOf,
   taskOperationOf,
   taskRefOf,
   type DerivedActionItem,
@@ -11,6 +12,8 @@ import {
   type BookingStatus,
   type RequestedBooking,
   type AirlineBookingContext,
+  type ReviewItem,
+  type ReviewSettings,
 } from '@crew/engine';
 import { bookingJob, type BookingQueue, type CatalogJob } from '@crew/queue';
 import type { ActionItemInsert, BookingChange, BookingEventInsert, BookingInsert } from '@crew/db';
@@ -57,6 +60,8 @@ export function* planDiffWrites(
   /** Adopted bookings are taken out, so one booking is adopted once across slices. */
   requested: Map<string, RequestedBooking[]>,
   partSize: number,
+  /** The airline's review settings: an item left for a person is written OPEN with its due_by. */
+  review: ReviewSettings,
 ): Generator<void, DiffWrites, void> {
   const w: DiffWrites = {
     actionItems: [],
@@ -91,7 +96,7 @@ export function* planDiffWrites(
       });
       addItem(
         w,
-        actionItemRow(item, actionId, airlineId, scheduleId, now, {
+        actionItemRow(item, actionId, airlineId, scheduleId, now, review, {
           disposition: plan.disposition,
           auto_eligible: true,
           booking_id: covering.booking_id,
@@ -201,7 +206,7 @@ export function* planDiffWrites(
 
     addItem(
       w,
-      actionItemRow(item, actionId, airlineId, scheduleId, now, {
+      actionItemRow(item, actionId, airlineId, scheduleId, now, review, {
         disposition,
         auto_eligible: decision.auto_eligible,
         booking_id: bookingId,
@@ -226,6 +231,7 @@ function actionItemRow(
   airlineId: string,
   scheduleId: string,
   now: string,
+  review: ReviewSettings,
   outcome: {
     disposition: string | null;
     auto_eligible: boolean;
@@ -235,6 +241,28 @@ function actionItemRow(
     message: string;
   },
 ): ActionItemInsert {
+  const disposition_at = outcome.disposition ? now : null;
+  // Created now as far as the review rules go (its row's created_at is the write's own clock, seconds later).
+  const { review_status, due_by } = reviewStateOf(
+    {
+      type: item.type,
+      subtype: item.subtype,
+      classification: item.classification,
+      priority: item.priority,
+      disposition: outcome.disposition,
+      recommended_action: outcome.recommended_action,
+      booking_id: outcome.booking_id,
+      created_at: now,
+      disposition_at,
+      review_status: null,
+      action_taken: null,
+      action_taken_at: null,
+      action_taken_by: null,
+      assignee: null,
+    } as ReviewItem,
+    item.event_at,
+    review,
+  );
   return {
     action_id: actionId,
     airline_id: airlineId,
@@ -252,6 +280,8 @@ function actionItemRow(
     irop_ref: null,
     event_at: item.event_at,
     details: item.details,
-    disposition_at: outcome.disposition ? now : null,
+    disposition_at,
+    review_status,
+    due_by,
   };
 }

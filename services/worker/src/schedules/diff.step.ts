@@ -76,7 +76,7 @@ export async function diffInParts(
   queued: QueuedStatements,
 ): Promise<Diffed> {
   const { schedule, airlineId, window, processedAt } = run;
-  const { subject, changed, ctx, state } = input;
+  const { subject, changed, ctx, state, review } = input;
   const { flat, crew } = subject;
   // Queued behind the rostered rows, and run by Postgres while the diff is derived: the airline's booking lock (its
   // own requests wait for this write, and it for them: neither books what the other holds), the requested bookings
@@ -110,7 +110,7 @@ export async function diffInParts(
   // The diff's items are planned and written a slice at a time as its parts come, once the requested bookings
   // they may adopt are read (queued above, behind the rostered rows): Postgres takes in the first slices while the
   // rest of the diff is derived, instead of waiting for all of it.
-  const writer = itemWriter(trx, run, ctx, state);
+  const writer = itemWriter(trx, run, ctx, state, review);
   const requested: Diffed['requested'] = { byKey: null };
   requestedRows.then(
     (rows) => {

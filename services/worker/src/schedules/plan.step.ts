@@ -1,5 +1,5 @@
 import { bookingRepo, diffWriteRepo, outboxRepo, webhookRepo, type DbOrTrx } from '@crew/db';
-import type { AirlineBookingContext, DiffState } from '@crew/engine';
+import type { AirlineBookingContext, DiffState, ReviewSettings } from '@crew/engine';
 import { planDiffWrites } from './diff-writes';
 import { derived, type DiffRun } from './schedule-run';
 import { SliceWriter } from './slice-writer';
@@ -23,6 +23,7 @@ export function itemWriter(
   run: DiffRun,
   ctx: AirlineBookingContext,
   state: Pick<DiffState, 'statusById' | 'retryCounts'>,
+  review: ReviewSettings,
 ): SliceWriter {
   const { schedule, airlineId, processedAt } = run;
   const { statusById, retryCounts } = state;
@@ -39,6 +40,7 @@ export function itemWriter(
           processedAt,
           requested,
           PLAN_PART,
+          review,
         ),
       ),
     write: async (writes) => {

@@ -1,5 +1,5 @@
 import { flightOptionsUrl } from '@crew/contracts';
-import { airlinePolicyRepo, diffWriteRepo, type DbOrTrx } from '@crew/db';
+import { airlinePolicyRepo, diffWriteRepo, reviewSettingsRepo, type DbOrTrx } from '@crew/db';
 import {
   bookingContextOf,
   cancellationCutoffOf,
@@ -8,7 +8,9 @@ import {
   rosterStateOfStored,
   type AirlineBookingContext,
   type DateWindow,
+  reviewSettingsOf,
   type DiffState,
+  type ReviewSettings,
   type RosterState,
 } from '@crew/engine';
 import type { TravellerVault } from '@crew/platform';
@@ -30,6 +32,8 @@ export interface DiffInputs {
   /** The pairing_numbers to diff, or null for all of them. */
   changed: Set<string> | null;
   ctx: AirlineBookingContext;
+  /** The airline's review settings (its items' due_by), read once per submission. */
+  review: ReviewSettings;
   state: DiffState;
   stateLines: StateLinesPlan;
 }
@@ -82,6 +86,7 @@ export async function readDiffState(
     subject: diffed,
     changed,
     ctx,
+    review: reviewSettingsOf(rows.reviewSettings),
     stateLines: stateLinesPlanOf(diffed, lines, basis, changed),
     state: diffStateOf(rows.previous, rows.hotelRows, rows.flightRows),
   }));
@@ -94,6 +99,7 @@ interface DiffStateRows {
   flightRows: diffWriteRepo.WindowBooking[];
   /** The booking context is assembled from these (engine bookingContextOf). */
   facts: Awaited<ReturnType<typeof airlinePolicyRepo.loadBookingFacts>>;
+  reviewSettings: Awaited<ReturnType<typeof reviewSettingsRepo.getReviewSettings>>;
 }
 
 /**
@@ -113,10 +119,11 @@ async function loadDiffState(
     diffWriteRepo.bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end, pairings),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end, pairings),
     airlinePolicyRepo.loadBookingFacts(db, airlineId),
+    reviewSettingsRepo.getReviewSettings(db, airlineId),
   ]);
   // Awaited below, once the state is decoded.
   awaitedLater(rest);
   const state = await timings.timed('load_decode_state', () => previous);
-  const [hotelRows, flightRows, facts] = await timings.timed('load_bookings_context', () => rest);
-  return { previous: state, hotelRows, flightRows, facts };
+  const [hotelRows, flightRows, facts, reviewSettings] = await timings.timed('load_bookings_context', () => rest);
+  return { previous: state, hotelRows, flightRows, facts, reviewSettings };
 }

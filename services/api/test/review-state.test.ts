@@ -1,0 +1,144 @@
+/**
+ * The review queue's stored fields as the writers keep them: review_status and due_by of a roster's items (the
+ * diff's COPY), of an injected item, and of an item whose booking task ends (the settle), per the engine's rules
+ * with the airline's review settings.
+ */
+import { sql, type ActionItemRow } from '@crew/db';
+import { dueBy, reviewSettingsOf, type ReviewItem, type ReviewSettings } from '@crew/engine';
+import { http, onePairingRoster } from '@crew/test-support';
+import { stack, useBookingsStack, api, fault, airline, roster, settled, hotelItem, flightItem } from './bookings-stack';
+
+useBookingsStack('review_state');
+
+const row = (actionId: string): Promise<ActionItemRow> =>
+  stack.database.db.selectFrom('action_items').selectAll().where('action_id', '=', actionId).executeTakeFirstOrThrow();
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The engine's due_by of a stored item, created at `createdAt` (the row's own, unless the writer dated it otherwise). */
+function engineDueBy(r: ActionItemRow, settings: ReviewSettings, createdAt: Date = r.created_at): string | null {
+  const item = {
+    ...r,
+    created_at: createdAt.toISOString(),
+    disposition_at: iso(r.disposition_at),
+    action_taken_at: iso(r.action_taken_at),
+  } as unknown as ReviewItem;
+  return dueBy(item, iso(r.event_at), settings);
+}
+
+async function storeSettings(airlineId: string, s: ReviewSettings): Promise<void> {
+  await sql`insert into review_settings (airline_id, lead_time_minutes, due_soon_minutes, priority_targets_minutes)
+    values (${airlineId}, ${s.lead_time_minutes}, ${s.due_soon_minutes}, ${JSON.stringify(s.priority_targets_minutes)}::jsonb)`.execute(
+    stack.database.db,
+  );
+}
+
+it('a roster’s items left for a person are written OPEN, due by their event less the airline’s lead time; the others have none', async () => {
+  const { t, email } = await airline({ contract: false });
+  // Review targets far off: the event's bound decides, so the stored settings show in every due_by.
+  const settings = reviewSettingsOf({
+    lead_time_minutes: 95,
+    due_soon_minutes: 30,
+    priority_targets_minutes: { P1: 500_000, P2: 500_000, P3: 500_000 },
+  });
+  await storeSettings(t.airlineId, settings);
+  const r = await roster(t, onePairingRoster({ email }));
+  for (const item of [hotelItem(r.items), flightItem(r.items)]) {
+    expect(item.disposition).toBe('PENDING_REVIEW');
+    const stored = await row(item.action_id);
+    expect(stored.review_status).toBe('OPEN');
+    // The diff dates its items with the processing time (their disposition_at).
+    expect(iso(stored.due_by)).toBe(engineDueBy(stored, settings, stored.disposition_at!));
+    expect(stored.due_by!.getTime()).toBe(stored.event_at!.getTime() - 95 * 60_000);
+  }
+
+  const contracted = await airline();
+  const booked = hotelItem((await roster(contracted.t, onePairingRoster({ email: contracted.email }))).items);
+  expect(booked.disposition).toBe('AUTO_BOOKED');
+  expect(await row(booked.action_id)).toMatchObject({ review_status: null, due_by: null });
+});
+
+it('a booking task that ends FAILED or held for review opens its item; an automatic end after that resolves it', async () => {
+  const { t, email } = await airline();
+  expect((await fault({ operation: 'hotel.book', outcome: 'error' })).status).toBe(201);
+  const item = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+  expect(item.disposition).toBe('FAILED');
+  const failed = await row(item.action_id);
+  // No stored settings: the defaults.
+  const defaults = reviewSettingsOf(null);
+  expect(failed.review_status).toBe('OPEN');
+  expect(iso(failed.due_by)).toBe(engineDueBy(failed, defaults));
+
+  await http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' });
+  expect((await api(t, `/crew/bookings/${item.booking_id}/retry`, { method: 'POST' })).status).toBe(202);
+  expect((await settled(t, item.booking_id)).status).toBe('CONFIRMED');
+  expect(await row(item.action_id)).toMatchObject({
+    disposition: 'AUTO_BOOKED',
+    review_status: 'RESOLVED',
+    due_by: null,
+  });
+
+  const held = await airline();
+  expect((await fault({ operation: 'hotel.book', outcome: 'reject' })).status).toBe(201);
+  const rejected = hotelItem((await roster(held.t, onePairingRoster({ email: held.email }))).items);
+  expect(rejected.disposition).toBe('PENDING_REVIEW');
+  const stored = await row(rejected.action_id);
+  expect(stored.review_status).toBe('OPEN');
+  expect(iso(stored.due_by)).toBe(engineDueBy(stored, defaults));
+});
+
+it('a BOOK_MANUALLY deadhead the airline commits is RESOLVED once its booking is made', async () => {
+  const { t, email } = await airline({ contract: false });
+  const item = flightItem((await roster(t, onePairingRoster({ email }))).items);
+  expect(await row(item.action_id)).toMatchObject({ review_status: 'OPEN', recommended_action: 'BOOK_MANUALLY' });
+  const option = (await http(`${stack.apiUrl}${item.flight_options_url}`, { token: t.accessToken })).body.options[0];
+  const commit = await api(t, '/crew/bookings/request', {
+    method: 'POST',
+    body: {
+      type: 'FLIGHT',
+      classification: 'NEW_DEADHEAD',
+      anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' },
+      flight: { flight_option_id: option.flight_option_id },
+    },
+  });
+  expect(commit.status).toBe(202);
+  expect((await settled(t, item.booking_id)).status).toBe('CONFIRMED');
+  expect(await row(item.action_id)).toMatchObject({
+    disposition: 'AUTO_BOOKED',
+    review_status: 'RESOLVED',
+    due_by: null,
+  });
+});
+
+it('an injected item left for a person is OPEN, due by its review target; one the engine books has no review status', async () => {
+  const settings = reviewSettingsOf({
+    lead_time_minutes: 240,
+    due_soon_minutes: 30,
+    priority_targets_minutes: { P1: 7, P2: 45, P3: 90 },
+  });
+  const hotel = (email: string) => ({
+    type: 'HOTEL',
+    classification: 'NEW_LAYOVER',
+    anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'IROP1' },
+    hotel: { city: 'JFK', check_in_date: '2027-04-02', num_nights: 1 },
+  });
+  const open = await airline({ contract: false });
+  await storeSettings(open.t.airlineId, settings);
+  const res = await api(open.t, '/crew/action-items', { method: 'POST', body: hotel(open.email) });
+  expect(res.status).toBe(202);
+  const stored = await row(res.body.action_id);
+  expect(stored).toMatchObject({ disposition: 'PENDING_REVIEW', priority: 'P2', review_status: 'OPEN' });
+  expect(iso(stored.due_by)).toBe(engineDueBy(stored, settings, new Date(stored.disposition_at!)));
+  // P2's target of 45 minutes from its creation (written with it, milliseconds apart).
+  expect(Math.abs(stored.due_by!.getTime() - (stored.created_at.getTime() + 45 * 60_000))).toBeLessThan(5_000);
+
+  const auto = await airline();
+  const booked = await api(auto.t, '/crew/action-items', { method: 'POST', body: hotel(auto.email) });
+  expect(booked.status).toBe(202);
+  expect((await settled(auto.t, booked.body.booking_id)).status).toBe('CONFIRMED');
+  expect(await row(booked.body.action_id)).toMatchObject({
+    disposition: 'AUTO_BOOKED',
+    review_status: null,
+    due_by: null,
+  });
+});
