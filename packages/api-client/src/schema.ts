@@ -2917,7 +2917,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this endpoint */
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             description?: string | null;
         };
         /** WebhookEndpointWithSecret */
@@ -2926,7 +2926,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -2950,7 +2950,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -2973,7 +2973,7 @@ export interface components {
              * @description HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.
              */
             url?: string;
-            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
             description?: string | null;
             /** @description false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint */
             enabled?: boolean;

@@ -11,6 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'schedule.processing_completed',
   'schedule.failed',
   'action_item.pending_review',
+  'action_item.resolved',
+  'action_item.due_soon',
   'booking.confirmed',
   'booking.modified',
   'booking.cancelled',

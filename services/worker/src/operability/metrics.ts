@@ -31,6 +31,9 @@ export class PromWorkerMetrics implements WorkerMetrics {
   private readonly coverage24h: Gauge<'airline' | 'status'>;
   private readonly uncovered12h: Gauge<'airline'>;
   private readonly coverageSampled: Gauge<never>;
+  private readonly reviewOverdue: Gauge<'priority'>;
+  private readonly reviewDueSoon: Gauge<'priority'>;
+  private readonly reviewSampled: Gauge<never>;
   private readonly webhookAttempts: Counter<'lane' | 'outcome'>;
   private readonly webhookLag: Histogram<'lane'>;
   private readonly webhookPending: Gauge<'lane'>;
@@ -119,6 +122,28 @@ export class PromWorkerMetrics implements WorkerMetrics {
       help: 'When the coverage of the next 24 h was last computed (unix seconds)',
       registers,
     });
+    // The review queue, counted every minute or so by the ReviewEscalation pass: OPEN items by priority only (P1..P4).
+    this.reviewOverdue = new Gauge({
+      name: 'crew_review_items_overdue',
+      help: 'OPEN review items past their due_by, by priority (all airlines)',
+      labelNames: ['priority'] as const,
+      registers,
+    });
+    this.reviewDueSoon = new Gauge({
+      name: 'crew_review_items_due_soon',
+      help: "OPEN review items due within their airline's due_soon_minutes and not yet overdue, by priority",
+      labelNames: ['priority'] as const,
+      registers,
+    });
+    this.reviewSampled = new Gauge({
+      name: 'crew_review_queue_sampled_timestamp_seconds',
+      help: 'When the review queue was last counted (unix seconds)',
+      registers,
+    });
+    for (const priority of PRIORITIES) {
+      this.reviewOverdue.set({ priority }, 0);
+      this.reviewDueSoon.set({ priority }, 0);
+    }
     // Webhooks (issue 13): attempts and lag as they happen; the backlog sampled with the booking lanes.
     this.webhookAttempts = new Counter({
       name: 'crew_webhook_attempts_total',
@@ -246,6 +271,16 @@ export class PromWorkerMetrics implements WorkerMetrics {
       this.uncovered12h.set({ airline }, r.uncovered_12h);
     }
     this.coverageSampled.set(at / 1000);
+  }
+
+  /** Sets the review queue gauges from a pass (a priority with nothing due reads 0; other labels are ignored). */
+  setReviewQueue(rows: readonly { priority: string; overdue: number; due_soon: number }[], at = Date.now()): void {
+    for (const priority of PRIORITIES) {
+      const r = rows.find((x) => x.priority === priority);
+      this.reviewOverdue.set({ priority }, r?.overdue ?? 0);
+      this.reviewDueSoon.set({ priority }, r?.due_soon ?? 0);
+    }
+    this.reviewSampled.set(at / 1000);
   }
 
   /** Job durations from each worker's completed/failed events (a job moved back to delayed reports neither). */

@@ -8,6 +8,7 @@ import { WorkerHealth, type WorkerHealthOptions } from './health';
 import type { PromWorkerMetrics } from './metrics';
 import { registerQueueMetrics } from '@crew/queue';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../roster-coverage/coverage.monitor';
+import { ReviewEscalation } from '../review-queue/escalation.monitor';
 
 export interface WorkerOpsDeps {
   /** The runtime's BullMQ workers. */
@@ -24,6 +25,8 @@ export interface WorkerOpsDeps {
   coverageSampleMs?: number;
   /** The coverage.at_risk hook (CoverageMonitor); default: the webhook event to subscribed endpoints. */
   onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
+  /** How often the review queue's escalation pass runs (action_item.due_soon, the review gauges; default 60 s). */
+  reviewSampleMs?: number;
 }
 
 export interface WorkerOps {
@@ -33,7 +36,9 @@ export interface WorkerOps {
   sampleLanes(): Promise<void>;
   /** Recomputes the coverage gauges now (also runs every coverageSampleMs). */
   coverage: CoverageMonitor;
-  /** Stops the lane and coverage sampling. */
+  /** Runs the review queue's escalation pass now (also runs every reviewSampleMs). */
+  review: ReviewEscalation;
+  /** Stops the lane and coverage sampling and the review escalation. */
   stop(): void;
 }
 
@@ -79,6 +84,12 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
     onAtRisk: deps.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
     intervalMs: deps.coverageSampleMs,
   }).start();
+  const review = new ReviewEscalation({
+    db: deps.db,
+    logger: deps.logger,
+    report: (f, at) => deps.metrics.setReviewQueue(f, at),
+    intervalMs: deps.reviewSampleMs,
+  }).start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -107,9 +118,11 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
     health,
     sampleLanes: sample,
     coverage,
+    review,
     stop: () => {
       clearInterval(timer);
       coverage.stop();
+      review.stop();
     },
   };
 }
