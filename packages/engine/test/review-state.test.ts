@@ -17,6 +17,7 @@ function stored(over: Partial<StoredReviewItem> = {}): StoredReviewItem {
     ...item({ disposition: null, recommended_action: null }),
     created_at: new Date(CREATED),
     disposition_at: null,
+    review_status: null,
     event_at: new Date(EVENT),
     review_settings: null,
     ...over,

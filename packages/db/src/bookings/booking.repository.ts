@@ -134,14 +134,17 @@ export async function setDisposition(
   } = {},
   reviewOf?: ReviewStateOf,
 ) {
-  const item = await trx
+  const update = trx
     .updateTable('action_items')
     .set({ disposition, disposition_at: new Date(), ...patch })
-    .where('action_id', '=', actionId)
+    .where('action_id', '=', actionId);
+  if (!reviewOf)
+    return update.returning(['schedule_id', 'priority', 'created_at', 'type']).modifyEnd(PREPARED).executeTakeFirst();
+  const item = await update
     .returning([...REVIEW_FACT_COLUMNS, 'schedule_id', REVIEW_SETTINGS_OF_ITEM.as('review_settings')])
     .modifyEnd(PREPARED)
     .executeTakeFirst();
-  if (item && reviewOf) await keepReviewState(trx, item, reviewOf);
+  if (item) await keepReviewState(trx, item, reviewOf);
   return item;
 }
 
