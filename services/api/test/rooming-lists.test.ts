@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createLogger, roomingLinkKey, signRoomingLink } from '@crew/platform';
+import { createLogger } from '@crew/platform';
+import { roomingLinkKey, signRoomingLink } from '@crew/rooming';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { RoomingChannel, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 import {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@crew/api-client';
 import { webhookRepo } from '@crew/db';
-import { guardedLookup } from '@crew/platform';
+import { guardedLookup } from '@crew/webhooks';
 import {
   bookingAccount,
   contractStations,

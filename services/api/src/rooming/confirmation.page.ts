@@ -11,7 +11,8 @@ import {
   type RoomingRowRow,
 } from '@crew/db';
 import { rowSettlement, settleRowAnswer } from '@crew/engine';
-import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from '@crew/platform';
+import type { Logger } from '@crew/platform';
+import { roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/rooming';
 
 /*
  * The hotel confirmation page of a rooming list (issue 15): server-rendered HTML, no login, no script. The

@@ -13,19 +13,8 @@ import {
   WebhookListQuery,
 } from '@crew/contracts';
 import { webhookRepo, type Db, type WebhookDeliveryRow, type WebhookEndpointRow } from '@crew/db';
-import {
-  ApiError,
-  errorResponses,
-  keysetPage,
-  newWebhookSecret,
-  parseSecretKey,
-  refusedUrl,
-  route,
-  sealSecret,
-  seqCursor,
-  type Config,
-  type RouteSpec,
-} from '@crew/platform';
+import { ApiError, errorResponses, keysetPage, route, seqCursor, type Config, type RouteSpec } from '@crew/platform';
+import { newWebhookSecret, parseSecretKey, refusedUrl, sealSecret } from '@crew/webhooks';
 import { principal } from '../auth/guard';
 
 const TAGS = ['Webhooks'];
