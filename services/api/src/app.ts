@@ -1,8 +1,6 @@
-import { API_PREFIX } from '@crew/contracts';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Redis } from 'ioredis';
-import { airlinePolicyRepo, isMigrated, sql, type Db, type PgListener } from '@crew/db';
+import { airlinePolicyRepo, isMigrated, sql } from '@crew/db';
 import { flightPolicyOf } from '@crew/engine';
 import {
   errorHandler,
@@ -10,29 +8,24 @@ import {
   mountRoutes,
   requestLogger,
   TravellerVault,
-  type Config,
-  type Logger,
   type RouteSpec,
 } from '@crew/platform';
-import { redisReachable, type OutboxRelay } from '@crew/queue';
+import { redisReachable } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
-import type { RosterIntake } from './schedules/roster-intake';
 import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
 import { airlineRateLimit } from './auth/rate-limit';
-import type { TokenVerifier } from './auth/token-verifier';
 import { requireKnownAirline } from './auth/known-airline';
 import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
-import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { apiSupplierRegistry } from './suppliers/supplier-registry';
 import { airlineStays } from './config/duffel-stays';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
-import { duffelTokenCheck, opsSupplierRoutes, type DuffelTokenCheck } from './ops/suppliers.routes';
+import { duffelTokenCheck, opsSupplierRoutes } from './ops/suppliers.routes';
 import { searchRoutes } from './search/search.routes';
 import { supplierHotelRoutes } from './search/supplier-hotels.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
@@ -46,35 +39,7 @@ import { travellerRoutes } from './travellers/travellers.routes';
 import { duffelCallback } from './callbacks/duffel.callback';
 import { consoleDeps, consoleRouter } from './console/console.router';
 import { consoleUserRoutes } from './console/console-users.routes';
-
-// The base path every airline route and link is built on (contracts' API_PREFIX).
-export const API_BASE = API_PREFIX;
-export const OPS_BASE = '/ops/v1';
-
-export interface ApiDeps {
-  config: Config;
-  db: Db;
-  redis: Redis;
-  logger: Logger;
-  verifyToken: TokenVerifier;
-  /** The global sandbox suppliers: the hotel directory (GET /hotels) and station look-ups; an airline without a supplier order searches flights here too. */
-  suppliers: Suppliers;
-  /**
-   * Each airline's ordered flight suppliers (operator setting): flight searches, offer look-ups and status
-   * refreshes. Default: built from the config and the db, over `suppliers`, as the worker builds its own.
-   */
-  registry?: SupplierRegistry;
-  /** Relays the transactional outbox to BullMQ. */
-  relay: OutboxRelay;
-  /** Checks submitted rosters off the event loop; the owner closes it. */
-  rosterIntake: RosterIntake;
-  /** Wakes PATCH and DELETE when their booking task settles (LISTEN on BOOKING_SETTLED_CHANNEL); the owner closes it. */
-  bookingSettled?: PgListener;
-  /** Checks an airline's Duffel token when the operator sets it (one cheap call to Duffel). */
-  checkDuffelToken?: DuffelTokenCheck;
-  /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
-  now?: () => Date;
-}
+import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
