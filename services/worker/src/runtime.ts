@@ -20,6 +20,7 @@ import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
 import { AirlineChangeProcessor } from './bookings/airline-change';
+import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
 
 /** How long close() waits for a Redis client's QUIT. */
 const QUIT_MS = 2_000;
@@ -45,6 +46,12 @@ export interface WorkerDeps {
   metrics?: WorkerMetrics;
   /** Period of the airline-change check at Duffel (default 15 minutes; 0: never). */
   airlineChangeSweepMs?: number;
+  /**
+   * The coverage of the next 24 h, recomputed periodically for the /metrics gauges and the coverage.at_risk
+   * events (CoverageMonitor; default every 60 s, events to the airlines' subscribed endpoints). Off unless
+   * given: the worker process turns it on, the in-process runtimes of tests leave it off.
+   */
+  coverageMonitor?: { intervalMs?: number; onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void> };
 }
 
 export interface WorkerRuntime {
@@ -55,6 +62,8 @@ export interface WorkerRuntime {
   rooming: RoomingChannel;
   /** Airline-initiated changes on Duffel orders: the jobs of verified events, and the periodic check. */
   airlineChanges: AirlineChangeProcessor;
+  /** The coverage sampling, when `coverageMonitor` turned it on. */
+  coverage: CoverageMonitor | null;
   /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
   close(): Promise<void>;
 }
@@ -241,6 +250,15 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         }, changeSweepMs)
       : null;
   changeTimer?.unref();
+  const coverage = deps.coverageMonitor
+    ? new CoverageMonitor({
+        db: deps.db,
+        logger,
+        report: (f, at) => metrics.setCoverage(f, at),
+        onAtRisk: deps.coverageMonitor.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
+        intervalMs: deps.coverageMonitor.intervalMs,
+      }).start()
+    : null;
   let closing: Promise<void> | null = null;
   return {
     relay,
@@ -248,8 +266,10 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     webhooks,
     rooming,
     airlineChanges,
+    coverage,
     close() {
       closing ??= (async () => {
+        coverage?.stop();
         clearInterval(sweep);
         if (changeTimer) clearInterval(changeTimer);
         await changeSweep;

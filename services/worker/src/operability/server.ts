@@ -7,7 +7,6 @@ import { withDeadline } from '@crew/queue';
 import { WorkerHealth, type WorkerHealthOptions } from './health';
 import type { PromWorkerMetrics } from './metrics';
 import { registerQueueMetrics } from '@crew/queue';
-import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../roster-coverage/coverage.monitor';
 
 export interface WorkerOpsDeps {
   /** The runtime's BullMQ workers. */
@@ -20,10 +19,6 @@ export interface WorkerOpsDeps {
   health?: WorkerHealthOptions;
   /** How often the booking lanes are sampled for /metrics (default 15 s). */
   laneSampleMs?: number;
-  /** How often the coverage of the next 24 h is recomputed for /metrics (default 60 s). */
-  coverageSampleMs?: number;
-  /** The coverage.at_risk hook (CoverageMonitor); default: the webhook event to subscribed endpoints. */
-  onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
 }
 
 export interface WorkerOps {
@@ -31,9 +26,7 @@ export interface WorkerOps {
   health: WorkerHealth;
   /** Samples the booking lanes and the webhook backlog now (also runs every laneSampleMs). */
   sampleLanes(): Promise<void>;
-  /** Recomputes the coverage gauges now (also runs every coverageSampleMs). */
-  coverage: CoverageMonitor;
-  /** Stops the lane and coverage sampling. */
+  /** Stops the lane sampling. */
   stop(): void;
 }
 
@@ -72,13 +65,6 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   timer.unref();
   // The first sample once Redis answers (a sample before that only logs a start-up warning).
   void Promise.all(bookingQueues.map((q) => q.waitUntilReady())).then(sample, () => undefined);
-  const coverage = new CoverageMonitor({
-    db: deps.db,
-    logger: deps.logger,
-    report: (f, at) => deps.metrics.setCoverage(f, at),
-    onAtRisk: deps.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
-    intervalMs: deps.coverageSampleMs,
-  }).start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -106,10 +92,6 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
     app,
     health,
     sampleLanes: sample,
-    coverage,
-    stop: () => {
-      clearInterval(timer);
-      coverage.stop();
-    },
+    stop: () => clearInterval(timer),
   };
 }

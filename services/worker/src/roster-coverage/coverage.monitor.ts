@@ -28,7 +28,7 @@ export interface CoverageMonitorDeps {
   report: (figures: CoverageFigures[], at: number) => void;
   /**
    * Called with the layovers that just became AT_RISK inside 24 h: the `coverage.at_risk` webhook event
-   * (emitCoverageAtRisk, which createWorkerOps passes). Default: nothing.
+   * (emitCoverageAtRisk, which the runtime passes). Default: nothing.
    */
   onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
   now?: () => Date;
