@@ -59,7 +59,7 @@ export {
   type SupplierStep,
 } from './keys';
 export { pairingSignature } from './signature';
-export { SUBTYPE_OF, type DiffItemClassification } from './items';
+export { SUBTYPE_OF, flightSearchOfItem, type DiffItemClassification, type ItemFlightSearch } from './items';
 export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './time';
 export * from './types';
 export * from './hotel-config';

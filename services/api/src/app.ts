@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { airlinePolicyRepo, isMigrated, sql } from '@crew/db';
-import { flightPolicyOf } from '@crew/engine';
+import { flightPolicyOf, flightSearchOfItem } from '@crew/engine';
 import {
   errorHandler,
   fallbackHandler,
@@ -72,11 +72,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         async (airlineId, actionId) => {
           if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
           const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
-          const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
-          const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
-          return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date
-            ? { from_airport: d.from_airport, to_airport: d.to_airport, date }
-            : null;
+          return item ? flightSearchOfItem(item) : null;
         },
         async (airlineId) => flightPolicyOf(await airlinePolicyRepo.loadFlightFacts(deps.db, airlineId)),
         deps.now,
