@@ -1,5 +1,6 @@
 import type { ActionSubtype, ActionType, Classification } from '@crew/contracts';
 import { itemKey } from './keys';
+import type { Decision } from './policy';
 import { priorityFor } from './priority';
 import { isoInstant } from './time';
 import type { DerivedActionItem, FlightItemDetails, HotelItemDetails, RowAnchors } from './types';
@@ -88,6 +89,11 @@ export function sortItems(items: DerivedActionItem[]): DerivedActionItem[] {
   }));
   keyed.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
   return keyed.map((k) => k.item);
+}
+
+/** The message an action item is written with: the reason a person must act, else the diff's own message. */
+export function itemMessage(decision: Pick<Decision, 'reason'>, item: Pick<DerivedActionItem, 'message'>): string {
+  return decision.reason ?? item.message;
 }
 
 /** The route and date of a flight search pre-filled from an action item (GET /crew/flight-options?action_id=). */

@@ -1,4 +1,4 @@
-import { flightSearchOfItem } from '../src';
+import { flightSearchOfItem, itemMessage } from '../src';
 
 describe('the flight search an action item pre-fills (GET /crew/flight-options?action_id=)', () => {
   const anchors = { employee_id: 'E1', pairing_number: 'P1', duty_date: '2027-03-02' };
@@ -22,5 +22,14 @@ describe('the flight search an action item pre-fills (GET /crew/flight-options?a
     expect(flightSearchOfItem({ type: 'FLIGHT', details: {}, anchors })).toBeNull();
     expect(flightSearchOfItem({ type: 'FLIGHT', details, anchors: { ...anchors, duty_date: undefined } })).toBeNull();
     expect(flightSearchOfItem({ type: 'FLIGHT', details: null, anchors: null })).toBeNull();
+  });
+});
+
+describe('the message an action item is written with', () => {
+  it("is the reason a person must act, when the policy gives one, else the diff's own message", () => {
+    expect(itemMessage({ reason: 'No contracted hotel at JFK' }, { message: 'New layover at JFK' })).toBe(
+      'No contracted hotel at JFK',
+    );
+    expect(itemMessage({ reason: null }, { message: 'New layover at JFK' })).toBe('New layover at JFK');
   });
 });

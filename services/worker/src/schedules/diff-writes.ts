@@ -2,6 +2,7 @@ import { v7 as timeOrderedUuid } from 'uuid';
 import {
   bookingStatusOf,
   hotelBlockOf,
+  itemMessage,
   planItem,
   taskOperationOf,
   taskRefOf,
@@ -207,7 +208,7 @@ export function* planDiffWrites(
         booking_id: bookingId,
         flight_options_url: decision.flight_options_url,
         recommended_action: decision.recommended_action,
-        message: decision.reason ?? item.message,
+        message: itemMessage(decision, item),
       }),
     );
   }
