@@ -8,7 +8,6 @@ import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime, type WorkerRuntime } from '../src';
 import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
 import {
   bookingAccount,
@@ -16,7 +15,9 @@ import {
   http,
   onboard,
   onePairingRoster,
+  parsePrometheusText,
   redisTarget,
+  sampleValue,
   type Stack,
   startStack,
   startTcpRelay,
