@@ -1,6 +1,7 @@
 export * from './database';
 export * from './connect';
 export { PREPARED } from './prepared';
+export { transactionAwaitingQueued } from './transaction';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export type * from './tables/tenancy.table';
 export type * from './tables/auth.table';

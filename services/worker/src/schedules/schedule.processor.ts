@@ -14,6 +14,7 @@ import {
   rosterStateRepo,
   scheduleLifecycleRepo,
   scheduleRepo,
+  transactionAwaitingQueued,
   webhookRepo,
   type BulkWrittenTable,
   type Db,
@@ -608,9 +609,19 @@ export class ScheduleProcessor {
     let itemCount = 0;
     // Rows written or deleted per table, for the statistics the next reads are planned with (analyzeAfterBulkWrite).
     const written: Partial<Record<BulkWrittenTable, number>> = {};
-    const queued: { rostered?: Promise<Partial<Record<BulkWrittenTable, number>>>; others?: Promise<unknown>[] } = {};
+    const queued: {
+      rostered?: Promise<Partial<Record<BulkWrittenTable, number>>>;
+      others?: Promise<unknown>[];
+      writer?: SliceWriter;
+    } = {};
     try {
-      await conn.transaction().execute(async (trx) => {
+      // Should the write fail, what it queued has run before the rollback: one statement at a time on the connection.
+      const sentAhead = () => [
+        ...(queued.rostered ? [queued.rostered] : []),
+        ...(queued.others ?? []),
+        ...(queued.writer ? [queued.writer.settled()] : []),
+      ];
+      await transactionAwaitingQueued(conn, sentAhead, async (trx) => {
         await diffWriteRepo.reserveBulkWriteMemory(trx);
         // The rostered rows (the coverage monitor's, issue 14) depend on the roster alone: queued first, Postgres takes
         // them in while this process derives the diff, which pauses between parts to let the connection send them.
@@ -658,7 +669,7 @@ export class ScheduleProcessor {
         // The diff's items are planned and written a slice at a time as its parts come, once the requested bookings
         // they may adopt are read (queued above, behind the rostered rows): Postgres takes in the first slices while the
         // rest of the diff is derived, instead of waiting for all of it.
-        const writer = new SliceWriter({
+        const writer = (queued.writer = new SliceWriter({
           plan: (slice, requested) =>
             derived(
               planDiffWrites(
@@ -678,7 +689,7 @@ export class ScheduleProcessor {
             await bookingRepo.adoptBookings(trx, writes.adoptions);
           },
           pendingReviewIds: webhookRepo.PENDING_REVIEW_IDS,
-        });
+        }));
         let requested: Map<string, RequestedBooking[]> | null = null;
         requestedRows.then(
           (rows) => {
@@ -729,6 +740,7 @@ export class ScheduleProcessor {
         phases.lap('tx_outbox');
         // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
         const reading = settles || !changed ? rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+        if (reading) queued.others.push(reading);
         if (subject.later && !ctx.emitUnchanged) {
           // Sent first: Postgres computes the fingerprints while this process scans the roster for the next basis.
           reading?.catch(() => undefined);
