@@ -26,9 +26,13 @@ export function requestLogger(logger: Logger): RequestHandler {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    customProps(req, res) {
-      return { request_id: req.id, ...(((res as Response).locals?.logBindings as Record<string, unknown>) ?? {}) };
+    // request_id is bound once, when the request starts; the fields a route bound later (bindLog) go on the
+    // request's line itself (a second customProps child would repeat request_id on that line).
+    customProps(req) {
+      return { request_id: req.id };
     },
+    customSuccessObject: (_req, res, line) => ({ ...logBindings(res as Response), ...(line as object) }),
+    customErrorObject: (_req, res, _err, line) => ({ ...logBindings(res as Response), ...(line as object) }),
     customLogLevel(req, res, err) {
       if (err || res.statusCode >= 500) return 'error';
       if (res.statusCode >= 400) return 'warn';
@@ -113,6 +117,8 @@ function streamBodyGuard(bodyLimit: string): RequestHandler {
     next();
   };
 }
+
+const logBindings = (res: Response) => (res.locals?.logBindings as Record<string, unknown> | undefined) ?? {};
 
 /** Adds fields (airline_id, schedule_id, booking_id…) to this request's log line. */
 export function bindLog(res: Response, fields: Record<string, unknown>): void {
