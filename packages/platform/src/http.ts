@@ -185,7 +185,7 @@ const BODY_METHODS = new Set(['post', 'put', 'patch']);
 export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: RouteSpec) => RequestHandler[]): void {
   for (const spec of routes) {
     const handlers: RequestHandler[] = [...guard(spec)];
-    if (BODY_METHODS.has(spec.method) && spec.body) {
+    if (spec.body && (BODY_METHODS.has(spec.method) || spec.bodyOptional)) {
       if (spec.bodyMode === 'stream') {
         handlers.push(streamBodyGuard(spec.bodyLimit ?? '1mb'));
       } else {
@@ -238,6 +238,7 @@ function validateInput(spec: RouteSpec, req: Request): { body: unknown; query: u
   if (spec.body && spec.bodyMode === 'stream') {
     body = undefined;
   } else if (spec.body) {
+    if (body === undefined && spec.bodyOptional) body = {};
     if (body === undefined) throw ApiError.validation([{ field: '/', issue: 'a JSON body is required' }]);
     const r = checkBody(spec.body, body);
     if (!r.ok) throw ApiError.validation(r.issues);
