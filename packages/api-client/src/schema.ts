@@ -584,7 +584,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel at the supplier; locks the booking from the diff engine (manual_override true)
-         * @description Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. `reason` is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.
+         * @description Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. `reason` (the query parameter, or a JSON body `{"reason": …}`; the query parameter wins when both give one) is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.
          */
         delete: operations["cancelBooking"];
         options?: never;
@@ -6238,7 +6238,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description The booking: CANCELLED, or NEEDS_REVIEW when the supplier refused */
             202: {
@@ -6278,6 +6284,15 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

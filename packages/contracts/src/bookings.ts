@@ -132,6 +132,13 @@ export const DeleteBookingQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** DELETE's optional JSON body: the same reason as the query parameter, which wins when both give one. */
+export const DeleteBookingBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+export type DeleteBookingBody = Static<typeof DeleteBookingBody>;
+
 export const RetryQueueEntry = Type.Object(
   {
     booking_id: Type.String(),

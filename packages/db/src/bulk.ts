@@ -154,10 +154,21 @@ export async function copyInsert(
     .join(', ');
   await trx.getExecutor().provideConnection(async (conn) => {
     const stream = copyFrom(`copy "${table}" (${names}) from stdin`);
+    // The COPY's end on the connection when it fails: pg hands the stream Postgres's error.
+    let answered = false;
+    stream.once('error', () => (answered = true));
     // pg's client.query accepts a "submittable" (the COPY stream) in place of SQL text and answers with it;
     // Kysely passes the compiled query's sql through to client.query, so the COPY runs on this connection.
     await conn.executeQuery(CompiledQuery.raw(stream as unknown as string, []));
-    await pipeline(Readable.from(copyChunks(columns, rows, constants)), stream);
+    try {
+      await pipeline(Readable.from(copyChunks(columns, rows, constants)), stream);
+    } catch (err) {
+      // A row refused here (UnstorableText) fails the pipeline at once, while the COPY still runs until Postgres
+      // answers the CopyFail the stream's destroy sends: the connection is not the caller's before (its rollback
+      // would be a second query on it).
+      if (!answered) await new Promise((ended) => stream.once('error', ended).once('close', ended));
+      throw err;
+    }
   });
 }
 

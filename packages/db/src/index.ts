@@ -2,6 +2,7 @@
 export * from './database';
 export * from './connect';
 export { PREPARED } from './prepared';
+export { transactionAwaitingQueued } from './transaction';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export { sql } from 'kysely';
 export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';

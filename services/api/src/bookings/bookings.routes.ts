@@ -8,6 +8,7 @@ import {
   BookingListQuery,
   BookingRequestBody,
   BookingStatusView,
+  DeleteBookingBody,
   DeleteBookingQuery,
   IDEMPOTENCY_HEADER,
   PageOnlyQuery,
@@ -254,16 +255,17 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       auth: requiredScope('delete', path),
       params: BookingIdParams,
       query: DeleteBookingQuery,
+      // The reason in a JSON body too (clients that send one with DELETE); the query parameter wins.
+      body: DeleteBookingBody,
+      bodyOptional: true,
       responses: {
         202: { description: 'The booking: CANCELLED, or NEEDS_REVIEW when the supplier refused', schema: Booking },
-        ...errorResponses([401, 403, 404, 409]),
+        ...errorResponses([401, 403, 404, 409, 422]),
       },
-      handler: async ({ res, params, query }) => {
+      handler: async ({ res, params, query, body }) => {
         bindLog(res, { booking_id: params.booking_id });
-        return {
-          status: 202,
-          body: bookingView(await deleteBooking(deps, principal(res), params.booking_id, query.reason)),
-        };
+        const reason = query.reason ?? body.reason;
+        return { status: 202, body: bookingView(await deleteBooking(deps, principal(res), params.booking_id, reason)) };
       },
     }),
     route({

@@ -109,7 +109,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   cancelBooking:
     'Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, ' +
     'or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. ' +
-    '`reason` is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.',
+    '`reason` (the query parameter, or a JSON body `{"reason": …}`; the query parameter wins when both give one) is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.',
   getBookingStatus:
     '`current_status` and the full history of transitions (`{status, at, reason, actor}`). Also refreshes the supplier’s live state into the booking (PNR, ticket, transaction and trip-session ids; ' +
     'the room’s status and dates) and stores it; when the supplier cannot be reached the stored state is answered.',

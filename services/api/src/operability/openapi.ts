@@ -306,7 +306,12 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
         security: security(route.auth),
         ...(params.length ? { parameters: params } : {}),
         ...(route.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } }
+          ? {
+              requestBody: {
+                required: !route.bodyOptional,
+                content: { 'application/json': { schema: components.use(route.body) } },
+              },
+            }
           : {}),
         responses: {
           ...responses(route, components),
