@@ -1726,7 +1726,7 @@ export interface webhooks {
         put?: never;
         /**
          * coverage.at_risk event
-         * @description A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk. POSTed to every enabled endpoint subscribed to `coverage.at_risk`, signed (see the headers), in event order per endpoint.
+         * @description A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk. POSTed to every enabled endpoint subscribed to `coverage.at_risk`, signed (see the headers), in event order per endpoint.
          */
         post: operations["webhook_coverage_at_risk"];
         delete?: never;
@@ -3610,7 +3610,7 @@ export interface components {
         };
         /**
          * CoverageAtRiskEvent
-         * @description A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.
+         * @description A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.
          */
         CoverageAtRiskEvent: {
             /**

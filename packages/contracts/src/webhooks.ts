@@ -4,7 +4,7 @@ import { BookingStatusValue } from './bookings';
 import { ScheduleSummary } from './schedules';
 
 /**
- * Outbound webhooks (issue 13). Event types an endpoint can subscribe to; new types may be added within v1
+ * Outbound webhooks. Event types an endpoint can subscribe to; new types may be added within v1
  * (additive), so receivers must ignore types they do not know.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -290,7 +290,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'coverage.at_risk': envelope(
     'coverage.at_risk',
     'CoverageAtRiskEvent',
-    'A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.',
+    'A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.',
     Type.Object(
       {
         employee_id: Nullable(Type.String()),

@@ -1,5 +1,5 @@
 /**
- * Issue 15: DIRECT hotels are booked through their rooming list. A real SMTP server (smtp-server) in this
+ * DIRECT hotels are booked through their rooming list. A real SMTP server (smtp-server) in this
  * process receives the e-mails; the hotel answers on the confirmation page in headless Chromium
  * (playwright-core, Debian's /usr/bin/chromium); the worker runs in this process against the stack.
  */

@@ -170,7 +170,7 @@ describe('/metrics after a roster has been processed', () => {
   });
 });
 
-describe('webhook metrics (issue 13)', () => {
+describe('webhook metrics', () => {
   it('counts attempts by outcome, observes event lag on success, and samples the waiting backlog with its age', async () => {
     const t = await onboard(stack, {
       name: 'Hook Metrics Air',

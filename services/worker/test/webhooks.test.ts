@@ -1,5 +1,5 @@
 /**
- * Issue 13: signed webhooks, against a real HTTP receiver in this process and the real worker (in-process,
+ * Signed webhooks, against a real HTTP receiver in this process and the real worker (in-process,
  * and as a child process that is SIGKILLed).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

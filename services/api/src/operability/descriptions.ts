@@ -160,7 +160,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   metrics:
     'Prometheus text format: process metrics, request durations by route template and status, BullMQ queue depths. No authentication (keep it off the public network).',
 
-  // ---- DIRECT hotels' rooming lists (issue 15)
+  // ---- DIRECT hotels' rooming lists
   listRoomingLists:
     'Every rooming list version of a DIRECT hotel (one not in the GDS inventory, registered with a `chain`), newest first: its night, version, status ' +
     '(QUEUED: waiting for its send time or the mail server, with `last_error`; SENT: awaiting the hotel until `expires_at`; ANSWERED; EXPIRED: no answer, its stays are NEEDS_REVIEW), ' +

@@ -55,7 +55,7 @@ export function deliveryView(d: WebhookDeliveryRow & { event_type: string }) {
   };
 }
 
-/** /crew/webhooks: an airline's webhook endpoints and their deliveries (issue 13). */
+/** /crew/webhooks: an airline's webhook endpoints and their deliveries. */
 export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
   const path = '/crew/webhooks';
   const key = parseSecretKey(config.webhookSecretKey)!;

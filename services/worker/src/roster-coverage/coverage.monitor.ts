@@ -126,7 +126,7 @@ export function coverageAtRiskEvent(a: AtRiskLayover) {
   };
 }
 
-/** Emits the coverage.at_risk events to the airlines' subscribed webhook endpoints (issue 13's outbox of events). */
+/** Emits the coverage.at_risk events to the airlines' subscribed webhook endpoints (the outbox of events). */
 export async function emitCoverageAtRisk(db: Db, layovers: AtRiskLayover[]): Promise<void> {
   await webhookRepo.emitEvents(db, layovers.map(coverageAtRiskEvent));
 }

@@ -76,7 +76,7 @@ export function* planDiffWrites(
       yield;
     }
     // Time-ordered ids (UUIDv7): a big roster's 160k new keys go to the right edge of the primary-key indexes
-    // instead of random pages all over them (issue 12: less Postgres CPU and WAL per row).
+    // instead of random pages all over them (less Postgres CPU and WAL per row).
     const actionId = timeOrderedUuid();
     // The same plan the dry-run preview reports (engine planItem).
     const plan = planItem(item, actionId, ctx.policy, bookingStatus, requested);
