@@ -35,9 +35,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Review settings: lead time before the event, the due-soon warning, the review targets by priority */
+        /**
+         * Review settings: lead time before the event, the due-soon warning, the review targets by priority
+         * @description What an action item’s due_by and the action_item.due_soon warning are computed with: the earlier of the event less lead_time_minutes and the creation plus the priority’s target. The defaults until the airline changes them.
+         */
         get: operations["getReviewSettings"];
-        /** Change review settings; an omitted field (or priority target) keeps its value */
+        /**
+         * Change review settings; an omitted field (or priority target) keeps its value
+         * @description Any subset of lead_time_minutes, due_soon_minutes and priority_targets_minutes (keyed P1, P2, P3; merged per priority). Minutes are integers, 0 or more; a fault is 422 naming the field and changes nothing.
+         */
         put: operations["putReviewSettings"];
         post?: never;
         delete?: never;
@@ -2812,16 +2818,16 @@ export interface components {
             supplier_ref?: string;
             /** @description 2-letter IATA carrier code */
             airline_code?: string;
-            /** @description The flight booked, carrier code and number (e.g. BA117) */
+            /** @description The BOOKED flight, carrier code and number (e.g. BA117); the rostered one is the booking’s anchor flight_number */
             flight_number?: string;
             /**
              * Format: date-time
-             * @description Departure of the flight booked, with the origin’s offset
+             * @description Departure of the BOOKED flight, with the origin’s offset (the rostered leg’s is dep_time_local)
              */
             dep_time?: string;
             /**
              * Format: date-time
-             * @description Arrival of the flight booked, with the destination’s offset
+             * @description Arrival of the BOOKED flight, with the destination’s offset (the rostered leg’s is arr_time_local)
              */
             arr_time?: string;
             /** @enum {string} */

@@ -27,7 +27,12 @@ export const Booking = Type.Object(
     flight: Nullable(BookingFlight),
     employee_id: Nullable(Type.String()),
     pairing_number: Nullable(Type.String()),
-    flight_number: Nullable(Type.String()),
+    flight_number: Nullable(
+      Type.String({
+        description:
+          'Anchor, the airline’s: the ROSTERED flight number of the deadhead leg. The flight actually booked (which may differ, say when a person chose another option) is flight.flight_number, with flight.dep_time and flight.arr_time',
+      }),
+    ),
     irop_ref: Nullable(Type.String()),
     schedule_id: Nullable(Type.String()),
     traveller_email: Nullable(Type.String()),

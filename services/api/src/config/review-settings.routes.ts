@@ -15,6 +15,8 @@ export function reviewSettingsRoutes(db: Db): RouteSpec[] {
       path: PATH,
       operationId: 'getReviewSettings',
       summary: 'Review settings: lead time before the event, the due-soon warning, the review targets by priority',
+      description:
+        'What an action item’s due_by and the action_item.due_soon warning are computed with: the earlier of the event less lead_time_minutes and the creation plus the priority’s target. The defaults until the airline changes them.',
       tags: TAGS,
       auth: requiredScope('get', PATH),
       responses: {
@@ -31,6 +33,8 @@ export function reviewSettingsRoutes(db: Db): RouteSpec[] {
       path: PATH,
       operationId: 'putReviewSettings',
       summary: 'Change review settings; an omitted field (or priority target) keeps its value',
+      description:
+        'Any subset of lead_time_minutes, due_soon_minutes and priority_targets_minutes (keyed P1, P2, P3; merged per priority). Minutes are integers, 0 or more; a fault is 422 naming the field and changes nothing.',
       tags: TAGS,
       auth: requiredScope('put', PATH),
       body: ReviewSettingsBody,
