@@ -213,6 +213,48 @@ describe('hotel items', () => {
     expect(booking.hotel.rate_flag).toContain('differs from the contracted rate');
   });
 
+  it('no hotel configuration: BOOK_HOTEL books the chosen property on the same booking (422 without one)', async () => {
+    const { t, email } = await airline({ contract: false });
+    const item = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+    expect(item).toMatchObject({ review_status: 'OPEN', available_actions: ['BOOK_HOTEL', 'DISMISS', 'ASSIGN'] });
+    const missing = await act(t, item.action_id, { action: 'BOOK_HOTEL' });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.details).toEqual([{ field: '/property_id', issue: 'is required' }]);
+    const res = await act(t, item.action_id, { action: 'BOOK_HOTEL', property_id: 'GDS-JFK-001' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      booking_id: item.booking_id,
+      review_status: 'RESOLVED',
+      action_taken: 'BOOK_HOTEL',
+    });
+    const booking = await settled(t, item.booking_id);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001', check_in_date: '2027-03-10' });
+    expect((await reservations(email)).filter((x) => x.kind === 'hotel')).toHaveLength(1);
+  });
+
+  it('a dropped layover held for review: CANCEL_BOOKING cancels its booking at the supplier, with the reason', async () => {
+    const { t, email } = await airline();
+    const first = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+    expect((await settled(t, first.booking_id)).status).toBe('CONFIRMED');
+    // The next roster of the window no longer has the pairing; cancellation execution is off: a person decides.
+    const next = await roster(t, onePairingRoster({ email: 'other@air.test', pairing: 'P200', employee: 'E2' }));
+    const dropped = next.items.find((i: { classification: string }) => i.classification === 'LAYOVER_CANCELLED');
+    expect(dropped).toMatchObject({
+      booking_id: first.booking_id,
+      review_status: 'OPEN',
+      available_actions: ['CANCEL_BOOKING', 'DISMISS', 'ASSIGN'],
+    });
+    const res = await act(t, dropped.action_id, { action: 'CANCEL_BOOKING', reason: 'pairing dropped' });
+    expect(res.status).toBe(202);
+    const booking = await settled(t, first.booking_id);
+    expect(booking).toMatchObject({ status: 'CANCELLED', manual_override: true });
+    const history = (await api(t, `/crew/bookings/${first.booking_id}/status`)).body.history;
+    expect(history).toContainEqual(
+      expect.objectContaining({ status: 'PENDING', reason: 'pairing dropped', actor: t.email }),
+    );
+  });
+
   it('a FAILED booking: RETRY re-runs it on the same booking (retry_count 1); CANCEL_BOOKING on a confirmed one is not offered', async () => {
     const { t, email } = await airline();
     await fault({ operation: 'hotel.book', outcome: 'error' });
