@@ -239,7 +239,7 @@ describe('hotel items', () => {
     expect((await settled(t, first.booking_id)).status).toBe('CONFIRMED');
     // The next roster of the window no longer has the pairing; cancellation execution is off: a person decides.
     const next = await roster(t, onePairingRoster({ email: 'other@air.test', pairing: 'P200', employee: 'E2' }));
-    const dropped = next.items.find((i: { classification: string }) => i.classification === 'LAYOVER_CANCELLED');
+    const dropped = next.items.find((i: { classification: string }) => i.classification === 'LAYOVER_CANCELLED')!;
     expect(dropped).toMatchObject({
       booking_id: first.booking_id,
       review_status: 'OPEN',

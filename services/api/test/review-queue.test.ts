@@ -71,7 +71,7 @@ describe('GET /crew/action-items', () => {
   it('lists every item of the airline; OPEN ones by due_by; filters; the cursor pages through without a gap or a repeat', async () => {
     const { t, email } = await airline({ contract: false });
     // Three rosters on windows apart, all P4: each a deadhead (BOOK_MANUALLY) and a layover without a hotel contract.
-    const schedules = [];
+    const schedules: Awaited<ReturnType<typeof roster>>[] = [];
     for (const [i, day] of ['2027-03-25', '2027-03-09', '2027-03-17'].entries())
       schedules.push(await roster(t, onePairingRoster({ email, pairing: `P${i}`, day1: day })));
     const all = await allPages(t, '', 50);
