@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PageQuery, StringEnum, Timestamp } from './common';
 import { BookingStatusValue } from './bookings';
 import { ScheduleSummary } from './schedules';
+import { ReviewActionValue, ReviewStatusValue } from './action-items';
 
 /**
  * Outbound webhooks. Event types an endpoint can subscribe to; new types may be added within v1
@@ -11,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'schedule.processing_completed',
   'schedule.failed',
   'action_item.pending_review',
+  'action_item.resolved',
+  'action_item.due_soon',
   'booking.confirmed',
   'booking.modified',
   'booking.cancelled',
@@ -202,6 +205,31 @@ const BookingEventData = Type.Object(
   { additionalProperties: false, title: 'WebhookBookingData' },
 );
 
+/** One action item as the review queue sees it (action_item.resolved, action_item.due_soon). */
+const ActionItemEventData = Type.Object(
+  {
+    action_id: Uuid(),
+    schedule_id: Nullable(Uuid()),
+    type: StringEnum(['HOTEL', 'FLIGHT'] as const),
+    classification: Type.String(),
+    priority: Type.String(),
+    disposition: Nullable(Type.String()),
+    review_status: Nullable(ReviewStatusValue),
+    due_by: Nullable(Timestamp),
+    booking_id: Nullable(Uuid()),
+    action_taken: Nullable(ReviewActionValue),
+    action_taken_at: Nullable(Timestamp),
+    action_taken_by: Nullable(Type.String()),
+    action_reason: Nullable(Type.String()),
+    assignee: Nullable(Type.String()),
+  },
+  { additionalProperties: false, title: 'WebhookActionItemData' },
+);
+const actionItemLinks = Type.Object(
+  { action_items: Type.String(), booking: Nullable(Type.String()) },
+  { additionalProperties: false, title: 'WebhookActionItemLinks' },
+);
+
 const bookingEvent = <T extends string>(type: T, title: string, description: string) =>
   envelope(type, title, description, BookingEventData, bookingLinks);
 
@@ -255,6 +283,20 @@ export const WEBHOOK_EVENT_SCHEMAS = {
       { schedule: Type.String(), action_items: Type.String() },
       { additionalProperties: false, title: 'WebhookPendingReviewLinks' },
     ),
+  ),
+  'action_item.resolved': envelope(
+    'action_item.resolved',
+    'ActionItemResolvedEvent',
+    'A person acted on an action item from the review queue (POST /crew/action-items/{action_id}/actions): `review_status` RESOLVED (the booking operation it started reports through the booking.* events) or DISMISSED, with who acted, what they did and why.',
+    ActionItemEventData,
+    actionItemLinks,
+  ),
+  'action_item.due_soon': envelope(
+    'action_item.due_soon',
+    'ActionItemDueSoonEvent',
+    'An OPEN action item’s due_by is within due_soon_minutes (GET /crew/config/review), or already past; once per item.',
+    ActionItemEventData,
+    actionItemLinks,
   ),
   'booking.confirmed': bookingEvent('booking.confirmed', 'BookingConfirmedEvent', 'A booking task ended CONFIRMED.'),
   'booking.modified': bookingEvent('booking.modified', 'BookingModifiedEvent', 'An amendment ended MODIFIED.'),

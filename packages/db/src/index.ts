@@ -22,6 +22,8 @@ export type * from './travellers/traveller.table';
 // An airline's configuration and what its booking policy reads of it.
 export * as configRepo from './config/config.repository';
 export * as airlinePolicyRepo from './config/airline-policy.repository';
+export * as reviewSettingsRepo from './config/review-settings.repository';
+export type { StoredReviewSettings } from './config/review-settings.repository';
 export type * from './config/config.table';
 
 // Schedules: intake, the processing lifecycle, the roster state and the diff's write.
@@ -30,6 +32,9 @@ export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedul
 export * as scheduleLifecycleRepo from './schedules/schedule-lifecycle.repository';
 export * as rosterStateRepo from './schedules/roster-state.repository';
 export * as diffWriteRepo from './schedules/diff-write.repository';
+export * as reviewRepo from './schedules/review.repository';
+export type { QueueFilter, QueueSort, ReviewWrite } from './schedules/review.repository';
+export type { KeyPosition } from './keyset';
 export type {
   ActionItemInsert,
   BookingInsert,

@@ -40,6 +40,8 @@ import { duffelCallback } from './callbacks/duffel.callback';
 import { consoleDeps, consoleRouter } from './console/console.router';
 import { consoleUserRoutes } from './console/console-users.routes';
 import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
+import { actionItemRoutes } from './action-items/action-items.routes';
+import { reviewSettingsRoutes } from './config/review-settings.routes';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
@@ -50,6 +52,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
+      ...reviewSettingsRoutes(deps.db),
       ...configRoutes(deps.db, supplierDirectory(deps.suppliers, staysOf)),
       ...contractRoutes(deps.db, deps.logger),
       ...roomingRoutes(deps.db),
@@ -65,6 +68,14 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         vault,
         bookingSettled: deps.bookingSettled,
         staysOf,
+      }),
+      ...actionItemRoutes({
+        db: deps.db,
+        relay: deps.relay,
+        suppliers: deps.suppliers,
+        registry,
+        logger: deps.logger,
+        vault,
       }),
       ...searchRoutes(
         deps.suppliers,

@@ -33,7 +33,7 @@ import {
   type RouteSpec,
 } from '@crew/platform';
 import { principal } from '../auth/guard';
-import { actionItemView } from '../schedules/views';
+import { actionItemViews } from '../action-items/views';
 import { bookingOr404, deleteBooking, patchBooking, type BookingDeps } from './bookings.service';
 import { withIdempotency } from './idempotency';
 import { requestBooking } from './requests.service';
@@ -332,7 +332,8 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
           async () => {
             const { actionId } = await requestBooking(deps, caller, body, 'injection');
             const item = await scheduleRepo.findActionItem(db, caller.airline_id, actionId!);
-            return { status: 202, body: actionItemView(item!) };
+            const [view] = await actionItemViews(db, caller.airline_id, [item!]);
+            return { status: 202, body: view };
           },
         );
       },
