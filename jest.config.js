@@ -1,20 +1,10 @@
 /** Jest: @swc/jest transforms TypeScript (and ESM-only deps such as jose) to CommonJS. */
 
 /**
- * Unit tests: no Postgres, Redis or child process (in-process code only), so `npm run test:unit` runs in
- * seconds. Every other test file is an integration test. A new pure test file joins this list.
+ * Unit tests are the files named `*.unit.test.ts`: no Postgres, Redis or child process (in-process code only), so
+ * `npm run test:unit` runs in seconds. Every other `*.test.ts` under a `test/` folder is an integration test.
  */
-const UNIT = [
-  '**/packages/contracts/test/**/*.test.ts',
-  '**/packages/engine/test/**/*.test.ts',
-  '**/packages/db/test/compressed.test.ts',
-  '**/services/worker/test/{slice-writer,roster-elements,schedule-completion}.test.ts',
-  '**/packages/roster-generator/test/**/*.test.ts',
-  '**/packages/suppliers/test/pacing.test.ts',
-  '**/services/api/test/known-airline.test.ts',
-  '**/services/supplier-sandbox/test/{faults,flights,inventory,reservations}.test.ts',
-  '**/test/{lockfile,manifests}.test.ts',
-];
+const UNIT = '**/*.unit.test.ts';
 
 /** What every project shares. */
 const shared = {
@@ -34,8 +24,8 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: UNIT },
-    { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', ...UNIT.map((glob) => `!${glob}`)] },
+    { ...shared, displayName: 'unit', testMatch: [UNIT] },
+    { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', `!${UNIT}`] },
   ],
   maxWorkers: 2,
   // A global option: a project's own testTimeout is not applied.

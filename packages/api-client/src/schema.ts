@@ -28,6 +28,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/config/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Review settings: lead time before the event, the due-soon warning, the review targets by priority
+         * @description What an action item’s due_by and the action_item.due_soon warning are computed with: the earlier of the event less lead_time_minutes and the creation plus the priority’s target. The defaults until the airline changes them.
+         */
+        get: operations["getReviewSettings"];
+        /**
+         * Change review settings; an omitted field (or priority target) keeps its value
+         * @description Any subset of lead_time_minutes, due_soon_minutes and priority_targets_minutes (keyed P1, P2, P3; merged per priority). Minutes are integers, 0 or more; a fault is 422 naming the field and changes nothing.
+         */
+        put: operations["putReviewSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/config/hotels": {
         parameters: {
             query?: never;
@@ -584,7 +608,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel at the supplier; locks the booking from the diff engine (manual_override true)
-         * @description Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. `reason` is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.
+         * @description Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. `reason` (the query parameter, or a JSON body `{"reason": …}`; the query parameter wins when both give one) is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.
          */
         delete: operations["cancelBooking"];
         options?: never;
@@ -647,7 +671,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Every action item of the airline (injected ones included): the review queue
+         * @description Filters as the per-schedule list, plus review_status (OPEN: what still waits for a person), schedule_id, station, due_before and assignee. Sorted by due_by (soonest first) by default with disposition=PENDING_REVIEW or review_status=OPEN, else by created_at; keyset-paginated.
+         */
+        get: operations["listActionItemQueue"];
         put?: never;
         /**
          * Inject an action item (IROP or ad hoc); the engine searches and books asynchronously
@@ -655,6 +683,26 @@ export interface paths {
          *     202 with the created action item; booking runs asynchronously for HOTEL and FLIGHT: poll GET /crew/bookings/{booking_id}/status. If no flight matches the active flight config, the item is PENDING_REVIEW. 409 `CONFLICT` when a live booking of the same type already exists for the anchors. Sets `manual_override` true unless the body says false. Idempotent with `Idempotency-Key`: a repeat for the same airline replays the original action item.
          */
         post: operations["injectActionItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/action-items/{action_id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person’s action on an action item (one of its available_actions)
+         * @description Runs through the same engine as POST /crew/bookings/request, PATCH and DELETE (manual_override is set as they set it), on the item’s own booking: its booking_id stays. 409 CONFLICT when the action is not (or no longer) available, as for the second of two people acting on one item; 422 when an input it needs is missing. acting_user defaults to the caller’s e-mail. Emits action_item.resolved (not for ASSIGN).
+         */
+        post: operations["actOnActionItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1595,6 +1643,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "action_item.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * action_item.resolved event
+         * @description A person acted on an action item from the review queue (POST /crew/action-items/{action_id}/actions): `review_status` RESOLVED (the booking operation it started reports through the booking.* events) or DISMISSED, with who acted, what they did and why. POSTed to every enabled endpoint subscribed to `action_item.resolved`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_action_item_resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "action_item.due_soon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * action_item.due_soon event
+         * @description An OPEN action item’s due_by is within due_soon_minutes (GET /crew/config/review), or already past; once per item. POSTed to every enabled endpoint subscribed to `action_item.due_soon`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_action_item_due_soon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "booking.confirmed": {
         parameters: {
             query?: never;
@@ -1726,7 +1814,7 @@ export interface webhooks {
         put?: never;
         /**
          * coverage.at_risk event
-         * @description A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk. POSTed to every enabled endpoint subscribed to `coverage.at_risk`, signed (see the headers), in event order per endpoint.
+         * @description A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk. POSTed to every enabled endpoint subscribed to `coverage.at_risk`, signed (see the headers), in event order per endpoint.
          */
         post: operations["webhook_coverage_at_risk"];
         delete?: never;
@@ -1807,6 +1895,22 @@ export interface components {
                 }[];
             };
             status: number;
+        };
+        /** ReviewSettings */
+        ReviewSettings: {
+            /** @description How long before the event (check-in, departure) a person’s action must be done */
+            lead_time_minutes: number;
+            /** @description How long before due_by action_item.due_soon warns the desk */
+            due_soon_minutes: number;
+            /** @description Rule 13’s review targets by priority; P4 waits for the next batch window and has none */
+            priority_targets_minutes: {
+                /** @description P1 review target (minutes from creation) */
+                P1?: number;
+                /** @description P2 review target */
+                P2?: number;
+                /** @description P3 review target */
+                P3?: number;
+            };
         };
         /** Money */
         Money: {
@@ -2173,6 +2277,8 @@ export interface components {
             action_items_auto_cancelled: number;
             action_items_pending_review: number;
             action_items_failed?: number;
+            /** @description Items a person resolved from the review queue (action_taken, not a dismissal); each is also counted under its disposition (a chosen deadhead that booked is in action_items_auto_booked too) */
+            action_items_resolved_by_person: number;
             audit_events: number;
         };
         /** ScheduleDetail */
@@ -2376,6 +2482,15 @@ export interface components {
             notes: string | null;
             message: string | null;
             details: components["schemas"]["ActionItemDetails"];
+            review_status: ("OPEN" | "RESOLVED" | "DISMISSED") | null;
+            due_by: string | null;
+            /** @description What a person may do now (POST /crew/action-items/{action_id}/actions), decided by the engine from the item and its booking; empty when nothing is (any item that is not OPEN) */
+            available_actions: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN")[];
+            action_taken: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN") | null;
+            action_taken_at: string | null;
+            action_taken_by: string | null;
+            action_reason: string | null;
+            assignee: string | null;
         };
         /** ActionItemList */
         ActionItemList: {
@@ -2703,16 +2818,16 @@ export interface components {
             supplier_ref?: string;
             /** @description 2-letter IATA carrier code */
             airline_code?: string;
-            /** @description The flight booked, carrier code and number (e.g. BA117) */
+            /** @description The BOOKED flight, carrier code and number (e.g. BA117); the rostered one is the booking’s anchor flight_number */
             flight_number?: string;
             /**
              * Format: date-time
-             * @description Departure of the flight booked, with the origin’s offset
+             * @description Departure of the BOOKED flight, with the origin’s offset (the rostered leg’s is dep_time_local)
              */
             dep_time?: string;
             /**
              * Format: date-time
-             * @description Arrival of the flight booked, with the destination’s offset
+             * @description Arrival of the BOOKED flight, with the destination’s offset (the rostered leg’s is arr_time_local)
              */
             arr_time?: string;
             /** @enum {string} */
@@ -3418,6 +3533,70 @@ export interface components {
             data: components["schemas"]["WebhookPendingReviewData"];
             links: components["schemas"]["WebhookPendingReviewLinks"];
         };
+        /** WebhookActionItemData */
+        WebhookActionItemData: {
+            /** Format: uuid */
+            action_id: string;
+            schedule_id: string | null;
+            /** @enum {string} */
+            type: "HOTEL" | "FLIGHT";
+            classification: string;
+            priority: string;
+            disposition: string | null;
+            review_status: ("OPEN" | "RESOLVED" | "DISMISSED") | null;
+            due_by: string | null;
+            booking_id: string | null;
+            action_taken: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN") | null;
+            action_taken_at: string | null;
+            action_taken_by: string | null;
+            action_reason: string | null;
+            assignee: string | null;
+        };
+        /** WebhookActionItemLinks */
+        WebhookActionItemLinks: {
+            action_items: string;
+            booking: string | null;
+        };
+        /**
+         * ActionItemResolvedEvent
+         * @description A person acted on an action item from the review queue (POST /crew/action-items/{action_id}/actions): `review_status` RESOLVED (the booking operation it started reports through the booking.* events) or DISMISSED, with who acted, what they did and why.
+         */
+        ActionItemResolvedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "action_item.resolved";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookActionItemData"];
+            links: components["schemas"]["WebhookActionItemLinks"];
+        };
+        /**
+         * ActionItemDueSoonEvent
+         * @description An OPEN action item’s due_by is within due_soon_minutes (GET /crew/config/review), or already past; once per item.
+         */
+        ActionItemDueSoonEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "action_item.due_soon";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookActionItemData"];
+            links: components["schemas"]["WebhookActionItemLinks"];
+        };
         /** WebhookBookingData */
         WebhookBookingData: {
             /** Format: uuid */
@@ -3610,7 +3789,7 @@ export interface components {
         };
         /**
          * CoverageAtRiskEvent
-         * @description A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.
+         * @description A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.
          */
         CoverageAtRiskEvent: {
             /**
@@ -3777,6 +3956,133 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CompanyConfig"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Review settings (the defaults until changed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long before the event (check-in, departure) a person’s action must be done */
+                    lead_time_minutes?: number;
+                    /** @description How long before due_by action_item.due_soon warns the desk */
+                    due_soon_minutes?: number;
+                    /** @description Rule 13’s review targets by priority; P4 waits for the next batch window and has none */
+                    priority_targets_minutes?: {
+                        /** @description P1 review target (minutes from creation) */
+                        P1?: number;
+                        /** @description P2 review target */
+                        P2?: number;
+                        /** @description P3 review target */
+                        P3?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Review settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
                 };
             };
             /** @description Error (spec section 7 envelope) */
@@ -6238,7 +6544,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
         responses: {
             /** @description The booking: CANCELLED, or NEEDS_REVIEW when the supplier refused */
             202: {
@@ -6285,6 +6597,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
             429: {
                 headers: {
@@ -6324,6 +6645,8 @@ export interface operations {
                          * @description YYYY-MM-DD
                          */
                         check_out_date?: string;
+                        /** @description Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights */
+                        num_nights?: number;
                         property_id?: string;
                     };
                     /** @description flight_option_id OR desired_arrival_by; an empty block means full auto-booking */
@@ -6538,6 +6861,84 @@ export interface operations {
             };
         };
     };
+    listActionItemQueue: {
+        parameters: {
+            query?: {
+                type?: "HOTEL" | "FLIGHT";
+                subtype?: "NEW_BOOKING" | "MODIFY" | "CANCEL";
+                priority?: "P1" | "P2" | "P3" | "P4";
+                disposition?: "AUTO_BOOKED" | "AUTO_CANCELLED" | "PENDING_REVIEW" | "FAILED";
+                /** @description OPEN: what still waits for a person */
+                review_status?: "OPEN" | "RESOLVED" | "DISMISSED";
+                /** @description Items of this schedule only */
+                schedule_id?: string;
+                /** @description A layover’s station, or a deadhead’s origin or destination */
+                station?: string;
+                /** @description Items whose due_by is before this instant */
+                due_before?: string;
+                /** @description Items assigned to this person */
+                assignee?: string;
+                /** @description due_by (soonest first, items without one last) is the default with disposition=PENDING_REVIEW or review_status=OPEN; created_at (oldest first) otherwise */
+                sort?: "due_by" | "created_at";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Action items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionItemList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     injectActionItem: {
         parameters: {
             query?: never;
@@ -6647,6 +7048,124 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    actOnActionItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeating a key (per airline and endpoint, 24 h) replays the first answer; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description One of the item’s available_actions
+                     * @enum {string}
+                     */
+                    action: "BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN";
+                    /** @description BOOK_FLIGHT_OPTION: the option (GET /crew/flight-options?action_id=…) */
+                    flight_option_id?: string;
+                    /** @description BOOK_HOTEL: the hotel to book */
+                    property_id?: string;
+                    /** @description RECORD_PNR: the record locator of the seat the airline booked in its own system */
+                    pnr?: string;
+                    /** @description RECORD_PNR: the ticket of that seat */
+                    ticket_id?: string;
+                    /** @description Why (kept on the item; a cancellation’s reason too) */
+                    reason?: string;
+                    /**
+                     * Format: email
+                     * @description ASSIGN: who works the item
+                     */
+                    assignee?: string;
+                    /** @description The person acting, as the integration knows them; default: the caller’s e-mail */
+                    acting_user?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The action item after the action */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionItem"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9576,6 +10095,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ActionItemsPendingReviewEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_action_item_resolved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionItemResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_action_item_due_soon: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionItemDueSoonEvent"];
             };
         };
         responses: {

@@ -149,9 +149,18 @@ const flightBlockProperties = {
   ),
   supplier_ref: Type.Optional(Type.String({ description: 'The supplier’s order reference' })),
   airline_code: Type.Optional(Carrier),
-  flight_number: Type.Optional(Type.String({ description: 'The flight booked, carrier code and number (e.g. BA117)' })),
-  dep_time: Type.Optional(timestamp('Departure of the flight booked, with the origin’s offset')),
-  arr_time: Type.Optional(timestamp('Arrival of the flight booked, with the destination’s offset')),
+  flight_number: Type.Optional(
+    Type.String({
+      description:
+        'The BOOKED flight, carrier code and number (e.g. BA117); the rostered one is the booking’s anchor flight_number',
+    }),
+  ),
+  dep_time: Type.Optional(
+    timestamp('Departure of the BOOKED flight, with the origin’s offset (the rostered leg’s is dep_time_local)'),
+  ),
+  arr_time: Type.Optional(
+    timestamp('Arrival of the BOOKED flight, with the destination’s offset (the rostered leg’s is arr_time_local)'),
+  ),
   cabin: Type.Optional(Cabin),
   price: Type.Optional(Money),
   supplier_status: Type.Optional(
@@ -213,8 +222,10 @@ export const BookingFlight = Type.Object(
   {
     from_airport: Nullable(Airport),
     to_airport: Nullable(Airport),
-    dep_time_local: Nullable(timestamp('Departure of the leg asked for (the roster’s deadhead leg)')),
-    arr_time_local: Nullable(timestamp('Arrival of the leg asked for')),
+    dep_time_local: Nullable(
+      timestamp('Departure of the ROSTERED leg asked for (the roster’s deadhead leg); the booked flight’s is dep_time'),
+    ),
+    arr_time_local: Nullable(timestamp('Arrival of the ROSTERED leg asked for; the booked flight’s is arr_time')),
     ...flightBlockProperties,
   },
   { additionalProperties: false, title: 'BookingFlight' },

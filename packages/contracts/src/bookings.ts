@@ -27,7 +27,12 @@ export const Booking = Type.Object(
     flight: Nullable(BookingFlight),
     employee_id: Nullable(Type.String()),
     pairing_number: Nullable(Type.String()),
-    flight_number: Nullable(Type.String()),
+    flight_number: Nullable(
+      Type.String({
+        description:
+          'Anchor, the airline’s: the ROSTERED flight number of the deadhead leg. The flight actually booked (which may differ, say when a person chose another option) is flight.flight_number, with flight.dep_time and flight.arr_time',
+      }),
+    ),
     irop_ref: Nullable(Type.String()),
     schedule_id: Nullable(Type.String()),
     traveller_email: Nullable(Type.String()),
@@ -105,6 +110,14 @@ export const PatchBookingBody = Type.Object(
         {
           check_in_date: Type.Optional(DateString),
           check_out_date: Type.Optional(DateString),
+          num_nights: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: 30,
+              description:
+                'Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights',
+            }),
+          ),
           property_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         },
         { additionalProperties: false, minProperties: 1 },
@@ -131,6 +144,13 @@ export const DeleteBookingQuery = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: 1000 })) },
   { additionalProperties: false },
 );
+
+/** DELETE's optional JSON body: the same reason as the query parameter, which wins when both give one. */
+export const DeleteBookingBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+export type DeleteBookingBody = Static<typeof DeleteBookingBody>;
 
 export const RetryQueueEntry = Type.Object(
   {

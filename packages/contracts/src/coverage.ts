@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Airport, DateString, PageQuery, StringEnum, Timestamp } from './common';
 
-/** Coverage of the roster by bookings (issue 14; not in the spec). The rule from a row to its state is the engine's (coverageOf). */
+/** Coverage of the roster by bookings (not in the spec). The rule from a row to its state is the engine's (coverageOf). */
 export const COVERAGE_STATUSES = ['COVERED', 'AT_RISK', 'UNCOVERED'] as const;
 export const CoverageStatus = StringEnum(COVERAGE_STATUSES, {
   description:

@@ -11,6 +11,7 @@ export * from './booking-requests';
 export * from './schedules';
 export * from './classifications';
 export * from './action-items';
+export * from './review-queue';
 export * from './schedule-api';
 export * from './rooming';
 export * from './coverage';

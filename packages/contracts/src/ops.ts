@@ -86,7 +86,7 @@ export const TravellerView = Type.Object(
 );
 export type TravellerView = Static<typeof TravellerView>;
 
-/** Exchange rates (issue 10): the operator's table, against the pivot currency USD. */
+/** Exchange rates: the operator's table, against the pivot currency USD. */
 export const FX_PIVOT_CURRENCY = 'USD';
 
 /** Checked by the handler (a bad code is a 422, not a 404). */

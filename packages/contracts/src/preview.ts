@@ -3,7 +3,7 @@ import { DateString, Money, Priority, StringEnum, Timestamp } from './common';
 import { ActionAnchors, ActionItemDetails, ActionSubtype, ActionType, Disposition, SourceRows } from './action-items';
 import { AuditClassification, ClassificationValue } from './classifications';
 
-/** The dry-run preview of a roster (issue 14; not in the spec): POST /crew/schedules/preview. */
+/** The dry-run preview of a roster (not in the spec): POST /crew/schedules/preview. */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A preview answers synchronously up to this many pairings; a bigger roster is refused (422), see docs/decisions.md. */

@@ -3,7 +3,7 @@ import { PageQuery, StringEnum } from './common';
 import type { Disposition } from './action-items';
 
 /*
- * Rooming lists of DIRECT hotels (issue 15): every version of a night's list sent to a hotel, with its
+ * Rooming lists of DIRECT hotels: every version of a night's list sent to a hotel, with its
  * rows and the hotel's answers. Read by the airline, resent by the operator.
  */
 

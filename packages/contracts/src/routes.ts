@@ -37,6 +37,8 @@ export interface RouteDoc<
   /** Scope a token needs (airline API), `ops` for the operator token, `none`, `user` or `client`. */
   auth: string;
   body?: B;
+  /** The body may be left out (it is then taken as `{}`, which the schema must accept); one given is validated. */
+  bodyOptional?: boolean;
   query?: Q;
   params?: P;
   /** Extra request headers documented (Idempotency-Key, say). */

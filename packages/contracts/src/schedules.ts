@@ -144,6 +144,11 @@ export const ScheduleSummary = Type.Object(
     action_items_pending_review: Type.Integer({ minimum: 0 }),
     // The processing-status summary may omit it (spec 2.2).
     action_items_failed: Type.Optional(Type.Integer({ minimum: 0 })),
+    action_items_resolved_by_person: Type.Integer({
+      minimum: 0,
+      description:
+        'Items a person resolved from the review queue (action_taken, not a dismissal); each is also counted under its disposition (a chosen deadhead that booked is in action_items_auto_booked too)',
+    }),
     audit_events: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false, title: 'ScheduleSummary' },

@@ -2,9 +2,10 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PageQuery, StringEnum, Timestamp } from './common';
 import { BookingStatusValue } from './bookings';
 import { ScheduleSummary } from './schedules';
+import { ReviewActionValue, ReviewStatusValue } from './action-items';
 
 /**
- * Outbound webhooks (issue 13). Event types an endpoint can subscribe to; new types may be added within v1
+ * Outbound webhooks. Event types an endpoint can subscribe to; new types may be added within v1
  * (additive), so receivers must ignore types they do not know.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -204,6 +205,31 @@ const BookingEventData = Type.Object(
   { additionalProperties: false, title: 'WebhookBookingData' },
 );
 
+/** One action item as the review queue sees it (action_item.resolved, action_item.due_soon). */
+const ActionItemEventData = Type.Object(
+  {
+    action_id: Uuid(),
+    schedule_id: Nullable(Uuid()),
+    type: StringEnum(['HOTEL', 'FLIGHT'] as const),
+    classification: Type.String(),
+    priority: Type.String(),
+    disposition: Nullable(Type.String()),
+    review_status: Nullable(ReviewStatusValue),
+    due_by: Nullable(Timestamp),
+    booking_id: Nullable(Uuid()),
+    action_taken: Nullable(ReviewActionValue),
+    action_taken_at: Nullable(Timestamp),
+    action_taken_by: Nullable(Type.String()),
+    action_reason: Nullable(Type.String()),
+    assignee: Nullable(Type.String()),
+  },
+  { additionalProperties: false, title: 'WebhookActionItemData' },
+);
+const actionItemLinks = Type.Object(
+  { action_items: Type.String(), booking: Nullable(Type.String()) },
+  { additionalProperties: false, title: 'WebhookActionItemLinks' },
+);
+
 const bookingEvent = <T extends string>(type: T, title: string, description: string) =>
   envelope(type, title, description, BookingEventData, bookingLinks);
 
@@ -258,6 +284,20 @@ export const WEBHOOK_EVENT_SCHEMAS = {
       { additionalProperties: false, title: 'WebhookPendingReviewLinks' },
     ),
   ),
+  'action_item.resolved': envelope(
+    'action_item.resolved',
+    'ActionItemResolvedEvent',
+    'A person acted on an action item from the review queue (POST /crew/action-items/{action_id}/actions): `review_status` RESOLVED (the booking operation it started reports through the booking.* events) or DISMISSED, with who acted, what they did and why.',
+    ActionItemEventData,
+    actionItemLinks,
+  ),
+  'action_item.due_soon': envelope(
+    'action_item.due_soon',
+    'ActionItemDueSoonEvent',
+    'An OPEN action item’s due_by is within due_soon_minutes (GET /crew/config/review), or already past; once per item.',
+    ActionItemEventData,
+    actionItemLinks,
+  ),
   'booking.confirmed': bookingEvent('booking.confirmed', 'BookingConfirmedEvent', 'A booking task ended CONFIRMED.'),
   'booking.modified': bookingEvent('booking.modified', 'BookingModifiedEvent', 'An amendment ended MODIFIED.'),
   'booking.cancelled': bookingEvent('booking.cancelled', 'BookingCancelledEvent', 'A cancellation ended CANCELLED.'),
@@ -292,7 +332,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'coverage.at_risk': envelope(
     'coverage.at_risk',
     'CoverageAtRiskEvent',
-    'A layover checking in within 24 h became AT_RISK (issue 14: its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.',
+    'A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk.',
     Type.Object(
       {
         employee_id: Nullable(Type.String()),

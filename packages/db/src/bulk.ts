@@ -1,57 +1,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CompiledQuery, sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { DbOrTrx } from './database';
+import type { ColumnTypes, PgType } from './bulk-types';
 
-export type PgType = 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'json' | 'jsonb';
-
-/** Postgres types of the columns a bulk statement carries. */
-export type ColumnTypes = Readonly<Record<string, PgType>>;
-
-/** The Postgres types a column whose selected TS type is V can be written as. */
-type PgTypesOf<V> = [V] extends [boolean]
-  ? 'boolean'
-  : [V] extends [number]
-    ? 'integer' | 'bigint'
-    : [V] extends [Date]
-      ? 'timestamptz'
-      : [V] extends [string]
-        ? 'text' | 'uuid' | 'date' | 'timestamptz'
-        : 'json' | 'jsonb';
-
-/**
- * A bulk column map of table T, checked at compile time with `satisfies BulkColumns<T>`: only T's insertable
- * columns (a misspelt or dropped column fails to compile), each with a Postgres type its TS type fits.
- */
-export type BulkColumns<T> = {
-  readonly [K in keyof Insertable<T> & string]?: K extends keyof Selectable<T>
-    ? PgTypesOf<NonNullable<Selectable<T>[K]>>
-    : never;
-};
-
-/**
- * One value as the bulk writers take it: a timestamp also as ISO text, a JSON column as any JSON-able value
- * (they serialise it; an engine interface has no index signature, so `object` rather than the column's Record).
- */
-type BulkValue<S, W> = [NonNullable<S>] extends [Date]
-  ? W | string
-  : [NonNullable<S>] extends [string | number | boolean]
-    ? W
-    : W | object;
-
-/** A row of table T for copyInsert / bulkInsert: kysely's Insertable<T>, JSON columns as values. */
-export type BulkRow<T> = {
-  [K in keyof Insertable<T>]: K extends keyof Selectable<T>
-    ? BulkValue<Selectable<T>[K], Insertable<T>[K]>
-    : Insertable<T>[K];
-};
-
-/** A row of table T for bulkUpdate: kysely's Updateable<T> plus its key; null where the statement keeps the stored value. */
-export type BulkChange<T, Key extends keyof Selectable<T>> = { [K in Key]: Selectable<T>[K] } & {
-  [K in keyof Updateable<T>]?:
-    (K extends keyof Selectable<T> ? BulkValue<Selectable<T>[K], Updateable<T>[K]> : Updateable<T>[K]) | null;
-};
+// The row and column types live in ./bulk-types: the table types use them and this module uses the database's.
+export type { PgType, ColumnTypes, BulkColumns, BulkRow, BulkChange } from './bulk-types';
 
 const CHUNK = 5000;
 
@@ -199,10 +154,21 @@ export async function copyInsert(
     .join(', ');
   await trx.getExecutor().provideConnection(async (conn) => {
     const stream = copyFrom(`copy "${table}" (${names}) from stdin`);
+    // The COPY's end on the connection when it fails: pg hands the stream Postgres's error.
+    let answered = false;
+    stream.once('error', () => (answered = true));
     // pg's client.query accepts a "submittable" (the COPY stream) in place of SQL text and answers with it;
     // Kysely passes the compiled query's sql through to client.query, so the COPY runs on this connection.
     await conn.executeQuery(CompiledQuery.raw(stream as unknown as string, []));
-    await pipeline(Readable.from(copyChunks(columns, rows, constants)), stream);
+    try {
+      await pipeline(Readable.from(copyChunks(columns, rows, constants)), stream);
+    } catch (err) {
+      // A row refused here (UnstorableText) fails the pipeline at once, while the COPY still runs until Postgres
+      // answers the CopyFail the stream's destroy sends: the connection is not the caller's before (its rollback
+      // would be a second query on it).
+      if (!answered) await new Promise((ended) => stream.once('error', ended).once('close', ended));
+      throw err;
+    }
   });
 }
 

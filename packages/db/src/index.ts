@@ -2,6 +2,7 @@
 export * from './database';
 export * from './connect';
 export { PREPARED } from './prepared';
+export { transactionAwaitingQueued } from './transaction';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export { sql } from 'kysely';
 export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
@@ -32,6 +33,9 @@ export type { ScheduleCounts, ScheduleFilter, ActionItemFilter } from './schedul
 export * as scheduleLifecycleRepo from './schedules/schedule-lifecycle.repository';
 export * as rosterStateRepo from './schedules/roster-state.repository';
 export * as diffWriteRepo from './schedules/diff-write.repository';
+export * as reviewRepo from './schedules/review.repository';
+export type { QueueFilter, QueueSort, ReviewWrite } from './schedules/review.repository';
+export type { KeyPosition } from './keyset';
 export type {
   ActionItemInsert,
   BookingInsert,

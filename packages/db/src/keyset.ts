@@ -15,3 +15,40 @@ export function newestFirst<DB, TB extends keyof DB, O>(
     .limit(limit + 1)
     .execute();
 }
+
+/** A keyset position on (key, id): the key as Postgres prints it (exact to the microsecond), or null, and the id. */
+export interface KeyPosition {
+  key: string | null;
+  id: string;
+}
+
+/**
+ * One page ordered by a timestamp column ascending, rows without one last, then by an id column: the rows
+ * after `after` (the cursor), and one more than `limit`. Each row carries its position as `keyset_key` (the
+ * timestamp's text: a JS Date would lose its microseconds and repeat or skip rows at a page boundary).
+ */
+export function ascendingAfter<DB, TB extends keyof DB, O>(
+  q: SelectQueryBuilder<DB, TB, O>,
+  keyColumn: string,
+  idColumn: string,
+  limit: number,
+  after: KeyPosition | null,
+): Promise<(O & { keyset_key: string | null })[]> {
+  const key = sql.ref(keyColumn);
+  const id = sql.ref(idColumn);
+  let page = q.select(sql<string | null>`${key}::text`.as('keyset_key') as never) as SelectQueryBuilder<
+    DB,
+    TB,
+    O & { keyset_key: string | null }
+  >;
+  if (after?.key === null) page = page.where(sql<boolean>`${key} is null and ${id} > ${after.id}`);
+  else if (after)
+    page = page.where(
+      sql<boolean>`(${key} > ${after.key}::timestamptz or (${key} = ${after.key}::timestamptz and ${id} > ${after.id}) or ${key} is null)`,
+    );
+  return page
+    .orderBy(sql`${key} asc nulls last`)
+    .orderBy(id)
+    .limit(limit + 1)
+    .execute();
+}

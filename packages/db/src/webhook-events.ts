@@ -141,6 +141,7 @@ const scheduleSummary = (id: RawBuilder<unknown>) => sql`(select jsonb_build_obj
     'action_items_total', count(*), 'action_items_auto_booked', count(*) filter (where a.disposition = 'AUTO_BOOKED'),
     'action_items_auto_cancelled', count(*) filter (where a.disposition = 'AUTO_CANCELLED'), 'action_items_pending_review', count(*) filter (where a.disposition = 'PENDING_REVIEW'),
     'action_items_failed', count(*) filter (where a.disposition = 'FAILED'),
+    'action_items_resolved_by_person', count(*) filter (where a.action_taken is not null and a.action_taken <> 'DISMISS' and coalesce(a.review_status, 'RESOLVED') = 'RESOLVED'),
     'audit_events', (select count(*) from audit_events ae where ae.schedule_id = ${id}))
   from action_items a where a.schedule_id = ${id})`;
 

@@ -6,7 +6,7 @@ import { createAirline } from '../src/tenancy/tenancy.repository';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 
 /*
- * replaceRosteredRows writes by difference (issue 12): after any sequence of rosters, an airline's rostered
+ * replaceRosteredRows writes by difference: after any sequence of rosters, an airline's rostered
  * rows are exactly those of writing the last roster's window from nothing (delete the window, COPY every row),
  * and rows outside the window stay.
  */

@@ -105,7 +105,7 @@ it('a value holding its field separator is still read exactly (the read falls ba
   expect(hotels.fast.some((b) => b.employee_id === 'odd\u001fone' && b.pairing_number === 'P\u001f')).toBe(true);
 });
 
-describe('the reads of a diff of the changed pairings alone (issue 12)', () => {
+describe('the reads of a diff of the changed pairings alone', () => {
   const other = randomUUID();
   beforeAll(async () => {
     await sql`insert into airlines (airline_id, name, carrier_code) values (${other}, 'Pairing Air', 'PA')`.execute(

@@ -4,7 +4,7 @@ import { localDateOf, type DateWindow } from './time';
 import type { DerivedActionItem, FlatRoster, RosterState } from './types';
 
 /*
- * Diffing only the pairings that changed (issue 12). Every rule of the diff is keyed by pairing_number (a
+ * Diffing only the pairings that changed. Every rule of the diff is keyed by pairing_number (a
  * row key holds it, a booking is matched by it, a swap is within one pairing), so a pairing_number whose
  * rows, previous rows and bookings are as they were when the last diff settled it derives nothing again.
  * What the last diff leaves behind per pairing_number is its basis; the next diff compares with it.

@@ -16,7 +16,7 @@ import {
 } from './types';
 
 /**
- * Coverage (issue 14): is every rostered layover held by a confirmed room, every DH leg by a ticketed
+ * Coverage: is every rostered layover held by a confirmed room, every DH leg by a ticketed
  * flight? The states, their reasons and the rule from one row's facts to its state live here; SQL only
  * gathers the rows (the roster's stay or leg and the booking that matches it).
  */

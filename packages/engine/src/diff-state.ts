@@ -59,7 +59,7 @@ export function diffStateOf(
   hotelRows: readonly WindowBookingRow[],
   flightRows: readonly WindowBookingRow[],
 ): DiffState {
-  // Object literals, not a spread per row: a big airline has hundreds of thousands (issue 12).
+  // Object literals, not a spread per row: a big airline has hundreds of thousands.
   const hotelBookings: HotelBookingActual[] = hotelRows.map((b) => ({
     booking_id: b.booking_id,
     status: statusOf(b),

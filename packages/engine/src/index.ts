@@ -59,7 +59,13 @@ export {
   type SupplierStep,
 } from './keys';
 export { pairingSignature } from './signature';
-export { SUBTYPE_OF, type DiffItemClassification } from './items';
+export {
+  SUBTYPE_OF,
+  itemMessage,
+  flightSearchOfItem,
+  type DiffItemClassification,
+  type ItemFlightSearch,
+} from './items';
 export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './time';
 export * from './types';
 export * from './hotel-config';

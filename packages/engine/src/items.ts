@@ -1,5 +1,6 @@
 import type { ActionSubtype, ActionType, Classification } from '@crew/contracts';
 import { itemKey } from './keys';
+import type { Decision } from './policy';
 import { priorityFor } from './priority';
 import { isoInstant } from './time';
 import type { DerivedActionItem, FlightItemDetails, HotelItemDetails, RowAnchors } from './types';
@@ -88,4 +89,34 @@ export function sortItems(items: DerivedActionItem[]): DerivedActionItem[] {
   }));
   keyed.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
   return keyed.map((k) => k.item);
+}
+
+/** The message an action item is written with: the reason a person must act, else the diff's own message. */
+export function itemMessage(decision: Pick<Decision, 'reason'>, item: Pick<DerivedActionItem, 'message'>): string {
+  return decision.reason ?? item.message;
+}
+
+/** The route and date of a flight search pre-filled from an action item (GET /crew/flight-options?action_id=). */
+export interface ItemFlightSearch {
+  from_airport: string;
+  to_airport: string;
+  /** The item's duty date. */
+  date: string;
+}
+
+/**
+ * What an action item pre-fills in a flight search: a FLIGHT item's airports and its duty date. Null for a HOTEL
+ * item, or a flight item without both airports and a duty date (details and anchors are JSON as stored, so each
+ * field is checked).
+ */
+export function flightSearchOfItem(item: {
+  type: ActionType;
+  details: unknown;
+  anchors: unknown;
+}): ItemFlightSearch | null {
+  const d = item.details as { from_airport?: string; to_airport?: string } | null | undefined;
+  const date = (item.anchors as { duty_date?: string } | null | undefined)?.duty_date;
+  return item.type === 'FLIGHT' && d?.from_airport && d.to_airport && date
+    ? { from_airport: d.from_airport, to_airport: d.to_airport, date }
+    : null;
 }

@@ -1,7 +1,7 @@
 import type { BookingStatus } from '@crew/contracts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
 import { contractedRate, type StationHotel } from './policy';
-import { localDateOf } from './time';
+import { addDays, localDateOf } from './time';
 import { holdsReservation } from './types';
 
 /* The booking lifecycle of a PATCH or DELETE by the airline: what it may change, and how. */
@@ -44,7 +44,7 @@ export interface PatchedBooking {
 }
 
 export interface PatchBody {
-  hotel?: { check_in_date?: string; check_out_date?: string; property_id?: string };
+  hotel?: { check_in_date?: string; check_out_date?: string; num_nights?: number; property_id?: string };
   flight?: { flight_option_id?: string; desired_arrival_by?: string };
 }
 
@@ -82,9 +82,18 @@ export function patchPlan(
       h.check_in_date ?? localDateOf(b.checkin_time_local!),
       DEFAULT_CHECK_IN,
     );
+    // num_nights (spec 2.7's hotel block) counts from the check-in: alone it sets the check-out date; beside a
+    // check-out date it must agree with it.
+    const nightsOut = h.num_nights !== undefined ? addDays(localDateOf(checkin), h.num_nights) : undefined;
+    if (nightsOut !== undefined && h.check_out_date !== undefined && h.check_out_date !== nightsOut)
+      return {
+        kind: 'INVALID',
+        field: '/hotel/num_nights',
+        issue: `disagrees with the dates: ${localDateOf(checkin)} to ${h.check_out_date} is not ${h.num_nights} night(s)`,
+      };
     const checkout = onDate(
       b.checkout_time_local,
-      h.check_out_date ?? localDateOf(b.checkout_time_local!),
+      h.check_out_date ?? nightsOut ?? localDateOf(b.checkout_time_local!),
       DEFAULT_CHECK_OUT,
     );
     if (localDateOf(checkout) <= localDateOf(checkin))

@@ -4,7 +4,7 @@ import { Flattener } from './flatten';
 import type { FlatRoster } from './types';
 
 /*
- * A resubmission parses only the pairings it diffs (issue 12). The worker finds each element of the stored
+ * A resubmission parses only the pairings it diffs. The worker finds each element of the stored
  * roster's `pairings` array by a scan of its bytes and names it by a hash of those bytes (its content): an element
  * whose content the last diff's basis holds is the same pairing, with the same rows but for their numbers. Only
  * the elements of the pairing_numbers the diff looks at are parsed and flattened; the rows of the others are

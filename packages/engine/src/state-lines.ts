@@ -16,7 +16,7 @@ import {
 import type { RosterState } from './types';
 
 /*
- * A roster state stored a line per pairing_number (issue 12): a resubmission reads the lines of the pairings it
+ * A roster state stored a line per pairing_number: a resubmission reads the lines of the pairings it
  * diffs and writes theirs again; every other line is kept as it is, never parsed. A pairing's current rows (those
  * nextRosterState takes from the roster) are numbered from the pairing's first row, which the header gives per
  * pairing_number: a pairing the diff leaves alone moves in the roster without its line changing. Its kept rows

@@ -1,7 +1,7 @@
 import type { DeadheadRow, LayoverRef, PairingSummary, RosterState } from './types';
 
 /*
- * Rows of a roster state as arrays in a fixed column order, not objects that repeat every field name (issue 12):
+ * Rows of a roster state as arrays in a fixed column order, not objects that repeat every field name:
  * an L roster's state is ~33 MB of JSON as objects, two thirds of it field names. A state is now stored a line
  * per pairing_number of such tuples (state-lines); the forms stored before, one JSON document of tuples (this
  * file's StoredRosterState) or of objects, still read (state-lines storedStateOfText).

@@ -1,5 +1,5 @@
 /**
- * Fixtures of the auto-booking policy tests (policy*.test.ts, choose-flight-option.test.ts): hotel terms,
+ * Fixtures of the auto-booking policy tests (policy*.unit.test.ts, choose-flight-option.unit.test.ts): hotel terms,
  * contracts, contexts and items.
  */
 import type fc from 'fast-check';

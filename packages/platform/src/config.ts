@@ -32,7 +32,7 @@ export interface Config {
   readonly bookingConcurrency: number;
   /** Booking tasks a second each supplier (hotel, flight) is sent, across every worker; 0 = no limit. */
   readonly supplierRateLimitPerSecond: number;
-  /** Outbound webhooks (issue 13, README "Webhooks"). AES-256-GCM key of the signing secrets at rest (base64 or hex of 32 bytes). */
+  /** Outbound webhooks (README "Webhooks"). AES-256-GCM key of the signing secrets at rest (base64 or hex of 32 bytes). */
   readonly webhookSecretKey: string;
   /** True when WEBHOOK_SECRET_KEY was unset and a random key was minted; api and worker refuse to start so in production. */
   readonly webhookSecretKeyGenerated: boolean;
@@ -51,7 +51,7 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** How often the worker looks for due deliveries (besides being kicked after its own commits). */
   readonly webhookPollMs: number;
-  /** DIRECT hotels' rooming lists (issue 15): the SMTP server as one URL (SMTP_URL, or built from SMTP_HOST/PORT/USER/PASSWORD/SECURE). */
+  /** DIRECT hotels' rooming lists: the SMTP server as one URL (SMTP_URL, or built from SMTP_HOST/PORT/USER/PASSWORD/SECURE). */
   readonly smtpUrl: string;
   readonly smtpHost: string;
   readonly smtpPort: number;

@@ -26,9 +26,13 @@ export function requestLogger(logger: Logger): RequestHandler {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    customProps(req, res) {
-      return { request_id: req.id, ...(((res as Response).locals?.logBindings as Record<string, unknown>) ?? {}) };
+    // request_id is bound once, when the request starts; the fields a route bound later (bindLog) go on the
+    // request's line itself (a second customProps child would repeat request_id on that line).
+    customProps(req) {
+      return { request_id: req.id };
     },
+    customSuccessObject: (_req, res, line) => ({ ...logBindings(res as Response), ...(line as object) }),
+    customErrorObject: (_req, res, _err, line) => ({ ...logBindings(res as Response), ...(line as object) }),
     customLogLevel(req, res, err) {
       if (err || res.statusCode >= 500) return 'error';
       if (res.statusCode >= 400) return 'warn';
@@ -115,6 +119,8 @@ function streamBodyGuard(bodyLimit: string): RequestHandler {
   };
 }
 
+const logBindings = (res: Response) => (res.locals?.logBindings as Record<string, unknown> | undefined) ?? {};
+
 /** Adds fields (airline_id, schedule_id, booking_id…) to this request's log line. */
 export function bindLog(res: Response, fields: Record<string, unknown>): void {
   res.locals.logBindings = { ...((res.locals.logBindings as Record<string, unknown> | undefined) ?? {}), ...fields };
@@ -180,7 +186,7 @@ const BODY_METHODS = new Set(['post', 'put', 'patch']);
 export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: RouteSpec) => RequestHandler[]): void {
   for (const spec of routes) {
     const handlers: RequestHandler[] = [...guard(spec)];
-    if (BODY_METHODS.has(spec.method) && spec.body) {
+    if (spec.body && (BODY_METHODS.has(spec.method) || spec.bodyOptional)) {
       if (spec.bodyMode === 'stream') {
         handlers.push(streamBodyGuard(spec.bodyLimit ?? '1mb'));
       } else {
@@ -233,6 +239,7 @@ function validateInput(spec: RouteSpec, req: Request): { body: unknown; query: u
   if (spec.body && spec.bodyMode === 'stream') {
     body = undefined;
   } else if (spec.body) {
+    if (body === undefined && spec.bodyOptional) body = {};
     if (body === undefined) throw ApiError.validation([{ field: '/', issue: 'a JSON body is required' }]);
     const r = checkBody(spec.body, body);
     if (!r.ok) throw ApiError.validation(r.issues);

@@ -15,8 +15,6 @@ export * from './http';
 export * from './shutdown';
 export * from './credentials';
 export * from './cursor';
-export * from './webhook-security';
-export * from './rooming-link';
 export * from './threads';
 export * from './keyring';
 export * from './traveller-vault';

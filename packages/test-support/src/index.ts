@@ -6,6 +6,8 @@ export * from './database';
 export * from './fixtures';
 export * from './own-airline-receiver';
 export * from './postgres-outage';
+export * from './prom-text';
+export * from './query-overlaps';
 export * from './rosters';
 export * from './stack';
 export * from './tcp-relay';

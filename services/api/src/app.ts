@@ -1,38 +1,31 @@
-import { API_PREFIX } from '@crew/contracts';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Redis } from 'ioredis';
-import { airlinePolicyRepo, isMigrated, sql, type Db, type PgListener } from '@crew/db';
-import { flightPolicyOf } from '@crew/engine';
+import { airlinePolicyRepo, isMigrated, sql } from '@crew/db';
+import { flightPolicyOf, flightSearchOfItem } from '@crew/engine';
 import {
   errorHandler,
   fallbackHandler,
   mountRoutes,
   requestLogger,
   TravellerVault,
-  type Config,
-  type Logger,
   type RouteSpec,
 } from '@crew/platform';
-import { redisReachable, type OutboxRelay } from '@crew/queue';
+import { redisReachable } from '@crew/queue';
 import { scheduleRepo, tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
-import type { RosterIntake } from './schedules/roster-intake';
 import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
 import { airlineRateLimit } from './auth/rate-limit';
-import type { TokenVerifier } from './auth/token-verifier';
 import { requireKnownAirline } from './auth/known-airline';
 import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
 import { supplierDirectory } from './config/hotels.service';
-import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { apiSupplierRegistry } from './suppliers/supplier-registry';
 import { airlineStays } from './config/duffel-stays';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
-import { duffelTokenCheck, opsSupplierRoutes, type DuffelTokenCheck } from './ops/suppliers.routes';
+import { duffelTokenCheck, opsSupplierRoutes } from './ops/suppliers.routes';
 import { searchRoutes } from './search/search.routes';
 import { supplierHotelRoutes } from './search/supplier-hotels.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
@@ -46,35 +39,9 @@ import { travellerRoutes } from './travellers/travellers.routes';
 import { duffelCallback } from './callbacks/duffel.callback';
 import { consoleDeps, consoleRouter } from './console/console.router';
 import { consoleUserRoutes } from './console/console-users.routes';
-
-// The base path every airline route and link is built on (contracts' API_PREFIX).
-export const API_BASE = API_PREFIX;
-export const OPS_BASE = '/ops/v1';
-
-export interface ApiDeps {
-  config: Config;
-  db: Db;
-  redis: Redis;
-  logger: Logger;
-  verifyToken: TokenVerifier;
-  /** The global sandbox suppliers: the hotel directory (GET /hotels) and station look-ups; an airline without a supplier order searches flights here too. */
-  suppliers: Suppliers;
-  /**
-   * Each airline's ordered flight suppliers (operator setting): flight searches, offer look-ups and status
-   * refreshes. Default: built from the config and the db, over `suppliers`, as the worker builds its own.
-   */
-  registry?: SupplierRegistry;
-  /** Relays the transactional outbox to BullMQ. */
-  relay: OutboxRelay;
-  /** Checks submitted rosters off the event loop; the owner closes it. */
-  rosterIntake: RosterIntake;
-  /** Wakes PATCH and DELETE when their booking task settles (LISTEN on BOOKING_SETTLED_CHANNEL); the owner closes it. */
-  bookingSettled?: PgListener;
-  /** Checks an airline's Duffel token when the operator sets it (one cheap call to Duffel). */
-  checkDuffelToken?: DuffelTokenCheck;
-  /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
-  now?: () => Date;
-}
+import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
+import { actionItemRoutes } from './action-items/action-items.routes';
+import { reviewSettingsRoutes } from './config/review-settings.routes';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
@@ -85,6 +52,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   return {
     crew: [
       ...companyConfigRoutes(deps.db),
+      ...reviewSettingsRoutes(deps.db),
       ...configRoutes(deps.db, supplierDirectory(deps.suppliers, staysOf)),
       ...contractRoutes(deps.db, deps.logger),
       ...roomingRoutes(deps.db),
@@ -101,17 +69,21 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         bookingSettled: deps.bookingSettled,
         staysOf,
       }),
+      ...actionItemRoutes({
+        db: deps.db,
+        relay: deps.relay,
+        suppliers: deps.suppliers,
+        registry,
+        logger: deps.logger,
+        vault,
+      }),
       ...searchRoutes(
         deps.suppliers,
         registry,
         async (airlineId, actionId) => {
           if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
           const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
-          const d = item?.details as { from_airport?: string; to_airport?: string } | undefined;
-          const date = (item?.anchors as { duty_date?: string } | undefined)?.duty_date;
-          return item?.type === 'FLIGHT' && d?.from_airport && d.to_airport && date
-            ? { from_airport: d.from_airport, to_airport: d.to_airport, date }
-            : null;
+          return item ? flightSearchOfItem(item) : null;
         },
         async (airlineId) => flightPolicyOf(await airlinePolicyRepo.loadFlightFacts(deps.db, airlineId)),
         deps.now,

@@ -1,4 +1,5 @@
-export { createApiApp, apiRoutes, API_BASE, OPS_BASE, type ApiDeps } from './app';
+export { createApiApp, apiRoutes } from './app';
+export { API_BASE, OPS_BASE, type ApiDeps } from './deps';
 export { createTokenVerifier, type Principal, type TokenVerifier } from './auth/token-verifier';
 export { httpMetrics } from './operability/http-metrics';
 export { RosterIntake } from './schedules/roster-intake';

@@ -122,7 +122,7 @@ describe('bearer verification', () => {
     expectEnvelope(res, 401, 'UNAUTHORIZED');
   });
 
-  // Issue 16 defect 5: a validly signed token is trusted only within its claims' rules.
+  // A validly signed token is trusted only within its claims' rules.
   const now = () => Math.floor(Date.now() / 1000);
   it.each([
     ['a token without exp', () => sign({ exp: null })],

@@ -12,7 +12,7 @@ import {
   waitForSchedule,
 } from '@crew/test-support';
 
-/** Issue 14: the coverage monitor (GET /crew/coverage, /crew/coverage/deadheads and their CSV). */
+/** The coverage monitor (GET /crew/coverage, /crew/coverage/deadheads and their CSV). */
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack('coverage', { worker: true, now: () => new Date('2027-03-01T00:00:00Z') });

@@ -1,6 +1,6 @@
 import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
-/** GET /crew/flight-options follows the airline's flight config (issue 10 item 6). */
+/** GET /crew/flight-options follows the airline's flight config. */
 let stack: Stack;
 beforeAll(async () => {
   // The api's today: 2027-03-01 (the route is searched on 2027-03-10).

@@ -17,7 +17,7 @@ import {
 } from './fuzz-draws';
 
 /*
- * Issue 16: bad input is never a 5xx. Every mutating route the api declares (POST/PUT/PATCH/DELETE under
+ * Bad input is never a 5xx. Every mutating route the api declares (POST/PUT/PATCH/DELETE under
  * /api/v1 and /ops/v1, read from the route declarations, so a new route is fuzzed too) gets requests drawn
  * from its own TypeBox schemas — path params, query and body — with hostile values mixed in at any node:
  * NUL and unpaired surrogates, huge and non-finite numbers, deep nesting, wrong types, arbitrary JSON,

@@ -11,7 +11,7 @@ import {
   waitForSchedule,
 } from '@crew/test-support';
 
-/** Money in other currencies (issue 10 item 5): the operator's FX table, the fare ceiling and the hotel rate check. */
+/** Money in other currencies: the operator's FX table, the fare ceiling and the hotel rate check. */
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack('fx_rates', { worker: true, now: () => new Date('2027-03-01T00:00:00Z') });

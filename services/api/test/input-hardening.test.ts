@@ -10,7 +10,7 @@ import {
   type Tenant,
 } from '@crew/test-support';
 
-// Issue 16 defects 3 (intake side), 4 and 7: bad input is a 4xx in the envelope, never a 500.
+// Bad input is a 4xx in the envelope, never a 500.
 let stack: Stack;
 let t: Tenant;
 let hotelConfigId: number;

@@ -1,6 +1,6 @@
 /**
- * What an airline integrator meets first (issue 10 items 1–4) and the serialized duplicate check of spec 4.4
- * rule 4 (issue 16 defect 1): requests as the spec writes them, over HTTP against the real stack.
+ * What an airline integrator meets first and the serialized duplicate check of spec 4.4
+ * rule 4: requests as the spec writes them, over HTTP against the real stack.
  */
 import {
   allActionItems,

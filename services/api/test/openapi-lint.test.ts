@@ -8,7 +8,7 @@ import type { OpenApiDocument } from '../src/operability';
 import { http, type Stack, startStack } from '@crew/test-support';
 
 /*
- * Issue 10 item 7: the served document explains itself. Spectral (spectral:oas, .spectral.yaml) and Redocly
+ * The served document explains itself. Spectral (spectral:oas, .spectral.yaml) and Redocly
  * (recommended, redocly.yaml) report nothing on it; both run offline from the pinned dev dependencies.
  */
 

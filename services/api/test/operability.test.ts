@@ -1,7 +1,6 @@
 /** The operator's surfaces of the api: /docs, /admin/queues, /metrics (the OpenAPI document: openapi-document.test.ts). */
 import { QUEUE_NAMES } from '@crew/queue';
-import { parsePrometheusText, sampleValue } from '@crew/worker/src/operability/prom-text';
-import { http } from '@crew/test-support';
+import { http, parsePrometheusText, sampleValue } from '@crew/test-support';
 import { stack, tenant, useOperabilityStack, basic, expectEnvelope } from './operability-stack';
 
 useOperabilityStack('operability');

@@ -142,3 +142,22 @@ it('an injected item left for a person is OPEN, due by its review target; one th
     due_by: null,
   });
 });
+
+it('a change of the review settings dates the airline’s OPEN items again, and no other airline’s', async () => {
+  const { t, email } = await airline({ contract: false });
+  const other = await airline({ contract: false });
+  const items = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+  const others = hotelItem((await roster(other.t, onePairingRoster({ email: other.email }))).items);
+  const before = await row(others.action_id);
+  const put = await api(t, '/crew/config/review', {
+    method: 'PUT',
+    body: { lead_time_minutes: 75, priority_targets_minutes: { P1: 400_000, P2: 400_000, P3: 400_000 } },
+  });
+  expect(put.status).toBe(200);
+  const stored = await row(items.action_id);
+  expect(stored.review_status).toBe('OPEN');
+  expect(stored.due_by!.getTime()).toBe(stored.event_at!.getTime() - 75 * 60_000);
+  const settings = reviewSettingsOf(put.body);
+  expect(iso(stored.due_by)).toBe(engineDueBy(stored, settings));
+  expect((await row(others.action_id)).due_by).toEqual(before.due_by);
+});

@@ -1,5 +1,5 @@
 /**
- * Issue 15: DIRECT hotels are booked through their rooming list. A real SMTP server (smtp-server) in this
+ * DIRECT hotels are booked through their rooming list. A real SMTP server (smtp-server) in this
  * process receives the e-mails; the hotel answers on the confirmation page in headless Chromium
  * (playwright-core, Debian's /usr/bin/chromium); the worker runs in this process against the stack.
  */
@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createLogger, roomingLinkKey, signRoomingLink } from '@crew/platform';
+import { createLogger } from '@crew/platform';
+import { roomingLinkKey, signRoomingLink } from '@crew/rooming';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { RoomingChannel, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 import {

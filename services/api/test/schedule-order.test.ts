@@ -10,7 +10,7 @@ import {
   waitForSchedule,
 } from '@crew/test-support';
 
-// Issue 16 defect 6: concurrent posts of one airline must get received_at values in the order the service
+// Concurrent posts of one airline must get received_at values in the order the service
 // lists and processes them.
 let stack: Stack;
 let t: Tenant;

@@ -15,7 +15,7 @@ import {
   waitForSchedule,
 } from '@crew/test-support';
 
-/** Issue 14: POST /crew/schedules/preview, the dry run of a roster. */
+/** POST /crew/schedules/preview, the dry run of a roster. */
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack('schedule_preview', { worker: true, now: () => new Date('2027-03-01T00:00:00Z') });

@@ -7,7 +7,7 @@ beforeAll(async () => {
   // Today for the api: the searched dates stay in the future.
   stack = await startStack('search', { now: () => new Date('2027-02-01T00:00:00Z') });
   t = await onboard(stack);
-  // Every cabin may be offered (flight-options.test.ts covers how the flight config filters and orders them).
+  // Every cabin may be offered (flight-options.unit.test.ts covers how the flight config filters and orders them).
   expect(
     (
       await http(`${stack.apiUrl}/api/v1/crew/config/flights`, {

@@ -1,7 +1,7 @@
 import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 /*
- * /docs "Authorize" (issue 10 item 7): Swagger UI on the api's origin fetches a token from the auth service,
+ * /docs "Authorize": Swagger UI on the api's origin fetches a token from the auth service,
  * another origin. The browser sends a preflight (POST with Authorization) and then needs
  * Access-Control-Allow-Origin on the answer.
  */

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
     logger,
     suppliers: createSandboxSuppliers({ baseUrl: config.supplierUrl }),
     metrics,
+    coverageMonitor: {},
+    reviewEscalation: {},
   });
   // The webhook drain thread loads before the worker reports ready: a build without it fails here, not later.
   await runtime.webhooks.ready();

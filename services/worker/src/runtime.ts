@@ -20,6 +20,8 @@ import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
 import { AirlineChangeProcessor } from './bookings/airline-change';
+import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
+import { ReviewEscalation } from './review-queue/escalation.monitor';
 
 /** How long close() waits for a Redis client's QUIT. */
 const QUIT_MS = 2_000;
@@ -45,6 +47,17 @@ export interface WorkerDeps {
   metrics?: WorkerMetrics;
   /** Period of the airline-change check at Duffel (default 15 minutes; 0: never). */
   airlineChangeSweepMs?: number;
+  /**
+   * The coverage of the next 24 h, recomputed periodically for the /metrics gauges and the coverage.at_risk
+   * events (CoverageMonitor; default every 60 s, events to the airlines' subscribed endpoints). Off unless
+   * given: the worker process turns it on, the in-process runtimes of tests leave it off.
+   */
+  coverageMonitor?: { intervalMs?: number; onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void> };
+  /**
+   * The review queue's escalation: action_item.due_soon once per item due soon or overdue, and the queue's
+   * /metrics gauges (ReviewEscalation; default every 60 s). Off unless given, as the coverage monitor.
+   */
+  reviewEscalation?: { intervalMs?: number };
 }
 
 export interface WorkerRuntime {
@@ -55,6 +68,10 @@ export interface WorkerRuntime {
   rooming: RoomingChannel;
   /** Airline-initiated changes on Duffel orders: the jobs of verified events, and the periodic check. */
   airlineChanges: AirlineChangeProcessor;
+  /** The coverage sampling, when `coverageMonitor` turned it on. */
+  coverage: CoverageMonitor | null;
+  /** The review queue's escalation, when `reviewEscalation` turned it on. */
+  review: ReviewEscalation | null;
   /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
   close(): Promise<void>;
 }
@@ -241,6 +258,24 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         }, changeSweepMs)
       : null;
   changeTimer?.unref();
+  const coverage = deps.coverageMonitor
+    ? new CoverageMonitor({
+        db: deps.db,
+        logger,
+        report: (f, at) => metrics.setCoverage(f, at),
+        onAtRisk: deps.coverageMonitor.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
+        intervalMs: deps.coverageMonitor.intervalMs,
+      }).start()
+    : null;
+  const review = deps.reviewEscalation
+    ? new ReviewEscalation({
+        db: deps.db,
+        logger,
+        report: (f, at) => metrics.setReviewQueue(f, at),
+        now: deps.now,
+        intervalMs: deps.reviewEscalation.intervalMs,
+      }).start()
+    : null;
   let closing: Promise<void> | null = null;
   return {
     relay,
@@ -248,8 +283,12 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     webhooks,
     rooming,
     airlineChanges,
+    coverage,
+    review,
     close() {
       closing ??= (async () => {
+        coverage?.stop();
+        review?.stop();
         clearInterval(sweep);
         if (changeTimer) clearInterval(changeTimer);
         await changeSweep;

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 import { PromWorkerMetrics } from '../src/operability/metrics';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../src/roster-coverage/coverage.monitor';
 
-/** Issue 14: the worker's periodic coverage figures (/metrics) and the coverage.at_risk hook. */
+/** The worker's periodic coverage figures (/metrics) and the coverage.at_risk hook. */
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase('coverage_monitor');

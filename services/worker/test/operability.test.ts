@@ -8,7 +8,6 @@ import { createSandboxSuppliers } from '@crew/suppliers';
 import { startWorkerRuntime, type WorkerRuntime } from '../src';
 import { WorkerHealth } from '../src/operability/health';
 import { PromWorkerMetrics } from '../src/operability/metrics';
-import { parsePrometheusText, sampleValue } from '../src/operability/prom-text';
 import { createWorkerOps } from '../src/operability/server';
 import {
   bookingAccount,
@@ -16,7 +15,9 @@ import {
   http,
   onboard,
   onePairingRoster,
+  parsePrometheusText,
   redisTarget,
+  sampleValue,
   type Stack,
   startStack,
   startTcpRelay,
@@ -169,7 +170,7 @@ describe('/metrics after a roster has been processed', () => {
   });
 });
 
-describe('webhook metrics (issue 13)', () => {
+describe('webhook metrics', () => {
   it('counts attempts by outcome, observes event lag on success, and samples the waiting backlog with its age', async () => {
     const t = await onboard(stack, {
       name: 'Hook Metrics Air',

@@ -13,7 +13,7 @@ import {
 } from '@crew/test-support';
 import { isPermanentScheduleError } from '../src/schedules/schedule.processor';
 
-// Issue 16 defect 3 (worker side): a roster whose data Postgres refuses is FAILED at once, not retried for
+// A roster whose data Postgres refuses is FAILED at once, not retried for
 // minutes in PROCESSING while the airline's next roster waits.
 let stack: Stack;
 beforeAll(async () => {

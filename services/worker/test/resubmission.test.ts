@@ -16,7 +16,7 @@ import {
 } from '@crew/test-support';
 
 /*
- * Issue 12: a byte-identical resubmission whose diff would derive nothing skips the diff (copying the audit
+ * A byte-identical resubmission whose diff would derive nothing skips the diff (copying the audit
  * events of the roster before it), and runs the full diff as soon as anything the diff reads has changed.
  */
 

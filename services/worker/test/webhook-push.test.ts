@@ -6,7 +6,7 @@ import { startWorkerRuntime } from '@crew/worker';
 import { scheduleCompletedWithSubscriber, type Stack, startStack, waitFor } from '@crew/test-support';
 
 /*
- * Issue 13: a schedule's webhook events are pushed when its transaction commits. The worker here looks for due
+ * A schedule's webhook events are pushed when its transaction commits. The worker here looks for due
  * deliveries once a minute: only the kick after the commit can deliver them within the test.
  */
 

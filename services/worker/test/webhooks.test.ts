@@ -1,5 +1,5 @@
 /**
- * Issue 13: signed webhooks, against a real HTTP receiver in this process and the real worker (in-process,
+ * Signed webhooks, against a real HTTP receiver in this process and the real worker (in-process,
  * and as a child process that is SIGKILLed).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@crew/api-client';
 import { webhookRepo } from '@crew/db';
-import { guardedLookup } from '@crew/platform';
+import { guardedLookup } from '@crew/webhooks';
 import {
   bookingAccount,
   contractStations,

@@ -7,12 +7,33 @@ export interface StoredReviewSettings {
   priority_targets_minutes: Record<string, number>;
 }
 
-/** The airline's stored review settings, or null when it has none (the defaults apply). */
-export async function getReviewSettings(db: DbOrTrx, airlineId: string): Promise<StoredReviewSettings | null> {
-  const row = await db
+export function findReviewSettings(db: DbOrTrx, airlineId: string): Promise<StoredReviewSettings | undefined> {
+  return db
     .selectFrom('review_settings')
     .select(['lead_time_minutes', 'due_soon_minutes', 'priority_targets_minutes'])
     .where('airline_id', '=', airlineId)
     .executeTakeFirst();
-  return row ?? null;
+}
+
+/** The airline's settings, row-locked for a read-merge-write (the first write finds no row to lock). */
+export function lockReviewSettings(trx: DbOrTrx, airlineId: string): Promise<StoredReviewSettings | undefined> {
+  return trx
+    .selectFrom('review_settings')
+    .select(['lead_time_minutes', 'due_soon_minutes', 'priority_targets_minutes'])
+    .where('airline_id', '=', airlineId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function saveReviewSettings(trx: DbOrTrx, airlineId: string, s: StoredReviewSettings): Promise<void> {
+  const values = {
+    lead_time_minutes: s.lead_time_minutes,
+    due_soon_minutes: s.due_soon_minutes,
+    priority_targets_minutes: JSON.stringify(s.priority_targets_minutes),
+  };
+  await trx
+    .insertInto('review_settings')
+    .values({ airline_id: airlineId, ...values })
+    .onConflict((oc) => oc.column('airline_id').doUpdateSet({ ...values, updated_at: new Date() }))
+    .execute();
 }

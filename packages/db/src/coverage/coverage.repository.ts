@@ -5,7 +5,7 @@ import { copyInsert, type ColumnTypes } from '../bulk';
 import { ofPairings } from '../bulk';
 
 /*
- * The coverage monitor's data (issue 14). The diff keeps the latest processed roster's layovers and DH legs
+ * The coverage monitor's data. The diff keeps the latest processed roster's layovers and DH legs
  * as rows (rostered_layovers / rostered_deadheads); coverage reads them next to the bookings. The state of a
  * row is the engine's (classifyLayovers / classifyDeadheads): these queries only gather the facts.
  */
@@ -20,7 +20,7 @@ const MATCH_MARGIN_DAYS = 2;
  * Replaces the airline's rostered rows dated inside the processed window with the roster's (the engine's
  * rosteredRowsIn: those dated inside the window, each with its roster_date), as
  * nextRosterState does with the gzip state: rows outside the window, and rows whose current row was skipped
- * as impossible data (`flagged`), stay. Written by difference (issue 12): the window's stored rows are read
+ * as impossible data (`flagged`), stay. Written by difference: the window's stored rows are read
  * as one signature each (every column the roster gives, checkin_at/dep_at follow from the local times), and
  * only stored rows the roster no longer has are deleted and only roster rows not stored as they are are
  * COPYed: the same end state as deleting the window and COPYing every row, for a fraction of the writes

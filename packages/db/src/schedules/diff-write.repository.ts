@@ -81,7 +81,7 @@ function windowBookingOf(f: string[]): WindowBooking {
 /**
  * The airline's bookings the diff reconciles: those dated inside the window (one query per type). Read as one
  * text per row and split here: a big airline's 160k rows of 19 columns are decoded in about half the time of
- * 3M separate fields (issue 12). A value holding the separator is read again column by column.
+ * 3M separate fields. A value holding the separator is read again column by column.
  */
 export async function bookingsInWindow(
   db: DbOrTrx,

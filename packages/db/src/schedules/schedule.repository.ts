@@ -85,12 +85,21 @@ export async function countSchedules(db: DbOrTrx, airlineId: string, f: Schedule
   return r.n;
 }
 
+/**
+ * The engine's resolvedByPerson in SQL: a person's action other than a dismissal (ASSIGN is never an action
+ * taken), on an item not back with a person since (stored review_status; an item stored before review
+ * statuses were kept counts by its action).
+ */
+export const RESOLVED_BY_PERSON = sql<boolean>`action_taken is not null and action_taken <> 'DISMISS' and coalesce(review_status, 'RESOLVED') = 'RESOLVED'`;
+
 export interface ScheduleCounts {
   total: number;
   auto_booked: number;
   auto_cancelled: number;
   pending_review: number;
   failed: number;
+  /** Items a person resolved from the review queue (engine resolvedByPerson), besides their disposition's count. */
+  resolved_by_person: number;
   /** Items whose booking task is not terminal yet, and the FLIGHT ones among them. */
   open: number;
   open_flight: number;
@@ -114,6 +123,7 @@ export async function scheduleCounts(
       auto_cancelled: 0,
       pending_review: 0,
       failed: 0,
+      resolved_by_person: 0,
       open: 0,
       open_flight: 0,
       audit_events: 0,
@@ -128,6 +138,7 @@ export async function scheduleCounts(
       sql<number>`count(*) filter (where disposition = 'AUTO_CANCELLED')::int`.as('auto_cancelled'),
       sql<number>`count(*) filter (where disposition = 'PENDING_REVIEW')::int`.as('pending_review'),
       sql<number>`count(*) filter (where disposition = 'FAILED')::int`.as('failed'),
+      sql<number>`count(*) filter (where ${RESOLVED_BY_PERSON})::int`.as('resolved_by_person'),
       sql<number>`count(*) filter (where disposition is null)::int`.as('open'),
       sql<number>`count(*) filter (where disposition is null and type = 'FLIGHT')::int`.as('open_flight'),
     ])

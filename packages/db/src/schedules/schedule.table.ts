@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { BulkColumns } from '../bulk';
+import type { BulkColumns } from '../bulk-types';
 
 type CreatedAt = ColumnType<Date, never, never>;
 type Json<T> = ColumnType<T, string, string>;

@@ -8,6 +8,7 @@ import {
   BookingListQuery,
   BookingRequestBody,
   BookingStatusView,
+  DeleteBookingBody,
   DeleteBookingQuery,
   IDEMPOTENCY_HEADER,
   PageOnlyQuery,
@@ -32,7 +33,7 @@ import {
   type RouteSpec,
 } from '@crew/platform';
 import { principal } from '../auth/guard';
-import { actionItemView } from '../schedules/views';
+import { actionItemViews } from '../action-items/views';
 import { bookingOr404, deleteBooking, patchBooking, type BookingDeps } from './bookings.service';
 import { withIdempotency } from './idempotency';
 import { requestBooking } from './requests.service';
@@ -254,16 +255,17 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
       auth: requiredScope('delete', path),
       params: BookingIdParams,
       query: DeleteBookingQuery,
+      // The reason in a JSON body too (clients that send one with DELETE); the query parameter wins.
+      body: DeleteBookingBody,
+      bodyOptional: true,
       responses: {
         202: { description: 'The booking: CANCELLED, or NEEDS_REVIEW when the supplier refused', schema: Booking },
-        ...errorResponses([401, 403, 404, 409]),
+        ...errorResponses([401, 403, 404, 409, 422]),
       },
-      handler: async ({ res, params, query }) => {
+      handler: async ({ res, params, query, body }) => {
         bindLog(res, { booking_id: params.booking_id });
-        return {
-          status: 202,
-          body: bookingView(await deleteBooking(deps, principal(res), params.booking_id, query.reason)),
-        };
+        const reason = query.reason ?? body.reason;
+        return { status: 202, body: bookingView(await deleteBooking(deps, principal(res), params.booking_id, reason)) };
       },
     }),
     route({
@@ -330,7 +332,8 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
           async () => {
             const { actionId } = await requestBooking(deps, caller, body, 'injection');
             const item = await scheduleRepo.findActionItem(db, caller.airline_id, actionId!);
-            return { status: 202, body: actionItemView(item!) };
+            const [view] = await actionItemViews(db, caller.airline_id, [item!]);
+            return { status: 202, body: view };
           },
         );
       },

@@ -101,8 +101,11 @@ async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> 
   return now;
 }
 
-/** Starts a supplier task on an existing booking (PENDING + job), in the caller's transaction. */
-async function startTask(
+/**
+ * Starts a supplier task on an existing booking (PENDING + job), in the caller's transaction: PATCH, DELETE
+ * and a person's action from the review queue.
+ */
+export async function startTask(
   trx: DbOrTrx,
   b: BookingRow,
   operation: BookingOperation,

@@ -134,7 +134,7 @@ export async function requestBooking(
     // Left for a person: OPEN, due by its review target (the airline's settings are read only then).
     const review =
       reviewStatusOf(facts) === 'OPEN'
-        ? reviewStateOf(facts, null, reviewSettingsOf(await reviewSettingsRepo.getReviewSettings(trx, airlineId)))
+        ? reviewStateOf(facts, null, reviewSettingsOf(await reviewSettingsRepo.findReviewSettings(trx, airlineId)))
         : { review_status: reviewStatusOf(facts), due_by: null };
     await bookingRepo.insertActionItems(trx, [
       {

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@crew/contracts';
-import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow } from '@crew/db';
+import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow, type DbOrTrx } from '@crew/db';
 import { REQUEST_PRIORITY, retryRefusal, taskOperation } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { bookingJob } from '@crew/queue';
@@ -38,21 +38,34 @@ export async function retryBooking(
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
     const refusal = retryRefusal(b, maxRetries);
     if (refusal) throw new ApiError(409, ErrorCode.CONFLICT, refusal);
-    await bookingRepo.updateBooking(
-      trx,
-      bookingId,
-      {
-        status: 'PENDING',
-        retry_count: b.retry_count + 1,
-        next_attempt_at: null,
-        ...(retryJobId ? { retry_job_id: retryJobId } : {}),
-      },
-      { reason: `retry ${b.retry_count + 1}`, actor: actorOf(caller) },
-    );
-    await outboxRepo.addToOutbox(trx, [retryTask(b, b.retry_count + 1)]);
+    await startRetry(trx, b, actorOf(caller), retryJobId);
   });
   deps.relay.kick();
   return (await bookingRepo.findBooking(deps.db, bookingId))!;
+}
+
+/**
+ * Re-runs the failed task of a locked booking the retry rules allow (retry_count + 1), in the caller's
+ * transaction: POST …/retry, and a person's RETRY from the review queue.
+ */
+export async function startRetry(
+  trx: DbOrTrx,
+  b: BookingRow,
+  actor: string,
+  retryJobId: string | null = null,
+): Promise<void> {
+  await bookingRepo.updateBooking(
+    trx,
+    b.booking_id,
+    {
+      status: 'PENDING',
+      retry_count: b.retry_count + 1,
+      next_attempt_at: null,
+      ...(retryJobId ? { retry_job_id: retryJobId } : {}),
+    },
+    { reason: `retry ${b.retry_count + 1}`, actor },
+  );
+  await outboxRepo.addToOutbox(trx, [retryTask(b, b.retry_count + 1)]);
 }
 
 /**

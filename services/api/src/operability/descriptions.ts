@@ -109,7 +109,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   cancelBooking:
     'Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, ' +
     'or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. ' +
-    '`reason` is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.',
+    '`reason` (the query parameter, or a JSON body `{"reason": …}`; the query parameter wins when both give one) is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.',
   getBookingStatus:
     '`current_status` and the full history of transitions (`{status, at, reason, actor}`). Also refreshes the supplier’s live state into the booking (PNR, ticket, transaction and trip-session ids; ' +
     'the room’s status and dates) and stores it; when the supplier cannot be reached the stored state is answered.',
@@ -160,7 +160,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   metrics:
     'Prometheus text format: process metrics, request durations by route template and status, BullMQ queue depths. No authentication (keep it off the public network).',
 
-  // ---- DIRECT hotels' rooming lists (issue 15)
+  // ---- DIRECT hotels' rooming lists
   listRoomingLists:
     'Every rooming list version of a DIRECT hotel (one not in the GDS inventory, registered with a `chain`), newest first: its night, version, status ' +
     '(QUEUED: waiting for its send time or the mail server, with `last_error`; SENT: awaiting the hotel until `expires_at`; ANSWERED; EXPIRED: no answer, its stays are NEEDS_REVIEW), ' +

@@ -4,7 +4,7 @@ import { OAUTH_ROUTES } from '@crew/contracts';
 import { mountRoutes, type RouteSpec } from '@crew/platform';
 import { createQueues } from '@crew/queue';
 import { createRegistry, registerQueueMetrics } from '@crew/queue';
-import { API_BASE, OPS_BASE, type ApiDeps } from '../app';
+import { API_BASE, OPS_BASE, type ApiDeps } from '../deps';
 import { mountDocs } from './docs';
 import { httpMetrics } from './http-metrics';
 import { buildOpenApi, type OpenApiDocument, type RouteGroup } from './openapi';

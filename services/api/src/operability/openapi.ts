@@ -33,7 +33,7 @@ export interface OpenApiDocument {
   servers: { url: string; description: string }[];
   tags: { name: string; description?: string }[];
   paths: Record<string, Json>;
-  /** The events the service POSTs to airlines' webhook endpoints (issue 13). */
+  /** The events the service POSTs to airlines' webhook endpoints. */
   webhooks: Record<string, Json>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
@@ -112,7 +112,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Action items': 'Injection of action items for disruptions (IROPs) and ad-hoc needs (spec 4.2).',
   'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
   Coverage:
-    'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec; issue 14).',
+    'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec).',
   'Traveller profiles':
     'Crew members’ traveller profiles by employee_id (DESIGN 3): passport names, date of birth and travel documents, encrypted at rest and audited; a flight booking needs the date of birth.',
   'Operator API':
@@ -121,7 +121,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Supplier callbacks':
     'Deliveries from suppliers about orders we hold (not for API clients): no bearer, each signed with the secret the supplier shares with us for that airline.',
   'Hotel confirmation':
-    'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients; issue 15): reached from the e-mailed link, which is its only credential.',
+    'The page a DIRECT hotel answers its rooming list on (HTML, not for API clients): reached from the e-mailed link, which is its only credential.',
   'Auth (OAuth 2.0)':
     'The auth service (its own host, AUTH_URL): client registration, client_credentials tokens, refresh, signing keys (spec 5).',
   Console:
@@ -129,7 +129,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Console users':
     'The people of the airline’s travel desk who use the console (`/console`, HTML, each with a login of their own): invitations, revocation, and whether an authenticator app is required.',
   Webhooks:
-    'Signed event pushes (not in the spec; issue 13): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
+    'Signed event pushes (not in the spec): endpoints, secrets, deliveries, and (under `webhooks`) the events the service POSTs, signed the Standard Webhooks way.',
 };
 
 /** The request headers of every webhook POST (Standard Webhooks). */
@@ -306,7 +306,12 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
         security: security(route.auth),
         ...(params.length ? { parameters: params } : {}),
         ...(route.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(route.body) } } } }
+          ? {
+              requestBody: {
+                required: !route.bodyOptional,
+                content: { 'application/json': { schema: components.use(route.body) } },
+              },
+            }
           : {}),
         responses: {
           ...responses(route, components),

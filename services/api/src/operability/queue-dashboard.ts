@@ -56,6 +56,20 @@ const retriesOnly: RequestHandler = (req, _res, next) => {
   );
 };
 
+/**
+ * bull-board's page loads its fonts from Google Fonts: an on-call laptop offline, or a strict CSP, would wait on
+ * or refuse them. Its stylesheet falls back to the system fonts, so the page is served without a `<link>` to
+ * another host (its own assets are relative to its base).
+ */
+const OUTSIDE_LINKS = /<link\b[^>]*\bhref="(https?:)?\/\/[^>]*>\s*/gi;
+const withoutOutsideLinks: RequestHandler = (req, res, next) => {
+  if (!req.path.startsWith('/api/')) {
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => send(typeof body === 'string' ? body.replace(OUTSIDE_LINKS, '') : body);
+  }
+  next();
+};
+
 type AdapterOptions = NonNullable<ConstructorParameters<typeof BullMQAdapter>[1]>;
 
 /** bull-board on every given queue, behind the operator token. */
@@ -72,5 +86,11 @@ export function mountQueueDashboard(app: Express, queues: readonly Queue[], opsT
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Crew Travel queues', hideDocsLink: true } },
   });
-  app.use(DASHBOARD_PATH, operatorOnly(opsToken), retriesOnly, serverAdapter.getRouter() as RequestHandler);
+  app.use(
+    DASHBOARD_PATH,
+    operatorOnly(opsToken),
+    retriesOnly,
+    withoutOutsideLinks,
+    serverAdapter.getRouter() as RequestHandler,
+  );
 }

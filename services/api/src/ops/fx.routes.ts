@@ -9,7 +9,7 @@ function fxRateView(r: FxRateRow) {
 }
 
 /**
- * The exchange-rate table (issue 10): rates against USD with the date each holds from. The fare ceiling and
+ * The exchange-rate table: rates against USD with the date each holds from. The fare ceiling and
  * the hotel rate check compare money in one currency at the rate of the fare's (the night's) date.
  */
 export function opsFxRoutes(db: Db, now: () => Date = () => new Date()): RouteSpec[] {

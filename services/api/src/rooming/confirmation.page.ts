@@ -11,10 +11,11 @@ import {
   type RoomingRowRow,
 } from '@crew/db';
 import { rowSettlement, settleRowAnswer } from '@crew/engine';
-import { roomingFormToken, roomingLinkKey, verifyRoomingLink, type Logger } from '@crew/platform';
+import type { Logger } from '@crew/platform';
+import { roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/rooming';
 
 /*
- * The hotel confirmation page of a rooming list (issue 15): server-rendered HTML, no login, no script. The
+ * The hotel confirmation page of a rooming list: server-rendered HTML, no login, no script. The
  * signed link is the credential (one list version of one hotel, until the answer deadline). The form posts
  * back to the same link with an anti-forgery field bound to it, and a cross-site Origin is refused; there are
  * no cookies, so nothing ambient could be ridden by another site anyway. helmet's default CSP (form-action

@@ -6,7 +6,7 @@ import type { RosterIntake } from './roster-intake';
 import { previewSchedule } from './preview.service';
 import { checkedRoster, SCHEDULE_BODY_LIMIT } from './schedules.routes';
 
-/** POST /crew/schedules/preview (issue 14): the dry run of a roster, answered synchronously. */
+/** POST /crew/schedules/preview: the dry run of a roster, answered synchronously. */
 export function schedulePreviewRoutes(
   db: Db,
   intake: RosterIntake,

@@ -12,6 +12,7 @@ import {
   diffAgainst,
   diffStateOf,
   flattenRoster,
+  itemMessage,
   planItem,
   requestedBookingsByKey,
   type DerivedActionItem,
@@ -65,8 +66,8 @@ function previewItem(item: DerivedActionItem, plan: ItemPlan): PreviewActionItem
           contracted_rate: d.hotel.rate,
         }
       : null,
-    // As the worker writes it (planDiffWrites): the reviewer's reason, else the diff's own message.
-    message: d.reason ?? item.message,
+    // As the worker writes it (planDiffWrites).
+    message: itemMessage(d, item),
   };
 }
 

@@ -33,7 +33,8 @@ import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import type { RosterIntake, RosterSummary } from './roster-intake';
 import { acceptSchedule } from './schedules.service';
-import { actionItemView, auditEventView, progressOf, scheduleDetail, summaryOf } from './views';
+import { actionItemView, auditEventView, progressOf, scheduleDetail, summaryOf, type ReviewFieldName } from './views';
+import { actionItemViews } from '../action-items/views';
 
 const TAGS = ['Schedules'];
 // Level 1 (in the handler): the roster is stored once and read once; speed matters more than ratio.
@@ -48,9 +49,9 @@ function csvCell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
-function csvRow(item: ActionItem): string[] {
+function csvRow(item: Omit<ActionItem, ReviewFieldName>): string[] {
   return ACTION_CSV_COLUMNS.map((col) => {
-    const [head, tail] = col.split('.') as [keyof ActionItem, string | undefined];
+    const [head, tail] = col.split('.') as [keyof typeof item, string | undefined];
     const value = tail ? (item[head] as Record<string, unknown> | null)?.[tail] : item[head];
     return csvCell(value);
   });
@@ -209,11 +210,15 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
         ...errorResponses([400, 401, 403, 404]),
       },
       handler: async ({ res, params, query }) => {
-        await scheduleOr404(principal(res).airline_id, params.schedule_id);
+        const airlineId = principal(res).airline_id;
+        await scheduleOr404(airlineId, params.schedule_id);
         const limit = query.limit ?? 50;
         const rows = await scheduleRepo.listActionItems(db, params.schedule_id, query, limit, seqCursor(query.cursor));
         const p = keysetPage(rows, limit);
-        return { status: 200, body: { action_items: p.rows.map(actionItemView), next_cursor: p.next_cursor } };
+        return {
+          status: 200,
+          body: { action_items: await actionItemViews(db, airlineId, p.rows), next_cursor: p.next_cursor },
+        };
       },
     }),
     route({

@@ -22,6 +22,7 @@ export function summaryOf(c: ScheduleCounts): ScheduleSummary {
     action_items_auto_cancelled: c.auto_cancelled,
     action_items_pending_review: c.pending_review,
     action_items_failed: c.failed,
+    action_items_resolved_by_person: c.resolved_by_person,
     audit_events: c.audit_events,
   };
 }
@@ -46,7 +47,19 @@ export function progressOf(s: ScheduleRow, c: ScheduleCounts) {
   return processingReport({ status: s.status, open: c.open, open_flight: c.open_flight });
 }
 
-export function actionItemView(r: ActionItemRow): ActionItem {
+/** The review queue's fields of an action item: decided with its booking (action-items/views.ts). */
+export type ReviewFieldName =
+  | 'review_status'
+  | 'due_by'
+  | 'available_actions'
+  | 'action_taken'
+  | 'action_taken_at'
+  | 'action_taken_by'
+  | 'action_reason'
+  | 'assignee';
+
+/** The action item's own fields (spec 2.3 and its "not shown" extras); actions.csv shows these. */
+export function actionItemView(r: ActionItemRow): Omit<ActionItem, ReviewFieldName> {
   return {
     action_id: r.action_id,
     schedule_id: r.schedule_id,

@@ -13,19 +13,8 @@ import {
   WebhookListQuery,
 } from '@crew/contracts';
 import { webhookRepo, type Db, type WebhookDeliveryRow, type WebhookEndpointRow } from '@crew/db';
-import {
-  ApiError,
-  errorResponses,
-  keysetPage,
-  newWebhookSecret,
-  parseSecretKey,
-  refusedUrl,
-  route,
-  sealSecret,
-  seqCursor,
-  type Config,
-  type RouteSpec,
-} from '@crew/platform';
+import { ApiError, errorResponses, keysetPage, route, seqCursor, type Config, type RouteSpec } from '@crew/platform';
+import { newWebhookSecret, parseSecretKey, refusedUrl, sealSecret } from '@crew/webhooks';
 import { principal } from '../auth/guard';
 
 const TAGS = ['Webhooks'];
@@ -66,7 +55,7 @@ export function deliveryView(d: WebhookDeliveryRow & { event_type: string }) {
   };
 }
 
-/** /crew/webhooks: an airline's webhook endpoints and their deliveries (issue 13). */
+/** /crew/webhooks: an airline's webhook endpoints and their deliveries. */
 export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
   const path = '/crew/webhooks';
   const key = parseSecretKey(config.webhookSecretKey)!;

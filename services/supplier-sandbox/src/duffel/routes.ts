@@ -11,16 +11,10 @@ import { AIRLINES } from './inventory';
 import { changesOf } from './changes';
 import type { DuffelSim, SimCancellation } from './sim';
 import { DuffelSimError, notFound, validation } from './sim-errors';
-import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelFault, type DuffelOperation } from './sim-faults';
+import { DUFFEL_OPERATIONS, DUFFEL_OUTCOMES, type DuffelOperation } from './sim-faults';
+import type { DuffelOp } from './operation';
 import { staysControlRoutes, staysRoutes } from './stays-routes';
 import { one, page } from './envelope';
-
-/** One operation's answer; `fault` is the fault armed for this call, for outcomes the operation itself plays (no_availability). */
-export type Handler = (req: Request, token: string, fault?: DuffelFault) => { status: number; body: unknown };
-export type DuffelOp = (
-  operation: DuffelOperation,
-  handler: Handler,
-) => (req: Request, res: Response, next: NextFunction) => Promise<void>;
 
 /** Duffel answers errors as `{errors: [...], meta: {status, request_id}}`. */
 function sendError(res: Response, err: DuffelSimError): void {

@@ -13,7 +13,7 @@ import type {
   StaysSearchResult,
 } from '@duffel/api/types';
 import { AIRPORTS } from '../airports';
-import type { DuffelOp } from './routes';
+import type { DuffelOp } from './operation';
 import { validation } from './sim-errors';
 import { one, page } from './envelope';
 import type { StaysSim } from './stays-sim';

@@ -1,3 +1,6 @@
+import type { CoverageFigures } from '../roster-coverage/coverage.monitor';
+import type { ReviewQueueFigures } from '../review-queue/escalation.monitor';
+
 /**
  * What the processors report as they work. The Prometheus implementation lives in ./metrics.ts; tests and
  * tools may pass NO_METRICS.
@@ -14,6 +17,10 @@ export interface WorkerMetrics {
    * `urgent`: a P1 booking's event (the urgent lane).
    */
   webhookAttempt(ok: boolean, urgent: boolean, lagSeconds: number | null): void;
+  /** The coverage of the next 24 h per airline, as the CoverageMonitor last computed it at `at` (epoch ms). */
+  setCoverage(airlines: readonly CoverageFigures[], at?: number): void;
+  /** The review queue's OPEN items overdue and due soon per priority, as the escalation pass last counted them. */
+  setReviewQueue(rows: readonly ReviewQueueFigures[], at?: number): void;
 }
 
 export const NO_METRICS: WorkerMetrics = {
@@ -21,4 +28,6 @@ export const NO_METRICS: WorkerMetrics = {
   bookingOutcome: () => undefined,
   dispositionReached: () => undefined,
   webhookAttempt: () => undefined,
+  setCoverage: () => undefined,
+  setReviewQueue: () => undefined,
 };

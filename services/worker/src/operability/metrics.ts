@@ -104,7 +104,7 @@ export class PromWorkerMetrics implements WorkerMetrics {
       help: 'When the booking lanes were last sampled (unix seconds)',
       registers,
     });
-    // Coverage of the next hours (issue 14), recomputed every minute or so by the CoverageMonitor, not at scrape time.
+    // Coverage of the next hours, recomputed every minute or so by the CoverageMonitor, not at scrape time.
     this.coverage24h = new Gauge({
       name: 'crew_coverage_layovers_next_24h',
       help: `Layovers checking in within 24 h that are AT_RISK or UNCOVERED, per airline: the ${TOP_AIRLINES} airlines with most by airline_id, the rest as "other"`,
@@ -144,7 +144,7 @@ export class PromWorkerMetrics implements WorkerMetrics {
       this.reviewOverdue.set({ priority }, 0);
       this.reviewDueSoon.set({ priority }, 0);
     }
-    // Webhooks (issue 13): attempts and lag as they happen; the backlog sampled with the booking lanes.
+    // Webhooks: attempts and lag as they happen; the backlog sampled with the booking lanes.
     this.webhookAttempts = new Counter({
       name: 'crew_webhook_attempts_total',
       help: 'Webhook delivery attempts by lane (urgent: P1 bookings) and outcome',

@@ -7,8 +7,6 @@ import { withDeadline } from '@crew/queue';
 import { WorkerHealth, type WorkerHealthOptions } from './health';
 import type { PromWorkerMetrics } from './metrics';
 import { registerQueueMetrics } from '@crew/queue';
-import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from '../roster-coverage/coverage.monitor';
-import { ReviewEscalation } from '../review-queue/escalation.monitor';
 
 export interface WorkerOpsDeps {
   /** The runtime's BullMQ workers. */
@@ -21,12 +19,6 @@ export interface WorkerOpsDeps {
   health?: WorkerHealthOptions;
   /** How often the booking lanes are sampled for /metrics (default 15 s). */
   laneSampleMs?: number;
-  /** How often the coverage of the next 24 h is recomputed for /metrics (default 60 s). */
-  coverageSampleMs?: number;
-  /** The coverage.at_risk hook (CoverageMonitor); default: the webhook event to subscribed endpoints. */
-  onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
-  /** How often the review queue's escalation pass runs (action_item.due_soon, the review gauges; default 60 s). */
-  reviewSampleMs?: number;
 }
 
 export interface WorkerOps {
@@ -34,11 +26,7 @@ export interface WorkerOps {
   health: WorkerHealth;
   /** Samples the booking lanes and the webhook backlog now (also runs every laneSampleMs). */
   sampleLanes(): Promise<void>;
-  /** Recomputes the coverage gauges now (also runs every coverageSampleMs). */
-  coverage: CoverageMonitor;
-  /** Runs the review queue's escalation pass now (also runs every reviewSampleMs). */
-  review: ReviewEscalation;
-  /** Stops the lane and coverage sampling and the review escalation. */
+  /** Stops the lane sampling. */
   stop(): void;
 }
 
@@ -77,19 +65,6 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   timer.unref();
   // The first sample once Redis answers (a sample before that only logs a start-up warning).
   void Promise.all(bookingQueues.map((q) => q.waitUntilReady())).then(sample, () => undefined);
-  const coverage = new CoverageMonitor({
-    db: deps.db,
-    logger: deps.logger,
-    report: (f, at) => deps.metrics.setCoverage(f, at),
-    onAtRisk: deps.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
-    intervalMs: deps.coverageSampleMs,
-  }).start();
-  const review = new ReviewEscalation({
-    db: deps.db,
-    logger: deps.logger,
-    report: (f, at) => deps.metrics.setReviewQueue(f, at),
-    intervalMs: deps.reviewSampleMs,
-  }).start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -117,12 +92,6 @@ export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
     app,
     health,
     sampleLanes: sample,
-    coverage,
-    review,
-    stop: () => {
-      clearInterval(timer);
-      coverage.stop();
-      review.stop();
-    },
+    stop: () => clearInterval(timer),
   };
 }

@@ -8,7 +8,8 @@ import {
   type Db,
 } from '@crew/db';
 import { rowSettlement, settleRowAnswer, storedReviewStateOf, type RoomingTiming } from '@crew/engine';
-import { roomingLinkKey, type Config, type Logger } from '@crew/platform';
+import type { Config, Logger } from '@crew/platform';
+import { roomingLinkKey } from '@crew/rooming';
 import type { JobData } from '@crew/queue';
 import type { Mailer } from './rooming.mail';
 import { placeStay } from './rooming.placement';

@@ -1,6 +1,7 @@
 import { bookingRepo, roomingRepo, type Db } from '@crew/db';
 import { answerDeadline, type RoomingTiming } from '@crew/engine';
-import { signRoomingLink, type Config, type Logger } from '@crew/platform';
+import type { Config, Logger } from '@crew/platform';
+import { signRoomingLink } from '@crew/rooming';
 import type { Mailer } from './rooming.mail';
 
 /** What sending a list needs of the channel's dependencies. */

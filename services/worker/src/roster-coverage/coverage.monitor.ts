@@ -28,7 +28,7 @@ export interface CoverageMonitorDeps {
   report: (figures: CoverageFigures[], at: number) => void;
   /**
    * Called with the layovers that just became AT_RISK inside 24 h: the `coverage.at_risk` webhook event
-   * (emitCoverageAtRisk, which createWorkerOps passes). Default: nothing.
+   * (emitCoverageAtRisk, which the runtime passes). Default: nothing.
    */
   onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
   now?: () => Date;
@@ -126,7 +126,7 @@ export function coverageAtRiskEvent(a: AtRiskLayover) {
   };
 }
 
-/** Emits the coverage.at_risk events to the airlines' subscribed webhook endpoints (issue 13's outbox of events). */
+/** Emits the coverage.at_risk events to the airlines' subscribed webhook endpoints (the outbox of events). */
 export async function emitCoverageAtRisk(db: Db, layovers: AtRiskLayover[]): Promise<void> {
   await webhookRepo.emitEvents(db, layovers.map(coverageAtRiskEvent));
 }

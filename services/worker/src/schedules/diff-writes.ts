@@ -2,6 +2,7 @@ import { v7 as timeOrderedUuid } from 'uuid';
 import {
   bookingStatusOf,
   hotelBlockOf,
+  itemMessage,
   planItem,
   reviewStateOf,
   taskOperationOf,
@@ -80,7 +81,7 @@ export function* planDiffWrites(
       yield;
     }
     // Time-ordered ids (UUIDv7): a big roster's 160k new keys go to the right edge of the primary-key indexes
-    // instead of random pages all over them (issue 12: less Postgres CPU and WAL per row).
+    // instead of random pages all over them (less Postgres CPU and WAL per row).
     const actionId = timeOrderedUuid();
     // The same plan the dry-run preview reports (engine planItem).
     const plan = planItem(item, actionId, ctx.policy, bookingStatus, requested);
@@ -212,7 +213,7 @@ export function* planDiffWrites(
         booking_id: bookingId,
         flight_options_url: decision.flight_options_url,
         recommended_action: decision.recommended_action,
-        message: decision.reason ?? item.message,
+        message: itemMessage(decision, item),
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { bookingRepo, coverageRepo, diffWriteRepo, type BulkWrittenTable, type DbOrTrx } from '@crew/db';
+import { bookingRepo, coverageRepo, diffWriteRepo, type DbOrTrx } from '@crew/db';
 import {
   diffInputOf,
   diffRosterInParts,
@@ -13,6 +13,7 @@ import { itemWriter } from './plan.step';
 import type { DiffInputs } from './read-diff-state.step';
 import { awaitedLater } from './schedule-errors';
 import { nextTurn, type DiffRun } from './schedule-run';
+import type { QueuedStatements } from './queued-statements';
 import type { SliceWriter } from './slice-writer';
 
 /*
@@ -23,18 +24,6 @@ import type { SliceWriter } from './slice-writer';
 
 /** Pairing_numbers per part of the diff (engine diffRosterInParts): an L roster's diff in parts of 10-20 ms. */
 const DIFF_PART_PAIRINGS = 250;
-
-/**
- * The statements queued on the write transaction's connection ahead of their use. A failed statement aborts the
- * transaction: the first of their failures that is not the abort itself is the write's cause (write.step causeOf).
- */
-export interface QueuedStatements {
-  rostered?: Promise<Partial<Record<BulkWrittenTable, number>>>;
-  /** The airline's booking lock, the requested bookings the diff's items may adopt, the travellers and audit events. */
-  others?: [Promise<void>, Promise<RequestedRow[]>, Promise<unknown>];
-}
-
-type RequestedRow = Awaited<ReturnType<typeof bookingRepo.requestedLiveBookings>>[number];
 
 /**
  * The rostered rows (the coverage monitor's) depend on the roster alone: queued first, Postgres takes them in while
@@ -110,7 +99,7 @@ export async function diffInParts(
   // The diff's items are planned and written a slice at a time as its parts come, once the requested bookings
   // they may adopt are read (queued above, behind the rostered rows): Postgres takes in the first slices while the
   // rest of the diff is derived, instead of waiting for all of it.
-  const writer = itemWriter(trx, run, ctx, state, review);
+  const writer = (queued.writer = itemWriter(trx, run, ctx, state, review));
   const requested: Diffed['requested'] = { byKey: null };
   requestedRows.then(
     (rows) => {

@@ -11,6 +11,7 @@ import {
   type DiffResult,
   type StateLines,
 } from '@crew/engine';
+import type { QueuedStatements } from './queued-statements';
 import type { DiffSubject } from './flatten.step';
 import { awaitedLater } from './schedule-errors';
 import { derived, nextTurn, type DiffRun } from './schedule-run';
@@ -76,6 +77,8 @@ export interface NextStateInput {
   actionItems: readonly DerivedActionItem[];
   /** Pairing_numbers with an adopted booking. */
   adopted: Iterable<string>;
+  /** What the write transaction sent ahead: the fingerprints' read joins it (a rollback waits for it). */
+  queued: QueuedStatements;
   /** The encoded state (encodeNextState). */
   stateGzip: Promise<Buffer>;
   bodySha256: string;
@@ -90,6 +93,7 @@ export async function saveNextState(trx: DbOrTrx, run: DiffRun, input: NextState
   let { flat: basisFlat, elements: basisElements } = subject;
   // Settled only if no one else's row version came or went while this transaction wrote (its own are new rows).
   const reading = settles || !changed ? rosterStateRepo.windowFingerprints(trx, airlineId, window) : null;
+  if (reading) (input.queued.later ??= []).push(reading);
   const later = subject.later;
   if (later && !ctx.emitUnchanged)
     ({ flat: basisFlat, elements: basisElements } = await timings.timed('tx_find_elements', async () => {

@@ -99,7 +99,7 @@ interface DiffStateRows {
   flightRows: diffWriteRepo.WindowBooking[];
   /** The booking context is assembled from these (engine bookingContextOf). */
   facts: Awaited<ReturnType<typeof airlinePolicyRepo.loadBookingFacts>>;
-  reviewSettings: Awaited<ReturnType<typeof reviewSettingsRepo.getReviewSettings>>;
+  reviewSettings: Awaited<ReturnType<typeof reviewSettingsRepo.findReviewSettings>>;
 }
 
 /**
@@ -119,7 +119,7 @@ async function loadDiffState(
     diffWriteRepo.bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end, pairings),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end, pairings),
     airlinePolicyRepo.loadBookingFacts(db, airlineId),
-    reviewSettingsRepo.getReviewSettings(db, airlineId),
+    reviewSettingsRepo.findReviewSettings(db, airlineId),
   ]);
   // Awaited below, once the state is decoded.
   awaitedLater(rest);

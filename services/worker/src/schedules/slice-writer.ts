@@ -73,6 +73,11 @@ export class SliceWriter {
     return this.pendingReview;
   }
 
+  /** Once every queued write has ended, whatever its outcome (a failed transaction rolls back only then). */
+  settled(): Promise<unknown> {
+    return Promise.allSettled(this.queued.map((q) => q.promise));
+  }
+
   private inFlight(): number {
     while (this.queued.length && this.queued[0]!.done) this.queued.shift();
     return this.queued.length;

@@ -1,6 +1,7 @@
-import type { BulkWrittenTable, rosterStateRepo } from '@crew/db';
+import { transactionAwaitingQueued, type BulkWrittenTable, type rosterStateRepo } from '@crew/db';
 import { requestedBookingsByKey, settlesOnRerun } from '@crew/engine';
-import { diffInParts, queueRosteredRows, type QueuedStatements } from './diff.step';
+import { diffInParts, queueRosteredRows } from './diff.step';
+import type { QueuedStatements } from './queued-statements';
 import { finishProcessing, type ProcessedFigures } from './finish.step';
 import { encodeNextState, saveNextState } from './next-state.step';
 import { queueBookingJobs } from './plan.step';
@@ -38,52 +39,62 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
   let items = 0;
   try {
     await timings.timed('tx_commit', () =>
-      conn.transaction().execute(async (trx) => {
-        await timings.timed('tx_queue_rostered_rows', () => queueRosteredRows(trx, run, subject.flat, changed, queued));
-        const { result, writer, requested, auditEvents } = await timings.timed('diff', () =>
-          diffInParts(trx, run, input, queued),
-        );
-        items = result.actionItems.length;
-        const [locked, requestedRows, firstWrites] = queued.others!;
-        // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the fingerprints).
-        let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
-        await timings.timed('tx_lock', () => locked);
-        const { stateGzip } = timings.timed('tx_encode_state', () => {
-          const encoding = encodeNextState(result.nextStateParts, input.stateLines);
-          // Awaited where it is stored (tx_save_state).
-          awaitedLater(encoding);
-          return { stateGzip: encoding };
-        });
-        const requestedByKey = await timings.timed('tx_requested_travellers_audits', async () => {
-          requested.byKey ??= requestedBookingsByKey(await requestedRows);
-          await firstWrites;
-          return requested.byKey;
-        });
-        const pendingReview = await timings.timed('tx_write_items', async () => {
-          const pending = await writer.finish(requestedByKey);
-          if (writer.changesBookings) settles = false;
-          jobs = writer.jobs.length;
-          written.bookings = writer.newBookings;
-          return pending;
-        });
-        await timings.timed('tx_outbox', () => queueBookingJobs(trx, writer));
-        await saveNextState(trx, run, {
-          subject,
-          changed,
-          ctx,
-          read: input.read,
-          settles,
-          actionItems: result.actionItems,
-          adopted: writer.adopted,
-          stateGzip,
-          bodySha256: input.bodySha256,
-          auditEvents,
-        });
-        await timings.timed('tx_coverage_rows', async () => {
-          Object.assign(written, await queued.rostered!, { action_items: items });
-        });
-        await timings.timed('tx_finish', () => finishProcessing(trx, schedule.schedule_id, writer.open, pendingReview));
-      }),
+      // Should the write fail, what it sent ahead has run before the rollback: one statement at a time on the connection.
+      transactionAwaitingQueued(
+        conn,
+        () => sentAhead(queued),
+        async (trx) => {
+          await timings.timed('tx_queue_rostered_rows', () =>
+            queueRosteredRows(trx, run, subject.flat, changed, queued),
+          );
+          const { result, writer, requested, auditEvents } = await timings.timed('diff', () =>
+            diffInParts(trx, run, input, queued),
+          );
+          items = result.actionItems.length;
+          const [locked, requestedRows, firstWrites] = queued.others!;
+          // Whether a byte-identical resubmission may skip the diff (engine settlesOnRerun, and the fingerprints).
+          let settles = !ctx.emitUnchanged && settlesOnRerun(result.actionItems, window);
+          await timings.timed('tx_lock', () => locked);
+          const { stateGzip } = timings.timed('tx_encode_state', () => {
+            const encoding = encodeNextState(result.nextStateParts, input.stateLines);
+            // Awaited where it is stored (tx_save_state).
+            awaitedLater(encoding);
+            return { stateGzip: encoding };
+          });
+          const requestedByKey = await timings.timed('tx_requested_travellers_audits', async () => {
+            requested.byKey ??= requestedBookingsByKey(await requestedRows);
+            await firstWrites;
+            return requested.byKey;
+          });
+          const pendingReview = await timings.timed('tx_write_items', async () => {
+            const pending = await writer.finish(requestedByKey);
+            if (writer.changesBookings) settles = false;
+            jobs = writer.jobs.length;
+            written.bookings = writer.newBookings;
+            return pending;
+          });
+          await timings.timed('tx_outbox', () => queueBookingJobs(trx, writer));
+          await saveNextState(trx, run, {
+            subject,
+            changed,
+            ctx,
+            read: input.read,
+            queued,
+            settles,
+            actionItems: result.actionItems,
+            adopted: writer.adopted,
+            stateGzip,
+            bodySha256: input.bodySha256,
+            auditEvents,
+          });
+          await timings.timed('tx_coverage_rows', async () => {
+            Object.assign(written, await queued.rostered!, { action_items: items });
+          });
+          await timings.timed('tx_finish', () =>
+            finishProcessing(trx, schedule.schedule_id, writer.open, pendingReview),
+          );
+        },
+      ),
     );
   } catch (err) {
     throw await causeOf(err, queued);
@@ -95,6 +106,16 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
     written,
     jobs,
   };
+}
+
+/** Every statement the write transaction sent ahead of its use. */
+function sentAhead(queued: QueuedStatements): Promise<unknown>[] {
+  return [
+    ...(queued.rostered ? [queued.rostered] : []),
+    ...(queued.others ?? []),
+    ...(queued.later ?? []),
+    ...(queued.writer ? [queued.writer.settled()] : []),
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { guardedLookup, refusedUrl, type TargetPolicy } from '@crew/platform';
+import { guardedLookup, refusedUrl, type TargetPolicy } from '@crew/webhooks';
 
 export interface AttemptResult {
   ok: boolean;

@@ -3,7 +3,7 @@ import { webhookRepo, type Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
 import { WEBHOOK_PRIORITY, webhookDrainJobId, type JobData } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
-import { DrainThread } from './drain-thread';
+import { DrainThread } from './drain';
 
 export type DrainJob = Job<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>;
 

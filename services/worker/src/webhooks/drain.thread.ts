@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { createDb } from '@crew/db';
 import { createLogger, threadData } from '@crew/platform';
-import type { DrainReply, DrainRequest, DrainThreadData } from './drain-thread';
+import type { DrainReply, DrainRequest, DrainThreadData } from './drain';
 import { EndpointDrainer } from './endpoint-drainer';
 
 const { config } = threadData<DrainThreadData>();

@@ -1,7 +1,8 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { webhookRepo, type Db } from '@crew/db';
-import { guardedLookup, openSecret, parseSecretKey, type Config, type Logger, type TargetPolicy } from '@crew/platform';
+import type { Config, Logger } from '@crew/platform';
+import { guardedLookup, openSecret, parseSecretKey, type TargetPolicy } from '@crew/webhooks';
 import type { WorkerMetrics } from '../operability/hooks';
 import { post, signatureHeaders } from './attempt';
 

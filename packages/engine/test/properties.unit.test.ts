@@ -145,7 +145,7 @@ describe('properties of the diff', () => {
   });
 });
 
-describe('the diff in parts (issue 12: Postgres takes in rows while the diff is derived)', () => {
+describe('the diff in parts (Postgres takes in rows while the diff is derived)', () => {
   /** Runs the parts to the end, counting them. */
   /** The result, how many pauses, and the items handed over at the pauses, in order. */
   function drained(parts: ReturnType<typeof diffRosterInParts>): {
@@ -209,7 +209,7 @@ describe('the diff in parts (issue 12: Postgres takes in rows while the diff is 
   });
 });
 
-describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the diff)', () => {
+describe('settlesOnRerun (a byte-identical resubmission may skip the diff)', () => {
   it('when it holds, the same roster diffed again, against the stored state and the bookings as written, at a later time, derives nothing and keeps the state', () => {
     let held = 0;
     fc.assert(
@@ -265,7 +265,7 @@ describe('settlesOnRerun (issue 12: a byte-identical resubmission may skip the d
   });
 });
 
-describe('the stored roster state (issue 12: rows as tuples instead of objects)', () => {
+describe('the stored roster state (rows as tuples instead of objects)', () => {
   /** A state as the worker stores it and reads it back: JSON, then rosterStateOf. */
   const throughStorage = (state: RosterState) =>
     rosterStateOf(JSON.parse(JSON.stringify(storedRosterState(state))) as Parameters<typeof rosterStateOf>[0]);

@@ -5,7 +5,13 @@
  * the generated schema. `npm run typecheck` compiles it (strict); services/api/test/api-client.test.ts
  * compiles it against the served document and runs it against the in-process stack.
  */
-import { crewTravelClient, type ActionItem, type Booking, type components, type CrewTravelClient } from '../src';
+import {
+  crewTravelClient,
+  type ActionItem,
+  type Booking,
+  type components,
+  type CrewTravelClient,
+} from '@crew/api-client';
 
 export interface FlowInput {
   /** The api's origin. */

@@ -33,7 +33,7 @@ import {
   SECOND_P0,
 } from './changed-pairings-fixtures';
 
-describe('diffing only the changed pairings (issue 12: a resubmission diffs what changed)', () => {
+describe('diffing only the changed pairings (a resubmission diffs what changed)', () => {
   it('keeps the stored state line of every pairing it need not write again, in a moved window too, as the whole diff writes it (rewrittenPairings)', () => {
     let keptSome = 0;
     let keptMoved = 0;

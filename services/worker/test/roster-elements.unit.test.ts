@@ -14,7 +14,7 @@ function body(prefix = ''): Buffer {
   return Buffer.from(prefix + text);
 }
 
-describe('a stored roster as pairing elements (issue 12)', () => {
+describe('a stored roster as pairing elements', () => {
   it('names each element by its bytes and parses each alone', () => {
     const elements = rosterElementsOf(body())!;
     expect(elements.contents).toHaveLength(3);

@@ -29,7 +29,7 @@ import {
   rotated,
 } from './changed-pairings-fixtures';
 
-describe('diffing only the changed pairings (issue 12: a resubmission diffs what changed)', () => {
+describe('diffing only the changed pairings (a resubmission diffs what changed)', () => {
   it('derives what the whole diff derives, with the same next state, when it diffs only the pairings changed since the basis (in the same window or a moved one)', () => {
     let narrowed = 0;
     let narrowedMoved = 0;

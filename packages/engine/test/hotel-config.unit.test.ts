@@ -22,7 +22,7 @@ describe('planHotelConfig: accepted configurations', () => {
     });
   });
 
-  it("a DIRECT hotel's reservations_email is carried, and is not a term: it may change while automated booking is on (issue 15)", () => {
+  it("a DIRECT hotel's reservations_email is carried, and is not a term: it may change while automated booking is on", () => {
     const direct = { ...STD_IN, property_id: 'OWN-FRA-1', chain: 'Crew Inns', reservations_email: 'res@crewinn.test' };
     const [h] = hotels(planHotelConfig([], [base('FRA', direct)], LOOKUP));
     expect(h).toMatchObject({

@@ -1,10 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /*
- * The signed link of a rooming-list e-mail (issue 15). The link is the hotel's only credential: it names
- * one list version of one hotel and expires at the list's answer deadline. HMAC-SHA256 over the claims,
- * with a key derived from OPS_TOKEN (api and worker share it already), so no extra secret needs distributing;
- * rotating OPS_TOKEN invalidates every outstanding link (the operator can resend the lists).
+ * The signed link of a rooming-list e-mail: the worker sends it, the api's confirmation page checks it. The link
+ * is the hotel's only credential: it names one list version of one hotel and expires at the list's answer
+ * deadline. HMAC-SHA256 over the claims, with a key derived from OPS_TOKEN (api and worker share it already), so
+ * no extra secret needs distributing; rotating OPS_TOKEN invalidates every outstanding link (the operator can
+ * resend the lists).
  */
 
 export interface RoomingLinkClaims {

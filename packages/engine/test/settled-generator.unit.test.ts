@@ -11,7 +11,7 @@ import {
 import { bookingsFor, writtenBookings } from './fixtures';
 
 /*
- * Issue 12's resubmission shortcut on rosters from the generator (properties.test.ts has the same property on
+ * The resubmission shortcut on rosters from the generator (properties.test.ts has the same property on
  * tiny hand-shaped rosters around a short window): when a diff settles, diffing the same roster again, at a
  * later time, against the state it returned (stored as JSON) and the bookings as the worker writes them,
  * derives nothing and keeps the state.

@@ -1,4 +1,4 @@
-/** Money in other currencies (issue 10 item 5): the operator's FX table and the conversion rule. */
+/** Money in other currencies: the operator's FX table and the conversion rule. */
 import fc from 'fast-check';
 import {
   convert,

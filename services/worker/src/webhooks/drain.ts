@@ -1,3 +1,8 @@
+/*
+ * The worker's side of the webhook drain thread: the messages both ways, and the handle that starts the thread
+ * and runs drains on it. The thread itself is `drain.thread.ts` (a `<name>.thread.ts` is the thread `<name>.ts`
+ * starts, bundled on its own).
+ */
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startThread, type Config, type Logger } from '@crew/platform';

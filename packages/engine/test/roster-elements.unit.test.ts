@@ -6,7 +6,7 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const elementsAt = (body: Uint8Array, ranges: [number, number][]) =>
   ranges.map(([s, e]) => JSON.parse(new TextDecoder().decode(body.subarray(s, e))) as unknown);
 
-describe('pairingElementRanges (issue 12: a resubmission parses only the pairings it diffs)', () => {
+describe('pairingElementRanges (a resubmission parses only the pairings it diffs)', () => {
   it('finds every element of the top-level pairings array, whatever the values, the other keys, their order and the spacing', () => {
     // Keys and strings that look like structure: quotes, escapes, brackets, commas, colons, "pairings" itself.
     const tricky = fc.oneof(

@@ -1,4 +1,4 @@
-/** Flight options follow the airline's flight config, and the ceiling compares fares in one currency (issue 10 items 5, 6). */
+/** Flight options follow the airline's flight config, and the ceiling compares fares in one currency. */
 import fc from 'fast-check';
 import type { FlightConfigSnapshot, Money } from '@crew/contracts';
 import {

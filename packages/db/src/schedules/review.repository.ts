@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../database';
+import { ascendingAfter, type KeyPosition } from '../keyset';
+
+/*
+ * The review queue a travel desk works: the airline's action items in one list (injected ones included), the
+ * booking facts the engine's review rules read, and a person's action written on the item.
+ */
+
+export interface QueueFilter {
+  type?: string;
+  subtype?: string;
+  priority?: string;
+  disposition?: string;
+  review_status?: string;
+  schedule_id?: string;
+  /** A layover's station, or a deadhead's origin or destination (diff-derived or injected). */
+  station?: string;
+  /** due_by before this instant. */
+  due_before?: string;
+  assignee?: string;
+}
+
+export type QueueSort = 'due_by' | 'created_at';
+
+/**
+ * One page of the airline's action items, keyset on (due_by, action_id) or (created_at, action_id), rows
+ * without a due_by last; one more row than `limit` tells that another page follows. The review status is the
+ * stored one (the writers keep it; the partial index on open items serves the queue's default).
+ */
+export function listQueue(
+  db: DbOrTrx,
+  airlineId: string,
+  f: QueueFilter,
+  sort: QueueSort,
+  limit: number,
+  after: KeyPosition | null,
+) {
+  let q = db.selectFrom('action_items').selectAll().where('airline_id', '=', airlineId);
+  if (f.type) q = q.where('type', '=', f.type as 'HOTEL');
+  if (f.subtype) q = q.where('subtype', '=', f.subtype);
+  if (f.priority) q = q.where('priority', '=', f.priority);
+  if (f.disposition) q = q.where('disposition', '=', f.disposition);
+  if (f.review_status) q = q.where('review_status', '=', f.review_status);
+  if (f.schedule_id) q = q.where('schedule_id', '=', f.schedule_id);
+  if (f.due_before) q = q.where('due_by', '<', new Date(f.due_before));
+  if (f.assignee) q = q.where(sql<string>`lower(assignee)`, '=', f.assignee.toLowerCase());
+  if (f.station) {
+    const s = f.station;
+    q = q.where(
+      sql<boolean>`${s} in (details->>'station', details->>'from_airport', details->>'to_airport', details->'flight'->>'from_airport', details->'flight'->>'to_airport')`,
+    );
+  }
+  return ascendingAfter(q, sort, 'action_id', limit, after);
+}
+
+/** The item, row-locked for the rest of the transaction: two people acting on it take turns. */
+export function lockActionItem(trx: DbOrTrx, airlineId: string, actionId: string) {
+  return trx
+    .selectFrom('action_items')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('action_id', '=', actionId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** What the engine's review rules read of an item's booking, and whether its traveller has a date of birth. */
+export function bookingReviewFacts(db: DbOrTrx, airlineId: string, bookingIds: readonly string[]) {
+  if (bookingIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('bookings as b')
+    .leftJoin('travellers as t', (j) =>
+      j.onRef('t.airline_id', '=', 'b.airline_id').onRef('t.traveller_email', '=', 'b.traveller_email'),
+    )
+    .select([
+      'b.booking_id',
+      'b.type',
+      'b.status',
+      'b.retry_count',
+      'b.task_operation',
+      'b.hotel',
+      'b.flight',
+      sql<boolean | null>`t.has_date_of_birth`.as('traveller_has_dob'),
+    ])
+    .where('b.airline_id', '=', airlineId)
+    .where('b.booking_id', 'in', bookingIds)
+    .execute();
+}
+
+/** A person's action as written on the item (the engine's ReviewItemPatch, with the reason given). */
+export interface ReviewWrite {
+  review_status: string;
+  due_by?: Date | string | null;
+  action_taken?: string;
+  action_taken_at?: Date | string;
+  action_taken_by?: string;
+  action_reason?: string | null;
+  assignee?: string;
+  recommended_action?: null;
+  flight_options_url?: null;
+}
+
+/** Writes a person's action on the item; returns the item as it now stands. */
+export function writeReview(trx: DbOrTrx, actionId: string, w: ReviewWrite) {
+  return trx
+    .updateTable('action_items')
+    .set(w)
+    .where('action_id', '=', actionId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Stores items' review status and due_by as the engine derives them (items written before they were kept). */
+export async function writeReviewStates(
+  db: DbOrTrx,
+  rows: readonly { action_id: string; review_status: string | null; due_by: string | null }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    update action_items a set review_status = x.review_status, due_by = x.due_by
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(action_id uuid, review_status text, due_by timestamptz)
+    where a.action_id = x.action_id`.execute(db);
+}

@@ -1,0 +1,2 @@
+export * from './secrets';
+export * from './targets';

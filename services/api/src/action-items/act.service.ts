@@ -1,0 +1,165 @@
+import { API_PREFIX, type ActionItem, type ReviewActionBody } from '@crew/contracts';
+import {
+  bookingRepo,
+  reviewRepo,
+  scheduleLifecycleRepo,
+  scheduleRepo,
+  webhookRepo,
+  type ActionItemRow,
+  type BookingRow,
+  type DbOrTrx,
+} from '@crew/db';
+import { decideReviewAction, dueBy, type ReviewActionDecision, type ReviewItemPatch } from '@crew/engine';
+import { ApiError, type Reply } from '@crew/platform';
+import { withIdempotency } from '../bookings/idempotency';
+import { prepareOperation, runOperation, type OperationDeps, type Prepared } from './operations';
+import {
+  actionItemViews,
+  carriedOut,
+  reviewBookingOf,
+  reviewContextOf,
+  reviewFactsOf,
+  reviewItemOf,
+  type ReviewFacts,
+} from './views';
+
+/** Who acts: an integration's token (its registering user's e-mail) or a console user. */
+export interface Actor {
+  airline_id: string;
+  email: string;
+  client_id?: string;
+}
+
+/** The decision on the item as it stands: 409 when the action is not (or no longer) available, 422 for a missing input. */
+function decided(
+  item: ActionItemRow,
+  facts: ReviewFacts,
+  body: ReviewActionBody,
+  actingUser: string,
+  now: Date,
+): Extract<ReviewActionDecision, { kind: 'ACCEPTED' }> {
+  const b = item.booking_id ? facts.bookings.get(item.booking_id) : undefined;
+  const booking = reviewBookingOf(b);
+  const decision = decideReviewAction(
+    reviewItemOf(item),
+    booking,
+    body.action,
+    { ...body, acting_user: actingUser },
+    now.getTime(),
+    reviewContextOf(facts.maxRetries, b),
+  );
+  if (decision.kind === 'NOT_AVAILABLE') throw ApiError.conflict(decision.message);
+  if (decision.kind === 'MISSING_INPUT')
+    throw ApiError.validation(
+      [{ field: decision.field, issue: decision.issue }],
+      `${body.action} needs ${decision.field}`,
+    );
+  if (!carriedOut(decision.action, booking))
+    throw ApiError.conflict(
+      booking
+        ? `${decision.action} is not carried out on this booking from the review queue yet`
+        : 'The action item has no booking to act on; request one with POST /crew/bookings/request',
+    );
+  return decision;
+}
+
+/** The item's review fields as written: the engine's patch, the reason given, and due_by while it stays OPEN. */
+function reviewWrite(item: ActionItemRow, patch: ReviewItemPatch, reason: string | undefined, facts: ReviewFacts) {
+  const open = patch.review_status === 'OPEN';
+  const stays = { ...reviewItemOf(item), review_status: 'OPEN' as const, assignee: patch.assignee ?? item.assignee };
+  return {
+    ...patch,
+    due_by: open ? dueBy(stays, item.event_at?.toISOString() ?? null, facts.settings) : null,
+    ...(patch.action_taken ? { action_reason: reason?.trim() || null } : {}),
+  };
+}
+
+/** action_item.resolved, in the action's transaction, for the airline's subscribed endpoints. */
+function resolvedEvent(trx: DbOrTrx, r: ActionItemRow) {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return webhookRepo.emitEvents(trx, [
+    {
+      airline_id: r.airline_id,
+      type: 'action_item.resolved',
+      data: {
+        action_id: r.action_id,
+        schedule_id: r.schedule_id,
+        type: r.type,
+        classification: r.classification,
+        priority: r.priority,
+        disposition: r.disposition,
+        review_status: r.review_status,
+        due_by: iso(r.due_by),
+        booking_id: r.booking_id,
+        action_taken: r.action_taken,
+        action_taken_at: iso(r.action_taken_at),
+        action_taken_by: r.action_taken_by,
+        action_reason: r.action_reason,
+        assignee: r.assignee,
+      },
+      links: {
+        action_items: `${API_PREFIX}/crew/action-items?review_status=${r.review_status}`,
+        booking: r.booking_id ? `${API_PREFIX}/crew/bookings/${r.booking_id}` : null,
+      },
+    },
+  ]);
+}
+
+/**
+ * POST /crew/action-items/{action_id}/actions (and the console's queue): a person's action on an item,
+ * decided by the engine, written on the item with the booking operation it starts, in one transaction.
+ * The item's booking, then the item, are row-locked and the action decided again on what they hold then:
+ * of two people acting at once one wins, the other gets 409 (the worker's settle locks in the same order).
+ * `acting_user` defaults to the caller's e-mail. Idempotency-Key replays the first answer.
+ */
+export async function actOnActionItem(
+  deps: OperationDeps,
+  caller: Actor,
+  actionId: string,
+  body: ReviewActionBody,
+  idempotencyKey?: string,
+): Promise<Reply> {
+  const endpoint = `POST /crew/action-items/${actionId}/actions`;
+  return withIdempotency(deps.db, caller.airline_id, endpoint, idempotencyKey, body, async () => ({
+    status: 202,
+    body: await act(deps, caller, actionId, body),
+  }));
+}
+
+async function act(deps: OperationDeps, caller: Actor, actionId: string, body: ReviewActionBody): Promise<ActionItem> {
+  const airlineId = caller.airline_id;
+  const actingUser = body.acting_user?.trim() || caller.email || caller.client_id || '';
+  const seen = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
+  if (!seen) throw ApiError.notFound('Action item');
+  // Decided once on what is read now (a refusal costs no supplier call), then again under the locks.
+  const first = decided(seen, await reviewFactsOf(deps.db, airlineId, [seen]), body, actingUser, new Date());
+  const seenBooking = seen.booking_id ? await bookingRepo.findBooking(deps.db, seen.booking_id, airlineId) : undefined;
+  const prepared: Prepared =
+    first.operation && seenBooking ? await prepareOperation(deps, airlineId, first.operation, seenBooking) : {};
+
+  const scheduleId = await deps.db.transaction().execute(async (trx) => {
+    const booking: BookingRow | undefined = seen.booking_id
+      ? await bookingRepo.lockBooking(trx, seen.booking_id)
+      : undefined;
+    const item = await reviewRepo.lockActionItem(trx, airlineId, actionId);
+    if (!item) throw ApiError.notFound('Action item');
+    if (item.booking_id !== seen.booking_id)
+      throw ApiError.conflict('The action item moved to another booking meanwhile; read it again');
+    const facts = await reviewFactsOf(trx, airlineId, [item]);
+    const now = new Date();
+    const d = decided(item, facts, body, actingUser, now);
+    if (d.operation?.kind !== first.operation?.kind)
+      throw ApiError.conflict('The action item changed meanwhile; read it again');
+    const written = await reviewRepo.writeReview(trx, actionId, reviewWrite(item, d.item, body.reason, facts));
+    const settled = d.operation
+      ? await runOperation(trx, d.operation, booking!, written, { actingUser, callerEmail: caller.email }, prepared)
+      : null;
+    if (d.action !== 'ASSIGN') await resolvedEvent(trx, written);
+    return settled;
+  });
+  if (scheduleId) await scheduleLifecycleRepo.completeIfSettled(deps.db, scheduleId);
+  deps.relay.kick();
+  const fresh = (await scheduleRepo.findActionItem(deps.db, airlineId, actionId))!;
+  const [view] = await actionItemViews(deps.db, airlineId, [fresh]);
+  return view!;
+}

@@ -1,0 +1,63 @@
+import type { ActionItem, ActionItemQueueQuery } from '@crew/contracts';
+import { reviewRepo, type Db, type QueueSort } from '@crew/db';
+import { decodeCursor, encodeCursor } from '@crew/platform';
+import { actionItemViews } from './views';
+
+/**
+ * The sort of the queue: by deadline when the caller asks for what waits for a person (disposition
+ * PENDING_REVIEW or review_status OPEN), else by creation; `sort` chooses either.
+ */
+export function queueSortOf(q: Pick<ActionItemQueueQuery, 'sort' | 'disposition' | 'review_status'>): QueueSort {
+  if (q.sort) return q.sort;
+  return q.disposition === 'PENDING_REVIEW' || q.review_status === 'OPEN' ? 'due_by' : 'created_at';
+}
+
+interface QueueCursor extends Record<string, unknown> {
+  /** The sort the cursor was made for: a cursor of one order is no position in another. */
+  o: QueueSort;
+  k: string | null;
+  i: string;
+}
+
+/**
+ * GET /crew/action-items (and the console's queue): every action item of the airline, injected ones
+ * included, filtered, in one order, keyset-paginated `{action_items, next_cursor}` (stable under inserts).
+ */
+export async function listActionItemQueue(
+  deps: { db: Db },
+  airlineId: string,
+  query: ActionItemQueueQuery,
+): Promise<{ action_items: ActionItem[]; next_cursor: string | null }> {
+  const sort = queueSortOf(query);
+  const limit = query.limit ?? 50;
+  const cursor = decodeCursor<QueueCursor>(
+    query.cursor,
+    (v) => v.o === sort && (v.k === null || typeof v.k === 'string') && typeof v.i === 'string',
+  );
+  const filter = {
+    type: query.type,
+    subtype: query.subtype,
+    priority: query.priority,
+    disposition: query.disposition,
+    review_status: query.review_status,
+    schedule_id: query.schedule_id,
+    station: query.station,
+    due_before: query.due_before,
+    assignee: query.assignee,
+  };
+  const rows = await reviewRepo.listQueue(
+    deps.db,
+    airlineId,
+    filter,
+    sort,
+    limit,
+    cursor ? { key: cursor.k, id: cursor.i } : null,
+  );
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    action_items: await actionItemViews(deps.db, airlineId, page),
+    next_cursor: more && last ? encodeCursor({ o: sort, k: last.keyset_key, i: last.action_id }) : null,
+  };
+}

@@ -1,0 +1,137 @@
+import type { ActionItem } from '@crew/contracts';
+import { reviewRepo, tenancyRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
+import {
+  availableActions,
+  dueBy,
+  holdsSupplierReservation,
+  reviewStatusOf,
+  type ReviewAction,
+  type ReviewBooking,
+  type ReviewContext,
+  type ReviewItem,
+  type ReviewSettings,
+  type ReviewStatus,
+} from '@crew/engine';
+import { loadReviewSettings } from '../config/review-settings.service';
+import { actionItemView } from '../schedules/views';
+
+/*
+ * An action item as every answer shows it: the spec's fields (schedules/views.ts) and the review queue's, decided
+ * by the engine from the item and its own booking.
+ */
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The facts of a stored item the engine's review rules read. */
+export function reviewItemOf(r: ActionItemRow): ReviewItem {
+  return {
+    type: r.type,
+    subtype: r.subtype as ReviewItem['subtype'],
+    classification: r.classification,
+    priority: r.priority as ReviewItem['priority'],
+    disposition: r.disposition as ReviewItem['disposition'],
+    recommended_action: r.recommended_action,
+    booking_id: r.booking_id,
+    created_at: r.created_at.toISOString(),
+    disposition_at: iso(r.disposition_at),
+    review_status: r.review_status as ReviewStatus | null,
+    action_taken: r.action_taken as ReviewAction | null,
+    action_taken_at: iso(r.action_taken_at),
+    action_taken_by: r.action_taken_by,
+    assignee: r.assignee,
+  };
+}
+
+export type BookingFacts = Awaited<ReturnType<typeof reviewRepo.bookingReviewFacts>>[number];
+
+/** The item's own booking as the review rules read it. */
+export function reviewBookingOf(b: BookingFacts | undefined): ReviewBooking | null {
+  if (!b) return null;
+  return {
+    booking_id: b.booking_id,
+    type: b.type,
+    status: b.status,
+    retry_count: b.retry_count,
+    task_operation: b.task_operation,
+    hotel: b.hotel,
+    flight: b.flight,
+  };
+}
+
+/** What the airline's rules add to the engine's: its retries, the traveller's date of birth. */
+export function reviewContextOf(maxRetries: number, b: BookingFacts | undefined): ReviewContext {
+  return { max_retries: maxRetries, ...(b?.traveller_has_dob === false ? { traveller_has_dob: false } : {}) };
+}
+
+/**
+ * Whether the api can carry the action out on this booking. Not yet: accepting an airline's change (only the
+ * worker talks to Duffel about changes), booking another hotel in place of a held room (the supplier keeps
+ * one reservation per booking), and any booking operation on an item without a booking.
+ */
+export function carriedOut(action: ReviewAction, b: ReviewBooking | null): boolean {
+  if (action === 'DISMISS' || action === 'ASSIGN') return true;
+  if (!b || action === 'ACCEPT_CHANGE') return false;
+  return !(action === 'BOOK_HOTEL' && holdsSupplierReservation(b));
+}
+
+export interface ReviewFacts {
+  settings: ReviewSettings;
+  maxRetries: number;
+  bookings: Map<string, BookingFacts>;
+}
+
+/** What the review fields of these items are decided with: the airline's settings and the items' bookings. */
+export async function reviewFactsOf(
+  db: DbOrTrx,
+  airlineId: string,
+  rows: readonly ActionItemRow[],
+): Promise<ReviewFacts> {
+  const bookingIds = [...new Set(rows.map((r) => r.booking_id).filter((id): id is string => id !== null))];
+  const [settings, airline, bookings] = await Promise.all([
+    loadReviewSettings(db, airlineId),
+    tenancyRepo.findAirline(db, airlineId),
+    reviewRepo.bookingReviewFacts(db, airlineId, bookingIds),
+  ]);
+  return {
+    settings,
+    maxRetries: airline?.max_retries ?? 3,
+    bookings: new Map(bookings.map((b) => [b.booking_id, b])),
+  };
+}
+
+/**
+ * The review fields: the stored review status and due_by where the writers keep them, else as the engine
+ * derives them (items stored before they were kept); the available actions only on an OPEN item.
+ */
+export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
+  const item = reviewItemOf(r);
+  const b = r.booking_id ? facts.bookings.get(r.booking_id) : undefined;
+  const booking = reviewBookingOf(b);
+  const status = (r.review_status as ReviewStatus | null) ?? reviewStatusOf(item);
+  const due = r.review_status !== null ? iso(r.due_by) : dueBy(item, iso(r.event_at), facts.settings);
+  const available =
+    status === 'OPEN'
+      ? availableActions(item, booking, reviewContextOf(facts.maxRetries, b)).filter((a) => carriedOut(a, booking))
+      : [];
+  return {
+    review_status: status,
+    due_by: due,
+    available_actions: available,
+    action_taken: item.action_taken,
+    action_taken_at: item.action_taken_at,
+    action_taken_by: r.action_taken_by,
+    action_reason: r.action_reason,
+    assignee: r.assignee,
+  };
+}
+
+/** Items as every answer shows them, their bookings and the airline's settings read once for the page. */
+export async function actionItemViews(
+  db: DbOrTrx,
+  airlineId: string,
+  rows: readonly ActionItemRow[],
+): Promise<ActionItem[]> {
+  if (rows.length === 0) return [];
+  const facts = await reviewFactsOf(db, airlineId, rows);
+  return rows.map((r) => ({ ...actionItemView(r), ...reviewFieldsOf(r, facts) }));
+}
