@@ -3,6 +3,9 @@ import type { Router } from 'express';
 import type { ConsoleRole, RouteDoc } from '@crew/contracts';
 import type { Db } from '@crew/db';
 import { Keyring, type Config, type Logger } from '@crew/platform';
+import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
+import { flightOptionsDeps, type FlightOptionsDeps } from '../search/flight-options.service';
+import { apiSupplierRegistry } from '../suppliers/supplier-registry';
 
 /** The console's base path: its pages and its cookies live under it. */
 export const CONSOLE_BASE = '/console';
@@ -17,6 +20,8 @@ export interface ConsoleDeps {
   now: () => Date;
   /** Seals authenticator secrets: the key list of SUPPLIER_CREDENTIALS_KEY. */
   keyring: Keyring;
+  /** Live flight options of a deadhead, as GET /crew/flight-options finds them. */
+  flightOptions: FlightOptionsDeps;
 }
 
 /** The console's share of the api's dependencies. */
@@ -26,14 +31,20 @@ export function consoleDeps(input: {
   redis: Redis;
   logger: Logger;
   now?: () => Date;
+  suppliers: Suppliers;
+  /** The api's registry of each airline's flight suppliers (default: a registry of its own). */
+  registry?: SupplierRegistry;
 }): ConsoleDeps {
+  const now = input.now ?? (() => new Date());
+  const registry = input.registry ?? apiSupplierRegistry(input.db, input.config, input.suppliers);
   return {
     db: input.db,
     config: input.config,
     redis: input.redis,
     logger: input.logger.child({ component: 'console' }),
-    now: input.now ?? (() => new Date()),
+    now,
     keyring: Keyring.parse(input.config.supplierCredentialsKey),
+    flightOptions: flightOptionsDeps(input.db, registry, now),
   };
 }
 
