@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Router } from 'express';
 import type { ConsoleRole, RouteDoc } from '@crew/contracts';
 import type { Db } from '@crew/db';
-import { Keyring, type Config, type Logger } from '@crew/platform';
+import { Keyring, TravellerVault, type Config, type Logger } from '@crew/platform';
+import type { OutboxRelay } from '@crew/queue';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { flightOptionsDeps, type FlightOptionsDeps } from '../search/flight-options.service';
 import { apiSupplierRegistry } from '../suppliers/supplier-registry';
@@ -22,6 +23,11 @@ export interface ConsoleDeps {
   keyring: Keyring;
   /** Live flight options of a deadhead, as GET /crew/flight-options finds them. */
   flightOptions: FlightOptionsDeps;
+  /** What a person's action on an action item runs with (the API's own booking operations). */
+  relay: OutboxRelay;
+  suppliers: Suppliers;
+  registry: SupplierRegistry;
+  vault: TravellerVault;
 }
 
 /** The console's share of the api's dependencies. */
@@ -32,6 +38,7 @@ export function consoleDeps(input: {
   logger: Logger;
   now?: () => Date;
   suppliers: Suppliers;
+  relay: OutboxRelay;
   /** The api's registry of each airline's flight suppliers (default: a registry of its own). */
   registry?: SupplierRegistry;
 }): ConsoleDeps {
@@ -45,6 +52,11 @@ export function consoleDeps(input: {
     now,
     keyring: Keyring.parse(input.config.supplierCredentialsKey),
     flightOptions: flightOptionsDeps(input.db, registry, now),
+    relay: input.relay,
+    suppliers: input.suppliers,
+    registry,
+    // Traveller personal fields are sealed with the key list that seals supplier credentials.
+    vault: TravellerVault.fromKey(input.config.supplierCredentialsKey),
   };
 }
 

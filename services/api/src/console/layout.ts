@@ -164,6 +164,7 @@ section.act{border:1px solid #c9ced8;border-radius:4px;padding:.2rem 1rem 1rem;m
 td form button,.inline button{margin-top:0}
 svg.bar{display:block;width:100%;max-width:20rem;height:1.2rem}
 .bar-covered{fill:#0b6b2f}.bar-at-risk{fill:#c25100}.bar-uncovered{fill:#b00020}.bar-empty{fill:#e6e9ef}
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .legend{display:flex;gap:1.2rem;list-style:none;padding:0}
 .swatch{display:inline-block;width:1rem;height:1rem;vertical-align:middle;margin-right:.35rem;border-radius:2px}
 .swatch.covered{background:#0b6b2f}.swatch.at-risk{background:#c25100}.swatch.uncovered{background:#b00020}

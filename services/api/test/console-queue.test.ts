@@ -1,0 +1,264 @@
+/**
+ * The console's review pages over HTTP against the real stack: the queue, an item, acting on it, the coverage
+ * board. A VIEWER reads and cannot act; another airline's item is not found; outside text (a crew name from
+ * the roster) is escaped on every page.
+ */
+import {
+  allActionItems,
+  bookingAccount,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitForSchedule,
+} from '@crew/test-support';
+import type { ActionItem } from '@crew/contracts';
+import { reviewRepo } from '@crew/db';
+import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'a password long enough';
+const NAME = '<script>alert("x")</script> Ada & Co';
+let stack: Stack;
+
+/** Tomorrow (UTC): the roster's deadhead departs at 09:00Z, its JFK layover checks in at 20:00Z. */
+const DAY1 = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  // The real clock: a person's action is stamped with it, and so are the roster's dispositions.
+  stack = await startStack('console-queue', { worker: true });
+});
+afterAll(() => stack.close());
+
+let n = 0;
+/** An airline whose deadheads wait for a person (BOOK_MANUALLY) and whose layovers have no hotel (in review). */
+async function airlineWithItems() {
+  n++;
+  const t = await onboard(stack, {
+    name: `Queue Air ${n}`,
+    carrier: `Q${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
+  const email = `crew${n}@queue.test`;
+  await bookingAccount(stack, t, email);
+  const roster = onePairingRoster({ email, day1: DAY1 });
+  roster.pairings[0]!.crew[0]!.name = NAME;
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
+    method: 'POST',
+    token: t.accessToken,
+    body: roster,
+  });
+  expect(res.status).toBe(202);
+  await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
+  const items = await allActionItems(stack, t.accessToken, res.body.schedule_id);
+  const flight = items.find((i) => i.type === 'FLIGHT' && i.anchors.duty_date === DAY1)!;
+  const hotel = items.find((i) => i.type === 'HOTEL' && i.anchors.duty_date === DAY1)!;
+  await storeReviewFields(items);
+  return { t, flight, hotel };
+}
+
+/**
+ * The queue lists items by their stored review status. Where the roster's writers do not store it yet, it is
+ * stored here as the API derives it (the same values a writer stores; nothing changes where one did).
+ */
+async function storeReviewFields(items: ActionItem[]): Promise<void> {
+  await reviewRepo.writeReviewStates(
+    stack.database.db,
+    items.map((i) => ({ action_id: i.action_id, review_status: i.review_status, due_by: i.due_by })),
+  );
+}
+
+async function signedIn(t: Tenant, role: 'AGENT' | 'VIEWER'): Promise<{ browser: ConsoleClient; email: string }> {
+  const email = `${role.toLowerCase()}${++n}@desk.test`;
+  await consoleUserWithPassword(stack, t, email, PASSWORD, role);
+  const browser = new ConsoleClient(stack.apiUrl);
+  expect((await browser.signIn(email, PASSWORD)).status).toBe(303);
+  return { browser, email };
+}
+
+let a: Awaited<ReturnType<typeof airlineWithItems>>;
+let b: Awaited<ReturnType<typeof airlineWithItems>>;
+beforeAll(async () => {
+  a = await airlineWithItems();
+  b = await airlineWithItems();
+  expect(a.flight).toMatchObject({ recommended_action: 'BOOK_MANUALLY', review_status: 'OPEN' });
+  expect(a.hotel).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
+});
+
+describe('the review queue', () => {
+  it('lists the open items soonest first, each with its time left in words, filterable, the crew name escaped', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const page = await browser.get('/console');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Review queue</h1>');
+    expect(page.text).toContain(`href="/console/items/${a.flight.action_id}"`);
+    expect(page.text).toContain(`href="/console/items/${a.hotel.action_id}"`);
+    // The deadhead departs first, so it is due first.
+    expect(page.text.indexOf(a.flight.action_id)).toBeLessThan(page.text.indexOf(a.hotel.action_id));
+    expect(page.text).toMatch(/class="badge (overdue|soon|later)">(Overdue|Due soon|Later)</);
+    expect(page.text).not.toContain('<script>');
+    expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Ada &amp; Co');
+    // Filters: labelled controls in a GET form with a Filter button.
+    for (const [id, label] of [
+      ['f-station', 'Station'],
+      ['f-type', 'Type'],
+      ['f-priority', 'Priority'],
+      ['f-assignee', 'Assignee'],
+    ])
+      expect(page.text).toContain(`<label for="${id}">${label}</label>`);
+    expect(page.text).toContain('<button type="submit">Filter</button>');
+
+    const hotels = await browser.get('/console?type=HOTEL&station=jfk');
+    expect(hotels.text).toContain(a.hotel.action_id);
+    expect(hotels.text).not.toContain(a.flight.action_id);
+    const elsewhere = await browser.get('/console?station=CDG&type=HOTEL');
+    expect(elsewhere.text).not.toContain(a.hotel.action_id);
+    expect(elsewhere.text).toContain('No action items match these filters.');
+    const bad = await browser.get('/console?station=J%3CK');
+    expect(bad.status).toBe(200);
+    expect(bad.text).toContain('Station must be a three-letter airport code');
+    // Another airline's items are never listed.
+    expect(page.text).not.toContain(b.flight.action_id);
+  });
+
+  it('pages with a Next page link carrying the cursor and the filters', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const first = await browser.get('/console?limit=1&station=JFK');
+    const ids = (text: string) => [...text.matchAll(/href="\/console\/items\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+    expect(ids(first.text)).toEqual([a.flight.action_id]);
+    const next = /<a href="([^"]+)">Next page<\/a>/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    expect(next).toMatch(/^\/console\?review_status=OPEN&station=JFK&limit=1&cursor=/);
+    const second = await browser.get(next);
+    expect(ids(second.text)).toEqual([a.hotel.action_id]);
+    const stale = await browser.get('/console?cursor=not-a-cursor');
+    expect(stale.status).toBe(200);
+    expect(stale.text).toContain('This page link is out of date');
+  });
+});
+
+describe('an action item', () => {
+  it('shows its context: crew member, pairing, rostered and booked flight, why, history, the live options', async () => {
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const page = await browser.get(`/console/items/${a.flight.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Deadhead LHR → JFK</h1>');
+    expect(page.text).toContain('Rostered flight');
+    expect(page.text).toContain('Booked flight');
+    expect(page.text).toContain('BA117');
+    expect(page.text).toContain('P100');
+    expect(page.text).toContain('E1 &lt;script&gt;');
+    expect(page.text).not.toContain('<script>');
+    expect(page.text).toContain('Booking history');
+    expect(page.text).toContain('NEEDS_REVIEW');
+    expect(page.text).toMatch(/<button type="submit" aria-describedby="opt-0">Book<\/button>/);
+    expect(page.text).toContain('name="action" value="BOOK_FLIGHT_OPTION"');
+    expect(page.text).toContain('<label for="act-dismiss-reason">Reason</label>');
+    expect(page.text).toContain('Assign to me');
+  });
+
+  it('a VIEWER sees no action forms, and a POST from a VIEWER is 403', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const page = await browser.get(`/console/items/${a.hotel.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('name="action"');
+    expect(page.text).toContain('only lets you read');
+    const post = await browser.post(`/console/items/${a.hotel.action_id}/actions`, {
+      csrf_token: csrfOf(page.text),
+      action: 'DISMISS',
+      reason: 'viewer tries',
+    });
+    expect(post.status).toBe(403);
+    const item = await http(`${stack.apiUrl}/api/v1/crew/action-items?review_status=OPEN&type=HOTEL`, {
+      token: a.t.accessToken,
+    });
+    expect(item.body.action_items.map((i: any) => i.action_id)).toContain(a.hotel.action_id);
+  });
+
+  it('another airline’s item is 404, to read and to act on', async () => {
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const own = await browser.get(`/console/items/${a.hotel.action_id}`);
+    const other = await browser.get(`/console/items/${b.hotel.action_id}`);
+    expect(other.status).toBe(404);
+    expect(other.text).not.toContain(b.hotel.action_id);
+    const post = await browser.post(`/console/items/${b.hotel.action_id}/actions`, {
+      csrf_token: csrfOf(own.text),
+      action: 'DISMISS',
+      reason: 'not ours',
+    });
+    expect(post.status).toBe(404);
+    expect((await browser.get('/console/items/not-an-id')).status).toBe(404);
+  });
+
+  it('an agent assigns and dismisses: 303 back to the item with the outcome; acting again is 409 with a clear message', async () => {
+    const { browser, email } = await signedIn(b.t, 'AGENT');
+    const path = `/console/items/${b.hotel.action_id}`;
+    const page = await browser.get(path);
+    const csrf = csrfOf(page.text);
+    const assign = await browser.post(`${path}/actions`, { csrf_token: csrf, action: 'ASSIGN', assignee: email });
+    expect(assign.status).toBe(303);
+    expect(assign.location).toBe(`${path}?done=ASSIGN`);
+    expect((await browser.get(assign.location!)).text).toContain('The item is assigned to you.');
+
+    const dismiss = await browser.post(`${path}/actions`, {
+      csrf_token: csrf,
+      action: 'DISMISS',
+      reason: 'Crew <b>stays</b> with family',
+    });
+    expect(dismiss.status).toBe(303);
+    const after = await browser.get(dismiss.location!);
+    expect(after.text).toContain('role="status"');
+    expect(after.text).toContain('Dismissed');
+    expect(after.text).toContain(`Dismiss by ${email}`);
+    expect(after.text).toContain('Crew &lt;b&gt;stays&lt;/b&gt; with family');
+    expect(after.text).not.toContain('name="action"');
+
+    const again = await browser.post(`${path}/actions`, { csrf_token: csrf, action: 'DISMISS', reason: 'twice' });
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('someone else acted on this item first');
+    expect(again.text).toContain('role="alert"');
+
+    const api = await http(`${stack.apiUrl}/api/v1/crew/action-items?review_status=DISMISSED`, {
+      token: b.t.accessToken,
+    });
+    expect(api.body.action_items.find((i: any) => i.action_id === b.hotel.action_id)).toMatchObject({
+      review_status: 'DISMISSED',
+      action_taken: 'DISMISS',
+      action_taken_by: email,
+      action_reason: 'Crew <b>stays</b> with family',
+      assignee: email,
+    });
+  });
+
+  it('a missing input is 422 on the item page, nothing done', async () => {
+    const { browser } = await signedIn(b.t, 'AGENT');
+    const path = `/console/items/${b.flight.action_id}`;
+    const page = await browser.get(path);
+    const res = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'BOOK_FLIGHT_OPTION' });
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('The action was not taken');
+    const none = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'FLY_AWAY' });
+    expect(none.status).toBe(422);
+  });
+});
+
+describe('the coverage board', () => {
+  it('counts covered, at risk and uncovered per station for 24 and 72 hours, in a table with bars', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const page = await browser.get('/console/coverage');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Coverage</h1>');
+    expect(page.text).toContain('Next 24 hours');
+    expect(page.text).toContain('Next 72 hours');
+    for (const h of ['Covered', 'At risk', 'Uncovered'])
+      expect(page.text).toContain(`<th scope="col" class="num">${h}</th>`);
+    expect(page.text).toContain('<th scope="row">JFK</th>');
+    expect(page.text).toContain('<th scope="row">LHR</th>');
+    expect(page.text).toContain('<svg class="bar"');
+    // The Content-Security-Policy allows no inline style: the bars are drawn with attributes and classes.
+    expect(page.text).not.toMatch(/style=/);
+  });
+});
