@@ -3,74 +3,22 @@
  * board. A VIEWER reads and cannot act; another airline's item is not found; outside text (a crew name from
  * the roster) is escaped on every page.
  */
-import {
-  allActionItems,
-  bookingAccount,
-  http,
-  onboard,
-  onePairingRoster,
-  type Stack,
-  startStack,
-  type Tenant,
-  waitForSchedule,
-} from '@crew/test-support';
-import type { ActionItem } from '@crew/contracts';
-import { reviewRepo } from '@crew/db';
+import { http, type Stack, startStack, type Tenant } from '@crew/test-support';
 import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
+import { reviewAirline, type ReviewAirline } from './console-review-stack';
 
 jest.setTimeout(60_000);
 
 const PASSWORD = 'a password long enough';
 const NAME = '<script>alert("x")</script> Ada & Co';
 let stack: Stack;
-
-/** Tomorrow (UTC): the roster's deadhead departs at 09:00Z, its JFK layover checks in at 20:00Z. */
-const DAY1 = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+let n = 0;
 
 beforeAll(async () => {
   // The real clock: a person's action is stamped with it, and so are the roster's dispositions.
   stack = await startStack('console-queue', { worker: true });
 });
 afterAll(() => stack.close());
-
-let n = 0;
-/** An airline whose deadheads wait for a person (BOOK_MANUALLY) and whose layovers have no hotel (in review). */
-async function airlineWithItems() {
-  n++;
-  const t = await onboard(stack, {
-    name: `Queue Air ${n}`,
-    carrier: `Q${String.fromCharCode(64 + n)}`,
-    scopes: 'events:read events:write schedules:read schedules:write',
-    settings: { schedules_access: true },
-  });
-  const email = `crew${n}@queue.test`;
-  await bookingAccount(stack, t, email);
-  const roster = onePairingRoster({ email, day1: DAY1 });
-  roster.pairings[0]!.crew[0]!.name = NAME;
-  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
-    method: 'POST',
-    token: t.accessToken,
-    body: roster,
-  });
-  expect(res.status).toBe(202);
-  await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-  const items = await allActionItems(stack, t.accessToken, res.body.schedule_id);
-  const flight = items.find((i) => i.type === 'FLIGHT' && i.anchors.duty_date === DAY1)!;
-  const hotel = items.find((i) => i.type === 'HOTEL' && i.anchors.duty_date === DAY1)!;
-  await storeReviewFields(items);
-  return { t, flight, hotel };
-}
-
-/**
- * The queue lists items by their stored review status. Where the roster's writers do not store it yet, it is
- * stored here as the API derives it (the same values a writer stores; nothing changes where one did).
- */
-async function storeReviewFields(items: ActionItem[]): Promise<void> {
-  await reviewRepo.writeReviewStates(
-    stack.database.db,
-    items.map((i) => ({ action_id: i.action_id, review_status: i.review_status, due_by: i.due_by })),
-  );
-}
 
 async function signedIn(t: Tenant, role: 'AGENT' | 'VIEWER'): Promise<{ browser: ConsoleClient; email: string }> {
   const email = `${role.toLowerCase()}${++n}@desk.test`;
@@ -80,11 +28,11 @@ async function signedIn(t: Tenant, role: 'AGENT' | 'VIEWER'): Promise<{ browser:
   return { browser, email };
 }
 
-let a: Awaited<ReturnType<typeof airlineWithItems>>;
-let b: Awaited<ReturnType<typeof airlineWithItems>>;
+let a: ReviewAirline;
+let b: ReviewAirline;
 beforeAll(async () => {
-  a = await airlineWithItems();
-  b = await airlineWithItems();
+  a = await reviewAirline(stack, { name: 'Queue Air A', carrier: 'QA', crewName: NAME });
+  b = await reviewAirline(stack, { name: 'Queue Air B', carrier: 'QB', crewName: NAME });
   expect(a.flight).toMatchObject({ recommended_action: 'BOOK_MANUALLY', review_status: 'OPEN' });
   expect(a.hotel).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
 });

@@ -4,7 +4,7 @@ import type { BookingRow } from '@crew/db';
 import { CONSOLE_BASE, type ConsoleUser } from './context';
 import { html, type SafeHtml } from './html';
 import { consoleForm } from './layout';
-import { localTime } from './review-view';
+import { flightName, localTime } from './review-view';
 
 /*
  * The item's available actions as forms, one section each; every form posts to the item's actions path
@@ -56,7 +56,7 @@ function flightOptionsSection(res: Response, input: ActionsInput): SafeHtml {
   if (answer.options.length === 0)
     return section('act-book-flight', 'Book a flight', html`<p>No live flight options were found for this leg.</p>`);
   const rows = answer.options.map((o, i) => {
-    const flight = `${o.airline_code}${o.flight_number}`;
+    const flight = flightName(o.airline_code, o.flight_number);
     return html`<tr>
       <th scope="row" id="opt-${i}">${flight}</th>
       <td>${localTime(o.dep_time)}</td>

@@ -4,6 +4,7 @@ import { html, type SafeHtml } from './html';
 import {
   ACTION_LABEL,
   crewMember,
+  flightName,
   instant,
   localTime,
   REVIEW_STATUS_LABEL,
@@ -85,7 +86,7 @@ export function crewSection(item: ActionItem): SafeHtml {
 function bookedFlight(f: BookingFlightBlock | null | undefined): SafeHtml {
   if (!f?.flight_number) return html`<p>No flight is booked for this leg yet.</p>`;
   return facts([
-    ['Flight', `${f.airline_code ?? ''}${f.flight_number}`],
+    ['Flight', flightName(f.airline_code, f.flight_number)],
     ['Departs', localTime(f.dep_time)],
     ['Arrives', localTime(f.arr_time)],
     ['Cabin', f.cabin],
@@ -151,7 +152,7 @@ export function whySection(item: ActionItem, booking: BookingRow | undefined): S
         ? facts([
             ['Message', item.message],
             ['Notes', item.notes],
-            ['Booking review reason', booking?.review_reason],
+            ['Booking review reason', booking?.review_reason !== item.message ? booking?.review_reason : null],
             ['Last error', booking?.last_error],
           ])
         : html`<p>No reason was recorded.</p>`

@@ -99,3 +99,10 @@ export const REVIEW_STATUS_LABEL: Record<string, string> = {
   RESOLVED: 'Resolved',
   DISMISSED: 'Dismissed',
 };
+
+/** A flight as a person reads it ("BA117"): the carrier code once, whether or not the number carries it. */
+export function flightName(airlineCode: string | null | undefined, flightNumber: string): string {
+  return airlineCode && !flightNumber.toUpperCase().startsWith(airlineCode.toUpperCase())
+    ? `${airlineCode}${flightNumber}`
+    : flightNumber;
+}
