@@ -3,7 +3,7 @@
  * board. A VIEWER reads and cannot act; another airline's item is not found; outside text (a crew name from
  * the roster) is escaped on every page.
  */
-import { http, type Stack, startStack, type Tenant } from '@crew/test-support';
+import { http, settledBooking, type Stack, startStack, type Tenant } from '@crew/test-support';
 import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
 import { reviewAirline, type ReviewAirline } from './console-review-stack';
 
@@ -19,6 +19,9 @@ beforeAll(async () => {
   stack = await startStack('console-queue', { worker: true });
 });
 afterAll(() => stack.close());
+const fault = (body: Record<string, unknown>) => http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body });
+const clearFaults = () => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' });
+afterEach(clearFaults);
 
 async function signedIn(t: Tenant, role: 'AGENT' | 'VIEWER'): Promise<{ browser: ConsoleClient; email: string }> {
   const email = `${role.toLowerCase()}${++n}@desk.test`;
@@ -190,6 +193,88 @@ describe('an action item', () => {
     expect(res.text).toContain('The action was not taken');
     const none = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'FLY_AWAY' });
     expect(none.status).toBe(422);
+  });
+});
+
+describe('recording a seat the airline booked itself', () => {
+  it('RECORD_PNR: a PNR that is no record locator is 422; a good one confirms the booking with it', async () => {
+    const { browser } = await signedIn(b.t, 'AGENT');
+    const path = `/console/items/${b.flight.action_id}`;
+    const page = await browser.get(path);
+    expect(page.text).toContain('<label for="act-pnr">PNR</label>');
+    expect(page.text).toContain('<label for="act-ticket">Ticket id</label>');
+    const csrf = csrfOf(page.text);
+    const bad = await browser.post(`${path}/actions`, {
+      csrf_token: csrf,
+      action: 'RECORD_PNR',
+      pnr: '<b>!',
+      ticket_id: 'T-1',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('pnr');
+    expect(bad.text).not.toContain('<b>!');
+    const res = await browser.post(`${path}/actions`, {
+      csrf_token: csrf,
+      action: 'RECORD_PNR',
+      pnr: 'abc123',
+      ticket_id: '0161234567890',
+    });
+    expect(res.status).toBe(303);
+    const booking = await settledBooking(stack, b.t.accessToken, b.flight.booking_id!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(booking.flight).toMatchObject({ pnr: 'ABC123' });
+  });
+});
+
+describe('hotel actions', () => {
+  it('a price held for review: the page shows the held price and "Accept price"; accepting confirms the booking', async () => {
+    await fault({ operation: 'hotel.book', outcome: 'price_change', price_delta: 25 });
+    const c = await reviewAirline(stack, { name: 'Queue Air C', carrier: 'QC', contract: true });
+    await clearFaults();
+    expect(c.hotel.available_actions).toEqual(['ACCEPT_PRICE', 'DISMISS', 'ASSIGN']);
+    const { browser } = await signedIn(c.t, 'AGENT');
+    const path = `/console/items/${c.hotel.action_id}`;
+    const page = await browser.get(path);
+    expect(page.text).toContain('<h2 id="layover-h">Layover</h2>');
+    expect(page.text).toContain('<h2 id="booked-h">Booked hotel</h2>');
+    expect(page.text).toMatch(
+      /Keep the reservation at the supplier’s price: [0-9.]+ USD a night \(contracted 180.00 USD\)/,
+    );
+    expect(page.text).toContain('<button type="submit">Accept price</button>');
+    const res = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'ACCEPT_PRICE' });
+    expect(res.status).toBe(303);
+    expect((await browser.get(res.location!)).text).toContain('Accept price: done.');
+    const booking = await settledBooking(stack, c.t.accessToken, c.hotel.booking_id!);
+    expect(booking.status).toBe('CONFIRMED');
+  });
+
+  it('a failed booking: "Book at the contracted hotel" and "Retry" are offered; booking the contracted hotel confirms it', async () => {
+    await fault({ operation: 'hotel.book', outcome: 'error' });
+    const d = await reviewAirline(stack, { name: 'Queue Air D', carrier: 'QD', contract: true });
+    await clearFaults();
+    expect(d.hotel).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+    const { browser } = await signedIn(d.t, 'AGENT');
+    const path = `/console/items/${d.hotel.action_id}`;
+    const page = await browser.get(path);
+    expect(page.text).toContain('<button type="submit">Retry</button>');
+    expect(page.text).toContain('<input type="hidden" name="property_id" value="GDS-JFK-001" />');
+    expect(page.text).toContain('<button type="submit">Book at the contracted hotel</button>');
+    const res = await browser.post(`${path}/actions`, {
+      csrf_token: csrfOf(page.text),
+      action: 'BOOK_HOTEL',
+      property_id: 'GDS-JFK-001',
+    });
+    expect(res.status).toBe(303);
+    const booking = await settledBooking(stack, d.t.accessToken, d.hotel.booking_id!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001' });
+  });
+
+  it('no hotel configured: the page asks for a property id ("Book this hotel")', async () => {
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const page = await browser.get(`/console/items/${a.hotel.action_id}`);
+    expect(page.text).toContain('The airline has no hotel configured at this station.');
+    expect(page.text).toContain('<label for="act-property">Property id of another hotel</label>');
   });
 });
 

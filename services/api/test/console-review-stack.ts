@@ -1,13 +1,14 @@
 /**
  * The review tests' airline (console-queue.test.ts, console-review.browser.test.ts): a roster for tomorrow
  * whose deadhead waits for a person (auto-booking off: BOOK_MANUALLY) and whose JFK layover has no hotel
- * configured (in review).
+ * configured (in review), unless `contract` gives it a contracted hotel (GDS-JFK-001).
  */
 import type { ActionItem } from '@crew/contracts';
 import { reviewRepo } from '@crew/db';
 import {
   allActionItems,
   bookingAccount,
+  contractStations,
   http,
   onboard,
   onePairingRoster,
@@ -40,7 +41,7 @@ export interface ReviewAirline {
 
 export async function reviewAirline(
   stack: Stack,
-  opts: { name: string; carrier: string; crewName?: string },
+  opts: { name: string; carrier: string; crewName?: string; contract?: boolean },
 ): Promise<ReviewAirline> {
   const t = await onboard(stack, {
     name: opts.name,
@@ -50,6 +51,11 @@ export async function reviewAirline(
   });
   const email = `crew.${opts.carrier.toLowerCase()}@review.test`;
   await bookingAccount(stack, t, email);
+  if (opts.contract)
+    await contractStations(stack, t, ['JFK'], {
+      from: DAY1,
+      to: new Date(Date.parse(DAY1) + 30 * 86_400_000).toISOString().slice(0, 10),
+    });
   const roster = onePairingRoster({ email, day1: DAY1 });
   if (opts.crewName) roster.pairings[0]!.crew[0]!.name = opts.crewName;
   const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, {
