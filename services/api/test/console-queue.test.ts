@@ -295,3 +295,25 @@ describe('the coverage board', () => {
     expect(page.text).not.toMatch(/style=/);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('documents every page; only a console form that acts answers its success with 303 instead of a 2xx', async () => {
+    const doc = (await http(`${stack.apiUrl}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    };
+    for (const p of [
+      '/console',
+      '/console/items/{action_id}',
+      '/console/items/{action_id}/actions',
+      '/console/coverage',
+    ])
+      expect(Object.keys(doc.paths)).toContain(p);
+    const without2xx = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op && typeof op === 'object' && op.responses)
+        .filter(([, op]) => !Object.keys(op.responses!).some((code) => /^2/.test(code)))
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(without2xx).toEqual(['post /console/items/{action_id}/actions']);
+  });
+});
