@@ -1465,10 +1465,70 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The console’s home page (HTML): the review queue
-         * @description Needs a console session: without one (none, ended, or its person revoked) 303 to the sign-in page, which comes back here afterwards.
+         * The review queue (HTML): the action items that wait for a person, soonest deadline first
+         * @description The console’s home. Query `review_status` (OPEN by default), `station`, `type`, `priority`, `assignee` filter as GET /crew/action-items does; `cursor` is the "Next page" link’s. Each item is marked Overdue, Due soon (within the airline’s due_soon_minutes) or Later. Needs a console session: without one (none, ended, or its person revoked) 303 to the sign-in page, which comes back here afterwards.
          */
-        get: operations["consoleHome"];
+        get: operations["consoleReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/items/{action_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One action item (HTML): its context, its booking’s history and, for an AGENT, its actions
+         * @description The crew member, pairing, rostered and booked flight (or layover and hotel), why the item is in review and the booking’s history; for an AGENT each available action as a form (a deadhead’s live flight options each with a Book button). An item of another airline, or no item, is 404. Without a session 303 to sign-in.
+         */
+        get: operations["consoleActionItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/items/{action_id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent’s action on an action item (the item page’s forms)
+         * @description Form fields `csrf_token`, `action` (one of the item’s available_actions) and the inputs the action needs (`flight_option_id`, `property_id`, `pnr`, `ticket_id`, `reason`, `assignee`), carried out as POST /crew/action-items/{action_id}/actions is, the person’s e-mail as acting_user. Success: 303 to the item page, which shows the outcome. 409: the action is no longer available (someone else acted first); 422: an input is missing; both show the item page again with the reason. A VIEWER is refused (403), as is a form without the session’s csrf_token.
+         */
+        post: operations["consoleActOnActionItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The coverage board (HTML): covered, at risk and uncovered layovers and deadheads per station
+         * @description For the next 24 and 72 hours, per station: how many layovers (by station) and deadheads (by departure station) are covered, at risk or uncovered, counted as GET /crew/coverage and /crew/coverage/deadheads count them. A console session is needed (VIEWER or AGENT); without one 303 to sign-in.
+         */
+        get: operations["consoleCoverageBoard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9782,7 +9842,7 @@ export interface operations {
             };
         };
     };
-    consoleHome: {
+    consoleReviewQueue: {
         parameters: {
             query?: never;
             header?: never;
@@ -9792,6 +9852,129 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to sign-in */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    consoleActionItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action item */
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to sign-in */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such action item for the airline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleActOnActionItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The action item */
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: to the item page */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A VIEWER, or without the session’s csrf_token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such action item for the airline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The action is no longer available: the item page with the reason */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An input is missing or not valid: the item page with the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    consoleCoverageBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { airlinePolicyRepo, isMigrated, sql } from '@crew/db';
-import { flightPolicyOf, flightSearchOfItem } from '@crew/engine';
+import { isMigrated, sql } from '@crew/db';
 import {
   errorHandler,
   fallbackHandler,
@@ -11,7 +10,7 @@ import {
   type RouteSpec,
 } from '@crew/platform';
 import { redisReachable } from '@crew/queue';
-import { scheduleRepo, tenancyRepo } from '@crew/db';
+import { tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
 import { bookingRoutes } from './bookings/bookings.routes';
 import { guardFor } from './auth/guard';
@@ -27,6 +26,7 @@ import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
 import { opsFxRoutes } from './ops/fx.routes';
 import { duffelTokenCheck, opsSupplierRoutes } from './ops/suppliers.routes';
 import { searchRoutes } from './search/search.routes';
+import { flightOptionsDeps } from './search/flight-options.service';
 import { supplierHotelRoutes } from './search/supplier-hotels.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
 import { schedulePreviewRoutes } from './schedules/preview.routes';
@@ -77,17 +77,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         logger: deps.logger,
         vault,
       }),
-      ...searchRoutes(
-        deps.suppliers,
-        registry,
-        async (airlineId, actionId) => {
-          if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
-          const item = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
-          return item ? flightSearchOfItem(item) : null;
-        },
-        async (airlineId) => flightPolicyOf(await airlinePolicyRepo.loadFlightFacts(deps.db, airlineId)),
-        deps.now,
-      ),
+      ...searchRoutes(deps.suppliers, flightOptionsDeps(deps.db, registry, deps.now ?? (() => new Date()))),
       ...supplierHotelRoutes(staysOf),
       ...webhookRoutes(deps.db, deps.config),
       ...travellerRoutes(deps.db, vault, deps.logger, deps.now),
@@ -137,7 +127,9 @@ export function createApiApp(deps: ApiDeps): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
 
-  const routes = apiRoutes(deps);
+  // One supplier registry for the API's routes and the console's pages: a changed supplier order is forgotten by both.
+  const shared = { ...deps, registry: deps.registry ?? apiSupplierRegistry(deps.db, deps.config, deps.suppliers) };
+  const routes = apiRoutes(shared);
   const rateLimit = airlineRateLimit(deps.redis, {
     perMinute: deps.config.rateLimitPerMinute,
     keyPrefix: deps.config.queuePrefix,
@@ -163,7 +155,7 @@ export function createApiApp(deps: ApiDeps): Express {
     confirmationPage(deps.db, deps.config.opsToken, deps.logger.child({ component: 'rooming-confirmation' }), deps.now),
   );
   // The travel desk's console: people signed in with their own login (a session cookie), never a bearer.
-  app.use(consoleRouter(consoleDeps(deps)));
+  app.use(consoleRouter(consoleDeps(shared)));
   app.use(
     fallbackHandler([
       ...routes.crew.map((r) => ({ ...r, path: API_BASE + r.path })),

@@ -2,9 +2,11 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import helmet from 'helmet';
 import type { RouteDoc } from '@crew/contracts';
 import { authenticatorPages } from './authenticator.page';
+import { coveragePages } from './coverage.page';
 import { CONSOLE_BASE, consoleDeps, type ConsoleDeps, type ConsolePages } from './context';
-import { homePages } from './home.page';
 import { invitePages } from './invite.page';
+import { itemPages } from './item.page';
+import { queuePages } from './queue.page';
 import { CONSOLE_CSS, messagePage } from './layout';
 import { csrfGuard, resolveSession } from './session';
 import { signInPages } from './sign-in.page';
@@ -14,7 +16,7 @@ export { CONSOLE_BASE, consoleDeps };
 const STYLESHEET_PATH = `${CONSOLE_BASE}/assets/console.css`;
 
 /** The console's page groups; a new group of pages is added to this list (its router and its documentation). */
-const PAGES: ConsolePages[] = [signInPages, invitePages, homePages, authenticatorPages];
+const PAGES: ConsolePages[] = [signInPages, invitePages, queuePages, itemPages, coveragePages, authenticatorPages];
 
 /** Every console route as the OpenAPI document lists it (HTML for people, not for API clients). */
 export const CONSOLE_PAGE_ROUTES: readonly RouteDoc[] = [

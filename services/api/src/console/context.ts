@@ -2,7 +2,11 @@ import type { Redis } from 'ioredis';
 import type { Router } from 'express';
 import type { ConsoleRole, RouteDoc } from '@crew/contracts';
 import type { Db } from '@crew/db';
-import { Keyring, type Config, type Logger } from '@crew/platform';
+import { Keyring, TravellerVault, type Config, type Logger } from '@crew/platform';
+import type { OutboxRelay } from '@crew/queue';
+import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
+import { flightOptionsDeps, type FlightOptionsDeps } from '../search/flight-options.service';
+import { apiSupplierRegistry } from '../suppliers/supplier-registry';
 
 /** The console's base path: its pages and its cookies live under it. */
 export const CONSOLE_BASE = '/console';
@@ -17,6 +21,13 @@ export interface ConsoleDeps {
   now: () => Date;
   /** Seals authenticator secrets: the key list of SUPPLIER_CREDENTIALS_KEY. */
   keyring: Keyring;
+  /** Live flight options of a deadhead, as GET /crew/flight-options finds them. */
+  flightOptions: FlightOptionsDeps;
+  /** What a person's action on an action item runs with (the API's own booking operations). */
+  relay: OutboxRelay;
+  suppliers: Suppliers;
+  registry: SupplierRegistry;
+  vault: TravellerVault;
 }
 
 /** The console's share of the api's dependencies. */
@@ -26,14 +37,26 @@ export function consoleDeps(input: {
   redis: Redis;
   logger: Logger;
   now?: () => Date;
+  suppliers: Suppliers;
+  relay: OutboxRelay;
+  /** The api's registry of each airline's flight suppliers (default: a registry of its own). */
+  registry?: SupplierRegistry;
 }): ConsoleDeps {
+  const now = input.now ?? (() => new Date());
+  const registry = input.registry ?? apiSupplierRegistry(input.db, input.config, input.suppliers);
   return {
     db: input.db,
     config: input.config,
     redis: input.redis,
     logger: input.logger.child({ component: 'console' }),
-    now: input.now ?? (() => new Date()),
+    now,
     keyring: Keyring.parse(input.config.supplierCredentialsKey),
+    flightOptions: flightOptionsDeps(input.db, registry, now),
+    relay: input.relay,
+    suppliers: input.suppliers,
+    registry,
+    // Traveller personal fields are sealed with the key list that seals supplier credentials.
+    vault: TravellerVault.fromKey(input.config.supplierCredentialsKey),
   };
 }
 

@@ -15,6 +15,8 @@ export interface ConsolePageInput {
   body: SafeHtml;
   /** HTTP status (200). */
   status?: number;
+  /** A page of wide tables: the main column may be wider. */
+  wide?: boolean;
 }
 
 export function sessionOf(res: Response): ConsoleSession | undefined {
@@ -32,7 +34,13 @@ export function consoleForm(res: Response, action: string, body: SafeHtml, attri
   return html`<form method="post" action="${action}" ${attributes}>${csrfField(res)}${body}</form>`;
 }
 
-function header(res: Response): SafeHtml {
+const NAV = [
+  { href: CONSOLE_BASE, label: 'Review queue' },
+  { href: `${CONSOLE_BASE}/coverage`, label: 'Coverage' },
+  { href: `${CONSOLE_BASE}/account/authenticator`, label: 'Authenticator app' },
+];
+
+function header(req: Request, res: Response): SafeHtml {
   const session = sessionOf(res);
   if (!session) return html`<header class="top"><p class="brand">Crew Travel console</p></header>`;
   const signOut = html`<form method="post" action="${CONSOLE_BASE}/sign-out" class="sign-out">
@@ -43,8 +51,10 @@ function header(res: Response): SafeHtml {
     <p class="brand"><a href="${CONSOLE_BASE}">Crew Travel console</a></p>
     <nav aria-label="Console">
       <ul>
-        <li><a href="${CONSOLE_BASE}">Review queue</a></li>
-        <li><a href="${CONSOLE_BASE}/account/authenticator">Authenticator app</a></li>
+        ${NAV.map(
+          (n) =>
+            html`<li><a href="${n.href}" ${req.path === n.href ? html`aria-current="page"` : ''}>${n.label}</a></li>`,
+        )}
       </ul>
     </nav>
     <p class="who">
@@ -55,7 +65,7 @@ function header(res: Response): SafeHtml {
 }
 
 /** Renders a whole console page and sends it (no caching: pages show a person's own data). */
-export function consolePage(_req: Request, res: Response, input: ConsolePageInput): void {
+export function consolePage(req: Request, res: Response, input: ConsolePageInput): void {
   const page = html`<!doctype html>
     <html lang="en">
       <head>
@@ -67,8 +77,8 @@ export function consolePage(_req: Request, res: Response, input: ConsolePageInpu
       </head>
       <body>
         <a class="skip" href="#main">Skip to main content</a>
-        ${header(res)}
-        <main id="main" tabindex="-1">
+        ${header(req, res)}
+        <main id="main" tabindex="-1" ${input.wide ? html`class="wide"` : ''}>
           <h1>${input.title}</h1>
           ${input.body}
         </main>
@@ -128,4 +138,34 @@ button{display:block;font:inherit;padding:.5rem 1.2rem;border:1px solid #0b3d91;
 .notice{border-left:4px solid #0b6b2f;background:#eaf6ee;padding:.2rem 1rem;margin:1rem 0}
 code.secret{font-size:1.2rem;letter-spacing:.08em;word-break:break-all}
 code{word-break:break-all}
+.top nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+main.wide{max-width:80rem}
+h2{font-size:1.3rem;margin-top:2rem}h3{font-size:1.1rem;margin-top:1.5rem}
+table{border-collapse:collapse;width:100%;margin:.8rem 0}
+caption{text-align:left;font-weight:600;padding:.3rem 0}
+th,td{text-align:left;vertical-align:top;padding:.4rem .5rem;border-bottom:1px solid #c9ced8}
+thead th{background:#f3f6fb;border-bottom:2px solid #5a6475}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.due-overdue td:first-child{border-left:6px solid #b00020}
+tr.due-soon td:first-child{border-left:6px solid #c25100}
+tr.due-later td:first-child{border-left:6px solid #0b6b2f}
+tr.due-none td:first-child{border-left:6px solid #c9ced8}
+.badge{display:inline-block;padding:0 .45rem;border-radius:3px;font-weight:600;font-size:.9rem;white-space:nowrap}
+.badge.overdue{background:#fdecee;color:#8c0019;border:1px solid #b00020}
+.badge.soon{background:#fff1e0;color:#7a3300;border:1px solid #c25100}
+.badge.later{background:#eaf6ee;color:#0b5526;border:1px solid #0b6b2f}
+.badge.none,.badge.closed{background:#f3f6fb;color:#33394a;border:1px solid #5a6475}
+.filters{display:flex;flex-wrap:wrap;gap:0 1.2rem;align-items:flex-end}
+.filters label{margin-top:.5rem}.filters select,.filters input[type=text]{max-width:12rem}
+.pager{margin-top:1rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1.2rem}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+section.act{border:1px solid #c9ced8;border-radius:4px;padding:.2rem 1rem 1rem;margin:1rem 0}
+td form button,.inline button{margin-top:0}
+svg.bar{display:block;width:100%;max-width:20rem;height:1.2rem}
+.bar-covered{fill:#0b6b2f}.bar-at-risk{fill:#c25100}.bar-uncovered{fill:#b00020}.bar-empty{fill:#e6e9ef}
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.legend{display:flex;gap:1.2rem;list-style:none;padding:0}
+.swatch{display:inline-block;width:1rem;height:1rem;vertical-align:middle;margin-right:.35rem;border-radius:2px}
+.swatch.covered{background:#0b6b2f}.swatch.at-risk{background:#c25100}.swatch.uncovered{background:#b00020}
 `;

@@ -10,16 +10,11 @@ import {
   type DeadheadCoverage,
   type LayoverCoverage,
 } from '@crew/contracts';
-import { coverageRepo, type Db, type DeadheadCoverageRow, type LayoverCoverageRow } from '@crew/db';
-import {
-  classifyDeadheads,
-  classifyLayovers,
-  emptyCoverageCounts,
-  type Classified,
-  type CoverageState,
-} from '@crew/engine';
+import type { Db, DeadheadCoverageRow, LayoverCoverageRow } from '@crew/db';
+import { emptyCoverageCounts, type Classified, type CoverageState } from '@crew/engine';
 import { decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
+import { coverageByStation, deadheadCoverageRows, layoverCoverageRows } from './coverage.service';
 
 const TAGS = ['Coverage'];
 const HOUR_MS = 3_600_000;
@@ -47,14 +42,7 @@ function byPosition(a: Row, b: Row): number {
  */
 export function coverageReport<T extends Row>(rows: T[], stationOf: (r: T) => string, query: CoverageQuery) {
   const counts = emptyCoverageCounts();
-  const stations = new Map<string, Record<CoverageState, number>>();
-  for (const r of rows) {
-    counts[r.status]++;
-    const s = stationOf(r);
-    const c = stations.get(s) ?? emptyCoverageCounts();
-    c[r.status]++;
-    stations.set(s, c);
-  }
+  for (const r of rows) counts[r.status]++;
   const after = decodeCursor<{ t: number; k: string }>(
     query.cursor,
     (v) => Number.isFinite(v.t) && typeof v.k === 'string',
@@ -69,7 +57,7 @@ export function coverageReport<T extends Row>(rows: T[], stationOf: (r: T) => st
   const last = page[page.length - 1];
   return {
     counts,
-    stations: [...stations.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([station, c]) => ({ station, ...c })),
+    stations: coverageByStation(rows, stationOf),
     total_results: matching.length,
     rows: page,
     next_cursor: more && last ? encodeCursor({ t: last.at.getTime(), k: last.row_key }) : null,
@@ -241,7 +229,7 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
         csvFilename: 'coverage.csv',
         csvColumns: LAYOVER_COVERAGE_CSV_COLUMNS,
         csvRowDescription: 'One row per layover',
-        rows: async (airlineId, w) => classifyLayovers(await coverageRepo.layoverCoverage(db, airlineId, w)),
+        rows: (airlineId, w) => layoverCoverageRows(db, airlineId, w),
         stationOf: (r) => r.station,
         view: layoverView,
       },
@@ -265,7 +253,7 @@ export function coverageRoutes(db: Db, now: () => Date = () => new Date()): Rout
         csvFilename: 'coverage-deadheads.csv',
         csvColumns: DEADHEAD_COVERAGE_CSV_COLUMNS,
         csvRowDescription: 'One row per DH leg',
-        rows: async (airlineId, w) => classifyDeadheads(await coverageRepo.deadheadCoverage(db, airlineId, w)),
+        rows: (airlineId, w) => deadheadCoverageRows(db, airlineId, w),
         stationOf: (r) => r.from_airport,
         view: deadheadView,
       },

@@ -4,60 +4,16 @@ import {
   HotelSearchQuery,
   HotelSearchResult,
   requiredScope,
-  type FlightOption,
 } from '@crew/contracts';
 import { ApiError, decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
-import {
-  isSupplierError,
-  searchInOrder,
-  type FlightOffer,
-  type SupplierRegistry,
-  type Suppliers,
-} from '@crew/suppliers';
-import { ErrorCode } from '@crew/contracts';
-import {
-  type AirlineFlightPolicy,
-  autoBookVerdict,
-  compareRanks,
-  earliestTravelDate,
-  flightOptionRank,
-  rankFlightOptions,
-  retailOffers,
-} from '@crew/engine';
+import type { Suppliers } from '@crew/suppliers';
 import { principal } from '../auth/guard';
-
-/** Live supplier searches are the only supplier calls a request handler makes. */
-function supplierFailure(err: unknown): never {
-  if (isSupplierError(err)) {
-    if (err.kind === 'transient')
-      throw new ApiError(503, ErrorCode.SERVICE_UNAVAILABLE, 'The supplier cannot be reached right now; retry shortly');
-    throw ApiError.invalid(`The supplier refused the search: ${err.message}`, err.details);
-  }
-  throw err;
-}
-
-/** Resolves `action_id` to the route and date of a deadhead action item (null when unknown to the airline). */
-export type ActionRouteLookup = (
-  airlineId: string,
-  actionId: string,
-) => Promise<{ from_airport: string; to_airport: string; date: string } | null>;
-
-const optionKey = (o: Pick<FlightOption, 'dep_time' | 'airline_code' | 'flight_number' | 'cabin'>) =>
-  `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
-
-/** The airline's flight config, own carrier, fare ceiling and the exchange rates (what the engine chooses flights by). */
-export type FlightPolicyLookup = (airlineId: string) => Promise<AirlineFlightPolicy>;
+import { flightOptions, supplierFailure, type FlightOptionsDeps } from './flight-options.service';
 
 /**
- * `suppliers`: the global directory (GET /hotels); `registry`: each airline's ordered flight suppliers.
+ * `suppliers`: the global directory (GET /hotels); `deps`: each airline's ordered flight suppliers and flight policy.
  */
-export function searchRoutes(
-  suppliers: Suppliers,
-  registry: SupplierRegistry,
-  actionRoute: ActionRouteLookup,
-  flightPolicy: FlightPolicyLookup,
-  now: () => Date = () => new Date(),
-): RouteSpec[] {
+export function searchRoutes(suppliers: Suppliers, deps: FlightOptionsDeps): RouteSpec[] {
   return [
     route({
       method: 'get',
@@ -118,102 +74,10 @@ export function searchRoutes(
         200: { description: 'Options, in the order the engine tries them', schema: FlightOptionsResult },
         ...errorResponses([400, 401, 403, 404, 422, 503]),
       },
-      handler: async ({ query, res }) => {
-        let { from_airport, to_airport, date } = query;
-        if (query.action_id !== undefined) {
-          const prefill = await actionRoute(principal(res).airline_id, query.action_id);
-          if (!prefill) throw ApiError.notFound('Action item');
-          from_airport ??= prefill.from_airport;
-          to_airport ??= prefill.to_airport;
-          date ??= prefill.date;
-        }
-        if (!from_airport || !to_airport || !date) {
-          const missing = (['from_airport', 'to_airport', 'date'] as const).filter(
-            (f) => !{ from_airport, to_airport, date }[f],
-          );
-          throw ApiError.invalid(
-            'from_airport, to_airport and date are required unless action_id is given',
-            missing.map((f) => ({ field: `query.${f}`, issue: 'is required' })),
-          );
-        }
-        if (from_airport === to_airport)
-          throw ApiError.invalid('from_airport and to_airport must differ', [
-            { field: 'query.to_airport', issue: 'equals from_airport' },
-          ]);
-        const earliest = earliestTravelDate(now().getTime());
-        if (date < earliest)
-          throw ApiError.validation(
-            [
-              {
-                field: 'query.date',
-                issue: `is in the past (the earliest date still current anywhere is ${earliest})`,
-              },
-            ],
-            'The date is in the past',
-          );
-        if (query.cabin && query.cabin_class && query.cabin !== query.cabin_class)
-          throw ApiError.invalid('cabin and cabin_class differ', [
-            { field: 'query.cabin_class', issue: 'differs from cabin' },
-          ]);
-        const cabin = query.cabin ?? query.cabin_class;
-        const after = decodeCursor<{ r: (number | string)[] }>(
-          query.cursor,
-          (v) => Array.isArray(v.r) && v.r.every((x) => typeof x === 'number' || typeof x === 'string'),
-        );
-        const airlineId = principal(res).airline_id;
-        const [policy, set] = await Promise.all([flightPolicy(airlineId), registry.forAirline(airlineId)]);
-        const { flightConfig: cfg, carrier_code: own, maxPrice, fxRates: fx } = policy;
-        const arriveBy = query.arrive_by ? Date.parse(query.arrive_by) : Infinity;
-        // What the airline could book of one supplier's offers: the engine's own rule (no blacklisted carrier,
-        // nothing above the cabin cap, in the order it tries options), nothing arriving too late, and, from a
-        // retail supplier of a configured airline, none of its own flights (crew seats in its own system).
-        const usable = (found: FlightOffer[]) =>
-          rankFlightOptions(
-            retailOffers(found, own, set.configured && found.some((o) => o.supplier !== 'SANDBOX')).filter(
-              (o) => Date.parse(o.arr_time) <= arriveBy,
-            ),
-            cfg,
-            own,
-            fx,
-            cabin,
-          );
-        // The first supplier of the airline's order with something usable answers (the same supplier the worker would book at).
-        const found = await searchInOrder(set, { from_airport, to_airport, date, cabin }, usable).catch(
-          supplierFailure,
-        );
-        const offers = found?.offers ?? [];
-        const ranked = offers.map((o) => ({ o, rank: [...flightOptionRank(o, cfg, own, fx), optionKey(o)] }));
-        const options = ranked.filter((x) => !after || compareRanks(x.rank, after.r) > 0);
-        const limit = query.limit ?? 10;
-        const page = options.slice(0, limit);
-        const view = (o: (typeof offers)[number]): FlightOption => {
-          const verdict = autoBookVerdict(o, cfg, maxPrice, fx, cabin);
-          return {
-            flight_option_id: o.flight_option_id,
-            airline_code: o.airline_code,
-            flight_number: o.flight_number,
-            from_airport: o.from_airport,
-            to_airport: o.to_airport,
-            dep_time: o.dep_time,
-            arr_time: o.arr_time,
-            cabin: o.cabin,
-            price: o.price,
-            expires_at: o.expires_at,
-            auto_bookable: verdict.auto_bookable,
-            auto_book_reason: verdict.reason,
-            // Only for an airline with a supplier order: without one, the options stay exactly as they were.
-            ...(set.configured && o.supplier ? { supplier: o.supplier } : {}),
-          };
-        };
-        const last = page[page.length - 1];
-        return {
-          status: 200,
-          body: {
-            options: page.map((x) => view(x.o)),
-            next_cursor: options.length > limit && last ? encodeCursor({ r: last.rank }) : null,
-          },
-        };
-      },
+      handler: async ({ query, res }) => ({
+        status: 200,
+        body: await flightOptions(deps, principal(res).airline_id, query),
+      }),
     }),
   ];
 }

@@ -1,0 +1,319 @@
+/**
+ * The console's review pages over HTTP against the real stack: the queue, an item, acting on it, the coverage
+ * board. A VIEWER reads and cannot act; another airline's item is not found; outside text (a crew name from
+ * the roster) is escaped on every page.
+ */
+import { http, settledBooking, type Stack, startStack, type Tenant } from '@crew/test-support';
+import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
+import { reviewAirline, type ReviewAirline } from './console-review-stack';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'a password long enough';
+const NAME = '<script>alert("x")</script> Ada & Co';
+let stack: Stack;
+let n = 0;
+
+beforeAll(async () => {
+  // The real clock: a person's action is stamped with it, and so are the roster's dispositions.
+  stack = await startStack('console-queue', { worker: true });
+});
+afterAll(() => stack.close());
+const fault = (body: Record<string, unknown>) => http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body });
+const clearFaults = () => http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' });
+afterEach(clearFaults);
+
+async function signedIn(t: Tenant, role: 'AGENT' | 'VIEWER'): Promise<{ browser: ConsoleClient; email: string }> {
+  const email = `${role.toLowerCase()}${++n}@desk.test`;
+  await consoleUserWithPassword(stack, t, email, PASSWORD, role);
+  const browser = new ConsoleClient(stack.apiUrl);
+  expect((await browser.signIn(email, PASSWORD)).status).toBe(303);
+  return { browser, email };
+}
+
+let a: ReviewAirline;
+let b: ReviewAirline;
+beforeAll(async () => {
+  a = await reviewAirline(stack, { name: 'Queue Air A', carrier: 'QA', crewName: NAME });
+  b = await reviewAirline(stack, { name: 'Queue Air B', carrier: 'QB', crewName: NAME });
+  expect(a.flight).toMatchObject({ recommended_action: 'BOOK_MANUALLY', review_status: 'OPEN' });
+  expect(a.hotel).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
+});
+
+describe('the review queue', () => {
+  it('lists the open items soonest first, each with its time left in words, filterable, the crew name escaped', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const page = await browser.get('/console');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Review queue</h1>');
+    expect(page.text).toContain(`href="/console/items/${a.flight.action_id}"`);
+    expect(page.text).toContain(`href="/console/items/${a.hotel.action_id}"`);
+    // The deadhead departs first, so it is due first.
+    expect(page.text.indexOf(a.flight.action_id)).toBeLessThan(page.text.indexOf(a.hotel.action_id));
+    expect(page.text).toMatch(/class="badge (overdue|soon|later)">(Overdue|Due soon|Later)</);
+    expect(page.text).not.toContain('<script>');
+    expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Ada &amp; Co');
+    // Filters: labelled controls in a GET form with a Filter button.
+    for (const [id, label] of [
+      ['f-station', 'Station'],
+      ['f-type', 'Type'],
+      ['f-priority', 'Priority'],
+      ['f-assignee', 'Assignee'],
+    ])
+      expect(page.text).toContain(`<label for="${id}">${label}</label>`);
+    expect(page.text).toContain('<button type="submit">Filter</button>');
+
+    const hotels = await browser.get('/console?type=HOTEL&station=jfk');
+    expect(hotels.text).toContain(a.hotel.action_id);
+    expect(hotels.text).not.toContain(a.flight.action_id);
+    const elsewhere = await browser.get('/console?station=CDG&type=HOTEL');
+    expect(elsewhere.text).not.toContain(a.hotel.action_id);
+    expect(elsewhere.text).toContain('No action items match these filters.');
+    const bad = await browser.get('/console?station=J%3CK');
+    expect(bad.status).toBe(200);
+    expect(bad.text).toContain('Station must be a three-letter airport code');
+    // Another airline's items are never listed.
+    expect(page.text).not.toContain(b.flight.action_id);
+  });
+
+  it('pages with a Next page link carrying the cursor and the filters', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const first = await browser.get('/console?limit=1&station=JFK');
+    const ids = (text: string) => [...text.matchAll(/href="\/console\/items\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+    expect(ids(first.text)).toEqual([a.flight.action_id]);
+    const next = /<a href="([^"]+)">Next page<\/a>/.exec(first.text)![1]!.replace(/&amp;/g, '&');
+    expect(next).toMatch(/^\/console\?review_status=OPEN&station=JFK&limit=1&cursor=/);
+    const second = await browser.get(next);
+    expect(ids(second.text)).toEqual([a.hotel.action_id]);
+    const stale = await browser.get('/console?cursor=not-a-cursor');
+    expect(stale.status).toBe(200);
+    expect(stale.text).toContain('This page link is out of date');
+  });
+});
+
+describe('an action item', () => {
+  it('shows its context: crew member, pairing, rostered and booked flight, why, history, the live options', async () => {
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const page = await browser.get(`/console/items/${a.flight.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Deadhead LHR → JFK</h1>');
+    expect(page.text).toContain('Rostered flight');
+    expect(page.text).toContain('Booked flight');
+    expect(page.text).toContain('BA117');
+    expect(page.text).toContain('P100');
+    expect(page.text).toContain('E1 &lt;script&gt;');
+    expect(page.text).not.toContain('<script>');
+    expect(page.text).toContain('Booking history');
+    expect(page.text).toContain('NEEDS_REVIEW');
+    expect(page.text).toMatch(/<button type="submit" aria-describedby="opt-0">Book<\/button>/);
+    expect(page.text).toContain('name="action" value="BOOK_FLIGHT_OPTION"');
+    expect(page.text).toContain('<label for="act-dismiss-reason">Reason</label>');
+    expect(page.text).toContain('Assign to me');
+  });
+
+  it('a VIEWER sees no action forms, and a POST from a VIEWER is 403', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const page = await browser.get(`/console/items/${a.hotel.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('name="action"');
+    expect(page.text).toContain('only lets you read');
+    const post = await browser.post(`/console/items/${a.hotel.action_id}/actions`, {
+      csrf_token: csrfOf(page.text),
+      action: 'DISMISS',
+      reason: 'viewer tries',
+    });
+    expect(post.status).toBe(403);
+    const item = await http(`${stack.apiUrl}/api/v1/crew/action-items?review_status=OPEN&type=HOTEL`, {
+      token: a.t.accessToken,
+    });
+    expect(item.body.action_items.map((i: any) => i.action_id)).toContain(a.hotel.action_id);
+  });
+
+  it('another airline’s item is 404, to read and to act on', async () => {
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const own = await browser.get(`/console/items/${a.hotel.action_id}`);
+    const other = await browser.get(`/console/items/${b.hotel.action_id}`);
+    expect(other.status).toBe(404);
+    expect(other.text).not.toContain(b.hotel.action_id);
+    const post = await browser.post(`/console/items/${b.hotel.action_id}/actions`, {
+      csrf_token: csrfOf(own.text),
+      action: 'DISMISS',
+      reason: 'not ours',
+    });
+    expect(post.status).toBe(404);
+    expect((await browser.get('/console/items/not-an-id')).status).toBe(404);
+  });
+
+  it('an agent assigns and dismisses: 303 back to the item with the outcome; acting again is 409 with a clear message', async () => {
+    const { browser, email } = await signedIn(b.t, 'AGENT');
+    const path = `/console/items/${b.hotel.action_id}`;
+    const page = await browser.get(path);
+    const csrf = csrfOf(page.text);
+    const assign = await browser.post(`${path}/actions`, { csrf_token: csrf, action: 'ASSIGN', assignee: email });
+    expect(assign.status).toBe(303);
+    expect(assign.location).toBe(`${path}?done=ASSIGN`);
+    expect((await browser.get(assign.location!)).text).toContain('The item is assigned to you.');
+
+    const dismiss = await browser.post(`${path}/actions`, {
+      csrf_token: csrf,
+      action: 'DISMISS',
+      reason: 'Crew <b>stays</b> with family',
+    });
+    expect(dismiss.status).toBe(303);
+    const after = await browser.get(dismiss.location!);
+    expect(after.text).toContain('role="status"');
+    expect(after.text).toContain('Dismissed');
+    expect(after.text).toContain(`Dismiss by ${email}`);
+    expect(after.text).toContain('Crew &lt;b&gt;stays&lt;/b&gt; with family');
+    expect(after.text).not.toContain('name="action"');
+
+    const again = await browser.post(`${path}/actions`, { csrf_token: csrf, action: 'DISMISS', reason: 'twice' });
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('someone else acted on this item first');
+    expect(again.text).toContain('role="alert"');
+
+    const api = await http(`${stack.apiUrl}/api/v1/crew/action-items?review_status=DISMISSED`, {
+      token: b.t.accessToken,
+    });
+    expect(api.body.action_items.find((i: any) => i.action_id === b.hotel.action_id)).toMatchObject({
+      review_status: 'DISMISSED',
+      action_taken: 'DISMISS',
+      action_taken_by: email,
+      action_reason: 'Crew <b>stays</b> with family',
+      assignee: email,
+    });
+  });
+
+  it('a missing input is 422 on the item page, nothing done', async () => {
+    const { browser } = await signedIn(b.t, 'AGENT');
+    const path = `/console/items/${b.flight.action_id}`;
+    const page = await browser.get(path);
+    const res = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'BOOK_FLIGHT_OPTION' });
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('The action was not taken');
+    const none = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'FLY_AWAY' });
+    expect(none.status).toBe(422);
+  });
+});
+
+describe('recording a seat the airline booked itself', () => {
+  it('RECORD_PNR: a PNR that is no record locator is 422; a good one confirms the booking with it', async () => {
+    const { browser } = await signedIn(b.t, 'AGENT');
+    const path = `/console/items/${b.flight.action_id}`;
+    const page = await browser.get(path);
+    expect(page.text).toContain('<label for="act-pnr">PNR</label>');
+    expect(page.text).toContain('<label for="act-ticket">Ticket id</label>');
+    const csrf = csrfOf(page.text);
+    const bad = await browser.post(`${path}/actions`, {
+      csrf_token: csrf,
+      action: 'RECORD_PNR',
+      pnr: '<b>!',
+      ticket_id: 'T-1',
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain('pnr');
+    expect(bad.text).not.toContain('<b>!');
+    const res = await browser.post(`${path}/actions`, {
+      csrf_token: csrf,
+      action: 'RECORD_PNR',
+      pnr: 'abc123',
+      ticket_id: '0161234567890',
+    });
+    expect(res.status).toBe(303);
+    const booking = await settledBooking(stack, b.t.accessToken, b.flight.booking_id!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(booking.flight).toMatchObject({ pnr: 'ABC123' });
+  });
+});
+
+describe('hotel actions', () => {
+  it('a price held for review: the page shows the held price and "Accept price"; accepting confirms the booking', async () => {
+    await fault({ operation: 'hotel.book', outcome: 'price_change', price_delta: 25 });
+    const c = await reviewAirline(stack, { name: 'Queue Air C', carrier: 'QC', contract: true });
+    await clearFaults();
+    expect(c.hotel.available_actions).toEqual(['ACCEPT_PRICE', 'DISMISS', 'ASSIGN']);
+    const { browser } = await signedIn(c.t, 'AGENT');
+    const path = `/console/items/${c.hotel.action_id}`;
+    const page = await browser.get(path);
+    expect(page.text).toContain('<h2 id="layover-h">Layover</h2>');
+    expect(page.text).toContain('<h2 id="booked-h">Booked hotel</h2>');
+    expect(page.text).toMatch(
+      /Keep the reservation at the supplier’s price: [0-9.]+ USD a night \(contracted 180.00 USD\)/,
+    );
+    expect(page.text).toContain('<button type="submit">Accept price</button>');
+    const res = await browser.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'ACCEPT_PRICE' });
+    expect(res.status).toBe(303);
+    expect((await browser.get(res.location!)).text).toContain('Accept price: done.');
+    const booking = await settledBooking(stack, c.t.accessToken, c.hotel.booking_id!);
+    expect(booking.status).toBe('CONFIRMED');
+  });
+
+  it('a failed booking: "Book at the contracted hotel" and "Retry" are offered; booking the contracted hotel confirms it', async () => {
+    await fault({ operation: 'hotel.book', outcome: 'error' });
+    const d = await reviewAirline(stack, { name: 'Queue Air D', carrier: 'QD', contract: true });
+    await clearFaults();
+    expect(d.hotel).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+    const { browser } = await signedIn(d.t, 'AGENT');
+    const path = `/console/items/${d.hotel.action_id}`;
+    const page = await browser.get(path);
+    expect(page.text).toContain('<button type="submit">Retry</button>');
+    expect(page.text).toContain('<input type="hidden" name="property_id" value="GDS-JFK-001" />');
+    expect(page.text).toContain('<button type="submit">Book at the contracted hotel</button>');
+    const res = await browser.post(`${path}/actions`, {
+      csrf_token: csrfOf(page.text),
+      action: 'BOOK_HOTEL',
+      property_id: 'GDS-JFK-001',
+    });
+    expect(res.status).toBe(303);
+    const booking = await settledBooking(stack, d.t.accessToken, d.hotel.booking_id!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001' });
+  });
+
+  it('no hotel configured: the page asks for a property id ("Book this hotel")', async () => {
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const page = await browser.get(`/console/items/${a.hotel.action_id}`);
+    expect(page.text).toContain('The airline has no hotel configured at this station.');
+    expect(page.text).toContain('<label for="act-property">Property id of another hotel</label>');
+  });
+});
+
+describe('the coverage board', () => {
+  it('counts covered, at risk and uncovered per station for 24 and 72 hours, in a table with bars', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const page = await browser.get('/console/coverage');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Coverage</h1>');
+    expect(page.text).toContain('Next 24 hours');
+    expect(page.text).toContain('Next 72 hours');
+    for (const h of ['Covered', 'At risk', 'Uncovered'])
+      expect(page.text).toContain(`<th scope="col" class="num">${h}</th>`);
+    expect(page.text).toContain('<th scope="row">JFK</th>');
+    expect(page.text).toContain('<th scope="row">LHR</th>');
+    expect(page.text).toContain('<svg class="bar"');
+    // The Content-Security-Policy allows no inline style: the bars are drawn with attributes and classes.
+    expect(page.text).not.toMatch(/style=/);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents every page; only a console form that acts answers its success with 303 instead of a 2xx', async () => {
+    const doc = (await http(`${stack.apiUrl}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    };
+    for (const p of [
+      '/console',
+      '/console/items/{action_id}',
+      '/console/items/{action_id}/actions',
+      '/console/coverage',
+    ])
+      expect(Object.keys(doc.paths)).toContain(p);
+    const without2xx = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op && typeof op === 'object' && op.responses)
+        .filter(([, op]) => !Object.keys(op.responses!).some((code) => /^2/.test(code)))
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(without2xx).toEqual(['post /console/items/{action_id}/actions']);
+  });
+});
