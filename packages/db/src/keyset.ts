@@ -27,7 +27,7 @@ export interface KeyPosition {
  * after `after` (the cursor), and one more than `limit`. Each row carries its position as `keyset_key` (the
  * timestamp's text: a JS Date would lose its microseconds and repeat or skip rows at a page boundary).
  */
-export function ascendingAfter<DB, TB extends keyof DB, O>(
+export async function ascendingAfter<DB, TB extends keyof DB, O>(
   q: SelectQueryBuilder<DB, TB, O>,
   keyColumn: string,
   idColumn: string,
@@ -36,19 +36,26 @@ export function ascendingAfter<DB, TB extends keyof DB, O>(
 ): Promise<(O & { keyset_key: string | null })[]> {
   const key = sql.ref(keyColumn);
   const id = sql.ref(idColumn);
-  let page = q.select(sql<string | null>`${key}::text`.as('keyset_key') as never) as SelectQueryBuilder<
+  const page = q.select(sql<string | null>`${key}::text`.as('keyset_key') as never) as SelectQueryBuilder<
     DB,
     TB,
     O & { keyset_key: string | null }
   >;
-  if (after?.key === null) page = page.where(sql<boolean>`${key} is null and ${id} > ${after.id}`);
-  else if (after)
-    page = page.where(
-      sql<boolean>`(${key} > ${after.key}::timestamptz or (${key} = ${after.key}::timestamptz and ${id} > ${after.id}) or ${key} is null)`,
-    );
-  return page
-    .orderBy(sql`${key} asc nulls last`)
+  const unkeyed = (from: typeof page, n: number) =>
+    from
+      .where(sql<boolean>`${key} is null`)
+      .orderBy(id)
+      .limit(n)
+      .execute();
+  if (after?.key === null) return unkeyed(page.where(sql<boolean>`${id} > ${after.id}`), limit + 1);
+  // The keyed rows after the cursor as one row comparison, which the index on (…, key, id) seeks to (an OR of its
+  // cases scans every row before the cursor), then the rows without a key when the page is not full.
+  const from = after ? page.where(sql<boolean>`(${key}, ${id}) > (${after.key}::timestamptz, ${after.id})`) : page;
+  const keyed = await from
+    .where(sql<boolean>`${key} is not null`)
+    .orderBy(key)
     .orderBy(id)
     .limit(limit + 1)
     .execute();
+  return keyed.length > limit ? keyed : [...keyed, ...(await unkeyed(page, limit + 1 - keyed.length))];
 }
