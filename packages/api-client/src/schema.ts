@@ -2542,15 +2542,15 @@ export interface components {
             notes: string | null;
             message: string | null;
             details: components["schemas"]["ActionItemDetails"];
-            review_status: ("OPEN" | "RESOLVED" | "DISMISSED") | null;
-            due_by: string | null;
+            review_status?: ("OPEN" | "RESOLVED" | "DISMISSED") | null;
+            due_by?: string | null;
             /** @description What a person may do now (POST /crew/action-items/{action_id}/actions), decided by the engine from the item and its booking; empty when nothing is (any item that is not OPEN) */
-            available_actions: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN")[];
-            action_taken: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN") | null;
-            action_taken_at: string | null;
-            action_taken_by: string | null;
-            action_reason: string | null;
-            assignee: string | null;
+            available_actions?: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN")[];
+            action_taken?: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN") | null;
+            action_taken_at?: string | null;
+            action_taken_by?: string | null;
+            action_reason?: string | null;
+            assignee?: string | null;
         };
         /** ActionItemList */
         ActionItemList: {

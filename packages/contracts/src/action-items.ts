@@ -186,34 +186,50 @@ export const ActionItem = Type.Object(
     message: Nullable(Type.String()),
     details: ActionItemDetails,
     // The review queue (additive): where the item stands with the travel desk.
-    review_status: Nullable({
-      ...ReviewStatusValue,
-      description:
-        'OPEN: waits for a person (disposition PENDING_REVIEW or FAILED, or a recommendation for a person not yet settled) and nobody has acted since. RESOLVED: a person acted (action_taken), or it no longer needs one. DISMISSED: a person dismissed it; the disposition and recommendation stay as they were. Null: no person was ever needed. Ask GET /crew/action-items?review_status=OPEN for what still waits.',
-    }),
-    due_by: Nullable(
-      Type.String({
-        format: 'date-time',
+    review_status: Type.Optional(
+      Nullable({
+        ...ReviewStatusValue,
         description:
-          'OPEN items only: the latest instant a person’s action still helps, the earlier of the event (check-in, departure) less lead_time_minutes and the creation plus the priority’s review target (GET /crew/config/review). May lie in the past (overdue). Null when nothing is due.',
+          'OPEN: waits for a person (disposition PENDING_REVIEW or FAILED, or a recommendation for a person not yet settled) and nobody has acted since. RESOLVED: a person acted (action_taken), or it no longer needs one. DISMISSED: a person dismissed it; the disposition and recommendation stay as they were. Null: no person was ever needed. Ask GET /crew/action-items?review_status=OPEN for what still waits.',
       }),
     ),
-    available_actions: Type.Array(ReviewActionValue, {
-      description:
-        'What a person may do now (POST /crew/action-items/{action_id}/actions), decided by the engine from the item and its booking; empty when nothing is (any item that is not OPEN)',
-    }),
-    action_taken: Nullable({
-      ...ReviewActionValue,
-      description: 'The last action a person took on the item (ASSIGN is not one)',
-    }),
-    action_taken_at: Nullable(Type.String({ format: 'date-time', description: 'When action_taken was taken' })),
-    action_taken_by: Nullable(
-      Type.String({
-        description: 'Who took it: a console user’s e-mail, or the acting_user an integration named',
+    due_by: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            'OPEN items only: the latest instant a person’s action still helps, the earlier of the event (check-in, departure) less lead_time_minutes and the creation plus the priority’s review target (GET /crew/config/review). May lie in the past (overdue). Null when nothing is due.',
+        }),
+      ),
+    ),
+    available_actions: Type.Optional(
+      Type.Array(ReviewActionValue, {
+        description:
+          'What a person may do now (POST /crew/action-items/{action_id}/actions), decided by the engine from the item and its booking; empty when nothing is (any item that is not OPEN)',
       }),
     ),
-    action_reason: Nullable(Type.String({ description: 'The reason given with the action (why it was dismissed)' })),
-    assignee: Nullable(Type.String({ description: 'Who works the item (an e-mail, set by ASSIGN), or null' })),
+    action_taken: Type.Optional(
+      Nullable({
+        ...ReviewActionValue,
+        description: 'The last action a person took on the item (ASSIGN is not one)',
+      }),
+    ),
+    action_taken_at: Type.Optional(
+      Nullable(Type.String({ format: 'date-time', description: 'When action_taken was taken' })),
+    ),
+    action_taken_by: Type.Optional(
+      Nullable(
+        Type.String({
+          description: 'Who took it: a console user’s e-mail, or the acting_user an integration named',
+        }),
+      ),
+    ),
+    action_reason: Type.Optional(
+      Nullable(Type.String({ description: 'The reason given with the action (why it was dismissed)' })),
+    ),
+    assignee: Type.Optional(
+      Nullable(Type.String({ description: 'Who works the item (an e-mail, set by ASSIGN), or null' })),
+    ),
   },
   { additionalProperties: false, title: 'ActionItem' },
 );

@@ -27,7 +27,7 @@ export const DAY1 = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
 export async function storeReviewFields(stack: Stack, items: ActionItem[]): Promise<void> {
   await reviewRepo.writeReviewStates(
     stack.database.db,
-    items.map((i) => ({ action_id: i.action_id, review_status: i.review_status, due_by: i.due_by })),
+    items.map((i) => ({ action_id: i.action_id, review_status: i.review_status ?? null, due_by: i.due_by ?? null })),
   );
 }
 
