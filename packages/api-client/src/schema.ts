@@ -1360,7 +1360,7 @@ export interface paths {
         put?: never;
         /**
          * Duffel’s webhook deliveries for an airline (registered when the operator sets its Duffel token)
-         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; other event types are acknowledged and ignored.
+         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; `order.created` records the order, which a booking whose order call timed out reads first (before Duffel’s order list) to find its ticket; other event types are acknowledged and ignored.
          */
         post: operations["duffelWebhookCallback"];
         delete?: never;

@@ -26,7 +26,7 @@ import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } fr
 import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './coverage/coverage.table';
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './bookings/booking.table';
 import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
-import type { AirlineSuppliersTable } from './suppliers/supplier.table';
+import type { AirlineSuppliersTable, SupplierOrderSightingTable } from './suppliers/supplier.table';
 import type {
   ConsoleInvitationTable,
   ConsoleSessionTable,
@@ -71,6 +71,7 @@ export interface Database {
   rostered_deadheads: RosteredDeadheadTable;
   coverage_at_risk: CoverageAtRiskTable;
   airline_suppliers: AirlineSuppliersTable;
+  supplier_order_sightings: SupplierOrderSightingTable;
   console_users: ConsoleUserTable;
   console_invitations: ConsoleInvitationTable;
   console_sessions: ConsoleSessionTable;

@@ -72,6 +72,7 @@ export type * from './coverage/coverage.table';
 export * as fxRepo from './fx/fx.repository';
 export type { FxRateRow } from './fx/fx.repository';
 export * as supplierSettingsRepo from './suppliers/supplier-settings.repository';
+export * as orderSightingRepo from './suppliers/order-sighting.repository';
 export type { AirlineSuppliers, AirlineSuppliersWrite } from './suppliers/supplier-settings.repository';
 export type * from './suppliers/supplier.table';
 

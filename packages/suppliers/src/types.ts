@@ -233,6 +233,11 @@ export interface OrderLookupHint {
   /** Departure date, local at the origin. */
   date?: string;
   flight_option_id?: string;
+  /**
+   * Orders the supplier announced that may be this one (Duffel's order.created), read before any list scan;
+   * each is checked against the reference.
+   */
+  sighted?: readonly string[];
 }
 
 export interface FlightBookingRequest {

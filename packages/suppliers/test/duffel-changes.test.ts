@@ -35,8 +35,16 @@ describe('parseDuffelEvent', () => {
       type: 'order.airline_initiated_change_detected',
       object_id: 'aic_1',
       order_id: 'ord_1',
+      reference: null,
     });
     expect(parseDuffelEvent('not json')).toBeNull();
     expect(parseDuffelEvent('{"type":"x"}')).toBeNull();
+  });
+
+  test("order.created carries the order: its id and our reference from the order's metadata", () => {
+    const created = { id: 'wev_2', type: 'order.created', data: { object: { id: 'ord_9', metadata: {} } } };
+    expect(parseDuffelEvent(JSON.stringify(created))).toMatchObject({ object_id: 'ord_9', reference: null });
+    created.data.object.metadata = { crew_reference: 'book:b-1' };
+    expect(parseDuffelEvent(JSON.stringify(created))).toMatchObject({ object_id: 'ord_9', reference: 'book:b-1' });
   });
 });

@@ -110,6 +110,28 @@ describe('a deadhead through Duffel', () => {
     expect(await duffelOrders(token)).toHaveLength(1);
   });
 
+  it("Duffel's order.created event finds the timed-out order where the order list cannot", async () => {
+    const token = 'duffel_test_deadhead_announced';
+    const { t, email } = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    await duffelFault({ token, operation: 'orders.create', outcome: 'timeout' });
+    const { booking } = await deadhead(t, email);
+    expect(booking.status).toBe('FAILED');
+    const [order] = (await duffelOrders(token)) as Array<{ id: string }>;
+    // Duffel announces the order; its list is down, so only the announcement can find the ticket.
+    const announced = await http(`${stack.sandboxUrl}/_control/duffel/order-events`, {
+      method: 'POST',
+      body: { token, order_id: order!.id, rebase: stack.apiUrl },
+    });
+    expect(announced.body.deliveries).toEqual([expect.objectContaining({ status: 200 })]);
+    await duffelFault({ token, operation: 'orders.list', outcome: 'error', count: 10 });
+    await api(t, `/crew/bookings/${booking.booking_id}/retry`, { method: 'POST' });
+    expect(await settled(t, booking.booking_id)).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { supplier: 'DUFFEL', supplier_ref: order!.id },
+    });
+    expect(await duffelOrders(token)).toHaveLength(1);
+  });
+
   it('a supplier that refuses passes the leg to the next one in the order', async () => {
     const token = 'duffel_test_deadhead_refused';
     const { t, email } = await airline({

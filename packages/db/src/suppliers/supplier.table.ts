@@ -16,3 +16,13 @@ export interface AirlineSuppliersTable {
   own_airline_secret_sealed: string | null;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
+
+/** An order a supplier announced (Duffel's order.created), by the reference we put in its metadata when known. */
+export interface SupplierOrderSightingTable {
+  airline_id: string;
+  supplier: string;
+  supplier_ref: string;
+  reference: string | null;
+  event_id: string;
+  seen_at: ColumnType<Date, Date | undefined, never>;
+}

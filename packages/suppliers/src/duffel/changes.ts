@@ -7,11 +7,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Duffel } from '@duffel/api';
 import type { AirlineInitiatedChange, OrderSlice } from '@duffel/api/types';
 import { createDuffelClient, duffelCall } from './client';
-import { toSegment } from './mapping';
+import { META, toSegment } from './mapping';
 import type { FlightSegment } from '../types';
 
 /** The event types we register for: only what we act on (every other delivery would be read and dropped). */
-export const DUFFEL_WEBHOOK_EVENTS = ['order.airline_initiated_change_detected'] as const;
+// order.created: an order Duffel made, also one whose creating call timed out on our side (a lookup source).
+export const DUFFEL_WEBHOOK_EVENTS = ['order.airline_initiated_change_detected', 'order.created'] as const;
 
 /** The header Duffel signs its deliveries with: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
 export const DUFFEL_SIGNATURE_HEADER = 'x-duffel-signature';
@@ -38,6 +39,8 @@ export interface DuffelWebhookEvent {
   /** The change (or order) the event names; its content is not trusted. */
   object_id: string | null;
   order_id: string | null;
+  /** order.created: our reference from the order's metadata, when the event carries the order. */
+  reference: string | null;
 }
 
 function flightsOf(slices: readonly OrderSlice[]): DuffelChangedFlight[] {
@@ -104,11 +107,21 @@ export function parseDuffelEvent(rawBody: Buffer | string): DuffelWebhookEvent |
   } catch {
     return null;
   }
-  const e = parsed as { id?: unknown; type?: unknown; data?: { object?: { id?: unknown; order_id?: unknown } } };
+  const e = parsed as {
+    id?: unknown;
+    type?: unknown;
+    data?: { object?: { id?: unknown; order_id?: unknown; metadata?: Record<string, unknown> | null } };
+  };
   if (typeof e?.id !== 'string' || typeof e.type !== 'string') return null;
   const object = e.data?.object;
   const str = (v: unknown) => (typeof v === 'string' && v.length <= 100 ? v : null);
-  return { id: e.id, type: e.type, object_id: str(object?.id), order_id: str(object?.order_id) };
+  return {
+    id: e.id,
+    type: e.type,
+    object_id: str(object?.id),
+    order_id: str(object?.order_id),
+    reference: str(object?.metadata?.[META.reference]),
+  };
 }
 
 export class DuffelChanges {

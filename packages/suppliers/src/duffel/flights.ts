@@ -41,6 +41,13 @@ export interface DuffelFlightOptions {
 
 const isCode = (err: unknown, code: string) => err instanceof SupplierError && err.code === code;
 
+/** Our order: it carries our reference, and departs on the hint's date when one is given (checked on our side). */
+function isOurOrder(order: Order, reference: string, date?: string): boolean {
+  if (order.metadata?.[META.reference] !== reference) return false;
+  const departure = order.slices[0]?.segments[0]?.departing_at.slice(0, 10);
+  return !date || !departure || departure === date;
+}
+
 export class DuffelFlightSupplier implements FlightSupplier {
   private readonly now: () => Date;
 
@@ -227,6 +234,10 @@ export class DuffelFlightSupplier implements FlightSupplier {
    * put in the metadata. The departure date of the hint is checked on our side (Duffel filters on instants).
    */
   async findOrder(reference: string, hint?: OrderLookupHint): Promise<FlightOrder | null> {
+    for (const id of hint?.sighted ?? []) {
+      const order = await this.announcedOrder(id, reference, hint?.date);
+      if (order) return order;
+    }
     const name = hint?.traveller ? `${hint.traveller.first_name} ${hint.traveller.last_name}` : undefined;
     const params = name ? { 'passenger_name[]': [name], limit: 200 } : { limit: 200 };
     const limit = this.options.findOrderScanLimit ?? 1000;
@@ -238,14 +249,23 @@ export class DuffelFlightSupplier implements FlightSupplier {
       );
       for (const order of page.data) {
         scanned++;
-        if (order.metadata?.[META.reference] !== reference) continue;
-        const departure = order.slices[0]?.segments[0]?.departing_at.slice(0, 10);
-        if (hint?.date && departure && departure !== hint.date) continue;
-        return this.mapOrder(order);
+        if (isOurOrder(order, reference, hint?.date)) return this.mapOrder(order);
       }
       after = page.meta?.after;
     } while (after && scanned < limit);
     return null;
+  }
+
+  /** An order Duffel announced, when it is the one our reference names (an unknown or foreign id is not). */
+  private async announcedOrder(id: string, reference: string, date?: string): Promise<FlightOrder | null> {
+    if (!id.startsWith('ord_')) return null;
+    try {
+      const { data } = await this.call('flight.find_order', () => this.duffel.orders.get(id));
+      return isOurOrder(data, reference, date) ? this.mapOrder(data) : null;
+    } catch (err) {
+      if (isCode(err, SupplierErrorCode.NOT_FOUND)) return null;
+      throw err;
+    }
   }
 
   /**

@@ -2,12 +2,13 @@
  * Duffel's webhook deliveries for an airline (`POST /callbacks/duffel/{airline_id}`, the URL registered with
  * the airline's token). No bearer: the signature with the webhook's secret is the credential, over the exact
  * bytes received, so the body is read raw. The api stays thin: a verified event naming an airline-initiated
- * change becomes a job for the worker, which reads the change from Duffel itself and decides.
+ * change becomes a job for the worker, which reads the change from Duffel itself and decides; an announced
+ * order is recorded, so a booking whose ordering call timed out reads it before it scans Duffel's order list.
  */
 import { Type } from '@sinclair/typebox';
 import express, { type Router } from 'express';
 import { errorResponses, type RouteDoc } from '@crew/contracts';
-import { outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
+import { orderSightingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import { airlineChangeJob, type OutboxRelay } from '@crew/queue';
 import { DUFFEL_SIGNATURE_HEADER, parseDuffelEvent, verifyDuffelSignature } from '@crew/suppliers';
@@ -23,7 +24,7 @@ export const DUFFEL_CALLBACK_ROUTES: readonly RouteDoc[] = [
     summary: 'Duffel’s webhook deliveries for an airline (registered when the operator sets its Duffel token)',
     description:
       'Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. ' +
-      '`order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; other event types are acknowledged and ignored.',
+      '`order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; `order.created` records the order, which a booking whose order call timed out reads first (before Duffel’s order list) to find its ticket; other event types are acknowledged and ignored.',
     tags: ['Supplier callbacks'],
     auth: 'none',
     params: Type.Object({ airline_id: Type.String({ format: 'uuid' }) }),
@@ -94,6 +95,16 @@ export function duffelCallback(deps: DuffelCallbackDeps): Router {
           { airline_id: airlineId, event_id: event.id, change_id: event.object_id },
           'airline-initiated change queued',
         );
+      }
+      if (event.type === 'order.created' && event.object_id) {
+        await orderSightingRepo.recordOrderSighting(deps.db, {
+          airline_id: airlineId,
+          supplier: 'DUFFEL',
+          supplier_ref: event.object_id,
+          reference: event.reference,
+          event_id: event.id,
+        });
+        log.info({ airline_id: airlineId, event_id: event.id, order_id: event.object_id }, 'Duffel order announced');
       }
       res.status(200).json({ received: true });
     } catch (err) {

@@ -156,16 +156,38 @@ export class DuffelChangeSim {
   }
 
   /**
-   * Sends the event naming the change to the token's active webhooks that take it, signed as Duffel signs
-   * (`X-Duffel-Signature: t=…,v1=hex(HMAC-SHA256(secret, "t.body"))`); answers each delivery's HTTP status.
+   * Sends the event naming the change to the token's active webhooks that take it; answers each delivery's
+   * HTTP status. The event names the change; a receiver reads the change itself with its token.
    */
-  async deliver(
+  deliver(token: string, change: AirlineInitiatedChange, options: DeliveryOptions = {}): Promise<Delivery[]> {
+    return this.send(
+      token,
+      'order.airline_initiated_change_detected',
+      { id: change.id, order_id: change.order_id },
+      change.id,
+      options,
+    );
+  }
+
+  /** Sends `order.created` for an order of the token, carrying the order as Duffel's event does. */
+  deliverOrderCreated(token: string, orderId: string, options: DeliveryOptions = {}): Promise<Delivery[]> {
+    const order = this.sim.account(token).orders.get(orderId);
+    if (!order) throw notFound();
+    return this.send(token, 'order.created', structuredClone(order), order.id, options);
+  }
+
+  /**
+   * One event to the token's active webhooks that take its type, signed as Duffel signs
+   * (`X-Duffel-Signature: t=…,v1=hex(HMAC-SHA256(secret, "t.body"))`).
+   */
+  private async send(
     token: string,
-    change: AirlineInitiatedChange,
-    options: { badSignature?: boolean; rebase?: string } = {},
-  ): Promise<Array<{ url: string; status: number }>> {
-    const type = 'order.airline_initiated_change_detected';
-    const results: Array<{ url: string; status: number }> = [];
+    type: string,
+    object: object,
+    idempotencyKey: string,
+    options: DeliveryOptions,
+  ): Promise<Delivery[]> {
+    const results: Delivery[] = [];
     for (const hook of this.account(token).webhooks.filter((h) => h.active && h.events.includes(type))) {
       const body = JSON.stringify({
         id: this.id('wev'),
@@ -173,9 +195,8 @@ export class DuffelChangeSim {
         live_mode: token.startsWith('duffel_live_'),
         api_version: 'v2',
         created_at: this.stamp(),
-        idempotency_key: change.id,
-        // The event names the change; a receiver reads the change itself with its token.
-        data: { object: { id: change.id, order_id: change.order_id } },
+        idempotency_key: idempotencyKey,
+        data: { object },
       });
       const t = String(Math.floor(Date.now() / 1000));
       const digest = createHmac('sha256', options.badSignature ? `${hook.secret}x` : hook.secret)
@@ -197,6 +218,16 @@ export class DuffelChangeSim {
     }
     return results;
   }
+}
+
+interface DeliveryOptions {
+  badSignature?: boolean;
+  rebase?: string;
+}
+
+interface Delivery {
+  url: string;
+  status: number;
 }
 
 const byDuffel = new WeakMap<DuffelSim, DuffelChangeSim>();

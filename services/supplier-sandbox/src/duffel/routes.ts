@@ -336,6 +336,22 @@ export function duffelControlRouter(sim: DuffelSim): Router {
       return next(err);
     }
   });
+  // Duffel announces an order it made (order.created), also one whose creating call timed out.
+  router.post('/order-events', async (req, res, next) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof b.token !== 'string' || typeof b.order_id !== 'string')
+      return bad(res, 'token and order_id are required');
+    try {
+      const deliveries = await changesOf(sim).deliverOrderCreated(b.token, b.order_id, {
+        ...(typeof b.rebase === 'string' ? { rebase: b.rebase } : {}),
+      });
+      return res.status(201).json({ deliveries });
+    } catch (err) {
+      if (err instanceof DuffelSimError)
+        return res.status(err.status).json({ error: { code: err.code, message: err.message } });
+      return next(err);
+    }
+  });
   staysControlRoutes(router, sim.stays, bad);
   router.post('/reset', (_req, res) => {
     changesOf(sim).reset();

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { bookingRepo, outboxRepo, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, orderSightingRepo, outboxRepo, type BookingRow, type Db } from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
@@ -75,6 +75,8 @@ export class BookingProcessor {
     this.flights = {
       registry: deps.registry,
       callbackBase: deps.callbackBase,
+      sightedOrders: (airlineId, supplier, reference, since) =>
+        orderSightingRepo.sightedOrders(deps.db, airlineId, supplier, reference, since),
       pauses: new SupplierLanePauses(),
       onInsufficientBalance: (airlineId, supplier) =>
         deps.logger.error(

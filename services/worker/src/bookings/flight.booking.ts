@@ -43,6 +43,8 @@ export interface FlightBookingDeps {
   pauses: SupplierLanePauses;
   /** The api's address as the airline's own system reaches it (its callbacks). */
   callbackBase: string;
+  /** Orders a supplier announced (Duffel's order.created) that may be this reference's, since an instant. */
+  sightedOrders?: (airlineId: string, supplier: string, reference: string, since: Date) => Promise<string[]>;
 }
 
 /** What the processor knows of this attempt: a second start may follow an order whose answer was lost. */
@@ -89,7 +91,7 @@ export async function bookDeadhead(
   if (
     orderMayExist({ attemptsStarted: attempt.attemptsStarted, retry_count: b.retry_count, last_error: b.last_error })
   ) {
-    const found = await findEarlierOrder(set, reference, hint);
+    const found = await findEarlierOrder(deps, b, set, reference, hint);
     if (found) return ordered(b, found.supplier, found.order, Boolean(flight.flight_option_id), ctx);
   }
   if (flight.flight_option_id) {
@@ -199,7 +201,7 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
   let supplierRef = flight.supplier_ref ?? null;
   if (!supplierRef) {
     // No answer was recorded: a timed-out order call may still have made one.
-    const found = await findEarlierOrder(set, supplierReference('book', b.booking_id), {});
+    const found = await findEarlierOrder(deps, b, set, supplierReference('book', b.booking_id), {});
     supplier = found?.supplier ?? supplier;
     supplierRef = found?.order.supplier_ref ?? null;
   }
@@ -220,13 +222,20 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
   };
 }
 
+/** The order an earlier attempt may have made: the orders a supplier announced are read before its order list. */
 async function findEarlierOrder(
+  deps: FlightBookingDeps,
+  b: BookingRow,
   set: AirlineSupplierSet,
   reference: string,
   hint: Parameters<FlightSupplier['findOrder']>[1],
 ) {
   for (const supplier of set.flights) {
-    const order = await supplier.supplier.findOrder(reference, hint);
+    const sighted =
+      supplier.name === 'SANDBOX' || !deps.sightedOrders
+        ? []
+        : await deps.sightedOrders(b.airline_id, supplier.name, reference, new Date(b.created_at));
+    const order = await supplier.supplier.findOrder(reference, sighted.length > 0 ? { ...hint, sighted } : hint);
     if (order) return { supplier, order };
   }
   return null;
