@@ -1,6 +1,4 @@
 import type { TSchema } from '@sinclair/typebox';
-import { stringify } from 'csv-stringify';
-import type { Response } from 'express';
 import {
   CoverageQuery,
   DEADHEAD_COVERAGE_CSV_COLUMNS,
@@ -14,6 +12,7 @@ import type { Db, DeadheadCoverageRow, LayoverCoverageRow } from '@crew/db';
 import { emptyCoverageCounts, type Classified, type CoverageState } from '@crew/engine';
 import { decodeCursor, encodeCursor, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
+import { cellsOf, sendCsv } from '../http/csv';
 import { coverageByStation, deadheadCoverageRows, layoverCoverageRows } from './coverage.service';
 
 const TAGS = ['Coverage'];
@@ -103,33 +102,6 @@ export function deadheadView(r: Classified<DeadheadCoverageRow>): DeadheadCovera
   };
 }
 
-/** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalar columns (numbers, booleans)
-  const s = typeof v === 'string' ? v : String(v);
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
-
-async function sendCsv<V extends object>(
-  res: Response,
-  filename: string,
-  columns: readonly (keyof V & string)[],
-  rows: V[],
-): Promise<undefined> {
-  res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-  const csv = stringify({ header: true, columns: [...columns], quoted_match: /[",\r\n]/, record_delimiter: '\r\n' });
-  csv.pipe(res);
-  for (const r of rows) {
-    // Respect back-pressure: a slow client must not make us buffer the whole export.
-    if (!csv.write(columns.map((c) => csvCell(r[c])))) await new Promise((resolve) => csv.once('drain', resolve));
-  }
-  csv.end();
-  await new Promise((resolve) => res.once('finish', resolve));
-  return undefined;
-}
-
 const DESCRIPTION_TAIL =
   ' The window is `from` (default now) plus `hours` (1..168, default 72). `counts` and `stations` count every row of the window (after `station`), whatever `status` asks; rows come in check-in order, keyset-paginated.';
 
@@ -203,7 +175,12 @@ function coverageEndpoints<T extends Row, V extends object>(k: CoverageKind<T, V
       },
       handler: async ({ res, query }) => {
         const { r } = await report(principal(res).airline_id, query);
-        return sendCsv(res, k.csvFilename, k.csvColumns, r.matching.map(k.view));
+        return sendCsv(
+          res,
+          k.csvFilename,
+          k.csvColumns,
+          r.matching.map((m) => cellsOf(k.view(m), k.csvColumns)),
+        );
       },
     }),
   ];

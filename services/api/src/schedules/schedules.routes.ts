@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify';
 import type { Request } from 'express';
 import {
   ACTION_CSV_COLUMNS,
@@ -31,6 +30,7 @@ import {
 } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
+import { sendCsv } from '../http/csv';
 import type { RosterIntake, RosterSummary } from './roster-intake';
 import { acceptSchedule } from './schedules.service';
 import { actionItemView, auditEventView, progressOf, scheduleDetail, summaryOf, type ReviewFieldName } from './views';
@@ -41,19 +41,11 @@ const TAGS = ['Schedules'];
 /** A big airline's roster is ~75 MB of JSON; leave room (gzip-encoded bodies are measured inflated). */
 export const SCHEDULE_BODY_LIMIT = '256mb';
 
-/** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalar columns (numbers, booleans)
-  const s = typeof v === 'string' ? v : String(v);
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
-
-function csvRow(item: Omit<ActionItem, ReviewFieldName>): string[] {
+function csvRow(item: Omit<ActionItem, ReviewFieldName>): unknown[] {
   return ACTION_CSV_COLUMNS.map((col) => {
     const [head, tail] = col.split('.') as [keyof typeof item, string | undefined];
     const value = tail ? (item[head] as Record<string, unknown> | null)?.[tail] : item[head];
-    return csvCell(value);
+    return value;
   });
 }
 
@@ -258,28 +250,16 @@ export function scheduleRoutes(db: Db, relay: OutboxRelay, intake: RosterIntake)
       },
       handler: async ({ res, params }) => {
         await scheduleOr404(principal(res).airline_id, params.schedule_id);
-        res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.setHeader('Content-Disposition', `attachment; filename="actions-${params.schedule_id}.csv"`);
-        const csv = stringify({
-          header: true,
-          columns: [...ACTION_CSV_COLUMNS],
-          quoted_match: /[",\r\n]/,
-          record_delimiter: '\r\n',
-        });
-        csv.pipe(res);
-        let after: number | null = null;
-        for (;;) {
-          const rows = await scheduleRepo.listActionItems(db, params.schedule_id, {}, 2000, after);
-          for (const r of rows.slice(0, 2000)) {
-            // Respect back-pressure: a slow client must not make us buffer the whole export.
-            if (!csv.write(csvRow(actionItemView(r)))) await new Promise((resolve) => csv.once('drain', resolve));
+        async function* pages() {
+          let after: number | null = null;
+          for (;;) {
+            const rows = await scheduleRepo.listActionItems(db, params.schedule_id, {}, 2000, after);
+            for (const r of rows.slice(0, 2000)) yield csvRow(actionItemView(r));
+            if (rows.length <= 2000) return;
+            after = rows[1999]!.seq;
           }
-          if (rows.length <= 2000) break;
-          after = rows[1999]!.seq;
         }
-        csv.end();
-        await new Promise((resolve) => res.once('finish', resolve));
-        return undefined;
+        return sendCsv(res, `actions-${params.schedule_id}.csv`, ACTION_CSV_COLUMNS, pages());
       },
     }),
   ];
