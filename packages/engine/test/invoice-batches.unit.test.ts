@@ -44,12 +44,13 @@ describe('normaliseGuestName', () => {
 });
 
 describe('batches', () => {
-  test('100k lines against 100k bookings: indexed once, linear', () => {
-    const n = 100_000;
+  // The batch's cost is measured by `npm run bench:invoices`, never timed in a test.
+  test('20k lines against 20k bookings, indexed once: every line matched, each night billed once', () => {
+    const n = 20_000;
     const bookings: InvoiceBooking[] = [];
     const lines: InvoiceLine[] = [];
     for (let i = 0; i < n; i++) {
-      // Two-night stays: 100k crew, each at the hotel once.
+      // Two-night stays: 20k crew, each at the hotel once.
       const day = `2026-0${1 + (i % 9)}-${10 + (i % 10)}`;
       const out = `2026-0${1 + (i % 9)}-${12 + (i % 10)}`;
       bookings.push(booking({ booking_id: `b${i}`, employee_id: `E${i}`, check_in_date: day, check_out_date: out }));
@@ -65,14 +66,12 @@ describe('batches', () => {
       );
     }
     const index = indexInvoiceBookings(bookings);
-    const started = Date.now();
     const r = matchInvoiceLines({ property_id: HOTEL, lines }, index, new Set(), CONTRACTS, NO_FX_RATES);
     expect(r.lines.every((l) => l.status === 'MATCHED')).toBe(true);
     expect(r.billed_keys).toHaveLength(n * 2);
+    expect(new Set(r.billed_keys).size).toBe(n * 2);
     expect(r.disputed).toEqual([gbp(0)]);
-    // Generous for a shared machine; a scan of the bookings per line would take hours.
-    expect(Date.now() - started).toBeLessThan(30_000);
-  }, 60_000);
+  });
 
   test('classifyInvoiceLine runs one line against a shared index and billed set', () => {
     const index = indexInvoiceBookings(BOOKINGS);
