@@ -15,6 +15,7 @@ export * from './review-queue';
 export * from './schedule-api';
 export * from './rooming';
 export * from './coverage';
+export * from './reports';
 export * from './preview';
 export * from './routes';
 export * from './webhooks';

@@ -67,6 +67,8 @@ export type * from './webhooks/outbox.table';
 export * as roomingRepo from './rooming/rooming.repository';
 export type * from './rooming/rooming.table';
 export * as coverageRepo from './coverage/coverage.repository';
+export * as spendRepo from './reports/spend.repository';
+export type { SpendEntryRow } from './reports/spend.repository';
 export type { CoverageQuery, LayoverCoverageRow, DeadheadCoverageRow } from './coverage/coverage.repository';
 export type * from './coverage/coverage.table';
 export * as fxRepo from './fx/fx.repository';

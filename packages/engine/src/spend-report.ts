@@ -1,4 +1,4 @@
-import type { Money } from '@crew/contracts';
+import { SPEND_GROUP_BY, type Money, type SpendGroup, type SpendReport } from '@crew/contracts';
 import { convert, type FxTable } from './fx';
 import { roundMinor } from './minor-units';
 
@@ -9,17 +9,16 @@ import { roundMinor } from './minor-units';
  * re-price January at December's rates.
  */
 
-export const SPEND_GROUPINGS = ['station', 'hotel', 'month'] as const;
-export type SpendGrouping = (typeof SPEND_GROUPINGS)[number];
+export type SpendGrouping = (typeof SPEND_GROUP_BY)[number];
+export type SpendMeasure = Exclude<keyof SpendGroup, 'key'>;
 
-export const SPEND_MEASURES = [
+export const SPEND_MEASURES: readonly SpendMeasure[] = [
   'hotels_booked',
   'flights_booked',
   'penalties_paid',
   'penalties_avoided',
   'disputed',
-] as const;
-export type SpendMeasure = (typeof SPEND_MEASURES)[number];
+];
 
 /** Flights have no hotel: grouped by hotel, they form one group of this key. */
 export const FLIGHTS_GROUP_KEY = 'FLIGHTS';
@@ -33,18 +32,6 @@ export interface SpendEntry {
   /** The stay's property id; null for a flight. */
   hotel: string | null;
   amount: Money;
-}
-
-export type SpendGroup = { key: string } & Record<SpendMeasure, Money>;
-
-export interface SpendReport {
-  from: string;
-  to: string;
-  group_by: SpendGrouping;
-  currency: string;
-  groups: SpendGroup[];
-  /** Amounts left out for want of an exchange rate on their date: the currency and how many. */
-  unconverted: Array<{ currency: string; entries: number }>;
 }
 
 export interface SpendQuery {
@@ -66,8 +53,8 @@ export function spendQueryIssues(q: {
   if (!isDate(q.from)) issues.push({ field: 'from', issue: 'must be a date (YYYY-MM-DD)' });
   if (!isDate(q.to)) issues.push({ field: 'to', issue: 'must be a date (YYYY-MM-DD)' });
   if (isDate(q.from) && isDate(q.to) && q.from! > q.to!) issues.push({ field: 'to', issue: 'must not be before from' });
-  if (q.group_by !== undefined && !(SPEND_GROUPINGS as readonly string[]).includes(q.group_by))
-    issues.push({ field: 'group_by', issue: `must be one of ${SPEND_GROUPINGS.join(', ')}` });
+  if (q.group_by !== undefined && !(SPEND_GROUP_BY as readonly string[]).includes(q.group_by))
+    issues.push({ field: 'group_by', issue: `must be one of ${SPEND_GROUP_BY.join(', ')}` });
   return issues;
 }
 

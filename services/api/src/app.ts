@@ -29,6 +29,7 @@ import { searchRoutes } from './search/search.routes';
 import { flightOptionsDeps } from './search/flight-options.service';
 import { supplierHotelRoutes } from './search/supplier-hotels.routes';
 import { coverageRoutes } from './roster-coverage/coverage.routes';
+import { spendRoutes } from './reports/spend.routes';
 import { schedulePreviewRoutes } from './schedules/preview.routes';
 import { mountOperability, operabilityMiddleware } from './operability';
 import { opsRoomingRoutes, roomingRoutes } from './rooming/rooming.routes';
@@ -59,6 +60,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
       ...coverageRoutes(deps.db, deps.now),
+      ...spendRoutes(deps.db),
       ...bookingRoutes({
         db: deps.db,
         relay: deps.relay,

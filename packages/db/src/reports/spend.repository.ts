@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Money } from '@crew/contracts';
+import type { DbOrTrx } from '../database';
+
+/** One amount of the spend report, summed per day, station, hotel and currency (the caller converts). */
+export interface SpendEntryRow {
+  measure: 'hotels_booked' | 'flights_booked' | 'penalties_paid' | 'penalties_avoided' | 'disputed';
+  date: string;
+  station: string;
+  hotel: string | null;
+  amount: Money;
+}
+
+/**
+ * The airline's amounts dated within [from, to] (inclusive): live stays' prices by check-in, live flights' fares
+ * by departure, fees paid on and avoided by hotel cancellations by the stay's check-in. One scan of the airline's
+ * bookings, summed in SQL per day, station, hotel and currency, so the rows returned stay few however many
+ * bookings there are.
+ */
+export async function spendEntries(db: DbOrTrx, airlineId: string, from: string, to: string): Promise<SpendEntryRow[]> {
+  const { rows } = await sql<{
+    measure: SpendEntryRow['measure'];
+    date: string;
+    station: string | null;
+    hotel: string | null;
+    currency: string;
+    amount: string;
+  }>`
+    with stays as (
+      select coalesce(b.hotel ->> 'check_in_date', left(b.checkin_time_local, 10)) as date,
+             b.station, b.hotel ->> 'property_id' as hotel, b.status, b.hotel as block
+        from bookings b
+       where b.airline_id = ${airlineId} and b.type = 'HOTEL'
+    ),
+    flights as (
+      select left(coalesce(b.dep_time_local, b.duty_date::text), 10) as date,
+             coalesce(b.flight ->> 'from_airport', b.from_airport) as station, b.status, b.flight as block
+        from bookings b
+       where b.airline_id = ${airlineId} and b.type = 'FLIGHT'
+    ),
+    amounts as (
+      select 'hotels_booked' as measure, date, station, hotel, block -> 'total_price' as money
+        from stays where status in ('CONFIRMED', 'MODIFIED')
+      union all
+      select 'penalties_paid', date, station, hotel, block -> 'cancellation_penalty' from stays
+      union all
+      select 'penalties_avoided', date, station, hotel, block -> 'cancellation_penalty_avoided' from stays
+      union all
+      select 'flights_booked', date, station, null, block -> 'price'
+        from flights where status in ('CONFIRMED', 'MODIFIED')
+    )
+    select measure, date, station, hotel, money ->> 'currency' as currency, sum((money ->> 'amount')::numeric)::text as amount
+      from amounts
+     where jsonb_typeof(money) = 'object' and date between ${from} and ${to}
+     group by measure, date, station, hotel, money ->> 'currency'`.execute(db);
+  return rows.map((r) => ({
+    measure: r.measure,
+    date: r.date,
+    station: r.station ?? '',
+    hotel: r.hotel,
+    amount: { amount: Number(r.amount), currency: r.currency },
+  }));
+}
