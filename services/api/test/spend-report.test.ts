@@ -10,6 +10,7 @@ import {
   type Tenant,
   waitForSchedule,
 } from '@crew/test-support';
+import { ConsoleClient, consoleUserWithPassword } from './console-client';
 
 /** GET /crew/reports/spend and its CSV: the airline's stays and flights, summed per station, hotel or month. */
 let stack: Stack;
@@ -150,5 +151,25 @@ describe('the spend report', () => {
     const other = await airline();
     const res = await api(other.t, `/crew/reports/spend?${MARCH}`);
     expect(res.body.groups).toEqual([]);
+  });
+
+  it('is charted in the console: the same amounts in a table, a bar per group, the period chosen in a form', async () => {
+    const { t, hotel } = airlineA;
+    const email = 'viewer@spend.test';
+    await consoleUserWithPassword(stack, t, email, 'correct horse battery staple', 'VIEWER');
+    const browser = new ConsoleClient(stack.apiUrl);
+    expect((await browser.signIn(email, 'correct horse battery staple')).status).toBe(303);
+    const page = await browser.get('/console/spend?from=2027-03-01&to=2027-03-31');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Spend</h1>');
+    expect(page.text).toContain('<label for="s-from">From</label>');
+    expect(page.text).toContain('<th scope="row">JFK</th>');
+    const stay = (hotel.hotel.total_price as Money).amount.toLocaleString('en-GB', { minimumFractionDigits: 2 });
+    expect(page.text).toContain(`<td class="num">${stay}</td>`);
+    expect(page.text).toContain('<svg class="bar"');
+    expect(page.text).not.toMatch(/style=/);
+    const backwards = await browser.get('/console/spend?from=2027-03-31&to=2027-03-01');
+    expect(backwards.status).toBe(422);
+    expect(backwards.text).toContain('role="alert"');
   });
 });

@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import type { RouteDoc } from '@crew/contracts';
 import { authenticatorPages } from './authenticator.page';
 import { coveragePages } from './coverage.page';
+import { spendPages } from './spend.page';
 import { CONSOLE_BASE, consoleDeps, type ConsoleDeps, type ConsolePages } from './context';
 import { invitePages } from './invite.page';
 import { itemPages } from './item.page';
@@ -16,7 +17,15 @@ export { CONSOLE_BASE, consoleDeps };
 const STYLESHEET_PATH = `${CONSOLE_BASE}/assets/console.css`;
 
 /** The console's page groups; a new group of pages is added to this list (its router and its documentation). */
-const PAGES: ConsolePages[] = [signInPages, invitePages, queuePages, itemPages, coveragePages, authenticatorPages];
+const PAGES: ConsolePages[] = [
+  signInPages,
+  invitePages,
+  queuePages,
+  itemPages,
+  coveragePages,
+  spendPages,
+  authenticatorPages,
+];
 
 /** Every console route as the OpenAPI document lists it (HTML for people, not for API clients). */
 export const CONSOLE_PAGE_ROUTES: readonly RouteDoc[] = [

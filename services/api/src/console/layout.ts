@@ -37,6 +37,7 @@ export function consoleForm(res: Response, action: string, body: SafeHtml, attri
 const NAV = [
   { href: CONSOLE_BASE, label: 'Review queue' },
   { href: `${CONSOLE_BASE}/coverage`, label: 'Coverage' },
+  { href: `${CONSOLE_BASE}/spend`, label: 'Spend' },
   { href: `${CONSOLE_BASE}/account/authenticator`, label: 'Authenticator app' },
 ];
 
@@ -168,4 +169,6 @@ svg.bar{display:block;width:100%;max-width:20rem;height:1.2rem}
 .legend{display:flex;gap:1.2rem;list-style:none;padding:0}
 .swatch{display:inline-block;width:1rem;height:1rem;vertical-align:middle;margin-right:.35rem;border-radius:2px}
 .swatch.covered{background:#0b6b2f}.swatch.at-risk{background:#c25100}.swatch.uncovered{background:#b00020}
+.bar-hotels{fill:#1f4e9c}.bar-flights{fill:#5b8bd6}.bar-penalties{fill:#b00020}
+.swatch.hotels{background:#1f4e9c}.swatch.flights{background:#5b8bd6}.swatch.penalties{background:#b00020}
 `;

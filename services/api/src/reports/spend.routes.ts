@@ -2,33 +2,19 @@
  * The spend report: what the airline booked, the fees it paid and avoided, and what it disputes, per station,
  * hotel or month, in one reporting currency. The sums are the engine's; the amounts are read in one query.
  */
-import { SPEND_CSV_COLUMNS, SpendQuery, SpendReport, type SpendReport as SpendReportBody } from '@crew/contracts';
-import { fxRepo, spendRepo, type Db } from '@crew/db';
-import { fxTable, spendQueryIssues, spendReport } from '@crew/engine';
-import { ApiError, errorResponses, route, type RouteSpec } from '@crew/platform';
+import { SPEND_CSV_COLUMNS, SpendQuery, SpendReport } from '@crew/contracts';
+import type { Db } from '@crew/db';
+import { errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { sendCsv } from '../http/csv';
+import { airlineSpend } from './spend.service';
 
 const TAGS = ['Reports'];
 const DESCRIPTION =
   'Dates are inclusive and compared with stays’ check-in and flights’ departure dates. Each amount is converted into `currency` (default USD) at the operator’s FX rate of its own date; an amount without a rate is left out and counted in `unconverted`. `penalties_avoided` sums, over the hotel cancellations made in time, the late-cancellation fee each would have cost after the deadline.';
 
 export function spendRoutes(db: Db): RouteSpec[] {
-  async function report(airlineId: string, query: SpendQuery): Promise<SpendReportBody> {
-    const issues = spendQueryIssues(query);
-    if (issues.length > 0) throw ApiError.validation(issues, 'The report’s period is not valid');
-    const [entries, rates] = await Promise.all([
-      spendRepo.spendEntries(db, airlineId, query.from, query.to),
-      fxRepo.listRates(db),
-    ]);
-    const q = {
-      from: query.from,
-      to: query.to,
-      group_by: query.group_by ?? 'station',
-      currency: query.currency ?? 'USD',
-    };
-    return spendReport(entries, q, fxTable(rates));
-  }
+  const report = (airlineId: string, query: SpendQuery) => airlineSpend(db, airlineId, query);
 
   return [
     route({
