@@ -42,6 +42,7 @@ import { consoleUserRoutes } from './console/console-users.routes';
 import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
 import { actionItemRoutes } from './action-items/action-items.routes';
 import { reviewSettingsRoutes } from './config/review-settings.routes';
+import { invoiceRoutes } from './invoices/invoices.routes';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
@@ -59,6 +60,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
       ...coverageRoutes(deps.db, deps.now),
+      ...invoiceRoutes(deps.db, deps.relay),
       ...bookingRoutes({
         db: deps.db,
         relay: deps.relay,

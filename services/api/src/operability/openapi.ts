@@ -309,7 +309,10 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
           ? {
               requestBody: {
                 required: !route.bodyOptional,
-                content: { 'application/json': { schema: components.use(route.body) } },
+                content: {
+                  'application/json': { schema: components.use(route.body) },
+                  ...(route.csvBody ? { 'text/csv': { schema: { type: 'string', description: route.csvBody } } } : {}),
+                },
               },
             }
           : {}),
