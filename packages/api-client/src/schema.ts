@@ -481,6 +481,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a hotel invoice (JSON or text/csv) to check every line against the bookings
+         * @description The invoice is checked whole: any bad line refuses it with 422 naming each bad field (`/lines/3/check_in_date`; for CSV the row and column, `/rows/5/check_in_date`), and nothing is stored. Every amount is in the invoice’s `currency`. The same `invoice_number` from the same `property_id` again is 409. Otherwise 202: the worker matches each line to a booking night by night (`status` RECONCILING → RECONCILED, or FAILED with `error`) and sends `invoice.reconciled`. For `text/csv`, `invoice_number`, `property_id` and `currency` are query parameters.
+         */
+        post: operations["postInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/invoices/{invoice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A posted invoice: its status, the count of lines per status, what it bills and what is disputed */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/invoices/{invoice_id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reconciled lines of an invoice by line number, optionally of one status
+         * @description Each line’s status, the booking it bills and the amount disputed (in the invoice’s currency), with every rule that applies (`findings`) and what a person should check (`needs_review`). Empty while the invoice is RECONCILING. Keyset-paginated by line number.
+         */
+        get: operations["listInvoiceLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/invoices/{invoice_id}/lines.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reconciled lines of an invoice as CSV (RFC 4180): every line, no pages
+         * @description Columns: line_number, status, booking_id, disputed_amount, disputed_currency, billed_amount, findings, needs_review. findings is "STATUS amount; …", needs_review "; "-separated.
+         */
+        get: operations["exportInvoiceLinesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/bookings": {
         parameters: {
             query?: never;
@@ -1883,6 +1960,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.reconciled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.reconciled event
+         * @description A hotel invoice posted to POST /crew/invoices was matched against the bookings (RECONCILED): its counts per line status and its totals; the lines are at the `lines` link. POSTed to every enabled endpoint subscribed to `invoice.reconciled`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_invoice_reconciled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "endpoint.disabled": {
         parameters: {
             query?: never;
@@ -2785,6 +2882,155 @@ export interface components {
             next_cursor: string | null;
             deadheads: components["schemas"]["DeadheadCoverage"][];
         };
+        /** InvoiceFee */
+        InvoiceFee: {
+            /** @enum {string} */
+            type: "NO_SHOW" | "LATE_CANCEL" | "INCIDENTAL";
+            amount: components["schemas"]["Money"];
+        };
+        /** InvoiceLine */
+        InvoiceLine: {
+            /** @description The hotel’s line number; unique within the invoice */
+            line_number: number;
+            confirmation_number?: string | null;
+            /** @description The guest’s employee id */
+            employee_id?: string;
+            /** @description The guest as the hotel writes the name ("SMITH/JOHN MR", "John Smith"); one of the two is required */
+            guest_name?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            check_in_date: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            check_out_date: string;
+            /** @description Room-nights charged (0 on a line of fees only) */
+            nights: number;
+            nightly_rate: components["schemas"]["Money"];
+            taxes: components["schemas"]["Money"];
+            fees?: components["schemas"]["InvoiceFee"][];
+        };
+        /** InvoiceSubmission */
+        InvoiceSubmission: {
+            /** @description Unique per hotel: a repeat is 409 */
+            invoice_number: string;
+            /** @description The hotel that sent the invoice */
+            property_id: string;
+            /** @description The invoice’s currency: every amount of every line is in it */
+            currency: string;
+            lines: components["schemas"]["InvoiceLine"][];
+        };
+        /** InvoiceAccepted */
+        InvoiceAccepted: {
+            /** Format: uuid */
+            invoice_id: string;
+            /**
+             * @description RECONCILING until the worker has matched every line; then RECONCILED, or FAILED with `error`
+             * @enum {string}
+             */
+            status: "RECONCILING" | "RECONCILED" | "FAILED";
+        };
+        /** InvoiceLineCounts */
+        InvoiceLineCounts: {
+            DUPLICATE_LINE: number;
+            NO_BOOKING: number;
+            CHARGED_AFTER_TIMELY_CANCEL: number;
+            NO_SHOW_CHARGED: number;
+            INCIDENTAL_NOT_COVERED: number;
+            NIGHTS_MISMATCH: number;
+            RATE_MISMATCH: number;
+            MATCHED: number;
+        };
+        /** Invoice */
+        Invoice: {
+            /** Format: uuid */
+            invoice_id: string;
+            invoice_number: string;
+            property_id: string;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /**
+             * @description RECONCILING until the worker has matched every line; then RECONCILED, or FAILED with `error`
+             * @enum {string}
+             */
+            status: "RECONCILING" | "RECONCILED" | "FAILED";
+            error: string | null;
+            line_count: number;
+            counts: components["schemas"]["InvoiceLineCounts"];
+            /**
+             * Money
+             * @description Every line’s nightly_rate × nights + taxes + fees
+             */
+            total_billed: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description The sum of the lines’ disputed amounts (0 until RECONCILED)
+             */
+            total_disputed: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            created_at: string;
+            reconciled_at: string | null;
+        };
+        /** InvoiceFinding */
+        InvoiceFinding: {
+            /**
+             * @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED
+             * @enum {string}
+             */
+            status: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+            disputed: components["schemas"]["Money"];
+        };
+        /** InvoiceLineResult */
+        InvoiceLineResult: {
+            line_number: number;
+            /**
+             * @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED
+             * @enum {string}
+             */
+            status: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+            booking_id: string | null;
+            /**
+             * Money
+             * @description What the airline disputes of the line, in the invoice’s currency
+             */
+            disputed: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description The whole line: nightly_rate × nights + taxes + fees
+             */
+            billed: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /** @description Every rule that applies, each with its own amount */
+            findings: components["schemas"]["InvoiceFinding"][];
+            /** @description Comparisons that could not be made (no exchange rate, no contracted rate): a person checks them */
+            needs_review: string[];
+        };
+        /** InvoiceLineList */
+        InvoiceLineList: {
+            lines: components["schemas"]["InvoiceLineResult"][];
+            next_cursor: string | null;
+        };
         /** BookingHotel */
         BookingHotel: {
             station: string | null;
@@ -3092,7 +3338,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this endpoint */
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             description?: string | null;
         };
         /** WebhookEndpointWithSecret */
@@ -3101,7 +3347,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -3125,7 +3371,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -3148,7 +3394,7 @@ export interface components {
              * @description HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.
              */
             url?: string;
-            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             description?: string | null;
             /** @description false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint */
             enabled?: boolean;
@@ -3866,6 +4112,49 @@ export interface components {
             created_at: string;
             data: components["schemas"]["WebhookCoverageAtRiskData"];
             links: components["schemas"]["WebhookCoverageLinks"];
+        };
+        /** WebhookInvoiceReconciledData */
+        WebhookInvoiceReconciledData: {
+            /** Format: uuid */
+            invoice_id: string;
+            invoice_number: string;
+            property_id: string;
+            /** @constant */
+            status: "RECONCILED";
+            line_count: number;
+            counts: components["schemas"]["InvoiceLineCounts"];
+            total_billed: components["schemas"]["Money"];
+            total_disputed: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            reconciled_at: string;
+        };
+        /** WebhookInvoiceLinks */
+        WebhookInvoiceLinks: {
+            invoice: string;
+            lines: string;
+        };
+        /**
+         * InvoiceReconciledEvent
+         * @description A hotel invoice posted to POST /crew/invoices was matched against the bookings (RECONCILED): its counts per line status and its totals; the lines are at the `lines` link.
+         */
+        InvoiceReconciledEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "invoice.reconciled";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookInvoiceReconciledData"];
+            links: components["schemas"]["WebhookInvoiceLinks"];
         };
         /** WebhookEndpointDisabledData */
         WebhookEndpointDisabledData: {
@@ -6011,6 +6300,323 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postInvoice: {
+        parameters: {
+            query?: {
+                invoice_number?: string;
+                property_id?: string;
+                /** @description ISO 4217 currency code */
+                currency?: string;
+            };
+            header?: {
+                /** @description Repeating a key (per airline and endpoint, 24 h) replays the first answer; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceSubmission"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: the invoice is RECONCILING */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceAccepted"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInvoiceLines: {
+        parameters: {
+            query?: {
+                /** @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED */
+                status?: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceLineList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportInvoiceLinesCsv: {
+        parameters: {
+            query?: {
+                /** @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED */
+                status?: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+            };
+            header?: never;
+            path: {
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10602,6 +11208,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CoverageAtRiskEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_reconciled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceReconciledEvent"];
             };
         };
         responses: {

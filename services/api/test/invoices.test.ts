@@ -86,17 +86,6 @@ async function waitReconciled(t: Tenant, invoiceId: string) {
   return { invoice, lines, byNumber: new Map(lines.map((l) => [l.line_number as number, l])) };
 }
 
-const zeroCounts = {
-  DUPLICATE_LINE: 0,
-  NO_BOOKING: 0,
-  CHARGED_AFTER_TIMELY_CANCEL: 0,
-  NO_SHOW_CHARGED: 0,
-  INCIDENTAL_NOT_COVERED: 0,
-  NIGHTS_MISMATCH: 0,
-  RATE_MISMATCH: 0,
-  MATCHED: 0,
-};
-
 describe('hotel invoices', () => {
   it('gives every line exactly one status with its disputed amount; a night billed again on a later invoice is a duplicate', async () => {
     const { t, email } = await airline();
