@@ -53,6 +53,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     create index if not exists invoice_lines_booking_idx on invoice_lines (airline_id, booking_id)
       where booking_id is not null
   `.execute(db);
+  // An invoice's reconciliation reads the airline's stays at one hotel: without this, each invoice scanned every
+  // hotel booking of the airline and read its jsonb.
+  await sql`
+    create index if not exists bookings_hotel_property_idx on bookings (airline_id, (hotel->>'property_id'))
+      where type = 'HOTEL'
+  `.execute(db);
   await sql`
     create table if not exists invoice_billed_keys (
       airline_id uuid not null references airlines (airline_id) on delete cascade,
@@ -67,6 +73,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop table if exists invoice_billed_keys`.execute(db);
+  await sql`drop index if exists bookings_hotel_property_idx`.execute(db);
   await sql`drop table if exists invoice_lines`.execute(db);
   await sql`drop table if exists invoice_payloads`.execute(db);
   await sql`drop table if exists invoices`.execute(db);
