@@ -508,7 +508,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A posted invoice: its status, the count of lines per status, what it bills and what is disputed */
+        /**
+         * A posted invoice: its status, the count of lines per status, what it bills and what is disputed
+         * @description `status` RECONCILING until the worker has matched every line, then RECONCILED (or FAILED with `error`). `counts` has every line status; `total_billed` and `total_disputed` are in the invoice’s currency. Another airline’s invoice is 404.
+         */
         get: operations["getInvoice"];
         put?: never;
         post?: never;

@@ -109,6 +109,8 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
       path: `${PATH}/:invoice_id`,
       operationId: 'getInvoice',
       summary: 'A posted invoice: its status, the count of lines per status, what it bills and what is disputed',
+      description:
+        '`status` RECONCILING until the worker has matched every line, then RECONCILED (or FAILED with `error`). `counts` has every line status; `total_billed` and `total_disputed` are in the invoice’s currency. Another airline’s invoice is 404.',
       tags: TAGS,
       auth: requiredScope('get', PATH),
       params: InvoiceParams,
