@@ -481,7 +481,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/crew/reports/spend": {
+    "/api/v1/crew/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a hotel invoice (JSON or text/csv) to check every line against the bookings
+         * @description The invoice is checked whole: any bad line refuses it with 422 naming each bad field (`/lines/3/check_in_date`; for CSV the row and column, `/rows/5/check_in_date`), and nothing is stored. Every amount is in the invoice’s `currency`. The same `invoice_number` from the same `property_id` again is 409. Otherwise 202: the worker matches each line to a booking night by night (`status` RECONCILING → RECONCILED, or FAILED with `error`) and sends `invoice.reconciled`. For `text/csv`, `invoice_number`, `property_id` and `currency` are query parameters.
+         */
+        post: operations["postInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/invoices/{invoice_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -489,10 +509,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Spend over a period per station, hotel or month: booked, penalties paid and avoided, disputed
-         * @description Dates are inclusive and compared with stays’ check-in and flights’ departure dates. Each amount is converted into `currency` (default USD) at the operator’s FX rate of its own date; an amount without a rate is left out and counted in `unconverted`. `penalties_avoided` sums, over the hotel cancellations made in time, the late-cancellation fee each would have cost after the deadline.
+         * A posted invoice: its status, the count of lines per status, what it bills and what is disputed
+         * @description `status` RECONCILING until the worker has matched every line, then RECONCILED (or FAILED with `error`). `counts` has every line status; `total_billed` and `total_disputed` are in the invoice’s currency. Another airline’s invoice is 404.
          */
-        get: operations["getSpendReport"];
+        get: operations["getInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -501,7 +521,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/crew/reports/spend.csv": {
+    "/api/v1/crew/invoices/{invoice_id}/lines": {
         parameters: {
             query?: never;
             header?: never;
@@ -509,10 +529,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The spend report as CSV (RFC 4180): one row per group, amounts in the report’s currency
-         * @description Dates are inclusive and compared with stays’ check-in and flights’ departure dates. Each amount is converted into `currency` (default USD) at the operator’s FX rate of its own date; an amount without a rate is left out and counted in `unconverted`. `penalties_avoided` sums, over the hotel cancellations made in time, the late-cancellation fee each would have cost after the deadline.
+         * The reconciled lines of an invoice by line number, optionally of one status
+         * @description Each line’s status, the booking it bills and the amount disputed (in the invoice’s currency), with every rule that applies (`findings`) and what a person should check (`needs_review`). Empty while the invoice is RECONCILING. Keyset-paginated by line number.
          */
-        get: operations["exportSpendReportCsv"];
+        get: operations["listInvoiceLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/invoices/{invoice_id}/lines.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reconciled lines of an invoice as CSV (RFC 4180): every line, no pages
+         * @description Columns: line_number, status, booking_id, disputed_amount, disputed_currency, billed_amount, findings, needs_review. findings is "STATUS amount; …", needs_review "; "-separated.
+         */
+        get: operations["exportInvoiceLinesCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1400,7 +1440,7 @@ export interface paths {
         put?: never;
         /**
          * Duffel’s webhook deliveries for an airline (registered when the operator sets its Duffel token)
-         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; `order.created` records the order, which a booking whose order call timed out reads first (before Duffel’s order list) to find its ticket; other event types are acknowledged and ignored.
+         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; other event types are acknowledged and ignored.
          */
         post: operations["duffelWebhookCallback"];
         delete?: never;
@@ -1917,6 +1957,26 @@ export interface webhooks {
          * @description A layover checking in within 24 h became AT_RISK (its booking is PENDING, FAILED, NEEDS_REVIEW, awaits cancellation review, or no longer matches the roster); `reason` says which. Found by the worker’s periodic coverage pass (about a minute), once per layover until it is no longer at risk. POSTed to every enabled endpoint subscribed to `coverage.at_risk`, signed (see the headers), in event order per endpoint.
          */
         post: operations["webhook_coverage_at_risk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.reconciled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.reconciled event
+         * @description A hotel invoice posted to POST /crew/invoices was matched against the bookings (RECONCILED): its counts per line status and its totals; the lines are at the `lines` link. POSTed to every enabled endpoint subscribed to `invoice.reconciled`, signed (see the headers), in event order per endpoint.
+         */
+        post: operations["webhook_invoice_reconciled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2825,83 +2885,154 @@ export interface components {
             next_cursor: string | null;
             deadheads: components["schemas"]["DeadheadCoverage"][];
         };
-        /** SpendGroup */
-        SpendGroup: {
-            /** @description The station, the property id (or FLIGHTS), or the month (YYYY-MM) */
-            key: string;
+        /** InvoiceFee */
+        InvoiceFee: {
+            /** @enum {string} */
+            type: "NO_SHOW" | "LATE_CANCEL" | "INCIDENTAL";
+            amount: components["schemas"]["Money"];
+        };
+        /** InvoiceLine */
+        InvoiceLine: {
+            /** @description The hotel’s line number; unique within the invoice */
+            line_number: number;
+            confirmation_number?: string | null;
+            /** @description The guest’s employee id */
+            employee_id?: string;
+            /** @description The guest as the hotel writes the name ("SMITH/JOHN MR", "John Smith"); one of the two is required */
+            guest_name?: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            check_in_date: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            check_out_date: string;
+            /** @description Room-nights charged (0 on a line of fees only) */
+            nights: number;
+            nightly_rate: components["schemas"]["Money"];
+            taxes: components["schemas"]["Money"];
+            fees?: components["schemas"]["InvoiceFee"][];
+        };
+        /** InvoiceSubmission */
+        InvoiceSubmission: {
+            /** @description Unique per hotel: a repeat is 409 */
+            invoice_number: string;
+            /** @description The hotel that sent the invoice */
+            property_id: string;
+            /** @description The invoice’s currency: every amount of every line is in it */
+            currency: string;
+            lines: components["schemas"]["InvoiceLine"][];
+        };
+        /** InvoiceAccepted */
+        InvoiceAccepted: {
+            /** Format: uuid */
+            invoice_id: string;
+            /**
+             * @description RECONCILING until the worker has matched every line; then RECONCILED, or FAILED with `error`
+             * @enum {string}
+             */
+            status: "RECONCILING" | "RECONCILED" | "FAILED";
+        };
+        /** InvoiceLineCounts */
+        InvoiceLineCounts: {
+            DUPLICATE_LINE: number;
+            NO_BOOKING: number;
+            CHARGED_AFTER_TIMELY_CANCEL: number;
+            NO_SHOW_CHARGED: number;
+            INCIDENTAL_NOT_COVERED: number;
+            NIGHTS_MISMATCH: number;
+            RATE_MISMATCH: number;
+            MATCHED: number;
+        };
+        /** Invoice */
+        Invoice: {
+            /** Format: uuid */
+            invoice_id: string;
+            invoice_number: string;
+            property_id: string;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /**
+             * @description RECONCILING until the worker has matched every line; then RECONCILED, or FAILED with `error`
+             * @enum {string}
+             */
+            status: "RECONCILING" | "RECONCILED" | "FAILED";
+            error: string | null;
+            line_count: number;
+            counts: components["schemas"]["InvoiceLineCounts"];
             /**
              * Money
-             * @description The price of the live (CONFIRMED or MODIFIED) hotel bookings checking in in the period
+             * @description Every line’s nightly_rate × nights + taxes + fees
              */
-            hotels_booked: {
+            total_billed: {
                 amount: number;
                 /** @description ISO 4217 currency code */
                 currency: string;
             };
             /**
              * Money
-             * @description The fares of the live flight bookings departing in the period
+             * @description The sum of the lines’ disputed amounts (0 until RECONCILED)
              */
-            flights_booked: {
+            total_disputed: {
                 amount: number;
                 /** @description ISO 4217 currency code */
                 currency: string;
             };
             /**
-             * Money
-             * @description Fees recorded on hotel bookings cancelled after the deadline (hotel.cancellation_penalty)
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
              */
-            penalties_paid: {
-                amount: number;
-                /** @description ISO 4217 currency code */
-                currency: string;
-            };
+            created_at: string;
+            reconciled_at: string | null;
+        };
+        /** InvoiceFinding */
+        InvoiceFinding: {
+            /**
+             * @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED
+             * @enum {string}
+             */
+            status: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+            disputed: components["schemas"]["Money"];
+        };
+        /** InvoiceLineResult */
+        InvoiceLineResult: {
+            line_number: number;
+            /**
+             * @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED
+             * @enum {string}
+             */
+            status: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+            booking_id: string | null;
             /**
              * Money
-             * @description The late-cancellation fees the cancellations made in time would have cost after the deadline
-             */
-            penalties_avoided: {
-                amount: number;
-                /** @description ISO 4217 currency code */
-                currency: string;
-            };
-            /**
-             * Money
-             * @description What the hotels’ invoices billed and the reconciliation disputes, for stays in the period
+             * @description What the airline disputes of the line, in the invoice’s currency
              */
             disputed: {
                 amount: number;
                 /** @description ISO 4217 currency code */
                 currency: string;
             };
-        };
-        /** SpendReport */
-        SpendReport: {
             /**
-             * Format: date
-             * @description YYYY-MM-DD
+             * Money
+             * @description The whole line: nightly_rate × nights + taxes + fees
              */
-            from: string;
-            /**
-             * Format: date
-             * @description YYYY-MM-DD
-             */
-            to: string;
-            /**
-             * @description station: the stay’s station, the flight’s departure airport. hotel: the property id (flights, which have no hotel, form one group keyed FLIGHTS). month: YYYY-MM of the date.
-             * @enum {string}
-             */
-            group_by: "station" | "hotel" | "month";
-            /** @description ISO 4217 currency code */
-            currency: string;
-            /** @description One per key with any amount, sorted by key */
-            groups: components["schemas"]["SpendGroup"][];
-            /** @description Amounts left out because the operator’s FX table has no rate for their currency on their date (set one with PUT /ops/v1/fx-rates) */
-            unconverted: {
+            billed: {
+                amount: number;
                 /** @description ISO 4217 currency code */
                 currency: string;
-                entries: number;
-            }[];
+            };
+            /** @description Every rule that applies, each with its own amount */
+            findings: components["schemas"]["InvoiceFinding"][];
+            /** @description Comparisons that could not be made (no exchange rate, no contracted rate): a person checks them */
+            needs_review: string[];
+        };
+        /** InvoiceLineList */
+        InvoiceLineList: {
+            lines: components["schemas"]["InvoiceLineResult"][];
+            next_cursor: string | null;
         };
         /** BookingHotel */
         BookingHotel: {
@@ -3210,7 +3341,7 @@ export interface components {
              */
             url: string;
             /** @description The event types delivered to this endpoint */
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             description?: string | null;
         };
         /** WebhookEndpointWithSecret */
@@ -3219,7 +3350,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -3243,7 +3374,7 @@ export interface components {
             endpoint_id: string;
             url: string;
             description: string | null;
-            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             enabled: boolean;
             disabled_reason: string | null;
             failing_since: string | null;
@@ -3266,7 +3397,7 @@ export interface components {
              * @description HTTPS URL the events are POSTed to (http only to a loopback host, outside production). Redirects are never followed.
              */
             url?: string;
-            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "endpoint.disabled")[];
+            event_types?: ("schedule.processing_completed" | "schedule.failed" | "action_item.pending_review" | "action_item.resolved" | "action_item.due_soon" | "booking.confirmed" | "booking.modified" | "booking.cancelled" | "booking.needs_review" | "booking.failed" | "irop.completed" | "coverage.at_risk" | "invoice.reconciled" | "endpoint.disabled")[];
             description?: string | null;
             /** @description false pauses deliveries (events are not recorded while disabled); true re-enables a disabled endpoint */
             enabled?: boolean;
@@ -3984,6 +4115,49 @@ export interface components {
             created_at: string;
             data: components["schemas"]["WebhookCoverageAtRiskData"];
             links: components["schemas"]["WebhookCoverageLinks"];
+        };
+        /** WebhookInvoiceReconciledData */
+        WebhookInvoiceReconciledData: {
+            /** Format: uuid */
+            invoice_id: string;
+            invoice_number: string;
+            property_id: string;
+            /** @constant */
+            status: "RECONCILED";
+            line_count: number;
+            counts: components["schemas"]["InvoiceLineCounts"];
+            total_billed: components["schemas"]["Money"];
+            total_disputed: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp with offset or Z
+             */
+            reconciled_at: string;
+        };
+        /** WebhookInvoiceLinks */
+        WebhookInvoiceLinks: {
+            invoice: string;
+            lines: string;
+        };
+        /**
+         * InvoiceReconciledEvent
+         * @description A hotel invoice posted to POST /crew/invoices was matched against the bookings (RECONCILED): its counts per line status and its totals; the lines are at the `lines` link.
+         */
+        InvoiceReconciledEvent: {
+            /**
+             * Format: uuid
+             * @description The event id (the `webhook-id` header); a redelivery carries the same id: deduplicate on it
+             */
+            id: string;
+            /** @constant */
+            type: "invoice.reconciled";
+            /**
+             * Format: date-time
+             * @description When the change was committed
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookInvoiceReconciledData"];
+            links: components["schemas"]["WebhookInvoiceLinks"];
         };
         /** WebhookEndpointDisabledData */
         WebhookEndpointDisabledData: {
@@ -6150,31 +6324,35 @@ export interface operations {
             };
         };
     };
-    getSpendReport: {
+    postInvoice: {
         parameters: {
-            query: {
-                /** @description First day of the period (inclusive): stays by check-in, flights by departure */
-                from: string;
-                /** @description Last day of the period (inclusive) */
-                to: string;
-                /** @description station: the stay’s station, the flight’s departure airport. hotel: the property id (flights, which have no hotel, form one group keyed FLIGHTS). month: YYYY-MM of the date. */
-                group_by?: "station" | "hotel" | "month";
-                /** @description The reporting currency; each amount is converted at the operator’s FX rate of its own date */
+            query?: {
+                invoice_number?: string;
+                property_id?: string;
+                /** @description ISO 4217 currency code */
                 currency?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Repeating a key (per airline and endpoint, 24 h) replays the first answer; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceSubmission"];
+                "text/csv": string;
+            };
+        };
         responses: {
-            /** @description The report */
-            200: {
+            /** @description Accepted: the invoice is RECONCILING */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SpendReport"];
+                    "application/json": components["schemas"]["InvoiceAccepted"];
                 };
             };
             /** @description Error (spec section 7 envelope) */
@@ -6205,6 +6383,33 @@ export interface operations {
                 };
             };
             /** @description Error (spec section 7 envelope) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6227,25 +6432,157 @@ export interface operations {
             };
         };
     };
-    exportSpendReportCsv: {
+    getInvoice: {
         parameters: {
-            query: {
-                /** @description First day of the period (inclusive): stays by check-in, flights by departure */
-                from: string;
-                /** @description Last day of the period (inclusive) */
-                to: string;
-                /** @description station: the stay’s station, the flight’s departure airport. hotel: the property id (flights, which have no hotel, form one group keyed FLIGHTS). month: YYYY-MM of the date. */
-                group_by?: "station" | "hotel" | "month";
-                /** @description The reporting currency; each amount is converted at the operator’s FX rate of its own date */
-                currency?: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                invoice_id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One row per group */
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInvoiceLines: {
+        parameters: {
+            query?: {
+                /** @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED */
+                status?: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceLineList"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportInvoiceLinesCsv: {
+        parameters: {
+            query?: {
+                /** @description The first rule that applies: DUPLICATE_LINE (room-nights or a one-time fee already billed, on this or an earlier invoice of the airline), NO_BOOKING, CHARGED_AFTER_TIMELY_CANCEL, NO_SHOW_CHARGED, INCIDENTAL_NOT_COVERED, NIGHTS_MISMATCH, RATE_MISMATCH (above the contracted rate, FX-aware), MATCHED */
+                status?: "DUPLICATE_LINE" | "NO_BOOKING" | "CHARGED_AFTER_TIMELY_CANCEL" | "NO_SHOW_CHARGED" | "INCIDENTAL_NOT_COVERED" | "NIGHTS_MISMATCH" | "RATE_MISMATCH" | "MATCHED";
+            };
+            header?: never;
+            path: {
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per line */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6282,7 +6619,7 @@ export interface operations {
                 };
             };
             /** @description Error (spec section 7 envelope) */
-            422: {
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10874,6 +11211,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CoverageAtRiskEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: any answer other than 2xx (a redirect too) or none within 10 s is a failure, retried with exponential backoff over more than 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_reconciled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (equal to the body `id`); the same on every redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. Reject a timestamp more than 5 minutes from your clock (replay tolerance). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the base64-decoded part of the endpoint secret after `whsec_`. Two signatures while a rotated secret’s grace period runs; accept the request when any one verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceReconciledEvent"];
             };
         };
         responses: {

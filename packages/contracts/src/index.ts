@@ -22,3 +22,4 @@ export * from './webhooks';
 export * from './suppliers';
 export * from './travellers';
 export * from './console-users';
+export * from './invoices';

@@ -37,6 +37,11 @@ export interface RouteDoc<
   /** Scope a token needs (airline API), `ops` for the operator token, `none`, `user` or `client`. */
   auth: string;
   body?: B;
+  /**
+   * The body may also be sent as `text/csv` (this describes its columns): the handler receives the text and
+   * checks it itself; a JSON body is validated against `body` as always.
+   */
+  csvBody?: string;
   /** The body may be left out (it is then taken as `{}`, which the schema must accept); one given is validated. */
   bodyOptional?: boolean;
   query?: Q;

@@ -3,6 +3,7 @@ import { PageQuery, StringEnum, Timestamp } from './common';
 import { BookingStatusValue } from './bookings';
 import { ScheduleSummary } from './schedules';
 import { ReviewActionValue, ReviewStatusValue } from './action-items';
+import { InvoiceReconciledData } from './invoices';
 
 /**
  * Outbound webhooks. Event types an endpoint can subscribe to; new types may be added within v1
@@ -21,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.failed',
   'irop.completed',
   'coverage.at_risk',
+  'invoice.reconciled',
   'endpoint.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test';
@@ -354,6 +356,16 @@ export const WEBHOOK_EVENT_SCHEMAS = {
     Type.Object(
       { coverage: Type.String(), booking: Nullable(Type.String()) },
       { additionalProperties: false, title: 'WebhookCoverageLinks' },
+    ),
+  ),
+  'invoice.reconciled': envelope(
+    'invoice.reconciled',
+    'InvoiceReconciledEvent',
+    'A hotel invoice posted to POST /crew/invoices was matched against the bookings (RECONCILED): its counts per line status and its totals; the lines are at the `lines` link.',
+    InvoiceReconciledData,
+    Type.Object(
+      { invoice: Type.String(), lines: Type.String() },
+      { additionalProperties: false, title: 'WebhookInvoiceLinks' },
     ),
   ),
   'endpoint.disabled': envelope(

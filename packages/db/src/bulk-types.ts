@@ -5,7 +5,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
  * take. Apart from the writers, so a table's types can check its bulk columns without importing the database.
  */
 
-export type PgType = 'text' | 'uuid' | 'integer' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'json' | 'jsonb';
+export type PgType =
+  'text' | 'uuid' | 'integer' | 'bigint' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'json' | 'jsonb';
 
 /** Postgres types of the columns a bulk statement carries. */
 export type ColumnTypes = Readonly<Record<string, PgType>>;
@@ -14,7 +15,7 @@ export type ColumnTypes = Readonly<Record<string, PgType>>;
 type PgTypesOf<V> = [V] extends [boolean]
   ? 'boolean'
   : [V] extends [number]
-    ? 'integer' | 'bigint'
+    ? 'integer' | 'bigint' | 'numeric'
     : [V] extends [Date]
       ? 'timestamptz'
       : [V] extends [string]

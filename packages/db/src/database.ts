@@ -28,6 +28,12 @@ import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTabl
 import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
 import type { AirlineSuppliersTable, SupplierOrderSightingTable } from './suppliers/supplier.table';
 import type {
+  InvoiceBilledKeyTable,
+  InvoiceLineTable,
+  InvoicePayloadTable,
+  InvoiceTable,
+} from './invoices/invoice.table';
+import type {
   ConsoleInvitationTable,
   ConsoleSessionTable,
   ConsoleSettingsTable,
@@ -76,6 +82,10 @@ export interface Database {
   console_invitations: ConsoleInvitationTable;
   console_sessions: ConsoleSessionTable;
   console_settings: ConsoleSettingsTable;
+  invoices: InvoiceTable;
+  invoice_payloads: InvoicePayloadTable;
+  invoice_lines: InvoiceLineTable;
+  invoice_billed_keys: InvoiceBilledKeyTable;
 }
 
 export type Db = Kysely<Database>;

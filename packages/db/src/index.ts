@@ -81,3 +81,13 @@ export type * from './suppliers/supplier.table';
 // The travel desk's console: its people, invitations, sessions and settings.
 export * as consoleUserRepo from './console/console-user.repository';
 export type * from './console/console.table';
+
+// Hotel invoices checked against the bookings.
+export * as invoiceRepo from './invoices/invoice.repository';
+export type {
+  BillableStayRow,
+  InvoiceContractRow,
+  NewInvoiceLine,
+  Reconciliation,
+} from './invoices/invoice.repository';
+export type * from './invoices/invoice.table';

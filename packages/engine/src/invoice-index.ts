@@ -1,4 +1,10 @@
-import type { BookingStatus, Money, RatePeriod } from '@crew/contracts';
+import {
+  INVOICE_FEE_TYPES,
+  INVOICE_LINE_STATUSES,
+  type BookingStatus,
+  type Money,
+  type RatePeriod,
+} from '@crew/contracts';
 import type { CancellationTerms } from './cancellation-terms';
 import { normaliseGuestName } from './guest-names';
 
@@ -8,7 +14,8 @@ import { normaliseGuestName } from './guest-names';
  * line finds its booking by a few map lookups, never a scan of the bookings.
  */
 
-export const INVOICE_FEE_TYPES = ['NO_SHOW', 'LATE_CANCEL', 'INCIDENTAL'] as const;
+// The fee types and line statuses are the contract's (one list for the api's schema and the rules here).
+export { INVOICE_FEE_TYPES, INVOICE_LINE_STATUSES };
 export type InvoiceFeeType = (typeof INVOICE_FEE_TYPES)[number];
 
 export interface InvoiceFee {
@@ -58,17 +65,6 @@ export interface InvoiceContract {
   incidentals_covered?: boolean;
 }
 
-/** In the order they are tried: a line gets the first that applies. */
-export const INVOICE_LINE_STATUSES = [
-  'DUPLICATE_LINE',
-  'NO_BOOKING',
-  'CHARGED_AFTER_TIMELY_CANCEL',
-  'NO_SHOW_CHARGED',
-  'INCIDENTAL_NOT_COVERED',
-  'NIGHTS_MISMATCH',
-  'RATE_MISMATCH',
-  'MATCHED',
-] as const;
 export type InvoiceLineStatus = (typeof INVOICE_LINE_STATUSES)[number];
 
 export interface InvoiceFinding {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { RouteDoc } from '@crew/contracts';
+import type { RouteDoc, ValidationIssue } from '@crew/contracts';
 
 export type { HttpMethod, ResponseSpec, RouteDoc } from '@crew/contracts';
 export { errorResponses } from '@crew/contracts';
@@ -39,6 +39,11 @@ export interface RouteSpec<
    * (the handler does both off the event loop, for a big roster). The schema still documents it.
    */
   bodyMode?: 'json' | 'stream';
+  /**
+   * The body's whole check, in place of the schema alone: the schema's faults and the rules a schema cannot
+   * say, all named in one 422 (an invoice's lines, say).
+   */
+  bodyIssues?: (body: unknown) => ValidationIssue[];
   handler: (
     input: HandlerInput<
       StaticOr<B, undefined>,

@@ -52,6 +52,10 @@ export interface JobCatalog {
       event_id?: string;
     };
   };
+  invoices: {
+    /** Match a posted hotel invoice's lines against the airline's bookings (RECONCILING → RECONCILED | FAILED). */
+    'reconcile-invoice': { airline_id: string; invoice_id: string };
+  };
 }
 
 export type QueueName = keyof JobCatalog;
@@ -64,6 +68,7 @@ export const QUEUE_NAMES: readonly QueueName[] = [
   'flight-bookings',
   'webhooks',
   'supplier-changes',
+  'invoices',
 ];
 
 /**
@@ -130,5 +135,15 @@ export function airlineChangeJob(data: JobData<'supplier-changes', 'airline-chan
     name: 'airline-change',
     job_id: `aic-${data.airline_id}-${data.change_id}`,
     data,
+  };
+}
+
+/** One job per invoice: relayed twice, it is added once; a job for an invoice no longer RECONCILING does nothing. */
+export function invoiceJob(airlineId: string, invoiceId: string): CatalogJob<'invoices'> {
+  return {
+    queue: 'invoices',
+    name: 'reconcile-invoice',
+    job_id: `inv-${invoiceId}`,
+    data: { airline_id: airlineId, invoice_id: invoiceId },
   };
 }

@@ -22,6 +22,8 @@ const ATTEMPTS: Record<QueueName, { attempts: number; backoff: { type: 'exponent
   webhooks: { attempts: 1, backoff: { type: 'exponential', delay: 1000 } },
   // A change read or accepted at the supplier is retried on a transient failure; the periodic check is the backstop.
   'supplier-changes': { attempts: 5, backoff: { type: 'exponential', delay: 5000 } },
+  // Postgres gone mid-reconciliation is retried a few times; the last failure marks the invoice FAILED.
+  invoices: { attempts: 3, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /** One BullMQ Queue per catalog queue, sharing a producer connection and the stack's prefix. */

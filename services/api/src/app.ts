@@ -43,6 +43,7 @@ import { consoleUserRoutes } from './console/console-users.routes';
 import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
 import { actionItemRoutes } from './action-items/action-items.routes';
 import { reviewSettingsRoutes } from './config/review-settings.routes';
+import { invoiceRoutes } from './invoices/invoices.routes';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
@@ -61,6 +62,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
       ...coverageRoutes(deps.db, deps.now),
       ...spendRoutes(deps.db),
+      ...invoiceRoutes(deps.db, deps.relay),
       ...bookingRoutes({
         db: deps.db,
         relay: deps.relay,

@@ -4,3 +4,4 @@ export { createTokenVerifier, type Principal, type TokenVerifier } from './auth/
 export { httpMetrics } from './operability/http-metrics';
 export { RosterIntake } from './schedules/roster-intake';
 export { coverageReport } from './roster-coverage/coverage.routes';
+export { invoiceIssues, postInvoice } from './invoices/invoices.service';

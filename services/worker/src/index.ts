@@ -5,3 +5,4 @@ export { BookingProcessor } from './bookings/booking.processor';
 export { PromWorkerMetrics } from './operability/metrics';
 export { createWorkerOps } from './operability/server';
 export { RoomingChannel } from './rooming/rooming.channel';
+export { InvoiceReconciler } from './invoices/invoice.reconciler';

@@ -22,6 +22,7 @@ import { WebhookDeliverer } from './webhooks/delivery';
 import { AirlineChangeProcessor } from './bookings/airline-change';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
 import { ReviewEscalation } from './review-queue/escalation.monitor';
+import { InvoiceReconciler } from './invoices/invoice.reconciler';
 
 /** How long close() waits for a Redis client's QUIT. */
 const QUIT_MS = 2_000;
@@ -218,11 +219,23 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     },
     { ...common, concurrency: 4 },
   );
+  const invoices = new InvoiceReconciler({
+    db: deps.db,
+    logger: logger.child({ component: 'invoices' }),
+    webhookKick: () => webhooks.kick(),
+  });
+  // Matching is CPU-bound (an invoice of 100k lines is a second or two): one invoice at a time per process.
+  const invoiceWorker = new Worker<JobData<'invoices', 'reconcile-invoice'>, void, 'reconcile-invoice'>(
+    'invoices',
+    (job) => invoices.process(job),
+    { ...common, concurrency: 1 },
+  );
   const workers = [
     scheduleWorker as unknown as Worker,
     ...(bookingWorkers as unknown as Worker[]),
     webhookWorker as unknown as Worker,
     changeWorker as unknown as Worker,
+    invoiceWorker as unknown as Worker,
   ];
   for (const w of workers) {
     w.on('failed', (job, err) =>

@@ -113,6 +113,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
   Coverage:
     'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec).',
+  Invoices:
+    'Hotel invoices checked line by line against the bookings: duplicates, stays never booked, fees after a timely cancellation, no-shows, incidentals and rates above the contract (not in the spec).',
   'Traveller profiles':
     'Crew members’ traveller profiles by employee_id (DESIGN 3): passport names, date of birth and travel documents, encrypted at rest and audited; a flight booking needs the date of birth.',
   'Operator API':
@@ -309,7 +311,10 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
           ? {
               requestBody: {
                 required: !route.bodyOptional,
-                content: { 'application/json': { schema: components.use(route.body) } },
+                content: {
+                  'application/json': { schema: components.use(route.body) },
+                  ...(route.csvBody ? { 'text/csv': { schema: { type: 'string', description: route.csvBody } } } : {}),
+                },
               },
             }
           : {}),

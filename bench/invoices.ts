@@ -1,0 +1,233 @@
+/**
+ * `npm run bench:invoices`: 100,000 hotel invoice lines reconciled against an L airline's bookings.
+ *
+ * Seeding (quick, stated): the L roster (generateRoster, ROSTER_SIZES.L) is flattened and one CONFIRMED hotel
+ * booking per layover is inserted set-based (bulkInsert), at GDS-<station>-001 with a contracted rate of
+ * 180 USD, a confirmation number and the layover's dates; no supplier is called. The invoices: one per hotel,
+ * 100,000 lines in all, one line per booking night (70 % by confirmation number, 30 % by employee id; every
+ * 10th line bills 190 USD, every 25th line is repeated as a duplicate), and the rest NO_BOOKING lines.
+ *
+ * Service run: what the service does between the request body and RECONCILED, without the HTTP transport
+ * and the BullMQ hop: JSON.parse of each invoice body, the whole-body check (schema and line rules), storing
+ * the invoice (gzip, insert, outbox) and the worker's reconciliation (bookings loaded and indexed, every line
+ * classified, lines and billed nights written by COPY, the event). Each run uses new invoice numbers and
+ * starts with no billed nights.
+ *
+ * Floor (same run, same machine): parse the lines once (JSON.parse of the same bodies) and one set-based join
+ * of the staged lines (COPY into a temporary table) to the bookings on property, guest and check-in date.
+ * Least of 3 floor runs, median of 3 service runs.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { invoiceIssues, postInvoice } from '@crew/api';
+import { bulkInsert, dropDatabase, openDatabase, sql, tenancyRepo, type Db } from '@crew/db';
+import { flattenRoster } from '@crew/engine';
+import { createLogger } from '@crew/platform';
+import type { OutboxRelay } from '@crew/queue';
+import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
+import { InvoiceReconciler } from '@crew/worker';
+
+const LINES = Number(process.env.BENCH_LINES || 100_000);
+const say = (s = '') => process.stdout.write(`${s}\n`);
+const usd = (amount: number) => ({ amount, currency: 'USD' });
+
+interface Stay {
+  property: string;
+  employee: string;
+  confirmation: string;
+  check_in: string;
+  check_out: string;
+}
+
+async function seed(db: Db, airlineId: string): Promise<Stay[]> {
+  const roster = generateRoster({ ...ROSTER_SIZES.L, seed: 1, startDate: '2027-03-01', carrier: 'XY' });
+  const flat = flattenRoster(roster);
+  const stays: Stay[] = flat.layovers.map((l, i) => ({
+    property: `GDS-${l.station}-001`,
+    employee: l.employee_id,
+    confirmation: `CF${i}`,
+    check_in: l.checkin_time_local.slice(0, 10),
+    check_out: l.checkout_time_local.slice(0, 10),
+  }));
+  const rows = stays.map((s, i) => ({
+    airline_id: airlineId,
+    type: 'HOTEL',
+    status: 'CONFIRMED',
+    source: 'SCHEDULE_DIFF',
+    employee_id: s.employee,
+    traveller_name: flat.layovers[i]!.name,
+    station: flat.layovers[i]!.station,
+    checkin_time_local: flat.layovers[i]!.checkin_time_local,
+    checkout_time_local: flat.layovers[i]!.checkout_time_local,
+    hotel: {
+      property_id: s.property,
+      handler_type: 'GDS',
+      supplier: 'SANDBOX',
+      contracted_rate: usd(180),
+      confirmation_number: s.confirmation,
+      check_in_date: s.check_in,
+      check_out_date: s.check_out,
+    },
+  }));
+  await bulkInsert(
+    db,
+    'bookings',
+    {
+      airline_id: 'uuid',
+      type: 'text',
+      status: 'text',
+      source: 'text',
+      employee_id: 'text',
+      traveller_name: 'text',
+      station: 'text',
+      checkin_time_local: 'text',
+      checkout_time_local: 'text',
+      hotel: 'jsonb',
+    },
+    rows,
+  );
+  await sql`analyze bookings`.execute(db);
+  return stays;
+}
+
+/** The invoices' bodies as the hotels would send them (JSON text), one per hotel. */
+function invoiceBodies(stays: Stay[], run: string): string[] {
+  const byProperty = new Map<string, Record<string, unknown>[]>();
+  const add = (property: string, line: Record<string, unknown>) => {
+    const list = byProperty.get(property) ?? [];
+    list.push({ ...line, line_number: list.length + 1 });
+    byProperty.set(property, list);
+  };
+  let n = 0;
+  for (const s of stays) {
+    if (n >= LINES) break;
+    const nights = Math.max(0, (Date.parse(s.check_out) - Date.parse(s.check_in)) / 86_400_000);
+    const line = {
+      ...(n % 10 < 7 ? { confirmation_number: s.confirmation } : {}),
+      employee_id: s.employee,
+      check_in_date: s.check_in,
+      check_out_date: s.check_out,
+      nights,
+      nightly_rate: usd(n % 10 === 9 ? 190 : 180),
+      taxes: usd(18),
+    };
+    add(s.property, line);
+    n++;
+    if (n % 25 === 0 && n < LINES) {
+      add(s.property, line);
+      n++;
+    }
+  }
+  const properties = [...byProperty.keys()];
+  for (let i = 0; n < LINES; i++, n++)
+    add(properties[i % properties.length]!, {
+      employee_id: `X${i}`,
+      check_in_date: '2027-03-10',
+      check_out_date: '2027-03-11',
+      nights: 1,
+      nightly_rate: usd(180),
+      taxes: usd(18),
+    });
+  return [...byProperty].map(([property, lines]) =>
+    JSON.stringify({ invoice_number: `B-${run}-${property}`, property_id: property, currency: 'USD', lines }),
+  );
+}
+
+async function serviceRun(db: Db, airlineId: string, bodies: string[], reconciler: InvoiceReconciler) {
+  await sql`delete from invoice_billed_keys`.execute(db);
+  const relay = { kick: () => undefined } as unknown as OutboxRelay;
+  const t = performance.now();
+  for (const text of bodies) {
+    const body: unknown = JSON.parse(text);
+    const issues = invoiceIssues(body);
+    if (issues.length) throw new Error(`refused: ${JSON.stringify(issues.slice(0, 3))}`);
+    const accepted = await postInvoice(db, relay, airlineId, body as Parameters<typeof postInvoice>[3]);
+    await reconciler.reconcile(airlineId, accepted.invoice_id);
+  }
+  return performance.now() - t;
+}
+
+async function floorRun(db: Db, airlineId: string, bodies: string[]) {
+  const t = performance.now();
+  const staged: unknown[] = [];
+  for (const text of bodies) {
+    const b = JSON.parse(text) as { property_id: string; lines: Record<string, unknown>[] };
+    for (const l of b.lines)
+      staged.push({
+        p: b.property_id,
+        n: l.line_number,
+        c: l.confirmation_number ?? null,
+        e: l.employee_id,
+        d: l.check_in_date,
+      });
+  }
+  const matched = await db.transaction().execute(async (trx) => {
+    await sql`create temporary table staged (p text, n int, c text, e text, d date) on commit drop`.execute(trx);
+    await bulkInsert(trx, 'staged', { p: 'text', n: 'integer', c: 'text', e: 'text', d: 'date' }, staged as object[]);
+    const r = await sql<{ n: number }>`select count(b.booking_id)::int as n from staged s left join bookings b
+      on b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.hotel->>'property_id' = s.p and b.employee_id = s.e
+        and (b.hotel->>'check_in_date')::date = s.d`.execute(trx);
+    return r.rows[0]!.n;
+  });
+  return { ms: performance.now() - t, matched };
+}
+
+async function main(): Promise<void> {
+  const url = `postgres://postgres@127.0.0.1:5432/crew_bench_invoices_${randomBytes(4).toString('hex')}`;
+  const db = await openDatabase(url, { max: 4 });
+  try {
+    const airline = await tenancyRepo.createAirline(db, 'Bench L Air', 'XY');
+    let t = performance.now();
+    const stays = await seed(db, airline.airline_id);
+    say(
+      `[bench] seeded ${stays.length.toLocaleString('en-US')} hotel bookings (L roster) in ${Math.round(performance.now() - t)} ms`,
+    );
+    const reconciler = new InvoiceReconciler({ db, logger: createLogger('bench', 'warn') });
+    const floors: number[] = [];
+    const service: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const bodies = invoiceBodies(stays, `${run}`);
+      const f = await floorRun(db, airline.airline_id, bodies);
+      floors.push(f.ms);
+      t = performance.now();
+      service.push(await serviceRun(db, airline.airline_id, bodies, reconciler));
+      say(
+        `[bench] run ${run + 1}: floor ${Math.round(f.ms)} ms (${f.matched} joined), service ${Math.round(service[run]!)} ms, ${bodies.length} invoices`,
+      );
+    }
+    const counts = await sql<{
+      status: string;
+      n: number;
+    }>`select status, count(*)::int as n from invoice_lines group by status order by status`.execute(db);
+    const floor = Math.min(...floors);
+    const median = [...service].sort((a, b) => a - b)[1]!;
+    say();
+    say(
+      `lines: ${LINES.toLocaleString('en-US')}; statuses over the 3 runs: ${counts.rows.map((r) => `${r.status} ${r.n}`).join(', ')}`,
+    );
+    say(
+      `machine: ${os.cpus().length} cores, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (shared with other work)`,
+    );
+    say('| measure | wall time | lines/s |');
+    say('|---|---|---|');
+    say(
+      `| floor (least of 3): parse once + one join | ${Math.round(floor)} ms | ${Math.round(LINES / (floor / 1000)).toLocaleString('en-US')} |`,
+    );
+    say(
+      `| service (median of 3) | ${Math.round(median)} ms | ${Math.round(LINES / (median / 1000)).toLocaleString('en-US')} |`,
+    );
+    say(`| ratio | ${(median / floor).toFixed(2)}× (target ≤ 3×) | |`);
+  } finally {
+    await db.destroy();
+    await dropDatabase(url);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,214 @@
+import { sql } from 'kysely';
+import type { Money, RatePeriod } from '@crew/contracts';
+import { copyInsert } from '../bulk';
+import type { DbOrTrx } from '../database';
+import {
+  INVOICE_BILLED_KEY_COLUMNS,
+  INVOICE_LINE_COLUMNS,
+  type InvoiceBilledKeyTable,
+  type InvoiceLineRow,
+  type InvoiceRow,
+} from './invoice.table';
+
+/*
+ * Hotel invoices: the invoice as posted (its lines compressed until reconciled), the lines with what
+ * reconciliation found, and the nights and one-time fees each airline was billed for at each hotel.
+ */
+
+export interface NewInvoice {
+  airline_id: string;
+  property_id: string;
+  invoice_number: string;
+  currency: string;
+  line_count: number;
+  total_billed: number;
+  /** The posted lines as gzip-compressed JSON (gzipJson). */
+  lines_gz: Buffer;
+}
+
+/** Stores a posted invoice as RECONCILING; null when the airline already has this number from this hotel. */
+export async function createInvoice(db: DbOrTrx, inv: NewInvoice): Promise<{ invoice_id: string } | null> {
+  const row = await db
+    .insertInto('invoices')
+    .values({
+      airline_id: inv.airline_id,
+      property_id: inv.property_id,
+      invoice_number: inv.invoice_number,
+      currency: inv.currency,
+      status: 'RECONCILING',
+      error: null,
+      line_count: inv.line_count,
+      total_billed: inv.total_billed,
+      reconciled_at: null,
+    })
+    .onConflict((oc) => oc.constraint('invoices_number_key').doNothing())
+    .returning('invoice_id')
+    .executeTakeFirst();
+  if (!row) return null;
+  await db.insertInto('invoice_payloads').values({ invoice_id: row.invoice_id, lines_gz: inv.lines_gz }).execute();
+  return row;
+}
+
+/** The airline's invoice (another airline's is not found). */
+export function findInvoice(db: DbOrTrx, airlineId: string, invoiceId: string): Promise<InvoiceRow | undefined> {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('airline_id', '=', airlineId)
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+}
+
+/** The posted lines of an invoice still to reconcile (gone once it is reconciled). */
+export async function invoicePayload(db: DbOrTrx, invoiceId: string): Promise<Buffer | null> {
+  const row = await db
+    .selectFrom('invoice_payloads')
+    .select('lines_gz')
+    .where('invoice_id', '=', invoiceId)
+    .executeTakeFirst();
+  return row?.lines_gz ?? null;
+}
+
+/**
+ * Serialises reconciliations of one airline's invoices from one hotel until the transaction ends: each reads
+ * the nights billed before it, so two invoices reconciled at once must not both miss each other's nights.
+ */
+export async function lockBilling(trx: DbOrTrx, airlineId: string, propertyId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`invoice|${airlineId}|${propertyId}`}, 0))`.execute(trx);
+}
+
+/** The keys of the nights and one-time fees the airline was billed for at the hotel (matchInvoiceLines' billed_keys). */
+export async function billedKeys(db: DbOrTrx, airlineId: string, propertyId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('invoice_billed_keys')
+    .select('key')
+    .where('airline_id', '=', airlineId)
+    .where('property_id', '=', propertyId)
+    .execute();
+  return new Set(rows.map((r) => r.key));
+}
+
+/** A stay the hotel bills the airline for, as invoice matching reads it. */
+export interface BillableStayRow {
+  booking_id: string;
+  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED';
+  employee_id: string | null;
+  guest_name: string | null;
+  confirmation_number: string | null;
+  check_in_date: string;
+  check_out_date: string;
+  contract_id: number | null;
+  contracted_rate: Money | null;
+  cancellation_penalty: Money | null;
+}
+
+/**
+ * The airline's hotel stays at the property that the hotel invoices: booked at a configured GDS or DIRECT
+ * hotel and reserved (CONFIRMED, MODIFIED) or cancelled. A stay prepaid through an aggregator (Duffel Stays)
+ * is paid at booking and never on a hotel's invoice. The dates are the room's as the supplier holds them,
+ * else the rostered stay's. `cancellation_penalty` is read from the hotel block, where a cancellation after the
+ * deadline records it.
+ */
+export async function billableStays(db: DbOrTrx, airlineId: string, propertyId: string): Promise<BillableStayRow[]> {
+  const r = await sql<BillableStayRow>`
+    select b.booking_id, b.status, b.employee_id, b.traveller_name as guest_name,
+      b.hotel->>'confirmation_number' as confirmation_number,
+      coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)) as check_in_date,
+      coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)) as check_out_date,
+      (b.hotel->>'contract_id')::bigint as contract_id,
+      b.hotel->'contracted_rate' as contracted_rate,
+      nullif(b.hotel->'cancellation_penalty', 'null'::jsonb) as cancellation_penalty
+    from bookings b
+    where b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${propertyId}
+      and b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED')
+      and coalesce(b.hotel->>'handler_type', 'GDS') in ('GDS', 'DIRECT')
+      and coalesce(b.hotel->>'supplier', 'SANDBOX') <> 'DUFFEL'
+      and coalesce(b.hotel->>'check_in_date', b.checkin_time_local) is not null
+      and coalesce(b.hotel->>'check_out_date', b.checkout_time_local) is not null`.execute(db);
+  return r.rows;
+}
+
+/** A contract as invoice matching reads it: its rates, and whatever terms the contract holds. */
+export interface InvoiceContractRow {
+  contract_id: number;
+  rate_periods: RatePeriod[];
+  /** The contract's other fields as stored (cancellation terms, incidentals_covered, when the contract has them). */
+  extra: Record<string, unknown>;
+}
+
+export async function invoiceContracts(
+  db: DbOrTrx,
+  airlineId: string,
+  contractIds: readonly number[],
+): Promise<InvoiceContractRow[]> {
+  if (contractIds.length === 0) return [];
+  // to_jsonb of the row: the terms are read by name, whichever of them this database's contracts hold.
+  const r = await sql<InvoiceContractRow>`
+    select c.contract_id, c.rate_periods, to_jsonb(c) - 'rate_periods' as extra
+    from hotel_contracts c where c.airline_id = ${airlineId} and c.contract_id = any(${[...contractIds]}::bigint[])`.execute(
+    db,
+  );
+  return r.rows;
+}
+
+export type NewInvoiceLine = Omit<InvoiceLineRow, 'line' | 'findings' | 'needs_review'> & {
+  line: unknown;
+  findings: unknown;
+  needs_review: string[];
+};
+
+export interface Reconciliation {
+  invoice_id: string;
+  lines: NewInvoiceLine[];
+  /** Keys billed for the first time by this invoice (none already stored). */
+  keys: InvoiceBilledKeyTable[];
+  counts: Record<string, number>;
+  total_disputed: number;
+}
+
+/** Writes a reconciled invoice: its lines and newly billed keys set-based (COPY), then the invoice RECONCILED. */
+export async function writeReconciliation(trx: DbOrTrx, r: Reconciliation): Promise<Date> {
+  await copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, r.lines);
+  await copyInsert(trx, 'invoice_billed_keys', INVOICE_BILLED_KEY_COLUMNS, r.keys);
+  await trx.deleteFrom('invoice_payloads').where('invoice_id', '=', r.invoice_id).execute();
+  const row = await trx
+    .updateTable('invoices')
+    .set({
+      status: 'RECONCILED',
+      error: null,
+      counts: JSON.stringify(r.counts),
+      total_disputed: r.total_disputed,
+      reconciled_at: sql<Date>`now()`,
+    })
+    .where('invoice_id', '=', r.invoice_id)
+    .returning('reconciled_at')
+    .executeTakeFirstOrThrow();
+  return row.reconciled_at!;
+}
+
+/** An invoice that could not be reconciled: FAILED with why (its lines stay unreconciled, nothing is billed). */
+export async function failInvoice(db: DbOrTrx, invoiceId: string, error: string): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ status: 'FAILED', error: error.slice(0, 1000) })
+    .where('invoice_id', '=', invoiceId)
+    .where('status', '=', 'RECONCILING')
+    .execute();
+}
+
+/** One page of an invoice's lines by line number (keyset: after `afterLine`), `limit + 1` rows. */
+export function linesPage(
+  db: DbOrTrx,
+  invoiceId: string,
+  opts: { status?: string; afterLine: number | null; limit: number },
+): Promise<InvoiceLineRow[]> {
+  return db
+    .selectFrom('invoice_lines')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .$if(opts.status !== undefined, (q) => q.where('status', '=', opts.status!))
+    .$if(opts.afterLine !== null, (q) => q.where('line_number', '>', opts.afterLine!))
+    .orderBy('line_number')
+    .limit(opts.limit + 1)
+    .execute();
+}

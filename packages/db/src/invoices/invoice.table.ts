@@ -1,0 +1,84 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { BulkColumns } from '../bulk-types';
+
+/** numeric: read back as a number (connect.ts parses numeric). */
+type Numeric = ColumnType<number, number, number>;
+type Json<T> = ColumnType<T, string, string>;
+
+export type InvoiceStatus = 'RECONCILING' | 'RECONCILED' | 'FAILED';
+
+export interface InvoiceTable {
+  invoice_id: Generated<string>;
+  airline_id: string;
+  property_id: string;
+  invoice_number: string;
+  currency: string;
+  status: InvoiceStatus;
+  error: string | null;
+  line_count: number;
+  /** Lines per status, once RECONCILED. */
+  counts: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
+  total_billed: Numeric;
+  total_disputed: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  reconciled_at: Date | null;
+}
+export type InvoiceRow = Selectable<InvoiceTable>;
+
+export interface InvoicePayloadTable {
+  invoice_id: string;
+  lines_gz: Buffer;
+}
+
+export interface InvoiceLineTable {
+  invoice_id: string;
+  line_number: number;
+  airline_id: string;
+  property_id: string;
+  /** The line's check-in date (what the spend report groups disputed amounts by). */
+  check_in_date: string;
+  /** The line as posted. */
+  line: Json<unknown>;
+  status: string;
+  booking_id: string | null;
+  billed_amount: Numeric;
+  disputed_amount: Numeric;
+  disputed_currency: string;
+  findings: Json<{ status: string; disputed: { amount: number; currency: string } }[]>;
+  needs_review: Json<string[]>;
+}
+export type InvoiceLineRow = Selectable<InvoiceLineTable>;
+
+export interface InvoiceBilledKeyTable {
+  airline_id: string;
+  property_id: string;
+  key: string;
+  invoice_id: string;
+  line_number: number;
+}
+
+/* The columns each bulk write (COPY) sends, checked against the table's types. */
+
+export const INVOICE_LINE_COLUMNS = {
+  invoice_id: 'uuid',
+  line_number: 'integer',
+  airline_id: 'uuid',
+  property_id: 'text',
+  check_in_date: 'date',
+  line: 'jsonb',
+  status: 'text',
+  booking_id: 'uuid',
+  billed_amount: 'numeric',
+  disputed_amount: 'numeric',
+  disputed_currency: 'text',
+  findings: 'jsonb',
+  needs_review: 'jsonb',
+} as const satisfies BulkColumns<InvoiceLineTable>;
+
+export const INVOICE_BILLED_KEY_COLUMNS = {
+  airline_id: 'uuid',
+  property_id: 'text',
+  key: 'text',
+  invoice_id: 'uuid',
+  line_number: 'integer',
+} as const satisfies BulkColumns<InvoiceBilledKeyTable>;

@@ -1,0 +1,107 @@
+import { airline, api, stack, useBookingsStack } from './bookings-stack';
+import { eur, hotelBookings, line, post, PROPERTY, rosterOf, usd, waitReconciled } from './invoice-helpers';
+
+/* A hotel invoice's body: refused whole when any line is bad (JSON or CSV), taken as CSV, replayed by Idempotency-Key. */
+useBookingsStack('invoice-bodies');
+
+describe('hotel invoice bodies', () => {
+  it('refuses a body with any bad line whole, naming each bad field, and stores nothing; takes the same lines as CSV', async () => {
+    const { t, email } = await airline();
+    await hotelBookings(t, rosterOf(email, ['2027-03-10']));
+    const count = async () =>
+      Number(
+        (
+          await stack.database.db
+            .selectFrom('invoices')
+            .select((e) => e.fn.countAll().as('n'))
+            .where('airline_id', '=', t.airlineId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const good = (n: number) => line(n, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' });
+    const bad = await post(t, {
+      invoice_number: 'BAD-1',
+      property_id: PROPERTY,
+      currency: 'USD',
+      lines: [
+        good(1),
+        good(2),
+        { ...good(3), check_out_date: '2027-03-09' },
+        { ...good(4), check_in_date: '2027-02-30' },
+        { ...good(5), nightly_rate: eur(180), taxes: eur(20) },
+        { ...good(2) },
+      ],
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe('VALIDATION_FAILED');
+    expect(bad.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: '/lines/2/check_out_date', issue: 'must be on or after check_in_date' },
+        { field: '/lines/3/check_in_date', issue: 'must be a valid date' },
+        { field: '/lines/4/nightly_rate/currency', issue: "must be the invoice's currency USD" },
+        { field: '/lines/5/line_number', issue: 'is used by an earlier line' },
+      ]),
+    );
+    expect(bad.body.error.details).toHaveLength(4);
+    expect(await count()).toBe(0);
+
+    // The same invoice as CSV: columns in any order, amounts in the invoice's currency.
+    const header = 'line_number,guest_name,check_in_date,check_out_date,nights,nightly_rate,taxes,incidental_fee';
+    const csvBody = [
+      header,
+      '1,"LOVELACE/ADA MS",2027-03-10,2027-03-11,1,180,20,',
+      '2,Ada Lovelace,2027-03-10,2027-03-10,0,0,0,12.5',
+    ].join('\r\n');
+    const query = `invoice_number=CSV-1&property_id=${PROPERTY}&currency=USD`;
+    const sent = await api(t, `/crew/invoices?${query}`, {
+      method: 'POST',
+      raw: csvBody,
+      headers: { 'content-type': 'text/csv', 'idempotency-key': 'csv-1' },
+    });
+    expect(sent.status).toBe(202);
+    const { invoice, lines } = await waitReconciled(t, sent.body.invoice_id);
+    expect(invoice).toMatchObject({ line_count: 2, total_billed: usd(212.5), total_disputed: usd(12.5) });
+    expect(lines.map((l) => [l.line_number, l.status])).toEqual([
+      [1, 'MATCHED'],
+      [2, 'INCIDENTAL_NOT_COVERED'],
+    ]);
+    // The same request again (Idempotency-Key): the first answer, nothing new.
+    const replay = await api(t, `/crew/invoices?${query}`, {
+      method: 'POST',
+      raw: csvBody,
+      headers: { 'content-type': 'text/csv', 'idempotency-key': 'csv-1' },
+    });
+    expect(replay.status).toBe(202);
+    expect(replay.body).toEqual(sent.body);
+    expect(await count()).toBe(1);
+
+    // A CSV fault is named by row (the header is row 1) and column; nothing is stored.
+    const badCsv = [
+      header,
+      '1,Ada Lovelace,2027-03-10,2027-03-11,1,180,20,',
+      '2,Ada Lovelace,2027-13-01,2027-03-11,one,180,20,',
+    ].join('\n');
+    const refused = await api(t, `/crew/invoices?invoice_number=CSV-2&property_id=${PROPERTY}&currency=USD`, {
+      method: 'POST',
+      raw: badCsv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([
+      { field: '/rows/3/check_in_date', issue: 'must be a valid date' },
+      { field: '/rows/3/nights', issue: 'must be integer' },
+    ]);
+    const noQuery = await api(t, '/crew/invoices', {
+      method: 'POST',
+      raw: badCsv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(noQuery.status).toBe(422);
+    expect(noQuery.body.error.details.map((d: any) => d.field)).toEqual([
+      'query.invoice_number',
+      'query.property_id',
+      'query.currency',
+    ]);
+    expect(await count()).toBe(1);
+  });
+});

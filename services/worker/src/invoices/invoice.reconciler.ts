@@ -1,0 +1,222 @@
+import type { Job } from 'bullmq';
+import {
+  API_PREFIX,
+  INVOICE_LINE_STATUSES,
+  type InvoiceLineBody,
+  type InvoiceReconciledData,
+  type Static,
+} from '@crew/contracts';
+import {
+  fxRepo,
+  gunzipText,
+  invoiceRepo,
+  webhookRepo,
+  type BillableStayRow,
+  type Db,
+  type InvoiceBilledKeyTable,
+  type InvoiceContractRow,
+  type InvoiceRow,
+  type NewInvoiceLine,
+  type Reconciliation,
+} from '@crew/db';
+import {
+  fxTable,
+  indexInvoiceBookings,
+  matchInvoiceLines,
+  roundMinor,
+  type CancellationTerms,
+  type InvoiceBooking,
+  type InvoiceContract,
+} from '@crew/engine';
+import { isDatabaseUnavailable, type Logger } from '@crew/platform';
+import type { JobData } from '@crew/queue';
+
+export type ReconcileJobData = JobData<'invoices', 'reconcile-invoice'>;
+
+export interface InvoiceReconcilerDeps {
+  db: Db;
+  logger: Logger;
+  /** Wakes the webhook deliverer after an invoice.reconciled event is written. */
+  webhookKick?: () => void;
+}
+
+/** A stay as the engine's invoice matching reads it. */
+export function invoiceBooking(s: BillableStayRow): InvoiceBooking {
+  return {
+    booking_id: s.booking_id,
+    status: s.status,
+    property_id: '',
+    confirmation_number: s.confirmation_number,
+    employee_id: s.employee_id,
+    guest_name: s.guest_name,
+    check_in_date: s.check_in_date,
+    check_out_date: s.check_out_date,
+    contract_id: s.contract_id,
+    contracted_rate: s.contracted_rate,
+    cancellation_penalty: s.cancellation_penalty,
+  };
+}
+
+/**
+ * The terms of a contract as stored: one `cancellation_terms` object, or its fields as columns of their own.
+ * A contract without `incidentals_covered` does not cover incidentals.
+ */
+export function invoiceContract(c: InvoiceContractRow): InvoiceContract {
+  const x = c.extra;
+  const terms =
+    (x.cancellation_terms as CancellationTerms | null | undefined) ??
+    (x.cancellation_deadline || x.no_show_fee || x.late_cancellation_fee
+      ? ({
+          cancellation_deadline: x.cancellation_deadline,
+          late_cancellation_fee: x.late_cancellation_fee ?? undefined,
+          no_show_fee: x.no_show_fee ?? undefined,
+        } as CancellationTerms)
+      : null);
+  return {
+    rate_periods: c.rate_periods ?? [],
+    cancellation_terms: terms,
+    incidentals_covered: x.incidentals_covered === true,
+  };
+}
+
+const lineTotal = (l: InvoiceLineBody) =>
+  l.nightly_rate.amount * l.nights + l.taxes.amount + (l.fees ?? []).reduce((s, f) => s + f.amount.amount, 0);
+
+/**
+ * Reconciles one posted invoice: the hotel's billable stays of the airline are indexed once, every line is
+ * classified by the engine (docs/cost-control.md), and the lines, the nights they bill and the invoice's counts
+ * are written in one transaction, with the invoice.reconciled event. The airline's invoices from one hotel are
+ * reconciled one at a time (lockBilling), so a night billed on two invoices posted together is a duplicate once.
+ */
+export class InvoiceReconciler {
+  constructor(private readonly deps: InvoiceReconcilerDeps) {}
+
+  async process(job: Job<ReconcileJobData>): Promise<void> {
+    const { airline_id: airlineId, invoice_id: invoiceId } = job.data;
+    const log = this.deps.logger.child({ airline_id: airlineId, invoice_id: invoiceId });
+    try {
+      const outcome = await this.reconcile(airlineId, invoiceId);
+      log.info({ outcome }, 'invoice reconciliation done');
+    } catch (err) {
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      // An outage is retried (BullMQ's attempts); anything else would fail again the same way.
+      if (isDatabaseUnavailable(err) && !last) throw err;
+      log.error({ err }, 'invoice reconciliation failed');
+      await invoiceRepo.failInvoice(this.deps.db, invoiceId, reason(err));
+    }
+  }
+
+  /** Reconciles the invoice if it still awaits it; what happened. */
+  async reconcile(airlineId: string, invoiceId: string): Promise<string> {
+    const db = this.deps.db;
+    const invoice = await invoiceRepo.findInvoice(db, airlineId, invoiceId);
+    if (!invoice || invoice.status !== 'RECONCILING') return 'nothing to do';
+    const payload = await invoiceRepo.invoicePayload(db, invoiceId);
+    if (!payload) throw new Error('the invoice’s posted lines are missing');
+    const lines = JSON.parse(await gunzipText(payload)) as InvoiceLineBody[];
+    const fx = fxTable(await fxRepo.listRates(db));
+    const emitted = await db.transaction().execute(async (trx) => {
+      await invoiceRepo.lockBilling(trx, airlineId, invoice.property_id);
+      const [billed, stays] = [
+        await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id),
+        await invoiceRepo.billableStays(trx, airlineId, invoice.property_id),
+      ];
+      const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
+      const contracts = new Map(
+        (await invoiceRepo.invoiceContracts(trx, airlineId, contractIds)).map((c) => [
+          String(c.contract_id),
+          invoiceContract(c),
+        ]),
+      );
+      // The stays are all at the invoicing hotel: matched under its property id.
+      const index = indexInvoiceBookings(
+        stays.map((s) => ({ ...invoiceBooking(s), property_id: invoice.property_id })),
+      );
+      const match = matchInvoiceLines({ property_id: invoice.property_id, lines }, index, billed, contracts, fx);
+      const rows = reconciliationRows(invoice, lines, match.lines, billed);
+      const reconciledAt = await invoiceRepo.writeReconciliation(trx, rows);
+      return webhookRepo.emitEvents(trx, [reconciledEvent(invoice, rows, reconciledAt)]);
+    });
+    if (emitted > 0) this.deps.webhookKick?.();
+    return 'RECONCILED';
+  }
+}
+
+function reason(err: unknown): string {
+  return isDatabaseUnavailable(err)
+    ? 'the database could not be reached while reconciling; post the invoice again under a new number or ask the operator'
+    : `reconciliation failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** The lines, the newly billed keys and the counts of a matched invoice. */
+export function reconciliationRows(
+  invoice: InvoiceRow,
+  lines: readonly InvoiceLineBody[],
+  results: ReturnType<typeof matchInvoiceLines>['lines'],
+  alreadyBilled: ReadonlySet<string>,
+): Reconciliation {
+  const counts = Object.fromEntries(INVOICE_LINE_STATUSES.map((s) => [s, 0])) as Record<string, number>;
+  const fresh = new Set<string>();
+  const keys: InvoiceBilledKeyTable[] = [];
+  const out: NewInvoiceLine[] = [];
+  let disputed = 0;
+  results.forEach((r, i) => {
+    const line = lines[i]!;
+    counts[r.status]!++;
+    disputed += r.disputed.amount;
+    for (const key of r.billed_keys)
+      if (!alreadyBilled.has(key) && !fresh.has(key)) {
+        fresh.add(key);
+        keys.push({
+          airline_id: invoice.airline_id,
+          property_id: invoice.property_id,
+          key,
+          invoice_id: invoice.invoice_id,
+          line_number: r.line_number,
+        });
+      }
+    out.push({
+      invoice_id: invoice.invoice_id,
+      line_number: r.line_number,
+      airline_id: invoice.airline_id,
+      property_id: invoice.property_id,
+      check_in_date: line.check_in_date,
+      line,
+      status: r.status,
+      booking_id: r.booking_id,
+      billed_amount: roundMinor(lineTotal(line), invoice.currency),
+      disputed_amount: r.disputed.amount,
+      disputed_currency: r.disputed.currency,
+      findings: r.findings,
+      needs_review: r.needs_review,
+    });
+  });
+  return {
+    invoice_id: invoice.invoice_id,
+    lines: out,
+    keys,
+    counts,
+    total_disputed: roundMinor(disputed, invoice.currency),
+  };
+}
+
+function reconciledEvent(invoice: InvoiceRow, r: Reconciliation, at: Date) {
+  const data: Static<typeof InvoiceReconciledData> = {
+    invoice_id: invoice.invoice_id,
+    invoice_number: invoice.invoice_number,
+    property_id: invoice.property_id,
+    status: 'RECONCILED',
+    line_count: invoice.line_count,
+    counts: r.counts as Static<typeof InvoiceReconciledData>['counts'],
+    total_billed: { amount: Number(invoice.total_billed), currency: invoice.currency },
+    total_disputed: { amount: r.total_disputed, currency: invoice.currency },
+    reconciled_at: at.toISOString(),
+  };
+  const self = `${API_PREFIX}/crew/invoices/${invoice.invoice_id}`;
+  return {
+    airline_id: invoice.airline_id,
+    type: 'invoice.reconciled',
+    data,
+    links: { invoice: self, lines: `${self}/lines` },
+  };
+}
