@@ -1,11 +1,10 @@
 import { ErrorCode } from '@crew/contracts';
-import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow, type DbOrTrx } from '@crew/db';
+import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow, type DbOrTrx, airlinePolicyRepo } from '@crew/db';
 import { REQUEST_PRIORITY, retryRefusal, taskOperation } from '@crew/engine';
-import { ApiError } from '@crew/platform';
+import { ApiError, openBookingContext } from '@crew/platform';
 import { bookingJob } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 import { actorOf, bookingOr404, type BookingDeps } from './bookings.service';
-import { loadBookingContext } from './booking-context';
 
 /**
  * The task a manual retry re-runs (the operation that failed), in the lane of any request of the airline's;
@@ -31,8 +30,12 @@ export async function retryBooking(
   bookingId: string,
   retryJobId: string | null = null,
 ): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
-    .maxRetries;
+  const maxRetries = openBookingContext(
+    deps.vault,
+    caller.airline_id,
+    await airlinePolicyRepo.loadBookingFacts(deps.db, caller.airline_id, []),
+    new Date().toISOString(),
+  ).maxRetries;
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -78,8 +81,12 @@ export async function startRetryJob(
   caller: Principal,
   filters: Record<string, unknown>,
 ): Promise<string> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
-    .maxRetries;
+  const maxRetries = openBookingContext(
+    deps.vault,
+    caller.airline_id,
+    await airlinePolicyRepo.loadBookingFacts(deps.db, caller.airline_id, []),
+    new Date().toISOString(),
+  ).maxRetries;
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
