@@ -45,6 +45,15 @@ async function neverAcceptingHost() {
   return { child, port, fillers };
 }
 
+/** Suppliers at the host that never accepts: a 200 ms connect timeout, well before the 5 s response timeout. */
+const stuckSuppliers = (port: number) =>
+  createSandboxSuppliers({
+    baseUrl: `http://127.0.0.1:${port}`,
+    connectTimeoutMs: 200,
+    responseTimeoutMs: 5000,
+    retries: 0,
+  });
+
 let sb: RunningSandbox;
 let suppliers: Suppliers;
 
@@ -289,12 +298,7 @@ describe('retries and connection failures', () => {
   it('fails at the connect timeout, well before the response timeout, when the host never accepts the connection', async () => {
     const { child, port, fillers } = await neverAcceptingHost();
     try {
-      const stuck = createSandboxSuppliers({
-        baseUrl: `http://127.0.0.1:${port}`,
-        connectTimeoutMs: 200,
-        responseTimeoutMs: 5000,
-        retries: 0,
-      });
+      const stuck = stuckSuppliers(port);
       const started = Date.now();
       const err = await failure(stuck.hotels.bookHotel(stay('r-1')));
       const elapsed = Date.now() - started;
@@ -315,12 +319,7 @@ describe('retries and connection failures', () => {
   it('a call to a host that never accepts leaves no connection attempt behind once it has failed', async () => {
     const { child, port, fillers } = await neverAcceptingHost();
     try {
-      const stuck = createSandboxSuppliers({
-        baseUrl: `http://127.0.0.1:${port}`,
-        connectTimeoutMs: 200,
-        responseTimeoutMs: 5000,
-        retries: 0,
-      });
+      const stuck = stuckSuppliers(port);
       const err = await failure(stuck.hotels.bookHotel(stay('r-2')));
       expect(err.code).toBe('SUPPLIER_UNREACHABLE');
       fillers.forEach((f) => f.destroy());

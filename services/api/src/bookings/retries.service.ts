@@ -23,6 +23,12 @@ function retryTask(b: BookingRow, retryCount: number) {
   });
 }
 
+/** The airline's automatic retry limit, from its booking context now. */
+async function maxRetriesOf(deps: BookingDeps, airlineId: string): Promise<number> {
+  const facts = await airlinePolicyRepo.loadBookingFacts(deps.db, airlineId, []);
+  return openBookingContext(deps.vault, airlineId, facts, new Date().toISOString()).maxRetries;
+}
+
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(
   deps: BookingDeps,
@@ -30,12 +36,7 @@ export async function retryBooking(
   bookingId: string,
   retryJobId: string | null = null,
 ): Promise<BookingRow> {
-  const maxRetries = openBookingContext(
-    deps.vault,
-    caller.airline_id,
-    await airlinePolicyRepo.loadBookingFacts(deps.db, caller.airline_id, []),
-    new Date().toISOString(),
-  ).maxRetries;
+  const maxRetries = await maxRetriesOf(deps, caller.airline_id);
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -81,12 +82,7 @@ export async function startRetryJob(
   caller: Principal,
   filters: Record<string, unknown>,
 ): Promise<string> {
-  const maxRetries = openBookingContext(
-    deps.vault,
-    caller.airline_id,
-    await airlinePolicyRepo.loadBookingFacts(deps.db, caller.airline_id, []),
-    new Date().toISOString(),
-  ).maxRetries;
+  const maxRetries = await maxRetriesOf(deps, caller.airline_id);
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);
