@@ -19,3 +19,4 @@ export * from './threads';
 export * from './keyring';
 export * from './traveller-vault';
 export * from './prng';
+export * from './booking-context';

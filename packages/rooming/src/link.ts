@@ -8,6 +8,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * resend the lists).
  */
 
+/** The path of the hotel confirmation page: the api serves it (outside /api/v1: the link is the credential), the worker's e-mail links to it. */
+export const CONFIRMATION_PATH = '/hotel/rooming-lists';
+
 export interface RoomingLinkClaims {
   list_id: string;
   hotel_config_id: number;

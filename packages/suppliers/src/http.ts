@@ -34,9 +34,12 @@ type Envelope = { error?: { code?: unknown; message?: unknown; details?: unknown
 const REACHABLE_FOR_MS = 30_000;
 
 /**
- * Global fetch does not expose its connection phase, so the connect timeout is enforced by a TCP connect
- * raced beside the request — only while the host has not answered recently, so steady traffic pays nothing.
- * A host that does not accept the connection in time fails the call fast instead of at the response deadline.
+ * Global fetch does not expose its connection phase, so the connect timeout is enforced by a TCP connect made
+ * before the request — only while the host has not answered recently, so steady traffic pays nothing. A host
+ * that does not accept the connection in time fails the call fast instead of at the response deadline. The
+ * request waits for it: aborting fetch does not end fetch's own connection attempt, so a request sent beside the
+ * check to a host that never accepts kept a socket connecting after the call had failed (until the kernel gave
+ * up), and a process stopping then waited for it.
  */
 class ConnectCheck {
   private vouchedUntil = 0;
@@ -75,6 +78,11 @@ class ConnectCheck {
         resolve();
       });
     });
+  }
+
+  /** The host answered recently: no check is needed. */
+  vouched(): boolean {
+    return Date.now() < this.vouchedUntil;
   }
 
   vouch(): void {
@@ -152,8 +160,8 @@ export class SupplierHttp {
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const connectFailed = new AbortController();
     const signal = AbortSignal.any([AbortSignal.timeout(this.responseTimeoutMs), connectFailed.signal]);
-    this.connectCheck.run().catch((cause: unknown) => connectFailed.abort(cause));
     try {
+      if (!this.connectCheck.vouched()) await this.connected(signal, connectFailed);
       const res = await fetch(url, {
         method: call.method,
         headers:
@@ -170,6 +178,24 @@ export class SupplierHttp {
       this.connectCheck.doubt();
       throw this.networkError(call, signal, connectFailed.signal, err);
     }
+  }
+
+  /**
+   * Resolves once the host accepted a connection; rejects at the call's deadline, or aborts `connectFailed` with why
+   * it did not.
+   */
+  private connected(signal: AbortSignal, connectFailed: AbortController): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.connectCheck
+        .run()
+        .then(resolve, (cause: unknown) => {
+          connectFailed.abort(cause);
+          reject(cause instanceof Error ? cause : new Error(String(cause)));
+        })
+        .finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   private networkError(

@@ -18,6 +18,42 @@ const stay = (reference: string) => ({
   booker_email: booker,
 });
 
+/**
+ * A host that never accepts: a child process listens with a backlog of 1 and then blocks its event loop; once the
+ * fillers fill the accept queue the kernel drops further SYNs, like an unreachable host. Kill the child when done.
+ */
+async function neverAcceptingHost() {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>{console.log(s.address().port);for(;;){}})",
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const port = Number(
+    await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))),
+  );
+  const fillers = [1, 2, 3].map(() => connect(port, '127.0.0.1').on('error', () => undefined));
+  // Two handshakes complete (queue length 2 > backlog 1 is full); the third filler is left hanging.
+  await new Promise<void>((resolve) => {
+    let connected = 0;
+    for (const f of fillers) f.once('connect', () => ++connected === 2 && resolve());
+  });
+  return { child, port, fillers };
+}
+
+/** Suppliers at the host that never accepts: a 200 ms connect timeout, well before the 5 s response timeout. */
+const stuckSuppliers = (port: number) =>
+  createSandboxSuppliers({
+    baseUrl: `http://127.0.0.1:${port}`,
+    connectTimeoutMs: 200,
+    responseTimeoutMs: 5000,
+    retries: 0,
+  });
+
 let sb: RunningSandbox;
 let suppliers: Suppliers;
 
@@ -260,34 +296,9 @@ describe('retries and connection failures', () => {
   });
 
   it('fails at the connect timeout, well before the response timeout, when the host never accepts the connection', async () => {
-    // A child process listens with a backlog of 1 and then blocks its event loop, so it never accepts:
-    // once the fillers fill the accept queue the kernel drops further SYNs, like an unreachable host.
-    const child = spawn(
-      process.execPath,
-      [
-        '-e',
-        "const s=require('net').createServer();s.listen({port:0,host:'127.0.0.1',backlog:1},()=>{console.log(s.address().port);for(;;){}})",
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const { child, port, fillers } = await neverAcceptingHost();
     try {
-      const port = Number(
-        await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()))),
-      );
-      const fillers = [1, 2, 3].map(() => connect(port, '127.0.0.1').on('error', () => undefined));
-      // Two handshakes complete (queue length 2 > backlog 1 is full); the third filler is left hanging.
-      await new Promise<void>((resolve) => {
-        let connected = 0;
-        for (const f of fillers) f.once('connect', () => ++connected === 2 && resolve());
-      });
-      const stuck = createSandboxSuppliers({
-        baseUrl: `http://127.0.0.1:${port}`,
-        connectTimeoutMs: 200,
-        responseTimeoutMs: 5000,
-        retries: 0,
-      });
+      const stuck = stuckSuppliers(port);
       const started = Date.now();
       const err = await failure(stuck.hotels.bookHotel(stay('r-1')));
       const elapsed = Date.now() - started;
@@ -296,13 +307,30 @@ describe('retries and connection failures', () => {
       expect(elapsed).toBeLessThan(2000);
     } finally {
       child.kill('SIGKILL');
-      // fetch's own connection attempt outlives the aborted call; the SYN retried about 1 s after the
-      // first meets the closed port and fails, so wait for it rather than leak a socket past the test.
+      // A connection attempt still in flight (Node names it ConnectWrap) would outlive the test: wait for none.
       await waitFor(
-        () => !process.getActiveResourcesInfo().includes('TCPConnectWrap'),
+        () => !process.getActiveResourcesInfo().includes('ConnectWrap'),
         10_000,
-        "fetch's connection attempt to fail",
+        'no connection attempt in flight',
       );
+    }
+  });
+
+  it('a call to a host that never accepts leaves no connection attempt behind once it has failed', async () => {
+    const { child, port, fillers } = await neverAcceptingHost();
+    try {
+      const stuck = stuckSuppliers(port);
+      const err = await failure(stuck.hotels.bookHotel(stay('r-2')));
+      expect(err.code).toBe('SUPPLIER_UNREACHABLE');
+      fillers.forEach((f) => f.destroy());
+      // ConnectWrap: a TCP connect in flight. A destroyed socket's ends within milliseconds; one the call left to
+      // the host that never accepts would keep a stopping process (a jest worker among them) alive for minutes.
+      const inFlight = () => process.getActiveResourcesInfo().filter((r) => r === 'ConnectWrap');
+      for (const started = Date.now(); inFlight().length > 0 && Date.now() - started < 1000;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(inFlight()).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });

@@ -1,9 +1,8 @@
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
-import { bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx } from '@crew/db';
+import { bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx, airlinePolicyRepo } from '@crew/db';
 import { patchPlan, settleBooking, type ReviewOperation, type StationHotel } from '@crew/engine';
-import { ApiError } from '@crew/platform';
+import { ApiError, openBookingContext } from '@crew/platform';
 import type { SupplierName } from '@crew/suppliers';
-import { loadBookingContext } from '../bookings/booking-context';
 import { registryOf, startTask, type BookingDeps } from '../bookings/bookings.service';
 import { ownSystemBlock, ownSystemReason, settleOwnSystem } from '../bookings/own-system';
 import { committedOffer } from '../bookings/request-lookups';
@@ -41,7 +40,12 @@ export async function prepareOperation(
     return { offerSupplier: found?.supplier ?? null };
   }
   if (op.kind === 'BOOK_HOTEL') {
-    const { policy } = await loadBookingContext(deps.db, deps.vault, airlineId, new Date().toISOString(), []);
+    const { policy } = openBookingContext(
+      deps.vault,
+      airlineId,
+      await airlinePolicyRepo.loadBookingFacts(deps.db, airlineId, []),
+      new Date().toISOString(),
+    );
     return { hotel: { stationHotel: policy.hotels.get(b.station ?? ''), crewBooker: policy.crew_booker_email } };
   }
   return {};

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { PatchBookingBody } from '@crew/contracts';
-import { bookingRepo, outboxRepo, type BookingRow, type Db, type DbOrTrx, type PgListener } from '@crew/db';
+import {
+  bookingRepo,
+  outboxRepo,
+  type BookingRow,
+  type Db,
+  type DbOrTrx,
+  type PgListener,
+  airlinePolicyRepo,
+} from '@crew/db';
 import {
   CALLER_WAITS_PRIORITY,
   deleteNeedsSupplierCall,
@@ -10,11 +18,10 @@ import {
   taskInFlight,
   taskRefOf,
 } from '@crew/engine';
-import { ApiError, type Logger, type TravellerVault } from '@crew/platform';
+import { ApiError, type Logger, type TravellerVault, openBookingContext } from '@crew/platform';
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
-import { loadBookingContext } from './booking-context';
 import type { AirlineStays } from '../config/hotels.service';
 
 export interface BookingDeps {
@@ -160,7 +167,12 @@ export async function patchBooking(
   // A property change rebooks at the station's configured hotel (its contracted rate and channel) under the booking account.
   const ctx =
     b.type === 'HOTEL' && body.hotel?.property_id !== undefined
-      ? await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), [])
+      ? openBookingContext(
+          deps.vault,
+          caller.airline_id,
+          await airlinePolicyRepo.loadBookingFacts(deps.db, caller.airline_id, []),
+          new Date().toISOString(),
+        )
       : null;
   const plan = patchPlan(
     b,

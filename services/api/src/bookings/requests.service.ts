@@ -10,6 +10,7 @@ import {
   type BookingRow,
   type Db,
   type DbOrTrx,
+  airlinePolicyRepo,
 } from '@crew/db';
 import {
   BOOKING_EVENT_STATUSES,
@@ -36,11 +37,10 @@ import {
   type Decision,
   type ReviewItem,
 } from '@crew/engine';
-import { ApiError, type TravellerVault } from '@crew/platform';
+import { ApiError, type TravellerVault, openBookingContext } from '@crew/platform';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
-import { loadBookingContext } from './booking-context';
 import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
 import { registryOf } from './bookings.service';
 import { ownSystemBlock, ownSystemReason, ownSystemTicket, settleOwnSystem } from './own-system';
@@ -91,12 +91,11 @@ export async function requestBooking(
       ],
     );
   }
-  const { policy, hotelConfigVersion, flightConfigVersion } = await loadBookingContext(
-    deps.db,
+  const { policy, hotelConfigVersion, flightConfigVersion } = openBookingContext(
     deps.vault,
     airlineId,
+    await airlinePolicyRepo.loadBookingFacts(deps.db, airlineId, [email]),
     new Date().toISOString(),
-    [email],
   );
   const flight: (BookingRequestBody['flight'] & {}) | undefined = body.flight;
   const station = body.type === 'HOTEL' ? await stationOf(deps, airlineId, body, policy.hotels) : null;

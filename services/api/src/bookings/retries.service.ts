@@ -1,11 +1,10 @@
 import { ErrorCode } from '@crew/contracts';
-import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow, type DbOrTrx } from '@crew/db';
+import { bookingRepo, outboxRepo, retryJobRepo, type BookingRow, type DbOrTrx, airlinePolicyRepo } from '@crew/db';
 import { REQUEST_PRIORITY, retryRefusal, taskOperation } from '@crew/engine';
-import { ApiError } from '@crew/platform';
+import { ApiError, openBookingContext } from '@crew/platform';
 import { bookingJob } from '@crew/queue';
 import type { Principal } from '../auth/token-verifier';
 import { actorOf, bookingOr404, type BookingDeps } from './bookings.service';
-import { loadBookingContext } from './booking-context';
 
 /**
  * The task a manual retry re-runs (the operation that failed), in the lane of any request of the airline's;
@@ -24,6 +23,12 @@ function retryTask(b: BookingRow, retryCount: number) {
   });
 }
 
+/** The airline's automatic retry limit, from its booking context now. */
+async function maxRetriesOf(deps: BookingDeps, airlineId: string): Promise<number> {
+  const facts = await airlinePolicyRepo.loadBookingFacts(deps.db, airlineId, []);
+  return openBookingContext(deps.vault, airlineId, facts, new Date().toISOString()).maxRetries;
+}
+
 /** POST …/retry: FAILED only, within the airline's max_retries; re-runs the task that failed. */
 export async function retryBooking(
   deps: BookingDeps,
@@ -31,8 +36,7 @@ export async function retryBooking(
   bookingId: string,
   retryJobId: string | null = null,
 ): Promise<BookingRow> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
-    .maxRetries;
+  const maxRetries = await maxRetriesOf(deps, caller.airline_id);
   await bookingOr404(deps.db, caller.airline_id, bookingId);
   await deps.db.transaction().execute(async (trx) => {
     const b = (await bookingRepo.lockBooking(trx, bookingId))!;
@@ -78,8 +82,7 @@ export async function startRetryJob(
   caller: Principal,
   filters: Record<string, unknown>,
 ): Promise<string> {
-  const maxRetries = (await loadBookingContext(deps.db, deps.vault, caller.airline_id, new Date().toISOString(), []))
-    .maxRetries;
+  const maxRetries = await maxRetriesOf(deps, caller.airline_id);
   const retryJobId = await deps.db.transaction().execute(async (trx) => {
     const failed = await bookingRepo.failedBookings(trx, caller.airline_id, filters);
     const job = await retryJobRepo.insertRetryJob(trx, caller.airline_id, filters, failed.length);

@@ -12,7 +12,7 @@ import {
 } from '@crew/db';
 import { rowSettlement, settleRowAnswer } from '@crew/engine';
 import type { Logger } from '@crew/platform';
-import { roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/rooming';
+import { CONFIRMATION_PATH, roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/rooming';
 
 /*
  * The hotel confirmation page of a rooming list: server-rendered HTML, no login, no script. The
@@ -21,8 +21,6 @@ import { roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/roomi
  * no cookies, so nothing ambient could be ridden by another site anyway. helmet's default CSP (form-action
  * 'self', no scripts) fits the page as it is.
  */
-
-export const CONFIRMATION_PATH = '/hotel/rooming-lists';
 
 const TokenParams = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 4096, description: 'The signed token of the e-mailed link' }),

@@ -1,14 +1,8 @@
-import type { TravellerVault } from '@crew/platform';
+import { openBookingContext, type TravellerVault } from '@crew/platform';
 import { randomUUID } from 'node:crypto';
-import {
-  flightOptionsUrl,
-  type PreviewActionItem,
-  type ScheduleSubmission,
-  type SchedulePreview,
-} from '@crew/contracts';
+import { type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
 import { airlinePolicyRepo, bookingRepo, diffWriteRepo, gunzipText, rosterStateRepo, type Db } from '@crew/db';
 import {
-  bookingContextOf,
   diffAgainst,
   diffStateOf,
   flattenRoster,
@@ -98,7 +92,7 @@ export async function previewSchedule(
     airlinePolicyRepo.loadBookingFacts(db, airlineId),
     bookingRepo.requestedLiveBookings(db, airlineId, window.start, window.end),
   ]);
-  const ctx = bookingContextOf(vault.openFacts(airlineId, facts), processedAt, flightOptionsUrl);
+  const ctx = openBookingContext(vault, airlineId, facts, processedAt);
   const state = diffStateOf(previous, hotelRows, flightRows);
   const requested = requestedBookingsByKey(requestedRows);
   const result = diffAgainst(flat, state, ctx, window, processedAt);

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { bookingRepo, orderSightingRepo, outboxRepo, type BookingRow, type Db } from '@crew/db';
+import { airlinePolicyRepo, bookingRepo, orderSightingRepo, outboxRepo, type BookingRow, type Db } from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
@@ -24,8 +24,8 @@ import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
 import { amendStay, bookStay, cancelStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
-import { loadBookingContext } from '../booking-context';
 import type { ScheduleCompletion } from '../schedules/schedule-completion';
+import { openBookingContext } from '@crew/platform';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -91,19 +91,18 @@ export class BookingProcessor {
    * behind it would otherwise be most of the task's Postgres work. Flight tasks need their traveller's
    * profile and read it fresh.
    */
+  /** The airline's booking context as of `now`, with the travellers named (a task needs one, or none). */
+  private async loadContext(airlineId: string, now: Date, travellerEmails: string[]): Promise<AirlineBookingContext> {
+    const facts = await airlinePolicyRepo.loadBookingFacts(this.deps.db, airlineId, travellerEmails);
+    return openBookingContext(this.deps.vault, airlineId, facts, now.toISOString());
+  }
+
   private context(b: BookingRow, now: Date): Promise<AirlineBookingContext> {
-    if (b.type !== 'HOTEL')
-      return loadBookingContext(
-        this.deps.db,
-        this.deps.vault,
-        b.airline_id,
-        now.toISOString(),
-        b.traveller_email ? [b.traveller_email] : [],
-      );
+    if (b.type !== 'HOTEL') return this.loadContext(b.airline_id, now, b.traveller_email ? [b.traveller_email] : []);
     const hit = this.contexts.get(b.airline_id);
     const t = Date.now();
     if (hit && t - hit.at < CONTEXT_TTL_MS) return hit.ctx;
-    const ctx = loadBookingContext(this.deps.db, this.deps.vault, b.airline_id, now.toISOString(), []);
+    const ctx = this.loadContext(b.airline_id, now, []);
     this.contexts.set(b.airline_id, { at: t, ctx });
     ctx.catch(() => this.contexts.delete(b.airline_id));
     if (this.contexts.size > 1000)

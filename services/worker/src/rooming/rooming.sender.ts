@@ -1,7 +1,7 @@
 import { bookingRepo, roomingRepo, type Db } from '@crew/db';
 import { answerDeadline, type RoomingTiming } from '@crew/engine';
 import type { Config, Logger } from '@crew/platform';
-import { signRoomingLink } from '@crew/rooming';
+import { CONFIRMATION_PATH, signRoomingLink } from '@crew/rooming';
 import type { Mailer } from './rooming.mail';
 
 /** What sending a list needs of the channel's dependencies. */
@@ -16,9 +16,6 @@ export interface SenderDeps {
 const SEND_LEASE_MS = 2 * 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const MS_PER_HOUR = 3_600_000;
-
-/** The path of the hotel confirmation page (served by the api, outside /api/v1: the link is the credential). */
-export const CONFIRMATION_PATH = '/hotel/rooming-lists';
 
 /** E-mails one list if it is due (or the operator asked for a resend). Throws when the SMTP server refuses; the list waits. */
 export async function sendList(

@@ -1,7 +1,5 @@
-import { flightOptionsUrl } from '@crew/contracts';
 import { airlinePolicyRepo, diffWriteRepo, reviewSettingsRepo, type DbOrTrx } from '@crew/db';
 import {
-  bookingContextOf,
   cancellationCutoffOf,
   diffStateOf,
   rosterStateOfLines,
@@ -13,7 +11,7 @@ import {
   type ReviewSettings,
   type RosterState,
 } from '@crew/engine';
-import type { TravellerVault } from '@crew/platform';
+import { openBookingContext, type TravellerVault } from '@crew/platform';
 import { wholeRosterOf, type DiffSubject, type Flattened } from './flatten.step';
 import { stateLinesPlanOf, type StateLinesPlan } from './next-state.step';
 import { awaitedLater } from './schedule-errors';
@@ -67,7 +65,7 @@ export async function readDiffState(
     changed ? [...changed] : undefined,
     previousOf(subject),
   );
-  let ctx = bookingContextOf(vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
+  let ctx = openBookingContext(vault, airlineId, rows.facts, processedAt);
   if (
     changed &&
     (ctx.emitUnchanged || cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < basisCutoff)
@@ -77,7 +75,7 @@ export async function readDiffState(
     changed = null;
     if (subject.skipped) subject = wholeRosterOf(roster.bytes!, elements);
     rows = await loadDiffState(conn, airlineId, window, timings, undefined, previousOf(subject));
-    ctx = bookingContextOf(vault.openFacts(airlineId, rows.facts), processedAt, flightOptionsUrl);
+    ctx = openBookingContext(vault, airlineId, rows.facts, processedAt);
   }
   // Everything needed from the roster is in `subject` now.
   roster.bytes = null;

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { gunzipBytes, gunzipText, rosterStateRepo, scheduleRepo, type DbOrTrx, type ScheduleRow } from '@crew/db';
+import {
+  gunzipBytes,
+  gunzipText,
+  rosterStateRepo,
+  scheduleRepo,
+  type DbOrTrx,
+  type ScheduleRow,
+  airlinePolicyRepo,
+} from '@crew/db';
 import {
   storedStateOfText,
   windowMoved,
@@ -8,9 +16,9 @@ import {
   type StoredState,
 } from '@crew/engine';
 import type { TravellerVault } from '@crew/platform';
-import { loadBookingContext } from '../booking-context';
 import { awaitedLater, UnprocessableSchedule, unreadable } from './schedule-errors';
 import type { RosterBytes } from './schedule-run';
+import { openBookingContext } from '@crew/platform';
 
 /*
  * Step 1 of the schedule processor, read the submission: the stored roster (its SHA-256 tells a byte-identical
@@ -83,7 +91,14 @@ export function readComparedWith(
       dates: b !== null && windowMoved(b, window),
     }),
   );
-  const settings = read.then(() => loadBookingContext(conn, vault, schedule.airline_id, processedAt, []));
+  const settings = read.then(async () =>
+    openBookingContext(
+      vault,
+      schedule.airline_id,
+      await airlinePolicyRepo.loadBookingFacts(conn, schedule.airline_id, []),
+      processedAt,
+    ),
+  );
   // Each is awaited by the diff (a failure reaches it there), or left unread when the roster cannot be read.
   for (const p of [state, basis, read, settings]) awaitedLater(p);
   return { read, settings, basis, state };

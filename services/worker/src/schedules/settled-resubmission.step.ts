@@ -1,9 +1,9 @@
-import { bookingRepo, diffWriteRepo, rosterStateRepo, type PendingReview } from '@crew/db';
+import { bookingRepo, diffWriteRepo, rosterStateRepo, type PendingReview, airlinePolicyRepo } from '@crew/db';
 import { cancellationCutoffOf } from '@crew/engine';
 import type { TravellerVault } from '@crew/platform';
-import { loadBookingContext } from '../booking-context';
 import { finishProcessing } from './finish.step';
 import type { ScheduleRun } from './schedule-run';
+import { openBookingContext } from '@crew/platform';
 
 /** A schedule whose processing wrote no item. */
 const NO_PENDING_REVIEW: PendingReview = { count: 0, ids: [] };
@@ -63,7 +63,12 @@ async function settledRoster(run: ScheduleRun, vault: TravellerVault, clock: () 
     throw new NotSettled();
   const processedAt = clock();
   // Settings only: no traveller is read.
-  const ctx = await loadBookingContext(run.conn, vault, run.airlineId, processedAt, []);
+  const ctx = openBookingContext(
+    vault,
+    run.airlineId,
+    await airlinePolicyRepo.loadBookingFacts(run.conn, run.airlineId, []),
+    processedAt,
+  );
   if (
     ctx.emitUnchanged ||
     cancellationCutoffOf(processedAt, ctx.policy.cancellation_lookback_days) < known.settled_cutoff

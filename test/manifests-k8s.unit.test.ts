@@ -1,0 +1,118 @@
+/**
+ * Each kustomization against the code: each process is given every environment variable it reads
+ * (SUPPLIER_URL, the sandbox's address, only where the sandbox runs); secrets come from a Secret; every probe
+ * and scrape path is one the process serves; pods may finish their work; resources and autoscaling are set.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  K8S_DIRS,
+  k8sContainers,
+  portVariable,
+  read,
+  ROOT,
+  SANDBOX_ONLY_VARIABLES,
+  serves,
+  variablesReadBy,
+} from './manifests';
+
+describe.each(K8S_DIRS)('kustomization %s', (dir) => {
+  const { containers, k, secretRefs } = k8sContainers(dir);
+
+  it('runs api, worker, auth and the migrations (and the sandbox in dev)', () => {
+    const processes = new Set(containers.map((c) => c.process));
+    expect([...processes].sort()).toEqual(
+      dir.endsWith('/dev')
+        ? ['api', 'auth', 'migrate', 'supplier-sandbox', 'worker']
+        : ['api', 'auth', 'migrate', 'worker'],
+    );
+  });
+
+  const runsSandbox = containers.some((c) => c.process === 'supplier-sandbox');
+
+  it('gives each container every variable its process reads', () => {
+    // SUPPLIER_URL is the sandbox's address: a kustomization without the sandbox has nothing to point it at.
+    const expected = (v: string) => runsSandbox || !SANDBOX_ONLY_VARIABLES.includes(v);
+    const missing = Object.fromEntries(
+      containers.map((c) => [c.where, [...variablesReadBy(c.process)].filter((v) => expected(v) && !c.env.has(v))]),
+    );
+    expect(missing).toEqual(Object.fromEntries(containers.map((c) => [c.where, []])));
+  });
+
+  it('sets SUPPLIER_URL only where the sandbox runs; real suppliers are Duffel at DUFFEL_API_URL, connected per airline', () => {
+    const config = k.configMaps.get('crew-travel-config')!;
+    for (const v of SANDBOX_ONLY_VARIABLES) expect([dir, v, v in config]).toEqual([dir, v, runsSandbox]);
+    expect(config.DUFFEL_API_URL).toBe('https://api.duffel.com');
+    // Production (NODE_ENV=production) refuses SANDBOX in a supplier order unless a staging deployment says otherwise.
+    if (config.NODE_ENV === 'production') expect(config.SUPPLIER_SANDBOX_ALLOWED).toBe('false');
+    expect(read(join(dir, 'kustomization.yaml')) + read('k8s/base/kustomization.yaml')).toMatch(
+      /PUT \/ops\/v1\/airlines\/\{airline_id\}\/suppliers/,
+    );
+  });
+
+  it('takes DATABASE_URL, OPS_TOKEN, WEBHOOK_SECRET_KEY and SUPPLIER_CREDENTIALS_KEY from a Secret, never from the ConfigMap', () => {
+    for (const data of k.configMaps.values())
+      for (const secret of ['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY'])
+        expect(Object.keys(data)).not.toContain(secret);
+    expect([...secretRefs.keys()]).toEqual(['crew-travel-secrets']);
+    const keys = [...secretRefs.get('crew-travel-secrets')!].sort();
+    expect(keys).toEqual(['DATABASE_URL', 'OPS_TOKEN', 'SUPPLIER_CREDENTIALS_KEY', 'WEBHOOK_SECRET_KEY']);
+    // Defined here (dev) or created by the operator as docs/operations.md says.
+    const defined = k.secrets.get('crew-travel-secrets');
+    if (defined) expect(Object.keys(defined).sort()).toEqual(keys);
+    else
+      for (const key of keys)
+        expect(read('docs/operations.md')).toMatch(
+          new RegExp(`create secret generic crew-travel-secrets[^\\n]*(\\\\\\n[^\\n]*)*--from-literal=${key}=`),
+        );
+  });
+
+  it('probes and scrapes paths the process serves, on the port it listens on', () => {
+    for (const c of containers.filter((x) => x.process !== 'migrate')) {
+      expect([
+        c.where,
+        c.probes.some((p) => p.kind === 'livenessProbe') && c.probes.some((p) => p.kind === 'readinessProbe'),
+      ]).toEqual([c.where, true]);
+      const portVar = portVariable(c.process)!;
+      const listens = Number(k.configMaps.get('crew-travel-config')![portVar]);
+      for (const p of c.probes) {
+        expect([c.where, p.kind, p.path, serves(c.process, p.path)]).toEqual([c.where, p.kind, p.path, true]);
+        const port = typeof p.port === 'number' ? p.port : c.ports.get(p.port);
+        expect([c.where, p.kind, port]).toEqual([c.where, p.kind, listens]);
+      }
+    }
+  });
+
+  it('lets a pod finish its work: grace period longer than SHUTDOWN_DEADLINE_MS', () => {
+    const deadlineSeconds = Number(k.configMaps.get('crew-travel-config')!.SHUTDOWN_DEADLINE_MS) / 1000;
+    for (const d of k.docs.filter(
+      (x) => x.kind === 'Deployment' && String(x.spec.template.spec.containers[0].image).startsWith('crew-travel'),
+    )) {
+      const preStop = Number(d.spec.template.spec.containers[0].lifecycle?.preStop?.exec?.command?.[1] ?? 0);
+      expect([d.metadata.name, d.spec.template.spec.terminationGracePeriodSeconds > deadlineSeconds + preStop]).toEqual(
+        [d.metadata.name, true],
+      );
+    }
+  });
+
+  it('sets resources, disruption budgets and autoscaling', () => {
+    for (const d of k.docs.filter((x) => x.kind === 'Deployment' || x.kind === 'Job')) {
+      for (const c of [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers]) {
+        expect([
+          d.metadata.name,
+          c.name,
+          c.resources?.requests?.memory !== undefined && c.resources?.limits?.memory !== undefined,
+        ]).toEqual([d.metadata.name, c.name, true]);
+      }
+    }
+    const named = (kind: string) => k.docs.filter((x) => x.kind === kind).map((x) => x.metadata.name);
+    expect(named('PodDisruptionBudget')).toEqual(expect.arrayContaining(['api', 'worker', 'auth']));
+    expect(k.docs.find((x) => x.kind === 'HorizontalPodAutoscaler')?.spec).toMatchObject({
+      scaleTargetRef: { kind: 'Deployment', name: 'api' },
+      metrics: [{ resource: { name: 'cpu' } }],
+    });
+    const job = k.docs.find((x) => x.kind === 'Job');
+    expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'dist/migrate.js']);
+    expect(existsSync(join(ROOT, 'scripts/migrate.ts'))).toBe(true);
+  });
+});
