@@ -3,7 +3,7 @@
  * diff's COPY), of an injected item, and of an item whose booking task ends (the settle), per the engine's rules
  * with the airline's review settings.
  */
-import { sql, type ActionItemRow } from '@crew/db';
+import { reviewWritesRepo, sql, type ActionItemRow } from '@crew/db';
 import { dueBy, reviewSettingsOf, type ReviewItem, type ReviewSettings } from '@crew/engine';
 import { http, onePairingRoster } from '@crew/test-support';
 import { stack, useBookingsStack, api, fault, airline, roster, settled, hotelItem, flightItem } from './bookings-stack';
@@ -141,6 +141,47 @@ it('an injected item left for a person is OPEN, due by its review target; one th
     review_status: null,
     due_by: null,
   });
+});
+
+it('an injected P4 item left for a person is OPEN with no due_by (P4 has no review target, an injection no event), before and after a settings change, and is never due soon', async () => {
+  const { t, email } = await airline({ contract: false });
+  const inject = (priority: string, pairing: string) =>
+    api(t, '/crew/action-items', {
+      method: 'POST',
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        priority,
+        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: pairing },
+        hotel: { city: 'JFK', check_in_date: '2027-04-02', num_nights: 1 },
+      },
+    });
+  const p4 = await inject('P4', 'IROP4');
+  const p3 = await inject('P3', 'IROP3');
+  expect([p4.status, p3.status]).toEqual([202, 202]);
+  const stored = await row(p4.body.action_id);
+  expect(stored).toMatchObject({ priority: 'P4', disposition: 'PENDING_REVIEW', review_status: 'OPEN', due_by: null });
+  expect(stored.event_at).toBeNull();
+  // The same injection at P3 is due by its target: the null is P4's rule, not a missing deadline.
+  expect((await row(p3.body.action_id)).due_by).not.toBeNull();
+  const view = (await api(t, `/crew/action-items/${p4.body.action_id}`)).body;
+  expect(view).toMatchObject({
+    review_status: 'OPEN',
+    due_by: null,
+    available_actions: expect.arrayContaining(['DISMISS']),
+  });
+
+  // A settings change dates OPEN items again: P4 stays without a deadline.
+  expect((await api(t, '/crew/config/review', { method: 'PUT', body: { lead_time_minutes: 10 } })).status).toBe(200);
+  expect((await row(p4.body.action_id)).due_by).toBeNull();
+  // The queue's deadline order puts it after every dated item; the escalation pass never marks it.
+  const open = (await api(t, '/crew/action-items?review_status=OPEN')).body.action_items;
+  expect(open.map((i: { action_id: string }) => i.action_id)).toEqual([p3.body.action_id, p4.body.action_id]);
+  const marked = await stack.database.db
+    .transaction()
+    .execute((trx) => reviewWritesRepo.markDueSoon(trx, new Date('2100-01-01T00:00:00Z'), 30, 1000));
+  expect(marked.map((m) => m.action_id)).not.toContain(p4.body.action_id);
+  expect((await row(p4.body.action_id)).due_soon_at).toBeNull();
 });
 
 it('a change of the review settings dates the airline’s OPEN items again, and no other airline’s', async () => {
