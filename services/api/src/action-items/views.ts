@@ -64,13 +64,12 @@ export function reviewContextOf(maxRetries: number, b: BookingFacts | undefined)
 }
 
 /**
- * Whether the api can carry the action out on this booking. Not yet: accepting an airline's change (only the
- * worker talks to Duffel about changes), booking another hotel in place of a held room (the supplier keeps
- * one reservation per booking), and any booking operation on an item without a booking.
+ * Whether the api can carry the action out on this booking. Not yet: booking another hotel in place of a held
+ * room (the supplier keeps one reservation per booking), and any booking operation on an item without a booking.
  */
 export function carriedOut(action: ReviewAction, b: ReviewBooking | null): boolean {
   if (action === 'DISMISS' || action === 'ASSIGN') return true;
-  if (!b || action === 'ACCEPT_CHANGE') return false;
+  if (!b) return false;
   return !(action === 'BOOK_HOTEL' && holdsSupplierReservation(b));
 }
 
