@@ -32,6 +32,16 @@ export interface Prepared {
   change?: ChangeToAccept;
 }
 
+/** The hotel configured at the booking's station (BOOK_HOTEL without a property_id books it), and the booking account. */
+export async function hotelChoiceOf(
+  deps: OperationDeps,
+  airlineId: string,
+  b: BookingRow,
+): Promise<NonNullable<Prepared['hotel']>> {
+  const { policy } = await loadBookingContext(deps.db, deps.vault, airlineId, new Date().toISOString(), []);
+  return { stationHotel: policy.hotels.get(b.station ?? ''), crewBooker: policy.crew_booker_email };
+}
+
 export async function prepareOperation(
   deps: OperationDeps,
   airlineId: string,
@@ -46,10 +56,7 @@ export async function prepareOperation(
     const found = await committedOffer(await registryOf(deps).forAirline(airlineId), body);
     return { offerSupplier: found?.supplier ?? null };
   }
-  if (op.kind === 'BOOK_HOTEL') {
-    const { policy } = await loadBookingContext(deps.db, deps.vault, airlineId, new Date().toISOString(), []);
-    return { hotel: { stationHotel: policy.hotels.get(b.station ?? ''), crewBooker: policy.crew_booker_email } };
-  }
+  if (op.kind === 'BOOK_HOTEL') return { hotel: await hotelChoiceOf(deps, airlineId, b) };
   if (op.kind === 'ACCEPT_CHANGE')
     return { change: await changeToAccept(deps.airlineChanges, b, op.airline_change_id) };
   return {};
