@@ -7259,7 +7259,7 @@ export interface operations {
                     action: "BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN";
                     /** @description BOOK_FLIGHT_OPTION: the option (GET /crew/flight-options?action_id=…) */
                     flight_option_id?: string;
-                    /** @description BOOK_HOTEL: the hotel to book */
+                    /** @description BOOK_HOTEL: the hotel to book; without it, the hotel contracted at the booking’s station (422 when there is none) */
                     property_id?: string;
                     /** @description RECORD_PNR: the record locator of the seat the airline booked in its own system */
                     pnr?: string;
