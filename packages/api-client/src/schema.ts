@@ -2571,6 +2571,7 @@ export interface components {
             action_taken_by?: string | null;
             action_reason?: string | null;
             assignee?: string | null;
+            superseded_by?: string | null;
         };
         /** ActionItemList */
         ActionItemList: {

@@ -202,3 +202,52 @@ it('a change of the review settings dates the airline’s OPEN items again, and 
   expect(iso(stored.due_by)).toBe(engineDueBy(stored, settings));
   expect((await row(others.action_id)).due_by).toEqual(before.due_by);
 });
+
+it('an OPEN item whose booking a later roster takes over is RESOLVED, superseded by that roster’s item, which is the one left to work', async () => {
+  const { t, email } = await airline({ contract: false });
+  const first = await roster(t, onePairingRoster({ email }));
+  const original = hotelItem(first.items);
+  expect(original).toMatchObject({ review_status: 'OPEN', superseded_by: null });
+  // The next roster moves the layover's check-in: its item takes the booking over.
+  const moved = onePairingRoster({ email });
+  const duty = (moved.pairings[0] as { duty_periods: { layover: { checkin_time_local: string } }[] }).duty_periods[0]!;
+  duty.layover.checkin_time_local = '2027-03-10T17:00:00-05:00';
+  const second = await roster(t, moved);
+  const change = hotelItem(second.items);
+  expect(change).toMatchObject({ booking_id: original.booking_id, review_status: 'OPEN' });
+  const before = await api(t, `/crew/action-items/${original.action_id}`);
+  expect(before.body).toMatchObject({
+    disposition: 'PENDING_REVIEW',
+    review_status: 'RESOLVED',
+    superseded_by: change.action_id,
+    due_by: null,
+    available_actions: [],
+    action_taken: null,
+  });
+  expect(await row(original.action_id)).toMatchObject({ review_status: 'RESOLVED', due_by: null });
+  // Nothing to do on it any more; the queue holds the later item only.
+  const acted = await api(t, `/crew/action-items/${original.action_id}/actions`, {
+    method: 'POST',
+    body: { action: 'DISMISS' },
+  });
+  expect(acted.status).toBe(409);
+  const open = (await api(t, '/crew/action-items?review_status=OPEN&type=HOTEL')).body.action_items;
+  expect(open.map((i: { action_id: string }) => i.action_id)).toEqual([change.action_id]);
+
+  // The pairing dropped by a third roster: the cancellation's item supersedes the change's; a dismissed item stays DISMISSED.
+  const deadhead = flightItem(first.items);
+  expect(
+    (await api(t, `/crew/action-items/${deadhead.action_id}/actions`, { method: 'POST', body: { action: 'DISMISS' } }))
+      .status,
+  ).toBe(202);
+  const third = await roster(t, onePairingRoster({ email: 'other@air.test', pairing: 'P200', employee: 'E2' }));
+  const dropped = third.items.find((i: { classification: string }) => i.classification === 'LAYOVER_CANCELLED')!;
+  expect((await api(t, `/crew/action-items/${change.action_id}`)).body).toMatchObject({
+    review_status: 'RESOLVED',
+    superseded_by: dropped.action_id,
+  });
+  expect((await api(t, `/crew/action-items/${deadhead.action_id}`)).body).toMatchObject({
+    review_status: 'DISMISSED',
+    action_taken: 'DISMISS',
+  });
+});

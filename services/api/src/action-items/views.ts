@@ -39,6 +39,7 @@ export function reviewItemOf(r: ActionItemRow): ReviewItem {
     action_taken_at: iso(r.action_taken_at),
     action_taken_by: r.action_taken_by,
     assignee: r.assignee,
+    superseded_by: r.superseded_by,
   };
 }
 
@@ -121,6 +122,7 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
     action_taken_by: r.action_taken_by,
     action_reason: r.action_reason,
     assignee: r.assignee,
+    superseded_by: r.superseded_by,
   };
 }
 
