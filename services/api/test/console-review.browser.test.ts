@@ -182,7 +182,9 @@ describe('the review queue in a browser', () => {
     await screenshot('console-coverage.png');
 
     // A form posted without its csrf_token (taken out of the page) is refused with 403; the session stays.
-    await page.evaluate(() => document.querySelectorAll('input[name="csrf_token"]').forEach((i) => i.remove()));
+    await page
+      .locator('input[name="csrf_token"]')
+      .evaluateAll((inputs) => inputs.forEach((i) => (i as unknown as { remove(): void }).remove()));
     const [refused] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST'),
       page.getByRole('button', { name: 'Sign out' }).click(),

@@ -1,9 +1,10 @@
 import type { ActionItem } from '@crew/contracts';
-import { reviewRepo, tenancyRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
+import { reviewRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
 import {
   availableActions,
   dueBy,
   holdsSupplierReservation,
+  reviewSettingsOf,
   reviewStatusOf,
   type ReviewAction,
   type ReviewBooking,
@@ -12,7 +13,6 @@ import {
   type ReviewSettings,
   type ReviewStatus,
 } from '@crew/engine';
-import { loadReviewSettings } from '../config/review-settings.service';
 import { actionItemView } from '../schedules/views';
 
 /*
@@ -87,15 +87,11 @@ export async function reviewFactsOf(
   rows: readonly ActionItemRow[],
 ): Promise<ReviewFacts> {
   const bookingIds = [...new Set(rows.map((r) => r.booking_id).filter((id): id is string => id !== null))];
-  const [settings, airline, bookings] = await Promise.all([
-    loadReviewSettings(db, airlineId),
-    tenancyRepo.findAirline(db, airlineId),
-    reviewRepo.bookingReviewFacts(db, airlineId, bookingIds),
-  ]);
+  const facts = await reviewRepo.reviewPageFacts(db, airlineId, bookingIds);
   return {
-    settings,
-    maxRetries: airline?.max_retries ?? 3,
-    bookings: new Map(bookings.map((b) => [b.booking_id, b])),
+    settings: reviewSettingsOf(facts.settings),
+    maxRetries: facts.max_retries ?? 3,
+    bookings: new Map(facts.bookings.map((b) => [b.booking_id, b])),
   };
 }
 
