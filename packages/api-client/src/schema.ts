@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/action-items/{action_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One action item of the airline (injected or from a roster), with its review fields
+         * @description The item as the queue shows it: the spec’s fields and review_status, due_by, available_actions, action_taken, action_taken_at, action_taken_by and assignee. 404 for an unknown item or another airline’s.
+         */
+        get: operations["getActionItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/action-items/{action_id}/actions": {
         parameters: {
             query?: never;
@@ -2651,6 +2671,7 @@ export interface components {
             action_taken_by?: string | null;
             action_reason?: string | null;
             assignee?: string | null;
+            superseded_by?: string | null;
         };
         /** ActionItemList */
         ActionItemList: {
@@ -7756,6 +7777,76 @@ export interface operations {
             };
         };
     };
+    getActionItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                action_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The action item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionItem"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     actOnActionItem: {
         parameters: {
             query?: never;
@@ -7778,7 +7869,7 @@ export interface operations {
                     action: "BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN";
                     /** @description BOOK_FLIGHT_OPTION: the option (GET /crew/flight-options?action_id=…) */
                     flight_option_id?: string;
-                    /** @description BOOK_HOTEL: the hotel to book */
+                    /** @description BOOK_HOTEL: the hotel to book; without it, the hotel contracted at the booking’s station (422 when there is none) */
                     property_id?: string;
                     /** @description RECORD_PNR: the record locator of the seat the airline booked in its own system */
                     pnr?: string;

@@ -230,6 +230,15 @@ export const ActionItem = Type.Object(
     assignee: Type.Optional(
       Nullable(Type.String({ description: 'Who works the item (an e-mail, set by ASSIGN), or null' })),
     ),
+    superseded_by: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uuid',
+          description:
+            'The action item of a later roster that took this item’s booking over (a changed or dropped layover or deadhead). The item then no longer waits: review_status RESOLVED (DISMISSED if a person had dismissed it), and that later item is the one to work. Null otherwise.',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false, title: 'ActionItem' },
 );

@@ -52,7 +52,12 @@ export const ReviewActionBody = Type.Object(
       }),
     ),
     property_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'BOOK_HOTEL: the hotel to book' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'BOOK_HOTEL: the hotel to book; without it, the hotel contracted at the booking’s station (422 when there is none)',
+      }),
     ),
     pnr: Type.Optional(
       Type.String({

@@ -59,6 +59,7 @@ export const REVIEW_FACT_COLUMNS = [
   'action_taken_by',
   'assignee',
   'event_at',
+  'superseded_by',
 ] as const;
 
 /**

@@ -114,3 +114,16 @@ export function acceptedFlightBlock<T extends object>(
 ): T & ChangedFlight & { airline_change_id: null } {
   return { ...((block ?? {}) as T), ...flight, airline_change_id: null };
 }
+
+/**
+ * The flight a person takes when they accept an airline's change from the review queue: the change's one
+ * flight, or for a change that adds a connection, the journey as the flight block holds one flight (the first
+ * flight's carrier and number, from the first origin at its departure to the last destination at its arrival).
+ * Null when the change adds no flight (the airline removed it: nothing to accept; book another flight).
+ */
+export function acceptedChangeFlight(added: readonly ChangedFlight[]): ChangedFlight | null {
+  const first = added[0];
+  const last = added[added.length - 1];
+  if (!first || !last) return null;
+  return { ...first, to_airport: last.to_airport, arr_time: last.arr_time };
+}

@@ -34,6 +34,11 @@ export interface ReviewContext {
   flight_options_available?: boolean;
   /** Whether the traveller's profile has a date of birth (absent: assumed); no flight can be booked without. */
   traveller_has_dob?: boolean;
+  /**
+   * The hotel contracted (configured) at the hotel booking's station: BOOK_HOTEL without a property_id books it.
+   * Null or absent: none is known, and BOOK_HOTEL needs a property_id.
+   */
+  contracted_property_id?: string | null;
 }
 
 /**
@@ -219,7 +224,8 @@ export type ReviewActionDecision =
 /** The input each action needs, in the order it is checked. */
 const REQUIRED: Readonly<Record<ReviewAction, readonly (keyof ReviewActionInput)[]>> = {
   BOOK_FLIGHT_OPTION: ['flight_option_id'],
-  BOOK_HOTEL: ['property_id'],
+  // Without a property_id, the hotel contracted at the station (checked below).
+  BOOK_HOTEL: [],
   ACCEPT_PRICE: [],
   ACCEPT_CHANGE: [],
   RECORD_PNR: ['pnr', 'ticket_id'],
@@ -234,7 +240,8 @@ const present = (v: string | null | undefined): v is string => typeof v === 'str
 /**
  * A person's action on an item: refused when it is not available now (409, checked first: the inputs of an
  * action that cannot be taken do not matter), or when an input it needs is missing (422: `flight_option_id`,
- * `property_id`, `pnr` and `ticket_id`, `assignee`; `acting_user` for all). Else the item's change and the
+ * `pnr` and `ticket_id`, `assignee`; `acting_user` for all; `property_id` when no hotel is contracted at the
+ * station, else BOOK_HOTEL books the contracted one). Else the item's change and the
  * booking operation to run. Inputs an action does not use are ignored.
  */
 export function decideReviewAction(
@@ -263,6 +270,13 @@ export function decideReviewAction(
   for (const field of [...REQUIRED[action], 'acting_user' as const]) {
     if (!present(input[field])) return { kind: 'MISSING_INPUT', field: `/${field}`, issue: 'is required' };
   }
+  const contracted = present(ctx.contracted_property_id) ? ctx.contracted_property_id.trim() : null;
+  if (action === 'BOOK_HOTEL' && !present(input.property_id) && contracted === null)
+    return {
+      kind: 'MISSING_INPUT',
+      field: '/property_id',
+      issue: 'is required: no hotel is contracted at the booking’s station',
+    };
   const by = input.acting_user!.trim();
   const at = isoInstant(typeof now === 'number' ? now : instantOf(now));
   if (action === 'ASSIGN')
@@ -279,12 +293,17 @@ export function decideReviewAction(
     kind: 'ACCEPTED',
     action,
     item: { review_status: 'RESOLVED', ...taken, recommended_action: null, flight_options_url: null },
-    operation: operationOf(action, booking, input),
+    operation: operationOf(action, booking, input, contracted),
   };
 }
 
 /** The booking operation of an available action (DISMISS and ASSIGN have none). */
-function operationOf(action: ReviewAction, b: ReviewBooking | null, input: ReviewActionInput): ReviewOperation | null {
+function operationOf(
+  action: ReviewAction,
+  b: ReviewBooking | null,
+  input: ReviewActionInput,
+  contractedPropertyId: string | null,
+): ReviewOperation | null {
   const id = b?.booking_id ?? null;
   const replaces = b !== null && holdsSupplierReservation(b);
   switch (action) {
@@ -300,7 +319,7 @@ function operationOf(action: ReviewAction, b: ReviewBooking | null, input: Revie
       return {
         kind: 'BOOK_HOTEL',
         booking_id: id,
-        property_id: input.property_id!.trim(),
+        property_id: present(input.property_id) ? input.property_id.trim() : contractedPropertyId!,
         replaces_reservation: replaces,
         manual_override: true,
       };

@@ -78,6 +78,7 @@ export interface StoredReviewItem {
   action_taken_by: string | null;
   assignee: string | null;
   event_at: string | Date | null;
+  superseded_by?: string | null;
   review_settings: StoredReviewSettings | null;
 }
 
@@ -98,6 +99,7 @@ export function storedReviewStateOf(row: StoredReviewItem): ReviewState {
     action_taken_at: isoOf(row.action_taken_at),
     action_taken_by: row.action_taken_by,
     assignee: row.assignee,
+    superseded_by: row.superseded_by ?? null,
   } as ReviewItem;
   return reviewStateOf(item, isoOf(row.event_at), reviewSettingsOf(row.review_settings));
 }

@@ -120,6 +120,8 @@ export interface ReviewItem {
   action_taken_at: string | null;
   action_taken_by: string | null;
   assignee: string | null;
+  /** The later roster's item that took over this item's booking (null or absent: none did). */
+  superseded_by?: string | null;
 }
 
 /** Recommendations that ask a person to act (the engine's and the airline-change rules'). */
@@ -161,11 +163,17 @@ function reopened(item: ReviewItem): boolean {
  *   through POST /crew/bookings/request, which leaves the item AUTO_BOOKED with its recommendation).
  * - null: no person was ever needed.
  *
+ * An item a later roster superseded (`superseded_by`: that roster's item took over its booking) no longer waits:
+ * RESOLVED, or DISMISSED when a person had dismissed it. That later item is the one to work.
+ *
  * ASSIGN is not an action taken: an assigned item stays OPEN and keeps its escalation.
  */
 export function reviewStatusOf(item: ReviewItem): ReviewStatus | null {
   const waits = waitsForPerson(item);
   const acted = actedOn(item);
+  // A later roster took the booking over with an item of its own: that item carries what still waits.
+  if (item.superseded_by && (waits || item.review_status))
+    return acted && item.action_taken === 'DISMISS' ? 'DISMISSED' : 'RESOLVED';
   if (waits && (!acted || reopened(item))) return 'OPEN';
   if (acted) return item.action_taken === 'DISMISS' ? 'DISMISSED' : 'RESOLVED';
   const fulfilledRecommendation =

@@ -1,4 +1,5 @@
 import {
+  acceptedChangeFlight,
   acceptedFlightBlock,
   decideAirlineChange,
   type AirlineChangeFacts,
@@ -118,5 +119,35 @@ describe('acceptedFlightBlock', () => {
       flight_number: 'BA119',
       airline_change_id: null,
     });
+  });
+});
+
+describe('acceptedChangeFlight (a person accepts the change from the review queue)', () => {
+  test('one flight is taken as it is', () => {
+    expect(acceptedChangeFlight([flight({ flight_number: 'BA119' })])).toEqual(flight({ flight_number: 'BA119' }));
+  });
+
+  test('a connection is held as one journey: the first flight’s number, first origin and departure, last destination and arrival', () => {
+    const legs = [
+      flight({ flight_number: 'BA100', to_airport: 'BOS', arr_time: '2027-03-10T11:00:00-05:00' }),
+      flight({
+        flight_number: 'BA200',
+        from_airport: 'BOS',
+        dep_time: '2027-03-10T12:00:00-05:00',
+        arr_time: '2027-03-10T13:30:00-05:00',
+      }),
+    ];
+    expect(acceptedChangeFlight(legs)).toEqual({
+      airline_code: 'BA',
+      flight_number: 'BA100',
+      from_airport: 'LHR',
+      to_airport: 'JFK',
+      dep_time: '2027-03-10T10:00:00+00:00',
+      arr_time: '2027-03-10T13:30:00-05:00',
+    });
+  });
+
+  test('a change that removes the flight without a replacement has nothing to accept', () => {
+    expect(acceptedChangeFlight([])).toBeNull();
   });
 });

@@ -84,7 +84,6 @@ describe('decideReviewAction', () => {
       [item(), booking(), 'BOOK_FLIGHT_OPTION', { ...BY, flight_option_id: '  ' }, '/flight_option_id'],
       [item(), booking(), 'RECORD_PNR', { ...BY, ticket_id: 'T1' }, '/pnr'],
       [item(), booking(), 'RECORD_PNR', { ...BY, pnr: 'ABC123' }, '/ticket_id'],
-      [hotelItem(), hotelBooking(), 'BOOK_HOTEL', BY, '/property_id'],
       [item(), booking(), 'ASSIGN', BY, '/assignee'],
       [item(), booking(), 'DISMISS', {}, '/acting_user'],
     ];
@@ -93,6 +92,25 @@ describe('decideReviewAction', () => {
         kind: 'MISSING_INPUT',
         field,
         issue: 'is required',
+      });
+  });
+
+  test('BOOK_HOTEL without a property_id books the hotel contracted at the station; without one contracted it is 422', () => {
+    const contracted = { ...CTX, contracted_property_id: 'GDS-JFK-001' };
+    expect(decideReviewAction(hotelItem(), hotelBooking(), 'BOOK_HOTEL', BY, NOW, contracted)).toMatchObject({
+      kind: 'ACCEPTED',
+      item: { review_status: 'RESOLVED', action_taken: 'BOOK_HOTEL' },
+      operation: { kind: 'BOOK_HOTEL', booking_id: 'b-1', property_id: 'GDS-JFK-001', manual_override: true },
+    });
+    // A property the person names wins over the contracted one.
+    expect(
+      decideReviewAction(hotelItem(), hotelBooking(), 'BOOK_HOTEL', { ...BY, property_id: ' P9 ' }, NOW, contracted),
+    ).toMatchObject({ operation: { property_id: 'P9' } });
+    for (const ctx of [CTX, { ...CTX, contracted_property_id: null }, { ...CTX, contracted_property_id: ' ' }])
+      expect(decideReviewAction(hotelItem(), hotelBooking(), 'BOOK_HOTEL', BY, NOW, ctx)).toEqual({
+        kind: 'MISSING_INPUT',
+        field: '/property_id',
+        issue: 'is required: no hotel is contracted at the booking’s station',
       });
   });
 

@@ -87,6 +87,16 @@ describe('reviewStatusOf', () => {
     );
   });
 
+  test('RESOLVED once a later roster’s item took the booking over; DISMISSED stays; an item no person needed stays null', () => {
+    const by = { superseded_by: 'later-item' };
+    expect(reviewStatusOf(item(by))).toBe('RESOLVED');
+    expect(reviewStatusOf(item({ ...by, disposition: 'FAILED', recommended_action: null }))).toBe('RESOLVED');
+    expect(dueBy(item(by), '2027-03-10T09:00:00Z', DEFAULT_REVIEW_SETTINGS)).toBeNull();
+    const dismissed = { action_taken: 'DISMISS' as const, action_taken_at: '2027-03-10T08:10:00.000Z' };
+    expect(reviewStatusOf(item({ ...by, ...dismissed, action_taken_by: 'desk@airline.test' }))).toBe('DISMISSED');
+    expect(reviewStatusOf(item({ ...by, disposition: 'AUTO_BOOKED', recommended_action: null }))).toBeNull();
+  });
+
   test('null when no person was ever needed', () => {
     expect(reviewStatusOf(item({ disposition: 'AUTO_BOOKED', recommended_action: null }))).toBeNull();
     expect(reviewStatusOf(item({ disposition: 'AUTO_CANCELLED', recommended_action: null }))).toBeNull();

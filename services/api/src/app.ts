@@ -42,6 +42,7 @@ import { consoleDeps, consoleRouter } from './console/console.router';
 import { consoleUserRoutes } from './console/console-users.routes';
 import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
 import { actionItemRoutes } from './action-items/action-items.routes';
+import { airlineChangesOf } from './action-items/airline-changes';
 import { reviewSettingsRoutes } from './config/review-settings.routes';
 import { invoiceRoutes } from './invoices/invoices.routes';
 
@@ -80,6 +81,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         registry,
         logger: deps.logger,
         vault,
+        airlineChanges: airlineChangesOf(deps.db, deps.config),
       }),
       ...searchRoutes(deps.suppliers, flightOptionsDeps(deps.db, registry, deps.now ?? (() => new Date()))),
       ...supplierHotelRoutes(staysOf),

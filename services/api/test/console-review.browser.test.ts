@@ -2,8 +2,8 @@
  * The travel desk's review work as a person does it, in headless Chromium (playwright-core, Debian's
  * /usr/bin/chromium): an agent accepts the invitation, signs in, opens the queue, opens a deadhead waiting to
  * be booked by hand, presses "Book" on a live option (the booking ends CONFIRMED), dismisses a layover with a
- * reason, reads the coverage board and signs out. axe-core finds no serious or critical fault on the queue,
- * item and coverage pages. With UPDATE_SCREENSHOTS=1 it saves docs/console-{queue,item,coverage}.png.
+ * reason, reads the coverage board, has a form without its csrf_token refused, and signs out. axe-core finds
+ * no serious or critical fault on the queue, item, coverage and refusal pages. With UPDATE_SCREENSHOTS=1 it saves docs/console-{queue,item,coverage}.png.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -171,7 +171,7 @@ describe('the review queue in a browser', () => {
     });
   });
 
-  it('reads the coverage board and signs out', async () => {
+  it('reads the coverage board; a form without its csrf_token is refused; signs out', async () => {
     await page.getByRole('link', { name: 'Coverage' }).click();
     await page.waitForURL(url('/console/coverage'));
     expect(await heading()).toBe('Coverage');
@@ -180,6 +180,20 @@ describe('the review queue in a browser', () => {
     expect(await layovers72.getByRole('rowheader', { name: 'JFK' }).count()).toBe(1);
     await expectAccessible('coverage board');
     await screenshot('console-coverage.png');
+
+    // A form posted without its csrf_token (taken out of the page) is refused with 403; the session stays.
+    await page
+      .locator('input[name="csrf_token"]')
+      .evaluateAll((inputs) => inputs.forEach((i) => (i as unknown as { remove(): void }).remove()));
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    expect(refused.status()).toBe(403);
+    expect(await heading()).toBe('Form not accepted');
+    await expectAccessible('refused form');
+    await page.goto(url('/console/coverage'));
+    expect(await heading()).toBe('Coverage');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('status').filter({ hasText: 'You have signed out.' }).waitFor();

@@ -213,13 +213,15 @@ describe('hotel items', () => {
     expect(booking.hotel.rate_flag).toContain('differs from the contracted rate');
   });
 
-  it('no hotel configuration: BOOK_HOTEL books the chosen property on the same booking (422 without one)', async () => {
+  it('no hotel configuration: BOOK_HOTEL books the chosen property on the same booking (422 without a property_id)', async () => {
     const { t, email } = await airline({ contract: false });
     const item = hotelItem((await roster(t, onePairingRoster({ email }))).items);
     expect(item).toMatchObject({ review_status: 'OPEN', available_actions: ['BOOK_HOTEL', 'DISMISS', 'ASSIGN'] });
     const missing = await act(t, item.action_id, { action: 'BOOK_HOTEL' });
     expect(missing.status).toBe(422);
-    expect(missing.body.error.details).toEqual([{ field: '/property_id', issue: 'is required' }]);
+    expect(missing.body.error.details).toEqual([
+      { field: '/property_id', issue: 'is required: no hotel is contracted at the booking’s station' },
+    ]);
     const res = await act(t, item.action_id, { action: 'BOOK_HOTEL', property_id: 'GDS-JFK-001' });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
@@ -231,6 +233,41 @@ describe('hotel items', () => {
     expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
     expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001', check_in_date: '2027-03-10' });
     expect((await reservations(email)).filter((x) => x.kind === 'hotel')).toHaveLength(1);
+  });
+
+  it('the supplier refused the room: BOOK_HOTEL without a property_id books the contracted hotel at its rate, CONFIRMED on the same booking', async () => {
+    const { t, email } = await airline();
+    await fault({ operation: 'hotel.book', outcome: 'reject' });
+    const item = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
+    expect(item.available_actions).toEqual(['BOOK_HOTEL', 'DISMISS', 'ASSIGN']);
+    expect((await api(t, `/crew/bookings/${item.booking_id}`)).body.status).toBe('NEEDS_REVIEW');
+    const res = await act(t, item.action_id, { action: 'BOOK_HOTEL' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      booking_id: item.booking_id,
+      review_status: 'RESOLVED',
+      action_taken: 'BOOK_HOTEL',
+    });
+    const booking = await settled(t, item.booking_id);
+    expect(booking).toMatchObject({ booking_id: item.booking_id, status: 'CONFIRMED', manual_override: true });
+    expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001', contracted_rate: expect.anything() });
+    const after = (await api(t, `/crew/action-items/${item.action_id}`)).body;
+    expect(after).toMatchObject({ disposition: 'AUTO_BOOKED', review_status: 'RESOLVED', available_actions: [] });
+    expect((await reservations(email)).filter((x) => x.kind === 'hotel')).toHaveLength(1);
+    expect((await api(t, `/crew/bookings?pairing_number=P100&type=HOTEL`)).body.bookings).toHaveLength(1);
+  });
+
+  it('a FAILED booking: BOOK_HOTEL without a property_id books the contracted hotel instead of retrying, CONFIRMED', async () => {
+    const { t, email } = await airline();
+    await fault({ operation: 'hotel.book', outcome: 'error' });
+    const item = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+    expect(item).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+    const res = await act(t, item.action_id, { action: 'BOOK_HOTEL' });
+    expect(res.status).toBe(202);
+    const booking = await settled(t, item.booking_id);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(booking.hotel).toMatchObject({ property_id: 'GDS-JFK-001' });
   });
 
   it('a dropped layover held for review: CANCEL_BOOKING cancels its booking at the supplier, with the reason', async () => {

@@ -125,6 +125,39 @@ describe('GET /crew/action-items', () => {
   });
 });
 
+describe('GET /crew/action-items/{action_id}', () => {
+  it('answers one item as the queue shows it (review fields included); another airline’s is 404, as is an unknown one', async () => {
+    const { t, email } = await airline({ contract: false });
+    const r = await roster(t, onePairingRoster({ email }));
+    const item = flightItem(r.items);
+    const one = await api(t, `/crew/action-items/${item.action_id}`);
+    expect(one.status).toBe(200);
+    const [listed] = (await api(t, `/crew/action-items?schedule_id=${r.id}&type=FLIGHT`)).body.action_items;
+    expect(one.body).toEqual(listed);
+    expect(one.body).toMatchObject({
+      action_id: item.action_id,
+      review_status: 'OPEN',
+      due_by: expect.any(String),
+      available_actions: expect.arrayContaining(['DISMISS', 'ASSIGN']),
+      action_taken: null,
+      assignee: null,
+    });
+    // After an action the item reads what was done.
+    const dismissed = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'DISMISS', reason: 'on the shuttle' },
+    });
+    expect(dismissed.status).toBe(202);
+    expect((await api(t, `/crew/action-items/${item.action_id}`)).body).toEqual(dismissed.body);
+
+    const other = await airline();
+    const theirs = await api(other.t, `/crew/action-items/${item.action_id}`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error.code).toBe('NOT_FOUND');
+    expect((await api(t, '/crew/action-items/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
 describe('PATCH num_nights', () => {
   it('is accepted in the hotel block (it sets the check-out date); against the dates it is 422 naming num_nights', async () => {
     const { t, email } = await airline();

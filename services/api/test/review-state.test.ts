@@ -3,7 +3,7 @@
  * diff's COPY), of an injected item, and of an item whose booking task ends (the settle), per the engine's rules
  * with the airline's review settings.
  */
-import { sql, type ActionItemRow } from '@crew/db';
+import { reviewWritesRepo, sql, type ActionItemRow } from '@crew/db';
 import { dueBy, reviewSettingsOf, type ReviewItem, type ReviewSettings } from '@crew/engine';
 import { http, onePairingRoster } from '@crew/test-support';
 import { stack, useBookingsStack, api, fault, airline, roster, settled, hotelItem, flightItem } from './bookings-stack';
@@ -143,6 +143,47 @@ it('an injected item left for a person is OPEN, due by its review target; one th
   });
 });
 
+it('an injected P4 item left for a person is OPEN with no due_by (P4 has no review target, an injection no event), before and after a settings change, and is never due soon', async () => {
+  const { t, email } = await airline({ contract: false });
+  const inject = (priority: string, pairing: string) =>
+    api(t, '/crew/action-items', {
+      method: 'POST',
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        priority,
+        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: pairing },
+        hotel: { city: 'JFK', check_in_date: '2027-04-02', num_nights: 1 },
+      },
+    });
+  const p4 = await inject('P4', 'IROP4');
+  const p3 = await inject('P3', 'IROP3');
+  expect([p4.status, p3.status]).toEqual([202, 202]);
+  const stored = await row(p4.body.action_id);
+  expect(stored).toMatchObject({ priority: 'P4', disposition: 'PENDING_REVIEW', review_status: 'OPEN', due_by: null });
+  expect(stored.event_at).toBeNull();
+  // The same injection at P3 is due by its target: the null is P4's rule, not a missing deadline.
+  expect((await row(p3.body.action_id)).due_by).not.toBeNull();
+  const view = (await api(t, `/crew/action-items/${p4.body.action_id}`)).body;
+  expect(view).toMatchObject({
+    review_status: 'OPEN',
+    due_by: null,
+    available_actions: expect.arrayContaining(['DISMISS']),
+  });
+
+  // A settings change dates OPEN items again: P4 stays without a deadline.
+  expect((await api(t, '/crew/config/review', { method: 'PUT', body: { lead_time_minutes: 10 } })).status).toBe(200);
+  expect((await row(p4.body.action_id)).due_by).toBeNull();
+  // The queue's deadline order puts it after every dated item; the escalation pass never marks it.
+  const open = (await api(t, '/crew/action-items?review_status=OPEN')).body.action_items;
+  expect(open.map((i: { action_id: string }) => i.action_id)).toEqual([p3.body.action_id, p4.body.action_id]);
+  const marked = await stack.database.db
+    .transaction()
+    .execute((trx) => reviewWritesRepo.markDueSoon(trx, new Date('2100-01-01T00:00:00Z'), 30, 1000));
+  expect(marked.map((m) => m.action_id)).not.toContain(p4.body.action_id);
+  expect((await row(p4.body.action_id)).due_soon_at).toBeNull();
+});
+
 it('a change of the review settings dates the airline’s OPEN items again, and no other airline’s', async () => {
   const { t, email } = await airline({ contract: false });
   const other = await airline({ contract: false });
@@ -160,4 +201,53 @@ it('a change of the review settings dates the airline’s OPEN items again, and 
   const settings = reviewSettingsOf(put.body);
   expect(iso(stored.due_by)).toBe(engineDueBy(stored, settings));
   expect((await row(others.action_id)).due_by).toEqual(before.due_by);
+});
+
+it('an OPEN item whose booking a later roster takes over is RESOLVED, superseded by that roster’s item, which is the one left to work', async () => {
+  const { t, email } = await airline({ contract: false });
+  const first = await roster(t, onePairingRoster({ email }));
+  const original = hotelItem(first.items);
+  expect(original).toMatchObject({ review_status: 'OPEN', superseded_by: null });
+  // The next roster moves the layover's check-in: its item takes the booking over.
+  const moved = onePairingRoster({ email });
+  const duty = (moved.pairings[0] as { duty_periods: { layover: { checkin_time_local: string } }[] }).duty_periods[0]!;
+  duty.layover.checkin_time_local = '2027-03-10T17:00:00-05:00';
+  const second = await roster(t, moved);
+  const change = hotelItem(second.items);
+  expect(change).toMatchObject({ booking_id: original.booking_id, review_status: 'OPEN' });
+  const before = await api(t, `/crew/action-items/${original.action_id}`);
+  expect(before.body).toMatchObject({
+    disposition: 'PENDING_REVIEW',
+    review_status: 'RESOLVED',
+    superseded_by: change.action_id,
+    due_by: null,
+    available_actions: [],
+    action_taken: null,
+  });
+  expect(await row(original.action_id)).toMatchObject({ review_status: 'RESOLVED', due_by: null });
+  // Nothing to do on it any more; the queue holds the later item only.
+  const acted = await api(t, `/crew/action-items/${original.action_id}/actions`, {
+    method: 'POST',
+    body: { action: 'DISMISS' },
+  });
+  expect(acted.status).toBe(409);
+  const open = (await api(t, '/crew/action-items?review_status=OPEN&type=HOTEL')).body.action_items;
+  expect(open.map((i: { action_id: string }) => i.action_id)).toEqual([change.action_id]);
+
+  // The pairing dropped by a third roster: the cancellation's item supersedes the change's; a dismissed item stays DISMISSED.
+  const deadhead = flightItem(first.items);
+  expect(
+    (await api(t, `/crew/action-items/${deadhead.action_id}/actions`, { method: 'POST', body: { action: 'DISMISS' } }))
+      .status,
+  ).toBe(202);
+  const third = await roster(t, onePairingRoster({ email: 'other@air.test', pairing: 'P200', employee: 'E2' }));
+  const dropped = third.items.find((i: { classification: string }) => i.classification === 'LAYOVER_CANCELLED')!;
+  expect((await api(t, `/crew/action-items/${change.action_id}`)).body).toMatchObject({
+    review_status: 'RESOLVED',
+    superseded_by: dropped.action_id,
+  });
+  expect((await api(t, `/crew/action-items/${deadhead.action_id}`)).body).toMatchObject({
+    review_status: 'DISMISSED',
+    action_taken: 'DISMISS',
+  });
 });

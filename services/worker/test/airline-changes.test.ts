@@ -138,8 +138,24 @@ async function ticketedDeadhead(
     })
     .returning('booking_id')
     .executeTakeFirstOrThrow();
+  // The item and its booking name each other, as the pipeline leaves them.
+  if (item)
+    await stack.database.db
+      .updateTable('action_items')
+      .set({ booking_id: row.booking_id })
+      .where('action_id', '=', item.action_id)
+      .execute();
   return { bookingId: row.booking_id, order, actionId: item?.action_id ?? null };
 }
+
+/** The order's first airline-initiated change as the sandbox's Duffel holds it. */
+const duffelChange = async (orderId: string) =>
+  (
+    await http(`${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${orderId}`, {
+      token: TOKEN,
+      headers: { 'duffel-version': 'v2' },
+    })
+  ).body.data[0];
 
 const bookingRow = async (id: string) =>
   (
@@ -214,11 +230,7 @@ describe('airline-initiated changes on Duffel orders', () => {
     });
     expect(Date.parse(b.flight.arr_time!) - Date.parse(order.flight.arr_time)).toBe(3_600_000);
     // Accepted at Duffel: the order now flies the new times.
-    const changes = await http(
-      `${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`,
-      { token: TOKEN, headers: { 'duffel-version': 'v2' } },
-    );
-    expect(changes.body.data[0]).toMatchObject({ action_taken: 'accepted' });
+    expect(await duffelChange(order.supplier_ref)).toMatchObject({ action_taken: 'accepted' });
   });
 
   it('a change accepted meanwhile (the event and the periodic check racing) stays accepted, never sent to review', async () => {
@@ -269,17 +281,67 @@ describe('airline-initiated changes on Duffel orders', () => {
       message: b.review_reason,
     });
     // Not accepted: the change waits at Duffel for a person.
-    const changes = await http(
-      `${stack.sandboxUrl}/duffel/air/airline_initiated_changes?order_id=${order.supplier_ref}`,
-      { token: TOKEN, headers: { 'duffel-version': 'v2' } },
-    );
-    expect(changes.body.data[0]).toMatchObject({ action_taken: null });
+    expect(await duffelChange(order.supplier_ref)).toMatchObject({ action_taken: null });
     const event = await waitFor(
       () => received.find((e) => e.data.booking_id === bookingId),
       15_000,
       'booking.needs_review at the airline',
     );
     expect(event).toMatchObject({ type: 'booking.needs_review', data: { status: 'NEEDS_REVIEW' } });
+  });
+
+  it('a person accepts the change from the review queue (ACCEPT_CHANGE): accepted at Duffel, the booking CONFIRMED on the changed flight, the item RESOLVED; a second person gets 409', async () => {
+    const { bookingId, order, actionId } = await ticketedDeadhead('aic-person', true);
+    const res = await control('/airline-changes', {
+      token: TOKEN,
+      order_id: order.supplier_ref,
+      shift_minutes: 600,
+      flight_number: '4343',
+      rebase: stack.apiUrl,
+    });
+    expect(res.body.deliveries).toEqual([expect.objectContaining({ status: 200 })]);
+    const underReview = async () => (await bookingRow(bookingId)).status === 'NEEDS_REVIEW';
+    await waitFor(underReview, 15_000, 'the booking under review');
+    const crew = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1/crew${path}`, { token: tenant.accessToken, ...init });
+    const act = (who: string) =>
+      crew(`/action-items/${actionId}/actions`, {
+        method: 'POST',
+        body: { action: 'ACCEPT_CHANGE', acting_user: who },
+      });
+    expect((await crew(`/action-items/${actionId}`)).body).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      review_status: 'OPEN',
+      available_actions: expect.arrayContaining(['ACCEPT_CHANGE', 'DISMISS']),
+    });
+
+    // Duffel fails once: 503, nothing written, the change still open at Duffel, the item still OPEN.
+    await control('/faults', { token: TOKEN, operation: 'airline_initiated_changes.accept', outcome: 'error' });
+    expect((await act('a@change.example')).status).toBe(503);
+    expect((await bookingRow(bookingId)).status).toBe('NEEDS_REVIEW');
+    expect((await crew(`/action-items/${actionId}`)).body.review_status).toBe('OPEN');
+
+    const both = await Promise.all([act('a@change.example'), act('b@change.example')]);
+    expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
+    const won = both.find((r) => r.status === 202)!;
+    expect(won.body).toMatchObject({
+      action_id: actionId,
+      booking_id: bookingId,
+      disposition: 'AUTO_BOOKED',
+      review_status: 'RESOLVED',
+      action_taken: 'ACCEPT_CHANGE',
+      action_taken_by: expect.stringMatching(/^[ab]@change\.example$/),
+      recommended_action: null,
+      available_actions: [],
+      due_by: null,
+    });
+    const b = await bookingRow(bookingId);
+    expect(b).toMatchObject({ status: 'CONFIRMED', review_reason: null, flight: { airline_change_id: null } });
+    expect(b.flight).toMatchObject({ flight_number: expect.stringMatching(/4343$/), supplier_ref: order.supplier_ref });
+    expect(Date.parse(b.flight.arr_time!) - Date.parse(order.flight.arr_time)).toBe(600 * 60_000);
+    expect(await duffelChange(order.supplier_ref)).toMatchObject({ id: res.body.change.id, action_taken: 'accepted' });
+    // Nothing is left to accept.
+    expect((await act('c@change.example')).status).toBe(409);
   });
 
   it('a delivery whose signature does not verify is refused 401 and changes nothing', async () => {

@@ -28,6 +28,7 @@ import * as contractRateAccessCode from './2026_11_27_0400_contract_rate_access_
 import * as consoleUsers from './2026_11_28_0500_console_users';
 import * as reviewQueue from './2026_11_28_0600_review_queue';
 import * as hotelInvoices from './2026_11_28_0700_hotel_invoices';
+import * as reviewSuperseded from './2026_11_28_0710_review_superseded';
 import * as supplierOrderSightings from './2026_11_29_0100_supplier_order_sightings';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -61,5 +62,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0500_console_users': consoleUsers,
   '2026_11_28_0600_review_queue': reviewQueue,
   '2026_11_28_0700_hotel_invoices': hotelInvoices,
+  '2026_11_28_0710_review_superseded': reviewSuperseded,
   '2026_11_29_0100_supplier_order_sightings': supplierOrderSightings,
 };

@@ -81,6 +81,8 @@ export interface ActionItemTable {
   assignee: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the item's due-soon warning went out (it goes out once). */
   due_soon_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The later roster's item that took over this item's booking (its review then ends RESOLVED). */
+  superseded_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 

@@ -12,7 +12,7 @@ import {
 import { decideReviewAction, dueBy, type ReviewActionDecision, type ReviewItemPatch } from '@crew/engine';
 import { ApiError, type Reply } from '@crew/platform';
 import { withIdempotency } from '../bookings/idempotency';
-import { prepareOperation, runOperation, type OperationDeps, type Prepared } from './operations';
+import { hotelChoiceOf, prepareOperation, runOperation, type OperationDeps, type Prepared } from './operations';
 import {
   actionItemViews,
   carriedOut,
@@ -37,6 +37,7 @@ function decided(
   body: ReviewActionBody,
   actingUser: string,
   now: Date,
+  hotel: Prepared['hotel'],
 ): Extract<ReviewActionDecision, { kind: 'ACCEPTED' }> {
   const b = item.booking_id ? facts.bookings.get(item.booking_id) : undefined;
   const booking = reviewBookingOf(b);
@@ -46,7 +47,7 @@ function decided(
     body.action,
     { ...body, acting_user: actingUser },
     now.getTime(),
-    reviewContextOf(facts.maxRetries, b),
+    { ...reviewContextOf(facts.maxRetries, b), contracted_property_id: hotel?.stationHotel?.property_id ?? null },
   );
   if (decision.kind === 'NOT_AVAILABLE') throw ApiError.conflict(decision.message);
   if (decision.kind === 'MISSING_INPUT')
@@ -131,11 +132,20 @@ async function act(deps: OperationDeps, caller: Actor, actionId: string, body: R
   const actingUser = body.acting_user?.trim() || caller.email || caller.client_id || '';
   const seen = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
   if (!seen) throw ApiError.notFound('Action item');
-  // Decided once on what is read now (a refusal costs no supplier call), then again under the locks.
-  const first = decided(seen, await reviewFactsOf(deps.db, airlineId, [seen]), body, actingUser, new Date());
   const seenBooking = seen.booking_id ? await bookingRepo.findBooking(deps.db, seen.booking_id, airlineId) : undefined;
-  const prepared: Prepared =
-    first.operation && seenBooking ? await prepareOperation(deps, airlineId, first.operation, seenBooking) : {};
+  // BOOK_HOTEL without a property_id books the hotel contracted at the booking's station.
+  const hotel =
+    body.action === 'BOOK_HOTEL' && seenBooking?.type === 'HOTEL'
+      ? await hotelChoiceOf(deps, airlineId, seenBooking)
+      : undefined;
+  // Decided once on what is read now (a refusal costs no supplier call), then again under the locks.
+  const first = decided(seen, await reviewFactsOf(deps.db, airlineId, [seen]), body, actingUser, new Date(), hotel);
+  const prepared: Prepared = {
+    ...(first.operation && seenBooking && first.operation.kind !== 'BOOK_HOTEL'
+      ? await prepareOperation(deps, airlineId, first.operation, seenBooking)
+      : {}),
+    ...(hotel ? { hotel } : {}),
+  };
 
   const scheduleId = await deps.db.transaction().execute(async (trx) => {
     const booking: BookingRow | undefined = seen.booking_id
@@ -147,7 +157,7 @@ async function act(deps: OperationDeps, caller: Actor, actionId: string, body: R
       throw ApiError.conflict('The action item moved to another booking meanwhile; read it again');
     const facts = await reviewFactsOf(trx, airlineId, [item]);
     const now = new Date();
-    const d = decided(item, facts, body, actingUser, now);
+    const d = decided(item, facts, body, actingUser, now, hotel);
     if (d.operation?.kind !== first.operation?.kind)
       throw ApiError.conflict('The action item changed meanwhile; read it again');
     const written = await reviewRepo.writeReview(trx, actionId, reviewWrite(item, d.item, body.reason, facts));

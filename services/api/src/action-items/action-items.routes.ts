@@ -11,7 +11,7 @@ import { bindLog, errorResponses, route, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { actOnActionItem } from './act.service';
 import type { OperationDeps } from './operations';
-import { listActionItemQueue } from './queue.service';
+import { getActionItem, listActionItemQueue } from './queue.service';
 
 const TAGS = ['Action items'];
 const PATH = '/crew/action-items';
@@ -36,6 +36,25 @@ export function actionItemRoutes(deps: OperationDeps): RouteSpec[] {
       handler: async ({ res, query }) => ({
         status: 200,
         body: await listActionItemQueue(deps, principal(res).airline_id, query),
+      }),
+    }),
+    route({
+      method: 'get',
+      path: `${PATH}/:action_id`,
+      operationId: 'getActionItem',
+      summary: 'One action item of the airline (injected or from a roster), with its review fields',
+      description:
+        'The item as the queue shows it: the spec’s fields and review_status, due_by, available_actions, action_taken, action_taken_at, action_taken_by and assignee. 404 for an unknown item or another airline’s.',
+      tags: TAGS,
+      auth: requiredScope('get', PATH),
+      params: ActionItemIdParams,
+      responses: {
+        200: { description: 'The action item', schema: ActionItem },
+        ...errorResponses([400, 401, 403, 404]),
+      },
+      handler: async ({ res, params }) => ({
+        status: 200,
+        body: await getActionItem(deps, principal(res).airline_id, params.action_id),
       }),
     }),
     route({

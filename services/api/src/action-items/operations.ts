@@ -1,12 +1,13 @@
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
-import { bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx, airlinePolicyRepo } from '@crew/db';
-import { patchPlan, settleBooking, type ReviewOperation, type StationHotel } from '@crew/engine';
+import { airlinePolicyRepo, bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx } from '@crew/db';
+import { acceptedFlightBlock, patchPlan, settleBooking, type ReviewOperation, type StationHotel } from '@crew/engine';
 import { ApiError, openBookingContext } from '@crew/platform';
 import type { SupplierName } from '@crew/suppliers';
 import { registryOf, startTask, type BookingDeps } from '../bookings/bookings.service';
 import { ownSystemBlock, ownSystemReason, settleOwnSystem } from '../bookings/own-system';
 import { committedOffer } from '../bookings/request-lookups';
 import { startRetry } from '../bookings/retries.service';
+import { acceptAtDuffel, changeToAccept, type AirlineChangesOf, type ChangeToAccept } from './airline-changes';
 
 /*
  * A person's action carried out on the item's own booking, through the paths the airline's own calls take:
@@ -15,7 +16,10 @@ import { startRetry } from '../bookings/retries.service';
  * second live booking.
  */
 
-export type OperationDeps = Pick<BookingDeps, 'db' | 'relay' | 'suppliers' | 'registry' | 'vault' | 'logger'>;
+export type OperationDeps = Pick<BookingDeps, 'db' | 'relay' | 'suppliers' | 'registry' | 'vault' | 'logger'> & {
+  /** Each airline's Duffel changes client (ACCEPT_CHANGE); absent: no airline's change can be accepted here. */
+  airlineChanges?: AirlineChangesOf;
+};
 
 /** What an operation looks up before its transaction (a supplier or the airline's configuration). */
 export interface Prepared {
@@ -23,6 +27,23 @@ export interface Prepared {
   offerSupplier?: SupplierName | null;
   /** BOOK_HOTEL: the hotel configured at the booking's station, and the booking account. */
   hotel?: { stationHotel: StationHotel | undefined; crewBooker: string | null };
+  /** ACCEPT_CHANGE: the airline's open change as Duffel has it now, and the flight the booking takes. */
+  change?: ChangeToAccept;
+}
+
+/** The hotel configured at the booking's station (BOOK_HOTEL without a property_id books it), and the booking account. */
+export async function hotelChoiceOf(
+  deps: OperationDeps,
+  airlineId: string,
+  b: BookingRow,
+): Promise<NonNullable<Prepared['hotel']>> {
+  const { policy } = openBookingContext(
+    deps.vault,
+    airlineId,
+    await airlinePolicyRepo.loadBookingFacts(deps.db, airlineId, []),
+    new Date().toISOString(),
+  );
+  return { stationHotel: policy.hotels.get(b.station ?? ''), crewBooker: policy.crew_booker_email };
 }
 
 export async function prepareOperation(
@@ -39,15 +60,9 @@ export async function prepareOperation(
     const found = await committedOffer(await registryOf(deps).forAirline(airlineId), body);
     return { offerSupplier: found?.supplier ?? null };
   }
-  if (op.kind === 'BOOK_HOTEL') {
-    const { policy } = openBookingContext(
-      deps.vault,
-      airlineId,
-      await airlinePolicyRepo.loadBookingFacts(deps.db, airlineId, []),
-      new Date().toISOString(),
-    );
-    return { hotel: { stationHotel: policy.hotels.get(b.station ?? ''), crewBooker: policy.crew_booker_email } };
-  }
+  if (op.kind === 'BOOK_HOTEL') return { hotel: await hotelChoiceOf(deps, airlineId, b) };
+  if (op.kind === 'ACCEPT_CHANGE')
+    return { change: await changeToAccept(deps.airlineChanges, b, op.airline_change_id) };
   return {};
 }
 
@@ -165,7 +180,31 @@ export async function runOperation(
         { reason: op.reason ?? `cancelled by ${actor} from the review queue`, actor },
       );
       return null;
-    case 'ACCEPT_CHANGE':
-      throw ApiError.conflict('Accepting an airline’s change is not carried out from the review queue yet');
+    case 'ACCEPT_CHANGE': {
+      const c = prepared.change!;
+      if (c.change.id !== op.airline_change_id)
+        throw ApiError.conflict('The airline changed the flight again meanwhile; read the item again');
+      // Accepted at Duffel with the booking and the item locked: a second person waits, then finds it RESOLVED.
+      await acceptAtDuffel(c);
+      const f = c.flight;
+      await bookingRepo.writeSettlement(
+        trx,
+        b.booking_id,
+        settleBooking(
+          {
+            status: 'CONFIRMED',
+            reason: `the airline's change ${c.change.id} accepted by ${actor}: ${f.flight_number} ${f.dep_time} to ${f.arr_time}`,
+          },
+          {
+            actor,
+            actionId: item.action_id,
+            fields: { flight: acceptedFlightBlock(b.flight, f) },
+            urgency: { task: null, orItem: true },
+            irop: { airline_id: b.airline_id, irop_ref: b.irop_ref },
+          },
+        ),
+      );
+      return item.schedule_id;
+    }
   }
 }

@@ -1,6 +1,6 @@
 import type { ActionItem, ActionItemQueueQuery } from '@crew/contracts';
-import { reviewRepo, type Db, type QueueSort } from '@crew/db';
-import { decodeCursor, encodeCursor } from '@crew/platform';
+import { reviewRepo, scheduleRepo, type Db, type QueueSort } from '@crew/db';
+import { ApiError, decodeCursor, encodeCursor } from '@crew/platform';
 import { actionItemViews } from './views';
 
 /**
@@ -60,4 +60,12 @@ export async function listActionItemQueue(
     action_items: await actionItemViews(deps.db, airlineId, page),
     next_cursor: more && last ? encodeCursor({ o: sort, k: last.keyset_key, i: last.action_id }) : null,
   };
+}
+
+/** GET /crew/action-items/{action_id}: one item of the airline as the queue shows it; 404 for another airline's. */
+export async function getActionItem(deps: { db: Db }, airlineId: string, actionId: string): Promise<ActionItem> {
+  const row = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
+  if (!row) throw ApiError.notFound('Action item');
+  const [view] = await actionItemViews(deps.db, airlineId, [row]);
+  return view!;
 }

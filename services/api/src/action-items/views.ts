@@ -1,9 +1,10 @@
 import type { ActionItem } from '@crew/contracts';
-import { reviewRepo, tenancyRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
+import { reviewRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
 import {
   availableActions,
   dueBy,
   holdsSupplierReservation,
+  reviewSettingsOf,
   reviewStatusOf,
   type ReviewAction,
   type ReviewBooking,
@@ -12,7 +13,6 @@ import {
   type ReviewSettings,
   type ReviewStatus,
 } from '@crew/engine';
-import { loadReviewSettings } from '../config/review-settings.service';
 import { actionItemView } from '../schedules/views';
 
 /*
@@ -39,6 +39,7 @@ export function reviewItemOf(r: ActionItemRow): ReviewItem {
     action_taken_at: iso(r.action_taken_at),
     action_taken_by: r.action_taken_by,
     assignee: r.assignee,
+    superseded_by: r.superseded_by,
   };
 }
 
@@ -64,13 +65,12 @@ export function reviewContextOf(maxRetries: number, b: BookingFacts | undefined)
 }
 
 /**
- * Whether the api can carry the action out on this booking. Not yet: accepting an airline's change (only the
- * worker talks to Duffel about changes), booking another hotel in place of a held room (the supplier keeps
- * one reservation per booking), and any booking operation on an item without a booking.
+ * Whether the api can carry the action out on this booking. Not yet: booking another hotel in place of a held
+ * room (the supplier keeps one reservation per booking), and any booking operation on an item without a booking.
  */
 export function carriedOut(action: ReviewAction, b: ReviewBooking | null): boolean {
   if (action === 'DISMISS' || action === 'ASSIGN') return true;
-  if (!b || action === 'ACCEPT_CHANGE') return false;
+  if (!b) return false;
   return !(action === 'BOOK_HOTEL' && holdsSupplierReservation(b));
 }
 
@@ -87,15 +87,11 @@ export async function reviewFactsOf(
   rows: readonly ActionItemRow[],
 ): Promise<ReviewFacts> {
   const bookingIds = [...new Set(rows.map((r) => r.booking_id).filter((id): id is string => id !== null))];
-  const [settings, airline, bookings] = await Promise.all([
-    loadReviewSettings(db, airlineId),
-    tenancyRepo.findAirline(db, airlineId),
-    reviewRepo.bookingReviewFacts(db, airlineId, bookingIds),
-  ]);
+  const facts = await reviewRepo.reviewPageFacts(db, airlineId, bookingIds);
   return {
-    settings,
-    maxRetries: airline?.max_retries ?? 3,
-    bookings: new Map(bookings.map((b) => [b.booking_id, b])),
+    settings: reviewSettingsOf(facts.settings),
+    maxRetries: facts.max_retries ?? 3,
+    bookings: new Map(facts.bookings.map((b) => [b.booking_id, b])),
   };
 }
 
@@ -122,6 +118,7 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
     action_taken_by: r.action_taken_by,
     action_reason: r.action_reason,
     assignee: r.assignee,
+    superseded_by: r.superseded_by,
   };
 }
 

@@ -7,6 +7,7 @@ import type { OutboxRelay } from '@crew/queue';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { flightOptionsDeps, type FlightOptionsDeps } from '../search/flight-options.service';
 import { apiSupplierRegistry } from '../suppliers/supplier-registry';
+import { airlineChangesOf, type AirlineChangesOf } from '../action-items/airline-changes';
 
 /** The console's base path: its pages and its cookies live under it. */
 export const CONSOLE_BASE = '/console';
@@ -28,6 +29,8 @@ export interface ConsoleDeps {
   suppliers: Suppliers;
   registry: SupplierRegistry;
   vault: TravellerVault;
+  /** Each airline's Duffel changes client: a person accepts an airline's change as the API does. */
+  airlineChanges: AirlineChangesOf;
 }
 
 /** The console's share of the api's dependencies. */
@@ -57,6 +60,7 @@ export function consoleDeps(input: {
     registry,
     // Traveller personal fields are sealed with the key list that seals supplier credentials.
     vault: TravellerVault.fromKey(input.config.supplierCredentialsKey),
+    airlineChanges: airlineChangesOf(input.db, input.config),
   };
 }
 

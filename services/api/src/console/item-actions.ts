@@ -157,6 +157,22 @@ export function actionForms(res: Response, input: ActionsInput): SafeHtml {
       ),
     );
   }
+  if (can.has('ACCEPT_CHANGE')) {
+    const why = input.booking?.review_reason;
+    parts.push(
+      section(
+        'act-accept-change',
+        'Accept the airline’s change',
+        form(
+          res,
+          item,
+          'ACCEPT_CHANGE',
+          html`<p>Take the flight as the airline changed it${why ? html` (${why})` : ''}.</p>
+            <button type="submit">Accept the airline’s change</button>`,
+        ),
+      ),
+    );
+  }
   if (can.has('RETRY'))
     parts.push(
       section(
