@@ -24,6 +24,8 @@ export type * from './travellers/traveller.table';
 export * as configRepo from './config/config.repository';
 export * as airlinePolicyRepo from './config/airline-policy.repository';
 export * as reviewSettingsRepo from './config/review-settings.repository';
+export * as costSettingsRepo from './config/cost-settings.repository';
+export type { StoredCostSettings } from './config/cost-settings.repository';
 export type { StoredReviewSettings } from './config/review-settings.repository';
 export type * from './config/config.table';
 

@@ -19,7 +19,7 @@ import { requireKnownAirline } from './auth/known-airline';
 import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
-import { supplierDirectory } from './config/hotels.service';
+import { propertyTimeZone, supplierDirectory } from './config/hotels.service';
 import { apiSupplierRegistry } from './suppliers/supplier-registry';
 import { airlineStays } from './config/duffel-stays';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
@@ -42,6 +42,7 @@ import { consoleUserRoutes } from './console/console-users.routes';
 import { API_BASE, OPS_BASE, type ApiDeps } from './deps';
 import { actionItemRoutes } from './action-items/action-items.routes';
 import { reviewSettingsRoutes } from './config/review-settings.routes';
+import { costSettingsRoutes } from './config/cost-settings.routes';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
@@ -53,8 +54,9 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     crew: [
       ...companyConfigRoutes(deps.db),
       ...reviewSettingsRoutes(deps.db),
+      ...costSettingsRoutes(deps.db),
       ...configRoutes(deps.db, supplierDirectory(deps.suppliers, staysOf)),
-      ...contractRoutes(deps.db, deps.logger),
+      ...contractRoutes(deps.db, deps.logger, propertyTimeZone(deps.suppliers, staysOf)),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),

@@ -27,6 +27,7 @@ import * as flightFareConditions from './2026_11_27_0300_flight_fare_conditions'
 import * as contractRateAccessCode from './2026_11_27_0400_contract_rate_access_code';
 import * as consoleUsers from './2026_11_28_0500_console_users';
 import * as reviewQueue from './2026_11_28_0600_review_queue';
+import * as costControl from './2026_11_28_0700_cost_control';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0400_contract_rate_access_code': contractRateAccessCode,
   '2026_11_28_0500_console_users': consoleUsers,
   '2026_11_28_0600_review_queue': reviewQueue,
+  '2026_11_28_0700_cost_control': costControl,
 };
