@@ -2620,6 +2620,7 @@ export interface components {
             details: components["schemas"]["ActionItemDetails"];
             review_status?: ("OPEN" | "RESOLVED" | "DISMISSED") | null;
             due_by?: string | null;
+            held_until?: string | null;
             /** @description What a person may do now (POST /crew/action-items/{action_id}/actions), decided by the engine from the item and its booking; empty when nothing is (any item that is not OPEN) */
             available_actions?: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN")[];
             action_taken?: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN") | null;
@@ -2878,6 +2879,24 @@ export interface components {
             /** @description The contract whose rate applies */
             contract_id?: number;
             contracted_rate?: components["schemas"]["Money"];
+            /**
+             * Money
+             * @description The late-cancellation fee the contract charges for this cancellation: recorded when the booking was cancelled after the hotel’s cancellation deadline
+             */
+            cancellation_penalty?: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description The late fee this timely cancellation avoided: the contract’s late-cancellation fee, recorded when the booking was cancelled by the hotel’s deadline
+             */
+            cancellation_penalty_avoided?: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
             /** @description The contract's negotiated-rate access code the supplier is asked for (Duffel matches it best effort) */
             rate_access_code?: string;
             /** @description The supplier’s reservation reference */

@@ -117,3 +117,4 @@ export * from './invoice-matching';
 export { normaliseGuestName } from './guest-names';
 export { minorDigits, halfMinorUnit, roundMinor } from './minor-units';
 export { isTimeZone, zonedInstant, zoneOffsetMinutes, localDateIn } from './time-zones';
+export * from './cancellation-plan';

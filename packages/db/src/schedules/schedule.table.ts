@@ -81,6 +81,8 @@ export interface ActionItemTable {
   assignee: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the item's due-soon warning went out (it goes out once). */
   due_soon_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** A roster cancellation held until then (its disposition null meanwhile); null once the hold ends, or none. */
+  held_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 
@@ -126,6 +128,7 @@ export const ACTION_ITEM_COLUMNS = {
   disposition_at: 'timestamptz',
   review_status: 'text',
   due_by: 'timestamptz',
+  held_until: 'timestamptz',
 } as const satisfies BulkColumns<ActionItemTable>;
 
 export const AUDIT_EVENT_COLUMNS = {
