@@ -1,7 +1,7 @@
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
 import { bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx } from '@crew/db';
 import { patchPlan, settleBooking, type ReviewOperation, type StationHotel } from '@crew/engine';
-import { ApiError } from '@crew/platform';
+import { ApiError, type TravellerVault } from '@crew/platform';
 import type { SupplierName } from '@crew/suppliers';
 import { loadBookingContext } from '../bookings/booking-context';
 import { registryOf, startTask, type BookingDeps } from '../bookings/bookings.service';
@@ -52,6 +52,8 @@ export interface Acting {
   actingUser: string;
   /** The caller's e-mail: a chosen flight is booked under it (spec rule 11). */
   callerEmail: string;
+  /** Opens the airline's facts where a cancellation is priced under the contract's terms. */
+  vault: TravellerVault;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function runOperation(
         op.replaces_reservation ? 'AMEND' : 'BOOK',
         { flight, booked_by: who.callerEmail, manual_override: true, review_reason: null, last_error: null },
         { reason: `flight option chosen by ${actor} from the review queue`, actor },
+        who,
       );
       return null;
     }
@@ -101,6 +104,7 @@ export async function runOperation(
         'BOOK',
         { ...plan.changes, manual_override: true, review_reason: null, last_error: null },
         { reason: `hotel ${op.property_id} chosen by ${actor} from the review queue`, actor },
+        who,
       );
       return null;
     }
@@ -159,6 +163,7 @@ export async function runOperation(
         'CANCEL',
         { manual_override: true },
         { reason: op.reason ?? `cancelled by ${actor} from the review queue`, actor },
+        who,
       );
       return null;
     case 'ACCEPT_CHANGE':

@@ -122,6 +122,8 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
     action_taken_by: r.action_taken_by,
     action_reason: r.action_reason,
     assignee: r.assignee,
+    // A roster cancellation held in case the layover comes back (its disposition null meanwhile).
+    held_until: iso(r.held_until),
   };
 }
 

@@ -15,6 +15,7 @@ import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue
 import { SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
 import { loadBookingContext } from './booking-context';
+import { cancellationForTask } from './cancellation';
 import type { AirlineStays } from '../config/hotels.service';
 
 export interface BookingDeps {
@@ -111,12 +112,24 @@ export async function startTask(
   operation: BookingOperation,
   patch: bookingRepo.BookingPatch,
   event: { reason: string | null; actor: string },
+  deps: { vault: TravellerVault },
+  /** Why a hotel is cancelled: the airline's DELETE (and a person's action), or a PATCH's rebook. */
+  cause: 'DELETE' | 'PATCH' = 'DELETE',
 ): Promise<void> {
   const ref = taskRefOf(operation, randomUUID());
+  // A hotel cancellation under the contract's terms: the fee it records or avoids; a held one on the booking ends.
+  const cost = await cancellationForTask(trx, deps, b, operation, ref, cause, CALLER_WAITS_PRIORITY, new Date());
   await bookingRepo.updateBooking(
     trx,
     b.booking_id,
-    { ...patch, status: 'PENDING', task_ref: ref, task_operation: operation, next_attempt_at: null },
+    {
+      ...patch,
+      ...(cost.cancellation !== undefined ? { cancellation: cost.cancellation } : {}),
+      status: 'PENDING',
+      task_ref: ref,
+      task_operation: operation,
+      next_attempt_at: null,
+    },
     event,
   );
   // The airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
@@ -186,6 +199,7 @@ export async function patchBooking(
             plan.operation,
             { manual_override: override, ...plan.changes },
             { reason: reason ?? 'dates changed by the airline', actor },
+            deps,
           ),
         );
       deps.relay.kick();
@@ -269,6 +283,8 @@ async function rebook(
       'CANCEL',
       { manual_override: true },
       { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) },
+      deps,
+      'PATCH',
     );
   });
   deps.relay.kick();
@@ -301,6 +317,7 @@ export async function deleteBooking(
         'CANCEL',
         { manual_override: true },
         { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) },
+        deps,
       ),
     );
   deps.relay.kick();
