@@ -188,7 +188,7 @@ export interface paths {
         put?: never;
         /**
          * Create a contract under a configured hotel (automated booking starts switched off)
-         * @description Additive: the contract’s cancellation terms (cancellation_deadline, late_cancellation_fee, no_show_fee), read in the hotel’s time zone, and incidentals_covered. A fault is 422 naming each bad field.
+         * @description Creates a contract under a configured hotel. Automated booking starts switched off: enabling it is a change request the operator approves. A layover auto-books only when an enabled contract covers every night and a rate period covers each night; otherwise the booking is NEEDS_REVIEW (`no hotel configuration exists for station XXX`). Additive: the cancellation terms (`cancellation_deadline`, `late_cancellation_fee`, `no_show_fee`), read in the hotel’s time zone (`hotel_time_zone`, else the inventory’s), and `incidentals_covered`; a fault is 422 naming each bad field.
          */
         post: operations["createContract"];
         delete?: never;

@@ -70,6 +70,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         vault,
         bookingSettled: deps.bookingSettled,
         staysOf,
+        ...(deps.now ? { now: deps.now } : {}),
       }),
       ...actionItemRoutes({
         db: deps.db,

@@ -202,3 +202,22 @@ describe('the hold on roster cancellations', () => {
     expect(cancels() - before).toBe(1);
   });
 });
+
+describe("a person's cancellation", () => {
+  it('a DELETE after the deadline records the fee; a DELETE on a held booking supersedes the hold (one cancellation)', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T12:30:00.000Z' });
+    // The airline's own DELETE, after the deadline: it is the one cancellation, and a person's instruction pays the fee.
+    clock = new Date('2027-03-15T22:30:00Z');
+    const res = await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, { method: 'DELETE', token: t.accessToken });
+    expect(res.status).toBe(202);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    expect(cancels() - before).toBe(1);
+  });
+});

@@ -39,6 +39,8 @@ export interface BookingDeps {
   bookingSettled?: PgListener;
   /** The airline's Duffel Stays: a DUFFEL hotel booking's status refresh reads the room there. */
   staysOf?: AirlineStays;
+  /** The clock a cancellation is judged against the hotel's deadline with (tests set it). */
+  now?: () => Date;
 }
 
 export const actorOf = (p: Principal) => p.email || p.client_id;
@@ -112,13 +114,22 @@ export async function startTask(
   operation: BookingOperation,
   patch: bookingRepo.BookingPatch,
   event: { reason: string | null; actor: string },
-  deps: { vault: TravellerVault },
+  deps: { vault: TravellerVault; now?: () => Date },
   /** Why a hotel is cancelled: the airline's DELETE (and a person's action), or a PATCH's rebook. */
   cause: 'DELETE' | 'PATCH' = 'DELETE',
 ): Promise<void> {
   const ref = taskRefOf(operation, randomUUID());
   // A hotel cancellation under the contract's terms: the fee it records or avoids; a held one on the booking ends.
-  const cost = await cancellationForTask(trx, deps, b, operation, ref, cause, CALLER_WAITS_PRIORITY, new Date());
+  const cost = await cancellationForTask(
+    trx,
+    deps,
+    b,
+    operation,
+    ref,
+    cause,
+    CALLER_WAITS_PRIORITY,
+    deps.now?.() ?? new Date(),
+  );
   await bookingRepo.updateBooking(
     trx,
     b.booking_id,

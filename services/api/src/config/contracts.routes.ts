@@ -77,8 +77,6 @@ export function contractRoutes(db: Db, logger: Logger, zoneOf: PropertyTimeZone)
       path: contractPath,
       operationId: 'createContract',
       summary: 'Create a contract under a configured hotel (automated booking starts switched off)',
-      description:
-        'Additive: the contract’s cancellation terms (cancellation_deadline, late_cancellation_fee, no_show_fee), read in the hotel’s time zone, and incidentals_covered. A fault is 422 naming each bad field.',
       tags: TAGS,
       auth: requiredScope('post', contractPath),
       params: HotelConfigIdParams,
