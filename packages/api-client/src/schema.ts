@@ -52,6 +52,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/config/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost settings: the hold on roster cancellations and what happens after a hotel’s cancellation deadline
+         * @description cancel_hold_minutes (default 0: no hold) holds a cancellation caused by a roster change in case the next roster brings the layover back; after_deadline (default CANCEL) says whether a roster cancellation after the hotel’s deadline cancels anyway and records the fee, or goes to a person (REVIEW).
+         */
+        get: operations["getCostSettings"];
+        /**
+         * Change cost settings; an omitted field keeps its value
+         * @description Any subset of cancel_hold_minutes (an integer, 0 to 1440) and after_deadline (CANCEL or REVIEW); a fault is 422 naming the field and changes nothing.
+         */
+        put: operations["putCostSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/config/hotels": {
         parameters: {
             query?: never;
@@ -164,13 +188,33 @@ export interface paths {
         put?: never;
         /**
          * Create a contract under a configured hotel (automated booking starts switched off)
-         * @description Creates a contract under a configured hotel. Automated booking starts switched off: enabling it is a change request the operator approves. A layover auto-books only when an enabled contract covers every night and a rate period covers each night; otherwise the booking is NEEDS_REVIEW (`no hotel configuration exists for station XXX`).
+         * @description Creates a contract under a configured hotel. Automated booking starts switched off: enabling it is a change request the operator approves. A layover auto-books only when an enabled contract covers every night and a rate period covers each night; otherwise the booking is NEEDS_REVIEW (`no hotel configuration exists for station XXX`). Additive: the cancellation terms (`cancellation_deadline`, `late_cancellation_fee`, `no_show_fee`), read in the hotel’s time zone (`hotel_time_zone`, else the inventory’s), and `incidentals_covered`; a fault is 422 naming each bad field.
          */
         post: operations["createContract"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/config/hotels/{hotel_config_id}/contracts/{contract_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a contract's cancellation terms; an omitted field keeps its value, null clears it
+         * @description cancellation_deadline {days_before, local_time}, late_cancellation_fee and no_show_fee ({type: AMOUNT, amount} or {type: NIGHTS, nights}), hotel_time_zone and incidentals_covered. Terms need a deadline; a cancellation is judged against the terms in force when it is made. A fault is 422 naming each bad field and changes nothing.
+         */
+        patch: operations["patchContract"];
         trace?: never;
     };
     "/api/v1/crew/config/hotels/{hotel_config_id}/contracts/{contract_id}/rates": {
@@ -2092,6 +2136,16 @@ export interface components {
                 P3?: number;
             };
         };
+        /** CostSettings */
+        CostSettings: {
+            /** @description How long a cancellation caused by a roster change waits in case the roster changes back (0 to 1440; 0: no hold) */
+            cancel_hold_minutes: number;
+            /**
+             * @description A roster cancellation after the hotel’s deadline: CANCEL anyway and record the fee (the default), or REVIEW (a person decides)
+             * @enum {string}
+             */
+            after_deadline: "CANCEL" | "REVIEW";
+        };
         /** Money */
         Money: {
             amount: number;
@@ -2184,6 +2238,23 @@ export interface components {
             fare_conditions: "ANY" | "REFUNDABLE" | "CHANGEABLE";
             updated_at: string | null;
         };
+        /**
+         * CancellationDeadline
+         * @description When the hotel must have the cancellation to charge nothing, as hotels write it: "by 18:00 hotel time on the day of arrival" is {"days_before": 0, "local_time": "18:00"}
+         */
+        CancellationDeadline: {
+            /** @description Days before the check-in date (0: the day of arrival), 0 to 365 */
+            days_before: number;
+            /** @description HH:MM, hotel time; "by 18:00" includes 18:00 */
+            local_time: string;
+        };
+        /** CancellationFee */
+        CancellationFee: {
+            /** @enum {string} */
+            type: "AMOUNT" | "NIGHTS";
+            amount?: components["schemas"]["Money"];
+            nights?: number;
+        };
         /** Contract */
         Contract: {
             contract_id: number;
@@ -2203,6 +2274,11 @@ export interface components {
             rate_periods: components["schemas"]["RatePeriod"][];
             /** @description Additive: the negotiated-rate access code given at creation; absent when none was */
             rate_access_code?: string;
+            cancellation_deadline?: components["schemas"]["CancellationDeadline"] | null;
+            late_cancellation_fee?: components["schemas"]["CancellationFee"] | null;
+            no_show_fee?: components["schemas"]["CancellationFee"] | null;
+            hotel_time_zone?: string | null;
+            incidentals_covered?: boolean;
         };
         /** ChangeRequest */
         ChangeRequest: {
@@ -2664,6 +2740,7 @@ export interface components {
             details: components["schemas"]["ActionItemDetails"];
             review_status?: ("OPEN" | "RESOLVED" | "DISMISSED") | null;
             due_by?: string | null;
+            held_until?: string | null;
             /** @description What a person may do now (POST /crew/action-items/{action_id}/actions), decided by the engine from the item and its booking; empty when nothing is (any item that is not OPEN) */
             available_actions?: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN")[];
             action_taken?: ("BOOK_FLIGHT_OPTION" | "BOOK_HOTEL" | "ACCEPT_PRICE" | "ACCEPT_CHANGE" | "RECORD_PNR" | "RETRY" | "CANCEL_BOOKING" | "DISMISS" | "ASSIGN") | null;
@@ -3072,6 +3149,24 @@ export interface components {
             /** @description The contract whose rate applies */
             contract_id?: number;
             contracted_rate?: components["schemas"]["Money"];
+            /**
+             * Money
+             * @description The late-cancellation fee the contract charges for this cancellation: recorded when the booking was cancelled after the hotel’s cancellation deadline
+             */
+            cancellation_penalty?: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description The late fee this timely cancellation avoided: the contract’s late-cancellation fee, recorded when the booking was cancelled by the hotel’s deadline
+             */
+            cancellation_penalty_avoided?: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
             /** @description The contract's negotiated-rate access code the supplier is asked for (Duffel matches it best effort) */
             rate_access_code?: string;
             /** @description The supplier’s reservation reference */
@@ -4499,6 +4594,127 @@ export interface operations {
             };
         };
     };
+    getCostSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cost settings (the defaults until changed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putCostSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long a cancellation caused by a roster change waits in case the roster changes back (0 to 1440; 0: no hold) */
+                    cancel_hold_minutes?: number;
+                    /**
+                     * @description A roster cancellation after the hotel’s deadline: CANCEL anyway and record the fee (the default), or REVIEW (a person decides)
+                     * @enum {string}
+                     */
+                    after_deadline?: "CANCEL" | "REVIEW";
+                };
+            };
+        };
+        responses: {
+            /** @description Cost settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CostSettings"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getHotelConfig: {
         parameters: {
             query?: never;
@@ -5053,12 +5269,106 @@ export interface operations {
                     contract_to: string;
                     /** @description Additive: the hotel's negotiated-rate access code for this contract (printable, no spaces). Bookings under the contract ask the supplier for the negotiated rates it names (Duffel matches them best effort; without one the rate rules still apply) */
                     rate_access_code?: string;
+                    cancellation_deadline?: components["schemas"]["CancellationDeadline"] | null;
+                    /** @description Charged for a cancellation after the deadline; absent or null: none */
+                    late_cancellation_fee?: components["schemas"]["CancellationFee"] | null;
+                    /** @description Charged when the guest does not arrive; absent or null: none */
+                    no_show_fee?: components["schemas"]["CancellationFee"] | null;
+                    /** @description Additive: the hotel's IANA time zone, in which the deadline is read. Omitted: the hotel inventory's zone for the property; required when the inventory does not know the hotel (a DIRECT hotel) */
+                    hotel_time_zone?: string | null;
+                    /** @description Additive: the airline pays incidentals at this hotel (default false: an invoice’s incidentals are disputed) */
+                    incidentals_covered?: boolean;
                 };
             };
         };
         responses: {
             /** @description The contract */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contract"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hotel_config_id: number;
+                contract_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cancellation_deadline?: components["schemas"]["CancellationDeadline"] | null;
+                    /** @description Charged for a cancellation after the deadline; absent or null: none */
+                    late_cancellation_fee?: components["schemas"]["CancellationFee"] | null;
+                    /** @description Charged when the guest does not arrive; absent or null: none */
+                    no_show_fee?: components["schemas"]["CancellationFee"] | null;
+                    /** @description Additive: the hotel's IANA time zone, in which the deadline is read. Omitted: the hotel inventory's zone for the property; required when the inventory does not know the hotel (a DIRECT hotel) */
+                    hotel_time_zone?: string | null;
+                    /** @description Additive: the airline pays incidentals at this hotel (default false: an invoice’s incidentals are disputed) */
+                    incidentals_covered?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The contract */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

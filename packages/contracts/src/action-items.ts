@@ -202,6 +202,15 @@ export const ActionItem = Type.Object(
         }),
       ),
     ),
+    held_until: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            'Additive: a cancellation caused by a roster change held until then, in case a later roster brings the layover back (GET /crew/config/cost). Nothing has gone to the supplier and the disposition is null meanwhile; when the hold ends the item is cancelled as usual, or AUTO_BOOKED if the layover came back. Null otherwise.',
+        }),
+      ),
+    ),
     available_actions: Type.Optional(
       Type.Array(ReviewActionValue, {
         description:

@@ -25,6 +25,16 @@ const hotelBlockProperties = {
   hotel_config_id: Type.Optional(Type.Integer({ description: 'The configured hotel the engine chose' })),
   contract_id: Type.Optional(Type.Integer({ description: 'The contract whose rate applies' })),
   contracted_rate: Type.Optional(Money),
+  cancellation_penalty: Type.Optional({
+    ...Money,
+    description:
+      'The late-cancellation fee the contract charges for this cancellation: recorded when the booking was cancelled after the hotel’s cancellation deadline',
+  }),
+  cancellation_penalty_avoided: Type.Optional({
+    ...Money,
+    description:
+      'The late fee this timely cancellation avoided: the contract’s late-cancellation fee, recorded when the booking was cancelled by the hotel’s deadline',
+  }),
   rate_access_code: Type.Optional(
     Type.String({
       description:

@@ -202,6 +202,62 @@ export const ConfigVersionParams = Type.Object({
 export const HotelConfigIdParams = Type.Object({ hotel_config_id: Int64Id() });
 export const ContractParams = Type.Object({ hotel_config_id: Int64Id(), contract_id: Int64Id() });
 
+// ---- Cancellation terms of a contract (docs/cost-control.md) ----
+
+/**
+ * A fee: AMOUNT with amount, or NIGHTS with nights (at the stay's nightly rate). The schema states the shape;
+ * which field a type needs is checked by the engine (cancellationTermsIssues), which names each bad field.
+ */
+export const CancellationFee = Type.Object(
+  {
+    type: StringEnum(['AMOUNT', 'NIGHTS'] as const),
+    amount: Type.Optional(Money),
+    nights: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: false, title: 'CancellationFee' },
+);
+export type CancellationFee = Static<typeof CancellationFee>;
+
+export const CancellationDeadline = Type.Object(
+  {
+    days_before: Type.Integer({ description: 'Days before the check-in date (0: the day of arrival), 0 to 365' }),
+    local_time: Type.String({ description: 'HH:MM, hotel time; "by 18:00" includes 18:00' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'CancellationDeadline',
+    description:
+      'When the hotel must have the cancellation to charge nothing, as hotels write it: "by 18:00 hotel time on the day of arrival" is {"days_before": 0, "local_time": "18:00"}',
+  },
+);
+
+/** The terms fields of a contract's create and PATCH: omitted keeps (PATCH), null clears. */
+const cancellationFields = {
+  cancellation_deadline: Type.Optional(Type.Union([CancellationDeadline, Type.Null()])),
+  late_cancellation_fee: Type.Optional(
+    Type.Union([CancellationFee, Type.Null()], {
+      description: 'Charged for a cancellation after the deadline; absent or null: none',
+    }),
+  ),
+  no_show_fee: Type.Optional(
+    Type.Union([CancellationFee, Type.Null()], {
+      description: 'Charged when the guest does not arrive; absent or null: none',
+    }),
+  ),
+  hotel_time_zone: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], {
+      description:
+        "Additive: the hotel's IANA time zone, in which the deadline is read. Omitted: the hotel inventory's zone for the property; required when the inventory does not know the hotel (a DIRECT hotel)",
+    }),
+  ),
+  incidentals_covered: Type.Optional(
+    Type.Boolean({
+      description:
+        'Additive: the airline pays incidentals at this hotel (default false: an invoice’s incidentals are disputed)',
+    }),
+  ),
+};
+
 export const ContractBody = Type.Object(
   {
     contract_number: Type.String({ minLength: 1, maxLength: 64 }),
@@ -214,9 +270,15 @@ export const ContractBody = Type.Object(
           "Additive: the hotel's negotiated-rate access code for this contract (printable, no spaces). Bookings under the contract ask the supplier for the negotiated rates it names (Duffel matches them best effort; without one the rate rules still apply)",
       }),
     ),
+    ...cancellationFields,
   },
   { additionalProperties: false },
 );
+export type ContractBody = Static<typeof ContractBody>;
+
+/** PATCH a contract's cancellation terms: an omitted field keeps its value, null clears it. */
+export const ContractPatchBody = Type.Object(cancellationFields, { additionalProperties: false });
+export type ContractPatchBody = Static<typeof ContractPatchBody>;
 export const ContractRatesBody = Type.Object(
   { rate_periods: Type.Array(RatePeriod, { maxItems: 366 }) },
   { additionalProperties: false },
@@ -234,6 +296,11 @@ export const Contract = Type.Object(
     rate_access_code: Type.Optional(
       Type.String({ description: 'Additive: the negotiated-rate access code given at creation; absent when none was' }),
     ),
+    cancellation_deadline: Type.Optional(Type.Union([CancellationDeadline, Type.Null()])),
+    late_cancellation_fee: Type.Optional(Type.Union([CancellationFee, Type.Null()])),
+    no_show_fee: Type.Optional(Type.Union([CancellationFee, Type.Null()])),
+    hotel_time_zone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    incidentals_covered: Type.Optional(Type.Boolean()),
   },
   { title: 'Contract' },
 );
@@ -295,3 +362,30 @@ export const OpsChangeRequestQuery = Type.Object(
 
 /** A stored flight config version: every field present. */
 export type FlightConfigSnapshot = Required<FlightConfigBody>;
+
+// ---- GET / PUT /crew/config/cost ----
+
+const costFields = {
+  cancel_hold_minutes: Type.Integer({
+    minimum: 0,
+    maximum: 1440,
+    description:
+      'How long a cancellation caused by a roster change waits in case the roster changes back (0 to 1440; 0: no hold)',
+  }),
+  after_deadline: StringEnum(['CANCEL', 'REVIEW'] as const, {
+    description:
+      'A roster cancellation after the hotel’s deadline: CANCEL anyway and record the fee (the default), or REVIEW (a person decides)',
+  }),
+};
+export const CostSettings = Type.Object(costFields, { additionalProperties: false, title: 'CostSettings' });
+export type CostSettingsView = Static<typeof CostSettings>;
+
+/** PUT: any subset; an omitted field keeps its value (a fault is 422 naming the field). */
+export const CostSettingsBody = Type.Object(
+  {
+    cancel_hold_minutes: Type.Optional(costFields.cancel_hold_minutes),
+    after_deadline: Type.Optional(costFields.after_deadline),
+  },
+  { additionalProperties: false },
+);
+export type CostSettingsBody = Static<typeof CostSettingsBody>;

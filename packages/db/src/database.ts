@@ -11,6 +11,7 @@ import type {
   HotelConfigTable,
   HotelContractTable,
   ReviewSettingsTable,
+  CostSettingsTable,
 } from './config/config.table';
 import type { HotelConfig } from '@crew/contracts';
 import type {
@@ -48,6 +49,7 @@ export interface Database {
   traveller_audit: TravellerAuditTable;
   company_configs: CompanyConfigTable;
   review_settings: ReviewSettingsTable;
+  cost_settings: CostSettingsTable;
   oauth_clients: OAuthClientTable;
   refresh_tokens: RefreshTokenTable;
   signing_keys: SigningKeyTable;

@@ -24,6 +24,8 @@ export type * from './travellers/traveller.table';
 export * as configRepo from './config/config.repository';
 export * as airlinePolicyRepo from './config/airline-policy.repository';
 export * as reviewSettingsRepo from './config/review-settings.repository';
+export * as costSettingsRepo from './config/cost-settings.repository';
+export type { StoredCostSettings } from './config/cost-settings.repository';
 export type { StoredReviewSettings } from './config/review-settings.repository';
 export type * from './config/config.table';
 
@@ -50,6 +52,7 @@ export type { DueBySettings, DueSoonItem } from './schedules/review-writes.repos
 
 // Bookings and the airline's own changes to them.
 export * as bookingRepo from './bookings/booking.repository';
+export * as cancellationHoldRepo from './bookings/cancellation-hold.repository';
 export type { BookingFilter, BookingPatch, SettlementWrite } from './bookings/booking.repository';
 export * as retryJobRepo from './bookings/retry-job.repository';
 export * as idempotencyRepo from './bookings/idempotency.repository';

@@ -1,6 +1,7 @@
 import type { AirlineSettings, FareConditions, FlightConfigSnapshot, Money, RatePeriod } from '@crew/contracts';
 import { fxTable, type FxRate, type FxTable } from './fx';
 import type { HotelTerms } from './hotel-config';
+import { DEFAULT_COST_SETTINGS, type CancellationTerms, type CostSettings } from './cancellation-terms';
 import type { PolicyContext, StationHotel } from './policy';
 
 /** The flight config an airline has before its first PUT. */
@@ -47,8 +48,12 @@ export interface BookingFacts {
     automated_booking_enabled: boolean;
     rate_periods: RatePeriod[];
     rate_access_code?: string | null;
+    cancellation_terms?: CancellationTerms | null;
+    hotel_time_zone?: string | null;
   }[];
   fxRates: readonly FxRate[];
+  /** The airline's cost settings (absent: the defaults). */
+  cost?: CostSettings | null;
 }
 
 /** Everything the policy and the booking tasks need of an airline. */
@@ -70,6 +75,8 @@ export interface AirlineBookingContext {
     string,
     { date_of_birth: string | null; first_name: string | null; last_name: string | null; name: string | null }
   >;
+  /** The hold on roster cancellations and what happens after a hotel's deadline (GET /crew/config/cost). */
+  costSettings: CostSettings;
 }
 
 /**
@@ -100,6 +107,8 @@ export function bookingContextOf(
       automated_booking_enabled: c.automated_booking_enabled,
       rate_periods: c.rate_periods,
       ...(c.rate_access_code ? { rate_access_code: c.rate_access_code } : {}),
+      cancellation_terms: c.cancellation_terms ?? null,
+      hotel_time_zone: c.hotel_time_zone ?? null,
     });
     hotels.set(c.base_station, h);
   }
@@ -126,6 +135,7 @@ export function bookingContextOf(
     hotelConfigVersion: f.hotelVersion ? `v${f.hotelVersion.version}` : null,
     flightConfigVersion: f.flights ? `v${f.flights.version}` : null,
     travellers,
+    costSettings: f.cost ?? DEFAULT_COST_SETTINGS,
   };
 }
 

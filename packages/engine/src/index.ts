@@ -118,3 +118,4 @@ export * from './spend-report';
 export { normaliseGuestName } from './guest-names';
 export { minorDigits, halfMinorUnit, roundMinor } from './minor-units';
 export { isTimeZone, zonedInstant, zoneOffsetMinutes, localDateIn } from './time-zones';
+export * from './cancellation-plan';

@@ -1,3 +1,4 @@
+import type { CancellationTerms } from './cancellation-terms';
 import type { AirlineSettings, Money, RatePeriod } from '@crew/contracts';
 import type { HotelTerms } from './hotel-config';
 import { convert, describeConversion, formatMoney, NO_FX_RATES, roundCents, type FxTable } from './fx';
@@ -42,6 +43,10 @@ export interface ContractTerms {
   automated_booking_enabled: boolean;
   rate_periods: RatePeriod[];
   rate_access_code?: string;
+  /** The contract's cancellation terms now (null: none, a cancellation costs nothing). */
+  cancellation_terms?: CancellationTerms | null;
+  /** The hotel's IANA zone, in which the cancellation deadline is read. */
+  hotel_time_zone?: string | null;
 }
 
 /** The hotel configured at a station, with its contracts. */

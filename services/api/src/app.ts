@@ -19,7 +19,7 @@ import { requireKnownAirline } from './auth/known-airline';
 import { companyConfigRoutes } from './config/company.routes';
 import { configRoutes } from './config/config.routes';
 import { contractRoutes } from './config/contracts.routes';
-import { supplierDirectory } from './config/hotels.service';
+import { propertyTimeZone, supplierDirectory } from './config/hotels.service';
 import { apiSupplierRegistry } from './suppliers/supplier-registry';
 import { airlineStays } from './config/duffel-stays';
 import { opsChangeRequestRoutes, opsRoutes } from './ops/ops.routes';
@@ -45,6 +45,7 @@ import { actionItemRoutes } from './action-items/action-items.routes';
 import { airlineChangesOf } from './action-items/airline-changes';
 import { reviewSettingsRoutes } from './config/review-settings.routes';
 import { invoiceRoutes } from './invoices/invoices.routes';
+import { costSettingsRoutes } from './config/cost-settings.routes';
 
 /** Every declared route, by mount point: what express serves and what the OpenAPI document describes. */
 export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] } {
@@ -56,8 +57,9 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     crew: [
       ...companyConfigRoutes(deps.db),
       ...reviewSettingsRoutes(deps.db),
+      ...costSettingsRoutes(deps.db),
       ...configRoutes(deps.db, supplierDirectory(deps.suppliers, staysOf)),
-      ...contractRoutes(deps.db, deps.logger),
+      ...contractRoutes(deps.db, deps.logger, propertyTimeZone(deps.suppliers, staysOf)),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),
@@ -73,6 +75,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
         vault,
         bookingSettled: deps.bookingSettled,
         staysOf,
+        ...(deps.now ? { now: deps.now } : {}),
       }),
       ...actionItemRoutes({
         db: deps.db,

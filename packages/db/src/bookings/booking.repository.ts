@@ -7,7 +7,13 @@ import { PREPARED } from '../prepared';
 import { keepReviewState, REVIEW_FACT_COLUMNS, REVIEW_SETTINGS_OF_ITEM, type ReviewStateOf } from '../review-state';
 import { emitBookingEvents, emitIropCompletedIfDone } from '../webhook-events';
 import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
-import { BOOKING_COLUMNS, BOOKING_EVENT_COLUMNS, type BookingOperation, type BookingStatus } from './booking.table';
+import {
+  BOOKING_COLUMNS,
+  BOOKING_EVENT_COLUMNS,
+  type BookingOperation,
+  type BookingStatus,
+  type StoredCancellation,
+} from './booking.table';
 
 export function findBooking(db: DbOrTrx, bookingId: string, airlineId?: string) {
   let q = db.selectFrom('bookings').selectAll().where('booking_id', '=', bookingId);
@@ -46,6 +52,7 @@ export interface BookingPatch {
   task_operation?: BookingOperation | null;
   schedule_id?: string | null;
   action_id?: string | null;
+  cancellation?: StoredCancellation | null;
 }
 
 /** Applies a change and records the status transition in the history ({status, at, reason, actor}). */
@@ -55,11 +62,14 @@ export async function updateBooking(
   patch: BookingPatch,
   event?: { reason: string | null; actor: string },
 ): Promise<void> {
-  const { hotel, flight, ...rest } = patch;
+  const { hotel, flight, cancellation, ...rest } = patch;
   await trx
     .updateTable('bookings')
     .set({
       ...rest,
+      ...(cancellation !== undefined
+        ? { cancellation: cancellation === null ? null : JSON.stringify(cancellation) }
+        : {}),
       ...(hotel !== undefined ? { hotel: hotel === null ? null : JSON.stringify(hotel) } : {}),
       ...(flight !== undefined ? { flight: flight === null ? null : JSON.stringify(flight) } : {}),
       updated_at: new Date(),

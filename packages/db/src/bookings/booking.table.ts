@@ -3,7 +3,18 @@ import type { BulkColumns } from '../bulk-types';
 
 type Json<T> = ColumnType<T, string | null, string | null>;
 
-import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus } from '@crew/contracts';
+import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus, Money } from '@crew/contracts';
+
+/** A booking's hotel cancellation until it is made (the engine's StoredCancellation; the db knows no rule). */
+export interface StoredCancellation {
+  ref: string;
+  action_id: string | null;
+  deadline: string | null;
+  penalty: Money | null;
+  penalty_avoided: Money | null;
+  message: string;
+  hold: { status: 'HELD'; hold_until: string } | { status: 'KEPT' | 'RELEASED'; at: string } | null;
+}
 
 export type { BookingOperation, BookingStatus };
 export type BookingSource = 'SCHEDULE_DIFF' | 'AIRLINE_INJECTED' | 'IROP';
@@ -50,6 +61,8 @@ export interface BookingTable {
   /** First history entry of a booking the schedule diff created (status and reason at created_at, actor engine); else null. */
   created_status: ColumnType<string | null, string | null | undefined, string | null>;
   created_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A hotel cancellation until it is made: its fee or the fee it avoids, and a roster cancellation's hold (engine StoredCancellation). */
+  cancellation: ColumnType<StoredCancellation | null, string | null | undefined, string | null>;
   seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
@@ -143,6 +156,7 @@ export const BOOKING_CHANGE_COLUMNS = {
   hotel: 'jsonb',
   task_ref: 'text',
   task_operation: 'text',
+  cancellation: 'jsonb',
 } as const satisfies BulkColumns<BookingTable>;
 
 export const BOOKING_EVENT_COLUMNS = {

@@ -31,7 +31,7 @@ function policyRates(db: DbOrTrx): Promise<{ currency: string; as_of: string; ra
  */
 export async function loadBookingFacts(db: DbOrTrx, airlineId: string, travellerEmails?: string[]) {
   const emails = travellerEmails?.map((e) => e.toLowerCase());
-  const [airline, company, rules, flights, hotelVersion, travellers, contracts, fxRates] = await Promise.all([
+  const [airline, company, rules, flights, hotelVersion, travellers, contracts, fxRates, cost] = await Promise.all([
     db.selectFrom('airlines').selectAll().where('airline_id', '=', airlineId).executeTakeFirstOrThrow(),
     db.selectFrom('company_configs').selectAll().where('airline_id', '=', airlineId).executeTakeFirst(),
     db.selectFrom('flight_rules').selectAll().where('airline_id', '=', airlineId).executeTakeFirst(),
@@ -66,8 +66,13 @@ export async function loadBookingFacts(db: DbOrTrx, airlineId: string, traveller
           .execute(),
     contractsByStation(db, airlineId),
     policyRates(db),
+    db
+      .selectFrom('cost_settings')
+      .select(['cancel_hold_minutes', 'after_deadline'])
+      .where('airline_id', '=', airlineId)
+      .executeTakeFirst(),
   ]);
-  return { airline, company, rules, flights, hotelVersion, travellers, contracts, fxRates };
+  return { airline, company, rules, flights, hotelVersion, travellers, contracts, fxRates, cost };
 }
 
 /** What choosing a flight needs of an airline (GET /crew/flight-options): its carrier, latest flight config, ceiling and the exchange rates. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FareConditions, HotelConfig, Money, RatePeriod } from '@crew/contracts';
 import type { DbOrTrx } from '../database';
-import type { FlightConfigSnapshot, HotelTerms } from './config.table';
+import type { ContractCancellationTerms, FlightConfigSnapshot, HotelTerms } from './config.table';
 
 /** Serialises config writes of one airline (row lock on the tenant). */
 export async function lockAirline(trx: DbOrTrx, airlineId: string): Promise<void> {
@@ -191,16 +191,45 @@ export function insertContract(
   airlineId: string,
   hotelConfigId: number,
   c: { contract_number: string; contract_from: string; contract_to: string; rate_access_code?: string | undefined },
+  cost: ContractCost = { cancellation_terms: null, hotel_time_zone: null },
 ) {
   return db
     .insertInto('hotel_contracts')
     .values({
       airline_id: airlineId,
       hotel_config_id: hotelConfigId,
-      ...c,
+      contract_number: c.contract_number,
+      contract_from: c.contract_from,
+      contract_to: c.contract_to,
       rate_access_code: c.rate_access_code ?? null,
       rate_periods: '[]',
+      ...costValues(cost),
     })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A contract's cancellation terms, the zone they are read in, and whether incidentals are covered. */
+export interface ContractCost {
+  cancellation_terms: ContractCancellationTerms | null;
+  hotel_time_zone: string | null;
+  /** Omitted: unchanged (false on a new contract). */
+  incidentals_covered?: boolean;
+}
+
+function costValues(cost: ContractCost) {
+  return {
+    cancellation_terms: cost.cancellation_terms ? JSON.stringify(cost.cancellation_terms) : null,
+    hotel_time_zone: cost.hotel_time_zone,
+    ...(cost.incidentals_covered !== undefined ? { incidentals_covered: cost.incidentals_covered } : {}),
+  };
+}
+
+export function setContractCost(db: DbOrTrx, contractId: number, cost: ContractCost) {
+  return db
+    .updateTable('hotel_contracts')
+    .set({ ...costValues(cost), updated_at: new Date() })
+    .where('contract_id', '=', contractId)
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -1,5 +1,12 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ChangeRequest, FareConditions, HotelInput, Money, RatePeriod } from '@crew/contracts';
+import type { CancellationFee, ChangeRequest, FareConditions, HotelInput, Money, RatePeriod } from '@crew/contracts';
+
+/** A contract's cancellation terms as stored (the deadline is always there when terms are). */
+export interface ContractCancellationTerms {
+  cancellation_deadline: { days_before: number; local_time: string };
+  late_cancellation_fee?: CancellationFee | null;
+  no_show_fee?: CancellationFee | null;
+}
 
 type CreatedAt = ColumnType<Date, never, never>;
 type UpdatedAt = ColumnType<Date, never, Date>;
@@ -50,6 +57,12 @@ export interface HotelContractTable {
   automated_booking_enabled: Generated<boolean>;
   rate_periods: Json<RatePeriod[]>;
   rate_access_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The contract's cancellation terms (deadline and fees); null: none, a cancellation costs nothing. */
+  cancellation_terms: ColumnType<ContractCancellationTerms | null, string | null | undefined, string | null>;
+  /** The hotel's IANA time zone, in which the cancellation deadline is read. */
+  hotel_time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The airline pays incidentals at this hotel (an invoice's incidentals are disputed otherwise). */
+  incidentals_covered: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -91,5 +104,13 @@ export interface ReviewSettingsTable {
   lead_time_minutes: number;
   due_soon_minutes: number;
   priority_targets_minutes: ColumnType<Record<string, number>, string, string>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** An airline's cost settings (the engine's CostSettings); no row means the defaults. */
+export interface CostSettingsTable {
+  airline_id: string;
+  cancel_hold_minutes: number;
+  after_deadline: 'CANCEL' | 'REVIEW';
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

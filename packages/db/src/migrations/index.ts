@@ -29,6 +29,7 @@ import * as consoleUsers from './2026_11_28_0500_console_users';
 import * as reviewQueue from './2026_11_28_0600_review_queue';
 import * as hotelInvoices from './2026_11_28_0700_hotel_invoices';
 import * as reviewSuperseded from './2026_11_28_0710_review_superseded';
+import * as costControl from './2026_11_28_0720_cost_control';
 import * as supplierOrderSightings from './2026_11_29_0100_supplier_order_sightings';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0600_review_queue': reviewQueue,
   '2026_11_28_0700_hotel_invoices': hotelInvoices,
   '2026_11_28_0710_review_superseded': reviewSuperseded,
+  '2026_11_28_0720_cost_control': costControl,
   '2026_11_29_0100_supplier_order_sightings': supplierOrderSightings,
 };

@@ -180,7 +180,7 @@ export async function writeDiffResult(
      from_airport = coalesce(x.from_airport, t.from_airport), to_airport = coalesce(x.to_airport, t.to_airport),
      flight_number = coalesce(x.flight_number, t.flight_number), dep_time_local = coalesce(x.dep_time_local, t.dep_time_local),
      arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
-     schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), task_operation = coalesce(x.task_operation, t.task_operation), updated_at = now()`,
+     schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), task_operation = coalesce(x.task_operation, t.task_operation), cancellation = coalesce(x.cancellation, t.cancellation), updated_at = now()`,
   );
   await copyInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
   await copyInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems);

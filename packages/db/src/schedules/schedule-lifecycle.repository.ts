@@ -89,13 +89,13 @@ export async function finishProcessing(
 
 /**
  * Called after a booking task's outcome is committed: the schedule completes once none of its items is
- * open. Run outside that transaction, so whichever settle commits last sees every other one (two checks
+ * open (a held cancellation is not: nothing of it is in flight, docs/decisions.md). Run outside that transaction, so whichever settle commits last sees every other one (two checks
  * inside their own transactions could each see the other's item still open).
  */
 export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promise<void> {
   await sql`with done as (update schedules set status = 'COMPLETED', completed_at = now()
     where schedule_id = ${scheduleId} and status = 'BOOKING'
-      and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null)
+      and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null and held_until is null)
     returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter('done', scheduleId)}
     select 1`.execute(db);
@@ -104,7 +104,7 @@ export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promis
 /** Completes every BOOKING schedule with no open item (a worker that died between a settle and its check). */
 export async function completeSettledSchedules(db: DbOrTrx): Promise<number> {
   const r = await sql<{ n: number }>`with done as (update schedules s set status = 'COMPLETED', completed_at = now()
-    where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null)
+    where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null and a.held_until is null)
     returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter('done')}
     select (select count(*) from done)::int as n`.execute(db);

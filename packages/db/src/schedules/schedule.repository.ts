@@ -139,8 +139,11 @@ export async function scheduleCounts(
       sql<number>`count(*) filter (where disposition = 'PENDING_REVIEW')::int`.as('pending_review'),
       sql<number>`count(*) filter (where disposition = 'FAILED')::int`.as('failed'),
       sql<number>`count(*) filter (where ${RESOLVED_BY_PERSON})::int`.as('resolved_by_person'),
-      sql<number>`count(*) filter (where disposition is null)::int`.as('open'),
-      sql<number>`count(*) filter (where disposition is null and type = 'FLIGHT')::int`.as('open_flight'),
+      // A held cancellation has nothing in flight (docs/decisions.md): not open.
+      sql<number>`count(*) filter (where disposition is null and held_until is null)::int`.as('open'),
+      sql<number>`count(*) filter (where disposition is null and held_until is null and type = 'FLIGHT')::int`.as(
+        'open_flight',
+      ),
     ])
     .where('schedule_id', 'in', counted)
     .groupBy('schedule_id')

@@ -83,6 +83,8 @@ export interface ActionItemTable {
   due_soon_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The later roster's item that took over this item's booking (its review then ends RESOLVED). */
   superseded_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A roster cancellation held until then (its disposition null meanwhile); null once the hold ends, or none. */
+  held_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 
@@ -128,6 +130,7 @@ export const ACTION_ITEM_COLUMNS = {
   disposition_at: 'timestamptz',
   review_status: 'text',
   due_by: 'timestamptz',
+  held_until: 'timestamptz',
 } as const satisfies BulkColumns<ActionItemTable>;
 
 export const AUDIT_EVENT_COLUMNS = {

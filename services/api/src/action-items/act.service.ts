@@ -162,7 +162,14 @@ async function act(deps: OperationDeps, caller: Actor, actionId: string, body: R
       throw ApiError.conflict('The action item changed meanwhile; read it again');
     const written = await reviewRepo.writeReview(trx, actionId, reviewWrite(item, d.item, body.reason, facts));
     const settled = d.operation
-      ? await runOperation(trx, d.operation, booking!, written, { actingUser, callerEmail: caller.email }, prepared)
+      ? await runOperation(
+          trx,
+          d.operation,
+          booking!,
+          written,
+          { actingUser, callerEmail: caller.email, vault: deps.vault },
+          prepared,
+        )
       : null;
     if (d.action !== 'ASSIGN') await resolvedEvent(trx, written);
     return settled;

@@ -1,7 +1,7 @@
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
 import { airlinePolicyRepo, bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx } from '@crew/db';
 import { acceptedFlightBlock, patchPlan, settleBooking, type ReviewOperation, type StationHotel } from '@crew/engine';
-import { ApiError, openBookingContext } from '@crew/platform';
+import { ApiError, openBookingContext, type TravellerVault } from '@crew/platform';
 import type { SupplierName } from '@crew/suppliers';
 import { registryOf, startTask, type BookingDeps } from '../bookings/bookings.service';
 import { ownSystemBlock, ownSystemReason, settleOwnSystem } from '../bookings/own-system';
@@ -71,6 +71,8 @@ export interface Acting {
   actingUser: string;
   /** The caller's e-mail: a chosen flight is booked under it (spec rule 11). */
   callerEmail: string;
+  /** Opens the airline's facts where a cancellation is priced under the contract's terms. */
+  vault: TravellerVault;
 }
 
 /**
@@ -98,6 +100,7 @@ export async function runOperation(
         op.replaces_reservation ? 'AMEND' : 'BOOK',
         { flight, booked_by: who.callerEmail, manual_override: true, review_reason: null, last_error: null },
         { reason: `flight option chosen by ${actor} from the review queue`, actor },
+        who,
       );
       return null;
     }
@@ -120,6 +123,7 @@ export async function runOperation(
         'BOOK',
         { ...plan.changes, manual_override: true, review_reason: null, last_error: null },
         { reason: `hotel ${op.property_id} chosen by ${actor} from the review queue`, actor },
+        who,
       );
       return null;
     }
@@ -178,6 +182,7 @@ export async function runOperation(
         'CANCEL',
         { manual_override: true },
         { reason: op.reason ?? `cancelled by ${actor} from the review queue`, actor },
+        who,
       );
       return null;
     case 'ACCEPT_CHANGE': {

@@ -119,6 +119,8 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
     action_reason: r.action_reason,
     assignee: r.assignee,
     superseded_by: r.superseded_by,
+    // A roster cancellation held in case the layover comes back (its disposition null meanwhile).
+    held_until: iso(r.held_until),
   };
 }
 

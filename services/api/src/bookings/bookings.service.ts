@@ -22,6 +22,7 @@ import { ApiError, type Logger, type TravellerVault, openBookingContext } from '
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
+import { cancellationForTask } from './cancellation';
 import type { AirlineStays } from '../config/hotels.service';
 
 export interface BookingDeps {
@@ -45,6 +46,8 @@ export interface BookingDeps {
   bookingSettled?: PgListener;
   /** The airline's Duffel Stays: a DUFFEL hotel booking's status refresh reads the room there. */
   staysOf?: AirlineStays;
+  /** The clock a cancellation is judged against the hotel's deadline with (tests set it). */
+  now?: () => Date;
 }
 
 export const actorOf = (p: Principal) => p.email || p.client_id;
@@ -118,12 +121,33 @@ export async function startTask(
   operation: BookingOperation,
   patch: bookingRepo.BookingPatch,
   event: { reason: string | null; actor: string },
+  deps: { vault: TravellerVault; now?: () => Date },
+  /** Why a hotel is cancelled: the airline's DELETE (and a person's action), or a PATCH's rebook. */
+  cause: 'DELETE' | 'PATCH' = 'DELETE',
 ): Promise<void> {
   const ref = taskRefOf(operation, randomUUID());
+  // A hotel cancellation under the contract's terms: the fee it records or avoids; a held one on the booking ends.
+  const cost = await cancellationForTask(
+    trx,
+    deps,
+    b,
+    operation,
+    ref,
+    cause,
+    CALLER_WAITS_PRIORITY,
+    deps.now?.() ?? new Date(),
+  );
   await bookingRepo.updateBooking(
     trx,
     b.booking_id,
-    { ...patch, status: 'PENDING', task_ref: ref, task_operation: operation, next_attempt_at: null },
+    {
+      ...patch,
+      ...(cost.cancellation !== undefined ? { cancellation: cost.cancellation } : {}),
+      status: 'PENDING',
+      task_ref: ref,
+      task_operation: operation,
+      next_attempt_at: null,
+    },
     event,
   );
   // The airline's caller waits for the outcome (PATCH and DELETE answer when the task settles).
@@ -198,6 +222,7 @@ export async function patchBooking(
             plan.operation,
             { manual_override: override, ...plan.changes },
             { reason: reason ?? 'dates changed by the airline', actor },
+            deps,
           ),
         );
       deps.relay.kick();
@@ -281,6 +306,8 @@ async function rebook(
       'CANCEL',
       { manual_override: true },
       { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) },
+      deps,
+      'PATCH',
     );
   });
   deps.relay.kick();
@@ -313,6 +340,7 @@ export async function deleteBooking(
         'CANCEL',
         { manual_override: true },
         { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) },
+        deps,
       ),
     );
   deps.relay.kick();

@@ -7,6 +7,7 @@ import {
   Contract,
   ContractBody,
   ContractParams,
+  ContractPatchBody,
   ContractRatesBody,
   HotelConfigIdParams,
   requiredScope,
@@ -15,6 +16,8 @@ import { configRepo, type Db, type HotelChangeRequestRow, type HotelContractRow 
 import { contractDateIssues, contractRateIssues } from '@crew/engine';
 import { ApiError, errorResponses, route, type Logger, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
+import { contractCostFields } from './contract-terms';
+import type { PropertyTimeZone } from './hotels.service';
 
 const TAGS = ['Hotel contracts'];
 
@@ -29,6 +32,17 @@ export function contractView(c: HotelContractRow) {
     rate_periods: c.rate_periods,
     // Additive: only a contract given a code shows one, so existing clients see the fixed shape unchanged.
     ...(c.rate_access_code ? { rate_access_code: c.rate_access_code } : {}),
+    // Additive, shown when set (a contract without them keeps the fixed shape): the cancellation terms, a missing
+    // fee as null; the zone the deadline is read in; incidentals the airline pays at this hotel.
+    ...(c.cancellation_terms
+      ? {
+          cancellation_deadline: c.cancellation_terms.cancellation_deadline,
+          late_cancellation_fee: c.cancellation_terms.late_cancellation_fee ?? null,
+          no_show_fee: c.cancellation_terms.no_show_fee ?? null,
+        }
+      : {}),
+    ...(c.hotel_time_zone ? { hotel_time_zone: c.hotel_time_zone } : {}),
+    ...(c.incidentals_covered ? { incidentals_covered: true } : {}),
   };
 }
 
@@ -54,7 +68,7 @@ export function changeRequestView(r: HotelChangeRequestRow) {
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
-export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
+export function contractRoutes(db: Db, logger: Logger, zoneOf: PropertyTimeZone): RouteSpec[] {
   const contractPath = '/crew/config/hotels/:hotel_config_id/contracts';
   const requestsPath = '/crew/config/hotels/change-requests';
   return [
@@ -72,11 +86,12 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
         const airlineId = principal(res).airline_id;
         const issues = contractDateIssues(body);
         if (issues.length) throw ApiError.validation(issues);
-        if (!(await configRepo.findCurrentHotel(db, airlineId, params.hotel_config_id)))
-          throw ApiError.notFound('Hotel');
+        const hotel = await configRepo.findCurrentHotel(db, airlineId, params.hotel_config_id);
+        if (!hotel) throw ApiError.notFound('Hotel');
+        const cost = await contractCostFields(null, body, () => zoneOf(hotel.property_id, airlineId));
         return {
           status: 201,
-          body: contractView(await configRepo.insertContract(db, airlineId, params.hotel_config_id, body)),
+          body: contractView(await configRepo.insertContract(db, airlineId, params.hotel_config_id, body, cost)),
         };
       },
     }),
@@ -102,6 +117,29 @@ export function contractRoutes(db: Db, logger: Logger): RouteSpec[] {
             contracts: (await configRepo.listContracts(db, airlineId, params.hotel_config_id)).map(contractView),
           },
         };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: `${contractPath}/:contract_id`,
+      operationId: 'patchContract',
+      summary: "Change a contract's cancellation terms; an omitted field keeps its value, null clears it",
+      description:
+        'cancellation_deadline {days_before, local_time}, late_cancellation_fee and no_show_fee ({type: AMOUNT, amount} or {type: NIGHTS, nights}), hotel_time_zone and incidentals_covered. Terms need a deadline; a cancellation is judged against the terms in force when it is made. A fault is 422 naming each bad field and changes nothing.',
+      tags: TAGS,
+      auth: requiredScope('patch', contractPath),
+      params: ContractParams,
+      body: ContractPatchBody,
+      responses: { 200: { description: 'The contract', schema: Contract }, ...errorResponses([401, 403, 404, 422]) },
+      handler: async ({ res, params, body }) => {
+        const airlineId = principal(res).airline_id;
+        const contract = await configRepo.findContract(db, airlineId, params.contract_id);
+        if (!contract || contract.hotel_config_id !== params.hotel_config_id) throw ApiError.notFound('Contract');
+        const cost = await contractCostFields(contract, body, async () => {
+          const hotel = await configRepo.findCurrentHotel(db, airlineId, contract.hotel_config_id);
+          return hotel ? zoneOf(hotel.property_id, airlineId) : null;
+        });
+        return { status: 200, body: contractView(await configRepo.setContractCost(db, contract.contract_id, cost)) };
       },
     }),
     route({

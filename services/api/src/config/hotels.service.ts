@@ -39,6 +39,26 @@ export function supplierDirectory(suppliers: Suppliers, staysOf?: AirlineStays):
   };
 }
 
+/** A hotel's IANA time zone as the inventory knows it (null: not in the inventory, or it names none). */
+export type PropertyTimeZone = (propertyId: string, airlineId: string) => Promise<string | null>;
+
+/** The inventory's zone of a property (a read-only supplier call); an unreachable supplier is a 503. */
+export function propertyTimeZone(suppliers: Suppliers, staysOf?: AirlineStays): PropertyTimeZone {
+  const directory = async (id: string, airlineId: string) => {
+    const stays = staysOf && id.startsWith('acc_') ? await staysOf(airlineId) : null;
+    return (stays ?? suppliers.hotels).getProperty(id);
+  };
+  return async (id, airlineId) => {
+    try {
+      return (await directory(id, airlineId))?.timezone || null;
+    } catch (err) {
+      if (isSupplierError(err))
+        throw ApiError.unavailable('The hotel inventory cannot be reached right now; retry shortly');
+      throw err;
+    }
+  };
+}
+
 type CurrentHotel = Awaited<ReturnType<typeof configRepo.currentHotels>>[number];
 
 function hotelView(h: CurrentHotel | (HotelConfigRow & { automated_booking_enabled: boolean })) {

@@ -43,7 +43,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   createContract:
     'Creates a contract under a configured hotel. Automated booking starts switched off: enabling it is a change request the operator approves. ' +
     'A layover auto-books only when an enabled contract covers every night and a rate period covers each night; otherwise the booking is NEEDS_REVIEW ' +
-    '(`no hotel configuration exists for station XXX`).',
+    '(`no hotel configuration exists for station XXX`). ' +
+    'Additive: the cancellation terms (`cancellation_deadline`, `late_cancellation_fee`, `no_show_fee`), read in the hotel’s time zone (`hotel_time_zone`, else the inventory’s), and `incidentals_covered`; a fault is 422 naming each bad field.',
   setContractRates:
     'Replaces the contract’s rate periods. 422 when a period leaves the contract dates or two periods overlap.',
   listChangeRequests:

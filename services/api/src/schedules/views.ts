@@ -56,7 +56,8 @@ export type ReviewFieldName =
   | 'action_taken_at'
   | 'action_taken_by'
   | 'action_reason'
-  | 'assignee';
+  | 'assignee'
+  | 'held_until';
 
 /** The action item's own fields (spec 2.3 and its "not shown" extras); actions.csv shows these. */
 export function actionItemView(r: ActionItemRow): Omit<ActionItem, ReviewFieldName> {

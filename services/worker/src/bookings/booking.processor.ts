@@ -24,6 +24,7 @@ import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
 import { amendStay, bookStay, cancelStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
+import { heldTask, releaseHeldCancellation, withCancellationCost } from './cancellation-hold';
 import type { ScheduleCompletion } from '../schedules/schedule-completion';
 import { openBookingContext } from '@crew/platform';
 
@@ -119,7 +120,12 @@ export class BookingProcessor {
       booking_id: data.booking_id,
     });
     if (data.automatic && !(await this.acceptAutomaticRetry(data))) return;
-    const booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
+    let booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
+    // A held cancellation's timer: released now as the one cancellation, unless a roster kept it meanwhile.
+    if (booking && heldTask(booking, data)) {
+      if (!(await releaseHeldCancellation(this.deps, booking, data))) return;
+      booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
+    }
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
     if (!booking || !isCurrentTask(booking, data)) return;
     if (this.deps.rooming?.handles(booking)) return this.deps.rooming.run(booking, data, (b) => isCurrentTask(b, data));
@@ -277,14 +283,16 @@ export class BookingProcessor {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       // Someone else settled it meanwhile (a duplicate delivery): theirs stands.
       if (!current || !isCurrentTask(current, data)) return null;
+      // A hotel cancellation made: the late fee it cost, or the one it avoided, on the booking and its item.
+      const ended = withCancellationCost(outcome, current);
       // With its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
       const written = await bookingRepo.writeSettlement(
         trx,
         b.booking_id,
-        settleBooking(outcome, {
+        settleBooking(ended, {
           actor: 'engine',
           actionId: data.action_id ?? current.action_id,
-          fields: outcome.patch,
+          fields: ended.patch,
           nextAttemptAt: nextAttempt,
           urgency: { task: data.priority, orItem: true },
           irop: current,

@@ -1,9 +1,11 @@
 import { v7 as timeOrderedUuid } from 'uuid';
 import {
   bookingStatusOf,
+  dispositionFor,
   hotelBlockOf,
   itemMessage,
   planItem,
+  planRosterCancellation,
   reviewStateOf,
   taskOperationOf,
   taskRefOf,
@@ -108,10 +110,27 @@ export function* planDiffWrites(
       );
       continue;
     }
-    const { decision, disposition } = plan;
     const hotel = isHotel(item) ? item.details : null;
     const flight = isHotel(item) ? null : (item.details as FlightItemDetails);
-    if (disposition === null) w.open++;
+    // A hotel cancellation under the contract's cancellation terms: in time (P1 near the deadline), held, the
+    // late fee recorded, or a person's decision due at the deadline (engine planRosterCancellation).
+    const cancelling =
+      hotel && item.subtype === 'CANCEL' && item.booking_id
+        ? planRosterCancellation(
+            { priority: item.priority, details: hotel },
+            plan.decision,
+            { hotels: ctx.policy.hotels, settings: ctx.costSettings },
+            taskRefOf('CANCEL', actionId),
+            actionId,
+            now,
+            itemMessage(plan.decision, item),
+          )
+        : null;
+    const decision = cancelling?.decision ?? plan.decision;
+    const disposition = cancelling ? dispositionFor(decision, plan.existing) : plan.disposition;
+    const held = cancelling?.held_until ?? null;
+    // A held cancellation has nothing in flight: the schedule does not wait for it (docs/decisions.md).
+    if (disposition === null && !held) w.open++;
     const hotelBlock = decision.hotel ? hotelBlockOf(decision.hotel) : null;
 
     const operation = taskOperationOf(decision);
@@ -159,12 +178,14 @@ export function* planDiffWrites(
       });
     } else if (bookingId && decision.action !== 'NONE') {
       // MODIFY / CANCEL: the roster's new wish is recorded on the booking, so the same roster again finds nothing new.
-      const status = bookingStatusOf(decision);
+      // A held cancellation leaves the booking as it is (nothing went to the supplier); the roster sees it as
+      // cancelled meanwhile (pending_cancel), so it neither cancels it again nor books the layover anew.
+      const status = held ? (bookingStatus.get(bookingId) ?? 'CONFIRMED') : bookingStatusOf(decision);
       const cancel = item.subtype === 'CANCEL';
       w.bookingChanges.push({
         booking_id: bookingId,
-        status,
-        pending_cancel: cancel && decision.action === 'REVIEW' ? true : null,
+        status: held ? null : status,
+        pending_cancel: cancel && (decision.action === 'REVIEW' || held) ? true : null,
         review_reason: decision.reason,
         station: cancel ? null : (hotel?.station ?? null),
         checkin_time_local: cancel ? null : (hotel?.checkin_time_local ?? null),
@@ -178,13 +199,16 @@ export function* planDiffWrites(
         schedule_id: scheduleId,
         action_id: actionId,
         hotel: hotelBlock,
-        task_ref: taskRef,
-        task_operation: operation,
+        task_ref: held ? null : taskRef,
+        task_operation: held ? null : operation,
+        cancellation: cancelling?.cancellation ?? null,
       });
       w.bookingEvents.push({
         booking_id: bookingId,
         status,
-        reason: decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`,
+        reason: held
+          ? `${item.classification}: cancellation held until ${held}`
+          : (decision.reason ?? `${item.classification}: ${cancel ? 'cancellation' : 'change'} requested`),
         actor: ENGINE,
       });
     }
@@ -192,29 +216,42 @@ export function* planDiffWrites(
     if (operation && taskRef && bookingId) {
       const attempt = item.subtype === 'NEW_BOOKING' ? 1 : (retryCounts.get(bookingId) ?? 0) + 1;
       w.jobs.push(
-        bookingJob({
-          airline_id: airlineId,
-          booking_id: bookingId,
-          attempt,
-          action_id: actionId,
-          operation,
-          ref: taskRef,
-          priority: item.priority,
-          type: item.type,
-        }),
+        bookingJob(
+          {
+            airline_id: airlineId,
+            booking_id: bookingId,
+            attempt,
+            action_id: actionId,
+            operation,
+            ref: taskRef,
+            priority: cancelling?.lane ?? item.priority,
+            type: item.type,
+          },
+          // A held cancellation's task waits for the hold to run out; the worker releases it then (or finds it kept).
+          held ? Math.max(0, Date.parse(held) - Date.parse(now)) : 0,
+        ),
       );
     }
 
     addItem(
       w,
-      actionItemRow(item, actionId, airlineId, scheduleId, now, review, {
-        disposition,
-        auto_eligible: decision.auto_eligible,
-        booking_id: bookingId,
-        flight_options_url: decision.flight_options_url,
-        recommended_action: decision.recommended_action,
-        message: itemMessage(decision, item),
-      }),
+      actionItemRow(
+        item,
+        actionId,
+        airlineId,
+        scheduleId,
+        now,
+        review,
+        {
+          disposition,
+          auto_eligible: decision.auto_eligible,
+          booking_id: bookingId,
+          flight_options_url: decision.flight_options_url,
+          recommended_action: decision.recommended_action,
+          message: cancelling?.message ?? itemMessage(decision, item),
+        },
+        { held_until: held, due_by: cancelling?.due_by ?? null },
+      ),
     );
   }
   return w;
@@ -241,6 +278,8 @@ function actionItemRow(
     recommended_action: string | null;
     message: string;
   },
+  /** A held cancellation's held_until; a cancellation's review due_by (its deadline) instead of the review rules'. */
+  cost: { held_until: string | null; due_by: string | null } = { held_until: null, due_by: null },
 ): ActionItemInsert {
   const disposition_at = outcome.disposition ? now : null;
   // Created now as far as the review rules go (its row's created_at is the write's own clock, seconds later).
@@ -283,6 +322,7 @@ function actionItemRow(
     details: item.details,
     disposition_at,
     review_status,
-    due_by,
+    due_by: review_status === 'OPEN' && cost.due_by ? cost.due_by : due_by,
+    held_until: cost.held_until,
   };
 }

@@ -5,6 +5,7 @@ import type { QueuedStatements } from './queued-statements';
 import { finishProcessing, type ProcessedFigures } from './finish.step';
 import { encodeNextState, saveNextState } from './next-state.step';
 import { queueBookingJobs } from './plan.step';
+import { keepReturnedLayovers } from './held-cancellations.step';
 import type { DiffInputs } from './read-diff-state.step';
 import { awaitedLater, transactionAborted } from './schedule-errors';
 import type { DiffRun } from './schedule-run';
@@ -13,7 +14,7 @@ import type { DiffRun } from './schedule-run';
  * Step 5 of the schedule processor, the write transaction: the diff, its items, the next state and the schedule's move
  * out of PROCESSING are committed together, so a crash leaves either nothing or everything. Its steps, in order (each
  * one's figure in phases_ms): tx_queue_rostered_rows, diff, tx_lock, tx_encode_state, tx_requested_travellers_audits,
- * tx_write_items, tx_outbox, [tx_find_elements,] tx_fingerprints, tx_basis, tx_save_state, tx_coverage_rows, tx_finish,
+ * tx_write_items, tx_outbox, tx_held_cancellations, [tx_find_elements,] tx_fingerprints, tx_basis, tx_save_state, tx_coverage_rows, tx_finish,
  * tx_commit.
  */
 
@@ -74,6 +75,9 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
             return pending;
           });
           await timings.timed('tx_outbox', () => queueBookingJobs(trx, writer));
+          await timings.timed('tx_held_cancellations', () =>
+            keepReturnedLayovers(trx, run.airlineId, subject.flat, run.processedAt),
+          );
           await saveNextState(trx, run, {
             subject,
             changed,

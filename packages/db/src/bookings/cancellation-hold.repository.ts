@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../database';
+import { PREPARED } from '../prepared';
+
+/*
+ * A roster cancellation held in case the roster changes back (docs/cost-control.md). The booking's stored hold
+ * moves HELD → KEPT or RELEASED once: every move is a compare-and-set on the stored HELD and the task's ref, so a
+ * roster and the hold's timer that race cannot both win (the loser's update matches no row).
+ */
+
+const HELD = sql<boolean>`(cancellation -> 'hold' ->> 'status') = 'HELD'`;
+
+/** The airline's held cancellations: what a roster may bring back. */
+export function heldCancellations(db: DbOrTrx, airlineId: string) {
+  return db
+    .selectFrom('bookings')
+    .select(['booking_id', 'employee_id', 'pairing_number', 'duty_period_num', 'station', 'cancellation'])
+    .where('airline_id', '=', airlineId)
+    .where(HELD)
+    .execute();
+}
+
+const holdOf = (status: 'KEPT' | 'RELEASED', at: Date) => JSON.stringify({ status, at: at.toISOString() });
+
+/**
+ * The hold ran out (or a person's DELETE or PATCH supersedes it): HELD → RELEASED. With `task` the cancellation
+ * task starts under the held ref (the booking PENDING); a superseding caller starts its own. The held item stops
+ * showing held_until. False when the hold is no longer HELD under that ref (kept, or released already).
+ */
+export async function releaseHold(
+  trx: DbOrTrx,
+  bookingId: string,
+  ref: string,
+  at: Date,
+  task: { reason: string } | null,
+): Promise<boolean> {
+  const released = await trx
+    .updateTable('bookings')
+    .set({
+      cancellation: sql`jsonb_set(cancellation, '{hold}', ${holdOf('RELEASED', at)}::jsonb)`,
+      pending_cancel: false,
+      ...(task
+        ? { status: 'PENDING' as const, task_ref: ref, task_operation: 'CANCEL' as const, next_attempt_at: null }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where('booking_id', '=', bookingId)
+    .where(HELD)
+    .where(sql<boolean>`cancellation ->> 'ref' = ${ref}`)
+    .returning(['action_id'])
+    .modifyEnd(PREPARED)
+    .executeTakeFirst();
+  if (!released) return false;
+  if (task)
+    await trx
+      .insertInto('booking_events')
+      .values({ booking_id: bookingId, status: 'PENDING', reason: task.reason, actor: 'engine' })
+      .execute();
+  await clearHeldUntil(trx, bookingId);
+  return true;
+}
+
+/**
+ * A later roster brought the layover back within the hold: HELD → KEPT. Nothing went to the supplier and the
+ * booking stays as it was; the held item ends AUTO_BOOKED (a booking exists: the one kept) with `message`.
+ * Returns the item's schedule, or null when the hold was no longer HELD (the timer released it first).
+ */
+export async function keepHold(
+  trx: DbOrTrx,
+  bookingId: string,
+  ref: string,
+  at: Date,
+  message: string,
+): Promise<{ schedule_id: string | null } | null> {
+  const kept = await trx
+    .updateTable('bookings')
+    .set({
+      cancellation: sql`jsonb_set(cancellation, '{hold}', ${holdOf('KEPT', at)}::jsonb)`,
+      pending_cancel: false,
+      updated_at: new Date(),
+    })
+    .where('booking_id', '=', bookingId)
+    .where(HELD)
+    .where(sql<boolean>`cancellation ->> 'ref' = ${ref}`)
+    .returning(['status', sql<string | null>`cancellation ->> 'action_id'`.as('action_id')])
+    .executeTakeFirst();
+  if (!kept) return null;
+  await trx
+    .insertInto('booking_events')
+    .values({ booking_id: bookingId, status: kept.status, reason: message, actor: 'engine' })
+    .execute();
+  if (!kept.action_id) return { schedule_id: null };
+  const item = await trx
+    .updateTable('action_items')
+    .set({ disposition: 'AUTO_BOOKED', disposition_at: at, held_until: null, message })
+    .where('action_id', '=', kept.action_id)
+    .returning(['schedule_id'])
+    .executeTakeFirst();
+  return { schedule_id: item?.schedule_id ?? null };
+}
+
+/** The held item no longer shows held_until: its cancellation is being made. */
+async function clearHeldUntil(trx: DbOrTrx, bookingId: string): Promise<void> {
+  await trx
+    .updateTable('action_items')
+    .set({ held_until: null })
+    .where(
+      'action_id',
+      '=',
+      trx
+        .selectFrom('bookings')
+        .select(sql<string>`(cancellation ->> 'action_id')::uuid`.as('a'))
+        .where('booking_id', '=', bookingId),
+    )
+    .execute();
+}

@@ -1,0 +1,193 @@
+import type { BookingHotelBlock, Money, Priority } from '@crew/contracts';
+import {
+  decideCancellation,
+  type CancellationCause,
+  type CancellationDecision,
+  type CostSettings,
+} from './cancellation-terms';
+import type { HoldState } from './cancellation-hold';
+import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
+import { layoverKey } from './keys';
+
+/*
+ * A hotel cancellation as the api and the worker make it: the contract whose terms govern it (as they stand
+ * now), the nightly rate a NIGHTS fee is priced at, the engine's decision, and what is stored on the booking
+ * until the cancellation is made (docs/cost-control.md).
+ */
+
+/** The stay being cancelled, as the booking (or the roster's dropped layover) has it. */
+export interface CancelledStay {
+  checkin_time_local: string;
+  checkout_time_local: string;
+  /** The booking's hotel block: its property and contract, and the rate it was booked at. */
+  hotel?: Pick<BookingHotelBlock, 'property_id' | 'contract_id' | 'contracted_rate'> | null;
+}
+
+/**
+ * The contract whose terms govern a stay's cancellation: the booking's own contract at the station's configured
+ * hotel, else (a stay without one, the roster's dropped layover) the contract of that hotel covering every
+ * night. A stay at another property than the configured one has no terms the service knows.
+ */
+export function cancellationContract(hotel: StationHotel | undefined, stay: CancelledStay): ContractTerms | null {
+  if (!hotel) return null;
+  const property = stay.hotel?.property_id;
+  if (property && property !== hotel.property_id) return null;
+  const own = stay.hotel?.contract_id;
+  if (own !== undefined && own !== null) return hotel.contracts.find((c) => c.contract_id === own) ?? null;
+  const nights = stayNights(stay.checkin_time_local, stay.checkout_time_local);
+  return hotel.contracts.find((c) => nights.every((n) => n >= c.contract_from && n <= c.contract_to)) ?? null;
+}
+
+/** The booking's nightly rate, else the contract's rate for the first night (prices a NIGHTS fee). */
+function nightlyRateOf(contract: ContractTerms | null, stay: CancelledStay): Money | null {
+  if (stay.hotel?.contracted_rate) return stay.hotel.contracted_rate;
+  const first = stayNights(stay.checkin_time_local, stay.checkout_time_local)[0]!;
+  return contract?.rate_periods.find((p) => first >= p.effective_from && first <= p.effective_to)?.rate ?? null;
+}
+
+/**
+ * How this cancellation goes, judged against the terms in force now in the hotel's zone (decideCancellation).
+ * A contract without terms, or without a zone to read the deadline in, cancels as before terms existed.
+ */
+export function planCancellation(input: {
+  hotel: StationHotel | undefined;
+  stay: CancelledStay;
+  cause: CancellationCause;
+  settings: CostSettings;
+  priority: Priority;
+  now: string | number;
+}): CancellationDecision {
+  const contract = cancellationContract(input.hotel, input.stay);
+  const terms = contract?.cancellation_terms && contract.hotel_time_zone ? contract.cancellation_terms : null;
+  return decideCancellation({
+    terms,
+    checkIn: input.stay.checkin_time_local,
+    tz: contract?.hotel_time_zone ?? 'UTC',
+    now: input.now,
+    cause: input.cause,
+    settings: input.settings,
+    nightlyRate: nightlyRateOf(contract, input.stay),
+    nights: stayNights(input.stay.checkin_time_local, input.stay.checkout_time_local).length,
+    priority: input.priority,
+  });
+}
+
+/**
+ * What a booking stores of its cancellation until it is made (its `cancellation` column): the task it runs as,
+ * the fee it records or avoids, and the hold (null when it was not held).
+ */
+export interface StoredCancellation {
+  /** The cancellation task's ref (a held one is released under it). */
+  ref: string;
+  /** The action item it belongs to (null: the airline's DELETE or PATCH). */
+  action_id: string | null;
+  deadline: string | null;
+  penalty: Money | null;
+  penalty_avoided: Money | null;
+  /** What the decision says (the item's message once the cancellation is made). */
+  message: string;
+  hold: HoldState | null;
+}
+
+export function storedCancellation(d: CancellationDecision, ref: string, actionId: string | null): StoredCancellation {
+  return {
+    ref,
+    action_id: actionId,
+    deadline: d.deadline,
+    penalty: d.penalty,
+    penalty_avoided: d.penalty_avoided,
+    message: d.message,
+    hold: d.action === 'HOLD' && d.hold_until ? { status: 'HELD', hold_until: d.hold_until } : null,
+  };
+}
+
+/** Whether a booking's cancellation is held now. */
+export function isHeld(c: StoredCancellation | null | undefined): boolean {
+  return c?.hold?.status === 'HELD';
+}
+
+/**
+ * What the hotel block records once the cancellation is made (the booking CANCELLED): the late fee it cost, or
+ * the one it avoided by being in time. A hold that ended KEPT made no cancellation and records nothing.
+ */
+export function cancellationCostFields(
+  c: StoredCancellation | null | undefined,
+): Pick<BookingHotelBlock, 'cancellation_penalty' | 'cancellation_penalty_avoided'> {
+  if (!c || c.hold?.status === 'KEPT') return {};
+  if (c.penalty) return { cancellation_penalty: c.penalty };
+  if (c.penalty_avoided) return { cancellation_penalty_avoided: c.penalty_avoided };
+  return {};
+}
+
+/** A held booking's layover key: the roster brings it back when its current layovers hold this key. */
+export function heldLayoverKey(b: {
+  employee_id: string | null;
+  pairing_number: string | null;
+  duty_period_num: number | null;
+}): string | null {
+  return b.employee_id === null || b.pairing_number === null || b.duty_period_num === null
+    ? null
+    : layoverKey(b.employee_id, b.pairing_number, b.duty_period_num);
+}
+
+/** How a roster's hotel CANCEL item goes once the policy has decided it (planRosterCancellation). */
+export interface RosterCancellation {
+  /** The policy's decision, or REVIEW when the airline hands cancellations after the deadline to a person. */
+  decision: Decision;
+  /** The cancellation task's lane (P1 when the deadline is less than 24 hours away). */
+  lane: Priority;
+  /** Stored on the booking until the cancellation is made (null: no task). */
+  cancellation: StoredCancellation | null;
+  /** Held: nothing goes to the supplier before this (the task is delayed until then). */
+  held_until: string | null;
+  /** A review item's due_by: the deadline (null: the review rules date it). */
+  due_by: string | null;
+  /** The item's message. */
+  message: string;
+}
+
+/**
+ * A roster's hotel CANCEL item under the contract's cancellation terms (cause ROSTER): an automatic
+ * cancellation is made now (in the P1 lane near the deadline, recording the late fee after it), held, or handed
+ * to a person (after_deadline REVIEW); a cancellation a person decides on anyway (a policy lever) is due at the
+ * deadline. `ref` names the task the cancellation would run as.
+ */
+export function planRosterCancellation(
+  item: { priority: Priority; details: { station: string; checkin_time_local: string; checkout_time_local: string } },
+  decision: Decision,
+  ctx: { hotels: ReadonlyMap<string, StationHotel>; settings: CostSettings },
+  ref: string,
+  actionId: string,
+  now: string,
+  baseMessage: string,
+): RosterCancellation {
+  const d = planCancellation({
+    hotel: ctx.hotels.get(item.details.station),
+    stay: item.details,
+    cause: 'ROSTER',
+    settings: ctx.settings,
+    priority: item.priority,
+    now,
+  });
+  const withTerms = d.deadline !== null;
+  const message = withTerms ? `${baseMessage}; ${d.message}` : baseMessage;
+  if (decision.action !== 'AUTO_CANCEL')
+    return { decision, lane: item.priority, cancellation: null, held_until: null, due_by: d.review_due_by, message };
+  if (d.action === 'REVIEW')
+    return {
+      decision: { ...decision, action: 'REVIEW', auto_eligible: false, reason: d.message },
+      lane: item.priority,
+      cancellation: null,
+      held_until: null,
+      due_by: d.review_due_by,
+      message: d.message,
+    };
+  return {
+    decision,
+    lane: d.lane,
+    cancellation: withTerms ? storedCancellation(d, ref, actionId) : null,
+    held_until: d.action === 'HOLD' ? d.hold_until : null,
+    due_by: null,
+    message,
+  };
+}

@@ -1,0 +1,81 @@
+import type { BookingOperation, Priority } from '@crew/contracts';
+import {
+  airlinePolicyRepo,
+  cancellationHoldRepo,
+  type BookingRow,
+  type DbOrTrx,
+  type StoredCancellation,
+} from '@crew/db';
+import {
+  isHeld,
+  planCancellation,
+  storedCancellation,
+  type CancellationCause,
+  type StoredCancellation as EngineStored,
+} from '@crew/engine';
+import { ApiError, openBookingContext, type TravellerVault } from '@crew/platform';
+
+/*
+ * A person's hotel cancellation (DELETE, the cancel half of a PATCH's rebook, a review action) under the
+ * contract's cancellation terms in force now, in the hotel's zone: the fee it records after the deadline or
+ * the one it avoids in time (docs/cost-control.md). A person's instruction is never held nor sent to review.
+ * It supersedes a roster cancellation held on the booking; any other change withdraws that hold.
+ */
+
+/** What a task started on a booking stores of its cancellation (undefined: nothing changes). */
+export interface TaskCancellation {
+  cancellation?: StoredCancellation | null;
+}
+
+export async function cancellationForTask(
+  trx: DbOrTrx,
+  deps: { vault: TravellerVault },
+  b: BookingRow,
+  operation: BookingOperation,
+  ref: string,
+  cause: CancellationCause,
+  priority: Priority,
+  now: Date,
+): Promise<TaskCancellation> {
+  const held = isHeld(b.cancellation);
+  if (held) await endHold(trx, b, operation, now);
+  if (b.type !== 'HOTEL' || operation !== 'CANCEL' || !b.checkin_time_local || !b.checkout_time_local)
+    return held ? { cancellation: null } : {};
+  const ctx = openBookingContext(
+    deps.vault,
+    b.airline_id,
+    await airlinePolicyRepo.loadBookingFacts(trx, b.airline_id, []),
+    now.toISOString(),
+  );
+  const decision = planCancellation({
+    hotel: ctx.policy.hotels.get(b.station ?? ''),
+    stay: { checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, hotel: b.hotel },
+    cause,
+    settings: ctx.costSettings,
+    priority,
+    now: now.getTime(),
+  });
+  if (decision.deadline === null) return held ? { cancellation: null } : {};
+  const stored = storedCancellation(decision, ref, b.action_id);
+  return { cancellation: held ? { ...stored, hold: { status: 'RELEASED', at: now.toISOString() } } : stored };
+}
+
+/**
+ * A held roster cancellation ends when a person acts on the booking: their cancellation is the one cancellation
+ * (RELEASED), and any other change keeps the booking (KEPT). Lost to the hold's timer (which released it a moment
+ * before): the booking now has a supplier call in flight.
+ */
+async function endHold(trx: DbOrTrx, b: BookingRow, operation: BookingOperation, now: Date): Promise<void> {
+  const c = b.cancellation as EngineStored;
+  const ended =
+    operation === 'CANCEL'
+      ? await cancellationHoldRepo.releaseHold(trx, b.booking_id, c.ref, now, null)
+      : (await cancellationHoldRepo.keepHold(
+          trx,
+          b.booking_id,
+          c.ref,
+          now,
+          'held cancellation withdrawn: the airline changed the booking instead',
+        )) !== null;
+  if (!ended) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
+}

@@ -1,0 +1,223 @@
+/**
+ * Cancel in time, and the hold on roster cancellations (docs/cost-control.md), end to end: rosters over HTTP, the
+ * worker's diff and booking tasks, the supplier sandbox's calls counted. The layover is at JFK (America/New_York),
+ * whose clocks went forward on Sunday 14 March 2027: the contract's deadline falls on Monday 15 March, the day
+ * after the change, at 18:00 EDT = 22:00Z (the day before's offset would read it as 23:00Z).
+ */
+import {
+  allActionItems,
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
+
+jest.setTimeout(90_000);
+
+let stack: Stack;
+let clock = new Date('2027-03-13T12:00:00Z');
+const TRAVELLER = 'ada@crew.test';
+/** The layover: Friday 19 March 2027, 15:00 to Saturday 09:00 New York time (one night at 180 USD). */
+const DAY1 = '2027-03-19';
+/** 18:00 hotel time four days before the check-in: Monday 15 March 2027, 18:00 EDT. */
+const DEADLINE = '2027-03-15T22:00:00.000Z';
+const TERMS = {
+  cancellation_deadline: { days_before: 4, local_time: '18:00' },
+  late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
+};
+const NIGHT = { amount: 180, currency: 'USD' };
+
+beforeAll(async () => {
+  stack = await startStack('cost_control', { worker: true, now: () => clock });
+});
+afterAll(() => stack.close());
+
+let carrier = 0;
+async function airline(cost: Record<string, unknown> = {}): Promise<Tenant> {
+  const t = await onboard(stack, {
+    name: `Cost ${carrier}`,
+    carrier: `C${carrier++}`,
+    scopes: 'schedules:read schedules:write events:read events:write',
+    settings: { schedules_access: true, cancellation_execution: true },
+  });
+  await bookingAccount(stack, t, TRAVELLER);
+  await contractStations(stack, t, ['JFK'], { rate: NIGHT });
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+  const hotel = (await api('/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
+  const contract = (await api(`/crew/config/hotels/${hotel}/contracts`)).body.contracts[0].contract_id;
+  const patched = await api(`/crew/config/hotels/${hotel}/contracts/${contract}`, { method: 'PATCH', body: TERMS });
+  expect(patched.status).toBe(200);
+  expect(patched.body.hotel_time_zone).toBe('America/New_York');
+  if (Object.keys(cost).length)
+    expect((await api('/crew/config/cost', { method: 'PUT', body: cost })).status).toBe(200);
+  return t;
+}
+
+const withLayover = () => onePairingRoster({ day1: DAY1 });
+function withoutLayover() {
+  const r = onePairingRoster({ day1: DAY1 });
+  delete (r.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;
+  return r;
+}
+
+async function processed(t: Tenant, body: unknown, at: string) {
+  clock = new Date(at);
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body });
+  expect(res.status).toBe(202);
+  const id = res.body.schedule_id as string;
+  const status = await waitForSchedule(stack, t.accessToken, id);
+  const items = await allActionItems(stack, t.accessToken, id, '&type=HOTEL');
+  return { id, status, items };
+}
+
+const booking = async (t: Tenant, id: string) =>
+  (await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, { token: t.accessToken })).body;
+const cancels = () => stack.sandbox.sandbox.callCounts()['cancelHotelReservation'] ?? 0;
+
+async function bookedLayover(t: Tenant): Promise<string> {
+  const first = await processed(t, withLayover(), '2027-03-13T12:00:00Z');
+  expect(first.items.map((i) => i.classification)).toEqual(['NEW_LAYOVER']);
+  const id = first.items[0]!.booking_id!;
+  await waitFor(
+    async () => (await booking(t, id)).status === 'CONFIRMED',
+    15_000,
+    () => `booking ${id} confirmed`,
+  );
+  return id;
+}
+
+/** The queue's record of the booking's cancellation task: the lane it was queued in. */
+async function cancellationLane(bookingId: string): Promise<string | undefined> {
+  const jobs = await stack.queues.bookings.getJobs(['completed', 'active', 'waiting', 'prioritized', 'delayed']);
+  return jobs.find((j) => j?.data.booking_id === bookingId && j.data.operation === 'CANCEL')?.data.priority;
+}
+
+const settledAs = async (t: Tenant, id: string, status: string) =>
+  waitFor(
+    async () => {
+      const b = await booking(t, id);
+      return b.status === status && b;
+    },
+    20_000,
+    () => `booking ${id} ${status}`,
+  );
+
+describe('cancel in time', () => {
+  it('a roster cancellation whose deadline is less than 24 hours away runs in the P1 lane and records the fee it avoided', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    const before = cancels();
+    // Monday 12:00Z: ten hours before the deadline, four days before the check-in (the item itself is P3).
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items).toHaveLength(1);
+    expect(dropped.items[0]).toMatchObject({ classification: 'LAYOVER_CANCELLED', priority: 'P3' });
+    expect(dropped.items[0]!.message).toContain('in time');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(await cancellationLane(id)).toBe('P1');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    expect(cancels() - before).toBe(1);
+  });
+
+  it('after the deadline (read in the hotel zone across the daylight-saving change) records hotel.cancellation_penalty and says so', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    // 22:30Z: after 18:00 EDT (22:00Z) on the day after the change; the day before's offset (EST) would say 23:00Z.
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    // The fee is owed however fast the cancellation runs: the lane stays the item's own.
+    expect(await cancellationLane(id)).toBe('P3');
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED' });
+    expect(item!.message).toContain('after the hotel');
+    expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+  });
+
+  it('with after_deadline REVIEW a late roster cancellation goes to a person, due at the deadline, and nothing is cancelled', async () => {
+    const t = await airline({ after_deadline: 'REVIEW' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
+    expect(dropped.items[0]).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      review_status: 'OPEN',
+      due_by: DEADLINE,
+    });
+    expect(dropped.items[0]!.message).toContain('late cancellation fee 180.00 USD');
+    expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
+    expect(cancels()).toBe(before);
+  });
+});
+
+describe('the hold on roster cancellations', () => {
+  it('a layover the next roster brings back within the hold is kept: no supplier call, the item AUTO_BOOKED', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-14T12:00:00Z');
+    expect(dropped.status).toMatchObject({ status: 'COMPLETED', poll_recommended: false });
+    expect(dropped.items[0]).toMatchObject({
+      classification: 'LAYOVER_CANCELLED',
+      disposition: null,
+      held_until: '2027-03-14T12:30:00.000Z',
+    });
+    expect((await booking(t, id)).status).toBe('CONFIRMED');
+
+    const back = await processed(t, withLayover(), '2027-03-14T12:10:00Z');
+    expect(back.items).toEqual([]);
+    const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(held).toMatchObject({ disposition: 'AUTO_BOOKED', held_until: null });
+    expect(held!.message).toContain('the roster brought the layover back');
+    const b = await booking(t, id);
+    expect(b.status).toBe('CONFIRMED');
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    expect(cancels()).toBe(before);
+  });
+
+  it('a hold that runs out makes exactly one cancellation (in P1, released 15 minutes before the deadline)', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    // Two seconds before the hold's latest end (the deadline less 15 minutes): the hold is that short.
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T21:44:58Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T21:45:00.000Z' });
+    clock = new Date('2027-03-15T21:45:05Z');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(await cancellationLane(id)).toBe('P1');
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    // A roster bringing the layover back now finds nothing held: it is too late, and still one cancellation.
+    await processed(t, withLayover(), '2027-03-15T21:46:00Z');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cancels() - before).toBe(1);
+  });
+});
+
+describe("a person's cancellation", () => {
+  it('a DELETE after the deadline records the fee; a DELETE on a held booking supersedes the hold (one cancellation)', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T12:30:00.000Z' });
+    // The airline's own DELETE, after the deadline: it is the one cancellation, and a person's instruction pays the fee.
+    clock = new Date('2027-03-15T22:30:00Z');
+    const res = await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, { method: 'DELETE', token: t.accessToken });
+    expect(res.status).toBe(202);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    expect(cancels() - before).toBe(1);
+  });
+});
