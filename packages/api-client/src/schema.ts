@@ -525,6 +525,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/crew/reports/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spend over a period per station, hotel or month: booked, penalties paid and avoided, disputed
+         * @description Dates are inclusive and compared with stays’ check-in and flights’ departure dates. Each amount is converted into `currency` (default USD) at the operator’s FX rate of its own date; an amount without a rate is left out and counted in `unconverted`. `penalties_avoided` sums, over the hotel cancellations made in time, the late-cancellation fee each would have cost after the deadline.
+         */
+        get: operations["getSpendReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/crew/reports/spend.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spend report as CSV (RFC 4180): one row per group, amounts in the report’s currency
+         * @description Dates are inclusive and compared with stays’ check-in and flights’ departure dates. Each amount is converted into `currency` (default USD) at the operator’s FX rate of its own date; an amount without a rate is left out and counted in `unconverted`. `penalties_avoided` sums, over the hotel cancellations made in time, the late-cancellation fee each would have cost after the deadline.
+         */
+        get: operations["exportSpendReportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/crew/invoices": {
         parameters: {
             query?: never;
@@ -1504,7 +1544,7 @@ export interface paths {
         put?: never;
         /**
          * Duffel’s webhook deliveries for an airline (registered when the operator sets its Duffel token)
-         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; other event types are acknowledged and ignored.
+         * @description Signed by Duffel with the webhook’s secret (`X-Duffel-Signature: t=…,v1=…` over the raw body, five minutes’ tolerance); anything else is 401. `order.airline_initiated_change_detected` queues the named change for the worker, which reads it from Duffel and accepts it or sends the booking to review; `order.created` records the order, which a booking whose order call timed out reads first (before Duffel’s order list) to find its ticket; other event types are acknowledged and ignored.
          */
         post: operations["duffelWebhookCallback"];
         delete?: never;
@@ -1673,6 +1713,26 @@ export interface paths {
          * @description For the next 24 and 72 hours, per station: how many layovers (by station) and deadheads (by departure station) are covered, at risk or uncovered, counted as GET /crew/coverage and /crew/coverage/deadheads count them. A console session is needed (VIEWER or AGENT); without one 303 to sign-in.
          */
         get: operations["consoleCoverageBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spend chart (HTML): booked, penalties paid and avoided, disputed, per station, hotel or month
+         * @description GET /crew/reports/spend for a period (default: this month) as a table with a bar per group. A console session is needed (VIEWER or AGENT); without one 303 to sign-in.
+         */
+        get: operations["consoleSpendChart"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2982,6 +3042,84 @@ export interface components {
             total_results: number;
             next_cursor: string | null;
             deadheads: components["schemas"]["DeadheadCoverage"][];
+        };
+        /** SpendGroup */
+        SpendGroup: {
+            /** @description The station, the property id (or FLIGHTS), or the month (YYYY-MM) */
+            key: string;
+            /**
+             * Money
+             * @description The price of the live (CONFIRMED or MODIFIED) hotel bookings checking in in the period
+             */
+            hotels_booked: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description The fares of the live flight bookings departing in the period
+             */
+            flights_booked: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description Fees recorded on hotel bookings cancelled after the deadline (hotel.cancellation_penalty)
+             */
+            penalties_paid: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description The late-cancellation fees the cancellations made in time would have cost after the deadline
+             */
+            penalties_avoided: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+            /**
+             * Money
+             * @description What the hotels’ invoices billed and the reconciliation disputes, for stays in the period
+             */
+            disputed: {
+                amount: number;
+                /** @description ISO 4217 currency code */
+                currency: string;
+            };
+        };
+        /** SpendReport */
+        SpendReport: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            to: string;
+            /**
+             * @description station: the stay’s station, the flight’s departure airport. hotel: the property id (flights, which have no hotel, form one group keyed FLIGHTS). month: YYYY-MM of the date.
+             * @enum {string}
+             */
+            group_by: "station" | "hotel" | "month";
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description One per key with any amount, sorted by key */
+            groups: components["schemas"]["SpendGroup"][];
+            /** @description Amounts left out because the operator’s FX table has no rate for their currency on their date (set one with PUT /ops/v1/fx-rates) */
+            unconverted: {
+                /** @description ISO 4217 currency code */
+                currency: string;
+                entries: number;
+            }[];
         };
         /** InvoiceFee */
         InvoiceFee: {
@@ -6634,6 +6772,160 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSpendReport: {
+        parameters: {
+            query: {
+                /** @description First day of the period (inclusive): stays by check-in, flights by departure */
+                from: string;
+                /** @description Last day of the period (inclusive) */
+                to: string;
+                /** @description station: the stay’s station, the flight’s departure airport. hotel: the property id (flights, which have no hotel, form one group keyed FLIGHTS). month: YYYY-MM of the date. */
+                group_by?: "station" | "hotel" | "month";
+                /** @description The reporting currency; each amount is converted at the operator’s FX rate of its own date */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendReport"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: the airline's requests of the last minute exceed RATE_LIMIT_PER_MINUTE; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    exportSpendReportCsv: {
+        parameters: {
+            query: {
+                /** @description First day of the period (inclusive): stays by check-in, flights by departure */
+                from: string;
+                /** @description Last day of the period (inclusive) */
+                to: string;
+                /** @description station: the stay’s station, the flight’s departure airport. hotel: the property id (flights, which have no hotel, form one group keyed FLIGHTS). month: YYYY-MM of the date. */
+                group_by?: "station" | "hotel" | "month";
+                /** @description The reporting currency; each amount is converted at the operator’s FX rate of its own date */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10985,6 +11277,33 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The board */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in: to sign-in */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    consoleSpendChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chart */
             200: {
                 headers: {
                     [name: string]: unknown;
