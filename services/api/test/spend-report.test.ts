@@ -8,6 +8,7 @@ import {
   type Stack,
   startStack,
   type Tenant,
+  waitFor,
   waitForSchedule,
 } from '@crew/test-support';
 import { ConsoleClient, consoleUserWithPassword } from './console-client';
@@ -151,6 +152,38 @@ describe('the spend report', () => {
     const other = await airline();
     const res = await api(other.t, `/crew/reports/spend?${MARCH}`);
     expect(res.body.groups).toEqual([]);
+  });
+
+  it('counts what a reconciled hotel invoice disputes at the stay’s station, by the billed check-in', async () => {
+    const { t } = await booked();
+    const posted = await api(t, '/crew/invoices', {
+      method: 'POST',
+      body: {
+        invoice_number: 'INV-SPEND-1',
+        property_id: 'GDS-JFK-001',
+        currency: 'USD',
+        lines: [
+          {
+            line_number: 1,
+            employee_id: 'E-NOBODY',
+            check_in_date: '2027-03-10',
+            check_out_date: '2027-03-11',
+            nights: 1,
+            nightly_rate: { amount: 180, currency: 'USD' },
+            taxes: { amount: 20, currency: 'USD' },
+          },
+        ],
+      },
+    });
+    expect(posted.status).toBe(202);
+    await waitFor(
+      async () => (await api(t, `/crew/invoices/${posted.body.invoice_id}`)).body.status === 'RECONCILED',
+      20_000,
+      'the invoice to be reconciled',
+    );
+    const res = await api(t, `/crew/reports/spend?${MARCH}`);
+    const jfk = res.body.groups.find((g: { key: string }) => g.key === 'JFK');
+    expect(jfk.disputed).toEqual({ amount: 200, currency: 'USD' });
   });
 
   it('is charted in the console: the same amounts in a table, a bar per group, the period chosen in a form', async () => {

@@ -99,6 +99,14 @@ async function cancellationLane(bookingId: string): Promise<string | undefined> 
   return jobs.find((j) => j?.data.booking_id === bookingId && j.data.operation === 'CANCEL')?.data.priority;
 }
 
+/** The spend report's JFK group for March 2027 (GET /crew/reports/spend). */
+async function spendAtJfk(t: Tenant) {
+  const res = await http(`${stack.apiUrl}/api/v1/crew/reports/spend?from=2027-03-01&to=2027-03-31`, {
+    token: t.accessToken,
+  });
+  return res.body.groups.find((g: { key: string }) => g.key === 'JFK');
+}
+
 const settledAs = async (t: Tenant, id: string, status: string) =>
   waitFor(
     async () => {
@@ -124,6 +132,7 @@ describe('cancel in time', () => {
     expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
     expect(b.hotel.cancellation_penalty).toBeUndefined();
     expect(cancels() - before).toBe(1);
+    expect(await spendAtJfk(t)).toMatchObject({ penalties_avoided: NIGHT, penalties_paid: { amount: 0 } });
   });
 
   it('after the deadline (read in the hotel zone across the daylight-saving change) records hotel.cancellation_penalty and says so', async () => {
@@ -140,6 +149,7 @@ describe('cancel in time', () => {
     expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED' });
     expect(item!.message).toContain('after the hotel');
     expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+    expect(await spendAtJfk(t)).toMatchObject({ penalties_paid: NIGHT, penalties_avoided: { amount: 0 } });
   });
 
   it('with after_deadline REVIEW a late roster cancellation goes to a person, due at the deadline, and nothing is cancelled', async () => {

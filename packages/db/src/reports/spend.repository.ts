@@ -13,7 +13,7 @@ export interface SpendEntryRow {
 
 /**
  * The airline's amounts dated within [from, to] (inclusive): live stays' prices by check-in, live flights' fares
- * by departure, fees paid on and avoided by hotel cancellations by the stay's check-in. One scan of the airline's
+ * by departure, fees paid on and avoided by hotel cancellations and disputed invoice lines by the stay's check-in. One scan of the airline's
  * bookings, summed in SQL per day, station, hotel and currency, so the rows returned stay few however many
  * bookings there are.
  */
@@ -48,6 +48,18 @@ export async function spendEntries(db: DbOrTrx, airlineId: string, from: string,
       union all
       select 'flights_booked', date, station, null, block -> 'price'
         from flights where status in ('CONFIRMED', 'MODIFIED')
+      union all
+      -- A disputed invoice line counts at its stay's station (a line without a booking: its hotel's station).
+      select 'disputed', l.check_in_date::text,
+             coalesce(b.station, (select h.base_station from hotel_configs h
+                                   where h.airline_id = l.airline_id and h.property_id = l.property_id
+                                   order by h.hotel_config_id limit 1)),
+             l.property_id,
+             jsonb_build_object('amount', l.disputed_amount, 'currency', l.disputed_currency)
+        from invoice_lines l
+        left join bookings b on b.booking_id = l.booking_id
+       where l.airline_id = ${airlineId} and l.disputed_amount > 0
+         and l.check_in_date between ${from}::date and ${to}::date
     )
     select measure, date, station, hotel, money ->> 'currency' as currency, sum((money ->> 'amount')::numeric)::text as amount
       from amounts
