@@ -113,6 +113,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Hotel directory': 'Search of the GDS hotel inventory (spec 4.5).',
   Coverage:
     'Who is arriving without a confirmed room or a ticketed deadhead: the latest processed roster against the bookings (not in the spec).',
+  Reports:
+    'Spend over a period per station, hotel or month: hotels and flights booked, late-cancellation fees paid and avoided, invoice amounts disputed (not in the spec).',
   Invoices:
     'Hotel invoices checked line by line against the bookings: duplicates, stays never booked, fees after a timely cancellation, no-shows, incidentals and rates above the contract (not in the spec).',
   'Traveller profiles':
