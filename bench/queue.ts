@@ -17,7 +17,8 @@
  *
  * Options (environment): BENCH_OPEN_ITEMS (160000), BENCH_SETTLED_ITEMS (40000), BENCH_OTHER_ITEMS (20000),
  * BENCH_TRAVELLERS (14000), BENCH_PAGE_LIMIT (50), BENCH_DEEP_PAGES (100), BENCH_CONNECTIONS (50),
- * BENCH_DURATION_S (10), BENCH_SQL_ITERATIONS (200), BENCH_SKIP_HTTP=1 (seeding and SQL only), BENCH_DOCS=0.
+ * BENCH_DURATION_S (10), BENCH_SQL_ITERATIONS (200), BENCH_SKIP_HTTP=1 (seeding and SQL only), BENCH_DOCS=0,
+ * BENCH_API_EXEC_ARGV (node options of the api process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -74,7 +75,17 @@ async function main(): Promise<void> {
   let tenant: Tenant | null = null;
   if (!SKIP_HTTP) {
     step('starting auth, supplier-sandbox and api');
-    const stack = await startStack({ names, sandboxLatencyMs: 0 }, cleanups);
+    const stack = await startStack(
+      {
+        names,
+        sandboxLatencyMs: 0,
+        // 50 readers make ~100 requests a second, far past an airline's per-minute limit: a 429 is not a page read.
+        // The limiter still runs (its Redis round trip is part of every request's cost).
+        env: { RATE_LIMIT_PER_MINUTE: '10000000' },
+        ...(process.env.BENCH_API_EXEC_ARGV ? { apiExecArgv: process.env.BENCH_API_EXEC_ARGV.split(' ') } : {}),
+      },
+      cleanups,
+    );
     tenant = await onboard(stack.urls, 'Bench Queue L Air', 'QL');
   }
   const airlineId = tenant?.airlineId ?? (await airlineRow(reader, 'Bench Queue L Air', 'QL'));
