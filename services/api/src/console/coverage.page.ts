@@ -14,7 +14,7 @@ import {
   type ConsolePages,
   type ConsoleUser,
 } from './context';
-import { html, type SafeHtml } from './html';
+import { html, stackedBar, type SafeHtml } from './html';
 import { consolePage } from './layout';
 import { requireConsoleUser } from './session';
 
@@ -37,17 +37,7 @@ const STATES: { state: CoverageState; label: string; css: string }[] = [
 /** A bar of one station: a segment per state, as wide as its share of the station's rows. */
 function bar(c: StationCoverage): SafeHtml {
   const total = c.COVERED + c.AT_RISK + c.UNCOVERED;
-  let x = 0;
-  const segments = STATES.map(({ state, css }) => {
-    const width = total ? (c[state] / total) * 100 : 0;
-    const rect = html`<rect class="bar-${css}" x="${x.toFixed(2)}" y="0" width="${width.toFixed(2)}" height="10" />`;
-    x += width;
-    return rect;
-  });
-  return html`<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-    <rect class="bar-empty" x="0" y="0" width="100" height="10" />
-    ${segments}
-  </svg>`;
+  return stackedBar(STATES.map(({ state, css }) => ({ css, width: total ? (c[state] / total) * 100 : 0 })));
 }
 
 function table(caption: string, stationHeader: string, rows: StationCoverage[]): SafeHtml {

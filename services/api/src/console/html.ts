@@ -35,3 +35,20 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
   for (let i = 0; i < values.length; i++) out += part(values[i]) + strings[i + 1]!;
   return new SafeHtml(out);
 }
+
+/**
+ * A horizontal bar of segments, each as wide as its share (0..100) and coloured by its class. It only repeats
+ * numbers a table already states, so it is hidden from screen readers; attributes, never inline style (the CSP).
+ */
+export function stackedBar(segments: readonly { css: string; width: number }[]): SafeHtml {
+  let x = 0;
+  const rects = segments.map(({ css, width }) => {
+    const rect = html`<rect class="bar-${css}" x="${x.toFixed(2)}" y="0" width="${width.toFixed(2)}" height="10" />`;
+    x += width;
+    return rect;
+  });
+  return html`<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+    <rect class="bar-empty" x="0" y="0" width="100" height="10" />
+    ${rects}
+  </svg>`;
+}

@@ -3,7 +3,7 @@ import { SPEND_GROUP_BY, type SpendGroup, type SpendReport } from '@crew/contrac
 import { ApiError } from '@crew/platform';
 import { airlineSpend } from '../reports/spend.service';
 import { CONSOLE_BASE, htmlAnswer, redirectAnswer, type ConsolePages, type ConsoleUser } from './context';
-import { html, type SafeHtml } from './html';
+import { html, stackedBar, type SafeHtml } from './html';
 import { consolePage } from './layout';
 import { requireConsoleUser } from './session';
 
@@ -41,17 +41,9 @@ function monthOf(now: Date): { from: string; to: string } {
 }
 
 function bar(g: SpendGroup, scale: number): SafeHtml {
-  let x = 0;
-  const segments = CHARTED.map(({ key, css }) => {
-    const width = scale > 0 ? (g[key].amount / scale) * 100 : 0;
-    const rect = html`<rect class="bar-${css}" x="${x.toFixed(2)}" y="0" width="${width.toFixed(2)}" height="10" />`;
-    x += width;
-    return rect;
-  });
-  return html`<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-    <rect class="bar-empty" x="0" y="0" width="100" height="10" />
-    ${segments}
-  </svg>`;
+  return stackedBar(
+    CHARTED.map(({ key, css }) => ({ css: css!, width: scale > 0 ? (g[key].amount / scale) * 100 : 0 })),
+  );
 }
 
 function amount(m: { amount: number; currency: string }): string {
