@@ -86,7 +86,9 @@ export type ReviewActionBody = Static<typeof ReviewActionBody>;
 
 // ---- GET / PUT /crew/config/review ----
 
-const Minutes = (description: string) => Type.Integer({ minimum: 0, description });
+/** The longest review setting: a leap year of minutes. Anything longer is a typo, and would date items past any roster. */
+export const MAX_REVIEW_MINUTES = 366 * 24 * 60;
+const Minutes = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_REVIEW_MINUTES, description });
 const Targets = Type.Object(
   {
     P1: Type.Optional(Minutes('P1 review target (minutes from creation)')),

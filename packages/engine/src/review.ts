@@ -1,4 +1,11 @@
-import type { ActionSubtype, ActionType, Disposition, Priority, ValidationIssue } from '@crew/contracts';
+import {
+  MAX_REVIEW_MINUTES,
+  type ActionSubtype,
+  type ActionType,
+  type Disposition,
+  type Priority,
+  type ValidationIssue,
+} from '@crew/contracts';
 import { instantOf, isoInstant } from './time';
 
 /*
@@ -56,8 +63,9 @@ export interface ReviewSettingsPatch {
 
 export type ReviewSettingsMerge = { ok: true; settings: ReviewSettings } | { ok: false; issues: ValidationIssue[] };
 
-const isMinutes = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const MINUTES_ISSUE = 'must be an integer number of minutes, 0 or more';
+const isMinutes = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_REVIEW_MINUTES;
+const MINUTES_ISSUE = `must be an integer number of minutes, 0 to ${MAX_REVIEW_MINUTES} (366 days)`;
 
 /**
  * The stored settings with a patch applied. Minutes are integers ≥ 0; the targets are keyed P1..P3 and are

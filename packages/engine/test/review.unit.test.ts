@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { MAX_REVIEW_MINUTES } from '@crew/contracts';
 import {
   DEFAULT_REVIEW_SETTINGS,
   dueBy,
@@ -74,6 +75,18 @@ describe('mergeReviewSettings', () => {
     });
     expect(mergeReviewSettings(null, { lead_time_minutes: Number.POSITIVE_INFINITY }).ok).toBe(false);
     expect(mergeReviewSettings(null, { lead_time_minutes: null }).ok).toBe(false);
+  });
+
+  test('minutes are at most 366 days: a longer setting would date items past any valid instant', () => {
+    expect(mergeReviewSettings(null, { lead_time_minutes: MAX_REVIEW_MINUTES }).ok).toBe(true);
+    const r = mergeReviewSettings(null, {
+      lead_time_minutes: 2.5817750453719707e110,
+      priority_targets_minutes: { P2: MAX_REVIEW_MINUTES + 1 },
+    });
+    expect(!r.ok && r.issues.map((i) => i.field).sort()).toEqual([
+      '/lead_time_minutes',
+      '/priority_targets_minutes/P2',
+    ]);
   });
 });
 

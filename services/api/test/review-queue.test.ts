@@ -55,6 +55,9 @@ describe('review settings', () => {
       [{ lead_time_minutes: -1 }, 'lead_time_minutes'],
       [{ due_soon_minutes: 1.5 }, 'due_soon_minutes'],
       [{ priority_targets_minutes: { P4: 10 } }, 'priority_targets_minutes'],
+      // Past 366 days a deadline would leave the range of a date (the fuzzer found a 500 here).
+      [{ lead_time_minutes: 2.5817750453719707e110 }, 'lead_time_minutes'],
+      [{ priority_targets_minutes: { P2: 366 * 24 * 60 + 1 } }, 'priority_targets_minutes'],
     ] as const) {
       const bad = await api(t, '/crew/config/review', { method: 'PUT', body });
       expect(bad.status).toBe(422);
