@@ -38,7 +38,11 @@ const TITLES = new Set([
  */
 const GLUED_TITLES = ['mstr', 'miss', 'mrs', 'mr'];
 
+/** Printable ASCII only: nothing to decompose or fold (most names an airline's crew system sends). */
+const PLAIN = /^[\x20-\x7e]*$/;
+
 function fold(s: string): string {
+  if (PLAIN.test(s)) return s.toLowerCase();
   return s
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

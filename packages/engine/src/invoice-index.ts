@@ -134,8 +134,14 @@ export function nightsOf(checkIn: string, checkOut: string): string[] {
 
 export interface InvoiceBookingIndex {
   byConfirmation: ReadonlyMap<string, readonly InvoiceBooking[]>;
-  /** Guest key (employee id or name, at the property) → that guest's stays there, by check-in. */
-  byGuest: ReadonlyMap<string, GuestStays>;
+  /** `E|property|employee id` → that guest's stays there, by check-in. */
+  byEmployee: ReadonlyMap<string, GuestStays>;
+  /**
+   * `N|property|normalised name` → that guest's stays there: built when a line is first looked up by name
+   * (most lines carry a confirmation number or an employee id; normalising every traveller's name costs more
+   * than the rest of the index).
+   */
+  byName(): ReadonlyMap<string, GuestStays>;
 }
 
 /** A guest's bookings at one hotel by check-in date, with the latest check-out so far (stays may overlap). */
@@ -146,7 +152,8 @@ export interface GuestStays {
 
 const confirmationKey = (property: string, c: string) => `${property}|${c.toUpperCase().replace(/[\s-]/g, '')}`;
 const employeeKey = (property: string, id: string) => `E|${property}|${id.trim()}`;
-const nameKey = (property: string, name: string) => `N|${property}|${normaliseGuestName(name)}`;
+/** The key of a normalised name (normaliseGuestName, taken once by the caller). */
+const nameKey = (property: string, normalised: string) => `N|${property}|${normalised}`;
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -154,24 +161,44 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Indexes the airline's hotel bookings once per batch: O(bookings log bookings). */
-export function indexInvoiceBookings(bookings: readonly InvoiceBooking[]): InvoiceBookingIndex {
-  const byConfirmation = new Map<string, InvoiceBooking[]>();
-  const lists = new Map<string, InvoiceBooking[]>();
-  for (const b of bookings) {
-    if (b.confirmation_number) push(byConfirmation, confirmationKey(b.property_id, b.confirmation_number), b);
-    if (b.employee_id) push(lists, employeeKey(b.property_id, b.employee_id), b);
-    if (b.guest_name && normaliseGuestName(b.guest_name)) push(lists, nameKey(b.property_id, b.guest_name), b);
-  }
-  const byGuest = new Map<string, GuestStays>();
+/** Each guest's bookings by check-in, with the running latest check-out (staysOverlapping's search). */
+function guestStays(lists: Map<string, InvoiceBooking[]>): Map<string, GuestStays> {
+  const out = new Map<string, GuestStays>();
   for (const [key, list] of lists) {
-    list.sort((a, b) => (a.check_in_date < b.check_in_date ? -1 : a.check_in_date > b.check_in_date ? 1 : 0));
+    if (list.length > 1)
+      list.sort((a, b) => (a.check_in_date < b.check_in_date ? -1 : a.check_in_date > b.check_in_date ? 1 : 0));
     const latestOut: string[] = [];
     let latest = '';
     for (const b of list) latestOut.push((latest = b.check_out_date > latest ? b.check_out_date : latest));
-    byGuest.set(key, { bookings: list, latestOut });
+    out.set(key, { bookings: list, latestOut });
   }
-  return { byConfirmation, byGuest };
+  return out;
+}
+
+/** Indexes the airline's hotel bookings once per batch: O(bookings log bookings). */
+export function indexInvoiceBookings(bookings: readonly InvoiceBooking[]): InvoiceBookingIndex {
+  const byConfirmation = new Map<string, InvoiceBooking[]>();
+  const employees = new Map<string, InvoiceBooking[]>();
+  for (const b of bookings) {
+    if (b.confirmation_number) push(byConfirmation, confirmationKey(b.property_id, b.confirmation_number), b);
+    if (b.employee_id) push(employees, employeeKey(b.property_id, b.employee_id), b);
+  }
+  let byName: Map<string, GuestStays> | undefined;
+  return {
+    byConfirmation,
+    byEmployee: guestStays(employees),
+    byName() {
+      if (!byName) {
+        const names = new Map<string, InvoiceBooking[]>();
+        for (const b of bookings) {
+          const name = b.guest_name ? normaliseGuestName(b.guest_name) : '';
+          if (name) push(names, nameKey(b.property_id, name), b);
+        }
+        byName = guestStays(names);
+      }
+      return byName;
+    },
+  };
 }
 
 /** The guest's stays sharing a night with from..to (to exclusive): a binary search, then back over overlaps. */
@@ -194,8 +221,36 @@ function staysOverlapping(stays: GuestStays, from: string, to: string): InvoiceB
 function guestKeysOf(line: InvoiceLine, property: string): string[] {
   const keys: string[] = [];
   if (line.employee_id) keys.push(employeeKey(property, line.employee_id));
-  if (line.guest_name && normaliseGuestName(line.guest_name)) keys.push(nameKey(property, line.guest_name));
+  const name = line.guest_name ? normaliseGuestName(line.guest_name) : '';
+  if (name) keys.push(nameKey(property, name));
   return keys;
+}
+
+/** Of several bookings, the one invoiceBookingOf picks for the line's nights from..to. */
+function bestBooking(
+  candidates: readonly InvoiceBooking[],
+  line: InvoiceLine,
+  from: string,
+  to: string,
+): InvoiceBooking | null {
+  if (candidates.length === 1) return candidates[0]!;
+  const feesOnly = line.nights === 0;
+  const start = dayNumber(from);
+  const end = dayNumber(to);
+  let best: InvoiceBooking | null = null;
+  let bestScore = -1;
+  for (const b of candidates) {
+    const overlap = Math.max(
+      0,
+      Math.min(end, dayNumber(b.check_out_date)) - Math.max(start, dayNumber(b.check_in_date)),
+    );
+    const score = overlap * 2 + ((b.status === 'CANCELLED') === feesOnly ? 1 : 0);
+    if (score > bestScore || (score === bestScore && best && b.booking_id < best.booking_id)) {
+      best = b;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 /**
@@ -211,34 +266,15 @@ export function invoiceBookingOf(
   from: string,
   to: string,
 ): { booking: InvoiceBooking | null; guest: string | null } {
-  const feesOnly = line.nights === 0;
-  const start = dayNumber(from);
-  const end = dayNumber(to);
-  const pick = (candidates: readonly InvoiceBooking[]): InvoiceBooking | null => {
-    let best: InvoiceBooking | null = null;
-    let bestScore = -1;
-    for (const b of candidates) {
-      const overlap = Math.max(
-        0,
-        Math.min(end, dayNumber(b.check_out_date)) - Math.max(start, dayNumber(b.check_in_date)),
-      );
-      const score = overlap * 2 + ((b.status === 'CANCELLED') === feesOnly ? 1 : 0);
-      if (score > bestScore || (score === bestScore && best && b.booking_id < best.booking_id)) {
-        best = b;
-        bestScore = score;
-      }
-    }
-    return best;
-  };
   const guests = guestKeysOf(line, property);
   if (line.confirmation_number) {
     const found = index.byConfirmation.get(confirmationKey(property, line.confirmation_number));
-    if (found && found.length > 0) return { booking: pick(found), guest: guests[0] ?? null };
+    if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: guests[0] ?? null };
   }
   for (const g of guests) {
-    const stays = index.byGuest.get(g);
+    const stays = (g.startsWith('E|') ? index.byEmployee : index.byName()).get(g);
     const candidates = stays ? staysOverlapping(stays, from, to) : [];
-    if (candidates.length > 0) return { booking: pick(candidates), guest: g };
+    if (candidates.length > 0) return { booking: bestBooking(candidates, line, from, to), guest: g };
   }
   return { booking: null, guest: guests[0] ?? null };
 }

@@ -10,6 +10,7 @@ import {
   type InvoiceBooking,
   type InvoiceBookingIndex,
   type InvoiceContract,
+  type InvoiceFee,
   type InvoiceFinding,
   type InvoiceLine,
   type InvoiceLineResult,
@@ -52,124 +53,183 @@ export const billedNightKey = (bookingId: string, night: string) => `${bookingId
  * nights beyond its dates), else the first of its dates not billed yet (a stay split across two month-end
  * invoices may be written with the whole stay's dates on both).
  */
-function billedDatesOf(
-  line: InvoiceLine,
-  dates: string[],
-  keyOf: (d: string) => string | null,
-  ctx: InvoiceMatchContext,
-) {
-  const n = Math.max(0, line.nights);
+function billedDatesOf(s: LineState, dates: string[]) {
+  const n = Math.max(0, s.line.nights);
   if (n >= dates.length) return { billed: dates, beyond: n - dates.length };
   const fresh = dates.filter((d) => {
-    const k = keyOf(d);
-    return k === null || !ctx.billed.has(k);
+    const k = nightKey(s, d);
+    return k === null || !s.ctx.billed.has(k);
   });
   const chosen = new Set([...fresh, ...dates.filter((d) => !fresh.includes(d))].slice(0, n));
   return { billed: dates.filter((d) => chosen.has(d)), beyond: 0 };
 }
 
+/*
+ * The rules of one line read and add to one LineState, through plain functions rather than closures made per
+ * line: a batch classifies 100k lines, and each closure is a function object to build (and, in the bundles,
+ * to name) every time.
+ */
+interface LineState {
+  line: InvoiceLine;
+  ctx: InvoiceMatchContext;
+  currency: string;
+  tolerance: number;
+  fees: readonly InvoiceFee[];
+  booking: InvoiceBooking | null;
+  guest: string | null;
+  /** The nights billed within the line's dates, and how many it charges beyond them. */
+  billed: string[];
+  beyond: number;
+  /** The whole line in its currency. */
+  whole: number;
+  findings: InvoiceFinding[];
+  review: string[];
+}
+
+/** The key of one of the line's nights: its booking's night, else the guest's (a line with no booking). */
+function nightKey(s: Pick<LineState, 'booking' | 'guest'>, night: string): string | null {
+  return s.booking ? billedNightKey(s.booking.booking_id, night) : s.guest ? `?|${s.guest}|${night}` : null;
+}
+
+/** An amount in the line's currency (at the rate of `date`); unconverted, and flagged, without a rate. */
+function inLine(s: LineState, m: Money, date: string): number {
+  const c = convert(m, s.currency, s.ctx.fx, date);
+  if (c.ok) return c.money.amount;
+  s.review.push(`${c.reason} (to read ${formatMoney(m)} in ${s.currency})`);
+  return m.amount;
+}
+
+/** The line's fees of `type` (all of them without one) in its currency. */
+function feeTotal(s: LineState, type?: string): number {
+  let sum = 0;
+  for (const f of s.fees) if (!type || f.type === type) sum += inLine(s, f.amount, s.line.check_in_date);
+  return sum;
+}
+
+function charges(s: LineState, type: string): boolean {
+  return s.fees.some((f) => f.type === type && f.amount.amount > 0);
+}
+
+function find(s: LineState, status: InvoiceFinding['status'], amount: number): void {
+  s.findings.push({ status, disputed: money(amount, s.currency) });
+}
+
+/** A rule disputing the whole line has been found: nothing else is checked. */
+function done(s: LineState): boolean {
+  return s.findings.some((f) => WHOLE_LINE.has(f.status));
+}
+
+function checkFees(
+  s: LineState,
+  booking: InvoiceBooking,
+  contract: InvoiceContract | undefined,
+  contracted: RateOf,
+  stay: number,
+): void {
+  if (charges(s, 'NO_SHOW')) {
+    // The part above the contract's no-show fee (none agreed: all of it).
+    const fee = contract?.cancellation_terms?.no_show_fee;
+    const allowed = fee
+      ? cancellationFee(fee, contracted(booking.check_in_date), stay)
+      : { amount: 0, currency: s.currency };
+    if (!allowed) s.review.push(`no contracted rate for ${booking.check_in_date} to price the contract's no-show fee`);
+    const excess = allowed ? feeTotal(s, 'NO_SHOW') - inLine(s, allowed, booking.check_in_date) : 0;
+    find(s, 'NO_SHOW_CHARGED', excess > s.tolerance ? excess : 0);
+  }
+  if (charges(s, 'INCIDENTAL') && contract?.incidentals_covered !== true) find(s, 'INCIDENTAL_NOT_COVERED', s.whole);
+}
+
+function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contracted: RateOf): void {
+  const rate = s.line.nightly_rate.amount;
+  let over = 0;
+  if (booking.status === 'CANCELLED') {
+    // Cancelled after the deadline: the line's room-nights and late fees are the late-cancellation fee.
+    const charged = rate * s.line.nights + feeTotal(s, 'LATE_CANCEL');
+    over += charged - inLine(s, booking.cancellation_penalty!, booking.check_in_date);
+  } else {
+    let extra = s.beyond;
+    for (const night of s.billed) if (!inStay(booking, night)) extra++;
+    if (extra > 0) find(s, 'NIGHTS_MISMATCH', extra * rate);
+    for (const night of s.billed) {
+      if (!inStay(booking, night)) continue;
+      const agreed = contracted(night);
+      if (!agreed) {
+        s.review.push(`no contracted rate for the night of ${night}`);
+        continue;
+      }
+      // Compared in the contract's currency at the night's exchange rate, to half a minor unit.
+      const inContract = convert(s.line.nightly_rate, agreed.currency, s.ctx.fx, night);
+      if (!inContract.ok) {
+        s.review.push(`${inContract.reason} (to compare the rate of ${night} with the contract)`);
+        continue;
+      }
+      if (inContract.money.amount - agreed.amount > halfMinorUnit(agreed.currency))
+        over += rate - inLine(s, agreed, night);
+    }
+    // A late-cancellation fee on a booking not cancelled late is above anything the contract allows.
+    over += feeTotal(s, 'LATE_CANCEL');
+  }
+  if (over > s.tolerance) find(s, 'RATE_MISMATCH', over);
+}
+
+function inStay(b: InvoiceBooking, night: string): boolean {
+  return night >= b.check_in_date && night < b.check_out_date;
+}
+
 /** One line's status and disputed amount (the rules in docs/cost-control.md). */
 export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext): InvoiceLineResult {
   const currency = line.nightly_rate.currency;
-  const tolerance = halfMinorUnit(currency);
-  const review: string[] = [];
-  /** An amount in the line's currency (at the rate of `date`); unconverted, and flagged, without a rate. */
-  const inLine = (m: Money, date: string): number => {
-    const c = convert(m, currency, ctx.fx, date);
-    if (c.ok) return c.money.amount;
-    review.push(`${c.reason} (to read ${formatMoney(m)} in ${currency})`);
-    return m.amount;
-  };
-
   const dates = nightsOf(line.check_in_date, line.check_out_date);
   // A line of fees only (check-in = check-out) is looked up on its check-in night.
   const to = dates.length > 0 ? line.check_out_date : addDays(line.check_in_date, 1);
   const { booking: b, guest } = invoiceBookingOf(line, ctx.property_id, ctx.index, line.check_in_date, to);
-  const keyOf = (d: string): string | null => (b ? billedNightKey(b.booking_id, d) : guest ? `?|${guest}|${d}` : null);
-  const { billed, beyond } = billedDatesOf(line, dates, keyOf, ctx);
+  const s: LineState = {
+    line,
+    ctx,
+    currency,
+    tolerance: halfMinorUnit(currency),
+    fees: line.fees ?? [],
+    booking: b,
+    guest,
+    billed: [],
+    beyond: 0,
+    whole: 0,
+    findings: [],
+    review: [],
+  };
+  const { billed, beyond } = billedDatesOf(s, dates);
+  s.billed = billed;
+  s.beyond = beyond;
+  s.whole = line.nightly_rate.amount * line.nights + inLine(s, line.taxes, line.check_in_date) + feeTotal(s);
+  const whole = s.whole;
 
-  const fees = line.fees ?? [];
-  const feeTotal = (type?: string) =>
-    fees.filter((f) => !type || f.type === type).reduce((s, f) => s + inLine(f.amount, line.check_in_date), 0);
-  const charges = (type: string) => fees.some((f) => f.type === type && f.amount.amount > 0);
-  const rate = line.nightly_rate.amount;
-  const whole = rate * line.nights + inLine(line.taxes, line.check_in_date) + feeTotal();
-
-  const billedKeys = billed.map(keyOf).filter((k): k is string => k !== null);
-  if (b) for (const t of ['NO_SHOW', 'LATE_CANCEL'] as const) if (charges(t)) billedKeys.push(`${b.booking_id}|${t}`);
-
-  const findings: InvoiceFinding[] = [];
-  const find = (status: InvoiceFinding['status'], amount: number) =>
-    findings.push({ status, disputed: money(amount, currency) });
-  const done = () => findings.some((f) => WHOLE_LINE.has(f.status));
-
-  function checkFees(
-    booking: InvoiceBooking,
-    contract: InvoiceContract | undefined,
-    contracted: RateOf,
-    stay: number,
-  ): void {
-    if (charges('NO_SHOW')) {
-      // The part above the contract's no-show fee (none agreed: all of it).
-      const fee = contract?.cancellation_terms?.no_show_fee;
-      const allowed = fee ? cancellationFee(fee, contracted(booking.check_in_date), stay) : { amount: 0, currency };
-      if (!allowed) review.push(`no contracted rate for ${booking.check_in_date} to price the contract's no-show fee`);
-      const excess = allowed ? feeTotal('NO_SHOW') - inLine(allowed, booking.check_in_date) : 0;
-      find('NO_SHOW_CHARGED', excess > tolerance ? excess : 0);
-    }
-    if (charges('INCIDENTAL') && contract?.incidentals_covered !== true) find('INCIDENTAL_NOT_COVERED', whole);
+  const billedKeys: string[] = [];
+  for (const d of billed) {
+    const k = nightKey(s, d);
+    if (k !== null) billedKeys.push(k);
   }
-
-  function checkNightsAndRates(booking: InvoiceBooking, contracted: RateOf, inStay: (night: string) => boolean): void {
-    let over = 0;
-    if (booking.status === 'CANCELLED') {
-      // Cancelled after the deadline: the line's room-nights and late fees are the late-cancellation fee.
-      const charged = rate * line.nights + feeTotal('LATE_CANCEL');
-      over += charged - inLine(booking.cancellation_penalty!, booking.check_in_date);
-    } else {
-      const extra = billed.filter((d) => !inStay(d)).length + beyond;
-      if (extra > 0) find('NIGHTS_MISMATCH', extra * rate);
-      for (const night of billed) {
-        if (!inStay(night)) continue;
-        const agreed = contracted(night);
-        if (!agreed) {
-          review.push(`no contracted rate for the night of ${night}`);
-          continue;
-        }
-        // Compared in the contract's currency at the night's exchange rate, to half a minor unit.
-        const inContract = convert(line.nightly_rate, agreed.currency, ctx.fx, night);
-        if (!inContract.ok) {
-          review.push(`${inContract.reason} (to compare the rate of ${night} with the contract)`);
-          continue;
-        }
-        if (inContract.money.amount - agreed.amount > halfMinorUnit(agreed.currency))
-          over += rate - inLine(agreed, night);
-      }
-      // A late-cancellation fee on a booking not cancelled late is above anything the contract allows.
-      over += feeTotal('LATE_CANCEL');
-    }
-    if (over > tolerance) find('RATE_MISMATCH', over);
-  }
+  if (b)
+    for (const t of ['NO_SHOW', 'LATE_CANCEL'] as const) if (charges(s, t)) billedKeys.push(`${b.booking_id}|${t}`);
 
   const timelyCancelled =
     b !== null && b.status === 'CANCELLED' && !(b.cancellation_penalty && b.cancellation_penalty.amount > 0);
-  if (billedKeys.some((k) => ctx.billed.has(k))) find('DUPLICATE_LINE', whole);
-  else if (!b) find('NO_BOOKING', whole);
+  if (billedKeys.some((k) => ctx.billed.has(k))) find(s, 'DUPLICATE_LINE', whole);
+  else if (!b) find(s, 'NO_BOOKING', whole);
   else if (timelyCancelled) {
     // Nothing is owed on a booking cancelled in time (a line charging nothing is simply matched).
-    if (whole > tolerance) find('CHARGED_AFTER_TIMELY_CANCEL', whole);
+    if (whole > s.tolerance) find(s, 'CHARGED_AFTER_TIMELY_CANCEL', whole);
   } else {
     const contract =
       b.contract_id === null || b.contract_id === undefined ? undefined : ctx.contracts.get(`${b.contract_id}`);
     const contracted = contractedRateOf(b, contract);
-    const inStay = (night: string) => night >= b.check_in_date && night < b.check_out_date;
-    checkFees(b, contract, contracted, dayNumber(b.check_out_date) - dayNumber(b.check_in_date));
-    if (!done()) checkNightsAndRates(b, contracted, inStay);
+    checkFees(s, b, contract, contracted, dayNumber(b.check_out_date) - dayNumber(b.check_in_date));
+    if (!done(s)) checkNightsAndRates(s, b, contracted);
   }
 
+  const findings = s.findings;
   const status: InvoiceLineStatus = findings[0]?.status ?? 'MATCHED';
-  const partial = findings.reduce((s, f) => s + f.disputed.amount, 0);
-  const disputed = done() ? whole : Math.min(partial, whole);
+  const partial = findings.reduce((sum, f) => sum + f.disputed.amount, 0);
+  const disputed = done(s) ? whole : Math.min(partial, whole);
   return {
     line_number: line.line_number,
     status,
@@ -179,7 +239,7 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     billed_dates: billed,
     billed_keys: billedKeys,
     findings,
-    needs_review: [...new Set(review)],
+    needs_review: s.review.length > 1 ? [...new Set(s.review)] : s.review,
   };
 }
 
@@ -200,9 +260,55 @@ export interface InvoiceMatch {
   disputed: Money[];
 }
 
+/** One line matched by an InvoiceMatcher, with the keys it bills first. */
+export interface MatchedInvoiceLine {
+  result: InvoiceLineResult;
+  /** Its billed_keys that no earlier line of this invoice and no earlier invoice billed (what it adds). */
+  billed_first: string[];
+}
+
 /**
- * Every line of one invoice, in line order: a line repeating nights an earlier line of this invoice or an
- * earlier invoice (`alreadyBilled`) billed is a DUPLICATE_LINE. Pass the index (indexInvoiceBookings) when
+ * Matches one invoice's lines one at a time, in line order, for a caller that writes them as they come: a line
+ * repeating nights an earlier line of this invoice or an earlier invoice (`alreadyBilled`) billed is a
+ * DUPLICATE_LINE.
+ */
+export class InvoiceMatcher {
+  private readonly mine = new Set<string>();
+  private readonly ctx: InvoiceMatchContext;
+
+  constructor(
+    propertyId: string,
+    index: InvoiceBookingIndex,
+    private readonly alreadyBilled: ReadonlySet<string>,
+    contracts: ReadonlyMap<string, InvoiceContract>,
+    fx: FxTable,
+  ) {
+    this.ctx = { property_id: propertyId, index, billed: this, contracts, fx };
+  }
+
+  /** Billed by an earlier invoice or an earlier line of this one. */
+  has(key: string): boolean {
+    return this.mine.has(key) || this.alreadyBilled.has(key);
+  }
+
+  next(line: InvoiceLine): MatchedInvoiceLine {
+    const result = classifyInvoiceLine(line, this.ctx);
+    const first: string[] = [];
+    for (const k of result.billed_keys) {
+      if (!this.has(k)) first.push(k);
+      this.mine.add(k);
+    }
+    return { result, billed_first: first };
+  }
+
+  /** Every key this invoice's lines billed (also those billed before: a duplicate's). */
+  billedKeys(): string[] {
+    return [...this.mine];
+  }
+}
+
+/**
+ * Every line of one invoice, in line order (InvoiceMatcher). Pass the index (indexInvoiceBookings) when
  * matching several invoices against the same bookings.
  */
 export function matchInvoiceLines(
@@ -215,24 +321,16 @@ export function matchInvoiceLines(
   const index = Array.isArray(bookings)
     ? indexInvoiceBookings(bookings as readonly InvoiceBooking[])
     : (bookings as InvoiceBookingIndex);
-  const mine = new Set<string>();
-  const ctx: InvoiceMatchContext = {
-    property_id: invoice.property_id,
-    index,
-    billed: { has: (k) => mine.has(k) || alreadyBilled.has(k) },
-    contracts,
-    fx,
-  };
+  const matcher = new InvoiceMatcher(invoice.property_id, index, alreadyBilled, contracts, fx);
   const totals = new Map<string, number>();
   const lines = invoice.lines.map((line) => {
-    const r = classifyInvoiceLine(line, ctx);
-    for (const k of r.billed_keys) mine.add(k);
+    const r = matcher.next(line).result;
     totals.set(r.disputed.currency, (totals.get(r.disputed.currency) ?? 0) + r.disputed.amount);
     return r;
   });
   return {
     lines,
-    billed_keys: [...mine],
+    billed_keys: matcher.billedKeys(),
     disputed: [...totals].map(([currency, amount]) => money(amount, currency)),
   };
 }
@@ -257,34 +355,46 @@ export function invoiceLineIssues(line: unknown, at = ''): ValidationIssue[] {
     return [{ field: at || '/', issue: 'must be an object' }];
   const l = line as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
-  const bad = (field: string, issue: string) => issues.push({ field: `${at}/${field}`, issue });
   if (!(typeof l.line_number === 'number' && Number.isInteger(l.line_number) && l.line_number >= 1))
-    bad('line_number', 'must be an integer, 1 or more');
-  const named = (v: unknown) => typeof v === 'string' && v.trim().length > 0;
-  if (!named(l.employee_id) && !named(l.guest_name)) bad('guest_name', 'employee_id or guest_name is required');
+    issues.push(lineIssue(at, 'line_number', 'must be an integer, 1 or more'));
+  if (!isNamed(l.employee_id) && !isNamed(l.guest_name))
+    issues.push(lineIssue(at, 'guest_name', 'employee_id or guest_name is required'));
   for (const f of ['check_in_date', 'check_out_date'] as const)
-    if (typeof l[f] !== 'string' || !DATE.test(l[f])) bad(f, 'must be a date YYYY-MM-DD');
+    if (typeof l[f] !== 'string' || !DATE.test(l[f])) issues.push(lineIssue(at, f, 'must be a date YYYY-MM-DD'));
   if (typeof l.check_in_date === 'string' && typeof l.check_out_date === 'string' && l.check_out_date < l.check_in_date)
-    bad('check_out_date', 'must be on or after check_in_date');
+    issues.push(lineIssue(at, 'check_out_date', 'must be on or after check_in_date'));
   if (!(typeof l.nights === 'number' && Number.isInteger(l.nights) && l.nights >= 0))
-    bad('nights', 'must be an integer, 0 or more');
-  const currencies = new Set<string>();
+    issues.push(lineIssue(at, 'nights', 'must be an integer, 0 or more'));
+  // The line's currencies in the order met (almost always one).
+  const currencies: string[] = [];
   for (const f of ['nightly_rate', 'taxes'] as const) {
-    if (!isMoney(l[f])) bad(f, 'must be Money: {amount, currency}');
-    else currencies.add(l[f].currency);
+    if (!isMoney(l[f])) issues.push(lineIssue(at, f, 'must be Money: {amount, currency}'));
+    else addOnce(currencies, l[f].currency);
   }
   if (l.fees !== undefined) {
-    if (!Array.isArray(l.fees)) bad('fees', 'must be an array of {type, amount}');
+    if (!Array.isArray(l.fees)) issues.push(lineIssue(at, 'fees', 'must be an array of {type, amount}'));
     else
       l.fees.forEach((f: unknown, i) => {
         const fee = (f ?? {}) as Record<string, unknown>;
         if (!(INVOICE_FEE_TYPES as readonly unknown[]).includes(fee.type))
-          bad(`fees/${i}/type`, `must be one of ${INVOICE_FEE_TYPES.join(', ')}`);
-        if (!isMoney(fee.amount)) bad(`fees/${i}/amount`, 'must be Money: {amount, currency}');
-        else currencies.add(fee.amount.currency);
+          issues.push(lineIssue(at, `fees/${i}/type`, `must be one of ${INVOICE_FEE_TYPES.join(', ')}`));
+        if (!isMoney(fee.amount)) issues.push(lineIssue(at, `fees/${i}/amount`, 'must be Money: {amount, currency}'));
+        else addOnce(currencies, fee.amount.currency);
       });
   }
-  if (currencies.size > 1)
-    bad('nightly_rate/currency', `every amount of a line is in one currency (seen ${[...currencies].join(', ')})`);
+  if (currencies.length > 1)
+    issues.push(
+      lineIssue(
+        at,
+        'nightly_rate/currency',
+        `every amount of a line is in one currency (seen ${currencies.join(', ')})`,
+      ),
+    );
   return issues;
 }
+
+const lineIssue = (at: string, field: string, issue: string): ValidationIssue => ({ field: `${at}/${field}`, issue });
+function addOnce(list: string[], value: string): void {
+  if (!list.includes(value)) list.push(value);
+}
+const isNamed = (v: unknown) => typeof v === 'string' && v.trim().length > 0;
