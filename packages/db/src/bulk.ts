@@ -111,7 +111,7 @@ const COPY_CHUNK_ROWS = 250;
 
 function* copyChunks(
   columns: ColumnTypes,
-  rows: readonly object[],
+  rows: Iterable<object>,
   constants: Readonly<Record<string, unknown>>,
 ): Generator<string> {
   const names = Object.keys(columns);
@@ -145,10 +145,10 @@ export async function copyInsert(
   trx: DbOrTrx,
   table: string,
   columns: ColumnTypes,
-  rows: readonly object[],
+  rows: readonly object[] | Iterable<object>,
   constants: Readonly<Record<string, unknown>> = {},
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (Array.isArray(rows) && rows.length === 0) return;
   const names = Object.keys(columns)
     .map((c) => `"${c}"`)
     .join(', ');

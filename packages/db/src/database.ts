@@ -29,7 +29,6 @@ import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTabl
 import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
 import type { AirlineSuppliersTable, SupplierOrderSightingTable } from './suppliers/supplier.table';
 import type {
-  InvoiceBilledKeyTable,
   InvoiceLineTable,
   InvoicePayloadTable,
   InvoiceTable,
@@ -87,7 +86,6 @@ export interface Database {
   invoices: InvoiceTable;
   invoice_payloads: InvoicePayloadTable;
   invoice_lines: InvoiceLineTable;
-  invoice_billed_keys: InvoiceBilledKeyTable;
 }
 
 export type Db = Kysely<Database>;

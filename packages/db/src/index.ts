@@ -91,6 +91,5 @@ export type {
   BillableStayRow,
   InvoiceContractRow,
   NewInvoiceLine,
-  Reconciliation,
 } from './invoices/invoice.repository';
 export type * from './invoices/invoice.table';

@@ -2,17 +2,11 @@ import { sql } from 'kysely';
 import type { Money, RatePeriod } from '@crew/contracts';
 import { copyInsert } from '../bulk';
 import type { DbOrTrx } from '../database';
-import {
-  INVOICE_BILLED_KEY_COLUMNS,
-  INVOICE_LINE_COLUMNS,
-  type InvoiceBilledKeyTable,
-  type InvoiceLineRow,
-  type InvoiceRow,
-} from './invoice.table';
+import { INVOICE_LINE_COLUMNS, type InvoiceLineRow, type InvoiceRow } from './invoice.table';
 
 /*
- * Hotel invoices: the invoice as posted (its lines compressed until reconciled), the lines with what
- * reconciliation found, and the nights and one-time fees each airline was billed for at each hotel.
+ * Hotel invoices: the invoice as posted (its lines compressed, one row per invoice), the lines with what
+ * reconciliation found and the nights and one-time fees each line billed first.
  */
 
 export interface NewInvoice {
@@ -59,7 +53,7 @@ export function findInvoice(db: DbOrTrx, airlineId: string, invoiceId: string): 
     .executeTakeFirst();
 }
 
-/** The posted lines of an invoice still to reconcile (gone once it is reconciled). */
+/** The posted lines of an invoice, as posted (kept after reconciliation: what the hotel sent). */
 export async function invoicePayload(db: DbOrTrx, invoiceId: string): Promise<Buffer | null> {
   const row = await db
     .selectFrom('invoice_payloads')
@@ -77,15 +71,18 @@ export async function lockBilling(trx: DbOrTrx, airlineId: string, propertyId: s
   await sql`select pg_advisory_xact_lock(hashtextextended(${`invoice|${airlineId}|${propertyId}`}, 0))`.execute(trx);
 }
 
-/** The keys of the nights and one-time fees the airline was billed for at the hotel (matchInvoiceLines' billed_keys). */
+/**
+ * The keys of the nights and one-time fees the airline was billed for at the hotel (matchInvoiceLines'
+ * billed_keys), from the lines of its reconciled invoices from that hotel.
+ */
 export async function billedKeys(db: DbOrTrx, airlineId: string, propertyId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('invoice_billed_keys')
-    .select('key')
-    .where('airline_id', '=', airlineId)
-    .where('property_id', '=', propertyId)
-    .execute();
-  return new Set(rows.map((r) => r.key));
+  const r = await sql<{ key: string }>`
+    select k.key from invoices i
+      join invoice_lines l on l.invoice_id = i.invoice_id
+      cross join lateral jsonb_array_elements_text(l.billed_keys) as k(key)
+    where i.airline_id = ${airlineId} and i.property_id = ${propertyId} and i.status = 'RECONCILED'
+      and l.billed_keys <> '[]'::jsonb`.execute(db);
+  return new Set(r.rows.map((row) => row.key));
 }
 
 /** A stay the hotel bills the airline for, as invoice matching reads it. */
@@ -151,36 +148,34 @@ export async function invoiceContracts(
   return r.rows;
 }
 
-export type NewInvoiceLine = Omit<InvoiceLineRow, 'line' | 'findings' | 'needs_review'> & {
-  line: unknown;
+export type NewInvoiceLine = Omit<InvoiceLineRow, 'findings' | 'needs_review' | 'billed_keys'> & {
   findings: unknown;
   needs_review: string[];
+  billed_keys: string[];
 };
 
-export interface Reconciliation {
-  invoice_id: string;
-  lines: NewInvoiceLine[];
-  /** Keys billed for the first time by this invoice (none already stored). */
-  keys: InvoiceBilledKeyTable[];
-  counts: Record<string, number>;
-  total_disputed: number;
+/** Writes an invoice's reconciled lines set-based (COPY), each taken from `lines` as the COPY goes. */
+export function insertInvoiceLines(trx: DbOrTrx, lines: Iterable<NewInvoiceLine>): Promise<void> {
+  return copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, lines);
 }
 
-/** Writes a reconciled invoice: its lines and newly billed keys set-based (COPY), then the invoice RECONCILED. */
-export async function writeReconciliation(trx: DbOrTrx, r: Reconciliation): Promise<Date> {
-  await copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, r.lines);
-  await copyInsert(trx, 'invoice_billed_keys', INVOICE_BILLED_KEY_COLUMNS, r.keys);
-  await trx.deleteFrom('invoice_payloads').where('invoice_id', '=', r.invoice_id).execute();
+/** The invoice RECONCILED with its counts per line status and disputed total; when. */
+export async function markReconciled(
+  trx: DbOrTrx,
+  invoiceId: string,
+  counts: Record<string, number>,
+  totalDisputed: number,
+): Promise<Date> {
   const row = await trx
     .updateTable('invoices')
     .set({
       status: 'RECONCILED',
       error: null,
-      counts: JSON.stringify(r.counts),
-      total_disputed: r.total_disputed,
+      counts: JSON.stringify(counts),
+      total_disputed: totalDisputed,
       reconciled_at: sql<Date>`now()`,
     })
-    .where('invoice_id', '=', r.invoice_id)
+    .where('invoice_id', '=', invoiceId)
     .returning('reconciled_at')
     .executeTakeFirstOrThrow();
   return row.reconciled_at!;

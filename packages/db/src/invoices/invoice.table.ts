@@ -37,8 +37,6 @@ export interface InvoiceLineTable {
   property_id: string;
   /** The line's check-in date (what the spend report groups disputed amounts by). */
   check_in_date: string;
-  /** The line as posted. */
-  line: Json<unknown>;
   status: string;
   booking_id: string | null;
   billed_amount: Numeric;
@@ -46,16 +44,13 @@ export interface InvoiceLineTable {
   disputed_currency: string;
   findings: Json<{ status: string; disputed: { amount: number; currency: string } }[]>;
   needs_review: Json<string[]>;
+  /**
+   * The nights and one-time fees this line billed first (matchInvoiceLines' billed_keys less those an earlier
+   * line or invoice billed): what a later line billing them again is a duplicate of.
+   */
+  billed_keys: Json<string[]>;
 }
 export type InvoiceLineRow = Selectable<InvoiceLineTable>;
-
-export interface InvoiceBilledKeyTable {
-  airline_id: string;
-  property_id: string;
-  key: string;
-  invoice_id: string;
-  line_number: number;
-}
 
 /* The columns each bulk write (COPY) sends, checked against the table's types. */
 
@@ -65,7 +60,6 @@ export const INVOICE_LINE_COLUMNS = {
   airline_id: 'uuid',
   property_id: 'text',
   check_in_date: 'date',
-  line: 'jsonb',
   status: 'text',
   booking_id: 'uuid',
   billed_amount: 'numeric',
@@ -73,12 +67,5 @@ export const INVOICE_LINE_COLUMNS = {
   disputed_currency: 'text',
   findings: 'jsonb',
   needs_review: 'jsonb',
+  billed_keys: 'jsonb',
 } as const satisfies BulkColumns<InvoiceLineTable>;
-
-export const INVOICE_BILLED_KEY_COLUMNS = {
-  airline_id: 'uuid',
-  property_id: 'text',
-  key: 'text',
-  invoice_id: 'uuid',
-  line_number: 'integer',
-} as const satisfies BulkColumns<InvoiceBilledKeyTable>;

@@ -31,6 +31,7 @@ import * as hotelInvoices from './2026_11_28_0700_hotel_invoices';
 import * as reviewSuperseded from './2026_11_28_0710_review_superseded';
 import * as costControl from './2026_11_28_0720_cost_control';
 import * as supplierOrderSightings from './2026_11_29_0100_supplier_order_sightings';
+import * as invoiceLinesLean from './2026_11_29_0200_invoice_lines_lean';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0710_review_superseded': reviewSuperseded,
   '2026_11_28_0720_cost_control': costControl,
   '2026_11_29_0100_supplier_order_sightings': supplierOrderSightings,
+  '2026_11_29_0200_invoice_lines_lean': invoiceLinesLean,
 };

@@ -13,17 +13,16 @@ import {
   webhookRepo,
   type BillableStayRow,
   type Db,
-  type InvoiceBilledKeyTable,
   type InvoiceContractRow,
   type InvoiceRow,
   type NewInvoiceLine,
-  type Reconciliation,
 } from '@crew/db';
 import {
   fxTable,
   indexInvoiceBookings,
-  matchInvoiceLines,
+  InvoiceMatcher,
   roundMinor,
+  type InvoiceLineStatus,
   type CancellationTerms,
   type InvoiceBooking,
   type InvoiceContract,
@@ -40,12 +39,12 @@ export interface InvoiceReconcilerDeps {
   webhookKick?: () => void;
 }
 
-/** A stay as the engine's invoice matching reads it. */
-export function invoiceBooking(s: BillableStayRow): InvoiceBooking {
+/** A stay at the invoicing hotel as the engine's invoice matching reads it. */
+export function invoiceBooking(s: BillableStayRow, propertyId: string): InvoiceBooking {
   return {
     booking_id: s.booking_id,
     status: s.status,
-    property_id: '',
+    property_id: propertyId,
     confirmation_number: s.confirmation_number,
     employee_id: s.employee_id,
     guest_name: s.guest_name,
@@ -84,9 +83,10 @@ const lineTotal = (l: InvoiceLineBody) =>
 
 /**
  * Reconciles one posted invoice: the hotel's billable stays of the airline are indexed once, every line is
- * classified by the engine (docs/cost-control.md), and the lines, the nights they bill and the invoice's counts
- * are written in one transaction, with the invoice.reconciled event. The airline's invoices from one hotel are
- * reconciled one at a time (lockBilling), so a night billed on two invoices posted together is a duplicate once.
+ * classified by the engine (docs/cost-control.md) and written as it is classified (one COPY: Postgres stores a
+ * line while the next ones are matched), then the invoice's counts, in one transaction with the
+ * invoice.reconciled event. The airline's invoices from one hotel are reconciled one at a time (lockBilling), so
+ * a night billed on two invoices posted together is a duplicate once.
  */
 export class InvoiceReconciler {
   constructor(private readonly deps: InvoiceReconcilerDeps) {}
@@ -113,14 +113,14 @@ export class InvoiceReconciler {
     if (!invoice || invoice.status !== 'RECONCILING') return 'nothing to do';
     const payload = await invoiceRepo.invoicePayload(db, invoiceId);
     if (!payload) throw new Error('the invoice’s posted lines are missing');
-    const lines = JSON.parse(await gunzipText(payload)) as InvoiceLineBody[];
+    // Decompressed and parsed while Postgres reads the stays.
+    const posted = gunzipText(payload).then((text) => JSON.parse(text) as InvoiceLineBody[]);
+    posted.catch(() => undefined);
     const fx = fxTable(await fxRepo.listRates(db));
     const emitted = await db.transaction().execute(async (trx) => {
       await invoiceRepo.lockBilling(trx, airlineId, invoice.property_id);
-      const [billed, stays] = [
-        await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id),
-        await invoiceRepo.billableStays(trx, airlineId, invoice.property_id),
-      ];
+      const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id);
+      const stays = await invoiceRepo.billableStays(trx, airlineId, invoice.property_id);
       const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
       const contracts = new Map(
         (await invoiceRepo.invoiceContracts(trx, airlineId, contractIds)).map((c) => [
@@ -129,13 +129,13 @@ export class InvoiceReconciler {
         ]),
       );
       // The stays are all at the invoicing hotel: matched under its property id.
-      const index = indexInvoiceBookings(
-        stays.map((s) => ({ ...invoiceBooking(s), property_id: invoice.property_id })),
-      );
-      const match = matchInvoiceLines({ property_id: invoice.property_id, lines }, index, billed, contracts, fx);
-      const rows = reconciliationRows(invoice, lines, match.lines, billed);
-      const reconciledAt = await invoiceRepo.writeReconciliation(trx, rows);
-      return webhookRepo.emitEvents(trx, [reconciledEvent(invoice, rows, reconciledAt)]);
+      const index = indexInvoiceBookings(stays.map((s) => invoiceBooking(s, invoice.property_id)));
+      const matcher = new InvoiceMatcher(invoice.property_id, index, billed, contracts, fx);
+      const tally = newTally();
+      await invoiceRepo.insertInvoiceLines(trx, reconciledLines(invoice, await posted, matcher, tally));
+      const total = roundMinor(tally.disputed, invoice.currency);
+      const reconciledAt = await invoiceRepo.markReconciled(trx, invoiceId, tally.counts, total);
+      return webhookRepo.emitEvents(trx, [reconciledEvent(invoice, tally.counts, total, reconciledAt)]);
     });
     if (emitted > 0) this.deps.webhookKick?.();
     return 'RECONCILED';
@@ -148,40 +148,36 @@ function reason(err: unknown): string {
     : `reconciliation failed: ${err instanceof Error ? err.message : String(err)}`;
 }
 
-/** The lines, the newly billed keys and the counts of a matched invoice. */
-export function reconciliationRows(
+/** What the lines add up to as they are matched: lines per status and the disputed total. */
+export interface ReconciliationTally {
+  counts: Record<InvoiceLineStatus, number>;
+  disputed: number;
+}
+
+function newTally(): ReconciliationTally {
+  return {
+    counts: Object.fromEntries(INVOICE_LINE_STATUSES.map((s) => [s, 0])) as Record<InvoiceLineStatus, number>,
+    disputed: 0,
+  };
+}
+
+/** The invoice's lines as rows, each matched when the writer asks for it; `tally` adds them up meanwhile. */
+export function* reconciledLines(
   invoice: InvoiceRow,
   lines: readonly InvoiceLineBody[],
-  results: ReturnType<typeof matchInvoiceLines>['lines'],
-  alreadyBilled: ReadonlySet<string>,
-): Reconciliation {
-  const counts = Object.fromEntries(INVOICE_LINE_STATUSES.map((s) => [s, 0])) as Record<string, number>;
-  const fresh = new Set<string>();
-  const keys: InvoiceBilledKeyTable[] = [];
-  const out: NewInvoiceLine[] = [];
-  let disputed = 0;
-  results.forEach((r, i) => {
-    const line = lines[i]!;
-    counts[r.status]!++;
-    disputed += r.disputed.amount;
-    for (const key of r.billed_keys)
-      if (!alreadyBilled.has(key) && !fresh.has(key)) {
-        fresh.add(key);
-        keys.push({
-          airline_id: invoice.airline_id,
-          property_id: invoice.property_id,
-          key,
-          invoice_id: invoice.invoice_id,
-          line_number: r.line_number,
-        });
-      }
-    out.push({
+  matcher: InvoiceMatcher,
+  tally: ReconciliationTally,
+): Generator<NewInvoiceLine> {
+  for (const line of lines) {
+    const { result: r, billed_first } = matcher.next(line);
+    tally.counts[r.status]++;
+    tally.disputed += r.disputed.amount;
+    yield {
       invoice_id: invoice.invoice_id,
       line_number: r.line_number,
       airline_id: invoice.airline_id,
       property_id: invoice.property_id,
       check_in_date: line.check_in_date,
-      line,
       status: r.status,
       booking_id: r.booking_id,
       billed_amount: roundMinor(lineTotal(line), invoice.currency),
@@ -189,27 +185,22 @@ export function reconciliationRows(
       disputed_currency: r.disputed.currency,
       findings: r.findings,
       needs_review: r.needs_review,
-    });
-  });
-  return {
-    invoice_id: invoice.invoice_id,
-    lines: out,
-    keys,
-    counts,
-    total_disputed: roundMinor(disputed, invoice.currency),
-  };
+      // A night billed before stays with the line that billed it first.
+      billed_keys: billed_first,
+    };
+  }
 }
 
-function reconciledEvent(invoice: InvoiceRow, r: Reconciliation, at: Date) {
+function reconciledEvent(invoice: InvoiceRow, counts: ReconciliationTally['counts'], disputed: number, at: Date) {
   const data: Static<typeof InvoiceReconciledData> = {
     invoice_id: invoice.invoice_id,
     invoice_number: invoice.invoice_number,
     property_id: invoice.property_id,
     status: 'RECONCILED',
     line_count: invoice.line_count,
-    counts: r.counts as Static<typeof InvoiceReconciledData>['counts'],
+    counts,
     total_billed: { amount: Number(invoice.total_billed), currency: invoice.currency },
-    total_disputed: { amount: r.total_disputed, currency: invoice.currency },
+    total_disputed: { amount: disputed, currency: invoice.currency },
     reconciled_at: at.toISOString(),
   };
   const self = `${API_PREFIX}/crew/invoices/${invoice.invoice_id}`;
