@@ -20,7 +20,7 @@ beforeAll(async () => {
   u.pathname = `/crew_invoice_migration_${randomBytes(4).toString('hex')}`;
   url = u.toString();
   await ensureDatabase(url);
-  db = createDb(url, { max: 2 }) as unknown as Kysely<any>;
+  db = createDb(url, { max: 2 });
 });
 afterAll(async () => {
   await db?.destroy();

@@ -3,7 +3,8 @@
  * /usr/bin/chromium): an agent accepts the invitation, signs in, opens the queue, opens a deadhead waiting to
  * be booked by hand, presses "Book" on a live option (the booking ends CONFIRMED), dismisses a layover with a
  * reason, reads the coverage board, has a form without its csrf_token refused, and signs out. axe-core finds
- * no serious or critical fault on the queue, item, coverage and refusal pages. With UPDATE_SCREENSHOTS=1 it saves docs/console-{queue,item,coverage}.png.
+ * no serious or critical fault on the queue, item, coverage, spend and refusal pages. With UPDATE_SCREENSHOTS=1 it
+ * saves docs/console-{queue,item,coverage,spend}.png.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { http, type Stack, startStack, waitFor } from '@crew/test-support';
 import { inviteConsoleUser, invitePath } from './console-client';
-import { reviewAirline, type ReviewAirline } from './console-review-stack';
+import { DAY1, reviewAirline, type ReviewAirline } from './console-review-stack';
 
 jest.setTimeout(180_000);
 
@@ -171,7 +172,7 @@ describe('the review queue in a browser', () => {
     });
   });
 
-  it('reads the coverage board; a form without its csrf_token is refused; signs out', async () => {
+  it('reads the coverage board and the spend chart; a form without its csrf_token is refused; signs out', async () => {
     await page.getByRole('link', { name: 'Coverage' }).click();
     await page.waitForURL(url('/console/coverage'));
     expect(await heading()).toBe('Coverage');
@@ -180,6 +181,39 @@ describe('the review queue in a browser', () => {
     expect(await layovers72.getByRole('rowheader', { name: 'JFK' }).count()).toBe(1);
     await expectAccessible('coverage board');
     await screenshot('console-coverage.png');
+
+    // The spend chart: the period chosen in the form, a row and a bar per station, the flight booked above in it.
+    await page.getByRole('link', { name: 'Spend' }).click();
+    await page.waitForURL(url('/console/spend'));
+    expect(await heading()).toBe('Spend');
+    const from = page.getByLabel('From');
+    expect(await from.inputValue()).toMatch(/^\d{4}-\d{2}-01$/); // this month by default
+    await from.fill(DAY1);
+    await page.getByLabel('To').fill(DAY1);
+    await page.getByLabel('Group by').selectOption('station');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/group_by=station/);
+    const spend = page.getByRole('table', { name: `Spend from ${DAY1} to ${DAY1} by station, in USD` });
+    expect(await spend.getByRole('columnheader').allTextContents()).toEqual([
+      'Station',
+      'Hotels booked',
+      'Flights booked',
+      'Penalties paid',
+      'Penalties avoided',
+      'Disputed',
+      'Booked and paid',
+    ]);
+    const flights = await spend
+      .getByRole('row')
+      .evaluateAll((rows) => rows.slice(1).map((r) => Number((r.children[2]?.textContent ?? '0').replace(/,/g, ''))));
+    expect(flights.some((amount) => amount > 0)).toBe(true);
+    await expectAccessible('spend chart');
+    await screenshot('console-spend.png');
+    // A bad currency is a 400 page saying why, not an error page.
+    const bad = await page.goto(url(`/console/spend?from=${DAY1}&to=${DAY1}&currency=US`));
+    expect(bad?.status()).toBe(400);
+    expect(await page.getByRole('alert').textContent()).toContain('three-letter code');
+    await page.goto(url('/console/coverage'));
 
     // A form posted without its csrf_token (taken out of the page) is refused with 403; the session stays.
     await page
