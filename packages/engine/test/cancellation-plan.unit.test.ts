@@ -1,0 +1,269 @@
+import {
+  cancellationContract,
+  cancellationCostFields,
+  DEFAULT_COST_SETTINGS,
+  heldLayoverKey,
+  instantOf,
+  isHeld,
+  layoverKey,
+  planCancellation,
+  planRosterCancellation,
+  storedCancellation,
+  type CancellationDecision,
+  type CancellationTerms,
+  type CancelledStay,
+  type ContractTerms,
+  type CostSettings,
+  type Decision,
+  type StationHotel,
+  type StoredCancellation,
+} from '../src';
+import { at, contract, eur, period, stationHotel } from './policy-fixtures';
+
+const HOUR = 3_600_000;
+const MIN = 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** "By 18:00 hotel time on the day of arrival", one night's fee when late. */
+const TERMS: CancellationTerms = {
+  cancellation_deadline: { days_before: 0, local_time: '18:00' },
+  late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
+};
+/** The FRA hotel's contract with terms, read in Frankfurt's zone (UTC+1 in December). */
+const termed = (over: Partial<ContractTerms> = {}) =>
+  contract({ cancellation_terms: TERMS, hotel_time_zone: 'Europe/Berlin', ...over });
+const hotelWith = (...contracts: ContractTerms[]) => stationHotel({ contracts });
+
+/** Two nights at FRA, 10 and 11 December 2026; the deadline is 18:00 Frankfurt time on the 10th. */
+const STAY: CancelledStay = {
+  checkin_time_local: at('2026-12-10', '16:00'),
+  checkout_time_local: at('2026-12-12', '10:00'),
+};
+const DEADLINE = instantOf('2026-12-10T17:00:00Z');
+
+describe('cancellationContract: the contract whose terms govern the cancellation', () => {
+  const booked = (hotel: Partial<NonNullable<CancelledStay['hotel']>>): CancelledStay => ({
+    ...STAY,
+    hotel: { property_id: 'GDS-FRA-1', ...hotel },
+  });
+
+  test('no hotel configured at the station: none', () => {
+    expect(cancellationContract(undefined, STAY)).toBeNull();
+  });
+
+  test('a stay at another property than the configured one: none, even naming a contract id of the hotel', () => {
+    const hotel = hotelWith(termed());
+    expect(cancellationContract(hotel, booked({ property_id: 'GDS-FRA-2', contract_id: 10 }))).toBeNull();
+    expect(cancellationContract(hotel, booked({ property_id: 'GDS-FRA-1', contract_id: 10 }))).toBe(hotel.contracts[0]);
+  });
+
+  test('the booking’s own contract, not the first that covers the stay; an unknown one is none (no fallback)', () => {
+    const first = termed({ contract_id: 10 });
+    const own = termed({ contract_id: 11 });
+    const hotel = hotelWith(first, own);
+    expect(cancellationContract(hotel, booked({ contract_id: 11 }))).toBe(own);
+    expect(cancellationContract(hotel, booked({ contract_id: 99 }))).toBeNull();
+  });
+
+  test('without a contract id: the contract covering every night (the check-out day is no night)', () => {
+    const untilFirstNight = termed({ contract_id: 1, contract_from: '2026-12-01', contract_to: '2026-12-10' });
+    const untilLastNight = termed({ contract_id: 2, contract_from: '2026-12-10', contract_to: '2026-12-11' });
+    const hotel = hotelWith(untilFirstNight, untilLastNight);
+    expect(cancellationContract(hotel, STAY)).toBe(untilLastNight);
+    expect(cancellationContract(hotel, booked({}))).toBe(untilLastNight);
+  });
+
+  test('a night outside every contract: none', () => {
+    const hotel = hotelWith(termed({ contract_from: '2026-12-01', contract_to: '2026-12-31' }));
+    const newYear = { checkin_time_local: at('2026-12-31', '16:00'), checkout_time_local: at('2027-01-02', '10:00') };
+    expect(cancellationContract(hotel, newYear)).toBeNull();
+  });
+});
+
+describe('planCancellation', () => {
+  const plan = (
+    hotel: StationHotel | undefined,
+    now: number,
+    over: Partial<Parameters<typeof planCancellation>[0]> = {},
+  ) =>
+    planCancellation({
+      hotel,
+      stay: STAY,
+      cause: 'ROSTER',
+      settings: DEFAULT_COST_SETTINGS,
+      priority: 'P3',
+      now,
+      ...over,
+    });
+
+  test('a contract without terms, or without a zone to read them in, cancels as before terms existed', () => {
+    for (const c of [contract(), termed({ cancellation_terms: null }), termed({ hotel_time_zone: null })]) {
+      const d = plan(hotelWith(c), DEADLINE + HOUR);
+      expect(d).toMatchObject({ action: 'CANCEL', lane: 'P3', deadline: null, penalty: null, review_due_by: null });
+    }
+  });
+
+  test('the deadline is read in the hotel’s zone', () => {
+    expect(plan(hotelWith(termed()), DEADLINE - 48 * HOUR).deadline).toBe('2026-12-10T17:00:00.000Z');
+    const newYork = termed({ hotel_time_zone: 'America/New_York' });
+    expect(plan(hotelWith(newYork), DEADLINE - 48 * HOUR).deadline).toBe('2026-12-10T23:00:00.000Z');
+  });
+
+  test('a NIGHTS fee is priced at the booking’s contracted rate before the contract’s', () => {
+    const stay = { ...STAY, hotel: { property_id: 'GDS-FRA-1', contract_id: 10, contracted_rate: eur(150) } };
+    const d = plan(hotelWith(termed()), DEADLINE + MIN, { stay });
+    expect(d).toMatchObject({ action: 'CANCEL', in_time: false, penalty: eur(150) });
+    expect(plan(hotelWith(termed()), DEADLINE - HOUR, { stay }).penalty_avoided).toEqual(eur(150));
+  });
+
+  test('without a booked rate, the contract’s rate for the first night; the stay’s nights cap the fee', () => {
+    const rates = [period('2026-12-01', '2026-12-10', 100), period('2026-12-11', '2026-12-31', 130)];
+    expect(plan(hotelWith(termed({ rate_periods: rates })), DEADLINE + MIN).penalty).toEqual(eur(100));
+    // Three nights' fee on a two-night stay: two nights at the first night's rate.
+    const threeNights = { ...TERMS, late_cancellation_fee: { type: 'NIGHTS' as const, nights: 3 } };
+    const c = termed({ rate_periods: rates, cancellation_terms: threeNights });
+    expect(plan(hotelWith(c), DEADLINE + MIN).penalty).toEqual(eur(200));
+    // No rate period for the first night: nothing to price the fee at.
+    const late = termed({ rate_periods: [period('2026-12-11', '2026-12-31', 130)] });
+    expect(plan(hotelWith(late), DEADLINE + MIN)).toMatchObject({ in_time: false, penalty: null });
+  });
+});
+
+const DECISION: CancellationDecision = {
+  action: 'CANCEL',
+  lane: 'P3',
+  deadline: iso(DEADLINE),
+  in_time: false,
+  within_24h: false,
+  penalty: eur(120),
+  penalty_avoided: null,
+  review_due_by: iso(DEADLINE),
+  hold_until: null,
+  message: 'late',
+};
+const stored = (over: Partial<StoredCancellation>): StoredCancellation => ({
+  ...storedCancellation(DECISION, 'ref-1', 'act-1'),
+  ...over,
+});
+
+describe('what a booking stores of its cancellation', () => {
+  test('storedCancellation keeps the ref, the item, the deadline, the fees and the message; a hold only on HOLD', () => {
+    expect(storedCancellation(DECISION, 'ref-1', null)).toEqual({
+      ref: 'ref-1',
+      action_id: null,
+      deadline: iso(DEADLINE),
+      penalty: eur(120),
+      penalty_avoided: null,
+      message: 'late',
+      hold: null,
+    });
+    const until = iso(DEADLINE - 2 * HOUR);
+    const held = { ...DECISION, action: 'HOLD' as const, penalty: null, hold_until: until };
+    expect(storedCancellation(held, 'ref-2', 'act-2').hold).toEqual({ status: 'HELD', hold_until: until });
+    expect(storedCancellation({ ...DECISION, hold_until: until }, 'ref-3', null).hold).toBeNull();
+  });
+
+  test('isHeld: only a HELD hold', () => {
+    expect(isHeld(stored({ hold: { status: 'HELD', hold_until: iso(DEADLINE) } }))).toBe(true);
+    expect(isHeld(stored({ hold: { status: 'KEPT', at: iso(DEADLINE) } }))).toBe(false);
+    expect(isHeld(stored({ hold: { status: 'RELEASED', at: iso(DEADLINE) } }))).toBe(false);
+    expect(isHeld(stored({ hold: null }))).toBe(false);
+    expect(isHeld(null)).toBe(false);
+    expect(isHeld(undefined)).toBe(false);
+  });
+
+  test('cancellationCostFields: the fee it cost, else the one it avoided; a KEPT hold records nothing', () => {
+    expect(cancellationCostFields(stored({}))).toEqual({ cancellation_penalty: eur(120) });
+    const inTime = stored({ penalty: null, penalty_avoided: eur(120) });
+    expect(cancellationCostFields(inTime)).toEqual({ cancellation_penalty_avoided: eur(120) });
+    expect(cancellationCostFields({ ...inTime, hold: { status: 'RELEASED', at: iso(DEADLINE) } })).toEqual({
+      cancellation_penalty_avoided: eur(120),
+    });
+    expect(cancellationCostFields({ ...inTime, hold: { status: 'KEPT', at: iso(DEADLINE) } })).toEqual({});
+    expect(cancellationCostFields(stored({ penalty: null }))).toEqual({});
+    expect(cancellationCostFields(null)).toEqual({});
+    expect(cancellationCostFields(undefined)).toEqual({});
+  });
+
+  test('heldLayoverKey: the layover key; null when any part is missing', () => {
+    const b = { employee_id: 'E1', pairing_number: 'P100', duty_period_num: 0 };
+    expect(heldLayoverKey(b)).toBe(layoverKey('E1', 'P100', 0));
+    expect(heldLayoverKey({ ...b, employee_id: null })).toBeNull();
+    expect(heldLayoverKey({ ...b, pairing_number: null })).toBeNull();
+    expect(heldLayoverKey({ ...b, duty_period_num: null })).toBeNull();
+  });
+});
+
+describe('planRosterCancellation', () => {
+  const item = { priority: 'P3' as const, details: { station: 'FRA', ...STAY } };
+  const AUTO: Decision = {
+    action: 'AUTO_CANCEL',
+    auto_eligible: true,
+    reason: null,
+    recommended_action: null,
+    flight_options_url: null,
+  };
+  const plan = (decision: Decision, now: number, settings: CostSettings = DEFAULT_COST_SETTINGS, c = termed()) =>
+    planRosterCancellation(
+      item,
+      decision,
+      { hotels: new Map([['FRA', hotelWith(c)]]), settings },
+      'ref-1',
+      'act-1',
+      iso(now),
+      'layover dropped',
+    );
+
+  test('a decision other than AUTO_CANCEL passes through, due at the deadline, in the item’s lane', () => {
+    const off: Decision = { ...AUTO, action: 'REVIEW', auto_eligible: false, reason: 'cancellation execution is off' };
+    const r = plan(off, DEADLINE - 2 * HOUR);
+    expect(r).toMatchObject({ lane: 'P3', cancellation: null, held_until: null, due_by: iso(DEADLINE) });
+    expect(r.decision).toBe(off);
+    // Without terms the review rules date it.
+    expect(plan(off, DEADLINE - 2 * HOUR, DEFAULT_COST_SETTINGS, contract()).due_by).toBeNull();
+  });
+
+  test('after the deadline with after_deadline REVIEW: AUTO_CANCEL becomes REVIEW, due at the deadline', () => {
+    const r = plan(AUTO, DEADLINE + MIN, { cancel_hold_minutes: 0, after_deadline: 'REVIEW' });
+    expect(r.decision).toEqual({ ...AUTO, action: 'REVIEW', auto_eligible: false, reason: r.message });
+    expect(r).toMatchObject({ lane: 'P3', cancellation: null, held_until: null, due_by: iso(DEADLINE) });
+    expect(r.message).toContain('late cancellation fee 120.00 EUR; a person decides whether to cancel');
+    // The default cancels anyway and stores the fee to record.
+    const anyway = plan(AUTO, DEADLINE + MIN);
+    expect(anyway).toMatchObject({ decision: AUTO, due_by: null, cancellation: { penalty: eur(120) } });
+  });
+
+  test('a hold: held_until, and the stored cancellation holds it under the task’s ref', () => {
+    const now = DEADLINE - 48 * HOUR;
+    const r = plan(AUTO, now, { cancel_hold_minutes: 60, after_deadline: 'CANCEL' });
+    const until = iso(now + 60 * MIN);
+    expect(r).toMatchObject({ decision: AUTO, lane: 'P3', held_until: until, due_by: null });
+    expect(r.cancellation).toMatchObject({
+      ref: 'ref-1',
+      action_id: 'act-1',
+      penalty: null,
+      penalty_avoided: eur(120),
+      hold: { status: 'HELD', hold_until: until },
+    });
+    expect(isHeld(r.cancellation)).toBe(true);
+  });
+
+  test('a deadline less than 24 hours away: the P1 lane; further away: the item’s own', () => {
+    const near = plan(AUTO, DEADLINE - 23 * HOUR);
+    expect(near).toMatchObject({
+      lane: 'P1',
+      held_until: null,
+      cancellation: { penalty_avoided: eur(120), hold: null },
+    });
+    expect(plan(AUTO, DEADLINE - 25 * HOUR).lane).toBe('P3');
+  });
+
+  test('the message joins the base message and the decision’s only when there are terms', () => {
+    const r = plan(AUTO, DEADLINE - 48 * HOUR);
+    expect(r.message).toBe(
+      "layover dropped; in time for the hotel's cancellation deadline (18:00 Europe/Berlin on 2026-12-10): no fee",
+    );
+    const none = plan(AUTO, DEADLINE - 48 * HOUR, DEFAULT_COST_SETTINGS, contract());
+    expect(none).toMatchObject({ decision: AUTO, message: 'layover dropped', cancellation: null, lane: 'P3' });
+  });
+});
