@@ -28,6 +28,10 @@ module.exports = {
     { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', `!${UNIT}`] },
   ],
   maxWorkers: 2,
+  // A worker's heap grows with every test file it runs (each file loads the services afresh): about 1.5 GB by the
+  // end of a full run, which a process takes longer than jest's 500 ms to tear down ("A worker process has failed
+  // to exit gracefully"). A worker above 1 GB after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '1GB',
   // A global option: a project's own testTimeout is not applied.
   testTimeout: 60000,
 };

@@ -92,7 +92,7 @@ it('a worker killed while booking tasks are in flight: every booking ends termin
     terms: { policy: 'FLEXIBLE', flex_window_minutes: 1440 },
     rate: { amount: 150, currency: 'USD' },
   });
-  const roster = generateRoster({ ...ROSTER_SIZES.M, seed: 12, startDate: '2027-03-01', carrier: 'BZ' });
+  const roster = generateRoster({ ...ROSTER_SIZES.S, seed: 12, startDate: '2027-03-01', carrier: 'BZ' });
 
   const first = spawnWorker(stack);
   const res = await api(t, '/crew/schedules', { method: 'POST', body: roster });
