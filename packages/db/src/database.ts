@@ -28,11 +28,7 @@ import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable }
 import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './bookings/booking.table';
 import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
 import type { AirlineSuppliersTable, SupplierOrderSightingTable } from './suppliers/supplier.table';
-import type {
-  InvoiceLineTable,
-  InvoicePayloadTable,
-  InvoiceTable,
-} from './invoices/invoice.table';
+import type { InvoiceLineTable, InvoicePayloadTable, InvoiceTable } from './invoices/invoice.table';
 import type {
   ConsoleInvitationTable,
   ConsoleSessionTable,
