@@ -18,17 +18,11 @@ import {
   type StationHotel,
   type StoredCancellation,
 } from '../src';
+import { HOUR, iso, MIN, terms18 } from './cancellation-fixtures';
 import { at, contract, eur, period, stationHotel } from './policy-fixtures';
 
-const HOUR = 3_600_000;
-const MIN = 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** "By 18:00 hotel time on the day of arrival", one night's fee when late. */
-const TERMS: CancellationTerms = {
-  cancellation_deadline: { days_before: 0, local_time: '18:00' },
-  late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
-};
+const TERMS: CancellationTerms = terms18();
 /** The FRA hotel's contract with terms, read in Frankfurt's zone (UTC+1 in December). */
 const termed = (over: Partial<ContractTerms> = {}) =>
   contract({ cancellation_terms: TERMS, hotel_time_zone: 'Europe/Berlin', ...over });

@@ -16,17 +16,10 @@ import {
   type CancellationTerms,
   type HoldState,
 } from '../src';
-
-const HOUR = 3_600_000;
-const MIN = 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
+import { HOUR, iso, MIN, terms18 } from './cancellation-fixtures';
 
 /** "By 18:00 hotel time on the day of arrival", one night's fee late, two nights' for a no-show. */
-const TERMS: CancellationTerms = {
-  cancellation_deadline: { days_before: 0, local_time: '18:00' },
-  late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
-  no_show_fee: { type: 'NIGHTS', nights: 2 },
-};
+const TERMS: CancellationTerms = terms18({ no_show_fee: { type: 'NIGHTS', nights: 2 } });
 const RATE = { amount: 120, currency: 'GBP' };
 
 describe('mergeCostSettings', () => {

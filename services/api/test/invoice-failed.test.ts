@@ -1,6 +1,7 @@
 import { createLogger } from '@crew/platform';
 import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 import { InvoiceReconciler } from '@crew/worker';
+import { line } from './invoice-helpers';
 
 /*
  * An invoice that cannot be reconciled for a reason other than a database outage ends FAILED with why, and no
@@ -33,17 +34,7 @@ describe('an invoice that cannot be reconciled', () => {
         invoice_number: 'INV-BROKEN-1',
         property_id: 'GDS-JFK-001',
         currency: 'USD',
-        lines: [
-          {
-            line_number: 1,
-            employee_id: 'E1',
-            check_in_date: '2027-03-10',
-            check_out_date: '2027-03-11',
-            nights: 1,
-            nightly_rate: { amount: 180, currency: 'USD' },
-            taxes: { amount: 20, currency: 'USD' },
-          },
-        ],
+        lines: [line(1, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' })],
       },
     });
     expect(posted.status).toBe(202);
