@@ -1,4 +1,5 @@
 import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@crew/contracts';
+import { madeCancellationCost, type StoredCancellation } from './cancellation-plan';
 import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
 import { urgentEvents } from './priority';
 import { storedReviewStateOf, type ReviewState, type StoredReviewItem } from './review-state';
@@ -112,7 +113,14 @@ export function settleBooking<F extends object = object>(
  * with the row's state and the hotel's confirmation on the booking's hotel block. Null: it does not reach it.
  */
 export function settleRowAnswer(
-  b: { status: BookingStatus; hotel: BookingHotelBlock | null; action_id: string | null },
+  b: {
+    status: BookingStatus;
+    hotel: BookingHotelBlock | null;
+    action_id: string | null;
+    /** The cancellation stored for the booking's task (cancellation-plan), and that task's ref. */
+    cancellation?: StoredCancellation | null;
+    task_ref?: string | null;
+  },
   row: { list_id: string },
   settlement: RowSettlement,
   actor: string,
@@ -120,12 +128,16 @@ export function settleRowAnswer(
 ): BookingSettlement<{ hotel: BookingHotelBlock }> | null {
   const hotel = b.hotel ?? {};
   if (b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
-  return settleBooking(settlement, {
+  // The hotel confirming a cancellation made it: the fee it cost or avoided, as a supplier's cancellation records it.
+  const cost =
+    settlement.status === 'CANCELLED' ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason) : null;
+  return settleBooking(cost ? { ...settlement, reason: cost.reason } : settlement, {
     actor,
     actionId: b.action_id,
     fields: {
       hotel: {
         ...hotel,
+        ...cost?.fields,
         rooming_status: settlement.state,
         ...(settlement.confirmation_number !== null
           ? { confirmation_number: settlement.confirmation_number, hotel_confirmed_at: at.toISOString() }

@@ -119,6 +119,26 @@ export function cancellationCostFields(
   return {};
 }
 
+/**
+ * What a cancellation task ending CANCELLED records, whichever channel made it (a supplier's answer, a DIRECT
+ * hotel's answer to its rooming list): the hotel block's fee fields and the item's message saying which fee it
+ * cost or avoided. Null when the booking stores no cancellation for this very task (an earlier one's record is
+ * history).
+ */
+export function madeCancellationCost(
+  c: StoredCancellation | null | undefined,
+  taskRef: string | null | undefined,
+  reason: string | null,
+): {
+  fields: Pick<BookingHotelBlock, 'cancellation_penalty' | 'cancellation_penalty_avoided'>;
+  reason: string | null;
+} | null {
+  if (!c || c.ref !== taskRef) return null;
+  const fields = cancellationCostFields(c);
+  if (Object.keys(fields).length === 0) return { fields, reason: reason ?? c.message };
+  return { fields, reason: reason ? `${reason}; ${c.message}` : c.message };
+}
+
 /** A held booking's layover key: the roster brings it back when its current layovers hold this key. */
 export function heldLayoverKey(b: {
   employee_id: string | null;

@@ -1,6 +1,7 @@
 import {
   cancellationContract,
   cancellationCostFields,
+  madeCancellationCost,
   DEFAULT_COST_SETTINGS,
   heldLayoverKey,
   instantOf,
@@ -177,6 +178,26 @@ describe('what a booking stores of its cancellation', () => {
     expect(cancellationCostFields(stored({ penalty: null }))).toEqual({});
     expect(cancellationCostFields(null)).toEqual({});
     expect(cancellationCostFields(undefined)).toEqual({});
+  });
+
+  test('madeCancellationCost: only the cancellation stored for this very task; its message joins the reason', () => {
+    const c = stored({});
+    expect(madeCancellationCost(c, 'ref-1', null)).toEqual({
+      fields: { cancellation_penalty: eur(120) },
+      reason: c.message,
+    });
+    expect(madeCancellationCost(c, 'ref-1', 'hotel confirmed')).toEqual({
+      fields: { cancellation_penalty: eur(120) },
+      reason: `hotel confirmed; ${c.message}`,
+    });
+    // An earlier task's record is history; no record, nothing to say.
+    expect(madeCancellationCost(c, 'ref-2', 'hotel confirmed')).toBeNull();
+    expect(madeCancellationCost(null, 'ref-1', null)).toBeNull();
+    // A cancellation with no fee either way keeps the task's own reason.
+    expect(madeCancellationCost(stored({ penalty: null }), 'ref-1', 'hotel confirmed')).toEqual({
+      fields: {},
+      reason: 'hotel confirmed',
+    });
   });
 
   test('heldLayoverKey: the layover key; null when any part is missing', () => {

@@ -124,7 +124,21 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     });
   });
 
-  test('a DELETE sends a CANCELLED row, confirmed the same way → CANCELLED', async () => {
+  test('a DELETE sends a CANCELLED row, confirmed the same way → CANCELLED, with the late fee it avoided', async () => {
+    // The contract's terms: by 18:00 hotel time on the day of arrival, else 100 USD. Months before the stay,
+    // the cancellation is in time: the hotel's confirmation records the fee it avoided, as a supplier's would.
+    const contracts = (await api(`/crew/config/hotels/${hotelId}/contracts`)).body.contracts as {
+      contract_id: number;
+    }[];
+    const terms = await api(`/crew/config/hotels/${hotelId}/contracts/${contracts[0]!.contract_id}`, {
+      method: 'PATCH',
+      body: {
+        cancellation_deadline: { days_before: 0, local_time: '18:00' },
+        late_cancellation_fee: { type: 'AMOUNT', amount: { amount: 100, currency: 'USD' } },
+        hotel_time_zone: 'America/New_York',
+      },
+    });
+    expect(terms.status).toBe(200);
     const del = await api(`/crew/bookings/${bookingId}?reason=crew%20change`, { method: 'DELETE' });
     expect(del.status).toBe(202);
     const mail = await inbox.waitFor(3);
@@ -136,8 +150,13 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     await page.close();
     expect(await booking(bookingId)).toMatchObject({
       status: 'CANCELLED',
-      hotel: { confirmation_number: 'CX-99', rooming_status: 'CONFIRMED' },
+      hotel: {
+        confirmation_number: 'CX-99',
+        rooming_status: 'CONFIRMED',
+        cancellation_penalty_avoided: { amount: 100, currency: 'USD' },
+      },
     });
+    expect((await booking(bookingId)).hotel.cancellation_penalty).toBeUndefined();
     // Three versions of that night's list, all kept.
     const lists = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists;
     expect(lists.map((l: any) => [l.version, l.status, l.rows[0].marking])).toEqual([

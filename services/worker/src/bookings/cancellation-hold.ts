@@ -1,5 +1,5 @@
 import { bookingRepo, cancellationHoldRepo, type BookingRow, type Db } from '@crew/db';
-import { advanceHold, cancellationCostFields, isHeld } from '@crew/engine';
+import { advanceHold, isHeld, madeCancellationCost } from '@crew/engine';
 import type { JobData } from '@crew/queue';
 import type { Outcome } from './outcome';
 
@@ -48,14 +48,13 @@ export async function releaseHeldCancellation(
  * the one it avoided by being in time (cancellation_penalty_avoided), and the item's message says which.
  */
 export function withCancellationCost(outcome: Outcome, b: BookingRow): Outcome {
-  const c = storedOf(b);
-  // Only the cancellation stored for this very task (an earlier one's record is history).
-  if (b.type !== 'HOTEL' || outcome.status !== 'CANCELLED' || !c || c.ref !== b.task_ref) return outcome;
-  const fields = cancellationCostFields(c);
-  if (Object.keys(fields).length === 0) return { ...outcome, reason: outcome.reason ?? c.message };
+  if (b.type !== 'HOTEL' || outcome.status !== 'CANCELLED') return outcome;
+  const cost = madeCancellationCost(storedOf(b), b.task_ref, outcome.reason);
+  if (!cost) return outcome;
+  if (Object.keys(cost.fields).length === 0) return { ...outcome, reason: cost.reason };
   return {
     ...outcome,
-    reason: outcome.reason ? `${outcome.reason}; ${c.message}` : c.message,
-    patch: { ...outcome.patch, hotel: { ...(outcome.patch?.hotel ?? b.hotel ?? {}), ...fields } },
+    reason: cost.reason,
+    patch: { ...outcome.patch, hotel: { ...(outcome.patch?.hotel ?? b.hotel ?? {}), ...cost.fields } },
   };
 }
