@@ -53,6 +53,7 @@ export type { DueBySettings, DueSoonItem } from './schedules/review-writes.repos
 // Bookings and the airline's own changes to them.
 export * as bookingRepo from './bookings/booking.repository';
 export * as cancellationHoldRepo from './bookings/cancellation-hold.repository';
+export type { OverdueHold } from './bookings/cancellation-hold.repository';
 export type { BookingFilter, BookingPatch, SettlementWrite } from './bookings/booking.repository';
 export * as retryJobRepo from './bookings/retry-job.repository';
 export * as idempotencyRepo from './bookings/idempotency.repository';

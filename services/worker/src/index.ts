@@ -6,3 +6,4 @@ export { PromWorkerMetrics } from './operability/metrics';
 export { createWorkerOps } from './operability/server';
 export { RoomingChannel } from './rooming/rooming.channel';
 export { InvoiceReconciler } from './invoices/invoice.reconciler';
+export { resendOverdueHolds } from './bookings/overdue-holds';

@@ -20,6 +20,7 @@ import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
 import { AirlineChangeProcessor } from './bookings/airline-change';
+import { resendOverdueHolds } from './bookings/overdue-holds';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
 import { ReviewEscalation } from './review-queue/escalation.monitor';
 import { InvoiceReconciler } from './invoices/invoice.reconciler';
@@ -251,11 +252,15 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     );
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
-  // Safety net for completion checks lost with a dead worker; cheap (one statement).
+  // Safety nets for completion checks lost with a dead worker and hold timers lost with Redis; cheap (one
+  // statement each when there is nothing to do).
   const sweep = setInterval(() => {
     scheduleLifecycleRepo
       .completeSettledSchedules(deps.db)
       .catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));
+    resendOverdueHolds({ db: deps.db, relay, now: deps.now })
+      .then((n) => n > 0 && logger.warn({ count: n }, 'held cancellations past their hold: timer sent again'))
+      .catch((err) => logger.warn({ err }, 'overdue-hold sweep failed'));
   }, 30_000);
   sweep.unref();
   // One pass at a time: a slow Duffel never stacks passes up.

@@ -17,6 +17,7 @@ import {
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
+import { resendOverdueHolds } from '@crew/worker';
 
 jest.setTimeout(90_000);
 
@@ -208,6 +209,30 @@ describe('the hold on roster cancellations', () => {
     expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
     // A roster bringing the layover back now finds nothing held: it is too late, and still one cancellation.
     await processed(t, withLayover(), '2027-03-15T21:46:00Z');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cancels() - before).toBe(1);
+  });
+});
+
+describe('a hold whose timer job is lost (Redis keeps nothing on disk)', () => {
+  it('the overdue-hold sweep sends the timer again: one cancellation, and a second pass sends nothing', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-14T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-14T12:30:00.000Z' });
+    // The delayed timer job is lost, as a Redis restart would lose it.
+    const timers = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+    expect(timers).toHaveLength(1);
+    await timers[0]!.remove();
+    // Within a minute of the hold's end nothing is sent; past it, the timer is sent again and the hold released.
+    clock = new Date('2027-03-14T12:30:30Z');
+    expect(await resendOverdueHolds({ db: stack.database.db, relay: stack.relay, now: () => clock })).toBe(0);
+    clock = new Date('2027-03-14T12:31:30Z');
+    expect(await resendOverdueHolds({ db: stack.database.db, relay: stack.relay, now: () => clock })).toBe(1);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(await resendOverdueHolds({ db: stack.database.db, relay: stack.relay, now: () => clock })).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(cancels() - before).toBe(1);
   });

@@ -20,6 +20,30 @@ export function heldCancellations(db: DbOrTrx, airlineId: string) {
     .execute();
 }
 
+/** A held cancellation whose timer is overdue, with what its booking task is queued with. */
+export interface OverdueHold {
+  booking_id: string;
+  airline_id: string;
+  action_id: string | null;
+  retry_count: number;
+  ref: string;
+}
+
+/**
+ * Held cancellations, of every airline, whose hold ran out before `before` and are still HELD: their timer job
+ * is overdue (lost with Redis, or late behind a backlog). Read through the partial index of held bookings.
+ */
+export function overdueHolds(db: DbOrTrx, before: Date, limit: number): Promise<OverdueHold[]> {
+  return db
+    .selectFrom('bookings')
+    .select(['booking_id', 'airline_id', 'action_id', 'retry_count', sql<string>`cancellation ->> 'ref'`.as('ref')])
+    .where(HELD)
+    .where(sql<boolean>`(cancellation -> 'hold' ->> 'hold_until') < ${before.toISOString()}`)
+    .orderBy(sql`cancellation -> 'hold' ->> 'hold_until'`)
+    .limit(limit)
+    .execute();
+}
+
 const holdOf = (status: 'KEPT' | 'RELEASED', at: Date) => JSON.stringify({ status, at: at.toISOString() });
 
 /**

@@ -32,6 +32,7 @@ import * as reviewSuperseded from './2026_11_28_0710_review_superseded';
 import * as costControl from './2026_11_28_0720_cost_control';
 import * as supplierOrderSightings from './2026_11_29_0100_supplier_order_sightings';
 import * as invoiceLinesLean from './2026_11_29_0200_invoice_lines_lean';
+import * as heldCancellationsIndex from './2026_11_29_0300_held_cancellations_index';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0720_cost_control': costControl,
   '2026_11_29_0100_supplier_order_sightings': supplierOrderSightings,
   '2026_11_29_0200_invoice_lines_lean': invoiceLinesLean,
+  '2026_11_29_0300_held_cancellations_index': heldCancellationsIndex,
 };
