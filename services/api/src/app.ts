@@ -112,7 +112,7 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
 export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  // No client revalidates with If-None-Match: an ETag was a SHA-1 of every answer (a queue page is ~100 KB) for nothing.
+  // No client revalidates with If-None-Match: an ETag was a SHA-1 of every answer (a page of 50 items too) for nothing.
   app.disable('etag');
   app.set('trust proxy', true);
   app.use(helmet());
