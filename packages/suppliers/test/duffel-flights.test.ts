@@ -47,7 +47,8 @@ beforeAll(async () => {
   const duffel = createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` });
   flights = new DuffelFlightSupplier(duffel, {
     liveMode: false,
-    timeoutMs: 400,
+    // Below the simulated hang (5 s) and far above an answer on a loaded 2-core CI machine.
+    timeoutMs: 2000,
     now: () => new Date(sb.sandbox.now()),
   });
 });
@@ -189,7 +190,7 @@ describe('outcome unknown and finding the order', () => {
     for (let i = 0; i < 5; i++) await book(offers[i % offers.length]!, `bk-${i}`);
     const pagedFlights = new DuffelFlightSupplier(
       createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel/` }),
-      { liveMode: false, timeoutMs: 400 },
+      { liveMode: false, timeoutMs: 2000 },
     );
     expect(await pagedFlights.findOrder('bk-4', { traveller })).toMatchObject({ reference: 'bk-4' });
   });
