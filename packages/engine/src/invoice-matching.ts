@@ -176,6 +176,13 @@ function inStay(b: InvoiceBooking, night: string): boolean {
   return night >= b.check_in_date && night < b.check_out_date;
 }
 
+/** What a line bills in its currency: its room-nights at the nightly rate, its taxes and its fees. */
+export function invoiceLineTotal(line: Pick<InvoiceLine, 'nightly_rate' | 'nights' | 'taxes' | 'fees'>): number {
+  let fees = 0;
+  for (const f of line.fees ?? []) fees += f.amount.amount;
+  return line.nightly_rate.amount * line.nights + line.taxes.amount + fees;
+}
+
 /** One line's status and disputed amount (the rules in docs/cost-control.md). */
 export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext): InvoiceLineResult {
   const currency = line.nightly_rate.currency;

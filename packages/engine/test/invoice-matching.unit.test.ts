@@ -1,4 +1,11 @@
-import { fxTable, INVOICE_LINE_STATUSES, matchInvoiceLines, NO_FX_RATES, type InvoiceLine } from '../src';
+import {
+  fxTable,
+  INVOICE_LINE_STATUSES,
+  invoiceLineTotal,
+  matchInvoiceLines,
+  NO_FX_RATES,
+  type InvoiceLine,
+} from '../src';
 import { booking, BOOKINGS, CONTRACT, CONTRACTS, eur, gbp, HOTEL, line, match, one } from './invoice-fixtures';
 
 describe('classification: one status per line', () => {
@@ -330,5 +337,22 @@ describe('FX: the billed rate in the contract’s currency, to half a minor unit
       status: 'RATE_MISMATCH',
       disputed: jpy(2),
     });
+  });
+});
+
+describe('invoiceLineTotal', () => {
+  test("a line's room-nights at the nightly rate, its taxes and every fee", () => {
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    const base = { nightly_rate: usd(180), nights: 2, taxes: usd(36) };
+    expect(invoiceLineTotal(base)).toBe(396);
+    expect(
+      invoiceLineTotal({
+        ...base,
+        fees: [
+          { type: 'NO_SHOW', amount: usd(50) },
+          { type: 'INCIDENTAL', amount: usd(12.5) },
+        ],
+      }),
+    ).toBe(458.5);
   });
 });

@@ -8,7 +8,7 @@ import {
   type ValidationIssue,
 } from '@crew/contracts';
 import { gzipJson, invoiceRepo, outboxRepo, type Db, type InvoiceLineRow, type InvoiceRow } from '@crew/db';
-import { invoiceLineIssues, roundMinor } from '@crew/engine';
+import { invoiceLineIssues, invoiceLineTotal, roundMinor } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { invoiceJob, type OutboxRelay } from '@crew/queue';
 
@@ -70,9 +70,6 @@ export function refuseIfInvalid(issues: ValidationIssue[], rename: (field: strin
   );
 }
 
-const lineTotal = (l: InvoiceBody['lines'][number]) =>
-  l.nightly_rate.amount * l.nights + l.taxes.amount + (l.fees ?? []).reduce((s, f) => s + f.amount.amount, 0);
-
 /** Stores a checked invoice as RECONCILING and queues its reconciliation (one transaction with the outbox). */
 export async function postInvoice(
   db: Db,
@@ -81,7 +78,7 @@ export async function postInvoice(
   body: InvoiceBody,
 ): Promise<{ invoice_id: string; status: 'RECONCILING' }> {
   const total = roundMinor(
-    body.lines.reduce((s, l) => s + lineTotal(l), 0),
+    body.lines.reduce((s, l) => s + invoiceLineTotal(l), 0),
     body.currency,
   );
   const linesGz = await gzipJson(body.lines);

@@ -21,6 +21,7 @@ import {
   fxTable,
   indexInvoiceBookings,
   InvoiceMatcher,
+  invoiceLineTotal,
   roundMinor,
   type InvoiceLineStatus,
   type CancellationTerms,
@@ -77,9 +78,6 @@ export function invoiceContract(c: InvoiceContractRow): InvoiceContract {
     incidentals_covered: x.incidentals_covered === true,
   };
 }
-
-const lineTotal = (l: InvoiceLineBody) =>
-  l.nightly_rate.amount * l.nights + l.taxes.amount + (l.fees ?? []).reduce((s, f) => s + f.amount.amount, 0);
 
 /**
  * Reconciles one posted invoice: the hotel's billable stays of the airline are indexed once, every line is
@@ -149,7 +147,7 @@ function reason(err: unknown): string {
 }
 
 /** What the lines add up to as they are matched: lines per status and the disputed total. */
-export interface ReconciliationTally {
+interface ReconciliationTally {
   counts: Record<InvoiceLineStatus, number>;
   disputed: number;
 }
@@ -162,7 +160,7 @@ function newTally(): ReconciliationTally {
 }
 
 /** The invoice's lines as rows, each matched when the writer asks for it; `tally` adds them up meanwhile. */
-export function* reconciledLines(
+function* reconciledLines(
   invoice: InvoiceRow,
   lines: readonly InvoiceLineBody[],
   matcher: InvoiceMatcher,
@@ -180,7 +178,7 @@ export function* reconciledLines(
       check_in_date: line.check_in_date,
       status: r.status,
       booking_id: r.booking_id,
-      billed_amount: roundMinor(lineTotal(line), invoice.currency),
+      billed_amount: roundMinor(invoiceLineTotal(line), invoice.currency),
       disputed_amount: r.disputed.amount,
       disputed_currency: r.disputed.currency,
       findings: r.findings,
