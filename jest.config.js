@@ -28,11 +28,6 @@ module.exports = {
     { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', `!${UNIT}`] },
   ],
   maxWorkers: 2,
-  // A worker's heap grows with every test file it runs (each file loads the services afresh): about 1.5 GB by the
-  // end of a full run. A process's teardown grows with its heap (measured: 150 ms at 1 GB, 480 ms at 3.4 GB) and
-  // jest allows 500 ms before "A worker process has failed to exit gracefully": a worker above 1 GB after a file
-  // is replaced by a fresh one. It made the warning rarer, not gone (README, "Tests").
-  workerIdleMemoryLimit: '1GB',
   // A global option: a project's own testTimeout is not applied.
   testTimeout: 60000,
 };

@@ -6,3 +6,4 @@ export * from './fairness';
 export * from './lanes';
 export * from './deadline';
 export * from './metrics';
+export * from './process-metrics';

@@ -3,17 +3,19 @@
  * Node.js defaults, and BullMQ queue depths read at scrape time. Kept free of worker-only imports.
  */
 import type { Queue } from 'bullmq';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import { withDeadline } from './deadline';
 
 /** The states `crew_queue_jobs` reports. waiting + prioritized is the runnable backlog (what KEDA scales on). */
 export const QUEUE_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'] as const;
 
-/** A registry of its own (not prom-client's global one), so tests can build several processes side by side. */
+/**
+ * A registry of its own (not prom-client's global one), so tests can build several processes side by side. The
+ * process's own metrics are added by whoever owns the process (ProcessMetrics), who also stops them.
+ */
 export function createRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry });
   return registry;
 }
 

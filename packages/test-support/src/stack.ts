@@ -7,7 +7,15 @@ import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
 import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 import { createLogger, listen, loadConfig, type Config, type Logger } from '@crew/platform';
-import { closeQueues, createQueues, createRedis, OutboxRelay, type Queues } from '@crew/queue';
+import {
+  closeQueues,
+  createQueues,
+  createRedis,
+  createRegistry,
+  OutboxRelay,
+  ProcessMetrics,
+  type Queues,
+} from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { BOOKING_SETTLED_CHANNEL, PgListener } from '@crew/db';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -129,6 +137,8 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const bookingSettled = new PgListener(database.url, BOOKING_SETTLED_CHANNEL, {
     applicationName: 'crew-api-listen',
   }).start();
+  const metrics = createRegistry('api');
+  const processMetrics = new ProcessMetrics(metrics);
   const api = await serve(
     createApiApp({
       config,
@@ -140,6 +150,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
       relay,
       rosterIntake,
       bookingSettled,
+      metrics,
       now: options.now,
     }),
   );
@@ -184,6 +195,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         await removeKeys(redis, config.queuePrefix);
         await closeQueues(queues);
         redis.disconnect();
+        processMetrics.close();
         await database.drop();
       })();
       return closing;

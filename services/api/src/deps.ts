@@ -4,6 +4,7 @@
  */
 import { API_PREFIX } from '@crew/contracts';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Db, PgListener } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
@@ -37,6 +38,11 @@ export interface ApiDeps {
   bookingSettled?: PgListener;
   /** Checks an airline's Duffel token when the operator sets it (one cheap call to Duffel). */
   checkDuffelToken?: DuffelTokenCheck;
+  /**
+   * The registry /metrics serves, with the process's own metrics on it (ProcessMetrics); the owner closes those.
+   * Default: one of the app's own, HTTP and queue metrics only.
+   */
+  metrics?: Registry;
   /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
   now?: () => Date;
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { BOOKING_SETTLED_CHANNEL, openDatabase, PgListener } from '@crew/db';
 import { checkSharedKeys, closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
-import { closeQueues, createQueues, createRedis, OutboxRelay } from '@crew/queue';
+import { closeQueues, createQueues, createRedis, createRegistry, OutboxRelay, ProcessMetrics } from '@crew/queue';
 import { createSandboxSuppliers } from '@crew/suppliers';
 import { createApiApp } from './app';
 import { createTokenVerifier } from './auth/token-verifier';
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   const rosterIntake = new RosterIntake();
   // Warm before listening: a pod is ready only once it can check a roster without a cold start.
   await rosterIntake.start();
+  const metrics = createRegistry('api');
+  const processMetrics = new ProcessMetrics(metrics);
   const app = createApiApp({
     config,
     db,
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
     relay,
     rosterIntake,
     bookingSettled,
+    metrics,
   });
   const server = createServer(app);
   // Big rosters take a while to upload; keep-alive a little above a typical load balancer's idle timeout.
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
     { name: 'queues', run: () => closeQueues(queues) },
     { name: 'redis', run: async () => void (await redis.quit().catch(() => redis.disconnect())) },
     { name: 'postgres', run: () => db.destroy() },
+    { name: 'metrics', run: async () => processMetrics.close() },
   ]);
 }
 

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   let queues: Queues | undefined;
   let redis: Redis | undefined;
   let ops: ReturnType<typeof createWorkerOps> | undefined;
+  let metrics: PromWorkerMetrics | undefined;
   /* eslint-enable prefer-const */
   // Installed first: a SIGTERM at any moment of start-up closes whatever exists by then, in this order.
   installShutdown(logger, config.shutdownDeadlineMs, [
@@ -29,9 +30,10 @@ async function main(): Promise<void> {
     { name: 'queues', run: async () => queues && closeQueues(queues) },
     { name: 'redis', run: async () => void (await redis?.quit().catch(() => redis?.disconnect())) },
     { name: 'postgres', run: async () => db?.destroy() },
+    { name: 'metrics', run: async () => metrics?.close() },
   ]);
   db = await openDatabase(config.databaseUrl, { applicationName: 'crew-worker', max: 12 });
-  const metrics = new PromWorkerMetrics();
+  metrics = new PromWorkerMetrics();
   runtime = startWorkerRuntime({
     config,
     db,

@@ -83,6 +83,7 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
   expect(events[1]!.map((e) => e.layover.employee_id)).toEqual(['E2']);
   await monitor.sample();
   expect(events).toHaveLength(2);
+  metrics.close();
 });
 
 it('airlines beyond the top 10 are summed as "other" (bounded label cardinality)', () => {
@@ -97,6 +98,7 @@ it('airlines beyond the top 10 are summed as "other" (bounded label cardinality)
   expect(byAirline).toHaveLength(11);
   expect(byAirline).toContainEqual(['other', 5]);
   expect(byAirline).toContainEqual(['a14', 1]);
+  metrics.close();
 });
 
 it('sends a coverage.at_risk webhook event, valid against its documented schema, to the airline’s subscribed endpoints only', async () => {

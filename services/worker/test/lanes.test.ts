@@ -248,6 +248,7 @@ describe('lanes and fair share (the order booking tasks start in)', () => {
     expect(text).toContain('crew_booking_airline_tasks{airline="A",priority="P4",service="worker"} 30');
     expect(text).toContain('crew_booking_airline_tasks{airline="other",priority="P3",service="worker"} 4');
     expect(text.match(/^crew_booking_airline_tasks\{/gm)).toHaveLength(10 + 1);
+    metrics.close();
   });
 });
 

@@ -44,6 +44,7 @@ beforeAll(async () => {
   // No in-process worker from the stack: this file builds the worker process's pieces the way main.ts does.
   stack = await startStack('worker_ops');
   metrics = new PromWorkerMetrics();
+  cleanups.push(async () => metrics.close());
   runtime = startWorkerRuntime({
     config: stack.config,
     db: stack.database.db,
@@ -259,10 +260,12 @@ describe('worker health', () => {
       prefix: stack.config.queuePrefix,
     });
     worker.on('error', () => undefined);
+    const opsMetrics = new PromWorkerMetrics();
+    cleanups.push(async () => opsMetrics.close());
     const ops = createWorkerOps({
       workers: [worker],
       queues,
-      metrics: new PromWorkerMetrics(),
+      metrics: opsMetrics,
       db: stack.database.db,
       logger,
       health: { pingTimeoutMs: 300 },

@@ -115,6 +115,7 @@ it('announces each OPEN item due within due_soon_minutes (or overdue) once, and 
   const after = await metrics.registry.metrics();
   expect(after).toContain('crew_review_items_overdue{priority="P2",service="worker"} 1');
   expect(after).toContain('crew_review_items_due_soon{priority="P3",service="worker"} 1');
+  metrics.close();
 });
 
 it('two workers passing at once announce each item once', async () => {

@@ -17,11 +17,14 @@ import { CONSOLE_PAGE_ROUTES } from '../console/console.router';
 
 export { buildOpenApi, type OpenApiDocument } from './openapi';
 
-/** One metrics registry per api app: operabilityMiddleware creates it, mountOperability exposes it. */
+/**
+ * One metrics registry per api app: the owner's (`deps.metrics`, with the process's own metrics on it), or one of
+ * the app's own with its HTTP and queue metrics only. operabilityMiddleware fills it, mountOperability serves it.
+ */
 const registries = new WeakMap<ApiDeps, Registry>();
 
 function registryFor(deps: ApiDeps): Registry {
-  let registry = registries.get(deps);
+  let registry = deps.metrics ?? registries.get(deps);
   if (!registry) {
     registry = createRegistry('api');
     registries.set(deps, registry);
@@ -31,9 +34,7 @@ function registryFor(deps: ApiDeps): Registry {
 
 /** Middleware that must see every request (HTTP metrics). */
 export function operabilityMiddleware(deps: ApiDeps): RequestHandler[] {
-  const registry = createRegistry('api');
-  registries.set(deps, registry);
-  return [httpMetrics(registry)];
+  return [httpMetrics(registryFor(deps))];
 }
 
 /** Every route group the document describes: what this app mounts, plus the auth service on its own host. */

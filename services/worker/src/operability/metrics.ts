@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { ACTION_TYPES, DISPOSITIONS, Priority } from '@crew/contracts';
 import { BOOKING_STATUSES } from '@crew/engine';
 import type { WorkerMetrics } from './hooks';
-import { createRegistry, type LaneSnapshot } from '@crew/queue';
+import { createRegistry, ProcessMetrics, type LaneSnapshot } from '@crew/queue';
 
 /** Airlines with their own series in the per-airline lane gauges; the rest are summed under airline="other". */
 export const TOP_AIRLINES = 10;
@@ -18,6 +18,7 @@ const laneOf = (urgent: boolean) => (urgent ? 'urgent' : 'bulk');
 /** Prometheus implementation of the processors' hooks, plus job durations taken from the BullMQ workers' events. */
 export class PromWorkerMetrics implements WorkerMetrics {
   readonly registry: Registry;
+  private readonly processMetrics: ProcessMetrics;
   private readonly scheduleSeconds: Histogram<never>;
   private readonly scheduleItems: Counter<never>;
   private readonly bookings: Counter<'type' | 'status'>;
@@ -41,6 +42,7 @@ export class PromWorkerMetrics implements WorkerMetrics {
 
   constructor(registry: Registry = createRegistry('worker')) {
     this.registry = registry;
+    this.processMetrics = new ProcessMetrics(registry);
     const registers = [registry];
     this.scheduleSeconds = new Histogram({
       name: 'crew_schedule_processing_seconds',
@@ -180,6 +182,11 @@ export class PromWorkerMetrics implements WorkerMetrics {
     for (const type of ACTION_TYPES) for (const status of BOOKING_OUTCOMES) this.bookings.inc({ type, status }, 0);
     for (const priority of PRIORITIES)
       for (const disposition of DISPOSITIONS) this.disposition.zero({ priority, disposition });
+  }
+
+  /** Stops the process metrics' event-loop timer and GC observer; the owner calls it once the process stops. */
+  close(): void {
+    this.processMetrics.close();
   }
 
   scheduleProcessed(seconds: number, actionItems: number): void {
