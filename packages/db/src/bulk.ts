@@ -84,6 +84,8 @@ function fieldWriter(type: PgType): FieldWriter {
     case 'jsonb':
       return (v) => {
         if (v === null || v === undefined) return '\\N';
+        // Many JSON columns hold an empty list (no findings, nothing billed before).
+        if (Array.isArray(v) && v.length === 0) return '[]';
         // JSON.stringify escapes every control character itself: only its backslashes need doubling.
         const json = JSON.stringify(v);
         return json.includes('\\') ? json.replace(/\\/g, '\\\\') : json;

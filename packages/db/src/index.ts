@@ -88,5 +88,5 @@ export type * from './console/console.table';
 
 // Hotel invoices checked against the bookings.
 export * as invoiceRepo from './invoices/invoice.repository';
-export type { BillableStayRow, InvoiceContractRow, NewInvoiceLine } from './invoices/invoice.repository';
+export type { BillableStayRow, InvoiceContractRow, ReconciledInvoiceLine } from './invoices/invoice.repository';
 export type * from './invoices/invoice.table';

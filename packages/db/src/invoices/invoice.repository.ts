@@ -154,9 +154,20 @@ export type NewInvoiceLine = Omit<InvoiceLineRow, 'findings' | 'needs_review' | 
   billed_keys: string[];
 };
 
-/** Writes an invoice's reconciled lines set-based (COPY), each taken from `lines` as the COPY goes. */
-export function insertInvoiceLines(trx: DbOrTrx, lines: Iterable<NewInvoiceLine>): Promise<void> {
-  return copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, lines);
+/** A reconciled line without what every line of its invoice shares (the invoice, airline and hotel). */
+export type ReconciledInvoiceLine = Omit<NewInvoiceLine, 'invoice_id' | 'airline_id' | 'property_id'>;
+
+/**
+ * Writes an invoice's reconciled lines set-based (COPY), each taken from `lines` as the COPY goes; the invoice's
+ * own columns are written once for all of them.
+ */
+export function insertInvoiceLines(
+  trx: DbOrTrx,
+  invoice: Pick<NewInvoiceLine, 'invoice_id' | 'airline_id' | 'property_id'>,
+  lines: Iterable<ReconciledInvoiceLine>,
+): Promise<void> {
+  const { invoice_id, airline_id, property_id } = invoice;
+  return copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, lines, { invoice_id, airline_id, property_id });
 }
 
 /** The invoice RECONCILED with its counts per line status and disputed total; when. */

@@ -15,7 +15,7 @@ import {
   type Db,
   type InvoiceContractRow,
   type InvoiceRow,
-  type NewInvoiceLine,
+  type ReconciledInvoiceLine,
 } from '@crew/db';
 import {
   fxTable,
@@ -111,26 +111,30 @@ export class InvoiceReconciler {
     if (!invoice || invoice.status !== 'RECONCILING') return 'nothing to do';
     const payload = await invoiceRepo.invoicePayload(db, invoiceId);
     if (!payload) throw new Error('the invoice’s posted lines are missing');
-    // Decompressed and parsed while Postgres reads the stays.
-    const posted = gunzipText(payload).then((text) => JSON.parse(text) as InvoiceLineBody[]);
-    posted.catch(() => undefined);
-    const fx = fxTable(await fxRepo.listRates(db));
+    // The stays and rates are read (Postgres's work) while this process decompresses and parses the lines. The
+    // stays need no lock: the billing lock orders invoices over the nights they bill, not over the bookings.
+    const staysRead = invoiceRepo.billableStays(db, airlineId, invoice.property_id);
+    const ratesRead = fxRepo.listRates(db);
+    staysRead.catch(() => undefined);
+    ratesRead.catch(() => undefined);
+    const posted = JSON.parse(await gunzipText(payload)) as InvoiceLineBody[];
+    const stays = await staysRead;
+    const fx = fxTable(await ratesRead);
+    const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
+    const contracts = new Map(
+      (await invoiceRepo.invoiceContracts(db, airlineId, contractIds)).map((c) => [
+        String(c.contract_id),
+        invoiceContract(c),
+      ]),
+    );
+    // The stays are all at the invoicing hotel: matched under its property id.
+    const index = indexInvoiceBookings(stays.map((s) => invoiceBooking(s, invoice.property_id)));
     const emitted = await db.transaction().execute(async (trx) => {
       await invoiceRepo.lockBilling(trx, airlineId, invoice.property_id);
       const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id);
-      const stays = await invoiceRepo.billableStays(trx, airlineId, invoice.property_id);
-      const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
-      const contracts = new Map(
-        (await invoiceRepo.invoiceContracts(trx, airlineId, contractIds)).map((c) => [
-          String(c.contract_id),
-          invoiceContract(c),
-        ]),
-      );
-      // The stays are all at the invoicing hotel: matched under its property id.
-      const index = indexInvoiceBookings(stays.map((s) => invoiceBooking(s, invoice.property_id)));
       const matcher = new InvoiceMatcher(invoice.property_id, index, billed, contracts, fx);
       const tally = newTally();
-      await invoiceRepo.insertInvoiceLines(trx, reconciledLines(invoice, await posted, matcher, tally));
+      await invoiceRepo.insertInvoiceLines(trx, invoice, reconciledLines(posted, matcher, tally, invoice.currency));
       const total = roundMinor(tally.disputed, invoice.currency);
       const reconciledAt = await invoiceRepo.markReconciled(trx, invoiceId, tally.counts, total);
       return webhookRepo.emitEvents(trx, [reconciledEvent(invoice, tally.counts, total, reconciledAt)]);
@@ -161,24 +165,21 @@ function newTally(): ReconciliationTally {
 
 /** The invoice's lines as rows, each matched when the writer asks for it; `tally` adds them up meanwhile. */
 function* reconciledLines(
-  invoice: InvoiceRow,
   lines: readonly InvoiceLineBody[],
   matcher: InvoiceMatcher,
   tally: ReconciliationTally,
-): Generator<NewInvoiceLine> {
+  currency: string,
+): Generator<ReconciledInvoiceLine> {
   for (const line of lines) {
     const { result: r, billed_first } = matcher.next(line);
     tally.counts[r.status]++;
     tally.disputed += r.disputed.amount;
     yield {
-      invoice_id: invoice.invoice_id,
       line_number: r.line_number,
-      airline_id: invoice.airline_id,
-      property_id: invoice.property_id,
       check_in_date: line.check_in_date,
       status: r.status,
       booking_id: r.booking_id,
-      billed_amount: roundMinor(invoiceLineTotal(line), invoice.currency),
+      billed_amount: roundMinor(invoiceLineTotal(line), currency),
       disputed_amount: r.disputed.amount,
       disputed_currency: r.disputed.currency,
       findings: r.findings,
