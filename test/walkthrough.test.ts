@@ -1,5 +1,5 @@
 /**
- * The README walkthrough, run as written (issue 10: pasting it into a shell ends with a CONFIRMED hotel
+ * The README walkthrough, run as written (pasting it into a shell ends with a CONFIRMED hotel
  * booking). The in-process stack stands in for `npm start`: the block's API, AUTH and OPS_TOKEN defaults are
  * overridden by the environment, exactly as the README allows.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// Outbound webhooks (issue 13): an airline's endpoints, the events written in the transaction of the change
+// Outbound webhooks: an airline's endpoints, the events written in the transaction of the change
 // that causes them, and one delivery per (endpoint, event) that the worker sends in event order.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

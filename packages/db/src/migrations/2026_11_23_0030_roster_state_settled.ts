@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// What lets a byte-identical resubmission skip the diff (issue 12): the stored body's SHA-256 of the roster
+// What lets a byte-identical resubmission skip the diff: the stored body's SHA-256 of the roster
 // whose state this is, and, when re-diffing that roster against the state just written would derive
 // nothing, a fingerprint of the airline's bookings in its window and its travellers at that moment, the
 // cancellation cut-off it was judged with, and how many audit events the roster produced.

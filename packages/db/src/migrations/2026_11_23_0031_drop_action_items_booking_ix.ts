@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// No query looks action items up by booking_id (issue 12: indexes nothing uses only slow the diff's writes).
+// No query looks action items up by booking_id (indexes nothing uses only slow the diff's writes).
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop index if exists action_items_booking_ix`.execute(db);
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
 //
-// Issue 12: the foreign keys a schedule diff's bulk writes hit per row (action_items → airlines and
+// The foreign keys a schedule diff's bulk writes hit per row (action_items → airlines and
 // schedules; bookings, rostered_layovers and rostered_deadheads → airlines) become the same constraints checked once per statement. A per-row
 // foreign-key check is a query and a row lock per inserted row: about half the Postgres time of COPYing a
 // big airline's 160k action items and bookings. Here an AFTER INSERT statement trigger checks the distinct
@@ -16,7 +16,7 @@ const KEYS = [
   ['action_items', 'airline_id', 'airlines', 'airline_id'],
   ['action_items', 'schedule_id', 'schedules', 'schedule_id'],
   ['bookings', 'airline_id', 'airlines', 'airline_id'],
-  // The coverage monitor's rows, COPYed by the same diff (issue 14).
+  // The coverage monitor's rows, COPYed by the same diff.
   ['rostered_layovers', 'airline_id', 'airlines', 'airline_id'],
   ['rostered_deadheads', 'airline_id', 'airlines', 'airline_id'],
 ] as const;

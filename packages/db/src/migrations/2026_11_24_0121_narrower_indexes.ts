@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// Issue 12: index entries a big roster's 160k action items and bookings pay for and no query reads.
+// Index entries a big roster's 160k action items and bookings pay for and no query reads.
 // - action_items.seq's own unique index: every query ordering by seq filters by schedule_id or airline_id
 //   ((schedule_id, seq) and (airline_id, seq) serve them), and a bigserial is unique by construction.
 // - bookings_retry_job_ix only on bookings a retry job holds: its queries look a booking up by a given

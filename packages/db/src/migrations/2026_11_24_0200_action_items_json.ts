@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// Issue 12: an action item's anchors, source_rows and details are written once by the diff and only ever read
+// An action item's anchors, source_rows and details are written once by the diff and only ever read
 // whole (no query looks inside them, none compares them), so they are stored as json, not jsonb: Postgres then
 // only checks the text instead of building jsonb's binary form, ~10 % of the COPY of a big roster's items.
 // Their text keeps the engine's key order.

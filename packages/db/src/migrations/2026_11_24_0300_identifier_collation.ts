@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// Issue 12: the identifier columns in the indexes a big roster's rows go through (employee and pairing numbers,
+// The identifier columns in the indexes a big roster's rows go through (employee and pairing numbers,
 // item keys, booking and item types) compare byte-wise (collation "C") instead of through the locale's strcoll:
 // each of a roster's 160k bookings and items descends several such indexes. Identifiers have no linguistic
 // order; under C.UTF-8 the order is the same, under a language locale it becomes code-point order. Every

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 // Frozen: a released migration never changes and never imports application code.
-// Issue 12: the airline's own requested bookings the diff may adopt (booking.repository requestedLiveBookings)
+// The airline's own requested bookings the diff may adopt (booking.repository requestedLiveBookings)
 // were found by reading every booking of the window through (airline_id, type, duty_date) and dropping the
 // diff's own: 77-107 ms for an L roster's 165k bookings, inside every write transaction. Only bookings that are
 // not the diff's and not yet tied to a roster row are entered here, so the diff's bookings cost no entry.
