@@ -4,11 +4,14 @@ import pg from 'pg';
 import type { Database } from './database';
 import { migrations } from './migrations';
 import { PreparingClient } from './prepared';
+import { parseTimestamptz } from './timestamptz';
 
-// int8 ids and counts fit in a JS number; numeric money amounts are read as numbers; dates stay 'YYYY-MM-DD'.
+// int8 ids and counts fit in a JS number; numeric money amounts are read as numbers; dates stay 'YYYY-MM-DD';
+// timestamptz read without regular expressions in the common case.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
+pg.types.setTypeParser(1184, parseTimestamptz);
 
 export interface DbOptions {
   max?: number;
