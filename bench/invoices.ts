@@ -151,7 +151,14 @@ async function serialRun(db: Db, airlineId: string, bodies: string[], reconciler
     const body: unknown = JSON.parse(text);
     const issues = invoiceIssues(body);
     if (issues.length) throw new Error(`refused: ${JSON.stringify(issues.slice(0, 3))}`);
-    const accepted = await postInvoice(db, relay, airlineId, body as Parameters<typeof postInvoice>[3]);
+    // The bytes as the route keeps them (keepJsonBytes), the body as it parsed them.
+    const accepted = await postInvoice(
+      db,
+      relay,
+      airlineId,
+      body as Parameters<typeof postInvoice>[3],
+      Buffer.from(text),
+    );
     await reconciler.reconcile(airlineId, accepted.invoice_id);
   }
   return performance.now() - t;

@@ -30,7 +30,14 @@ async function main(): Promise<void> {
           const body: unknown = JSON.parse(text);
           const issues = invoiceIssues(body);
           if (issues.length) throw new Error(`refused: ${JSON.stringify(issues.slice(0, 3))}`);
-          const accepted = await postInvoice(db, relay, airlineId, body as Parameters<typeof postInvoice>[3]);
+          // The bytes as the route keeps them (keepJsonBytes), the body as it parsed them.
+          const accepted = await postInvoice(
+            db,
+            relay,
+            airlineId,
+            body as Parameters<typeof postInvoice>[3],
+            Buffer.from(text),
+          );
           port.postMessage({ invoice_id: accepted.invoice_id } satisfies IntakeMessage);
         }
         port.postMessage({ done: true } satisfies IntakeMessage);

@@ -40,9 +40,14 @@ export async function gunzipText(compressed: Uint8Array): Promise<string> {
   return (await gunzipBytes(compressed)).toString('utf8');
 }
 
-/** A text gzip-compressed, off the event loop (level 1: stored once, read once). */
+/** Bytes gzip-compressed, off the event loop (level 1: stored once, read once). */
+export function gzipBytes(bytes: Uint8Array): Promise<Buffer> {
+  return gzipAsync(bytes, { level: 1, chunkSize: POOL_CHUNK });
+}
+
+/** A text gzip-compressed (gzipBytes of its UTF-8). */
 export function gzipText(text: string): Promise<Buffer> {
-  return gzipAsync(Buffer.from(text), { level: 1, chunkSize: POOL_CHUNK });
+  return gzipBytes(Buffer.from(text));
 }
 
 /** A value as gzip-compressed JSON (gzipText). */

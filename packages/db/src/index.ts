@@ -7,7 +7,7 @@ export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './lis
 export { sql } from 'kysely';
 export { bulkInsert, bulkUpdate, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
 export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
-export { gunzipBytes, gunzipText, gzipJson, gzipText } from './compressed';
+export { gunzipBytes, gunzipText, gzipBytes, gzipJson, gzipText } from './compressed';
 export type { ReviewStateOf, ReviewSettingsFacts, StoredReviewFacts } from './review-state';
 
 // Tenancy, auth and travellers.

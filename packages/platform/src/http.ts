@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import express, {
   type ErrorRequestHandler,
   type NextFunction,
@@ -190,7 +190,15 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
       if (spec.bodyMode === 'stream') {
         handlers.push(streamBodyGuard(spec.bodyLimit ?? '1mb'));
       } else {
-        handlers.push(encodingGuard, express.json({ limit: spec.bodyLimit ?? '1mb', strict: false, inflate: true }));
+        handlers.push(
+          encodingGuard,
+          express.json({
+            limit: spec.bodyLimit ?? '1mb',
+            strict: false,
+            inflate: true,
+            ...(spec.keepJsonBytes ? { verify: keepBytes } : {}),
+          }),
+        );
         if (spec.csvBody)
           handlers.push(express.text({ type: CSV_TYPE, limit: spec.bodyLimit ?? '1mb', inflate: true }));
         handlers.push(requireJson);
@@ -213,6 +221,19 @@ export function mountRoutes(router: Router, routes: RouteSpec[], guard: (spec: R
 }
 
 const CSV_TYPE = 'text/csv';
+
+const JSON_BYTES = Symbol('json body bytes');
+type WithJsonBytes = Request & { [JSON_BYTES]?: Buffer };
+
+/** body-parser's verify hook: the bytes it is about to parse (after Content-Encoding), kept on the request. */
+function keepBytes(req: IncomingMessage, _res: ServerResponse, bytes: Buffer): void {
+  (req as WithJsonBytes)[JSON_BYTES] = bytes;
+}
+
+/** The bytes of a JSON body as received, on a route with `keepJsonBytes` (undefined for any other body). */
+export function jsonBodyBytes(req: Request): Buffer | undefined {
+  return req.is('application/json') ? (req as WithJsonBytes)[JSON_BYTES] : undefined;
+}
 
 /** A `text/csv` body of a route that takes one (csvBody): the text, for the handler to check. */
 export function csvText(req: Request): string | undefined {

@@ -40,6 +40,11 @@ export interface RouteSpec<
    */
   bodyMode?: 'json' | 'stream';
   /**
+   * Keep a JSON body's bytes as received (decoded), for a handler that stores the body as sent instead of
+   * serialising it again: `jsonBodyBytes(req)`.
+   */
+  keepJsonBytes?: boolean;
+  /**
    * The body's whole check, in place of the schema alone: the schema's faults and the rules a schema cannot
    * say, all named in one 422 (an invoice's lines, say).
    */

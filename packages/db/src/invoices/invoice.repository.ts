@@ -16,7 +16,7 @@ export interface NewInvoice {
   currency: string;
   line_count: number;
   total_billed: number;
-  /** The posted lines as gzip-compressed JSON (gzipJson). */
+  /** The invoice body as posted, gzip-compressed JSON (before 2026-11-27: its lines alone). */
   lines_gz: Buffer;
 }
 

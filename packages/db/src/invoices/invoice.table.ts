@@ -27,6 +27,7 @@ export type InvoiceRow = Selectable<InvoiceTable>;
 
 export interface InvoicePayloadTable {
   invoice_id: string;
+  /** The invoice body as posted, gzip-compressed JSON (before 2026-11-27: its lines alone, a JSON array). */
   lines_gz: Buffer;
 }
 

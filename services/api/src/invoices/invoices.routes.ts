@@ -18,6 +18,7 @@ import {
   ApiError,
   bindLog,
   csvText,
+  jsonBodyBytes,
   decodeCursor,
   encodeCursor,
   errorResponses,
@@ -70,6 +71,7 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
       csvBody: CSV_BODY,
       query: InvoiceCsvQuery,
       bodyLimit: '64mb',
+      keepJsonBytes: true,
       responses: {
         202: { description: 'Accepted: the invoice is RECONCILING', schema: InvoiceAccepted },
         ...errorResponses([400, 401, 403, 409, 413, 415, 422]),
@@ -97,7 +99,7 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
               // Checked whole before the handler (bodyIssues).
               checked = body;
             }
-            const accepted = await postInvoice(db, relay, caller.airline_id, checked);
+            const accepted = await postInvoice(db, relay, caller.airline_id, checked, jsonBodyBytes(req));
             bindLog(res, { invoice_id: accepted.invoice_id, lines: checked.lines.length });
             return { status: 202, body: accepted };
           },

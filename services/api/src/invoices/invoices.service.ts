@@ -7,7 +7,7 @@ import {
   type InvoiceLineResult,
   type ValidationIssue,
 } from '@crew/contracts';
-import { gzipJson, invoiceRepo, outboxRepo, type Db, type InvoiceLineRow, type InvoiceRow } from '@crew/db';
+import { gzipBytes, gzipJson, invoiceRepo, outboxRepo, type Db, type InvoiceLineRow, type InvoiceRow } from '@crew/db';
 import { invoiceLineIssues, invoiceLineTotal, roundMinor } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { invoiceJob, type OutboxRelay } from '@crew/queue';
@@ -70,18 +70,23 @@ export function refuseIfInvalid(issues: ValidationIssue[], rename: (field: strin
   );
 }
 
-/** Stores a checked invoice as RECONCILING and queues its reconciliation (one transaction with the outbox). */
+/**
+ * Stores a checked invoice as RECONCILING and queues its reconciliation (one transaction with the outbox). The
+ * body is stored as posted: `sent`, the JSON bytes as received (the body the check parsed, so not serialised
+ * again), or the body itself (an invoice posted as CSV).
+ */
 export async function postInvoice(
   db: Db,
   relay: OutboxRelay,
   airlineId: string,
   body: InvoiceBody,
+  sent?: Buffer,
 ): Promise<{ invoice_id: string; status: 'RECONCILING' }> {
   const total = roundMinor(
     body.lines.reduce((s, l) => s + invoiceLineTotal(l), 0),
     body.currency,
   );
-  const linesGz = await gzipJson(body.lines);
+  const linesGz = await (sent ? gzipBytes(sent) : gzipJson(body));
   const created = await db.transaction().execute(async (trx) => {
     const row = await invoiceRepo.createInvoice(trx, {
       airline_id: airlineId,

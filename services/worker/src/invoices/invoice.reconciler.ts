@@ -117,7 +117,7 @@ export class InvoiceReconciler {
     const ratesRead = fxRepo.listRates(db);
     staysRead.catch(() => undefined);
     ratesRead.catch(() => undefined);
-    const posted = JSON.parse(await gunzipText(payload)) as InvoiceLineBody[];
+    const posted = postedLines(await gunzipText(payload));
     const stays = await staysRead;
     const fx = fxTable(await ratesRead);
     const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
@@ -142,6 +142,12 @@ export class InvoiceReconciler {
     if (emitted > 0) this.deps.webhookKick?.();
     return 'RECONCILED';
   }
+}
+
+/** The lines of a stored invoice: the body as posted, or (stored before 2026-11-27) its lines alone. */
+function postedLines(text: string): InvoiceLineBody[] {
+  const posted = JSON.parse(text) as { lines: InvoiceLineBody[] } | InvoiceLineBody[];
+  return Array.isArray(posted) ? posted : posted.lines;
 }
 
 function reason(err: unknown): string {
