@@ -257,7 +257,8 @@ function bestBooking(
  * The booking a line bills: by confirmation number first; else by the guest (employee id, then name) at the
  * property on the line's nights (from..to, to exclusive). Among several, the one sharing most nights with the
  * line; then a live booking for a line of room-nights, a cancelled one for a line of fees only; then the lowest
- * booking_id.
+ * booking_id. `guest`: the guest key the line was matched by, or its first (a line without a booking has its
+ * nights keyed by it); null when the confirmation number found the booking, as most lines' does.
  */
 export function invoiceBookingOf(
   line: InvoiceLine,
@@ -266,11 +267,11 @@ export function invoiceBookingOf(
   from: string,
   to: string,
 ): { booking: InvoiceBooking | null; guest: string | null } {
-  const guests = guestKeysOf(line, property);
   if (line.confirmation_number) {
     const found = index.byConfirmation.get(confirmationKey(property, line.confirmation_number));
-    if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: guests[0] ?? null };
+    if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: null };
   }
+  const guests = guestKeysOf(line, property);
   for (const g of guests) {
     const stays = (g.startsWith('E|') ? index.byEmployee : index.byName()).get(g);
     const candidates = stays ? staysOverlapping(stays, from, to) : [];
