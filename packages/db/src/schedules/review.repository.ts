@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
+import type { BookingRow } from '../bookings/booking.table';
 import { ascendingAfter, type KeyPosition } from '../keyset';
 
 /*
@@ -23,10 +24,38 @@ export interface QueueFilter {
 
 export type QueueSort = 'due_by' | 'created_at';
 
+/** An item's booking as the engine's review rules read it, and whether its traveller has a date of birth. */
+export interface BookingReviewFacts {
+  booking_id: string;
+  type: 'HOTEL' | 'FLIGHT';
+  status: BookingRow['status'];
+  retry_count: number;
+  task_operation: BookingRow['task_operation'];
+  hotel: BookingRow['hotel'];
+  flight: BookingRow['flight'];
+  traveller_has_dob: boolean | null;
+}
+
+/** BookingReviewFacts of the booking `b` (its traveller `t`) as one JSON object: one shape for every reader. */
+const bookingFactsJson = sql<BookingReviewFacts>`json_build_object('booking_id', b.booking_id, 'type', b.type,
+  'status', b.status, 'retry_count', b.retry_count, 'task_operation', b.task_operation, 'hotel', b.hotel,
+  'flight', b.flight, 'traveller_has_dob', t.has_date_of_birth)`;
+
+/** The airline's stored review settings as one JSON object (null: the defaults apply). */
+const reviewSettingsJson = (airlineId: string) => sql<ReviewPageFacts['settings']>`(select json_build_object(
+    'lead_time_minutes', s.lead_time_minutes, 'due_soon_minutes', s.due_soon_minutes,
+    'priority_targets_minutes', s.priority_targets_minutes)
+  from review_settings s where s.airline_id = ${airlineId})`;
+
+const maxRetries = (airlineId: string) =>
+  sql<number | null>`(select a.max_retries from airlines a where a.airline_id = ${airlineId})`;
+
 /**
  * One page of the airline's action items, keyset on (due_by, action_id) or (created_at, action_id), rows
  * without a due_by last; one more row than `limit` tells that another page follows. The review status is the
- * stored one (the writers keep it; the partial index on open items serves the queue's default).
+ * stored one (the writers keep it; the partial index on open items serves the queue's default). Each row also
+ * carries what the review rules read (its booking's facts, the airline's max_retries and review settings,
+ * the last two computed once per statement): a page under many concurrent readers is one round trip.
  */
 export function listQueue(
   db: DbOrTrx,
@@ -36,7 +65,17 @@ export function listQueue(
   limit: number,
   after: KeyPosition | null,
 ) {
-  let q = db.selectFrom('action_items').selectAll().where('airline_id', '=', airlineId);
+  let q = db
+    .selectFrom('action_items')
+    .selectAll()
+    .select([
+      sql<BookingReviewFacts | null>`(select ${bookingFactsJson} from bookings b
+        left join travellers t on t.airline_id = b.airline_id and t.traveller_email = b.traveller_email
+        where b.airline_id = action_items.airline_id and b.booking_id = action_items.booking_id)`.as('booking_facts'),
+      maxRetries(airlineId).as('max_retries'),
+      reviewSettingsJson(airlineId).as('review_settings'),
+    ])
+    .where('airline_id', '=', airlineId);
   if (f.type) q = q.where('type', '=', f.type as 'HOTEL');
   if (f.subtype) q = q.where('subtype', '=', f.subtype);
   if (f.priority) q = q.where('priority', '=', f.priority);
@@ -65,29 +104,6 @@ export function lockActionItem(trx: DbOrTrx, airlineId: string, actionId: string
     .executeTakeFirst();
 }
 
-/** What the engine's review rules read of an item's booking, and whether its traveller has a date of birth. */
-export function bookingReviewFacts(db: DbOrTrx, airlineId: string, bookingIds: readonly string[]) {
-  if (bookingIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('bookings as b')
-    .leftJoin('travellers as t', (j) =>
-      j.onRef('t.airline_id', '=', 'b.airline_id').onRef('t.traveller_email', '=', 'b.traveller_email'),
-    )
-    .select([
-      'b.booking_id',
-      'b.type',
-      'b.status',
-      'b.retry_count',
-      'b.task_operation',
-      'b.hotel',
-      'b.flight',
-      sql<boolean | null>`t.has_date_of_birth`.as('traveller_has_dob'),
-    ])
-    .where('b.airline_id', '=', airlineId)
-    .where('b.booking_id', 'in', bookingIds)
-    .execute();
-}
-
 /** What the review rules read of the airline and of a page's bookings, in one statement (reviewPageFacts). */
 export interface ReviewPageFacts {
   /** The airline's max_retries (null: no such airline). */
@@ -98,13 +114,12 @@ export interface ReviewPageFacts {
     due_soon_minutes: number;
     priority_targets_minutes: Record<string, number>;
   } | null;
-  bookings: Awaited<ReturnType<typeof bookingReviewFacts>>;
+  bookings: BookingReviewFacts[];
 }
 
 /**
- * The airline's max_retries and stored review settings, and the review facts of these bookings (as
- * bookingReviewFacts), in one round trip: a queue page under many concurrent readers holds one pooled
- * connection for one statement instead of three.
+ * The airline's max_retries and stored review settings, and the review facts of these bookings, in one round
+ * trip (listQueue carries the same on each row of a queue page).
  */
 export async function reviewPageFacts(
   db: DbOrTrx,
@@ -112,13 +127,9 @@ export async function reviewPageFacts(
   bookingIds: readonly string[],
 ): Promise<ReviewPageFacts> {
   const r = await sql<ReviewPageFacts>`select
-      (select a.max_retries from airlines a where a.airline_id = ${airlineId}) as max_retries,
-      (select json_build_object('lead_time_minutes', s.lead_time_minutes, 'due_soon_minutes', s.due_soon_minutes,
-          'priority_targets_minutes', s.priority_targets_minutes)
-        from review_settings s where s.airline_id = ${airlineId}) as settings,
-      coalesce((select json_agg(json_build_object('booking_id', b.booking_id, 'type', b.type, 'status', b.status,
-          'retry_count', b.retry_count, 'task_operation', b.task_operation, 'hotel', b.hotel, 'flight', b.flight,
-          'traveller_has_dob', t.has_date_of_birth))
+      ${maxRetries(airlineId)} as max_retries,
+      ${reviewSettingsJson(airlineId)} as settings,
+      coalesce((select json_agg(${bookingFactsJson})
         from bookings b
         left join travellers t on t.airline_id = b.airline_id and t.traveller_email = b.traveller_email
         where b.airline_id = ${airlineId} and b.booking_id = any(${[...bookingIds]}::uuid[])), '[]'::json) as bookings`.execute(

@@ -1,7 +1,7 @@
 import type { ActionItem, ActionItemQueueQuery } from '@crew/contracts';
 import { reviewRepo, scheduleRepo, type Db, type QueueSort } from '@crew/db';
 import { ApiError, decodeCursor, encodeCursor } from '@crew/platform';
-import { actionItemViews } from './views';
+import { actionItemViews, actionItemViewsWith, reviewFactsFrom } from './views';
 
 /**
  * The sort of the queue: by deadline when the caller asks for what waits for a person (disposition
@@ -56,8 +56,14 @@ export async function listActionItemQueue(
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
+  // The page's rows carry what the review rules read: no second statement.
+  const facts = reviewFactsFrom({
+    max_retries: page[0]?.max_retries ?? null,
+    settings: page[0]?.review_settings ?? null,
+    bookings: page.flatMap((r) => (r.booking_facts ? [r.booking_facts] : [])),
+  });
   return {
-    action_items: await actionItemViews(deps.db, airlineId, page),
+    action_items: actionItemViewsWith(page, facts),
     next_cursor: more && last ? encodeCursor({ o: sort, k: last.keyset_key, i: last.action_id }) : null,
   };
 }

@@ -43,7 +43,7 @@ export function reviewItemOf(r: ActionItemRow): ReviewItem {
   };
 }
 
-export type BookingFacts = Awaited<ReturnType<typeof reviewRepo.bookingReviewFacts>>[number];
+export type BookingFacts = reviewRepo.BookingReviewFacts;
 
 /** The item's own booking as the review rules read it. */
 export function reviewBookingOf(b: BookingFacts | undefined): ReviewBooking | null {
@@ -87,7 +87,11 @@ export async function reviewFactsOf(
   rows: readonly ActionItemRow[],
 ): Promise<ReviewFacts> {
   const bookingIds = [...new Set(rows.map((r) => r.booking_id).filter((id): id is string => id !== null))];
-  const facts = await reviewRepo.reviewPageFacts(db, airlineId, bookingIds);
+  return reviewFactsFrom(await reviewRepo.reviewPageFacts(db, airlineId, bookingIds));
+}
+
+/** The review facts as read (reviewPageFacts, or a queue page's rows), with the defaults where none are stored. */
+export function reviewFactsFrom(facts: reviewRepo.ReviewPageFacts): ReviewFacts {
   return {
     settings: reviewSettingsOf(facts.settings),
     maxRetries: facts.max_retries ?? 3,
@@ -131,7 +135,11 @@ export async function actionItemViews(
   rows: readonly ActionItemRow[],
 ): Promise<ActionItem[]> {
   if (rows.length === 0) return [];
-  const facts = await reviewFactsOf(db, airlineId, rows);
+  return actionItemViewsWith(rows, await reviewFactsOf(db, airlineId, rows));
+}
+
+/** Items as every answer shows them, with the review facts already read. */
+export function actionItemViewsWith(rows: readonly ActionItemRow[], facts: ReviewFacts): ActionItem[] {
   // The review fields added to the view just built (a page is 50 of them): no third object per item.
   return rows.map((r): ActionItem => Object.assign(actionItemView(r), reviewFieldsOf(r, facts)));
 }
