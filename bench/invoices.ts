@@ -22,14 +22,13 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { invoiceIssues, postInvoice } from '@crew/api';
 import { bulkInsert, dropDatabase, openDatabase, sql, tenancyRepo, type Db } from '@crew/db';
 import { flattenRoster } from '@crew/engine';
 import { createLogger, startThread } from '@crew/platform';
-import type { OutboxRelay } from '@crew/queue';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { InvoiceReconciler } from '@crew/worker';
 import type { IntakeData, IntakeMessage } from './invoices/intake.thread';
+import { takeInInvoice } from './invoices/take-in';
 
 const LINES = Number(process.env.BENCH_LINES || 100_000);
 const say = (s = '') => process.stdout.write(`${s}\n`);
@@ -145,22 +144,8 @@ async function resetBilling(db: Db): Promise<void> {
 /** The api's part and the reconciliation one after the other, in this one thread. */
 async function serialRun(db: Db, airlineId: string, bodies: string[], reconciler: InvoiceReconciler) {
   await resetBilling(db);
-  const relay = { kick: () => undefined } as unknown as OutboxRelay;
   const t = performance.now();
-  for (const text of bodies) {
-    const body: unknown = JSON.parse(text);
-    const issues = invoiceIssues(body);
-    if (issues.length) throw new Error(`refused: ${JSON.stringify(issues.slice(0, 3))}`);
-    // The bytes as the route keeps them (keepJsonBytes), the body as it parsed them.
-    const accepted = await postInvoice(
-      db,
-      relay,
-      airlineId,
-      body as Parameters<typeof postInvoice>[3],
-      Buffer.from(text),
-    );
-    await reconciler.reconcile(airlineId, accepted.invoice_id);
-  }
+  for (const text of bodies) await reconciler.reconcile(airlineId, await takeInInvoice(db, airlineId, text));
   return performance.now() - t;
 }
 

@@ -4,10 +4,9 @@
  * to the reconciling side, which starts on it while the next body is taken in.
  */
 import { parentPort } from 'node:worker_threads';
-import { invoiceIssues, postInvoice } from '@crew/api';
 import { openDatabase } from '@crew/db';
 import { threadData } from '@crew/platform';
-import type { OutboxRelay } from '@crew/queue';
+import { takeInInvoice } from './take-in';
 
 export interface IntakeData {
   url: string;
@@ -21,25 +20,12 @@ export type IntakeMessage = { invoice_id: string } | { done: true } | { error: s
 async function main(): Promise<void> {
   const { url, airlineId, bodies } = threadData<IntakeData>();
   const db = await openDatabase(url, { max: 1 });
-  const relay = { kick: () => undefined } as unknown as OutboxRelay;
   const port = parentPort!;
   port.once('message', () => {
     void (async () => {
       try {
-        for (const text of bodies) {
-          const body: unknown = JSON.parse(text);
-          const issues = invoiceIssues(body);
-          if (issues.length) throw new Error(`refused: ${JSON.stringify(issues.slice(0, 3))}`);
-          // The bytes as the route keeps them (keepJsonBytes), the body as it parsed them.
-          const accepted = await postInvoice(
-            db,
-            relay,
-            airlineId,
-            body as Parameters<typeof postInvoice>[3],
-            Buffer.from(text),
-          );
-          port.postMessage({ invoice_id: accepted.invoice_id } satisfies IntakeMessage);
-        }
+        for (const text of bodies)
+          port.postMessage({ invoice_id: await takeInInvoice(db, airlineId, text) } satisfies IntakeMessage);
         port.postMessage({ done: true } satisfies IntakeMessage);
       } catch (err) {
         port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies IntakeMessage);
