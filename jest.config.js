@@ -28,8 +28,8 @@ module.exports = {
     { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', `!${UNIT}`] },
   ],
   maxWorkers: 2,
-  // A worker told to end exits once its process is torn down: measured over a full run, 50 ms on a quiet
-  // machine and 330 ms with one of the two cores kept busy by another process. Jest's default budget of 500 ms
+  // A worker told to end exits once its process is torn down: measured, 50 ms after a short run on a quiet
+  // machine, 330 ms after a full run with one of the two cores kept busy by another process. Jest's default budget of 500 ms
   // before "A worker process has failed to exit gracefully" left no margin on a loaded CI machine. Nothing is
   // left open at the end (each file's start was probed: no extra thread, handle or timer); what made the exit
   // slow before was a leak, fixed (ProcessMetrics, packages/queue).
