@@ -186,8 +186,9 @@ describe('diffing only the changed pairings (a resubmission diffs what changed)'
       ),
       { numRuns: 1000 },
     );
-    // Unchanged pairings must be skipped often enough for the property to say something.
-    expect(skippedSome).toBeGreaterThan(100);
+    // Unchanged pairings must be skipped often enough for the property to say something: 97-150 runs of the
+    // 1000 skip some, by the seed (97 seen once in CI), so at least 50.
+    expect(skippedSome).toBeGreaterThanOrEqual(50);
     expect(parsedFewer).toBe(skippedSome);
   });
 });
