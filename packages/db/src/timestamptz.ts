@@ -1,6 +1,9 @@
 import pg from 'pg';
 
-/** pg's own timestamptz parser (postgres-date): any offset, BC years, infinity. */
+/**
+ * pg's own timestamptz parser (postgres-date): any offset, BC years, infinity. Read when this module loads, which
+ * is before connect.ts (its only importer) installs parseTimestamptz in its place.
+ */
 const generalParser = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (value: string) => Date | number;
 
 const DASH = 45;

@@ -41,6 +41,10 @@ const bookingFactsJson = sql<BookingReviewFacts>`json_build_object('booking_id',
   'status', b.status, 'retry_count', b.retry_count, 'task_operation', b.task_operation, 'hotel', b.hotel,
   'flight', b.flight, 'traveller_has_dob', t.has_date_of_birth)`;
 
+/** The bookings `b` with their travellers `t`, where bookingFactsJson reads them. */
+const bookingsWithTravellers = sql`bookings b
+  left join travellers t on t.airline_id = b.airline_id and t.traveller_email = b.traveller_email`;
+
 /** The airline's stored review settings as one JSON object (null: the defaults apply). */
 const reviewSettingsJson = (airlineId: string) => sql<ReviewPageFacts['settings']>`(select json_build_object(
     'lead_time_minutes', s.lead_time_minutes, 'due_soon_minutes', s.due_soon_minutes,
@@ -69,8 +73,7 @@ export function listQueue(
     .selectFrom('action_items')
     .selectAll()
     .select([
-      sql<BookingReviewFacts | null>`(select ${bookingFactsJson} from bookings b
-        left join travellers t on t.airline_id = b.airline_id and t.traveller_email = b.traveller_email
+      sql<BookingReviewFacts | null>`(select ${bookingFactsJson} from ${bookingsWithTravellers}
         where b.airline_id = action_items.airline_id and b.booking_id = action_items.booking_id)`.as('booking_facts'),
       maxRetries(airlineId).as('max_retries'),
       reviewSettingsJson(airlineId).as('review_settings'),
@@ -129,9 +132,7 @@ export async function reviewPageFacts(
   const r = await sql<ReviewPageFacts>`select
       ${maxRetries(airlineId)} as max_retries,
       ${reviewSettingsJson(airlineId)} as settings,
-      coalesce((select json_agg(${bookingFactsJson})
-        from bookings b
-        left join travellers t on t.airline_id = b.airline_id and t.traveller_email = b.traveller_email
+      coalesce((select json_agg(${bookingFactsJson}) from ${bookingsWithTravellers}
         where b.airline_id = ${airlineId} and b.booking_id = any(${[...bookingIds]}::uuid[])), '[]'::json) as bookings`.execute(
     db,
   );
