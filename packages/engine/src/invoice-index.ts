@@ -132,16 +132,20 @@ export function nightsOf(checkIn: string, checkOut: string): string[] {
 
 // ---- the bookings' index ----
 
+/** Something of the bookings by property, then by a key within it (no key string built per booking). */
+type ByProperty<V> = ReadonlyMap<string, ReadonlyMap<string, V>>;
+
 export interface InvoiceBookingIndex {
-  byConfirmation: ReadonlyMap<string, readonly InvoiceBooking[]>;
-  /** `E|property|employee id` → that guest's stays there, by check-in. */
-  byEmployee: ReadonlyMap<string, GuestStays>;
+  /** property → normalised confirmation number → its bookings. */
+  byConfirmation: ByProperty<readonly InvoiceBooking[]>;
+  /** property → employee id → that guest's stays there, by check-in. */
+  byEmployee: ByProperty<GuestStays>;
   /**
-   * `N|property|normalised name` → that guest's stays there: built when a line is first looked up by name
+   * property → normalised name → that guest's stays there: built when a line is first looked up by name
    * (most lines carry a confirmation number or an employee id; normalising every traveller's name costs more
    * than the rest of the index).
    */
-  byName(): ReadonlyMap<string, GuestStays>;
+  byName(): ByProperty<GuestStays>;
 }
 
 /** A guest's bookings at one hotel by check-in date, with the latest check-out so far (stays may overlap). */
@@ -150,49 +154,60 @@ export interface GuestStays {
   latestOut: string[];
 }
 
-const confirmationKey = (property: string, c: string) => `${property}|${c.toUpperCase().replace(/[\s-]/g, '')}`;
-const employeeKey = (property: string, id: string) => `E|${property}|${id.trim()}`;
-/** The key of a normalised name (normaliseGuestName, taken once by the caller). */
+/** A confirmation number as hotels write it in either place: case, spaces and hyphens aside. */
+const normalConfirmation = (c: string) => c.toUpperCase().replace(/[\s-]/g, '');
+
+/*
+ * A guest's key (`E|property|employee id`, `N|property|normalised name`) names the guest of a line without a
+ * booking in its billed nights (nightKey): stored with the line, so its form never changes.
+ */
+const employeeKey = (property: string, id: string) => `E|${property}|${id}`;
 const nameKey = (property: string, normalised: string) => `N|${property}|${normalised}`;
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
+function push<V>(map: Map<string, Map<string, V[]>>, property: string, key: string, value: V): void {
+  let inProperty = map.get(property);
+  if (!inProperty) map.set(property, (inProperty = new Map<string, V[]>()));
+  const list = inProperty.get(key);
   if (list) list.push(value);
-  else map.set(key, [value]);
+  else inProperty.set(key, [value]);
 }
 
 /** Each guest's bookings by check-in, with the running latest check-out (staysOverlapping's search). */
-function guestStays(lists: Map<string, InvoiceBooking[]>): Map<string, GuestStays> {
-  const out = new Map<string, GuestStays>();
-  for (const [key, list] of lists) {
-    if (list.length > 1)
-      list.sort((a, b) => (a.check_in_date < b.check_in_date ? -1 : a.check_in_date > b.check_in_date ? 1 : 0));
-    const latestOut: string[] = [];
-    let latest = '';
-    for (const b of list) latestOut.push((latest = b.check_out_date > latest ? b.check_out_date : latest));
-    out.set(key, { bookings: list, latestOut });
+function guestStays(byProperty: Map<string, Map<string, InvoiceBooking[]>>): Map<string, Map<string, GuestStays>> {
+  const out = new Map<string, Map<string, GuestStays>>();
+  for (const [property, lists] of byProperty) {
+    const guests = new Map<string, GuestStays>();
+    for (const [key, list] of lists) {
+      if (list.length > 1)
+        list.sort((a, b) => (a.check_in_date < b.check_in_date ? -1 : a.check_in_date > b.check_in_date ? 1 : 0));
+      const latestOut: string[] = [];
+      let latest = '';
+      for (const b of list) latestOut.push((latest = b.check_out_date > latest ? b.check_out_date : latest));
+      guests.set(key, { bookings: list, latestOut });
+    }
+    out.set(property, guests);
   }
   return out;
 }
 
 /** Indexes the airline's hotel bookings once per batch: O(bookings log bookings). */
 export function indexInvoiceBookings(bookings: readonly InvoiceBooking[]): InvoiceBookingIndex {
-  const byConfirmation = new Map<string, InvoiceBooking[]>();
-  const employees = new Map<string, InvoiceBooking[]>();
+  const byConfirmation = new Map<string, Map<string, InvoiceBooking[]>>();
+  const employees = new Map<string, Map<string, InvoiceBooking[]>>();
   for (const b of bookings) {
-    if (b.confirmation_number) push(byConfirmation, confirmationKey(b.property_id, b.confirmation_number), b);
-    if (b.employee_id) push(employees, employeeKey(b.property_id, b.employee_id), b);
+    if (b.confirmation_number) push(byConfirmation, b.property_id, normalConfirmation(b.confirmation_number), b);
+    if (b.employee_id) push(employees, b.property_id, b.employee_id.trim(), b);
   }
-  let byName: Map<string, GuestStays> | undefined;
+  let byName: Map<string, Map<string, GuestStays>> | undefined;
   return {
     byConfirmation,
     byEmployee: guestStays(employees),
     byName() {
       if (!byName) {
-        const names = new Map<string, InvoiceBooking[]>();
+        const names = new Map<string, Map<string, InvoiceBooking[]>>();
         for (const b of bookings) {
           const name = b.guest_name ? normaliseGuestName(b.guest_name) : '';
-          if (name) push(names, nameKey(b.property_id, name), b);
+          if (name) push(names, b.property_id, name, b);
         }
         byName = guestStays(names);
       }
@@ -217,13 +232,23 @@ function staysOverlapping(stays: GuestStays, from: string, to: string): InvoiceB
   return found;
 }
 
-/** The line's guest keys, employee id first. */
-function guestKeysOf(line: InvoiceLine, property: string): string[] {
-  const keys: string[] = [];
-  if (line.employee_id) keys.push(employeeKey(property, line.employee_id));
+/** A guest of the line: where to look it up, and its key. */
+interface LineGuest {
+  stays: ByProperty<GuestStays> | (() => ByProperty<GuestStays>);
+  id: string;
+  key: string;
+}
+
+/** The line's guests, employee id first. */
+function guestsOf(line: InvoiceLine, property: string, index: InvoiceBookingIndex): LineGuest[] {
+  const guests: LineGuest[] = [];
+  if (line.employee_id) {
+    const id = line.employee_id.trim();
+    guests.push({ stays: index.byEmployee, id, key: employeeKey(property, id) });
+  }
   const name = line.guest_name ? normaliseGuestName(line.guest_name) : '';
-  if (name) keys.push(nameKey(property, name));
-  return keys;
+  if (name) guests.push({ stays: () => index.byName(), id: name, key: nameKey(property, name) });
+  return guests;
 }
 
 /** Of several bookings, the one invoiceBookingOf picks for the line's nights from..to. */
@@ -268,14 +293,14 @@ export function invoiceBookingOf(
   to: string,
 ): { booking: InvoiceBooking | null; guest: string | null } {
   if (line.confirmation_number) {
-    const found = index.byConfirmation.get(confirmationKey(property, line.confirmation_number));
+    const found = index.byConfirmation.get(property)?.get(normalConfirmation(line.confirmation_number));
     if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: null };
   }
-  const guests = guestKeysOf(line, property);
+  const guests = guestsOf(line, property, index);
   for (const g of guests) {
-    const stays = (g.startsWith('E|') ? index.byEmployee : index.byName()).get(g);
+    const stays = (typeof g.stays === 'function' ? g.stays() : g.stays).get(property)?.get(g.id);
     const candidates = stays ? staysOverlapping(stays, from, to) : [];
-    if (candidates.length > 0) return { booking: bestBooking(candidates, line, from, to), guest: g };
+    if (candidates.length > 0) return { booking: bestBooking(candidates, line, from, to), guest: g.key };
   }
-  return { booking: null, guest: guests[0] ?? null };
+  return { booking: null, guest: guests[0]?.key ?? null };
 }

@@ -123,13 +123,12 @@ function checkFees(
   booking: InvoiceBooking,
   contract: InvoiceContract | undefined,
   contracted: RateOf,
-  stay: number,
 ): void {
   if (charges(s, 'NO_SHOW')) {
     // The part above the contract's no-show fee (none agreed: all of it).
     const fee = contract?.cancellation_terms?.no_show_fee;
     const allowed = fee
-      ? cancellationFee(fee, contracted(booking.check_in_date), stay)
+      ? cancellationFee(fee, contracted(booking.check_in_date), stayNights(booking))
       : { amount: 0, currency: s.currency };
     if (!allowed) s.review.push(`no contracted rate for ${booking.check_in_date} to price the contract's no-show fee`);
     const excess = allowed ? feeTotal(s, 'NO_SHOW') - inLine(s, allowed, booking.check_in_date) : 0;
@@ -169,6 +168,11 @@ function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contracted: 
     over += feeTotal(s, 'LATE_CANCEL');
   }
   if (over > s.tolerance) find(s, 'RATE_MISMATCH', over);
+}
+
+/** The booking's nights (what a no-show fee of so many nights is capped at). */
+function stayNights(b: InvoiceBooking): number {
+  return dayNumber(b.check_out_date) - dayNumber(b.check_in_date);
 }
 
 function inStay(b: InvoiceBooking, night: string): boolean {
@@ -228,7 +232,7 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     const contract =
       b.contract_id === null || b.contract_id === undefined ? undefined : ctx.contracts.get(`${b.contract_id}`);
     const contracted = contractedRateOf(b, contract);
-    checkFees(s, b, contract, contracted, dayNumber(b.check_out_date) - dayNumber(b.check_in_date));
+    checkFees(s, b, contract, contracted);
     if (!done(s)) checkNightsAndRates(s, b, contracted);
   }
 
@@ -299,11 +303,10 @@ export class InvoiceMatcher {
 
   next(line: InvoiceLine): MatchedInvoiceLine {
     const result = classifyInvoiceLine(line, this.ctx);
-    const first: string[] = [];
-    for (const k of result.billed_keys) {
-      if (!this.has(k)) first.push(k);
-      this.mine.add(k);
-    }
+    // A line is a DUPLICATE_LINE exactly when one of its keys was billed before: any other bills them all first.
+    const first =
+      result.status === 'DUPLICATE_LINE' ? result.billed_keys.filter((k) => !this.has(k)) : result.billed_keys;
+    for (const k of result.billed_keys) this.mine.add(k);
     return { result, billed_first: first };
   }
 
