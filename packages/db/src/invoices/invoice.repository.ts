@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Money, RatePeriod } from '@crew/contracts';
 import { copyInsert } from '../bulk';
+import { copyLiteral, copyRows } from '../copy-rows';
 import type { DbOrTrx } from '../database';
 import { INVOICE_LINE_COLUMNS, type InvoiceLineRow, type InvoiceRow } from './invoice.table';
 
@@ -107,22 +108,48 @@ export interface BillableStayRow {
  * deadline records it.
  */
 export async function billableStays(db: DbOrTrx, airlineId: string, propertyId: string): Promise<BillableStayRow[]> {
-  const r = await sql<BillableStayRow>`
-    select b.booking_id, b.status, b.employee_id, b.traveller_name as guest_name,
-      b.hotel->>'confirmation_number' as confirmation_number,
-      coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)) as check_in_date,
-      coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)) as check_out_date,
-      (b.hotel->>'contract_id')::bigint as contract_id,
-      b.hotel->'contracted_rate' as contracted_rate,
-      nullif(b.hotel->'cancellation_penalty', 'null'::jsonb) as cancellation_penalty
+  // Read by COPY (copy-rows.ts): a hotel's stays are thousands of rows, and every invoice from it reads them.
+  type Text = string | null;
+  const rows = await copyRows<[string, string, Text, Text, Text, string, string, Text, Text, Text]>(
+    db,
+    sql`
+    select b.booking_id, b.status, b.employee_id, b.traveller_name,
+      b.hotel->>'confirmation_number',
+      coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)),
+      coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)),
+      (b.hotel->>'contract_id')::bigint,
+      b.hotel->'contracted_rate',
+      nullif(b.hotel->'cancellation_penalty', 'null'::jsonb)
     from bookings b
-    where b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${propertyId}
+    where b.airline_id = ${copyLiteral(airlineId)} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${copyLiteral(propertyId)}
       and b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED')
       and coalesce(b.hotel->>'handler_type', 'GDS') in ('GDS', 'DIRECT')
       and coalesce(b.hotel->>'supplier', 'SANDBOX') <> 'DUFFEL'
       and coalesce(b.hotel->>'check_in_date', b.checkin_time_local) is not null
-      and coalesce(b.hotel->>'check_out_date', b.checkout_time_local) is not null`.execute(db);
-  return r.rows;
+      and coalesce(b.hotel->>'check_out_date', b.checkout_time_local) is not null`,
+  );
+  // Most stays at a hotel share a contracted rate: each distinct text is parsed once.
+  const money = new Map<string, Money>();
+  const moneyOf = (json: string | null): Money | null => {
+    if (json === null) return null;
+    let m = money.get(json);
+    if (!m) money.set(json, (m = JSON.parse(json) as Money));
+    return m;
+  };
+  return rows.map(
+    ([booking_id, status, employee_id, guest_name, confirmation, checkIn, checkOut, contract, rate, penalty]) => ({
+      booking_id,
+      status: status as BillableStayRow['status'],
+      employee_id,
+      guest_name,
+      confirmation_number: confirmation,
+      check_in_date: checkIn,
+      check_out_date: checkOut,
+      contract_id: contract === null ? null : Number(contract),
+      contracted_rate: moneyOf(rate),
+      cancellation_penalty: penalty === null ? null : (JSON.parse(penalty) as Money),
+    }),
+  );
 }
 
 /** A contract as invoice matching reads it: its rates, and whatever terms the contract holds. */
