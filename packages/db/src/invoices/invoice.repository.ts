@@ -89,6 +89,8 @@ export async function billedKeys(db: DbOrTrx, airlineId: string, propertyId: str
 /** A stay the hotel bills the airline for, as invoice matching reads it. */
 export interface BillableStayRow {
   booking_id: string;
+  /** The hotel asked for (every stay read is at it). */
+  property_id: string;
   status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED';
   employee_id: string | null;
   guest_name: string | null;
@@ -139,6 +141,7 @@ export async function billableStays(db: DbOrTrx, airlineId: string, propertyId: 
   return rows.map(
     ([booking_id, status, employee_id, guest_name, confirmation, checkIn, checkOut, contract, rate, penalty]) => ({
       booking_id,
+      property_id: propertyId,
       status: status as BillableStayRow['status'],
       employee_id,
       guest_name,

@@ -11,7 +11,6 @@ import {
   gunzipText,
   invoiceRepo,
   webhookRepo,
-  type BillableStayRow,
   type Db,
   type InvoiceContractRow,
   type InvoiceRow,
@@ -25,7 +24,6 @@ import {
   roundMinor,
   type InvoiceLineStatus,
   type CancellationTerms,
-  type InvoiceBooking,
   type InvoiceContract,
 } from '@crew/engine';
 import { isDatabaseUnavailable, type Logger } from '@crew/platform';
@@ -38,23 +36,6 @@ export interface InvoiceReconcilerDeps {
   logger: Logger;
   /** Wakes the webhook deliverer after an invoice.reconciled event is written. */
   webhookKick?: () => void;
-}
-
-/** A stay at the invoicing hotel as the engine's invoice matching reads it. */
-export function invoiceBooking(s: BillableStayRow, propertyId: string): InvoiceBooking {
-  return {
-    booking_id: s.booking_id,
-    status: s.status,
-    property_id: propertyId,
-    confirmation_number: s.confirmation_number,
-    employee_id: s.employee_id,
-    guest_name: s.guest_name,
-    check_in_date: s.check_in_date,
-    check_out_date: s.check_out_date,
-    contract_id: s.contract_id,
-    contracted_rate: s.contracted_rate,
-    cancellation_penalty: s.cancellation_penalty,
-  };
 }
 
 /**
@@ -127,8 +108,8 @@ export class InvoiceReconciler {
         invoiceContract(c),
       ]),
     );
-    // The stays are all at the invoicing hotel: matched under its property id.
-    const index = indexInvoiceBookings(stays.map((s) => invoiceBooking(s, invoice.property_id)));
+    // A stay as read is a booking as the engine's matching reads it.
+    const index = indexInvoiceBookings(stays);
     const emitted = await db.transaction().execute(async (trx) => {
       await invoiceRepo.lockBilling(trx, airlineId, invoice.property_id);
       const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id);
