@@ -5,7 +5,15 @@ export { PREPARED } from './prepared';
 export { transactionAwaitingQueued } from './transaction';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export { sql } from 'kysely';
-export { bulkInsert, bulkUpdate, copyInsert, type ColumnTypes, type BulkColumns, type BulkRow, type BulkChange } from './bulk';
+export {
+  bulkInsert,
+  bulkUpdate,
+  copyInsert,
+  type ColumnTypes,
+  type BulkColumns,
+  type BulkRow,
+  type BulkChange,
+} from './bulk';
 export { analyzeAfterBulkWrite, type BulkWrittenTable } from './planner-statistics';
 export { gunzipBytes, gunzipText, gzipBytes, gzipJson, gzipText } from './compressed';
 export type { ReviewStateOf, ReviewSettingsFacts, StoredReviewFacts } from './review-state';
