@@ -234,20 +234,21 @@ function staysOverlapping(stays: GuestStays, from: string, to: string): InvoiceB
 
 /** A guest of the line: where to look it up, and its key. */
 interface LineGuest {
-  stays: ByProperty<GuestStays> | (() => ByProperty<GuestStays>);
+  /** Named by the hotel's spelling of a name (index.byName), else by employee id. */
+  byName: boolean;
   id: string;
   key: string;
 }
 
 /** The line's guests, employee id first. */
-function guestsOf(line: InvoiceLine, property: string, index: InvoiceBookingIndex): LineGuest[] {
+function guestsOf(line: InvoiceLine, property: string): LineGuest[] {
   const guests: LineGuest[] = [];
   if (line.employee_id) {
     const id = line.employee_id.trim();
-    guests.push({ stays: index.byEmployee, id, key: employeeKey(property, id) });
+    guests.push({ byName: false, id, key: employeeKey(property, id) });
   }
   const name = line.guest_name ? normaliseGuestName(line.guest_name) : '';
-  if (name) guests.push({ stays: () => index.byName(), id: name, key: nameKey(property, name) });
+  if (name) guests.push({ byName: true, id: name, key: nameKey(property, name) });
   return guests;
 }
 
@@ -296,9 +297,9 @@ export function invoiceBookingOf(
     const found = index.byConfirmation.get(property)?.get(normalConfirmation(line.confirmation_number));
     if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: null };
   }
-  const guests = guestsOf(line, property, index);
+  const guests = guestsOf(line, property);
   for (const g of guests) {
-    const stays = (typeof g.stays === 'function' ? g.stays() : g.stays).get(property)?.get(g.id);
+    const stays = (g.byName ? index.byName() : index.byEmployee).get(property)?.get(g.id);
     const candidates = stays ? staysOverlapping(stays, from, to) : [];
     if (candidates.length > 0) return { booking: bestBooking(candidates, line, from, to), guest: g.key };
   }

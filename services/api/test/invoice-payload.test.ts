@@ -37,19 +37,20 @@ async function reconcile(invoiceId: string) {
   return (await api(`/crew/invoices/${invoiceId}`)).body;
 }
 
+/** A body posted as the hotel's system wrote it; the new invoice's id once it is accepted. */
+async function postRaw(path: string, raw: string, contentType: string): Promise<string> {
+  const posted = await api(path, { method: 'POST', raw, headers: { 'content-type': contentType } });
+  expect(posted.status).toBe(202);
+  return posted.body.invoice_id as string;
+}
+
 const lines = [line(1, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' })];
 
 test('a JSON invoice is kept byte for byte as the hotel sent it, and reconciled from it', async () => {
   // Spacing, key order and an escaped character as a hotel's system might write them.
   const sent = `{ "lines": ${JSON.stringify(lines, null, 1)},\n "currency":"USD", "property_id": "GDS-JFK-001",
     "invoice_number": "INV-\\u0041S-SENT-1" }`;
-  const posted = await api('/crew/invoices', {
-    method: 'POST',
-    raw: sent,
-    headers: { 'content-type': 'application/json' },
-  });
-  expect(posted.status).toBe(202);
-  const id = posted.body.invoice_id as string;
+  const id = await postRaw('/crew/invoices', sent, 'application/json');
   expect(await stored(id)).toBe(sent);
   expect(await reconcile(id)).toMatchObject({ invoice_number: 'INV-AS-SENT-1', status: 'RECONCILED', line_count: 1 });
 });
@@ -57,13 +58,11 @@ test('a JSON invoice is kept byte for byte as the hotel sent it, and reconciled 
 test('a CSV invoice is kept as the body it was read into', async () => {
   const csv =
     'line_number,employee_id,check_in_date,check_out_date,nights,nightly_rate,taxes\n1,E1,2027-03-10,2027-03-11,1,180,20\n';
-  const posted = await api('/crew/invoices?invoice_number=INV-CSV-1&property_id=GDS-JFK-001&currency=USD', {
-    method: 'POST',
-    raw: csv,
-    headers: { 'content-type': 'text/csv' },
-  });
-  expect(posted.status).toBe(202);
-  const id = posted.body.invoice_id as string;
+  const id = await postRaw(
+    '/crew/invoices?invoice_number=INV-CSV-1&property_id=GDS-JFK-001&currency=USD',
+    csv,
+    'text/csv',
+  );
   expect(JSON.parse(await stored(id))).toMatchObject({
     invoice_number: 'INV-CSV-1',
     property_id: 'GDS-JFK-001',
