@@ -104,6 +104,7 @@ async function confirmedHotel(carrier: string) {
     email: 'ops@air.test',
     client_id: 'c',
     scopes: new Set(),
+    expires_at_ms: Number.MAX_SAFE_INTEGER,
   };
   return { bookingId, caller };
 }

@@ -9,6 +9,7 @@ const principal = (airline_id: string): Principal => ({
   email: '',
   client_id: 'cl',
   scopes: new Set(),
+  expires_at_ms: Number.MAX_SAFE_INTEGER,
 });
 
 function setup(existing: Set<string>) {

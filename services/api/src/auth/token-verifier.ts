@@ -8,6 +8,8 @@ export interface Principal {
   email: string;
   client_id: string;
   scopes: Set<string>;
+  /** When the token expires (its `exp`, in milliseconds since the epoch). */
+  expires_at_ms: number;
 }
 
 export type TokenVerifier = (token: string) => Promise<Principal>;
@@ -22,11 +24,16 @@ export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
 const CLOCK_TOLERANCE_SECONDS = 5;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The api's token check: against the auth service's JWKS, each token that verified remembered for a while. */
+export function createTokenVerifier(authUrl: string): TokenVerifier {
+  return rememberVerifiedTokens(jwksTokenVerifier(authUrl));
+}
+
 /**
  * Verifies access tokens against the auth service's JWKS: pinned algorithm, `iss` and `aud` checked,
  * a small clock tolerance, keys cached (an unknown `kid` triggers one refetch, rate-limited by jose).
  */
-export function createTokenVerifier(authUrl: string): TokenVerifier {
+export function jwksTokenVerifier(authUrl: string): TokenVerifier {
   const jwks = createRemoteJWKSet(new URL(`${authUrl}/.well-known/jwks.json`), {
     cooldownDuration: 30_000,
     cacheMaxAge: 10 * 60_000,
@@ -61,6 +68,36 @@ export function createTokenVerifier(authUrl: string): TokenVerifier {
       email: typeof email === 'string' ? email : '',
       client_id: sub,
       scopes: new Set(scope.split(' ').filter(Boolean)),
+      expires_at_ms: payload.exp! * 1000,
     };
+  };
+}
+
+/** How long a verified token is taken on trust (never past its `exp`); shorter than the JWKS cache's 10 minutes. */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+const MAX_VERIFIED_TOKENS = 10_000;
+
+/**
+ * Remembers tokens that verified until `ttlMs` later or their expiry, whichever comes first: an integration
+ * sends the same token for up to 15 minutes, and the ES256 check was a tenth of a queue page's CPU. A token that
+ * fails is never remembered. A key withdrawn from the JWKS stops its tokens within `ttlMs` of the api's key
+ * cache noticing, as before.
+ */
+export function rememberVerifiedTokens(
+  verify: TokenVerifier,
+  ttlMs = VERIFIED_TOKEN_TTL_MS,
+  now: () => number = Date.now,
+): TokenVerifier {
+  const verified = new Map<string, { principal: Principal; until: number }>();
+  return async (token) => {
+    const t = now();
+    const hit = verified.get(token);
+    if (hit && hit.until > t) return hit.principal;
+    verified.delete(token);
+    const principal = await verify(token);
+    // Maps keep insertion order: when full, drop the oldest entry.
+    if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+    verified.set(token, { principal, until: Math.min(t + ttlMs, principal.expires_at_ms) });
+    return principal;
   };
 }
