@@ -14,6 +14,8 @@ declare module 'autocannon' {
     amount?: number;
     headers?: Record<string, string>;
     timeout?: number;
+    /** A run of this load before the measured one, its figures kept apart. */
+    warmup?: { connections: number; duration: number };
   }
   interface Result {
     latency: Histogram;

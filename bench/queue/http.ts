@@ -1,15 +1,20 @@
 /**
  * The queue over HTTP: GET /api/v1/crew/action-items?review_status=OPEN&sort=due_by, its first page and a page
- * reached by following next_cursor, each under autocannon's concurrent connections against the running api.
+ * reached by following next_cursor, each under autocannon's concurrent connections against the running api:
+ * `runs` measured runs of each page, alternating, each after a warm-up of the same load (a serving api is warm:
+ * the first seconds of a cold process measure its JIT and heap sizing, not the queue).
  */
 import autocannon from 'autocannon';
 import type { Tenant } from '../lib/client';
+import { median } from '../lib/stats';
 
 export interface HttpOptions {
   limit: number;
   deepPages: number;
   connections: number;
   durationS: number;
+  warmupS: number;
+  runs: number;
 }
 
 export interface HttpTiming {
@@ -22,7 +27,14 @@ export interface HttpTiming {
   errors: number;
 }
 
-export type HttpOutcome = { ok: true; timings: HttpTiming[]; itemsOnPage: number } | { ok: false; reason: string };
+/** A page's runs, and their medians (non-2xx and errors summed). */
+export interface PageTimings {
+  page: string;
+  runs: HttpTiming[];
+  median: HttpTiming;
+}
+
+export type HttpOutcome = { ok: true; pages: PageTimings[]; itemsOnPage: number } | { ok: false; reason: string };
 
 export const queuePath = (limit: number, cursor?: string) =>
   `/crew/action-items?review_status=OPEN&sort=due_by&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
@@ -34,6 +46,7 @@ async function load(tenant: Tenant, label: string, path: string, o: HttpOptions)
     duration: o.durationS,
     headers: { authorization: `Bearer ${await tenant.token()}` },
     timeout: 30,
+    ...(o.warmupS > 0 ? { warmup: { connections: o.connections, duration: o.warmupS } } : {}),
   });
   return {
     page: label,
@@ -63,17 +76,30 @@ export async function measureQueueHttp(tenant: Tenant, o: HttpOptions): Promise<
     cursor = (next.body as { next_cursor?: string | null }).next_cursor ?? null;
   }
   if (!cursor) return { ok: false, reason: `the queue ended before page ${o.deepPages}` };
+  const pages = [
+    { page: 'first page', path: queuePath(o.limit) },
+    { page: `page ${o.deepPages + 1} (next_cursor followed ${o.deepPages} times)`, path: queuePath(o.limit, cursor) },
+  ];
+  const runs: HttpTiming[][] = pages.map(() => []);
+  for (let run = 0; run < o.runs; run++)
+    for (const [i, p] of pages.entries()) runs[i]!.push(await load(tenant, p.page, p.path, o));
   return {
     ok: true,
     itemsOnPage: body.action_items.length,
-    timings: [
-      await load(tenant, 'first page', queuePath(o.limit), o),
-      await load(
-        tenant,
-        `page ${o.deepPages + 1} (next_cursor followed ${o.deepPages} times)`,
-        queuePath(o.limit, cursor),
-        o,
-      ),
-    ],
+    pages: pages.map((p, i) => ({ page: p.page, runs: runs[i]!, median: medianOf(p.page, runs[i]!) })),
+  };
+}
+
+function medianOf(page: string, runs: HttpTiming[]): HttpTiming {
+  const m = (f: (t: HttpTiming) => number) => median(runs.map(f));
+  const sum = (f: (t: HttpTiming) => number) => runs.reduce((a, t) => a + f(t), 0);
+  return {
+    page,
+    p50: m((t) => t.p50),
+    p99: m((t) => t.p99),
+    requests: m((t) => t.requests),
+    perSecond: m((t) => t.perSecond),
+    non2xx: sum((t) => t.non2xx),
+    errors: sum((t) => t.errors),
   };
 }
