@@ -16,6 +16,28 @@ export function newestFirst<DB, TB extends keyof DB, O>(
     .execute();
 }
 
+/**
+ * One page in creation order, keyset on the table's `seq` (the order rows were inserted in: stable under
+ * concurrent inserts): the rows after `afterSeq` (the cursor), and one more than `limit`. Each row carries its
+ * position as `keyset_key` (seq as text: a bigint).
+ */
+export function oldestFirst<DB, TB extends keyof DB, O>(
+  q: SelectQueryBuilder<DB, TB, O>,
+  limit: number,
+  afterSeq: string | null,
+): Promise<(O & { keyset_key: string })[]> {
+  const seq = sql.ref('seq');
+  const page = q.select(sql<string>`${seq}::text`.as('keyset_key') as never) as SelectQueryBuilder<
+    DB,
+    TB,
+    O & { keyset_key: string }
+  >;
+  return (afterSeq !== null ? page.where(sql<boolean>`${seq} > ${afterSeq}::bigint`) : page)
+    .orderBy(seq)
+    .limit(limit + 1)
+    .execute();
+}
+
 /** A keyset position on (key, id): the key as Postgres prints it (exact to the microsecond), or null, and the id. */
 export interface KeyPosition {
   key: string | null;

@@ -8,7 +8,13 @@ import { stack, useBookingsStack, api, airline, roster, settled, hotelItem, flig
 
 useBookingsStack('review-queue');
 
-type Item = { action_id: string; review_status: string | null; due_by: string | null; created_at: string };
+type Item = {
+  action_id: string;
+  review_status: string | null;
+  due_by: string | null;
+  created_at: string;
+  schedule_id: string | null;
+};
 const ids = (items: { action_id: string }[]) => items.map((i) => i.action_id);
 
 /** Every page of a queue query, `limit` at a time. */
@@ -79,8 +85,9 @@ describe('GET /crew/action-items', () => {
       schedules.push(await roster(t, onePairingRoster({ email, pairing: `P${i}`, day1: day })));
     const all = await allPages(t, '', 50);
     expect(all).toHaveLength(6);
-    // Created order by default.
+    // Created order by default: the rosters' items in the order they were submitted.
     expect(all.map((i) => i.created_at)).toEqual([...all.map((i) => i.created_at)].sort());
+    expect(all.map((i) => i.schedule_id)).toEqual(schedules.flatMap((s) => [s.id, s.id]));
     expect(ids(await allPages(t, '', 1))).toEqual(ids(all));
 
     // The writers keep review_status and due_by: every item is stored OPEN with its deadline, nothing left to derive.
@@ -125,6 +132,13 @@ describe('GET /crew/action-items', () => {
     const page = await api(t, '/crew/action-items?review_status=OPEN&limit=1');
     const crossed = await api(t, `/crew/action-items?limit=1&cursor=${encodeURIComponent(page.body.next_cursor)}`);
     expect(crossed.status).toBe(400);
+    // A creation-order cursor is a sequence number: one holding a timestamp (as an earlier release made) is 400.
+    const stale = Buffer.from(
+      JSON.stringify({ o: 'created_at', k: '2027-03-09 10:00:00+00', i: open[0]!.action_id }),
+    ).toString('base64url');
+    const refused = await api(t, `/crew/action-items?limit=1&cursor=${stale}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('INVALID_REQUEST');
   });
 });
 

@@ -33,6 +33,7 @@ import * as costControl from './2026_11_28_0720_cost_control';
 import * as supplierOrderSightings from './2026_11_29_0100_supplier_order_sightings';
 import * as invoiceLinesLean from './2026_11_29_0200_invoice_lines_lean';
 import * as heldCancellationsIndex from './2026_11_29_0300_held_cancellations_index';
+import * as leanWriteIndexes from './2026_11_29_0400_lean_write_indexes';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0100_supplier_order_sightings': supplierOrderSightings,
   '2026_11_29_0200_invoice_lines_lean': invoiceLinesLean,
   '2026_11_29_0300_held_cancellations_index': heldCancellationsIndex,
+  '2026_11_29_0400_lean_write_indexes': leanWriteIndexes,
 };

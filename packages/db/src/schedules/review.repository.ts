@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import type { BookingRow } from '../bookings/booking.table';
-import { ascendingAfter, type KeyPosition } from '../keyset';
+import { ascendingAfter, oldestFirst, type KeyPosition } from '../keyset';
 
 /*
  * The review queue a travel desk works: the airline's action items in one list (injected ones included), the
@@ -55,8 +55,8 @@ const maxRetries = (airlineId: string) =>
   sql<number | null>`(select a.max_retries from airlines a where a.airline_id = ${airlineId})`;
 
 /**
- * One page of the airline's action items, keyset on (due_by, action_id) or (created_at, action_id), rows
- * without a due_by last; one more row than `limit` tells that another page follows. The review status is the
+ * One page of the airline's action items, keyset on (due_by, action_id), rows without a due_by last, or in
+ * creation order (seq); one more row than `limit` tells that another page follows. The review status is the
  * stored one (the writers keep it; the partial index on open items serves the queue's default). Each row also
  * carries what the review rules read (its booking's facts, the airline's max_retries and review settings,
  * the last two computed once per statement): a page under many concurrent readers is one round trip.
@@ -93,6 +93,8 @@ export function listQueue(
       sql<boolean>`${s} in (details->>'station', details->>'from_airport', details->>'to_airport', details->'flight'->>'from_airport', details->'flight'->>'to_airport')`,
     );
   }
+  // Creation order is the insertion order: the airline's (airline_id, seq) index serves it.
+  if (sort === 'created_at') return oldestFirst(q, limit, after?.key ?? null);
   return ascendingAfter(q, sort, 'action_id', limit, after);
 }
 

@@ -15,9 +15,18 @@ export function queueSortOf(q: Pick<ActionItemQueueQuery, 'sort' | 'disposition'
 interface QueueCursor extends Record<string, unknown> {
   /** The sort the cursor was made for: a cursor of one order is no position in another. */
   o: QueueSort;
+  /** The position: due_by as Postgres prints it (null: past the items with one), or the creation sequence. */
   k: string | null;
   i: string;
 }
+
+const SEQ = /^\d{1,18}$/;
+
+/** Whether a decoded cursor is a position in this sort (a creation-order cursor is a sequence number). */
+const positionIn = (sort: QueueSort) => (v: Record<string, unknown>) =>
+  v.o === sort &&
+  typeof v.i === 'string' &&
+  (sort === 'created_at' ? typeof v.k === 'string' && SEQ.test(v.k) : v.k === null || typeof v.k === 'string');
 
 /**
  * GET /crew/action-items (and the console's queue): every action item of the airline, injected ones
@@ -30,10 +39,7 @@ export async function listActionItemQueue(
 ): Promise<{ action_items: ActionItem[]; next_cursor: string | null }> {
   const sort = queueSortOf(query);
   const limit = query.limit ?? 50;
-  const cursor = decodeCursor<QueueCursor>(
-    query.cursor,
-    (v) => v.o === sort && (v.k === null || typeof v.k === 'string') && typeof v.i === 'string',
-  );
+  const cursor = decodeCursor<QueueCursor>(query.cursor, positionIn(sort));
   const filter = {
     type: query.type,
     subtype: query.subtype,
