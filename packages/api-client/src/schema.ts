@@ -837,7 +837,7 @@ export interface paths {
         };
         /**
          * Every action item of the airline (injected ones included): the review queue
-         * @description Filters as the per-schedule list, plus review_status (OPEN: what still waits for a person), schedule_id, station, due_before and assignee. Sorted by due_by (soonest first) by default with disposition=PENDING_REVIEW or review_status=OPEN, else by created_at; keyset-paginated.
+         * @description Filters as the per-schedule list, plus review_status (OPEN: what still waits for a person), schedule_id, station, due_before and assignee. Sorted by due_by (soonest first) by default with disposition=PENDING_REVIEW or review_status=OPEN, else by created_at (the order the items were created in); keyset-paginated.
          */
         get: operations["listActionItemQueue"];
         put?: never;
