@@ -61,36 +61,9 @@ export function localDateOf(timestamp: string): string {
   return timestamp.slice(0, 10);
 }
 
-/** Two digits of 0..99. */
-const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-
-/**
- * ISO instant in UTC, exactly as toISOString writes it ('YYYY-MM-DDTHH:MM:SS.sssZ'). Years 1970-9999 are
- * written by arithmetic (a roster writes a due_by per item: a Date per item was a tenth of its due_by's cost
- * twice over); any other instant, or an invalid one, goes through Date (which throws for NaN, as before).
- */
+/** ISO instant in UTC. */
 export function isoInstant(ms: number): string {
-  if (!(ms >= 0 && ms < 253402300800000) || !Number.isInteger(ms)) return new Date(ms).toISOString();
-  const days = Math.floor(ms / MS_PER_DAY);
-  let rest = ms - days * MS_PER_DAY;
-  const h = Math.floor(rest / MS_PER_HOUR);
-  rest -= h * MS_PER_HOUR;
-  const mi = Math.floor(rest / MS_PER_MINUTE);
-  rest -= mi * MS_PER_MINUTE;
-  const sec = Math.floor(rest / 1000);
-  const milli = rest - sec * 1000;
-  // Civil date from days since 1970-01-01 (the proleptic Gregorian calendar, eras of 400 years).
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  const msText = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : `${milli}`;
-  return `${y}-${pad2(m)}-${pad2(d)}T${pad2(h)}:${pad2(mi)}:${pad2(sec)}.${msText}Z`;
+  return new Date(ms).toISOString();
 }
 
 /** `YYYY-MM-DD` shifted by whole days. */
