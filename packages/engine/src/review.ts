@@ -215,15 +215,33 @@ export function dueBy(
   settings: ReviewSettings,
 ): string | null {
   if (reviewStatusOf(item) !== 'OPEN') return null;
-  const bounds: number[] = [];
+  let due = Number.POSITIVE_INFINITY;
   if (eventAt !== null && eventAt !== undefined) {
     const event = msOf(eventAt);
-    if (!Number.isNaN(event)) bounds.push(event - settings.lead_time_minutes * MS_PER_MINUTE);
+    if (!Number.isNaN(event)) due = event - settings.lead_time_minutes * MS_PER_MINUTE;
   }
   const target = item.priority === 'P4' ? undefined : settings.priority_targets_minutes[item.priority];
   const created = instantOf(item.created_at);
-  if (target !== undefined && !Number.isNaN(created)) bounds.push(created + target * MS_PER_MINUTE);
-  return bounds.length === 0 ? null : isoInstant(Math.min(...bounds));
+  if (target !== undefined && !Number.isNaN(created)) due = Math.min(due, created + target * MS_PER_MINUTE);
+  return due === Number.POSITIVE_INFINITY ? null : dueText(due);
+}
+
+/*
+ * A roster's items share few deadlines (its crews share check-ins and departures; a priority's target from the
+ * same creation time is one instant): each is written once, not once per item. Bounded, and a pure function's
+ * memo: the same instant always gives the same text.
+ */
+const dueTexts = new Map<number, string>();
+const MAX_DUE_TEXTS = 50_000;
+
+function dueText(ms: number): string {
+  let text = dueTexts.get(ms);
+  if (text === undefined) {
+    if (dueTexts.size >= MAX_DUE_TEXTS) dueTexts.clear();
+    text = isoInstant(ms);
+    dueTexts.set(ms, text);
+  }
+  return text;
 }
 
 /** What dueSoon reads: the item, its stored due_by, and whether its action_item.due_soon was already emitted. */
