@@ -1,3 +1,4 @@
+import { ExpiringMap } from './expiring-map';
 import { InvalidTokenError, type TokenVerifier } from './token-verifier';
 
 /** How long an airline seen to exist is trusted without asking Postgres again. */
@@ -15,7 +16,7 @@ export function requireKnownAirline(
   ttlMs = KNOWN_AIRLINE_TTL_MS,
   now: () => number = Date.now,
 ): TokenVerifier {
-  const known = new Map<string, number>();
+  const known = new ExpiringMap<string, true>(MAX_ENTRIES, now);
   const pending = new Map<string, Promise<boolean>>();
   const lookup = (airlineId: string): Promise<boolean> => {
     let p = pending.get(airlineId);
@@ -29,13 +30,9 @@ export function requireKnownAirline(
   return async (token) => {
     const principal = await verify(token);
     const id = principal.airline_id;
-    const until = known.get(id);
-    if (until !== undefined && until > now()) return principal;
-    known.delete(id);
+    if (known.get(id)) return principal;
     if (!(await lookup(id))) throw new InvalidTokenError("the token's airline does not exist");
-    // Maps keep insertion order: when full, drop the oldest entry.
-    if (known.size >= MAX_ENTRIES) known.delete(known.keys().next().value!);
-    known.set(id, now() + ttlMs);
+    known.set(id, true, now() + ttlMs);
     return principal;
   };
 }

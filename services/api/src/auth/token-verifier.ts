@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { API_AUDIENCE } from '@crew/contracts';
+import { ExpiringMap } from './expiring-map';
 
 /** The caller as the access token describes it; the tenant comes from here only. */
 export interface Principal {
@@ -88,16 +89,13 @@ export function rememberVerifiedTokens(
   ttlMs = VERIFIED_TOKEN_TTL_MS,
   now: () => number = Date.now,
 ): TokenVerifier {
-  const verified = new Map<string, { principal: Principal; until: number }>();
+  const verified = new ExpiringMap<string, Principal>(MAX_VERIFIED_TOKENS, now);
   return async (token) => {
-    const t = now();
     const hit = verified.get(token);
-    if (hit && hit.until > t) return hit.principal;
-    verified.delete(token);
+    if (hit) return hit;
+    const t = now();
     const principal = await verify(token);
-    // Maps keep insertion order: when full, drop the oldest entry.
-    if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
-    verified.set(token, { principal, until: Math.min(t + ttlMs, principal.expires_at_ms) });
+    verified.set(token, principal, Math.min(t + ttlMs, principal.expires_at_ms));
     return principal;
   };
 }
