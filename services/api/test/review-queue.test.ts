@@ -151,6 +151,12 @@ describe('GET /crew/action-items/{action_id}', () => {
     expect(one.status).toBe(200);
     const [listed] = (await api(t, `/crew/action-items?schedule_id=${r.id}&type=FLIGHT`)).body.action_items;
     expect(one.body).toEqual(listed);
+    // The list writes each item's stored JSON as it is: every item reads the same as its own answer.
+    const page = await api(t, `/crew/action-items?schedule_id=${r.id}`);
+    expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(page.body.action_items).toHaveLength(r.items.length);
+    for (const each of page.body.action_items)
+      expect((await api(t, `/crew/action-items/${each.action_id}`)).body).toEqual(each);
     expect(one.body).toMatchObject({
       action_id: item.action_id,
       review_status: 'OPEN',
