@@ -111,6 +111,33 @@ describe('search, order, refresh, cancel', () => {
     expect((await flights.getOrder(order.supplier_ref))!.refund).toEqual(cancelled.refund);
   });
 
+  it('orders an offer of its own recent search without reading it again; any other option is read first', async () => {
+    const [offer] = await search();
+    await book(offer!);
+    expect(sb.duffel.callCounts(TOKEN)).toEqual({ 'offer_requests.create': 1, 'orders.create': 1 });
+    // Another adapter (another process, or an option committed from an earlier search) did not search it.
+    const [other] = await search();
+    const elsewhere = new DuffelFlightSupplier(createDuffelClient({ token: TOKEN, basePath: `${sb.baseUrl}/duffel` }), {
+      liveMode: false,
+      timeoutMs: 2000,
+      now: () => new Date(sb.sandbox.now()),
+    });
+    await elsewhere.bookFlight({
+      reference: 'bk-2',
+      flight_option_id: other!.flight_option_id,
+      traveller,
+      booker_email: booker,
+    });
+    expect(sb.duffel.callCounts(TOKEN)).toEqual({ 'offer_requests.create': 2, 'orders.create': 2, 'offers.get': 1 });
+  });
+
+  it('reads the offer again once our search is older than the adapter keeps it', async () => {
+    const [offer] = await search();
+    sb.sandbox.advanceClock(61_000);
+    await book(offer!);
+    expect(sb.duffel.callCounts(TOKEN)).toEqual({ 'offer_requests.create': 1, 'offers.get': 1, 'orders.create': 1 });
+  });
+
   it('returns only nonstop offers although the route has connections', async () => {
     const all = sb.duffel.createOfferRequest(TOKEN, {
       slices: [
@@ -231,14 +258,33 @@ describe('faults', () => {
     expect(sb.duffel.orders(TOKEN)).toHaveLength(0);
   });
 
-  it('price moved → booked at the new total', async () => {
+  it('price moved since our search → Duffel refuses the old total; the offer is read again and booked at the new one', async () => {
     const [offer] = await search();
-    arm('offers.get', 'price_moved', { price_delta: 25 });
+    arm('orders.create', 'price_moved', { price_delta: 25 });
     const order = await book(offer!);
     expect(order.price).toEqual({
       amount: Math.round((offer!.price.amount + 25) * 100) / 100,
       currency: offer!.price.currency,
     });
+    expect(sb.duffel.orders(TOKEN)).toHaveLength(1);
+    expect(sb.duffel.callCounts(TOKEN)).toMatchObject({ 'orders.create': 2, 'offers.get': 1 });
+  });
+
+  it('price moved since our search under STRICT → PRICE_CHANGED, nothing booked', async () => {
+    const [offer] = await search();
+    arm('orders.create', 'price_moved', { price_delta: 25 });
+    const err = await failure(
+      flights.bookFlight({
+        reference: 'bk-strict',
+        flight_option_id: offer!.flight_option_id,
+        traveller,
+        booker_email: booker,
+        expected_price: offer!.price,
+        price_mismatch: 'STRICT',
+      }),
+    );
+    expect([err.kind, err.code]).toEqual(['refusal', 'PRICE_CHANGED']);
+    expect(sb.duffel.orders(TOKEN)).toHaveLength(0);
   });
 
   it('cancel refused → refusal CANCEL_REFUSED and the order stays confirmed; a second cancel is absorbed', async () => {

@@ -171,7 +171,8 @@ describe('a fare that moved between the choice and the order', () => {
   it('STRICT (the default) orders nothing and holds the leg for a person; LOOSE orders at the new fare and flags it', async () => {
     const strictToken = 'duffel_test_price_strict';
     const strict = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: strictToken } });
-    await duffelFault({ token: strictToken, operation: 'offers.get', outcome: 'price_moved', price_delta: 40 });
+    // The fare moves after the search, so Duffel refuses the order that pays the searched total.
+    await duffelFault({ token: strictToken, operation: 'orders.create', outcome: 'price_moved', price_delta: 40 });
     const held = await deadhead(strict.t, strict.email);
     expect(held.booking).toMatchObject({
       status: 'NEEDS_REVIEW',
@@ -185,7 +186,7 @@ describe('a fare that moved between the choice and the order', () => {
       (await ops(`/airlines/${loose.t.airlineId}/settings`, { method: 'PATCH', body: { rate_match_mode: 'LOOSE' } }))
         .status,
     ).toBe(200);
-    await duffelFault({ token: looseToken, operation: 'offers.get', outcome: 'price_moved', price_delta: 40 });
+    await duffelFault({ token: looseToken, operation: 'orders.create', outcome: 'price_moved', price_delta: 40 });
     const booked = await deadhead(loose.t, loose.email);
     expect(booked.booking).toMatchObject({
       status: 'CONFIRMED',

@@ -3,6 +3,10 @@
  * slice, one segment; a technical stop inside a segment is kept). Orders are instant, paid from the Duffel
  * balance at exactly the offer's current total; Duffel keeps no idempotency key, so our reference rides in
  * the order's metadata and `findOrder` finds it there.
+ *
+ * An offer this adapter found in its own search moments ago is ordered as the search gave it: search → order
+ * is two calls, as at any supplier. Duffel checks the payment against the offer's current total and refuses
+ * `price_changed` when it moved; only then is the offer read again and the price rules decide.
  */
 import type { Duffel } from '@duffel/api';
 import type { CreateOrderPassenger, Offer, Order, OrderCancellation } from '@duffel/api/types';
@@ -37,7 +41,19 @@ export interface DuffelFlightOptions {
   now?: () => Date;
   /** Most orders `findOrder` reads before giving up (default 1000). */
   findOrderScanLimit?: number;
+  /** How long an offer of our own search is ordered without reading it again (default 60 s; 0: always read). */
+  searchedOfferMs?: number;
 }
+
+/** An offer as a search answers it: everything an order needs (total, passenger ids, documents), no services. */
+type SearchedOffer = Omit<Offer, 'available_services'>;
+
+/** Offers of recent searches kept per adapter; the oldest go first (a booking orders within a second of its search). */
+const SEARCHED_OFFERS_KEPT = 2000;
+const DEFAULT_SEARCHED_OFFER_MS = 60_000;
+
+/** Ours under STRICT before ordering, and Duffel's `price_changed` (upper-snaked) when the payment no longer matches. */
+const PRICE_CHANGED = 'PRICE_CHANGED';
 
 const isCode = (err: unknown, code: string) => err instanceof SupplierError && err.code === code;
 
@@ -50,6 +66,8 @@ function isOurOrder(order: Order, reference: string, date?: string): boolean {
 
 export class DuffelFlightSupplier implements FlightSupplier {
   private readonly now: () => Date;
+  /** Offer id → the offer, its offer request and when we received it. */
+  private readonly searched = new Map<string, { offer: SearchedOffer; offerRequestId: string; at: number }>();
 
   constructor(
     private readonly duffel: Duffel,
@@ -81,12 +99,30 @@ export class DuffelFlightSupplier implements FlightSupplier {
       }),
     );
     const offers: FlightOffer[] = [];
+    const at = this.now().getTime();
     for (const offer of data.offers) {
       const mapped = toFlightOffer(offer, data.id);
-      if (mapped && mapped.from_airport === query.from_airport && mapped.to_airport === query.to_airport)
+      if (mapped && mapped.from_airport === query.from_airport && mapped.to_airport === query.to_airport) {
         offers.push(mapped);
+        this.keepSearched(offer, data.id, at);
+      }
     }
     return offers.sort((a, b) => a.dep_time.localeCompare(b.dep_time) || a.price.amount - b.price.amount);
+  }
+
+  private keepSearched(offer: SearchedOffer, offerRequestId: string, at: number): void {
+    if ((this.options.searchedOfferMs ?? DEFAULT_SEARCHED_OFFER_MS) <= 0) return;
+    this.searched.set(offer.id, { offer, offerRequestId, at });
+    if (this.searched.size > SEARCHED_OFFERS_KEPT) this.searched.delete(this.searched.keys().next().value!);
+  }
+
+  /** The offer as our own recent search gave it (taken: used once), when it came from the same offer request. */
+  private takeSearched(offerId: string, offerRequestId: string | undefined): SearchedOffer | null {
+    const kept = this.searched.get(offerId);
+    if (!kept) return null;
+    this.searched.delete(offerId);
+    const fresh = this.now().getTime() - kept.at < (this.options.searchedOfferMs ?? DEFAULT_SEARCHED_OFFER_MS);
+    return fresh && kept.offerRequestId === offerRequestId ? kept.offer : null;
   }
 
   /** The raw offer; null when Duffel does not know the id. */
@@ -108,6 +144,15 @@ export class DuffelFlightSupplier implements FlightSupplier {
 
   async bookFlight(request: FlightBookingRequest): Promise<FlightOrder> {
     const { offerId, offerRequestId } = parseOptionId(request.flight_option_id);
+    const searched = this.takeSearched(offerId, offerRequestId);
+    if (searched) {
+      try {
+        return await this.orderOrRenew(request, searched, offerRequestId);
+      } catch (err) {
+        // Duffel's total moved since our search: the offer is read as it is now, and the price rules decide.
+        if (!isCode(err, PRICE_CHANGED)) throw err;
+      }
+    }
     const offer = offerId.startsWith('off_') ? await this.fetchOffer(offerId) : null;
     if (!offer || !nonstopSegment(offer)) {
       throw new SupplierError(
@@ -117,11 +162,19 @@ export class DuffelFlightSupplier implements FlightSupplier {
         { operation: 'flight.book' },
       );
     }
+    return this.orderOrRenew(request, offer, offerRequestId);
+  }
+
+  /** Orders the offer; one Duffel retired while our 20 minutes still run is bought from a fresh search. */
+  private async orderOrRenew(
+    request: FlightBookingRequest,
+    offer: SearchedOffer,
+    offerRequestId: string | undefined,
+  ): Promise<FlightOrder> {
     try {
       return await this.createOrder(request, offer, offerRequestId);
     } catch (err) {
       if (!isCode(err, SupplierErrorCode.OFFER_EXPIRED)) throw err;
-      // Duffel retired the offer while our 20 minutes still run: the same flight is bought from a fresh search.
       if (this.now().getTime() >= Date.parse(offer.created_at) + OFFER_WINDOW_MS) throw err;
       const fresh = await this.findSameFlight(offer);
       if (!fresh) throw err;
@@ -130,7 +183,7 @@ export class DuffelFlightSupplier implements FlightSupplier {
   }
 
   /** The offer for the same flight (marketing flight number and departure) and cabin in a new search. */
-  private async findSameFlight(offer: Offer): Promise<{ offer: Offer; offerRequestId: string } | null> {
+  private async findSameFlight(offer: SearchedOffer): Promise<{ offer: SearchedOffer; offerRequestId: string } | null> {
     const segment = nonstopSegment(offer);
     if (!segment) return null;
     const old = toSegment(segment);
@@ -158,18 +211,15 @@ export class DuffelFlightSupplier implements FlightSupplier {
         mapped.flight_number === old.flight_number &&
         mapped.dep_time === old.dep_time &&
         mapped.cabin === old.cabin
-      ) {
-        // The search answer omits available services; the order needs the full offer (current total, passenger id).
-        const full = await this.fetchOffer(candidate.id);
-        return full ? { offer: full, offerRequestId: data.id } : null;
-      }
+      )
+        return { offer: candidate, offerRequestId: data.id };
     }
     return null;
   }
 
   private async createOrder(
     request: FlightBookingRequest,
-    offer: Offer,
+    offer: SearchedOffer,
     offerRequestId: string | undefined,
   ): Promise<FlightOrder> {
     const expected = request.expected_price;
@@ -180,7 +230,7 @@ export class DuffelFlightSupplier implements FlightSupplier {
     if (moved && request.price_mismatch === 'STRICT') {
       throw new SupplierError(
         'refusal',
-        'PRICE_CHANGED',
+        PRICE_CHANGED,
         `the fare moved from ${expected.amount.toFixed(2)} ${expected.currency} to ${offer.total_amount} ${offer.total_currency} since it was chosen`,
         { operation: 'flight.book' },
       );
@@ -297,7 +347,7 @@ export class DuffelFlightSupplier implements FlightSupplier {
 }
 
 /** Duffel needs title, gender and phone number; we refuse before calling when the profile lacks them. */
-function toPassenger(id: string, t: FlightTraveller, offer: Offer): CreateOrderPassenger {
+function toPassenger(id: string, t: FlightTraveller, offer: SearchedOffer): CreateOrderPassenger {
   const missing: string[] = (['title', 'gender', 'phone_number'] as const).filter((f) => !t[f]);
   const docType = t.identity_document?.type.toLowerCase();
   const supported = (offer.supported_passenger_identity_document_types ?? []) as string[];
