@@ -19,12 +19,21 @@
  * counters, measures a floor of that many round trips at the same latency after each scenario, and writes the
  * comparison into docs/benchmarks.md (block "urgency-duffel"; the sandbox-only block is left alone).
  *
+ * BENCH_WORK=deadheads runs the same scenario with deadhead FLIGHT bookings instead of hotels: the rosters have
+ * a fifth of their legs as deadheads (about 15,000 crew deadheads, each one booking task, for A at the default
+ * 3,600 pairings) and no layovers; every airline has deadhead auto-booking on, and the profiles a date of birth;
+ * the injections are P1 IROP deadheads (search and book, any flight of the day). A flies as UX there (UA is a
+ * carrier the sandbox sells: bench/urgency/work.ts). =duffel orders every airline's flights from Duffel Air
+ * (`flights: ["DUFFEL"], hotels: ["SANDBOX"]`); =compare writes block "urgency-duffel-flights" after the hotels'
+ * comparison and leaves the hotels' blocks alone; a single path writes no docs.
+ *
  * Options (environment):
  *   BENCH_LATENCY_MS       the sandbox's latency on every supplier call (default 250)
  *   BENCH_CONCURRENCY      the worker's BOOKING_CONCURRENCY (default 16)
  *   BENCH_PAIRINGS         pairings of airline A's roster (default 3600)
  *   BENCH_DRAIN_WINDOW_S   length of each drain-rate window (default 20)
  *   BENCH_SUPPLIER         sandbox (default), duffel or compare
+ *   BENCH_WORK             hotels (default: hotel layovers) or deadheads (deadhead flights)
  *   BENCH_RUNS             runs of each path with compare (default 1)
  *   BENCH_DEADLINE_S       a scenario gives up after this long (default 900)
  *   BENCH_DOCS=0           do not write docs/benchmarks.md

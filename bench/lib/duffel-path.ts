@@ -2,8 +2,9 @@
  * The Duffel path of bench:urgency (BENCH_SUPPLIER=duffel|compare): an airline's hotels through the sandbox's
  * Duffel dialect (supplier order `hotels: ["DUFFEL"]`, a test token), contracts at the Stays accommodation of
  * each station with rate periods that match its base amounts night by night (so STRICT confirms, as the
- * sandbox's negotiated rate does), the traveller profiles Stays needs (title, gender, E.164 phone), the sim's
- * call counters and a floor of the same number of supplier round trips at the same latency.
+ * sandbox's negotiated rate does), or (BENCH_WORK=deadheads) its flights through Duffel Air (`flights:
+ * ["DUFFEL"]`); the traveller profiles Stays and Air need (title, gender, E.164 phone; Air also a date of
+ * birth), the sim's call counters and a floor of the same number of supplier round trips at the same latency.
  */
 import { performance } from 'node:perf_hooks';
 import { addDays } from '@crew/engine';
@@ -26,15 +27,27 @@ export function stayRatePeriods(station: string, from: string, to: string) {
   return { propertyId: acc.id, periods };
 }
 
-/** The airline's hotels through Duffel only (flights stay at the sandbox; the bench rosters have no deadheads). */
-export async function useDuffelHotels(urls: StackUrls, tenant: Tenant, token: string): Promise<void> {
+/** The airline's supplier order (operator setting): `duffel` for one list, the sandbox for the other, and the token. */
+async function putSupplierOrder(urls: StackUrls, tenant: Tenant, token: string, duffel: 'flights' | 'hotels') {
   const res = await http(`${urls.apiUrl}/ops/v1/airlines/${tenant.airlineId}/suppliers`, {
     method: 'PUT',
     token: urls.opsToken,
-    body: { flights: ['SANDBOX'], hotels: ['DUFFEL'], duffel: { access_token: token } },
+    body: {
+      flights: [duffel === 'flights' ? 'DUFFEL' : 'SANDBOX'],
+      hotels: [duffel === 'hotels' ? 'DUFFEL' : 'SANDBOX'],
+      duffel: { access_token: token },
+    },
   });
-  expectStatus(res, 200, 'PUT suppliers (DUFFEL hotels)');
+  expectStatus(res, 200, `PUT suppliers (DUFFEL ${duffel})`);
 }
+
+/** The airline's hotels through Duffel only (flights stay at the sandbox; the hotel rosters have no deadheads). */
+export const useDuffelHotels = (urls: StackUrls, tenant: Tenant, token: string) =>
+  putSupplierOrder(urls, tenant, token, 'hotels');
+
+/** The airline's flights through Duffel Air only (hotels stay at the sandbox; the deadhead rosters have no layovers). */
+export const useDuffelFlights = (urls: StackUrls, tenant: Tenant, token: string) =>
+  putSupplierOrder(urls, tenant, token, 'flights');
 
 interface CrewLike {
   employee_id: string;
@@ -45,8 +58,19 @@ interface CrewLike {
 /** A passport-style name part: letters only, at most 20 characters. */
 const namePart = (s: string) => s.replace(/[^A-Za-z]/g, '').slice(0, 20) || 'Crew';
 
-/** Traveller profiles with title, gender and an E.164 phone for every crew member, `parallel` PUTs at a time. */
-export async function putProfiles(tenant: Tenant, crew: CrewLike[], parallel = 8): Promise<number> {
+/** A date of birth per profile index: adults born 1960-1999. */
+const bornOn = (i: number) =>
+  `${1960 + (i % 40)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
+
+/**
+ * Traveller profiles with title, gender and an E.164 phone for every crew member, `parallel` PUTs at a time;
+ * with `dateOfBirth` also a date of birth (a flight booking needs one: the engine, and Duffel Air's `born_on`).
+ */
+export async function putProfiles(
+  tenant: Tenant,
+  crew: CrewLike[],
+  { dateOfBirth = false, parallel = 8 }: { dateOfBirth?: boolean; parallel?: number } = {},
+): Promise<number> {
   const unique = [...new Map(crew.map((c) => [c.employee_id, c])).values()];
   let next = 0;
   const one = async () => {
@@ -62,6 +86,7 @@ export async function putProfiles(tenant: Tenant, crew: CrewLike[], parallel = 8
           title: i % 2 ? 'ms' : 'mr',
           gender: i % 2 ? 'f' : 'm',
           phone_number: `+4477009${String(i % 1_000_000).padStart(6, '0')}`,
+          ...(dateOfBirth ? { date_of_birth: bornOn(i) } : {}),
         },
       });
       if (res.status !== 200 && res.status !== 201) expectStatus(res, 201, `PUT /crew/travellers/${c.employee_id}`);

@@ -34,18 +34,24 @@ Figures in this file are written by the benchmark itself from one run on the mac
 section; nothing here is estimated. Re-running a size replaces that size's section.
 `;
 
+const marker = (key: string, edge: 'start' | 'end') => `<!-- bench:roster ${key} ${edge} -->`;
+
 /**
  * Replaces the block between `<!-- bench:roster <key> start -->` and `<!-- bench:roster <key> end -->` in
- * docs/benchmarks.md, or appends it; everything else in the file is left as it is.
+ * docs/benchmarks.md, or adds it: right after the end of block `after` where that block exists, else at the end.
+ * Everything else in the file is left as it is.
  */
-export function writeDocsBlock(file: string, key: string, content: string): void {
-  const start = `<!-- bench:roster ${key} start -->`;
-  const end = `<!-- bench:roster ${key} end -->`;
+export function writeDocsBlock(file: string, key: string, content: string, after?: string): void {
+  const start = marker(key, 'start');
+  const end = marker(key, 'end');
   const block = `${start}\n${content.trim()}\n${end}`;
   let text = existsSync(file) ? readFileSync(file, 'utf8') : INTRO;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
+  const afterEnd = after ? marker(after, 'end') : null;
+  const k = afterEnd ? text.indexOf(afterEnd) : -1;
   if (i >= 0 && j > i) text = text.slice(0, i) + block + text.slice(j + end.length);
+  else if (k >= 0) text = `${text.slice(0, k + afterEnd!.length)}\n\n${block}${text.slice(k + afterEnd!.length)}`;
   else text = `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -8,6 +8,10 @@ export const SUPPLIER = process.env.BENCH_SUPPLIER || 'sandbox';
 if (!['sandbox', 'duffel', 'compare'].includes(SUPPLIER))
   throw new Error(`BENCH_SUPPLIER must be sandbox, duffel or compare, got "${SUPPLIER}"`);
 export const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 1));
+/** What airline A's roster queues and the urgent work is made of: hotel layovers (default) or deadhead flights. */
+export const WORK = process.env.BENCH_WORK || 'hotels';
+if (!['hotels', 'deadheads'].includes(WORK)) throw new Error(`BENCH_WORK must be hotels or deadheads, got "${WORK}"`);
+export const DEADHEADS = WORK === 'deadheads';
 /** The Duffel contracts' rate periods cover the bench's stays (the rosters start 2027-03-01, 30 days). */
 export const STAY_FROM = '2027-02-15';
 export const STAY_TO = '2027-05-15';

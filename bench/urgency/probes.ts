@@ -12,6 +12,7 @@ import { backendPids, cpuDelta, cpuSnapshot, machineCpu } from '../lib/observe';
 import type { Service } from '../lib/processes';
 import { int } from '../lib/report';
 import { DEADLINE_MS, DRAIN_WINDOW_MS, s1 } from './options';
+import { injected } from './work';
 
 export class Probes {
   /** `t0`: when the scenario started (performance.now()), the start of its deadline. */
@@ -50,19 +51,20 @@ export class Probes {
     );
   }
 
-  /** POST an injection, then poll the booking until it leaves PENDING: ms from the POST, and the backlog then. */
+  /**
+   * POST a P1 IROP injection of the bench's work at `station` (a hotel there, or a deadhead from there), then poll
+   * the booking until it leaves PENDING: ms from the POST, and the backlog then.
+   */
   async inject(tenant: Tenant, email: string, station: string, label: string) {
     const t = performance.now();
     const res = await tenant.api('/crew/action-items', {
       method: 'POST',
       body: {
-        type: 'HOTEL',
-        classification: 'NEW_LAYOVER',
+        ...injected(station),
         source: 'IROP',
         irop_ref: `IROP-${label}`,
         priority: 'P1',
         anchors: { traveller_email: email, pairing_number: `IROP-${label}` },
-        hotel: { city: station, check_in_date: '2027-03-20', num_nights: 1 },
       },
     });
     expectStatus(res, 202, `${label}: POST /crew/action-items`);
@@ -75,7 +77,26 @@ export class Probes {
     }
   }
 
-  /** POST a roster, then poll its processing status until it is COMPLETED (or otherwise done). */
+  /** The bookings of a schedule or an airline by status, most first: `9 CONFIRMED, 1 NEEDS_REVIEW`. */
+  async statusesOf(column: 'schedule_id' | 'airline_id', id: string): Promise<string> {
+    const { rows } = await this.reader.query<{ status: string; n: string }>(
+      `select status, count(*) as n from bookings where ${column} = $1 group by status order by count(*) desc, status`,
+      [id],
+    );
+    return rows.map((r) => `${int(Number(r.n))} ${r.status}`).join(', ') || 'no booking';
+  }
+
+  /** The reasons the airline's bookings were held for review, most frequent first. */
+  async reviewReasons(airlineId: string, limit = 3): Promise<string[]> {
+    const { rows } = await this.reader.query<{ reason: string | null; n: string }>(
+      `select review_reason as reason, count(*) as n from bookings where airline_id = $1 and status = 'NEEDS_REVIEW'
+       group by review_reason order by count(*) desc limit $2`,
+      [airlineId, limit],
+    );
+    return rows.map((r) => `${int(Number(r.n))}× ${r.reason ?? '(no reason)'}`);
+  }
+
+  /** POST a roster, then poll its processing status until it is COMPLETED (or otherwise done), and its bookings then. */
   async submit(tenant: Tenant, roster: unknown, label: string) {
     const t = performance.now();
     const res = await tenant.api('/crew/schedules', { method: 'POST', body: roster, timeoutMs: 600_000 });
@@ -89,6 +110,7 @@ export class Probes {
           status: ps.body.status as string,
           backlog: await this.backlog(),
           scheduleId: res.body.schedule_id as string,
+          bookings: await this.statusesOf('schedule_id', res.body.schedule_id as string),
         };
       await sleep(50);
     }

@@ -6,7 +6,45 @@ import type { SupplierPath } from '../lib/duffel-path';
 import { ROOT } from '../lib/processes';
 import { int, table, textTable, writeDocsBlock } from '../lib/report';
 import { median } from '../lib/stats';
-import { CONCURRENCY, DRAIN_WINDOW_MS, LATENCY_MS, PAIRINGS, RUNS, s1, SUPPLIER, WRITE_DOCS } from './options';
+import {
+  CONCURRENCY,
+  DEADHEADS,
+  DRAIN_WINDOW_MS,
+  LATENCY_MS,
+  PAIRINGS,
+  RUNS,
+  s1,
+  SUPPLIER,
+  WRITE_DOCS,
+} from './options';
+import { DEADHEAD_FRACTION, WORDS } from './work';
+
+/** The rows both reports name alike. */
+const LABEL = {
+  a: `(a) B injects ${WORDS.p1} → CONFIRMED`,
+  b: `(b) A injects ${WORDS.p1} → CONFIRMED`,
+  c: `(c) B submits ${WORDS.small} → COMPLETED`,
+};
+
+/** The comparison's docs block: the hotels' (urgency-duffel), or the deadheads' right after it. */
+const COMPARE_DOCS = DEADHEADS
+  ? {
+      key: 'urgency-duffel-flights',
+      after: 'urgency-duffel',
+      title: "## Duffel Air against the sandbox's flights (bench:urgency, BENCH_WORK=deadheads BENCH_SUPPLIER=compare)",
+      rows: `crew deadheads (deadheadFraction ${DEADHEAD_FRACTION}), no layovers`,
+      setup:
+        'the Duffel path sets every airline\'s order to `flights: ["DUFFEL"], hotels: ["SANDBOX"]`. Every airline books its deadheads by itself ' +
+        "(deadhead auto-booking on, an economy flight config, no fare ceiling), every profile has a date of birth, and no carrier the offers are on is a bench airline's own.",
+    }
+  : {
+      key: 'urgency-duffel',
+      after: undefined,
+      title: '## Duffel dialect against the sandbox (bench:urgency, BENCH_SUPPLIER=compare)',
+      rows: 'hotel layovers',
+      setup:
+        'the Duffel path sets every airline\'s order to `hotels: ["DUFFEL"]` and contracts the station\'s Stays accommodation (`acc_…`) at its own base amounts night by night.',
+    };
 
 /** One scenario's figures (times in ms). */
 export interface ScenarioResult {
@@ -25,7 +63,8 @@ export interface ScenarioResult {
   /** Round trips the floor chains make (callsPerBooking rounded). */
   k: number;
   floor: { chainMs: number; rate1: number; rate2: number; chains: number[] };
-  layovers: number;
+  /** Rows of A's roster that became booking items (layovers or deadheads). */
+  rows: number;
   queuedAt: number;
 }
 
@@ -51,43 +90,22 @@ export interface ScenarioFigures {
   target: number;
   cpu1: string;
   cpu2: string;
-  layovers: number;
-  contractedLayovers: number;
+  /** Rows of A's roster that became booking items (layovers or deadheads), and those booked automatically. */
+  rows: number;
+  bookable: number;
   queuedAt: number;
   peak: number;
 }
 
-/** Prints the scenario's tables; on the sandbox path (BENCH_SUPPLIER=sandbox) also writes its docs block. */
+/** Prints the scenario's tables; with hotels on the sandbox path (BENCH_SUPPLIER=sandbox) also writes its docs block. */
 export function scenarioReport(f: ScenarioFigures): void {
-  const {
-    a,
-    b,
-    c,
-    d,
-    baseline,
-    outboxAtInjection,
-    rate1,
-    rate2,
-    target,
-    cpu1,
-    cpu2,
-    layovers,
-    contractedLayovers,
-    queuedAt,
-    peak,
-  } = f;
+  const { a, b, c, d, baseline, outboxAtInjection, rate1, rate2, target, cpu1, cpu2, queuedAt, peak } = f;
   const rows = [
-    ['(a) B injects P1 IROP hotel → CONFIRMED', s1(a.ms), a.status, int(a.backlog), '≤ 2 s'],
-    ['(b) A injects P1 IROP hotel → CONFIRMED', s1(b.ms), b.status, int(b.backlog), '≤ 2 s'],
+    [LABEL.a, s1(a.ms), a.status, int(a.backlog), '≤ 2 s'],
+    [LABEL.b, s1(b.ms), b.status, int(b.backlog), '≤ 2 s'],
+    [LABEL.c, s1(c.ms), c.status, int(c.backlog), `≤ 2 × baseline = ${s1(2 * baseline.ms)}`],
     [
-      '(c) B submits 10-layover roster → COMPLETED',
-      s1(c.ms),
-      c.status,
-      int(c.backlog),
-      `≤ 2 × baseline = ${s1(2 * baseline.ms)}`,
-    ],
-    [
-      `(d) B injects P1 IROP hotel while A's tasks are relayed (${int(outboxAtInjection)} in the outbox) → CONFIRMED`,
+      `(d) B injects ${WORDS.p1} while A's tasks are relayed (${int(outboxAtInjection)} in the outbox) → CONFIRMED`,
       d ? s1(d.ms) : 'not measured',
       d?.status ?? '-',
       d ? int(d.backlog) : '-',
@@ -116,19 +134,26 @@ export function scenarioReport(f: ScenarioFigures): void {
   say('');
   say(
     textTable(
-      ['drain (A hotel bookings confirmed)', 'measured', 'concurrency × processes / latency', 'share', 'CPU (cores)'],
+      [
+        `drain (A ${WORDS.item} bookings confirmed)`,
+        'measured',
+        'concurrency × processes / latency',
+        'share',
+        'CPU (cores)',
+      ],
       drainRows,
     ),
   );
 
-  if (WRITE_DOCS && SUPPLIER === 'sandbox') {
+  // The sandbox-only block is the hotels' (deadheads are written only as a comparison, BENCH_SUPPLIER=compare).
+  if (WRITE_DOCS && SUPPLIER === 'sandbox' && !DEADHEADS) {
     const cpu = os.cpus()[0]?.model.trim() ?? 'unknown';
     const content = [
       `## Urgent work first (bench:urgency)`,
       '',
       `One run of \`npm run bench:urgency\` on ${os.cpus().length} cores (${cpu}), node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z. ` +
-        `Sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}. Airline A's roster: ${int(PAIRINGS)} pairings, ${int(layovers)} hotel layovers ` +
-        `(${int(contractedLayovers)} at contracted stations), no deadheads; ${int(queuedAt)} booking tasks were waiting when its diff had been written and relayed ` +
+        `Sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}. Airline A's roster: ${int(PAIRINGS)} pairings, ${int(f.rows)} hotel layovers ` +
+        `(${int(f.bookable)} at contracted stations), no deadheads; ${int(queuedAt)} booking tasks were waiting when its diff had been written and relayed ` +
         `(peak seen ${int(peak)}). In (d) B's task was written while that many of A's tasks were still in the outbox.`,
       '',
       table(['measure', 'seconds', 'outcome', 'backlog then', 'target'], rows),
@@ -197,10 +222,10 @@ export function compareReport(results: ScenarioResult[]): void {
     ];
   };
   const rows = [
-    timeRow('(a) B injects P1 IROP hotel → CONFIRMED', (r) => r.a),
-    timeRow('(b) A injects P1 IROP hotel → CONFIRMED', (r) => r.b),
+    timeRow(LABEL.a, (r) => r.a),
+    timeRow(LABEL.b, (r) => r.b),
     timeRow('(d) B injects P1 while A is relayed → CONFIRMED', (r) => r.d),
-    timeRow('(c) B submits 10-layover roster → COMPLETED', (r) => r.c),
+    timeRow(LABEL.c, (r) => r.c),
     timeRow('(c) baseline, nothing queued (C) → COMPLETED', (r) => r.baseline),
     rateRow('drain, 1 worker process', 1, (r) => r.rate1),
     rateRow('drain, 2 worker processes', 2, (r) => r.rate2),
@@ -250,13 +275,13 @@ export function compareReport(results: ScenarioResult[]): void {
   if (!WRITE_DOCS) return;
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown';
   const content = [
-    '## Duffel dialect against the sandbox (bench:urgency, BENCH_SUPPLIER=compare)',
+    COMPARE_DOCS.title,
     '',
-    `\`BENCH_SUPPLIER=compare${RUNS > 1 ? ` BENCH_RUNS=${RUNS}` : ''}${PAIRINGS !== 3600 ? ` BENCH_PAIRINGS=${PAIRINGS}` : ''} npm run bench:urgency\` on ${os.cpus().length} cores (${cpu}), ` +
+    `\`${DEADHEADS ? 'BENCH_WORK=deadheads ' : ''}BENCH_SUPPLIER=compare${RUNS > 1 ? ` BENCH_RUNS=${RUNS}` : ''}${PAIRINGS !== 3600 ? ` BENCH_PAIRINGS=${PAIRINGS}` : ''} npm run bench:urgency\` on ${os.cpus().length} cores (${cpu}), ` +
       `node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z: ${RUNS} run${RUNS > 1 ? 's' : ''} of each path, alternating, each on a fresh stack ` +
       `(database, queue prefix, processes). Latency ${LATENCY_MS} ms on every supplier call of either dialect, BOOKING_CONCURRENCY ${CONCURRENCY}; ` +
-      `airline A's roster ${int(PAIRINGS)} pairings, ${int(S[0]!.layovers)} hotel layovers. The same airlines, rosters, injections and traveller profiles on both paths; ` +
-      'the Duffel path sets every airline\'s order to `hotels: ["DUFFEL"]` and contracts the station\'s Stays accommodation (`acc_…`) at its own base amounts night by night.',
+      `airline A's roster ${int(PAIRINGS)} pairings, ${int(S[0]!.rows)} ${COMPARE_DOCS.rows}. The same airlines, rosters, injections and traveller profiles on both paths; ` +
+      COMPARE_DOCS.setup,
     '',
     table(header, rows),
     '',
@@ -264,6 +289,7 @@ export function compareReport(results: ScenarioResult[]): void {
     '',
     table(perRunHeader, perRun),
   ].join('\n');
-  writeDocsBlock(nodePath.join(ROOT, 'docs/benchmarks.md'), 'urgency-duffel', content);
-  step('docs/benchmarks.md updated (block "urgency-duffel")');
+  // A block of its own, after the hotels' comparison; the hotels' blocks stay as they are.
+  writeDocsBlock(nodePath.join(ROOT, 'docs/benchmarks.md'), COMPARE_DOCS.key, content, COMPARE_DOCS.after);
+  step(`docs/benchmarks.md updated (block "${COMPARE_DOCS.key}")`);
 }

@@ -4,8 +4,6 @@
  * worker processes, and a floor of as many supplier round trips at the same latency.
  */
 import { performance } from 'node:perf_hooks';
-import { flattenRoster } from '@crew/engine';
-import { generateRoster } from '@crew/roster-generator';
 import { expectStatus, onboard } from '../lib/client';
 import { say, sleep, step } from '../lib/console';
 import {
@@ -13,6 +11,7 @@ import {
   putProfiles,
   supplierCalls,
   supplierFloor,
+  useDuffelFlights,
   useDuffelHotels,
   type SupplierPath,
 } from '../lib/duffel-path';
@@ -20,17 +19,18 @@ import { stopService, type Service } from '../lib/processes';
 import { int } from '../lib/report';
 import { benchNames, REDIS_URL, startStack } from '../lib/stack';
 import { prepareBenchStorage, type Cleanup } from '../lib/storage';
-import { contract, smallRoster } from './airlines';
-import { CONCURRENCY, LATENCY_MS, PAIRINGS, s1, START_DATE } from './options';
+import { prepareAirline } from './airlines';
+import { CONCURRENCY, DEADHEADS, LATENCY_MS, PAIRINGS, s1 } from './options';
 import { Probes } from './probes';
 import { scenarioReport, type ScenarioResult } from './report';
+import { benchRoster, CARRIER_CODES, rosterContents, smallRoster, WORDS } from './work';
 
 export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise<ScenarioResult> {
   const t0 = performance.now();
   const names = benchNames();
   const { dbName, databaseUrl, prefix } = names;
   say(
-    `Urgency benchmark (${path} path): sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`,
+    `Urgency benchmark (${DEADHEADS ? 'deadheads, ' : ''}${path} path): sandbox latency ${LATENCY_MS} ms, BOOKING_CONCURRENCY ${CONCURRENCY}; database ${dbName}, queue prefix ${prefix}`,
   );
 
   const { reader, redis } = await prepareBenchStorage(databaseUrl, REDIS_URL, prefix, cleanups);
@@ -55,68 +55,56 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
   const probes = new Probes(t0, redis, prefix, reader, dbName);
 
   step('onboarding airlines A (the big roster), B (the urgent work) and C (the no-backlog baseline)');
+  const [codeA, codeB, codeC] = CARRIER_CODES;
   const [A, B, C] = [
-    await onboard(urls, 'Urgency A', 'UA'),
-    await onboard(urls, 'Urgency B', 'UB'),
-    await onboard(urls, 'Urgency C', 'UC'),
+    await onboard(urls, 'Urgency A', codeA),
+    await onboard(urls, 'Urgency B', codeB),
+    await onboard(urls, 'Urgency C', codeC),
   ];
-  const bigRoster = generateRoster({
+  const bigRoster = benchRoster({
     pairings: PAIRINGS,
     days: 30,
     crewPool: Math.round(PAIRINGS * 0.75),
     seed: 1,
-    startDate: START_DATE,
-    carrier: 'UA',
-    deadheadFraction: 0,
+    carrier: codeA,
   });
-  const bigFlat = flattenRoster(bigRoster);
-  const smallB = smallRoster(10, 'UB');
-  const smallC = smallRoster(10, 'UC');
+  const smallB = smallRoster(10, codeB);
+  const smallC = smallRoster(10, codeC);
   if (path === 'duffel') {
     for (const [t, code] of [
-      [A, 'ua'],
-      [B, 'ub'],
-      [C, 'uc'],
+      [A, codeA],
+      [B, codeB],
+      [C, codeC],
     ] as const)
-      await useDuffelHotels(urls, t, `duffel_test_bench_${code}_${names.suffix}`);
+      await (DEADHEADS ? useDuffelFlights : useDuffelHotels)(
+        urls,
+        t,
+        `duffel_test_bench_${code.toLowerCase()}_${names.suffix}`,
+      );
   }
-  const aStations = await contract(
-    urls,
-    A,
-    sandboxUrl,
-    bigFlat.layovers.map((l) => l.station),
-    path,
-  );
-  const contractedLayovers = bigFlat.layovers.filter((l) => aStations.includes(l.station)).length;
-  const smallStations = flattenRoster(smallB).layovers.map((l) => l.station);
-  await contract(urls, B, sandboxUrl, [...smallStations, 'JFK'], path);
-  await contract(
-    urls,
-    C,
-    sandboxUrl,
-    flattenRoster(smallC).layovers.map((l) => l.station),
-    path,
-  );
-  // Profiles with title, gender and phone (Duffel Stays needs the phone), on both paths alike; B's IROP crew
-  // member needs one before B's roster exists.
+  const aWork = await prepareAirline(urls, A, sandboxUrl, bigRoster, path);
+  await prepareAirline(urls, B, sandboxUrl, smallB, path, ['JFK']);
+  await prepareAirline(urls, C, sandboxUrl, smallC, path);
+  // Profiles with title, gender and phone (Duffel Stays and Air need the phone), with deadheads also a date of
+  // birth, on both paths alike; B's IROP crew member needs one before B's roster exists.
   const bEmail = 'irop.crew@ub.bench';
   const crewOf = (r: typeof bigRoster) => r.pairings.flatMap((p) => p.crew);
+  const withDob = { dateOfBirth: DEADHEADS };
   const profiles =
-    (await putProfiles(A, crewOf(bigRoster))) +
-    (await putProfiles(B, [
-      ...crewOf(smallB),
-      { employee_id: 'UB-IROP', name: 'Irop Crew', traveller_email: bEmail },
-    ])) +
-    (await putProfiles(C, crewOf(smallC)));
-  step(`${int(profiles)} traveller profiles written (title, gender, E.164 phone)`);
+    (await putProfiles(A, crewOf(bigRoster), withDob)) +
+    (await putProfiles(
+      B,
+      [...crewOf(smallB), { employee_id: 'UB-IROP', name: 'Irop Crew', traveller_email: bEmail }],
+      withDob,
+    )) +
+    (await putProfiles(C, crewOf(smallC), withDob));
+  step(`${int(profiles)} traveller profiles written (title, gender, E.164 phone${DEADHEADS ? ', date of birth' : ''})`);
 
-  step('baseline: airline C submits a 10-layover roster with nothing queued');
+  step(`baseline: airline C submits a ${WORDS.small} with nothing queued`);
   const baseline = await probes.submit(C, smallC, 'baseline (C)');
-  say(`  baseline: ${s1(baseline.ms)} to ${baseline.status}`);
+  say(`  baseline: ${s1(baseline.ms)} to ${baseline.status} (bookings: ${baseline.bookings})`);
 
-  step(
-    `airline A submits ${int(PAIRINGS)} pairings: ${int(bigFlat.layovers.length)} layovers, ${int(contractedLayovers)} at contracted stations`,
-  );
+  step(`airline A submits ${int(PAIRINGS)} pairings: ${rosterContents(aWork)}`);
   const aPost = await A.api('/crew/schedules', { method: 'POST', body: bigRoster, timeoutMs: 600_000 });
   expectStatus(aPost, 202, 'A: POST /crew/schedules');
   let peak = 0;
@@ -136,9 +124,7 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
     const outboxRows = Number((await reader.query<{ n: string }>('select count(*) as n from outbox')).rows[0]!.n);
     if (written && outboxRows > 0 && !during) {
       outboxAtInjection = outboxRows;
-      step(
-        `(d) airline B injects a P1 IROP hotel while ${int(outboxRows)} of A's booking tasks are still in the outbox`,
-      );
+      step(`(d) airline B injects a ${WORDS.p1} while ${int(outboxRows)} of A's booking tasks are still in the outbox`);
       during = probes.inject(B, bEmail, 'JFK', 'd');
       during.catch(() => undefined);
     }
@@ -150,8 +136,10 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
   else say("  (d) not measured: A's booking tasks had left the outbox before the bench saw the diff written");
   const queuedAt = await probes.backlog();
   step(`A's diff written: ${int(queuedAt)} booking tasks waiting`);
-  if (queuedAt < 20_000)
-    say(`  (fewer than 20,000 waiting: the worker had already started on them while the diff was relayed)`);
+  // All of A's deadheads; for hotels the ≥ 20,000 of the header (the default roster's contracted layovers).
+  const full = DEADHEADS ? aWork.bookable : 20_000;
+  if (queuedAt < full)
+    say(`  (fewer than ${int(full)} waiting: the worker had already started on them while the diff was relayed)`);
 
   const aEmail = (
     await reader.query<{ e: string }>('select traveller_email as e from travellers where airline_id = $1 limit 1', [
@@ -159,16 +147,16 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
     ])
   ).rows[0]?.e;
   if (!aEmail) throw new Error("A's roster left no traveller profile");
-  step('(a) airline B injects a P1 IROP hotel');
+  step(`(a) airline B injects a ${WORDS.p1}`);
   const a = await probes.inject(B, bEmail, 'JFK', 'a');
   say(`  (a) ${s1(a.ms)} to ${a.status}; backlog then ${int(a.backlog)}`);
-  step('(b) airline A injects a P1 IROP hotel for one of its own crew');
-  const b = await probes.inject(A, aEmail, aStations[0]!, 'b');
+  step(`(b) airline A injects a ${WORDS.p1} for one of its own crew`);
+  const b = await probes.inject(A, aEmail, aWork.station, 'b');
   say(`  (b) ${s1(b.ms)} to ${b.status}; backlog then ${int(b.backlog)}`);
-  step('(c) airline B submits a 10-layover roster');
+  step(`(c) airline B submits a ${WORDS.small}`);
   const c = await probes.submit(B, smallB, '(c)');
   say(
-    `  (c) ${s1(c.ms)} to ${c.status}; backlog then ${int(c.backlog)} (baseline ${s1(baseline.ms)}: ${(c.ms / baseline.ms).toFixed(2)}×)`,
+    `  (c) ${s1(c.ms)} to ${c.status} (bookings: ${c.bookings}); backlog then ${int(c.backlog)} (baseline ${s1(baseline.ms)}: ${(c.ms / baseline.ms).toFixed(2)}×)`,
   );
 
   const drain = (label: string, workers: Service[]) => probes.drain(label, A.airlineId, api, sandbox, workers);
@@ -191,6 +179,8 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
   const rate2 = d2.rate;
   await stopService(worker2, 12_000);
   await stopService(worker1, 12_000);
+  say(`  A's bookings then: ${await probes.statusesOf('airline_id', A.airlineId)}`);
+  for (const reason of await probes.reviewReasons(A.airlineId)) say(`    held for review: ${reason}`);
   // The floor: as many round trips as a booking made, at the same latency, against the now idle sandbox.
   const k = Math.max(1, Math.round(callsPerBooking));
   step(
@@ -215,8 +205,8 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
     target,
     cpu1: d1.cpu,
     cpu2: d2.cpu,
-    layovers: bigFlat.layovers.length,
-    contractedLayovers,
+    rows: aWork.rows,
+    bookable: aWork.bookable,
     queuedAt,
     peak,
   });
@@ -234,7 +224,7 @@ export async function scenario(path: SupplierPath, cleanups: Cleanup[]): Promise
     calls,
     k,
     floor: { chainMs: f1.chainMs, rate1: f1.ratePerS, rate2: f2.ratePerS, chains: f1.chains },
-    layovers: bigFlat.layovers.length,
+    rows: aWork.rows,
     queuedAt,
   };
 }
