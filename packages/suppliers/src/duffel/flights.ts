@@ -66,6 +66,7 @@ function isOurOrder(order: Order, reference: string, date?: string): boolean {
 
 export class DuffelFlightSupplier implements FlightSupplier {
   private readonly now: () => Date;
+  private readonly searchedOfferMs: number;
   /** Offer id → the offer, its offer request and when we received it. */
   private readonly searched = new Map<string, { offer: SearchedOffer; offerRequestId: string; at: number }>();
 
@@ -74,6 +75,7 @@ export class DuffelFlightSupplier implements FlightSupplier {
     private readonly options: DuffelFlightOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.searchedOfferMs = options.searchedOfferMs ?? DEFAULT_SEARCHED_OFFER_MS;
   }
 
   private call<T>(operation: string, run: () => Promise<T>, creates = false): Promise<T> {
@@ -111,7 +113,7 @@ export class DuffelFlightSupplier implements FlightSupplier {
   }
 
   private keepSearched(offer: SearchedOffer, offerRequestId: string, at: number): void {
-    if ((this.options.searchedOfferMs ?? DEFAULT_SEARCHED_OFFER_MS) <= 0) return;
+    if (this.searchedOfferMs <= 0) return;
     this.searched.set(offer.id, { offer, offerRequestId, at });
     if (this.searched.size > SEARCHED_OFFERS_KEPT) this.searched.delete(this.searched.keys().next().value!);
   }
@@ -121,7 +123,7 @@ export class DuffelFlightSupplier implements FlightSupplier {
     const kept = this.searched.get(offerId);
     if (!kept) return null;
     this.searched.delete(offerId);
-    const fresh = this.now().getTime() - kept.at < (this.options.searchedOfferMs ?? DEFAULT_SEARCHED_OFFER_MS);
+    const fresh = this.now().getTime() - kept.at < this.searchedOfferMs;
     return fresh && kept.offerRequestId === offerRequestId ? kept.offer : null;
   }
 
