@@ -60,3 +60,15 @@ it('reads inside a transaction, on its connection', async () => {
     expect(await copyRows(trx, sql`select name from copy_probe where id = 500`)).toEqual([['in the transaction']]);
   });
 });
+
+it('reads a result of many chunks whole: rows, escapes and multi-byte characters split across the chunks come back as stored', async () => {
+  // Rows of about 300 bytes, nearly all of them multi-byte characters: 5,000 of them arrive in many socket chunks,
+  // with rows and characters cut at the chunks' edges.
+  await sql`insert into copy_probe (id, name)
+    select 1000 + g, repeat('ü✈🛫\t\\', 20 + g % 7) || E'\n' || g from generate_series(1, 5000) g`.execute(t.db);
+  const expected = await sql<{ id: number; name: string }>`
+    select id, name from copy_probe where id > 1000 order by id`.execute(t.db);
+  const read = await copyRows<[string, string]>(t.db, sql`select id, name from copy_probe where id > 1000 order by id`);
+  expect(read).toHaveLength(5000);
+  expect(read).toEqual(expected.rows.map((r) => [String(r.id), r.name]));
+});
