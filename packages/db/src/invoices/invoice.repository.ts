@@ -74,11 +74,13 @@ export async function lockBilling(trx: DbOrTrx, airlineId: string, propertyId: s
 
 /**
  * The keys of the nights and one-time fees the airline was billed for at the hotel (matchInvoiceLines'
- * billed_keys), from the lines of its reconciled invoices from that hotel.
+ * billed_keys), from the lines of its reconciled invoices from that hotel: a key of a line's own booking gets
+ * its booking id back.
  */
 export async function billedKeys(db: DbOrTrx, airlineId: string, propertyId: string): Promise<Set<string>> {
   const r = await sql<{ key: string }>`
-    select k.key from invoices i
+    select case when l.booking_id is null then k.key else l.booking_id::text || '|' || k.key end as key
+      from invoices i
       join invoice_lines l on l.invoice_id = i.invoice_id
       cross join lateral jsonb_array_elements_text(l.billed_keys) as k(key)
     where i.airline_id = ${airlineId} and i.property_id = ${propertyId} and i.status = 'RECONCILED'
@@ -181,23 +183,33 @@ export async function invoiceContracts(
 export type NewInvoiceLine = Omit<InvoiceLineRow, 'findings' | 'needs_review' | 'billed_keys'> & {
   findings: unknown;
   needs_review: string[];
+  /** As stored: storedBilledKeys. */
   billed_keys: string[];
 };
 
-/** A reconciled line without what every line of its invoice shares (the invoice, airline and hotel). */
-export type ReconciledInvoiceLine = Omit<NewInvoiceLine, 'invoice_id' | 'airline_id' | 'property_id'>;
+/** A reconciled line without its invoice's id (written once for all of them). */
+export type ReconciledInvoiceLine = Omit<NewInvoiceLine, 'invoice_id'>;
+
+/**
+ * A line's billed keys as stored: those of its own booking (`<booking_id>|…`) without the booking id, which the
+ * line's booking_id holds (billedKeys puts it back).
+ */
+export function storedBilledKeys(bookingId: string | null, keys: readonly string[]): string[] {
+  if (bookingId === null || keys.length === 0) return keys as string[];
+  const prefix = bookingId.length + 1;
+  return keys.map((k) => k.slice(prefix));
+}
 
 /**
  * Writes an invoice's reconciled lines set-based (COPY), each taken from `lines` as the COPY goes; the invoice's
- * own columns are written once for all of them.
+ * id is written once for all of them.
  */
 export function insertInvoiceLines(
   trx: DbOrTrx,
-  invoice: Pick<NewInvoiceLine, 'invoice_id' | 'airline_id' | 'property_id'>,
+  invoiceId: string,
   lines: Iterable<ReconciledInvoiceLine>,
 ): Promise<void> {
-  const { invoice_id, airline_id, property_id } = invoice;
-  return copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, lines, { invoice_id, airline_id, property_id });
+  return copyInsert(trx, 'invoice_lines', INVOICE_LINE_COLUMNS, lines, { invoice_id: invoiceId });
 }
 
 /** The invoice RECONCILED with its counts per line status and disputed total; when. */

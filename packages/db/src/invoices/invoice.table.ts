@@ -31,11 +31,10 @@ export interface InvoicePayloadTable {
   lines_gz: Buffer;
 }
 
+/** A line of an invoice: its airline and hotel are its invoice's. */
 export interface InvoiceLineTable {
   invoice_id: string;
   line_number: number;
-  airline_id: string;
-  property_id: string;
   /** The line's check-in date (what the spend report groups disputed amounts by). */
   check_in_date: string;
   status: string;
@@ -47,7 +46,9 @@ export interface InvoiceLineTable {
   needs_review: Json<string[]>;
   /**
    * The nights and one-time fees this line billed first (matchInvoiceLines' billed_keys less those an earlier
-   * line or invoice billed): what a later line billing them again is a duplicate of.
+   * line or invoice billed): what a later line billing them again is a duplicate of. Stored without the line's
+   * own booking id (`2027-03-05`, `NO_SHOW`; storedBilledKeys), which booking_id holds; a line with no booking
+   * keeps its guest's keys whole.
    */
   billed_keys: Json<string[]>;
 }
@@ -58,8 +59,6 @@ export type InvoiceLineRow = Selectable<InvoiceLineTable>;
 export const INVOICE_LINE_COLUMNS = {
   invoice_id: 'uuid',
   line_number: 'integer',
-  airline_id: 'uuid',
-  property_id: 'text',
   check_in_date: 'date',
   status: 'text',
   booking_id: 'uuid',

@@ -34,6 +34,7 @@ import * as supplierOrderSightings from './2026_11_29_0100_supplier_order_sighti
 import * as invoiceLinesLean from './2026_11_29_0200_invoice_lines_lean';
 import * as heldCancellationsIndex from './2026_11_29_0300_held_cancellations_index';
 import * as leanWriteIndexes from './2026_11_29_0400_lean_write_indexes';
+import * as invoiceLinesOfTheirInvoice from './2026_11_30_0100_invoice_lines_of_their_invoice';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0200_invoice_lines_lean': invoiceLinesLean,
   '2026_11_29_0300_held_cancellations_index': heldCancellationsIndex,
   '2026_11_29_0400_lean_write_indexes': leanWriteIndexes,
+  '2026_11_30_0100_invoice_lines_of_their_invoice': invoiceLinesOfTheirInvoice,
 };

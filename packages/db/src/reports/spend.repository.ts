@@ -52,13 +52,14 @@ export async function spendEntries(db: DbOrTrx, airlineId: string, from: string,
       -- A disputed invoice line counts at its stay's station (a line without a booking: its hotel's station).
       select 'disputed', l.check_in_date::text,
              coalesce(b.station, (select h.base_station from hotel_configs h
-                                   where h.airline_id = l.airline_id and h.property_id = l.property_id
+                                   where h.airline_id = i.airline_id and h.property_id = i.property_id
                                    order by h.hotel_config_id limit 1)),
-             l.property_id,
+             i.property_id,
              jsonb_build_object('amount', l.disputed_amount, 'currency', l.disputed_currency)
-        from invoice_lines l
+        from invoices i
+        join invoice_lines l on l.invoice_id = i.invoice_id
         left join bookings b on b.booking_id = l.booking_id
-       where l.airline_id = ${airlineId} and l.disputed_amount > 0
+       where i.airline_id = ${airlineId} and l.disputed_amount > 0
          and l.check_in_date between ${from}::date and ${to}::date
     )
     select measure, date, station, hotel, money ->> 'currency' as currency, sum((money ->> 'amount')::numeric)::text as amount

@@ -115,7 +115,7 @@ export class InvoiceReconciler {
       const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id);
       const matcher = new InvoiceMatcher(invoice.property_id, index, billed, contracts, fx);
       const tally = newTally();
-      await invoiceRepo.insertInvoiceLines(trx, invoice, reconciledLines(posted, matcher, tally, invoice.currency));
+      await invoiceRepo.insertInvoiceLines(trx, invoiceId, reconciledLines(posted, matcher, tally, invoice.currency));
       const total = roundMinor(tally.disputed, invoice.currency);
       const reconciledAt = await invoiceRepo.markReconciled(trx, invoiceId, tally.counts, total);
       return webhookRepo.emitEvents(trx, [reconciledEvent(invoice, tally.counts, total, reconciledAt)]);
@@ -172,7 +172,7 @@ function* reconciledLines(
       findings: r.findings,
       needs_review: r.needs_review,
       // A night billed before stays with the line that billed it first.
-      billed_keys: billed_first,
+      billed_keys: invoiceRepo.storedBilledKeys(r.booking_id, billed_first),
     };
   }
 }
