@@ -109,10 +109,48 @@ const daysInMonth = (y: number, m: number) =>
       ? 30
       : 31;
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The number written by the digits of `text` from `from` up to `to`. */
+function digitsOf(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + text.charCodeAt(i) - 48;
+  return n;
+}
+
+/** dayNumber of a date known to be `YYYY-MM-DD`, read digit by digit (no substring per part). */
+function dayOfIsoDate(date: string): number {
+  return Date.UTC(digitsOf(date, 0, 4), digitsOf(date, 5, 7) - 1, digitsOf(date, 8, 10)) / 86_400_000;
+}
+
+/** Dates by day number, each written once: the nights of a batch's 100k lines are a few hundred dates. */
+const dateTexts = new Map<number, string>();
+const MAX_DATE_TEXTS = 50_000;
+
+function dateOfDay(day: number): string {
+  let text = dateTexts.get(day);
+  if (text === undefined) {
+    const t = new Date(day * 86_400_000);
+    text = `${t.getUTCFullYear()}-${pad2(t.getUTCMonth() + 1)}-${pad2(t.getUTCDate())}`;
+    if (dateTexts.size < MAX_DATE_TEXTS) dateTexts.set(day, text);
+  }
+  return text;
+}
+
 /** The nights from check-in up to the day before check-out (roomNights, without a Date per night). */
 export function nightsOf(checkIn: string, checkOut: string): string[] {
+  if (!ISO_DATE.test(checkIn) || !(checkIn < checkOut)) return [];
+  const first = dayOfIsoDate(checkIn);
+  // Calendar dates: by day number, each later night's text shared. Anything else (30 February, a check-out with
+  // a time) is walked as text, as it always was.
+  if (ISO_DATE.test(checkOut) && dateOfDay(first) === checkIn) {
+    const nights = dayOfIsoDate(checkOut) - first;
+    const dates = new Array<string>(nights);
+    dates[0] = checkIn;
+    for (let i = 1; i < nights; i++) dates[i] = dateOfDay(first + i);
+    return dates;
+  }
   const out: string[] = [];
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(checkIn)) return out;
   let y = +checkIn.slice(0, 4);
   let m = +checkIn.slice(5, 7);
   let d = +checkIn.slice(8, 10);
@@ -172,13 +210,19 @@ function push<V>(map: Map<string, Map<string, V[]>>, property: string, key: stri
   else inProperty.set(key, [value]);
 }
 
+/** Whether the stays are by check-in already (most guests' few stays at a hotel are: sort copies every list it sorts). */
+function inCheckInOrder(list: readonly InvoiceBooking[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i - 1]!.check_in_date > list[i]!.check_in_date) return false;
+  return true;
+}
+
 /** Each guest's bookings by check-in, with the running latest check-out (staysOverlapping's search). */
 function guestStays(byProperty: Map<string, Map<string, InvoiceBooking[]>>): Map<string, Map<string, GuestStays>> {
   const out = new Map<string, Map<string, GuestStays>>();
   for (const [property, lists] of byProperty) {
     const guests = new Map<string, GuestStays>();
     for (const [key, list] of lists) {
-      if (list.length > 1)
+      if (!inCheckInOrder(list))
         list.sort((a, b) => (a.check_in_date < b.check_in_date ? -1 : a.check_in_date > b.check_in_date ? 1 : 0));
       const latestOut: string[] = [];
       let latest = '';
@@ -232,26 +276,6 @@ function staysOverlapping(stays: GuestStays, from: string, to: string): InvoiceB
   return found;
 }
 
-/** A guest of the line: where to look it up, and its key. */
-interface LineGuest {
-  /** Named by the hotel's spelling of a name (index.byName), else by employee id. */
-  byName: boolean;
-  id: string;
-  key: string;
-}
-
-/** The line's guests, employee id first. */
-function guestsOf(line: InvoiceLine, property: string): LineGuest[] {
-  const guests: LineGuest[] = [];
-  if (line.employee_id) {
-    const id = line.employee_id.trim();
-    guests.push({ byName: false, id, key: employeeKey(property, id) });
-  }
-  const name = line.guest_name ? normaliseGuestName(line.guest_name) : '';
-  if (name) guests.push({ byName: true, id: name, key: nameKey(property, name) });
-  return guests;
-}
-
 /** Of several bookings, the one invoiceBookingOf picks for the line's nights from..to. */
 function bestBooking(
   candidates: readonly InvoiceBooking[],
@@ -297,11 +321,21 @@ export function invoiceBookingOf(
     const found = index.byConfirmation.get(property)?.get(normalConfirmation(line.confirmation_number));
     if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: null };
   }
-  const guests = guestsOf(line, property);
-  for (const g of guests) {
-    const stays = (g.byName ? index.byName() : index.byEmployee).get(property)?.get(g.id);
-    const candidates = stays ? staysOverlapping(stays, from, to) : [];
-    if (candidates.length > 0) return { booking: bestBooking(candidates, line, from, to), guest: g.key };
+  // The guest: by employee id first, then by the hotel's spelling of a name.
+  const byId = Boolean(line.employee_id);
+  const id = byId ? line.employee_id!.trim() : '';
+  if (byId) {
+    const stays = index.byEmployee.get(property)?.get(id);
+    const candidates = stays ? staysOverlapping(stays, from, to) : null;
+    if (candidates && candidates.length > 0)
+      return { booking: bestBooking(candidates, line, from, to), guest: employeeKey(property, id) };
   }
-  return { booking: null, guest: guests[0]?.key ?? null };
+  const name = line.guest_name ? normaliseGuestName(line.guest_name) : '';
+  if (name) {
+    const stays = index.byName().get(property)?.get(name);
+    const candidates = stays ? staysOverlapping(stays, from, to) : null;
+    if (candidates && candidates.length > 0)
+      return { booking: bestBooking(candidates, line, from, to), guest: nameKey(property, name) };
+  }
+  return { booking: null, guest: byId ? employeeKey(property, id) : name ? nameKey(property, name) : null };
 }

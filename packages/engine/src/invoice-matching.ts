@@ -66,8 +66,12 @@ function billedDatesOf(s: LineState, dates: string[]) {
 /*
  * The rules of one line read and add to one LineState, through plain functions rather than closures made per
  * line: a batch classifies 100k lines, and each closure is a function object to build (and, in the bundles,
- * to name) every time.
+ * to name) every time. For the same reason the common case allocates nothing it can skip: an amount already in
+ * the line's currency is not converted, and a line without fees shares one empty list.
  */
+
+const NO_FEES: readonly InvoiceFee[] = Object.freeze([]);
+const NO_RATE_PERIODS: InvoiceContract['rate_periods'] = Object.freeze([]);
 interface LineState {
   line: InvoiceLine;
   ctx: InvoiceMatchContext;
@@ -92,6 +96,7 @@ function nightKey(s: Pick<LineState, 'booking' | 'guest'>, night: string): strin
 
 /** An amount in the line's currency (at the rate of `date`); unconverted, and flagged, without a rate. */
 function inLine(s: LineState, m: Money, date: string): number {
+  if (m.currency === s.currency) return m.amount;
   const c = convert(m, s.currency, s.ctx.fx, date);
   if (c.ok) return c.money.amount;
   s.review.push(`${c.reason} (to read ${formatMoney(m)} in ${s.currency})`);
@@ -101,12 +106,16 @@ function inLine(s: LineState, m: Money, date: string): number {
 /** The line's fees of `type` (all of them without one) in its currency. */
 function feeTotal(s: LineState, type?: string): number {
   let sum = 0;
-  for (const f of s.fees) if (!type || f.type === type) sum += inLine(s, f.amount, s.line.check_in_date);
+  const fees = s.fees;
+  for (let i = 0; i < fees.length; i++)
+    if (!type || fees[i]!.type === type) sum += inLine(s, fees[i]!.amount, s.line.check_in_date);
   return sum;
 }
 
 function charges(s: LineState, type: string): boolean {
-  return s.fees.some((f) => f.type === type && f.amount.amount > 0);
+  const fees = s.fees;
+  for (let i = 0; i < fees.length; i++) if (fees[i]!.type === type && fees[i]!.amount.amount > 0) return true;
+  return false;
 }
 
 function find(s: LineState, status: InvoiceFinding['status'], amount: number): void {
@@ -115,20 +124,17 @@ function find(s: LineState, status: InvoiceFinding['status'], amount: number): v
 
 /** A rule disputing the whole line has been found: nothing else is checked. */
 function done(s: LineState): boolean {
-  return s.findings.some((f) => WHOLE_LINE.has(f.status));
+  const findings = s.findings;
+  for (let i = 0; i < findings.length; i++) if (WHOLE_LINE.has(findings[i]!.status)) return true;
+  return false;
 }
 
-function checkFees(
-  s: LineState,
-  booking: InvoiceBooking,
-  contract: InvoiceContract | undefined,
-  contracted: RateOf,
-): void {
+function checkFees(s: LineState, booking: InvoiceBooking, contract: InvoiceContract | undefined): void {
   if (charges(s, 'NO_SHOW')) {
     // The part above the contract's no-show fee (none agreed: all of it).
     const fee = contract?.cancellation_terms?.no_show_fee;
     const allowed = fee
-      ? cancellationFee(fee, contracted(booking.check_in_date), stayNights(booking))
+      ? cancellationFee(fee, contractedRate(booking, contract, booking.check_in_date), stayNights(booking))
       : { amount: 0, currency: s.currency };
     if (!allowed) s.review.push(`no contracted rate for ${booking.check_in_date} to price the contract's no-show fee`);
     const excess = allowed ? feeTotal(s, 'NO_SHOW') - inLine(s, allowed, booking.check_in_date) : 0;
@@ -137,7 +143,7 @@ function checkFees(
   if (charges(s, 'INCIDENTAL') && contract?.incidentals_covered !== true) find(s, 'INCIDENTAL_NOT_COVERED', s.whole);
 }
 
-function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contracted: RateOf): void {
+function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contract: InvoiceContract | undefined): void {
   const rate = s.line.nightly_rate.amount;
   let over = 0;
   if (booking.status === 'CANCELLED') {
@@ -150,19 +156,22 @@ function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contracted: 
     if (extra > 0) find(s, 'NIGHTS_MISMATCH', extra * rate);
     for (const night of s.billed) {
       if (!inStay(booking, night)) continue;
-      const agreed = contracted(night);
+      const agreed = contractedRate(booking, contract, night);
       if (!agreed) {
         s.review.push(`no contracted rate for the night of ${night}`);
         continue;
       }
       // Compared in the contract's currency at the night's exchange rate, to half a minor unit.
-      const inContract = convert(s.line.nightly_rate, agreed.currency, s.ctx.fx, night);
-      if (!inContract.ok) {
-        s.review.push(`${inContract.reason} (to compare the rate of ${night} with the contract)`);
-        continue;
+      let billed = rate;
+      if (s.line.nightly_rate.currency !== agreed.currency) {
+        const inContract = convert(s.line.nightly_rate, agreed.currency, s.ctx.fx, night);
+        if (!inContract.ok) {
+          s.review.push(`${inContract.reason} (to compare the rate of ${night} with the contract)`);
+          continue;
+        }
+        billed = inContract.money.amount;
       }
-      if (inContract.money.amount - agreed.amount > halfMinorUnit(agreed.currency))
-        over += rate - inLine(s, agreed, night);
+      if (billed - agreed.amount > halfMinorUnit(agreed.currency)) over += rate - inLine(s, agreed, night);
     }
     // A late-cancellation fee on a booking not cancelled late is above anything the contract allows.
     over += feeTotal(s, 'LATE_CANCEL');
@@ -198,7 +207,7 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     ctx,
     currency,
     tolerance: halfMinorUnit(currency),
-    fees: line.fees ?? [],
+    fees: line.fees ?? NO_FEES,
     booking: b,
     guest,
     billed: [],
@@ -231,9 +240,8 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
   } else {
     const contract =
       b.contract_id === null || b.contract_id === undefined ? undefined : ctx.contracts.get(`${b.contract_id}`);
-    const contracted = contractedRateOf(b, contract);
-    checkFees(s, b, contract, contracted);
-    if (!done(s)) checkNightsAndRates(s, b, contracted);
+    checkFees(s, b, contract);
+    if (!done(s)) checkNightsAndRates(s, b, contract);
   }
 
   const findings = s.findings;
@@ -253,13 +261,14 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
   };
 }
 
-type RateOf = (night: string) => Money | null;
-
 /** The contract's rate of a night: its rate period, else the booking's contracted rate; null when neither. */
-function contractedRateOf(b: InvoiceBooking, contract: InvoiceContract | undefined): RateOf {
-  const periods = contract?.rate_periods ?? [];
-  return (night: string): Money | null =>
-    periods.find((p) => night >= p.effective_from && night <= p.effective_to)?.rate ?? b.contracted_rate ?? null;
+function contractedRate(b: InvoiceBooking, contract: InvoiceContract | undefined, night: string): Money | null {
+  const periods = contract?.rate_periods ?? NO_RATE_PERIODS;
+  for (let i = 0; i < periods.length; i++) {
+    const p = periods[i]!;
+    if (night >= p.effective_from && night <= p.effective_to) return p.rate;
+  }
+  return b.contracted_rate ?? null;
 }
 
 export interface InvoiceMatch {

@@ -94,6 +94,13 @@ describe('nightsOf', () => {
     expect(nightsOf('2024-02-28', '2024-03-01')).toEqual(['2024-02-28', '2024-02-29']);
     expect(nightsOf('2026-12-31', '2027-01-02')).toEqual(['2026-12-31', '2027-01-01']);
   });
+
+  test('a date that is no calendar day, or a check-out with a time, is walked as text as before', () => {
+    expect(nightsOf('2027-02-30', '2027-03-02')).toEqual(['2027-02-30', '2027-03-01']);
+    expect(nightsOf('2027-03-01', '2027-03-02T10:00')).toEqual(['2027-03-01', '2027-03-02']);
+    expect(nightsOf('2027-03-02', '2027-03-01')).toEqual([]);
+    expect(nightsOf('not a date', '2027-03-01')).toEqual([]);
+  });
 });
 
 describe('invoiceLineIssues', () => {
