@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Migrator, sql, type Kysely } from 'kysely';
-import { createDb, dropDatabase, ensureDatabase } from '../src/connect';
 import { migrations } from '../src/migrations';
+import { createUnmigratedDatabase } from '@crew/test-support';
 
 /*
  * Migration 2026_11_29_0200: an invoice line carries the keys it billed first, and the posted lines live in
@@ -11,21 +11,14 @@ import { migrations } from '../src/migrations';
  * (moved into invoice_payloads, in line order).
  */
 
-const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-let url: string;
+let t: Awaited<ReturnType<typeof createUnmigratedDatabase>>;
 let db: Kysely<any>;
 
 beforeAll(async () => {
-  const u = new URL(BASE);
-  u.pathname = `/crew_invoice_migration_${randomBytes(4).toString('hex')}`;
-  url = u.toString();
-  await ensureDatabase(url);
-  db = createDb(url, { max: 2 });
+  t = await createUnmigratedDatabase('invoice_migration');
+  db = t.db;
 });
-afterAll(async () => {
-  await db?.destroy();
-  await dropDatabase(url);
-});
+afterAll(() => t?.drop());
 
 it('moves the billed nights onto their lines and the posted lines into invoice_payloads', async () => {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Migrator, sql, type Kysely } from 'kysely';
-import { createDb, dropDatabase, ensureDatabase, migrateToLatest } from '../src/connect';
+import { migrateToLatest } from '../src/connect';
 import { billedKeys } from '../src/invoices/invoice.repository';
 import { migrations } from '../src/migrations';
+import { createUnmigratedDatabase } from '@crew/test-support';
 
 /*
  * Migration 2026_11_30_0100: an invoice line keeps neither its invoice's airline and hotel nor its own booking's id
@@ -10,21 +11,14 @@ import { migrations } from '../src/migrations';
  * later line billing them again is a duplicate), and down restores the columns and the whole keys.
  */
 
-const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-let url: string;
+let t: Awaited<ReturnType<typeof createUnmigratedDatabase>>;
 let db: Kysely<any>;
 
 beforeAll(async () => {
-  const u = new URL(BASE);
-  u.pathname = `/crew_invoice_lines_of_invoice_${randomBytes(4).toString('hex')}`;
-  url = u.toString();
-  await ensureDatabase(url);
-  db = createDb(url, { max: 2 });
+  t = await createUnmigratedDatabase('invoice_lines_of_invoice');
+  db = t.db;
 });
-afterAll(async () => {
-  await db?.destroy();
-  await dropDatabase(url);
-});
+afterAll(() => t?.drop());
 
 const BEFORE = '2026_11_29_0400_lean_write_indexes';
 

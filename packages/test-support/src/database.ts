@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropDatabase, openDatabase, type Db } from '@crew/db';
+import { createDb, dropDatabase, ensureDatabase, openDatabase, type Db } from '@crew/db';
 
 const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -9,10 +9,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database for one test file. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+function testDatabaseUrl(label: string): string {
   const url = new URL(BASE);
   url.pathname = `/crew_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
+  return url.toString();
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const url = new URL(testDatabaseUrl(label));
   const db = await openDatabase(url.toString(), { max: 5 });
   return {
     url: url.toString(),
@@ -20,6 +25,23 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
     async drop() {
       await db.destroy();
       await dropDatabase(url.toString());
+    },
+  };
+}
+
+/** A fresh database with no migration applied, for a test that migrates it step by step itself. */
+export async function createUnmigratedDatabase(
+  label: string,
+): Promise<{ url: string; db: ReturnType<typeof createDb>; drop(): Promise<void> }> {
+  const url = testDatabaseUrl(label);
+  await ensureDatabase(url);
+  const db = createDb(url, { max: 2 });
+  return {
+    url,
+    db,
+    async drop() {
+      await db.destroy();
+      await dropDatabase(url);
     },
   };
 }
