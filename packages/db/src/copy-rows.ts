@@ -53,15 +53,22 @@ export async function copyRows<R extends CopyRow>(db: DbOrTrx, query: RawBuilder
     await conn.executeQuery(CompiledQuery.raw(stream as unknown as string, []));
     // Rows are read as they arrive, while Postgres writes the next ones, and each chunk's text stays small (one
     // string of the whole result is a large object of its own to allocate and collect).
-    let rest: Buffer | null = null;
+    // The bytes of a row not ended yet: the chunks since the last newline (joined once, whatever the row's size).
+    const unended: Buffer[] = [];
     for await (const chunk of stream) {
-      const bytes: Buffer = rest ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+      const bytes = chunk as Buffer;
       // Every row ends with a newline (one inside a field is written escaped), never inside a UTF-8 character.
       const end = bytes.lastIndexOf(NEWLINE);
-      rest = end === bytes.length - 1 ? null : bytes.subarray(end + 1);
-      if (end >= 0) addRows(rows, bytes.toString('utf8', 0, end + 1));
+      if (end < 0) {
+        unended.push(bytes);
+        continue;
+      }
+      const ended = unended.length > 0 ? Buffer.concat([...unended, bytes.subarray(0, end + 1)]) : bytes;
+      addRows(rows, ended.toString('utf8', 0, unended.length > 0 ? ended.length : end + 1));
+      unended.length = 0;
+      if (end < bytes.length - 1) unended.push(bytes.subarray(end + 1));
     }
-    if (rest) throw new Error('COPY ended inside a row');
+    if (unended.length > 0) throw new Error('COPY ended inside a row');
   });
   return rows;
 }

@@ -71,4 +71,13 @@ it('reads a result of many chunks whole: rows, escapes and multi-byte characters
   const read = await copyRows<[string, string]>(t.db, sql`select id, name from copy_probe where id > 1000 order by id`);
   expect(read).toHaveLength(5000);
   expect(read).toEqual(expected.rows.map((r) => [String(r.id), r.name]));
+
+  // One row longer than many chunks, between two short ones.
+  const long = `${'ü✈\t'.repeat(60_000)}end`;
+  await sql`insert into copy_probe (id, name) values (9001, 'before'), (9002, ${long}), (9003, 'after')`.execute(t.db);
+  expect(await copyRows(t.db, sql`select id, name from copy_probe where id > 9000 order by id`)).toEqual([
+    ['9001', 'before'],
+    ['9002', long],
+    ['9003', 'after'],
+  ]);
 });
