@@ -6,9 +6,10 @@ import { migrations } from '../src/migrations';
 import { createUnmigratedDatabase } from '@crew/test-support';
 
 /*
- * Migration 2026_11_30_0100: an invoice line keeps neither its invoice's airline and hotel nor its own booking's id
- * in its billed keys. Nothing an airline already had is lost: the nights billed before still read back whole (so a
- * later line billing them again is a duplicate), and down restores the columns and the whole keys.
+ * Migration 2026_11_30_0100: a line is written without its invoice's airline and hotel and with its own booking's
+ * keys without the booking id, while the previous release keeps working on the new schema: it still writes both
+ * columns and whole keys, and every key stored before or by it reads back as stored. Down restores the columns'
+ * values and whole keys for the previous release.
  */
 
 let t: Awaited<ReturnType<typeof createUnmigratedDatabase>>;
@@ -22,7 +23,7 @@ afterAll(() => t?.drop());
 
 const BEFORE = '2026_11_29_0400_lean_write_indexes';
 
-it('drops the invoice’s columns from its lines and the booking id from their keys, and down puts both back', async () => {
+it('makes the invoice’s columns optional and reads keys of either form whole; down restores both', async () => {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
 
@@ -31,55 +32,49 @@ it('drops the invoice’s columns from its lines and the booking id from their k
   const booking = randomUUID();
   await sql`insert into airlines (airline_id, name, carrier_code) values (${airline}, 'Mig Air', 'MG')`.execute(db);
   await sql`insert into invoices (invoice_id, airline_id, property_id, invoice_number, currency, status, line_count, total_billed, reconciled_at)
-    values (${invoice}, ${airline}, 'GDS-JFK-001', 'INV-1', 'USD', 'RECONCILED', 3, 594, now())`.execute(db);
-  const lines = [
-    // A booked line: two nights and a no-show fee of its booking.
-    {
-      n: 1,
-      booking: booking,
-      keys: [`${booking}|2027-03-01`, `${booking}|2027-03-02`, `${booking}|NO_SHOW`],
-      disputed: 0,
-    },
-    // A line with no booking: its guest's night, whole.
-    { n: 2, booking: null, keys: ['?|smith john|2027-03-05'], disputed: 198 },
-    // A duplicate that billed nothing first.
-    { n: 3, booking: booking, keys: [], disputed: 198 },
-  ];
-  for (const l of lines)
-    await sql`insert into invoice_lines (invoice_id, line_number, airline_id, property_id, check_in_date, status,
-        booking_id, billed_amount, disputed_amount, disputed_currency, findings, needs_review, billed_keys)
-      values (${invoice}, ${l.n}, ${airline}, 'GDS-JFK-001', '2027-03-01', 'MATCHED', ${l.booking}, 198, ${l.disputed},
-        'USD', '[]', '[]', ${JSON.stringify(l.keys)}::jsonb)`.execute(db);
-  const whole = new Set(lines.flatMap((l) => l.keys));
+    values (${invoice}, ${airline}, 'GDS-JFK-001', 'INV-1', 'USD', 'RECONCILED', 5, 990, now())`.execute(db);
+  const line = (n: number, bookingId: string | null, keys: string[], withColumns: boolean) =>
+    withColumns
+      ? sql`insert into invoice_lines (invoice_id, line_number, airline_id, property_id, check_in_date, status,
+          booking_id, billed_amount, disputed_amount, disputed_currency, findings, needs_review, billed_keys)
+        values (${invoice}, ${n}, ${airline}, 'GDS-JFK-001', '2027-03-01', 'MATCHED', ${bookingId}, 198, 0, 'USD',
+          '[]', '[]', ${JSON.stringify(keys)}::jsonb)`.execute(db)
+      : sql`insert into invoice_lines (invoice_id, line_number, check_in_date, status,
+          booking_id, billed_amount, disputed_amount, disputed_currency, findings, needs_review, billed_keys)
+        values (${invoice}, ${n}, '2027-03-01', 'MATCHED', ${bookingId}, 198, 0, 'USD',
+          '[]', '[]', ${JSON.stringify(keys)}::jsonb)`.execute(db);
+  // Before: whole keys, as the previous release writes them (a booked line, a guest's line, a duplicate).
+  await line(1, booking, [`${booking}|2027-03-01`, `${booking}|NO_SHOW`], true);
+  await line(2, null, ['?|smith john|2027-03-05'], true);
+  await line(3, booking, [], true);
 
   await migrateToLatest(db);
-  const stored = await sql<{ line_number: number; billed_keys: string[] }>`
-    select line_number, billed_keys from invoice_lines where invoice_id = ${invoice} order by line_number`.execute(db);
-  expect(stored.rows).toEqual([
-    { line_number: 1, billed_keys: ['2027-03-01', '2027-03-02', 'NO_SHOW'] },
-    { line_number: 2, billed_keys: ['?|smith john|2027-03-05'] },
-    { line_number: 3, billed_keys: [] },
+  // The previous release still writes its lines, with both columns and whole keys.
+  await line(4, booking, [`${booking}|2027-03-02`], true);
+  // This release writes neither column and its booking's keys without the booking id.
+  await line(5, booking, ['2027-03-03', 'LATE_CANCEL'], false);
+  const whole = new Set([
+    `${booking}|2027-03-01`,
+    `${booking}|NO_SHOW`,
+    '?|smith john|2027-03-05',
+    `${booking}|2027-03-02`,
+    `${booking}|2027-03-03`,
+    `${booking}|LATE_CANCEL`,
   ]);
-  const columns = await sql<{ column_name: string }>`
-    select column_name from information_schema.columns
-    where table_schema = current_schema() and table_name = 'invoice_lines' and column_name in ('airline_id', 'property_id')`.execute(
-    db,
-  );
-  expect(columns.rows).toEqual([]);
-  // Read back whole: the nights billed before the migration are still what a later line duplicates.
   expect(await billedKeys(db, airline, 'GDS-JFK-001')).toEqual(whole);
-  // The spend report's index of disputed lines is there, by invoice and date.
+  // The spend report's index of disputed lines by invoice and date is there.
   const index = await sql<{ def: string }>`
-    select indexdef as def from pg_indexes where indexname = 'invoice_lines_disputed_idx'`.execute(db);
+    select indexdef as def from pg_indexes where indexname = 'invoice_lines_invoice_disputed_idx'`.execute(db);
   expect(index.rows[0]!.def).toMatch(/\(invoice_id, check_in_date\) WHERE \(disputed_amount > /);
 
   expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
   const restored = await sql<{ line_number: number; airline_id: string; property_id: string; billed_keys: string[] }>`
     select line_number, airline_id, property_id, billed_keys from invoice_lines where invoice_id = ${invoice}
     order by line_number`.execute(db);
-  expect(restored.rows).toEqual(
-    lines.map((l) => ({ line_number: l.n, airline_id: airline, property_id: 'GDS-JFK-001', billed_keys: l.keys })),
+  expect(restored.rows.map((r) => [r.line_number, r.airline_id, r.property_id])).toEqual(
+    [1, 2, 3, 4, 5].map((n) => [n, airline, 'GDS-JFK-001']),
   );
+  expect(new Set(restored.rows.flatMap((r) => r.billed_keys))).toEqual(whole);
   await migrateToLatest(db);
   expect(await billedKeys(db, airline, 'GDS-JFK-001')).toEqual(whole);
 });

@@ -74,12 +74,14 @@ export async function lockBilling(trx: DbOrTrx, airlineId: string, propertyId: s
 
 /**
  * The keys of the nights and one-time fees the airline was billed for at the hotel (matchInvoiceLines'
- * billed_keys), from the lines of its reconciled invoices from that hotel: a key of a line's own booking gets
- * its booking id back.
+ * billed_keys), from the lines of its reconciled invoices from that hotel: a key of a line's own booking stored
+ * without its booking id (no '|' in it) gets it back; a whole key (stored before 2026-11-28, a guest's) is as
+ * stored.
  */
 export async function billedKeys(db: DbOrTrx, airlineId: string, propertyId: string): Promise<Set<string>> {
   const r = await sql<{ key: string }>`
-    select case when l.booking_id is null then k.key else l.booking_id::text || '|' || k.key end as key
+    select case when l.booking_id is null or position('|' in k.key) > 0 then k.key
+                else l.booking_id::text || '|' || k.key end as key
       from invoices i
       join invoice_lines l on l.invoice_id = i.invoice_id
       cross join lateral jsonb_array_elements_text(l.billed_keys) as k(key)
@@ -180,7 +182,10 @@ export async function invoiceContracts(
   return r.rows;
 }
 
-export type NewInvoiceLine = Omit<InvoiceLineRow, 'findings' | 'needs_review' | 'billed_keys'> & {
+export type NewInvoiceLine = Omit<
+  InvoiceLineRow,
+  'findings' | 'needs_review' | 'billed_keys' | 'airline_id' | 'property_id'
+> & {
   findings: unknown;
   needs_review: string[];
   /** As stored: storedBilledKeys. */

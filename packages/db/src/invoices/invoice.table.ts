@@ -35,6 +35,10 @@ export interface InvoicePayloadTable {
 export interface InvoiceLineTable {
   invoice_id: string;
   line_number: number;
+  /** Written by releases before 2026-11-28 only (null since): read the invoice's. */
+  airline_id: ColumnType<string | null, never, never>;
+  /** Written by releases before 2026-11-28 only (null since): read the invoice's. */
+  property_id: ColumnType<string | null, never, never>;
   /** The line's check-in date (what the spend report groups disputed amounts by). */
   check_in_date: string;
   status: string;
@@ -48,7 +52,7 @@ export interface InvoiceLineTable {
    * The nights and one-time fees this line billed first (matchInvoiceLines' billed_keys less those an earlier
    * line or invoice billed): what a later line billing them again is a duplicate of. Stored without the line's
    * own booking id (`2027-03-05`, `NO_SHOW`; storedBilledKeys), which booking_id holds; a line with no booking
-   * keeps its guest's keys whole.
+   * keeps its guest's keys whole, as lines stored before 2026-11-28 keep all theirs.
    */
   billed_keys: Json<string[]>;
 }
