@@ -52,8 +52,8 @@ export async function copyRows<R extends CopyRow>(db: DbOrTrx, query: RawBuilder
     // pg's client.query accepts the COPY stream in place of SQL text (as copyInsert passes its own).
     await conn.executeQuery(CompiledQuery.raw(stream as unknown as string, []));
     // Rows are read as they arrive, while Postgres writes the next ones, and each chunk's text stays small (one
-    // string of the whole result is a large object of its own to allocate and collect).
-    // The bytes of a row not ended yet: the chunks since the last newline (joined once, whatever the row's size).
+    // string of the whole result is a large object of its own to allocate and collect). `unended`: the bytes of a
+    // row not ended yet, the chunks since the last newline (joined once, whatever the row's size).
     const unended: Buffer[] = [];
     for await (const chunk of stream) {
       const bytes = chunk as Buffer;
@@ -63,8 +63,8 @@ export async function copyRows<R extends CopyRow>(db: DbOrTrx, query: RawBuilder
         unended.push(bytes);
         continue;
       }
-      const ended = unended.length > 0 ? Buffer.concat([...unended, bytes.subarray(0, end + 1)]) : bytes;
-      addRows(rows, ended.toString('utf8', 0, unended.length > 0 ? ended.length : end + 1));
+      const upToEnd = bytes.subarray(0, end + 1);
+      addRows(rows, (unended.length > 0 ? Buffer.concat([...unended, upToEnd]) : upToEnd).toString('utf8'));
       unended.length = 0;
       if (end < bytes.length - 1) unended.push(bytes.subarray(end + 1));
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { Migrator, sql, type Kysely } from 'kysely';
 import { migrations } from '../src/migrations';
-import { createUnmigratedDatabase } from '@crew/test-support';
+import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support';
 
 /*
  * Migration 2026_11_29_0200: an invoice line carries the keys it billed first, and the posted lines live in
@@ -11,7 +11,7 @@ import { createUnmigratedDatabase } from '@crew/test-support';
  * (moved into invoice_payloads, in line order).
  */
 
-let t: Awaited<ReturnType<typeof createUnmigratedDatabase>>;
+let t: TestDatabase;
 let db: Kysely<any>;
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import { migrateToLatest } from '../src/connect';
 import { billedKeys } from '../src/invoices/invoice.repository';
 import { migrations } from '../src/migrations';
-import { createUnmigratedDatabase } from '@crew/test-support';
+import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support';
 
 /*
  * Migration 2026_11_30_0100: a line is written without its invoice's airline and hotel and with its own booking's
@@ -12,7 +12,7 @@ import { createUnmigratedDatabase } from '@crew/test-support';
  * values and whole keys for the previous release.
  */
 
-let t: Awaited<ReturnType<typeof createUnmigratedDatabase>>;
+let t: TestDatabase;
 let db: Kysely<any>;
 
 beforeAll(async () => {
@@ -33,16 +33,12 @@ it('makes the invoice’s columns optional and reads keys of either form whole; 
   await sql`insert into airlines (airline_id, name, carrier_code) values (${airline}, 'Mig Air', 'MG')`.execute(db);
   await sql`insert into invoices (invoice_id, airline_id, property_id, invoice_number, currency, status, line_count, total_billed, reconciled_at)
     values (${invoice}, ${airline}, 'GDS-JFK-001', 'INV-1', 'USD', 'RECONCILED', 5, 990, now())`.execute(db);
+  // withColumns: written as the previous release writes a line, with its invoice's airline and hotel.
   const line = (n: number, bookingId: string | null, keys: string[], withColumns: boolean) =>
-    withColumns
-      ? sql`insert into invoice_lines (invoice_id, line_number, airline_id, property_id, check_in_date, status,
-          booking_id, billed_amount, disputed_amount, disputed_currency, findings, needs_review, billed_keys)
-        values (${invoice}, ${n}, ${airline}, 'GDS-JFK-001', '2027-03-01', 'MATCHED', ${bookingId}, 198, 0, 'USD',
-          '[]', '[]', ${JSON.stringify(keys)}::jsonb)`.execute(db)
-      : sql`insert into invoice_lines (invoice_id, line_number, check_in_date, status,
-          booking_id, billed_amount, disputed_amount, disputed_currency, findings, needs_review, billed_keys)
-        values (${invoice}, ${n}, '2027-03-01', 'MATCHED', ${bookingId}, 198, 0, 'USD',
-          '[]', '[]', ${JSON.stringify(keys)}::jsonb)`.execute(db);
+    sql`insert into invoice_lines (invoice_id, line_number, airline_id, property_id, check_in_date, status,
+        booking_id, billed_amount, disputed_amount, disputed_currency, findings, needs_review, billed_keys)
+      values (${invoice}, ${n}, ${withColumns ? airline : null}, ${withColumns ? 'GDS-JFK-001' : null}, '2027-03-01',
+        'MATCHED', ${bookingId}, 198, 0, 'USD', '[]', '[]', ${JSON.stringify(keys)}::jsonb)`.execute(db);
   // Before: whole keys, as the previous release writes them (a booked line, a guest's line, a duplicate).
   await line(1, booking, [`${booking}|2027-03-01`, `${booking}|NO_SHOW`], true);
   await line(2, null, ['?|smith john|2027-03-05'], true);

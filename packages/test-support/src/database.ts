@@ -15,27 +15,8 @@ function testDatabaseUrl(label: string): string {
   return url.toString();
 }
 
-/** A fresh, migrated database for one test file. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
-  const url = new URL(testDatabaseUrl(label));
-  const db = await openDatabase(url.toString(), { max: 5 });
-  return {
-    url: url.toString(),
-    db,
-    async drop() {
-      await db.destroy();
-      await dropDatabase(url.toString());
-    },
-  };
-}
-
-/** A fresh database with no migration applied, for a test that migrates it step by step itself. */
-export async function createUnmigratedDatabase(
-  label: string,
-): Promise<{ url: string; db: ReturnType<typeof createDb>; drop(): Promise<void> }> {
-  const url = testDatabaseUrl(label);
-  await ensureDatabase(url);
-  const db = createDb(url, { max: 2 });
+/** The database at `url` for one test file, with its clean-up: the pool closed, then the database dropped. */
+function testDatabase(url: string, db: Db): TestDatabase {
   return {
     url,
     db,
@@ -44,4 +25,17 @@ export async function createUnmigratedDatabase(
       await dropDatabase(url);
     },
   };
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const url = testDatabaseUrl(label);
+  return testDatabase(url, await openDatabase(url, { max: 5 }));
+}
+
+/** A fresh database with no migration applied, for a test that migrates it step by step itself. */
+export async function createUnmigratedDatabase(label: string): Promise<TestDatabase> {
+  const url = testDatabaseUrl(label);
+  await ensureDatabase(url);
+  return testDatabase(url, createDb(url, { max: 2 }));
 }

@@ -197,12 +197,12 @@ export type ReconciledInvoiceLine = Omit<NewInvoiceLine, 'invoice_id'>;
 
 /**
  * A line's billed keys as stored: those of its own booking (`<booking_id>|…`) without the booking id, which the
- * line's booking_id holds (billedKeys puts it back).
+ * line's booking_id holds (billedKeys puts it back); any other key whole.
  */
 export function storedBilledKeys(bookingId: string | null, keys: readonly string[]): string[] {
   if (bookingId === null || keys.length === 0) return keys as string[];
-  const prefix = bookingId.length + 1;
-  return keys.map((k) => k.slice(prefix));
+  const prefix = `${bookingId}|`;
+  return keys.map((k) => (k.startsWith(prefix) ? k.slice(prefix.length) : k));
 }
 
 /**
