@@ -9,10 +9,10 @@
  *
  * Service run, as deployed: this process runs with the worker's Node options as deployed (k8s/base/worker.yaml:
  * `npm run bench:invoices` passes them; the report prints the flags it ran with), the api's part on a thread of its own (its own process in production) takes each
- * body in (JSON.parse, the whole-body check, storing the invoice: gzip, insert, outbox) and hands the invoice's
- * id to this thread, the worker, which reconciles the invoices one at a time as they are stored (its stays read
- * while it parses the posted lines, every line classified and written by one COPY as it is classified, each with
- * the nights it billed first, the event). From the first body taken in to the last RECONCILED, without the HTTP
+ * body in (JSON.parse, the whole-body check, storing the invoice: the body and its lines as columns gzipped,
+ * insert, outbox) and hands the invoice's id to this thread, the worker, which reconciles the invoices one at a
+ * time as they are stored (its stays read while it reads and parses the lines as columns, every line classified
+ * and written by one COPY as it is classified, each with the nights it billed first, the event). From the first body taken in to the last RECONCILED, without the HTTP
  * transport and the BullMQ hop. Also measured: the same work in this one thread, one step after the other.
  * Each run uses new invoice numbers and starts with no billed nights.
  *

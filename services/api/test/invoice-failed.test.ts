@@ -42,7 +42,7 @@ describe('an invoice that cannot be reconciled', () => {
     const db = stack.database.db;
     await db
       .updateTable('invoice_payloads')
-      .set({ lines_gz: Buffer.from('not gzip at all') })
+      .set({ lines_gz: Buffer.from('not gzip at all'), lines_columns_gz: Buffer.from('not gzip at all') })
       .where('invoice_id', '=', id)
       .execute();
 

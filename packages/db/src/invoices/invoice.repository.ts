@@ -19,6 +19,8 @@ export interface NewInvoice {
   total_billed: number;
   /** The invoice body as posted, gzip-compressed JSON (before 2026-11-27: its lines alone). */
   lines_gz: Buffer;
+  /** Its lines as columns (lineColumnsText), gzip-compressed; null when they cannot be kept so. */
+  lines_columns_gz: Buffer | null;
 }
 
 /** Stores a posted invoice as RECONCILING; null when the airline already has this number from this hotel. */
@@ -40,7 +42,10 @@ export async function createInvoice(db: DbOrTrx, inv: NewInvoice): Promise<{ inv
     .returning('invoice_id')
     .executeTakeFirst();
   if (!row) return null;
-  await db.insertInto('invoice_payloads').values({ invoice_id: row.invoice_id, lines_gz: inv.lines_gz }).execute();
+  await db
+    .insertInto('invoice_payloads')
+    .values({ invoice_id: row.invoice_id, lines_gz: inv.lines_gz, lines_columns_gz: inv.lines_columns_gz })
+    .execute();
   return row;
 }
 
@@ -54,14 +59,22 @@ export function findInvoice(db: DbOrTrx, airlineId: string, invoiceId: string): 
     .executeTakeFirst();
 }
 
-/** The posted lines of an invoice, as posted (kept after reconciliation: what the hotel sent). */
-export async function invoicePayload(db: DbOrTrx, invoiceId: string): Promise<Buffer | null> {
+/**
+ * The posted lines of an invoice: as columns when it has them (only those are read), else as posted (kept after
+ * reconciliation: what the hotel sent).
+ */
+export async function invoicePayload(
+  db: DbOrTrx,
+  invoiceId: string,
+): Promise<{ columns_gz: Buffer } | { posted_gz: Buffer } | null> {
   const row = await db
     .selectFrom('invoice_payloads')
-    .select('lines_gz')
+    .select(sql<Buffer | null>`lines_columns_gz`.as('columns_gz'))
+    .select(sql<Buffer | null>`case when lines_columns_gz is null then lines_gz end`.as('posted_gz'))
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
-  return row?.lines_gz ?? null;
+  if (row?.columns_gz) return { columns_gz: row.columns_gz };
+  return row?.posted_gz ? { posted_gz: row.posted_gz } : null;
 }
 
 /**

@@ -29,6 +29,11 @@ export interface InvoicePayloadTable {
   invoice_id: string;
   /** The invoice body as posted, gzip-compressed JSON (before 2026-11-27: its lines alone, a JSON array). */
   lines_gz: Buffer;
+  /**
+   * Its lines as the reconciliation reads them (line-columns.ts), gzip-compressed; null for an invoice stored
+   * before 2026-11-30 or with an amount in another currency than the invoice's (then the body is read).
+   */
+  lines_columns_gz: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
 
 /** A line of an invoice: its airline and hotel are its invoice's. */

@@ -7,7 +7,17 @@ import {
   type InvoiceLineResult,
   type ValidationIssue,
 } from '@crew/contracts';
-import { gzipBytes, gzipJson, invoiceRepo, outboxRepo, type Db, type InvoiceLineRow, type InvoiceRow } from '@crew/db';
+import {
+  gzipBytes,
+  gzipJson,
+  gzipText,
+  invoiceRepo,
+  lineColumnsText,
+  outboxRepo,
+  type Db,
+  type InvoiceLineRow,
+  type InvoiceRow,
+} from '@crew/db';
 import { invoiceLineIssues, invoiceLineTotal, roundMinor } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { invoiceJob, type OutboxRelay } from '@crew/queue';
@@ -73,7 +83,8 @@ export function refuseIfInvalid(issues: ValidationIssue[], rename: (field: strin
 /**
  * Stores a checked invoice as RECONCILING and queues its reconciliation (one transaction with the outbox). The
  * body is stored as posted: `sent`, the JSON bytes as received (the body the check parsed, so not serialised
- * again), or the body itself (an invoice posted as CSV).
+ * again), or the body itself (an invoice posted as CSV); beside it, its lines as columns, which the worker reads
+ * instead of parsing the body again.
  */
 export async function postInvoice(
   db: Db,
@@ -86,7 +97,11 @@ export async function postInvoice(
     body.lines.reduce((s, l) => s + invoiceLineTotal(l), 0),
     body.currency,
   );
-  const linesGz = await (sent ? gzipBytes(sent) : gzipJson(body));
+  const columns = lineColumnsText(body.lines, body.currency);
+  const [linesGz, columnsGz] = await Promise.all([
+    sent ? gzipBytes(sent) : gzipJson(body),
+    columns === null ? null : gzipText(columns),
+  ]);
   const created = await db.transaction().execute(async (trx) => {
     const row = await invoiceRepo.createInvoice(trx, {
       airline_id: airlineId,
@@ -96,6 +111,7 @@ export async function postInvoice(
       line_count: body.lines.length,
       total_billed: total,
       lines_gz: linesGz,
+      lines_columns_gz: columnsGz,
     });
     if (row) await outboxRepo.addToOutbox(trx, [invoiceJob(airlineId, row.invoice_id)]);
     return row;

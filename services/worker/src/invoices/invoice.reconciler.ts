@@ -10,6 +10,7 @@ import {
   fxRepo,
   gunzipText,
   invoiceRepo,
+  linesOfColumns,
   webhookRepo,
   type Db,
   type InvoiceContractRow,
@@ -22,6 +23,7 @@ import {
   InvoiceMatcher,
   invoiceLineTotal,
   roundMinor,
+  type InvoiceLine,
   type InvoiceLineStatus,
   type CancellationTerms,
   type InvoiceContract,
@@ -90,15 +92,19 @@ export class InvoiceReconciler {
     const db = this.deps.db;
     const invoice = await invoiceRepo.findInvoice(db, airlineId, invoiceId);
     if (!invoice || invoice.status !== 'RECONCILING') return 'nothing to do';
-    const payload = await invoiceRepo.invoicePayload(db, invoiceId);
-    if (!payload) throw new Error('the invoice’s posted lines are missing');
-    // The stays and rates are read (Postgres's work) while this process decompresses and parses the lines. The
-    // stays need no lock: the billing lock orders invoices over the nights they bill, not over the bookings.
+    // The stays and rates are read (Postgres's work) while this process reads, decompresses and parses the lines
+    // (as columns, or the body as posted for an invoice stored without them). The stays need no lock: the
+    // billing lock orders invoices over the nights they bill, not over the bookings.
     const staysRead = invoiceRepo.billableStays(db, airlineId, invoice.property_id);
     const ratesRead = fxRepo.listRates(db);
     staysRead.catch(() => undefined);
     ratesRead.catch(() => undefined);
-    const posted = postedLines(await gunzipText(payload));
+    const payload = await invoiceRepo.invoicePayload(db, invoiceId);
+    if (!payload) throw new Error('the invoice’s posted lines are missing');
+    const posted =
+      'columns_gz' in payload
+        ? linesOfColumns(await gunzipText(payload.columns_gz), invoice.currency)
+        : postedLines(await gunzipText(payload.posted_gz));
     const stays = await staysRead;
     const fx = fxTable(await ratesRead);
     const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
@@ -152,7 +158,7 @@ function newTally(): ReconciliationTally {
 
 /** The invoice's lines as rows, each matched when the writer asks for it; `tally` adds them up meanwhile. */
 function* reconciledLines(
-  lines: readonly InvoiceLineBody[],
+  lines: Iterable<InvoiceLine>,
   matcher: InvoiceMatcher,
   tally: ReconciliationTally,
   currency: string,
