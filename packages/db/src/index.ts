@@ -96,6 +96,6 @@ export type * from './console/console.table';
 
 // Hotel invoices checked against the bookings.
 export * as invoiceRepo from './invoices/invoice.repository';
-export { lineColumnsText, linesOfColumns, type ColumnLine } from './invoices/line-columns';
+export { lineColumnsText, linesOfColumns } from './invoices/line-columns';
 export type { BillableStayRow, InvoiceContractRow, ReconciledInvoiceLine } from './invoices/invoice.repository';
 export type * from './invoices/invoice.table';

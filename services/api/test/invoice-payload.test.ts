@@ -1,4 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { sql } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 import { InvoiceReconciler } from '@crew/worker';
@@ -24,22 +25,14 @@ afterAll(() => stack.close());
 const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
   http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
 
-async function stored(invoiceId: string): Promise<string> {
-  const row = await stack.database.db
+/** What the invoice keeps in `column` (the body as posted, or the lines as columns), decompressed. */
+async function stored(invoiceId: string, column: 'lines_gz' | 'lines_columns_gz' = 'lines_gz'): Promise<string | null> {
+  const { gz } = await stack.database.db
     .selectFrom('invoice_payloads')
-    .select('lines_gz')
+    .select(sql<Buffer | null>`${sql.ref(column)}`.as('gz'))
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirstOrThrow();
-  return gunzipSync(row.lines_gz).toString('utf8');
-}
-
-async function storedColumns(invoiceId: string): Promise<string | null> {
-  const row = await stack.database.db
-    .selectFrom('invoice_payloads')
-    .select('lines_columns_gz')
-    .where('invoice_id', '=', invoiceId)
-    .executeTakeFirstOrThrow();
-  return row.lines_columns_gz && gunzipSync(row.lines_columns_gz).toString('utf8');
+  return gz && gunzipSync(gz).toString('utf8');
 }
 
 async function reconcile(invoiceId: string) {
@@ -74,7 +67,7 @@ test('a CSV invoice is kept as the body it was read into', async () => {
     csv,
     'text/csv',
   );
-  expect(JSON.parse(await stored(id))).toMatchObject({
+  expect(JSON.parse((await stored(id))!)).toMatchObject({
     invoice_number: 'INV-CSV-1',
     property_id: 'GDS-JFK-001',
     currency: 'USD',
@@ -128,7 +121,7 @@ test('beside the body, the lines are kept as columns, and the reconciliation rea
     JSON.stringify({ invoice_number: 'INV-COLUMNS-1', property_id: 'GDS-JFK-001', currency: 'USD', lines: mixed }),
     'application/json',
   );
-  const columns = JSON.parse((await storedColumns(id))!) as Record<string, unknown>;
+  const columns = JSON.parse((await stored(id, 'lines_columns_gz'))!) as Record<string, unknown>;
   expect(columns).toMatchObject({
     line_number: [1, 2, 3],
     guest_name: [null, 'SMITH/JOHN MR', null],

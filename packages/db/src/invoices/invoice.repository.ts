@@ -69,8 +69,11 @@ export async function invoicePayload(
 ): Promise<{ columns_gz: Buffer } | { posted_gz: Buffer } | null> {
   const row = await db
     .selectFrom('invoice_payloads')
-    .select(sql<Buffer | null>`lines_columns_gz`.as('columns_gz'))
-    .select(sql<Buffer | null>`case when lines_columns_gz is null then lines_gz end`.as('posted_gz'))
+    .select([
+      'lines_columns_gz as columns_gz',
+      // The body only when there are no columns: one compressed copy of the lines crosses the wire.
+      sql<Buffer | null>`case when lines_columns_gz is null then lines_gz end`.as('posted_gz'),
+    ])
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
   if (row?.columns_gz) return { columns_gz: row.columns_gz };
