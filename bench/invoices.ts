@@ -8,7 +8,8 @@
  * 10th line bills 190 USD, every 25th line is repeated as a duplicate), and the rest NO_BOOKING lines.
  *
  * Service run, as deployed: this process runs with the worker's Node options as deployed (k8s/base/worker.yaml:
- * `npm run bench:invoices` passes them; the report prints the flags it ran with), the api's part on a thread of its own (its own process in production) takes each
+ * `npm run bench:invoices` passes them; the report prints the flags it ran with), the api's part on a thread of its
+ * own (its own process in production, which lives through many invoices: one thread for every run) takes each
  * body in (JSON.parse, the whole-body check, storing the invoice: the body and its lines as columns gzipped,
  * insert, outbox) and hands the invoice's id to this thread, the worker, which reconciles the invoices one at a
  * time as they are stored (its stays read while it reads and parses the lines as columns, every line classified
@@ -30,7 +31,7 @@ import { flattenRoster } from '@crew/engine';
 import { createLogger, startThread } from '@crew/platform';
 import { generateRoster, ROSTER_SIZES } from '@crew/roster-generator';
 import { InvoiceReconciler } from '@crew/worker';
-import type { IntakeData, IntakeMessage } from './invoices/intake.thread';
+import type { IntakeCommand, IntakeData, IntakeMessage } from './invoices/intake.thread';
 import { takeInInvoice } from './invoices/take-in';
 
 const LINES = Number(process.env.BENCH_LINES || 100_000);
@@ -158,44 +159,89 @@ async function serialRun(db: Db, airlineId: string, bodies: string[], reconciler
   return performance.now() - t;
 }
 
+/** The api's side of the service runs: one thread for all of them (intake.thread.ts), as a deployed api is one process. */
+class Intake {
+  private stored: string[] = [];
+  private ended: { error?: string } | null = null;
+  private held = false;
+  private wake = () => undefined as void;
+  private readonly thread: ReturnType<typeof startThread<IntakeMessage>>;
+
+  private constructor(url: string, airlineId: string) {
+    this.thread = startThread<IntakeMessage>(import.meta.dirname + '/invoices', 'intake.thread', false, {
+      data: { url, airlineId } satisfies IntakeData,
+      onMessage: (m) => this.hear(m),
+      onEnd: (err) => {
+        this.ended ??= { error: err.message };
+        this.wake();
+      },
+    });
+  }
+
+  static async start(url: string, airlineId: string): Promise<Intake> {
+    const intake = new Intake(url, airlineId);
+    await intake.thread.ready;
+    return intake;
+  }
+
+  private hear(m: IntakeMessage): void {
+    if ('invoice_id' in m) this.stored.push(m.invoice_id);
+    else if ('held' in m) this.held = true;
+    else this.ended = 'error' in m ? { error: m.error } : {};
+    this.wake();
+  }
+
+  private send(command: IntakeCommand): void {
+    this.thread.worker.postMessage(command);
+  }
+
+  private next(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  /** Hands a run's bodies over (untimed: in production they arrive over HTTP). */
+  async hold(bodies: string[]): Promise<void> {
+    this.stored = [];
+    this.ended = null;
+    this.held = false;
+    this.send({ bodies });
+    while (!this.held && !this.ended) await this.next();
+  }
+
+  /** Starts the run; each invoice's id as it is stored, until the last. */
+  async *go(): AsyncGenerator<string> {
+    this.send('go');
+    let taken = 0;
+    for (;;) {
+      if (taken < this.stored.length) yield this.stored[taken++]!;
+      else if (this.ended) break;
+      else await this.next();
+    }
+    const end = this.ended as { error?: string } | null;
+    if (end?.error) throw new Error(`intake: ${end.error}`);
+  }
+
+  async stop(): Promise<void> {
+    this.send('stop');
+    await this.thread.worker.terminate();
+  }
+}
+
 /**
  * The service as deployed: the api's part on a thread of its own (its own process in production) takes the
  * bodies in one after the other, and this thread, the worker, reconciles each invoice once it is stored, one
  * at a time (the worker's concurrency for invoices). From the first body taken in to the last RECONCILED.
  */
-async function serviceRun(db: Db, url: string, airlineId: string, bodies: string[], reconciler: InvoiceReconciler) {
+async function serviceRun(db: Db, intake: Intake, airlineId: string, bodies: string[], reconciler: InvoiceReconciler) {
   await resetBilling(db);
-  const stored: string[] = [];
-  let wake = () => undefined as void;
-  let ended: { error?: string } | null = null;
-  const intake = startThread<IntakeMessage>(import.meta.dirname + '/invoices', 'intake.thread', false, {
-    data: { url, airlineId, bodies } satisfies IntakeData,
-    onMessage: (m) => {
-      if ('invoice_id' in m) stored.push(m.invoice_id);
-      else ended = 'error' in m ? { error: m.error } : {};
-      wake();
-    },
-    onEnd: (err) => {
-      ended ??= { error: err.message };
-      wake();
-    },
-  });
-  await intake.ready;
+  await intake.hold(bodies);
   const t = performance.now();
-  intake.worker.postMessage('go');
   let done = 0;
-  for (;;) {
-    if (done < stored.length) {
-      await reconciler.reconcile(airlineId, stored[done++]!);
-      continue;
-    }
-    if (ended) break;
-    await new Promise<void>((resolve) => (wake = resolve));
+  for await (const invoiceId of intake.go()) {
+    await reconciler.reconcile(airlineId, invoiceId);
+    done++;
   }
   const ms = performance.now() - t;
-  await intake.worker.terminate();
-  const end = ended as { error?: string };
-  if (end.error) throw new Error(`intake: ${end.error}`);
   if (done !== bodies.length) throw new Error(`reconciled ${done} of ${bodies.length} invoices`);
   return ms;
 }
@@ -236,6 +282,7 @@ async function main(): Promise<void> {
       `[bench] seeded ${stays.length.toLocaleString('en-US')} hotel bookings (L roster) in ${Math.round(performance.now() - t)} ms`,
     );
     const reconciler = new InvoiceReconciler({ db, logger: createLogger('bench', 'warn') });
+    const intake = await Intake.start(url, airline.airline_id);
     const floors: number[] = [];
     const service: number[] = [];
     const serial: number[] = [];
@@ -243,12 +290,13 @@ async function main(): Promise<void> {
       const bodies = invoiceBodies(stays, `${run}`);
       const f = await floorRun(db, airline.airline_id, bodies);
       floors.push(f.ms);
-      service.push(await serviceRun(db, url, airline.airline_id, bodies, reconciler));
+      service.push(await serviceRun(db, intake, airline.airline_id, bodies, reconciler));
       serial.push(await serialRun(db, airline.airline_id, invoiceBodies(stays, `${run}-serial`), reconciler));
       say(
         `[bench] run ${run + 1}: floor ${Math.round(f.ms)} ms (${f.matched} joined), service ${Math.round(service[run]!)} ms, one thread ${Math.round(serial[run]!)} ms, ${bodies.length} invoices`,
       );
     }
+    await intake.stop();
     const counts = await sql<{
       status: string;
       n: number;

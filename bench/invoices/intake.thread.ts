@@ -1,7 +1,9 @@
 /**
  * The api's part of bench:invoices on a thread of its own, as it runs in a process of its own in production:
  * each body parsed, checked whole and stored (the invoice, its posted lines, the outbox row), then its id handed
- * to the reconciling side, which starts on it while the next body is taken in.
+ * to the reconciling side, which starts on it while the next body is taken in. The thread lives through every
+ * run of the benchmark, as a deployed api lives through many invoices: a run's bodies are handed over before
+ * the run is timed, and `go` starts it.
  */
 import { parentPort } from 'node:worker_threads';
 import { openDatabase } from '@crew/db';
@@ -11,28 +13,35 @@ import { takeInInvoice } from './take-in';
 export interface IntakeData {
   url: string;
   airlineId: string;
-  bodies: string[];
 }
 
-/** To the reconciling side: an invoice stored, or the run's end. */
-export type IntakeMessage = { invoice_id: string } | { done: true } | { error: string };
+/** From the reconciling side: a run's bodies (before the run is timed), its start, or the end. */
+export type IntakeCommand = { bodies: string[] } | 'go' | 'stop';
+
+/** To the reconciling side: the bodies held, an invoice stored, the run's end, or an error. */
+export type IntakeMessage = { held: number } | { invoice_id: string } | { done: true } | { error: string };
 
 async function main(): Promise<void> {
-  const { url, airlineId, bodies } = threadData<IntakeData>();
+  const { url, airlineId } = threadData<IntakeData>();
   const db = await openDatabase(url, { max: 1 });
   const port = parentPort!;
-  port.once('message', () => {
-    void (async () => {
-      try {
-        for (const text of bodies)
-          port.postMessage({ invoice_id: await takeInInvoice(db, airlineId, text) } satisfies IntakeMessage);
-        port.postMessage({ done: true } satisfies IntakeMessage);
-      } catch (err) {
-        port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies IntakeMessage);
-      } finally {
-        await db.destroy();
-      }
-    })();
+  let bodies: string[] = [];
+  const run = async () => {
+    try {
+      for (const text of bodies)
+        port.postMessage({ invoice_id: await takeInInvoice(db, airlineId, text) } satisfies IntakeMessage);
+      port.postMessage({ done: true } satisfies IntakeMessage);
+    } catch (err) {
+      port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies IntakeMessage);
+    }
+  };
+  port.on('message', (m: IntakeCommand) => {
+    if (m === 'go') void run();
+    else if (m === 'stop') void db.destroy().finally(() => port.close());
+    else {
+      bodies = m.bodies;
+      port.postMessage({ held: bodies.length } satisfies IntakeMessage);
+    }
   });
   port.postMessage({ ready: true });
 }
