@@ -15,8 +15,8 @@ export interface IntakeData {
   airlineId: string;
 }
 
-/** From the reconciling side: a run's bodies (before the run is timed), its start, or the end. */
-export type IntakeCommand = { bodies: string[] } | 'go' | 'stop';
+/** From the reconciling side: a run's bodies as bytes (before the run is timed), its start, or the end. */
+export type IntakeCommand = { bodies: Uint8Array[] } | 'go' | 'stop';
 
 /** To the reconciling side: the bodies held, an invoice stored, the run's end, or an error. */
 export type IntakeMessage = { held: number } | { invoice_id: string } | { done: true } | { error: string };
@@ -25,11 +25,11 @@ async function main(): Promise<void> {
   const { url, airlineId } = threadData<IntakeData>();
   const db = await openDatabase(url, { max: 1 });
   const port = parentPort!;
-  let bodies: string[] = [];
+  let bodies: Buffer[] = [];
   const run = async () => {
     try {
-      for (const text of bodies)
-        port.postMessage({ invoice_id: await takeInInvoice(db, airlineId, text) } satisfies IntakeMessage);
+      for (const bytes of bodies)
+        port.postMessage({ invoice_id: await takeInInvoice(db, airlineId, bytes) } satisfies IntakeMessage);
       port.postMessage({ done: true } satisfies IntakeMessage);
     } catch (err) {
       port.postMessage({ error: err instanceof Error ? err.message : String(err) } satisfies IntakeMessage);
@@ -39,7 +39,8 @@ async function main(): Promise<void> {
     if (m === 'go') void run();
     else if (m === 'stop') void db.destroy().finally(() => port.close());
     else {
-      bodies = m.bodies;
+      // As a request's body arrives: bytes outside the JS heap.
+      bodies = m.bodies.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength));
       port.postMessage({ held: bodies.length } satisfies IntakeMessage);
     }
   });
