@@ -194,8 +194,8 @@ class Intake {
     this.wake();
   }
 
-  private send(command: IntakeCommand): void {
-    this.thread.worker.postMessage(command);
+  private send(command: IntakeCommand, transfer: ArrayBuffer[] = []): void {
+    this.thread.worker.postMessage(command, transfer);
   }
 
   private next(): Promise<void> {
@@ -214,8 +214,8 @@ class Intake {
       b.write(text);
       return b;
     });
-    this.thread.worker.postMessage(
-      { bodies: bytes } satisfies IntakeCommand,
+    this.send(
+      { bodies: bytes },
       bytes.map((b) => b.buffer),
     );
     while (!this.held && !this.ended) await this.next();

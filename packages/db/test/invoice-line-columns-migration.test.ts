@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../src/connect';
 import { invoicePayload } from '../src/invoices/invoice.repository';
-import { migrations } from '../src/migrations';
-import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support';
+import { stepwiseDatabase } from './migration-steps';
 
 /*
  * Migration 2026_11_30_0200: an invoice's lines are kept as columns beside its body, while the previous release
@@ -12,19 +11,12 @@ import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support'
  * drops the columns; the bodies stay.
  */
 
-let t: TestDatabase;
-let db: Kysely<any>;
-
-beforeAll(async () => {
-  t = await createUnmigratedDatabase('invoice_line_columns');
-  db = t.db;
-});
-afterAll(() => t?.drop());
+const steps = stepwiseDatabase('invoice_line_columns');
 
 const BEFORE = '2026_11_30_0100_invoice_lines_of_their_invoice';
 
 it('keeps the columns where given and reads the body where not; down leaves the bodies', async () => {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { db, migrator } = steps;
   expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
   const airline = randomUUID();
   await sql`insert into airlines (airline_id, name, carrier_code) values (${airline}, 'Mig Air', 'MG')`.execute(db);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { Migrator, sql, type Kysely } from 'kysely';
-import { migrations } from '../src/migrations';
-import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support';
+import { sql } from 'kysely';
+import { stepwiseDatabase } from './migration-steps';
 
 /*
  * Migration 2026_11_29_0200: an invoice line carries the keys it billed first, and the posted lines live in
@@ -11,17 +10,10 @@ import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support'
  * (moved into invoice_payloads, in line order).
  */
 
-let t: TestDatabase;
-let db: Kysely<any>;
-
-beforeAll(async () => {
-  t = await createUnmigratedDatabase('invoice_migration');
-  db = t.db;
-});
-afterAll(() => t?.drop());
+const steps = stepwiseDatabase('invoice_migration');
 
 it('moves the billed nights onto their lines and the posted lines into invoice_payloads', async () => {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { db, migrator } = steps;
   const before = await migrator.migrateTo('2026_11_29_0100_supplier_order_sightings');
   expect(before.error).toBeUndefined();
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../src/connect';
 import { billedKeys } from '../src/invoices/invoice.repository';
-import { migrations } from '../src/migrations';
-import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support';
+import { stepwiseDatabase } from './migration-steps';
 
 /*
  * Migration 2026_11_30_0100: a line is written without its invoice's airline and hotel and with its own booking's
@@ -12,19 +11,12 @@ import { createUnmigratedDatabase, type TestDatabase } from '@crew/test-support'
  * values and whole keys for the previous release.
  */
 
-let t: TestDatabase;
-let db: Kysely<any>;
-
-beforeAll(async () => {
-  t = await createUnmigratedDatabase('invoice_lines_of_invoice');
-  db = t.db;
-});
-afterAll(() => t?.drop());
+const steps = stepwiseDatabase('invoice_lines_of_invoice');
 
 const BEFORE = '2026_11_29_0400_lean_write_indexes';
 
 it('makes the invoice’s columns optional and reads keys of either form whole; down restores both', async () => {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { db, migrator } = steps;
   expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
 
   const airline = randomUUID();
