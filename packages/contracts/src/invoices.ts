@@ -215,3 +215,12 @@ export const InvoiceReconciledData = Type.Object(
   },
   { additionalProperties: false, title: 'WebhookInvoiceReconciledData' },
 );
+
+/**
+ * A span of calendar dates (`YYYY-MM-DD`) an invoice's reconciliation reads by (the engine's invoice-reads.ts),
+ * stored with the invoice; not part of the API.
+ */
+export interface DateSpan {
+  from: string;
+  to: string;
+}

@@ -114,6 +114,7 @@ export * from './cancellation-terms';
 export * from './cancellation-hold';
 export * from './invoice-index';
 export * from './invoice-matching';
+export * from './invoice-reads';
 export * from './invoice-line-issues';
 export * from './spend-report';
 export { normaliseGuestName } from './guest-names';

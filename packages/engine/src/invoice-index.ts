@@ -7,6 +7,7 @@ import {
 } from '@crew/contracts';
 import type { CancellationTerms } from './cancellation-terms';
 import { normaliseGuestName } from './guest-names';
+import { addDays } from './time';
 
 /*
  * What an invoice is matched against: its lines and statuses, the airline's hotel bookings and their index.
@@ -135,6 +136,16 @@ function dateOfDay(day: number): string {
     if (dateTexts.size < MAX_DATE_TEXTS) dateTexts.set(day, text);
   }
   return text;
+}
+
+/**
+ * The end (exclusive) of the dates a line looks its stay up on, from its check-in: its check-out when the line has
+ * a night (nightsOf gives one at least exactly when the check-in is a date before the check-out), else the day after
+ * its check-in: a line of fees only is looked up on its check-in night.
+ */
+export function lineLookupEnd(line: { check_in_date: string; check_out_date: string }): string {
+  const checkIn = line.check_in_date;
+  return ISO_DATE.test(checkIn) && checkIn < line.check_out_date ? line.check_out_date : addDays(checkIn, 1);
 }
 
 /** The nights from check-in up to the day before check-out (roomNights, without a Date per night). */
@@ -303,6 +314,26 @@ function bestBooking(
   return best;
 }
 
+/** The stays at the property whose confirmation number the matching takes as `confirmation` (none: undefined). */
+export function staysWithConfirmation(
+  index: InvoiceBookingIndex,
+  property: string,
+  confirmation: string,
+): readonly InvoiceBooking[] | undefined {
+  return index.byConfirmation.get(property)?.get(normalConfirmation(confirmation));
+}
+
+/**
+ * Whether a stay shares a night with the line's from..to (to exclusive): among the stays a confirmation number
+ * names, such a one always outranks one that shares none (bestBooking). A stay of no night shares none.
+ */
+export function sharesNight(b: InvoiceBooking, from: string, to: string): boolean {
+  // bestBooking counts nights by calendar day: a stay's dates that are not ISO dates share none.
+  const checkIn = b.check_in_date;
+  const checkOut = b.check_out_date;
+  return ISO_DATE.test(checkIn) && ISO_DATE.test(checkOut) && checkIn < checkOut && checkIn < to && checkOut > from;
+}
+
 /**
  * The booking a line bills: by confirmation number first; else by the guest (employee id, then name) at the
  * property on the line's nights (from..to, to exclusive). Among several, the one sharing most nights with the
@@ -318,7 +349,7 @@ export function invoiceBookingOf(
   to: string,
 ): { booking: InvoiceBooking | null; guest: string | null } {
   if (line.confirmation_number) {
-    const found = index.byConfirmation.get(property)?.get(normalConfirmation(line.confirmation_number));
+    const found = staysWithConfirmation(index, property, line.confirmation_number);
     if (found && found.length > 0) return { booking: bestBooking(found, line, from, to), guest: null };
   }
   // The guest: by employee id first, then by the hotel's spelling of a name.

@@ -4,6 +4,7 @@ import { convert, formatMoney, type FxTable } from './fx';
 import {
   indexInvoiceBookings,
   invoiceBookingOf,
+  lineLookupEnd,
   dayNumber,
   nightsOf,
   type InvoiceBooking,
@@ -16,7 +17,6 @@ import {
   type InvoiceLineStatus,
 } from './invoice-index';
 import { halfMinorUnit, money } from './minor-units';
-import { addDays } from './time';
 
 /*
  * A hotel's invoice against the bookings: each line is matched to a booking night by night and gets exactly one
@@ -199,8 +199,7 @@ export function invoiceLineTotal(line: Pick<InvoiceLine, 'nightly_rate' | 'night
 export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext): InvoiceLineResult {
   const currency = line.nightly_rate.currency;
   const dates = nightsOf(line.check_in_date, line.check_out_date);
-  // A line of fees only (check-in = check-out) is looked up on its check-in night.
-  const to = dates.length > 0 ? line.check_out_date : addDays(line.check_in_date, 1);
+  const to = lineLookupEnd(line);
   const { booking: b, guest } = invoiceBookingOf(line, ctx.property_id, ctx.index, line.check_in_date, to);
   const s: LineState = {
     line,
