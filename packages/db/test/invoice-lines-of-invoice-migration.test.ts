@@ -49,7 +49,7 @@ it('makes the invoice’s columns optional and reads keys of either form whole; 
     `${booking}|2027-03-03`,
     `${booking}|LATE_CANCEL`,
   ]);
-  expect(await billedKeys(db, airline, 'GDS-JFK-001')).toEqual(whole);
+  expect(await billedKeys(db, airline, 'GDS-JFK-001', null)).toEqual(whole);
   // The spend report's index of disputed lines by invoice and date is there.
   const index = await sql<{ def: string }>`
     select indexdef as def from pg_indexes where indexname = 'invoice_lines_invoice_disputed_idx'`.execute(db);
@@ -64,5 +64,5 @@ it('makes the invoice’s columns optional and reads keys of either form whole; 
   );
   expect(new Set(restored.rows.flatMap((r) => r.billed_keys))).toEqual(whole);
   await migrateToLatest(db);
-  expect(await billedKeys(db, airline, 'GDS-JFK-001')).toEqual(whole);
+  expect(await billedKeys(db, airline, 'GDS-JFK-001', null)).toEqual(whole);
 });

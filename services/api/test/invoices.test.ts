@@ -1,6 +1,6 @@
 import { http } from '@crew/test-support';
 import { airline, api, settled, stack, useBookingsStack } from './bookings-stack';
-import { eur, hotelBookings, line, post, PROPERTY, reconciled, rosterOf, usd } from './invoice-helpers';
+import { eur, hotelBookings, line, post, PROPERTY, reconciled, rosterOf, usd, type Line } from './invoice-helpers';
 
 /*
  * Hotel invoices end to end: bookings made through rosters (sandbox hotel GDS-JFK-001, contract 180 USD a
@@ -244,5 +244,38 @@ describe('hotel invoices', () => {
     expect(inEur.byNumber.get(1)).toMatchObject({ status: 'RATE_MISMATCH', disputed: eur(6.36) });
     expect(inEur.byNumber.get(2)).toMatchObject({ status: 'MATCHED', disputed: eur(0) });
     expect(inEur.invoice).toMatchObject({ total_billed: eur(350), total_disputed: eur(6.36) });
+  });
+
+  it('reads only what an invoice’s lines can touch, yet a confirmation number still names an older stay and a no-show billed again under other dates is a duplicate', async () => {
+    const { t, email } = await airline();
+    const stays = await hotelBookings(t, rosterOf(email, ['2027-03-02', '2027-04-20']));
+    const march = stays.get('2027-03-02')!;
+    const april = stays.get('2027-04-20')!;
+    const noShow = (n: number, day: string, over: Partial<Line> = {}) =>
+      line(n, {
+        check_in_date: day,
+        check_out_date: day,
+        nights: 0,
+        taxes: usd(0),
+        fees: [{ type: 'NO_SHOW', amount: usd(180) }],
+        ...over,
+      });
+    const first = await reconciled(t, {
+      invoice_number: 'NS-03',
+      lines: [noShow(1, '2027-03-02', { confirmation_number: march.hotel.confirmation_number })],
+    });
+    expect(first.byNumber.get(1)).toMatchObject({ booking_id: march.booking_id });
+    expect(first.byNumber.get(1).status).not.toBe('DUPLICATE_LINE');
+    // April's invoice bills March's no-show again, dated in April, by March's confirmation number: only April's
+    // stay overlaps its dates; March's is read by the number, and March's invoice's billed fee with it.
+    const second = await reconciled(t, {
+      invoice_number: 'NS-04',
+      lines: [
+        noShow(1, '2027-04-20', { confirmation_number: march.hotel.confirmation_number }),
+        line(2, { check_in_date: '2027-04-20', check_out_date: '2027-04-21' }),
+      ],
+    });
+    expect(second.byNumber.get(1)).toMatchObject({ status: 'DUPLICATE_LINE', booking_id: march.booking_id });
+    expect(second.byNumber.get(2)).toMatchObject({ status: 'MATCHED', booking_id: april.booking_id });
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Money, RatePeriod } from '@crew/contracts';
+import type { DateSpan, Money, RatePeriod } from '@crew/contracts';
 import { copyInsert } from '../bulk';
 import { copyLiteral, copyRows } from '../copy-rows';
 import type { DbOrTrx } from '../database';
@@ -21,6 +21,8 @@ export interface NewInvoice {
   lines_gz: Buffer;
   /** Its lines as columns (lineColumnsText), gzip-compressed; null when they cannot be kept so. */
   lines_columns_gz: Buffer | null;
+  /** The dates its lines look stays up on (invoiceLookupSpan: `to` exclusive); null to read every stay. */
+  lookup: DateSpan | null;
 }
 
 /** Stores a posted invoice as RECONCILING; null when the airline already has this number from this hotel. */
@@ -37,6 +39,8 @@ export async function createInvoice(db: DbOrTrx, inv: NewInvoice): Promise<{ inv
       line_count: inv.line_count,
       total_billed: inv.total_billed,
       reconciled_at: null,
+      lines_from: inv.lookup?.from ?? null,
+      lines_to: inv.lookup?.to ?? null,
     })
     .onConflict((oc) => oc.constraint('invoices_number_key').doNothing())
     .returning('invoice_id')
@@ -90,18 +94,26 @@ export async function lockBilling(trx: DbOrTrx, airlineId: string, propertyId: s
 
 /**
  * The keys of the nights and one-time fees the airline was billed for at the hotel (matchInvoiceLines'
- * billed_keys), from the lines of its reconciled invoices from that hotel: a key of a line's own booking stored
- * without its booking id (no '|' in it) gets it back; a whole key (stored before 2026-11-28, a guest's) is as
- * stored.
+ * billed_keys), from the lines of its reconciled invoices from that hotel whose billed span meets `span` (all of
+ * them when `span` is null; an invoice without a span always): a key of a line's own booking stored without its
+ * booking id (no '|' in it) gets it back; a whole key (stored before 2026-11-28, a guest's) is as stored.
  */
-export async function billedKeys(db: DbOrTrx, airlineId: string, propertyId: string): Promise<Set<string>> {
+export async function billedKeys(
+  db: DbOrTrx,
+  airlineId: string,
+  propertyId: string,
+  span: DateSpan | null,
+): Promise<Set<string>> {
+  const meets = span
+    ? sql`and (i.billed_from is null or (i.billed_from <= ${span.to}::date and i.billed_to >= ${span.from}::date))`
+    : sql``;
   const r = await sql<{ key: string }>`
     select case when l.booking_id is null or position('|' in k.key) > 0 then k.key
                 else l.booking_id::text || '|' || k.key end as key
       from invoices i
       join invoice_lines l on l.invoice_id = i.invoice_id
       cross join lateral jsonb_array_elements_text(l.billed_keys) as k(key)
-    where i.airline_id = ${airlineId} and i.property_id = ${propertyId} and i.status = 'RECONCILED'
+    where i.airline_id = ${airlineId} and i.property_id = ${propertyId} and i.status = 'RECONCILED' ${meets}
       and l.billed_keys <> '[]'::jsonb`.execute(db);
   return new Set(r.rows.map((row) => row.key));
 }
@@ -123,32 +135,29 @@ export interface BillableStayRow {
 }
 
 /**
+ * What an invoice's stays read is bounded by (the engine's invoice-reads.ts): the stays overlapping its lines'
+ * lookup span (`to` exclusive), or, beyond that span, those whose confirmation number has one of the read keys.
+ */
+export type StaysBound = { lookup: DateSpan } | { beyond: DateSpan; confirmation_keys: readonly string[] };
+
+/**
  * The airline's hotel stays at the property that the hotel invoices: booked at a configured GDS or DIRECT
- * hotel and reserved (CONFIRMED, MODIFIED) or cancelled. A stay prepaid through an aggregator (Duffel Stays)
+ * hotel and reserved (CONFIRMED, MODIFIED) or cancelled: those within the bound, or all of them. A stay prepaid through an aggregator (Duffel Stays)
  * is paid at booking and never on a hotel's invoice. The dates are the room's as the supplier holds them,
  * else the rostered stay's. `cancellation_penalty` is read from the hotel block, where a cancellation after the
  * deadline records it.
  */
-export async function billableStays(db: DbOrTrx, airlineId: string, propertyId: string): Promise<BillableStayRow[]> {
+export async function billableStays(
+  db: DbOrTrx,
+  airlineId: string,
+  propertyId: string,
+  bound: StaysBound | null,
+): Promise<BillableStayRow[]> {
   // Read by COPY (copy-rows.ts): a hotel's stays are thousands of rows, and every invoice from it reads them.
   type Text = string | null;
   const rows = await copyRows<[string, string, Text, Text, Text, string, string, Text, Text, Text]>(
     db,
-    sql`
-    select b.booking_id, b.status, b.employee_id, b.traveller_name,
-      b.hotel->>'confirmation_number',
-      coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)),
-      coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)),
-      (b.hotel->>'contract_id')::bigint,
-      b.hotel->'contracted_rate',
-      nullif(b.hotel->'cancellation_penalty', 'null'::jsonb)
-    from bookings b
-    where b.airline_id = ${copyLiteral(airlineId)} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${copyLiteral(propertyId)}
-      and b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED')
-      and coalesce(b.hotel->>'handler_type', 'GDS') in ('GDS', 'DIRECT')
-      and coalesce(b.hotel->>'supplier', 'SANDBOX') <> 'DUFFEL'
-      and coalesce(b.hotel->>'check_in_date', b.checkin_time_local) is not null
-      and coalesce(b.hotel->>'check_out_date', b.checkout_time_local) is not null`,
+    billableStaysQuery(airlineId, propertyId, bound),
   );
   // Most stays at a hotel share a contracted rate: each distinct text is parsed once.
   const money = new Map<string, Money>();
@@ -173,6 +182,41 @@ export async function billableStays(db: DbOrTrx, airlineId: string, propertyId: 
       cancellation_penalty: penalty === null ? null : (JSON.parse(penalty) as Money),
     }),
   );
+}
+
+/**
+ * billableStays' query, its values written as literals (COPY takes no bind parameters). Each bound is an index's
+ * (bookings_hotel_stays_idx, bookings_hotel_confirmation_idx); dates are compared byte by byte, as the engine
+ * compares them.
+ */
+export function billableStaysQuery(airlineId: string, propertyId: string, bound: StaysBound | null) {
+  const overlapping = (span: DateSpan) =>
+    sql`(coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)) collate "C" > ${copyLiteral(span.from)}
+         and coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)) collate "C" < ${copyLiteral(span.to)})`;
+  const bounded =
+    bound === null
+      ? sql``
+      : 'lookup' in bound
+        ? sql`and ${overlapping(bound.lookup)}`
+        : sql`and regexp_replace(b.hotel->>'confirmation_number', '[^0-9]', '', 'g')
+                = any(array[${sql.join(bound.confirmation_keys.map(copyLiteral))}]::text[])
+              and not ${overlapping(bound.beyond)}`;
+  return sql`
+    select b.booking_id, b.status, b.employee_id, b.traveller_name,
+      b.hotel->>'confirmation_number',
+      coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)),
+      coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)),
+      (b.hotel->>'contract_id')::bigint,
+      b.hotel->'contracted_rate',
+      nullif(b.hotel->'cancellation_penalty', 'null'::jsonb)
+    from bookings b
+    where b.airline_id = ${copyLiteral(airlineId)} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${copyLiteral(propertyId)}
+      and b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED')
+      and coalesce(b.hotel->>'handler_type', 'GDS') in ('GDS', 'DIRECT')
+      and coalesce(b.hotel->>'supplier', 'SANDBOX') <> 'DUFFEL'
+      and coalesce(b.hotel->>'check_in_date', b.checkin_time_local) is not null
+      and coalesce(b.hotel->>'check_out_date', b.checkout_time_local) is not null
+      ${bounded}`;
 }
 
 /** A contract as invoice matching reads it: its rates, and whatever terms the contract holds. */
@@ -239,6 +283,7 @@ export async function markReconciled(
   invoiceId: string,
   counts: Record<string, number>,
   totalDisputed: number,
+  billedSpan: DateSpan | null,
 ): Promise<Date> {
   const row = await trx
     .updateTable('invoices')
@@ -248,6 +293,8 @@ export async function markReconciled(
       counts: JSON.stringify(counts),
       total_disputed: totalDisputed,
       reconciled_at: sql<Date>`now()`,
+      billed_from: billedSpan?.from ?? null,
+      billed_to: billedSpan?.to ?? null,
     })
     .where('invoice_id', '=', invoiceId)
     .returning('reconciled_at')

@@ -22,6 +22,18 @@ export interface InvoiceTable {
   total_disputed: ColumnType<number, number | undefined, number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   reconciled_at: Date | null;
+  /**
+   * The dates its lines look stays up on (invoiceLookupSpan; `lines_to` exclusive), set at intake; null for an
+   * invoice stored before 2026-12-01 or with a line whose dates are not calendar dates (every stay is read).
+   */
+  lines_from: ColumnType<string | null, string | null | undefined, never>;
+  lines_to: ColumnType<string | null, string | null | undefined, never>;
+  /**
+   * The dates what it billed can touch (invoiceBilledSpan), set as reconciled: a later invoice from the hotel reads
+   * its billed nights only when their spans meet. Null: compared with every later invoice.
+   */
+  billed_from: ColumnType<string | null, never, string | null>;
+  billed_to: ColumnType<string | null, never, string | null>;
 }
 export type InvoiceRow = Selectable<InvoiceTable>;
 

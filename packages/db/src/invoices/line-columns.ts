@@ -72,14 +72,31 @@ export function lineColumnsText(lines: readonly InvoiceLineBody[], currency: str
   return JSON.stringify(columns);
 }
 
+/** What a line's stay is looked up by: the fields the reads before matching need (invoice-reads.ts). */
+export type LineLookup = Pick<ColumnLine, 'confirmation_number' | 'check_in_date' | 'check_out_date'>;
+
 /**
  * The lines of `lineColumnsText`, parsed now and given one at a time in their order (each a new object, which the
  * matching drops once it is done with the line). A line with fees has them in their posted order; a line without
- * has none (undefined).
+ * has none (undefined). `lookups()` gives each line's lookup fields alone, without making the whole line.
  */
-export function linesOfColumns(text: string, currency: string): Iterable<ColumnLine> {
+export function linesOfColumns(
+  text: string,
+  currency: string,
+): Iterable<ColumnLine> & { lookups(): Iterable<LineLookup> } {
   const c = JSON.parse(text) as LineColumns;
-  return { [Symbol.iterator]: () => columnLines(c, currency) };
+  return {
+    [Symbol.iterator]: () => columnLines(c, currency),
+    *lookups() {
+      const confirmations = c.confirmation_number;
+      for (let i = 0; i < c.line_number.length; i++)
+        yield {
+          confirmation_number: confirmations?.[i] ?? null,
+          check_in_date: c.check_in_date[i]!,
+          check_out_date: c.check_out_date[i]!,
+        };
+    },
+  };
 }
 
 function* columnLines(c: LineColumns, currency: string): Generator<ColumnLine> {

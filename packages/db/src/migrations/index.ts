@@ -36,6 +36,7 @@ import * as heldCancellationsIndex from './2026_11_29_0300_held_cancellations_in
 import * as leanWriteIndexes from './2026_11_29_0400_lean_write_indexes';
 import * as invoiceLinesOfTheirInvoice from './2026_11_30_0100_invoice_lines_of_their_invoice';
 import * as invoiceLineColumns from './2026_11_30_0200_invoice_line_columns';
+import * as invoiceBoundedReads from './2026_12_01_0100_invoice_bounded_reads';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0400_lean_write_indexes': leanWriteIndexes,
   '2026_11_30_0100_invoice_lines_of_their_invoice': invoiceLinesOfTheirInvoice,
   '2026_11_30_0200_invoice_line_columns': invoiceLineColumns,
+  '2026_12_01_0100_invoice_bounded_reads': invoiceBoundedReads,
 };

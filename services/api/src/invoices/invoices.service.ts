@@ -18,7 +18,7 @@ import {
   type InvoiceLineRow,
   type InvoiceRow,
 } from '@crew/db';
-import { invoiceLineIssues, invoiceLineTotal, roundMinor } from '@crew/engine';
+import { invoiceLineIssues, invoiceLineTotal, invoiceLookupSpan, roundMinor } from '@crew/engine';
 import { ApiError } from '@crew/platform';
 import { invoiceJob, type OutboxRelay } from '@crew/queue';
 
@@ -98,6 +98,8 @@ export async function postInvoice(
     body.currency,
   );
   const columns = lineColumnsText(body.lines, body.currency);
+  // The dates its reconciliation reads the stays of (the engine's invoice-reads.ts).
+  const lookup = invoiceLookupSpan(body.lines);
   const [linesGz, columnsGz] = await Promise.all([
     sent ? gzipBytes(sent) : gzipJson(body),
     columns === null ? null : gzipText(columns),
@@ -112,6 +114,7 @@ export async function postInvoice(
       total_billed: total,
       lines_gz: linesGz,
       lines_columns_gz: columnsGz,
+      lookup,
     });
     if (row) await outboxRepo.addToOutbox(trx, [invoiceJob(airlineId, row.invoice_id)]);
     return row;

@@ -13,6 +13,7 @@ import {
   linesOfColumns,
   webhookRepo,
   type Db,
+  type BillableStayRow,
   type InvoiceContractRow,
   type InvoiceRow,
   type ReconciledInvoiceLine,
@@ -20,6 +21,8 @@ import {
 import {
   fxTable,
   indexInvoiceBookings,
+  invoiceBilledSpan,
+  unsettledConfirmationKeys,
   InvoiceMatcher,
   invoiceLineTotal,
   roundMinor,
@@ -94,48 +97,85 @@ export class InvoiceReconciler {
     if (!invoice || invoice.status !== 'RECONCILING') return 'nothing to do';
     // The stays and rates are read (Postgres's work) while this process reads, decompresses and parses the lines
     // (as columns, or the body as posted for an invoice stored without them). The stays need no lock: the
-    // billing lock orders invoices over the nights they bill, not over the bookings.
-    const staysRead = invoiceRepo.billableStays(db, airlineId, invoice.property_id);
+    // billing lock orders invoices over the nights they bill, not over the bookings. Only the stays its lines can
+    // be matched to (the engine's invoice-reads.ts): those overlapping its lines' dates now, those a confirmation
+    // number names beyond them once the lines are read (usually none). An invoice stored by an earlier release has
+    // no lookup span, and reads them all.
+    const lookup =
+      invoice.lines_from !== null && invoice.lines_to !== null
+        ? { from: invoice.lines_from, to: invoice.lines_to }
+        : null;
+    const staysRead = invoiceRepo.billableStays(db, airlineId, invoice.property_id, lookup && { lookup });
     const ratesRead = fxRepo.listRates(db);
     staysRead.catch(() => undefined);
     ratesRead.catch(() => undefined);
     const payload = await invoiceRepo.invoicePayload(db, invoiceId);
     if (!payload) throw new Error('the invoice’s posted lines are missing');
-    const posted =
+    const posted: PostedLines =
       'columns_gz' in payload
         ? linesOfColumns(await gunzipText(payload.columns_gz), invoice.currency)
         : postedLines(await gunzipText(payload.posted_gz));
     const stays = await staysRead;
     const fx = fxTable(await ratesRead);
-    const contractIds = [...new Set(stays.map((s) => s.contract_id).filter((c): c is number => c !== null))];
-    const contracts = new Map(
-      (await invoiceRepo.invoiceContracts(db, airlineId, contractIds)).map((c) => [
-        String(c.contract_id),
-        invoiceContract(c),
-      ]),
-    );
     // A stay as read is a booking as the engine's matching reads it.
     const index = indexInvoiceBookings(stays);
+    // Beyond the lines' dates, the stays named by the confirmation numbers those leave unsettled (usually none),
+    // read while the contracts are and the transaction takes the billing lock.
+    const unsettled = lookup ? unsettledConfirmationKeys(posted.lookups(), invoice.property_id, index) : [];
+    const beyondRead: Promise<BillableStayRow[]> =
+      lookup && unsettled.length > 0
+        ? invoiceRepo.billableStays(db, airlineId, invoice.property_id, {
+            beyond: lookup,
+            confirmation_keys: unsettled,
+          })
+        : Promise.resolve([]);
+    beyondRead.catch(() => undefined);
+    const contracts = await this.contracts(airlineId, stays, new Map());
     const emitted = await db.transaction().execute(async (trx) => {
       await invoiceRepo.lockBilling(trx, airlineId, invoice.property_id);
-      const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id);
-      const matcher = new InvoiceMatcher(invoice.property_id, index, billed, contracts, fx);
+      const beyond = await beyondRead;
+      const read = beyond.length > 0 ? [...stays, ...beyond] : stays;
+      const matchedAgainst = beyond.length > 0 ? indexInvoiceBookings(read) : index;
+      if (beyond.length > 0) await this.contracts(airlineId, beyond, contracts);
+      const billedSpan = invoiceBilledSpan(lookup, read);
+      const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id, billedSpan);
+      const matcher = new InvoiceMatcher(invoice.property_id, matchedAgainst, billed, contracts, fx);
       const tally = newTally();
       await invoiceRepo.insertInvoiceLines(trx, invoiceId, reconciledLines(posted, matcher, tally, invoice.currency));
       const total = roundMinor(tally.disputed, invoice.currency);
-      const reconciledAt = await invoiceRepo.markReconciled(trx, invoiceId, tally.counts, total);
+      const reconciledAt = await invoiceRepo.markReconciled(trx, invoiceId, tally.counts, total, billedSpan);
       return webhookRepo.emitEvents(trx, [reconciledEvent(invoice, tally.counts, total, reconciledAt)]);
     });
     if (emitted > 0) this.deps.webhookKick?.();
     return 'RECONCILED';
   }
+
+  /** `into` with the contracts of the stays that it does not have yet, keyed as the matching reads them. */
+  private async contracts(
+    airlineId: string,
+    stays: readonly BillableStayRow[],
+    into: Map<string, InvoiceContract>,
+  ): Promise<Map<string, InvoiceContract>> {
+    const ids = new Set<number>();
+    for (const s of stays) if (s.contract_id !== null && !into.has(String(s.contract_id))) ids.add(s.contract_id);
+    if (ids.size === 0) return into;
+    for (const c of await invoiceRepo.invoiceContracts(this.deps.db, airlineId, [...ids]))
+      into.set(String(c.contract_id), invoiceContract(c));
+    return into;
+  }
 }
 
 /** The lines of a stored invoice: the body as posted, or (stored before 2026-11-27) its lines alone. */
-function postedLines(text: string): InvoiceLineBody[] {
+function postedLines(text: string): PostedLines {
   const posted = JSON.parse(text) as { lines: InvoiceLineBody[] } | InvoiceLineBody[];
-  return Array.isArray(posted) ? posted : posted.lines;
+  const lines = Array.isArray(posted) ? posted : posted.lines;
+  return Object.assign(lines, { lookups: () => lines });
 }
+
+/** An invoice's lines, which can also be gone through for what their stays are looked up by alone. */
+type PostedLines = Iterable<InvoiceLine> & {
+  lookups(): Iterable<Pick<InvoiceLine, 'confirmation_number' | 'check_in_date' | 'check_out_date'>>;
+};
 
 function reason(err: unknown): string {
   return isDatabaseUnavailable(err)
