@@ -331,7 +331,7 @@ export function sharesNight(b: InvoiceBooking, from: string, to: string): boolea
   // bestBooking counts nights by calendar day: a stay's dates that are not ISO dates share none.
   const checkIn = b.check_in_date;
   const checkOut = b.check_out_date;
-  return ISO_DATE.test(checkIn) && ISO_DATE.test(checkOut) && checkIn < checkOut && checkIn < to && checkOut > from;
+  return checkIn < to && checkOut > from && checkIn < checkOut && ISO_DATE.test(checkIn) && ISO_DATE.test(checkOut);
 }
 
 /**

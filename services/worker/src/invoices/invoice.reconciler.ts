@@ -120,7 +120,7 @@ export class InvoiceReconciler {
     // A stay as read is a booking as the engine's matching reads it.
     const index = indexInvoiceBookings(stays);
     // Beyond the lines' dates, the stays named by the confirmation numbers those leave unsettled (usually none),
-    // read while the contracts are and the transaction takes the billing lock.
+    // read while the contracts are and the transaction takes the billing lock and reads the nights billed before.
     const unsettled = lookup ? unsettledConfirmationKeys(posted.lookups(), invoice.property_id, index) : [];
     const beyondRead: Promise<BillableStayRow[]> =
       lookup && unsettled.length > 0
@@ -133,12 +133,22 @@ export class InvoiceReconciler {
     const contracts = await this.contracts(airlineId, stays, new Map());
     const emitted = await db.transaction().execute(async (trx) => {
       await invoiceRepo.lockBilling(trx, airlineId, invoice.property_id);
+      // The nights billed before that what the stays read so far can touch; read again, wider, in the rare case
+      // that stays beyond the lines' dates widen the span.
+      let billedSpan = invoiceBilledSpan(lookup, stays);
+      let billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id, billedSpan);
       const beyond = await beyondRead;
-      const read = beyond.length > 0 ? [...stays, ...beyond] : stays;
-      const matchedAgainst = beyond.length > 0 ? indexInvoiceBookings(read) : index;
-      if (beyond.length > 0) await this.contracts(airlineId, beyond, contracts);
-      const billedSpan = invoiceBilledSpan(lookup, read);
-      const billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id, billedSpan);
+      let matchedAgainst = index;
+      if (beyond.length > 0) {
+        const read = [...stays, ...beyond];
+        matchedAgainst = indexInvoiceBookings(read);
+        await this.contracts(airlineId, beyond, contracts);
+        const wider = invoiceBilledSpan(lookup, read);
+        if (wider?.from !== billedSpan?.from || wider?.to !== billedSpan?.to) {
+          billedSpan = wider;
+          billed = await invoiceRepo.billedKeys(trx, airlineId, invoice.property_id, billedSpan);
+        }
+      }
       const matcher = new InvoiceMatcher(invoice.property_id, matchedAgainst, billed, contracts, fx);
       const tally = newTally();
       await invoiceRepo.insertInvoiceLines(trx, invoiceId, reconciledLines(posted, matcher, tally, invoice.currency));
