@@ -8,6 +8,7 @@ import {
   billedKeys,
   createInvoice,
   markReconciled,
+  staysBeyond,
 } from '../src/invoices/invoice.repository';
 
 /*
@@ -129,6 +130,17 @@ it('reads the stays overlapping the lines’ dates, and beyond them those a conf
   expect(await plan({ beyond: lookup, confirmation_keys: ['100200'] })).toMatch(
     /bookings_hotel_confirmation_idx[\s\S]*Index Cond: .*regexp_replace/,
   );
+});
+
+it('knows whether a hotel has any stay beyond the lines’ dates (else nothing beyond them is read)', async () => {
+  const span = { from: '2027-03-01', to: '2027-03-31' };
+  await stay('E1', '2027-02-28', '2027-03-02', null, 'GDS-BOS-001');
+  await stay('E2', '2027-03-30', '2027-04-01', null, 'GDS-BOS-001');
+  expect(await staysBeyond(t.db, airline, 'GDS-BOS-001', span)).toBe(false);
+  await stay('E3', '2027-02-27', '2027-03-01', null, 'GDS-BOS-001');
+  expect(await staysBeyond(t.db, airline, 'GDS-BOS-001', span)).toBe(true);
+  await stay('E4', '2027-03-31', '2027-04-02', null, 'GDS-ORD-001');
+  expect(await staysBeyond(t.db, airline, 'GDS-ORD-001', span)).toBe(true);
 });
 
 it('reads the nights billed by the earlier invoices whose billed span meets this one’s, and by those without a span', async () => {

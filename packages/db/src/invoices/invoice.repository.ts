@@ -185,6 +185,26 @@ export async function billableStays(
 }
 
 /**
+ * Whether the hotel holds any of the airline's stays beyond the lookup span (ending by its first day, or beginning on
+ * or after its end): without one, no read beyond it can find anything. Two probes of the stays' index.
+ */
+export async function staysBeyond(
+  db: DbOrTrx,
+  airlineId: string,
+  propertyId: string,
+  span: DateSpan,
+): Promise<boolean> {
+  const checkOut = sql`coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)) collate "C"`;
+  const atHotel = sql`b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${propertyId}`;
+  const r = await sql<{ beyond: boolean }>`
+    select exists (select 1 from bookings b where ${atHotel} and ${checkOut} <= ${span.from})
+        or exists (select 1 from bookings b where ${atHotel} and ${checkOut} >= ${span.to}
+                     and coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)) collate "C" >= ${span.to})
+       as beyond`.execute(db);
+  return r.rows[0]?.beyond === true;
+}
+
+/**
  * billableStays' query, its values written as literals (COPY takes no bind parameters). Each bound is an index's
  * (bookings_hotel_stays_idx, bookings_hotel_confirmation_idx); dates are compared byte by byte, as the engine
  * compares them.

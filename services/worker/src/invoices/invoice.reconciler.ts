@@ -106,9 +106,12 @@ export class InvoiceReconciler {
         ? { from: invoice.lines_from, to: invoice.lines_to }
         : null;
     const staysRead = invoiceRepo.billableStays(db, airlineId, invoice.property_id, lookup && { lookup });
+    // Whether there is anything beyond the lines' dates to read at all (not for a hotel's first month).
+    const anyBeyond = lookup ? invoiceRepo.staysBeyond(db, airlineId, invoice.property_id, lookup) : null;
     const ratesRead = fxRepo.listRates(db);
     staysRead.catch(() => undefined);
     ratesRead.catch(() => undefined);
+    anyBeyond?.catch(() => undefined);
     const payload = await invoiceRepo.invoicePayload(db, invoiceId);
     if (!payload) throw new Error('the invoice’s posted lines are missing');
     const posted: PostedLines =
@@ -121,7 +124,8 @@ export class InvoiceReconciler {
     const index = indexInvoiceBookings(stays);
     // Beyond the lines' dates, the stays named by the confirmation numbers those leave unsettled (usually none),
     // read while the contracts are and the transaction takes the billing lock and reads the nights billed before.
-    const unsettled = lookup ? unsettledConfirmationKeys(posted.lookups(), invoice.property_id, index) : [];
+    const unsettled =
+      lookup && (await anyBeyond) ? unsettledConfirmationKeys(posted.lookups(), invoice.property_id, index) : [];
     const beyondRead: Promise<BillableStayRow[]> =
       lookup && unsettled.length > 0
         ? invoiceRepo.billableStays(db, airlineId, invoice.property_id, {
