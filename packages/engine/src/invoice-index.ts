@@ -138,6 +138,16 @@ function dateOfDay(day: number): string {
   return text;
 }
 
+/** Written as `YYYY-MM-DD` (perhaps not a day of the calendar: 2027-02-30). */
+export function isIsoDate(date: string): boolean {
+  return ISO_DATE.test(date);
+}
+
+/** A `YYYY-MM-DD` that is a day of the calendar (not 2027-02-30): what Postgres takes as a date. */
+export function isCalendarDate(date: string): boolean {
+  return ISO_DATE.test(date) && dateOfDay(dayOfIsoDate(date)) === date;
+}
+
 /**
  * The end (exclusive) of the dates a line looks its stay up on, from its check-in: its check-out when the line has
  * a night (nightsOf gives one at least exactly when the check-in is a date before the check-out), else the day after

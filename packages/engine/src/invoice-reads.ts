@@ -1,6 +1,7 @@
 import type { DateSpan } from '@crew/contracts';
 import {
-  dayNumber,
+  isCalendarDate,
+  isIsoDate,
   lineLookupEnd,
   sharesNight,
   staysWithConfirmation,
@@ -13,17 +14,8 @@ import { addDays } from './time';
  * What reconciling an invoice must read, and no more, whatever the length of the hotel's history: the stays its
  * lines can be matched to (by their dates, or by a confirmation number a line names, whatever that stay's dates:
  * invoiceBookingOf) and the nights and fees earlier invoices billed that its lines could bill again. Until
- * 2026-11-28 every invoice read all of the airline's stays at the hotel and everything billed there before.
+ * 2026-12-01 every invoice read all of the airline's stays at the hotel and everything billed there before.
  */
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A `YYYY-MM-DD` that is a day of the calendar (not 2027-02-30): what Postgres takes as a date. */
-function isCalendarDate(date: string): boolean {
-  if (!ISO_DATE.test(date)) return false;
-  const t = new Date(dayNumber(date) * 86_400_000);
-  return t.toISOString().slice(0, 10) === date;
-}
 
 /**
  * The dates an invoice's lines look stays up on: from the earliest check-in to the latest end of a line's nights
@@ -40,7 +32,7 @@ export function invoiceLookupSpan(
   for (const l of lines) {
     const checkIn = l.check_in_date;
     const checkOut = l.check_out_date;
-    if (!ISO_DATE.test(checkIn) || !ISO_DATE.test(checkOut)) return null;
+    if (!isIsoDate(checkIn) || !isIsoDate(checkOut)) return null;
     if (from === null || checkIn < from) from = checkIn;
     if (checkIn > lastIn) lastIn = checkIn;
     if (checkOut > lastOut) lastOut = checkOut;
@@ -98,7 +90,7 @@ export function invoiceBilledSpan(
   if (lookup === null) return null;
   let { from, to } = lookup;
   for (const s of stays) {
-    if (!ISO_DATE.test(s.check_in_date) || !ISO_DATE.test(s.check_out_date)) return null;
+    if (!isIsoDate(s.check_in_date) || !isIsoDate(s.check_out_date)) return null;
     if (s.check_in_date < from) from = s.check_in_date;
     if (s.check_out_date > to) to = s.check_out_date;
   }

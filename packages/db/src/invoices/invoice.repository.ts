@@ -142,10 +142,10 @@ export type StaysBound = { lookup: DateSpan } | { beyond: DateSpan; confirmation
 
 /**
  * The airline's hotel stays at the property that the hotel invoices: booked at a configured GDS or DIRECT
- * hotel and reserved (CONFIRMED, MODIFIED) or cancelled: those within the bound, or all of them. A stay prepaid through an aggregator (Duffel Stays)
- * is paid at booking and never on a hotel's invoice. The dates are the room's as the supplier holds them,
- * else the rostered stay's. `cancellation_penalty` is read from the hotel block, where a cancellation after the
- * deadline records it.
+ * hotel and reserved (CONFIRMED, MODIFIED) or cancelled: those within the bound, or all of them. A stay prepaid
+ * through an aggregator (Duffel Stays) is paid at booking and never on a hotel's invoice. The dates are the room's
+ * as the supplier holds them, else the rostered stay's. `cancellation_penalty` is read from the hotel block, where a
+ * cancellation after the deadline records it.
  */
 export async function billableStays(
   db: DbOrTrx,
@@ -184,6 +184,14 @@ export async function billableStays(
   );
 }
 
+/*
+ * A stay's dates as the invoice reads compare them: the room's as the supplier holds them, else the rostered stay's,
+ * byte by byte as the engine compares them. The index of stays by check-out date (bookings_hotel_stays_idx) is on
+ * exactly this check-out expression.
+ */
+const stayCheckIn = sql`coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10))`;
+const stayCheckOut = sql`coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10))`;
+
 /**
  * Whether the hotel holds any of the airline's stays beyond the lookup span (ending by its first day, or beginning on
  * or after its end): without one, no read beyond it can find anything. Two probes of the stays' index.
@@ -194,25 +202,22 @@ export async function staysBeyond(
   propertyId: string,
   span: DateSpan,
 ): Promise<boolean> {
-  const checkOut = sql`coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)) collate "C"`;
   const atHotel = sql`b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${propertyId}`;
   const r = await sql<{ beyond: boolean }>`
-    select exists (select 1 from bookings b where ${atHotel} and ${checkOut} <= ${span.from})
-        or exists (select 1 from bookings b where ${atHotel} and ${checkOut} >= ${span.to}
-                     and coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)) collate "C" >= ${span.to})
+    select exists (select 1 from bookings b where ${atHotel} and ${stayCheckOut} collate "C" <= ${span.from})
+        or exists (select 1 from bookings b where ${atHotel} and ${stayCheckOut} collate "C" >= ${span.to}
+                     and ${stayCheckIn} collate "C" >= ${span.to})
        as beyond`.execute(db);
   return r.rows[0]?.beyond === true;
 }
 
 /**
  * billableStays' query, its values written as literals (COPY takes no bind parameters). Each bound is an index's
- * (bookings_hotel_stays_idx, bookings_hotel_confirmation_idx); dates are compared byte by byte, as the engine
- * compares them.
+ * (bookings_hotel_stays_idx, bookings_hotel_confirmation_idx).
  */
 export function billableStaysQuery(airlineId: string, propertyId: string, bound: StaysBound | null) {
   const overlapping = (span: DateSpan) =>
-    sql`(coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)) collate "C" > ${copyLiteral(span.from)}
-         and coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)) collate "C" < ${copyLiteral(span.to)})`;
+    sql`(${stayCheckOut} collate "C" > ${copyLiteral(span.from)} and ${stayCheckIn} collate "C" < ${copyLiteral(span.to)})`;
   const bounded =
     bound === null
       ? sql``
@@ -223,10 +228,7 @@ export function billableStaysQuery(airlineId: string, propertyId: string, bound:
               and not ${overlapping(bound.beyond)}`;
   return sql`
     select b.booking_id, b.status, b.employee_id, b.traveller_name,
-      b.hotel->>'confirmation_number',
-      coalesce(b.hotel->>'check_in_date', left(b.checkin_time_local, 10)),
-      coalesce(b.hotel->>'check_out_date', left(b.checkout_time_local, 10)),
-      (b.hotel->>'contract_id')::bigint,
+      b.hotel->>'confirmation_number', ${stayCheckIn}, ${stayCheckOut}, (b.hotel->>'contract_id')::bigint,
       b.hotel->'contracted_rate',
       nullif(b.hotel->'cancellation_penalty', 'null'::jsonb)
     from bookings b
