@@ -56,7 +56,7 @@ export async function markFailed(
   error: string,
   from: readonly ProcessingStatusValue[],
 ): Promise<void> {
-  await sql`with done as (update schedules set status = 'FAILED', error = ${error}, completed_at = now()
+  await sql`with done as (update schedules set status = 'FAILED', error = ${error}, completed_at = statement_timestamp()
       where schedule_id = ${scheduleId} and status = any(${[...from]}::text[])
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter('done', scheduleId)}
@@ -64,7 +64,8 @@ export async function markFailed(
 }
 
 /**
- * The end of processing: into `to` (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
+ * The end of processing: into `to`. Its completed_at is when this statement runs, at the end of the write
+ * transaction: now() is when that transaction began, up to the whole write (seconds for a big roster) earlier. (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
  * (a schedule is processed once).
  */
 export async function finishProcessing(
@@ -75,7 +76,7 @@ export async function finishProcessing(
 ): Promise<boolean> {
   // With its webhook events (schedule.processing_completed when it completes): same statement, same transaction.
   const r = await sql<{ n: number; airline_id: string | null }>`with done as (update schedules
-      set status = ${to}, completed_at = case when ${to} = 'COMPLETED' then now() else completed_at end
+      set status = ${to}, completed_at = case when ${to} = 'COMPLETED' then statement_timestamp() else completed_at end
       where schedule_id = ${scheduleId} and status = 'PROCESSING'
       returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter("(select * from done where status = 'COMPLETED')", scheduleId)}
@@ -93,7 +94,7 @@ export async function finishProcessing(
  * inside their own transactions could each see the other's item still open).
  */
 export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promise<void> {
-  await sql`with done as (update schedules set status = 'COMPLETED', completed_at = now()
+  await sql`with done as (update schedules set status = 'COMPLETED', completed_at = statement_timestamp()
     where schedule_id = ${scheduleId} and status = 'BOOKING'
       and not exists (select 1 from action_items where schedule_id = ${scheduleId} and disposition is null and held_until is null)
     returning schedule_id, airline_id, external_ref, status, error, completed_at),
@@ -103,7 +104,7 @@ export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promis
 
 /** Completes every BOOKING schedule with no open item (a worker that died between a settle and its check). */
 export async function completeSettledSchedules(db: DbOrTrx): Promise<number> {
-  const r = await sql<{ n: number }>`with done as (update schedules s set status = 'COMPLETED', completed_at = now()
+  const r = await sql<{ n: number }>`with done as (update schedules s set status = 'COMPLETED', completed_at = statement_timestamp()
     where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null and a.held_until is null)
     returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter('done')}
