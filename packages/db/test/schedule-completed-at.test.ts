@@ -17,7 +17,9 @@ afterAll(() => t.drop());
 
 async function processingSchedule(): Promise<string> {
   const airlineId = randomUUID();
-  await sql`insert into airlines (airline_id, name, carrier_code) values (${airlineId}, 'Clock Air', 'CK')`.execute(t.db);
+  await sql`insert into airlines (airline_id, name, carrier_code) values (${airlineId}, 'Clock Air', 'CK')`.execute(
+    t.db,
+  );
   const row = await t.db
     .insertInto('schedules')
     .values({

@@ -104,7 +104,9 @@ export async function completeIfSettled(db: DbOrTrx, scheduleId: string): Promis
 
 /** Completes every BOOKING schedule with no open item (a worker that died between a settle and its check). */
 export async function completeSettledSchedules(db: DbOrTrx): Promise<number> {
-  const r = await sql<{ n: number }>`with done as (update schedules s set status = 'COMPLETED', completed_at = statement_timestamp()
+  const r = await sql<{
+    n: number;
+  }>`with done as (update schedules s set status = 'COMPLETED', completed_at = statement_timestamp()
     where s.status = 'BOOKING' and not exists (select 1 from action_items a where a.schedule_id = s.schedule_id and a.disposition is null and a.held_until is null)
     returning schedule_id, airline_id, external_ref, status, error, completed_at),
     ${scheduleEventsAfter('done')}
