@@ -44,6 +44,9 @@ export function invoiceLookupSpan(
   return isCalendarDate(to) ? { from, to } : null;
 }
 
+/** What a line's stay is looked up by: the fields the reads before matching need. */
+export type InvoiceLineLookup = Pick<InvoiceLine, 'confirmation_number' | 'check_in_date' | 'check_out_date'>;
+
 /**
  * The key a stay is read by for a confirmation number: its ASCII digits. Two numbers the matching takes as one
  * (upper-cased, without spaces and hyphens) have the same digits, so reading the stays whose number has a line's
@@ -61,7 +64,7 @@ export function confirmationReadKey(confirmation: string): string {
  * decide that the number names a stay at all: only their numbers are read beyond the span.
  */
 export function unsettledConfirmationKeys(
-  lines: Iterable<Pick<InvoiceLine, 'confirmation_number' | 'check_in_date' | 'check_out_date'>>,
+  lines: Iterable<InvoiceLineLookup>,
   property: string,
   index: InvoiceBookingIndex,
 ): string[] {

@@ -1,4 +1,5 @@
 import type { InvoiceLineBody, Money } from '@crew/contracts';
+import type { InvoiceLineLookup } from '@crew/engine';
 
 type InvoiceFee = NonNullable<InvoiceLineBody['fees']>[number];
 
@@ -72,9 +73,6 @@ export function lineColumnsText(lines: readonly InvoiceLineBody[], currency: str
   return JSON.stringify(columns);
 }
 
-/** What a line's stay is looked up by: the fields the reads before matching need (invoice-reads.ts). */
-export type LineLookup = Pick<ColumnLine, 'confirmation_number' | 'check_in_date' | 'check_out_date'>;
-
 /**
  * The lines of `lineColumnsText`, parsed now and given one at a time in their order (each a new object, which the
  * matching drops once it is done with the line). A line with fees has them in their posted order; a line without
@@ -83,7 +81,7 @@ export type LineLookup = Pick<ColumnLine, 'confirmation_number' | 'check_in_date
 export function linesOfColumns(
   text: string,
   currency: string,
-): Iterable<ColumnLine> & { lookups(): Iterable<LineLookup> } {
+): Iterable<ColumnLine> & { lookups(): Iterable<InvoiceLineLookup> } {
   const c = JSON.parse(text) as LineColumns;
   return {
     [Symbol.iterator]: () => columnLines(c, currency),

@@ -64,9 +64,9 @@ export async function markFailed(
 }
 
 /**
- * The end of processing: into `to`. Its completed_at is when this statement runs, at the end of the write
- * transaction: now() is when that transaction began, up to the whole write (seconds for a big roster) earlier. (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
- * (a schedule is processed once).
+ * The end of processing: into `to` (engine statusAfterProcessing: BOOKING or COMPLETED), only from PROCESSING
+ * (a schedule is processed once). Its completed_at is when this statement runs, at the end of the write
+ * transaction: now() is when that transaction began, up to the whole write (seconds for a big roster) earlier.
  */
 export async function finishProcessing(
   db: DbOrTrx,

@@ -27,6 +27,7 @@ import {
   invoiceLineTotal,
   roundMinor,
   type InvoiceLine,
+  type InvoiceLineLookup,
   type InvoiceLineStatus,
   type CancellationTerms,
   type InvoiceContract,
@@ -187,9 +188,7 @@ function postedLines(text: string): PostedLines {
 }
 
 /** An invoice's lines, which can also be gone through for what their stays are looked up by alone. */
-type PostedLines = Iterable<InvoiceLine> & {
-  lookups(): Iterable<Pick<InvoiceLine, 'confirmation_number' | 'check_in_date' | 'check_out_date'>>;
-};
+type PostedLines = Iterable<InvoiceLine> & { lookups(): Iterable<InvoiceLineLookup> };
 
 function reason(err: unknown): string {
   return isDatabaseUnavailable(err)
