@@ -21,6 +21,9 @@
  * BENCH_TRAVELLERS (14000), BENCH_PAGE_LIMIT (50), BENCH_DEEP_PAGES (100), BENCH_CONNECTIONS (50),
  * BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_HTTP_RUNS (3), BENCH_SQL_ITERATIONS (200),
  * BENCH_SKIP_HTTP=1 (seeding and SQL only), BENCH_DOCS=0,
+ * BENCH_API_PROCESSES ("1,2": the HTTP phase once per count, the api restarted on its port between; more than one
+ * run as replicas behind that port through node:cluster, bench/lib/api-replicas.ts, as the manifests run at least
+ * two api pods behind one Service),
  * BENCH_API_EXEC_ARGV (node options of the api process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { randomUUID } from 'node:crypto';
@@ -33,7 +36,7 @@ import { say, step } from './lib/console';
 import { codeVersion, machine } from './lib/machine';
 import { ROOT } from './lib/processes';
 import { int, ms, table, textTable, writeDocsBlock } from './lib/report';
-import { benchNames, REDIS_URL, startStack } from './lib/stack';
+import { benchNames, REDIS_URL, startStack, type Stack } from './lib/stack';
 import { prepareBenchStorage } from './lib/storage';
 import { measureQueueHttp, type HttpOutcome } from './queue/http';
 import { seedAirline, type Seeded } from './queue/seed';
@@ -52,6 +55,11 @@ const WARMUP_S = num('BENCH_WARMUP_S', 3);
 const HTTP_RUNS = num('BENCH_HTTP_RUNS', 3);
 const ITERATIONS = num('BENCH_SQL_ITERATIONS', 200);
 const SKIP_HTTP = process.env.BENCH_SKIP_HTTP === '1';
+const API_PROCESSES = (process.env.BENCH_API_PROCESSES || '1,2').split(',').map((n) => {
+  const count = Number(n);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`BENCH_API_PROCESSES: "${n}" is not a process count`);
+  return count;
+});
 const DOCS = process.env.BENCH_DOCS !== '0';
 const TARGET_P99_MS = 200;
 
@@ -78,9 +86,10 @@ async function main(): Promise<void> {
   step(`database ${names.dbName}`);
   const { reader } = await prepareBenchStorage(names.databaseUrl, REDIS_URL, names.prefix, cleanups);
   let tenant: Tenant | null = null;
+  let stack: Stack | null = null;
   if (!SKIP_HTTP) {
     step('starting auth, supplier-sandbox and api');
-    const stack = await startStack(
+    stack = await startStack(
       {
         names,
         sandboxLatencyMs: 0,
@@ -161,21 +170,35 @@ async function main(): Promise<void> {
   const sqlHeader = ['query', 'rows before the page', 'rows', 'p50', 'p99', 'EXPLAIN ANALYZE', 'buffers', 'scan'];
   say(textTable(sqlHeader, sqlRows));
 
-  let http: HttpOutcome = { ok: false, reason: 'BENCH_SKIP_HTTP=1' };
-  if (tenant) {
-    step(
-      `HTTP: autocannon, ${CONNECTIONS} connections, ${HTTP_RUNS} runs of ${DURATION_S} s per page (each after ${WARMUP_S} s of warm-up)`,
-    );
-    http = await measureQueueHttp(tenant, {
-      limit: LIMIT,
-      deepPages: DEEP,
-      connections: CONNECTIONS,
-      durationS: DURATION_S,
-      warmupS: WARMUP_S,
-      runs: HTTP_RUNS,
-    });
+  // One outcome per api process count (the api as started is one process).
+  const https: { processes: number; http: HttpOutcome }[] = [];
+  if (tenant && stack) {
+    let running = 1;
+    for (const processes of API_PROCESSES) {
+      if (processes !== running) {
+        step(`restarting the api as ${processes} process${processes > 1 ? 'es' : ''} on its port`);
+        await stack.restartApi(processes);
+        running = processes;
+      }
+      step(
+        `HTTP, ${processes} api process${processes > 1 ? 'es' : ''}: autocannon, ${CONNECTIONS} connections, ${HTTP_RUNS} runs of ${DURATION_S} s per page (each after ${WARMUP_S} s of warm-up)`,
+      );
+      const http = await measureQueueHttp(tenant, {
+        limit: LIMIT,
+        deepPages: DEEP,
+        connections: CONNECTIONS,
+        durationS: DURATION_S,
+        warmupS: WARMUP_S,
+        runs: HTTP_RUNS,
+      });
+      https.push({ processes, http });
+    }
   }
+  // Why a count was not measured (the api does not serve the endpoint), or that HTTP was skipped.
+  const notMeasured =
+    https.length === 0 ? ['BENCH_SKIP_HTTP=1'] : https.flatMap((h) => (h.http.ok ? [] : [h.http.reason]));
   const httpHeader = [
+    'api processes',
     'page',
     'p50 (median)',
     'p99 (median)',
@@ -186,28 +209,29 @@ async function main(): Promise<void> {
     'non-2xx',
     'errors',
   ];
-  const httpRows = http.ok
-    ? http.pages.map(({ page, runs, median: h }) => [
-        page,
-        ms(h.p50),
-        ms(h.p99),
-        h.p99 < TARGET_P99_MS ? 'yes' : 'NO',
-        runs.map((r) => ms(r.p99)).join(', '),
-        int(h.requests),
-        int(h.perSecond),
-        int(h.non2xx),
-        int(h.errors),
-      ])
-    : [];
-  if (http.ok) say(textTable(httpHeader, httpRows));
-  else say(`HTTP not measured: ${http.reason}`);
+  const httpRows = https.flatMap(({ processes, http }) =>
+    (http.ok ? http.pages : []).map(({ page, runs, median: h }) => [
+      String(processes),
+      page,
+      ms(h.p50),
+      ms(h.p99),
+      h.p99 < TARGET_P99_MS ? 'yes' : 'NO',
+      runs.map((r) => ms(r.p99)).join(', '),
+      int(h.requests),
+      int(h.perSecond),
+      int(h.non2xx),
+      int(h.errors),
+    ]),
+  );
+  if (httpRows.length > 0) say(textTable(httpHeader, httpRows));
+  for (const reason of notMeasured) say(`HTTP not measured: ${reason}`);
 
   const m = machine();
   const pgVersion = (await reader.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
   const md = [
     `## Review queue benchmark — ${new Date().toISOString().slice(0, 10)}`,
     '',
-    `Command: \`${SKIP_HTTP ? 'BENCH_SKIP_HTTP=1 ' : ''}npm run bench:queue\` (${((performance.now() - started) / 1000).toFixed(0)} s). ` +
+    `Command: \`${SKIP_HTTP ? 'BENCH_SKIP_HTTP=1 ' : ''}${process.env.BENCH_API_PROCESSES ? `BENCH_API_PROCESSES=${API_PROCESSES.join(',')} ` : ''}npm run bench:queue\` (${((performance.now() - started) / 1000).toFixed(0)} s). ` +
       `Machine: ${m.nproc} cores (${m.cpu}), ${m.memGiB} GiB RAM, node ${m.node}, Postgres ${pgVersion} on 127.0.0.1. Code: ${codeVersion()}.`,
     '',
     `Data, written by COPY (not through the pipeline) in ${seedS.toFixed(1)} s: the L airline's ${int(l.open)} OPEN items ` +
@@ -228,12 +252,16 @@ async function main(): Promise<void> {
     '',
     '### Over HTTP',
     '',
-    http.ok
+    httpRows.length > 0
       ? `autocannon, ${CONNECTIONS} connections for ${DURATION_S} s per run, each run after ${WARMUP_S} s of the same load ` +
-        `(not counted), ${HTTP_RUNS} runs of each page alternating, against the api as its own process (LOG_LEVEL=warn); ` +
-        `the deep page is reached by following next_cursor ${DEEP} times. Target: p99 < ${TARGET_P99_MS} ms.\n\n` +
-        table(httpHeader, httpRows)
-      : `Not measured: ${http.reason}.`,
+        `(not counted), ${HTTP_RUNS} runs of each page alternating, against the api (LOG_LEVEL=warn) as ` +
+        `${API_PROCESSES.map((n) => (n === 1 ? 'one process' : `${n} processes behind its one port (node:cluster)`)).join(', then as ')}, ` +
+        'restarted on its port between; the manifests run at least two api pods behind one Service, each with up to 2 cores ' +
+        'of its own, where here every process shares the same 2 cores with Postgres and autocannon. ' +
+        `The deep page is reached by following next_cursor ${DEEP} times. Target: p99 < ${TARGET_P99_MS} ms.\n\n` +
+        table(httpHeader, httpRows) +
+        notMeasured.map((reason) => `\n\nNot measured: ${reason}.`).join('')
+      : notMeasured.map((reason) => `Not measured: ${reason}.`).join('\n\n'),
   ].join('\n');
   if (DOCS) {
     writeDocsBlock(path.join(ROOT, 'docs/benchmarks.md'), 'queue', md);

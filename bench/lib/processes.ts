@@ -10,6 +10,9 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
+/** What bench/lib/api-replicas.ts prints once every replica listens. */
+export const API_REPLICAS_LISTENING = 'api replicas: all listening';
+
 export type ServiceName = 'auth' | 'supplier-sandbox' | 'api' | 'worker';
 
 export interface Service {
@@ -44,16 +47,13 @@ export function startService(
   port: number,
   env: Record<string, string>,
   execArgv: string[] = [],
+  script = `services/${name}/src/main.ts`,
 ): Service {
-  const child = spawn(
-    process.execPath,
-    [...execArgv, '--import', 'tsx', path.join(ROOT, `services/${name}/src/main.ts`)],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
   const output: string[] = [];
   const keep = (d: Buffer) => {
@@ -126,6 +126,17 @@ export function killAllNow(): void {
     } catch {
       // already gone
     }
+  }
+}
+
+/** Resolves once the process has written `line` (or throws when it exits first or `deadlineMs` passes). */
+export async function waitOutput(svc: Service, line: string, deadlineMs = 90_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!svc.output.includes(line)) {
+    if (svc.child.exitCode !== null || svc.child.signalCode !== null)
+      throw new Error(`${svc.name} exited before writing "${line}":\n${svc.output.slice(-20).join('\n')}`);
+    if (Date.now() > until) throw new Error(`${svc.name} did not write "${line}" within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -6,7 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { Keyring } from '@crew/platform';
 import type { StackUrls } from './client';
-import { freePort, startService, stopAll, waitHttpOk, type Service } from './processes';
+import {
+  API_REPLICAS_LISTENING,
+  freePort,
+  startService,
+  stopAll,
+  stopService,
+  waitHttpOk,
+  waitOutput,
+  type Service,
+} from './processes';
 import type { Cleanup } from './storage';
 
 export const PG_BASE = 'postgres://postgres@127.0.0.1:5432';
@@ -54,6 +63,11 @@ export interface Stack {
   auth: Service;
   sandbox: Service;
   api: Service;
+  /**
+   * Stops the api and starts it again on the same port as `replicas` processes (bench/lib/api-replicas.ts when
+   * more than one); resolved once every replica listens and /readyz answers. `stack.api` is then the new one.
+   */
+  restartApi(replicas: number): Promise<Service>;
   /** Starts a worker on a port of its own (env on top of the stack's), resolved once its /healthz answers. */
   startWorker(env?: Record<string, string>, execArgv?: string[]): Promise<Service>;
 }
@@ -99,13 +113,23 @@ export async function startStack(o: StackOptions, cleanups: Cleanup[]): Promise<
     await waitHttpOk(`http://127.0.0.1:${port}/healthz`, worker);
     return worker;
   };
-  return {
+  const stack: Stack = {
     env,
     urls: { apiUrl: `http://127.0.0.1:${apiPort}`, authUrl, opsToken: o.names.opsToken },
     sandboxUrl,
     auth,
     sandbox,
     api,
+    restartApi: async (replicas) => {
+      await stopService(stack.api);
+      const apiEnv = { ...env, BENCH_API_REPLICAS: String(replicas) };
+      const launcher = replicas > 1 ? 'bench/lib/api-replicas.ts' : undefined;
+      stack.api = startService('api', apiPort, apiEnv, o.apiExecArgv ?? [], launcher);
+      if (replicas > 1) await waitOutput(stack.api, API_REPLICAS_LISTENING);
+      await waitHttpOk(`http://127.0.0.1:${apiPort}/readyz`, stack.api);
+      return stack.api;
+    },
     startWorker,
   };
+  return stack;
 }
