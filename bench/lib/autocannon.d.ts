@@ -25,6 +25,14 @@ declare module 'autocannon' {
     timeouts: number;
     duration: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** A run: its result, and an event per completed request of the measured run (not of the warm-up). */
+  interface Instance extends Promise<Result> {
+    /** `client` is the connection's client object (one per connection); `responseTime` in ms. */
+    on(
+      event: 'response',
+      listener: (client: object, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): void;
+  }
+  function autocannon(opts: Options): Instance;
   export = autocannon;
 }
