@@ -176,13 +176,15 @@ async function main(): Promise<void> {
   if (tenant && stack) {
     let running = 1;
     for (const processes of API_PROCESSES) {
+      const api = processes === 1 ? '1 api process' : `${processes} api processes`;
       if (processes !== running) {
-        step(`restarting the api as ${processes} process${processes > 1 ? 'es' : ''} on its port`);
+        step(`restarting the api as ${api} on its port`);
         await stack.restartApi(processes);
         running = processes;
       }
       step(
-        `HTTP, ${processes} api process${processes > 1 ? 'es' : ''}: autocannon, ${CONNECTIONS} connections, ${HTTP_RUNS} runs of ${DURATION_S} s per page (each after ${WARMUP_S} s of warm-up)`,
+        `HTTP, ${api}: autocannon, ${CONNECTIONS} connections, ` +
+          `${HTTP_RUNS} runs of ${DURATION_S} s per page (each after ${WARMUP_S} s of warm-up)`,
       );
       const http = await measureQueueHttp(tenant, {
         limit: LIMIT,

@@ -1,8 +1,9 @@
 /**
  * The api as BENCH_API_REPLICAS processes behind one port (node:cluster, connections dealt round-robin): the
  * shape the manifests deploy (at least two api pods behind one Service), on one machine. Each replica runs
- * services/api/src/main.ts unchanged. Prints API_REPLICAS_LISTENING once every replica listens; SIGTERM and SIGINT reach
- * every replica, and one replica's unexpected exit stops the rest (a benchmark must not go on against half its api).
+ * services/api/src/main.ts unchanged. Prints API_REPLICAS_LISTENING once every replica listens. SIGTERM and
+ * SIGINT reach every replica, and one replica's unexpected exit stops the rest (a benchmark must not go on
+ * against half its api).
  */
 import cluster from 'node:cluster';
 import path from 'node:path';
