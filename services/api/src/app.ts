@@ -109,12 +109,19 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
   };
 }
 
+/**
+ * Whose X-Forwarded-For the api believes: proxies on a loopback or private network only (the cluster's ingress,
+ * which writes the client's address there). A client reaching the api from elsewhere cannot choose its own
+ * address (`req.ip`), which keys the console's sign-in limit.
+ */
+export const TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';
+
 export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // No client revalidates with If-None-Match: an ETag was a SHA-1 of every answer (a page of 50 items too) for nothing.
   app.disable('etag');
-  app.set('trust proxy', true);
+  app.set('trust proxy', TRUSTED_PROXIES);
   app.use(helmet());
   app.use(requestLogger(deps.logger));
   for (const m of operabilityMiddleware(deps)) app.use(m);

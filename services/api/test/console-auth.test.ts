@@ -297,4 +297,24 @@ describe('forms, headers and escaping', () => {
     await consoleUserWithPassword(stack, t, other, PASSWORD);
     expect((await browser.signIn(other, PASSWORD)).status).toBe(303);
   });
+
+  it("behind the ingress each client's address has its own limit; a client's own X-Forwarded-For is not believed", async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    // This test connects over loopback, as the ingress does over the cluster's network: the header names the client.
+    const from = async (client: string, password: string) => {
+      const page = await browser.get('/console/sign-in');
+      const form = { csrf_token: csrfOf(page.text), email: who, password };
+      return browser.post('/console/sign-in', form, { 'x-forwarded-for': client });
+    };
+    for (let i = 0; i < 10; i++) expect(outcome(await from('198.51.100.1', `wrong password ${i}`))).toBe('refused');
+    expect((await from('198.51.100.1', PASSWORD)).status).toBe(429);
+    expect(outcome(await from('198.51.100.2', PASSWORD))).toBe('signed in');
+    // Whose header is believed: proxies on a loopback or private network, never an address from the internet.
+    const trusts = createApiApp(apiDepsOf(stack)).get('trust proxy fn') as (address: string, hop: number) => boolean;
+    const proxies = ['10.4.0.17', '172.20.1.2', '192.168.1.9', 'fd12::5', '127.0.0.1', '::1'];
+    expect(proxies.filter((a) => !trusts(a, 0))).toEqual([]);
+    expect(['203.0.113.7', '198.51.100.20', '2001:db8::1', '8.8.8.8'].filter((a) => trusts(a, 0))).toEqual([]);
+  });
 });

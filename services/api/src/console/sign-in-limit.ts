@@ -40,7 +40,8 @@ export function signInLimit(deps: ConsoleDeps): RequestHandler {
         error: (err, message) => deps.logger.warn({ err }, message ?? 'console sign-in limit'),
         warn: (err, message) => deps.logger.warn({ err }, message ?? 'console sign-in limit'),
       },
-      // The api trusts its proxy's X-Forwarded-For (app setting); the key is built with ipKeyGenerator.
+      // X-Forwarded-For is believed from private-network proxies only (TRUSTED_PROXIES, app.ts); the key is
+      // built with ipKeyGenerator.
       validate: { trustProxy: false, xForwardedForHeader: false },
       handler: (req, res) => {
         deps.logger.warn(
