@@ -16,6 +16,13 @@ import { pathPattern, type RouteSpec } from './route';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Whose X-Forwarded-For a service believes (express's `trust proxy`): proxies on a loopback or private network
+ * only (the cluster's ingress, which writes the client's address there). A client reaching a service from
+ * elsewhere cannot choose its own address (`req.ip`), which keys the console's sign-in limit.
+ */
+export const TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';
+
 /** One JSON line per request, with a request id reused from `X-Request-Id` or minted, and echoed back. */
 export function requestLogger(logger: Logger): RequestHandler {
   return pinoHttp({

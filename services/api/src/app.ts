@@ -7,6 +7,7 @@ import {
   mountRoutes,
   requestLogger,
   TravellerVault,
+  TRUSTED_PROXIES,
   type RouteSpec,
 } from '@crew/platform';
 import { redisReachable } from '@crew/queue';
@@ -108,13 +109,6 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
     ],
   };
 }
-
-/**
- * Whose X-Forwarded-For the api believes: proxies on a loopback or private network only (the cluster's ingress,
- * which writes the client's address there). A client reaching the api from elsewhere cannot choose its own
- * address (`req.ip`), which keys the console's sign-in limit.
- */
-export const TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';
 
 export function createApiApp(deps: ApiDeps): Express {
   const app = express();

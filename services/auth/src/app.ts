@@ -2,7 +2,14 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Db } from '@crew/db';
-import { errorHandler, fallbackHandler, mountRoutes, requestLogger, type Logger } from '@crew/platform';
+import {
+  errorHandler,
+  fallbackHandler,
+  mountRoutes,
+  requestLogger,
+  TRUSTED_PROXIES,
+  type Logger,
+} from '@crew/platform';
 import type { KeyStore } from './key-store';
 import { oauthRoutes } from './oauth.routes';
 
@@ -20,7 +27,7 @@ export const CORS_PATHS = ['/oauth/token', '/oauth/refresh', '/.well-known/jwks.
 export function createAuthApp(deps: AuthAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', TRUSTED_PROXIES);
   app.use(helmet());
   app.use(requestLogger(deps.logger));
   app.get('/healthz', (_req, res) => {

@@ -40,7 +40,7 @@ export function signInLimit(deps: ConsoleDeps): RequestHandler {
         error: (err, message) => deps.logger.warn({ err }, message ?? 'console sign-in limit'),
         warn: (err, message) => deps.logger.warn({ err }, message ?? 'console sign-in limit'),
       },
-      // X-Forwarded-For is believed from private-network proxies only (TRUSTED_PROXIES, app.ts); the key is
+      // X-Forwarded-For is believed from private-network proxies only (TRUSTED_PROXIES, @crew/platform); the key is
       // built with ipKeyGenerator.
       validate: { trustProxy: false, xForwardedForHeader: false },
       handler: (req, res) => {
