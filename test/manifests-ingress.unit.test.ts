@@ -2,8 +2,7 @@
  * The example overlay's Ingress against the code: every entry point reached from outside the cluster is routed
  * to the process that serves it, and the cluster-internal paths (probes, metrics) are not.
  */
-import { parseAllDocuments } from 'yaml';
-import { read, type Doc } from './manifests';
+import { kustomize, read, type Doc } from './manifests';
 
 interface IngressPath {
   path: string;
@@ -11,9 +10,8 @@ interface IngressPath {
   backend: { service: { name: string } };
 }
 
-const ingress = parseAllDocuments(read('k8s/overlays/example/ingress.yaml'))
-  .map((d) => d.toJS() as Doc)
-  .find((d) => d.kind === 'Ingress')!;
+// As the overlay deploys it (its kustomization's resources), not the file alone.
+const ingress = kustomize('k8s/overlays/example').docs.find((d) => d.kind === 'Ingress')!;
 
 /** The service a request path on this host reaches (Kubernetes' Prefix matches whole path elements). */
 function routedTo(host: string, path: string): string | null {
