@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify';
 import {
   IDEMPOTENCY_HEADER,
   INVOICE_CSV_COLUMNS,
@@ -28,6 +27,7 @@ import {
 import type { OutboxRelay } from '@crew/queue';
 import { principal } from '../auth/guard';
 import { withIdempotency } from '../bookings/idempotency';
+import { sendCsv } from '../http/csv';
 import { csvInvoice } from './invoice-csv';
 import {
   invoiceIssues,
@@ -42,14 +42,6 @@ const TAGS = ['Invoices'];
 const PATH = '/crew/invoices';
 
 const CSV_BODY = `A header row, then one invoice line per row. Columns: ${INVOICE_CSV_COLUMNS.join(', ')} (line_number, check_in_date, check_out_date, nights, nightly_rate and taxes are required; the others may be left out or empty). Amounts are numbers in the invoice's currency; a fee column charges that fee (no_show_fee: NO_SHOW, late_cancel_fee: LATE_CANCEL, incidental_fee: INCIDENTAL). invoice_number, property_id and currency are query parameters. A fault is named by row (the header is row 1) and column: /rows/4/check_in_date.`;
-
-/** A cell a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalar columns
-  const s = typeof v === 'string' ? v : String(v);
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
 
 /** Rows of the lines export per read (keyset by line number): an invoice of 100k lines is never held whole. */
 const EXPORT_PAGE = 5000;
@@ -173,42 +165,32 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
       },
       handler: async ({ res, params, query }) => {
         const invoice = await invoiceOr404(db, principal(res).airline_id, params.invoice_id);
-        res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.setHeader('Content-Disposition', `attachment; filename="invoice-${invoice.invoice_id}-lines.csv"`);
-        const csv = stringify({
-          header: true,
-          columns: [...INVOICE_LINE_CSV_COLUMNS],
-          quoted_match: /[",\r\n]/,
-          record_delimiter: '\r\n',
-        });
-        csv.pipe(res);
-        for (let after: number | null = null; ;) {
-          const rows = await invoiceRepo.linesPage(db, invoice.invoice_id, {
-            status: query.status,
-            afterLine: after,
-            limit: EXPORT_PAGE,
-          });
-          for (const r of rows.slice(0, EXPORT_PAGE)) {
-            const v = invoiceLineView(r);
-            const cells = [
-              v.line_number,
-              v.status,
-              v.booking_id,
-              v.disputed.amount,
-              v.disputed.currency,
-              v.billed.amount,
-              v.findings.map((f) => `${f.status} ${f.disputed.amount}`).join('; '),
-              v.needs_review.join('; '),
-            ].map(csvCell);
-            // Respect back-pressure: a slow client must not make us buffer the whole export.
-            if (!csv.write(cells)) await new Promise((resolve) => csv.once('drain', resolve));
+        // Read page by page as the client takes the rows: a large invoice is never held whole.
+        async function* rows() {
+          for (let after: number | null = null; ;) {
+            const page = await invoiceRepo.linesPage(db, invoice.invoice_id, {
+              status: query.status,
+              afterLine: after,
+              limit: EXPORT_PAGE,
+            });
+            for (const r of page.slice(0, EXPORT_PAGE)) {
+              const v = invoiceLineView(r);
+              yield [
+                v.line_number,
+                v.status,
+                v.booking_id,
+                v.disputed.amount,
+                v.disputed.currency,
+                v.billed.amount,
+                v.findings.map((f) => `${f.status} ${f.disputed.amount}`).join('; '),
+                v.needs_review.join('; '),
+              ];
+            }
+            if (page.length <= EXPORT_PAGE) return;
+            after = page[EXPORT_PAGE - 1]!.line_number;
           }
-          if (rows.length <= EXPORT_PAGE) break;
-          after = rows[EXPORT_PAGE - 1]!.line_number;
         }
-        csv.end();
-        await new Promise((resolve) => res.once('finish', resolve));
-        return undefined;
+        return sendCsv(res, `invoice-${invoice.invoice_id}-lines.csv`, INVOICE_LINE_CSV_COLUMNS, rows());
       },
     }),
   ];
