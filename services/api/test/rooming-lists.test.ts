@@ -199,6 +199,13 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
       body: 'list_number=X',
     });
     expect(forged.status).toBe(403);
+    // An Origin that is no URL at all is another site's: refused, not a 500.
+    const unreadable = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://[' },
+      body: 'list_number=X',
+    });
+    expect(unreadable.status).toBe(403);
     // The link is a credential: the api's request log keeps its claims part, never its signature.
     const signature = token.split('.')[1]!;
     expect(stack.logLines.some((l) => l.includes(`/hotel/rooming-lists/${body}.[REDACTED]`))).toBe(true);

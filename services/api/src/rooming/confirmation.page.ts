@@ -11,7 +11,7 @@ import {
   type RoomingRowRow,
 } from '@crew/db';
 import { rowSettlement, settleRowAnswer } from '@crew/engine';
-import type { Logger } from '@crew/platform';
+import { crossSiteOrigin, type Logger } from '@crew/platform';
 import { CONFIRMATION_PATH, roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/rooming';
 
 /*
@@ -196,8 +196,7 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
         const l = await load(req, res);
         if (!l) return;
         // Anti-forgery: the page's own field, and no cross-site Origin.
-        const origin = req.get('origin');
-        if (origin && origin !== 'null' && new URL(origin).host !== req.get('host'))
+        if (crossSiteOrigin(req))
           return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
         const given = Buffer.from(
           String((req.body as Record<string, string | string[] | undefined> | undefined)?.form_token ?? ''),
