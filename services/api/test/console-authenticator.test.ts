@@ -45,14 +45,21 @@ describe('authenticator apps (TOTP)', () => {
     expect(page.text).toContain('<button type="submit">Enable</button>');
     expect(page.text).toMatch(/otpauth:\/\/totp\//);
     const secret = secretOf(page.text);
-    // The secret is stored sealed, never as text.
-    const row = await stack.database.db
-      .selectFrom('console_users')
-      .select('totp_secret_sealed')
-      .where('email', '=', who)
-      .executeTakeFirstOrThrow();
-    expect(row.totp_secret_sealed).toMatch(/^v2\./);
-    expect(row.totp_secret_sealed).not.toContain(secret);
+    // The secret is stored sealed, never as text: on the session being shown it until it is enabled.
+    const sealedOf = async () => {
+      const rows = await stack.database.db
+        .selectFrom('console_sessions as s')
+        .innerJoin('console_users as u', 'u.user_id', 's.user_id')
+        .select(['s.totp_pending_sealed', 'u.totp_secret_sealed'])
+        .where('u.email', '=', who)
+        .where('s.revoked_at', 'is', null)
+        .execute();
+      return rows[0]!;
+    };
+    const pending = await sealedOf();
+    expect(pending.totp_pending_sealed).toMatch(/^v2\./);
+    expect(pending.totp_pending_sealed).not.toContain(secret);
+    expect(pending.totp_secret_sealed).toBeNull();
 
     const wrong = await browser.post('/console/account/authenticator', {
       csrf_token: csrfOf(page.text),
@@ -65,6 +72,9 @@ describe('authenticator apps (TOTP)', () => {
       totp_code: totpCode(secret, new Date(clock)),
     });
     expect([enable.status, enable.location]).toEqual([303, '/console']);
+    const enabled = await sealedOf();
+    expect(enabled.totp_secret_sealed).toMatch(/^v2\./);
+    expect(enabled.totp_secret_sealed).not.toContain(secret);
     const list = await http(`${stack.apiUrl}/api/v1/crew/console-users`, { token: t.accessToken });
     expect(list.body.console_users.find((u: { email: string }) => u.email === who).totp_enabled).toBe(true);
 
@@ -98,6 +108,52 @@ describe('authenticator apps (TOTP)', () => {
     });
     expect(enable.status).toBe(303);
     expect((await browser.get('/console')).status).toBe(200);
+  });
+});
+
+describe('enrolment and the person’s other sessions', () => {
+  const AUTHENTICATOR = '/console/account/authenticator';
+  const secretOf = (page: string) =>
+    /<code class="secret" id="totp-secret">([A-Z2-7 ]+)<\/code>/.exec(page)![1]!.replace(/ /g, '');
+
+  async function twoBrowsers(who: string): Promise<[ConsoleClient, ConsoleClient]> {
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const a = new ConsoleClient(stack.apiUrl);
+    const b = new ConsoleClient(stack.apiUrl);
+    expect(outcome(await a.signIn(who, PASSWORD))).toBe('signed in');
+    expect(outcome(await b.signIn(who, PASSWORD))).toBe('signed in');
+    return [a, b];
+  }
+
+  it('the secret being enrolled is the session’s own: another session gets another, and a code of the first is refused there', async () => {
+    const who = email();
+    const [a, b] = await twoBrowsers(who);
+    const first = secretOf((await a.get(AUTHENTICATOR)).text);
+    const pageB = await b.get(AUTHENTICATOR);
+    const second = secretOf(pageB.text);
+    expect(second).not.toBe(first);
+    // Each session is shown its own again.
+    expect(secretOf((await a.get(AUTHENTICATOR)).text)).toBe(first);
+    expect(secretOf((await b.get(AUTHENTICATOR)).text)).toBe(second);
+
+    const foreign = await b.post(AUTHENTICATOR, {
+      csrf_token: csrfOf(pageB.text),
+      totp_code: totpCode(first, new Date(clock)),
+    });
+    expect(foreign.status).toBe(200);
+    expect(foreign.text).toContain('That code is not the one the app shows now.');
+    expect(secretOf(foreign.text)).toBe(second);
+    const own = await b.post(AUTHENTICATOR, {
+      csrf_token: csrfOf(pageB.text),
+      totp_code: totpCode(second, new Date(clock)),
+    });
+    expect([own.status, own.location]).toEqual([303, '/console']);
+
+    // Sign-in from now on takes the codes of the secret enabled, and only those.
+    advance(MINUTE);
+    const code = (secret: string) => totpCode(secret, new Date(clock));
+    expect(outcome(await new ConsoleClient(stack.apiUrl).signIn(who, PASSWORD, code(first)))).toBe('refused');
+    expect(outcome(await new ConsoleClient(stack.apiUrl).signIn(who, PASSWORD, code(second)))).toBe('signed in');
   });
 });
 

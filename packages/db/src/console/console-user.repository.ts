@@ -197,24 +197,58 @@ export function revokeSession(db: DbOrTrx, sessionIdHash: string, at: Date) {
     .execute();
 }
 
-/** Keeps the authenticator secret being enrolled (not yet in force). */
-export function setPendingTotp(db: DbOrTrx, userId: string, sealed: string) {
+/** The authenticator secret this live session was shown to enrol, if any (sealed). */
+export async function findPendingTotp(db: DbOrTrx, sessionIdHash: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('console_sessions')
+    .select('totp_pending_sealed')
+    .where('session_id_hash', '=', sessionIdHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.totp_pending_sealed ?? null;
+}
+
+/** Keeps the authenticator secret shown to this session to enrol (not yet in force). */
+export function setPendingTotp(db: DbOrTrx, sessionIdHash: string, sealed: string) {
   return db
-    .updateTable('console_users')
-    .set({ totp_secret_sealed: sealed, totp_enabled_at: null, totp_last_step: null })
-    .where('user_id', '=', userId)
-    .where('totp_enabled_at', 'is', null)
+    .updateTable('console_sessions')
+    .set({ totp_pending_sealed: sealed })
+    .where('session_id_hash', '=', sessionIdHash)
+    .where('revoked_at', 'is', null)
     .execute();
 }
 
 /**
- * Takes the code of 30-second step `step` once: false when a code of that step or a later one was taken
- * already (a code seen on the wire cannot be replayed). `enableAt` also puts the authenticator in force.
+ * Puts the authenticator secret `sealed` in force, taking the code of 30-second step `step` with it: false when
+ * the person has one in force already, is revoked, or a code of that step or a later one was taken.
  */
-export async function takeTotpStep(db: DbOrTrx, userId: string, step: number, enableAt?: Date): Promise<boolean> {
+export async function enableTotp(
+  db: DbOrTrx,
+  userId: string,
+  sealed: string,
+  step: number,
+  at: Date,
+): Promise<boolean> {
   const row = await db
     .updateTable('console_users')
-    .set({ totp_last_step: step, ...(enableAt ? { totp_enabled_at: enableAt } : {}) })
+    .set({ totp_secret_sealed: sealed, totp_enabled_at: at, totp_last_step: step })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('totp_enabled_at', 'is', null)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .returning('user_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Takes the code of 30-second step `step` once: false when a code of that step or a later one was taken
+ * already (a code seen on the wire cannot be replayed).
+ */
+export async function takeTotpStep(db: DbOrTrx, userId: string, step: number): Promise<boolean> {
+  const row = await db
+    .updateTable('console_users')
+    .set({ totp_last_step: step })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))

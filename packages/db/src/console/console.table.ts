@@ -13,7 +13,10 @@ export interface ConsoleUserTable {
   role: ConsoleUserRole;
   /** Salted memory-hard hash (the services make and check it); null until the invitation is used. */
   password_hash: ColumnType<string | null, string | null | undefined, string | null>;
-  /** The authenticator secret as the services sealed it; set at enrolment, in force once `totp_enabled_at` is. */
+  /**
+   * The authenticator secret as the services sealed it, in force once `totp_enabled_at` is (the one being
+   * enrolled is the session's `totp_pending_sealed`; an earlier release kept it here before it was enabled).
+   */
   totp_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   totp_enabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The last 30-second step whose code was accepted: a code is never taken twice. */
@@ -42,6 +45,8 @@ export interface ConsoleSessionTable {
   created_at: Date;
   last_seen_at: Date;
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The authenticator secret this session was shown to enrol (sealed, bound to the person); enabling takes only it. */
+  totp_pending_sealed: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type ConsoleSessionRow = Selectable<ConsoleSessionTable>;
 

@@ -37,6 +37,7 @@ import * as leanWriteIndexes from './2026_11_29_0400_lean_write_indexes';
 import * as invoiceLinesOfTheirInvoice from './2026_11_30_0100_invoice_lines_of_their_invoice';
 import * as invoiceLineColumns from './2026_11_30_0200_invoice_line_columns';
 import * as invoiceBoundedReads from './2026_12_01_0100_invoice_bounded_reads';
+import * as consoleSessionEnrolment from './2026_12_02_0100_console_session_enrolment';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0100_invoice_lines_of_their_invoice': invoiceLinesOfTheirInvoice,
   '2026_11_30_0200_invoice_line_columns': invoiceLineColumns,
   '2026_12_01_0100_invoice_bounded_reads': invoiceBoundedReads,
+  '2026_12_02_0100_console_session_enrolment': consoleSessionEnrolment,
 };

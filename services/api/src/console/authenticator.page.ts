@@ -6,6 +6,7 @@ import {
   redirectAnswer,
   type ConsoleDeps,
   type ConsolePages,
+  type ConsoleSession,
   type ConsoleUser,
 } from './context';
 import { html } from './html';
@@ -19,18 +20,23 @@ import { newTotpSecret, openTotpSecret, sealTotpSecret, totpStep, totpUri } from
  * on every sign-in asks for a code. An airline that requires it sends people here until they have enrolled.
  */
 
-/** The secret being enrolled: the one kept from an earlier visit, else a new one (sealed at once). */
-async function pendingSecret(deps: ConsoleDeps, user: ConsoleUser): Promise<string> {
-  const row = await consoleUserRepo.findActiveUser(deps.db, user.user_id);
-  if (row?.totp_secret_sealed) {
+/**
+ * The secret this session is enrolling: the one it was shown before, else a new one (sealed at once). It is the
+ * session's, not the person's: another session (one opened with a leaked password) is shown a secret of its own,
+ * so none it has seen can be the one the person enables.
+ */
+async function pendingSecret(deps: ConsoleDeps, session: ConsoleSession): Promise<string> {
+  const userId = session.user.user_id;
+  const sealed = await consoleUserRepo.findPendingTotp(deps.db, session.idHash);
+  if (sealed) {
     try {
-      return openTotpSecret(deps.keyring, user.user_id, row.totp_secret_sealed);
+      return openTotpSecret(deps.keyring, userId, sealed);
     } catch {
       // Sealed under a key no longer listed: start again with a new secret.
     }
   }
   const secret = newTotpSecret();
-  await consoleUserRepo.setPendingTotp(deps.db, user.user_id, sealTotpSecret(deps.keyring, user.user_id, secret));
+  await consoleUserRepo.setPendingTotp(deps.db, session.idHash, sealTotpSecret(deps.keyring, userId, secret));
   return secret;
 }
 
@@ -121,7 +127,7 @@ export const authenticatorPages: ConsolePages = {
             body: html`<p>Your authenticator app is set up: signing in asks for its code.</p>
               <p><a href="${CONSOLE_BASE}">Back to the review queue</a></p>`,
           });
-        render(req, res, user, await pendingSecret(deps, user));
+        render(req, res, user, await pendingSecret(deps, sessionOf(res)!));
       } catch (err) {
         next(err);
       }
@@ -131,11 +137,12 @@ export const authenticatorPages: ConsolePages = {
       try {
         const user = res.locals.consoleUser as ConsoleUser;
         if (user.totp_enabled) return res.redirect(303, AUTHENTICATOR_PATH);
-        const secret = await pendingSecret(deps, user);
+        const secret = await pendingSecret(deps, sessionOf(res)!);
         const code = (req.body as Record<string, unknown> | undefined)?.totp_code;
         const now = deps.now();
         const step = typeof code === 'string' ? totpStep(secret, user.email, code, now) : null;
-        if (step === null || !(await consoleUserRepo.takeTotpStep(deps.db, user.user_id, step, now)))
+        const sealed = sealTotpSecret(deps.keyring, user.user_id, secret);
+        if (step === null || !(await consoleUserRepo.enableTotp(deps.db, user.user_id, sealed, step, now)))
           return render(
             req,
             res,
