@@ -1750,13 +1750,13 @@ export interface paths {
         };
         /**
          * Set up an authenticator app (HTML): the secret as text, Authenticator code, Enable
-         * @description Needs a console session (else 303 to sign-in). Shows the TOTP secret (base32 and its otpauth:// URI) until the person has enabled an app; after that, says so. An airline that requires an app sends people without one here before any other page.
+         * @description Needs a console session (else 303 to sign-in). Shows the TOTP secret (base32 and its otpauth:// URI; the session’s own, another session is shown another) until the person has enabled an app; after that, says so. An airline that requires an app sends people without one here before any other page.
          */
         get: operations["consoleAuthenticatorPage"];
         put?: never;
         /**
          * Enable the authenticator app with its current code
-         * @description Form fields `csrf_token` (the session’s) and `totp_code`, the code the app shows now. Right: the app is in force (every sign-in asks for its code), 303 to /console. Wrong: 200 with the page again and the reason.
+         * @description Form fields `csrf_token` (the session’s) and `totp_code`, the code the app shows now. Right: the app is in force (every sign-in asks for its code), every other session of the person ends, this browser goes on in a new session (a new `console_session` cookie), 303 to /console. Wrong: 200 with the page again and the reason.
          */
         post: operations["consoleEnableAuthenticator"];
         delete?: never;

@@ -125,6 +125,32 @@ describe('enrolment and the person’s other sessions', () => {
     return [a, b];
   }
 
+  it('enabling an app ends every other session of the person and gives this browser a new session id', async () => {
+    const [a, b] = await twoBrowsers(email());
+    // A: a session opened with the password alone (a thief's, say).
+    expect((await a.get('/console')).status).toBe(200);
+    const before = b.cookies.get('console_session')!;
+    const page = await b.get(AUTHENTICATOR);
+    const enable = await b.post(AUTHENTICATOR, {
+      csrf_token: csrfOf(page.text),
+      totp_code: totpCode(secretOf(page.text), new Date(clock)),
+    });
+    expect([enable.status, enable.location]).toEqual([303, '/console']);
+    const after = b.cookies.get('console_session');
+    expect(after).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(after).not.toBe(before);
+    expect((await b.get('/console')).status).toBe(200);
+
+    const inA = await a.get('/console');
+    expect(inA.status).toBe(303);
+    expect(inA.location).toMatch(/^\/console\/sign-in\?ended=1/);
+    const old = new ConsoleClient(stack.apiUrl);
+    old.cookies.set('console_session', before);
+    const withOld = await old.get('/console');
+    expect(withOld.status).toBe(303);
+    expect(withOld.location).toMatch(/^\/console\/sign-in\?ended=1/);
+  });
+
   it('the secret being enrolled is the session’s own: another session gets another, and a code of the first is refused there', async () => {
     const who = email();
     const [a, b] = await twoBrowsers(who);

@@ -197,6 +197,17 @@ export function revokeSession(db: DbOrTrx, sessionIdHash: string, at: Date) {
     .execute();
 }
 
+/** Ends every session of the person not ended yet (they enabled an authenticator app); how many ended. */
+export async function revokeUserSessions(db: DbOrTrx, userId: string, at: Date): Promise<number> {
+  const result = await db
+    .updateTable('console_sessions')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** The authenticator secret this live session was shown to enrol, if any (sealed). */
 export async function findPendingTotp(db: DbOrTrx, sessionIdHash: string): Promise<string | null> {
   const row = await db

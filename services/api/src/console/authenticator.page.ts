@@ -11,7 +11,7 @@ import {
 } from './context';
 import { html } from './html';
 import { alertBox, consoleForm, consolePage, sessionOf } from './layout';
-import { AUTHENTICATOR_PATH, requireConsoleUser } from './session';
+import { AUTHENTICATOR_PATH, newSession, requireConsoleUser, setSessionCookie } from './session';
 import { newTotpSecret, openTotpSecret, sealTotpSecret, totpStep, totpUri } from './totp';
 
 /*
@@ -90,7 +90,7 @@ export const authenticatorPages: ConsolePages = {
       operationId: 'consoleAuthenticatorPage',
       summary: 'Set up an authenticator app (HTML): the secret as text, Authenticator code, Enable',
       description:
-        'Needs a console session (else 303 to sign-in). Shows the TOTP secret (base32 and its otpauth:// URI) until the person has enabled an app; ' +
+        'Needs a console session (else 303 to sign-in). Shows the TOTP secret (base32 and its otpauth:// URI; the session’s own, another session is shown another) until the person has enabled an app; ' +
         'after that, says so. An airline that requires an app sends people without one here before any other page.',
       tags: TAGS,
       auth: 'none',
@@ -102,7 +102,7 @@ export const authenticatorPages: ConsolePages = {
       operationId: 'consoleEnableAuthenticator',
       summary: 'Enable the authenticator app with its current code',
       description:
-        'Form fields `csrf_token` (the session’s) and `totp_code`, the code the app shows now. Right: the app is in force (every sign-in asks for its code), 303 to /console. ' +
+        'Form fields `csrf_token` (the session’s) and `totp_code`, the code the app shows now. Right: the app is in force (every sign-in asks for its code), every other session of the person ends, this browser goes on in a new session (a new `console_session` cookie), 303 to /console. ' +
         'Wrong: 200 with the page again and the reason.',
       tags: TAGS,
       auth: 'none',
@@ -142,7 +142,17 @@ export const authenticatorPages: ConsolePages = {
         const now = deps.now();
         const step = typeof code === 'string' ? totpStep(secret, user.email, code, now) : null;
         const sealed = sealTotpSecret(deps.keyring, user.user_id, secret);
-        if (step === null || !(await consoleUserRepo.enableTotp(deps.db, user.user_id, sealed, step, now)))
+        // Enabling ends every session of the person, this one too (a session opened with a stolen password must
+        // not outlive the app), and this browser goes on in a new one, as after a sign-in: all or nothing.
+        const enabled =
+          step === null
+            ? null
+            : await deps.db.transaction().execute(async (trx) => {
+                if (!(await consoleUserRepo.enableTotp(trx, user.user_id, sealed, step, now))) return null;
+                const ended = await consoleUserRepo.revokeUserSessions(trx, user.user_id, now);
+                return { id: await newSession(deps, trx, user.user_id), ended };
+              });
+        if (!enabled)
           return render(
             req,
             res,
@@ -150,8 +160,14 @@ export const authenticatorPages: ConsolePages = {
             secret,
             'That code is not the one the app shows now. Check the key and try again.',
           );
+        setSessionCookie(deps, res, enabled.id);
         audit.info(
-          { event: 'console_totp_enabled', airline_id: user.airline_id, user_id: user.user_id },
+          {
+            event: 'console_totp_enabled',
+            airline_id: user.airline_id,
+            user_id: user.user_id,
+            sessions_ended: enabled.ended,
+          },
           'console authenticator enabled',
         );
         res.redirect(303, CONSOLE_BASE);

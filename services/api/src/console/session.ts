@@ -1,6 +1,6 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { ConsoleRole } from '@crew/contracts';
-import { consoleUserRepo } from '@crew/db';
+import { consoleUserRepo, type DbOrTrx } from '@crew/db';
 import { safeEqual } from '@crew/platform';
 import { CONSOLE_BASE, type ConsoleDeps, type ConsoleSession } from './context';
 import { messagePage, sessionOf } from './layout';
@@ -93,19 +93,28 @@ export function resolveSession(deps: ConsoleDeps): RequestHandler {
   };
 }
 
-/** Starts a new session (a new id at every sign-in) and sets its cookie. */
-export async function startSession(deps: ConsoleDeps, res: Response, userId: string): Promise<void> {
+/** A new session of the person: its id, for `setSessionCookie` (in a transaction, once that has committed). */
+export async function newSession(deps: ConsoleDeps, db: DbOrTrx, userId: string): Promise<string> {
   const id = randomToken();
   // The person's ended sessions (signed out, or long past their lifetime) go as a new one starts: the table stays small.
   const maxMs = deps.config.consoleSessionMaxHours * 3600_000;
-  await consoleUserRepo.pruneSessions(deps.db, userId, new Date(deps.now().getTime() - 2 * maxMs));
-  await consoleUserRepo.insertSession(deps.db, {
+  await consoleUserRepo.pruneSessions(db, userId, new Date(deps.now().getTime() - 2 * maxMs));
+  await consoleUserRepo.insertSession(db, {
     session_id_hash: tokenHash(id),
     user_id: userId,
     csrf_token: randomToken(),
     created_at: deps.now(),
   });
+  return id;
+}
+
+export function setSessionCookie(deps: ConsoleDeps, res: Response, id: string): void {
   res.cookie(SESSION_COOKIE, id, cookieOptions(deps));
+}
+
+/** Starts a new session (a new id at every sign-in) and sets its cookie. */
+export async function startSession(deps: ConsoleDeps, res: Response, userId: string): Promise<void> {
+  setSessionCookie(deps, res, await newSession(deps, deps.db, userId));
 }
 
 /** Ends the request's session, if any, and clears its cookie. */
