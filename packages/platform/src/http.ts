@@ -65,13 +65,14 @@ export function requestLogger(logger: Logger): RequestHandler {
     serializers: {
       req(req: { method: string; url: string }) {
         // The URL without its query string: a refresh token travels in the query. A rooming-list link's token
-        // is a hotel's credential: its signature is not logged; nor is a console invitation's token.
+        // is a hotel's credential: its signature is not logged; nor is a console invitation's token, in any case
+        // of its path (the console's routes match any).
         return {
           method: req.method,
           url: String(req.url)
             .split('?')[0]!
             .replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/, '$1[REDACTED]')
-            .replace(/^(\/console\/invite\/)[^/]*/, '$1[REDACTED]'),
+            .replace(/^(\/console\/invite\/)[^/]*/i, '$1[REDACTED]'),
         };
       },
       res(res: { statusCode: number }) {

@@ -106,6 +106,26 @@ describe('the invitation link', () => {
     expect(stack.logLines.some((l) => l.includes('/console/invite/[REDACTED]'))).toBe(true);
     expect(stack.logLines.filter((l) => l.includes(token))).toEqual([]);
   });
+
+  it('the link in another case is still the console’s: its headers and checks, and the token stays out of the log', async () => {
+    const created = await inviteConsoleUser(stack, t, email());
+    const path = invitePath(created.body.invite_url);
+    const token = path.split('/').pop()!;
+    // Express routes paths in any case: the console's middleware must see them all.
+    for (const other of [path.replace('/console/', '/Console/'), path.replace('/console/', '/CONSOLE/')]) {
+      const page = await new ConsoleClient(stack.apiUrl).get(other);
+      expect([other, page.status]).toEqual([other, 200]);
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      const post = await new ConsoleClient(stack.apiUrl).post(other, { password: PASSWORD, password_repeat: PASSWORD });
+      expect([other, post.status]).not.toEqual([other, 200]);
+      expect(post.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+    expect(stack.logLines.some((l) => l.includes('/Console/invite/[REDACTED]'))).toBe(true);
+    expect(stack.logLines.filter((l) => l.includes(token))).toEqual([]);
+    // Nothing was set without the form's csrf_token: the link still works.
+    expect((await new ConsoleClient(stack.apiUrl).get(path)).status).toBe(200);
+  });
 });
 
 describe('sign-in and sessions', () => {

@@ -42,7 +42,11 @@ export const CONSOLE_PAGE_ROUTES: readonly RouteDoc[] = [
   ...PAGES.flatMap((p) => p.routes),
 ];
 
-const inConsole = (req: Request) => req.path === CONSOLE_BASE || req.path.startsWith(`${CONSOLE_BASE}/`);
+/** A console path in any case: Express routes /CONSOLE/… to the console's pages too, so its middleware must see it. */
+function inConsole(req: Request): boolean {
+  const path = req.path.toLowerCase();
+  return path === CONSOLE_BASE || path.startsWith(`${CONSOLE_BASE}/`);
+}
 /** Middleware for console paths only (the console's router is mounted beside the API's, at the root). */
 const scoped =
   (handler: RequestHandler): RequestHandler =>
@@ -84,7 +88,9 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   router.use(scoped(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 200 })));
   router.use(scoped(resolveSession(deps)));
   router.use(scoped(csrfGuard()));
-  for (const pages of PAGES) router.use(pages.router(deps));
+  // The pages see only the paths the middleware above saw: a path the two read differently reaches no page, rather
+  // than a page without its headers, session or anti-forgery check.
+  for (const pages of PAGES) router.use(scoped(pages.router(deps)));
   router.use(
     scoped((req, res) =>
       messagePage(req, res, 404, 'Page not found', 'There is no such page in the console.', {
