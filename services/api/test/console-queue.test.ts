@@ -111,6 +111,17 @@ describe('an action item', () => {
     expect(page.text).toContain('Assign to me');
   });
 
+  it('?done= names an action for its notice; any other name, an inherited one included, shows none', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    const path = `/console/items/${a.flight.action_id}`;
+    expect((await browser.get(`${path}?done=RETRY`)).text).toContain('Retry: done.');
+    for (const done of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'NOT_AN_ACTION']) {
+      const page = await browser.get(`${path}?done=${done}`);
+      expect([done, page.status]).toEqual([done, 200]);
+      expect([done, page.text.includes(': done.'), page.text.includes('[native code]')]).toEqual([done, false, false]);
+    }
+  });
+
   it('a VIEWER sees no action forms, and a POST from a VIEWER is 403', async () => {
     const { browser } = await signedIn(a.t, 'VIEWER');
     const page = await browser.get(`/console/items/${a.hotel.action_id}`);

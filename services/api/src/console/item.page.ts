@@ -171,7 +171,10 @@ export const itemPages: ConsolePages = {
     router.get(ITEM_PATH, requireConsoleUser(), async (req, res, next) => {
       try {
         const done = typeof req.query.done === 'string' ? req.query.done : '';
-        const notice = done in ACTION_LABEL ? `${ACTION_LABEL[done]}: done. ${DONE[done] ?? ''}`.trim() : undefined;
+        // Own names only: `in` would take an inherited one (?done=constructor) and print a function.
+        const notice = Object.hasOwn(ACTION_LABEL, done)
+          ? `${ACTION_LABEL[done]}: done. ${DONE[done] ?? ''}`.trim()
+          : undefined;
         await renderItem(deps, req, res, String(req.params.action_id), { notice });
       } catch (err) {
         next(err);
