@@ -71,7 +71,7 @@ export function requestLogger(logger: Logger): RequestHandler {
           method: req.method,
           url: String(req.url)
             .split('?')[0]!
-            .replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/, '$1[REDACTED]')
+            .replace(/^(\/hotel\/rooming-lists\/[^/.]*\.)[^/]*/i, '$1[REDACTED]')
             .replace(/^(\/console\/invite\/)[^/]*/i, '$1[REDACTED]'),
         };
       },

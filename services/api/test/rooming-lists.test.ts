@@ -206,9 +206,12 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
       body: 'list_number=X',
     });
     expect(unreadable.status).toBe(403);
-    // The link is a credential: the api's request log keeps its claims part, never its signature.
+    // The link is a credential: the api's request log keeps its claims part, never its signature, whatever the
+    // case of the path (Express routes /HOTEL/… to the page too).
+    await http(`${stack.apiUrl}/HOTEL/Rooming-Lists/${token}`);
     const signature = token.split('.')[1]!;
     expect(stack.logLines.some((l) => l.includes(`/hotel/rooming-lists/${body}.[REDACTED]`))).toBe(true);
+    expect(stack.logLines.some((l) => l.includes(`/HOTEL/Rooming-Lists/${body}.[REDACTED]`))).toBe(true);
     expect(stack.logLines.filter((l) => l.includes(signature))).toEqual([]);
   });
 });

@@ -131,15 +131,6 @@ export function findSignInCandidates(db: DbOrTrx, email: string, limit = 5) {
     .execute();
 }
 
-export function findActiveUser(db: DbOrTrx, userId: string) {
-  return db
-    .selectFrom('console_users as u')
-    .select(USER_COLUMNS)
-    .where('u.user_id', '=', userId)
-    .where('u.revoked_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export function insertSession(
   db: DbOrTrx,
   row: { session_id_hash: string; user_id: string; csrf_token: string; created_at: Date },

@@ -1,7 +1,7 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { ConsoleRole } from '@crew/contracts';
 import { consoleUserRepo, type DbOrTrx } from '@crew/db';
-import { safeEqual } from '@crew/platform';
+import { crossSiteOrigin, safeEqual } from '@crew/platform';
 import { CONSOLE_BASE, type ConsoleDeps, type ConsoleSession } from './context';
 import { messagePage, sessionOf } from './layout';
 import { randomToken, tokenHash } from './secrets';
@@ -153,8 +153,7 @@ export function csrfGuard(): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'POST') return next();
     // A browser names the page's origin on a POST: another site's is refused whatever the token.
-    const origin = req.get('origin');
-    if (origin && origin !== 'null' && safeHost(origin) !== req.host) return refuse(req, res);
+    if (crossSiteOrigin(req)) return refuse(req, res);
     const given = (req.body as Record<string, unknown> | undefined)?.csrf_token;
     const token = typeof given === 'string' ? given : '';
     const path = pathOf(req);
@@ -167,14 +166,6 @@ export function csrfGuard(): RequestHandler {
     if (!session) return redirectToSignIn(req, res);
     return safeEqual(token, session.csrfToken) ? next() : refuse(req, res);
   };
-}
-
-function safeHost(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
 }
 
 function refuse(req: Request, res: Response): void {
