@@ -1,2 +1,3 @@
+export * from './attempt-errors';
 export * from './secrets';
 export * from './targets';

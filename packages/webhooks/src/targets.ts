@@ -2,8 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /*
- * Where a webhook may be sent (SSRF): the api checks an endpoint's URL when the airline registers it, the
- * worker checks the address each delivery really connects to.
+ * Where a webhook may be sent (SSRF): the api checks an endpoint's URL when the airline registers it (its
+ * scheme and a literal host; a host name is not resolved then), the worker checks the address each delivery
+ * really connects to.
  */
 
 const PRIVATE = new BlockList();
@@ -62,14 +63,17 @@ export interface TargetPolicy {
   production: boolean;
 }
 
-/** Why an address may not be reached, or null. */
+/** Why an address may not be reached, or null. The address is not named: the reason may reach the airline. */
 export function refusedAddress(policy: TargetPolicy, ip: string): string | null {
   if (policy.allowPrivate) return null;
-  if (isLoopbackAddress(ip)) return policy.production ? `${ip} is a loopback address` : null;
-  return isPrivateAddress(ip) ? `${ip} is in a private, loopback or link-local range` : null;
+  if (isLoopbackAddress(ip)) return policy.production ? 'the host is a loopback address' : null;
+  return isPrivateAddress(ip) ? 'the host is in a private, loopback or link-local range' : null;
 }
 
-/** Why a URL may not be a webhook target (scheme and literal host only; the resolved address is checked at connect time too). */
+/**
+ * Why a URL may not be a webhook target: its scheme and a literal host only. A host name is not resolved here:
+ * what it resolves to when a delivery connects is what counts (guardedLookup), and it may change after this.
+ */
 export function refusedUrl(policy: TargetPolicy, raw: string): string | null {
   let u: URL;
   try {
@@ -105,7 +109,10 @@ export function guardedLookup(policy: TargetPolicy) {
       for (const a of list) {
         const why = refusedAddress(policy, a.address);
         if (why) {
-          const e = new Error(`webhook target refused: ${hostname} resolves to ${why}`) as NodeJS.ErrnoException;
+          // Names the host and its address for the worker's log; the airline reads attemptErrorOf's phrase.
+          const e = new Error(
+            `webhook target refused: ${hostname} resolves to ${a.address} (${why})`,
+          ) as NodeJS.ErrnoException;
           e.code = 'EWEBHOOKTARGET';
           return callback(e, '');
         }

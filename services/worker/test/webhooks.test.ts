@@ -3,9 +3,12 @@
  * transaction (the stack: webhooks-stack.ts). Delivery is in webhook-delivery.test.ts, failing endpoints and a
  * SIGKILLed worker in webhook-failures.test.ts.
  */
+import { Agent as HttpAgent } from 'node:http';
+import { sql } from '@crew/db';
 import { guardedLookup } from '@crew/webhooks';
 import { onboard, waitFor } from '@crew/test-support';
-import { airline, api, endpoint, hotelRequest, receiver, stack, useWebhooksStack } from './webhooks-stack';
+import { post } from '../src/webhooks/attempt';
+import { airline, api, deliveries, endpoint, hotelRequest, receiver, stack, useWebhooksStack } from './webhooks-stack';
 
 useWebhooksStack('webhooks');
 
@@ -62,6 +65,70 @@ describe('endpoints', () => {
     expect(err?.code).toBe('EWEBHOOKTARGET');
     const allowed = guardedLookup({ allowPrivate: true, production: true });
     expect(await new Promise((resolve) => allowed('localhost', {}, (e) => resolve(e)))).toBeNull();
+  });
+});
+
+/** An IPv4 or IPv6 address anywhere in a string. */
+const ADDRESS = /\b\d{1,3}(\.\d{1,3}){3}\b|\b[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}\b/i;
+
+describe('what the airline sees of a target it may not reach', () => {
+  it('a name refused at connect time: a generic error, no host name or address', async () => {
+    // The URL check lets http://localhost pass (outside production); the agent's lookup refuses loopback as
+    // production does: the connect-time refusal a name resolving to a private address meets.
+    const agent = new HttpAgent({ lookup: guardedLookup({ allowPrivate: false, production: true }) as never });
+    const result = await post(
+      'http://localhost:9/x',
+      {},
+      '{}',
+      2000,
+      { allowPrivate: false, production: false },
+      agent,
+    );
+    agent.destroy();
+    expect(result).toMatchObject({ ok: false, response_code: null });
+    expect(result.error).toBe('target refused: its host name does not resolve to a public address');
+    expect(result.error).not.toMatch(ADDRESS);
+    expect(result.error).not.toContain('localhost');
+  });
+
+  it('a name that does not resolve: the same error in the deliveries; the resolver’s answer is in the worker’s log only', async () => {
+    const { t } = await airline({ contract: false });
+    const host = 'crew-hooks-probe.invalid';
+    const created = await api(t, '/crew/webhooks', {
+      method: 'POST',
+      body: { url: `https://${host}/x`, event_types: ['booking.confirmed'] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.endpoint_id as string;
+    expect((await api(t, `/crew/webhooks/${id}/test`, { method: 'POST' })).status).toBe(202);
+    const d = await waitFor(async () => (await deliveries(t, id)).find((x) => x.attempts >= 1), 10_000, 'an attempt');
+    const seen: string[] = [d.last_error, ...d.attempt_log.map((a: { error: string }) => a.error)];
+    for (const error of seen) {
+      expect(error).toBe('target refused: its host name does not resolve to a public address');
+      expect(error).not.toMatch(ADDRESS);
+    }
+    // The drain thread's log lines reach the process's logger after the attempt is recorded.
+    const failed = await waitFor(
+      async () =>
+        stack.logLines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((l) => l.msg === 'webhook delivery failed' && l.endpoint_id === id),
+      5000,
+      'the log line',
+    );
+    expect(failed).toMatchObject({ error: d.last_error, detail: expect.stringContaining(host) });
+    // Attempts recorded in Node's wording (before errors were phrased) read as the phrase too.
+    await api(t, `/crew/webhooks/${id}`, { method: 'PATCH', body: { enabled: false } });
+    const refused = 'webhook target refused: db.internal resolves to 10.4.0.7 (the host is in a private range)';
+    const unresolved = { at: d.created_at, response_code: null, error: 'getaddrinfo ENOTFOUND pg.svc', duration_ms: 3 };
+    await sql`update webhook_deliveries set last_error = ${refused}, attempt_log = ${JSON.stringify([unresolved])}::jsonb
+      where delivery_id = ${d.delivery_id}`.execute(stack.database.db);
+    const [old] = await deliveries(t, id);
+    expect([old.last_error, old.attempt_log[0].error]).toEqual([
+      'target refused: its host name does not resolve to a public address',
+      'target refused: its host name does not resolve to a public address',
+    ]);
+    await api(t, `/crew/webhooks/${id}`, { method: 'DELETE' });
   });
 });
 

@@ -14,7 +14,7 @@ import {
 } from '@crew/contracts';
 import { webhookRepo, type Db, type WebhookDeliveryRow, type WebhookEndpointRow } from '@crew/db';
 import { ApiError, errorResponses, keysetPage, route, seqCursor, type Config, type RouteSpec } from '@crew/platform';
-import { newWebhookSecret, parseSecretKey, refusedUrl, sealSecret } from '@crew/webhooks';
+import { newWebhookSecret, parseSecretKey, refusedUrl, sealSecret, visibleAttemptError } from '@crew/webhooks';
 import { principal } from '../auth/guard';
 
 const TAGS = ['Webhooks'];
@@ -47,11 +47,11 @@ export function deliveryView(d: WebhookDeliveryRow & { event_type: string }) {
     status: d.status,
     attempts: d.attempts,
     last_response_code: d.last_response_code,
-    last_error: d.last_error,
+    last_error: visibleAttemptError(d.last_error),
     next_attempt_at: d.status === 'PENDING' ? d.next_attempt_at.toISOString() : null,
     delivered_at: iso(d.delivered_at),
     created_at: d.created_at.toISOString(),
-    attempt_log: d.attempt_log,
+    attempt_log: d.attempt_log.map((a) => ({ ...a, error: visibleAttemptError(a.error) })),
   };
 }
 
@@ -75,7 +75,7 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path,
       operationId: 'createWebhookEndpoint',
       description:
-        'Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production) and must not point at a private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.',
+        'Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production), without credentials, and its host must not be a literal private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. A host name is checked when each delivery connects: one that does not resolve to a public address fails the attempt (`target refused` in `last_error`). The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.',
       summary: 'Register a webhook endpoint (its signing secret is shown once, in this answer)',
       tags: TAGS,
       auth: requiredScope('post', path),

@@ -2,12 +2,15 @@
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { guardedLookup, refusedUrl, type TargetPolicy } from '@crew/webhooks';
+import { attemptErrorOf, guardedLookup, refusedUrl, type TargetPolicy } from '@crew/webhooks';
 
 export interface AttemptResult {
   ok: boolean;
   response_code: number | null;
+  /** What the airline reads (the attempt's record): a stable phrase, no host name or address. */
   error: string | null;
+  /** The error as Node gave it, for the worker's log only. */
+  detail?: string;
   duration_ms: number;
 }
 
@@ -23,7 +26,8 @@ export function signatureHeaders(secrets: string[], eventId: string, at: Date, b
 
 /**
  * POSTs once: a 2xx within the timeout is a success; a 3xx is a failure (redirects are never followed); the
- * resolved address is checked when the socket connects (SSRF).
+ * resolved address is checked when the socket connects (SSRF). A failed request's error is recorded as its
+ * phrase (attemptErrorOf), Node's message kept in `detail`.
  */
 export function post(
   url: string,
@@ -41,6 +45,14 @@ export function post(
     const u = new URL(url);
     const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
+    let timedOut = false;
+    const failed = (code: number | null, err: Error) =>
+      finish({
+        ok: false,
+        response_code: code,
+        error: timedOut ? `no answer within ${timeoutMs} ms` : attemptErrorOf(err as NodeJS.ErrnoException),
+        detail: err.message,
+      });
     const finish = (r: Omit<AttemptResult, 'duration_ms'>) => {
       if (settled) return;
       settled = true;
@@ -77,13 +89,14 @@ export function post(
                   : `HTTP ${code}`,
           }),
         );
-        res.on('error', (err) => finish({ ok: false, response_code: code, error: err.message }));
+        res.on('error', (err) => failed(code, err));
       },
     );
     const timer = setTimeout(() => {
+      timedOut = true;
       req.destroy(new Error(`no answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    req.on('error', (err) => finish({ ok: false, response_code: null, error: err.message }));
+    req.on('error', (err) => failed(null, err));
     req.end(body);
   });
 }

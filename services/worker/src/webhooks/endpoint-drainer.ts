@@ -159,6 +159,7 @@ export class EndpointDrainer {
               attempts,
               response_code: result.response_code,
               error: result.error,
+              detail: result.detail,
               gave_up: giveUp,
             },
             'webhook delivery failed',
