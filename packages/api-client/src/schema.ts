@@ -1524,7 +1524,7 @@ export interface paths {
         put?: never;
         /**
          * The airline's own reservation system completes a crew-seat request it answered 202
-         * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). A bad signature is 401; an unknown booking 404; a repeat after the booking settled is acknowledged and changes nothing.
+         * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing.
          */
         post: operations["ownAirlineCallback"];
         delete?: never;
@@ -3403,6 +3403,8 @@ export interface components {
             supplier_status?: "CONFIRMED" | "CANCELLED" | "REQUESTED" | "REFUSED";
             /** @description Why the airline’s own system refused the crew seat */
             supplier_reason?: string;
+            /** @description Our reference of the latest crew-seat request the airline’s own system answered later (202): only a callback naming it settles a REQUESTED booking */
+            request_reference?: string;
             pnr?: string;
             ticket_id?: string;
             transaction_id?: string;

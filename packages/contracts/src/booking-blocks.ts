@@ -180,6 +180,12 @@ const flightBlockProperties = {
     }),
   ),
   supplier_reason: Type.Optional(Type.String({ description: 'Why the airline’s own system refused the crew seat' })),
+  request_reference: Type.Optional(
+    Type.String({
+      description:
+        'Our reference of the latest crew-seat request the airline’s own system answered later (202): only a callback naming it settles a REQUESTED booking',
+    }),
+  ),
   pnr: Type.Optional(Type.String()),
   ticket_id: Type.Optional(Type.String()),
   transaction_id: Type.Optional(Type.String()),

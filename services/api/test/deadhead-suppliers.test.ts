@@ -4,6 +4,7 @@ import {
   http,
   onboard,
   onePairingRoster,
+  standardWebhookSignature,
   startOwnAirlineReceiver,
   type OwnAirlineReceiver,
   type Stack,
@@ -301,5 +302,79 @@ describe("a leg on the airline's own metal", () => {
       body: { type: 'crew_seat.ticketed', reference },
     });
     expect(forged.status).toBe(401);
+  });
+
+  it("a callback naming another request's reference is acknowledged and changes nothing; the outstanding one's settles it", async () => {
+    const { t, email } = await airline(
+      {
+        flights: ['OWN_AIRLINE'],
+        hotels: ['SANDBOX'],
+        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+      },
+      'BA',
+    );
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const bookingId = item.booking_id!;
+    await waitFor(
+      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.flight?.supplier_status === 'REQUESTED',
+      15_000,
+      'the seat request',
+    );
+    const reference = [...receiver.seats.keys()].at(-1)!;
+    const callbackUrl = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    // A late answer to an earlier request on the same booking (signed by the airline: only its reference differs).
+    const earlier = `${reference}-earlier`;
+    const signed = (body: { type: string; reference: string } & Record<string, unknown>) => {
+      const raw = JSON.stringify(body);
+      const id = `msg_${body.type}_${body.reference}`.replace(/[^A-Za-z0-9_]/g, '_');
+      const ts = String(Math.floor(Date.now() / 1000));
+      return http(callbackUrl, {
+        method: 'POST',
+        raw,
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': ts,
+          'webhook-signature': standardWebhookSignature(SECRET, id, ts, raw),
+        },
+      });
+    };
+    const stale = [
+      {
+        type: 'crew_seat.ticketed',
+        reference: earlier,
+        booking_id: bookingId,
+        pnr: 'OLD001',
+        ticket_id: '1250000000001',
+      },
+      { type: 'crew_seat.refused', reference: earlier, booking_id: bookingId, reason: 'flight closed for crew' },
+    ];
+    for (const body of stale) {
+      expect((await signed(body)).status).toBe(200);
+      const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+      expect(b).toMatchObject({
+        status: 'PENDING',
+        flight: { supplier_status: 'REQUESTED', request_reference: reference },
+      });
+      expect(b.flight.pnr).toBeUndefined();
+    }
+    const ignored = stack.logLines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'own-airline callback' && l.booking_id === bookingId);
+    expect(ignored).toHaveLength(2);
+    expect(ignored[0]).toMatchObject({
+      outcome: 'other_request',
+      reference: earlier,
+      outstanding_reference: reference,
+    });
+    // The outstanding request's own callback settles it, with its seat.
+    const seat = receiver.seats.get(reference)!;
+    seat.callback_url = callbackUrl;
+    expect(await receiver.complete(reference)).toBe(200);
+    expect(await settled(t, bookingId)).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { pnr: seat.pnr, ticket_id: seat.ticket_id },
+    });
   });
 });

@@ -3,7 +3,8 @@
  * request it answered 202 (docs/own-airline.md). Signed with the airline's signing secret (Standard
  * Webhooks), so no bearer: the signature is the credential. The answer is stored on the booking and its
  * task resumed through the outbox; the worker settles it like any other answer. Idempotent: a repeat after
- * the booking settled is acknowledged and changes nothing.
+ * the booking settled is acknowledged and changes nothing, and so is a callback naming another reference
+ * than the outstanding request's (a late answer to an earlier request on the same booking).
  */
 import express, { type Router } from 'express';
 import { bookingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
@@ -21,7 +22,7 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
     summary: "The airline's own reservation system completes a crew-seat request it answered 202",
     description:
       'Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). ' +
-      'A bad signature is 401; an unknown booking 404; a repeat after the booking settled is acknowledged and changes nothing.',
+      'A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing.',
     tags: ['Operator API'],
     auth: 'none',
     params: AirlineIdParams,
@@ -84,7 +85,11 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       const flight = b.flight ?? {};
       // Only a booking still waiting for this answer takes it; a repeat (or a late one) is acknowledged.
       if (b.status !== 'PENDING' || flight.supplier !== 'OWN_AIRLINE' || flight.supplier_status !== 'REQUESTED')
-        return 'settled' as const;
+        return { outcome: 'settled' as const };
+      // An answer to an earlier request on this booking (before a rebook) must not settle the newer one. A
+      // request stored without its reference (by a worker of the previous release) takes any answer, as before.
+      if (flight.request_reference !== undefined && flight.request_reference !== callback.reference)
+        return { outcome: 'other_request' as const, outstanding_reference: flight.request_reference };
       const answered =
         callback.type === 'crew_seat.ticketed'
           ? { ...flight, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
@@ -107,14 +112,19 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
           resume: webhookId,
         }),
       ]);
-      return 'resumed' as const;
+      return { outcome: 'resumed' as const };
     });
     if (resumed === 'unknown') return problem(404, 'NOT_FOUND', 'Booking not found');
-    if (resumed === 'resumed') deps.relay.kick();
-    log.info(
-      { airline_id: airlineId, booking_id: callback.booking_id, type: callback.type, outcome: resumed },
-      'own-airline callback',
-    );
+    if (resumed.outcome === 'resumed') deps.relay.kick();
+    const line = {
+      airline_id: airlineId,
+      booking_id: callback.booking_id,
+      type: callback.type,
+      reference: callback.reference,
+      ...resumed,
+    };
+    if (resumed.outcome === 'other_request') log.warn(line, 'own-airline callback');
+    else log.info(line, 'own-airline callback');
     return { status: 200, body: { received: true } };
   }
   return router;

@@ -83,7 +83,14 @@ export async function bookOwnSeat(
       reason: null,
       awaiting: true,
       patch: {
-        flight: { ...(b.flight ?? {}), supplier: 'OWN_AIRLINE', live_mode: true, supplier_status: 'REQUESTED' },
+        // The reference the callback must name: a late one for an earlier request on this booking settles nothing.
+        flight: {
+          ...(b.flight ?? {}),
+          supplier: 'OWN_AIRLINE',
+          live_mode: true,
+          supplier_status: 'REQUESTED',
+          request_reference: reference,
+        },
       },
     };
   } catch (err) {
