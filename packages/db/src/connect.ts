@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
 import { inspect } from 'node:util';
 import pg from 'pg';
 import type { Database } from './database';
@@ -64,8 +64,40 @@ function migrator(db: Kysely<Database>): Migrator {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });
 }
 
-/** Applies every pending migration; kysely's Migrator serialises concurrent runs with a lock. */
+/**
+ * Migrations the database has run that this code does not know: a newer release has migrated it (a rollback,
+ * or a pod of the previous release restarting during a rollout).
+ */
+async function migrationsAheadOfCode(db: Kysely<Database>): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    return rows.map((r) => r.name).filter((name) => !Object.hasOwn(migrations, name));
+  } catch (err) {
+    // A new database: no migration table yet.
+    if ((err as { code?: string }).code === '42P01') return [];
+    throw err;
+  }
+}
+
+/**
+ * Applies every pending migration; kysely's Migrator serialises concurrent runs with a lock. A database a newer
+ * release has migrated further is current for this one when it holds every migration this code knows:
+ * migrations are additive, so the previous release runs on the newer schema (a rollback is `rollout undo`).
+ * kysely would refuse it ("previously executed migration … is missing"), and the previous release's pods would
+ * never start.
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResultSet> {
+  const ahead = await migrationsAheadOfCode(db);
+  if (ahead.length > 0) {
+    const missing = (await migrator(db).getMigrations()).filter((m) => m.executedAt === undefined);
+    if (missing.length === 0) return { results: [] };
+    // A known migration never run beside newer unknown ones: not a schema this code can trust, nor add to.
+    throw new Error(
+      `the database has migrations this release does not know (${ahead.join(', ')}) but not ${missing
+        .map((m) => m.name)
+        .join(', ')} of its own: not a release's schema`,
+    );
+  }
   const result = await migrator(db).migrateToLatest();
   if (result.error) throw result.error instanceof Error ? result.error : new Error(inspect(result.error));
   return result;
