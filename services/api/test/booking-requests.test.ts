@@ -1,5 +1,8 @@
 /** Deadhead bookings, the airline's requests (injection, commit, idempotency), and the booking lists. */
-import { allActionItems, http, onePairingRoster } from '@crew/test-support';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from '@crew/db';
+import { allActionItems, http, onePairingRoster, type Tenant } from '@crew/test-support';
 import { stack, useBookingsStack, api, fault, airline, roster, settled, hotelItem, flightItem } from './bookings-stack';
 
 useBookingsStack('booking-requests');
@@ -228,6 +231,79 @@ describe('requests, injection and idempotency', () => {
     expect(both.map((r) => r.status)).toEqual([202, 202, 202]);
     expect(new Set(both.map((r) => r.body.action_id)).size).toBe(1);
     expect((await api(t, '/crew/bookings?pairing_number=CONC')).body.bookings).toHaveLength(1);
+  });
+
+  /** The key's row as a request left it when its process died before answering: claimed `ageMs` ago, no answer. */
+  const keyRow = (t: Tenant, endpoint: string, key: string) =>
+    stack.database.db
+      .updateTable('idempotency_keys')
+      .where('airline_id', '=', t.airlineId)
+      .where('endpoint', '=', endpoint)
+      .where('key', '=', key);
+  const leftClaim = (t: Tenant, endpoint: string, key: string, body: unknown, ageMs: number) =>
+    stack.database.db
+      .insertInto('idempotency_keys')
+      .values({
+        airline_id: t.airlineId,
+        endpoint,
+        key,
+        request_hash: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
+        response_status: null,
+        response_body: null,
+        claimed_at: sql<Date>`now() - ${ageMs} * interval '1 millisecond'`,
+      })
+      .execute();
+  const pairing = (email: string, pairing_number: string) =>
+    hotelRequest(email, { anchors: { traveller_email: email, employee_id: 'E1', pairing_number } });
+
+  it('Idempotency-Key: a claim its process died with is taken over once its lease is over: the retries get the answer (not 409), the work is done once', async () => {
+    const { t, email } = await airline();
+    const body = pairing(email, 'DIED');
+    await leftClaim(t, 'POST /crew/action-items', 'died', body, 5 * 60_000);
+    const retries = await Promise.all(
+      [1, 2, 3].map(() =>
+        api(t, '/crew/action-items', { method: 'POST', body, headers: { 'idempotency-key': 'died' } }),
+      ),
+    );
+    expect(retries.map((r) => r.status)).toEqual([202, 202, 202]);
+    expect(new Set(retries.map((r) => r.body.action_id)).size).toBe(1);
+    // One retry took the claim over and did the work; the others waited for its answer.
+    expect(retries.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(2);
+    expect((await api(t, '/crew/bookings?pairing_number=DIED')).body.bookings).toHaveLength(1);
+  });
+
+  it('Idempotency-Key: a claim within its lease is waited for, not taken over', async () => {
+    const { t, email } = await airline();
+    const body = pairing(email, 'LIVE');
+    await leftClaim(t, 'POST /crew/bookings/request', 'live', body, 0);
+    const retry = api(t, '/crew/bookings/request', { method: 'POST', body, headers: { 'idempotency-key': 'live' } });
+    await sleep(1000);
+    // The first request answers meanwhile.
+    await keyRow(t, 'POST /crew/bookings/request', 'live')
+      .set({ response_status: 202, response_body: JSON.stringify({ booking_id: 'the first answer' }) })
+      .execute();
+    const res = await retry;
+    expect([res.status, res.body, res.headers.get('idempotent-replayed')]).toEqual([
+      202,
+      { booking_id: 'the first answer' },
+      'true',
+    ]);
+    expect((await api(t, '/crew/bookings?pairing_number=LIVE')).body.bookings).toEqual([]);
+  });
+
+  it('Idempotency-Key: a claim its process died with after the booking committed: the redo finds the booking (409 naming it), no second one', async () => {
+    const { t, email } = await airline();
+    const body = pairing(email, 'LATE');
+    const headers = { 'idempotency-key': 'late' };
+    const first = await api(t, '/crew/bookings/request', { method: 'POST', body, headers });
+    expect(first.status).toBe(202);
+    await keyRow(t, 'POST /crew/bookings/request', 'late')
+      .set({ response_status: null, response_body: null, claimed_at: sql<Date>`now() - interval '5 minutes'` })
+      .execute();
+    const redo = await api(t, '/crew/bookings/request', { method: 'POST', body, headers });
+    expect([redo.status, redo.body.error.code]).toEqual([409, 'CONFLICT']);
+    expect(redo.body.error.message).toContain(first.body.booking_id);
+    expect((await api(t, '/crew/bookings?pairing_number=LATE')).body.bookings).toHaveLength(1);
   });
 });
 

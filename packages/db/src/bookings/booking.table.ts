@@ -86,6 +86,8 @@ export interface IdempotencyKeyTable {
   response_status: number | null;
   response_body: ColumnType<unknown, string | null, string | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** When the request answering the key claimed it; the claim's lease runs from here. */
+  claimed_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface RetryJobTable {

@@ -1,23 +1,31 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 
-/* Idempotency keys of the airline's POSTs: a key is claimed by the first request, and its answer kept for 24 h. */
+/*
+ * Idempotency keys of the airline's POSTs: a key is claimed by the first request, and its answer kept for 24 h.
+ * A claim is named by its claimed_at as Postgres holds it (text, to the microsecond: a Date keeps milliseconds),
+ * so a request whose claim was taken over can no longer answer or free the key.
+ */
 
-/** Claims a key for this request; false when it was claimed before (the caller replays or refuses). */
+const KEPT = sql`interval '24 hours'`;
+
+const leaseOver = (leaseMs: number) => sql<boolean>`claimed_at < now() - ${leaseMs} * interval '1 millisecond'`;
+
+/** Claims a key for this request: the claim, or null when it was claimed before (the caller replays or refuses). */
 export async function claimIdempotencyKey(
   db: DbOrTrx,
   airlineId: string,
   endpoint: string,
   key: string,
   requestHash: string,
-): Promise<boolean> {
+): Promise<string | null> {
   // Keys older than 24 h are forgotten.
   await db
     .deleteFrom('idempotency_keys')
     .where('airline_id', '=', airlineId)
     .where('endpoint', '=', endpoint)
     .where('key', '=', key)
-    .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
+    .where('created_at', '<', sql<Date>`now() - ${KEPT}`)
     .execute();
   const r = await db
     .insertInto('idempotency_keys')
@@ -30,26 +38,56 @@ export async function claimIdempotencyKey(
       response_body: null,
     })
     .onConflict((oc) => oc.doNothing())
-    .returning('key')
+    .returning(sql<string>`claimed_at::text`.as('claim'))
     .executeTakeFirst();
-  return r !== undefined;
+  return r?.claim ?? null;
 }
 
-export function findIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
+/** The key's row; `lease_over` when it is unanswered and its claim is older than `leaseMs`. */
+export function findIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, leaseMs: number) {
   return db
     .selectFrom('idempotency_keys')
     .selectAll()
+    .select(leaseOver(leaseMs).as('lease_over'))
     .where('airline_id', '=', airlineId)
     .where('endpoint', '=', endpoint)
     .where('key', '=', key)
     .executeTakeFirst();
 }
 
+/**
+ * Takes over an unanswered claim older than `leaseMs` (its request's process died): the new claim, or null when
+ * the key was answered or another request took it over first (the row lock makes that one win).
+ */
+export async function takeOverIdempotencyKey(
+  db: DbOrTrx,
+  airlineId: string,
+  endpoint: string,
+  key: string,
+  requestHash: string,
+  leaseMs: number,
+): Promise<string | null> {
+  const r = await db
+    .updateTable('idempotency_keys')
+    .set({ claimed_at: sql<Date>`now()` })
+    .where('airline_id', '=', airlineId)
+    .where('endpoint', '=', endpoint)
+    .where('key', '=', key)
+    .where('request_hash', '=', requestHash)
+    .where('response_status', 'is', null)
+    .where(leaseOver(leaseMs))
+    .returning(sql<string>`claimed_at::text`.as('claim'))
+    .executeTakeFirst();
+  return r?.claim ?? null;
+}
+
+/** Stores the answer of the request holding `claim`; nothing when another request took the key over. */
 export function completeIdempotencyKey(
   db: DbOrTrx,
   airlineId: string,
   endpoint: string,
   key: string,
+  claim: string,
   status: number,
   body: unknown,
 ) {
@@ -59,15 +97,18 @@ export function completeIdempotencyKey(
     .where('airline_id', '=', airlineId)
     .where('endpoint', '=', endpoint)
     .where('key', '=', key)
+    .where('claimed_at', '=', sql<Date>`${claim}::timestamptz`)
     .execute();
 }
 
-export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string) {
+/** Frees the key the request holding `claim` did not answer; nothing when another request took it over. */
+export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: string, key: string, claim: string) {
   return db
     .deleteFrom('idempotency_keys')
     .where('airline_id', '=', airlineId)
     .where('endpoint', '=', endpoint)
     .where('key', '=', key)
     .where('response_status', 'is', null)
+    .where('claimed_at', '=', sql<Date>`${claim}::timestamptz`)
     .execute();
 }

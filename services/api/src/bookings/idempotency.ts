@@ -7,9 +7,22 @@ import { ApiError, type Reply } from '@crew/platform';
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
+ * How long a claim holds its key unanswered. Past it, the claiming process is taken for dead (killed, out of
+ * memory, its node drained) and a retry takes the key over. Longer than these endpoints' slowest request, about
+ * 40 s: a commit's offer looked up at the sandbox (three tries of up to 5 s, each after a connect check) and then
+ * Duffel (20 s).
+ */
+const CLAIM_LEASE_MS = 60_000;
+/** A repeat waits this long for the first request's answer, then gets 409 and retries later. */
+const WAIT_MS = 30_000;
+
+type IdempotencyKey = { db: Db; airlineId: string; endpoint: string; key: string };
+
+/**
  * Idempotency-Key (DESIGN section 6): per airline and endpoint, kept 24 h. The first request claims the key
  * (a primary-key insert, so two concurrent requests cannot both win) and stores its answer; a repeat with
- * the same body replays it, waiting for the first to finish if needed; another body is 422.
+ * the same body replays it, waiting for the first to finish if needed; another body is 422. A claim whose
+ * lease is over is taken over by one repeat (a conditional update), which does the work again.
  */
 export async function withIdempotency(
   db: Db,
@@ -27,21 +40,11 @@ export async function withIdempotency(
   const hash = createHash('sha256')
     .update(JSON.stringify(body ?? null))
     .digest('hex');
-  if (await idempotencyRepo.claimIdempotencyKey(db, airlineId, endpoint, key, hash)) {
-    try {
-      const reply = await run();
-      await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, reply.status, reply.body ?? null);
-      return reply;
-    } catch (err) {
-      // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry.
-      if (err instanceof ApiError && err.status < 500)
-        await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, err.status, err.toEnvelope());
-      else await idempotencyRepo.releaseIdempotencyKey(db, airlineId, endpoint, key);
-      throw err;
-    }
-  }
+  const k: IdempotencyKey = { db, airlineId, endpoint, key };
+  const claim = await idempotencyRepo.claimIdempotencyKey(db, airlineId, endpoint, key, hash);
+  if (claim !== null) return answer(k, claim, run);
   for (let waited = 0; ; waited += 100) {
-    const row = await idempotencyRepo.findIdempotencyKey(db, airlineId, endpoint, key);
+    const row = await idempotencyRepo.findIdempotencyKey(db, airlineId, endpoint, key, CLAIM_LEASE_MS);
     if (!row) return withIdempotency(db, airlineId, endpoint, key, body, run);
     if (row.request_hash !== hash) {
       throw ApiError.unprocessable(
@@ -52,8 +55,28 @@ export async function withIdempotency(
     }
     if (row.response_status !== null)
       return { status: row.response_status, body: row.response_body, headers: { 'Idempotent-Replayed': 'true' } };
-    if (waited > 30_000)
+    // Its process died before answering: one repeat takes the claim over, the others go on waiting for it.
+    if (row.lease_over) {
+      const taken = await idempotencyRepo.takeOverIdempotencyKey(db, airlineId, endpoint, key, hash, CLAIM_LEASE_MS);
+      if (taken !== null) return answer(k, taken, run);
+    }
+    if (waited > WAIT_MS)
       throw new ApiError(409, ErrorCode.CONFLICT, 'A request with this Idempotency-Key is still being processed');
     await sleep(100);
+  }
+}
+
+/** Runs the request holding the key's claim and stores its answer. */
+async function answer({ db, airlineId, endpoint, key }: IdempotencyKey, claim: string, run: () => Promise<Reply>) {
+  try {
+    const reply = await run();
+    await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, claim, reply.status, reply.body ?? null);
+    return reply;
+  } catch (err) {
+    // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry.
+    if (err instanceof ApiError && err.status < 500)
+      await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, claim, err.status, err.toEnvelope());
+    else await idempotencyRepo.releaseIdempotencyKey(db, airlineId, endpoint, key, claim);
+    throw err;
   }
 }

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { createTestDatabase, type TestDatabase } from '@crew/test-support';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+  takeOverIdempotencyKey,
+} from '../src/bookings/idempotency.repository';
+
+/*
+ * An Idempotency-Key's claim has a lease: once it is over, one request takes the claim over (a conditional
+ * update), and the request whose claim was taken over can neither answer nor free the key.
+ */
+
+let t: TestDatabase;
+let airline: string;
+const ENDPOINT = 'POST /crew/action-items';
+const LEASE = 60_000;
+
+beforeAll(async () => {
+  t = await createTestDatabase('idempotency_keys');
+  airline = randomUUID();
+  await sql`insert into airlines (airline_id, name, carrier_code) values (${airline}, 'Key Air', 'KY')`.execute(t.db);
+});
+afterAll(() => t.drop());
+
+const age = (key: string, column: 'claimed_at' | 'created_at', by: string) =>
+  sql`update idempotency_keys set ${sql.ref(column)} = ${sql.ref(column)} - ${by}::interval
+    where airline_id = ${airline} and key = ${key}`.execute(t.db);
+
+it('a claim is taken over only past its lease, by one request; the old claim can neither answer nor free the key', async () => {
+  const first = await claimIdempotencyKey(t.db, airline, ENDPOINT, 'k', 'h');
+  expect(first).toEqual(expect.any(String));
+  expect(await claimIdempotencyKey(t.db, airline, ENDPOINT, 'k', 'h')).toBeNull();
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'k', LEASE)).toMatchObject({ lease_over: false });
+  expect(await takeOverIdempotencyKey(t.db, airline, ENDPOINT, 'k', 'h', LEASE)).toBeNull();
+
+  await age('k', 'claimed_at', '61 seconds');
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'k', LEASE)).toMatchObject({ lease_over: true });
+  // Another body never takes it over (it is refused as a reuse).
+  expect(await takeOverIdempotencyKey(t.db, airline, ENDPOINT, 'k', 'other', LEASE)).toBeNull();
+  const taken = await Promise.all(
+    [1, 2, 3].map(() => takeOverIdempotencyKey(t.db, airline, ENDPOINT, 'k', 'h', LEASE)),
+  );
+  const winners = taken.filter((c) => c !== null);
+  expect(winners).toHaveLength(1);
+  expect(winners[0]).not.toBe(first);
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'k', LEASE)).toMatchObject({ lease_over: false });
+
+  // The first request, alive after all, answers or frees the key: nothing happens.
+  await completeIdempotencyKey(t.db, airline, ENDPOINT, 'k', first!, 500, { late: true });
+  await releaseIdempotencyKey(t.db, airline, ENDPOINT, 'k', first!);
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'k', LEASE)).toMatchObject({
+    response_status: null,
+    response_body: null,
+  });
+  await completeIdempotencyKey(t.db, airline, ENDPOINT, 'k', winners[0]!, 202, { booking_id: 'b' });
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'k', LEASE)).toMatchObject({
+    response_status: 202,
+    response_body: { booking_id: 'b' },
+    lease_over: false,
+  });
+  // An answered key is never taken over, however old its claim.
+  await age('k', 'claimed_at', '1 hour');
+  expect(await takeOverIdempotencyKey(t.db, airline, ENDPOINT, 'k', 'h', LEASE)).toBeNull();
+
+  // The request holding the claim frees it.
+  const freed = (await claimIdempotencyKey(t.db, airline, ENDPOINT, 'freed', 'h'))!;
+  await releaseIdempotencyKey(t.db, airline, ENDPOINT, 'freed', freed);
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'freed', LEASE)).toBeUndefined();
+});
