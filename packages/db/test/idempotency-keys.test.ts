@@ -5,13 +5,15 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
+  purgeIdempotencyKeys,
   releaseIdempotencyKey,
   takeOverIdempotencyKey,
 } from '../src/bookings/idempotency.repository';
 
 /*
  * An Idempotency-Key's claim has a lease: once it is over, one request takes the claim over (a conditional
- * update), and the request whose claim was taken over can neither answer nor free the key.
+ * update), and the request whose claim was taken over can neither answer nor free the key. Keys older than 24 h
+ * are purged in batches.
  */
 
 let t: TestDatabase;
@@ -70,4 +72,24 @@ it('a claim is taken over only past its lease, by one request; the old claim can
   const freed = (await claimIdempotencyKey(t.db, airline, ENDPOINT, 'freed', 'h'))!;
   await releaseIdempotencyKey(t.db, airline, ENDPOINT, 'freed', freed);
   expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'freed', LEASE)).toBeUndefined();
+});
+
+it('purges keys older than 24 h, a batch at a time, and keeps the others', async () => {
+  for (const key of ['old-1', 'old-2', 'old-3', 'young']) await claimIdempotencyKey(t.db, airline, ENDPOINT, key, 'h');
+  for (const key of ['old-1', 'old-2', 'old-3']) await age(key, 'created_at', '25 hours');
+  await age('young', 'created_at', '23 hours');
+  const left = async () =>
+    (
+      await t.db
+        .selectFrom('idempotency_keys')
+        .select('key')
+        .where('key', 'in', ['old-1', 'old-2', 'old-3', 'young'])
+        .orderBy('key')
+        .execute()
+    ).map((r) => r.key);
+  expect(await purgeIdempotencyKeys(t.db, 2)).toBe(2);
+  expect(await left()).toHaveLength(2);
+  expect(await purgeIdempotencyKeys(t.db, 2)).toBe(1);
+  expect(await left()).toEqual(['young']);
+  expect(await purgeIdempotencyKeys(t.db, 2)).toBe(0);
 });

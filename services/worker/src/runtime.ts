@@ -1,5 +1,5 @@
 import { DelayedError, Worker } from 'bullmq';
-import { scheduleLifecycleRepo, type Db } from '@crew/db';
+import { idempotencyRepo, scheduleLifecycleRepo, type Db } from '@crew/db';
 import { TravellerVault, type Config, type Logger } from '@crew/platform';
 import {
   BOOKING_QUEUES,
@@ -34,6 +34,8 @@ const MAX_PAUSE_MS = 60_000;
 const COMPLETION_CHECK_MS = 100;
 /** How often airline-initiated changes are looked for at Duffel, behind its webhook (a lost or unregistered one). */
 const AIRLINE_CHANGE_SWEEP_MS = 15 * 60_000;
+/** Idempotency keys past their 24 h deleted per sweep (the rest in the next: a backlog never makes one long delete). */
+const IDEMPOTENCY_PURGE_BATCH = 5_000;
 
 export interface WorkerDeps {
   config: Config;
@@ -252,9 +254,13 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     );
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
-  // Safety nets for completion checks lost with a dead worker and hold timers lost with Redis; cheap (one
-  // statement each when there is nothing to do).
+  // Safety nets for completion checks lost with a dead worker and hold timers lost with Redis, and the purge of
+  // Idempotency-Keys past their 24 h (only a reuse of the same key deleted them otherwise); cheap (one statement
+  // each when there is nothing to do).
   const sweep = setInterval(() => {
+    idempotencyRepo
+      .purgeIdempotencyKeys(deps.db, IDEMPOTENCY_PURGE_BATCH)
+      .catch((err) => logger.warn({ err }, 'idempotency-key purge failed'));
     scheduleLifecycleRepo
       .completeSettledSchedules(deps.db)
       .catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));

@@ -112,3 +112,25 @@ export function releaseIdempotencyKey(db: DbOrTrx, airlineId: string, endpoint: 
     .where('claimed_at', '=', sql<Date>`${claim}::timestamptz`)
     .execute();
 }
+
+/** Deletes up to `limit` keys older than 24 h (a key nobody reuses is otherwise kept for ever); how many. */
+export async function purgeIdempotencyKeys(db: DbOrTrx, limit: number): Promise<number> {
+  const r = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', sql<Date>`now() - ${KEPT}`)
+    .where((eb) =>
+      eb(
+        eb.refTuple('airline_id', 'endpoint', 'key'),
+        'in',
+        eb
+          .selectFrom('idempotency_keys')
+          .select(['airline_id', 'endpoint', 'key'])
+          .where('created_at', '<', sql<Date>`now() - ${KEPT}`)
+          .orderBy('created_at')
+          .limit(limit)
+          .$asTuple('airline_id', 'endpoint', 'key'),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
