@@ -378,3 +378,79 @@ describe("a leg on the airline's own metal", () => {
     });
   });
 });
+
+describe("a roster change to a leg ticketed in the airline's own system", () => {
+  it('cancels the seat and requests a new one: the booking ends MODIFIED with the new PNR, never the cancelled one', async () => {
+    const { t, email } = await airline(
+      {
+        flights: ['OWN_AIRLINE'],
+        hotels: ['SANDBOX'],
+        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+      },
+      'BA',
+    );
+    expect(
+      (await ops(`/airlines/${t.airlineId}/settings`, { method: 'PATCH', body: { booking_modification: true } }))
+        .status,
+    ).toBe(200);
+    const callbackUrl = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    /** Waits for the booking's outstanding request other than `previous`, and has the airline answer it by callback. */
+    const answerByCallback = async (bookingId: string, previous?: string) => {
+      const waiting = await waitFor(
+        async () => {
+          const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+          const requested = b.flight?.supplier_status === 'REQUESTED' && b.flight.request_reference !== previous;
+          return (b.status !== 'PENDING' || requested) && b;
+        },
+        15_000,
+        'the seat request',
+      );
+      expect(waiting).toMatchObject({ status: 'PENDING', flight: { supplier_status: 'REQUESTED' } });
+      // While the request waits, the booking names no seat (not the one cancelled before it).
+      expect(waiting.flight.pnr).toBeUndefined();
+      const reference = waiting.flight.request_reference as string;
+      const seat = receiver.seats.get(reference)!;
+      seat.callback_url = callbackUrl;
+      expect(await receiver.complete(reference)).toBe(200);
+      return { reference, seat };
+    };
+
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const bookingId = item.booking_id!;
+    const first = await answerByCallback(bookingId);
+    expect(await settled(t, bookingId)).toMatchObject({ status: 'CONFIRMED', flight: { pnr: first.seat.pnr } });
+
+    // The leg moves by an hour: the ticket is cancelled and a new one requested (answered later too).
+    receiver.answerNext({ kind: 'pending' });
+    const moved = onePairingRoster({ email });
+    const leg = moved.pairings[0]!.duty_periods[0]!.legs[0]!;
+    leg.dep_time_local = leg.expected_dep_time_local = '2027-03-10T10:00:00+00:00';
+    leg.arr_time_local = leg.expected_arr_time_local = '2027-03-10T13:00:00-05:00';
+    const submitted = await api(t, '/crew/schedules', { method: 'POST', body: moved });
+    expect(submitted.status).toBe(202);
+    const change = await waitFor(
+      async () =>
+        (await allActionItems(stack, t.accessToken, submitted.body.schedule_id)).find((i) => i.type === 'FLIGHT'),
+      15_000,
+      'the flight change item',
+    );
+    expect(change).toMatchObject({ classification: 'DEADHEAD_TIME_CHANGE', booking_id: bookingId });
+    const second = await answerByCallback(bookingId, first.reference);
+
+    expect(second.seat.pnr).not.toBe(first.seat.pnr);
+    expect(await settled(t, bookingId)).toMatchObject({
+      status: 'MODIFIED',
+      flight: { supplier: 'OWN_AIRLINE', pnr: second.seat.pnr, ticket_id: second.seat.ticket_id },
+    });
+    const calls = receiver.calls.filter((c) => c.body?.booking_id === bookingId);
+    expect(calls.filter((c) => c.body.type === 'crew_seat.request').map((c) => c.body.reference)).toEqual([
+      first.reference,
+      second.reference,
+    ]);
+    // Only the old seat was given back (the callback's resume does not cancel again); the new one is held.
+    expect(calls.filter((c) => c.body.type === 'crew_seat.cancel').map((c) => c.body.pnr)).toEqual([first.seat.pnr]);
+    expect(receiver.seats.get(first.reference)!.state).toBe('CANCELLED');
+    expect(receiver.seats.get(second.reference)!.state).toBe('TICKETED');
+  });
+});

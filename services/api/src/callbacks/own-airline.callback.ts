@@ -90,10 +90,13 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       // request stored without its reference (by a worker of the previous release) takes any answer, as before.
       if (flight.request_reference !== undefined && flight.request_reference !== callback.reference)
         return { outcome: 'other_request' as const, outstanding_reference: flight.request_reference };
+      // Stored with the reference it answers (a request stored without one included): the worker settles from
+      // an answer to its own request only.
+      const request = { ...flight, request_reference: callback.reference };
       const answered =
         callback.type === 'crew_seat.ticketed'
-          ? { ...flight, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
-          : { ...flight, supplier_status: 'REFUSED' as const, supplier_reason: callback.reason };
+          ? { ...request, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
+          : { ...request, supplier_status: 'REFUSED' as const, supplier_reason: callback.reason };
       await bookingRepo.updateBooking(
         trx,
         b.booking_id,

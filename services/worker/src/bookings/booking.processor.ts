@@ -188,9 +188,14 @@ export class BookingProcessor {
       case 'AMEND':
         return this.amendHotel(b, data, ctx, attempt);
       case 'CANCEL_AND_REBOOK': {
-        const cancelled = await cancelDeadhead(this.flights, b);
-        if (!rebookAfterCancel(cancelled)) return cancelled;
-        const rebooked = await this.bookFlight(b, supplierReference('book', b.booking_id, ref(b, data)), ctx, attempt);
+        const reference = supplierReference('book', b.booking_id, ref(b, data));
+        // The rebook's request is already out (the airline's own system answers it by callback, which resumes
+        // this task): the old ticket was cancelled before it went, and the block's ticket is now the new one's.
+        if (b.flight?.request_reference !== reference) {
+          const cancelled = await cancelDeadhead(this.flights, b);
+          if (!rebookAfterCancel(cancelled)) return cancelled;
+        }
+        const rebooked = await this.bookFlight(b, reference, ctx, attempt);
         return { ...rebooked, status: amendedStatus(rebooked.status) };
       }
       case 'BOOK':

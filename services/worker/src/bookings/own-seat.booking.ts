@@ -21,6 +21,8 @@ interface OwnSeatAnswer {
   supplier_reason?: string;
   pnr?: string;
   ticket_id?: string;
+  /** The request that answer is for. */
+  request_reference?: string;
 }
 
 const refusedOutcome = (reason: string): Outcome => ({
@@ -37,9 +39,11 @@ export async function bookOwnSeat(
   callbackBase: string,
   ticketed: (order: FlightOrder) => Outcome,
 ): Promise<Outcome> {
-  const answered = (b.flight ?? {}) as OwnSeatAnswer;
-  if (answered.supplier === 'OWN_AIRLINE' && answered.supplier_status === 'REFUSED')
-    return refusedOutcome(answered.supplier_reason ?? 'no reason given');
+  const stored = (b.flight ?? {}) as OwnSeatAnswer;
+  // A stored answer settles only the request it answers: after a cancel-and-rebook the block still holds the
+  // cancelled seat (or an earlier refusal), which is no answer to the rebook's new reference.
+  const answered = stored.supplier === 'OWN_AIRLINE' && stored.request_reference === reference ? stored : {};
+  if (answered.supplier_status === 'REFUSED') return refusedOutcome(answered.supplier_reason ?? 'no reason given');
   const client = new OwnAirlineClient({ url: conn.url, carrier: conn.carrier, signingSecret: conn.signingSecret });
   const flight = {
     carrier: conn.carrier,
@@ -48,12 +52,7 @@ export async function bookOwnSeat(
     to_airport: b.to_airport ?? '',
     departure_date: b.dep_time_local ? b.dep_time_local.slice(0, 10) : (b.duty_date ?? ''),
   };
-  if (
-    answered.supplier === 'OWN_AIRLINE' &&
-    answered.supplier_status === 'CONFIRMED' &&
-    answered.pnr &&
-    answered.ticket_id
-  ) {
+  if (answered.supplier_status === 'CONFIRMED' && answered.pnr && answered.ticket_id) {
     return ticketed(
       client.toFlightOrder(
         {
@@ -78,6 +77,8 @@ export async function bookOwnSeat(
       callback_url: `${callbackBase}/callbacks/own-airline/${b.airline_id}`,
     });
     if (result.status === 'TICKETED') return ticketed(result.order);
+    // What an earlier request's answer named (a seat cancelled before this rebook, a refusal) is not this one's.
+    const { pnr: _pnr, ticket_id: _ticket, supplier_ref: _ref, supplier_reason: _reason, ...leg } = b.flight ?? {};
     return {
       status: 'NEEDS_REVIEW',
       reason: null,
@@ -85,7 +86,7 @@ export async function bookOwnSeat(
       patch: {
         // The reference the callback must name: a late one for an earlier request on this booking settles nothing.
         flight: {
-          ...(b.flight ?? {}),
+          ...leg,
           supplier: 'OWN_AIRLINE',
           live_mode: true,
           supplier_status: 'REQUESTED',
