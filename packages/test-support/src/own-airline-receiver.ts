@@ -1,8 +1,9 @@
 /**
  * The airline's side of OWN_AIRLINE (docs/own-airline.md) for tests: a real HTTP server on 127.0.0.1 that
  * checks our Standard Webhooks signature, records every request, answers as the test scripts it, dedupes
- * on the reference, and calls back (signed) after a 202. Signatures are computed here with node:crypto from
- * the spec, not with the library the client uses, so a client that signs wrongly cannot pass by symmetry.
+ * on the reference, and calls back (signed) after a 202, again until the callback is answered 2xx. Signatures
+ * are computed here with node:crypto from the spec, not with the library the client uses, so a client that
+ * signs wrongly cannot pass by symmetry.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,8 +19,17 @@ export type SeatAnswer =
       status?: 200 | 201;
     }
   | { kind: 'refuse'; reason?: string; code?: string; status?: 409 | 422 }
-  /** 202, then the callback: after `callbackAfterMs`, or when the test calls `complete(reference)`. */
-  | { kind: 'pending'; then?: 'ticket' | 'refuse'; reason?: string; callbackAfterMs?: number }
+  /**
+   * 202, then the callback: after `callbackAfterMs`, or when the test calls `complete(reference)`.
+   * `beforeAnswer` runs before the 202 is sent (a callback that overtakes it).
+   */
+  | {
+      kind: 'pending';
+      then?: 'ticket' | 'refuse';
+      reason?: string;
+      callbackAfterMs?: number;
+      beforeAnswer?: (seat: Seat) => Promise<void>;
+    }
   /** An error status; `takes`: the seat was ticketed all the same (a crash after the commit). */
   | { kind: 'fail'; status: number; retryAfter?: string; takes?: boolean }
   /** The seat is ticketed at once but the answer comes only after `holdMs` (longer than the client waits). */
@@ -52,8 +62,10 @@ export interface SentCallback {
   url: string;
   headers: Record<string, string>;
   raw: string;
-  /** The status our service answered, or null when it could not be reached. */
+  /** The status our service last answered, or null when it could not be reached. */
   answered: number | null;
+  /** Each attempt's answer, in order (the callback is sent again until a 2xx, as the contract asks). */
+  attempts: Array<{ status: number | null; retry_after: string | null }>;
 }
 
 export interface OwnAirlineReceiver {
@@ -65,12 +77,16 @@ export interface OwnAirlineReceiver {
   callbacks: SentCallback[];
   /** Scripts the answers to the next new seat requests. */
   answerNext(...answers: SeatAnswer[]): void;
-  /** Sends the callback of a PENDING seat now (ticketed, or refused if so scripted); resolves with our answer's status. */
+  /**
+   * Sends the callback of a PENDING seat now (ticketed, or refused if so scripted), again after Retry-After (or
+   * 1 s) until our service answers 2xx or 401, up to 5 attempts; resolves with our last answer's status.
+   */
   complete(reference: string): Promise<number | null>;
   close(): Promise<void>;
 }
 
 const TOLERANCE_S = 300;
+const CALLBACK_ATTEMPTS = 5;
 
 /** Standard Webhooks verification from the spec: HMAC-SHA256 over `id.timestamp.body`, key = base64 after `whsec_`. */
 export function standardWebhookSignature(secret: string, id: string, timestamp: string, body: string): string {
@@ -137,28 +153,53 @@ export async function startOwnAirlineReceiver(options: {
         };
     const raw = JSON.stringify(payload);
     const id = `msg_${createHash('sha256').update(`${type}\n${reference}`).digest('hex').slice(0, 32)}`;
-    const ts = String(Math.floor(Date.now() / 1000));
-    const headers = {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': ts,
-      'webhook-signature': standardWebhookSignature(options.secret, id, ts, raw),
+    // Each attempt is signed anew (a fresh timestamp) under the same webhook-id.
+    const signed = () => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      return {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': ts,
+        'webhook-signature': standardWebhookSignature(options.secret, id, ts, raw),
+      };
     };
-    const sent: SentCallback = { reference, url: seat.callback_url, headers, raw, answered: null };
+    const sent: SentCallback = {
+      reference,
+      url: seat.callback_url,
+      headers: signed(),
+      raw,
+      answered: null,
+      attempts: [],
+    };
     callbacks.push(sent);
-    try {
-      const res = await fetch(seat.callback_url, {
-        method: 'POST',
-        headers,
-        body: raw,
-        signal: AbortSignal.timeout(5000),
+    for (;;) {
+      let retryAfter: string | null = null;
+      try {
+        const res = await fetch(seat.callback_url, {
+          method: 'POST',
+          headers: sent.headers,
+          body: raw,
+          signal: AbortSignal.timeout(5000),
+        });
+        await res.arrayBuffer();
+        sent.answered = res.status;
+        retryAfter = res.headers.get('retry-after');
+      } catch {
+        sent.answered = null;
+      }
+      sent.attempts.push({ status: sent.answered, retry_after: retryAfter });
+      const done = sent.answered !== null && ((sent.answered >= 200 && sent.answered < 300) || sent.answered === 401);
+      if (done || sent.attempts.length >= CALLBACK_ATTEMPTS) return sent.answered;
+      const waitS = Math.min(Number(retryAfter) || 1, 10);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, waitS * 1000);
+        timers.add(timer);
       });
-      await res.arrayBuffer();
-      sent.answered = res.status;
-    } catch {
-      sent.answered = null;
+      sent.headers = signed();
     }
-    return sent.answered;
   };
 
   const newSeat = (body: any, answer: SeatAnswer): Seat => {
@@ -206,14 +247,18 @@ export async function startOwnAirlineReceiver(options: {
           ...(answer.then === 'refuse' ? { reason: answer.reason ?? 'no crew seat left' } : {}),
         });
         seats.set(seat.reference, seat);
-        send(res, 202, { status: 'PENDING' });
-        if (answer.callbackAfterMs !== undefined) {
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            void complete(seat.reference);
-          }, answer.callbackAfterMs);
-          timers.add(timer);
-        }
+        const accept = () => {
+          send(res, 202, { status: 'PENDING' });
+          if (answer.callbackAfterMs !== undefined) {
+            const timer = setTimeout(() => {
+              timers.delete(timer);
+              void complete(seat.reference);
+            }, answer.callbackAfterMs);
+            timers.add(timer);
+          }
+        };
+        if (answer.beforeAnswer) void answer.beforeAnswer(seat).finally(accept);
+        else accept();
         return 202;
       }
       case 'fail':

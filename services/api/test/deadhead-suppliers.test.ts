@@ -377,6 +377,43 @@ describe("a leg on the airline's own metal", () => {
       flight: { pnr: seat.pnr, ticket_id: seat.ticket_id },
     });
   });
+
+  it('a callback that overtakes the 202 is answered 503 with Retry-After; sent again, it settles the booking', async () => {
+    const { t, email } = await airline(
+      {
+        flights: ['OWN_AIRLINE'],
+        hotels: ['SANDBOX'],
+        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+      },
+      'BA',
+    );
+    let early: Promise<number | null> | undefined;
+    receiver.answerNext({
+      kind: 'pending',
+      // The airline calls back before its 202 reaches us: the worker has not recorded the request yet.
+      beforeAnswer: async (seat) => {
+        seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+        early = receiver.complete(seat.reference);
+        await waitFor(
+          () => receiver.callbacks.find((c) => c.reference === seat.reference)?.attempts.length,
+          5_000,
+          'the first callback attempt',
+        );
+      },
+    });
+    const { item } = await deadhead(t, email, false);
+    const bookingId = item.booking_id!;
+    const reference = await waitFor(() => early && [...receiver.seats.keys()].at(-1), 15_000, 'the seat request');
+    const seat = receiver.seats.get(reference)!;
+    expect(await settled(t, bookingId)).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { pnr: seat.pnr, ticket_id: seat.ticket_id, request_reference: reference },
+    });
+    expect(await early).toBe(200);
+    const sent = receiver.callbacks.find((c) => c.reference === reference)!;
+    expect(sent.attempts[0]).toEqual({ status: 503, retry_after: '2' });
+    expect(sent.attempts.at(-1)).toEqual({ status: 200, retry_after: null });
+  });
 });
 
 describe("a roster change to a leg ticketed in the airline's own system", () => {

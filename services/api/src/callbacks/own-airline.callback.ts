@@ -4,7 +4,8 @@
  * Webhooks), so no bearer: the signature is the credential. The answer is stored on the booking and its
  * task resumed through the outbox; the worker settles it like any other answer. Idempotent: a repeat after
  * the booking settled is acknowledged and changes nothing, and so is a callback naming another reference
- * than the outstanding request's (a late answer to an earlier request on the same booking).
+ * than the outstanding request's (a late answer to an earlier request on the same booking). A callback that
+ * overtakes the worker's record of its request is 503 with Retry-After, so that the airline sends it again.
  */
 import express, { type Router } from 'express';
 import { bookingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
@@ -22,7 +23,8 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
     summary: "The airline's own reservation system completes a crew-seat request it answered 202",
     description:
       'Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). ' +
-      'A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing.',
+      'A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing. ' +
+      'A callback that arrives before the booking has recorded its request (the 202 and the callback raced) is 503 with `Retry-After`: send it again.',
     tags: ['Operator API'],
     auth: 'none',
     params: AirlineIdParams,
@@ -30,11 +32,21 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
       200: { description: 'Received' },
       401: { description: 'Not signed by this airline’s own system' },
       404: { description: 'Booking not found' },
+      503: { description: 'The booking has not recorded the request yet: send the callback again after Retry-After' },
     },
   },
 ];
 
+/** Seconds the airline waits before sending again a callback that overtook our record of its request. */
+const NOT_REQUESTED_RETRY_AFTER_S = 2;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
 const problem = (status: number, code: string, message: string) => ({
   status,
@@ -51,14 +63,21 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
     async (req, res, next) => {
       try {
         const answer = await handle(req.params.airline_id ?? '', req.body as Buffer, req.headers);
-        res.status(answer.status).json(answer.body);
+        res
+          .status(answer.status)
+          .set(answer.headers ?? {})
+          .json(answer.body);
       } catch (err) {
         next(err);
       }
     },
   );
 
-  async function handle(airlineId: string, raw: Buffer, headers: Record<string, string | string[] | undefined>) {
+  async function handle(
+    airlineId: string,
+    raw: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<Answer> {
     const unauthorized = problem(401, 'UNAUTHORIZED', 'The callback is not signed by this airline’s own system');
     if (!UUID.test(airlineId)) return unauthorized;
     const setting = await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId);
@@ -83,9 +102,16 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       const b = UUID.test(callback.booking_id) ? await bookingRepo.lockBooking(trx, callback.booking_id) : undefined;
       if (!b || b.airline_id !== airlineId || b.type !== 'FLIGHT') return 'unknown' as const;
       const flight = b.flight ?? {};
+      const own = flight.supplier === 'OWN_AIRLINE';
       // Only a booking still waiting for this answer takes it; a repeat (or a late one) is acknowledged.
-      if (b.status !== 'PENDING' || flight.supplier !== 'OWN_AIRLINE' || flight.supplier_status !== 'REQUESTED')
-        return { outcome: 'settled' as const };
+      if (b.status !== 'PENDING') return { outcome: 'settled' as const };
+      if (!own || flight.supplier_status !== 'REQUESTED') {
+        // A repeat of the answer already stored, whose task has not settled yet.
+        if (own && flight.request_reference === callback.reference) return { outcome: 'settled' as const };
+        // The callback overtook the worker's record of the request (it writes REQUESTED after the 202): the
+        // airline asks again later, when the booking waits for it. A 2xx here would lose the answer for good.
+        return { outcome: 'not_requested' as const };
+      }
       // An answer to an earlier request on this booking (before a rebook) must not settle the newer one. A
       // request stored without its reference (by a worker of the previous release) takes any answer, as before.
       if (flight.request_reference !== undefined && flight.request_reference !== callback.reference)
@@ -128,6 +154,15 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
     };
     if (resumed.outcome === 'other_request') log.warn(line, 'own-airline callback');
     else log.info(line, 'own-airline callback');
+    if (resumed.outcome === 'not_requested')
+      return {
+        ...problem(
+          503,
+          'SERVICE_UNAVAILABLE',
+          'The booking has not recorded the request this callback answers yet; send it again after Retry-After',
+        ),
+        headers: { 'Retry-After': String(NOT_REQUESTED_RETRY_AFTER_S) },
+      };
     return { status: 200, body: { received: true } };
   }
   return router;
