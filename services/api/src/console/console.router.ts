@@ -90,7 +90,8 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   router.use(scoped(csrfGuard()));
   // The pages see only the paths the middleware above saw: a path the two read differently reaches no page, rather
   // than a page without its headers, session or anti-forgery check.
-  for (const pages of PAGES) router.use(scoped(pages.router(deps)));
+  router.use((req, _res, next) => (inConsole(req) ? next() : next('router')));
+  for (const pages of PAGES) router.use(pages.router(deps));
   router.use(
     scoped((req, res) =>
       messagePage(req, res, 404, 'Page not found', 'There is no such page in the console.', {
