@@ -489,5 +489,19 @@ describe("a roster change to a leg ticketed in the airline's own system", () => 
     expect(calls.filter((c) => c.body.type === 'crew_seat.cancel').map((c) => c.body.pnr)).toEqual([first.seat.pnr]);
     expect(receiver.seats.get(first.reference)!.state).toBe('CANCELLED');
     expect(receiver.seats.get(second.reference)!.state).toBe('TICKETED');
+
+    // Cancelled at last: the new seat's cancellation has a reference (and webhook-id) of its own, so an airline
+    // that answers a repeated reference from its first answer still gives this seat back.
+    expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).status).toBe(202);
+    await waitFor(
+      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
+      15_000,
+      'the cancellation',
+    );
+    const cancels = receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
+    expect(cancels.map((c) => c.body.pnr)).toEqual([first.seat.pnr, second.seat.pnr]);
+    expect(new Set(cancels.map((c) => c.body.reference)).size).toBe(2);
+    expect(new Set(cancels.map((c) => c.headers['webhook-id'])).size).toBe(2);
+    expect(receiver.seats.get(second.reference)!.state).toBe('CANCELLED');
   });
 });

@@ -195,7 +195,9 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
         status: 'NEEDS_REVIEW',
         reason: "the crew seat is in the airline's own system, which is no longer connected: cancel it there",
       };
-    return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id));
+    // One reference per seat, as for the other suppliers' orders: after a rebook, the new seat's cancellation is
+    // not the old seat's repeated (the airline may answer a repeated reference from its first answer).
+    return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id, b.flight?.pnr ?? null));
   }
   let supplier = flightSupplierNamed(set, flight.supplier);
   let supplierRef = flight.supplier_ref ?? null;
