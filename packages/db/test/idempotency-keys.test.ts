@@ -74,6 +74,49 @@ it('a claim is taken over only past its lease, by one request; the old claim can
   expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'freed', LEASE)).toBeUndefined();
 });
 
+it('an answer stored in the request’s transaction commits with it or not at all, and nothing after replaces it', async () => {
+  const claim = (await claimIdempotencyKey(t.db, airline, ENDPOINT, 'in-trx', 'h'))!;
+  // Rolled back with the work: the key stays claimed, unanswered, and is freed as before.
+  await expect(
+    t.db.transaction().execute(async (trx) => {
+      expect(await completeIdempotencyKey(trx, airline, ENDPOINT, 'in-trx', claim, 202, { n: 1 })).toBe(true);
+      throw new Error('the work failed');
+    }),
+  ).rejects.toThrow('the work failed');
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'in-trx', LEASE)).toMatchObject({ response_status: null });
+
+  // Committed, with its claim's lease run out meanwhile: a repeat's take-over waits for the commit, then finds
+  // the answer and takes nothing.
+  await age('in-trx', 'claimed_at', '61 seconds');
+  const aged = (
+    await sql<{
+      claim: string;
+    }>`select claimed_at::text as claim from idempotency_keys where airline_id = ${airline} and key = 'in-trx'`.execute(
+      t.db,
+    )
+  ).rows[0]!.claim;
+  const takeOver = await t.db.transaction().execute(async (trx) => {
+    expect(await completeIdempotencyKey(trx, airline, ENDPOINT, 'in-trx', aged, 202, { n: 2 })).toBe(true);
+    const waiting = takeOverIdempotencyKey(t.db, airline, ENDPOINT, 'in-trx', 'h', LEASE);
+    await new Promise((r) => setTimeout(r, 200));
+    return { waiting };
+  });
+  expect(await takeOver.waiting).toBeNull();
+
+  // An error past the commit neither replaces the answer nor frees the key.
+  expect(await completeIdempotencyKey(t.db, airline, ENDPOINT, 'in-trx', aged, 409, { late: true })).toBe(false);
+  await releaseIdempotencyKey(t.db, airline, ENDPOINT, 'in-trx', aged);
+  expect(await findIdempotencyKey(t.db, airline, ENDPOINT, 'in-trx', LEASE)).toMatchObject({
+    response_status: 202,
+    response_body: { n: 2 },
+  });
+  // A claim taken over cannot store its answer: the caller rolls its work back.
+  const lost = (await claimIdempotencyKey(t.db, airline, ENDPOINT, 'lost', 'h'))!;
+  await age('lost', 'claimed_at', '61 seconds');
+  expect(await takeOverIdempotencyKey(t.db, airline, ENDPOINT, 'lost', 'h', LEASE)).not.toBeNull();
+  expect(await completeIdempotencyKey(t.db, airline, ENDPOINT, 'lost', lost, 202, {})).toBe(false);
+});
+
 it('purges keys older than 24 h, a batch at a time, and keeps the others', async () => {
   for (const key of ['old-1', 'old-2', 'old-3', 'young']) await claimIdempotencyKey(t.db, airline, ENDPOINT, key, 'h');
   for (const key of ['old-1', 'old-2', 'old-3']) await age(key, 'created_at', '25 hours');

@@ -81,8 +81,12 @@ export async function takeOverIdempotencyKey(
   return r?.claim ?? null;
 }
 
-/** Stores the answer of the request holding `claim`; nothing when another request took the key over. */
-export function completeIdempotencyKey(
+/**
+ * Stores the answer of the request holding `claim`, in the request's own transaction or after it: whether it
+ * was stored. Nothing when another request took the key over, or when the answer was stored already (a request
+ * answered in its transaction keeps that answer, whatever fails after the commit).
+ */
+export async function completeIdempotencyKey(
   db: DbOrTrx,
   airlineId: string,
   endpoint: string,
@@ -90,15 +94,17 @@ export function completeIdempotencyKey(
   claim: string,
   status: number,
   body: unknown,
-) {
-  return db
+): Promise<boolean> {
+  const r = await db
     .updateTable('idempotency_keys')
     .set({ response_status: status, response_body: JSON.stringify(body) })
     .where('airline_id', '=', airlineId)
     .where('endpoint', '=', endpoint)
     .where('key', '=', key)
+    .where('response_status', 'is', null)
     .where('claimed_at', '=', sql<Date>`${claim}::timestamptz`)
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 /** Frees the key the request holding `claim` did not answer; nothing when another request took it over. */
