@@ -305,6 +305,72 @@ describe('requests, injection and idempotency', () => {
     expect(redo.body.error.message).toContain(first.body.booking_id);
     expect((await api(t, '/crew/bookings?pairing_number=LATE')).body.bookings).toHaveLength(1);
   });
+
+  /** An error after the transaction committed, once: the relay's kick is the API's last step past the commit. */
+  const failAfterCommit = () =>
+    jest.spyOn(stack.relay, 'kick').mockImplementationOnce(() => {
+      throw new Error('after the commit');
+    });
+
+  it('Idempotency-Key: an error after the booking request committed → the retry replays its 202 (same booking), nothing is redone', async () => {
+    const { t, email } = await airline();
+    const body = pairing(email, 'AFTER');
+    const headers = { 'idempotency-key': 'after-commit' };
+    failAfterCommit();
+    const first = await api(t, '/crew/bookings/request', { method: 'POST', body, headers });
+    expect(first.status).toBe(500);
+    const bookings = (await api(t, '/crew/bookings?pairing_number=AFTER')).body.bookings;
+    expect(bookings).toHaveLength(1);
+    const retry = await api(t, '/crew/bookings/request', { method: 'POST', body, headers });
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    expect(retry.body).toMatchObject({ booking_id: bookings[0].booking_id, status: 'PENDING' });
+    expect((await api(t, '/crew/bookings?pairing_number=AFTER')).body.bookings).toHaveLength(1);
+  });
+
+  it('Idempotency-Key: an error after an injection committed → the retry replays its 202 (same action_id), no second action item', async () => {
+    const { t, email } = await airline();
+    const body = pairing(email, 'INJ-AFTER');
+    const headers = { 'idempotency-key': 'inj-after-commit' };
+    failAfterCommit();
+    const first = await api(t, '/crew/action-items', { method: 'POST', body, headers });
+    expect(first.status).toBe(500);
+    const items = () =>
+      stack.database.db
+        .selectFrom('action_items')
+        .select(['action_id', 'booking_id'])
+        .where('airline_id', '=', t.airlineId)
+        .execute();
+    const [item, ...more] = await items();
+    expect(more).toEqual([]);
+    const retry = await api(t, '/crew/action-items', { method: 'POST', body, headers });
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    expect(retry.body).toMatchObject({ action_id: item!.action_id, booking_id: item!.booking_id });
+    expect(await items()).toEqual([item]);
+  });
+
+  it('Idempotency-Key: an error after an injected cancellation committed → the retry replays its 202 (same action_id), no second cancellation', async () => {
+    const { t, email } = await airline();
+    const booked = await api(t, '/crew/bookings/request', { method: 'POST', body: pairing(email, 'CXL-AFTER') });
+    expect((await settled(t, booked.body.booking_id)).status).toBe('CONFIRMED');
+    const body = { ...pairing(email, 'CXL-AFTER'), classification: 'LAYOVER_CANCELLED' };
+    const headers = { 'idempotency-key': 'cxl-after-commit' };
+    failAfterCommit();
+    const first = await api(t, '/crew/action-items', { method: 'POST', body, headers });
+    expect(first.status).toBe(500);
+    const cancellations = () =>
+      stack.database.db
+        .selectFrom('action_items')
+        .select(['action_id', 'booking_id'])
+        .where('airline_id', '=', t.airlineId)
+        .where('classification', '=', 'LAYOVER_CANCELLED')
+        .execute();
+    const [item, ...more] = await cancellations();
+    expect(more).toEqual([]);
+    const retry = await api(t, '/crew/action-items', { method: 'POST', body, headers });
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    expect(retry.body).toMatchObject({ action_id: item!.action_id, booking_id: booked.body.booking_id });
+    expect(await cancellations()).toEqual([item]);
+  });
 });
 
 describe('lists and tenancy', () => {

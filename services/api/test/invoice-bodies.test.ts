@@ -104,4 +104,30 @@ describe('hotel invoice bodies', () => {
     ]);
     expect(await count()).toBe(1);
   });
+
+  it('an error after the invoice committed: a retry with the same Idempotency-Key learns its invoice_id (202), not "already posted"', async () => {
+    const { t, email } = await airline();
+    await hotelBookings(t, rosterOf(email, ['2027-03-10']));
+    const body = {
+      invoice_number: 'AFTER-1',
+      property_id: PROPERTY,
+      currency: 'USD',
+      lines: [line(1, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' })],
+    };
+    const headers = { 'idempotency-key': 'after-commit' };
+    // The relay's kick is the last step past the commit.
+    jest.spyOn(stack.relay, 'kick').mockImplementationOnce(() => {
+      throw new Error('after the commit');
+    });
+    expect((await post(t, body, { headers })).status).toBe(500);
+    const [stored, ...more] = await stack.database.db
+      .selectFrom('invoices')
+      .select('invoice_id')
+      .where('airline_id', '=', t.airlineId)
+      .execute();
+    expect(more).toEqual([]);
+    const retry = await post(t, body, { headers });
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    expect(retry.body).toEqual({ invoice_id: stored!.invoice_id, status: 'RECONCILING' });
+  });
 });

@@ -189,6 +189,24 @@ describe('a BOOK_MANUALLY deadhead', () => {
     const queue = (await api(t, '/crew/action-items?assignee=grace@air.test')).body.action_items;
     expect(queue.map((i: { action_id: string }) => i.action_id)).toEqual([item.action_id]);
   });
+
+  it('an error after the action committed: a retry with the same Idempotency-Key replays its 202, not 409', async () => {
+    const { t, item } = await manualDeadhead();
+    const key = { 'Idempotency-Key': `dismiss-${item.action_id}` };
+    const body = { action: 'DISMISS', reason: 'shuttle' };
+    // The relay's kick is the last step past the commit.
+    jest.spyOn(stack.relay, 'kick').mockImplementationOnce(() => {
+      throw new Error('after the commit');
+    });
+    expect((await act(t, item.action_id, body, key)).status).toBe(500);
+    const retry = await act(t, item.action_id, body, key);
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    expect(retry.body).toMatchObject({
+      action_id: item.action_id,
+      review_status: 'DISMISSED',
+      action_taken: 'DISMISS',
+    });
+  });
 });
 
 describe('hotel items', () => {

@@ -1,4 +1,4 @@
-import { API_PREFIX, type ActionItem, type ReviewActionBody } from '@crew/contracts';
+import { API_PREFIX, type ReviewActionBody } from '@crew/contracts';
 import {
   bookingRepo,
   reviewRepo,
@@ -11,7 +11,7 @@ import {
 } from '@crew/db';
 import { decideReviewAction, dueBy, type ReviewActionDecision, type ReviewItemPatch } from '@crew/engine';
 import { ApiError, type Reply } from '@crew/platform';
-import { withIdempotency } from '../bookings/idempotency';
+import { type Answer, withIdempotency } from '../bookings/idempotency';
 import { hotelChoiceOf, prepareOperation, runOperation, type OperationDeps, type Prepared } from './operations';
 import {
   actionItemViews,
@@ -121,13 +121,18 @@ export async function actOnActionItem(
   idempotencyKey?: string,
 ): Promise<Reply> {
   const endpoint = `POST /crew/action-items/${actionId}/actions`;
-  return withIdempotency(deps.db, caller.airline_id, endpoint, idempotencyKey, body, async () => ({
-    status: 202,
-    body: await act(deps, caller, actionId, body),
-  }));
+  return withIdempotency(deps.db, caller.airline_id, endpoint, idempotencyKey, body, (answer) =>
+    act(deps, caller, actionId, body, answer),
+  );
 }
 
-async function act(deps: OperationDeps, caller: Actor, actionId: string, body: ReviewActionBody): Promise<ActionItem> {
+async function act(
+  deps: OperationDeps,
+  caller: Actor,
+  actionId: string,
+  body: ReviewActionBody,
+  answer: Answer,
+): Promise<Reply> {
   const airlineId = caller.airline_id;
   const actingUser = body.acting_user?.trim() || caller.email || caller.client_id || '';
   const seen = await scheduleRepo.findActionItem(deps.db, airlineId, actionId);
@@ -147,7 +152,7 @@ async function act(deps: OperationDeps, caller: Actor, actionId: string, body: R
     ...(hotel ? { hotel } : {}),
   };
 
-  const scheduleId = await deps.db.transaction().execute(async (trx) => {
+  const done = await deps.db.transaction().execute(async (trx) => {
     const booking: BookingRow | undefined = seen.booking_id
       ? await bookingRepo.lockBooking(trx, seen.booking_id)
       : undefined;
@@ -172,11 +177,13 @@ async function act(deps: OperationDeps, caller: Actor, actionId: string, body: R
         )
       : null;
     if (d.action !== 'ASSIGN') await resolvedEvent(trx, written);
-    return settled;
+    // The answer is the item as this transaction leaves it, stored with it (Idempotency-Key).
+    const fresh = (await scheduleRepo.findActionItem(trx, airlineId, actionId))!;
+    const [view] = await actionItemViews(trx, airlineId, [fresh]);
+    return { scheduleId: settled, reply: await answer(trx, { status: 202, body: view }) };
   });
-  if (scheduleId) await scheduleLifecycleRepo.completeIfSettled(deps.db, scheduleId);
+  // The worker's sweep completes a schedule this step missed.
+  if (done.scheduleId) await scheduleLifecycleRepo.completeIfSettled(deps.db, done.scheduleId);
   deps.relay.kick();
-  const fresh = (await scheduleRepo.findActionItem(deps.db, airlineId, actionId))!;
-  const [view] = await actionItemViews(deps.db, airlineId, [fresh]);
-  return view!;
+  return done.reply;
 }

@@ -201,11 +201,12 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
           'POST /crew/bookings/request',
           req.get('Idempotency-Key'),
           body,
-          async () => {
-            const { booking } = await requestBooking(deps, caller, body, 'commit');
-            bindLog(res, { booking_id: booking.booking_id });
-            return { status: 202, body: bookingView(booking) };
-          },
+          (answer) =>
+            requestBooking(deps, caller, body, 'commit', async (trx, { bookingId }) => {
+              bindLog(res, { booking_id: bookingId });
+              const booking = await bookingRepo.findBooking(trx, bookingId, caller.airline_id);
+              return answer(trx, { status: 202, body: bookingView(booking!) });
+            }),
         );
       },
     }),
@@ -329,12 +330,12 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
           'POST /crew/action-items',
           req.get('Idempotency-Key'),
           body,
-          async () => {
-            const { actionId } = await requestBooking(deps, caller, body, 'injection');
-            const item = await scheduleRepo.findActionItem(db, caller.airline_id, actionId!);
-            const [view] = await actionItemViews(db, caller.airline_id, [item!]);
-            return { status: 202, body: view };
-          },
+          (answer) =>
+            requestBooking(deps, caller, body, 'injection', async (trx, { actionId }) => {
+              const item = await scheduleRepo.findActionItem(trx, caller.airline_id, actionId!);
+              const [view] = await actionItemViews(trx, caller.airline_id, [item!]);
+              return answer(trx, { status: 202, body: view });
+            }),
         );
       },
     }),

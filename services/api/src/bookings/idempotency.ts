@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '@crew/contracts';
-import { type Db, idempotencyRepo } from '@crew/db';
+import { type Db, type DbOrTrx, idempotencyRepo } from '@crew/db';
 import { ApiError, type Reply } from '@crew/platform';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -19,8 +19,19 @@ const WAIT_MS = 30_000;
 type IdempotencyKey = { db: Db; airlineId: string; endpoint: string; key: string };
 
 /**
+ * Stores the request's answer in the request's own transaction (the last thing it does there) and hands the
+ * reply back: the answer commits with the work or not at all, so an error or a crash past the commit leaves
+ * the key answered and a retry replays it, instead of doing the work again. Refused (409, rolling the work back)
+ * when the claim was taken over meanwhile: the repeat that took it does the work. Without a key, only the reply.
+ */
+export type Answer = (trx: DbOrTrx, reply: Reply) => Promise<Reply>;
+
+const unkeyed: Answer = async (_trx, reply) => reply;
+
+/**
  * Idempotency-Key (DESIGN section 6): per airline and endpoint, kept 24 h. The first request claims the key
- * (a primary-key insert, so two concurrent requests cannot both win) and stores its answer; a repeat with
+ * (a primary-key insert, so two concurrent requests cannot both win) and stores its answer with `answer`, in
+ * the transaction that does its work (a refusal, which wrote nothing, after it); a repeat with
  * the same body replays it, waiting for the first to finish if needed; another body is 422. A claim whose
  * lease is over is taken over by one repeat (a conditional update), which does the work again.
  */
@@ -30,9 +41,9 @@ export async function withIdempotency(
   endpoint: string,
   key: string | undefined,
   body: unknown,
-  run: () => Promise<Reply>,
+  run: (answer: Answer) => Promise<Reply>,
 ): Promise<Reply> {
-  if (key === undefined) return run();
+  if (key === undefined) return run(unkeyed);
   if (!KEY.test(key))
     throw ApiError.invalid('Idempotency-Key must be 1-255 visible ASCII characters', [
       { field: 'header.Idempotency-Key', issue: 'invalid' },
@@ -66,14 +77,26 @@ export async function withIdempotency(
   }
 }
 
-/** Runs the request holding the key's claim and stores its answer. */
-async function answer({ db, airlineId, endpoint, key }: IdempotencyKey, claim: string, run: () => Promise<Reply>) {
+/** Runs the request holding the key's claim, which stores its answer in its transaction. */
+async function answer(
+  { db, airlineId, endpoint, key }: IdempotencyKey,
+  claim: string,
+  run: (answer: Answer) => Promise<Reply>,
+) {
+  const store: Answer = async (trx, reply) => {
+    const { status, body } = reply;
+    if (!(await idempotencyRepo.completeIdempotencyKey(trx, airlineId, endpoint, key, claim, status, body ?? null)))
+      throw new ApiError(409, ErrorCode.CONFLICT, 'A request with this Idempotency-Key is still being processed');
+    return reply;
+  };
   try {
-    const reply = await run();
+    const reply = await run(store);
+    // A reply the request did not store in a transaction is stored now (nothing when it was).
     await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, claim, reply.status, reply.body ?? null);
     return reply;
   } catch (err) {
-    // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry.
+    // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry,
+    // unless the answer committed with the work (then neither changes it, and a retry replays it).
     if (err instanceof ApiError && err.status < 500)
       await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, claim, err.status, err.toEnvelope());
     else await idempotencyRepo.releaseIdempotencyKey(db, airlineId, endpoint, key, claim);

@@ -7,7 +7,6 @@ import {
   scheduleLifecycleRepo,
   tenancyRepo,
   webhookRepo,
-  type BookingRow,
   type Db,
   type DbOrTrx,
   airlinePolicyRepo,
@@ -49,20 +48,23 @@ import { committedOffer, stationOf } from './request-lookups';
 type RequestBody = ActionInjectionBody | BookingRequestBody;
 
 export interface RequestOutcome {
-  booking: BookingRow;
+  bookingId: string;
   actionId: string | null;
 }
 
 /**
  * POST /crew/action-items and POST /crew/bookings/request: the airline asks the engine to book (or to let
- * a booking go). The booking is made asynchronously by the worker, like every other booking.
+ * a booking go). The booking is made asynchronously by the worker, like every other booking. `reply` builds
+ * the answer in the request's transaction, after everything it writes, and may store it there (Idempotency-Key):
+ * what it reads is what commits.
  */
-export async function requestBooking(
+export async function requestBooking<R>(
   deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers; vault: TravellerVault; registry?: SupplierRegistry },
   caller: Principal,
   body: RequestBody,
   kind: 'injection' | 'commit',
-): Promise<RequestOutcome> {
+  reply: (trx: DbOrTrx, outcome: RequestOutcome) => Promise<R>,
+): Promise<R> {
   const commit = kind === 'commit';
   const issues = requestIssues(body, commit);
   if (issues.length) throw ApiError.validation(issues);
@@ -172,7 +174,7 @@ export async function requestBooking(
     ]);
   };
 
-  const outcome = await deps.db.transaction().execute(async (trx) => {
+  const write = async (trx: DbOrTrx) => {
     // Serialized per airline: two identical requests (or a request and a roster's diff) never both see "no live booking".
     await bookingRepo.lockAirlineBookings(trx, airlineId);
     const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, {
@@ -340,11 +342,18 @@ export async function requestBooking(
         await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
     return { bookingId, decision, scheduleId: null };
+  };
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const written = await write(trx);
+    return {
+      ...written,
+      reply: await reply(trx, { bookingId: written.bookingId, actionId: kind === 'injection' ? actionId : null }),
+    };
   });
 
-  // The fulfilled item may have been its schedule's last open one (the worker completes schedules the same way).
+  // The fulfilled item may have been its schedule's last open one (the worker completes schedules the same way,
+  // and its sweep completes one this step missed).
   if (outcome.scheduleId) await scheduleLifecycleRepo.completeIfSettled(deps.db, outcome.scheduleId);
   deps.relay.kick();
-  const booking = await bookingRepo.findBooking(deps.db, outcome.bookingId, airlineId);
-  return { booking: booking!, actionId: kind === 'injection' ? actionId : null };
+  return outcome.reply;
 }

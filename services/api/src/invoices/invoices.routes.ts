@@ -81,7 +81,7 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
           'POST /crew/invoices',
           req.get('Idempotency-Key'),
           csv === undefined ? body : { csv, query },
-          async () => {
+          async (answer) => {
             let checked: InvoiceBody;
             if (csv !== undefined) {
               const parsed = csvInvoice(csv, query);
@@ -91,7 +91,9 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
               // Checked whole before the handler (bodyIssues).
               checked = body;
             }
-            const accepted = await postInvoice(db, relay, caller.airline_id, checked, jsonBodyBytes(req));
+            const accepted = await postInvoice(db, relay, caller.airline_id, checked, jsonBodyBytes(req), (trx, a) =>
+              answer(trx, { status: 202, body: a }),
+            );
             bindLog(res, { invoice_id: accepted.invoice_id, lines: checked.lines.length });
             return { status: 202, body: accepted };
           },

@@ -15,6 +15,7 @@ import {
   lineColumnsText,
   outboxRepo,
   type Db,
+  type DbOrTrx,
   type InvoiceLineRow,
   type InvoiceRow,
 } from '@crew/db';
@@ -84,7 +85,8 @@ export function refuseIfInvalid(issues: ValidationIssue[], rename: (field: strin
  * Stores a checked invoice as RECONCILING and queues its reconciliation (one transaction with the outbox). The
  * body is stored as posted: `sent`, the JSON bytes as received (the body the check parsed, so not serialised
  * again), or the body itself (an invoice posted as CSV); beside it, its lines as columns, which the worker reads
- * instead of parsing the body again.
+ * instead of parsing the body again. `answer` stores the acceptance in that transaction (Idempotency-Key), so a
+ * retry after an error past the commit learns its invoice_id instead of "already posted".
  */
 export async function postInvoice(
   db: Db,
@@ -92,7 +94,8 @@ export async function postInvoice(
   airlineId: string,
   body: InvoiceBody,
   sent?: Buffer,
-): Promise<{ invoice_id: string; status: 'RECONCILING' }> {
+  answer?: (trx: DbOrTrx, accepted: InvoiceAccepted) => Promise<unknown>,
+): Promise<InvoiceAccepted> {
   const total = roundMinor(
     body.lines.reduce((s, l) => s + invoiceLineTotal(l), 0),
     body.currency,
@@ -116,7 +119,10 @@ export async function postInvoice(
       lines_columns_gz: columnsGz,
       lookup,
     });
-    if (row) await outboxRepo.addToOutbox(trx, [invoiceJob(airlineId, row.invoice_id)]);
+    if (row) {
+      await outboxRepo.addToOutbox(trx, [invoiceJob(airlineId, row.invoice_id)]);
+      await answer?.(trx, accepted(row.invoice_id));
+    }
     return row;
   });
   if (!created)
@@ -125,8 +131,11 @@ export async function postInvoice(
       ErrorCode.CONFLICT,
     );
   relay.kick();
-  return { invoice_id: created.invoice_id, status: 'RECONCILING' };
+  return accepted(created.invoice_id);
 }
+
+type InvoiceAccepted = { invoice_id: string; status: 'RECONCILING' };
+const accepted = (invoiceId: string): InvoiceAccepted => ({ invoice_id: invoiceId, status: 'RECONCILING' });
 
 export async function invoiceOr404(db: Db, airlineId: string, invoiceId: string): Promise<InvoiceRow> {
   const row = await invoiceRepo.findInvoice(db, airlineId, invoiceId);
