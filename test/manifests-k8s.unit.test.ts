@@ -115,4 +115,22 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect(job?.spec.template.spec.containers[0].command).toEqual(['node', 'dist/migrate.js']);
     expect(existsSync(join(ROOT, 'scripts/migrate.ts'))).toBe(true);
   });
+
+  it('leaves the replica count of an autoscaled Deployment to its autoscaler, and sets it where none scales', () => {
+    // `kubectl apply` sets spec.replicas to the manifest's value: a scaled-out fleet would drop to it at every release.
+    const scaled = new Set(
+      k.docs
+        .filter((x) => x.kind === 'HorizontalPodAutoscaler' || x.kind === 'ScaledObject')
+        .filter((x) => (x.spec.scaleTargetRef.kind ?? 'Deployment') === 'Deployment')
+        .map((x) => x.spec.scaleTargetRef.name as string),
+    );
+    const deployments = k.docs.filter((x) => x.kind === 'Deployment');
+    expect([...scaled].filter((name) => !deployments.some((d) => d.metadata.name === name))).toEqual([]);
+    const replicas = Object.fromEntries(deployments.map((d) => [d.metadata.name, d.spec.replicas ?? null]));
+    expect(replicas).toEqual(
+      Object.fromEntries(
+        deployments.map((d) => [d.metadata.name, scaled.has(d.metadata.name) ? null : expect.any(Number)]),
+      ),
+    );
+  });
 });

@@ -2,7 +2,7 @@
  * What the manifest tests (test/manifests*.unit.test.ts) share: what the code reads (each process's variables,
  * ports and served paths) and what the manifests provide (kustomizations resolved here, their containers).
  * No cluster or kustomize binary needed: kustomizations are resolved here (resources, configMap/secret
- * generators; patches never touch env).
+ * generators, and the patches our overlays use: JSON 6902 operations and `$patch: delete`).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -124,7 +124,66 @@ export function kustomize(dir: string): Kustomized {
     out.configMaps.set(g.name, { ...base, ...literals(g.literals) });
   }
   for (const g of (k.secretGenerator ?? []) as Doc[]) out.secrets.set(g.name, literals(g.literals));
+  for (const p of (k.patches ?? []) as Doc[]) applyPatch(dir, out, p);
   return out;
+}
+
+/** kustomize matches a target's kind and name as whole-string regular expressions. */
+const matches = (pattern: string | undefined, value: string) =>
+  pattern === undefined || new RegExp(`^(?:${pattern})$`).test(value);
+
+/** A JSON pointer's parent and last key; fails (as kustomize does) when the parent is missing. */
+function pointer(doc: Doc, path: string): { parent: Doc; key: string } {
+  const keys = path
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let parent: Doc = doc;
+  for (const k of keys.slice(0, -1)) {
+    if (parent?.[k] === undefined) throw new Error(`patch path ${path}: no ${k}`);
+    parent = parent[k];
+  }
+  return { parent, key: keys[keys.length - 1]! };
+}
+
+/**
+ * One entry of `patches` (inline `patch` or a `path`): a list of JSON 6902 operations (add, replace, remove,
+ * test) applied to every document its target selects, or a strategic-merge document `$patch: delete`. Anything
+ * else throws, so a new kind of patch is taught here rather than silently skipped.
+ */
+function applyPatch(dir: string, out: Kustomized, entry: Doc): void {
+  const body = parse(entry.patch ?? read(join(dir, entry.path))) as Doc | Doc[];
+  if (!Array.isArray(body)) {
+    if (body.$patch !== 'delete') throw new Error(`${dir}: only $patch: delete is resolved here`);
+    const before = out.docs.length;
+    out.docs = out.docs.filter((d) => !(d.kind === body.kind && d.metadata?.name === body.metadata?.name));
+    if (out.docs.length === before) throw new Error(`${dir}: $patch: delete of a missing ${body.kind}`);
+    return;
+  }
+  const t = (entry.target ?? {}) as Doc;
+  const targets = out.docs.filter((d) => matches(t.kind, d.kind) && matches(t.name, d.metadata?.name ?? ''));
+  if (targets.length === 0) throw new Error(`${dir}: patch target ${JSON.stringify(t)} selects nothing`);
+  for (const doc of targets)
+    for (const op of body) {
+      const { parent, key } = pointer(doc, op.path);
+      const isList = Array.isArray(parent);
+      const index = isList ? (key === '-' ? parent.length : Number(key)) : -1;
+      const exists = isList ? index < parent.length : key in parent;
+      if (op.op !== 'add' && !exists)
+        throw new Error(`${dir} ${doc.kind}/${doc.metadata.name}: ${op.op} ${op.path}: no such path`);
+      if (op.op === 'test') {
+        expect([op.path, parent[key]]).toEqual([op.path, op.value]);
+      } else if (op.op === 'remove') {
+        if (isList) parent.splice(index, 1);
+        else delete parent[key];
+      } else if (op.op === 'add' && isList) {
+        parent.splice(index, 0, op.value);
+      } else if (op.op === 'add' || op.op === 'replace') {
+        parent[key] = op.value;
+      } else {
+        throw new Error(`${dir}: patch op ${op.op} is not resolved here`);
+      }
+    }
 }
 
 export function k8sContainers(dir: string): {
