@@ -250,7 +250,7 @@ describe('worker health', () => {
     expect(other.body.error.code).toBe('NOT_FOUND');
   });
 
-  it('liveness fails when the workers cannot reach Redis, and recovers with it', async () => {
+  it('Redis unreachable: readiness fails and recovers with it, liveness stays 200 (the workers reconnect by themselves)', async () => {
     // The worker talks to Redis through a TCP relay this test can cut.
     const relay = await startTcpRelay(redisTarget(stack.config.redisUrl));
     const { port, cut } = relay;
@@ -281,21 +281,28 @@ describe('worker health', () => {
     await worker.waitUntilReady();
 
     expect((await http(`${url}/healthz`)).status).toBe(200);
+    expect((await http(`${url}/readyz`)).status).toBe(200);
     await cut();
-    const down = await http(`${url}/healthz`);
-    expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ status: 'unhealthy', queues: { [worker.name]: { redis: false } } });
+    // A Redis failover must not restart every worker at once: the PING fails, the consumers still run.
+    const live = await http(`${url}/healthz`);
+    expect(live.status).toBe(200);
+    expect(live.body).toMatchObject({
+      status: 'ok',
+      queues: { [worker.name]: { running: true, redis: false, stalled: false } },
+    });
     const notReady = await http(`${url}/readyz`);
     expect(notReady.status).toBe(503);
-    expect(notReady.body.checks).toMatchObject({ redis: false, consumers: false, postgres: true });
+    expect(notReady.body.checks).toMatchObject({ redis: false, consumers: true, postgres: true });
+    expect((await http(`${url}/healthz`)).status).toBe(200);
 
     await relay.restore();
     await waitFor(
-      async () => (await http(`${url}/healthz`)).status === 200,
+      async () => (await http(`${url}/readyz`)).status === 200,
       15_000,
-      'liveness after Redis returned',
+      'readiness after Redis returned',
       100,
     );
+    expect((await http(`${url}/healthz`)).body.queues[worker.name]).toMatchObject({ running: true, redis: true });
   });
 
   it('liveness fails when runnable jobs wait while the worker runs, starts and finishes nothing for the stall window', async () => {

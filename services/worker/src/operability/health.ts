@@ -16,6 +16,7 @@ export interface WorkerHealthOptions {
 export interface QueueHealth {
   /** The worker's fetch loop is running (false once closed or if it crashed). */
   running: boolean;
+  /** Its connection answered PING in time: readiness only (BullMQ and ioredis reconnect by themselves). */
   redis: boolean;
   /** Jobs this process is running right now; null when BullMQ does not tell. */
   running_jobs: number | null;
@@ -25,6 +26,7 @@ export interface QueueHealth {
 }
 
 export interface HealthReport {
+  /** Liveness: every consumer runs and none is stuck. Redis answering is not part of it. */
   ok: boolean;
   queues: Record<string, QueueHealth>;
 }
@@ -59,10 +61,12 @@ async function pingWithin(w: Worker, ms: number): Promise<boolean> {
 }
 
 /**
- * Liveness of the consumers: each worker runs, answers PING on its own connection, and is not stuck. Stuck =
- * runnable jobs (waiting + prioritized) have been there for `stallAfterMs` while this worker ran nothing and
- * started or finished nothing — the state a silently dead blocking connection leaves behind. Cheap: the
- * counts are read only once a worker has been idle for half that long.
+ * Liveness of the consumers: each worker runs and is not stuck. Stuck = runnable jobs (waiting + prioritized)
+ * have been there for `stallAfterMs` while this worker ran nothing and started or finished nothing — the state
+ * a silently dead blocking connection leaves behind. Cheap: the counts are read only once a worker has been
+ * idle for half that long. Each worker's PING is reported too (`redis`) but only readiness counts it: BullMQ
+ * and ioredis reconnect by themselves, and failing liveness on a Redis failover would restart every worker
+ * at once, interrupting their bookings, for nothing a restart fixes.
  */
 export class WorkerHealth {
   private readonly stallAfterMs: number;
@@ -95,7 +99,7 @@ export class WorkerHealth {
   async liveness(): Promise<HealthReport> {
     const entries = await Promise.all(this.workers.map(async (w) => [w.name, await this.check(w)] as const));
     const queues = Object.fromEntries(entries);
-    return { ok: entries.every(([, h]) => h.running && h.redis && !h.stalled), queues };
+    return { ok: entries.every(([, h]) => h.running && !h.stalled), queues };
   }
 
   private async check(w: Worker): Promise<QueueHealth> {
@@ -127,7 +131,7 @@ export class WorkerHealth {
       const c = await queue.getJobCounts('waiting', 'prioritized');
       return (c.waiting ?? 0) + (c.prioritized ?? 0);
     } catch {
-      // Redis trouble shows in the PING check; do not call it a stall.
+      // Redis trouble shows in the PING check (readiness); do not call it a stall.
       return 0;
     }
   }

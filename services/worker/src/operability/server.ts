@@ -38,8 +38,9 @@ function postgresReachable(db: Db, ms = 2000): Promise<boolean> {
 }
 
 /**
- * The worker's HTTP side on WORKER_PORT: `/healthz` (liveness: consuming), `/readyz` (liveness plus
- * Postgres), `/metrics` (Prometheus). Wires the job-duration and queue-depth metrics to the given workers.
+ * The worker's HTTP side on WORKER_PORT: `/healthz` (liveness: consumers running, none stuck), `/readyz`
+ * (that, plus Redis and Postgres answer), `/metrics` (Prometheus). Wires the job-duration and queue-depth
+ * metrics to the given workers.
  */
 export function createWorkerOps(deps: WorkerOpsDeps): WorkerOps {
   const queueList = Object.values(deps.queues);
