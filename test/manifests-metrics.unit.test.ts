@@ -39,6 +39,51 @@ describe('KEDA and the Grafana dashboard use exported metrics', () => {
       for (const n of metricNames(a.expr)) expect([a.alert, n, exported.has(n)]).toEqual([a.alert, n, true]);
   });
 
+  const alerts = () =>
+    kustomize('k8s/base')
+      .docs.filter((d) => d.kind === 'PrometheusRule')
+      .flatMap((r) => (r.spec.groups as Doc[]).flatMap((g) => g.rules as Doc[]));
+
+  it('a "not sampled" alert also fires when no worker reports at all (absent), not only on an old timestamp', () => {
+    // time() - max(m) is an empty vector when m has no series, and an empty vector never fires.
+    const stale = alerts().flatMap((a) =>
+      [...String(a.expr).matchAll(/time\(\)\s*-\s*max(?:\s+by\s*\([^)]*\))?\s*\(\s*([a-z0-9_]+)/g)].map((m) => ({
+        alert: a.alert as string,
+        metric: m[1] as string,
+        absent: new RegExp(`\\babsent\\(\\s*${m[1]}\\s*\\)`).test(a.expr),
+      })),
+    );
+    expect(stale.map((s) => s.metric).sort()).toEqual([
+      'crew_booking_lanes_sampled_timestamp_seconds',
+      'crew_coverage_sampled_timestamp_seconds',
+      'crew_review_queue_sampled_timestamp_seconds',
+    ]);
+    for (const s of stale) expect(s).toMatchObject({ absent: true });
+  });
+
+  it('alerts when no process can count the queues (absent(crew_queue_jobs), what KEDA scales on)', () => {
+    const rule = alerts().find((a) => /^\s*absent\(\s*crew_queue_jobs\s*\)\s*$/.test(a.expr));
+    expect(rule).toMatchObject({ for: expect.any(String), labels: { severity: expect.any(String) } });
+  });
+
+  it('an annotation names only labels its expression keeps (every aggregation keeps them with by)', () => {
+    for (const a of alerts()) {
+      const text = Object.values((a.annotations ?? {}) as Record<string, string>).join('\n');
+      const used = [...text.matchAll(/\$labels\.([a-zA-Z_]+)/g)].map((m) => m[1] as string);
+      const aggregations = [
+        ...String(a.expr).matchAll(
+          /\b(sum|max|min|avg|count|topk|bottomk|quantile)\s*(?:(by|without)\s*\(([^)]*)\))?\s*\(/g,
+        ),
+      ];
+      for (const label of used)
+        for (const [agg, , kind, list] of aggregations) {
+          const kept = (list ?? '').split(',').map((l) => l.trim());
+          const keeps = kind === 'by' ? kept.includes(label) : kind === 'without' && !kept.includes(label);
+          expect([a.alert, agg, label, keeps]).toEqual([a.alert, agg, label, true]);
+        }
+    }
+  });
+
   it('every dashboard query names metrics the api or the worker exports', () => {
     const dashboard = JSON.parse(read('k8s/base/grafana-dashboard.json')) as {
       panels: { type: string; targets?: { expr: string }[] }[];

@@ -22,7 +22,7 @@ export function createRegistry(service: string): Registry {
 /**
  * `crew_queue_jobs{queue,state}`, counted in Redis when Prometheus scrapes (one round trip per queue).
  * A queue whose counts cannot be read (Redis down or slow) has no series in that scrape rather than a
- * stale value; alert on `absent(crew_queue_jobs)`.
+ * stale value; `absent(crew_queue_jobs)` alerts (k8s/base/alerts.yaml, CrewQueueCountsMissing).
  *
  * BullMQ 6 also has `Queue.exportPrometheusMetrics()`, but it writes HELP/TYPE lines per queue (invalid
  * once two queues are concatenated) and its completed/failed totals need the Worker `metrics` option.
