@@ -116,6 +116,19 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
     expect(existsSync(join(ROOT, 'scripts/migrate.ts'))).toBe(true);
   });
 
+  it('keeps the migration Job off the generated ConfigMap: a config change must not change the immutable Job', () => {
+    // The generated ConfigMap's name carries a hash of its content; in the Job's pod template it would make a
+    // config-only change (say BOOKING_CONCURRENCY) an edit of the Job, which `kubectl apply` refuses.
+    const jobs = k.docs.filter((x) => x.kind === 'Job');
+    expect(jobs.length).toBe(1);
+    const refs: string[] = [];
+    JSON.stringify(jobs[0]!.spec.template, (key, value: unknown) => {
+      if (['configMapRef', 'configMapKeyRef', 'configMap'].includes(key)) refs.push(`${key} ${JSON.stringify(value)}`);
+      return value;
+    });
+    expect(refs).toEqual([]);
+  });
+
   it('leaves the replica count of an autoscaled Deployment to its autoscaler, and sets it where none scales', () => {
     // `kubectl apply` sets spec.replicas to the manifest's value: a scaled-out fleet would drop to it at every release.
     const scaled = new Set(

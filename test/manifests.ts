@@ -45,7 +45,8 @@ export const PROCESSES: Record<string, { files: string[]; entry: string }> = {
 
 /**
  * The variables a process reads: those whose Config field its code uses, plus the ones loadConfig itself
- * insists on ("OPS_TOKEN is required when NODE_ENV=production") unless the entry point supplies a fallback.
+ * insists on ("OPS_TOKEN is required when NODE_ENV=production") unless the entry point supplies a fallback;
+ * NODE_ENV with them (loadConfig reads it only for those, so with every fallback supplied it changes nothing).
  */
 export function variablesReadBy(process: string): Set<string> {
   const { files, entry } = PROCESSES[process]!;
@@ -53,8 +54,9 @@ export function variablesReadBy(process: string): Set<string> {
   const vars = new Set<string>();
   for (const [name, field] of configVariables()) if (new RegExp(`\\.${field}\\b`).test(code)) vars.add(name);
   for (const name of REQUIRED_IN_PRODUCTION) {
+    if (new RegExp(`${name}: process\\.env\\.${name} \\|\\|`).test(read(entry))) continue;
+    vars.add(name);
     vars.add('NODE_ENV');
-    if (!new RegExp(`${name}: process\\.env\\.${name} \\|\\|`).test(read(entry))) vars.add(name);
   }
   return vars;
 }
