@@ -6,15 +6,37 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  filesUnder,
   K8S_DIRS,
   k8sContainers,
   portVariable,
+  PROCESSES,
   read,
   ROOT,
   SANDBOX_ONLY_VARIABLES,
   serves,
   variablesReadBy,
 } from './manifests';
+
+/** A Kubernetes memory quantity in MiB (Ki, Mi, Gi; k, M, G; plain bytes). */
+function mebibytes(quantity: string): number {
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|k|M|G)?$/.exec(quantity);
+  if (!m) throw new Error(`memory quantity ${quantity}`);
+  const factor = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 }[m[2] ?? ''] ?? 1;
+  return (Number(m[1]) * factor) / 2 ** 20;
+}
+
+/**
+ * The worker threads a process starts: one per startThread call site in its code (RosterIntake and DrainThread
+ * each keep one thread). Every thread goes through startThread: nothing else constructs node:worker_threads' Worker.
+ */
+function threadsOf(process: string): number {
+  const constructs = [...filesUnder('services', /\.ts$/), ...filesUnder('packages', /\.ts$/)].filter((f) =>
+    /import \{[^}]*(?<!type )\bWorker\b[^}]*\} from 'node:worker_threads'/.test(read(f)),
+  );
+  expect(constructs).toEqual(['packages/platform/src/threads.ts']);
+  return PROCESSES[process]!.files.map((f) => read(f).match(/\bstartThread</g)?.length ?? 0).reduce((a, b) => a + b, 0);
+}
 
 describe.each(K8S_DIRS)('kustomization %s', (dir) => {
   const { containers, k, secretRefs } = k8sContainers(dir);
@@ -127,6 +149,31 @@ describe.each(K8S_DIRS)('kustomization %s', (dir) => {
       return value;
     });
     expect(refs).toEqual([]);
+  });
+
+  it("fits every V8 heap of a process (main thread and worker threads) in its container's memory limit", () => {
+    // --max-old-space-size caps each isolate, the main thread's and every worker thread's alike, and overrides
+    // a thread's resourceLimits (Node's documentation; measured on Node 20). Uncapped in total, a thread
+    // growing beside a full main heap gets the whole pod OOM-killed instead of failing on its own.
+    for (const d of k.docs.filter((x) => x.kind === 'Deployment')) {
+      for (const c of d.spec.template.spec.containers as Record<string, any>[]) {
+        const env = Object.fromEntries(
+          ((c.env ?? []) as { name: string; value?: string }[]).map((e) => [e.name, e.value]),
+        );
+        const process = env.SERVICE;
+        if (!String(c.image).startsWith('crew-travel') || (process !== 'api' && process !== 'worker')) continue;
+        const options = String(env.NODE_OPTIONS ?? '');
+        const flag = (name: string) => Number(new RegExp(`--${name}=(\\d+)`).exec(options)?.[1] ?? NaN);
+        const oldSpace = flag('max-old-space-size');
+        expect([d.metadata.name, oldSpace > 0]).toEqual([d.metadata.name, true]);
+        // V8's young generation is three semi-spaces (16 MB each by default): heap_size_limit = old + 3 × semi.
+        const semi = Number.isNaN(flag('max-semi-space-size')) ? 16 : flag('max-semi-space-size');
+        const heaps = (1 + threadsOf(process)) * (oldSpace + 3 * semi);
+        const limit = mebibytes(String(c.resources.limits.memory));
+        expect([d.metadata.name, heaps, heaps <= limit]).toEqual([d.metadata.name, heaps, true]);
+      }
+    }
+    expect([threadsOf('api'), threadsOf('worker')]).toEqual([1, 1]);
   });
 
   it('leaves the replica count of an autoscaled Deployment to its autoscaler, and sets it where none scales', () => {

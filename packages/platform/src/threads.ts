@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker, workerData } from 'node:worker_threads';
+import { Worker, workerData, type ResourceLimits } from 'node:worker_threads';
 
 // From sources (node --import tsx, or jest) a thread loads TypeScript the way its process does, through tsx.
 const BOOTSTRAP = `require('tsx/cjs/api').register(); require(require('node:worker_threads').workerData.entry);`;
@@ -7,6 +7,11 @@ const BOOTSTRAP = `require('tsx/cjs/api').register(); require(require('node:work
 export interface ThreadHandlers<Message> {
   /** What the thread gets as `threadData()` (a structured clone). */
   data?: unknown;
+  /**
+   * The thread's heap limits. `--max-old-space-size` (NODE_OPTIONS) overrides maxOldGenerationSizeMb: with it
+   * set, as deployed, every thread's old generation is capped at the flag's value, as the main thread's is.
+   */
+  resourceLimits?: ResourceLimits;
   /** Every message but the thread's first `{ ready: true }`. */
   onMessage(message: Message): void;
   /** Once, when the thread fails or exits. */
@@ -25,9 +30,14 @@ export function startThread<Message>(
   bundled: boolean,
   handlers: ThreadHandlers<Message>,
 ): { worker: Worker; ready: Promise<void> } {
+  const { resourceLimits } = handlers;
   const worker = bundled
-    ? new Worker(path.join(dir, `${name}.js`), { workerData: { data: handlers.data } })
-    : new Worker(BOOTSTRAP, { eval: true, workerData: { entry: path.join(dir, `${name}.ts`), data: handlers.data } });
+    ? new Worker(path.join(dir, `${name}.js`), { workerData: { data: handlers.data }, resourceLimits })
+    : new Worker(BOOTSTRAP, {
+        eval: true,
+        workerData: { entry: path.join(dir, `${name}.ts`), data: handlers.data },
+        resourceLimits,
+      });
   worker.unref();
   let markReady!: () => void;
   let markFailed!: (e: Error) => void;

@@ -127,3 +127,32 @@ describe('transferable', () => {
     }
   });
 });
+
+describe('RosterIntake out of heap', () => {
+  // Deployed, NODE_OPTIONS' --max-old-space-size caps the thread's heap (it overrides resourceLimits); here the
+  // cap comes from resourceLimits, so this process must not set the flag.
+  const capped = !/--max-old-space-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`);
+  const intake = new RosterIntake({ resourceLimits: { maxOldGenerationSizeMb: 64 } });
+  afterAll(() => intake.close());
+
+  (capped ? test : test.skip)(
+    'a roster too big for the thread fails the uploads in flight on it; the process stays up and the next upload gets a new thread',
+    async () => {
+      await intake.start();
+      // About 24 MB of JSON whose parsed objects need several times the 64 MB heap.
+      const row = JSON.stringify({ pairing_id: 'P', crew: [{ employee_id: 'E1' }], legs: [1, 2, 3] });
+      const big = Buffer.from(`{"pairings":[${Array(300_000).fill(row).join(',')}]}`);
+      const text = JSON.stringify(onePairingRoster());
+      const limit = 64 * 1024 * 1024;
+      const [huge, beside] = await Promise.allSettled([
+        intake.check(chunked(big, 64 * 1024), { encoding: 'identity', limit, length: big.byteLength }),
+        intake.check(chunked(Buffer.from(text)), { encoding: 'identity', limit, length: null }),
+      ]);
+      expect(huge).toMatchObject({ status: 'rejected', reason: { code: 'ERR_WORKER_OUT_OF_MEMORY' } });
+      // It shares the thread: answered or failed with it, never left hanging.
+      expect(['fulfilled', 'rejected']).toContain(beside.status);
+      expect(intake.inFlight).toBe(0);
+      expect((await intake.check(chunked(Buffer.from(text)), plain())).kind).toBe('ok');
+    },
+  );
+});

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import type { ValidationIssue } from '@crew/contracts';
 import { startThread, type StreamedBody } from '@crew/platform';
 
@@ -51,6 +51,13 @@ const BATCH_BYTES = 1024 * 1024;
  * no 75 MB of buffers waiting for its garbage collector), so health checks and other requests stay fast.
  */
 export class RosterIntake {
+  /**
+   * `resourceLimits` are the thread's heap limits (tests; deployed, NODE_OPTIONS' --max-old-space-size caps this
+   * thread's heap as it does the main thread's). A thread out of heap fails the uploads in flight on it; the
+   * next upload starts a new one.
+   */
+  constructor(private readonly options: { resourceLimits?: ResourceLimits } = {}) {}
+
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 0;
@@ -130,6 +137,7 @@ export class RosterIntake {
       'roster-intake.thread',
       path.extname(__filename) === '.js',
       {
+        resourceLimits: this.options.resourceLimits,
         onMessage: (m) => {
           const p = this.pending.get(m.id);
           this.pending.delete(m.id);
