@@ -416,6 +416,114 @@ describe("a leg on the airline's own metal", () => {
   });
 });
 
+describe("a roster that drops a leg whose seat the airline's own system has not answered yet", () => {
+  /** An own-airline deadhead whose seat request waits for its callback, then a roster that flies the leg instead. */
+  async function droppedWhileRequested(cancellationExecution: boolean) {
+    const { t, email } = await airline(
+      {
+        flights: ['OWN_AIRLINE'],
+        hotels: ['SANDBOX'],
+        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+      },
+      'BA',
+    );
+    if (cancellationExecution)
+      expect(
+        (
+          await ops(`/airlines/${t.airlineId}/settings`, {
+            method: 'PATCH',
+            body: { cancellation_execution: true },
+          })
+        ).status,
+      ).toBe(200);
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const bookingId = item.booking_id!;
+    const requested = await waitFor(
+      async () => {
+        const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+        return b.flight?.supplier_status === 'REQUESTED' && b;
+      },
+      15_000,
+      'the seat request',
+    );
+    const reference = requested.flight.request_reference as string;
+    const seat = receiver.seats.get(reference)!;
+    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    // The leg is flown instead of deadheaded while the airline still works on the request: no seat is needed.
+    const flown = onePairingRoster({ email });
+    flown.pairings[0]!.duty_periods[0]!.legs[0]!.activity_code = 'FLT';
+    const submitted = await api(t, '/crew/schedules', { method: 'POST', body: flown });
+    expect(submitted.status).toBe(202);
+    const cancelItem = await waitFor(
+      async () =>
+        (await allActionItems(stack, t.accessToken, submitted.body.schedule_id)).find(
+          (i) => i.booking_id === bookingId,
+        ),
+      15_000,
+      'the cancellation item',
+    );
+    const cancels = () =>
+      receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
+    return { t, bookingId, reference, seat, cancelItem, cancels };
+  }
+
+  it('with cancellation execution on: the cancellation waits for the answer, then gives the ticketed seat back', async () => {
+    const { t, bookingId, reference, seat, cancels } = await droppedWhileRequested(true);
+    await waitFor(
+      async () =>
+        (
+          await stack.database.db
+            .selectFrom('bookings')
+            .select('task_operation')
+            .where('booking_id', '=', bookingId)
+            .executeTakeFirst()
+        )?.task_operation === 'CANCEL',
+      15_000,
+      'the cancellation task',
+    );
+    // Its job has run by now (a cancellation that names no seat settles within milliseconds of it).
+    await new Promise((r) => setTimeout(r, 3000));
+    // Nothing to name yet: the cancellation waits for the seat's answer.
+    expect((await api(t, `/crew/bookings/${bookingId}`)).body).toMatchObject({
+      status: 'PENDING',
+      flight: { supplier_status: 'REQUESTED' },
+    });
+    expect(await receiver.complete(reference)).toBe(200);
+    await waitFor(
+      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
+      15_000,
+      'the cancellation',
+    );
+    expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
+    expect(receiver.seats.get(reference)!.state).toBe('CANCELLED');
+  });
+
+  it('held for review: the late answer is written on the booking, and a person cancelling gives that seat back', async () => {
+    const { t, bookingId, reference, seat, cancelItem, cancels } = await droppedWhileRequested(false);
+    expect(cancelItem).toMatchObject({ disposition: 'PENDING_REVIEW' });
+    expect((await api(t, `/crew/bookings/${bookingId}`)).body.status).toBe('NEEDS_REVIEW');
+    // The airline answers after the task that asked was superseded: acknowledged, and its seat recorded.
+    expect(await receiver.complete(reference)).toBe(200);
+    expect((await api(t, `/crew/bookings/${bookingId}`)).body).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      flight: { supplier_status: 'CONFIRMED', pnr: seat.pnr, request_reference: reference },
+    });
+    const acted = await api(t, `/crew/action-items/${cancelItem.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'CANCEL_BOOKING', acting_user: 'desk@air.test' },
+    });
+    expect(acted.status).toBe(202);
+    await waitFor(
+      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
+      15_000,
+      'the cancellation',
+    );
+    expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
+    expect(receiver.seats.get(reference)!.state).toBe('CANCELLED');
+  });
+});
+
 describe("a roster change to a leg ticketed in the airline's own system", () => {
   it('cancels the seat and requests a new one: the booking ends MODIFIED with the new PNR, never the cancelled one', async () => {
     const { t, email } = await airline(
@@ -498,7 +606,9 @@ describe("a roster change to a leg ticketed in the airline's own system", () => 
       15_000,
       'the cancellation',
     );
-    const cancels = receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
+    const cancels = receiver.calls.filter(
+      (c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel',
+    );
     expect(cancels.map((c) => c.body.pnr)).toEqual([first.seat.pnr, second.seat.pnr]);
     expect(new Set(cancels.map((c) => c.body.reference)).size).toBe(2);
     expect(new Set(cancels.map((c) => c.headers['webhook-id'])).size).toBe(2);

@@ -103,8 +103,24 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       if (!b || b.airline_id !== airlineId || b.type !== 'FLIGHT') return 'unknown' as const;
       const flight = b.flight ?? {};
       const own = flight.supplier === 'OWN_AIRLINE';
-      // Only a booking still waiting for this answer takes it; a repeat (or a late one) is acknowledged.
-      if (b.status !== 'PENDING') return { outcome: 'settled' as const };
+      // Stored with the reference it answers (a request stored without one included): the worker settles from
+      // an answer to its own request only.
+      const request = { ...flight, request_reference: callback.reference };
+      const answered =
+        callback.type === 'crew_seat.ticketed'
+          ? { ...request, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
+          : { ...request, supplier_status: 'REFUSED' as const, supplier_reason: callback.reason };
+      const event = { reason: `the airline's own system answered: ${callback.type}`, actor: 'own-airline' };
+      if (b.status !== 'PENDING') {
+        // The task that asked was superseded (a roster change put the leg in review, say): its answer is still
+        // written on the booking, so whoever cancels the seat or keeps it knows its PNR. Otherwise a repeat (or
+        // a late answer to an earlier request) is acknowledged.
+        if (own && flight.supplier_status === 'REQUESTED' && flight.request_reference === callback.reference) {
+          await bookingRepo.updateBooking(trx, b.booking_id, { flight: answered }, event);
+          return { outcome: 'recorded' as const, status: b.status };
+        }
+        return { outcome: 'settled' as const };
+      }
       if (!own || flight.supplier_status !== 'REQUESTED') {
         // A repeat of the answer already stored, whose task has not settled yet.
         if (own && flight.request_reference === callback.reference) return { outcome: 'settled' as const };
@@ -116,19 +132,7 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       // request stored without its reference (by a worker of the previous release) takes any answer, as before.
       if (flight.request_reference !== undefined && flight.request_reference !== callback.reference)
         return { outcome: 'other_request' as const, outstanding_reference: flight.request_reference };
-      // Stored with the reference it answers (a request stored without one included): the worker settles from
-      // an answer to its own request only.
-      const request = { ...flight, request_reference: callback.reference };
-      const answered =
-        callback.type === 'crew_seat.ticketed'
-          ? { ...request, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
-          : { ...request, supplier_status: 'REFUSED' as const, supplier_reason: callback.reason };
-      await bookingRepo.updateBooking(
-        trx,
-        b.booking_id,
-        { flight: answered },
-        { reason: `the airline's own system answered: ${callback.type}`, actor: 'own-airline' },
-      );
+      await bookingRepo.updateBooking(trx, b.booking_id, { flight: answered }, event);
       await outboxRepo.addToOutbox(trx, [
         bookingJob({
           airline_id: b.airline_id,
@@ -152,7 +156,8 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       reference: callback.reference,
       ...resumed,
     };
-    if (resumed.outcome === 'other_request') log.warn(line, 'own-airline callback');
+    // A seat ticketed for a booking no task waits on (in review, or cancelled meanwhile): a person must act.
+    if (resumed.outcome === 'other_request' || resumed.outcome === 'recorded') log.warn(line, 'own-airline callback');
     else log.info(line, 'own-airline callback');
     if (resumed.outcome === 'not_requested')
       return {

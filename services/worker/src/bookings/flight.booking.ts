@@ -195,6 +195,11 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
         status: 'NEEDS_REVIEW',
         reason: "the crew seat is in the airline's own system, which is no longer connected: cancel it there",
       };
+    // A seat requested and not answered yet: the cancellation waits for the answer (its callback resumes this
+    // task, then with the PNR to give back). Settled now, with no PNR to name, a seat ticketed afterwards would
+    // stay ticketed for good: the late callback finds the booking cancelled.
+    if (!b.flight?.pnr && b.flight?.supplier_status === 'REQUESTED' && b.flight.request_reference)
+      return { status: 'NEEDS_REVIEW', reason: null, awaiting: true };
     // One reference per seat, as for the other suppliers' orders: after a rebook, the new seat's cancellation is
     // not the old seat's repeated (the airline may answer a repeated reference from its first answer).
     return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id, b.flight?.pnr ?? null));
