@@ -74,6 +74,28 @@ async function deadhead(t: Tenant, email: string, waitForCompletion = true) {
   return { item, booking: (await api(t, `/crew/bookings/${item.booking_id}`)).body };
 }
 
+/** An airline (carrier BA) whose own flights are ticketed by its own system, the test's receiver. */
+const ownAirlineCarrier = () =>
+  airline(
+    {
+      flights: ['OWN_AIRLINE'],
+      hotels: ['SANDBOX'],
+      own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
+    },
+    'BA',
+  );
+
+/** The booking once its seat request waits for the airline's callback. */
+const requestedBooking = (t: Tenant, bookingId: string) =>
+  waitFor(
+    async () => {
+      const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+      return b.flight?.supplier_status === 'REQUESTED' && b;
+    },
+    15_000,
+    'the seat request',
+  );
+
 const settled = (t: Tenant, bookingId: string) =>
   waitFor(
     async () => {
@@ -264,24 +286,10 @@ describe("a leg on the airline's own metal", () => {
   });
 
   it('a 202 leaves the booking PENDING until the signed callback, which confirms it', async () => {
-    const { t, email } = await airline(
-      {
-        flights: ['OWN_AIRLINE'],
-        hotels: ['SANDBOX'],
-        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
-      },
-      'BA',
-    );
+    const { t, email } = await ownAirlineCarrier();
     receiver.answerNext({ kind: 'pending' });
     const { item } = await deadhead(t, email, false);
-    const booking = await waitFor(
-      async () => {
-        const b = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
-        return b.flight?.supplier_status === 'REQUESTED' && b;
-      },
-      15_000,
-      'the seat request',
-    );
+    const booking = await requestedBooking(t, item.booking_id!);
     expect(booking).toMatchObject({
       status: 'PENDING',
       flight: { supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED' },
@@ -305,22 +313,11 @@ describe("a leg on the airline's own metal", () => {
   });
 
   it("a callback naming another request's reference is acknowledged and changes nothing; the outstanding one's settles it", async () => {
-    const { t, email } = await airline(
-      {
-        flights: ['OWN_AIRLINE'],
-        hotels: ['SANDBOX'],
-        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
-      },
-      'BA',
-    );
+    const { t, email } = await ownAirlineCarrier();
     receiver.answerNext({ kind: 'pending' });
     const { item } = await deadhead(t, email, false);
     const bookingId = item.booking_id!;
-    await waitFor(
-      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.flight?.supplier_status === 'REQUESTED',
-      15_000,
-      'the seat request',
-    );
+    await requestedBooking(t, bookingId);
     const reference = [...receiver.seats.keys()].at(-1)!;
     const callbackUrl = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
     // A late answer to an earlier request on the same booking (signed by the airline: only its reference differs).
@@ -379,14 +376,7 @@ describe("a leg on the airline's own metal", () => {
   });
 
   it('a callback that overtakes the 202 is answered 503 with Retry-After; sent again, it settles the booking', async () => {
-    const { t, email } = await airline(
-      {
-        flights: ['OWN_AIRLINE'],
-        hotels: ['SANDBOX'],
-        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
-      },
-      'BA',
-    );
+    const { t, email } = await ownAirlineCarrier();
     let early: Promise<number | null> | undefined;
     receiver.answerNext({
       kind: 'pending',
@@ -419,14 +409,7 @@ describe("a leg on the airline's own metal", () => {
 describe("a roster that drops a leg whose seat the airline's own system has not answered yet", () => {
   /** An own-airline deadhead whose seat request waits for its callback, then a roster that flies the leg instead. */
   async function droppedWhileRequested(cancellationExecution: boolean) {
-    const { t, email } = await airline(
-      {
-        flights: ['OWN_AIRLINE'],
-        hotels: ['SANDBOX'],
-        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
-      },
-      'BA',
-    );
+    const { t, email } = await ownAirlineCarrier();
     if (cancellationExecution)
       expect(
         (
@@ -439,14 +422,7 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
     receiver.answerNext({ kind: 'pending' });
     const { item } = await deadhead(t, email, false);
     const bookingId = item.booking_id!;
-    const requested = await waitFor(
-      async () => {
-        const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
-        return b.flight?.supplier_status === 'REQUESTED' && b;
-      },
-      15_000,
-      'the seat request',
-    );
+    const requested = await requestedBooking(t, bookingId);
     const reference = requested.flight.request_reference as string;
     const seat = receiver.seats.get(reference)!;
     seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
@@ -526,14 +502,7 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
 
 describe("a roster change to a leg ticketed in the airline's own system", () => {
   it('cancels the seat and requests a new one: the booking ends MODIFIED with the new PNR, never the cancelled one', async () => {
-    const { t, email } = await airline(
-      {
-        flights: ['OWN_AIRLINE'],
-        hotels: ['SANDBOX'],
-        own_airline: { url: receiver.url, carrier: 'BA', signing_secret: SECRET },
-      },
-      'BA',
-    );
+    const { t, email } = await ownAirlineCarrier();
     expect(
       (await ops(`/airlines/${t.airlineId}/settings`, { method: 'PATCH', body: { booking_modification: true } }))
         .status,
