@@ -121,6 +121,7 @@ export const InvoiceAccepted = Type.Object(
   { invoice_id: Uuid(), status: InvoiceStatusValue },
   { additionalProperties: false, title: 'InvoiceAccepted' },
 );
+export type InvoiceAccepted = Static<typeof InvoiceAccepted>;
 
 export const InvoiceParams = Type.Object({ invoice_id: Uuid() });
 

@@ -90,10 +90,8 @@ async function answer(
     return reply;
   };
   try {
-    const reply = await run(store);
-    // A reply the request did not store in a transaction is stored now (nothing when it was).
-    await idempotencyRepo.completeIdempotencyKey(db, airlineId, endpoint, key, claim, reply.status, reply.body ?? null);
-    return reply;
+    // Every run stores its reply with `answer`, in the transaction that does its work.
+    return await run(store);
   } catch (err) {
     // A refusal is an answer too: the same request gets it again. Anything else frees the key for a retry,
     // unless the answer committed with the work (then neither changes it, and a retry replays it).

@@ -4,6 +4,7 @@ import {
   INVOICE_LINE_STATUSES,
   InvoiceBody,
   type Invoice,
+  type InvoiceAccepted,
   type InvoiceLineResult,
   type ValidationIssue,
 } from '@crew/contracts';
@@ -134,7 +135,6 @@ export async function postInvoice(
   return accepted(created.invoice_id);
 }
 
-type InvoiceAccepted = { invoice_id: string; status: 'RECONCILING' };
 const accepted = (invoiceId: string): InvoiceAccepted => ({ invoice_id: invoiceId, status: 'RECONCILING' });
 
 export async function invoiceOr404(db: Db, airlineId: string, invoiceId: string): Promise<InvoiceRow> {
