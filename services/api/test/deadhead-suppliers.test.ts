@@ -85,6 +85,14 @@ const ownAirlineCarrier = () =>
     'BA',
   );
 
+/** Waits for the booking to be CANCELLED. */
+const cancelled = (t: Tenant, bookingId: string) =>
+  waitFor(
+    async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
+    15_000,
+    'the cancellation',
+  );
+
 /** The booking once its seat request waits for the airline's callback. */
 const requestedBooking = (t: Tenant, bookingId: string) =>
   waitFor(
@@ -466,11 +474,7 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
       flight: { supplier_status: 'REQUESTED' },
     });
     expect(await receiver.complete(reference)).toBe(200);
-    await waitFor(
-      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
-      15_000,
-      'the cancellation',
-    );
+    await cancelled(t, bookingId);
     expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
     expect(receiver.seats.get(reference)!.state).toBe('CANCELLED');
   });
@@ -490,11 +494,7 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
       body: { action: 'CANCEL_BOOKING', acting_user: 'desk@air.test' },
     });
     expect(acted.status).toBe(202);
-    await waitFor(
-      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
-      15_000,
-      'the cancellation',
-    );
+    await cancelled(t, bookingId);
     expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
     expect(receiver.seats.get(reference)!.state).toBe('CANCELLED');
   });
@@ -570,11 +570,7 @@ describe("a roster change to a leg ticketed in the airline's own system", () => 
     // Cancelled at last: the new seat's cancellation has a reference (and webhook-id) of its own, so an airline
     // that answers a repeated reference from its first answer still gives this seat back.
     expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).status).toBe(202);
-    await waitFor(
-      async () => (await api(t, `/crew/bookings/${bookingId}`)).body.status === 'CANCELLED',
-      15_000,
-      'the cancellation',
-    );
+    await cancelled(t, bookingId);
     const cancels = receiver.calls.filter(
       (c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel',
     );
