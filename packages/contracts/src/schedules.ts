@@ -106,7 +106,14 @@ export type Pairing = Static<typeof Pairing>;
 export const ScheduleSubmission = Type.Object(
   {
     external_ref: Type.Optional(Type.String({ maxLength: 128 })),
-    as_of: Type.Optional(Timestamp),
+    as_of: Type.Optional(
+      Type.String({
+        ...Timestamp,
+        description:
+          'UTC time the snapshot was captured. A snapshot captured before one already applied over an overlapping ' +
+          'window is not applied: the schedule ends FAILED with an error naming the later schedule.',
+      }),
+    ),
     schedule_start_date: DateString,
     schedule_end_date: DateString,
     pairings: Type.Array(Pairing, { minItems: 1, maxItems: 100000 }),

@@ -80,3 +80,32 @@ export function processingReport(p: ScheduleProgress): {
 } {
   return { status: reportedStatus(p), poll_recommended: pollRecommended(p), flight_tasks_pending: p.open_flight };
 }
+
+/** The statuses of a schedule whose diff was written: its snapshot is what the service holds now. */
+export const APPLIED: readonly ProcessingStatus[] = ['BOOKING', 'COMPLETED', 'PARTIAL'];
+
+/** A submission's snapshot: when it was captured (`as_of`, optional) and the window it covers. */
+export interface Snapshot {
+  as_of: string | null;
+  start: string;
+  end: string;
+}
+
+/**
+ * Why a submission must not be applied, or null: an applied snapshot over an overlapping window was captured
+ * after it (spec 2.1 `as_of`). Rule 2 makes every submission the complete current state, so applying an older
+ * capture after a newer one would undo the newer one's changes (cancel what it booked, book what it dropped).
+ * Either `as_of` missing: no comparison, submissions apply in the order received.
+ */
+export function staleSnapshot(
+  self: Snapshot,
+  applied: (Snapshot & { schedule_id: string }) | undefined,
+): string | null {
+  if (!self.as_of || !applied?.as_of) return null;
+  const overlaps = applied.start <= self.end && applied.end >= self.start;
+  if (!overlaps || Date.parse(applied.as_of) <= Date.parse(self.as_of)) return null;
+  return (
+    `not applied: schedule ${applied.schedule_id}, captured later (as_of ${applied.as_of}) over an overlapping ` +
+    `window, is already applied, and this snapshot (as_of ${self.as_of}) would undo its changes`
+  );
+}

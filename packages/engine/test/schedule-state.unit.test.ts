@@ -9,6 +9,7 @@ import {
   processingReport,
   reportedStatus,
   SCHEDULE_TRANSITIONS,
+  staleSnapshot,
   statusAfterProcessing,
   UNPROCESSED,
 } from '../src';
@@ -77,5 +78,40 @@ describe('processing-status', () => {
     expect(pollRecommended({ status: 'BOOKING', open: 0, open_flight: 0 })).toBe(true);
     expect(pollRecommended({ status: 'COMPLETED', open: 0, open_flight: 0 })).toBe(false);
     expect(pollRecommended({ status: 'FAILED', open: 3, open_flight: 0 })).toBe(false);
+  });
+});
+
+describe('staleSnapshot (spec 2.1 as_of, rule 2)', () => {
+  const applied = { schedule_id: 's-new', as_of: '2027-03-10T10:00:00Z', start: '2027-03-10', end: '2027-03-16' };
+
+  test('a snapshot captured before an applied one over an overlapping window is not applied', () => {
+    const why = staleSnapshot({ as_of: '2027-03-10T09:00:00Z', start: '2027-03-16', end: '2027-03-20' }, applied);
+    expect(why).toContain('s-new');
+    expect(why).toContain('2027-03-10T09:00:00Z');
+  });
+
+  test('a later or equal capture, a window that does not overlap, or a missing as_of applies', () => {
+    expect(
+      staleSnapshot({ as_of: '2027-03-10T10:00:00Z', start: '2027-03-10', end: '2027-03-16' }, applied),
+    ).toBeNull();
+    expect(
+      staleSnapshot({ as_of: '2027-03-10T11:00:00Z', start: '2027-03-10', end: '2027-03-16' }, applied),
+    ).toBeNull();
+    expect(
+      staleSnapshot({ as_of: '2027-03-10T09:00:00Z', start: '2027-03-17', end: '2027-03-20' }, applied),
+    ).toBeNull();
+    expect(
+      staleSnapshot({ as_of: '2027-03-10T09:00:00Z', start: '2027-03-01', end: '2027-03-09' }, applied),
+    ).toBeNull();
+    expect(staleSnapshot({ as_of: null, start: '2027-03-10', end: '2027-03-16' }, applied)).toBeNull();
+    expect(
+      staleSnapshot({ as_of: '2027-03-10T09:00:00Z', start: '2027-03-10', end: '2027-03-16' }, undefined),
+    ).toBeNull();
+  });
+
+  test('captures are compared as instants, whatever their offset', () => {
+    // 10:30+02:00 is 08:30Z: before the applied 10:00Z.
+    const why = staleSnapshot({ as_of: '2027-03-10T10:30:00+02:00', start: '2027-03-10', end: '2027-03-16' }, applied);
+    expect(why).not.toBeNull();
   });
 });

@@ -39,6 +39,37 @@ export function nextOpenSchedule(db: DbOrTrx, airlineId: string, unprocessed: re
     .executeTakeFirst();
 }
 
+/**
+ * The latest-captured snapshot among the airline's schedules in `applied` (engine APPLIED) whose window overlaps
+ * [start, end] and which carry an `as_of`: what a submission captured earlier must not undo (engine staleSnapshot).
+ */
+export async function newestAppliedSnapshot(
+  db: DbOrTrx,
+  airlineId: string,
+  window: { start: string; end: string },
+  applied: readonly ProcessingStatusValue[],
+): Promise<{ schedule_id: string; as_of: string; start: string; end: string } | undefined> {
+  const r = await db
+    .selectFrom('schedules')
+    .select(['schedule_id', 'as_of', 'schedule_start_date', 'schedule_end_date'])
+    .where('airline_id', '=', airlineId)
+    .where('status', 'in', [...applied])
+    .where('as_of', 'is not', null)
+    .where('schedule_start_date', '<=', window.end)
+    .where('schedule_end_date', '>=', window.start)
+    .orderBy('as_of', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.as_of
+    ? {
+        schedule_id: r.schedule_id,
+        as_of: r.as_of.toISOString(),
+        start: r.schedule_start_date,
+        end: r.schedule_end_date,
+      }
+    : undefined;
+}
+
 /** PROCESSING (started_at kept from a first start), from one of `from` (engine movesInto('PROCESSING')). */
 export function markProcessing(db: DbOrTrx, scheduleId: string, from: readonly ProcessingStatusValue[]) {
   return db

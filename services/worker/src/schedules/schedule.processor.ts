@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import { scheduleLifecycleRepo, type Db, type DbOrTrx, type ScheduleRow } from '@crew/db';
-import { movesInto, UNPROCESSED } from '@crew/engine';
+import { APPLIED, movesInto, staleSnapshot, UNPROCESSED } from '@crew/engine';
 import type { Logger, TravellerVault } from '@crew/platform';
 import type { JobData, OutboxRelay } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
@@ -97,6 +97,14 @@ export class ScheduleProcessor {
       window: { start: schedule.schedule_start_date, end: schedule.schedule_end_date },
       timings: new StepTimings(),
     };
+    // A snapshot captured before one already applied would undo it: FAILED, nothing applied (spec 3.1 "cannot be
+    // processed at all"). Schedules are processed in the order received, so every applied one came before.
+    const stale = await this.staleness(conn, schedule);
+    if (stale) {
+      log.warn({ as_of: schedule.as_of }, 'schedule not applied: a later snapshot is already applied');
+      await scheduleLifecycleRepo.markFailed(conn, schedule.schedule_id, stale, INTO_FAILED);
+      return;
+    }
     let stored: StoredSubmission;
     try {
       stored = await run.timings.timed('read_body', () => readStoredSubmission(conn, schedule.schedule_id));
@@ -145,6 +153,14 @@ export class ScheduleProcessor {
     const written = await writeDiff(diffRun, { ...inputs, read: flattened.read, bodySha256: stored.sha256 });
     if (written.jobs) this.deps.relay.kick();
     return written;
+  }
+
+  /** Why this schedule's snapshot must not be applied (engine staleSnapshot), or null. */
+  private async staleness(conn: DbOrTrx, schedule: ScheduleRow): Promise<string | null> {
+    if (!schedule.as_of) return null;
+    const window = { start: schedule.schedule_start_date, end: schedule.schedule_end_date };
+    const applied = await scheduleLifecycleRepo.newestAppliedSnapshot(conn, schedule.airline_id, window, APPLIED);
+    return staleSnapshot({ as_of: schedule.as_of.toISOString(), ...window }, applied);
   }
 
   private processingTime(): string {
