@@ -1,4 +1,5 @@
 export * from './validation';
+export { isUuid } from './formats';
 export * from './common';
 export * from './errors';
 export * from './auth';

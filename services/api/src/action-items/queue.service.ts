@@ -1,6 +1,6 @@
 import type { ActionItem, ActionItemQueueQuery } from '@crew/contracts';
 import { reviewRepo, scheduleRepo, type Db, type QueueSort } from '@crew/db';
-import { ApiError, decodeCursor, encodeCursor } from '@crew/platform';
+import { ApiError, decodeCursor, encodeCursor, isTimestamptzPosition, isUuidPosition } from '@crew/platform';
 import { actionItemViews, actionItemViewsWith, reviewFactsFrom } from './views';
 
 /**
@@ -22,11 +22,14 @@ interface QueueCursor extends Record<string, unknown> {
 
 const SEQ = /^\d{1,18}$/;
 
-/** Whether a decoded cursor is a position in this sort (a creation-order cursor is a sequence number). */
+/**
+ * Whether a decoded cursor is a position in this sort: a creation-order key is a sequence number (a bigint), a
+ * deadline key a timestamptz as Postgres prints it or null; the id a uuid (both are parameters of the query).
+ */
 const positionIn = (sort: QueueSort) => (v: Record<string, unknown>) =>
   v.o === sort &&
-  typeof v.i === 'string' &&
-  (sort === 'created_at' ? typeof v.k === 'string' && SEQ.test(v.k) : v.k === null || typeof v.k === 'string');
+  isUuidPosition(v.i) &&
+  (sort === 'created_at' ? typeof v.k === 'string' && SEQ.test(v.k) : v.k === null || isTimestamptzPosition(v.k));
 
 /**
  * GET /crew/action-items (and the console's queue): every action item of the airline, injected ones

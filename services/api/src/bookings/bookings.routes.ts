@@ -26,6 +26,7 @@ import {
   bindLog,
   decodeCursor,
   encodeCursor,
+  isBigintPosition,
   errorResponses,
   keysetPage,
   seqCursor,
@@ -147,7 +148,7 @@ export function bookingRoutes(deps: BookingDeps): RouteSpec[] {
           db,
           airlineId,
           limit,
-          query.cursor ? (decodeCursor<{ b: number }>(query.cursor, (v) => Number.isInteger(v.b))?.b ?? null) : null,
+          query.cursor ? (decodeCursor<{ b: number }>(query.cursor, (v) => isBigintPosition(v.b))?.b ?? null) : null,
         );
         const more = ids.length > limit;
         const kept = more ? ids.slice(0, limit) : ids;

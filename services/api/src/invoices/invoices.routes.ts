@@ -20,6 +20,7 @@ import {
   jsonBodyBytes,
   decodeCursor,
   encodeCursor,
+  isIntegerPosition,
   errorResponses,
   route,
   type RouteSpec,
@@ -133,7 +134,7 @@ export function invoiceRoutes(db: Db, relay: OutboxRelay): RouteSpec[] {
       },
       handler: async ({ res, params, query }) => {
         const invoice = await invoiceOr404(db, principal(res).airline_id, params.invoice_id);
-        const after = decodeCursor<{ l: number }>(query.cursor, (v) => Number.isInteger(v.l))?.l ?? null;
+        const after = decodeCursor<{ l: number }>(query.cursor, (v) => isIntegerPosition(v.l))?.l ?? null;
         const limit = query.limit ?? 50;
         const rows = await invoiceRepo.linesPage(db, invoice.invoice_id, {
           status: query.status,
