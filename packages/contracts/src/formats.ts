@@ -1,11 +1,18 @@
 import { fullFormats } from 'ajv-formats/dist/formats';
 
 /*
- * Fast `date` and `date-time` checks. A big airline's roster carries about a million timestamps, and
- * ajv-formats' checks (split, regex, number conversions) were half of its validation time. The
- * fast path reads the canonical shapes character by character and only ever says "valid" where
- * ajv-formats would; everything else (other shapes, and every invalid value) gets ajv-formats'
- * own answer, so accepted and refused values are exactly those of ajv-formats' full mode.
+ * The project's `date`, `date-time` and `uuid` formats: those of ajv-formats' full mode, narrowed to the values
+ * Postgres and V8 both read, so a value the schema layer accepts never fails later as a 500.
+ *  - date: years 0001-9999 (Postgres has no year 0: 22008).
+ *  - date-time: the same years; `T`, `t` or a space between date and time (ajv-formats takes any Unicode
+ *    space, which Postgres does not read); and one `Date` parses: no leap second (`23:59:60`) and no offset
+ *    without its minutes (`+05`), both Invalid Date, which pg sends as NaN.
+ *  - uuid: no `urn:uuid:` prefix (Postgres' uuid input refuses it: 22P02).
+ *
+ * `date` and `date-time` also have a fast path. A big airline's roster carries about a million timestamps, and
+ * ajv-formats' checks (split, regex, number conversions) were half of its validation time. The fast path reads
+ * the canonical shapes character by character and only ever says "valid" where the narrowed check would;
+ * everything else (other shapes, and every invalid value) gets the narrowed check's own answer.
  */
 
 type Check = (value: string) => boolean;
@@ -34,7 +41,7 @@ function two(s: string, i: number): number {
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
-/** `YYYY-MM-DD` at the start of `s`, a real calendar day. */
+/** `YYYY-MM-DD` at the start of `s`, a real calendar day of years 0001-9999. */
 function dateAtStart(s: string): boolean {
   const hi = two(s, 0);
   const lo = two(s, 2);
@@ -43,13 +50,17 @@ function dateAtStart(s: string): boolean {
   if (hi < 0 || lo < 0 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || month < 1 || month > 12 || day < 1)
     return false;
   const year = hi * 100 + lo;
+  if (year === 0) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month]!);
 }
 
-export const isDate: Check = (s) => (s.length === 10 && dateAtStart(s)) || fullDate.validate(s);
+/** Year 0000, which ajv-formats takes and Postgres does not (a date or a date-time starts with its year). */
+const yearZero = (s: string) => s.startsWith('0000');
 
-/** `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DDTHH:MM:SS±HH:MM` (seconds 00-59); other shapes go to ajv-formats. */
+export const isDate: Check = (s) => (s.length === 10 && dateAtStart(s)) || (!yearZero(s) && fullDate.validate(s));
+
+/** `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DDTHH:MM:SS±HH:MM` (seconds 00-59); other shapes go to the full check. */
 function canonicalDateTime(s: string): boolean {
   const n = s.length;
   if (n !== 20 && n !== 25) return false;
@@ -67,7 +78,15 @@ function canonicalDateTime(s: string): boolean {
   return tzHour >= 0 && tzHour <= 23 && tzMinute >= 0 && tzMinute <= 59;
 }
 
-export const isDateTime: Check = (s) => canonicalDateTime(s) || fullDateTime.validate(s);
+/** RFC 3339's separators: `T`, `t`, or a space (its note allows one). ajv-formats splits on any `\s`. */
+function rfc3339Separator(s: string): boolean {
+  const c = s.charCodeAt(10);
+  return c === 84 || c === 116 || c === 32;
+}
+
+export const isDateTime: Check = (s) =>
+  canonicalDateTime(s) ||
+  (!yearZero(s) && rfc3339Separator(s) && fullDateTime.validate(s) && !Number.isNaN(Date.parse(s)));
 
 /**
  * A uuid as Postgres' uuid type reads it and as the service writes it: 8-4-4-4-12 hex digits. ajv-formats'
@@ -76,7 +95,7 @@ export const isDateTime: Check = (s) => canonicalDateTime(s) || fullDateTime.val
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid: Check = (s) => UUID.test(s);
 
-/** The project's formats, registered after ajv-formats' own in place of theirs. */
+/** The project's formats, registered after ajv-formats' own in place of theirs (same comparisons). */
 export const FORMATS: Record<'date' | 'date-time' | 'uuid', StringFormat> = {
   date: { type: 'string', validate: isDate, compare: fullDate.compare },
   'date-time': { type: 'string', validate: isDateTime, compare: fullDateTime.compare },

@@ -1,5 +1,5 @@
 export * from './validation';
-export { isUuid } from './formats';
+export { isDate, isDateTime, isUuid } from './formats';
 export * from './common';
 export * from './errors';
 export * from './auth';

@@ -1,4 +1,4 @@
-import { SPEND_GROUP_BY, type Money, type SpendGroup, type SpendReport } from '@crew/contracts';
+import { SPEND_GROUP_BY, isDate as isSchemaDate, type Money, type SpendGroup, type SpendReport } from '@crew/contracts';
 import { convert, type FxTable } from './fx';
 import { roundMinor } from './minor-units';
 
@@ -49,7 +49,9 @@ export function spendQueryIssues(q: {
   group_by?: string;
 }): Array<{ field: string; issue: string }> {
   const issues: Array<{ field: string; issue: string }> = [];
-  const isDate = (d: string | undefined) => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(d));
+  // The schema layer's date (a real day of years 0001-9999): the console asks without it, and a day V8 rolls
+  // over (2027-02-30) or year 0000 would reach Postgres, which refuses both.
+  const isDate = (d: string | undefined) => d !== undefined && isSchemaDate(d);
   if (!isDate(q.from)) issues.push({ field: 'from', issue: 'must be a date (YYYY-MM-DD)' });
   if (!isDate(q.to)) issues.push({ field: 'to', issue: 'must be a date (YYYY-MM-DD)' });
   if (isDate(q.from) && isDate(q.to) && q.from! > q.to!) issues.push({ field: 'to', issue: 'must not be before from' });

@@ -87,6 +87,9 @@ describe('spendQueryIssues', () => {
   test('names each bad field', () => {
     expect(spendQueryIssues({ from: '2027-01-01', to: '2027-01-31', group_by: 'station' })).toEqual([]);
     expect(spendQueryIssues({ from: 'x', to: '2027-01-31' }).map((i) => i.field)).toEqual(['from']);
+    // Days Postgres refuses although V8's Date takes them (year 0, a day past the month's end).
+    expect(spendQueryIssues({ from: '0000-01-01', to: '2027-01-31' }).map((i) => i.field)).toEqual(['from']);
+    expect(spendQueryIssues({ from: '2027-01-01', to: '2027-02-30' }).map((i) => i.field)).toEqual(['to']);
     expect(spendQueryIssues({ from: '2027-02-01', to: '2027-01-31' }).map((i) => i.field)).toEqual(['to']);
     expect(spendQueryIssues({ from: '2027-01-01', to: '2027-01-31', group_by: 'crew' }).map((i) => i.field)).toEqual([
       'group_by',

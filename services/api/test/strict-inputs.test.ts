@@ -1,6 +1,9 @@
 import { http, type HttpResult, onePairingRoster, type Tenant } from '@crew/test-support';
 import { airline, api, hotelItem, roster, settled, stack, useBookingsStack } from './bookings-stack';
+import { ConsoleClient, consoleUserWithPassword } from './console-client';
 import { line, post, PROPERTY } from './invoice-helpers';
+
+const PASSWORD = 'correct horse battery staple';
 
 /*
  * Values the shared validator used to let through although Postgres (or V8's Date) refuses them: each was a
@@ -145,5 +148,56 @@ describe('a forged cursor is 400 INVALID_REQUEST: each holds only a position its
   it('a cursor in range is still a page', async () => {
     expect((await get(`/crew/schedules?cursor=${cursorOf('{"s":9007199254740991}')}`)).status).toBe(200);
     expect((await get(`/crew/invoices/${invoiceId}/lines?cursor=${cursorOf('{"l":2147483647}')}`)).status).toBe(200);
+  });
+});
+
+describe('a date is a day of years 0001-9999, a date-time one V8 and Postgres both read', () => {
+  it.each([
+    ['/crew/schedules?from=0000-01-01', 'query.from'],
+    ['/crew/reports/spend?from=0000-01-01&to=2027-01-01', 'query.from'],
+    ['/crew/bookings?from_date=0000-01-01', 'query.from_date'],
+    ['/crew/action-items?due_before=2026-12-31T23:59:60Z', 'query.due_before'],
+    // A separator Postgres does not read (a no-break space), an offset V8 does not read (+05), year 0000.
+    ['/crew/action-items?due_before=2027-03-01%C2%A010:00:00Z', 'query.due_before'],
+    ['/crew/action-items?due_before=2027-03-01T10:00:00%2B05', 'query.due_before'],
+    ['/crew/action-items?due_before=0000-01-01T00:00:00Z', 'query.due_before'],
+  ])('GET %s → 400 naming %s', async (path, field) => {
+    expectError(await get(path), 400, 'INVALID_REQUEST', field);
+  });
+
+  it.each([
+    ['schedule_start_date', '0000-01-01'],
+    ['as_of', '2026-12-31T23:59:60Z'],
+    ['as_of', '0000-01-01T00:00:00Z'],
+    ['as_of', '2027-03-01\u00a010:00:00Z'],
+  ])('a roster with %s %s → 422 naming it', async (name, value) => {
+    const r = { ...onePairingRoster({ email }), [name]: value };
+    expectError(await api(t, '/crew/schedules', { method: 'POST', body: r }), 422, 'VALIDATION_FAILED', `/${name}`);
+  });
+
+  it('PATCH a booking to year 0000 hotel dates → 422 naming them', async () => {
+    const res = await api(t, `/crew/bookings/${bookingId}`, {
+      method: 'PATCH',
+      body: { hotel: { check_in_date: '0000-01-01', check_out_date: '0000-01-02' } },
+    });
+    expectError(res, 422, 'VALIDATION_FAILED', '/hotel/check_in_date');
+  });
+
+  describe('the console spend chart, which asks the engine without the schema layer', () => {
+    const viewer = 'viewer@strict.test';
+    beforeAll(() => consoleUserWithPassword(stack, t, viewer, PASSWORD, 'VIEWER'));
+
+    it.each(['0000-01-01', '2027-02-30'])('from=%s → 422 naming from', async (from) => {
+      const browser = new ConsoleClient(stack.apiUrl);
+      expect((await browser.signIn(viewer, PASSWORD)).status).toBe(303);
+      const page = await browser.get(`/console/spend?from=${from}&to=2027-03-31`);
+      expect(page.status).toBe(422);
+      expect(page.text).toContain('from must be a date');
+    });
+  });
+
+  it('year 0001 and 9999 are days like any other', async () => {
+    expect((await get('/crew/schedules?from=0001-01-01&to=9999-12-31')).status).toBe(200);
+    expect((await get('/crew/action-items?due_before=9999-12-31T23:59:59Z')).status).toBe(200);
   });
 });
