@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { API_AUDIENCE } from '@crew/contracts';
+import { API_AUDIENCE, isUuid } from '@crew/contracts';
 import { ExpiringMap } from './expiring-map';
 
 /** The caller as the access token describes it; the tenant comes from here only. */
@@ -23,7 +23,6 @@ export class InvalidTokenError extends Error {
 export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
 /** Clock skew allowed between auth and api (`exp`, and `iat` slightly in the future). */
 const CLOCK_TOLERANCE_SECONDS = 5;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The api's token check: against the auth service's JWKS, each token that verified remembered for a while. */
 export function createTokenVerifier(authUrl: string): TokenVerifier {
@@ -62,7 +61,7 @@ export function jwksTokenVerifier(authUrl: string): TokenVerifier {
     if (payload.exp! - payload.iat! > MAX_TOKEN_LIFETIME_SECONDS)
       throw new InvalidTokenError('token lifetime exceeds the maximum');
     // The tenant key goes into every query: a malformed one is refused here, not by Postgres.
-    if (!UUID.test(airline_id)) throw new InvalidTokenError('airline_id is not a UUID');
+    if (!isUuid(airline_id)) throw new InvalidTokenError('airline_id is not a UUID');
     return {
       airline_id,
       user_id: typeof user_id === 'string' ? user_id : '',

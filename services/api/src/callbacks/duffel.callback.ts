@@ -7,7 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import express, { type Router } from 'express';
-import { errorResponses, type RouteDoc } from '@crew/contracts';
+import { errorResponses, isUuid, type RouteDoc } from '@crew/contracts';
 import { orderSightingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import { airlineChangeJob, type OutboxRelay } from '@crew/queue';
@@ -35,8 +35,6 @@ export const DUFFEL_CALLBACK_ROUTES: readonly RouteDoc[] = [
   },
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface DuffelCallbackDeps {
   db: Db;
   config: Config;
@@ -52,7 +50,7 @@ export function duffelCallback(deps: DuffelCallbackDeps): Router {
     try {
       const airlineId = String(req.params.airline_id);
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const setting = UUID.test(airlineId)
+      const setting = isUuid(airlineId)
         ? await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId)
         : undefined;
       const secret = setting?.duffel_webhook_secret_sealed

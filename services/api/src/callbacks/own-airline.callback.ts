@@ -9,7 +9,7 @@
  */
 import express, { type Router } from 'express';
 import { bookingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db';
-import { AirlineIdParams, type RouteDoc } from '@crew/contracts';
+import { AirlineIdParams, isUuid, type RouteDoc } from '@crew/contracts';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
 import { OwnAirlineClient, type OwnAirlineCallback } from '@crew/suppliers';
@@ -39,8 +39,6 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
 
 /** Seconds the airline waits before sending again a callback that overtook our record of its request. */
 const NOT_REQUESTED_RETRY_AFTER_S = 2;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Answer {
   status: number;
@@ -79,7 +77,7 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
     headers: Record<string, string | string[] | undefined>,
   ): Promise<Answer> {
     const unauthorized = problem(401, 'UNAUTHORIZED', 'The callback is not signed by this airline’s own system');
-    if (!UUID.test(airlineId)) return unauthorized;
+    if (!isUuid(airlineId)) return unauthorized;
     const setting = await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId);
     if (!setting?.own_airline_url || !setting.own_airline_carrier || !setting.own_airline_secret_sealed)
       return unauthorized;
@@ -99,7 +97,7 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
         .replace(/[^A-Za-z0-9_-]/g, '')
         .slice(0, 64) || 'callback';
     const resumed = await deps.db.transaction().execute(async (trx) => {
-      const b = UUID.test(callback.booking_id) ? await bookingRepo.lockBooking(trx, callback.booking_id) : undefined;
+      const b = isUuid(callback.booking_id) ? await bookingRepo.lockBooking(trx, callback.booking_id) : undefined;
       if (!b || b.airline_id !== airlineId || b.type !== 'FLIGHT') return 'unknown' as const;
       const flight = b.flight ?? {};
       const own = flight.supplier === 'OWN_AIRLINE';

@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { checkBody, ReviewActionBody } from '@crew/contracts';
+import { checkBody, isUuid, ReviewActionBody } from '@crew/contracts';
 import { bookingRepo, configRepo, scheduleRepo } from '@crew/db';
 import { ApiError } from '@crew/platform';
 import { Type } from '@sinclair/typebox';
@@ -30,7 +30,6 @@ import { requireConsoleUser } from './session';
  */
 
 const ITEM_PATH = `${CONSOLE_BASE}/items/:action_id`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FIELDS = ['flight_option_id', 'property_id', 'pnr', 'ticket_id', 'reason', 'assignee'] as const;
 const TAGS = ['Console'];
 const PARAMS = Type.Object({ action_id: Type.String({ format: 'uuid', description: 'The action item' }) });
@@ -63,7 +62,7 @@ async function optionsOf(deps: ConsoleDeps, airlineId: string, actionId: string)
 
 async function renderItem(deps: ConsoleDeps, req: Request, res: Response, actionId: string, shown: Shown) {
   const me = user(res);
-  const row = UUID.test(actionId) ? await scheduleRepo.findActionItem(deps.db, me.airline_id, actionId) : undefined;
+  const row = isUuid(actionId) ? await scheduleRepo.findActionItem(deps.db, me.airline_id, actionId) : undefined;
   if (!row) return notFound(req, res);
   const [[item], settings] = await Promise.all([
     actionItemViews(deps.db, me.airline_id, [row]),
@@ -184,7 +183,7 @@ export const itemPages: ConsolePages = {
     router.post(`${ITEM_PATH}/actions`, requireConsoleUser('AGENT'), async (req, res, next) => {
       const actionId = String(req.params.action_id);
       try {
-        if (!UUID.test(actionId)) return notFound(req, res);
+        if (!isUuid(actionId)) return notFound(req, res);
         const me = user(res);
         const checked = checkBody(ReviewActionBody, bodyOf(req));
         if (!checked.ok) {
