@@ -211,3 +211,63 @@ export function planRosterCancellation(
     message,
   };
 }
+
+/** The booked hotel of a stay a roster change may move (its block as stored before the change). */
+export type BookedHotel = Pick<BookingHotelBlock, 'property_id' | 'contract_id' | 'contracted_rate' | 'handler_type'>;
+
+/** How a roster's hotel change that moves the stay to another property cancels the old room (planHotelMove). */
+export interface HotelMove {
+  /** The change task's lane: P1 when the old room's deadline is less than 24 hours away. */
+  lane: Priority;
+  /** Stored on the booking until the old room is cancelled (null: its contract has no terms). */
+  cancellation: StoredCancellation | null;
+  /** The item's message. */
+  message: string;
+}
+
+/**
+ * A roster's hotel change that moves the stay to another property (a LAYOVER_CITY_CHANGE, or new dates the
+ * station's now configured hotel takes): the supplier task cancels the old room and books the new one, so the old
+ * room's cancellation goes under the terms of the old property's contract now (cause MOVE), judged for the stay
+ * as booked. It is never held nor handed to a person: the crew member needs the new room, and the old one cannot
+ * serve them, so the fee is owed either way. Null when the change moves nothing at the supplier: not an automatic
+ * change, the same property, or a DIRECT hotel on either side (its rooming list carries the stay instead).
+ */
+export function planHotelMove(
+  item: {
+    priority: Priority;
+    details: { previous?: { station: string; checkin_time_local: string; checkout_time_local: string } };
+  },
+  decision: Decision,
+  booked: BookedHotel | undefined,
+  ctx: { hotels: ReadonlyMap<string, StationHotel>; settings: CostSettings },
+  ref: string,
+  actionId: string,
+  now: string,
+  baseMessage: string,
+): HotelMove | null {
+  const previous = item.details.previous;
+  const next = decision.hotel;
+  if (decision.action !== 'AUTO_MODIFY' || !next || !previous || !booked?.property_id) return null;
+  if (booked.property_id === next.property_id || booked.handler_type === 'DIRECT' || next.handler_type === 'DIRECT')
+    return null;
+  const d = planCancellation({
+    hotel: ctx.hotels.get(previous.station),
+    stay: {
+      checkin_time_local: previous.checkin_time_local,
+      checkout_time_local: previous.checkout_time_local,
+      hotel: booked,
+    },
+    cause: 'MOVE',
+    settings: ctx.settings,
+    priority: item.priority,
+    now,
+  });
+  if (d.deadline === null) return { lane: item.priority, cancellation: null, message: baseMessage };
+  const moved = { ...d, message: `the room at ${previous.station} cancelled ${d.message}` };
+  return {
+    lane: d.lane,
+    cancellation: storedCancellation(moved, ref, actionId),
+    message: `${baseMessage}; ${moved.message}`,
+  };
+}

@@ -8,9 +8,11 @@ import {
   isHeld,
   layoverKey,
   planCancellation,
+  planHotelMove,
   planRosterCancellation,
   storedCancellation,
   type CancellationDecision,
+  type BookedHotel,
   type CancellationTerms,
   type CancelledStay,
   type ContractTerms,
@@ -280,5 +282,98 @@ describe('planRosterCancellation', () => {
     );
     const none = plan(AUTO, DEADLINE - 48 * HOUR, DEFAULT_COST_SETTINGS, contract());
     expect(none).toMatchObject({ decision: AUTO, message: 'layover dropped', cancellation: null, lane: 'P3' });
+  });
+});
+
+describe('planHotelMove: the old room of a stay the roster moves to another hotel', () => {
+  /** The layover moved from FRA (booked at GDS-FRA-1) to MUC. */
+  const item = { priority: 'P3' as const, details: { previous: { station: 'FRA', ...STAY } } };
+  const MUC: Decision = {
+    action: 'AUTO_MODIFY',
+    auto_eligible: true,
+    reason: null,
+    recommended_action: null,
+    flight_options_url: null,
+    hotel: {
+      hotel_config_id: 8,
+      property_id: 'GDS-MUC-1',
+      handler_type: 'GDS',
+      name: null,
+      contract_id: 20,
+      rate: eur(90),
+    },
+  };
+  const BOOKED: BookedHotel = { property_id: 'GDS-FRA-1', contract_id: 10, handler_type: 'GDS' };
+  const plan = (
+    now: number,
+    over: { decision?: Decision; booked?: BookedHotel; settings?: CostSettings; hotel?: StationHotel } = {},
+  ) =>
+    planHotelMove(
+      item,
+      over.decision ?? MUC,
+      over.booked ?? BOOKED,
+      {
+        hotels: new Map([['FRA', over.hotel ?? hotelWith(termed())]]),
+        settings: over.settings ?? DEFAULT_COST_SETTINGS,
+      },
+      'ref-1',
+      'act-1',
+      iso(now),
+      'Layover moved from FRA to MUC',
+    );
+  const DAMPED_AND_REVIEWED: CostSettings = { cancel_hold_minutes: 60, after_deadline: 'REVIEW' };
+
+  test('in time, the deadline less than 24 hours away: the P1 lane, never held, the fee avoided stored', () => {
+    const r = plan(DEADLINE - 2 * HOUR, { settings: DAMPED_AND_REVIEWED })!;
+    expect(r.lane).toBe('P1');
+    expect(r.cancellation).toMatchObject({
+      ref: 'ref-1',
+      action_id: 'act-1',
+      penalty: null,
+      penalty_avoided: eur(120),
+      hold: null,
+    });
+    expect(r.message).toBe(
+      "Layover moved from FRA to MUC; the room at FRA cancelled in time for the hotel's cancellation deadline (18:00 Europe/Berlin on 2026-12-10): no fee",
+    );
+    expect(plan(DEADLINE - 25 * HOUR)!.lane).toBe('P3');
+  });
+
+  test('after the deadline: moved anyway (even with after_deadline REVIEW), the fee stored, the item’s lane', () => {
+    const r = plan(DEADLINE + MIN, { settings: DAMPED_AND_REVIEWED })!;
+    expect(r).toMatchObject({ lane: 'P3', cancellation: { penalty: eur(120), penalty_avoided: null, hold: null } });
+    expect(r.message).toContain('the room at FRA cancelled after the hotel');
+    expect(r.message).toContain('late cancellation fee 120.00 EUR recorded on the booking');
+  });
+
+  test('the terms of the old property: a booking at another property than the configured one has none', () => {
+    const r = plan(DEADLINE + MIN, { booked: { ...BOOKED, property_id: 'GDS-FRA-2' } })!;
+    expect(r).toEqual({ lane: 'P3', cancellation: null, message: 'Layover moved from FRA to MUC' });
+    // The booking's own rate prices a NIGHTS fee.
+    expect(plan(DEADLINE + MIN, { booked: { ...BOOKED, contracted_rate: eur(150) } })!.cancellation!.penalty).toEqual(
+      eur(150),
+    );
+  });
+
+  test('nothing to cancel at the supplier: not an automatic change, the same property, a DIRECT hotel either side', () => {
+    const review: Decision = { ...MUC, action: 'REVIEW', hotel: undefined };
+    expect(plan(DEADLINE + MIN, { decision: review })).toBeNull();
+    expect(
+      plan(DEADLINE + MIN, { decision: { ...MUC, hotel: { ...MUC.hotel!, property_id: 'GDS-FRA-1' } } }),
+    ).toBeNull();
+    expect(plan(DEADLINE + MIN, { booked: { ...BOOKED, handler_type: 'DIRECT' } })).toBeNull();
+    expect(plan(DEADLINE + MIN, { decision: { ...MUC, hotel: { ...MUC.hotel!, handler_type: 'DIRECT' } } })).toBeNull();
+    expect(
+      planHotelMove(
+        { priority: 'P3', details: {} },
+        MUC,
+        BOOKED,
+        { hotels: new Map(), settings: DEFAULT_COST_SETTINGS },
+        'ref-1',
+        'act-1',
+        iso(DEADLINE),
+        'x',
+      ),
+    ).toBeNull();
   });
 });

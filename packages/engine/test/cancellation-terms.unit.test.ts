@@ -257,8 +257,9 @@ describe('decideCancellation', () => {
       penalty: { amount: 120, currency: 'GBP' },
       review_due_by: iso(deadline),
     });
-    // A person's own DELETE or PATCH is their decision: it cancels and records the fee.
-    for (const cause of ['DELETE', 'PATCH'] as const)
+    // A person's own DELETE or PATCH is their decision: it cancels and records the fee. A roster's move books the
+    // room the crew member needs now: the old one is cancelled and its fee recorded.
+    for (const cause of ['DELETE', 'PATCH', 'MOVE'] as const)
       expect(decideCancellation(input({ now: deadline + MIN, settings, cause })).action).toBe('CANCEL');
   });
 
@@ -297,10 +298,11 @@ describe('decideCancellation', () => {
       });
     });
 
-    test('never for a DELETE or a PATCH, nor without terms, nor after the deadline, nor with a hold of 0', () => {
+    test('never for a DELETE, a PATCH or a move, nor without terms, nor after the deadline, nor with a hold of 0', () => {
       const now = deadline - 30 * HOUR;
       expect(decideCancellation(input({ now, settings, cause: 'DELETE' })).action).toBe('CANCEL');
       expect(decideCancellation(input({ now, settings, cause: 'PATCH' })).action).toBe('CANCEL');
+      expect(decideCancellation(input({ now, settings, cause: 'MOVE' })).action).toBe('CANCEL');
       expect(decideCancellation(input({ now, settings, terms: null })).action).toBe('CANCEL');
       expect(decideCancellation(input({ now: deadline + 1, settings })).action).toBe('CANCEL');
       expect(decideCancellation(input({ now })).action).toBe('CANCEL');

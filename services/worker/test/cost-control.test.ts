@@ -45,13 +45,18 @@ async function airline(cost: Record<string, unknown> = {}): Promise<Tenant> {
     name: `Cost ${carrier}`,
     carrier: `C${carrier++}`,
     scopes: 'schedules:read schedules:write events:read events:write',
-    settings: { schedules_access: true, cancellation_execution: true },
+    settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
   });
   await bookingAccount(stack, t, TRAVELLER);
-  await contractStations(stack, t, ['JFK'], { rate: NIGHT });
+  // LHR's hotel has no terms: a layover moved there books it.
+  await contractStations(stack, t, ['JFK', 'LHR'], { rate: NIGHT });
   const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
     http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-  const hotel = (await api('/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
+  const bases = (await api('/crew/config/hotels')).body.bases as {
+    base_station: string;
+    hotels: { hotel_config_id: number }[];
+  }[];
+  const hotel = bases.find((b) => b.base_station === 'JFK')!.hotels[0]!.hotel_config_id;
   const contract = (await api(`/crew/config/hotels/${hotel}/contracts`)).body.contracts[0].contract_id;
   const patched = await api(`/crew/config/hotels/${hotel}/contracts/${contract}`, { method: 'PATCH', body: TERMS });
   expect(patched.status).toBe(200);
@@ -62,6 +67,17 @@ async function airline(cost: Record<string, unknown> = {}): Promise<Tenant> {
 }
 
 const withLayover = () => onePairingRoster({ day1: DAY1 });
+/** The same layover key moved to London: Friday 19 March 2027, 20:00 to Saturday 09:00 GMT. */
+function movedToLondon() {
+  const r = onePairingRoster({ day1: DAY1 });
+  r.pairings[0]!.duty_periods[0]!.layover = {
+    station: 'LHR',
+    booking_required: true,
+    checkin_time_local: `${DAY1}T20:00:00+00:00`,
+    checkout_time_local: '2027-03-20T09:00:00+00:00',
+  };
+  return r;
+}
 function withoutLayover() {
   const r = onePairingRoster({ day1: DAY1 });
   delete (r.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;
@@ -94,10 +110,10 @@ async function bookedLayover(t: Tenant): Promise<string> {
   return id;
 }
 
-/** The queue's record of the booking's cancellation task: the lane it was queued in. */
-async function cancellationLane(bookingId: string): Promise<string | undefined> {
+/** The queue's record of the booking's cancellation task (or another operation's): the lane it was queued in. */
+async function cancellationLane(bookingId: string, operation = 'CANCEL'): Promise<string | undefined> {
   const jobs = await stack.queues.bookings.getJobs(['completed', 'active', 'waiting', 'prioritized', 'delayed']);
-  return jobs.find((j) => j?.data.booking_id === bookingId && j.data.operation === 'CANCEL')?.data.priority;
+  return jobs.find((j) => j?.data.booking_id === bookingId && j.data.operation === operation)?.data.priority;
 }
 
 /** The spend report's JFK group for March 2027 (GET /crew/reports/spend). */
@@ -166,6 +182,43 @@ describe('cancel in time', () => {
     expect(dropped.items[0]!.message).toContain('late cancellation fee 180.00 USD');
     expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
     expect(cancels()).toBe(before);
+  });
+});
+
+describe('a layover the roster moves to another city cancels the old room under its terms', () => {
+  it('in time, with the deadline less than 24 hours away: the move runs in the P1 lane, is not held, and records the fee it avoided', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    // Ten hours before the JFK deadline, four days before the check-in (the item itself is P3).
+    const moved = await processed(t, movedToLondon(), '2027-03-15T12:00:00Z');
+    expect(moved.items).toHaveLength(1);
+    expect(moved.items[0]).toMatchObject({ classification: 'LAYOVER_CITY_CHANGE', priority: 'P3', held_until: null });
+    const b = await settledAs(t, id, 'MODIFIED');
+    expect(b.hotel.property_id).toBe('GDS-LHR-001');
+    expect(await cancellationLane(id, 'AMEND')).toBe('P1');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    expect(cancels() - before).toBe(1);
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item!.message).toContain('in time');
+  });
+
+  it('after the deadline: the move goes ahead even with after_deadline REVIEW, and records hotel.cancellation_penalty', async () => {
+    const t = await airline({ after_deadline: 'REVIEW' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const moved = await processed(t, movedToLondon(), '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'MODIFIED');
+    expect(b.hotel.property_id).toBe('GDS-LHR-001');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    // The fee is owed however fast the move runs: the lane stays the item's own.
+    expect(await cancellationLane(id, 'AMEND')).toBe('P3');
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_BOOKED' });
+    expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+    expect(cancels() - before).toBe(1);
   });
 });
 
@@ -254,6 +307,23 @@ describe("a person's cancellation", () => {
     expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
     const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
     expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    expect(cancels() - before).toBe(1);
+  });
+
+  it('a PATCH that swaps the property after the deadline cancels the original under its terms: the fee is recorded on it', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    const before = cancels();
+    clock = new Date('2027-03-15T22:30:00Z');
+    const res = await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, {
+      method: 'PATCH',
+      token: t.accessToken,
+      body: { reason: 'crew moved hotel', hotel: { property_id: 'GDS-JFK-002' } },
+    });
+    expect(res.status).toBe(202);
+    const original = await settledAs(t, id, 'CANCELLED');
+    expect(original.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(original.hotel.cancellation_penalty_avoided).toBeUndefined();
     expect(cancels() - before).toBe(1);
   });
 });

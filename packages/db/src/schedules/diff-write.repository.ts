@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import type { BookingHotelBlock } from '@crew/contracts';
 import type { DbOrTrx } from '../database';
 import { bulkInsert, bulkUpdate, copyInsert, ofPairings, type BulkChange, type BulkRow } from '../bulk';
 import {
@@ -123,6 +124,25 @@ export function bookingsInWindowByColumn(
     .where('duty_date', '<=', end)
     .where(ofPairings(pairings))
     .execute();
+}
+
+/**
+ * The stored hotel blocks of these bookings (the few a diff's changes may move to another hotel: engine
+ * BookedHotel), by booking id. No ids, no query.
+ */
+export async function bookedHotels(
+  db: DbOrTrx,
+  bookingIds: readonly string[],
+): Promise<Map<string, BookingHotelBlock>> {
+  const out = new Map<string, BookingHotelBlock>();
+  if (bookingIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('bookings')
+    .select(['booking_id', 'hotel'])
+    .where('booking_id', 'in', [...bookingIds])
+    .execute();
+  for (const r of rows) if (r.hotel) out.set(r.booking_id, r.hotel);
+  return out;
 }
 
 /** A resubmission's audit events are those of the identical roster before it: copied, and counted. */

@@ -7,6 +7,7 @@
 import { travellerRepo, type BookingRow, type Db } from '@crew/db';
 import type { TravellerVault } from '@crew/platform';
 import {
+  madeCancellationCost,
   nextSupplierApplies,
   orderMayExist,
   reservationOutcome,
@@ -141,7 +142,15 @@ export async function amendStay(
       supplier_ref: hotel.supplier_ref,
       reference: supplierReference('cancel', b.booking_id, taskRef),
     });
-    return bookStay(deps, b, supplierReference('book', b.booking_id, taskRef), ctx, 'MODIFIED', attempt);
+    const rebooked = await bookStay(
+      deps,
+      b,
+      supplierReference('book', b.booking_id, taskRef),
+      ctx,
+      'MODIFIED',
+      attempt,
+    );
+    return withMoveCost(rebooked, b);
   }
   const contract = contractedStay(b, ctx);
   const r = await holder.supplier.amendHotel({
@@ -151,6 +160,18 @@ export async function amendStay(
     ...(contract ? { contract } : {}),
   });
   return reserved(b, holder, r, ctx, 'MODIFIED');
+}
+
+/**
+ * The old room of a move cancelled: the fee it cost or avoided under its own contract's terms, as planned with the
+ * move (engine planHotelMove), on the booking's hotel block and in the item's message, as a cancellation records
+ * it. Nothing when the task stores no cancellation (no terms, or not a roster's move).
+ */
+function withMoveCost(outcome: Outcome, b: BookingRow): Outcome {
+  const cost = madeCancellationCost(b.cancellation, b.task_ref, outcome.reason);
+  if (!cost) return outcome;
+  const hotel = outcome.patch?.hotel ?? b.hotel ?? {};
+  return { ...outcome, reason: cost.reason, patch: { ...outcome.patch, hotel: { ...hotel, ...cost.fields } } };
 }
 
 /** Cancels every room of the stay at the supplier that holds it; a lost booking answer is looked up first. */

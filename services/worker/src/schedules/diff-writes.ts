@@ -4,6 +4,7 @@ import {
   dispositionFor,
   hotelBlockOf,
   itemMessage,
+  planHotelMove,
   planItem,
   planRosterCancellation,
   reviewStateOf,
@@ -15,6 +16,7 @@ import {
   type BookingStatus,
   type RequestedBooking,
   type AirlineBookingContext,
+  type BookedHotel,
   type ReviewItem,
   type ReviewSettings,
 } from '@crew/engine';
@@ -47,6 +49,16 @@ const isHotel = (item: DerivedActionItem): item is DerivedActionItem & { details
   item.type === 'HOTEL';
 
 /**
+ * The bookings whose stored hotel block the plan needs: hotel changes, any of which may move the stay to another
+ * property (its old room is then cancelled under its own contract's terms, planHotelMove).
+ */
+export function movableStays(items: readonly DerivedActionItem[]): string[] {
+  return items
+    .filter((i) => i.type === 'HOTEL' && i.subtype === 'MODIFY' && i.classification !== 'UNCHANGED' && i.booking_id)
+    .map((i) => i.booking_id!);
+}
+
+/**
  * Turns the diff's action items and the policy's decisions into rows: action items, new bookings, changes
  * to existing bookings, status-history events and booking jobs. Pure but for id generation. A generator that
  * pauses (yields) after every `partSize` items: its caller lets the event loop run there, so the connection goes
@@ -65,6 +77,8 @@ export function* planDiffWrites(
   partSize: number,
   /** The airline's review settings: an item left for a person is written OPEN with its due_by. */
   review: ReviewSettings,
+  /** The stored hotel blocks of the bookings of movableStays (a change moving a stay cancels the old room). */
+  booked: ReadonlyMap<string, BookedHotel> = new Map(),
 ): Generator<void, DiffWrites, void> {
   const w: DiffWrites = {
     actionItems: [],
@@ -121,6 +135,21 @@ export function* planDiffWrites(
             plan.decision,
             { hotels: ctx.policy.hotels, settings: ctx.costSettings },
             taskRefOf('CANCEL', actionId),
+            actionId,
+            now,
+            itemMessage(plan.decision, item),
+          )
+        : null;
+    // A change that moves the stay to another property: the task cancels the old room under that room's terms
+    // (P1 near its deadline, its fee recorded after it; never held nor reviewed: engine planHotelMove).
+    const moving =
+      hotel && item.subtype === 'MODIFY' && item.booking_id
+        ? planHotelMove(
+            { priority: item.priority, details: hotel },
+            plan.decision,
+            booked.get(item.booking_id),
+            { hotels: ctx.policy.hotels, settings: ctx.costSettings },
+            taskRefOf('AMEND', actionId),
             actionId,
             now,
             itemMessage(plan.decision, item),
@@ -201,7 +230,7 @@ export function* planDiffWrites(
         hotel: hotelBlock,
         task_ref: held ? null : taskRef,
         task_operation: held ? null : operation,
-        cancellation: cancelling?.cancellation ?? null,
+        cancellation: cancelling?.cancellation ?? moving?.cancellation ?? null,
       });
       w.bookingEvents.push({
         booking_id: bookingId,
@@ -224,7 +253,7 @@ export function* planDiffWrites(
             action_id: actionId,
             operation,
             ref: taskRef,
-            priority: cancelling?.lane ?? item.priority,
+            priority: cancelling?.lane ?? moving?.lane ?? item.priority,
             type: item.type,
           },
           // A held cancellation's task waits for the hold to run out; the worker releases it then (or finds it kept).
@@ -248,7 +277,7 @@ export function* planDiffWrites(
           booking_id: bookingId,
           flight_options_url: decision.flight_options_url,
           recommended_action: decision.recommended_action,
-          message: cancelling?.message ?? itemMessage(decision, item),
+          message: cancelling?.message ?? moving?.message ?? itemMessage(decision, item),
         },
         { held_until: held, due_by: cancelling?.due_by ?? null },
       ),

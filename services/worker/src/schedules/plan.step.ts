@@ -1,6 +1,6 @@
 import { bookingRepo, diffWriteRepo, outboxRepo, webhookRepo, type DbOrTrx } from '@crew/db';
 import type { AirlineBookingContext, DiffState, ReviewSettings } from '@crew/engine';
-import { planDiffWrites } from './diff-writes';
+import { movableStays, planDiffWrites } from './diff-writes';
 import { derived, type DiffRun } from './schedule-run';
 import { SliceWriter } from './slice-writer';
 
@@ -28,7 +28,7 @@ export function itemWriter(
   const { schedule, airlineId, processedAt } = run;
   const { statusById, retryCounts } = state;
   return new SliceWriter({
-    plan: (slice, requested) =>
+    plan: async (slice, requested) =>
       derived(
         planDiffWrites(
           slice,
@@ -41,6 +41,8 @@ export function itemWriter(
           requested,
           PLAN_PART,
           review,
+          // The hotel blocks of the few bookings a change may move (read only for a slice that has any).
+          await diffWriteRepo.bookedHotels(trx, movableStays(slice)),
         ),
       ),
     write: async (writes) => {
