@@ -121,16 +121,20 @@ export function settleRowAnswer(
     cancellation?: StoredCancellation | null;
     task_ref?: string | null;
   },
-  row: { list_id: string },
+  /** The row's list, and when it was sent (the hotel was told of a cancellation then). */
+  row: { list_id: string; sent_at?: Date | null },
   settlement: RowSettlement,
   actor: string,
   at: Date,
 ): BookingSettlement<{ hotel: BookingHotelBlock }> | null {
   const hotel = b.hotel ?? {};
   if (b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
-  // The hotel confirming a cancellation made it: the fee it cost or avoided, as a supplier's cancellation records it.
+  // The hotel confirming a cancellation made it: the fee it cost or avoided, as a supplier's cancellation records it,
+  // judged by when the list told the hotel (one sent after the deadline is late, whatever was decided).
   const cost =
-    settlement.status === 'CANCELLED' ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason) : null;
+    settlement.status === 'CANCELLED'
+      ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason, row.sent_at)
+      : null;
   return settleBooking(cost ? { ...settlement, reason: cost.reason } : settlement, {
     actor,
     actionId: b.action_id,

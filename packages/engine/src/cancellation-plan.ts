@@ -8,6 +8,7 @@ import {
 import type { HoldState } from './cancellation-hold';
 import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
 import { layoverKey } from './keys';
+import { minorDigits } from './minor-units';
 
 /*
  * A hotel cancellation as the api and the worker make it: the contract whose terms govern it (as they stand
@@ -126,17 +127,45 @@ export function cancellationCostFields(
  * history).
  */
 export function madeCancellationCost(
-  c: StoredCancellation | null | undefined,
+  stored: StoredCancellation | null | undefined,
   taskRef: string | null | undefined,
   reason: string | null,
+  /** When the hotel was told (a DIRECT hotel's rooming list sent): judged late after the deadline (judgedWhenMade). */
+  madeAt?: Date | null,
 ): {
   fields: Pick<BookingHotelBlock, 'cancellation_penalty' | 'cancellation_penalty_avoided'>;
   reason: string | null;
 } | null {
-  if (!c || c.ref !== taskRef) return null;
+  if (!stored || stored.ref !== taskRef) return null;
+  const c = judgedWhenMade(stored, madeAt);
   const fields = cancellationCostFields(c);
   if (Object.keys(fields).length === 0) return { fields, reason: reason ?? c.message };
   return { fields, reason: reason ? `${reason}; ${c.message}` : c.message };
+}
+
+/** The hotel's cancellation deadline of the cancellation stored for this very task (null: none, or another task's). */
+export function taskCancellationDeadline(
+  c: StoredCancellation | null | undefined,
+  taskRef: string | null | undefined,
+): string | null {
+  return c && c.ref === taskRef ? c.deadline : null;
+}
+
+/**
+ * A cancellation decided in time that reached the hotel only after its deadline (a DIRECT hotel's rooming list
+ * sent late: the mail server down past it, say) is late after all: the fee it was to avoid is the fee it costs,
+ * and its message says when it was sent. Any other is as decided.
+ */
+export function judgedWhenMade(c: StoredCancellation, madeAt: Date | null | undefined): StoredCancellation {
+  if (!madeAt || !c.deadline || c.penalty || !c.penalty_avoided) return c;
+  if (madeAt.getTime() <= Date.parse(c.deadline)) return c;
+  const fee = c.penalty_avoided;
+  return {
+    ...c,
+    penalty: fee,
+    penalty_avoided: null,
+    message: `sent to the hotel at ${madeAt.toISOString()}, after its cancellation deadline (${c.deadline}): late cancellation fee ${fee.amount.toFixed(minorDigits(fee.currency))} ${fee.currency} recorded on the booking`,
+  };
 }
 
 /** A held booking's layover key: the roster brings it back when its current layovers hold this key. */

@@ -69,17 +69,33 @@ export function roomingChange(
 }
 
 /**
+ * A cancellation row leaves this long before the hotel's cancellation deadline at the latest: the worker's pass
+ * (every few seconds) sends it, and a mail server that refuses it still has about a dozen retries (its back-off
+ * reaches 5 minutes) before the deadline.
+ */
+export const ROOMING_CANCEL_MARGIN_MINUTES = 60;
+
+/**
  * When a row must leave: P1/P2 changes never wait for a batch; others go with the night's list at the lead
- * time before check-in, or at once when the stay is already inside it.
+ * time before check-in, or at once when the stay is already inside it. A cancellation under the contract's
+ * terms (`cancellationDeadline`, an instant) leaves ROOMING_CANCEL_MARGIN_MINUTES before that deadline if the
+ * batch would be later: the lead time before check-in can fall after a deadline days before arrival, and the fee
+ * it avoids is recorded only for a cancellation the hotel was sent in time. Never before now.
  */
 export function roomingSendAt(
   checkinLocal: string,
   priority: string | null | undefined,
   timing: RoomingTiming,
   nowMs: number,
+  cancellationDeadline?: string | null,
 ): number {
-  if (priority === 'P1' || priority === 'P2' || timing.leadHours <= 0) return nowMs;
-  return Math.max(nowMs, instantOf(checkinLocal) - timing.leadHours * MS_PER_HOUR);
+  const batched =
+    priority === 'P1' || priority === 'P2' || timing.leadHours <= 0
+      ? nowMs
+      : Math.max(nowMs, instantOf(checkinLocal) - timing.leadHours * MS_PER_HOUR);
+  if (!cancellationDeadline) return batched;
+  const latest = Date.parse(cancellationDeadline) - ROOMING_CANCEL_MARGIN_MINUTES * 60_000;
+  return Math.max(nowMs, Math.min(batched, latest));
 }
 
 /** A list leaves when its earliest row must. */

@@ -110,6 +110,52 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
     expect(s.events.urgent('P1')).toBe(false);
   });
 
+  describe('a CANCELLED row confirmed: the fee its cancellation cost or avoided, judged when the hotel was sent it', () => {
+    const USD = (amount: number) => ({ amount, currency: 'USD' });
+    /** In time when decided: the deadline 18:00 New York time on 8 March 2027 (23:00Z), a one-night fee avoided. */
+    const cancelling = {
+      ...waiting,
+      task_ref: 'cancel-1',
+      cancellation: {
+        ref: 'cancel-1',
+        action_id: 'a1',
+        deadline: '2027-03-08T23:00:00.000Z',
+        penalty: null,
+        penalty_avoided: USD(150),
+        message: "in time for the hotel's cancellation deadline (18:00 America/New_York on 2027-03-08): no fee",
+        hold: null,
+      },
+    };
+    const confirmed = rowSettlement('CANCELLED', { kind: 'CONFIRMED', confirmation_number: 'CX1' });
+
+    it('sent by the deadline: the fee avoided', () => {
+      const s = settleRowAnswer(
+        cancelling,
+        { list_id: 'L1', sent_at: new Date('2027-03-08T22:00:00Z') },
+        confirmed,
+        'hotel',
+        at,
+      )!;
+      expect(s.patch.hotel).toMatchObject({ cancellation_penalty_avoided: USD(150) });
+      expect(s.patch.hotel).not.toHaveProperty('cancellation_penalty');
+    });
+
+    it('sent after the deadline (the mail server down, say): judged late, the fee recorded and the item says so', () => {
+      const s = settleRowAnswer(
+        cancelling,
+        { list_id: 'L1', sent_at: new Date('2027-03-08T23:00:01Z') },
+        confirmed,
+        'hotel',
+        at,
+      )!;
+      expect(s.patch.hotel).toMatchObject({ cancellation_penalty: USD(150) });
+      expect(s.patch.hotel).not.toHaveProperty('cancellation_penalty_avoided');
+      expect(s.disposition?.message).toContain(
+        'sent to the hotel at 2027-03-08T23:00:01.000Z, after its cancellation deadline (2027-03-08T23:00:00.000Z): late cancellation fee 150.00 USD recorded on the booking',
+      );
+    });
+  });
+
   it('does not reach a booking no longer waiting for that list', () => {
     const expired = rowSettlement('NEW', { kind: 'EXPIRED', deadline: at.getTime() });
     expect(settleRowAnswer(waiting, { list_id: 'L2' }, expired, 'engine', at)).toBeNull();

@@ -6,11 +6,13 @@ import {
   heldLayoverKey,
   instantOf,
   isHeld,
+  judgedWhenMade,
   layoverKey,
   planCancellation,
   planHotelMove,
   planRosterCancellation,
   storedCancellation,
+  taskCancellationDeadline,
   type CancellationDecision,
   type BookedHotel,
   type CancellationTerms,
@@ -200,6 +202,32 @@ describe('what a booking stores of its cancellation', () => {
       fields: {},
       reason: 'hotel confirmed',
     });
+  });
+
+  test('judged when made: in time as decided but made after the deadline, the fee avoided is the fee it costs', () => {
+    const inTime = stored({ penalty: null, penalty_avoided: eur(120), message: 'in time' });
+    const late = judgedWhenMade(inTime, new Date(DEADLINE + MIN));
+    expect(late).toMatchObject({ penalty: eur(120), penalty_avoided: null });
+    expect(late.message).toBe(
+      `sent to the hotel at ${iso(DEADLINE + MIN)}, after its cancellation deadline (${iso(DEADLINE)}): late cancellation fee 120.00 EUR recorded on the booking`,
+    );
+    expect(madeCancellationCost(inTime, 'ref-1', null, new Date(DEADLINE + MIN))!.fields).toEqual({
+      cancellation_penalty: eur(120),
+    });
+    // At the deadline is in time ("by 18:00"); no time, no terms, already late, or no fee to move: as decided.
+    expect(judgedWhenMade(inTime, new Date(DEADLINE))).toBe(inTime);
+    expect(judgedWhenMade(inTime, null)).toBe(inTime);
+    expect(judgedWhenMade({ ...inTime, deadline: null }, new Date(DEADLINE + MIN)).penalty).toBeNull();
+    const decidedLate = stored({});
+    expect(judgedWhenMade(decidedLate, new Date(DEADLINE + HOUR))).toBe(decidedLate);
+    const noFee = stored({ penalty: null, penalty_avoided: null });
+    expect(judgedWhenMade(noFee, new Date(DEADLINE + HOUR))).toBe(noFee);
+  });
+
+  test('taskCancellationDeadline: the deadline of the cancellation stored for this very task', () => {
+    expect(taskCancellationDeadline(stored({}), 'ref-1')).toBe(iso(DEADLINE));
+    expect(taskCancellationDeadline(stored({}), 'ref-2')).toBeNull();
+    expect(taskCancellationDeadline(null, 'ref-1')).toBeNull();
   });
 
   test('heldLayoverKey: the layover key; null when any part is missing', () => {

@@ -10,6 +10,7 @@ import {
   roomingRecipientIssue,
   roomingRowRef,
   roomingSendAt,
+  ROOMING_CANCEL_MARGIN_MINUTES,
   versionForRow,
 } from '../src';
 
@@ -90,6 +91,22 @@ describe('rooming lists: when a list is sent', () => {
     expect(roomingSendAt('2027-03-20T15:00:00+00:00', 'P4', timing, now)).toBe(Date.parse('2027-03-17T15:00:00Z'));
     expect(roomingSendAt('2027-03-03T15:00:00+00:00', 'P3', timing, now)).toBe(now);
     expect(roomingSendAt('2027-03-20T15:00:00+00:00', 'P4', { ...timing, leadHours: 0 }, now)).toBe(now);
+  });
+
+  test('a cancellation reaches the hotel by its cancellation deadline: the batch send time is cut to the deadline less the margin', () => {
+    // A P4 stay checking in 15 March 15:00 (20:00Z); the hotel's deadline 7 days before, 18:00 New York time (23:00Z).
+    const checkin = '2027-03-15T15:00:00-05:00';
+    const deadline = '2027-03-08T23:00:00.000Z';
+    const cut = Date.parse(deadline) - ROOMING_CANCEL_MARGIN_MINUTES * 60_000;
+    expect(roomingSendAt(checkin, 'P4', timing, now)).toBe(Date.parse('2027-03-12T20:00:00Z'));
+    expect(roomingSendAt(checkin, 'P4', timing, now, deadline)).toBe(cut);
+    // A batch that leaves before the cut is not delayed; inside the margin, or past the deadline, it goes now.
+    expect(roomingSendAt(checkin, 'P4', timing, now, '2027-03-14T23:00:00.000Z')).toBe(
+      Date.parse('2027-03-12T20:00:00Z'),
+    );
+    expect(roomingSendAt(checkin, 'P4', timing, cut + 1, deadline)).toBe(cut + 1);
+    expect(roomingSendAt(checkin, 'P4', timing, Date.parse(deadline) + H, deadline)).toBe(Date.parse(deadline) + H);
+    expect(roomingSendAt(checkin, 'P2', timing, now, deadline)).toBe(now);
   });
 
   test('a list leaves when its earliest row must', () => {

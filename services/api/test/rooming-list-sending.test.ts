@@ -162,4 +162,54 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
       hotel: { rooming_status: 'SENT', rooming_list_version: 1 },
     });
   });
+
+  test('a roster cancellation of a P4 stay leaves by the hotel’s cancellation deadline, not with a batch after it', async () => {
+    // The contract's terms: by 18:00 hotel time 7 days before arrival, else one night.
+    const contracts = (await api(`/crew/config/hotels/${hotelId}/contracts`)).body.contracts as {
+      contract_id: number;
+    }[];
+    const terms = await api(`/crew/config/hotels/${hotelId}/contracts/${contracts[0]!.contract_id}`, {
+      method: 'PATCH',
+      body: {
+        cancellation_deadline: { days_before: 7, local_time: '18:00' },
+        late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
+        hotel_time_zone: 'America/New_York',
+      },
+    });
+    expect(terms.status).toBe(200);
+    const restart = async (roomingLeadHours: number) => {
+      await worker.close();
+      setWorker(
+        startWorkerRuntime({
+          config: { ...stack.config, publicApiUrl: stack.apiUrl, roomingLeadHours },
+          db: stack.database.db,
+          logger: createLogger('worker', process.env.TEST_LOG ? 'info' : 'silent'),
+          suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl, responseTimeoutMs: 2000 }),
+        }),
+      );
+    };
+    // The stay is sent to the hotel at once, so the hotel holds it.
+    await restart(0);
+    const roster = () =>
+      onePairingRoster({ pairing: 'P700', employee: 'E7', email: 'grace@crew.test', day1: '2027-09-15' });
+    const before = inbox.mails.length;
+    const { bookings } = await submit(roster());
+    const id = bookings[0].booking_id;
+    await inbox.waitFor(before + 1);
+    await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
+
+    // Batched 72 hours before the night, the roster drops the layover: a P4 cancellation, in time.
+    await restart(72);
+    const dropped = roster();
+    delete (dropped.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;
+    await submit(dropped);
+    const row = await waitForBooking(id, (b) => b.hotel.rooming_marking === 'CANCELLED');
+    expect(row).toMatchObject({ status: 'PENDING', hotel: { rooming_status: 'QUEUED', rooming_list_version: 2 } });
+    // Check-in 2027-09-15T15:00-05:00 = 20:00Z: the batch would leave 2027-09-12T20:00Z, four days after the
+    // deadline (18:00 EDT on 2027-09-08 = 22:00Z). The cancellation's list leaves an hour before the deadline.
+    const list = (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+      (l: any) => l.night === '2027-09-15' && l.version === 2,
+    );
+    expect(list).toMatchObject({ status: 'QUEUED', due_at: '2027-09-08T21:00:00.000Z' });
+  });
 });

@@ -7,6 +7,7 @@ import {
   roomingRowRef,
   roomingSendAt,
   settleBooking,
+  taskCancellationDeadline,
   versionForRow,
   type RoomingTiming,
 } from '@crew/engine';
@@ -102,7 +103,9 @@ export async function placeStay(
       : cur.checkout_time_local;
   if (!checkin || !checkout) return settle('NEEDS_REVIEW', 'the booking names no stay to put on a rooming list');
   const night = roomingNight(checkin);
-  const sendAt = roomingSendAt(checkin, data.priority, timing, now.getTime());
+  // A cancellation under the contract's terms reaches the hotel by its deadline, whatever the batch.
+  const cancelBy = change.marking === 'CANCELLED' ? taskCancellationDeadline(cur.cancellation, cur.task_ref) : null;
+  const sendAt = roomingSendAt(checkin, data.priority, timing, now.getTime(), cancelBy);
   const target = versionForRow(await roomingRepo.listsOfNight(trx, cfg.hotel_config_id, night));
   let listId: string;
   if (target.existing) {
