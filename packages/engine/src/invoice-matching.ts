@@ -226,11 +226,17 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     const k = nightKey(s, d);
     if (k !== null) billedKeys.push(k);
   }
-  if (b)
-    for (const t of ['NO_SHOW', 'LATE_CANCEL'] as const) if (charges(s, t)) billedKeys.push(`${b.booking_id}|${t}`);
+  const cancelled = b !== null && b.status === 'CANCELLED';
+  const lateCancelled = cancelled && b.cancellation_penalty != null && b.cancellation_penalty.amount > 0;
+  if (b) {
+    if (charges(s, 'NO_SHOW')) billedKeys.push(`${b.booking_id}|NO_SHOW`);
+    // On a booking cancelled late, room-nights are its late-cancellation fee too (checkNightsAndRates): whichever
+    // way it is billed, the penalty is paid once, so a later line charging it again is a duplicate.
+    if (charges(s, 'LATE_CANCEL') || (lateCancelled && line.nights > 0 && line.nightly_rate.amount > 0))
+      billedKeys.push(`${b.booking_id}|LATE_CANCEL`);
+  }
 
-  const timelyCancelled =
-    b !== null && b.status === 'CANCELLED' && !(b.cancellation_penalty && b.cancellation_penalty.amount > 0);
+  const timelyCancelled = cancelled && !lateCancelled;
   if (billedKeys.some((k) => ctx.billed.has(k))) find(s, 'DUPLICATE_LINE', whole);
   else if (!b) find(s, 'NO_BOOKING', whole);
   else if (timelyCancelled) {

@@ -175,6 +175,57 @@ describe('classification: one status per line', () => {
   });
 });
 
+describe('a late-cancellation fee is paid once per booking', () => {
+  const onLate = (over: Partial<InvoiceLine>) =>
+    line({ employee_id: 'E3', check_in_date: '2026-03-20', check_out_date: '2026-03-21', taxes: gbp(0), ...over });
+  const lateFee = [{ type: 'LATE_CANCEL' as const, amount: gbp(120) }];
+
+  test('billed as a room-night, then again as a fee: the fee is a duplicate', () => {
+    const r = match([onLate({ nights: 1 }), onLate({ line_number: 2, nights: 0, fees: lateFee })]).lines;
+    expect(r.map((l) => [l.status, l.disputed])).toEqual([
+      ['MATCHED', gbp(0)],
+      ['DUPLICATE_LINE', gbp(120)],
+    ]);
+    expect(r[0]!.billed_keys).toContain('b-late|LATE_CANCEL');
+    // The other way round too.
+    const fee = match([onLate({ nights: 0, fees: lateFee }), onLate({ line_number: 2, nights: 1 })]).lines;
+    expect(fee.map((l) => l.status)).toEqual(['MATCHED', 'DUPLICATE_LINE']);
+  });
+
+  // A three-night stay cancelled after the deadline with a one-night fee.
+  const threeNights = [
+    booking({
+      booking_id: 'b-late3',
+      employee_id: 'E8',
+      status: 'CANCELLED',
+      check_in_date: '2026-01-30',
+      check_out_date: '2026-02-02',
+      cancellation_penalty: gbp(120),
+    }),
+  ];
+  const night = (line_number: number, check_in_date: string, check_out_date: string) =>
+    line({ line_number, employee_id: 'E8', check_in_date, check_out_date, nights: 1, taxes: gbp(0) });
+  const run = (lines: InvoiceLine[], billed: ReadonlySet<string> = new Set()) =>
+    matchInvoiceLines({ property_id: HOTEL, lines }, threeNights, billed, CONTRACTS, NO_FX_RATES);
+
+  test('billed as three one-night lines: the penalty once, the other nights disputed', () => {
+    const r = run([
+      night(1, '2026-01-30', '2026-01-31'),
+      night(2, '2026-01-31', '2026-02-01'),
+      night(3, '2026-02-01', '2026-02-02'),
+    ]);
+    expect(r.lines.map((l) => l.status)).toEqual(['MATCHED', 'DUPLICATE_LINE', 'DUPLICATE_LINE']);
+    expect(r.disputed).toEqual([gbp(240)]);
+  });
+
+  test('split across two month-end invoices: the second invoice finds the penalty paid', () => {
+    const jan = run([night(1, '2026-01-30', '2026-01-31'), night(2, '2026-01-31', '2026-02-01')]);
+    expect(jan.lines.map((l) => l.status)).toEqual(['MATCHED', 'DUPLICATE_LINE']);
+    const feb = run([night(1, '2026-02-01', '2026-02-02')], new Set(jan.billed_keys));
+    expect(feb.lines[0]).toMatchObject({ status: 'DUPLICATE_LINE', disputed: gbp(120) });
+  });
+});
+
 describe('when two rules apply, the first names the line', () => {
   test('a duplicate over anything else', () => {
     const r = match([line({}), line({ line_number: 2, nightly_rate: gbp(150) })]).lines[1]!;

@@ -93,6 +93,7 @@ const arbLine = fc.record({
   employee: fc.constantFrom(...employees, 'E9'),
   confirmation: fc.constantFrom(...confirmations, 'AB12', 'ZZ 99'),
   noShow: fc.boolean(),
+  lateCancel: fc.boolean(),
   rate: fc.constantFrom(120, 150),
 });
 
@@ -123,7 +124,10 @@ function lines(raw: LineDraw[]): InvoiceLine[] {
     nights: l.nights,
     nightly_rate: gbp(l.rate),
     taxes: gbp(10),
-    fees: l.noShow ? [{ type: 'NO_SHOW' as const, amount: gbp(120) }] : [],
+    fees: [
+      ...(l.noShow ? [{ type: 'NO_SHOW' as const, amount: gbp(120) }] : []),
+      ...(l.lateCancel ? [{ type: 'LATE_CANCEL' as const, amount: gbp(120) }] : []),
+    ],
   }));
 }
 
@@ -185,6 +189,44 @@ test('matched against what the reads give, every line of every invoice comes out
           for (const k of whole.billed_keys) billedAll.add(k);
           earlier.push({ span, keys: bounded.billed_keys });
         }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('a booking cancelled after the deadline is paid at most its penalty, over every line of every invoice', () => {
+  fc.assert(
+    fc.property(
+      fc.array(arbStay, { maxLength: 40 }),
+      fc.array(fc.array(arbLine, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+      (rawStays, rawInvoices) => {
+        const all = stays(rawStays);
+        const penalty = new Map(all.filter((s) => s.cancellation_penalty).map((s) => [s.booking_id, 120]));
+        const paid = new Map<string, number>();
+        const billed = new Set<string>();
+        for (const rawLines of rawInvoices) {
+          const invoiceLines = lines(rawLines);
+          const r = matchInvoiceLines({ property_id: HOTEL, lines: invoiceLines }, all, billed, CONTRACTS, NO_FX_RATES);
+          r.lines.forEach((res, i) => {
+            if (res.booking_id === null || !penalty.has(res.booking_id)) return;
+            const l = invoiceLines[i]!;
+            // What the line charges as the late-cancellation fee, less what the airline disputes of it.
+            const late = (l.fees ?? [])
+              .filter((f) => f.type === 'LATE_CANCEL')
+              .reduce((t, f) => t + f.amount.amount, 0);
+            const charged = l.nightly_rate.amount * l.nights + late;
+            const disputedWhole = res.findings.some((f) =>
+              ['DUPLICATE_LINE', 'NO_BOOKING', 'CHARGED_AFTER_TIMELY_CANCEL', 'INCIDENTAL_NOT_COVERED'].includes(
+                f.status,
+              ),
+            );
+            const above = res.findings.find((f) => f.status === 'RATE_MISMATCH')?.disputed.amount ?? 0;
+            paid.set(res.booking_id, (paid.get(res.booking_id) ?? 0) + (disputedWhole ? 0 : charged - above));
+          });
+          for (const k of r.billed_keys) billed.add(k);
+        }
+        for (const [bookingId, amount] of paid) expect(amount).toBeLessThanOrEqual(penalty.get(bookingId)! + 0.005);
       },
     ),
     { numRuns: 300 },
