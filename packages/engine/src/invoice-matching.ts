@@ -94,22 +94,33 @@ function nightKey(s: Pick<LineState, 'booking' | 'guest'>, night: string): strin
   return s.booking ? billedNightKey(s.booking.booking_id, night) : s.guest ? `?|${s.guest}|${night}` : null;
 }
 
-/** An amount in the line's currency (at the rate of `date`); unconverted, and flagged, without a rate. */
-function inLine(s: LineState, m: Money, date: string): number {
+/**
+ * An amount in the line's currency (at the rate of `date`); without a rate, null and flagged: an amount in another
+ * currency is never read as if it were the line's, so a comparison needing it is not made.
+ */
+function inLine(s: LineState, m: Money, date: string): number | null {
   if (m.currency === s.currency) return m.amount;
   const c = convert(m, s.currency, s.ctx.fx, date);
   if (c.ok) return c.money.amount;
   s.review.push(`${c.reason} (to read ${formatMoney(m)} in ${s.currency})`);
-  return m.amount;
+  return null;
 }
 
-/** The line's fees of `type` (all of them without one) in its currency. */
-function feeTotal(s: LineState, type?: string): number {
-  let sum = 0;
+/** The line's fees of `type` (all of them without one) in its currency; null when one has no rate. */
+function feeTotal(s: LineState, type?: string): number | null {
+  let sum: number | null = 0;
   const fees = s.fees;
   for (let i = 0; i < fees.length; i++)
-    if (!type || fees[i]!.type === type) sum += inLine(s, fees[i]!.amount, s.line.check_in_date);
+    if (!type || fees[i]!.type === type) {
+      const fee = inLine(s, fees[i]!.amount, s.line.check_in_date);
+      sum = fee === null || sum === null ? null : sum + fee;
+    }
   return sum;
+}
+
+/** a − b, or null when either could not be read in the line's currency. */
+function minus(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a - b;
 }
 
 function charges(s: LineState, type: string): boolean {
@@ -137,8 +148,9 @@ function checkFees(s: LineState, booking: InvoiceBooking, contract: InvoiceContr
       ? cancellationFee(fee, contractedRate(booking, contract, booking.check_in_date), stayNights(booking))
       : { amount: 0, currency: s.currency };
     if (!allowed) s.review.push(`no contracted rate for ${booking.check_in_date} to price the contract's no-show fee`);
-    const excess = allowed ? feeTotal(s, 'NO_SHOW') - inLine(s, allowed, booking.check_in_date) : 0;
-    find(s, 'NO_SHOW_CHARGED', excess > s.tolerance ? excess : 0);
+    // Without an exchange rate the excess is not known: the rule applies, nothing is disputed, a person checks.
+    const excess = allowed ? minus(feeTotal(s, 'NO_SHOW'), inLine(s, allowed, booking.check_in_date)) : 0;
+    find(s, 'NO_SHOW_CHARGED', excess !== null && excess > s.tolerance ? excess : 0);
   }
   if (charges(s, 'INCIDENTAL') && contract?.incidentals_covered !== true) find(s, 'INCIDENTAL_NOT_COVERED', s.whole);
 }
@@ -148,8 +160,9 @@ function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contract: In
   let over = 0;
   if (booking.status === 'CANCELLED') {
     // Cancelled after the deadline: the line's room-nights and late fees are the late-cancellation fee.
-    const charged = rate * s.line.nights + feeTotal(s, 'LATE_CANCEL');
-    over += charged - inLine(s, booking.cancellation_penalty!, booking.check_in_date);
+    const late = feeTotal(s, 'LATE_CANCEL');
+    const charged = late === null ? null : rate * s.line.nights + late;
+    over += minus(charged, inLine(s, booking.cancellation_penalty!, booking.check_in_date)) ?? 0;
   } else {
     let extra = s.beyond;
     for (const night of s.billed) if (!inStay(booking, night)) extra++;
@@ -171,10 +184,10 @@ function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contract: In
         }
         billed = inContract.money.amount;
       }
-      if (billed - agreed.amount > halfMinorUnit(agreed.currency)) over += rate - inLine(s, agreed, night);
+      if (billed - agreed.amount > halfMinorUnit(agreed.currency)) over += minus(rate, inLine(s, agreed, night)) ?? 0;
     }
     // A late-cancellation fee on a booking not cancelled late is above anything the contract allows.
-    over += feeTotal(s, 'LATE_CANCEL');
+    over += feeTotal(s, 'LATE_CANCEL') ?? 0;
   }
   if (over > s.tolerance) find(s, 'RATE_MISMATCH', over);
 }
@@ -218,7 +231,9 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
   const { billed, beyond } = billedDatesOf(s, dates);
   s.billed = billed;
   s.beyond = beyond;
-  s.whole = line.nightly_rate.amount * line.nights + inLine(s, line.taxes, line.check_in_date) + feeTotal(s);
+  // An amount without a rate into the line's currency is left out of the whole line (and flagged), not added 1:1.
+  s.whole = line.nightly_rate.amount * line.nights + (inLine(s, line.taxes, line.check_in_date) ?? 0);
+  for (let i = 0; i < s.fees.length; i++) s.whole += inLine(s, s.fees[i]!.amount, line.check_in_date) ?? 0;
   const whole = s.whole;
 
   const billedKeys: string[] = [];

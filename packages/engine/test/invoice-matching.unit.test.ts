@@ -370,6 +370,51 @@ describe('FX: the billed rate in the contract’s currency, to half a minor unit
     ]);
   });
 
+  test('without a rate, no allowance or penalty is read 1:1: nothing is disputed of it, a person checks', () => {
+    const noShow = one({
+      employee_id: 'E5',
+      check_in_date: '2026-03-25',
+      check_out_date: '2026-03-27',
+      nights: 0,
+      nightly_rate: eur(0),
+      taxes: eur(0),
+      fees: [{ type: 'NO_SHOW', amount: eur(200) }],
+    });
+    expect(noShow).toMatchObject({ status: 'NO_SHOW_CHARGED', disputed: eur(0) });
+    expect(noShow.findings).toEqual([{ status: 'NO_SHOW_CHARGED', disputed: eur(0) }]);
+    expect(noShow.needs_review).toEqual(['no exchange rate for GBP is set (to read 120.00 GBP in EUR)']);
+    const late = one({
+      employee_id: 'E3',
+      check_in_date: '2026-03-20',
+      check_out_date: '2026-03-21',
+      nights: 0,
+      nightly_rate: eur(0),
+      taxes: eur(0),
+      fees: [{ type: 'LATE_CANCEL', amount: eur(200) }],
+    });
+    expect(late).toMatchObject({ status: 'MATCHED', booking_id: 'b-late', disputed: eur(0) });
+    expect(late.needs_review).toEqual(['no exchange rate for GBP is set (to read 120.00 GBP in EUR)']);
+    // A whole line is not summed across currencies either (intake refuses such a line; the rule holds regardless).
+    const mixed = one({ employee_id: 'E99', nightly_rate: eur(140), taxes: gbp(24) });
+    expect(mixed).toMatchObject({ status: 'NO_BOOKING', disputed: eur(280) });
+    expect(mixed.needs_review).toEqual(['no exchange rate for GBP is set (to read 24.00 GBP in EUR)']);
+    // With the rate, both are compared (140 EUR = 120 GBP).
+    expect(
+      one(
+        {
+          employee_id: 'E3',
+          check_in_date: '2026-03-20',
+          check_out_date: '2026-03-21',
+          nights: 0,
+          nightly_rate: eur(0),
+          taxes: eur(0),
+          fees: [{ type: 'LATE_CANCEL', amount: eur(200) }],
+        },
+        { fx: FX },
+      ),
+    ).toMatchObject({ status: 'RATE_MISMATCH', disputed: eur(60) });
+  });
+
   test('half a minor unit of the currency: a yen is the smallest unit', () => {
     const yen = new Map([
       [
