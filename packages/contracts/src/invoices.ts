@@ -32,14 +32,41 @@ export const InvoiceStatusValue = StringEnum(INVOICE_STATUSES, {
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
+/** The most room-nights one line charges. */
+export const MAX_INVOICE_NIGHTS = 366;
+
+/** The largest line number: invoice_lines.line_number is a Postgres integer. */
+export const MAX_INVOICE_LINE_NUMBER = 2_147_483_647;
+
+/**
+ * The largest amount on an invoice line, in any currency: a trillion, far above any charge of a hotel (a night in
+ * rials is in the millions). Bounded so that what is computed from the amounts stays a finite number that
+ * Postgres stores and JSON carries: a line's rate × its 366 nights at most, plus its taxes and 20 fees, summed
+ * over the 200 000 lines an invoice may carry, is below 1e20 (an unbounded rate of 1e308 × 2 nights is Infinity).
+ */
+export const MAX_INVOICE_AMOUNT = 1e12;
+
+/** Money on an invoice line: at most MAX_INVOICE_AMOUNT. */
+export const InvoiceMoney = Type.Object(
+  {
+    amount: Type.Number({ minimum: 0, maximum: MAX_INVOICE_AMOUNT }),
+    currency: CurrencyCode,
+  },
+  { additionalProperties: false, title: 'InvoiceMoney' },
+);
+
 export const InvoiceFee = Type.Object(
-  { type: StringEnum(INVOICE_FEE_TYPES), amount: Money },
+  { type: StringEnum(INVOICE_FEE_TYPES), amount: InvoiceMoney },
   { additionalProperties: false, title: 'InvoiceFee' },
 );
 
 export const InvoiceLineBody = Type.Object(
   {
-    line_number: Type.Integer({ minimum: 1, description: 'The hotel’s line number; unique within the invoice' }),
+    line_number: Type.Integer({
+      minimum: 1,
+      maximum: MAX_INVOICE_LINE_NUMBER,
+      description: 'The hotel’s line number; unique within the invoice',
+    }),
     confirmation_number: Type.Optional(
       Nullable(Type.String({ maxLength: 64, description: 'The hotel’s confirmation number; matched first' })),
     ),
@@ -53,9 +80,13 @@ export const InvoiceLineBody = Type.Object(
     ),
     check_in_date: DateString,
     check_out_date: DateString,
-    nights: Type.Integer({ minimum: 0, maximum: 366, description: 'Room-nights charged (0 on a line of fees only)' }),
-    nightly_rate: Money,
-    taxes: Money,
+    nights: Type.Integer({
+      minimum: 0,
+      maximum: MAX_INVOICE_NIGHTS,
+      description: 'Room-nights charged (0 on a line of fees only)',
+    }),
+    nightly_rate: InvoiceMoney,
+    taxes: InvoiceMoney,
     fees: Type.Optional(Type.Array(InvoiceFee, { maxItems: 20 })),
   },
   { additionalProperties: false, title: 'InvoiceLine' },

@@ -108,6 +108,28 @@ describe('invoiceLineIssues', () => {
     expect(invoiceLineIssues(line({ fees: [{ type: 'INCIDENTAL', amount: gbp(3) }] }))).toEqual([]);
   });
 
+  test('a line number Postgres cannot store or an amount whose sums overflow is a fault of its field', () => {
+    const fields = invoiceLineIssues(
+      line({
+        line_number: 2_147_483_648,
+        nights: 367,
+        nightly_rate: gbp(1e308),
+        taxes: gbp(1e12 + 1),
+        fees: [{ type: 'INCIDENTAL', amount: gbp(Infinity) }],
+      }),
+      '/lines/0',
+    ).map((i) => i.field);
+    expect(fields).toEqual([
+      '/lines/0/line_number',
+      '/lines/0/nights',
+      '/lines/0/nightly_rate',
+      '/lines/0/taxes',
+      '/lines/0/fees/0/amount',
+    ]);
+    // The largest of each is a line.
+    expect(invoiceLineIssues(line({ line_number: 2_147_483_647, nightly_rate: gbp(1e12), nights: 366 }))).toEqual([]);
+  });
+
   test('each fault names its field', () => {
     const fields = invoiceLineIssues(
       {

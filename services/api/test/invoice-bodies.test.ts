@@ -105,6 +105,55 @@ describe('hotel invoice bodies', () => {
     expect(await count()).toBe(1);
   });
 
+  it('refuses a line number or an amount beyond what is stored and summed (JSON and CSV), naming the field; nothing is stored', async () => {
+    const { t, email } = await airline();
+    await hotelBookings(t, rosterOf(email, ['2027-03-10']));
+    const good = (n: number) => line(n, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' });
+    const bad = await post(t, {
+      invoice_number: 'HUGE-1',
+      property_id: PROPERTY,
+      currency: 'USD',
+      lines: [
+        // invoice_lines.line_number is a Postgres integer.
+        good(2147483648),
+        // A rate whose room-nights overflow to Infinity.
+        { ...good(2), nights: 2, nightly_rate: usd(1e308) },
+        { ...good(3), taxes: usd(1e13), fees: [{ type: 'INCIDENTAL', amount: usd(1e13) }] },
+        good(2147483647),
+      ],
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: any) => d.field)).toEqual([
+      '/lines/0/line_number',
+      '/lines/1/nightly_rate/amount',
+      '/lines/2/taxes/amount',
+      '/lines/2/fees/0/amount/amount',
+    ]);
+    const csv = [
+      'line_number,employee_id,check_in_date,check_out_date,nights,nightly_rate,taxes,no_show_fee',
+      `${'9'.repeat(400)},E1,2027-03-10,2027-03-11,1,180,20,`,
+      `2,E1,2027-03-10,2027-03-11,2,1${'0'.repeat(308)},20,`,
+      `3,E1,2027-03-10,2027-03-11,1,180,20,10000000000000`,
+    ].join('\n');
+    const refused = await api(t, `/crew/invoices?invoice_number=HUGE-2&property_id=${PROPERTY}&currency=USD`, {
+      method: 'POST',
+      raw: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details.map((d: any) => d.field)).toEqual([
+      '/rows/2/line_number',
+      '/rows/3/nightly_rate',
+      '/rows/4/no_show_fee',
+    ]);
+    const stored = await stack.database.db
+      .selectFrom('invoices')
+      .select('invoice_id')
+      .where('airline_id', '=', t.airlineId)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
   it('an error after the invoice committed: a retry with the same Idempotency-Key learns its invoice_id (202), not "already posted"', async () => {
     const { t, email } = await airline();
     await hotelBookings(t, rosterOf(email, ['2027-03-10']));
