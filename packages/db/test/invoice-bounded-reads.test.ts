@@ -35,6 +35,7 @@ async function stay(
   checkOut: string,
   confirmation: string | null,
   property = HOTEL,
+  held: { status?: string; hotel?: Record<string, unknown> } = {},
 ) {
   const id = randomUUID();
   await bulkInsert(
@@ -57,7 +58,7 @@ async function stay(
         booking_id: id,
         airline_id: airline,
         type: 'HOTEL',
-        status: 'CONFIRMED',
+        status: held.status ?? 'CONFIRMED',
         source: 'SCHEDULE_DIFF',
         employee_id: employee,
         station: 'JFK',
@@ -69,6 +70,7 @@ async function stay(
           confirmation_number: confirmation,
           check_in_date: checkIn,
           check_out_date: checkOut,
+          ...held.hotel,
         },
       },
     ],
@@ -130,6 +132,52 @@ it('reads the stays overlapping the lines’ dates, and beyond them those a conf
   expect(await plan({ beyond: lookup, confirmation_keys: ['100200'] })).toMatch(
     /bookings_hotel_confirmation_idx[\s\S]*Index Cond: .*regexp_replace/,
   );
+});
+
+it('reads a stay that still holds its room whatever the booking’s status, and none that holds no room', async () => {
+  const at = 'GDS-JFK-009';
+  const room = { supplier_ref: 'SB-1', supplier_status: 'CONFIRMED' };
+  const stayOf = (employee: string, confirmation: string, held: Parameters<typeof stay>[5]) =>
+    stay(employee, '2027-03-10', '2027-03-11', confirmation, at, held);
+  const confirmed = await stayOf('E1', 'HX-1', {});
+  // A roster cancellation sent to review keeps the room and its confirmation number.
+  const inReview = await stayOf('E2', 'HX-2', { status: 'NEEDS_REVIEW', hotel: room });
+  // A cancellation that failed: the hotel still holds the room.
+  const cancelFailed = await stayOf('E3', 'HX-3', { status: 'FAILED', hotel: room });
+  // A DIRECT hotel's confirmed rooming-list row.
+  const roomingHeld = await stayOf('E4', 'HX-4', {
+    status: 'NEEDS_REVIEW',
+    hotel: { handler_type: 'DIRECT', rooming_status: 'CONFIRMED', rooming_marking: 'NEW' },
+  });
+  const modifying = await stayOf('E5', 'HX-5', { status: 'PENDING', hotel: room });
+  const cancelled = await stayOf('E6', 'HX-6', {
+    status: 'CANCELLED',
+    hotel: { ...room, supplier_status: 'CANCELLED' },
+  });
+  // Holding nothing: a booking that failed, one in review whose room was cancelled, a rooming row cancelled.
+  await stayOf('E7', 'HX-7', { status: 'FAILED' });
+  await stayOf('E8', 'HX-8', { status: 'NEEDS_REVIEW', hotel: { ...room, supplier_status: 'CANCELLED' } });
+  await stayOf('E9', 'HX-9', {
+    status: 'NEEDS_REVIEW',
+    hotel: { handler_type: 'DIRECT', rooming_status: 'CONFIRMED', rooming_marking: 'CANCELLED' },
+  });
+  await stayOf('E10', 'HX-10', { status: 'PENDING' });
+  const expected = [confirmed, inReview, cancelFailed, roomingHeld, modifying, cancelled].sort();
+  const ids = (rows: { booking_id: string }[]) => rows.map((r) => r.booking_id).sort();
+  const lookup = { from: '2027-03-01', to: '2027-03-31' };
+  expect(ids(await billableStays(t.db, airline, at, { lookup }))).toEqual(expected);
+  expect(ids(await billableStays(t.db, airline, at, null))).toEqual(expected);
+  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'];
+  expect(
+    ids(
+      await billableStays(t.db, airline, at, {
+        beyond: { from: '2027-04-01', to: '2027-04-30' },
+        confirmation_keys: keys,
+      }),
+    ),
+  ).toEqual(expected);
+  const review = (await billableStays(t.db, airline, at, { lookup })).find((r) => r.booking_id === inReview);
+  expect(review).toMatchObject({ status: 'NEEDS_REVIEW', confirmation_number: 'HX-2' });
 });
 
 it('knows whether a hotel has any stay beyond the lines’ dates (else nothing beyond them is read)', async () => {

@@ -1,5 +1,5 @@
-import { http } from '@crew/test-support';
-import { airline, api, settled, stack, useBookingsStack } from './bookings-stack';
+import { http, onePairingRoster } from '@crew/test-support';
+import { airline, api, roster, settled, stack, useBookingsStack } from './bookings-stack';
 import { eur, hotelBookings, line, post, PROPERTY, reconciled, rosterOf, usd, type Line } from './invoice-helpers';
 
 /*
@@ -244,6 +244,29 @@ describe('hotel invoices', () => {
     expect(inEur.byNumber.get(1)).toMatchObject({ status: 'RATE_MISMATCH', disputed: eur(6.36) });
     expect(inEur.byNumber.get(2)).toMatchObject({ status: 'MATCHED', disputed: eur(0) });
     expect(inEur.invoice).toMatchObject({ total_billed: eur(350), total_disputed: eur(6.36) });
+  });
+
+  it('a stay whose roster cancellation awaits review still holds its room: the hotel’s line is matched to it', async () => {
+    const { t, email } = await airline({ settings: { cancellation_execution: false } });
+    const kept = (await hotelBookings(t, rosterOf(email, ['2027-03-10']))).get('2027-03-10')!;
+    // The next roster drops the layover (another crew member's pairing instead): its cancellation goes to review.
+    await roster(t, onePairingRoster({ email, pairing: 'P200', employee: 'E9' }));
+    const held = (await api(t, `/crew/bookings/${kept.booking_id}`)).body;
+    expect(held).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      hotel: { confirmation_number: kept.hotel.confirmation_number },
+    });
+    const { byNumber } = await reconciled(t, {
+      invoice_number: 'REVIEW-1',
+      lines: [
+        line(1, {
+          confirmation_number: kept.hotel.confirmation_number,
+          check_in_date: '2027-03-10',
+          check_out_date: '2027-03-11',
+        }),
+      ],
+    });
+    expect(byNumber.get(1)).toMatchObject({ status: 'MATCHED', booking_id: kept.booking_id, disputed: usd(0) });
   });
 
   it('reads only what an invoice’s lines can touch, yet a confirmation number still names an older stay and a no-show billed again under other dates is a duplicate', async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DateSpan, Money, RatePeriod } from '@crew/contracts';
+import type { BookingStatus, DateSpan, Money, RatePeriod } from '@crew/contracts';
 import { copyInsert } from '../bulk';
 import { copyLiteral, copyRows } from '../copy-rows';
 import type { DbOrTrx } from '../database';
@@ -123,7 +123,7 @@ export interface BillableStayRow {
   booking_id: string;
   /** The hotel asked for (every stay read is at it). */
   property_id: string;
-  status: 'CONFIRMED' | 'MODIFIED' | 'CANCELLED';
+  status: BookingStatus;
   employee_id: string | null;
   guest_name: string | null;
   confirmation_number: string | null;
@@ -142,7 +142,8 @@ export type StaysBound = { lookup: DateSpan } | { beyond: DateSpan; confirmation
 
 /**
  * The airline's hotel stays at the property that the hotel invoices: booked at a configured GDS or DIRECT
- * hotel and reserved (CONFIRMED, MODIFIED) or cancelled: those within the bound, or all of them. A stay prepaid
+ * hotel and reserved (CONFIRMED, MODIFIED), cancelled, or in any other status while the hotel still holds the
+ * room (holdsRoom: NEEDS_REVIEW, FAILED, PENDING): those within the bound, or all of them. A stay prepaid
  * through an aggregator (Duffel Stays) is paid at booking and never on a hotel's invoice. The dates are the room's
  * as the supplier holds them, else the rostered stay's. `cancellation_penalty` is read from the hotel block, where a
  * cancellation after the deadline records it.
@@ -211,6 +212,16 @@ export async function staysBeyond(
   return r.rows[0]?.beyond === true;
 }
 
+/*
+ * The hotel holds a room for the booking whatever its status (the engine's holdsSupplierReservation, its hotel
+ * part): a supplier reservation not cancelled, or a DIRECT hotel's confirmed rooming-list row that is not its
+ * cancellation. A stay held for review (a roster cancellation awaiting a person) or whose cancellation failed is
+ * still billed by the hotel. A filter on the rows the indexes find: the bounds stay the indexes'.
+ */
+const holdsRoom = sql`((b.hotel->>'supplier_ref' is not null
+    and coalesce(b.hotel->>'supplier_status', '') <> 'CANCELLED')
+  or (b.hotel->>'rooming_status' = 'CONFIRMED' and coalesce(b.hotel->>'rooming_marking', '') <> 'CANCELLED'))`;
+
 /**
  * billableStays' query, its values written as literals (COPY takes no bind parameters). Each bound is an index's
  * (bookings_hotel_stays_idx, bookings_hotel_confirmation_idx).
@@ -233,7 +244,7 @@ export function billableStaysQuery(airlineId: string, propertyId: string, bound:
       nullif(b.hotel->'cancellation_penalty', 'null'::jsonb)
     from bookings b
     where b.airline_id = ${copyLiteral(airlineId)} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${copyLiteral(propertyId)}
-      and b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED')
+      and (b.status in ('CONFIRMED', 'MODIFIED', 'CANCELLED') or ${holdsRoom})
       and coalesce(b.hotel->>'handler_type', 'GDS') in ('GDS', 'DIRECT')
       and coalesce(b.hotel->>'supplier', 'SANDBOX') <> 'DUFFEL'
       and coalesce(b.hotel->>'check_in_date', b.checkin_time_local) is not null
