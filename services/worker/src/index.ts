@@ -7,3 +7,4 @@ export { createWorkerOps } from './operability/server';
 export { RoomingChannel } from './rooming/rooming.channel';
 export { InvoiceReconciler } from './invoices/invoice.reconciler';
 export { resendOverdueHolds } from './bookings/overdue-holds';
+export { requeueStalledInvoices } from './invoices/stalled-invoices';

@@ -24,6 +24,7 @@ import { resendOverdueHolds } from './bookings/overdue-holds';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
 import { ReviewEscalation } from './review-queue/escalation.monitor';
 import { InvoiceReconciler } from './invoices/invoice.reconciler';
+import { requeueStalledInvoices } from './invoices/stalled-invoices';
 
 /** How long close() waits for a Redis client's QUIT. */
 const QUIT_MS = 2_000;
@@ -233,6 +234,14 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     (job) => invoices.process(job),
     { ...common, concurrency: 1 },
   );
+  // A job failed for good without process() settling it (stalled too often: BullMQ fails it without calling the
+  // processor) must not leave its invoice RECONCILING; the sweep below records what this misses.
+  invoiceWorker.on('failed', (job, err) => {
+    if (job)
+      invoices
+        .jobFailed(job, err)
+        .catch((e) => logger.warn({ err: e, job_id: job.id }, 'invoice failure not recorded; the sweep will'));
+  });
   const workers = [
     scheduleWorker as unknown as Worker,
     ...(bookingWorkers as unknown as Worker[]),
@@ -254,7 +263,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     );
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
-  // Safety nets for completion checks lost with a dead worker and hold timers lost with Redis, and the purge of
+  // Safety nets for completion checks lost with a dead worker, hold timers and invoice jobs lost with Redis, and the purge of
   // Idempotency-Keys past their 24 h (only a reuse of the same key deleted them otherwise); cheap (one statement
   // each when there is nothing to do).
   const sweep = setInterval(() => {
@@ -267,6 +276,13 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     resendOverdueHolds({ db: deps.db, relay, now: deps.now })
       .then((n) => n > 0 && logger.warn({ count: n }, 'held cancellations past their hold: timer sent again'))
       .catch((err) => logger.warn({ err }, 'overdue-hold sweep failed'));
+    requeueStalledInvoices({ db: deps.db, relay, queue: queues.invoices })
+      .then(
+        (r) =>
+          r.requeued + r.failed > 0 &&
+          logger.warn(r, 'invoices RECONCILING without a live job: queued again or failed'),
+      )
+      .catch((err) => logger.warn({ err }, 'stalled-invoice sweep failed'));
   }, 30_000);
   sweep.unref();
   // One pass at a time: a slow Duffel never stacks passes up.

@@ -345,6 +345,25 @@ export async function failInvoice(db: DbOrTrx, invoiceId: string, error: string)
     .execute();
 }
 
+/**
+ * Invoices RECONCILING since more than `olderThanMs` before now, by the database's clock (which stamped
+ * created_at), oldest first: those whose job may be gone (invoices_reconciling_idx).
+ */
+export function staleReconciling(
+  db: DbOrTrx,
+  olderThanMs: number,
+  limit: number,
+): Promise<{ invoice_id: string; airline_id: string }[]> {
+  return db
+    .selectFrom('invoices')
+    .select(['invoice_id', 'airline_id'])
+    .where('status', '=', 'RECONCILING')
+    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${olderThanMs / 1000}::double precision)`)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
 /** One page of an invoice's lines by line number (keyset: after `afterLine`), `limit + 1` rows. */
 export function linesPage(
   db: DbOrTrx,

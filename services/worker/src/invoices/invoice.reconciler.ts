@@ -91,6 +91,21 @@ export class InvoiceReconciler {
     }
   }
 
+  /**
+   * A job failed for good (its attempts spent, or failed by BullMQ without running process(): stalled more often
+   * than allowed) leaves its invoice FAILED with why, never RECONCILING for good. A failed attempt that is retried
+   * changes nothing. The invoice sweep (stalled-invoices.ts) records a failure this could not.
+   */
+  async jobFailed(job: Job<ReconcileJobData>, err: Error): Promise<void> {
+    const final = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (!final) return;
+    await invoiceRepo.failInvoice(
+      this.deps.db,
+      job.data.invoice_id,
+      isDatabaseUnavailable(err) ? reason(err) : RECONCILIATION_STOPPED,
+    );
+  }
+
   /** Reconciles the invoice if it still awaits it; what happened. */
   async reconcile(airlineId: string, invoiceId: string): Promise<string> {
     const db = this.deps.db;
@@ -189,6 +204,10 @@ function postedLines(text: string): PostedLines {
 
 /** An invoice's lines, which can also be gone through for what their stays are looked up by alone. */
 type PostedLines = Iterable<InvoiceLine> & { lookups(): Iterable<InvoiceLineLookup> };
+
+/** Why an invoice whose job ended without reconciling it FAILED, as the airline reads it (no queue internals). */
+export const RECONCILIATION_STOPPED =
+  'reconciliation did not finish (the worker reconciling it stopped before the end); post the invoice again under a new number or ask the operator';
 
 function reason(err: unknown): string {
   return isDatabaseUnavailable(err)
