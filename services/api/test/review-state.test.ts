@@ -5,7 +5,7 @@
  */
 import { reviewWritesRepo, sql, type ActionItemRow } from '@crew/db';
 import { dueBy, reviewSettingsOf, type ReviewItem, type ReviewSettings } from '@crew/engine';
-import { http, onePairingRoster } from '@crew/test-support';
+import { contractStations, http, onePairingRoster } from '@crew/test-support';
 import { stack, useBookingsStack, api, fault, airline, roster, settled, hotelItem, flightItem } from './bookings-stack';
 
 useBookingsStack('review_state');
@@ -250,4 +250,63 @@ it('an OPEN item whose booking a later roster takes over is RESOLVED, superseded
     review_status: 'DISMISSED',
     action_taken: 'DISMISS',
   });
+});
+
+it('an OPEN roster item whose booking an injection takes over (fulfils it, or cancels it) is RESOLVED, superseded by the injected item', async () => {
+  const { t, email } = await airline({ contract: false });
+  const layover = (extra: Record<string, unknown> = {}) => ({
+    type: 'HOTEL',
+    classification: 'NEW_LAYOVER',
+    anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
+    hotel: { city: 'JFK', check_in_date: '2027-03-10', num_nights: 1 },
+    ...extra,
+  });
+  const openIds = async () =>
+    (await api(t, '/crew/action-items?review_status=OPEN')).body.action_items.map(
+      (i: { action_id: string }) => i.action_id,
+    );
+
+  // No hotel configuration at JFK: the roster's layover waits for a person. Then the airline contracts JFK and
+  // injects the stay: the injection fulfils that booking, under its own item.
+  const first = hotelItem((await roster(t, onePairingRoster({ email }))).items);
+  expect(first).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
+  await contractStations(stack, t, ['JFK']);
+  const injected = await api(t, '/crew/action-items', { method: 'POST', body: layover() });
+  expect(injected.status).toBe(202);
+  expect(injected.body.booking_id).toBe(first.booking_id);
+  expect((await settled(t, first.booking_id)).status).toBe('CONFIRMED');
+  expect((await api(t, `/crew/action-items/${first.action_id}`)).body).toMatchObject({
+    review_status: 'RESOLVED',
+    superseded_by: injected.body.action_id,
+    due_by: null,
+    available_actions: [],
+  });
+  expect(await openIds()).not.toContain(first.action_id);
+
+  // A roster item left FAILED, its booking cancelled by an injected LAYOVER_CANCELLED.
+  const other = await airline();
+  expect((await fault({ operation: 'hotel.book', outcome: 'error' })).status).toBe(201);
+  const failed = hotelItem((await roster(other.t, onePairingRoster({ email: other.email }))).items);
+  expect(failed).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+  await http(`${stack.sandboxUrl}/_control/faults`, { method: 'DELETE' });
+  const cancel = await api(other.t, '/crew/action-items', {
+    method: 'POST',
+    body: {
+      ...layover(),
+      anchors: { ...layover().anchors, traveller_email: other.email },
+      classification: 'LAYOVER_CANCELLED',
+    },
+  });
+  expect(cancel.status).toBe(202);
+  expect(cancel.body.booking_id).toBe(failed.booking_id);
+  expect((await settled(other.t, failed.booking_id)).status).toBe('CANCELLED');
+  expect((await api(other.t, `/crew/action-items/${failed.action_id}`)).body).toMatchObject({
+    review_status: 'RESOLVED',
+    superseded_by: cancel.body.action_id,
+    due_by: null,
+  });
+  // The booking names its item now: a retry or a later roster acts on the cancellation's item.
+  expect((await api(other.t, `/crew/bookings/${failed.booking_id}`)).body.action_id).toBe(cancel.body.action_id);
+  const stillOpen = (await api(other.t, '/crew/action-items?review_status=OPEN')).body.action_items;
+  expect(stillOpen.map((i: { action_id: string }) => i.action_id)).not.toContain(failed.action_id);
 });

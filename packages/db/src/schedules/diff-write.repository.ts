@@ -11,6 +11,7 @@ import {
   type BookingTable,
 } from '../bookings/booking.table';
 import { ACTION_ITEM_COLUMNS, AUDIT_EVENT_COLUMNS, type ActionItemTable, type AuditEventTable } from './schedule.table';
+import { supersedeOpenItems } from './review-writes.repository';
 
 /*
  * What a schedule diff reads of, and writes to, the booking and action-item aggregates: the window's
@@ -187,7 +188,13 @@ export async function writeDiffResult(
   // COPY for the big inserts: new ids, and item keys unique within one diff (the whole diff is one
   // transaction, so a re-run after a crash starts from nothing and needs no ON CONFLICT).
   await copyInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
-  await supersedeOpenItems(trx, w.bookingChanges);
+  // The OPEN items of bookings this roster takes over with an item of its own, before the change moves them on.
+  await supersedeOpenItems(
+    trx,
+    w.bookingChanges.flatMap((c) =>
+      typeof c.action_id === 'string' ? [{ booking_id: c.booking_id, action_id: c.action_id }] : [],
+    ),
+  );
   await bulkUpdate(
     trx,
     'bookings',
@@ -205,23 +212,6 @@ export async function writeDiffResult(
   await copyInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
   await copyInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems);
   await bulkInsert(trx, 'audit_events', AUDIT_EVENT_COLUMNS, w.auditEvents, 'on conflict do nothing');
-}
-
-/**
- * The OPEN items of bookings this roster takes over with an item of its own (a change naming a new action_id),
- * superseded by that item: RESOLVED, no deadline, `superseded_by` the new item (the engine's reviewStatusOf in
- * SQL). Found through the booking's current item (bookings.action_id, read before the change moves it on), by
- * primary keys only: no index on action_items.booking_id slows the diff's COPY.
- */
-async function supersedeOpenItems(trx: DbOrTrx, changes: readonly BookingChange[]): Promise<void> {
-  const pairs = changes
-    .filter((c) => typeof c.action_id === 'string')
-    .map((c) => ({ booking_id: c.booking_id, action_id: c.action_id }));
-  if (pairs.length === 0) return;
-  await sql`update action_items o set review_status = 'RESOLVED', due_by = null, superseded_by = x.action_id
-    from json_to_recordset(${JSON.stringify(pairs)}::json) as x(booking_id uuid, action_id uuid)
-    join bookings b on b.booking_id = x.booking_id
-    where o.action_id = b.action_id and o.action_id <> x.action_id and o.review_status = 'OPEN'`.execute(trx);
 }
 
 /** Crew entries create or update traveller profiles (employee_id, name); the date of birth is the operator's. */

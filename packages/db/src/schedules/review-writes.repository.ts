@@ -39,6 +39,23 @@ export async function redateOpenItems(trx: DbOrTrx, airlineId: string, settings:
 }
 
 /**
+ * The OPEN items of bookings that another item takes over (a later roster's change or cancellation, an injection
+ * that fulfils or cancels the booking), superseded by that item: RESOLVED, no deadline, `superseded_by` the new
+ * item (the engine's reviewStatusOf in SQL). Call before the booking's action_id moves to the new item: the old
+ * item is found through it, by primary keys only (no index on action_items.booking_id slows the diff's COPY).
+ */
+export async function supersedeOpenItems(
+  trx: DbOrTrx,
+  takeovers: readonly { booking_id: string; action_id: string }[],
+): Promise<void> {
+  if (takeovers.length === 0) return;
+  await sql`update action_items o set review_status = 'RESOLVED', due_by = null, superseded_by = x.action_id
+    from json_to_recordset(${JSON.stringify(takeovers)}::json) as x(booking_id uuid, action_id uuid)
+    join bookings b on b.booking_id = x.booking_id
+    where o.action_id = b.action_id and o.action_id <> x.action_id and o.review_status = 'OPEN'`.execute(trx);
+}
+
+/**
  * The item's review fields as the rules give them now, after a statement of its own set its disposition: its
  * facts read (row-locked, in the caller's transaction) and written back when they change.
  */

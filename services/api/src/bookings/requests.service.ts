@@ -4,6 +4,7 @@ import {
   bookingRepo,
   outboxRepo,
   reviewSettingsRepo,
+  reviewWritesRepo,
   scheduleLifecycleRepo,
   tenancyRepo,
   webhookRepo,
@@ -194,10 +195,15 @@ export async function requestBooking<R>(
           'Nothing to cancel',
         );
       const ref = taskRefOf('CANCEL', actionId);
+      // An injected cancellation's item takes the booking over (as a later roster's cancellation does): the item
+      // that waited for a person is superseded, and a retry or a later roster acts on the cancellation's item.
+      const takeover = kind === 'injection' ? { action_id: actionId } : {};
+      if (kind === 'injection')
+        await reviewWritesRepo.supersedeOpenItems(trx, [{ booking_id: target.booking_id, action_id: actionId }]);
       await bookingRepo.updateBooking(
         trx,
         target.booking_id,
-        { status: 'PENDING', manual_override: manualOverride, task_ref: ref, task_operation: 'CANCEL' },
+        { status: 'PENDING', manual_override: manualOverride, task_ref: ref, task_operation: 'CANCEL', ...takeover },
         { reason: `${body.classification} requested`, actor: caller.email || caller.client_id },
       );
       await outboxRepo.addToOutbox(trx, [
@@ -266,6 +272,10 @@ export async function requestBooking<R>(
       bookingId = awaiting.booking_id;
       attempt = awaiting.retry_count + 1;
       const reason = ownTicket ? ownSystemReason(ownTicket) : `${body.classification} requested by the airline`;
+      // The injected item takes the booking over: the item that waited for a person is superseded by it, as a
+      // later roster's item supersedes it (a commit keeps the booking's item, which its task settles).
+      if (kind === 'injection')
+        await reviewWritesRepo.supersedeOpenItems(trx, [{ booking_id: bookingId, action_id: actionId }]);
       await bookingRepo.updateBooking(
         trx,
         bookingId,
