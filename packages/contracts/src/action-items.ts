@@ -198,7 +198,7 @@ export const ActionItem = Type.Object(
         Type.String({
           format: 'date-time',
           description:
-            'OPEN items only: the latest instant a person’s action still helps, the earlier of the event (check-in, departure) less lead_time_minutes and the creation plus the priority’s review target (GET /crew/config/review). May lie in the past (overdue). Null when nothing is due.',
+            'OPEN items only: the latest instant a person’s action still helps, the earlier of the event (check-in, departure) less lead_time_minutes and the creation plus the priority’s review target (GET /crew/config/review); a roster cancellation left for a person is due at the hotel’s cancellation deadline instead, which no setting moves. May lie in the past (overdue). Null when nothing is due.',
         }),
       ),
     ),

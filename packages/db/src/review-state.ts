@@ -34,6 +34,7 @@ export interface StoredReviewFacts {
   action_taken_by: string | null;
   assignee: string | null;
   event_at: Date | null;
+  review_deadline: Date | null;
   review_settings: ReviewSettingsFacts | null;
 }
 
@@ -60,6 +61,7 @@ export const REVIEW_FACT_COLUMNS = [
   'assignee',
   'event_at',
   'superseded_by',
+  'review_deadline',
 ] as const;
 
 /**

@@ -65,6 +65,7 @@ function reviewItemOf(r: ActionItemRow): ReviewItem {
     created_at: r.created_at.toISOString(),
     disposition_at: iso(r.disposition_at),
     action_taken_at: iso(r.action_taken_at),
+    review_deadline: iso(r.review_deadline),
   } as unknown as ReviewItem;
 }
 
@@ -106,6 +107,24 @@ describe('redateOpenItems', () => {
     expect((await rowOf(elsewhere)).due_by?.toISOString()).toBe('2027-03-01T10:30:00.000Z');
     // Again with the same settings: nothing to change.
     expect(await t.db.transaction().execute((trx) => redateOpenItems(trx, airlineId, settings))).toBe(0);
+  });
+});
+
+describe('redateOpenItems and an item bound to a deadline', () => {
+  it('leaves an OPEN item with a deadline of its own (review_deadline) due at it, as the engine’s dueBy does', async () => {
+    const airlineId = await newAirline();
+    const deadline = '2027-03-01T09:30:00.000Z';
+    const id = await item(airlineId, { priority: 'P2', event_at: '2027-03-04T02:00:00Z', due_by: deadline });
+    await sql`update action_items set review_deadline = ${deadline} where action_id = ${id}`.execute(t.db);
+    const settings: ReviewSettings = {
+      lead_time_minutes: 5,
+      due_soon_minutes: 30,
+      priority_targets_minutes: { P2: 1 },
+    };
+    expect(await t.db.transaction().execute((trx) => redateOpenItems(trx, airlineId, settings))).toBe(0);
+    const r = await rowOf(id);
+    expect(r.due_by?.toISOString()).toBe(deadline);
+    expect(dueBy(reviewItemOf(r), r.event_at?.toISOString() ?? null, settings)).toBe(deadline);
   });
 });
 

@@ -79,6 +79,7 @@ export interface StoredReviewItem {
   assignee: string | null;
   event_at: string | Date | null;
   superseded_by?: string | null;
+  review_deadline?: string | Date | null;
   review_settings: StoredReviewSettings | null;
 }
 
@@ -100,6 +101,7 @@ export function storedReviewStateOf(row: StoredReviewItem): ReviewState {
     action_taken_by: row.action_taken_by,
     assignee: row.assignee,
     superseded_by: row.superseded_by ?? null,
+    review_deadline: isoOf(row.review_deadline),
   } as ReviewItem;
   return reviewStateOf(item, isoOf(row.event_at), reviewSettingsOf(row.review_settings));
 }

@@ -130,6 +130,11 @@ export interface ReviewItem {
   assignee: string | null;
   /** The later roster's item that took over this item's booking (null or absent: none did). */
   superseded_by?: string | null;
+  /**
+   * A deadline the item is due by instead of the review rules' bounds (a roster cancellation a person decides
+   * on: the hotel's cancellation deadline); null or absent: none.
+   */
+  review_deadline?: string | null;
 }
 
 /** Recommendations that ask a person to act (the engine's and the airline-change rules'). */
@@ -203,7 +208,8 @@ function msOf(t: string | number): number {
 }
 
 /**
- * The latest instant a person's action still helps, for an OPEN item: the earlier of
+ * The latest instant a person's action still helps, for an OPEN item: its own deadline when it has one
+ * (review_deadline: a roster cancellation's hotel deadline, which no setting moves), else the earlier of
  * - the event (check-in, departure) minus lead_time_minutes, and
  * - the item's creation plus its priority's review target (rule 13: P1 5, P2 30, P3 60 minutes; P4 none).
  * Null when no person's action is needed (the item is not OPEN), or when neither bound applies (a P4 item
@@ -215,6 +221,9 @@ export function dueBy(
   settings: ReviewSettings,
 ): string | null {
   if (reviewStatusOf(item) !== 'OPEN') return null;
+  // A deadline of its own (a roster cancellation's hotel deadline) binds it instead: no setting moves it.
+  const deadline = item.review_deadline ? instantOf(item.review_deadline) : NaN;
+  if (!Number.isNaN(deadline)) return dueText(deadline);
   let due = Number.POSITIVE_INFINITY;
   if (eventAt !== null && eventAt !== undefined) {
     const event = msOf(eventAt);

@@ -252,6 +252,35 @@ describe('dueBy (property)', () => {
     );
   });
 
+  test('an OPEN item bound to a deadline is due at it, whatever its priority, event and the settings; not OPEN, at nothing', () => {
+    fc.assert(
+      fc.property(
+        priorityArb,
+        createdMsArb,
+        eventOffsetArb,
+        settingsArb,
+        fc.integer({ min: -3000, max: 20_000 }),
+        (priority, createdMs, offset, settings, deadlineOffset) => {
+          const created = new Date(createdMs).toISOString();
+          const event = offset === null ? null : new Date(createdMs + offset * MIN).toISOString();
+          // Before its creation as well as after it: an item that arrives after its deadline is overdue at once.
+          const deadline = new Date(createdMs + deadlineOffset * MIN).toISOString();
+          const bound = item({ priority, created_at: created, disposition_at: created, review_deadline: deadline });
+          expect(dueBy(bound, event, settings)).toBe(deadline);
+          const assigned = { ...bound, review_status: 'OPEN' as const, assignee: 'desk@airline.test' };
+          expect(dueBy(assigned, event, settings)).toBe(deadline);
+          const dismissed = {
+            ...bound,
+            action_taken: 'DISMISS' as const,
+            action_taken_at: created,
+            action_taken_by: 'x',
+          };
+          expect(dueBy(dismissed, event, settings)).toBeNull();
+        },
+      ),
+    );
+  });
+
   test('defaults: a P1 item is due 5 minutes after creation unless the event comes sooner', () => {
     const i = item({ priority: 'P1' });
     expect(dueBy(i, '2027-03-10T20:00:00+02:00', DEFAULT_REVIEW_SETTINGS)).toBe('2027-03-10T08:05:00.000Z');

@@ -183,6 +183,47 @@ describe('cancel in time', () => {
     expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
     expect(cancels()).toBe(before);
   });
+
+  it('its review item stays due at the deadline when a person assigns it and when the review settings change; an ordinary item is dated again', async () => {
+    const t = await airline({ after_deadline: 'REVIEW' });
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+    await bookedLayover(t);
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
+    const item = dropped.items[0]!;
+    expect(item).toMatchObject({ review_status: 'OPEN', due_by: DEADLINE });
+    // An ordinary item left for a person: a stay injected at a station with no hotel configuration (P2, no event).
+    const ordinary = await api('/crew/action-items', {
+      method: 'POST',
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        anchors: { traveller_email: TRAVELLER, employee_id: 'E1', pairing_number: 'IROP1' },
+        hotel: { city: 'ORD', check_in_date: '2027-03-25', num_nights: 1 },
+      },
+    });
+    expect(ordinary.status).toBe(202);
+    expect(ordinary.body).toMatchObject({ review_status: 'OPEN', priority: 'P2' });
+    const dueOf = async (actionId: string) => (await api(`/crew/action-items/${actionId}`)).body.due_by as string;
+
+    const assigned = await api(`/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'ASSIGN', assignee: 'desk@air.test' },
+    });
+    expect(assigned.status).toBe(202);
+    expect(assigned.body).toMatchObject({ review_status: 'OPEN', assignee: 'desk@air.test', due_by: DEADLINE });
+    expect((await api('/crew/config/review', { method: 'PUT', body: {} })).status).toBe(200);
+    expect(await dueOf(item.action_id)).toBe(DEADLINE);
+    const put = await api('/crew/config/review', {
+      method: 'PUT',
+      body: { lead_time_minutes: 5, priority_targets_minutes: { P2: 7, P3: 9 } },
+    });
+    expect(put.status).toBe(200);
+    expect(await dueOf(item.action_id)).toBe(DEADLINE);
+    // The settings still date the ordinary item: its creation plus P2's new target.
+    const created = Date.parse(ordinary.body.created_at as string);
+    expect(Math.abs(Date.parse(await dueOf(ordinary.body.action_id)) - (created + 7 * 60_000))).toBeLessThan(5_000);
+  });
 });
 
 describe('a layover the roster moves to another city cancels the old room under its terms', () => {

@@ -39,6 +39,7 @@ import * as invoiceLineColumns from './2026_11_30_0200_invoice_line_columns';
 import * as invoiceBoundedReads from './2026_12_01_0100_invoice_bounded_reads';
 import * as consoleSessionEnrolment from './2026_12_02_0100_console_session_enrolment';
 import * as idempotencyClaimLease from './2026_12_02_0200_idempotency_claim_lease';
+import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 import * as reconcilingInvoicesIndex from './2026_12_03_0600_reconciling_invoices_index';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -83,5 +84,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0100_invoice_bounded_reads': invoiceBoundedReads,
   '2026_12_02_0100_console_session_enrolment': consoleSessionEnrolment,
   '2026_12_02_0200_idempotency_claim_lease': idempotencyClaimLease,
+  '2026_12_03_0400_review_deadline': reviewDeadline,
   '2026_12_03_0600_reconciling_invoices_index': reconcilingInvoicesIndex,
 };

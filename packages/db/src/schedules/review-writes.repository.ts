@@ -15,16 +15,17 @@ export interface DueBySettings {
 }
 
 /**
- * The engine's dueBy for an OPEN item, in SQL over the action_items row `a`: the earlier of its event minus the
- * lead time and its creation plus its priority's review target (none for P4, nor for a priority without one);
- * null when neither applies. Truncated to milliseconds, the engine's instants.
+ * The engine's dueBy for an OPEN item, in SQL over the action_items row `a`: its own deadline when it has one
+ * (review_deadline: no setting moves it); else the earlier of its event minus the lead time and its creation plus
+ * its priority's review target (none for P4, nor for a priority without one); null when neither applies.
+ * Truncated to milliseconds, the engine's instants.
  */
 export function dueBySql(settings: DueBySettings): RawBuilder<Date | null> {
   const t = settings.priority_targets_minutes;
-  return sql<Date | null>`date_trunc('milliseconds', least(
+  return sql<Date | null>`date_trunc('milliseconds', coalesce(a.review_deadline, least(
     a.event_at - make_interval(mins => ${settings.lead_time_minutes}::int),
     a.created_at + make_interval(mins => case a.priority when 'P1' then ${t.P1 ?? null}::int when 'P2' then ${t.P2 ?? null}::int
-      when 'P3' then ${t.P3 ?? null}::int end)))`;
+      when 'P3' then ${t.P3 ?? null}::int end))))`;
 }
 
 /**

@@ -85,6 +85,8 @@ export interface ActionItemTable {
   superseded_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** A roster cancellation held until then (its disposition null meanwhile); null once the hold ends, or none. */
   held_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The deadline the item is due by instead of the review rules' bounds (a cancellation's hotel deadline), or null. */
+  review_deadline: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 
@@ -131,6 +133,7 @@ export const ACTION_ITEM_COLUMNS = {
   review_status: 'text',
   due_by: 'timestamptz',
   held_until: 'timestamptz',
+  review_deadline: 'timestamptz',
 } as const satisfies BulkColumns<ActionItemTable>;
 
 export const AUDIT_EVENT_COLUMNS = {

@@ -40,6 +40,7 @@ export function reviewItemOf(r: ActionItemRow): ReviewItem {
     action_taken_by: r.action_taken_by,
     assignee: r.assignee,
     superseded_by: r.superseded_by,
+    review_deadline: iso(r.review_deadline),
   };
 }
 

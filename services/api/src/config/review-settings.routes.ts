@@ -16,7 +16,7 @@ export function reviewSettingsRoutes(db: Db): RouteSpec[] {
       operationId: 'getReviewSettings',
       summary: 'Review settings: lead time before the event, the due-soon warning, the review targets by priority',
       description:
-        'What an action item’s due_by and the action_item.due_soon warning are computed with: the earlier of the event less lead_time_minutes and the creation plus the priority’s target. The defaults until the airline changes them.',
+        'What an action item’s due_by and the action_item.due_soon warning are computed with: the earlier of the event less lead_time_minutes and the creation plus the priority’s target (a roster cancellation left for a person stays due at the hotel’s cancellation deadline). The defaults until the airline changes them.',
       tags: TAGS,
       auth: requiredScope('get', PATH),
       responses: {

@@ -279,7 +279,7 @@ export function* planDiffWrites(
           recommended_action: decision.recommended_action,
           message: cancelling?.message ?? moving?.message ?? itemMessage(decision, item),
         },
-        { held_until: held, due_by: cancelling?.due_by ?? null },
+        { held_until: held, review_deadline: cancelling?.due_by ?? null },
       ),
     );
   }
@@ -307,8 +307,8 @@ function actionItemRow(
     recommended_action: string | null;
     message: string;
   },
-  /** A held cancellation's held_until; a cancellation's review due_by (its deadline) instead of the review rules'. */
-  cost: { held_until: string | null; due_by: string | null } = { held_until: null, due_by: null },
+  /** A held cancellation's held_until; a cancellation's deadline, which a person's review is due by (the engine's dueBy). */
+  cost: { held_until: string | null; review_deadline: string | null } = { held_until: null, review_deadline: null },
 ): ActionItemInsert {
   const disposition_at = outcome.disposition ? now : null;
   // Created now as far as the review rules go (its row's created_at is the write's own clock, seconds later).
@@ -328,6 +328,7 @@ function actionItemRow(
       action_taken_at: null,
       action_taken_by: null,
       assignee: null,
+      review_deadline: cost.review_deadline,
     } as ReviewItem,
     item.event_at,
     review,
@@ -351,7 +352,8 @@ function actionItemRow(
     details: item.details,
     disposition_at,
     review_status,
-    due_by: review_status === 'OPEN' && cost.due_by ? cost.due_by : due_by,
+    due_by,
     held_until: cost.held_until,
+    review_deadline: cost.review_deadline,
   };
 }
