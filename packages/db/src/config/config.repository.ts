@@ -245,14 +245,22 @@ export function listContracts(db: DbOrTrx, airlineId: string, hotelConfigId: num
 }
 
 export function findContract(db: DbOrTrx, airlineId: string, contractId: number) {
+  return contractQuery(db, airlineId, contractId).executeTakeFirst();
+}
+
+/** The contract, row-locked (its hotel's row is not) for a read-merge-write of its fields: changes take turns. */
+export function lockContract(trx: DbOrTrx, airlineId: string, contractId: number) {
+  return contractQuery(trx, airlineId, contractId).forUpdate('c').executeTakeFirst();
+}
+
+function contractQuery(db: DbOrTrx, airlineId: string, contractId: number) {
   return db
     .selectFrom('hotel_contracts as c')
     .innerJoin('hotel_configs as h', 'h.hotel_config_id', 'c.hotel_config_id')
     .selectAll('c')
     .select(['h.base_station', 'h.name as hotel_name'])
     .where('c.airline_id', '=', airlineId)
-    .where('c.contract_id', '=', contractId)
-    .executeTakeFirst();
+    .where('c.contract_id', '=', contractId);
 }
 
 export function setContractRates(db: DbOrTrx, contractId: number, periods: RatePeriod[]) {

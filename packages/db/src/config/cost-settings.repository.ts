@@ -14,14 +14,31 @@ export function findCostSettings(db: DbOrTrx, airlineId: string): Promise<Stored
     .executeTakeFirst();
 }
 
-/** The airline's settings, row-locked for a read-merge-write (the first write finds no row to lock). */
-export function lockCostSettings(trx: DbOrTrx, airlineId: string): Promise<StoredCostSettings | undefined> {
+/**
+ * The airline's settings, row-locked for a read-merge-write. Without a row, `defaults` are stored first (ON
+ * CONFLICT DO NOTHING waits for a concurrent first write and keeps its row): a lock on no row would let two first
+ * writes both merge into the defaults, the second writing the first's fields back. Rolled back with a refused change.
+ */
+export async function lockCostSettings(
+  trx: DbOrTrx,
+  airlineId: string,
+  defaults: StoredCostSettings,
+): Promise<StoredCostSettings> {
+  await trx
+    .insertInto('cost_settings')
+    .values({
+      airline_id: airlineId,
+      cancel_hold_minutes: defaults.cancel_hold_minutes,
+      after_deadline: defaults.after_deadline,
+    })
+    .onConflict((oc) => oc.column('airline_id').doNothing())
+    .execute();
   return trx
     .selectFrom('cost_settings')
     .select(['cancel_hold_minutes', 'after_deadline'])
     .where('airline_id', '=', airlineId)
     .forUpdate()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
 }
 
 export async function saveCostSettings(trx: DbOrTrx, airlineId: string, s: StoredCostSettings): Promise<void> {

@@ -15,14 +15,32 @@ export function findReviewSettings(db: DbOrTrx, airlineId: string): Promise<Stor
     .executeTakeFirst();
 }
 
-/** The airline's settings, row-locked for a read-merge-write (the first write finds no row to lock). */
-export function lockReviewSettings(trx: DbOrTrx, airlineId: string): Promise<StoredReviewSettings | undefined> {
+/**
+ * The airline's settings, row-locked for a read-merge-write. Without a row, `defaults` are stored first (ON
+ * CONFLICT DO NOTHING waits for a concurrent first write and keeps its row): a lock on no row would let two first
+ * writes both merge into the defaults, the second writing the first's fields back. Rolled back with a refused change.
+ */
+export async function lockReviewSettings(
+  trx: DbOrTrx,
+  airlineId: string,
+  defaults: StoredReviewSettings,
+): Promise<StoredReviewSettings> {
+  await trx
+    .insertInto('review_settings')
+    .values({
+      airline_id: airlineId,
+      lead_time_minutes: defaults.lead_time_minutes,
+      due_soon_minutes: defaults.due_soon_minutes,
+      priority_targets_minutes: JSON.stringify(defaults.priority_targets_minutes),
+    })
+    .onConflict((oc) => oc.column('airline_id').doNothing())
+    .execute();
   return trx
     .selectFrom('review_settings')
     .select(['lead_time_minutes', 'due_soon_minutes', 'priority_targets_minutes'])
     .where('airline_id', '=', airlineId)
     .forUpdate()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
 }
 
 export async function saveReviewSettings(trx: DbOrTrx, airlineId: string, s: StoredReviewSettings): Promise<void> {

@@ -133,13 +133,18 @@ export function contractRoutes(db: Db, logger: Logger, zoneOf: PropertyTimeZone)
       responses: { 200: { description: 'The contract', schema: Contract }, ...errorResponses([401, 403, 404, 422]) },
       handler: async ({ res, params, body }) => {
         const airlineId = principal(res).airline_id;
-        const contract = await configRepo.findContract(db, airlineId, params.contract_id);
-        if (!contract || contract.hotel_config_id !== params.hotel_config_id) throw ApiError.notFound('Contract');
-        const cost = await contractCostFields(contract, body, async () => {
-          const hotel = await configRepo.findCurrentHotel(db, airlineId, contract.hotel_config_id);
-          return hotel ? zoneOf(hotel.property_id, airlineId) : null;
+        // Merged into the stored terms under the contract's row lock: of two PATCHes at once, the second merges
+        // into the first's result instead of writing its fields back.
+        const updated = await db.transaction().execute(async (trx) => {
+          const contract = await configRepo.lockContract(trx, airlineId, params.contract_id);
+          if (!contract || contract.hotel_config_id !== params.hotel_config_id) throw ApiError.notFound('Contract');
+          const cost = await contractCostFields(contract, body, async () => {
+            const hotel = await configRepo.findCurrentHotel(trx, airlineId, contract.hotel_config_id);
+            return hotel ? zoneOf(hotel.property_id, airlineId) : null;
+          });
+          return configRepo.setContractCost(trx, contract.contract_id, cost);
         });
-        return { status: 200, body: contractView(await configRepo.setContractCost(db, contract.contract_id, cost)) };
+        return { status: 200, body: contractView(updated) };
       },
     }),
     route({

@@ -18,8 +18,8 @@ export function costSettingsView(s: CostSettings): CostSettingsView {
  */
 export async function updateCostSettings(db: Db, airlineId: string, body: CostSettingsBody): Promise<CostSettings> {
   return db.transaction().execute(async (trx) => {
-    const stored = await costSettingsRepo.lockCostSettings(trx, airlineId);
-    const merged = mergeCostSettings(stored ?? null, body);
+    const stored = await costSettingsRepo.lockCostSettings(trx, airlineId, DEFAULT_COST_SETTINGS);
+    const merged = mergeCostSettings(stored, body);
     if (!merged.ok) throw ApiError.validation(merged.issues, 'The cost settings are not valid');
     await costSettingsRepo.saveCostSettings(trx, airlineId, merged.settings);
     return merged.settings;

@@ -28,8 +28,8 @@ export async function updateReviewSettings(
   body: ReviewSettingsBody,
 ): Promise<ReviewSettings> {
   return db.transaction().execute(async (trx) => {
-    const stored = await reviewSettingsRepo.lockReviewSettings(trx, airlineId);
-    const merged = mergeReviewSettings(stored ?? null, body);
+    const stored = await reviewSettingsRepo.lockReviewSettings(trx, airlineId, DEFAULT_REVIEW_SETTINGS);
+    const merged = mergeReviewSettings(stored, body);
     if (!merged.ok) throw ApiError.validation(merged.issues, 'The review settings are not valid');
     await reviewSettingsRepo.saveReviewSettings(trx, airlineId, merged.settings);
     // The airline's open items are due by the new settings, committed with them.
