@@ -28,8 +28,9 @@ export interface ReviewContext {
   /** The airline's max_retries (a person's retry is refused once they are used). */
   max_retries: number;
   /**
-   * Whether a flight-options search for the item's leg can offer options (absent: assumed; the api passes
-   * false when a search found none). An expired or unknown option still lands the booking in review.
+   * Whether a flight-options search for the item's leg can offer options (absent: assumed). Only a caller that
+   * searched knows: the console's item page passes false when its search found none; the API's queue, item and
+   * actions endpoint search nothing. An expired or unknown option still lands the booking in review.
    */
   flight_options_available?: boolean;
   /** Whether the traveller's profile has a date of birth (absent: assumed); no flight can be booked without. */

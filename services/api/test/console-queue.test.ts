@@ -111,6 +111,31 @@ describe('an action item', () => {
     expect(page.text).toContain('Assign to me');
   });
 
+  it('a deadhead whose options search finds none: the page offers no flight to book and says why; the API, which searches nothing, still lists it', async () => {
+    const e = await reviewAirline(stack, { name: 'Queue Air E', carrier: 'QE' });
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: e.t.accessToken, ...init });
+    // Every carrier flying the leg blacklisted: the search the page makes finds nothing the airline could book.
+    const found = await api(`/crew/flight-options?action_id=${e.flight.action_id}&limit=200`);
+    expect(found.body.options.length).toBeGreaterThan(0);
+    const carriers = [...new Set(found.body.options.map((o: { airline_code: string }) => o.airline_code))];
+    expect(
+      (await api('/crew/config/flights', { method: 'PUT', body: { blacklisted_airlines: carriers } })).status,
+    ).toBe(200);
+    expect((await api(`/crew/flight-options?action_id=${e.flight.action_id}`)).body.options).toEqual([]);
+
+    const { browser } = await signedIn(e.t, 'AGENT');
+    const page = await browser.get(`/console/items/${e.flight.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('id="act-book-flight"');
+    expect(page.text).toContain('No live flight options were found for this leg, so booking a flight is not offered.');
+    expect(page.text).toContain('name="action" value="RECORD_PNR"');
+    // Over the API the item is read without a search: BOOK_FLIGHT_OPTION stays listed (docs/review-queue.md).
+    expect((await api(`/crew/action-items/${e.flight.action_id}`)).body.available_actions).toContain(
+      'BOOK_FLIGHT_OPTION',
+    );
+  });
+
   it('?done= names an action for its notice; any other name, an inherited one included, shows none', async () => {
     const { browser } = await signedIn(a.t, 'VIEWER');
     const path = `/console/items/${a.flight.action_id}`;

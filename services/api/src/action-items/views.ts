@@ -100,11 +100,14 @@ export function reviewFactsFrom(facts: reviewRepo.ReviewPageFacts): ReviewFacts 
   };
 }
 
+/** What a caller learnt that the engine's context reads (the console's item page: its options search found none). */
+export type SearchedContext = Pick<ReviewContext, 'flight_options_available'>;
+
 /**
  * The review fields: the stored review status and due_by where the writers keep them, else as the engine
  * derives them (items stored before they were kept); the available actions only on an OPEN item.
  */
-export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
+export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts, searched: SearchedContext = {}) {
   const item = reviewItemOf(r);
   const b = r.booking_id ? facts.bookings.get(r.booking_id) : undefined;
   const booking = reviewBookingOf(b);
@@ -112,7 +115,9 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts) {
   const due = r.review_status !== null ? iso(r.due_by) : dueBy(item, iso(r.event_at), facts.settings);
   const available =
     status === 'OPEN'
-      ? availableActions(item, booking, reviewContextOf(facts.maxRetries, b)).filter((a) => carriedOut(a, booking))
+      ? availableActions(item, booking, { ...reviewContextOf(facts.maxRetries, b), ...searched }).filter((a) =>
+          carriedOut(a, booking),
+        )
       : [];
   return {
     review_status: status,
@@ -134,13 +139,18 @@ export async function actionItemViews(
   db: DbOrTrx,
   airlineId: string,
   rows: readonly ActionItemRow[],
+  searched: SearchedContext = {},
 ): Promise<ActionItem[]> {
   if (rows.length === 0) return [];
-  return actionItemViewsWith(rows, await reviewFactsOf(db, airlineId, rows));
+  return actionItemViewsWith(rows, await reviewFactsOf(db, airlineId, rows), searched);
 }
 
 /** Items as every answer shows them, with the review facts already read. */
-export function actionItemViewsWith(rows: readonly ActionItemRow[], facts: ReviewFacts): ActionItem[] {
+export function actionItemViewsWith(
+  rows: readonly ActionItemRow[],
+  facts: ReviewFacts,
+  searched: SearchedContext = {},
+): ActionItem[] {
   // The review fields added to the view just built (a page is 50 of them): no third object per item.
-  return rows.map((r): ActionItem => Object.assign(actionItemView(r), reviewFieldsOf(r, facts)));
+  return rows.map((r): ActionItem => Object.assign(actionItemView(r), reviewFieldsOf(r, facts, searched)));
 }

@@ -53,8 +53,6 @@ function flightOptionsSection(res: Response, input: ActionsInput): SafeHtml {
   if (!answer) return html``;
   if ('problem' in answer)
     return section('act-book-flight', 'Book a flight', html`<p role="status">${answer.problem}</p>`);
-  if (answer.options.length === 0)
-    return section('act-book-flight', 'Book a flight', html`<p>No live flight options were found for this leg.</p>`);
   const rows = answer.options.map((o, i) => {
     const flight = flightName(o.airline_code, o.flight_number);
     return html`<tr>
@@ -140,6 +138,11 @@ export function actionForms(res: Response, input: ActionsInput): SafeHtml {
   const can = new Set(item.available_actions);
   const parts: SafeHtml[] = [];
   if (can.has('BOOK_FLIGHT_OPTION')) parts.push(flightOptionsSection(res, input));
+  // The page's search found none, so the engine offered no flight to book: say why it is missing.
+  else if (input.flightOptions && 'options' in input.flightOptions && input.flightOptions.options.length === 0)
+    parts.push(
+      html`<p role="status">No live flight options were found for this leg, so booking a flight is not offered.</p>`,
+    );
   if (can.has('BOOK_HOTEL')) parts.push(hotelSection(res, input));
   if (can.has('ACCEPT_PRICE')) {
     const price = heldPrice(input.booking);

@@ -81,9 +81,14 @@ async function renderItem(deps: ConsoleDeps, req: Request, res: Response, action
           .then((hs) => hs.filter((h) => h.base_station === item.details.station))
       : undefined,
   ]);
+  // The page searched the options and found none: the engine decides the actions again knowing it (no BOOK_FLIGHT_OPTION).
+  const searchedNone = options !== undefined && 'options' in options && options.options.length === 0;
+  const actionable = searchedNone
+    ? ((await actionItemViews(deps.db, me.airline_id, [row], { flight_options_available: false }))[0] ?? item)
+    : item;
   const now = deps.now();
   const actions = agent
-    ? actionForms(res, { item, booking, user: me, flightOptions: options, hotels })
+    ? actionForms(res, { item: actionable, booking, user: me, flightOptions: options, hotels })
     : html`<p>Your role in the console only lets you read: an agent takes the actions.</p>`;
   consolePage(req, res, {
     title: itemSubject(item),
