@@ -129,11 +129,11 @@ export function settleRowAnswer(
 ): BookingSettlement<{ hotel: BookingHotelBlock }> | null {
   const hotel = b.hotel ?? {};
   if (b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
-  // The hotel confirming a cancellation made it: the fee it cost or avoided, as a supplier's cancellation records it,
+  // The hotel confirming a cancellation made it (the stay was on its list): the fee it cost or avoided, as a supplier's cancellation records it,
   // judged by when the list told the hotel (one sent after the deadline is late, whatever was decided).
   const cost =
     settlement.status === 'CANCELLED'
-      ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason, row.sent_at)
+      ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason, true, row.sent_at)
       : null;
   return settleBooking(cost ? { ...settlement, reason: cost.reason } : settlement, {
     actor,

@@ -124,12 +124,14 @@ export function cancellationCostFields(
  * What a cancellation task ending CANCELLED records, whichever channel made it (a supplier's answer, a DIRECT
  * hotel's answer to its rooming list): the hotel block's fee fields and the item's message saying which fee it
  * cost or avoided. Null when the booking stores no cancellation for this very task (an earlier one's record is
- * history).
+ * history). `reserved` false: the cancellation found no room at the hotel (nothing was ever reserved), so no fee
+ * is owed and none avoided, and the task's own reason is the message, as a DIRECT hotel never sent the stay.
  */
 export function madeCancellationCost(
   stored: StoredCancellation | null | undefined,
   taskRef: string | null | undefined,
   reason: string | null,
+  reserved: boolean,
   /** When the hotel was told (a DIRECT hotel's rooming list sent): judged late after the deadline (judgedWhenMade). */
   madeAt?: Date | null,
 ): {
@@ -137,6 +139,7 @@ export function madeCancellationCost(
   reason: string | null;
 } | null {
   if (!stored || stored.ref !== taskRef) return null;
+  if (!reserved) return { fields: {}, reason };
   const c = judgedWhenMade(stored, madeAt);
   const fields = cancellationCostFields(c);
   if (Object.keys(fields).length === 0) return { fields, reason: reason ?? c.message };

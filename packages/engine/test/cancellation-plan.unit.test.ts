@@ -186,19 +186,19 @@ describe('what a booking stores of its cancellation', () => {
 
   test('madeCancellationCost: only the cancellation stored for this very task; its message joins the reason', () => {
     const c = stored({});
-    expect(madeCancellationCost(c, 'ref-1', null)).toEqual({
+    expect(madeCancellationCost(c, 'ref-1', null, true)).toEqual({
       fields: { cancellation_penalty: eur(120) },
       reason: c.message,
     });
-    expect(madeCancellationCost(c, 'ref-1', 'hotel confirmed')).toEqual({
+    expect(madeCancellationCost(c, 'ref-1', 'hotel confirmed', true)).toEqual({
       fields: { cancellation_penalty: eur(120) },
       reason: `hotel confirmed; ${c.message}`,
     });
     // An earlier task's record is history; no record, nothing to say.
-    expect(madeCancellationCost(c, 'ref-2', 'hotel confirmed')).toBeNull();
-    expect(madeCancellationCost(null, 'ref-1', null)).toBeNull();
+    expect(madeCancellationCost(c, 'ref-2', 'hotel confirmed', true)).toBeNull();
+    expect(madeCancellationCost(null, 'ref-1', null, true)).toBeNull();
     // A cancellation with no fee either way keeps the task's own reason.
-    expect(madeCancellationCost(stored({ penalty: null }), 'ref-1', 'hotel confirmed')).toEqual({
+    expect(madeCancellationCost(stored({ penalty: null }), 'ref-1', 'hotel confirmed', true)).toEqual({
       fields: {},
       reason: 'hotel confirmed',
     });
@@ -211,7 +211,7 @@ describe('what a booking stores of its cancellation', () => {
     expect(late.message).toBe(
       `sent to the hotel at ${iso(DEADLINE + MIN)}, after its cancellation deadline (${iso(DEADLINE)}): late cancellation fee 120.00 EUR recorded on the booking`,
     );
-    expect(madeCancellationCost(inTime, 'ref-1', null, new Date(DEADLINE + MIN))!.fields).toEqual({
+    expect(madeCancellationCost(inTime, 'ref-1', null, true, new Date(DEADLINE + MIN))!.fields).toEqual({
       cancellation_penalty: eur(120),
     });
     // At the deadline is in time ("by 18:00"); no time, no terms, already late, or no fee to move: as decided.
@@ -228,6 +228,17 @@ describe('what a booking stores of its cancellation', () => {
     expect(taskCancellationDeadline(stored({}), 'ref-1')).toBe(iso(DEADLINE));
     expect(taskCancellationDeadline(stored({}), 'ref-2')).toBeNull();
     expect(taskCancellationDeadline(null, 'ref-1')).toBeNull();
+  });
+
+  test('madeCancellationCost: a cancellation that found nothing reserved records no fee, nor one avoided', () => {
+    const reason = 'nothing was reserved at the supplier';
+    // Late or in time, a stay that never held a room costs nothing and saves nothing; the reason is the task's alone.
+    for (const c of [stored({}), stored({ penalty: null, penalty_avoided: eur(120) })])
+      expect(madeCancellationCost(c, 'ref-1', reason, false)).toEqual({ fields: {}, reason });
+    // A hotel that held the room: as before.
+    expect(madeCancellationCost(stored({}), 'ref-1', null, true)).toMatchObject({
+      fields: { cancellation_penalty: eur(120) },
+    });
   });
 
   test('heldLayoverKey: the layover key; null when any part is missing', () => {

@@ -333,6 +333,36 @@ describe('a hold whose timer job is lost (Redis keeps nothing on disk)', () => {
   });
 });
 
+describe('a cancellation that finds nothing reserved', () => {
+  const fault = async (body: Record<string, unknown>) =>
+    expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
+
+  it.each([
+    ['after the deadline', '2027-03-15T22:30:00Z'],
+    ['in time', '2027-03-14T12:00:00Z'],
+  ])(
+    'a DELETE %s of a booking the supplier refused records no fee and no fee avoided, and says nothing of one',
+    async (_when, at) => {
+      const t = await airline();
+      await fault({ operation: 'hotel.book', outcome: 'reject', count: 1 });
+      const first = await processed(t, withLayover(), '2027-03-13T12:00:00Z');
+      const id = first.items[0]!.booking_id!;
+      expect((await settledAs(t, id, 'NEEDS_REVIEW')).hotel.supplier_ref).toBeUndefined();
+      const before = cancels();
+      clock = new Date(at);
+      const res = await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, { method: 'DELETE', token: t.accessToken });
+      expect(res.status).toBe(202);
+      const b = await settledAs(t, id, 'CANCELLED');
+      expect(b.hotel.cancellation_penalty).toBeUndefined();
+      expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+      const [item] = await allActionItems(stack, t.accessToken, first.id, '&type=HOTEL');
+      expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', message: 'nothing was reserved at the supplier' });
+      expect(cancels()).toBe(before);
+      expect(await spendAtJfk(t)).toBeUndefined();
+    },
+  );
+});
+
 describe("a person's cancellation", () => {
   it('a DELETE after the deadline records the fee; a DELETE on a held booking supersedes the hold (one cancellation)', async () => {
     const t = await airline({ cancel_hold_minutes: 30 });

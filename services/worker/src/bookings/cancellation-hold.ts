@@ -45,11 +45,12 @@ export async function releaseHeldCancellation(
 
 /**
  * A hotel cancellation made (CANCELLED): its hotel block records the late fee it cost (cancellation_penalty) or
- * the one it avoided by being in time (cancellation_penalty_avoided), and the item's message says which.
+ * the one it avoided by being in time (cancellation_penalty_avoided), and the item's message says which. One
+ * that found nothing reserved records neither.
  */
 export function withCancellationCost(outcome: Outcome, b: BookingRow): Outcome {
   if (b.type !== 'HOTEL' || outcome.status !== 'CANCELLED') return outcome;
-  const cost = madeCancellationCost(storedOf(b), b.task_ref, outcome.reason);
+  const cost = madeCancellationCost(storedOf(b), b.task_ref, outcome.reason, !outcome.nothing_reserved);
   if (!cost) return outcome;
   if (Object.keys(cost.fields).length === 0) return { ...outcome, reason: cost.reason };
   return {

@@ -168,7 +168,8 @@ export async function amendStay(
  * it. Nothing when the task stores no cancellation (no terms, or not a roster's move).
  */
 function withMoveCost(outcome: Outcome, b: BookingRow): Outcome {
-  const cost = madeCancellationCost(b.cancellation, b.task_ref, outcome.reason);
+  // The old room was there to cancel (the supplier had it): reserved.
+  const cost = madeCancellationCost(b.cancellation, b.task_ref, outcome.reason, true);
   if (!cost) return outcome;
   const hotel = outcome.patch?.hotel ?? b.hotel ?? {};
   return { ...outcome, reason: cost.reason, patch: { ...outcome.patch, hotel: { ...hotel, ...cost.fields } } };
@@ -196,7 +197,8 @@ export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise
     holder = found?.supplier ?? holder;
     supplierRef = found?.reservation.supplier_ref ?? null;
   }
-  if (!supplierRef || !holder) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier' };
+  if (!supplierRef || !holder)
+    return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier', nothing_reserved: true };
   const r = await holder.supplier.cancelHotel({
     supplier_ref: supplierRef,
     reference: supplierReference('cancel', b.booking_id),

@@ -10,6 +10,8 @@ export interface Outcome {
   recommended_action?: string | null;
   /** The supplier took the request and answers later (a callback): the booking stays PENDING with `patch`. */
   awaiting?: boolean;
+  /** A hotel cancellation that found no room to cancel: nothing was ever reserved, so no fee is owed or avoided. */
+  nothing_reserved?: boolean;
 }
 
 /**
