@@ -9,6 +9,7 @@ import type { HoldState } from './cancellation-hold';
 import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
 import { layoverKey } from './keys';
 import { minorDigits } from './minor-units';
+import type { DerivedActionItem, HotelItemDetails } from './types';
 
 /*
  * A hotel cancellation as the api and the worker make it: the contract whose terms govern it (as they stand
@@ -182,6 +183,25 @@ export function heldLayoverKey(b: {
     : layoverKey(b.employee_id, b.pairing_number, b.duty_period_num);
 }
 
+/**
+ * The bookings whose own stay a slice's roster cancellations are judged on (planRosterCancellation): those of the
+ * hotel CANCEL items at a station whose hotel has a contract with terms. The dropped layover carries only the stay,
+ * but the booking's property, contract and rate decide the terms, as they do for a DELETE: a stay at another
+ * property than the configured one has none. Elsewhere no terms apply, so nothing need be read.
+ */
+export function rosterCancellationBookings(
+  items: readonly DerivedActionItem[],
+  hotels: ReadonlyMap<string, StationHotel>,
+): string[] {
+  const ids: string[] = [];
+  for (const item of items) {
+    if (item.type !== 'HOTEL' || item.subtype !== 'CANCEL' || !item.booking_id) continue;
+    const hotel = hotels.get((item.details as HotelItemDetails).station);
+    if (hotel?.contracts.some((c) => c.cancellation_terms && c.hotel_time_zone)) ids.push(item.booking_id);
+  }
+  return ids;
+}
+
 /** How a roster's hotel CANCEL item goes once the policy has decided it (planRosterCancellation). */
 export interface RosterCancellation {
   /** The policy's decision, or REVIEW when the airline hands cancellations after the deadline to a person. */
@@ -202,10 +222,11 @@ export interface RosterCancellation {
  * A roster's hotel CANCEL item under the contract's cancellation terms (cause ROSTER): an automatic
  * cancellation is made now (in the P1 lane near the deadline, recording the late fee after it), held, or handed
  * to a person (after_deadline REVIEW); a cancellation a person decides on anyway (a policy lever) is due at the
- * deadline. `ref` names the task the cancellation would run as.
+ * deadline. `ref` names the task the cancellation would run as. `details.hotel` is the booking's own hotel block
+ * (rosterCancellationBookings), which decides whose terms apply.
  */
 export function planRosterCancellation(
-  item: { priority: Priority; details: { station: string; checkin_time_local: string; checkout_time_local: string } },
+  item: { priority: Priority; details: { station: string } & CancelledStay },
   decision: Decision,
   ctx: { hotels: ReadonlyMap<string, StationHotel>; settings: CostSettings },
   ref: string,

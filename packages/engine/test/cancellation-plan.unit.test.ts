@@ -11,6 +11,7 @@ import {
   planCancellation,
   planHotelMove,
   planRosterCancellation,
+  rosterCancellationBookings,
   storedCancellation,
   taskCancellationDeadline,
   type CancellationDecision,
@@ -20,6 +21,7 @@ import {
   type ContractTerms,
   type CostSettings,
   type Decision,
+  type DerivedActionItem,
   type StationHotel,
   type StoredCancellation,
 } from '../src';
@@ -250,6 +252,29 @@ describe('what a booking stores of its cancellation', () => {
   });
 });
 
+describe('rosterCancellationBookings: the bookings whose hotel a slice’s roster cancellations are judged on', () => {
+  const item = (over: Partial<DerivedActionItem>, station = 'FRA') =>
+    ({ type: 'HOTEL', subtype: 'CANCEL', booking_id: 'b-1', details: { station }, ...over }) as DerivedActionItem;
+
+  test('hotel CANCEL items of a booking at a station whose hotel has terms (with a zone), and no others', () => {
+    const hotels = new Map([
+      ['FRA', hotelWith(contract(), termed())],
+      ['MUC', hotelWith(contract())],
+      ['CDG', hotelWith(termed({ hotel_time_zone: null }))],
+    ]);
+    const items = [
+      item({}),
+      item({ booking_id: 'b-2' }, 'MUC'),
+      item({ booking_id: 'b-3' }, 'CDG'),
+      item({ booking_id: 'b-4' }, 'LHR'),
+      item({ booking_id: null }),
+      item({ booking_id: 'b-5', subtype: 'MODIFY' }),
+      item({ booking_id: 'b-6', type: 'FLIGHT' }),
+    ];
+    expect(rosterCancellationBookings(items, hotels)).toEqual(['b-1']);
+  });
+});
+
 describe('planRosterCancellation', () => {
   const item = { priority: 'P3' as const, details: { station: 'FRA', ...STAY } };
   const AUTO: Decision = {
@@ -312,6 +337,21 @@ describe('planRosterCancellation', () => {
       cancellation: { penalty_avoided: eur(120), hold: null },
     });
     expect(plan(AUTO, DEADLINE - 25 * HOUR).lane).toBe('P3');
+  });
+
+  test('the booking’s own hotel decides: a stay at another property than the configured one has no terms', () => {
+    const at = (property_id: string) =>
+      planRosterCancellation(
+        { ...item, details: { ...item.details, hotel: { property_id } } },
+        AUTO,
+        { hotels: new Map([['FRA', hotelWith(termed())]]), settings: DEFAULT_COST_SETTINGS },
+        'ref-1',
+        'act-1',
+        iso(DEADLINE + MIN),
+        'layover dropped',
+      );
+    expect(at('GDS-FRA-2')).toMatchObject({ decision: AUTO, cancellation: null, message: 'layover dropped' });
+    expect(at('GDS-FRA-1').cancellation).toMatchObject({ penalty: eur(120) });
   });
 
   test('the message joins the base message and the decision’s only when there are terms', () => {

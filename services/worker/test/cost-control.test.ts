@@ -17,6 +17,7 @@ import {
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
+import { sql } from '@crew/db';
 import { resendOverdueHolds } from '@crew/worker';
 
 jest.setTimeout(90_000);
@@ -259,6 +260,24 @@ describe('a layover the roster moves to another city cancels the old room under 
     const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
     expect(item).toMatchObject({ disposition: 'AUTO_BOOKED' });
     expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+    expect(cancels() - before).toBe(1);
+  });
+});
+
+describe('a stay at another property than the configured one', () => {
+  it('a roster cancellation after the configured hotel’s deadline cancels with no fee, as a DELETE does', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    // The room is at another JFK hotel than the one configured there now (as a stay booked before the station's
+    // hotel was replaced would be): the configured hotel's terms are not its terms.
+    await sql`update bookings set hotel = (hotel - 'contract_id') || '{"property_id": "GDS-JFK-002"}'::jsonb
+      where booking_id = ${id}`.execute(stack.database.db);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
+    expect(dropped.items[0]!.message ?? '').not.toContain('deadline');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
     expect(cancels() - before).toBe(1);
   });
 });

@@ -128,8 +128,8 @@ export function bookingsInWindowByColumn(
 }
 
 /**
- * The stored hotel blocks of these bookings (the few a diff's changes may move to another hotel: engine
- * BookedHotel), by booking id. No ids, no query.
+ * The stored hotel blocks of these bookings (the few a diff's changes may move to another hotel, or cancel where
+ * terms apply: the worker's bookedStays), by booking id. No ids, no query.
  */
 export async function bookedHotels(
   db: DbOrTrx,

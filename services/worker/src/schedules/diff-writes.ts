@@ -17,6 +17,8 @@ import {
   type RequestedBooking,
   type AirlineBookingContext,
   type BookedHotel,
+  rosterCancellationBookings,
+  type StationHotel,
   type ReviewItem,
   type ReviewSettings,
 } from '@crew/engine';
@@ -59,6 +61,14 @@ export function movableStays(items: readonly DerivedActionItem[]): string[] {
 }
 
 /**
+ * Every booking whose stored hotel block the plan of these items reads, once: the stays a change may move
+ * (movableStays) and those a cancellation is judged on where terms apply (engine rosterCancellationBookings).
+ */
+export function bookedStays(items: readonly DerivedActionItem[], hotels: ReadonlyMap<string, StationHotel>): string[] {
+  return [...new Set([...movableStays(items), ...rosterCancellationBookings(items, hotels)])];
+}
+
+/**
  * Turns the diff's action items and the policy's decisions into rows: action items, new bookings, changes
  * to existing bookings, status-history events and booking jobs. Pure but for id generation. A generator that
  * pauses (yields) after every `partSize` items: its caller lets the event loop run there, so the connection goes
@@ -77,7 +87,10 @@ export function* planDiffWrites(
   partSize: number,
   /** The airline's review settings: an item left for a person is written OPEN with its due_by. */
   review: ReviewSettings,
-  /** The stored hotel blocks of the bookings of movableStays (a change moving a stay cancels the old room). */
+  /**
+   * The stored hotel blocks of the bookings of `bookedStays`: a change moving a stay cancels the old room under
+   * its own terms (planHotelMove); a cancellation where terms apply is judged on the booking's own hotel.
+   */
   booked: ReadonlyMap<string, BookedHotel> = new Map(),
 ): Generator<void, DiffWrites, void> {
   const w: DiffWrites = {
@@ -131,7 +144,8 @@ export function* planDiffWrites(
     const cancelling =
       hotel && item.subtype === 'CANCEL' && item.booking_id
         ? planRosterCancellation(
-            { priority: item.priority, details: hotel },
+            // The booking's own property and contract decide the terms, as for a DELETE.
+            { priority: item.priority, details: { ...hotel, hotel: booked.get(item.booking_id) ?? null } },
             plan.decision,
             { hotels: ctx.policy.hotels, settings: ctx.costSettings },
             taskRefOf('CANCEL', actionId),

@@ -1,6 +1,6 @@
 import { bookingRepo, diffWriteRepo, outboxRepo, webhookRepo, type DbOrTrx } from '@crew/db';
 import type { AirlineBookingContext, DiffState, ReviewSettings } from '@crew/engine';
-import { movableStays, planDiffWrites } from './diff-writes';
+import { bookedStays, planDiffWrites } from './diff-writes';
 import { derived, type DiffRun } from './schedule-run';
 import { SliceWriter } from './slice-writer';
 
@@ -28,8 +28,11 @@ export function itemWriter(
   const { schedule, airlineId, processedAt } = run;
   const { statusById, retryCounts } = state;
   return new SliceWriter({
-    plan: async (slice, requested) =>
-      derived(
+    plan: async (slice, requested) => {
+      // The hotel blocks of the bookings this slice may move or cancels under terms: their own hotel decides the
+      // terms. One read by primary key, only for a slice that has any, so most slices read nothing.
+      const booked = await diffWriteRepo.bookedHotels(trx, bookedStays(slice, ctx.policy.hotels));
+      return derived(
         planDiffWrites(
           slice,
           ctx,
@@ -41,10 +44,10 @@ export function itemWriter(
           requested,
           PLAN_PART,
           review,
-          // The hotel blocks of the few bookings a change may move (read only for a slice that has any).
-          await diffWriteRepo.bookedHotels(trx, movableStays(slice)),
+          booked,
         ),
-      ),
+      );
+    },
     write: async (writes) => {
       await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
       await bookingRepo.adoptBookings(trx, writes.adoptions);
