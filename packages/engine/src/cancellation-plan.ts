@@ -6,9 +6,11 @@ import {
   type CostSettings,
 } from './cancellation-terms';
 import type { HoldState } from './cancellation-hold';
+import type { ReviewState } from './review-state';
 import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
 import { layoverKey } from './keys';
 import { minorDigits } from './minor-units';
+import { instantOf, isoInstant } from './time';
 import type { DerivedActionItem, HotelItemDetails } from './types';
 
 /*
@@ -101,6 +103,47 @@ export function storedCancellation(d: CancellationDecision, ref: string, actionI
     message: d.message,
     hold: d.action === 'HOLD' && d.hold_until ? { status: 'HELD', hold_until: d.hold_until } : null,
   };
+}
+
+/** How a held cancellation is made once its hold has run out (releasedCancellation). */
+export type ReleasedCancellation =
+  /** Cancel now: what the booking stores until it is made, the hold RELEASED. */
+  | { action: 'CANCEL'; cancellation: StoredCancellation }
+  /** After the deadline with after_deadline REVIEW: a person decides; the item is due at the deadline. */
+  | { action: 'REVIEW'; reason: string; due_by: string | null };
+
+/**
+ * A held roster cancellation as it is made when its hold runs out. The cancellation is made now, so it is judged
+ * now, against the contract's terms in force now, not those of the decision that held it: a deadline the
+ * contract has moved since may have passed, which costs the late fee (or goes to a person with after_deadline
+ * REVIEW), and a fee changed since is the one recorded or avoided. It is never held again.
+ */
+export function releasedCancellation(
+  held: Pick<StoredCancellation, 'ref' | 'action_id'>,
+  input: {
+    hotel: StationHotel | undefined;
+    stay: CancelledStay;
+    settings: CostSettings;
+    priority: Priority;
+    now: string | number;
+  },
+): ReleasedCancellation {
+  const d = planCancellation({
+    ...input,
+    cause: 'ROSTER',
+    settings: { ...input.settings, cancel_hold_minutes: 0 },
+  });
+  if (d.action === 'REVIEW') return { action: 'REVIEW', reason: d.message, due_by: d.review_due_by };
+  const at = isoInstant(typeof input.now === 'number' ? input.now : instantOf(input.now));
+  return {
+    action: 'CANCEL',
+    cancellation: { ...storedCancellation(d, held.ref, held.action_id), hold: { status: 'RELEASED', at } },
+  };
+}
+
+/** A cancellation's review item is due at its deadline (review_due_by) while it is OPEN; without one, the review rules date it. */
+export function dueAtDeadline(state: ReviewState, deadline: string | null): ReviewState {
+  return state.review_status === 'OPEN' && deadline ? { ...state, due_by: deadline } : state;
 }
 
 /** Whether a booking's cancellation is held now. */

@@ -11,6 +11,8 @@ import {
   planCancellation,
   planHotelMove,
   planRosterCancellation,
+  releasedCancellation,
+  dueAtDeadline,
   rosterCancellationBookings,
   storedCancellation,
   taskCancellationDeadline,
@@ -127,6 +129,66 @@ describe('planCancellation', () => {
     // No rate period for the first night: nothing to price the fee at.
     const late = termed({ rate_periods: [period('2026-12-11', '2026-12-31', 130)] });
     expect(plan(hotelWith(late), DEADLINE + MIN)).toMatchObject({ in_time: false, penalty: null });
+  });
+});
+
+describe('releasedCancellation: a held cancellation judged when its hold runs out, under the terms in force then', () => {
+  /** Held two days before the deadline, under one night's fee (120 EUR), for an hour. */
+  const HELD = { ref: 'ref-1', action_id: 'act-1' };
+  const release = (
+    c: ContractTerms,
+    now: number,
+    settings: CostSettings = { cancel_hold_minutes: 60, after_deadline: 'CANCEL' },
+  ) => releasedCancellation(HELD, { hotel: hotelWith(c), stay: STAY, settings, priority: 'P3', now });
+
+  test('in time under the terms now: cancelled, the fee those terms would charge avoided; never held again', () => {
+    const twoNights = termed({
+      cancellation_terms: { ...TERMS, late_cancellation_fee: { type: 'NIGHTS', nights: 2 } },
+    });
+    expect(release(twoNights, DEADLINE - 2 * HOUR)).toEqual({
+      action: 'CANCEL',
+      cancellation: {
+        ref: 'ref-1',
+        action_id: 'act-1',
+        deadline: iso(DEADLINE),
+        penalty: null,
+        penalty_avoided: eur(240),
+        message: expect.stringContaining('in time'),
+        hold: { status: 'RELEASED', at: iso(DEADLINE - 2 * HOUR) },
+      },
+    });
+  });
+
+  test('a deadline the terms now put before the release: the late fee, or a person with after_deadline REVIEW', () => {
+    // The contract now wants notice by 12:00 the day before (11:00Z on the 9th): passed at the release.
+    const dayBefore = termed({
+      cancellation_terms: { ...TERMS, cancellation_deadline: { days_before: 1, local_time: '12:00' } },
+    });
+    const now = DEADLINE - 2 * HOUR;
+    expect(release(dayBefore, now)).toMatchObject({
+      action: 'CANCEL',
+      cancellation: { penalty: eur(120), penalty_avoided: null, hold: { status: 'RELEASED' } },
+    });
+    expect(release(dayBefore, now, { cancel_hold_minutes: 60, after_deadline: 'REVIEW' })).toEqual({
+      action: 'REVIEW',
+      reason: expect.stringContaining('a person decides whether to cancel'),
+      due_by: '2026-12-09T11:00:00.000Z',
+    });
+  });
+
+  test('terms removed during the hold: cancelled with no fee either way', () => {
+    expect(release(contract(), DEADLINE - 2 * HOUR)).toMatchObject({
+      action: 'CANCEL',
+      cancellation: { deadline: null, penalty: null, penalty_avoided: null, hold: { status: 'RELEASED' } },
+    });
+  });
+
+  test('dueAtDeadline: an OPEN item is due at the deadline; any other, or no deadline, as the review rules say', () => {
+    const open = { review_status: 'OPEN' as const, due_by: '2026-12-10T20:00:00.000Z' };
+    expect(dueAtDeadline(open, iso(DEADLINE))).toEqual({ review_status: 'OPEN', due_by: iso(DEADLINE) });
+    expect(dueAtDeadline(open, null)).toBe(open);
+    const resolved = { review_status: 'RESOLVED' as const, due_by: null };
+    expect(dueAtDeadline(resolved, iso(DEADLINE))).toBe(resolved);
   });
 });
 

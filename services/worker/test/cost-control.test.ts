@@ -44,7 +44,8 @@ let carrier = 0;
 async function airline(cost: Record<string, unknown> = {}): Promise<Tenant> {
   const t = await onboard(stack, {
     name: `Cost ${carrier}`,
-    carrier: `C${carrier++}`,
+    // Two characters: C0..C9, then CA..CZ.
+    carrier: `C${(carrier++).toString(36).toUpperCase()}`,
     scopes: 'schedules:read schedules:write events:read events:write',
     settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
   });
@@ -324,6 +325,68 @@ describe('the hold on roster cancellations', () => {
     await processed(t, withLayover(), '2027-03-15T21:46:00Z');
     await new Promise((r) => setTimeout(r, 500));
     expect(cancels() - before).toBe(1);
+  });
+});
+
+describe('a held cancellation is judged when it is made: at its release, under the terms in force then', () => {
+  /** The hold's delayed timer job, run now (BullMQ would run it at hold_until, hours away in real time). */
+  async function runTimer(id: string, at: string): Promise<void> {
+    clock = new Date(at);
+    const timers = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+    expect(timers).toHaveLength(1);
+    await timers[0]!.promote();
+  }
+
+  /** The contract now wants notice by noon five days before: Sunday 14 March 12:00 EDT (16:00Z), already past. */
+  async function earlierDeadline(t: Tenant): Promise<void> {
+    clock = new Date('2027-03-15T13:00:00Z');
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+    const hotel = (await api('/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
+    const contract = (await api(`/crew/config/hotels/${hotel}/contracts`)).body.contracts[0].contract_id;
+    const patched = await api(`/crew/config/hotels/${hotel}/contracts/${contract}`, {
+      method: 'PATCH',
+      body: { cancellation_deadline: { days_before: 5, local_time: '12:00' } },
+    });
+    expect(patched.status).toBe(200);
+  }
+
+  it('terms changed during the hold to a deadline now past: the release records the late fee and says so', async () => {
+    const t = await airline({ cancel_hold_minutes: 240 });
+    const id = await bookedLayover(t);
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T16:00:00.000Z' });
+    await earlierDeadline(t);
+    await runTimer(id, '2027-03-15T16:00:05Z');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    expect(item!.message).toContain("after the hotel's cancellation deadline (12:00 America/New_York on 2027-03-14)");
+    expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+  });
+
+  it('with after_deadline REVIEW the release hands it to a person, due at the deadline, and nothing is cancelled', async () => {
+    const t = await airline({ cancel_hold_minutes: 240, after_deadline: 'REVIEW' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T16:00:00.000Z' });
+    await earlierDeadline(t);
+    await runTimer(id, '2027-03-15T16:00:05Z');
+    const b = await settledAs(t, id, 'NEEDS_REVIEW');
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      review_status: 'OPEN',
+      due_by: '2027-03-14T16:00:00.000Z',
+      held_until: null,
+    });
+    expect(item!.message).toContain('late cancellation fee 180.00 USD; a person decides whether to cancel');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cancels()).toBe(before);
   });
 });
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { PREPARED } from '../prepared';
+import type { StoredCancellation } from './booking.table';
 
 /*
  * A roster cancellation held in case the roster changes back (docs/cost-control.md). The booking's stored hold
@@ -48,7 +49,8 @@ const holdOf = (status: 'KEPT' | 'RELEASED', at: Date) => JSON.stringify({ statu
 
 /**
  * The hold ran out (or a person's DELETE or PATCH supersedes it): HELD → RELEASED. With `task` the cancellation
- * task starts under the held ref (the booking PENDING); a superseding caller starts its own. The held item stops
+ * task starts under the held ref (the booking PENDING); a superseding caller starts its own. `decided`: the
+ * cancellation as judged at the release (its hold RELEASED), stored in place of the held one. The held item stops
  * showing held_until. False when the hold is no longer HELD under that ref (kept, or released already).
  */
 export async function releaseHold(
@@ -57,11 +59,14 @@ export async function releaseHold(
   ref: string,
   at: Date,
   task: { reason: string } | null,
+  decided?: StoredCancellation,
 ): Promise<boolean> {
   const released = await trx
     .updateTable('bookings')
     .set({
-      cancellation: sql`jsonb_set(cancellation, '{hold}', ${holdOf('RELEASED', at)}::jsonb)`,
+      cancellation: decided
+        ? JSON.stringify(decided)
+        : sql`jsonb_set(cancellation, '{hold}', ${holdOf('RELEASED', at)}::jsonb)`,
       pending_cancel: false,
       ...(task
         ? { status: 'PENDING' as const, task_ref: ref, task_operation: 'CANCEL' as const, next_attempt_at: null }
@@ -82,6 +87,37 @@ export async function releaseHold(
       .execute();
   await clearHeldUntil(trx, bookingId);
   return true;
+}
+
+/**
+ * The hold ran out, and the cancellation judged then goes to a person (after the deadline, with after_deadline
+ * REVIEW): the hold ends by the same compare-and-set, no cancellation is stored (a person's own decides its fee)
+ * and the booking is pending_cancel, as a roster cancellation sent to review is. The held item stops showing
+ * held_until; the caller writes the review itself. False when the hold is no longer HELD under that ref.
+ */
+export async function endHoldForReview(trx: DbOrTrx, bookingId: string, ref: string): Promise<boolean> {
+  const held = sql<boolean>`(cancellation -> 'hold' ->> 'status') = 'HELD' and cancellation ->> 'ref' = ${ref}`;
+  // The held item first: it is found through the stored cancellation, which the booking's update clears.
+  await trx
+    .updateTable('action_items')
+    .set({ held_until: null })
+    .where(
+      'action_id',
+      '=',
+      trx
+        .selectFrom('bookings')
+        .select(sql<string>`(cancellation ->> 'action_id')::uuid`.as('a'))
+        .where('booking_id', '=', bookingId)
+        .where(held),
+    )
+    .execute();
+  const ended = await trx
+    .updateTable('bookings')
+    .set({ cancellation: null, pending_cancel: true, updated_at: new Date() })
+    .where('booking_id', '=', bookingId)
+    .where(held)
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows) > 0;
 }
 
 /**

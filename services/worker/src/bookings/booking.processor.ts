@@ -123,7 +123,13 @@ export class BookingProcessor {
     let booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
     // A held cancellation's timer: released now as the one cancellation, unless a roster kept it meanwhile.
     if (booking && heldTask(booking, data)) {
-      if (!(await releaseHeldCancellation(this.deps, booking, data))) return;
+      const release = await releaseHeldCancellation(this.deps, booking, data);
+      if (release.kind === 'REVIEW') {
+        // Judged at the release, it went to a person: nothing to send, the item waits in the queue.
+        if (release.events) this.deps.webhookKick?.();
+        if (release.schedule_id) this.deps.completion.settled(release.schedule_id);
+      }
+      if (release.kind !== 'RELEASED') return;
       booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
     }
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.

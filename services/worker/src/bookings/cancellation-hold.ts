@@ -1,5 +1,15 @@
-import { bookingRepo, cancellationHoldRepo, type BookingRow, type Db } from '@crew/db';
-import { advanceHold, isHeld, madeCancellationCost } from '@crew/engine';
+import { airlinePolicyRepo, bookingRepo, cancellationHoldRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
+import {
+  advanceHold,
+  dueAtDeadline,
+  isHeld,
+  madeCancellationCost,
+  releasedCancellation,
+  settleBooking,
+  type ReleasedCancellation,
+  type StoredCancellation,
+} from '@crew/engine';
+import { openBookingContext, type TravellerVault } from '@crew/platform';
 import type { JobData } from '@crew/queue';
 import type { Outcome } from './outcome';
 
@@ -18,28 +28,80 @@ export function heldTask(b: BookingRow, data: Data): boolean {
   return data.operation === 'CANCEL' && isHeld(c) && c!.ref === data.ref;
 }
 
+/** What the release of a held cancellation did: nothing (kept, or released already), the task started, or a review. */
+export type Release =
+  { kind: 'NONE' } | { kind: 'RELEASED' } | { kind: 'REVIEW'; events: number; schedule_id: string | null };
+
 /**
  * The hold has run out: HELD → RELEASED and the cancellation task starts (the booking PENDING under the held
  * ref), exactly once. The timer firing is the hold running out (its delay was the hold), so a worker clock a little
  * behind the api's does not put the release off. A roster that kept the booking first, or another delivery of this
- * job that released it, leaves nothing to do (the compare-and-set matches no row).
+ * job that released it, leaves nothing to do (the compare-and-set matches no row). The cancellation is made now, so
+ * it is judged now against the contract's terms in force (engine releasedCancellation): late by terms changed
+ * during the hold, it records the fee, or goes to a person (the booking NEEDS_REVIEW, nothing cancelled) with
+ * after_deadline REVIEW.
  */
 export async function releaseHeldCancellation(
-  deps: { db: Db; now?: () => Date },
+  deps: { db: Db; vault: TravellerVault; now?: () => Date },
   b: BookingRow,
   data: Data,
-): Promise<boolean> {
+): Promise<Release> {
   const now = deps.now?.() ?? new Date();
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx): Promise<Release> => {
     const current = await bookingRepo.lockBooking(trx, b.booking_id);
     const c = current && storedOf(current);
-    if (!c?.hold || c.hold.status !== 'HELD' || c.ref !== data.ref) return false;
+    if (!current || !c?.hold || c.hold.status !== 'HELD' || c.ref !== data.ref) return { kind: 'NONE' };
     const at = Math.max(now.getTime(), Date.parse(c.hold.hold_until));
     const next = advanceHold(c.hold, at, false);
-    if (!next.send_cancellation) return false;
-    return cancellationHoldRepo.releaseHold(trx, b.booking_id, c.ref, now, {
-      reason: `held cancellation released (held until ${c.hold.hold_until}): the roster did not bring the layover back`,
-    });
+    if (!next.send_cancellation) return { kind: 'NONE' };
+    const made = await judgedNow(trx, deps.vault, current, c, data, now);
+    const reason = `held cancellation released (held until ${c.hold.hold_until}): the roster did not bring the layover back`;
+    if (made?.action === 'REVIEW') {
+      if (!(await cancellationHoldRepo.endHoldForReview(trx, current.booking_id, c.ref))) return { kind: 'NONE' };
+      const end = settleBooking(
+        { status: 'NEEDS_REVIEW', reason: made.reason },
+        { actor: 'engine', actionId: c.action_id ?? current.action_id, urgency: { task: data.priority, orItem: true } },
+      );
+      const written = await bookingRepo.writeSettlement(trx, current.booking_id, {
+        ...end,
+        review: (item) => dueAtDeadline(end.review(item), made.due_by),
+      });
+      return { kind: 'REVIEW', events: written.events, schedule_id: written.item?.schedule_id ?? null };
+    }
+    const released = await cancellationHoldRepo.releaseHold(
+      trx,
+      current.booking_id,
+      c.ref,
+      now,
+      { reason },
+      made?.cancellation,
+    );
+    return released ? { kind: 'RELEASED' } : { kind: 'NONE' };
+  });
+}
+
+/** The held cancellation judged now, under the airline's terms and cost settings in force (null: no stay to judge). */
+async function judgedNow(
+  trx: DbOrTrx,
+  vault: TravellerVault,
+  b: BookingRow,
+  c: StoredCancellation,
+  data: Data,
+  now: Date,
+): Promise<ReleasedCancellation | null> {
+  if (!b.checkin_time_local || !b.checkout_time_local) return null;
+  const ctx = openBookingContext(
+    vault,
+    b.airline_id,
+    await airlinePolicyRepo.loadBookingFacts(trx, b.airline_id, []),
+    now.toISOString(),
+  );
+  return releasedCancellation(c, {
+    hotel: ctx.policy.hotels.get(b.station ?? ''),
+    stay: { checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, hotel: b.hotel },
+    settings: ctx.costSettings,
+    priority: data.priority ?? 'P3',
+    now: now.getTime(),
   });
 }
 
