@@ -1,5 +1,7 @@
 import type { BookingHotelBlock, Money, Priority } from '@crew/contracts';
 import {
+  DEFAULT_COST_SETTINGS,
+  HOLD_DEADLINE_MARGIN_MINUTES,
   decideCancellation,
   type CancellationCause,
   type CancellationDecision,
@@ -139,6 +141,27 @@ export function releasedCancellation(
     action: 'CANCEL',
     cancellation: { ...storedCancellation(d, held.ref, held.action_id), hold: { status: 'RELEASED', at } },
   };
+}
+
+/**
+ * The end of a hold whose contract terms changed while it runs (a contract PATCH). A hold never runs past the
+ * deadline: under the terms in force it ends HOLD_DEADLINE_MARGIN_MINUTES before their deadline at the latest, and
+ * at once (`now`) when that is already past. Null: the stored hold_until still fits, or no terms apply now (nothing
+ * to cap; the release judges it).
+ */
+export function recappedHoldUntil(
+  holdUntil: string,
+  input: { hotel: StationHotel | undefined; stay: CancelledStay; now: number },
+): string | null {
+  const { deadline } = planCancellation({
+    ...input,
+    cause: 'ROSTER',
+    settings: DEFAULT_COST_SETTINGS,
+    priority: 'P3',
+  });
+  if (deadline === null) return null;
+  const latest = instantOf(deadline) - HOLD_DEADLINE_MARGIN_MINUTES * 60_000;
+  return latest < instantOf(holdUntil) ? isoInstant(Math.max(latest, input.now)) : null;
 }
 
 /** A cancellation's review item is due at its deadline (review_due_by) while it is OPEN; without one, the review rules date it. */

@@ -12,6 +12,7 @@ import {
   planHotelMove,
   planRosterCancellation,
   releasedCancellation,
+  recappedHoldUntil,
   dueAtDeadline,
   rosterCancellationBookings,
   storedCancellation,
@@ -181,6 +182,28 @@ describe('releasedCancellation: a held cancellation judged when its hold runs ou
       action: 'CANCEL',
       cancellation: { deadline: null, penalty: null, penalty_avoided: null, hold: { status: 'RELEASED' } },
     });
+  });
+
+  test('recappedHoldUntil: a hold the terms in force put past their deadline ends 15 minutes before it, or at once', () => {
+    const now = DEADLINE - 4 * HOUR;
+    const recap = (c: ContractTerms, holdUntil: number) =>
+      recappedHoldUntil(iso(holdUntil), { hotel: hotelWith(c), stay: STAY, now });
+    // The same terms: the hold already ends 15 minutes before the deadline at the latest.
+    expect(recap(termed(), DEADLINE - 15 * MIN)).toBeNull();
+    expect(recap(termed(), now + HOUR)).toBeNull();
+    // By 16:00 Frankfurt time now (15:00Z): a hold until 16:30Z ends at 14:45Z; one until 14:00Z still fits.
+    const at16 = termed({
+      cancellation_terms: { ...TERMS, cancellation_deadline: { days_before: 0, local_time: '16:00' } },
+    });
+    expect(recap(at16, DEADLINE - 30 * MIN)).toBe(iso(DEADLINE - 2 * HOUR - 15 * MIN));
+    expect(recap(at16, DEADLINE - 3 * HOUR)).toBeNull();
+    // A deadline already past (noon the day before): the hold ends now.
+    const dayBefore = termed({
+      cancellation_terms: { ...TERMS, cancellation_deadline: { days_before: 1, local_time: '12:00' } },
+    });
+    expect(recap(dayBefore, DEADLINE - 30 * MIN)).toBe(iso(now));
+    // No terms now: nothing to cap (the release cancels with no fee).
+    expect(recap(contract(), DEADLINE - 30 * MIN)).toBeNull();
   });
 
   test('dueAtDeadline: an OPEN item is due at the deadline; any other, or no deadline, as the review rules say', () => {

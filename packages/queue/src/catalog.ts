@@ -29,6 +29,11 @@ export interface JobCatalog {
       type?: 'HOTEL' | 'FLIGHT';
       /** The task resumed by a supplier's callback (the callback's id): the answer waits on the booking. */
       resume?: string;
+      /**
+       * A held cancellation's timer sent again for a hold that was shortened (the contract's terms changed): its
+       * new end. It names the job apart from the first timer, which is still delayed (BullMQ drops an add of an id it holds).
+       */
+      hold_until?: string;
     };
   };
   'flight-bookings': JobCatalog['bookings'];
@@ -106,7 +111,13 @@ export function scheduleJob(airlineId: string, scheduleId: string): CatalogJob<'
 export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs = 0): CatalogJob<BookingQueue> {
   // The id names booking, task, attempt and kind: BullMQ drops an add whose id it still holds, so a new task
   // (a cancel after a booking) or a manual retry must never share an id with an earlier or delayed job.
-  const kind = data.automatic ? 'auto' : data.resume ? `cb-${data.resume}` : 'run';
+  const kind = data.automatic
+    ? 'auto'
+    : data.resume
+      ? `cb-${data.resume}`
+      : data.hold_until
+        ? `until-${Date.parse(data.hold_until)}`
+        : 'run';
   return {
     queue: data.type === 'FLIGHT' ? 'flight-bookings' : 'bookings',
     name: 'execute-booking',

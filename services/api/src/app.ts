@@ -60,7 +60,11 @@ export function apiRoutes(deps: ApiDeps): { crew: RouteSpec[]; ops: RouteSpec[] 
       ...reviewSettingsRoutes(deps.db),
       ...costSettingsRoutes(deps.db),
       ...configRoutes(deps.db, supplierDirectory(deps.suppliers, staysOf)),
-      ...contractRoutes(deps.db, deps.logger, propertyTimeZone(deps.suppliers, staysOf)),
+      ...contractRoutes(deps.db, deps.logger, propertyTimeZone(deps.suppliers, staysOf), {
+        vault,
+        relay: deps.relay,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
       ...roomingRoutes(deps.db),
       ...scheduleRoutes(deps.db, deps.relay, deps.rosterIntake),
       ...schedulePreviewRoutes(deps.db, deps.rosterIntake, vault, deps.now),

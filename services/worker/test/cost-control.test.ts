@@ -329,7 +329,7 @@ describe('the hold on roster cancellations', () => {
 });
 
 describe('a held cancellation is judged when it is made: at its release, under the terms in force then', () => {
-  /** The hold's delayed timer job, run now (BullMQ would run it at hold_until, hours away in real time). */
+  /** The hold's delayed timer job, run at `at` (BullMQ would run it at hold_until, hours away in real time). */
   async function runTimer(id: string, at: string): Promise<void> {
     clock = new Date(at);
     const timers = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
@@ -337,27 +337,65 @@ describe('a held cancellation is judged when it is made: at its release, under t
     await timers[0]!.promote();
   }
 
-  /** The contract now wants notice by noon five days before: Sunday 14 March 12:00 EDT (16:00Z), already past. */
-  async function earlierDeadline(t: Tenant): Promise<void> {
-    clock = new Date('2027-03-15T13:00:00Z');
+  /** PATCHes the JFK contract's terms at `at`. */
+  async function patchTerms(t: Tenant, at: string, body: Record<string, unknown>): Promise<void> {
+    clock = new Date(at);
     const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
       http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
     const hotel = (await api('/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
     const contract = (await api(`/crew/config/hotels/${hotel}/contracts`)).body.contracts[0].contract_id;
-    const patched = await api(`/crew/config/hotels/${hotel}/contracts/${contract}`, {
-      method: 'PATCH',
-      body: { cancellation_deadline: { days_before: 5, local_time: '12:00' } },
-    });
+    const patched = await api(`/crew/config/hotels/${hotel}/contracts/${contract}`, { method: 'PATCH', body });
     expect(patched.status).toBe(200);
   }
 
-  it('terms changed during the hold to a deadline now past: the release records the late fee and says so', async () => {
+  /** The contract now wants notice by noon five days before: Sunday 14 March 12:00 EDT (16:00Z), already past. */
+  const earlierDeadline = (t: Tenant) =>
+    patchTerms(t, '2027-03-15T13:00:00Z', { cancellation_deadline: { days_before: 5, local_time: '12:00' } });
+
+  it('terms moving the deadline inside the hold shorten it to end 15 minutes before: released in time, one cancellation', async () => {
+    const t = await airline({ cancel_hold_minutes: 240 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T16:00:00.000Z' });
+    // Notice now by 10:00 EDT four days before (14:00Z today): the hold must end by 13:45Z.
+    await patchTerms(t, '2027-03-15T13:00:00Z', { cancellation_deadline: { days_before: 4, local_time: '10:00' } });
+    const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(held).toMatchObject({ disposition: null, held_until: '2027-03-15T13:45:00.000Z' });
+    // A timer for the new end, beside the first one (for 16:00Z, which will find nothing held), run at that end.
+    const timers = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+    expect(timers.map((j) => j.data.hold_until ?? null).sort()).toEqual(['2027-03-15T13:45:00.000Z', null]);
+    clock = new Date('2027-03-15T13:45:05Z');
+    await timers.find((j) => j.data.hold_until)!.promote();
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cancels() - before).toBe(1);
+  });
+
+  it('a fee changed during the hold: the release avoids the fee the terms in force charge', async () => {
+    const t = await airline({ cancel_hold_minutes: 240 });
+    const id = await bookedLayover(t);
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    const fee = { amount: 50, currency: 'USD' };
+    await patchTerms(t, '2027-03-15T13:00:00Z', { late_cancellation_fee: { type: 'AMOUNT', amount: fee } });
+    // The deadline is as it was: the hold still ends at 16:00Z.
+    const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(held).toMatchObject({ disposition: null, held_until: '2027-03-15T16:00:00.000Z' });
+    await runTimer(id, '2027-03-15T16:00:05Z');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(fee);
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+  });
+
+  it('terms changed during the hold to a deadline now past: released at once, it records the late fee and says so', async () => {
     const t = await airline({ cancel_hold_minutes: 240 });
     const id = await bookedLayover(t);
     const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
     expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T16:00:00.000Z' });
+    // No hold may run past the new deadline, which has passed: the hold ends now, and its release is late.
     await earlierDeadline(t);
-    await runTimer(id, '2027-03-15T16:00:05Z');
     const b = await settledAs(t, id, 'CANCELLED');
     expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
     expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
@@ -367,14 +405,13 @@ describe('a held cancellation is judged when it is made: at its release, under t
     expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
   });
 
-  it('with after_deadline REVIEW the release hands it to a person, due at the deadline, and nothing is cancelled', async () => {
+  it('with after_deadline REVIEW that release hands it to a person, due at the deadline, and nothing is cancelled', async () => {
     const t = await airline({ cancel_hold_minutes: 240, after_deadline: 'REVIEW' });
     const id = await bookedLayover(t);
     const before = cancels();
     const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
     expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T16:00:00.000Z' });
     await earlierDeadline(t);
-    await runTimer(id, '2027-03-15T16:00:05Z');
     const b = await settledAs(t, id, 'NEEDS_REVIEW');
     expect(b.hotel.cancellation_penalty).toBeUndefined();
     const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');

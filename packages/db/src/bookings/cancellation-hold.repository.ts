@@ -11,11 +11,22 @@ import type { StoredCancellation } from './booking.table';
 
 const HELD = sql<boolean>`(cancellation -> 'hold' ->> 'status') = 'HELD'`;
 
-/** The airline's held cancellations: what a roster may bring back. */
+/** The airline's held cancellations: what a roster may bring back, or changed terms may shorten (with the stay). */
 export function heldCancellations(db: DbOrTrx, airlineId: string) {
   return db
     .selectFrom('bookings')
-    .select(['booking_id', 'employee_id', 'pairing_number', 'duty_period_num', 'station', 'cancellation'])
+    .select([
+      'booking_id',
+      'employee_id',
+      'pairing_number',
+      'duty_period_num',
+      'station',
+      'checkin_time_local',
+      'checkout_time_local',
+      'hotel',
+      'retry_count',
+      'cancellation',
+    ])
     .where('airline_id', '=', airlineId)
     .where(HELD)
     .execute();
@@ -46,6 +57,39 @@ export function overdueHolds(db: DbOrTrx, before: Date, limit: number): Promise<
 }
 
 const holdOf = (status: 'KEPT' | 'RELEASED', at: Date) => JSON.stringify({ status, at: at.toISOString() });
+
+/**
+ * A hold ends sooner (the contract's terms changed while it runs: engine recappedHoldUntil): its stored hold_until
+ * and its item's held_until become `holdUntil`, by compare-and-set on the stored HELD, its ref and a later end.
+ * Returns what its new timer is queued with, or null when the hold is no longer HELD there (or already ends sooner).
+ */
+export async function shortenHold(
+  trx: DbOrTrx,
+  bookingId: string,
+  ref: string,
+  holdUntil: string,
+): Promise<{ action_id: string | null; retry_count: number } | null> {
+  const shortened = await trx
+    .updateTable('bookings')
+    .set({
+      cancellation: sql`jsonb_set(cancellation, '{hold,hold_until}', to_jsonb(${holdUntil}::text))`,
+      updated_at: new Date(),
+    })
+    .where('booking_id', '=', bookingId)
+    .where(HELD)
+    .where(sql<boolean>`cancellation ->> 'ref' = ${ref}`)
+    .where(sql<boolean>`(cancellation -> 'hold' ->> 'hold_until') > ${holdUntil}`)
+    .returning(['retry_count', sql<string | null>`cancellation ->> 'action_id'`.as('action_id')])
+    .executeTakeFirst();
+  if (!shortened) return null;
+  if (shortened.action_id)
+    await trx
+      .updateTable('action_items')
+      .set({ held_until: new Date(holdUntil) })
+      .where('action_id', '=', shortened.action_id)
+      .execute();
+  return shortened;
+}
 
 /**
  * The hold ran out (or a person's DELETE or PATCH supersedes it): HELD → RELEASED. With `task` the cancellation

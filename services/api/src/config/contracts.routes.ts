@@ -17,6 +17,7 @@ import { contractDateIssues, contractRateIssues } from '@crew/engine';
 import { ApiError, errorResponses, route, type Logger, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 import { contractCostFields } from './contract-terms';
+import { shortenHeldCancellations, type HeldCancellationDeps } from './held-cancellations';
 import type { PropertyTimeZone } from './hotels.service';
 
 const TAGS = ['Hotel contracts'];
@@ -68,7 +69,12 @@ export function changeRequestView(r: HotelChangeRequestRow) {
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
-export function contractRoutes(db: Db, logger: Logger, zoneOf: PropertyTimeZone): RouteSpec[] {
+export function contractRoutes(
+  db: Db,
+  logger: Logger,
+  zoneOf: PropertyTimeZone,
+  held: Omit<HeldCancellationDeps, 'db'>,
+): RouteSpec[] {
   const contractPath = '/crew/config/hotels/:hotel_config_id/contracts';
   const requestsPath = '/crew/config/hotels/change-requests';
   return [
@@ -135,15 +141,17 @@ export function contractRoutes(db: Db, logger: Logger, zoneOf: PropertyTimeZone)
         const airlineId = principal(res).airline_id;
         // Merged into the stored terms under the contract's row lock: of two PATCHes at once, the second merges
         // into the first's result instead of writing its fields back.
-        const updated = await db.transaction().execute(async (trx) => {
+        const { updated, hotel } = await db.transaction().execute(async (trx) => {
           const contract = await configRepo.lockContract(trx, airlineId, params.contract_id);
           if (!contract || contract.hotel_config_id !== params.hotel_config_id) throw ApiError.notFound('Contract');
-          const cost = await contractCostFields(contract, body, async () => {
-            const hotel = await configRepo.findCurrentHotel(trx, airlineId, contract.hotel_config_id);
-            return hotel ? zoneOf(hotel.property_id, airlineId) : null;
-          });
-          return configRepo.setContractCost(trx, contract.contract_id, cost);
+          const current = await configRepo.findCurrentHotel(trx, airlineId, contract.hotel_config_id);
+          const cost = await contractCostFields(contract, body, async () =>
+            current ? zoneOf(current.property_id, airlineId) : null,
+          );
+          return { updated: await configRepo.setContractCost(trx, contract.contract_id, cost), hotel: current };
         });
+        // A hold never runs past the deadline: holds the new terms put past it end sooner (the terms committed).
+        if (hotel) await shortenHeldCancellations({ db, ...held }, airlineId, hotel.base_station);
         return { status: 200, body: contractView(updated) };
       },
     }),
