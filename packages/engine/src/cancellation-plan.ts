@@ -7,13 +7,14 @@ import {
   type CancellationDecision,
   type CostSettings,
 } from './cancellation-terms';
-import type { HoldState } from './cancellation-hold';
+import { advanceHold, type HoldState } from './cancellation-hold';
+import { sameStay } from './hotels';
 import type { ReviewState } from './review-state';
 import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
 import { layoverKey } from './keys';
 import { minorDigits } from './minor-units';
-import { instantOf, isoInstant } from './time';
-import type { DerivedActionItem, HotelItemDetails } from './types';
+import { inWindow, instantOf, isoInstant, localDateOf, type DateWindow } from './time';
+import type { DerivedActionItem, HotelItemDetails, HotelStay } from './types';
 
 /*
  * A hotel cancellation as the api and the worker make it: the contract whose terms govern it (as they stand
@@ -266,6 +267,75 @@ export function rosterCancellationBookings(
     if (hotel?.contracts.some((c) => c.cancellation_terms && c.hotel_time_zone)) ids.push(item.booking_id);
   }
   return ids;
+}
+
+/** A booking with a held cancellation, as the roster's write reads it (db heldCancellations). */
+export interface HeldBooking {
+  booking_id: string;
+  employee_id: string | null;
+  pairing_number: string | null;
+  duty_period_num: number | null;
+  station: string | null;
+  checkin_time_local: string | null;
+  checkout_time_local: string | null;
+  cancellation: StoredCancellation | null;
+}
+
+/** A held cancellation a roster withdraws (HELD → KEPT, by compare-and-set on its ref), with its item's message. */
+export interface ReturnedHold {
+  booking_id: string;
+  ref: string;
+  message: string;
+}
+
+/**
+ * The held cancellations a roster withdraws: those whose layover (crew member, pairing, duty period) it brings
+ * back before the release, when its diff reconciles that layover with the booking (both dated inside the window,
+ * the booking among those the diff reads). The hold is withdrawn either way, and the diff then sees the booking as
+ * live (withKeptHolds): the same stay needs nothing, and nothing goes to the supplier; another stay (other times,
+ * or another station) is changed as a live booking's is, by the amend rules. A layover back outside what the diff
+ * reconciles is left to the hold, which runs out (the diff books that stay anew, as for any booking it does not read).
+ */
+export function returnedHolds(
+  held: readonly HeldBooking[],
+  layovers: readonly (HotelStay & { key: string })[],
+  diffed: readonly { booking_id: string; checkin_time_local: string }[],
+  window: DateWindow,
+  now: string,
+): ReturnedHold[] {
+  if (held.length === 0) return [];
+  const heldIds = new Set(held.map((h) => h.booking_id));
+  const read = new Set<string>();
+  for (const b of diffed)
+    if (heldIds.has(b.booking_id) && inWindow(localDateOf(b.checkin_time_local), window)) read.add(b.booking_id);
+  const byKey = new Map(layovers.map((l) => [l.key, l]));
+  const out: ReturnedHold[] = [];
+  for (const h of held) {
+    const key = heldLayoverKey(h);
+    const back = key ? byKey.get(key) : undefined;
+    const c = h.cancellation;
+    if (!back || !read.has(h.booking_id) || !inWindow(localDateOf(back.checkin_time_local), window)) continue;
+    if (!c?.hold || c.hold.status !== 'HELD') continue;
+    // A roster arriving after hold_until but before the release ran is still within the hold: nothing was released.
+    if (advanceHold(c.hold, now, true).state.status !== 'KEPT') continue;
+    const same =
+      h.station !== null &&
+      h.checkin_time_local !== null &&
+      h.checkout_time_local !== null &&
+      sameStay(
+        { station: h.station, checkin_time_local: h.checkin_time_local, checkout_time_local: h.checkout_time_local },
+        back,
+      );
+    const until = c.hold.hold_until;
+    out.push({
+      booking_id: h.booking_id,
+      ref: c.ref,
+      message: same
+        ? `held cancellation withdrawn: the roster brought the layover back before the cancellation was released (held until ${until}); the booking stays as it was`
+        : `held cancellation withdrawn: the roster brought the layover back with another stay (${back.station} ${back.checkin_time_local} - ${back.checkout_time_local}) before the cancellation was released (held until ${until}); the booking is changed as a live booking's would be`,
+    });
+  }
+  return out;
 }
 
 /** How a roster's hotel CANCEL item goes once the policy has decided it (planRosterCancellation). */

@@ -53,6 +53,21 @@ function statusOf(b: WindowBookingRow): BookingStatus {
   return (b.pending_cancel ? 'CANCELLED' : b.status) as BookingStatus;
 }
 
+/**
+ * The state with the bookings whose held cancellation the roster has just withdrawn (engine returnedHolds) seen
+ * live again, with their stored status: the diff reconciles their layover as any live booking's (an amendment
+ * when the stay changed), where pending_cancel had made them look cancelled.
+ */
+export function withKeptHolds(state: DiffState, kept: ReadonlySet<string>): DiffState {
+  if (kept.size === 0) return state;
+  return {
+    ...state,
+    hotelBookings: state.hotelBookings.map((b) =>
+      kept.has(b.booking_id) ? { ...b, status: state.statusById.get(b.booking_id) ?? b.status } : b,
+    ),
+  };
+}
+
 /** `previous` as stored (either form, storedRosterState). */
 export function diffStateOf(
   stored: StoredState | null,

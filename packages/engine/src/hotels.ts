@@ -40,6 +40,11 @@ function classifyStay(booked: HotelStay, wanted: HotelStay): DiffItemClassificat
   return 'LAYOVER_DATE_CHANGE';
 }
 
+/** Whether the roster's layover is the booked stay: same station, same check-in and check-out instants. */
+export function sameStay(booked: HotelStay, wanted: HotelStay): boolean {
+  return classifyStay(booked, wanted) === 'UNCHANGED';
+}
+
 function messageFor(classification: DiffItemClassification, booked: HotelStay, wanted: HotelStay): string {
   switch (classification) {
     case 'LAYOVER_CITY_CHANGE':

@@ -89,6 +89,7 @@ export {
   diffStateOf,
   diffAgainst,
   diffInputOf,
+  withKeptHolds,
   requestedBookingsByKey,
   type DiffState,
   type WindowBookingRow,

@@ -41,13 +41,13 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 let carrier = 0;
-async function airline(cost: Record<string, unknown> = {}): Promise<Tenant> {
+async function airline(cost: Record<string, unknown> = {}, settings: Record<string, boolean> = {}): Promise<Tenant> {
   const t = await onboard(stack, {
     name: `Cost ${carrier}`,
     // Two characters: C0..C9, then CA..CZ.
     carrier: `C${(carrier++).toString(36).toUpperCase()}`,
     scopes: 'schedules:read schedules:write events:read events:write',
-    settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
+    settings: { schedules_access: true, cancellation_execution: true, booking_modification: true, ...settings },
   });
   await bookingAccount(stack, t, TRAVELLER);
   // LHR's hotel has no terms: a layover moved there books it.
@@ -306,6 +306,30 @@ describe('the hold on roster cancellations', () => {
     expect(b.status).toBe('CONFIRMED');
     expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
     expect(cancels()).toBe(before);
+  });
+
+  it('a layover back within the hold with another stay: the hold is withdrawn and the booking amended, as a live one’s would be', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 }, { booking_modification: true });
+    const id = await bookedLayover(t);
+    const calls = () => stack.sandbox.sandbox.callCounts();
+    const before = { cancels: cancels(), amends: calls()['amendHotelReservation'] ?? 0 };
+    const dropped = await processed(t, withoutLayover(), '2027-03-14T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-14T12:30:00.000Z' });
+
+    const later = withLayover();
+    const checkin = `${DAY1}T17:00:00-05:00`;
+    later.pairings[0]!.duty_periods[0]!.layover!.checkin_time_local = checkin;
+    const back = await processed(t, later, '2027-03-14T12:10:00Z');
+    expect(back.items).toHaveLength(1);
+    expect(back.items[0]).toMatchObject({ classification: 'LAYOVER_DATE_CHANGE', booking_id: id });
+    const b = await settledAs(t, id, 'MODIFIED');
+    expect(b.hotel.checkin_time_local).toBe(checkin);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(held).toMatchObject({ disposition: 'AUTO_BOOKED', held_until: null });
+    expect(held!.message).toContain('the roster brought the layover back with another stay');
+    expect((calls()['amendHotelReservation'] ?? 0) - before.amends).toBe(1);
+    expect(cancels()).toBe(before.cancels);
   });
 
   it('a hold that runs out makes exactly one cancellation (in P1, released 15 minutes before the deadline)', async () => {

@@ -1,7 +1,15 @@
 import { openBookingContext, type TravellerVault } from '@crew/platform';
 import { randomUUID } from 'node:crypto';
 import { type PreviewActionItem, type ScheduleSubmission, type SchedulePreview } from '@crew/contracts';
-import { airlinePolicyRepo, bookingRepo, diffWriteRepo, gunzipText, rosterStateRepo, type Db } from '@crew/db';
+import {
+  airlinePolicyRepo,
+  bookingRepo,
+  cancellationHoldRepo,
+  diffWriteRepo,
+  gunzipText,
+  rosterStateRepo,
+  type Db,
+} from '@crew/db';
 import {
   diffAgainst,
   diffStateOf,
@@ -9,6 +17,8 @@ import {
   itemMessage,
   planItem,
   requestedBookingsByKey,
+  returnedHolds,
+  withKeptHolds,
   type DerivedActionItem,
   type ItemPlan,
   storedStateOfText,
@@ -85,15 +95,19 @@ export async function previewSchedule(
   const flat = flattenRoster(submission);
   // The rows the worker's diff reads (its read-diff-state step): the previous state, the window's bookings and what
   // the booking policy is made of; and the requested bookings its items may adopt.
-  const [previous, hotelRows, flightRows, facts, requestedRows] = await Promise.all([
+  const [previous, hotelRows, flightRows, facts, requestedRows, held] = await Promise.all([
     rosterStateRepo.decodeRosterState(rosterStateRepo.loadRosterState(db, airlineId), storedStateOfText),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'HOTEL', window.start, window.end),
     diffWriteRepo.bookingsInWindow(db, airlineId, 'FLIGHT', window.start, window.end),
     airlinePolicyRepo.loadBookingFacts(db, airlineId),
     bookingRepo.requestedLiveBookings(db, airlineId, window.start, window.end),
+    cancellationHoldRepo.heldCancellations(db, airlineId),
   ]);
   const ctx = openBookingContext(vault, airlineId, facts, processedAt);
-  const state = diffStateOf(previous, hotelRows, flightRows);
+  const read = diffStateOf(previous, hotelRows, flightRows);
+  // The held cancellations this roster would withdraw: their bookings are diffed live, as the worker's write does.
+  const kept = returnedHolds(held, flat.layovers, read.hotelBookings, window, processedAt);
+  const state = withKeptHolds(read, new Set(kept.map((k) => k.booking_id)));
   const requested = requestedBookingsByKey(requestedRows);
   const result = diffAgainst(flat, state, ctx, window, processedAt);
   const counts = {

@@ -1,34 +1,27 @@
 import { cancellationHoldRepo, type DbOrTrx } from '@crew/db';
-import { advanceHold, heldLayoverKey, type FlatRoster } from '@crew/engine';
+import { returnedHolds, type DateWindow, type FlatRoster, type HotelBookingActual } from '@crew/engine';
 
 /*
- * Step 5 of the schedule processor, in the write transaction: a roster that brings back the layover of a held
- * cancellation keeps the booking (docs/cost-control.md). Nothing goes to the supplier, the booking stays as it
- * was and its item ends AUTO_BOOKED. The roster's own diff saw the held booking as cancelled (pending_cancel), so it
- * neither booked the returning layover anew nor cancelled the booking again.
+ * Step 5 of the schedule processor, first in the write transaction: a roster that brings back the layover of a held
+ * cancellation withdraws it (docs/cost-control.md). Nothing goes to the supplier for the cancellation and its item
+ * ends AUTO_BOOKED. Done before the diff, so the diff sees the kept booking live (withKeptHolds): the same stay needs
+ * nothing, another stay is amended as a live booking's is. The keep's compare-and-set holds the booking's row until
+ * the commit, so a release racing it finds the hold KEPT, and one that won first leaves the booking cancelled to the diff.
  */
 
-/** Keeps every held cancellation whose layover (same crew member, pairing and duty period, at the same station) is back. */
+/** Withdraws every held cancellation whose layover the roster brings back (engine returnedHolds); returns their bookings. */
 export async function keepReturnedLayovers(
   trx: DbOrTrx,
   airlineId: string,
   flat: FlatRoster,
+  diffed: readonly HotelBookingActual[],
+  window: DateWindow,
   processedAt: string,
-): Promise<number> {
+): Promise<Set<string>> {
+  const kept = new Set<string>();
   const held = await cancellationHoldRepo.heldCancellations(trx, airlineId);
-  if (held.length === 0) return 0;
-  const layovers = new Map(flat.layovers.map((l) => [l.key, l]));
-  let kept = 0;
-  for (const h of held) {
-    const key = heldLayoverKey(h);
-    const back = key ? layovers.get(key) : undefined;
-    const c = h.cancellation;
-    if (!back || back.station !== h.station || !c?.hold || c.hold.status !== 'HELD') continue;
-    // A roster arriving after hold_until but before the release ran is still within the hold: nothing was released.
-    const next = advanceHold(c.hold, processedAt, true);
-    if (next.state.status !== 'KEPT') continue;
-    const message = `held cancellation withdrawn: the roster brought the layover back before the cancellation was released (held until ${c.hold.hold_until}); the booking stays as it was`;
-    if (await cancellationHoldRepo.keepHold(trx, h.booking_id, c.ref, new Date(processedAt), message)) kept++;
-  }
+  for (const r of returnedHolds(held, flat.layovers, diffed, window, processedAt))
+    if (await cancellationHoldRepo.keepHold(trx, r.booking_id, r.ref, new Date(processedAt), r.message))
+      kept.add(r.booking_id);
   return kept;
 }

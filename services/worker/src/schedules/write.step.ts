@@ -1,5 +1,5 @@
 import { transactionAwaitingQueued, type BulkWrittenTable, type rosterStateRepo } from '@crew/db';
-import { requestedBookingsByKey, settlesOnRerun } from '@crew/engine';
+import { requestedBookingsByKey, settlesOnRerun, withKeptHolds } from '@crew/engine';
 import { diffInParts, queueRosteredRows } from './diff.step';
 import type { QueuedStatements } from './queued-statements';
 import { finishProcessing, type ProcessedFigures } from './finish.step';
@@ -13,9 +13,9 @@ import type { DiffRun } from './schedule-run';
 /*
  * Step 5 of the schedule processor, the write transaction: the diff, its items, the next state and the schedule's move
  * out of PROCESSING are committed together, so a crash leaves either nothing or everything. Its steps, in order (each
- * one's figure in phases_ms): tx_queue_rostered_rows, diff, tx_lock, tx_encode_state, tx_requested_travellers_audits,
- * tx_write_items, tx_outbox, tx_held_cancellations, [tx_find_elements,] tx_fingerprints, tx_basis, tx_save_state, tx_coverage_rows, tx_finish,
- * tx_commit.
+ * one's figure in phases_ms): tx_held_cancellations, tx_queue_rostered_rows, diff, tx_lock, tx_encode_state,
+ * tx_requested_travellers_audits, tx_write_items, tx_outbox, [tx_find_elements,] tx_fingerprints, tx_basis, tx_save_state,
+ * tx_coverage_rows, tx_finish, tx_commit.
  */
 
 export interface WriteInput extends DiffInputs {
@@ -45,11 +45,16 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
         conn,
         () => sentAhead(queued),
         async (trx) => {
+          // Held cancellations the roster brings back are withdrawn first: the diff then sees those bookings live.
+          const kept = await timings.timed('tx_held_cancellations', () =>
+            keepReturnedLayovers(trx, run.airlineId, subject.flat, input.state.hotelBookings, window, run.processedAt),
+          );
           await timings.timed('tx_queue_rostered_rows', () =>
             queueRosteredRows(trx, run, subject.flat, changed, queued),
           );
+          const diffed = kept.size ? { ...input, state: withKeptHolds(input.state, kept) } : input;
           const { result, writer, requested, auditEvents } = await timings.timed('diff', () =>
-            diffInParts(trx, run, input, queued),
+            diffInParts(trx, run, diffed, queued),
           );
           items = result.actionItems.length;
           const [locked, requestedRows, firstWrites] = queued.others!;
@@ -75,9 +80,6 @@ export async function writeDiff(run: DiffRun, input: WriteInput): Promise<Writte
             return pending;
           });
           await timings.timed('tx_outbox', () => queueBookingJobs(trx, writer));
-          await timings.timed('tx_held_cancellations', () =>
-            keepReturnedLayovers(trx, run.airlineId, subject.flat, run.processedAt),
-          );
           await saveNextState(trx, run, {
             subject,
             changed,
