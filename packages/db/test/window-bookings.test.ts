@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { readInWindow } from '@crew/engine';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 import { diffWriteRepo, rosterStateRepo } from '../src';
 
@@ -203,4 +204,56 @@ describe('the reads of a diff of the changed pairings alone', () => {
       expect(some.othersByPairing).toEqual(new Map([['A1', mine.othersByPairing.get('A1')]]));
     });
   });
+});
+
+it('reads exactly the bookings the engine says a diff in the window reads (readInWindow), and fingerprints those', async () => {
+  const airline = randomUUID();
+  await sql`insert into airlines (airline_id, name, carrier_code) values (${airline}, 'Edge Air', 'EA')`.execute(t.db);
+  // Around both edges of the window: duty dates and check-ins (after midnight, the day after the duty date) either side.
+  const dates = ['2027-02-27', '2027-02-28', '2027-03-01', '2027-03-02', '2027-03-30', '2027-03-31', '2027-04-01'];
+  const rows: {
+    booking_id: string;
+    type: 'HOTEL' | 'FLIGHT';
+    duty_date: string | null;
+    checkin_time_local: string | null;
+  }[] = [];
+  for (const duty of [...dates, null])
+    for (const checkin of [...dates.map((d) => `${d}T00:30:00+01:00`), null])
+      for (const type of ['HOTEL', 'FLIGHT'] as const)
+        rows.push({ booking_id: randomUUID(), type, duty_date: duty, checkin_time_local: checkin });
+  for (const r of rows)
+    await t.db
+      .insertInto('bookings')
+      .values({
+        ...r,
+        airline_id: airline,
+        status: 'CONFIRMED',
+        source: 'SCHEDULE_DIFF',
+        pairing_number: `P-${r.type}`,
+      } as never)
+      .execute();
+  for (const type of ['HOTEL', 'FLIGHT'] as const) {
+    const wanted = rows
+      .filter((r) => r.type === type && readInWindow(r, WINDOW))
+      .map((r) => r.booking_id)
+      .sort();
+    const ids = (list: { booking_id: string }[]) => list.map((r) => r.booking_id).sort();
+    expect(ids(await diffWriteRepo.bookingsInWindow(t.db, airline, type, WINDOW.start, WINDOW.end))).toEqual(wanted);
+    expect(ids(await diffWriteRepo.bookingsInWindowByColumn(t.db, airline, type, WINDOW.start, WINDOW.end))).toEqual(
+      wanted,
+    );
+  }
+  // The fingerprints cover the same rows: a booking read changes them, one not read does not.
+  const before = await rosterStateRepo.windowFingerprints(t.db, airline, WINDOW, { ownWrites: false });
+  const touch = async (id: string) => {
+    await t.db.updateTable('bookings').set({ retry_count: 1 }).where('booking_id', '=', id).execute();
+    return rosterStateRepo.windowFingerprints(t.db, airline, WINDOW, { ownWrites: false });
+  };
+  const afterMidnight = rows.find(
+    (r) => r.type === 'HOTEL' && r.duty_date === '2027-02-28' && r.checkin_time_local?.startsWith('2027-03-01'),
+  )!;
+  const unread = rows.find((r) => !readInWindow(r, WINDOW))!;
+  const touched = await touch(afterMidnight.booking_id);
+  expect(touched.byPairing.get('P-HOTEL')).not.toBe(before.byPairing.get('P-HOTEL'));
+  expect((await touch(unread.booking_id)).all).toBe(touched.all);
 });

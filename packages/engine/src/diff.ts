@@ -1,3 +1,4 @@
+import { hotelBookingDate } from './booking-dates';
 import type { DiffContext } from './diff-context';
 import { diffDeadheads } from './deadheads';
 import { diffLayovers } from './hotels';
@@ -14,6 +15,7 @@ import type {
   FlatRoster,
   FlightBookingActual,
   HotelBookingActual,
+  HotelItemDetails,
   LayoverRef,
   LayoverRow,
   PairingSummary,
@@ -169,17 +171,23 @@ function partsOf(input: DiffInput, previous: RosterState, pairingsPerPart: numbe
  * items are written, would derive nothing (with emit_unchanged off, and a cancellation cut-off no earlier):
  * the deadhead diff of a roster against its own state derives nothing whatever the bookings; the hotel diff
  * derives nothing for a layover whose booking has its stay. So every HOTEL item must be a NEW_LAYOVER, whose
- * booking is created with the row's key and stay and dated (duty_date) inside the window, where the next diff
- * reads bookings. The caller must also know that no existing booking is changed or adopted by the writes.
+ * booking is created with the row's key and stay, so dated by its check-in inside the window, where the next
+ * diff reads bookings (readInWindow). The caller must also know that no existing booking is changed or adopted
+ * by the writes.
  */
 export function settlesOnRerun(items: readonly DerivedActionItem[], window: DateWindow): boolean {
   return items.every((i) => i.type !== 'HOTEL' || newLayoverInWindow(i, window));
 }
 
-/** A HOTEL item whose booking is created with the row's key and stay, dated inside the window (settlesOnRerun). */
+/**
+ * A HOTEL item whose booking is created with the row's key and stay, dated inside the window (settlesOnRerun): by
+ * its check-in, as the next diff reads it, whatever its duty period's date (the day before, after midnight).
+ */
 export function newLayoverInWindow(item: DerivedActionItem, window: DateWindow): boolean {
   return (
-    item.subtype === 'NEW_BOOKING' && item.classification === 'NEW_LAYOVER' && inWindow(item.anchors.duty_date, window)
+    item.subtype === 'NEW_BOOKING' &&
+    item.classification === 'NEW_LAYOVER' &&
+    inWindow(hotelBookingDate(item.details as HotelItemDetails), window)
   );
 }
 

@@ -1,6 +1,7 @@
 import { prefers, type DiffContext } from './diff-context';
 import { makeItem, type DiffItemClassification } from './items';
 import { layoverKey } from './keys';
+import { hotelBookingDate } from './booking-dates';
 import { inWindow, instantOf, localDateOf, type DateWindow } from './time';
 import type {
   DerivedActionItem,
@@ -80,7 +81,7 @@ interface HotelSlot {
 /**
  * HOTEL items: layovers (booking_required) against the hotel booking actuals, keyed
  * employee_id + pairing_number + duty_period_num. A key is reconciled only when its row and
- * its booking (whichever exist) are dated inside the window.
+ * its booking (whichever exist) are dated inside the window: both by their check-in (hotelBookingDate).
  */
 export function diffLayovers(ctx: DiffContext, hotelBookings: readonly HotelBookingActual[]): DerivedActionItem[] {
   const { window, settings, processedMs } = ctx;
@@ -122,7 +123,7 @@ export function diffLayovers(ctx: DiffContext, hotelBookings: readonly HotelBook
       }
       // Spec rule 10: a cancelled booking is never re-created, whatever changed.
       if (b.status === 'CANCELLED') continue;
-      if (!inWindow(localDateOf(b.checkin_time_local), window)) continue;
+      if (!inWindow(hotelBookingDate(b), window)) continue;
       const classification = classifyStay(b, r);
       if (classification === 'UNCHANGED' ? !settings.emit_unchanged : b.manual_override) continue;
       items.push(
@@ -146,7 +147,7 @@ export function diffLayovers(ctx: DiffContext, hotelBookings: readonly HotelBook
     } else if (b) {
       // A live booking without a layover wanting it.
       if (b.status === 'CANCELLED' || b.manual_override || ctx.flagged.has(key)) continue;
-      if (!inWindow(localDateOf(b.checkin_time_local), window)) continue;
+      if (!inWindow(hotelBookingDate(b), window)) continue;
       // A stay that ended before the lookback cut-off is past: left alone.
       if (localDateOf(b.checkout_time_local) < ctx.cancellationCutoff) continue;
       items.push(

@@ -67,6 +67,7 @@ export {
   type ItemFlightSearch,
 } from './items';
 export { instantOf, localDateOf, addDays, inWindow, type DateWindow } from './time';
+export { hotelBookingDate, bookingDateOf, readInWindow, type DatedBooking } from './booking-dates';
 export * from './types';
 export * from './hotel-config';
 export * from './policy';

@@ -11,6 +11,7 @@ import {
   elementsOfWhole,
   flattenRoster,
   localDateOf,
+  readInWindow,
   rosterState,
   type DiffBasis,
   type FlightBookingActual,
@@ -74,9 +75,16 @@ export function mutated<B extends Booking>(
   return out;
 }
 
-/** What the database reads of the airline's bookings for a window: those whose duty date is inside it. */
+/** What the database reads of the airline's bookings for a window (readInWindow). */
 export const dated = <B extends Booking>(bookings: readonly B[], window: { start: string; end: string }) =>
-  bookings.filter((b) => b.duty_date != null && b.duty_date >= window.start && b.duty_date <= window.end);
+  bookings.filter((b) =>
+    readInWindow(
+      'checkin_time_local' in b
+        ? { type: 'HOTEL', duty_date: b.duty_date ?? null, checkin_time_local: b.checkin_time_local }
+        : { type: 'FLIGHT', duty_date: b.duty_date, checkin_time_local: null },
+      window,
+    ),
+  );
 
 /** DiffBasisNow.bookingDates as the database gives them: per pairing_number, the first and last duty or check-in date. */
 export function bookingDates(bookings: readonly Booking[]): Map<string, [string, string]> {

@@ -18,6 +18,7 @@ import {
   storedStateOfText,
   linesOfState,
   stateLinesText,
+  readInWindow,
   type RosterState,
 } from '../src';
 import { bookingsFor, SETTINGS, writtenBookings } from './fixtures';
@@ -262,6 +263,55 @@ describe('settlesOnRerun (a byte-identical resubmission may skip the diff)', () 
     );
     // The premise must hold often enough for the property to say something.
     expect(held).toBeGreaterThan(30);
+  });
+});
+
+describe('the bookings a diff reads (readInWindow, the window read of the db package)', () => {
+  const read = <B extends { duty_date?: string | null; checkin_time_local?: string }>(
+    type: 'HOTEL' | 'FLIGHT',
+    bookings: B[],
+  ) =>
+    bookings.filter((b) =>
+      readInWindow({ type, duty_date: b.duty_date ?? null, checkin_time_local: b.checkin_time_local ?? null }, WINDOW),
+    );
+
+  it('hold every booking an item acts on', () => {
+    fc.assert(
+      fc.property(...twoRostersAndBookings, (day1, day2, hotels, flights, emit) => {
+        const result = diff(build(day2), rosterState(flattenRoster(build(day1))), hotels, flights, emit);
+        const readIds = new Set([...read('HOTEL', hotels), ...read('FLIGHT', flights)].map((b) => b.booking_id));
+        for (const item of result.actionItems)
+          if (item.booking_id !== null) expect(readIds.has(item.booking_id)).toBe(true);
+      }),
+    );
+  });
+
+  it('the same roster again, against the bookings its items created as the worker writes and reads them back, books nothing twice (spec rule 5)', () => {
+    let afterMidnight = 0;
+    fc.assert(
+      fc.property(rosterSpec, rosterSpec, hotelsArb, flightsArb, (day1, spec, hotels, flights) => {
+        const roster = build(spec);
+        const first = diff(
+          roster,
+          rosterState(flattenRoster(build(day1))),
+          read('HOTEL', hotels),
+          read('FLIGHT', flights),
+        );
+        // Written as planDiffWrites writes them: a hotel booking dated by its duty period (anchors.duty_date).
+        const written = writtenBookings(first.actionItems);
+        afterMidnight += written.hotels.filter((b) => !b.checkin_time_local.startsWith(b.duty_date!)).length;
+        const second = diff(
+          roster,
+          first.nextState,
+          read('HOTEL', [...hotels, ...written.hotels]),
+          read('FLIGHT', [...flights, ...written.flights]),
+        );
+        expect(second.actionItems.filter((i) => i.subtype === 'NEW_BOOKING')).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+    // Layovers checking in after midnight, booked with the day before, are among them.
+    expect(afterMidnight).toBeGreaterThan(10);
   });
 });
 

@@ -380,3 +380,79 @@ it('with emit_unchanged on, every resubmission runs the whole diff (it derives i
     await w.close();
   }
 });
+
+/**
+ * A layover of a duty period dated the day before the window, checking in after midnight on its first day: inside the
+ * window (a layover is dated by its check-in), booked with its duty period's date.
+ */
+function afterMidnightRoster(layover: boolean) {
+  const r = onePairingRoster({ day1: '2027-03-10' });
+  const duty = r.pairings[0]!.duty_periods[0]!;
+  duty.layover = {
+    station: 'CDG',
+    booking_required: layover,
+    checkin_time_local: '2027-03-11T00:30:00+01:00',
+    checkout_time_local: '2027-03-11T18:00:00+01:00',
+  };
+  return { ...r, schedule_start_date: '2027-03-11', schedule_end_date: '2027-03-14' };
+}
+
+it('a layover checking in after midnight on the window’s first day is booked once: the same roster again derives nothing, and a roster dropping it cancels that booking', async () => {
+  const t = await onboard(stack, {
+    name: 'Midnight Air',
+    carrier: 'MI',
+    scopes: SCOPES,
+    settings: { schedules_access: true },
+  });
+  const db = stack.database.db;
+  const { airline_id } = await db
+    .selectFrom('airlines')
+    .select('airline_id')
+    .where('name', '=', 'Midnight Air')
+    .executeTakeFirstOrThrow();
+  const hotels = () =>
+    db
+      .selectFrom('bookings')
+      .select(['booking_id', 'status', 'pending_cancel', 'duty_date'])
+      .where('airline_id', '=', airline_id)
+      .where('type', '=', 'HOTEL')
+      .execute();
+  const w = startWorkerRuntime({
+    config: stack.config,
+    db,
+    logger: createLogger('worker', 'silent'),
+    suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+  });
+  try {
+    const body = JSON.stringify(afterMidnightRoster(true));
+    const first = await submit(t, JSON.parse(body));
+    expect((await waitForSchedule(stack, t.accessToken, first)).status).toBe('COMPLETED');
+    expect((await allActionItems(stack, t.accessToken, first)).map((i) => i.classification)).toEqual(['NEW_LAYOVER']);
+    const booked = await hotels();
+    // Booked with its duty period's date, the day before the window.
+    expect(booked).toEqual([expect.objectContaining({ duty_date: '2027-03-10' })]);
+
+    // The identical roster: nothing new, and no second room (spec rule 5), whether or not the diff is skipped.
+    for (let n = 0; n < 2; n++) {
+      const again = await submit(t, JSON.parse(body));
+      expect((await waitForSchedule(stack, t.accessToken, again)).status).toBe('COMPLETED');
+      expect(await allActionItems(stack, t.accessToken, again)).toEqual([]);
+      expect(await hotels()).toEqual(booked);
+      // The next one runs the whole diff, against the bookings it reads.
+      await db
+        .updateTable('roster_states')
+        .set({ diff_basis_gzip: null, settled_fingerprint: null })
+        .where('airline_id', '=', airline_id)
+        .execute();
+    }
+
+    // A roster that no longer wants the layover cancels the booking made for it.
+    const dropped = await submit(t, afterMidnightRoster(false));
+    expect((await waitForSchedule(stack, t.accessToken, dropped)).status).toBe('COMPLETED');
+    expect(await allActionItems(stack, t.accessToken, dropped)).toEqual([
+      expect.objectContaining({ classification: 'LAYOVER_CANCELLED', booking_id: booked[0]!.booking_id }),
+    ]);
+  } finally {
+    await w.close();
+  }
+});

@@ -39,8 +39,9 @@ import * as invoiceLineColumns from './2026_11_30_0200_invoice_line_columns';
 import * as invoiceBoundedReads from './2026_12_01_0100_invoice_bounded_reads';
 import * as consoleSessionEnrolment from './2026_12_02_0100_console_session_enrolment';
 import * as idempotencyClaimLease from './2026_12_02_0200_idempotency_claim_lease';
-import * as reviewDeadline from './2026_12_03_0400_review_deadline';
+import * as hotelCheckinIndex from './2026_12_03_0500_hotel_checkin_index';
 import * as reconcilingInvoicesIndex from './2026_12_03_0600_reconciling_invoices_index';
+import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -85,5 +86,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0100_console_session_enrolment': consoleSessionEnrolment,
   '2026_12_02_0200_idempotency_claim_lease': idempotencyClaimLease,
   '2026_12_03_0400_review_deadline': reviewDeadline,
+  '2026_12_03_0500_hotel_checkin_index': hotelCheckinIndex,
   '2026_12_03_0600_reconciling_invoices_index': reconcilingInvoicesIndex,
 };

@@ -10,6 +10,7 @@ import {
   type BookingStatus,
   type BookingTable,
 } from '../bookings/booking.table';
+import { readInWindow } from './window-bookings';
 import { ACTION_ITEM_COLUMNS, AUDIT_EVENT_COLUMNS, type ActionItemTable, type AuditEventTable } from './schedule.table';
 import { supersedeOpenItems } from './review-writes.repository';
 
@@ -81,7 +82,8 @@ function windowBookingOf(f: string[]): WindowBooking {
 }
 
 /**
- * The airline's bookings the diff reconciles: those dated inside the window (one query per type). Read as one
+ * The airline's bookings a diff in the window reads (readInWindow: those it may reconcile, by the engine's dates),
+ * one query per type. Read as one
  * text per row and split here: a big airline's 160k rows of 19 columns are decoded in about half the time of
  * 3M separate fields. A value holding the separator is read again column by column.
  */
@@ -94,7 +96,7 @@ export async function bookingsInWindow(
   pairings?: readonly string[],
 ): Promise<WindowBooking[]> {
   const { rows } = await sql<{ r: string }>`select ${sql.raw(WINDOW_BOOKING_ROW_SQL)} as r from bookings
-    where airline_id = ${airlineId} and type = ${type} and duty_date >= ${start} and duty_date <= ${end} and ${ofPairings(pairings)}`.execute(
+    where airline_id = ${airlineId} and type = ${type} and ${readInWindow({ start, end })} and ${ofPairings(pairings)}`.execute(
     db,
   );
   const out = new Array<WindowBooking>(rows.length);
@@ -121,8 +123,7 @@ export function bookingsInWindowByColumn(
     .select([...WINDOW_BOOKING_NAMES])
     .where('airline_id', '=', airlineId)
     .where('type', '=', type)
-    .where('duty_date', '>=', start)
-    .where('duty_date', '<=', end)
+    .where(readInWindow({ start, end }))
     .where(ofPairings(pairings))
     .execute();
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { ofPairings } from '../bulk';
 import { gunzipText } from '../compressed';
+import { readInWindow } from './window-bookings';
 
 /*
  * The roster state aggregate: what the next diff of an airline compares with (roster_states), and the facts
@@ -113,7 +114,7 @@ export async function adoptRosterState(db: DbOrTrx, airlineId: string, scheduleI
 const bookingVersions = (airlineId: string, window: { start: string; end: string }, ownWrites: boolean) =>
   sql`select pairing_number, hashtext(booking_id::text || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine,
       duty_date, checkin_time_local
-    from bookings where airline_id = ${airlineId} and duty_date between ${window.start} and ${window.end}`;
+    from bookings where airline_id = ${airlineId} and ${readInWindow(window)}`;
 const travellerVersions = (airlineId: string, ownWrites: boolean) =>
   sql`select hashtext(traveller_email || ':' || xmin::text)::bigint as h, ${ownWrites ? sql`xmin::text = (select (txid_current() % 4294967296)::text)` : sql`false`} as mine
     from travellers where airline_id = ${airlineId}`;
@@ -128,7 +129,7 @@ export interface WindowFingerprints {
   all: string;
   /** Over the row versions this transaction did not write (equal to `all` outside a writing transaction). */
   others: string;
-  /** Per pairing_number, `all` of its bookings dated inside the window alone (bookings without one left out). */
+  /** Per pairing_number, `all` of its bookings the diff reads (readInWindow) alone (bookings without one left out). */
   byPairing: Map<string, string>;
   /** Per pairing_number, `others` of its bookings (left out when all of them are this transaction's). */
   othersByPairing: Map<string, string>;
@@ -137,9 +138,9 @@ export interface WindowFingerprints {
 }
 
 /**
- * A fingerprint of every row version the diff reads or the roster writes: the airline's bookings dated inside
- * the window and its travellers, as count and sum of hashtext(id : xmin). Any insert, update or delete of such
- * a row changes its xmin or the set, so an equal fingerprint means no row changed (but for a 2^-32 hash
+ * A fingerprint of every row version the diff reads or the roster writes: the airline's bookings a diff in the
+ * window reads (readInWindow) and its travellers, as count and sum of hashtext(id : xmin). Any insert, update or
+ * delete of such a row changes its xmin or the set, so an equal fingerprint means no row changed (but for a 2^-32 hash
  * coincidence per changed row). `ownWrites`: inside a writing transaction, `others` leaves its own row
  * versions out (and the transaction gets an id if it had none). `dates`: with `datesByPairing` (a diff in a
  * window other than the last one's needs them).
