@@ -45,13 +45,19 @@ export async function bulkUpdate(
   columns: ColumnTypes,
   rows: readonly object[],
   set: string,
-): Promise<void> {
+  /** A further condition on each target row `t` and its recordset row `x`: a row failing it is left as it is. */
+  condition?: string,
+): Promise<number> {
+  let updated = 0;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    await sql`update ${sql.table(table)} as t set ${sql.raw(set)} from ${recordset(columns, chunk)} where t.${sql.ref(key)} = x.${sql.ref(key)}`.execute(
-      trx,
-    );
+    const r =
+      await sql`update ${sql.table(table)} as t set ${sql.raw(set)} from ${recordset(columns, chunk)} where t.${sql.ref(key)} = x.${sql.ref(key)}${condition ? sql.raw(` and (${condition})`) : sql``}`.execute(
+        trx,
+      );
+    updated += Number(r.numAffectedRows ?? 0);
   }
+  return updated;
 }
 
 /** Text Postgres cannot store as given; its SQLSTATE is the one Postgres gives such text in JSON (a data exception). */

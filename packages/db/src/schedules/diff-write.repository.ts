@@ -42,15 +42,23 @@ const WINDOW_BOOKING_NAMES = [
   'arr_time_local',
 ] as const;
 
-/** A booking dated inside a window, as the diff reads it. */
-export type WindowBooking = Pick<Selectable<BookingTable>, (typeof WINDOW_BOOKING_NAMES)[number]>;
+/**
+ * A booking dated inside a window, as the diff reads it, with the version of its row it read (`version`: its xmin,
+ * which every update of the row changes): a change to the booking is written only onto that version
+ * (writeDiffResult).
+ */
+export type WindowBooking = Pick<Selectable<BookingTable>, (typeof WINDOW_BOOKING_NAMES)[number]> & {
+  version: string;
+};
 
 const FIELD_SEP = '\u001f';
 /**
  * Each column as one field of one text per row: "v" + its text, or "n" for null. Fields are joined by U+001F,
  * so a row reads back as exactly as many fields as columns unless a value holds U+001F itself.
  */
-const WINDOW_BOOKING_ROW_SQL = `concat_ws(chr(31), ${WINDOW_BOOKING_NAMES.map((c) => `coalesce('v' || ${c}::text, 'n')`).join(', ')})`;
+const WINDOW_BOOKING_ROW_SQL = `concat_ws(chr(31), ${WINDOW_BOOKING_NAMES.map((c) => `coalesce('v' || ${c}::text, 'n')`).join(', ')}, xmin::text)`;
+/** Fields per row: the columns, then the row's version. */
+const WINDOW_BOOKING_FIELDS = WINDOW_BOOKING_NAMES.length + 1;
 
 /** A nullable field: null, or its text. */
 const text = (f: string): string | null => (f === 'n' ? null : f.slice(1));
@@ -78,6 +86,7 @@ function windowBookingOf(f: string[]): WindowBooking {
     to_airport: text(f[16]!),
     dep_time_local: text(f[17]!),
     arr_time_local: text(f[18]!),
+    version: f[19]!,
   };
 }
 
@@ -102,7 +111,7 @@ export async function bookingsInWindow(
   const out = new Array<WindowBooking>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const fields = rows[i]!.r.split(FIELD_SEP);
-    if (fields.length !== WINDOW_BOOKING_NAMES.length)
+    if (fields.length !== WINDOW_BOOKING_FIELDS)
       return bookingsInWindowByColumn(db, airlineId, type, start, end, pairings);
     out[i] = windowBookingOf(fields);
   }
@@ -120,7 +129,7 @@ export function bookingsInWindowByColumn(
 ): Promise<WindowBooking[]> {
   return db
     .selectFrom('bookings')
-    .select([...WINDOW_BOOKING_NAMES])
+    .select([...WINDOW_BOOKING_NAMES, sql<string>`xmin::text`.as('version')])
     .where('airline_id', '=', airlineId)
     .where('type', '=', type)
     .where(readInWindow({ start, end }))
@@ -160,12 +169,14 @@ export async function copyAuditEvents(trx: DbOrTrx, fromScheduleId: string, toSc
 
 export type ActionItemInsert = BulkRow<ActionItemTable>;
 export type BookingInsert = BulkRow<BookingTable>;
-/** The roster's new wish for an existing booking: null keeps the stored value (see writeDiffResult). */
-export type BookingChange = BulkChange<BookingTable, 'booking_id'>;
+/**
+ * The roster's new wish for an existing booking: null keeps the stored value (see writeDiffResult). `read_version`:
+ * the version of the booking's row the diff decided on (WindowBooking.version).
+ */
+export type BookingChange = BulkChange<BookingTable, 'booking_id'> & { read_version: string };
 export type BookingEventInsert = BulkRow<BookingEventTable>;
 export type AuditEventInsert = BulkRow<AuditEventTable>;
 
-/** Everything one diff writes, in the caller's transaction (the schedule's move out of PROCESSING commits with it). */
 /**
  * Memory for the statements of a diff's write transaction. The statement-level foreign-key triggers
  * (migration statement_foreign_keys) keep each COPY's rows in a transition table, which went to a temporary file
@@ -176,6 +187,13 @@ export async function reserveBulkWriteMemory(trx: DbOrTrx): Promise<void> {
   await sql`set local work_mem = '32MB'`.execute(trx);
 }
 
+/**
+ * Everything one diff writes (a slice at a time), in the caller's transaction (the schedule's move out of PROCESSING
+ * commits with it). Returns how many of its booking changes were not written because the booking's row
+ * is no longer the version the diff read: someone changed it after the diff's read (a person's PATCH, DELETE or
+ * retry, a task settling). The caller must then roll the transaction back and diff again (no change is lost);
+ * the rows written are locked until the transaction ends, so nobody changes them in between.
+ */
 export async function writeDiffResult(
   trx: DbOrTrx,
   w: {
@@ -185,7 +203,7 @@ export async function writeDiffResult(
     bookingEvents: readonly BookingEventInsert[];
     auditEvents: readonly AuditEventInsert[];
   },
-): Promise<void> {
+): Promise<{ changedMeanwhile: number }> {
   // COPY for the big inserts: new ids, and item keys unique within one diff (the whole diff is one
   // transaction, so a re-run after a crash starts from nothing and needs no ON CONFLICT).
   await copyInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
@@ -196,11 +214,11 @@ export async function writeDiffResult(
       typeof c.action_id === 'string' ? [{ booking_id: c.booking_id, action_id: c.action_id }] : [],
     ),
   );
-  await bulkUpdate(
+  const changed = await bulkUpdate(
     trx,
     'bookings',
     'booking_id',
-    BOOKING_CHANGE_COLUMNS,
+    { ...BOOKING_CHANGE_COLUMNS, read_version: 'text' },
     w.bookingChanges,
     `status = coalesce(x.status, t.status), pending_cancel = coalesce(x.pending_cancel, t.pending_cancel), review_reason = coalesce(x.review_reason, t.review_reason),
      station = coalesce(x.station, t.station), checkin_time_local = coalesce(x.checkin_time_local, t.checkin_time_local),
@@ -209,10 +227,16 @@ export async function writeDiffResult(
      flight_number = coalesce(x.flight_number, t.flight_number), dep_time_local = coalesce(x.dep_time_local, t.dep_time_local),
      arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
      schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), task_operation = coalesce(x.task_operation, t.task_operation), cancellation = coalesce(x.cancellation, t.cancellation), updated_at = now()`,
+    // Only onto the row version the diff read (a row updated meanwhile is compared again once its writer commits).
+    't.xmin::text = x.read_version',
   );
+  const changedMeanwhile = w.bookingChanges.length - changed;
+  // Nothing more is sent: the caller rolls back.
+  if (changedMeanwhile > 0) return { changedMeanwhile };
   await copyInsert(trx, 'booking_events', BOOKING_EVENT_COLUMNS, w.bookingEvents);
   await copyInsert(trx, 'action_items', ACTION_ITEM_COLUMNS, w.actionItems);
   await bulkInsert(trx, 'audit_events', AUDIT_EVENT_COLUMNS, w.auditEvents, 'on conflict do nothing');
+  return { changedMeanwhile: 0 };
 }
 
 /** Crew entries create or update traveller profiles (employee_id, name); the date of birth is the operator's. */

@@ -87,6 +87,8 @@ export function* planDiffWrites(
   partSize: number,
   /** The airline's review settings: an item left for a person is written OPEN with its due_by. */
   review: ReviewSettings,
+  /** The version of each existing booking's row the diff read: a change is written onto that version only. */
+  versionOf: (bookingId: string) => string | undefined,
   /**
    * The stored hotel blocks of the bookings of `bookedStays`: a change moving a stay cancels the old room under
    * its own terms (planHotelMove); a cancellation where terms apply is judged on the booking's own hotel.
@@ -225,8 +227,12 @@ export function* planDiffWrites(
       // cancelled meanwhile (pending_cancel), so it neither cancels it again nor books the layover anew.
       const status = held ? (bookingStatus.get(bookingId) ?? 'CONFIRMED') : bookingStatusOf(decision);
       const cancel = item.subtype === 'CANCEL';
+      const readVersion = versionOf(bookingId);
+      // Every booking an item names was read by the diff (engine diffLayovers, diffDeadheads).
+      if (readVersion === undefined) throw new Error(`booking ${bookingId} was not read by the diff`);
       w.bookingChanges.push({
         booking_id: bookingId,
+        read_version: readVersion,
         status: held ? null : status,
         pending_cancel: cancel && (decision.action === 'REVIEW' || held) ? true : null,
         review_reason: decision.reason,

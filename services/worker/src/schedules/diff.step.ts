@@ -99,7 +99,7 @@ export async function diffInParts(
   // The diff's items are planned and written a slice at a time as its parts come, once the requested bookings
   // they may adopt are read (queued above, behind the rostered rows): Postgres takes in the first slices while the
   // rest of the diff is derived, instead of waiting for all of it.
-  const writer = (queued.writer = itemWriter(trx, run, ctx, state, review));
+  const writer = (queued.writer = itemWriter(trx, run, ctx, state, review, input.versionOf));
   const requested: Diffed['requested'] = { byKey: null };
   requestedRows.then(
     (rows) => {

@@ -1,6 +1,7 @@
 import { bookingRepo, diffWriteRepo, outboxRepo, webhookRepo, type DbOrTrx } from '@crew/db';
 import type { AirlineBookingContext, DiffState, ReviewSettings } from '@crew/engine';
 import { bookedStays, planDiffWrites } from './diff-writes';
+import { BookingsChangedMeanwhile } from './schedule-errors';
 import { derived, type DiffRun } from './schedule-run';
 import { SliceWriter } from './slice-writer';
 
@@ -24,6 +25,7 @@ export function itemWriter(
   ctx: AirlineBookingContext,
   state: Pick<DiffState, 'statusById' | 'retryCounts'>,
   review: ReviewSettings,
+  versionOf: (bookingId: string) => string | undefined,
 ): SliceWriter {
   const { schedule, airlineId, processedAt } = run;
   const { statusById, retryCounts } = state;
@@ -44,12 +46,15 @@ export function itemWriter(
           requested,
           PLAN_PART,
           review,
+          versionOf,
           booked,
         ),
       );
     },
     write: async (writes) => {
-      await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+      const { changedMeanwhile } = await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
+      // Decided on bookings someone changed since: the whole write rolls back and the schedule is diffed again.
+      if (changedMeanwhile > 0) throw new BookingsChangedMeanwhile(changedMeanwhile);
       await bookingRepo.adoptBookings(trx, writes.adoptions);
     },
     pendingReviewIds: webhookRepo.PENDING_REVIEW_IDS,

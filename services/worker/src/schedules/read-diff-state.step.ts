@@ -33,6 +33,8 @@ export interface DiffInputs {
   /** The airline's review settings (its items' due_by), read once per submission. */
   review: ReviewSettings;
   state: DiffState;
+  /** The version of each booking's row the diff read (db WindowBooking.version): its changes are written onto it alone. */
+  versionOf: (bookingId: string) => string | undefined;
   stateLines: StateLinesPlan;
 }
 
@@ -87,7 +89,20 @@ export async function readDiffState(
     review: reviewSettingsOf(rows.reviewSettings),
     stateLines: stateLinesPlanOf(diffed, lines, basis, changed),
     state: diffStateOf(rows.previous, rows.hotelRows, rows.flightRows),
+    versionOf: versionsOf([rows.hotelRows, rows.flightRows]),
   }));
+}
+
+/** Each booking's row version, looked up in a map built at the first look-up (a diff that changes no booking needs none). */
+function versionsOf(lists: diffWriteRepo.WindowBooking[][]): (bookingId: string) => string | undefined {
+  let versions: Map<string, string> | null = null;
+  return (bookingId) => {
+    if (!versions) {
+      versions = new Map();
+      for (const rows of lists) for (const b of rows) versions.set(b.booking_id, b.version);
+    }
+    return versions.get(bookingId);
+  };
 }
 
 /** What a roster is diffed against, as stored: plain rows, turned into the diff's input by the engine (diffStateOf). */

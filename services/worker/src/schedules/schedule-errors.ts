@@ -3,6 +3,17 @@ import { UnrecoverableError } from 'bullmq';
 /** A schedule that cannot be processed at all (its stored roster is unreadable): FAILED, never retried. */
 export class UnprocessableSchedule extends Error {}
 
+/**
+ * Bookings the diff changes were changed by someone else after the diff read them (a person's PATCH, DELETE or retry,
+ * a task settling): its write transaction rolls back and the schedule is diffed again against the bookings as they
+ * are now, so that change is never overwritten by a decision taken on what was there before.
+ */
+export class BookingsChangedMeanwhile extends Error {
+  constructor(readonly bookings: number) {
+    super(`${bookings} booking(s) changed after the diff read them`);
+  }
+}
+
 /** Thrown by a stored roster that does not parse: the schedule cannot be processed. */
 export function unreadable(err: unknown): UnprocessableSchedule {
   return new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);

@@ -8,7 +8,7 @@ import { nothingDiffed, reportProcessed, type ProcessedFigures } from './finish.
 import { flatten } from './flatten.step';
 import { readDiffState } from './read-diff-state.step';
 import { readComparedWith, readRoster, readStoredSubmission, type StoredSubmission } from './read-submission.step';
-import { isPermanentScheduleError } from './schedule-errors';
+import { BookingsChangedMeanwhile, isPermanentScheduleError } from './schedule-errors';
 import type { DiffRun, RosterBytes, ScheduleRun } from './schedule-run';
 import { settleResubmission } from './settled-resubmission.step';
 import { StepTimings } from './step-timings';
@@ -113,8 +113,7 @@ export class ScheduleProcessor {
       return;
     }
     try {
-      const settled = await settleResubmission(run, this.deps.vault, () => this.processingTime(), stored.sha256);
-      const figures = settled ? nothingDiffed() : await this.diffAndWrite(run, stored, log);
+      const figures = await this.settledOrDiffed(run, stored, log);
       // The roster could not be read: the schedule is FAILED.
       if (!figures) return;
       // Its events are committed: delivered now, not after the analyze (process() kicks again when it ends).
@@ -122,6 +121,30 @@ export class ScheduleProcessor {
       await reportProcessed(run, log, this.deps.metrics, started, figures);
     } catch (err) {
       await this.failed(run, log, job, err);
+    }
+  }
+
+  /**
+   * The shortcut of a byte-identical resubmission, or the diff. A diff that would change bookings someone changed
+   * after it read them is rolled back and run again from the stored roster, against the bookings as they are then:
+   * a person's change made meanwhile is never overwritten. It ends: the rows a diff writes stay locked until it
+   * commits, and what changes bookings meanwhile (people, tasks in flight) does not go on for ever.
+   */
+  private async settledOrDiffed(
+    run: ScheduleRun,
+    stored: StoredSubmission,
+    log: Logger,
+  ): Promise<ProcessedFigures | null> {
+    for (let rerun = 1; ; rerun++) {
+      try {
+        const settled = await settleResubmission(run, this.deps.vault, () => this.processingTime(), stored.sha256);
+        return settled ? nothingDiffed() : await this.diffAndWrite(run, stored, log);
+      } catch (err) {
+        if (!(err instanceof BookingsChangedMeanwhile)) throw err;
+        log.info({ bookings: err.bookings, rerun }, 'bookings changed while the roster was diffed: diffing it again');
+        // The stored body was dropped once decompressed.
+        stored = await readStoredSubmission(run.conn, run.schedule.schedule_id);
+      }
     }
   }
 
