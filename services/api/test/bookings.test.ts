@@ -2,6 +2,7 @@
  * Bookings from the roster and their changes (hotel layovers; PATCH, DELETE). Deadheads, the airline's requests and
  * the lists are in booking-requests.test.ts.
  */
+import { sql } from '@crew/db';
 import { allActionItems, http, onePairingRoster, waitFor } from '@crew/test-support';
 import {
   stack,
@@ -210,6 +211,71 @@ describe('changing and cancelling bookings', () => {
     expect((await api(t, `/crew/bookings/${bookingId}`)).body.status).toBe('CANCELLED');
     const held = (await reservations(email)).filter((x) => x.kind === 'hotel');
     expect(held.map((x) => x.status).sort()).toEqual(['CANCELLED', 'CONFIRMED']);
+  });
+
+  /**
+   * Requests on one booking at the same moment: the test holds the booking's row lock until each of them waits for
+   * it (or for its own change to it), then lets go; they are then decided one after the other.
+   */
+  async function atOnce<T>(bookingId: string, requests: (() => Promise<T>)[]): Promise<T[]> {
+    const db = stack.database.db;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let lockHeld!: () => void;
+    const held = new Promise<void>((r) => (lockHeld = r));
+    const holder = db.transaction().execute(async (trx) => {
+      await trx.selectFrom('bookings').select('booking_id').where('booking_id', '=', bookingId).forUpdate().execute();
+      lockHeld();
+      await released;
+    });
+    try {
+      await held;
+      const answers = Promise.all(requests.map((r) => r()));
+      await waitFor(
+        async () =>
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and datname = current_database()`.execute(db)
+          ).rows[0]!.n >= requests.length,
+        10_000,
+        'every request waiting for the booking',
+      );
+      release();
+      await holder;
+      return await answers;
+    } finally {
+      release();
+      await holder.catch(() => undefined);
+    }
+  }
+
+  it('two property swaps of one booking at once → one 202 and one 409, one new booking; a PATCH and a DELETE at once → one 202 and one 409', async () => {
+    const { t, email, bookingId } = await confirmedHotel();
+    const swap = (property: string) => () =>
+      api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { hotel: { property_id: property } } });
+    const answers = await atOnce(bookingId, [swap('GDS-JFK-002'), swap('GDS-JFK-003')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
+    const won = answers.find((a) => a.status === 202)!;
+    expect(won.body).toMatchObject({ replaces_booking_id: bookingId });
+    // One replacement: the original and the one new booking, no second room.
+    const rows = await stack.database.db
+      .selectFrom('bookings')
+      .select(['booking_id'])
+      .where('traveller_email', '=', email)
+      .where('type', '=', 'HOTEL')
+      .execute();
+    expect(rows.map((r) => r.booking_id).sort()).toEqual([bookingId, won.body.booking_id].sort());
+
+    const other = await confirmedHotel();
+    const both = await atOnce(other.bookingId, [
+      () =>
+        api(other.t, `/crew/bookings/${other.bookingId}`, {
+          method: 'PATCH',
+          body: { hotel: { property_id: 'GDS-JFK-002' } },
+        }),
+      () => api(other.t, `/crew/bookings/${other.bookingId}`, { method: 'DELETE' }),
+    ]);
+    expect(both.map((a) => a.status).sort()).toEqual([202, 409]);
   });
 
   it('PATCH with a block of the wrong type → 422; manual_override alone → 202', async () => {

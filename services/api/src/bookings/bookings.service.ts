@@ -15,6 +15,7 @@ import {
   manualOverrideOf,
   patchBlockIssue,
   patchPlan,
+  type PatchPlan,
   taskInFlight,
   taskRefOf,
 } from '@crew/engine';
@@ -112,6 +113,16 @@ async function idleOr409(deps: BookingDeps, b: BookingRow): Promise<BookingRow> 
 }
 
 /**
+ * The booking locked for a change in the caller's transaction (FOR UPDATE), or 409 when a supplier task is in flight
+ * on it. Two changes at once are decided one after the other: the second sees the first's task and is refused.
+ */
+async function lockedIdleOr409(trx: DbOrTrx, bookingId: string): Promise<BookingRow> {
+  const b = (await bookingRepo.lockBooking(trx, bookingId))!;
+  if (taskInFlight(b)) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
+  return b;
+}
+
+/**
  * Starts a supplier task on an existing booking (PENDING + job), in the caller's transaction: PATCH, DELETE
  * and a person's action from the review queue.
  */
@@ -198,122 +209,125 @@ export async function patchBooking(
           new Date().toISOString(),
         )
       : null;
-  const plan = patchPlan(
-    b,
-    body,
-    caller.email,
-    ctx?.policy.hotels.get(b.station ?? ''),
-    ctx?.policy.crew_booker_email ?? null,
-  );
-  switch (plan.kind) {
-    case 'OVERRIDE_ONLY':
-      return { booking: b };
-    case 'INVALID':
-      throw ApiError.validation([{ field: plan.field, issue: plan.issue }]);
-    case 'CONFLICT':
-      throw ApiError.conflict(plan.message);
-    case 'AMEND':
-      await deps.db
-        .transaction()
-        .execute((trx) =>
-          startTask(
-            trx,
-            b,
-            plan.operation,
-            { manual_override: override, ...plan.changes },
-            { reason: reason ?? 'dates changed by the airline', actor },
-            deps,
-          ),
-        );
-      deps.relay.kick();
-      return { booking: await settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000) };
-    case 'REBOOK':
-      return rebook(deps, b, caller, override, reason, plan.changes);
-  }
+  const planOf = (row: BookingRow): PatchPlan => {
+    const plan = patchPlan(
+      row,
+      body,
+      caller.email,
+      ctx?.policy.hotels.get(row.station ?? ''),
+      ctx?.policy.crew_booker_email ?? null,
+    );
+    if (plan.kind === 'INVALID') throw ApiError.validation([{ field: plan.field, issue: plan.issue }]);
+    if (plan.kind === 'CONFLICT') throw ApiError.conflict(plan.message);
+    return plan;
+  };
+  // Decided once on what is read now (a refusal costs no lock), then again on the booking locked for the change.
+  const seen = planOf(b);
+  if (seen.kind === 'OVERRIDE_ONLY') return { booking: b };
+  const started = await deps.db.transaction().execute(async (trx) => {
+    const locked = await lockedIdleOr409(trx, b.booking_id);
+    const plan = planOf(locked);
+    if (plan.kind !== seen.kind) throw ApiError.conflict('The booking changed meanwhile; read it again');
+    if (plan.kind === 'REBOOK') return rebook(trx, deps, locked, caller, override, reason, plan.changes);
+    if (plan.kind === 'AMEND')
+      await startTask(
+        trx,
+        locked,
+        plan.operation,
+        { manual_override: override, ...plan.changes },
+        { reason: reason ?? 'dates changed by the airline', actor },
+        deps,
+      );
+    return null;
+  });
+  deps.relay.kick();
+  const wait = deps.settleWaitMs ?? 10_000;
+  if (!started) return { booking: await settled(deps, b.booking_id, wait) };
+  const [fresh] = await Promise.all([settled(deps, started, wait), settled(deps, b.booking_id, wait)]);
+  return { booking: fresh, replaces: b.booking_id };
 }
 
-/** Cancel-and-rebook: the original is cancelled at the supplier, a new booking (new id) is made. */
+/**
+ * Cancel-and-rebook, in the caller's transaction on the locked booking: the original is cancelled at the supplier,
+ * a new booking (new id, returned) is made.
+ */
 async function rebook(
+  trx: DbOrTrx,
   deps: BookingDeps,
   b: BookingRow,
   caller: Principal,
   override: boolean,
   reason: string | null,
   changes: bookingRepo.BookingPatch,
-): Promise<{ booking: BookingRow; replaces: string }> {
+): Promise<string> {
   const newId = randomUUID();
   const ref = taskRefOf('BOOK', randomUUID());
-  await deps.db.transaction().execute(async (trx) => {
-    await bookingRepo.insertBookings(trx, [
-      {
-        booking_id: newId,
-        airline_id: b.airline_id,
-        type: b.type,
-        status: 'PENDING',
-        source: b.source,
-        manual_override: override,
-        config_version_used: b.config_version_used,
-        schedule_id: b.schedule_id,
-        action_id: null,
-        employee_id: b.employee_id,
-        pairing_number: b.pairing_number,
-        duty_date: b.duty_date,
-        duty_period_num: b.duty_period_num,
-        leg_sequence: b.leg_sequence,
-        flight_number: null,
-        irop_ref: b.irop_ref,
-        traveller_email: b.traveller_email,
-        traveller_name: b.traveller_name,
-        station: b.station,
-        checkin_time_local: b.checkin_time_local,
-        checkout_time_local: b.checkout_time_local,
-        from_airport: b.from_airport,
-        to_airport: b.to_airport,
-        dep_time_local: b.dep_time_local,
-        arr_time_local: b.arr_time_local,
-        booked_by: b.booked_by,
-        review_reason: null,
-        hotel: null,
-        flight: null,
-        task_ref: ref,
-        task_operation: 'BOOK',
-        ...changes,
-      },
-    ]);
-    await bookingRepo.insertBookingEvents(trx, [
-      {
-        booking_id: newId,
-        status: 'PENDING',
-        reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`,
-        actor: actorOf(caller),
-      },
-    ]);
-    await outboxRepo.addToOutbox(trx, [
-      bookingJob({
-        airline_id: b.airline_id,
-        booking_id: newId,
-        attempt: 1,
-        action_id: null,
-        operation: 'BOOK',
-        ref,
-        priority: CALLER_WAITS_PRIORITY,
-        type: b.type,
-      }),
-    ]);
-    await startTask(
-      trx,
-      b,
-      'CANCEL',
-      { manual_override: true },
-      { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) },
-      deps,
-      'PATCH',
-    );
-  });
-  deps.relay.kick();
-  const wait = deps.settleWaitMs ?? 10_000;
-  const [fresh] = await Promise.all([settled(deps, newId, wait), settled(deps, b.booking_id, wait)]);
-  return { booking: fresh, replaces: b.booking_id };
+  await bookingRepo.insertBookings(trx, [
+    {
+      booking_id: newId,
+      airline_id: b.airline_id,
+      type: b.type,
+      status: 'PENDING',
+      source: b.source,
+      manual_override: override,
+      config_version_used: b.config_version_used,
+      schedule_id: b.schedule_id,
+      action_id: null,
+      employee_id: b.employee_id,
+      pairing_number: b.pairing_number,
+      duty_date: b.duty_date,
+      duty_period_num: b.duty_period_num,
+      leg_sequence: b.leg_sequence,
+      flight_number: null,
+      irop_ref: b.irop_ref,
+      traveller_email: b.traveller_email,
+      traveller_name: b.traveller_name,
+      station: b.station,
+      checkin_time_local: b.checkin_time_local,
+      checkout_time_local: b.checkout_time_local,
+      from_airport: b.from_airport,
+      to_airport: b.to_airport,
+      dep_time_local: b.dep_time_local,
+      arr_time_local: b.arr_time_local,
+      booked_by: b.booked_by,
+      review_reason: null,
+      hotel: null,
+      flight: null,
+      task_ref: ref,
+      task_operation: 'BOOK',
+      ...changes,
+    },
+  ]);
+  await bookingRepo.insertBookingEvents(trx, [
+    {
+      booking_id: newId,
+      status: 'PENDING',
+      reason: `rebooked from ${b.booking_id}${reason ? `: ${reason}` : ''}`,
+      actor: actorOf(caller),
+    },
+  ]);
+  await outboxRepo.addToOutbox(trx, [
+    bookingJob({
+      airline_id: b.airline_id,
+      booking_id: newId,
+      attempt: 1,
+      action_id: null,
+      operation: 'BOOK',
+      ref,
+      priority: CALLER_WAITS_PRIORITY,
+      type: b.type,
+    }),
+  ]);
+  await startTask(
+    trx,
+    b,
+    'CANCEL',
+    { manual_override: true },
+    { reason: `replaced by ${newId}${reason ? `: ${reason}` : ''}`, actor: actorOf(caller) },
+    deps,
+    'PATCH',
+  );
+  return newId;
 }
 
 /** DELETE: cancels at the supplier (again on NEEDS_REVIEW); a CANCELLED booking makes no supplier call. */
@@ -325,24 +339,24 @@ export async function deleteBooking(
 ): Promise<BookingRow> {
   let b = await bookingOr404(deps.db, caller.airline_id, bookingId);
   b = await idleOr409(deps, b);
-  if (!deleteNeedsSupplierCall(b.status)) {
-    await deps.db
-      .transaction()
-      .execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: true }));
-    return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
-  }
-  await deps.db
-    .transaction()
-    .execute((trx) =>
-      startTask(
-        trx,
-        b,
-        'CANCEL',
-        { manual_override: true },
-        { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) },
-        deps,
-      ),
+  // Decided on the booking locked for the change: a PATCH or DELETE at the same moment is refused, not raced.
+  const started = await deps.db.transaction().execute(async (trx) => {
+    const locked = await lockedIdleOr409(trx, b.booking_id);
+    if (!deleteNeedsSupplierCall(locked.status)) {
+      await bookingRepo.updateBooking(trx, locked.booking_id, { manual_override: true });
+      return false;
+    }
+    await startTask(
+      trx,
+      locked,
+      'CANCEL',
+      { manual_override: true },
+      { reason: reason ?? 'cancelled by the airline', actor: actorOf(caller) },
+      deps,
     );
+    return true;
+  });
+  if (!started) return (await bookingRepo.findBooking(deps.db, b.booking_id))!;
   deps.relay.kick();
   return settled(deps, b.booking_id, deps.settleWaitMs ?? 10_000);
 }
