@@ -541,3 +541,64 @@ describe("a person's cancellation", () => {
     expect(cancels() - before).toBe(1);
   });
 });
+
+describe("a person's lock (manual_override) on a held booking", () => {
+  /** The hold's timer fires now (its delayed job promoted), and has run. */
+  async function timerFires(id: string): Promise<void> {
+    const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+    expect(timer).toBeDefined();
+    await timer!.promote();
+    await waitFor(
+      async () => (await timer!.getState()) === 'completed',
+      15_000,
+      () => `timer of ${id} run`,
+    );
+  }
+
+  it('a PATCH setting manual_override ends the hold: the booking stays, the item AUTO_BOOKED, and the timer cancels nothing', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-14T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-14T12:30:00.000Z' });
+    clock = new Date('2027-03-14T12:10:00Z');
+    const res = await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, {
+      method: 'PATCH',
+      token: t.accessToken,
+      body: { manual_override: true, reason: 'crew keeps the room' },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_BOOKED', held_until: null });
+    expect(item!.message).toContain('manual_override');
+
+    clock = new Date('2027-03-14T12:30:05Z');
+    await timerFires(id);
+    expect(await booking(t, id)).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    expect(cancels()).toBe(before);
+  });
+
+  it('the hold running out never cancels a booking someone locked meanwhile: the hold ends kept instead', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-14T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-14T12:30:00.000Z' });
+    // Locked by a path that leaves the hold as it is (written directly): the release is the last line of defence.
+    await stack.database.db
+      .updateTable('bookings')
+      .set({ manual_override: true })
+      .where('booking_id', '=', id)
+      .execute();
+    clock = new Date('2027-03-14T12:30:05Z');
+    await timerFires(id);
+    expect(await booking(t, id)).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_BOOKED', held_until: null });
+    // Ended: the overdue-hold sweep finds nothing to send again.
+    clock = new Date('2027-03-14T12:40:00Z');
+    expect(await resendOverdueHolds({ db: stack.database.db, relay: stack.relay, now: () => clock })).toBe(0);
+    expect(cancels()).toBe(before);
+  });
+});

@@ -95,7 +95,9 @@ export async function shortenHold(
  * The hold ran out (or a person's DELETE or PATCH supersedes it): HELD → RELEASED. With `task` the cancellation
  * task starts under the held ref (the booking PENDING); a superseding caller starts its own. `decided`: the
  * cancellation as judged at the release (its hold RELEASED), stored in place of the held one. The held item stops
- * showing held_until. False when the hold is no longer HELD under that ref (kept, or released already).
+ * showing held_until. False when the hold is no longer HELD under that ref (kept, or released already). The hold
+ * running out never cancels a booking a person locked meanwhile (manual_override, spec rule 9): its hold ends KEPT
+ * instead, and false.
  */
 export async function releaseHold(
   trx: DbOrTrx,
@@ -120,10 +122,22 @@ export async function releaseHold(
     .where('booking_id', '=', bookingId)
     .where(HELD)
     .where(sql<boolean>`cancellation ->> 'ref' = ${ref}`)
+    // The timer's release only: a person superseding the hold makes their own change.
+    .$if(task !== null, (q) => q.where('manual_override', '=', false))
     .returning(['action_id'])
     .modifyEnd(PREPARED)
     .executeTakeFirst();
-  if (!released) return false;
+  if (!released) {
+    if (task)
+      await keepHold(
+        trx,
+        bookingId,
+        ref,
+        at,
+        'held cancellation withdrawn: the booking was locked (manual_override) before the hold ran out; it stays as it was',
+      );
+    return false;
+  }
   if (task)
     await trx
       .insertInto('booking_events')

@@ -23,7 +23,7 @@ import { ApiError, type Logger, type TravellerVault, openBookingContext } from '
 import { bookingJob, type BookingOperation, type OutboxRelay } from '@crew/queue';
 import { SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import type { Principal } from '../auth/token-verifier';
-import { cancellationForTask } from './cancellation';
+import { cancellationForTask, keepHeldForPatch } from './cancellation';
 import type { AirlineStays } from '../config/hotels.service';
 
 export interface BookingDeps {
@@ -193,9 +193,12 @@ export async function patchBooking(
   const actor = actorOf(caller);
   const reason = body.reason ?? null;
   if (!body.hotel && !body.flight) {
-    await deps.db
-      .transaction()
-      .execute((trx) => bookingRepo.updateBooking(trx, b.booking_id, { manual_override: override }));
+    await deps.db.transaction().execute(async (trx) => {
+      const locked = (await bookingRepo.lockBooking(trx, b.booking_id))!;
+      // A roster cancellation held on the booking ends: the PATCH supersedes it, and the booking stays.
+      await keepHeldForPatch(trx, locked, override, deps.now?.() ?? new Date());
+      await bookingRepo.updateBooking(trx, b.booking_id, { manual_override: override });
+    });
     return { booking: (await bookingRepo.findBooking(deps.db, b.booking_id))! };
   }
   b = await idleOr409(deps, b);

@@ -79,3 +79,21 @@ async function endHold(trx: DbOrTrx, b: BookingRow, operation: BookingOperation,
         )) !== null;
   if (!ended) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
 }
+
+/**
+ * A PATCH that changes nothing at the supplier (manual_override, reason) on a booking whose roster cancellation is
+ * held supersedes the hold as any PATCH does: the booking stays (KEPT), its held item ends AUTO_BOOKED. Otherwise
+ * the hold's timer would cancel a booking the person has just locked. `b` is locked by the caller, so the hold is
+ * still HELD and the compare-and-set cannot lose.
+ */
+export async function keepHeldForPatch(trx: DbOrTrx, b: BookingRow, override: boolean, now: Date): Promise<void> {
+  if (!isHeld(b.cancellation)) return;
+  const c = b.cancellation as EngineStored;
+  await cancellationHoldRepo.keepHold(
+    trx,
+    b.booking_id,
+    c.ref,
+    now,
+    `held cancellation withdrawn: the airline ${override ? 'locked the booking (manual_override)' : 'handed the booking back to the roster (manual_override false)'}; the booking stays as it was`,
+  );
+}
