@@ -37,7 +37,14 @@ export const RequestHotel = Type.Object(
     ),
     check_in_date: DateString,
     check_out_date: Type.Optional(DateString),
-    num_nights: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })),
+    num_nights: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 30,
+        description:
+          'Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

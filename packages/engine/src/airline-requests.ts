@@ -8,7 +8,7 @@ import type {
   Priority,
   ValidationIssue,
 } from '@crew/contracts';
-import { CANCELLING_CLASSIFICATIONS } from './booking-tasks';
+import { CANCELLING_CLASSIFICATIONS, numNightsIssue } from './booking-tasks';
 import { hotelBlockOf } from './lifecycle';
 import { decide, NO_BOOKER, NO_DOB, type Decision, type PolicyContext } from './policy';
 
@@ -42,10 +42,15 @@ export function requestIssues(body: ActionInjectionBody | BookingRequestBody, co
     issues.push({ field: '/irop_ref', issue: 'is required when source is IROP' });
   if (body.hotel && !body.hotel.city && !body.hotel.property_id)
     issues.push({ field: '/hotel/city', issue: 'city or property_id is required' });
-  if (body.hotel && !body.hotel.check_out_date && !body.hotel.num_nights)
+  if (body.hotel && !body.hotel.check_out_date && (body.hotel.num_nights ?? null) === null)
     issues.push({ field: '/hotel/check_out_date', issue: 'check_out_date or num_nights is required' });
   if (body.hotel?.check_out_date && body.hotel.check_out_date <= body.hotel.check_in_date)
     issues.push({ field: '/hotel/check_out_date', issue: 'must be after check_in_date' });
+  // The same num_nights rule as a PATCH's (a disagreeing num_nights was ignored: check_out_date won).
+  const nights = body.hotel?.check_in_date
+    ? numNightsIssue(body.hotel.check_in_date, body.hotel.check_out_date, body.hotel.num_nights)
+    : null;
+  if (nights) issues.push(nights);
   const f: { flight_option_id?: string; from_airport?: string; to_airport?: string; depart_date?: string } | undefined =
     body.flight;
   if (f && !isCancellingRequest(body.classification) && !(commit && f.flight_option_id)) {

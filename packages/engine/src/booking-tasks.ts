@@ -1,4 +1,4 @@
-import type { Disposition } from '@crew/contracts';
+import type { Disposition, ValidationIssue } from '@crew/contracts';
 import type { HotelTerms } from './hotel-config';
 import type { LegWindow } from './flight-options';
 import { stayNights } from './policy';
@@ -74,6 +74,25 @@ export const CANCELLING_CLASSIFICATIONS: ReadonlySet<string> = new Set([
 /** Default times of a stay whose hotel has none on file (an injected stay, a PATCH of a booking without times). */
 export const DEFAULT_CHECK_IN = '15:00';
 export const DEFAULT_CHECK_OUT = '11:00';
+
+/**
+ * num_nights of a hotel block (spec 2.7) counts the nights from the check-in date: alone it gives the check-out
+ * date; beside a check-out date it must agree with it, and it is never below 1. The issue (on /hotel/num_nights), or
+ * null. One rule for a PATCH, a booking request and an injection.
+ */
+export function numNightsIssue(
+  checkInDate: string,
+  checkOutDate: string | null | undefined,
+  numNights: number | null | undefined,
+): ValidationIssue | null {
+  if (numNights === undefined || numNights === null) return null;
+  if (numNights < 1) return { field: '/hotel/num_nights', issue: 'must be at least 1' };
+  if (!checkOutDate || addDays(checkInDate, numNights) === checkOutDate) return null;
+  return {
+    field: '/hotel/num_nights',
+    issue: `disagrees with the dates: ${checkInDate} to ${checkOutDate} is not ${numNights} night(s)`,
+  };
+}
 
 /**
  * The stay an airline's hotel request asks for. A request carries dates only, so the times come from

@@ -1,5 +1,5 @@
 import type { BookingStatus } from '@crew/contracts';
-import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './booking-tasks';
+import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT, numNightsIssue } from './booking-tasks';
 import { contractedRate, type StationHotel } from './policy';
 import { addDays, localDateOf } from './time';
 import { holdsReservation } from './types';
@@ -83,14 +83,10 @@ export function patchPlan(
       DEFAULT_CHECK_IN,
     );
     // num_nights (spec 2.7's hotel block) counts from the check-in: alone it sets the check-out date; beside a
-    // check-out date it must agree with it.
+    // check-out date it must agree with it (numNightsIssue).
+    const nights = numNightsIssue(localDateOf(checkin), h.check_out_date, h.num_nights);
+    if (nights) return { kind: 'INVALID', ...nights };
     const nightsOut = h.num_nights !== undefined ? addDays(localDateOf(checkin), h.num_nights) : undefined;
-    if (nightsOut !== undefined && h.check_out_date !== undefined && h.check_out_date !== nightsOut)
-      return {
-        kind: 'INVALID',
-        field: '/hotel/num_nights',
-        issue: `disagrees with the dates: ${localDateOf(checkin)} to ${h.check_out_date} is not ${h.num_nights} night(s)`,
-      };
     const checkout = onDate(
       b.checkout_time_local,
       h.check_out_date ?? nightsOut ?? localDateOf(b.checkout_time_local!),

@@ -110,6 +110,32 @@ describe("an airline's request", () => {
 
 describe('requestIssues', () => {
   const anchors = { traveller_email: 't@x' };
+  test('num_nights beside check_out_date must agree with the dates, as in a PATCH; it is never below 1', () => {
+    const hotel = (h: Record<string, unknown>) =>
+      requestIssues(
+        { type: 'HOTEL', classification: 'NEW_LAYOVER', anchors, hotel: { city: 'FRA', ...h } } as never,
+        false,
+      );
+    expect(hotel({ check_in_date: '2026-12-10', check_out_date: '2026-12-12', num_nights: 3 })).toEqual([
+      { field: '/hotel/num_nights', issue: 'disagrees with the dates: 2026-12-10 to 2026-12-12 is not 3 night(s)' },
+    ]);
+    expect(hotel({ check_in_date: '2026-12-10', check_out_date: '2026-12-12', num_nights: 2 })).toEqual([]);
+    expect(hotel({ check_in_date: '2026-12-10', num_nights: -1 })).toEqual([
+      { field: '/hotel/num_nights', issue: 'must be at least 1' },
+    ]);
+    // The same rule in a commit (POST /crew/bookings/request) and in a PATCH.
+    expect(
+      requestIssues(
+        {
+          type: 'HOTEL',
+          classification: 'NEW_LAYOVER',
+          anchors,
+          hotel: { city: 'FRA', check_in_date: '2026-12-10', check_out_date: '2026-12-11', num_nights: 2 },
+        } as never,
+        true,
+      ).map((i) => i.field),
+    ).toEqual(['/hotel/num_nights']);
+  });
   test('the block its type needs and no other; irop_ref for IROP; a hotel city or property and a later check-out', () => {
     expect(requestIssues({ type: 'HOTEL', classification: 'NEW_LAYOVER', anchors } as never, false)).toEqual([
       { field: '/hotel', issue: 'is required when type is HOTEL' },

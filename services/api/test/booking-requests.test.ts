@@ -162,6 +162,24 @@ describe('requests, injection and idempotency', () => {
     expect((await api(t, '/crew/bookings?limit=200')).body).toEqual(before.body);
   });
 
+  it('a hotel whose num_nights disagrees with its check_out_date → 422 naming num_nights (as a PATCH), nothing stored', async () => {
+    const { t, email } = await airline();
+    const before = await api(t, '/crew/bookings?limit=200');
+    for (const path of ['/crew/bookings/request', '/crew/action-items']) {
+      const res = await api(t, path, {
+        method: 'POST',
+        body: hotelRequest(email, {
+          hotel: { city: 'JFK', check_in_date: '2027-04-02', check_out_date: '2027-04-04', num_nights: 1 },
+        }),
+      });
+      expect([path, res.status, res.body.error.code]).toEqual([path, 422, 'VALIDATION_FAILED']);
+      expect(res.body.error.details).toEqual([
+        { field: '/hotel/num_nights', issue: 'disagrees with the dates: 2027-04-02 to 2027-04-04 is not 1 night(s)' },
+      ]);
+    }
+    expect((await api(t, '/crew/bookings?limit=200')).body).toEqual(before.body);
+  });
+
   it('validates injection: type must match its block, irop_ref required for IROP', async () => {
     const { t, email } = await airline();
     const mismatch = await api(t, '/crew/action-items', {
