@@ -23,13 +23,13 @@ export function taskInFlight(b: { status: BookingStatus; hotel: unknown }): bool
   return b.status === 'PENDING' && !awaitsHotelAnswer(b.hotel);
 }
 
-/** The block of a PATCH must match the booking's type: the field at fault, or null. */
+/** The block of a PATCH must match the booking's type: the field at fault (the block that does not), or null. */
 export function patchBlockIssue(
   type: 'HOTEL' | 'FLIGHT',
   body: { hotel?: unknown; flight?: unknown },
 ): { field: string; issue: string } | null {
-  if ((body.hotel && type !== 'HOTEL') || (body.flight && type !== 'FLIGHT'))
-    return { field: body.hotel ? '/hotel' : '/flight', issue: `does not match a ${type} booking` };
+  if (body.hotel && type !== 'HOTEL') return { field: '/hotel', issue: `does not match a ${type} booking` };
+  if (body.flight && type !== 'FLIGHT') return { field: '/flight', issue: `does not match a ${type} booking` };
   return null;
 }
 

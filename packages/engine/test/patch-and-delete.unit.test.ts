@@ -35,6 +35,15 @@ describe('PATCH and DELETE', () => {
       issue: 'does not match a HOTEL booking',
     });
     expect(patchBlockIssue('HOTEL', { hotel: {} })).toBeNull();
+    // Both blocks: the one that does not match is named, whichever type the booking is.
+    expect(patchBlockIssue('HOTEL', { hotel: {}, flight: {} })).toEqual({
+      field: '/flight',
+      issue: 'does not match a HOTEL booking',
+    });
+    expect(patchBlockIssue('FLIGHT', { hotel: {}, flight: {} })).toEqual({
+      field: '/hotel',
+      issue: 'does not match a FLIGHT booking',
+    });
   });
 
   test('no block: only the override changes', () => {
