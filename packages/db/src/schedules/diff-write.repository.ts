@@ -12,7 +12,6 @@ import {
 } from '../bookings/booking.table';
 import { readInWindow } from './window-bookings';
 import { ACTION_ITEM_COLUMNS, AUDIT_EVENT_COLUMNS, type ActionItemTable, type AuditEventTable } from './schedule.table';
-import { supersedeOpenItems } from './review-writes.repository';
 
 /*
  * What a schedule diff reads of, and writes to, the booking and action-item aggregates: the window's
@@ -207,13 +206,6 @@ export async function writeDiffResult(
   // COPY for the big inserts: new ids, and item keys unique within one diff (the whole diff is one
   // transaction, so a re-run after a crash starts from nothing and needs no ON CONFLICT).
   await copyInsert(trx, 'bookings', BOOKING_COLUMNS, w.newBookings);
-  // The OPEN items of bookings this roster takes over with an item of its own, before the change moves them on.
-  await supersedeOpenItems(
-    trx,
-    w.bookingChanges.flatMap((c) =>
-      typeof c.action_id === 'string' ? [{ booking_id: c.booking_id, action_id: c.action_id }] : [],
-    ),
-  );
   const changed = await bulkUpdate(
     trx,
     'bookings',
@@ -227,8 +219,10 @@ export async function writeDiffResult(
      flight_number = coalesce(x.flight_number, t.flight_number), dep_time_local = coalesce(x.dep_time_local, t.dep_time_local),
      arr_time_local = coalesce(x.arr_time_local, t.arr_time_local), hotel = case when x.hotel is null then t.hotel else coalesce(t.hotel, '{}'::jsonb) || x.hotel end,
      schedule_id = coalesce(x.schedule_id, t.schedule_id), action_id = coalesce(x.action_id, t.action_id), task_ref = coalesce(x.task_ref, t.task_ref), task_operation = coalesce(x.task_operation, t.task_operation), cancellation = coalesce(x.cancellation, t.cancellation), updated_at = now()`,
-    // Only onto the row version the diff read (a row updated meanwhile is compared again once its writer commits).
-    't.xmin::text = x.read_version',
+    // Only onto the row version the diff read (a row updated meanwhile is compared again once its writer commits),
+    // or one this very transaction wrote: the held cancellations a roster withdraws first (keepReturnedLayovers),
+    // which the diff then reads live. Without that, such a booking's change would roll back and rerun for ever.
+    '(t.xmin::text = x.read_version or t.xmin = pg_current_xact_id()::xid)',
   );
   const changedMeanwhile = w.bookingChanges.length - changed;
   // Nothing more is sent: the caller rolls back.

@@ -1,4 +1,4 @@
-import { bookingRepo, diffWriteRepo, outboxRepo, webhookRepo, type DbOrTrx } from '@crew/db';
+import { bookingRepo, diffWriteRepo, outboxRepo, reviewWritesRepo, webhookRepo, type DbOrTrx } from '@crew/db';
 import type { AirlineBookingContext, DiffState, ReviewSettings } from '@crew/engine';
 import { bookedStays, planDiffWrites } from './diff-writes';
 import { BookingsChangedMeanwhile } from './schedule-errors';
@@ -52,6 +52,13 @@ export function itemWriter(
       );
     },
     write: async (writes) => {
+      // The OPEN items of bookings this roster takes over with an item of its own, before the change moves them on.
+      await reviewWritesRepo.supersedeOpenItems(
+        trx,
+        writes.bookingChanges.flatMap((c) =>
+          typeof c.action_id === 'string' ? [{ booking_id: c.booking_id, action_id: c.action_id }] : [],
+        ),
+      );
       const { changedMeanwhile } = await diffWriteRepo.writeDiffResult(trx, { ...writes, auditEvents: [] });
       // Decided on bookings someone changed since: the whole write rolls back and the schedule is diffed again.
       if (changedMeanwhile > 0) throw new BookingsChangedMeanwhile(changedMeanwhile);
