@@ -2553,7 +2553,7 @@ export interface components {
             external_ref?: string;
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp with offset or Z
+             * @description UTC time the snapshot was captured. A snapshot captured before one already applied over an overlapping window is not applied: the schedule ends FAILED with an error naming the later schedule.
              */
             as_of?: string;
             /**
@@ -3121,11 +3121,17 @@ export interface components {
                 entries: number;
             }[];
         };
+        /** InvoiceMoney */
+        InvoiceMoney: {
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+        };
         /** InvoiceFee */
         InvoiceFee: {
             /** @enum {string} */
             type: "NO_SHOW" | "LATE_CANCEL" | "INCIDENTAL";
-            amount: components["schemas"]["Money"];
+            amount: components["schemas"]["InvoiceMoney"];
         };
         /** InvoiceLine */
         InvoiceLine: {
@@ -3148,8 +3154,8 @@ export interface components {
             check_out_date: string;
             /** @description Room-nights charged (0 on a line of fees only) */
             nights: number;
-            nightly_rate: components["schemas"]["Money"];
-            taxes: components["schemas"]["Money"];
+            nightly_rate: components["schemas"]["InvoiceMoney"];
+            taxes: components["schemas"]["InvoiceMoney"];
             fees?: components["schemas"]["InvoiceFee"][];
         };
         /** InvoiceSubmission */
@@ -7661,6 +7667,7 @@ export interface operations {
                          * @description YYYY-MM-DD
                          */
                         check_out_date?: string;
+                        /** @description Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights */
                         num_nights?: number;
                     };
                     /** @default true */
@@ -8280,6 +8287,7 @@ export interface operations {
                          * @description YYYY-MM-DD
                          */
                         check_out_date?: string;
+                        /** @description Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights */
                         num_nights?: number;
                     };
                     /** @default true */
