@@ -3,6 +3,14 @@ import { Airport, Carrier, Money, StringEnum, Timestamp } from './common';
 import { Cabin } from './config';
 import { FLIGHT_SUPPLIERS } from './suppliers';
 
+/** A hotel block's nights (spec 2.7), in a request and in a PATCH: one shape, one rule (engine numNightsIssue). */
+export const NumNights = Type.Integer({
+  minimum: 1,
+  maximum: 30,
+  description:
+    'Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights',
+});
+
 /* A booking's `hotel` and `flight` blocks (spec 2.5): what was asked for and what the supplier holds. */
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Airport, DateString, Email, Priority, StringEnum, Timestamp } from './common';
 import { ActionType } from './action-items';
+import { NumNights } from './booking-blocks';
 import { Classification } from './classifications';
 import { Cabin } from './config';
 
@@ -37,14 +38,7 @@ export const RequestHotel = Type.Object(
     ),
     check_in_date: DateString,
     check_out_date: Type.Optional(DateString),
-    num_nights: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 30,
-        description:
-          'Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights',
-      }),
-    ),
+    num_nights: Type.Optional(NumNights),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateString, PageQuery, StringEnum, Timestamp } from './common';
 import { ActionSource, ActionType } from './action-items';
-import { BookingFlight, BookingHotel } from './booking-blocks';
+import { BookingFlight, BookingHotel, NumNights } from './booking-blocks';
 
 export const BOOKING_STATUSES = ['PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW'] as const;
 export const BookingStatusValue = StringEnum(BOOKING_STATUSES);
@@ -110,14 +110,7 @@ export const PatchBookingBody = Type.Object(
         {
           check_in_date: Type.Optional(DateString),
           check_out_date: Type.Optional(DateString),
-          num_nights: Type.Optional(
-            Type.Integer({
-              minimum: 1,
-              maximum: 30,
-              description:
-                'Nights from the check-in date (spec 2.7). Alone it sets the check-out date; with check_out_date it must agree with the dates, else 422 naming num_nights',
-            }),
-          ),
+          num_nights: Type.Optional(NumNights),
           property_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         },
         { additionalProperties: false, minProperties: 1 },
