@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { createApiApp, createTokenVerifier, RosterIntake, type ApiDeps } from '@crew/api';
 import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
-import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
+import { startWorkerRuntime, type WorkerMetrics, type WorkerRuntime } from '@crew/worker';
 import { createLogger, listen, loadConfig, type Config, type Logger } from '@crew/platform';
 import {
   closeQueues,
@@ -99,6 +99,8 @@ export interface StackOptions {
   now?: () => Date;
   /** Supplier sandbox latency (ms), to keep booking tasks in flight. */
   sandboxLatencyMs?: number;
+  /** What the in-process worker reports its figures to (default: nothing). */
+  workerMetrics?: WorkerMetrics;
 }
 
 export async function startStack(label: string, options: StackOptions = {}): Promise<Stack> {
@@ -162,6 +164,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }),
         duffelTimeoutMs: 2000,
         now: options.now,
+        metrics: options.workerMetrics,
       })
     : null;
   let closing: Promise<void> | undefined;

@@ -5,6 +5,7 @@
  * (namespace 7302), which the diff's write transaction takes before it writes anything, after its read.
  */
 import { sql } from '@crew/db';
+import { PromWorkerMetrics } from '@crew/worker';
 import {
   allActionItems,
   bookingAccount,
@@ -12,6 +13,8 @@ import {
   http,
   onboard,
   onePairingRoster,
+  parsePrometheusText,
+  sampleValue,
   type Stack,
   startStack,
   type Tenant,
@@ -22,10 +25,18 @@ import {
 jest.setTimeout(90_000);
 
 let stack: Stack;
+const metrics = new PromWorkerMetrics();
 beforeAll(async () => {
-  stack = await startStack('diff_races', { worker: true });
+  stack = await startStack('diff_races', { worker: true, workerMetrics: metrics });
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  await stack.close();
+  metrics.close();
+});
+
+/** The worker's count of diffs rolled back and run again (crew_schedule_diff_reruns_total). */
+const reruns = async () =>
+  sampleValue(parsePrometheusText(await metrics.registry.metrics()), 'crew_schedule_diff_reruns_total');
 
 const TRAVELLER = 'ada@crew.test';
 const DAY1 = '2027-03-10';
@@ -129,10 +140,14 @@ it('a booking a person locks (manual_override) while a roster dropping its layov
   const b = await confirmedLayover(t);
   const cancels = () => stack.sandbox.sandbox.callCounts()['cancelHotelReservation'] ?? 0;
   const cancelsBefore = cancels();
+  const rerunsBefore = await reruns();
+  expect(rerunsBefore).toEqual(expect.any(Number));
   const id = await diffedAround(t, airlineId, withoutLayover(), async () => {
     const res = await api(t, `/crew/bookings/${b}`, { method: 'PATCH', body: { manual_override: true } });
     expect(res.status).toBe(202);
   });
+  // Its diff was rolled back and run once more, and the worker counted that re-run (on-call watches it).
+  expect(await reruns()).toBe(rerunsBefore! + 1);
   // Diffed against the booking as the person left it: locked, so no cancellation item and no cancellation.
   expect((await allActionItems(stack, t.accessToken, id, '&type=HOTEL')).map((i) => i.classification)).toEqual([]);
   const after = await booking(t, b);

@@ -8,6 +8,8 @@ import type { ReviewQueueFigures } from '../review-queue/escalation.monitor';
 export interface WorkerMetrics {
   /** A schedule's diff was written (seconds from PROCESSING to BOOKING/COMPLETED). */
   scheduleProcessed(seconds: number, actionItems: number): void;
+  /** A schedule's diff was rolled back and is run again: bookings it changes were changed after it read them. */
+  scheduleDiffRerun(): void;
   /** A booking task ended with this booking status. */
   bookingOutcome(type: 'HOTEL' | 'FLIGHT', status: string): void;
   /** An action item reached a terminal disposition, `seconds` after it was created. */
@@ -25,6 +27,7 @@ export interface WorkerMetrics {
 
 export const NO_METRICS: WorkerMetrics = {
   scheduleProcessed: () => undefined,
+  scheduleDiffRerun: () => undefined,
   bookingOutcome: () => undefined,
   dispositionReached: () => undefined,
   webhookAttempt: () => undefined,

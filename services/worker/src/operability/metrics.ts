@@ -21,6 +21,7 @@ export class PromWorkerMetrics implements WorkerMetrics {
   private readonly processMetrics: ProcessMetrics;
   private readonly scheduleSeconds: Histogram<never>;
   private readonly scheduleItems: Counter<never>;
+  private readonly scheduleReruns: Counter<never>;
   private readonly bookings: Counter<'type' | 'status'>;
   private readonly disposition: Histogram<'priority' | 'disposition'>;
   private readonly jobSeconds: Histogram<'queue' | 'outcome'>;
@@ -53,6 +54,12 @@ export class PromWorkerMetrics implements WorkerMetrics {
     this.scheduleItems = new Counter({
       name: 'crew_schedule_action_items_total',
       help: 'Action items written by schedule diffs',
+      registers,
+    });
+    // No labels: a rate above zero is the signal; the worker's log names the airline and schedule.
+    this.scheduleReruns = new Counter({
+      name: 'crew_schedule_diff_reruns_total',
+      help: 'Schedule diffs rolled back and run again because bookings they change were changed after they read them',
       registers,
     });
     this.bookings = new Counter({
@@ -192,6 +199,10 @@ export class PromWorkerMetrics implements WorkerMetrics {
   scheduleProcessed(seconds: number, actionItems: number): void {
     this.scheduleSeconds.observe(seconds);
     this.scheduleItems.inc(actionItems);
+  }
+
+  scheduleDiffRerun(): void {
+    this.scheduleReruns.inc();
   }
 
   bookingOutcome(type: 'HOTEL' | 'FLIGHT', status: string): void {

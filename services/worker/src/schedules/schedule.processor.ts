@@ -8,7 +8,8 @@ import { nothingDiffed, reportProcessed, type ProcessedFigures } from './finish.
 import { flatten } from './flatten.step';
 import { readDiffState } from './read-diff-state.step';
 import { readComparedWith, readRoster, readStoredSubmission, type StoredSubmission } from './read-submission.step';
-import { BookingsChangedMeanwhile, isPermanentScheduleError } from './schedule-errors';
+import { rerunWhileBookingsChange } from './diff-reruns';
+import { isPermanentScheduleError } from './schedule-errors';
 import type { DiffRun, RosterBytes, ScheduleRun } from './schedule-run';
 import { settleResubmission } from './settled-resubmission.step';
 import { StepTimings } from './step-timings';
@@ -128,24 +129,26 @@ export class ScheduleProcessor {
    * The shortcut of a byte-identical resubmission, or the diff. A diff that would change bookings someone changed
    * after it read them is rolled back and run again from the stored roster, against the bookings as they are then:
    * a person's change made meanwhile is never overwritten. It ends: the rows a diff writes stay locked until it
-   * commits, and what changes bookings meanwhile (people, tasks in flight) does not go on for ever.
+   * commits, and what changes bookings meanwhile (people, tasks in flight) does not go on for ever. Each re-run is
+   * counted, and warned of past a few (rerunWhileBookingsChange).
    */
   private async settledOrDiffed(
     run: ScheduleRun,
     stored: StoredSubmission,
     log: Logger,
   ): Promise<ProcessedFigures | null> {
-    for (let rerun = 1; ; rerun++) {
-      try {
+    return rerunWhileBookingsChange(
+      async () => {
         const settled = await settleResubmission(run, this.deps.vault, () => this.processingTime(), stored.sha256);
         return settled ? nothingDiffed() : await this.diffAndWrite(run, stored, log);
-      } catch (err) {
-        if (!(err instanceof BookingsChangedMeanwhile)) throw err;
-        log.info({ bookings: err.bookings, rerun }, 'bookings changed while the roster was diffed: diffing it again');
+      },
+      async () => {
         // The stored body was dropped once decompressed.
         stored = await readStoredSubmission(run.conn, run.schedule.schedule_id);
-      }
-    }
+      },
+      log,
+      this.deps.metrics,
+    );
   }
 
   /**
