@@ -140,8 +140,27 @@ function done(s: LineState): boolean {
   return false;
 }
 
+/** A booking cancelled after the deadline: what it owes, whatever a line calls the charge, is its penalty. */
+function cancelledLate(b: InvoiceBooking): boolean {
+  return b.status === 'CANCELLED' && b.cancellation_penalty != null && b.cancellation_penalty.amount > 0;
+}
+
+/** What a line charges on a booking cancelled late besides a no-show fee: its room-nights and late fees. */
+function penaltyCharged(s: LineState): number | null {
+  const late = feeTotal(s, 'LATE_CANCEL');
+  return late === null ? null : s.line.nightly_rate.amount * s.line.nights + late;
+}
+
 function checkFees(s: LineState, booking: InvoiceBooking, contract: InvoiceContract | undefined): void {
-  if (charges(s, 'NO_SHOW')) {
+  if (cancelledLate(booking)) {
+    // No guest was expected: a no-show fee is the penalty under another name, allowed what the penalty leaves
+    // after the line's room-nights and late fees (checkNightsAndRates disputes the part of those above it).
+    if (charges(s, 'NO_SHOW')) {
+      const left = minus(inLine(s, booking.cancellation_penalty!, booking.check_in_date), penaltyCharged(s));
+      const excess = left === null ? null : minus(feeTotal(s, 'NO_SHOW'), Math.max(0, left));
+      find(s, 'NO_SHOW_CHARGED', excess !== null && excess > s.tolerance ? excess : 0);
+    }
+  } else if (charges(s, 'NO_SHOW')) {
     // The part above the contract's no-show fee (none agreed: all of it).
     const fee = contract?.cancellation_terms?.no_show_fee;
     const allowed = fee
@@ -159,10 +178,9 @@ function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contract: In
   const rate = s.line.nightly_rate.amount;
   let over = 0;
   if (booking.status === 'CANCELLED') {
-    // Cancelled after the deadline: the line's room-nights and late fees are the late-cancellation fee.
-    const late = feeTotal(s, 'LATE_CANCEL');
-    const charged = late === null ? null : rate * s.line.nights + late;
-    over += minus(charged, inLine(s, booking.cancellation_penalty!, booking.check_in_date)) ?? 0;
+    // Cancelled after the deadline: the line's room-nights and late fees are the late-cancellation fee (a no-show
+    // fee too: checkFees).
+    over += minus(penaltyCharged(s), inLine(s, booking.cancellation_penalty!, booking.check_in_date)) ?? 0;
   } else {
     let extra = s.beyond;
     for (const night of s.billed) if (!inStay(booking, night)) extra++;
@@ -242,13 +260,15 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     if (k !== null) billedKeys.push(k);
   }
   const cancelled = b !== null && b.status === 'CANCELLED';
-  const lateCancelled = cancelled && b.cancellation_penalty != null && b.cancellation_penalty.amount > 0;
-  if (b) {
-    if (charges(s, 'NO_SHOW')) billedKeys.push(`${b.booking_id}|NO_SHOW`);
-    // On a booking cancelled late, room-nights are its late-cancellation fee too (checkNightsAndRates): whichever
+  const lateCancelled = b !== null && cancelledLate(b);
+  if (b && lateCancelled) {
+    // On a booking cancelled late, room-nights and a no-show fee are its late-cancellation fee too: whichever
     // way it is billed, the penalty is paid once, so a later line charging it again is a duplicate.
-    if (charges(s, 'LATE_CANCEL') || (lateCancelled && line.nights > 0 && line.nightly_rate.amount > 0))
+    if (charges(s, 'LATE_CANCEL') || charges(s, 'NO_SHOW') || (line.nights > 0 && line.nightly_rate.amount > 0))
       billedKeys.push(`${b.booking_id}|LATE_CANCEL`);
+  } else if (b) {
+    if (charges(s, 'NO_SHOW')) billedKeys.push(`${b.booking_id}|NO_SHOW`);
+    if (charges(s, 'LATE_CANCEL')) billedKeys.push(`${b.booking_id}|LATE_CANCEL`);
   }
 
   const timelyCancelled = cancelled && !lateCancelled;

@@ -226,6 +226,85 @@ describe('a late-cancellation fee is paid once per booking', () => {
   });
 });
 
+describe('on a booking cancelled after the deadline, a no-show fee is its penalty', () => {
+  // b-late: cancelled late, penalty GBP 120; the contract's no-show fee is one night (GBP 120) too.
+  const onLate = (over: Partial<InvoiceLine>) =>
+    line({ employee_id: 'E3', check_in_date: '2026-03-20', check_out_date: '2026-03-21', taxes: gbp(0), ...over });
+  const fee = (type: 'NO_SHOW' | 'LATE_CANCEL', amount = 120) => ({ type, amount: gbp(amount) });
+
+  test('a late-cancellation fee, then a no-show fee: the no-show fee is a duplicate', () => {
+    const r = match([
+      onLate({ nights: 0, fees: [fee('LATE_CANCEL')] }),
+      onLate({ line_number: 2, nights: 0, fees: [fee('NO_SHOW')] }),
+    ]).lines;
+    expect(r.map((l) => [l.status, l.disputed])).toEqual([
+      ['MATCHED', gbp(0)],
+      ['DUPLICATE_LINE', gbp(120)],
+    ]);
+  });
+
+  test('a no-show fee, then the penalty as a fee or as the night: each later line is a duplicate', () => {
+    const r = match([
+      onLate({ nights: 0, fees: [fee('NO_SHOW')] }),
+      onLate({ line_number: 2, nights: 0, fees: [fee('LATE_CANCEL')] }),
+      onLate({ line_number: 3, nights: 1 }),
+    ]).lines;
+    expect(r.map((l) => [l.status, l.disputed])).toEqual([
+      ['NO_SHOW_CHARGED', gbp(0)],
+      ['DUPLICATE_LINE', gbp(120)],
+      ['DUPLICATE_LINE', gbp(120)],
+    ]);
+    expect(r[0]!.billed_keys).toEqual(['b-late|LATE_CANCEL']);
+  });
+
+  test('on a later invoice: the penalty was paid', () => {
+    const first = match([onLate({ nights: 0, fees: [fee('LATE_CANCEL')] })]);
+    const again = match([onLate({ nights: 0, fees: [fee('NO_SHOW')] })], { billed: new Set(first.billed_keys) });
+    expect(again.lines[0]).toMatchObject({ status: 'DUPLICATE_LINE', disputed: gbp(120) });
+  });
+
+  test('on one line with the night or a late fee: the part above the penalty is disputed', () => {
+    // The no-show fee is allowed what the penalty leaves after the night: nothing.
+    const withNight = one({ ...onLate({ nights: 1, fees: [fee('NO_SHOW')] }) });
+    expect(withNight).toMatchObject({ status: 'NO_SHOW_CHARGED', disputed: gbp(120) });
+    expect(withNight.findings).toEqual([{ status: 'NO_SHOW_CHARGED', disputed: gbp(120) }]);
+    const withFee = one({ ...onLate({ nights: 0, fees: [fee('LATE_CANCEL'), fee('NO_SHOW', 50)] }) });
+    expect(withFee).toMatchObject({ status: 'NO_SHOW_CHARGED', disputed: gbp(50) });
+    // A late fee above the penalty is that rule's part; the no-show fee is all above it.
+    const both = one({ ...onLate({ nights: 0, fees: [fee('LATE_CANCEL', 150), fee('NO_SHOW', 50)] }) });
+    expect(both.findings).toEqual([
+      { status: 'NO_SHOW_CHARGED', disputed: gbp(50) },
+      { status: 'RATE_MISMATCH', disputed: gbp(30) },
+    ]);
+    expect(both.disputed).toEqual(gbp(80));
+  });
+
+  test('compared with the penalty, not the contract’s no-show fee', () => {
+    // The contract allows a no-show GBP 300; the booking owes its penalty of GBP 120.
+    const generous = new Map([
+      [
+        '7',
+        {
+          ...CONTRACT,
+          cancellation_terms: {
+            ...CONTRACT.cancellation_terms!,
+            no_show_fee: { type: 'AMOUNT' as const, amount: gbp(300) },
+          },
+        },
+      ],
+    ]);
+    expect(one({ ...onLate({ nights: 0, fees: [fee('NO_SHOW', 200)] }) }, { contracts: generous })).toMatchObject({
+      status: 'NO_SHOW_CHARGED',
+      disputed: gbp(80),
+    });
+    // Within the penalty: nothing is disputed, whatever the contract's no-show fee.
+    expect(one({ ...onLate({ nights: 0, fees: [fee('NO_SHOW', 100)] }) })).toMatchObject({
+      status: 'NO_SHOW_CHARGED',
+      disputed: gbp(0),
+    });
+  });
+});
+
 describe('when two rules apply, the first names the line', () => {
   test('a duplicate over anything else', () => {
     const r = match([line({}), line({ line_number: 2, nightly_rate: gbp(150) })]).lines[1]!;

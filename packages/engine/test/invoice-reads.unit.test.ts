@@ -211,17 +211,20 @@ test('a booking cancelled after the deadline is paid at most its penalty, over e
           r.lines.forEach((res, i) => {
             if (res.booking_id === null || !penalty.has(res.booking_id)) return;
             const l = invoiceLines[i]!;
-            // What the line charges as the late-cancellation fee, less what the airline disputes of it.
-            const late = (l.fees ?? [])
-              .filter((f) => f.type === 'LATE_CANCEL')
+            // What the line charges on the cancelled booking, whatever the hotel calls it (room-nights, a
+            // late-cancellation or a no-show fee), less what the airline disputes of it.
+            const fees = (l.fees ?? [])
+              .filter((f) => f.type === 'LATE_CANCEL' || f.type === 'NO_SHOW')
               .reduce((t, f) => t + f.amount.amount, 0);
-            const charged = l.nightly_rate.amount * l.nights + late;
+            const charged = l.nightly_rate.amount * l.nights + fees;
             const disputedWhole = res.findings.some((f) =>
               ['DUPLICATE_LINE', 'NO_BOOKING', 'CHARGED_AFTER_TIMELY_CANCEL', 'INCIDENTAL_NOT_COVERED'].includes(
                 f.status,
               ),
             );
-            const above = res.findings.find((f) => f.status === 'RATE_MISMATCH')?.disputed.amount ?? 0;
+            const above = res.findings
+              .filter((f) => f.status === 'RATE_MISMATCH' || f.status === 'NO_SHOW_CHARGED')
+              .reduce((t, f) => t + f.disputed.amount, 0);
             paid.set(res.booking_id, (paid.get(res.booking_id) ?? 0) + (disputedWhole ? 0 : charged - above));
           });
           for (const k of r.billed_keys) billed.add(k);
