@@ -97,5 +97,6 @@ export type * from './console/console.table';
 // Hotel invoices checked against the bookings.
 export * as invoiceRepo from './invoices/invoice.repository';
 export { lineColumnsText, linesOfColumns } from './invoices/line-columns';
+export { RECONCILIATION_FAILED, visibleInvoiceError } from './invoices/invoice-errors';
 export type { BillableStayRow, InvoiceContractRow, ReconciledInvoiceLine } from './invoices/invoice.repository';
 export type * from './invoices/invoice.table';

@@ -11,6 +11,7 @@ import {
   gunzipText,
   invoiceRepo,
   linesOfColumns,
+  RECONCILIATION_FAILED,
   webhookRepo,
   type Db,
   type BillableStayRow,
@@ -86,6 +87,7 @@ export class InvoiceReconciler {
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       // An outage is retried (BullMQ's attempts); anything else would fail again the same way.
       if (isDatabaseUnavailable(err) && !last) throw err;
+      // The error itself goes to the log only: the airline reads a phrase (reason).
       log.error({ err }, 'invoice reconciliation failed');
       await invoiceRepo.failInvoice(this.deps.db, invoiceId, reason(err));
     }
@@ -209,10 +211,11 @@ type PostedLines = Iterable<InvoiceLine> & { lookups(): Iterable<InvoiceLineLook
 export const RECONCILIATION_STOPPED =
   'reconciliation did not finish (the worker reconciling it stopped before the end); post the invoice again under a new number or ask the operator';
 
+/** Why an invoice FAILED, as the airline reads it: a phrase per kind of failure, never the error's own message. */
 function reason(err: unknown): string {
   return isDatabaseUnavailable(err)
     ? 'the database could not be reached while reconciling; post the invoice again under a new number or ask the operator'
-    : `reconciliation failed: ${err instanceof Error ? err.message : String(err)}`;
+    : RECONCILIATION_FAILED;
 }
 
 /** What the lines add up to as they are matched: lines per status and the disputed total. */
