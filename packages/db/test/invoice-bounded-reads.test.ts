@@ -9,6 +9,7 @@ import {
   createInvoice,
   markReconciled,
   staysBeyond,
+  storedBilledKeys,
 } from '../src/invoices/invoice.repository';
 
 /*
@@ -220,4 +221,21 @@ it('reads the nights billed by the earlier invoices whose billed span meets this
     `${booking}|2027-01-10`,
     `${booking}|2027-02-10`,
   ]);
+});
+
+it('gives back the keys of a line as the matching billed them, a part of a penalty paid included', async () => {
+  const booking = randomUUID();
+  // What a line charging part of a late-cancellation penalty bills (the engine's invoice-matching.ts).
+  const keys = [`${booking}|2027-05-10`, `${booking}|LATE_CANCEL:120.5`];
+  const id = await invoice('B-PART', null);
+  await sql`insert into invoice_lines (invoice_id, line_number, check_in_date, status, booking_id, billed_amount,
+      disputed_amount, disputed_currency, findings, needs_review, billed_keys)
+    values (${id}, 1, '2027-05-10', 'MATCHED', ${booking}, 120.5, 0, 'USD', '[]', '[]',
+      ${JSON.stringify(storedBilledKeys(booking, keys))})`.execute(t.db);
+  await markReconciled(t.db, id, { MATCHED: 1 }, 0, { from: '2027-05-10', to: '2027-05-11' });
+  const stored = await sql<{ billed_keys: string[] }>`
+    select billed_keys from invoice_lines where invoice_id = ${id}`.execute(t.db);
+  expect(stored.rows[0]!.billed_keys).toEqual(['2027-05-10', 'LATE_CANCEL:120.5']);
+  const read = await billedKeys(t.db, airline, HOTEL, { from: '2027-05-01', to: '2027-05-31' });
+  expect(keys.every((k) => read.has(k))).toBe(true);
 });

@@ -16,7 +16,7 @@ import {
   type InvoiceLineResult,
   type InvoiceLineStatus,
 } from './invoice-index';
-import { halfMinorUnit, money } from './minor-units';
+import { halfMinorUnit, money, roundMinor } from './minor-units';
 
 /*
  * A hotel's invoice against the bookings: each line is matched to a booking night by night and gets exactly one
@@ -37,8 +37,12 @@ export interface InvoiceMatchContext {
   /** The hotel that sent the invoice. */
   property_id: string;
   index: InvoiceBookingIndex;
-  /** Keys billed before this line (billed_keys of earlier invoices of the airline and earlier lines of this one). */
-  billed: { has(key: string): boolean };
+  /**
+   * Keys billed before this line (billed_keys of earlier invoices of the airline and earlier lines of this one),
+   * and the part of a booking's cancellation penalty they paid, in the penalty's currency (InvoiceMatcher reads it
+   * from their keys; without it, a penalty is either paid in full, its key billed, or not at all).
+   */
+  billed: { has(key: string): boolean; penaltyPaid?(bookingId: string): number };
   /** Contracts by contract_id as text. */
   contracts: ReadonlyMap<string, InvoiceContract>;
   fx: FxTable;
@@ -46,6 +50,25 @@ export interface InvoiceMatchContext {
 
 /** The key of a booking's night, as billed_keys carries it. */
 export const billedNightKey = (bookingId: string, night: string) => `${bookingId}|${night}`;
+
+/*
+ * A booking's cancellation penalty is an amount the lines charging it pay off, in line order and invoice after
+ * invoice. A line paying the rest of it bills `<booking>|LATE_CANCEL` (paid: any later line charging it is a
+ * duplicate; a release before 2026-12-03 billed this key for the first line charging it, whatever it paid). A line
+ * paying part of it bills `<booking>|LATE_CANCEL:<paid>`: what the lines so far paid of it, in the penalty's
+ * currency. That total only grows, so each such line has its own key, and the largest is what was paid.
+ */
+const penaltyKey = (bookingId: string) => `${bookingId}|LATE_CANCEL`;
+const PAID_PART = '|LATE_CANCEL:';
+
+/** Records in `paid` the part of a penalty `key` says was paid, if it is such a key. */
+function notePenaltyPaid(paid: Map<string, number>, key: string): void {
+  const at = key.indexOf(PAID_PART);
+  if (at < 0) return;
+  const bookingId = key.slice(0, at);
+  const amount = Number(key.slice(at + PAID_PART.length));
+  if (amount > (paid.get(bookingId) ?? 0)) paid.set(bookingId, amount);
+}
 
 /**
  * The nights a line charges. As many as `nights`: all its dates when it charges as many or more (the rest are
@@ -85,6 +108,8 @@ interface LineState {
   beyond: number;
   /** The whole line in its currency. */
   whole: number;
+  /** On a booking cancelled late: what earlier lines left of its penalty, in the line's currency (null: unknown). */
+  penaltyLeft: number | null;
   findings: InvoiceFinding[];
   review: string[];
 }
@@ -156,7 +181,7 @@ function checkFees(s: LineState, booking: InvoiceBooking, contract: InvoiceContr
     // No guest was expected: a no-show fee is the penalty under another name, allowed what the penalty leaves
     // after the line's room-nights and late fees (checkNightsAndRates disputes the part of those above it).
     if (charges(s, 'NO_SHOW')) {
-      const left = minus(inLine(s, booking.cancellation_penalty!, booking.check_in_date), penaltyCharged(s));
+      const left = minus(s.penaltyLeft, penaltyCharged(s));
       const excess = left === null ? null : minus(feeTotal(s, 'NO_SHOW'), Math.max(0, left));
       find(s, 'NO_SHOW_CHARGED', excess !== null && excess > s.tolerance ? excess : 0);
     }
@@ -179,8 +204,8 @@ function checkNightsAndRates(s: LineState, booking: InvoiceBooking, contract: In
   let over = 0;
   if (booking.status === 'CANCELLED') {
     // Cancelled after the deadline: the line's room-nights and late fees are the late-cancellation fee (a no-show
-    // fee too: checkFees).
-    over += minus(penaltyCharged(s), inLine(s, booking.cancellation_penalty!, booking.check_in_date)) ?? 0;
+    // fee too: checkFees), owed up to what earlier lines left of the penalty.
+    over += minus(penaltyCharged(s), s.penaltyLeft) ?? 0;
   } else {
     let extra = s.beyond;
     for (const night of s.billed) if (!inStay(booking, night)) extra++;
@@ -243,6 +268,7 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     billed: [],
     beyond: 0,
     whole: 0,
+    penaltyLeft: null,
     findings: [],
     review: [],
   };
@@ -261,12 +287,13 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
   }
   const cancelled = b !== null && b.status === 'CANCELLED';
   const lateCancelled = b !== null && cancelledLate(b);
-  if (b && lateCancelled) {
-    // On a booking cancelled late, room-nights and a no-show fee are its late-cancellation fee too: whichever
-    // way it is billed, the penalty is paid once, so a later line charging it again is a duplicate.
-    if (charges(s, 'LATE_CANCEL') || charges(s, 'NO_SHOW') || (line.nights > 0 && line.nightly_rate.amount > 0))
-      billedKeys.push(`${b.booking_id}|LATE_CANCEL`);
-  } else if (b) {
+  // On a booking cancelled late, room-nights and a no-show fee are its late-cancellation fee too: whichever way
+  // it is billed, the penalty is paid once, so a line charging it once it is paid is a duplicate.
+  const chargesPenalty =
+    lateCancelled &&
+    (charges(s, 'LATE_CANCEL') || charges(s, 'NO_SHOW') || (line.nights > 0 && line.nightly_rate.amount > 0));
+  if (b && chargesPenalty && ctx.billed.has(penaltyKey(b.booking_id))) billedKeys.push(penaltyKey(b.booking_id));
+  else if (b && !lateCancelled) {
     if (charges(s, 'NO_SHOW')) billedKeys.push(`${b.booking_id}|NO_SHOW`);
     if (charges(s, 'LATE_CANCEL')) billedKeys.push(`${b.booking_id}|LATE_CANCEL`);
   }
@@ -280,8 +307,12 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
   } else {
     const contract =
       b.contract_id === null || b.contract_id === undefined ? undefined : ctx.contracts.get(`${b.contract_id}`);
+    // What earlier lines paid of the penalty (not all of it: that is a duplicate above).
+    const paidBefore = chargesPenalty ? (ctx.billed.penaltyPaid?.(b.booking_id) ?? 0) : 0;
+    if (lateCancelled) s.penaltyLeft = penaltyLeft(s, b.cancellation_penalty!, paidBefore, b.check_in_date);
     checkFees(s, b, contract);
     if (!done(s)) checkNightsAndRates(s, b, contract);
+    if (chargesPenalty) billedKeys.push(penaltyPaidKey(s, b, paidBefore));
   }
 
   const findings = s.findings;
@@ -299,6 +330,34 @@ export function classifyInvoiceLine(line: InvoiceLine, ctx: InvoiceMatchContext)
     findings,
     needs_review: s.review.length > 1 ? [...new Set(s.review)] : s.review,
   };
+}
+
+/** What earlier lines left of a penalty, in the line's currency (at the rate of the stay's check-in). */
+function penaltyLeft(s: LineState, penalty: Money, paidBefore: number, checkIn: string): number | null {
+  return inLine(
+    s,
+    paidBefore === 0 ? penalty : { amount: penalty.amount - paidBefore, currency: penalty.currency },
+    checkIn,
+  );
+}
+
+/**
+ * The key a line charging the penalty of a booking cancelled late bills (last of its keys): the penalty paid, or
+ * the part of it paid so far. The line pays what it charges up to what earlier lines left; when that cannot be read
+ * (no exchange rate: a person checks the line), all that is left.
+ */
+function penaltyPaidKey(s: LineState, b: InvoiceBooking, paidBefore: number): string {
+  const penalty = b.cancellation_penalty!;
+  const left = s.penaltyLeft;
+  const other = penaltyCharged(s);
+  const noShow = charges(s, 'NO_SHOW') ? feeTotal(s, 'NO_SHOW') : 0;
+  const charged = other === null || noShow === null ? null : other + noShow;
+  if (left === null || charged === null || left <= 0) return penaltyKey(b.booking_id);
+  // In the penalty's currency: the part of what was left that the line pays.
+  const paid = paidBefore + ((penalty.amount - paidBefore) * Math.min(charged, left)) / left;
+  return paid >= penalty.amount - halfMinorUnit(penalty.currency)
+    ? penaltyKey(b.booking_id)
+    : `${b.booking_id}${PAID_PART}${roundMinor(paid, penalty.currency)}`;
 }
 
 /** The contract's rate of a night: its rate period, else the booking's contracted rate; null when neither. */
@@ -334,6 +393,8 @@ export interface MatchedInvoiceLine {
 export class InvoiceMatcher {
   private readonly mine = new Set<string>();
   private readonly ctx: InvoiceMatchContext;
+  /** The part of each booking's penalty paid so far, read from the keys billed before when first asked. */
+  private paid: Map<string, number> | undefined;
 
   constructor(
     propertyId: string,
@@ -350,12 +411,29 @@ export class InvoiceMatcher {
     return this.mine.has(key) || this.alreadyBilled.has(key);
   }
 
+  /** What earlier invoices and earlier lines of this one paid of the booking's penalty, in its currency. */
+  penaltyPaid(bookingId: string): number {
+    return this.paidSoFar().get(bookingId) ?? 0;
+  }
+
+  private paidSoFar(): Map<string, number> {
+    // One pass over the keys billed before, only for an invoice that charges a penalty.
+    if (this.paid === undefined) {
+      this.paid = new Map();
+      for (const k of this.alreadyBilled) notePenaltyPaid(this.paid, k);
+    }
+    return this.paid;
+  }
+
   next(line: InvoiceLine): MatchedInvoiceLine {
     const result = classifyInvoiceLine(line, this.ctx);
     // A line is a DUPLICATE_LINE exactly when one of its keys was billed before: any other bills them all first.
     const first =
       result.status === 'DUPLICATE_LINE' ? result.billed_keys.filter((k) => !this.has(k)) : result.billed_keys;
     for (const k of result.billed_keys) this.mine.add(k);
+    // A part of a penalty paid is the line's last key (after penaltyPaid was asked: the map is there).
+    const last = result.billed_keys[result.billed_keys.length - 1];
+    if (this.paid !== undefined && last !== undefined) notePenaltyPaid(this.paid, last);
     return { result, billed_first: first };
   }
 

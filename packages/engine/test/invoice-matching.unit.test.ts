@@ -226,6 +226,126 @@ describe('a late-cancellation fee is paid once per booking', () => {
   });
 });
 
+describe('a penalty of several nights is an amount paid over the lines that charge it', () => {
+  // A three-night stay cancelled after the deadline with a two-night fee: GBP 240.
+  const twoNightFee = [
+    booking({
+      booking_id: 'b-late2',
+      employee_id: 'E8',
+      status: 'CANCELLED',
+      check_in_date: '2026-01-30',
+      check_out_date: '2026-02-02',
+      cancellation_penalty: gbp(240),
+    }),
+  ];
+  const night = (line_number: number, check_in_date: string, check_out_date: string, rate = 120) =>
+    line({
+      line_number,
+      employee_id: 'E8',
+      check_in_date,
+      check_out_date,
+      nights: 1,
+      nightly_rate: gbp(rate),
+      taxes: gbp(0),
+    });
+  const fees = (line_number: number, ...charged: ['NO_SHOW' | 'LATE_CANCEL', number][]) =>
+    line({
+      line_number,
+      employee_id: 'E8',
+      check_in_date: '2026-01-30',
+      check_out_date: '2026-01-30',
+      nights: 0,
+      taxes: gbp(0),
+      fees: charged.map(([type, amount]) => ({ type, amount: gbp(amount) })),
+    });
+  const run = (lines: InvoiceLine[], billed: ReadonlySet<string> = new Set()) =>
+    matchInvoiceLines({ property_id: HOTEL, lines }, twoNightFee, billed, CONTRACTS, NO_FX_RATES);
+  const outcome = (r: ReturnType<typeof run>) => r.lines.map((l) => [l.status, l.disputed.amount]);
+
+  test('two one-night lines pay it; a third line charging it again is a duplicate', () => {
+    const r = run([
+      night(1, '2026-01-30', '2026-01-31'),
+      night(2, '2026-01-31', '2026-02-01'),
+      night(3, '2026-02-01', '2026-02-02'),
+    ]);
+    expect(outcome(r)).toEqual([
+      ['MATCHED', 0],
+      ['MATCHED', 0],
+      ['DUPLICATE_LINE', 120],
+    ]);
+    expect(r.lines[1]!.billed_keys).toContain('b-late2|LATE_CANCEL');
+  });
+
+  test('a line charging more than the penalty leaves: the part above it', () => {
+    const r = run([night(1, '2026-01-30', '2026-01-31'), night(2, '2026-01-31', '2026-02-01', 150)]);
+    expect(outcome(r)).toEqual([
+      ['MATCHED', 0],
+      ['RATE_MISMATCH', 30],
+    ]);
+  });
+
+  test('whatever the fees are called: a late fee and a no-show fee share the penalty', () => {
+    const r = run([fees(1, ['LATE_CANCEL', 100]), fees(2, ['NO_SHOW', 100]), fees(3, ['LATE_CANCEL', 100])]);
+    expect(outcome(r)).toEqual([
+      ['MATCHED', 0],
+      ['NO_SHOW_CHARGED', 0],
+      ['RATE_MISMATCH', 60],
+    ]);
+    // A no-show fee is allowed what is left after the line's late fee and the earlier lines.
+    const oneLine = run([fees(1, ['LATE_CANCEL', 100]), fees(2, ['LATE_CANCEL', 100], ['NO_SHOW', 100])]);
+    expect(oneLine.lines[1]!.findings).toEqual([{ status: 'NO_SHOW_CHARGED', disputed: gbp(60) }]);
+  });
+
+  test('split across two month-end invoices: the second invoice pays what the first left', () => {
+    const jan = run([night(1, '2026-01-30', '2026-01-31')]);
+    expect(outcome(jan)).toEqual([['MATCHED', 0]]);
+    const feb = run([night(1, '2026-01-31', '2026-02-01'), fees(2, ['LATE_CANCEL', 20])], new Set(jan.billed_keys));
+    expect(outcome(feb)).toEqual([
+      ['MATCHED', 0],
+      ['DUPLICATE_LINE', 20],
+    ]);
+    // 120 of 240 left: more than that is disputed.
+    const dear = run([night(1, '2026-01-31', '2026-02-01', 130)], new Set(jan.billed_keys));
+    expect(outcome(dear)).toEqual([['RATE_MISMATCH', 10]]);
+    // Keys stored by an earlier release: the late-cancellation key alone says the penalty was paid.
+    const before = run([night(1, '2026-01-31', '2026-02-01')], new Set(['b-late2|LATE_CANCEL']));
+    expect(outcome(before)).toEqual([['DUPLICATE_LINE', 120]]);
+  });
+
+  test('billed in another currency: what is paid is kept in the penalty’s', () => {
+    // 140 EUR = 120 GBP.
+    const fx = fxTable([
+      { currency: 'EUR', rate: 1.08, as_of: '2026-01-01' },
+      { currency: 'GBP', rate: 1.26, as_of: '2026-01-01' },
+    ]);
+    const inEur = (n: number, checkIn: string, checkOut: string) => ({
+      ...night(n, checkIn, checkOut),
+      nightly_rate: eur(140),
+      taxes: eur(0),
+    });
+    const jan = matchInvoiceLines(
+      { property_id: HOTEL, lines: [inEur(1, '2026-01-30', '2026-01-31')] },
+      twoNightFee,
+      new Set(),
+      CONTRACTS,
+      fx,
+    );
+    expect(jan.lines[0]).toMatchObject({ status: 'MATCHED', disputed: eur(0) });
+    expect(jan.billed_keys).toContain('b-late2|LATE_CANCEL:120');
+    const feb = matchInvoiceLines(
+      { property_id: HOTEL, lines: [inEur(1, '2026-01-31', '2026-02-01'), inEur(2, '2026-02-01', '2026-02-02')] },
+      twoNightFee,
+      new Set(jan.billed_keys),
+      CONTRACTS,
+      fx,
+    );
+    expect(feb.lines.map((l) => [l.status, l.disputed])).toEqual([
+      ['MATCHED', eur(0)],
+      ['DUPLICATE_LINE', eur(140)],
+    ]);
+  });
+});
+
 describe('on a booking cancelled after the deadline, a no-show fee is its penalty', () => {
   // b-late: cancelled late, penalty GBP 120; the contract's no-show fee is one night (GBP 120) too.
   const onLate = (over: Partial<InvoiceLine>) =>

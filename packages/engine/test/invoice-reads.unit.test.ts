@@ -84,7 +84,8 @@ const arbStay = fc.record({
   employee: fc.constantFrom(...employees),
   confirmation: fc.constantFrom(...confirmations),
   status: fc.constantFrom('CONFIRMED', 'CONFIRMED', 'CANCELLED'),
-  penalty: fc.boolean(),
+  // Cancelled after the deadline with a penalty of one or two nights (none: in time).
+  penalty: fc.constantFrom(0, 120, 240),
 });
 
 const arbLine = fc.record({
@@ -92,8 +93,8 @@ const arbLine = fc.record({
   nights: fc.integer({ min: 0, max: 4 }),
   employee: fc.constantFrom(...employees, 'E9'),
   confirmation: fc.constantFrom(...confirmations, 'AB12', 'ZZ 99'),
-  noShow: fc.boolean(),
-  lateCancel: fc.boolean(),
+  noShow: fc.constantFrom(0, 0, 60, 120),
+  lateCancel: fc.constantFrom(0, 0, 60, 120),
   rate: fc.constantFrom(120, 150),
 });
 
@@ -110,7 +111,7 @@ function stays(raw: StayDraw[]): InvoiceBooking[] {
     confirmation_number: s.confirmation,
     check_in_date: addDays(EPOCH, s.day),
     check_out_date: addDays(EPOCH, s.day + s.nights),
-    cancellation_penalty: s.status === 'CANCELLED' && s.penalty ? gbp(120) : null,
+    cancellation_penalty: s.status === 'CANCELLED' && s.penalty > 0 ? gbp(s.penalty) : null,
   }));
 }
 
@@ -125,8 +126,8 @@ function lines(raw: LineDraw[]): InvoiceLine[] {
     nightly_rate: gbp(l.rate),
     taxes: gbp(10),
     fees: [
-      ...(l.noShow ? [{ type: 'NO_SHOW' as const, amount: gbp(120) }] : []),
-      ...(l.lateCancel ? [{ type: 'LATE_CANCEL' as const, amount: gbp(120) }] : []),
+      ...(l.noShow > 0 ? [{ type: 'NO_SHOW' as const, amount: gbp(l.noShow) }] : []),
+      ...(l.lateCancel > 0 ? [{ type: 'LATE_CANCEL' as const, amount: gbp(l.lateCancel) }] : []),
     ],
   }));
 }
@@ -202,7 +203,9 @@ test('a booking cancelled after the deadline is paid at most its penalty, over e
       fc.array(fc.array(arbLine, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
       (rawStays, rawInvoices) => {
         const all = stays(rawStays);
-        const penalty = new Map(all.filter((s) => s.cancellation_penalty).map((s) => [s.booking_id, 120]));
+        const penalty = new Map(
+          all.filter((s) => s.cancellation_penalty).map((s) => [s.booking_id, s.cancellation_penalty!.amount]),
+        );
         const paid = new Map<string, number>();
         const billed = new Set<string>();
         for (const rawLines of rawInvoices) {
@@ -232,6 +235,70 @@ test('a booking cancelled after the deadline is paid at most its penalty, over e
         for (const [bookingId, amount] of paid) expect(amount).toBeLessThanOrEqual(penalty.get(bookingId)! + 0.005);
       },
     ),
+    { numRuns: 300 },
+  );
+});
+
+test('a penalty charged in parts, on lines of any invoices and under any name, is paid whole: nothing disputed', () => {
+  // A three-night stay cancelled after the deadline with a two-night penalty (GBP 240, one of the arbitrary lines'
+  // room-nights is 120).
+  const stay: InvoiceBooking = {
+    booking_id: 'b-late',
+    status: 'CANCELLED',
+    property_id: HOTEL,
+    contract_id: 7,
+    employee_id: 'E1',
+    check_in_date: '2026-03-10',
+    check_out_date: '2026-03-13',
+    cancellation_penalty: gbp(240),
+  };
+  const arbPart = fc.record({
+    kind: fc.constantFrom('NIGHT', 'LATE_CANCEL', 'NO_SHOW'),
+    amount: fc.integer({ min: 1, max: 24_000 }).map((cents) => cents / 100),
+    invoice: fc.integer({ min: 0, max: 2 }),
+  });
+  fc.assert(
+    fc.property(fc.array(arbPart, { minLength: 1, maxLength: 6 }), (parts) => {
+      // Each part's share of the penalty: the parts scaled to add up to at most 240, in whole pennies.
+      const total = parts.reduce((t, p) => t + p.amount, 0);
+      const scale = total > 240 ? 240 / total : 1;
+      const billed = new Set<string>();
+      let nights = 0;
+      for (let invoice = 0; invoice <= 2; invoice++) {
+        const invoiceLines: InvoiceLine[] = parts
+          .map((p, i) => ({ p, i }))
+          .filter(({ p }) => p.invoice === invoice)
+          .map(({ p, i }) => {
+            const amount = Math.floor(p.amount * scale * 100) / 100;
+            // A room-night line bills the stay's next night (each of its nights once).
+            const night = p.kind === 'NIGHT' && nights < 3 ? addDays(stay.check_in_date, nights++) : null;
+            return {
+              line_number: i + 1,
+              employee_id: 'E1',
+              check_in_date: night ?? stay.check_in_date,
+              check_out_date: night ? addDays(night, 1) : stay.check_in_date,
+              nights: night ? 1 : 0,
+              nightly_rate: gbp(night ? amount : 0),
+              taxes: gbp(0),
+              fees: night ? [] : [{ type: p.kind === 'NO_SHOW' ? 'NO_SHOW' : 'LATE_CANCEL', amount: gbp(amount) }],
+            };
+          });
+        if (invoiceLines.length === 0) continue;
+        const r = matchInvoiceLines(
+          { property_id: HOTEL, lines: invoiceLines },
+          [stay],
+          billed,
+          CONTRACTS,
+          NO_FX_RATES,
+        );
+        for (const res of r.lines) {
+          expect(res.booking_id).toBe('b-late');
+          expect(res.disputed).toEqual(gbp(0));
+          expect(['MATCHED', 'NO_SHOW_CHARGED']).toContain(res.status);
+        }
+        for (const k of r.billed_keys) billed.add(k);
+      }
+    }),
     { numRuns: 300 },
   );
 });

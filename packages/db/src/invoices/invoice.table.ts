@@ -68,8 +68,9 @@ export interface InvoiceLineTable {
   /**
    * The nights and one-time fees this line billed first (matchInvoiceLines' billed_keys less those an earlier
    * line or invoice billed): what a later line billing them again is a duplicate of. Stored without the line's
-   * own booking id (`2027-03-05`, `NO_SHOW`; storedBilledKeys), which booking_id holds; a line with no booking
-   * keeps its guest's keys whole, as lines stored before 2026-11-28 keep all theirs.
+   * own booking id (`2027-03-05`, `NO_SHOW`, `LATE_CANCEL:120` for a part of a penalty paid; storedBilledKeys),
+   * which booking_id holds; a line with no booking keeps its guest's keys whole, as lines stored before 2026-11-28
+   * keep all theirs.
    */
   billed_keys: Json<string[]>;
 }
