@@ -46,6 +46,8 @@ export interface BookingSettlement<F extends object = object> {
     disposition: Disposition;
     message: string | null;
     recommended_action?: string;
+    /** A deadline of the item's own that its review is due by (review.ts dueBy), written with the disposition. */
+    review_deadline?: string | null;
   } | null;
   /** The action item's review status and due_by once its disposition is written (read back by the same write). */
   review: (item: StoredReviewItem) => ReviewState;
@@ -76,6 +78,12 @@ export function settleBooking<F extends object = object>(
     nextAttemptAt?: Date | null;
     urgency: EventUrgency;
     irop?: { airline_id: string; irop_ref: string | null } | null;
+    /**
+     * The item's review is due at this deadline while it is OPEN (a cancellation handed to a person: the hotel's
+     * cancellation deadline). Stored on the item (review_deadline), so the review rules give it as due_by now and
+     * whenever the item is dated again (an ASSIGN, new review settings). Absent: the stored one stays.
+     */
+    reviewDeadline?: string | null;
   },
 ): BookingSettlement<F> {
   const { status, reason } = end;
@@ -95,6 +103,7 @@ export function settleBooking<F extends object = object>(
           disposition: DISPOSITION_OF_TASK[status],
           message: reason,
           ...(end.recommended_action ? { recommended_action: end.recommended_action } : {}),
+          ...(how.reviewDeadline !== undefined ? { review_deadline: how.reviewDeadline } : {}),
         }
       : null,
     review: storedReviewStateOf,

@@ -9,7 +9,6 @@ import {
 } from './cancellation-terms';
 import { advanceHold, type HoldState } from './cancellation-hold';
 import { sameStay } from './hotels';
-import type { ReviewState } from './review-state';
 import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
 import { layoverKey } from './keys';
 import { minorDigits } from './minor-units';
@@ -112,8 +111,11 @@ export function storedCancellation(d: CancellationDecision, ref: string, actionI
 export type ReleasedCancellation =
   /** Cancel now: what the booking stores until it is made, the hold RELEASED. */
   | { action: 'CANCEL'; cancellation: StoredCancellation }
-  /** After the deadline with after_deadline REVIEW: a person decides; the item is due at the deadline. */
-  | { action: 'REVIEW'; reason: string; due_by: string | null };
+  /**
+   * A person decides (after the deadline with after_deadline REVIEW): the item keeps the deadline as its
+   * review_deadline, which the review rules (dueBy) give as its due_by while it is OPEN.
+   */
+  | { action: 'REVIEW'; reason: string; review_deadline: string | null };
 
 /**
  * A held roster cancellation as it is made when its hold runs out. The cancellation is made now, so it is judged
@@ -136,7 +138,7 @@ export function releasedCancellation(
     cause: 'ROSTER',
     settings: { ...input.settings, cancel_hold_minutes: 0 },
   });
-  if (d.action === 'REVIEW') return { action: 'REVIEW', reason: d.message, due_by: d.review_due_by };
+  if (d.action === 'REVIEW') return { action: 'REVIEW', reason: d.message, review_deadline: d.review_due_by };
   const at = isoInstant(typeof input.now === 'number' ? input.now : instantOf(input.now));
   return {
     action: 'CANCEL',
@@ -163,11 +165,6 @@ export function recappedHoldUntil(
   if (deadline === null) return null;
   const latest = instantOf(deadline) - HOLD_DEADLINE_MARGIN_MINUTES * 60_000;
   return latest < instantOf(holdUntil) ? isoInstant(Math.max(latest, input.now)) : null;
-}
-
-/** A cancellation's review item is due at its deadline (review_due_by) while it is OPEN; without one, the review rules date it. */
-export function dueAtDeadline(state: ReviewState, deadline: string | null): ReviewState {
-  return state.review_status === 'OPEN' && deadline ? { ...state, due_by: deadline } : state;
 }
 
 /** Whether a booking's cancellation is held now. */
@@ -348,8 +345,11 @@ export interface RosterCancellation {
   cancellation: StoredCancellation | null;
   /** Held: nothing goes to the supplier before this (the task is delayed until then). */
   held_until: string | null;
-  /** A review item's due_by: the deadline (null: the review rules date it). */
-  due_by: string | null;
+  /**
+   * The item's review_deadline: the deadline a person's review is due by (the review rules' dueBy gives it as
+   * due_by while the item is OPEN, so nothing that dates the item again moves it); null: the review rules date it.
+   */
+  review_deadline: string | null;
   /** The item's message. */
   message: string;
 }
@@ -381,14 +381,21 @@ export function planRosterCancellation(
   const withTerms = d.deadline !== null;
   const message = withTerms ? `${baseMessage}; ${d.message}` : baseMessage;
   if (decision.action !== 'AUTO_CANCEL')
-    return { decision, lane: item.priority, cancellation: null, held_until: null, due_by: d.review_due_by, message };
+    return {
+      decision,
+      lane: item.priority,
+      cancellation: null,
+      held_until: null,
+      review_deadline: d.review_due_by,
+      message,
+    };
   if (d.action === 'REVIEW')
     return {
       decision: { ...decision, action: 'REVIEW', auto_eligible: false, reason: d.message },
       lane: item.priority,
       cancellation: null,
       held_until: null,
-      due_by: d.review_due_by,
+      review_deadline: d.review_due_by,
       message: d.message,
     };
   return {
@@ -396,7 +403,7 @@ export function planRosterCancellation(
     lane: d.lane,
     cancellation: withTerms ? storedCancellation(d, ref, actionId) : null,
     held_until: d.action === 'HOLD' ? d.hold_until : null,
-    due_by: null,
+    review_deadline: null,
     message,
   };
 }

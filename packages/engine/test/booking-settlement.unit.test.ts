@@ -18,6 +18,42 @@ describe('settleBooking: how a task end is recorded', () => {
     expect(s.events.irop).toBeNull();
   });
 
+  it('a review due at a deadline of its own stores it on the item, and the review rules give it as due_by', () => {
+    const deadline = '2027-03-14T16:00:00.000Z';
+    const s = settleBooking(
+      { status: 'NEEDS_REVIEW', reason: 'past the deadline' },
+      { actor: 'engine', actionId: 'a1', urgency: { task: 'P1', orItem: true }, reviewDeadline: deadline },
+    );
+    expect(s.disposition).toMatchObject({ disposition: 'PENDING_REVIEW', review_deadline: deadline });
+    // As the write reads the item back: OPEN, due at the deadline, whatever the settings or its creation.
+    const stored = {
+      type: 'HOTEL',
+      subtype: 'CANCEL',
+      classification: 'LAYOVER_CANCELLED',
+      priority: 'P3',
+      disposition: 'PENDING_REVIEW',
+      recommended_action: null,
+      booking_id: 'b1',
+      created_at: '2027-03-15T12:00:00.000Z',
+      disposition_at: '2027-03-15T13:00:00.000Z',
+      review_status: null,
+      action_taken: null,
+      action_taken_at: null,
+      action_taken_by: null,
+      assignee: 'desk@air.test',
+      event_at: '2027-03-19T19:00:00.000Z',
+      review_deadline: deadline,
+      review_settings: { lead_time_minutes: 5, due_soon_minutes: 30, priority_targets_minutes: { P3: 9 } },
+    };
+    expect(s.review(stored)).toEqual({ review_status: 'OPEN', due_by: deadline });
+    // Without one, the stored deadline (if any) is left as it is.
+    const plain = settleBooking(
+      { status: 'NEEDS_REVIEW', reason: 'x' },
+      { actor: 'engine', actionId: 'a1', urgency: { task: 'P1', orItem: true } },
+    );
+    expect(plain.disposition).not.toHaveProperty('review_deadline');
+  });
+
   it('a FAILED end records its last error and the automatic retry; a CANCELLED one is no longer pending', () => {
     const at = new Date('2026-12-01T10:00:00Z');
     expect(

@@ -13,7 +13,6 @@ import {
   planRosterCancellation,
   releasedCancellation,
   recappedHoldUntil,
-  dueAtDeadline,
   rosterCancellationBookings,
   storedCancellation,
   taskCancellationDeadline,
@@ -173,7 +172,7 @@ describe('releasedCancellation: a held cancellation judged when its hold runs ou
     expect(release(dayBefore, now, { cancel_hold_minutes: 60, after_deadline: 'REVIEW' })).toEqual({
       action: 'REVIEW',
       reason: expect.stringContaining('a person decides whether to cancel'),
-      due_by: '2026-12-09T11:00:00.000Z',
+      review_deadline: '2026-12-09T11:00:00.000Z',
     });
   });
 
@@ -204,14 +203,6 @@ describe('releasedCancellation: a held cancellation judged when its hold runs ou
     expect(recap(dayBefore, DEADLINE - 30 * MIN)).toBe(iso(now));
     // No terms now: nothing to cap (the release cancels with no fee).
     expect(recap(contract(), DEADLINE - 30 * MIN)).toBeNull();
-  });
-
-  test('dueAtDeadline: an OPEN item is due at the deadline; any other, or no deadline, as the review rules say', () => {
-    const open = { review_status: 'OPEN' as const, due_by: '2026-12-10T20:00:00.000Z' };
-    expect(dueAtDeadline(open, iso(DEADLINE))).toEqual({ review_status: 'OPEN', due_by: iso(DEADLINE) });
-    expect(dueAtDeadline(open, null)).toBe(open);
-    const resolved = { review_status: 'RESOLVED' as const, due_by: null };
-    expect(dueAtDeadline(resolved, iso(DEADLINE))).toBe(resolved);
   });
 });
 
@@ -383,27 +374,27 @@ describe('planRosterCancellation', () => {
   test('a decision other than AUTO_CANCEL passes through, due at the deadline, in the item’s lane', () => {
     const off: Decision = { ...AUTO, action: 'REVIEW', auto_eligible: false, reason: 'cancellation execution is off' };
     const r = plan(off, DEADLINE - 2 * HOUR);
-    expect(r).toMatchObject({ lane: 'P3', cancellation: null, held_until: null, due_by: iso(DEADLINE) });
+    expect(r).toMatchObject({ lane: 'P3', cancellation: null, held_until: null, review_deadline: iso(DEADLINE) });
     expect(r.decision).toBe(off);
     // Without terms the review rules date it.
-    expect(plan(off, DEADLINE - 2 * HOUR, DEFAULT_COST_SETTINGS, contract()).due_by).toBeNull();
+    expect(plan(off, DEADLINE - 2 * HOUR, DEFAULT_COST_SETTINGS, contract()).review_deadline).toBeNull();
   });
 
   test('after the deadline with after_deadline REVIEW: AUTO_CANCEL becomes REVIEW, due at the deadline', () => {
     const r = plan(AUTO, DEADLINE + MIN, { cancel_hold_minutes: 0, after_deadline: 'REVIEW' });
     expect(r.decision).toEqual({ ...AUTO, action: 'REVIEW', auto_eligible: false, reason: r.message });
-    expect(r).toMatchObject({ lane: 'P3', cancellation: null, held_until: null, due_by: iso(DEADLINE) });
+    expect(r).toMatchObject({ lane: 'P3', cancellation: null, held_until: null, review_deadline: iso(DEADLINE) });
     expect(r.message).toContain('late cancellation fee 120.00 EUR; a person decides whether to cancel');
     // The default cancels anyway and stores the fee to record.
     const anyway = plan(AUTO, DEADLINE + MIN);
-    expect(anyway).toMatchObject({ decision: AUTO, due_by: null, cancellation: { penalty: eur(120) } });
+    expect(anyway).toMatchObject({ decision: AUTO, review_deadline: null, cancellation: { penalty: eur(120) } });
   });
 
   test('a hold: held_until, and the stored cancellation holds it under the task’s ref', () => {
     const now = DEADLINE - 48 * HOUR;
     const r = plan(AUTO, now, { cancel_hold_minutes: 60, after_deadline: 'CANCEL' });
     const until = iso(now + 60 * MIN);
-    expect(r).toMatchObject({ decision: AUTO, lane: 'P3', held_until: until, due_by: null });
+    expect(r).toMatchObject({ decision: AUTO, lane: 'P3', held_until: until, review_deadline: null });
     expect(r.cancellation).toMatchObject({
       ref: 'ref-1',
       action_id: 'act-1',

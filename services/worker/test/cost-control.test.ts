@@ -449,6 +449,63 @@ describe('a held cancellation is judged when it is made: at its release, under t
     await new Promise((r) => setTimeout(r, 500));
     expect(cancels()).toBe(before);
   });
+  it('that review item stays due at the deadline when a person assigns it and when the review settings change', async () => {
+    const t = await airline({ cancel_hold_minutes: 240, after_deadline: 'REVIEW' });
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+    const id = await bookedLayover(t);
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    await earlierDeadline(t);
+    await settledAs(t, id, 'NEEDS_REVIEW');
+    const actionId = dropped.items[0]!.action_id;
+    const due = '2027-03-14T16:00:00.000Z';
+    const dueOf = async () => (await api(`/crew/action-items/${actionId}`)).body.due_by as string;
+    expect(await dueOf()).toBe(due);
+    const assigned = await api(`/crew/action-items/${actionId}/actions`, {
+      method: 'POST',
+      body: { action: 'ASSIGN', assignee: 'desk@air.test' },
+    });
+    expect(assigned.status).toBe(202);
+    expect(assigned.body).toMatchObject({ review_status: 'OPEN', assignee: 'desk@air.test', due_by: due });
+    const put = await api('/crew/config/review', {
+      method: 'PUT',
+      body: { lead_time_minutes: 5, priority_targets_minutes: { P2: 7, P3: 9 } },
+    });
+    expect(put.status).toBe(200);
+    expect(await dueOf()).toBe(due);
+  });
+
+  it('a booking someone locked during the hold is not handed to a person either: the hold ends kept', async () => {
+    const t = await airline({ cancel_hold_minutes: 240, after_deadline: 'REVIEW' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    // Locked by a path that leaves the hold as it is (written directly): the release is the last line of defence.
+    await stack.database.db
+      .updateTable('bookings')
+      .set({ manual_override: true })
+      .where('booking_id', '=', id)
+      .execute();
+    await earlierDeadline(t);
+    await waitFor(
+      async () => (await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL'))[0]!.held_until === null,
+      15_000,
+      () => `hold of ${id} ended`,
+    );
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_BOOKED', held_until: null });
+    expect(item!.review_status).not.toBe('OPEN');
+    expect(item!.message).toContain('manual_override');
+    const b = await booking(t, id);
+    expect(b).toMatchObject({ status: 'CONFIRMED', manual_override: true });
+    const row = await stack.database.db
+      .selectFrom('bookings')
+      .select(['pending_cancel'])
+      .where('booking_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.pending_cancel).toBe(false);
+    expect(cancels()).toBe(before);
+  });
 });
 
 describe('a hold whose timer job is lost (Redis keeps nothing on disk)', () => {

@@ -141,6 +141,7 @@ export async function setDisposition(
     recommended_action?: string | null;
     flight_options_url?: string | null;
     booking_id?: string;
+    review_deadline?: string | null;
   } = {},
   reviewOf?: ReviewStateOf,
 ) {
@@ -170,6 +171,8 @@ export interface SettlementWrite {
     disposition: string;
     message: string | null;
     recommended_action?: string;
+    /** The deadline the item's review is due by (absent: the stored one stays). */
+    review_deadline?: string | null;
   } | null;
   /** The review rules the item's review status and due_by follow (absent: they are left as they are). */
   review?: ReviewStateOf;
@@ -196,6 +199,7 @@ export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: Settle
         {
           message: d.message,
           ...(d.recommended_action ? { recommended_action: d.recommended_action } : {}),
+          ...(d.review_deadline !== undefined ? { review_deadline: d.review_deadline } : {}),
         },
         s.review,
       )

@@ -56,6 +56,10 @@ export function overdueHolds(db: DbOrTrx, before: Date, limit: number): Promise<
     .execute();
 }
 
+/** A hold the timer found on a booking a person locked meanwhile (manual_override): it ends KEPT, with this message. */
+const LOCKED_BEFORE_RELEASE =
+  'held cancellation withdrawn: the booking was locked (manual_override) before the hold ran out; it stays as it was';
+
 const holdOf = (status: 'KEPT' | 'RELEASED', at: Date) => JSON.stringify({ status, at: at.toISOString() });
 
 /**
@@ -128,14 +132,7 @@ export async function releaseHold(
     .modifyEnd(PREPARED)
     .executeTakeFirst();
   if (!released) {
-    if (task)
-      await keepHold(
-        trx,
-        bookingId,
-        ref,
-        at,
-        'held cancellation withdrawn: the booking was locked (manual_override) before the hold ran out; it stays as it was',
-      );
+    if (task) await keepHold(trx, bookingId, ref, at, LOCKED_BEFORE_RELEASE);
     return false;
   }
   if (task)
@@ -151,10 +148,13 @@ export async function releaseHold(
  * The hold ran out, and the cancellation judged then goes to a person (after the deadline, with after_deadline
  * REVIEW): the hold ends by the same compare-and-set, no cancellation is stored (a person's own decides its fee)
  * and the booking is pending_cancel, as a roster cancellation sent to review is. The held item stops showing
- * held_until; the caller writes the review itself. False when the hold is no longer HELD under that ref.
+ * held_until; the caller writes the review itself. False when the hold is no longer HELD under that ref. As for
+ * releaseHold, a booking a person locked meanwhile (manual_override, spec rule 9) is not handed over: its hold
+ * ends KEPT instead, and false.
  */
-export async function endHoldForReview(trx: DbOrTrx, bookingId: string, ref: string): Promise<boolean> {
-  const held = sql<boolean>`(cancellation -> 'hold' ->> 'status') = 'HELD' and cancellation ->> 'ref' = ${ref}`;
+export async function endHoldForReview(trx: DbOrTrx, bookingId: string, ref: string, at: Date): Promise<boolean> {
+  const held = sql<boolean>`(cancellation -> 'hold' ->> 'status') = 'HELD' and cancellation ->> 'ref' = ${ref}
+    and not manual_override`;
   // The held item first: it is found through the stored cancellation, which the booking's update clears.
   await trx
     .updateTable('action_items')
@@ -175,7 +175,9 @@ export async function endHoldForReview(trx: DbOrTrx, bookingId: string, ref: str
     .where('booking_id', '=', bookingId)
     .where(held)
     .executeTakeFirst();
-  return Number(ended.numUpdatedRows) > 0;
+  if (Number(ended.numUpdatedRows) > 0) return true;
+  await keepHold(trx, bookingId, ref, at, LOCKED_BEFORE_RELEASE);
+  return false;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { airlinePolicyRepo, bookingRepo, cancellationHoldRepo, type BookingRow, type Db, type DbOrTrx } from '@crew/db';
 import {
   advanceHold,
-  dueAtDeadline,
   isHeld,
   madeCancellationCost,
   releasedCancellation,
@@ -57,15 +56,18 @@ export async function releaseHeldCancellation(
     const made = await judgedNow(trx, deps.vault, current, c, data, now);
     const reason = `held cancellation released (held until ${c.hold.hold_until}): the roster did not bring the layover back`;
     if (made?.action === 'REVIEW') {
-      if (!(await cancellationHoldRepo.endHoldForReview(trx, current.booking_id, c.ref))) return { kind: 'NONE' };
+      if (!(await cancellationHoldRepo.endHoldForReview(trx, current.booking_id, c.ref, now))) return { kind: 'NONE' };
+      // Due at the deadline, kept on the item (review_deadline): an ASSIGN or new review settings do not move it.
       const end = settleBooking(
         { status: 'NEEDS_REVIEW', reason: made.reason },
-        { actor: 'engine', actionId: c.action_id ?? current.action_id, urgency: { task: data.priority, orItem: true } },
+        {
+          actor: 'engine',
+          actionId: c.action_id ?? current.action_id,
+          urgency: { task: data.priority, orItem: true },
+          reviewDeadline: made.review_deadline,
+        },
       );
-      const written = await bookingRepo.writeSettlement(trx, current.booking_id, {
-        ...end,
-        review: (item) => dueAtDeadline(end.review(item), made.due_by),
-      });
+      const written = await bookingRepo.writeSettlement(trx, current.booking_id, end);
       return { kind: 'REVIEW', events: written.events, schedule_id: written.item?.schedule_id ?? null };
     }
     const released = await cancellationHoldRepo.releaseHold(

@@ -299,7 +299,7 @@ export function* planDiffWrites(
           recommended_action: decision.recommended_action,
           message: cancelling?.message ?? moving?.message ?? itemMessage(decision, item),
         },
-        { held_until: held, review_deadline: cancelling?.due_by ?? null },
+        { held_until: held, review_deadline: cancelling?.review_deadline ?? null },
       ),
     );
   }
