@@ -142,7 +142,10 @@ export function settleRowAnswer(
   // judged by when the list told the hotel (one sent after the deadline is late, whatever was decided).
   const cost =
     settlement.status === 'CANCELLED'
-      ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason, true, row.sent_at)
+      ? madeCancellationCost(b.cancellation, b.task_ref, settlement.reason, true, {
+          at: row.sent_at,
+          as: 'sent to the hotel',
+        })
       : null;
   return settleBooking(cost ? { ...settlement, reason: cost.reason } : settlement, {
     actor,

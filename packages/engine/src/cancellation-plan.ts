@@ -197,15 +197,18 @@ export function madeCancellationCost(
   taskRef: string | null | undefined,
   reason: string | null,
   reserved: boolean,
-  /** When the hotel was told (a DIRECT hotel's rooming list sent): judged late after the deadline (judgedWhenMade). */
-  madeAt?: Date | null,
+  /**
+   * When the hotel was told, and how (a DIRECT hotel's rooming list sent; a supplier's cancellation succeeded):
+   * judged late after the deadline (judgedWhenMade). Absent: as decided.
+   */
+  made?: MadeCancellation | null,
 ): {
   fields: Pick<BookingHotelBlock, 'cancellation_penalty' | 'cancellation_penalty_avoided'>;
   reason: string | null;
 } | null {
   if (!stored || stored.ref !== taskRef) return null;
   if (!reserved) return { fields: {}, reason };
-  const c = judgedWhenMade(stored, madeAt);
+  const c = made ? judgedWhenMade(stored, made.at, made.as) : stored;
   const fields = cancellationCostFields(c);
   if (Object.keys(fields).length === 0) return { fields, reason: reason ?? c.message };
   return { fields, reason: reason ? `${reason}; ${c.message}` : c.message };
@@ -219,12 +222,23 @@ export function taskCancellationDeadline(
   return c && c.ref === taskRef ? c.deadline : null;
 }
 
+/** When a cancellation reached the hotel (`at`), and how, as its message says it ("sent to the hotel"). */
+export interface MadeCancellation {
+  at: Date | null | undefined;
+  as: string;
+}
+
 /**
  * A cancellation decided in time that reached the hotel only after its deadline (a DIRECT hotel's rooming list
- * sent late: the mail server down past it, say) is late after all: the fee it was to avoid is the fee it costs,
- * and its message says when it was sent. Any other is as decided.
+ * sent late: the mail server down past it, say; a supplier's cancellation that succeeded only after it, retried
+ * while the supplier was down) is late after all: the fee it was to avoid is the fee it costs, and its message
+ * says when it was made (`as`: "sent to the hotel", "cancelled at the supplier"). Any other is as decided.
  */
-export function judgedWhenMade(c: StoredCancellation, madeAt: Date | null | undefined): StoredCancellation {
+export function judgedWhenMade(
+  c: StoredCancellation,
+  madeAt: Date | null | undefined,
+  as = 'sent to the hotel',
+): StoredCancellation {
   if (!madeAt || !c.deadline || c.penalty || !c.penalty_avoided) return c;
   if (madeAt.getTime() <= Date.parse(c.deadline)) return c;
   const fee = c.penalty_avoided;
@@ -232,7 +246,7 @@ export function judgedWhenMade(c: StoredCancellation, madeAt: Date | null | unde
     ...c,
     penalty: fee,
     penalty_avoided: null,
-    message: `sent to the hotel at ${madeAt.toISOString()}, after its cancellation deadline (${c.deadline}): late cancellation fee ${fee.amount.toFixed(minorDigits(fee.currency))} ${fee.currency} recorded on the booking`,
+    message: `${as} at ${madeAt.toISOString()}, after its cancellation deadline (${c.deadline}): late cancellation fee ${fee.amount.toFixed(minorDigits(fee.currency))} ${fee.currency} recorded on the booking`,
   };
 }
 

@@ -289,8 +289,22 @@ describe('what a booking stores of its cancellation', () => {
     expect(late.message).toBe(
       `sent to the hotel at ${iso(DEADLINE + MIN)}, after its cancellation deadline (${iso(DEADLINE)}): late cancellation fee 120.00 EUR recorded on the booking`,
     );
-    expect(madeCancellationCost(inTime, 'ref-1', null, true, new Date(DEADLINE + MIN))!.fields).toEqual({
-      cancellation_penalty: eur(120),
+    // A supplier's cancellation that succeeded after the deadline (retried while it was down) says so.
+    const made = madeCancellationCost(inTime, 'ref-1', null, true, {
+      at: new Date(DEADLINE + MIN),
+      as: 'cancelled at the supplier',
+    })!;
+    expect(made.fields).toEqual({ cancellation_penalty: eur(120) });
+    expect(made.reason).toBe(
+      `cancelled at the supplier at ${iso(DEADLINE + MIN)}, after its cancellation deadline (${iso(DEADLINE)}): late cancellation fee 120.00 EUR recorded on the booking`,
+    );
+    // Made in time, or no time given: as decided.
+    const inTimeMade = { at: new Date(DEADLINE), as: 'cancelled at the supplier' };
+    expect(madeCancellationCost(inTime, 'ref-1', null, true, inTimeMade)!.fields).toEqual({
+      cancellation_penalty_avoided: eur(120),
+    });
+    expect(madeCancellationCost(inTime, 'ref-1', null, true)!.fields).toEqual({
+      cancellation_penalty_avoided: eur(120),
     });
     // At the deadline is in time ("by 18:00"); no time, no terms, already late, or no fee to move: as decided.
     expect(judgedWhenMade(inTime, new Date(DEADLINE))).toBe(inTime);

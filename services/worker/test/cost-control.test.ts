@@ -228,6 +228,77 @@ describe('cancel in time', () => {
   });
 });
 
+describe('a cancellation decided in time but made after the deadline (the supplier down until then)', () => {
+  const fault = async (body: Record<string, unknown>) =>
+    expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
+
+  /** The booking's task failed at the supplier; its automatic retry runs at `at`, after the deadline. */
+  async function retriedAt(t: Tenant, id: string, at: string): Promise<void> {
+    await settledAs(t, id, 'FAILED');
+    // Decided in time: the booking stores the fee it is to avoid.
+    const stored = await stack.database.db
+      .selectFrom('bookings')
+      .select(['cancellation'])
+      .where('booking_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(stored.cancellation).toMatchObject({ penalty: null, penalty_avoided: NIGHT });
+    let retry: Awaited<ReturnType<typeof stack.queues.bookings.getJobs>>[number] | undefined;
+    await waitFor(
+      async () => {
+        const delayed = await stack.queues.bookings.getJobs(['delayed']);
+        retry = delayed.find((j) => j?.data.booking_id === id && j.data.automatic);
+        return retry !== undefined;
+      },
+      15_000,
+      () => `automatic retry of ${id} queued`,
+    );
+    clock = new Date(at);
+    await retry!.promote();
+  }
+
+  it('a roster cancellation records the late fee, not a fee avoided', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await fault({ operation: 'hotel.cancel', outcome: 'error', count: 1 });
+    // An hour before the deadline: decided in time.
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T21:00:00Z');
+    await retriedAt(t, id, '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED' });
+    expect(item!.message).toContain('2027-03-15T22:30:00.000Z, after its cancellation deadline');
+    expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+    expect(await spendAtJfk(t)).toMatchObject({ penalties_paid: NIGHT, penalties_avoided: { amount: 0 } });
+  });
+
+  it('a move records the late fee of the old room, not a fee avoided', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await fault({ operation: 'hotel.cancel', outcome: 'error', count: 1 });
+    const moved = await processed(t, movedToLondon(), '2027-03-15T21:00:00Z');
+    await retriedAt(t, id, '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'MODIFIED');
+    expect(b.hotel.property_id).toBe('GDS-LHR-001');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+  });
+
+  it('made in time after a retry: the fee is still avoided', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await fault({ operation: 'hotel.cancel', outcome: 'error', count: 1 });
+    await processed(t, withoutLayover(), '2027-03-15T21:00:00Z');
+    await retriedAt(t, id, '2027-03-15T21:01:00Z');
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+  });
+});
+
 describe('a layover the roster moves to another city cancels the old room under its terms', () => {
   it('in time, with the deadline less than 24 hours away: the move runs in the P1 lane, is not held, and records the fee it avoided', async () => {
     const t = await airline({ cancel_hold_minutes: 30 });

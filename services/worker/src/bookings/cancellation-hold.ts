@@ -109,12 +109,20 @@ async function judgedNow(
 
 /**
  * A hotel cancellation made (CANCELLED): its hotel block records the late fee it cost (cancellation_penalty) or
- * the one it avoided by being in time (cancellation_penalty_avoided), and the item's message says which. One
- * that found nothing reserved records neither.
+ * the one it avoided by being in time (cancellation_penalty_avoided), and the item's message says which. It is
+ * judged when the supplier cancelled the room (outcome.cancelled_at), not when it was decided: one decided in
+ * time that the supplier made only after the deadline (down until then, the task retried) costs the late fee.
+ * One that found nothing reserved records neither.
  */
 export function withCancellationCost(outcome: Outcome, b: BookingRow): Outcome {
   if (b.type !== 'HOTEL' || outcome.status !== 'CANCELLED') return outcome;
-  const cost = madeCancellationCost(storedOf(b), b.task_ref, outcome.reason, !outcome.nothing_reserved);
+  const cost = madeCancellationCost(
+    storedOf(b),
+    b.task_ref,
+    outcome.reason,
+    !outcome.nothing_reserved,
+    outcome.cancelled_at ? { at: outcome.cancelled_at, as: 'cancelled at the supplier' } : null,
+  );
   if (!cost) return outcome;
   if (Object.keys(cost.fields).length === 0) return { ...outcome, reason: cost.reason };
   return {

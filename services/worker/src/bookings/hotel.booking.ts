@@ -36,7 +36,11 @@ export interface HotelBookingDeps {
   db: Db;
   /** Opens the traveller's sealed personal fields (the phone a guest-reaching supplier needs). */
   vault: TravellerVault;
+  /** The worker's clock: when a cancellation was made, to judge it by (tests pin it). */
+  now?: () => Date;
 }
+
+const clockOf = (deps: HotelBookingDeps) => deps.now?.() ?? new Date();
 
 interface HotelBlock {
   property_id?: string;
@@ -142,6 +146,7 @@ export async function amendStay(
       supplier_ref: hotel.supplier_ref,
       reference: supplierReference('cancel', b.booking_id, taskRef),
     });
+    const cancelledAt = clockOf(deps);
     const rebooked = await bookStay(
       deps,
       b,
@@ -150,7 +155,7 @@ export async function amendStay(
       'MODIFIED',
       attempt,
     );
-    return withMoveCost(rebooked, b);
+    return withMoveCost(rebooked, b, cancelledAt);
   }
   const contract = contractedStay(b, ctx);
   const r = await holder.supplier.amendHotel({
@@ -165,11 +170,16 @@ export async function amendStay(
 /**
  * The old room of a move cancelled: the fee it cost or avoided under its own contract's terms, as planned with the
  * move (engine planHotelMove), on the booking's hotel block and in the item's message, as a cancellation records
- * it. Nothing when the task stores no cancellation (no terms, or not a roster's move).
+ * it. Judged when the supplier cancelled it (`cancelledAt`): planned in time but made after the deadline (the
+ * supplier down until then), it costs the late fee. Nothing when the task stores no cancellation (no terms, or not
+ * a roster's move).
  */
-function withMoveCost(outcome: Outcome, b: BookingRow): Outcome {
+function withMoveCost(outcome: Outcome, b: BookingRow, cancelledAt: Date): Outcome {
   // The old room was there to cancel (the supplier had it): reserved.
-  const cost = madeCancellationCost(b.cancellation, b.task_ref, outcome.reason, true);
+  const cost = madeCancellationCost(b.cancellation, b.task_ref, outcome.reason, true, {
+    at: cancelledAt,
+    as: 'the old room cancelled at the supplier',
+  });
   if (!cost) return outcome;
   const hotel = outcome.patch?.hotel ?? b.hotel ?? {};
   return { ...outcome, reason: cost.reason, patch: { ...outcome.patch, hotel: { ...hotel, ...cost.fields } } };
@@ -206,6 +216,7 @@ export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise
   return {
     status: 'CANCELLED',
     reason: null,
+    cancelled_at: clockOf(deps),
     patch: {
       hotel: {
         ...(b.hotel ?? {}),

@@ -12,6 +12,11 @@ export interface Outcome {
   awaiting?: boolean;
   /** A hotel cancellation that found no room to cancel: nothing was ever reserved, so no fee is owed or avoided. */
   nothing_reserved?: boolean;
+  /**
+   * When the supplier's cancellation of the room succeeded (the worker's clock): the cancellation is judged as made
+   * then, so one decided in time but made after the deadline (the supplier down until then) costs the late fee.
+   */
+  cancelled_at?: Date;
 }
 
 /**
