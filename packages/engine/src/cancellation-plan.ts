@@ -9,7 +9,7 @@ import {
 } from './cancellation-terms';
 import { advanceHold, type HoldState } from './cancellation-hold';
 import { sameStay } from './hotels';
-import { stayNights, type ContractTerms, type Decision, type StationHotel } from './policy';
+import { decide, stayNights, type ContractTerms, type Decision, type PolicyContext, type StationHotel } from './policy';
 import { layoverKey } from './keys';
 import { minorDigits } from './minor-units';
 import { inWindow, instantOf, isoInstant, localDateOf, type DateWindow } from './time';
@@ -119,25 +119,57 @@ export type ReleasedCancellation =
 
 /**
  * A held roster cancellation as it is made when its hold runs out. The cancellation is made now, so it is judged
- * now, against the contract's terms in force now, not those of the decision that held it: a deadline the
- * contract has moved since may have passed, which costs the late fee (or goes to a person with after_deadline
- * REVIEW), and a fee changed since is the one recorded or avoided. It is never held again.
+ * now, as the roster's cancellation of that layover would be now: under the airline's levers in force (a
+ * cancellation execution switched off during the hold hands it to a person, due at the deadline, as the diff does;
+ * policy decide), and against the contract's terms in force now, not those of the decision that held it: a
+ * deadline the contract has moved since may have passed, which costs the late fee (or goes to a person with
+ * after_deadline REVIEW), and a fee changed since is the one recorded or avoided. It is never held again.
  */
 export function releasedCancellation(
   held: Pick<StoredCancellation, 'ref' | 'action_id'>,
   input: {
-    hotel: StationHotel | undefined;
+    /** The airline's policy now: its levers, its booking account, its hotels. */
+    policy: PolicyContext;
+    /** The dropped layover as its held item has it (a SWAP_OUT also needs swap_execution; null: LAYOVER_CANCELLED). */
+    layover: { classification: string | null; traveller_email: string | null; station: string | null };
     stay: CancelledStay;
     settings: CostSettings;
     priority: Priority;
     now: string | number;
   },
 ): ReleasedCancellation {
+  const station = input.layover.station ?? '';
+  const decision = decide(
+    {
+      action_id: held.action_id ?? '',
+      type: 'HOTEL',
+      subtype: 'CANCEL',
+      classification: input.layover.classification ?? 'LAYOVER_CANCELLED',
+      booking_status: null,
+      traveller_email: input.layover.traveller_email,
+      station,
+      checkin_time_local: input.stay.checkin_time_local,
+      checkout_time_local: input.stay.checkout_time_local,
+    },
+    input.policy,
+  );
   const d = planCancellation({
-    ...input,
+    hotel: input.policy.hotels.get(station),
+    stay: input.stay,
     cause: 'ROSTER',
     settings: { ...input.settings, cancel_hold_minutes: 0 },
+    priority: input.priority,
+    now: input.now,
   });
+  // A lever (or the booking account) now says a person decides: as planRosterCancellation would, due at the deadline.
+  if (decision.action !== 'AUTO_CANCEL') {
+    const why = decision.reason ?? 'a person decides whether to cancel';
+    return {
+      action: 'REVIEW',
+      reason: d.deadline !== null ? `${why}; ${d.message}` : why,
+      review_deadline: d.review_due_by,
+    };
+  }
   if (d.action === 'REVIEW') return { action: 'REVIEW', reason: d.message, review_deadline: d.review_due_by };
   const at = isoInstant(typeof input.now === 'number' ? input.now : instantOf(input.now));
   return {

@@ -28,7 +28,7 @@ import {
   type StoredCancellation,
 } from '../src';
 import { HOUR, iso, MIN, terms18 } from './cancellation-fixtures';
-import { at, contract, eur, period, stationHotel } from './policy-fixtures';
+import { at, contract, ctx, eur, period, stationHotel, type CtxOver } from './policy-fixtures';
 
 /** "By 18:00 hotel time on the day of arrival", one night's fee when late. */
 const TERMS: CancellationTerms = terms18();
@@ -135,11 +135,22 @@ describe('planCancellation', () => {
 describe('releasedCancellation: a held cancellation judged when its hold runs out, under the terms in force then', () => {
   /** Held two days before the deadline, under one night's fee (120 EUR), for an hour. */
   const HELD = { ref: 'ref-1', action_id: 'act-1' };
+  const LAYOVER = { classification: 'LAYOVER_CANCELLED', traveller_email: 'e1@crew.example.com', station: 'FRA' };
   const release = (
     c: ContractTerms,
     now: number,
     settings: CostSettings = { cancel_hold_minutes: 60, after_deadline: 'CANCEL' },
-  ) => releasedCancellation(HELD, { hotel: hotelWith(c), stay: STAY, settings, priority: 'P3', now });
+    over: CtxOver = {},
+    layover: Partial<typeof LAYOVER> = {},
+  ) =>
+    releasedCancellation(HELD, {
+      policy: ctx({ hotel: hotelWith(c), ...over }),
+      layover: { ...LAYOVER, ...layover },
+      stay: STAY,
+      settings,
+      priority: 'P3',
+      now,
+    });
 
   test('in time under the terms now: cancelled, the fee those terms would charge avoided; never held again', () => {
     const twoNights = termed({
@@ -174,6 +185,34 @@ describe('releasedCancellation: a held cancellation judged when its hold runs ou
       reason: expect.stringContaining('a person decides whether to cancel'),
       review_deadline: '2026-12-09T11:00:00.000Z',
     });
+  });
+
+  test('a lever switched off during the hold: a person decides, due at the deadline, as the roster would decide now', () => {
+    const off = release(termed(), DEADLINE - 2 * HOUR, undefined, { settings: { cancellation_execution: false } });
+    expect(off).toEqual({
+      action: 'REVIEW',
+      reason: expect.stringMatching(/^cancellation execution is not enabled for this airline; in time/),
+      review_deadline: iso(DEADLINE),
+    });
+    // No booking account now (rule 11): a person, too. Without terms the review rules date it.
+    expect(release(termed(), DEADLINE - 2 * HOUR, undefined, { crew_booker_email: null })).toMatchObject({
+      action: 'REVIEW',
+      review_deadline: iso(DEADLINE),
+    });
+    expect(
+      release(contract(), DEADLINE - 2 * HOUR, undefined, { settings: { cancellation_execution: false } }),
+    ).toEqual({
+      action: 'REVIEW',
+      reason: 'cancellation execution is not enabled for this airline',
+      review_deadline: null,
+    });
+    // A crew member swapped out follows swap_execution as well; a plain dropped layover does not.
+    const swapsOff = { settings: { swap_execution: false } };
+    expect(release(termed(), DEADLINE - 2 * HOUR, undefined, swapsOff, { classification: 'SWAP_OUT' })).toMatchObject({
+      action: 'REVIEW',
+      reason: expect.stringContaining('crew swap execution is not enabled'),
+    });
+    expect(release(termed(), DEADLINE - 2 * HOUR, undefined, swapsOff)).toMatchObject({ action: 'CANCEL' });
   });
 
   test('terms removed during the hold: cancelled with no fee either way', () => {

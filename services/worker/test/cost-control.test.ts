@@ -11,6 +11,7 @@ import {
   http,
   onboard,
   onePairingRoster,
+  request,
   type Stack,
   startStack,
   type Tenant,
@@ -575,6 +576,37 @@ describe('a held cancellation is judged when it is made: at its release, under t
       .where('booking_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.pending_cancel).toBe(false);
+    expect(cancels()).toBe(before);
+  });
+});
+
+describe("a held cancellation is released under the airline's levers in force then", () => {
+  it('cancellation execution switched off during the hold: the release hands it to a person, due at the deadline, and cancels nothing', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-14T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-14T12:30:00.000Z' });
+    const off = await request(stack, 'PATCH /ops/v1/airlines/:airline_id/settings', {
+      token: stack.opsToken,
+      params: { airline_id: t.airlineId },
+      body: { cancellation_execution: false },
+    });
+    expect(off.status).toBe(200);
+    clock = new Date('2027-03-14T12:30:05Z');
+    const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+    await timer!.promote();
+    const b = await settledAs(t, id, 'NEEDS_REVIEW');
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      review_status: 'OPEN',
+      due_by: DEADLINE,
+      held_until: null,
+    });
+    expect(item!.message).toContain('cancellation execution is not enabled');
+    await new Promise((r) => setTimeout(r, 500));
     expect(cancels()).toBe(before);
   });
 });

@@ -36,9 +36,10 @@ export type Release =
  * ref), exactly once. The timer firing is the hold running out (its delay was the hold), so a worker clock a little
  * behind the api's does not put the release off. A roster that kept the booking first, or another delivery of this
  * job that released it, leaves nothing to do (the compare-and-set matches no row). The cancellation is made now, so
- * it is judged now against the contract's terms in force (engine releasedCancellation): late by terms changed
- * during the hold, it records the fee, or goes to a person (the booking NEEDS_REVIEW, nothing cancelled) with
- * after_deadline REVIEW.
+ * it is judged now against the airline's levers and the contract's terms in force (engine releasedCancellation):
+ * late by terms changed during the hold, it records the fee, or goes to a person (the booking NEEDS_REVIEW,
+ * nothing cancelled) with after_deadline REVIEW; a lever switched off during the hold (cancellation execution)
+ * hands it to a person too, due at the deadline.
  */
 export async function releaseHeldCancellation(
   deps: { db: Db; vault: TravellerVault; now?: () => Date },
@@ -82,7 +83,10 @@ export async function releaseHeldCancellation(
   });
 }
 
-/** The held cancellation judged now, under the airline's terms and cost settings in force (null: no stay to judge). */
+/**
+ * The held cancellation judged now, as the roster's cancellation would be now: under the airline's levers, terms
+ * and cost settings in force (null: no stay to judge).
+ */
 async function judgedNow(
   trx: DbOrTrx,
   vault: TravellerVault,
@@ -98,8 +102,12 @@ async function judgedNow(
     await airlinePolicyRepo.loadBookingFacts(trx, b.airline_id, []),
     now.toISOString(),
   );
+  // The held item's classification: a dropped layover and a crew member swapped out follow different levers.
+  const actionId = c.action_id ?? b.action_id;
+  const item = actionId ? await bookingRepo.findActionItemById(trx, actionId) : undefined;
   return releasedCancellation(c, {
-    hotel: ctx.policy.hotels.get(b.station ?? ''),
+    policy: ctx.policy,
+    layover: { classification: item?.classification ?? null, traveller_email: b.traveller_email, station: b.station },
     stay: { checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, hotel: b.hotel },
     settings: ctx.costSettings,
     priority: data.priority ?? 'P3',
