@@ -43,6 +43,44 @@ export function hotelBlockOf(h: HotelChoice): BookingHotelBlock {
     ...(h.rate_access_code ? { rate_access_code: h.rate_access_code } : {}),
   };
 }
+/** The fields of a supplier's room on a hotel block (what `reserved` writes besides the hotel's own). */
+const SUPPLIER_ROOM_FIELDS = [
+  'supplier',
+  'supplier_ref',
+  'supplier_status',
+  'live_mode',
+  'confirmation_number',
+  'supplier_booking_id',
+  'supplier_booking_ids',
+  'cancellation_timeline',
+  'check_in_date',
+  'check_out_date',
+  'nights',
+  'nightly_rate',
+  'total_price',
+  'rate_flag',
+] as const satisfies readonly (keyof BookingHotelBlock)[];
+
+/**
+ * A supplier's room a change moved away from a DIRECT hotel's stay: the booking's block names a DIRECT hotel now
+ * (the roster moved the layover there) but still holds the supplier's room of the stay as booked. That room is
+ * cancelled at its supplier before the DIRECT hotel's rooming list carries the new stay. Null: none to cancel.
+ */
+export function supplierRoomMovedAway(
+  hotel: BookingHotelBlock | null | undefined,
+  operation: BookingOperation | null | undefined,
+): { supplier: string | undefined; supplier_ref: string } | null {
+  if (operation !== 'AMEND' || hotel?.handler_type !== 'DIRECT' || !hotel.supplier_ref) return null;
+  return { supplier: hotel.supplier, supplier_ref: hotel.supplier_ref };
+}
+
+/** The block once that room is cancelled: the DIRECT hotel's stay, without the supplier's room. */
+export function withoutSupplierRoom(hotel: BookingHotelBlock): BookingHotelBlock {
+  const out: BookingHotelBlock = { ...hotel };
+  for (const k of SUPPLIER_ROOM_FIELDS) delete out[k];
+  return out;
+}
+
 // ---- a task's end and its retries ----
 
 /** How a supplier failure ends a task: transient (nothing refused) FAILED and retryable; a refusal NEEDS_REVIEW. */

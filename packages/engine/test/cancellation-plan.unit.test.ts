@@ -563,14 +563,13 @@ describe('planHotelMove: the old room of a stay the roster moves to another hote
     );
   });
 
-  test('nothing to cancel at the supplier: not an automatic change, the same property, a DIRECT hotel either side', () => {
+  test('nothing to cancel at the supplier: not an automatic change, the same property, a DIRECT old room', () => {
     const review: Decision = { ...MUC, action: 'REVIEW', hotel: undefined };
     expect(plan(DEADLINE + MIN, { decision: review })).toBeNull();
     expect(
       plan(DEADLINE + MIN, { decision: { ...MUC, hotel: { ...MUC.hotel!, property_id: 'GDS-FRA-1' } } }),
     ).toBeNull();
     expect(plan(DEADLINE + MIN, { booked: { ...BOOKED, handler_type: 'DIRECT' } })).toBeNull();
-    expect(plan(DEADLINE + MIN, { decision: { ...MUC, hotel: { ...MUC.hotel!, handler_type: 'DIRECT' } } })).toBeNull();
     expect(
       planHotelMove(
         { priority: 'P3', details: {} },
@@ -583,5 +582,11 @@ describe('planHotelMove: the old room of a stay the roster moves to another hote
         'x',
       ),
     ).toBeNull();
+  });
+
+  test('a move to a DIRECT hotel cancels the supplier’s room under its own terms, as any move does', () => {
+    const toDirect = plan(DEADLINE + MIN, { decision: { ...MUC, hotel: { ...MUC.hotel!, handler_type: 'DIRECT' } } });
+    expect(toDirect).toMatchObject({ lane: 'P3', cancellation: { penalty: eur(120), ref: 'ref-1' } });
+    expect(toDirect!.message).toContain('the room at FRA cancelled after the hotel');
   });
 });

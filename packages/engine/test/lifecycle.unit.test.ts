@@ -18,6 +18,8 @@ import {
   retryable,
   retryRefusal,
   supplierErrorOutcome,
+  supplierRoomMovedAway,
+  withoutSupplierRoom,
   supplierReference,
   taskIdentity,
   taskOperation,
@@ -254,5 +256,42 @@ describe('urgentEvents', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('a supplier’s room a move to a DIRECT hotel leaves behind', () => {
+  const moved = {
+    property_id: 'CREWINN-LHR',
+    handler_type: 'DIRECT' as const,
+    hotel_config_id: 9,
+    contract_id: 3,
+    supplier: 'SANDBOX' as const,
+    supplier_ref: 'HR-1',
+    supplier_status: 'CONFIRMED' as const,
+    confirmation_number: 'HR-1',
+    check_in_date: '2027-03-19',
+    check_out_date: '2027-03-20',
+    nights: 1,
+    nightly_rate: { amount: 180, currency: 'USD' },
+    total_price: { amount: 180, currency: 'USD' },
+  };
+
+  test('an AMEND of a stay now at a DIRECT hotel whose block still names a supplier’s room: that room', () => {
+    expect(supplierRoomMovedAway(moved, 'AMEND')).toEqual({ supplier: 'SANDBOX', supplier_ref: 'HR-1' });
+    expect(supplierRoomMovedAway(moved, 'BOOK')).toBeNull();
+    expect(supplierRoomMovedAway(moved, 'CANCEL')).toBeNull();
+    expect(supplierRoomMovedAway({ ...moved, handler_type: 'GDS' }, 'AMEND')).toBeNull();
+    const { supplier_ref: _ref, ...noRoom } = moved;
+    expect(supplierRoomMovedAway(noRoom, 'AMEND')).toBeNull();
+    expect(supplierRoomMovedAway(null, 'AMEND')).toBeNull();
+  });
+
+  test('once it is cancelled the block is the DIRECT hotel’s stay alone', () => {
+    expect(withoutSupplierRoom(moved)).toEqual({
+      property_id: 'CREWINN-LHR',
+      handler_type: 'DIRECT',
+      hotel_config_id: 9,
+      contract_id: 3,
+    });
   });
 });

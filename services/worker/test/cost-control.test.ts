@@ -12,6 +12,7 @@ import {
   onboard,
   onePairingRoster,
   request,
+  STANDARD_TERMS,
   type Stack,
   startStack,
   type Tenant,
@@ -334,6 +335,101 @@ describe('a layover the roster moves to another city cancels the old room under 
     expect(item).toMatchObject({ disposition: 'AUTO_BOOKED' });
     expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
     expect(cancels() - before).toBe(1);
+  });
+});
+
+describe('a layover moved between a GDS and a DIRECT hotel', () => {
+  type Channel = 'GDS' | 'DIRECT';
+  /** JFK's and LHR's hotels on the given channels; JFK's contract has the terms (read in New York time). */
+  async function airlineWith(channels: { JFK: Channel; LHR: Channel }): Promise<Tenant> {
+    const t = await onboard(stack, {
+      name: `Cost ${carrier}`,
+      carrier: `C${(carrier++).toString(36).toUpperCase()}`,
+      scopes: 'schedules:read schedules:write events:read events:write',
+      settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
+    });
+    await bookingAccount(stack, t, TRAVELLER);
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+    const hotelOf = (s: 'JFK' | 'LHR') =>
+      channels[s] === 'GDS'
+        ? { property_id: `GDS-${s}-001`, ...STANDARD_TERMS }
+        : {
+            property_id: `CREWINN-${s}`,
+            chain: 'Crew Inns',
+            name: `Crew Inn ${s}`,
+            reservations_email: `reservations-${s.toLowerCase()}@crewinn.test`,
+            ...STANDARD_TERMS,
+          };
+    const cfg = await api('/crew/config/hotels', {
+      method: 'PUT',
+      body: { bases: (['JFK', 'LHR'] as const).map((s) => ({ base_station: s, hotels: [hotelOf(s)] })) },
+    });
+    expect(cfg.status).toBe(200);
+    for (const base of cfg.body.bases as { base_station: string; hotels: { hotel_config_id: number }[] }[]) {
+      const id = base.hotels[0]!.hotel_config_id;
+      const contract = await api(`/crew/config/hotels/${id}/contracts`, {
+        method: 'POST',
+        body: {
+          contract_number: `K-${base.base_station}`,
+          contract_from: '2027-01-01',
+          contract_to: '2027-12-31',
+          ...(base.base_station === 'JFK' ? { ...TERMS, hotel_time_zone: 'America/New_York' } : {}),
+        },
+      });
+      expect(contract.status).toBe(201);
+      const rates = await api(`/crew/config/hotels/${id}/contracts/${contract.body.contract_id}/rates`, {
+        method: 'PUT',
+        body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: NIGHT }] },
+      });
+      expect(rates.status).toBe(200);
+      const req = await api('/crew/config/hotels/change-requests', {
+        method: 'POST',
+        body: { contract_id: contract.body.contract_id, intent: 'ENABLE' },
+      });
+      const decided = await http(`${stack.apiUrl}/ops/v1/change-requests/${req.body.request_id}/decide`, {
+        method: 'POST',
+        token: stack.opsToken,
+        body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' },
+      });
+      expect(decided.status).toBe(200);
+    }
+    return t;
+  }
+
+  /** The booking's rooming-list rows, oldest first, with the hotel each list goes to. */
+  const roomingRows = (bookingId: string) =>
+    stack.database.db
+      .selectFrom('rooming_rows as r')
+      .innerJoin('rooming_lists as l', 'l.list_id', 'r.list_id')
+      .innerJoin('hotel_configs as h', 'h.hotel_config_id', 'l.hotel_config_id')
+      .select(['r.marking', 'r.state', 'h.property_id'])
+      .where('r.booking_id', '=', bookingId)
+      .orderBy('r.row_id')
+      .execute();
+
+  it('GDS to DIRECT: the old room is cancelled at the supplier under its terms, the new hotel gets a NEW row', async () => {
+    const t = await airlineWith({ JFK: 'GDS', LHR: 'DIRECT' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const moved = await processed(t, movedToLondon(), '2027-03-15T12:00:00Z');
+    expect(moved.items[0]).toMatchObject({ classification: 'LAYOVER_CITY_CHANGE' });
+    await waitFor(
+      async () => (await roomingRows(id)).length === 1,
+      15_000,
+      () => `row of ${id} placed`,
+    );
+    expect(await roomingRows(id)).toEqual([{ marking: 'NEW', state: 'QUEUED', property_id: 'CREWINN-LHR' }]);
+    expect(cancels() - before).toBe(1);
+    const b = await booking(t, id);
+    expect(b.hotel).toMatchObject({ property_id: 'CREWINN-LHR', cancellation_penalty_avoided: NIGHT });
+    expect(b.hotel.supplier_ref).toBeUndefined();
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    // Ten hours before the JFK deadline: the move runs in P1, and the item says what the old room's cancellation cost.
+    expect(await cancellationLane(id, 'AMEND')).toBe('P1');
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item!.message).toContain("on the hotel's rooming list");
+    expect(item!.message).toContain('the room at JFK cancelled in time');
   });
 });
 

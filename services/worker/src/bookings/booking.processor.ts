@@ -7,13 +7,16 @@ import {
   flightTravellerIssue,
   internalErrorOutcome,
   isCurrentTask,
+  madeCancellationCost,
   nextAutomaticRetry,
   rebookAfterCancel,
   settleBooking,
   supplierErrorOutcome,
   supplierPlan,
   supplierReference,
+  supplierRoomMovedAway,
   taskIdentity,
+  withoutSupplierRoom,
   type AirlineBookingContext,
 } from '@crew/engine';
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
@@ -21,7 +24,7 @@ import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightTraveller, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts, type FlightBookingDeps } from './flight.booking';
 import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
-import { amendStay, bookStay, cancelStay } from './hotel.booking';
+import { amendStay, bookStay, cancelRoomMovedAway, cancelStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { heldTask, releaseHeldCancellation, withCancellationCost } from './cancellation-hold';
@@ -134,7 +137,13 @@ export class BookingProcessor {
     }
     // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
     if (!booking || !isCurrentTask(booking, data)) return;
-    if (this.deps.rooming?.handles(booking)) return this.deps.rooming.run(booking, data, (b) => isCurrentTask(b, data));
+    if (this.deps.rooming?.handles(booking)) {
+      // Moved here from a supplier's room: that room is cancelled first, under its own terms.
+      const room = supplierRoomMovedAway(booking.hotel, data.operation);
+      const moved = room ? await this.cancelRoomMovedAway(job, booking, room, log) : { booking, note: null };
+      if (!moved) return;
+      return this.deps.rooming.run(moved.booking, data, (b) => isCurrentTask(b, data), moved.note);
+    }
     const now = this.deps.now?.() ?? new Date();
     const ctx = await this.context(booking, now);
     let outcome: Outcome;
@@ -143,21 +152,7 @@ export class BookingProcessor {
         attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1,
       });
     } catch (err) {
-      if (err instanceof SupplierPaced) throw err;
-      if (isSupplierError(err) && err.rateLimited) {
-        // A supplier account of the airline's own (Duffel) paces that airline only; the shared sandbox paces all.
-        const lane = err.supplier ? { airline_id: booking.airline_id, supplier: err.supplier } : undefined;
-        if (lane) this.flights.pauses.pause(lane.airline_id, lane.supplier, err.retryAfterMs!);
-        throw new SupplierPaced(err.retryAfterMs!, err.message, lane);
-      }
-      if (!isSupplierError(err)) {
-        const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-        log.error({ err, last }, 'booking task failed');
-        if (!last) throw err;
-        outcome = internalErrorOutcome((err as Error).message);
-      } else {
-        outcome = supplierErrorOutcome(err);
-      }
+      outcome = this.failureOutcome(err, job, booking, log);
     }
     if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     await this.settle(booking, data, ctx, outcome, now);
@@ -165,6 +160,72 @@ export class BookingProcessor {
       { status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' },
       'booking task settled',
     );
+  }
+
+  /**
+   * How a task that threw ends: a supplier pacing us puts it back (SupplierPaced), a supplier's error is its
+   * outcome (transient FAILED, a refusal NEEDS_REVIEW), an internal error is retried by BullMQ and then FAILED.
+   */
+  private failureOutcome(err: unknown, job: BookingJob, booking: BookingRow, log: Logger): Outcome {
+    if (err instanceof SupplierPaced) throw err;
+    if (isSupplierError(err) && err.rateLimited) {
+      // A supplier account of the airline's own (Duffel) paces that airline only; the shared sandbox paces all.
+      const lane = err.supplier ? { airline_id: booking.airline_id, supplier: err.supplier } : undefined;
+      if (lane) this.flights.pauses.pause(lane.airline_id, lane.supplier, err.retryAfterMs!);
+      throw new SupplierPaced(err.retryAfterMs!, err.message, lane);
+    }
+    if (!isSupplierError(err)) {
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      log.error({ err, last }, 'booking task failed');
+      if (!last) throw err;
+      return internalErrorOutcome((err as Error).message);
+    }
+    return supplierErrorOutcome(err);
+  }
+
+  /**
+   * A stay moved from a supplier's room to a DIRECT hotel: the old room is cancelled at its supplier, and the fee
+   * it cost or avoided under its own terms (engine planHotelMove, judged when the supplier cancelled it) goes on
+   * the hotel block, which no longer names that room. Returns the booking for the rooming list and the item's note,
+   * or null when the task ended here (the cancellation failed: settled as any supplier task) or is not current.
+   */
+  private async cancelRoomMovedAway(
+    job: BookingJob,
+    booking: BookingRow,
+    room: { supplier: string | undefined; supplier_ref: string },
+    log: Logger,
+  ): Promise<{ booking: BookingRow; note: string | null } | null> {
+    const data = job.data;
+    let made: { cancelled_at: Date } | Outcome;
+    try {
+      made = await cancelRoomMovedAway(this.deps, booking, room, ref(booking, data));
+    } catch (err) {
+      made = this.failureOutcome(err, job, booking, log);
+    }
+    if ('status' in made) {
+      const now = this.deps.now?.() ?? new Date();
+      await this.settle(booking, data, await this.context(booking, now), made, now);
+      return null;
+    }
+    const cancelledAt = made.cancelled_at;
+    const note = await this.deps.db.transaction().execute(async (trx) => {
+      const cur = await bookingRepo.lockBooking(trx, booking.booking_id);
+      if (!cur || !isCurrentTask(cur, data)) return undefined;
+      const cost = madeCancellationCost(cur.cancellation, cur.task_ref, null, true, {
+        at: cancelledAt,
+        as: 'the old room cancelled at the supplier',
+      });
+      await bookingRepo.updateBooking(
+        trx,
+        cur.booking_id,
+        { hotel: { ...withoutSupplierRoom(cur.hotel ?? {}), ...cost?.fields } },
+        { reason: cost?.reason ?? 'the old room cancelled at the supplier', actor: 'engine' },
+      );
+      return cost?.reason ?? null;
+    });
+    if (note === undefined) return null;
+    const current = await bookingRepo.findBooking(this.deps.db, booking.booking_id, booking.airline_id);
+    return current ? { booking: current, note } : null;
   }
 
   /** An automatic retry fires: accepted only if the booking still waits for it (FAILED, same retry count). */

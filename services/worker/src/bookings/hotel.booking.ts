@@ -185,6 +185,32 @@ function withMoveCost(outcome: Outcome, b: BookingRow, cancelledAt: Date): Outco
   return { ...outcome, reason: cost.reason, patch: { ...outcome.patch, hotel: { ...hotel, ...cost.fields } } };
 }
 
+/**
+ * A stay the roster moved from a supplier's room to a DIRECT hotel (engine supplierRoomMovedAway): the old room is
+ * cancelled at the supplier that holds it, before the new hotel's rooming list carries the stay. Returns when the
+ * supplier's cancellation succeeded (the worker's clock: the cancellation is judged then), or the task's end when
+ * the room's supplier is no longer the airline's. Throws the supplier's error, as any supplier task does.
+ */
+export async function cancelRoomMovedAway(
+  deps: HotelBookingDeps,
+  b: BookingRow,
+  room: { supplier: string | undefined; supplier_ref: string },
+  taskRef: string,
+): Promise<{ cancelled_at: Date } | Outcome> {
+  const set = await deps.registry.forAirline(b.airline_id);
+  const holder = hotelSupplierNamed(set, room.supplier);
+  if (!holder)
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: `the old room is held at ${room.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers`,
+    };
+  await holder.supplier.cancelHotel({
+    supplier_ref: room.supplier_ref,
+    reference: supplierReference('cancel', b.booking_id, taskRef),
+  });
+  return { cancelled_at: clockOf(deps) };
+}
+
 /** Cancels every room of the stay at the supplier that holds it; a lost booking answer is looked up first. */
 export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise<Outcome> {
   const hotel = blockOf(b);

@@ -56,8 +56,16 @@ export class RoomingChannel {
 
   // ---- the booking task ----
 
-  /** Runs a booking task of a DIRECT stay: places its row (idempotent on the task), sends a due list, settles the task. */
-  async run(b: BookingRow, data: Data, isCurrentTask: (b: BookingRow) => boolean): Promise<void> {
+  /**
+   * Runs a booking task of a DIRECT stay: places its row (idempotent on the task), sends a due list, settles the
+   * task. `note`: what the task did before (the supplier's room of a stay moved here cancelled), for the item.
+   */
+  async run(
+    b: BookingRow,
+    data: Data,
+    isCurrentTask: (b: BookingRow) => boolean,
+    note: string | null = null,
+  ): Promise<void> {
     const log = this.deps.logger.child({ booking_id: b.booking_id, channel: 'rooming-list' });
     const now = this.now();
     const placed = await this.deps.db
@@ -79,7 +87,7 @@ export class RoomingChannel {
         schedule_id: string | null;
         review_status: string | null;
       }>`update action_items set disposition = 'AUTO_BOOKED', disposition_at = now(),
-          message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation`}
+          message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation${note ? `; ${note}` : ''}`}
         where action_id = ${actionId} and disposition is null returning schedule_id, review_status`.execute(
         this.deps.db,
       );
