@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { PREPARED } from '../prepared';
 import type { StoredCancellation } from './booking.table';
@@ -156,19 +156,7 @@ export async function endHoldForReview(trx: DbOrTrx, bookingId: string, ref: str
   const held = sql<boolean>`(cancellation -> 'hold' ->> 'status') = 'HELD' and cancellation ->> 'ref' = ${ref}
     and not manual_override`;
   // The held item first: it is found through the stored cancellation, which the booking's update clears.
-  await trx
-    .updateTable('action_items')
-    .set({ held_until: null })
-    .where(
-      'action_id',
-      '=',
-      trx
-        .selectFrom('bookings')
-        .select(sql<string>`(cancellation ->> 'action_id')::uuid`.as('a'))
-        .where('booking_id', '=', bookingId)
-        .where(held),
-    )
-    .execute();
+  await clearHeldUntil(trx, bookingId, held);
   const ended = await trx
     .updateTable('bookings')
     .set({ cancellation: null, pending_cancel: true, updated_at: new Date() })
@@ -219,8 +207,11 @@ export async function keepHold(
   return { schedule_id: item?.schedule_id ?? null };
 }
 
-/** The held item no longer shows held_until: its cancellation is being made. */
-async function clearHeldUntil(trx: DbOrTrx, bookingId: string): Promise<void> {
+/**
+ * The held item no longer shows held_until: its cancellation is being made (or handed to a person). Found through
+ * the booking's stored cancellation, when the booking meets `only` (if given).
+ */
+async function clearHeldUntil(trx: DbOrTrx, bookingId: string, only?: RawBuilder<boolean>): Promise<void> {
   await trx
     .updateTable('action_items')
     .set({ held_until: null })
@@ -230,7 +221,8 @@ async function clearHeldUntil(trx: DbOrTrx, bookingId: string): Promise<void> {
       trx
         .selectFrom('bookings')
         .select(sql<string>`(cancellation ->> 'action_id')::uuid`.as('a'))
-        .where('booking_id', '=', bookingId),
+        .where('booking_id', '=', bookingId)
+        .$if(only !== undefined, (q) => q.where(only!)),
     )
     .execute();
 }
