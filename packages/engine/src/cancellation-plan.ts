@@ -254,6 +254,21 @@ export function taskCancellationDeadline(
   return c && c.ref === taskRef ? c.deadline : null;
 }
 
+/**
+ * A cancellation task that ends waiting for a person (the supplier refused it, or it failed) is due at the hotel's
+ * deadline, as a cancellation handed to a person is: after it, the fee is owed. Undefined: the task was no such
+ * cancellation, and the item's stored deadline stays as it is.
+ */
+export function cancellationReviewDeadline(
+  status: string,
+  operation: string | undefined,
+  c: StoredCancellation | null | undefined,
+  taskRef: string | null | undefined,
+): string | undefined {
+  if (operation !== 'CANCEL' || (status !== 'NEEDS_REVIEW' && status !== 'FAILED')) return undefined;
+  return taskCancellationDeadline(c, taskRef) ?? undefined;
+}
+
 /** When a cancellation reached the hotel (`at`), and how, as its message says it ("sent to the hotel"). */
 export interface MadeCancellation {
   at: Date | null | undefined;

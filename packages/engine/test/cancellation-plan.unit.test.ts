@@ -1,4 +1,5 @@
 import {
+  cancellationReviewDeadline,
   cancellationContract,
   cancellationCostFields,
   madeCancellationCost,
@@ -359,6 +360,17 @@ describe('what a booking stores of its cancellation', () => {
     expect(taskCancellationDeadline(stored({}), 'ref-1')).toBe(iso(DEADLINE));
     expect(taskCancellationDeadline(stored({}), 'ref-2')).toBeNull();
     expect(taskCancellationDeadline(null, 'ref-1')).toBeNull();
+  });
+
+  test('cancellationReviewDeadline: a cancellation refused or failed is a person’s, due at the deadline', () => {
+    for (const status of ['NEEDS_REVIEW', 'FAILED'])
+      expect(cancellationReviewDeadline(status, 'CANCEL', stored({}), 'ref-1')).toBe(iso(DEADLINE));
+    // Made, or no cancellation task, or another task's, or no terms: nothing to date.
+    expect(cancellationReviewDeadline('CANCELLED', 'CANCEL', stored({}), 'ref-1')).toBeUndefined();
+    expect(cancellationReviewDeadline('NEEDS_REVIEW', 'AMEND', stored({}), 'ref-1')).toBeUndefined();
+    expect(cancellationReviewDeadline('NEEDS_REVIEW', undefined, stored({}), 'ref-1')).toBeUndefined();
+    expect(cancellationReviewDeadline('NEEDS_REVIEW', 'CANCEL', stored({}), 'ref-2')).toBeUndefined();
+    expect(cancellationReviewDeadline('FAILED', 'CANCEL', null, 'ref-1')).toBeUndefined();
   });
 
   test('madeCancellationCost: a cancellation that found nothing reserved records no fee, nor one avoided', () => {

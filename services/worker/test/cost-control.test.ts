@@ -289,6 +289,25 @@ describe('a cancellation decided in time but made after the deadline (the suppli
     expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
   });
 
+  it('a cancellation the supplier refuses goes to a person due at the deadline, through an ASSIGN too', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await fault({ operation: 'hotel.cancel', outcome: 'reject', count: 1 });
+    // Two days before the deadline: by the review rules alone (P3, the check-in days away) it would be due sooner.
+    const dropped = await processed(t, withoutLayover(), '2027-03-13T22:00:00Z');
+    await settledAs(t, id, 'NEEDS_REVIEW');
+    const [item] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN', due_by: DEADLINE });
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+    const assigned = await api(`/crew/action-items/${item!.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'ASSIGN', assignee: 'desk@air.test' },
+    });
+    expect(assigned.status).toBe(202);
+    expect(assigned.body.due_by).toBe(DEADLINE);
+  });
+
   it('made in time after a retry: the fee is still avoided', async () => {
     const t = await airline();
     const id = await bookedLayover(t);

@@ -7,6 +7,7 @@ import {
   flightTravellerIssue,
   internalErrorOutcome,
   isCurrentTask,
+  cancellationReviewDeadline,
   madeCancellationCost,
   nextAutomaticRetry,
   rebookAfterCancel,
@@ -357,6 +358,13 @@ export class BookingProcessor {
       if (!current || !isCurrentTask(current, data)) return null;
       // A hotel cancellation made: the late fee it cost, or the one it avoided, on the booking and its item.
       const ended = withCancellationCost(outcome, current);
+      // One refused or failed: a person's, due at the hotel's cancellation deadline.
+      const reviewDeadline = cancellationReviewDeadline(
+        ended.status,
+        data.operation,
+        current.cancellation,
+        current.task_ref,
+      );
       // With its webhook events in this transaction: booking.<status>, and irop.completed once the irop_ref's last booking ends.
       const written = await bookingRepo.writeSettlement(
         trx,
@@ -368,6 +376,7 @@ export class BookingProcessor {
           nextAttemptAt: nextAttempt,
           urgency: { task: data.priority, orItem: true },
           irop: current,
+          ...(reviewDeadline !== undefined ? { reviewDeadline } : {}),
         }),
       );
       if (retry) {
