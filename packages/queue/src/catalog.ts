@@ -129,6 +129,32 @@ export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs
   };
 }
 
+/**
+ * The timer of a held hotel cancellation: its CANCEL task under the held ref, in the P1 lane (a hold ends at least
+ * 15 minutes before the hotel's deadline). `shortened`: an end set after the first timer was queued (terms changed
+ * during the hold), named apart from that timer and delayed until then; without it, the timer is sent again at once
+ * under the first one's id (a lost timer of an overdue hold).
+ */
+export function holdTimerJob(
+  hold: { airline_id: string; booking_id: string; retry_count: number; action_id: string | null; ref: string },
+  shortened?: { hold_until: string; delayMs: number },
+): CatalogJob<BookingQueue> {
+  return bookingJob(
+    {
+      airline_id: hold.airline_id,
+      booking_id: hold.booking_id,
+      attempt: hold.retry_count + 1,
+      action_id: hold.action_id,
+      operation: 'CANCEL',
+      ref: hold.ref,
+      priority: 'P1',
+      type: 'HOTEL',
+      ...(shortened ? { hold_until: shortened.hold_until } : {}),
+    },
+    shortened?.delayMs ?? 0,
+  );
+}
+
 export type { BookingOperation };
 
 /** BullMQ priorities of drain jobs: an endpoint whose next delivery is urgent (a P1 booking's event) is drained first. */

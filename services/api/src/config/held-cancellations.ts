@@ -1,7 +1,7 @@
 import { airlinePolicyRepo, cancellationHoldRepo, outboxRepo, type Db } from '@crew/db';
 import { recappedHoldUntil } from '@crew/engine';
 import { openBookingContext, type TravellerVault } from '@crew/platform';
-import { bookingJob, type BookingQueue, type CatalogJob, type OutboxRelay } from '@crew/queue';
+import { holdTimerJob, type BookingQueue, type CatalogJob, type OutboxRelay } from '@crew/queue';
 
 /*
  * A contract's cancellation terms changed while roster cancellations are held at its hotel's station
@@ -45,21 +45,10 @@ export async function shortenHeldCancellations(
       if (!until) continue;
       const shortened = await cancellationHoldRepo.shortenHold(trx, h.booking_id, c.ref, until);
       if (!shortened) continue;
-      // P1: the hold now ends at most 15 minutes before the deadline.
       timers.push(
-        bookingJob(
-          {
-            airline_id: airlineId,
-            booking_id: h.booking_id,
-            attempt: shortened.retry_count + 1,
-            action_id: shortened.action_id,
-            operation: 'CANCEL',
-            ref: c.ref,
-            priority: 'P1',
-            type: 'HOTEL',
-            hold_until: until,
-          },
-          Math.max(0, Date.parse(until) - now.getTime()),
+        holdTimerJob(
+          { airline_id: airlineId, booking_id: h.booking_id, ref: c.ref, ...shortened },
+          { hold_until: until, delayMs: Math.max(0, Date.parse(until) - now.getTime()) },
         ),
       );
     }

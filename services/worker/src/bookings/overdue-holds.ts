@@ -1,5 +1,5 @@
 import { cancellationHoldRepo, outboxRepo, type Db } from '@crew/db';
-import { bookingJob, type OutboxRelay } from '@crew/queue';
+import { holdTimerJob, type OutboxRelay } from '@crew/queue';
 
 /** How long past its end a hold may wait for its timer job before it is sent again. */
 export const OVERDUE_HOLD_GRACE_MS = 60_000;
@@ -23,18 +23,7 @@ export async function resendOverdueHolds(deps: { db: Db; relay: OutboxRelay; now
   if (overdue.length === 0) return 0;
   await outboxRepo.addToOutbox(
     deps.db,
-    overdue.map((h) =>
-      bookingJob({
-        airline_id: h.airline_id,
-        booking_id: h.booking_id,
-        attempt: h.retry_count + 1,
-        action_id: h.action_id,
-        operation: 'CANCEL',
-        ref: h.ref,
-        priority: 'P1',
-        type: 'HOTEL',
-      }),
-    ),
+    overdue.map((h) => holdTimerJob(h)),
   );
   deps.relay.kick();
   return overdue.length;
