@@ -27,19 +27,24 @@ type ReconcileJob = Parameters<InvoiceReconciler['process']>[0];
 const job = (invoiceId: string, attemptsMade: number, attempts: number) =>
   ({ data: { airline_id: t.airlineId, invoice_id: invoiceId }, attemptsMade, opts: { attempts } }) as ReconcileJob;
 
+/** A one-line invoice posted (202); its id. */
+async function posted(invoiceNumber: string): Promise<string> {
+  const res = await api('/crew/invoices', {
+    method: 'POST',
+    body: {
+      invoice_number: invoiceNumber,
+      property_id: 'GDS-JFK-001',
+      currency: 'USD',
+      lines: [line(1, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' })],
+    },
+  });
+  expect(res.status).toBe(202);
+  return res.body.invoice_id as string;
+}
+
 describe('an invoice that cannot be reconciled', () => {
   test('corrupt posted lines: FAILED at the first attempt with the reason, no line written, shown by GET', async () => {
-    const posted = await api('/crew/invoices', {
-      method: 'POST',
-      body: {
-        invoice_number: 'INV-BROKEN-1',
-        property_id: 'GDS-JFK-001',
-        currency: 'USD',
-        lines: [line(1, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' })],
-      },
-    });
-    expect(posted.status).toBe(202);
-    const id = posted.body.invoice_id as string;
+    const id = await posted('INV-BROKEN-1');
     const db = stack.database.db;
     await db
       .updateTable('invoice_payloads')
@@ -84,17 +89,7 @@ describe('an invoice that cannot be reconciled', () => {
   });
 
   test('an invoice failed by an earlier release with the internal message reads as the phrase', async () => {
-    const posted = await api('/crew/invoices', {
-      method: 'POST',
-      body: {
-        invoice_number: 'INV-BROKEN-2',
-        property_id: 'GDS-JFK-001',
-        currency: 'USD',
-        lines: [line(1, { check_in_date: '2027-03-10', check_out_date: '2027-03-11' })],
-      },
-    });
-    expect(posted.status).toBe(202);
-    const id = posted.body.invoice_id as string;
+    const id = await posted('INV-BROKEN-2');
     // As process() wrote it before: Postgres' own text after the prefix.
     await stack.database.db
       .updateTable('invoices')
