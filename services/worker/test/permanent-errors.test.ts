@@ -65,7 +65,8 @@ it('rosters Postgres cannot store (stored before intake refused them) are FAILED
       expect(failed).toMatchObject({
         status: 'FAILED',
         poll_recommended: false,
-        error: expect.stringMatching(/^processing failed: /),
+        // What the airline can do, not Postgres' words ("invalid byte sequence for encoding…").
+        error: expect.stringMatching(/^processing failed: the roster holds a value that cannot be stored/),
         completed_at: expect.any(String),
       });
     }

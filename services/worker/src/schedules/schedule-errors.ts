@@ -14,9 +14,12 @@ export class BookingsChangedMeanwhile extends Error {
   }
 }
 
-/** Thrown by a stored roster that does not parse: the schedule cannot be processed. */
+/**
+ * Thrown by a stored roster that does not decompress or parse: the schedule cannot be processed. The airline reads
+ * the message; zlib's or the parser's own words go to the log (`cause`).
+ */
 export function unreadable(err: unknown): UnprocessableSchedule {
-  return new UnprocessableSchedule(`the stored roster cannot be read: ${(err as Error).message}`);
+  return new UnprocessableSchedule('the stored roster cannot be read; submit it again', { cause: err });
 }
 
 /**
@@ -43,4 +46,18 @@ export function transactionAborted(err: unknown): boolean {
  */
 export function awaitedLater(promise: Promise<unknown>): void {
   promise.catch(() => undefined);
+}
+
+/**
+ * What an airline reads as the `error` of a schedule that failed: what it can do, never Postgres', zlib's or the
+ * queue's own wording (a constraint's, a column's or a host's name). The worker's log has the error itself.
+ */
+export function scheduleFailure(err: unknown, attempts: number): string {
+  if (err instanceof UnprocessableSchedule) return err.message;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('22'))
+    return 'processing failed: the roster holds a value that cannot be stored (a text with a NUL character or an unpaired surrogate, or a number or date out of range); correct it and submit again';
+  if (isPermanentScheduleError(err))
+    return 'processing failed on an unexpected error, recorded for the operator; submit the roster again or ask the operator';
+  return `processing failed after ${attempts} attempts on errors reaching the database or the queue, recorded for the operator; submit the roster again`;
 }

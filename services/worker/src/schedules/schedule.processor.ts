@@ -9,7 +9,7 @@ import { flatten } from './flatten.step';
 import { readDiffState } from './read-diff-state.step';
 import { readComparedWith, readRoster, readStoredSubmission, type StoredSubmission } from './read-submission.step';
 import { rerunWhileBookingsChange } from './diff-reruns';
-import { isPermanentScheduleError } from './schedule-errors';
+import { isPermanentScheduleError, scheduleFailure, UnprocessableSchedule } from './schedule-errors';
 import type { DiffRun, RosterBytes, ScheduleRun } from './schedule-run';
 import { settleResubmission } from './settled-resubmission.step';
 import { StepTimings } from './step-timings';
@@ -110,7 +110,10 @@ export class ScheduleProcessor {
     try {
       stored = await run.timings.timed('read_body', () => readStoredSubmission(conn, schedule.schedule_id));
     } catch (err) {
-      await this.unprocessable(run, log, err);
+      // Only a missing roster is the schedule's fault; a read that failed (a cancelled statement, a lost
+      // connection) is infrastructure trouble, retried.
+      if (err instanceof UnprocessableSchedule) await this.unprocessable(run, log, err);
+      else await this.failed(run, log, job, err);
       return;
     }
     try {
@@ -170,6 +173,7 @@ export class ScheduleProcessor {
     try {
       roster = await timings.timed('read_roster', () => readRoster(stored));
     } catch (err) {
+      if (!(err instanceof UnprocessableSchedule)) throw err;
       await this.unprocessable(run, log, err);
       return null;
     }
@@ -194,14 +198,9 @@ export class ScheduleProcessor {
   }
 
   /** The stored roster is missing or cannot be decompressed: FAILED at once. */
-  private async unprocessable(run: ScheduleRun, log: Logger, err: unknown): Promise<void> {
+  private async unprocessable(run: ScheduleRun, log: Logger, err: UnprocessableSchedule): Promise<void> {
     log.error({ err }, 'schedule cannot be processed');
-    await scheduleLifecycleRepo.markFailed(
-      run.conn,
-      run.schedule.schedule_id,
-      err instanceof Error ? err.message : String(err),
-      INTO_FAILED,
-    );
+    await scheduleLifecycleRepo.markFailed(run.conn, run.schedule.schedule_id, err.message, INTO_FAILED);
   }
 
   /**
@@ -211,7 +210,7 @@ export class ScheduleProcessor {
    */
   private async failed(run: ScheduleRun, log: Logger, job: ScheduleJob, err: unknown): Promise<void> {
     const scheduleId = run.schedule.schedule_id;
-    const message = `processing failed: ${err instanceof Error ? err.message : String(err)}`;
+    const message = scheduleFailure(err, job.attemptsMade + 1);
     if (isPermanentScheduleError(err)) {
       log.error({ err }, 'schedule cannot be processed (permanent error)');
       await scheduleLifecycleRepo.markFailed(run.conn, scheduleId, message, INTO_FAILED);
