@@ -20,3 +20,4 @@ export * from './keyring';
 export * from './traveller-vault';
 export * from './prng';
 export * from './booking-context';
+export * from './csv-cell';

@@ -1,14 +1,7 @@
 /** CSV exports (RFC 4180): one writer for every `.csv` endpoint, streamed with back-pressure. */
 import { stringify } from 'csv-stringify';
 import type { Response } from 'express';
-
-/** A cell that a spreadsheet would run as a formula is prefixed with a quote (CSV injection). */
-export function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cells are scalar columns (numbers, booleans)
-  const s = typeof v === 'string' ? v : String(v);
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
+import { csvCell } from '@crew/platform';
 
 /**
  * Answers 200 with the rows as an attachment. `rows` may be an async source read page by page: each row is

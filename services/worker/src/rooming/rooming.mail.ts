@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import nodemailer from 'nodemailer';
+import { csvCell } from '@crew/platform';
 
 /** One row as the hotel reads it. */
 export interface MailRow {
@@ -36,19 +37,21 @@ export const CSV_COLUMNS = [
   'booking_reference',
 ] as const;
 
-/** The list as a CSV attachment (RFC 4180): one line per row, the change marked in its own column. */
+/** The list as a CSV attachment (RFC 4180): one line per row, the change marked in its own column; no cell a formula. */
 export function roomingCsv(rows: readonly MailRow[]): string {
   return stringify(
-    rows.map((r) => [
-      r.row_ref,
-      r.marking,
-      r.crew_name ?? '',
-      r.rank ?? '',
-      r.checkin_time_local,
-      r.checkout_time_local,
-      r.pairing_number ?? '',
-      r.booking_id,
-    ]),
+    rows.map((r) =>
+      [
+        r.row_ref,
+        r.marking,
+        r.crew_name,
+        r.rank,
+        r.checkin_time_local,
+        r.checkout_time_local,
+        r.pairing_number,
+        r.booking_id,
+      ].map(csvCell),
+    ),
     { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\r\n' },
   );
 }
