@@ -73,6 +73,20 @@ describe('a DIRECT hotel is booked through its rooming list', () => {
     expect((await http(`${stack.sandboxUrl}/_control/reservations`)).body.reservations).toEqual([]);
   });
 
+  test('a confirmation number of control characters alone is no number: the page asks again, nothing stored', async () => {
+    const link = inbox.mails[0]!.link;
+    const page = await (await fetch(link)).text();
+    const formToken = /name="form_token" value="([^"]+)"/.exec(page)![1]!;
+    const res = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin },
+      body: `form_token=${encodeURIComponent(formToken)}&list_number=%00%01`,
+    });
+    expect(res.status).toBe(422);
+    expect(await res.text()).toContain('Please give a confirmation number');
+    expect((await booking(bookingId)).status).toBe('PENDING');
+  });
+
   test('the hotel confirms in the browser → CONFIRMED with the hotel’s number; the list is kept as opened and answered', async () => {
     const page = await openPage(inbox.mails[0]!.link);
     expect(await page.locator(`tr[data-row-ref="${rowRef}"] td.mark`).textContent()).toBe('NEW');

@@ -205,7 +205,16 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
         if (given.length !== expected.length || !timingSafeEqual(given, expected))
           return refuse(res, 403, 'Refused', 'The answer must be sent from the confirmation page itself.');
         const body = (req.body ?? {}) as Record<string, string | undefined>;
-        const field = (name: string) => (typeof body[name] === 'string' ? body[name].trim().slice(0, 500) : '');
+        // What the hotel typed, as text Postgres stores: no control characters (a NUL is refused by Postgres), no
+        // half of a character cut at the length limit.
+        const field = (name: string) =>
+          typeof body[name] === 'string'
+            ? body[name]
+                .replace(/(?![\t\n\r])\p{Cc}/gu, '')
+                .trim()
+                .slice(0, 500)
+                .toWellFormed()
+            : '';
         const at = now();
         const result = await db.transaction().execute(async (trx) => {
           await roomingRepo.lockHotel(trx, l.loaded.list.hotel_config_id);
