@@ -185,7 +185,11 @@ export async function bookDeadhead(
   return last;
 }
 
-/** Cancels the order at the supplier that holds it; an order a supplier will not cancel is its refusal (review). */
+/**
+ * Cancels the order at the supplier that holds it; an order a supplier will not cancel is its refusal (review), and
+ * one held at a supplier no longer in the airline's order is a person's to cancel there (review). CANCELLED with
+ * "nothing was ticketed" only when no order is known: none recorded, none found at the airline's suppliers.
+ */
 export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Promise<Outcome> {
   const flight = (b.flight ?? {}) as FlightBlock;
   const set = await deps.registry.forAirline(b.airline_id);
@@ -206,6 +210,13 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
   }
   let supplier = flightSupplierNamed(set, flight.supplier);
   let supplierRef = flight.supplier_ref ?? null;
+  // Ticketed at a supplier the operator has since taken out of the order: the ticket is still live there, and
+  // nothing here can cancel it. A person does (review), and a rebook does not buy a second ticket beside it.
+  if (supplierRef && !supplier)
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: `the ticket is held at ${flight.supplier ?? 'SANDBOX'}, which is no longer in the airline's flight suppliers: cancel it there`,
+    };
   if (!supplierRef) {
     // No answer was recorded: a timed-out order call may still have made one.
     const found = await findEarlierOrder(deps, b, set, supplierReference('book', b.booking_id), {});

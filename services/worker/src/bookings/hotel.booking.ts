@@ -211,12 +211,22 @@ export async function cancelRoomMovedAway(
   return { cancelled_at: clockOf(deps) };
 }
 
-/** Cancels every room of the stay at the supplier that holds it; a lost booking answer is looked up first. */
+/**
+ * Cancels every room of the stay at the supplier that holds it; a lost booking answer is looked up first. A room
+ * held at a supplier no longer in the airline's order is a person's to cancel there (review).
+ */
 export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise<Outcome> {
   const hotel = blockOf(b);
   const set = await deps.registry.forAirline(b.airline_id);
   let holder = hotelSupplierNamed(set, hotel.supplier);
   let supplierRef = hotel.supplier_ref ?? null;
+  // Reserved at a supplier the operator has since taken out of the order: the room is still held there, and
+  // nothing here can cancel it. A person does (review); no fee or fee avoided is recorded (nothing was cancelled).
+  if (supplierRef && !holder)
+    return {
+      status: 'NEEDS_REVIEW',
+      reason: `the room is held at ${hotel.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers: cancel it there`,
+    };
   if (!supplierRef) {
     // No answer was recorded: a timed-out booking call may still have made a room.
     const dates =
