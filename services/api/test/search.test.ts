@@ -134,6 +134,13 @@ describe('GET /crew/flight-options', () => {
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
 
+  it('an action_id of 36 hex digits and dashes that is not a uuid is 404 as any unknown id, never a 500', async () => {
+    for (const id of ['-'.repeat(36), `${'a'.repeat(32)}----`, `-${'b'.repeat(8)}-bbbb-bbbb-bbbb-${'b'.repeat(11)}`]) {
+      const res = await get(`/crew/flight-options?action_id=${encodeURIComponent(id)}`);
+      expect({ id, status: res.status, code: res.body.error?.code }).toEqual({ id, status: 404, code: 'NOT_FOUND' });
+    }
+  });
+
   it('answers 503 while the supplier fails, in the envelope', async () => {
     const fault = await http(`${stack.sandboxUrl}/_control/faults`, {
       method: 'POST',

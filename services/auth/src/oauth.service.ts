@@ -5,6 +5,7 @@ import {
   ErrorCode,
   SCHEDULE_SCOPES,
   SCOPES,
+  isUuid,
   type ClientRegistration,
   type Scope,
   type TokenResponse,
@@ -14,6 +15,10 @@ import { ApiError, hashSecret, newSecret, safeEqual } from '@crew/platform';
 import type { KeyStore } from './key-store';
 
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** A client id as registration issues it: `cl_` and 12 random bytes in base64url (16 characters). */
+const newClientId = () => `cl_${newSecret(12)}`;
+const CLIENT_ID = /^cl_[A-Za-z0-9_-]{16}$/;
 
 export interface OAuthDeps {
   db: Db;
@@ -37,7 +42,8 @@ async function authenticateUser(db: Db, credential: string | null) {
     throw ApiError.unauthorized('A user credential of the form <user_id>:<user_token> is required');
   const userId = credential.slice(0, i);
   const token = credential.slice(i + 1);
-  if (!/^[0-9a-f-]{36}$/i.test(userId)) throw ApiError.unauthorized('Unknown user or bad user token');
+  // Only a uuid reaches Postgres' uuid column (another string would be its error, a 500).
+  if (!isUuid(userId)) throw ApiError.unauthorized('Unknown user or bad user token');
   const user = await tenancyRepo.findUser(db, userId);
   if (!user || !safeEqual(user.token_hash, hashSecret(token)))
     throw ApiError.unauthorized('Unknown user or bad user token');
@@ -64,7 +70,7 @@ export async function registerClient(
       bad.map((s) => ({ field: 'scopes', issue: `${s} is not offered to this airline` })),
     );
   }
-  const clientId = `cl_${newSecret(12)}`;
+  const clientId = newClientId();
   const secret = newSecret(32);
   const scopes = [...new Set(requested)];
   await authRepo.insertClient(deps.db, {
@@ -139,7 +145,8 @@ export async function issueClientCredentialsToken(
     ]);
   }
   if (!basic) throw ApiError.unauthorized('HTTP Basic client credentials are required');
-  const client = await authRepo.findLiveClient(deps.db, basic.id);
+  // An id registration never issues is no client, and never a query: a NUL in it would be Postgres' error (a 500).
+  const client = CLIENT_ID.test(basic.id) ? await authRepo.findLiveClient(deps.db, basic.id) : undefined;
   // Same answer for an unknown client and a wrong secret.
   if (!client || !safeEqual(client.secret_hash, hashSecret(basic.secret)))
     throw ApiError.unauthorized('Unknown client or bad client secret');

@@ -54,6 +54,31 @@ describe('POST /oauth/token', () => {
     }
   });
 
+  it('refuses a client id not of the issued shape (a NUL, too long, another alphabet) with 401, never a 500', async () => {
+    const basic = (id: string, secret = tenant.clientSecret) =>
+      http(`${stack.authUrl}/oauth/token?grant_type=client_credentials`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+      });
+    for (const id of [
+      'cl_%00',
+      `${tenant.clientId}%00`,
+      `${encodeURIComponent(tenant.clientId)}%00`,
+      'cl_\u0000',
+      `cl_${'x'.repeat(5000)}`,
+      'cl_é',
+    ]) {
+      const res = await basic(id);
+      expect({ id: id.slice(0, 40), status: res.status, code: res.body.error?.code }).toEqual({
+        id: id.slice(0, 40),
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
+    }
+    // The issued shape still works, percent-encoded or not.
+    expect((await basic(encodeURIComponent(tenant.clientId))).status).toBe(200);
+  });
+
   it('refuses a missing or unsupported grant_type with 400', async () => {
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
     const res = await http(`${stack.authUrl}/oauth/token?grant_type=password`, {
@@ -119,6 +144,13 @@ describe('POST /oauth/register', () => {
       expect(res.body.error.code).toBe('UNAUTHORIZED');
     }
     expect((await http(`${stack.authUrl}/oauth/register?name=x`, { method: 'POST' })).status).toBe(401);
+  });
+
+  it('refuses a user id of 36 hex digits and dashes that is not a uuid with 401, never a 500', async () => {
+    for (const id of ['-'.repeat(36), `${'a'.repeat(32)}----`, `-${'b'.repeat(8)}-bbbb-bbbb-bbbb-${'b'.repeat(11)}`]) {
+      const res = await register(`${id}:${tenant.userToken}`);
+      expect({ id, status: res.status, code: res.body.error?.code }).toEqual({ id, status: 401, code: 'UNAUTHORIZED' });
+    }
   });
 
   it('offers schedules:* only once the operator switches schedules_access on', async () => {

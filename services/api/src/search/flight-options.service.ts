@@ -1,5 +1,5 @@
 import type { FlightOption, FlightOptionsQuery } from '@crew/contracts';
-import { ErrorCode } from '@crew/contracts';
+import { ErrorCode, isUuid } from '@crew/contracts';
 import {
   type AirlineFlightPolicy,
   autoBookVerdict,
@@ -54,7 +54,7 @@ export function flightOptionsDeps(db: Db, registry: SupplierRegistry, now: () =>
     registry,
     now,
     actionRoute: async (airlineId, actionId) => {
-      if (!/^[0-9a-f-]{36}$/i.test(actionId)) return null;
+      if (!isUuid(actionId)) return null;
       const item = await scheduleRepo.findActionItem(db, airlineId, actionId);
       return item ? flightSearchOfItem(item) : null;
     },
