@@ -1,5 +1,5 @@
 import { DelayedError, Worker } from 'bullmq';
-import { idempotencyRepo, scheduleLifecycleRepo, type Db } from '@crew/db';
+import { idempotencyRepo, scheduleLifecycleRepo, type Db, type DbOrTrx } from '@crew/db';
 import { TravellerVault, type Config, type Logger } from '@crew/platform';
 import {
   BOOKING_QUEUES,
@@ -57,7 +57,7 @@ export interface WorkerDeps {
    * events (CoverageMonitor; default every 60 s, events to the airlines' subscribed endpoints). Off unless
    * given: the worker process turns it on, the in-process runtimes of tests leave it off.
    */
-  coverageMonitor?: { intervalMs?: number; onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void> };
+  coverageMonitor?: { intervalMs?: number; onAtRisk?: (trx: DbOrTrx, layovers: AtRiskLayover[]) => Promise<void> };
   /**
    * The review queue's escalation: action_item.due_soon once per item due soon or overdue, and the queue's
    * /metrics gauges (ReviewEscalation; default every 60 s). Off unless given, as the coverage monitor.
@@ -303,7 +303,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         db: deps.db,
         logger,
         report: (f, at) => metrics.setCoverage(f, at),
-        onAtRisk: deps.coverageMonitor.onAtRisk ?? ((l) => emitCoverageAtRisk(deps.db, l)),
+        onAtRisk: deps.coverageMonitor.onAtRisk ?? emitCoverageAtRisk,
         intervalMs: deps.coverageMonitor.intervalMs,
       }).start()
     : null;

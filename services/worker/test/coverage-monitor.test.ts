@@ -50,7 +50,8 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
     db: database.db,
     logger,
     report: (f, at) => metrics.setCoverage(f, at),
-    onAtRisk: async (l) => void events.push(l),
+    // Called per airline, in the transaction that marks its layovers.
+    onAtRisk: async (_trx, l) => void events.push(l),
     now: () => now,
   });
   const figures = await monitor.sample();
@@ -68,8 +69,13 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
   );
   expect(text).toMatch(/crew_coverage_sampled_timestamp_seconds\{service="worker"\} \d+/);
 
-  expect(events).toHaveLength(1);
-  expect(events[0]!.map((e) => [e.airline_id, e.layover.employee_id, e.layover.reason]).sort()).toEqual(
+  expect(events).toHaveLength(2);
+  expect(
+    events
+      .flat()
+      .map((e) => [e.airline_id, e.layover.employee_id, e.layover.reason])
+      .sort(),
+  ).toEqual(
     [
       [a.airline_id, 'E3', 'the booking FAILED and awaits retry'],
       [b.airline_id, 'E1', 'the booking awaits review'],
@@ -79,10 +85,10 @@ it('counts AT_RISK and UNCOVERED layovers of the next 24 h per airline (UNCOVERE
   await booking(a.airline_id, 'E2', 20, 'PENDING');
   now = new Date(NOW.getTime() + 60_000);
   await monitor.sample();
-  expect(events).toHaveLength(2);
-  expect(events[1]!.map((e) => e.layover.employee_id)).toEqual(['E2']);
+  expect(events).toHaveLength(3);
+  expect(events[2]!.map((e) => e.layover.employee_id)).toEqual(['E2']);
   await monitor.sample();
-  expect(events).toHaveLength(2);
+  expect(events).toHaveLength(3);
   metrics.close();
 });
 
@@ -127,7 +133,7 @@ it('sends a coverage.at_risk webhook event, valid against its documented schema,
     db: database.db,
     logger,
     report: () => undefined,
-    onAtRisk: async (l) => (seen.push(...l), emitCoverageAtRisk(database.db, l)),
+    onAtRisk: async (trx, l) => (seen.push(...l), emitCoverageAtRisk(trx, l)),
     now: () => NOW,
   });
   await monitor.sample();
@@ -155,4 +161,47 @@ it('sends a coverage.at_risk webhook event, valid against its documented schema,
   };
   expect(checkBody(WEBHOOK_EVENT_SCHEMAS['coverage.at_risk'], sample)).toMatchObject({ ok: true });
   expect(seen.some((s) => s.airline_id === b.airline_id)).toBe(true);
+});
+
+it('a pass that fails after marking a layover at risk does not lose its coverage.at_risk event: the next pass sends it, once', async () => {
+  const a = await tenancyRepo.createAirline(database.db, 'Lost A', 'LA');
+  const b = await tenancyRepo.createAirline(database.db, 'Lost B', 'LB');
+  for (const t of [a, b]) {
+    await webhookRepo.insertEndpoint(database.db, {
+      airline_id: t.airline_id,
+      url: `https://hooks.example.com/${t.airline_id}`,
+      description: null,
+      event_types: ['coverage.at_risk'],
+      secret_enc: 'x',
+    });
+    await layover(t.airline_id, 'L1', 4);
+    await booking(t.airline_id, 'L1', 4, 'FAILED');
+  }
+  const ours = [a.airline_id, b.airline_id];
+  let failures = 1;
+  const monitor = new CoverageMonitor({
+    db: database.db,
+    logger,
+    report: () => undefined,
+    // The first emit fails (the outbox write, or the worker dying before it).
+    onAtRisk: async (trx, l) => {
+      if (failures > 0 && l.some((x) => ours.includes(x.airline_id))) {
+        failures--;
+        throw new Error('emit failed');
+      }
+      await emitCoverageAtRisk(trx, l);
+    },
+    now: () => NOW,
+  });
+  const sent = async () =>
+    (
+      await sql<{ airline_id: string }>`select airline_id from webhook_events
+        where type = 'coverage.at_risk' and airline_id = any(${ours}::uuid[])`.execute(database.db)
+    ).rows.map((e) => e.airline_id);
+  // The pass goes on past the failing airline: the other one's event is sent.
+  await monitor.sample();
+  expect(await sent()).toHaveLength(1);
+  await monitor.sample();
+  await monitor.sample();
+  expect((await sent()).sort()).toEqual([...ours].sort());
 });

@@ -1,4 +1,4 @@
-import { coverageRepo, webhookRepo, type Db, type LayoverCoverageRow } from '@crew/db';
+import { coverageRepo, webhookRepo, type Db, type DbOrTrx, type LayoverCoverageRow } from '@crew/db';
 import { classifyLayovers, type Classified } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 
@@ -27,10 +27,12 @@ export interface CoverageMonitorDeps {
   /** Where the figures go (PromWorkerMetrics.setCoverage). */
   report: (figures: CoverageFigures[], at: number) => void;
   /**
-   * Called with the layovers that just became AT_RISK inside 24 h: the `coverage.at_risk` webhook event
-   * (emitCoverageAtRisk, which the runtime passes). Default: nothing.
+   * Called, per airline, with its layovers that just became AT_RISK inside 24 h, inside the transaction that
+   * marks them: the `coverage.at_risk` webhook events written to the outbox through `trx`
+   * (emitCoverageAtRisk, which the runtime passes). When it throws, the marks roll back with it and the next
+   * pass finds the layovers new again. Default: nothing.
    */
-  onAtRisk?: (layovers: AtRiskLayover[]) => Promise<void>;
+  onAtRisk?: (trx: DbOrTrx, layovers: AtRiskLayover[]) => Promise<void>;
   now?: () => Date;
   /** How often the coverage is recomputed (default 60 s). */
   intervalMs?: number;
@@ -44,6 +46,8 @@ export interface CoverageMonitorDeps {
 export class CoverageMonitor {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<CoverageFigures[]> | null = null;
+  /** Each airline's figures of the previous pass (kept for an airline whose sampling fails). */
+  private last = new Map<string, CoverageFigures>();
 
   constructor(private readonly deps: CoverageMonitorDeps) {}
 
@@ -71,27 +75,47 @@ export class CoverageMonitor {
   private async pass(): Promise<CoverageFigures[]> {
     const now = this.deps.now?.() ?? new Date();
     const to = new Date(now.getTime() + COVERAGE_HORIZON_HOURS * HOUR_MS);
-    const alertBy = now.getTime() + UNCOVERED_ALERT_HOURS * HOUR_MS;
     const airlines = await coverageRepo.airlinesWithLayovers(this.deps.db, now, to);
     const figures: CoverageFigures[] = [];
-    const newlyAtRisk: AtRiskLayover[] = [];
     for (const airlineId of airlines) {
-      const rows = classifyLayovers(await coverageRepo.layoverCoverage(this.deps.db, airlineId, { from: now, to }));
-      const atRisk = rows.filter((r) => r.status === 'AT_RISK');
-      const uncovered = rows.filter((r) => r.status === 'UNCOVERED');
-      figures.push({
-        airline_id: airlineId,
-        at_risk: atRisk.length,
-        uncovered: uncovered.length,
-        uncovered_12h: uncovered.filter((r) => r.at.getTime() < alertBy).length,
-      });
-      const fresh = await coverageRepo.markAtRisk(this.deps.db, airlineId, atRisk);
-      for (const r of atRisk) if (fresh.has(r.row_key)) newlyAtRisk.push({ airline_id: airlineId, layover: r });
+      try {
+        figures.push(await this.airline(airlineId, now, to));
+      } catch (err) {
+        // One airline's failure costs neither the others' events nor its own (rolled back, new again next
+        // pass); its gauges keep the previous pass's figures rather than dropping to nothing.
+        this.deps.logger.warn({ err, airline_id: airlineId }, 'coverage sampling of an airline failed');
+        const previous = this.last.get(airlineId);
+        if (previous) figures.push(previous);
+      }
     }
     await coverageRepo.forgetAtRiskExcept(this.deps.db, airlines);
+    this.last = new Map(figures.map((f) => [f.airline_id, f]));
     this.deps.report(figures, now.getTime());
-    if (newlyAtRisk.length && this.deps.onAtRisk) await this.deps.onAtRisk(newlyAtRisk);
     return figures;
+  }
+
+  /**
+   * One airline's figures; its layovers newly AT_RISK are marked and announced in one transaction, so a key
+   * is never marked without its event (an error, or the process dying, undoes both).
+   */
+  private async airline(airlineId: string, now: Date, to: Date): Promise<CoverageFigures> {
+    const alertBy = now.getTime() + UNCOVERED_ALERT_HOURS * HOUR_MS;
+    const rows = classifyLayovers(await coverageRepo.layoverCoverage(this.deps.db, airlineId, { from: now, to }));
+    const atRisk = rows.filter((r) => r.status === 'AT_RISK');
+    const uncovered = rows.filter((r) => r.status === 'UNCOVERED');
+    await this.deps.db.transaction().execute(async (trx) => {
+      const fresh = await coverageRepo.markAtRisk(trx, airlineId, atRisk);
+      const newlyAtRisk = atRisk
+        .filter((r) => fresh.has(r.row_key))
+        .map((layover) => ({ airline_id: airlineId, layover }));
+      if (newlyAtRisk.length && this.deps.onAtRisk) await this.deps.onAtRisk(trx, newlyAtRisk);
+    });
+    return {
+      airline_id: airlineId,
+      at_risk: atRisk.length,
+      uncovered: uncovered.length,
+      uncovered_12h: uncovered.filter((r) => r.at.getTime() < alertBy).length,
+    };
   }
 }
 
@@ -127,6 +151,6 @@ export function coverageAtRiskEvent(a: AtRiskLayover) {
 }
 
 /** Emits the coverage.at_risk events to the airlines' subscribed webhook endpoints (the outbox of events). */
-export async function emitCoverageAtRisk(db: Db, layovers: AtRiskLayover[]): Promise<void> {
+export async function emitCoverageAtRisk(db: DbOrTrx, layovers: AtRiskLayover[]): Promise<void> {
   await webhookRepo.emitEvents(db, layovers.map(coverageAtRiskEvent));
 }
