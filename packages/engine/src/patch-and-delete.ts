@@ -18,9 +18,22 @@ export function awaitsHotelAnswer(hotel: unknown): boolean {
   return ['QUEUED', 'SENT'].includes(String((hotel as { rooming_status?: string } | null)?.rooming_status));
 }
 
-/** A supplier task is in flight: another must wait for it to end. */
-export function taskInFlight(b: { status: BookingStatus; hotel: unknown }): boolean {
-  return b.status === 'PENDING' && !awaitsHotelAnswer(b.hotel);
+/**
+ * A crew seat requested from the airline's own system, which answered 202: the request waits for the airline's
+ * callback (which may take any time), no call is running. A cancellation of it waits for that answer too.
+ */
+export function awaitsOwnSeatAnswer(flight: unknown): boolean {
+  const f = flight as { supplier?: string; supplier_status?: string; pnr?: string; request_reference?: string } | null;
+  return f?.supplier === 'OWN_AIRLINE' && f.supplier_status === 'REQUESTED' && !f.pnr && Boolean(f.request_reference);
+}
+
+/**
+ * A supplier task is in flight: another must wait for it to end. A booking only waiting for someone's answer (a
+ * DIRECT hotel's rooming list, the airline's own system's callback) is not: nobody waits hours for it, and a
+ * change may follow it.
+ */
+export function taskInFlight(b: { status: BookingStatus; hotel: unknown; flight?: unknown }): boolean {
+  return b.status === 'PENDING' && !awaitsHotelAnswer(b.hotel) && !awaitsOwnSeatAnswer(b.flight);
 }
 
 /** The block of a PATCH must match the booking's type: the field at fault (the block that does not), or null. */

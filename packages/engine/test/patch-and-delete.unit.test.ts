@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import {
   awaitsHotelAnswer,
+  awaitsOwnSeatAnswer,
   DEFAULT_CHECK_IN,
   DEFAULT_CHECK_OUT,
   deleteNeedsSupplierCall,
@@ -162,6 +163,19 @@ describe('PATCH and DELETE', () => {
     expect(taskInFlight({ status: 'CONFIRMED', hotel: null })).toBe(false);
     expect(awaitsHotelAnswer({ rooming_status: 'QUEUED' })).toBe(true);
     expect(awaitsHotelAnswer(null)).toBe(false);
+  });
+
+  test("a deadhead waiting for the airline's own system to call back is not in flight", () => {
+    const requested = { supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED', request_reference: 'bk-1' };
+    expect(taskInFlight({ status: 'PENDING', hotel: null, flight: requested })).toBe(false);
+    // Answered (the callback's resume runs), or another supplier's order: in flight.
+    expect(
+      taskInFlight({ status: 'PENDING', hotel: null, flight: { ...requested, supplier_status: 'CONFIRMED' } }),
+    ).toBe(true);
+    expect(taskInFlight({ status: 'PENDING', hotel: null, flight: { ...requested, supplier: 'DUFFEL' } })).toBe(true);
+    expect(awaitsOwnSeatAnswer({ ...requested, pnr: 'XX0001' })).toBe(false);
+    expect(awaitsOwnSeatAnswer({ supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED' })).toBe(false);
+    expect(awaitsOwnSeatAnswer(null)).toBe(false);
   });
 
   test('only CONFIRMED and MODIFIED hold a reservation', () => {

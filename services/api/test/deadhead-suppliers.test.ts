@@ -500,6 +500,58 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
   });
 });
 
+describe("the airline's DELETE or PATCH of an own-airline deadhead whose seat waits for the callback", () => {
+  /** An own-airline deadhead whose seat request the airline answered 202 and has not called back yet. */
+  async function waitingSeat() {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const bookingId = item.booking_id!;
+    const requested = await requestedBooking(t, bookingId);
+    const reference = requested.flight.request_reference as string;
+    const seat = receiver.seats.get(reference)!;
+    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    const cancels = () =>
+      receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
+    return { t, bookingId, reference, seat, cancels };
+  }
+
+  it('DELETE is accepted at once (not 409 until the airline answers); the callback then gives the seat back', async () => {
+    const { t, bookingId, reference, seat, cancels } = await waitingSeat();
+    const started = Date.now();
+    const del = await api(t, `/crew/bookings/${bookingId}?reason=leg%20dropped`, { method: 'DELETE' });
+    expect(del.status).toBe(202);
+    expect(del.body).toMatchObject({ status: 'PENDING', manual_override: true });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await receiver.complete(reference)).toBe(200);
+    await cancelled(t, bookingId);
+    expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
+    expect(receiver.seats.get(reference)!.state).toBe('CANCELLED');
+  });
+
+  it('a flight PATCH is accepted at once (cancel-and-rebook); the old booking gives its seat back once the callback names it', async () => {
+    const { t, bookingId, reference, seat, cancels } = await waitingSeat();
+    const started = Date.now();
+    const patched = await api(t, `/crew/bookings/${bookingId}`, {
+      method: 'PATCH',
+      body: { flight: { desired_arrival_by: '2027-03-10T12:00:00Z' } },
+    });
+    expect(patched.status).toBe(202);
+    expect(patched.body.replaces_booking_id).toBe(bookingId);
+    expect(patched.body.booking_id).not.toBe(bookingId);
+    // The old booking's cancellation waits for the seat's answer, with nothing to name yet.
+    expect(Date.now() - started).toBeLessThan(12_000);
+    expect((await api(t, `/crew/bookings/${bookingId}`)).body).toMatchObject({
+      status: 'PENDING',
+      flight: { supplier_status: 'REQUESTED' },
+    });
+    expect(cancels()).toHaveLength(0);
+    expect(await receiver.complete(reference)).toBe(200);
+    await cancelled(t, bookingId);
+    expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
+  });
+});
+
 describe("a roster change to a leg ticketed in the airline's own system", () => {
   it('cancels the seat and requests a new one: the booking ends MODIFIED with the new PNR, never the cancelled one', async () => {
     const { t, email } = await ownAirlineCarrier();

@@ -106,11 +106,13 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     '- Hotel date change on a CONFIRMED booking: supplier amend → MODIFIED (same `booking_id` and confirmation); a supplier refusal → NEEDS_REVIEW. 409 when the booking holds no confirmed room.\n' +
     '- Hotel property swap, or any flight change (`flight_option_id`, or `desired_arrival_by`; an empty block means full auto-booking): cancel-and-rebook; the answer is the new booking, with `replaces_booking_id`.\n' +
     '- Only `manual_override`/`reason`: nothing changes at the supplier. `manual_override: false` hands the booking back to the diff engine from the next submission; after any other change it is true unless false is sent.\n' +
-    'The answer waits up to 10 s for the supplier call and shows the booking as it then stands. 409 `CONFLICT` while another supplier call for the booking is in flight.',
+    'The answer waits up to 10 s for the supplier call and shows the booking as it then stands. 409 `CONFLICT` while another supplier call for the booking is in flight ' +
+    '(a booking only waiting for an answer, a DIRECT hotel’s rooming list or the airline’s own system’s callback, is not: the change is accepted and waits for that answer).',
   cancelBooking:
     'Cancels at the supplier. Sets `manual_override` true, locking the booking from the diff engine whatever the outcome. 202 with the booking CANCELLED, ' +
     'or NEEDS_REVIEW when the supplier refused (the ticket or room remains; DELETE again retries the cancellation). Cancelling a CANCELLED booking changes nothing and calls no supplier. ' +
-    '`reason` (the query parameter, or a JSON body `{"reason": …}`; the query parameter wins when both give one) is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight.',
+    '`reason` (the query parameter, or a JSON body `{"reason": …}`; the query parameter wins when both give one) is audit-logged. 409 `CONFLICT` while another supplier call for the booking is in flight. ' +
+    'A crew seat the airline’s own system has not answered yet is not: the answer is 202 with the booking PENDING, and the seat is given back once the airline’s callback names it.',
   getBookingStatus:
     '`current_status` and the full history of transitions (`{status, at, reason, actor}`). Also refreshes the supplier’s live state into the booking (PNR, ticket, transaction and trip-session ids; ' +
     'the room’s status and dates) and stores it; when the supplier cannot be reached the stored state is answered.',

@@ -7,6 +7,7 @@
 import type { Money } from '@crew/contracts';
 import type { BookingRow } from '@crew/db';
 import {
+  awaitsOwnSeatAnswer,
   BOOK_IN_OWN_SYSTEM,
   chooseFlightOption,
   deadheadWindow,
@@ -202,8 +203,7 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
     // A seat requested and not answered yet: the cancellation waits for the answer (its callback resumes this
     // task, then with the PNR to give back). Settled now, with no PNR to name, a seat ticketed afterwards would
     // stay ticketed for good: the late callback finds the booking cancelled.
-    if (!b.flight?.pnr && b.flight?.supplier_status === 'REQUESTED' && b.flight.request_reference)
-      return { status: 'NEEDS_REVIEW', reason: null, awaiting: true };
+    if (awaitsOwnSeatAnswer(b.flight)) return { status: 'NEEDS_REVIEW', reason: null, awaiting: true };
     // One reference per seat, as for the other suppliers' orders: after a rebook, the new seat's cancellation is
     // not the old seat's repeated (the airline may answer a repeated reference from its first answer).
     return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id, b.flight?.pnr ?? null));
