@@ -80,8 +80,12 @@ export interface OwnAirlineReceiver {
   /**
    * Sends the callback of a PENDING seat now (ticketed, or refused if so scripted), again after Retry-After (or
    * 1 s) until our service answers 2xx or 401, up to 5 attempts; resolves with our last answer's status.
+   * `flight`: what a ticketed callback says about the flight (default `{cabin: 'ECONOMY'}`).
    */
-  complete(reference: string): Promise<number | null>;
+  complete(
+    reference: string,
+    flight?: { dep_time?: string; arr_time?: string; cabin?: string },
+  ): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -133,7 +137,10 @@ export async function startOwnAirlineReceiver(options: {
         ? { status: 'PENDING' }
         : { status: 'TICKETED', pnr: seat.pnr, ticket_id: seat.ticket_id };
 
-  const complete = async (reference: string): Promise<number | null> => {
+  const complete = async (
+    reference: string,
+    flight: { dep_time?: string; arr_time?: string; cabin?: string } = { cabin: 'ECONOMY' },
+  ): Promise<number | null> => {
     const seat = seats.get(reference);
     if (!seat || seat.state !== 'PENDING') throw new Error(`no pending seat for ${reference}`);
     const refused = seat.reason !== undefined;
@@ -149,7 +156,7 @@ export async function startOwnAirlineReceiver(options: {
           booking_id: seat.booking_id,
           pnr: seat.pnr,
           ticket_id: seat.ticket_id,
-          flight: { cabin: 'ECONOMY' },
+          flight,
         };
     const raw = JSON.stringify(payload);
     const id = `msg_${createHash('sha256').update(`${type}\n${reference}`).digest('hex').slice(0, 32)}`;

@@ -320,6 +320,31 @@ describe("a leg on the airline's own metal", () => {
     expect(forged.status).toBe(401);
   });
 
+  it("the request names the rostered departure time; the callback's arrival time and cabin reach the booking", async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const booking = await requestedBooking(t, item.booking_id!);
+    const reference = booking.flight.request_reference as string;
+    const request = receiver.calls.find((c) => c.body?.reference === reference)!;
+    expect(request.body.flight).toMatchObject({
+      departure_date: '2027-03-10',
+      dep_time: booking.flight.dep_time_local,
+    });
+    const seat = receiver.seats.get(reference)!;
+    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    expect(await receiver.complete(reference, { arr_time: '2027-03-10T12:05:00-05:00', cabin: 'BUSINESS' })).toBe(200);
+    expect(await settled(t, booking.booking_id)).toMatchObject({
+      status: 'CONFIRMED',
+      flight: {
+        pnr: seat.pnr,
+        dep_time: booking.flight.dep_time_local,
+        arr_time: '2027-03-10T12:05:00-05:00',
+        cabin: 'BUSINESS',
+      },
+    });
+  });
+
   it("a callback naming another request's reference is acknowledged and changes nothing; the outstanding one's settles it", async () => {
     const { t, email } = await ownAirlineCarrier();
     receiver.answerNext({ kind: 'pending' });

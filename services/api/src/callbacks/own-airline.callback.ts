@@ -22,7 +22,7 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
     operationId: 'ownAirlineCallback',
     summary: "The airline's own reservation system completes a crew-seat request it answered 202",
     description:
-      'Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, reason?}` (docs/own-airline.md). ' +
+      'Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, flight?: {dep_time?, arr_time?, cabin?}, reason?}` (docs/own-airline.md); a ticketed seat’s flight times and cabin go on the booking’s `flight` block. ' +
       'A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing. ' +
       'A callback that arrives before the booking has recorded its request (the 202 and the callback raced) is 503 with `Retry-After`: send it again.',
     tags: ['Operator API'],
@@ -102,11 +102,27 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
       const flight = b.flight ?? {};
       const own = flight.supplier === 'OWN_AIRLINE';
       // Stored with the reference it answers (a request stored without one included): the worker settles from
-      // an answer to its own request only.
-      const request = { ...flight, request_reference: callback.reference };
+      // an answer to its own request only. The booked flight's times and cabin are the ones this answer gives
+      // (an earlier seat's, before a rebook, are not this one's); what it leaves out the worker fills from the
+      // request (the rostered departure) or defaults.
+      const {
+        dep_time: _dep,
+        arr_time: _arr,
+        cabin: _cabin,
+        ...request
+      } = {
+        ...flight,
+        request_reference: callback.reference,
+      };
       const answered =
         callback.type === 'crew_seat.ticketed'
-          ? { ...request, supplier_status: 'CONFIRMED' as const, pnr: callback.pnr, ticket_id: callback.ticket_id }
+          ? {
+              ...request,
+              supplier_status: 'CONFIRMED' as const,
+              pnr: callback.pnr,
+              ticket_id: callback.ticket_id,
+              ...callback.flight,
+            }
           : { ...request, supplier_status: 'REFUSED' as const, supplier_reason: callback.reason };
       const event = { reason: `the airline's own system answered: ${callback.type}`, actor: 'own-airline' };
       if (b.status !== 'PENDING') {

@@ -5,7 +5,14 @@
  */
 import type { BookingRow } from '@crew/db';
 import { BOOK_IN_OWN_SYSTEM } from '@crew/engine';
-import { isSupplierError, OwnAirlineClient, type FlightOrder, type FlightTraveller } from '@crew/suppliers';
+import {
+  isSupplierError,
+  OwnAirlineClient,
+  type Cabin,
+  type CrewSeatFlightFacts,
+  type FlightOrder,
+  type FlightTraveller,
+} from '@crew/suppliers';
 import type { Outcome } from './outcome';
 
 export interface OwnAirlineConnection {
@@ -21,6 +28,10 @@ interface OwnSeatAnswer {
   supplier_reason?: string;
   pnr?: string;
   ticket_id?: string;
+  /** What a ticketed callback said about the flight (the times with their offsets, the cabin). */
+  dep_time?: string;
+  arr_time?: string;
+  cabin?: Cabin;
   /** The request that answer is for. */
   request_reference?: string;
 }
@@ -51,6 +62,8 @@ export async function bookOwnSeat(
     from_airport: b.from_airport ?? '',
     to_airport: b.to_airport ?? '',
     departure_date: b.dep_time_local ? b.dep_time_local.slice(0, 10) : (b.duty_date ?? ''),
+    // The rostered departure, with the origin's offset (docs/own-airline.md: sent when we know it).
+    ...(b.dep_time_local ? { dep_time: b.dep_time_local } : {}),
   };
   if (answered.supplier_status === 'CONFIRMED' && answered.pnr && answered.ticket_id) {
     return ticketed(
@@ -63,7 +76,7 @@ export async function bookOwnSeat(
           flight,
           callback_url: '',
         },
-        { pnr: answered.pnr, ticket_id: answered.ticket_id },
+        { pnr: answered.pnr, ticket_id: answered.ticket_id, flight: flightFactsOf(answered) },
       ),
     );
   }
@@ -78,7 +91,16 @@ export async function bookOwnSeat(
     });
     if (result.status === 'TICKETED') return ticketed(result.order);
     // What an earlier request's answer named (a seat cancelled before this rebook, a refusal) is not this one's.
-    const { pnr: _pnr, ticket_id: _ticket, supplier_ref: _ref, supplier_reason: _reason, ...leg } = b.flight ?? {};
+    const {
+      pnr: _pnr,
+      ticket_id: _ticket,
+      supplier_ref: _ref,
+      supplier_reason: _reason,
+      dep_time: _dep,
+      arr_time: _arr,
+      cabin: _cabin,
+      ...leg
+    } = b.flight ?? {};
     return {
       status: 'NEEDS_REVIEW',
       reason: null,
@@ -110,6 +132,15 @@ export async function cancelOwnSeat(b: BookingRow, conn: OwnAirlineConnection, r
     status: 'CANCELLED',
     reason: null,
     patch: { flight: { ...(b.flight ?? {}), supplier_status: 'CANCELLED' } },
+  };
+}
+
+/** The flight facts a ticketed callback gave (each optional): toFlightOrder fills what is missing. */
+function flightFactsOf(a: OwnSeatAnswer): CrewSeatFlightFacts {
+  return {
+    ...(a.dep_time ? { dep_time: a.dep_time } : {}),
+    ...(a.arr_time ? { arr_time: a.arr_time } : {}),
+    ...(a.cabin ? { cabin: a.cabin } : {}),
   };
 }
 
