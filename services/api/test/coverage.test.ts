@@ -214,4 +214,20 @@ describe('layover coverage', () => {
     expect((await api(t, '/crew/coverage?status=MAYBE')).status).toBe(400);
     expect((await api(t, '/crew/coverage?from=yesterday')).status).toBe(400);
   });
+
+  it('a `from` at either end of the accepted years answers an empty window, never a 500', async () => {
+    const { t } = await airline({ contract: false });
+    for (const from of ['9999-12-31T00:00:00Z', '0001-01-01T00:00:00Z'])
+      for (const path of [
+        '/crew/coverage',
+        '/crew/coverage/deadheads',
+        '/crew/coverage.csv',
+        '/crew/coverage/deadheads.csv',
+      ]) {
+        const res = await api(t, `${path}?from=${encodeURIComponent(from)}&hours=168`);
+        expect([path, from, res.status]).toEqual([path, from, 200]);
+      }
+    const body = (await api(t, `/crew/coverage?from=${encodeURIComponent('9999-12-31T00:00:00Z')}`)).body;
+    expect(body.counts).toEqual({ COVERED: 0, AT_RISK: 0, UNCOVERED: 0 });
+  });
 });

@@ -224,7 +224,16 @@ async function withoutJit<T>(db: DbOrTrx, query: (d: DbOrTrx) => Promise<T>): Pr
   });
 }
 
-const dateOf = (d: Date, days: number) => new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+/** The accepted dates' range (contracts formats: years 0001-9999); beyond it toISOString gives `+010000-…` or `0000-…`, which ::date refuses. */
+const FIRST_DAY = Date.parse('0001-01-01T00:00:00Z');
+const LAST_DAY = Date.parse('9999-12-31T00:00:00Z');
+
+/**
+ * The UTC date `days` after `d`, clamped to years 0001-9999: a window at the edge of the accepted years (its
+ * margin or its end past them) bounds its date filter there instead of failing the query.
+ */
+const dateOf = (d: Date, days: number) =>
+  new Date(Math.min(Math.max(d.getTime() + days * 86_400_000, FIRST_DAY), LAST_DAY)).toISOString().slice(0, 10);
 
 /**
  * Every layover of the airline checking in inside the window, set-based: the rostered layovers with the
