@@ -1000,7 +1000,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint (URL, event types, description, enabled)
-         * @description Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order.
+         * @description Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order at once, whatever backoff they were waiting out, and so do they when the `url` changes.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;

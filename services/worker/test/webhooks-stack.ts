@@ -71,8 +71,11 @@ export const SCOPES = 'events:read events:write schedules:read schedules:write';
 export let stack: Stack;
 export let receiver: Receiver;
 
-/** Starts the file's stack (with a worker, at a fixed clock, quick webhook retries) and receiver; closes both after. */
-export function useWebhooksStack(label: string): void {
+/**
+ * Starts the file's stack (with a worker, at a fixed clock, quick webhook retries unless `env` says otherwise) and
+ * receiver; closes both after.
+ */
+export function useWebhooksStack(label: string, env: Record<string, string> = {}): void {
   beforeAll(async () => {
     stack = await startStack(label, {
       worker: true,
@@ -82,6 +85,7 @@ export function useWebhooksStack(label: string): void {
         WEBHOOK_BACKOFF_MAX_MS: '400',
         WEBHOOK_POLL_MS: '100',
         WEBHOOK_TIMEOUT_MS: '2000',
+        ...env,
       },
     });
     receiver = await new Receiver().start();

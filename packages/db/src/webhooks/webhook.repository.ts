@@ -49,6 +49,11 @@ export function listEndpoints(db: DbOrTrx, airlineId: string, limit: number, aft
     .execute();
 }
 
+/**
+ * Changes an endpoint. When the change makes it enabled again or gives it a new URL, its pending deliveries
+ * waiting out a backoff are due now, in the same statement: the airline fixed what failed them, and the endpoint
+ * resumes in order at once instead of after the backoff (up to WEBHOOK_BACKOFF_MAX_MS).
+ */
 export function updateEndpoint(
   db: DbOrTrx,
   airlineId: string,
@@ -66,11 +71,34 @@ export function updateEndpoint(
   }>,
 ) {
   return db
-    .updateTable('webhook_endpoints')
-    .set({ ...patch, updated_at: new Date() })
-    .where('airline_id', '=', airlineId)
-    .where('endpoint_id', '=', endpointId)
-    .returningAll()
+    .with('old', (q) =>
+      q
+        .selectFrom('webhook_endpoints')
+        .select(['endpoint_id', 'enabled', 'url'])
+        .where('airline_id', '=', airlineId)
+        .where('endpoint_id', '=', endpointId)
+        .forUpdate(),
+    )
+    .with('e', (q) =>
+      q
+        .updateTable('webhook_endpoints as w')
+        .from('old')
+        .set({ ...patch, updated_at: new Date() })
+        .whereRef('w.endpoint_id', '=', 'old.endpoint_id')
+        .returningAll('w')
+        .returning(sql<boolean>`(w.enabled and not old.enabled) or w.url <> old.url`.as('resumes')),
+    )
+    .with('resumed', (q) =>
+      q
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: sql<Date>`now()` })
+        .where('status', '=', 'PENDING')
+        .where('next_attempt_at', '>', sql<Date>`now()`)
+        .where('endpoint_id', 'in', q.selectFrom('e').select('e.endpoint_id').where('e.resumes', '=', true))
+        .returning('delivery_id'),
+    )
+    .selectFrom('e')
+    .selectAll()
     .executeTakeFirst();
 }
 

@@ -146,7 +146,7 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path: `${path}/:endpoint_id`,
       operationId: 'updateWebhookEndpoint',
       description:
-        'Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order.',
+        'Changes any of url, event_types, description, enabled. `enabled: true` re-enables an endpoint the service disabled; its pending deliveries resume in order at once, whatever backoff they were waiting out, and so do they when the `url` changes.',
       summary: 'Change a webhook endpoint (URL, event types, description, enabled)',
       tags: TAGS,
       auth: requiredScope('patch', path),
