@@ -35,11 +35,11 @@ async function main(): Promise<void> {
   await db.destroy();
   console.log(`[start] migrations applied: ${migrated.results?.filter((r) => r.status === 'Success').length ?? 0} new`);
 
-  // One webhook secret key for the api (encrypts) and the worker (decrypts); minted per run unless set.
+  // One webhook secret key for the api (encrypts) and the worker (decrypts), the same in every run unless set.
   const env = {
     ...process.env,
     OPS_TOKEN: opsToken,
-    WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || randomBytes(32).toString('base64'),
+    WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY || developmentWebhookKey(),
     SUPPLIER_CREDENTIALS_KEY: process.env.SUPPLIER_CREDENTIALS_KEY || developmentCredentialsKey(),
   };
   // The README walkthrough reads the token from here (owner-only file, git-ignored; never in production).
@@ -98,9 +98,20 @@ main().catch((err) => {
  * minted once into `.supplier-credentials-key` (owner-only, git-ignored). Production sets the variable.
  */
 function developmentCredentialsKey(): string {
-  const file = '.supplier-credentials-key';
+  return developmentKey('.supplier-credentials-key', () => Keyring.mint());
+}
+
+/**
+ * Webhook signing secrets are stored sealed in Postgres too: a key minted per run left every endpoint registered
+ * in an earlier run unable to sign. Minted once into `.webhook-secret-key` (owner-only, git-ignored).
+ */
+function developmentWebhookKey(): string {
+  return developmentKey('.webhook-secret-key', () => randomBytes(32).toString('base64'));
+}
+
+function developmentKey(file: string, mint: () => string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const key = Keyring.mint();
+  const key = mint();
   if (process.env.NODE_ENV !== 'production') writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return key;
 }

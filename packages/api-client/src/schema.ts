@@ -1016,7 +1016,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret; the previous one keeps signing too for a grace period (the new secret is shown once)
-         * @description Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events.
+         * @description Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events; an old secret the service can no longer read (deliveries failing with `secret unavailable`) is dropped at once instead. Pending deliveries waiting out a backoff are sent at once.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;

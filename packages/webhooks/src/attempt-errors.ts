@@ -12,6 +12,13 @@
  */
 export const UNREACHABLE_NAME = 'target refused: its host name does not resolve to a public address';
 
+/**
+ * An attempt that could not be signed: the endpoint's signing secret does not open with this WEBHOOK_SECRET_KEY
+ * (sealed under another key, or a lost one). Nothing was sent; rotating the secret is the airline's fix.
+ */
+export const SECRET_UNAVAILABLE =
+  "secret unavailable: the endpoint's signing secret cannot be read; rotate it (POST …/rotate-secret)";
+
 const PHRASES: Record<string, string> = {
   EWEBHOOKTARGET: UNREACHABLE_NAME,
   ENOTFOUND: UNREACHABLE_NAME,

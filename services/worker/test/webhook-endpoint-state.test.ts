@@ -1,9 +1,11 @@
 /**
  * An endpoint's state across failures, at the production backoff (30 s doubling up to 6 h; the stack:
- * webhooks-stack.ts): an endpoint re-enabled or pointed elsewhere.
+ * webhooks-stack.ts): a signing secret the worker cannot open, an endpoint re-enabled or pointed elsewhere.
  */
+import { randomBytes } from 'node:crypto';
 import { waitFor } from '@crew/test-support';
-import { airline, api, deliveries, endpoint, receiver, useWebhooksStack } from './webhooks-stack';
+import { newWebhookSecret, sealSecret } from '@crew/webhooks';
+import { airline, api, deliveries, endpoint, receiver, stack, useWebhooksStack, verify } from './webhooks-stack';
 
 useWebhooksStack('webhook_endpoint_state', {
   WEBHOOK_BACKOFF_BASE_MS: '30000',
@@ -14,6 +16,10 @@ afterEach(() => {
   receiver.answer = () => ({ status: 204 });
 });
 
+/** The worker's `job failed` log lines of the webhooks queue so far. */
+const webhookJobFailures = () =>
+  stack.logLines.filter((l) => l.includes('"job failed"') && JSON.parse(l).queue === 'webhooks').length;
+
 /** The endpoint's one delivery once it has had `attempts` attempts. */
 async function afterAttempts(t: Parameters<typeof deliveries>[0], endpointId: string, attempts: number) {
   return waitFor(
@@ -22,6 +28,75 @@ async function afterAttempts(t: Parameters<typeof deliveries>[0], endpointId: st
     `a delivery with ${attempts} attempt(s)`,
   );
 }
+
+describe('a signing secret the worker cannot open', () => {
+  it('is a failed attempt the airline sees, backed off like any other (no job loop); a rotation delivers at once', async () => {
+    const { t } = await airline({ contract: false });
+    const ep = await endpoint(t, '/unreadable');
+    // Sealed under another key (an `npm start` that minted a new WEBHOOK_SECRET_KEY, a lost key).
+    await stack.database.db
+      .updateTable('webhook_endpoints')
+      .set({ secret_enc: sealSecret(randomBytes(32), newWebhookSecret()) })
+      .where('endpoint_id', '=', ep.endpoint_id)
+      .execute();
+    const failuresBefore = webhookJobFailures();
+    await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
+    const failed = await afterAttempts(t, ep.endpoint_id, 1);
+    expect(failed).toMatchObject({
+      status: 'PENDING',
+      attempts: 1,
+      last_response_code: null,
+      last_error: expect.stringContaining('secret unavailable'),
+    });
+    expect(Date.parse(failed.next_attempt_at) - Date.now()).toBeGreaterThan(20_000);
+    expect((await api(t, `/crew/webhooks/${ep.endpoint_id}`)).body.failing_since).toEqual(expect.any(String));
+    // A negative: a drain failing before its attempt was re-queued by each poll (100 ms here) and failed its job.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await deliveries(t, ep.endpoint_id))[0].attempts).toBe(1);
+    expect(webhookJobFailures()).toBe(failuresBefore);
+    expect(receiver.on('/unreadable')).toHaveLength(0);
+
+    // The runbook's fix: rotate (default grace). The unreadable previous secret is dropped, and the pending
+    // delivery is sent now, signed with the new secret alone.
+    const rotated = await api(t, `/crew/webhooks/${ep.endpoint_id}/rotate-secret`, { method: 'POST', body: {} });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.previous_secret_expires_at).toBeNull();
+    const [r] = await waitFor(
+      async () => receiver.on('/unreadable').length > 0 && receiver.on('/unreadable'),
+      10_000,
+      'the delivery after the rotation',
+    );
+    expect(String(r!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(rotated.body.secret, r!)).toBeTruthy();
+    await waitFor(
+      async () => (await deliveries(t, ep.endpoint_id))[0].status === 'SUCCEEDED',
+      10_000,
+      'SUCCEEDED recorded',
+    );
+    expect((await api(t, `/crew/webhooks/${ep.endpoint_id}`)).body.failing_since).toBeNull();
+  });
+
+  it('a previous secret the worker cannot open is left out of the signatures; the current one still signs', async () => {
+    const { t } = await airline({ contract: false });
+    const ep = await endpoint(t, '/previous-unreadable');
+    await stack.database.db
+      .updateTable('webhook_endpoints')
+      .set({
+        previous_secret_enc: sealSecret(randomBytes(32), newWebhookSecret()),
+        previous_secret_expires_at: new Date(Date.now() + 3600_000),
+      })
+      .where('endpoint_id', '=', ep.endpoint_id)
+      .execute();
+    await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
+    const [r] = await waitFor(
+      async () => receiver.on('/previous-unreadable').length > 0 && receiver.on('/previous-unreadable'),
+      10_000,
+      'the delivery',
+    );
+    expect(String(r!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(ep.secret, r!)).toBeTruthy();
+  });
+});
 
 describe('an endpoint fixed by the airline resumes its pending deliveries at once, whatever their backoff', () => {
   it('re-enabled (PATCH enabled: true)', async () => {

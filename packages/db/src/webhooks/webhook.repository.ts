@@ -50,9 +50,9 @@ export function listEndpoints(db: DbOrTrx, airlineId: string, limit: number, aft
 }
 
 /**
- * Changes an endpoint. When the change makes it enabled again or gives it a new URL, its pending deliveries
- * waiting out a backoff are due now, in the same statement: the airline fixed what failed them, and the endpoint
- * resumes in order at once instead of after the backoff (up to WEBHOOK_BACKOFF_MAX_MS).
+ * Changes an endpoint. When the change makes it enabled again, gives it a new URL or a new signing secret, its
+ * pending deliveries waiting out a backoff are due now, in the same statement: the airline fixed what failed them,
+ * and the endpoint resumes in order at once instead of after the backoff (up to WEBHOOK_BACKOFF_MAX_MS).
  */
 export function updateEndpoint(
   db: DbOrTrx,
@@ -74,7 +74,7 @@ export function updateEndpoint(
     .with('old', (q) =>
       q
         .selectFrom('webhook_endpoints')
-        .select(['endpoint_id', 'enabled', 'url'])
+        .select(['endpoint_id', 'enabled', 'url', 'secret_enc'])
         .where('airline_id', '=', airlineId)
         .where('endpoint_id', '=', endpointId)
         .forUpdate(),
@@ -86,7 +86,11 @@ export function updateEndpoint(
         .set({ ...patch, updated_at: new Date() })
         .whereRef('w.endpoint_id', '=', 'old.endpoint_id')
         .returningAll('w')
-        .returning(sql<boolean>`(w.enabled and not old.enabled) or w.url <> old.url`.as('resumes')),
+        .returning(
+          sql<boolean>`(w.enabled and not old.enabled) or w.url <> old.url or w.secret_enc <> old.secret_enc`.as(
+            'resumes',
+          ),
+        ),
     )
     .with('resumed', (q) =>
       q

@@ -14,7 +14,14 @@ import {
 } from '@crew/contracts';
 import { webhookRepo, type Db, type WebhookDeliveryRow, type WebhookEndpointRow } from '@crew/db';
 import { ApiError, errorResponses, keysetPage, route, seqCursor, type Config, type RouteSpec } from '@crew/platform';
-import { newWebhookSecret, parseSecretKey, refusedUrl, sealSecret, visibleAttemptError } from '@crew/webhooks';
+import {
+  newWebhookSecret,
+  openSecret,
+  parseSecretKey,
+  refusedUrl,
+  sealSecret,
+  visibleAttemptError,
+} from '@crew/webhooks';
 import { principal } from '../auth/guard';
 
 const TAGS = ['Webhooks'];
@@ -63,6 +70,14 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
   const checkUrl = (url: string) => {
     const why = refusedUrl(policy, url);
     if (why) throw ApiError.validation([{ field: 'body.url', issue: why }], 'The URL cannot receive webhooks');
+  };
+  const opens = (sealed: string) => {
+    try {
+      openSecret(key, sealed);
+      return true;
+    } catch {
+      return false;
+    }
   };
   const endpointOr404 = async (airlineId: string, endpointId: string) => {
     const e = await webhookRepo.findEndpoint(db, airlineId, endpointId);
@@ -188,7 +203,7 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path: `${path}/:endpoint_id/rotate-secret`,
       operationId: 'rotateWebhookSecret',
       description:
-        'Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events.',
+        'Makes a new secret (shown once in this answer). For `grace_period_seconds` (default 24 h) every request carries two signatures, one per secret, so receivers can switch without losing events; an old secret the service can no longer read (deliveries failing with `secret unavailable`) is dropped at once instead. Pending deliveries waiting out a backoff are sent at once.',
       summary:
         'Replace the signing secret; the previous one keeps signing too for a grace period (the new secret is shown once)',
       tags: TAGS,
@@ -203,7 +218,9 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
         const airlineId = principal(res).airline_id;
         const current = await endpointOr404(airlineId, params.endpoint_id);
         const secret = newWebhookSecret();
-        const grace = body.grace_period_seconds ?? config.webhookRotationGraceSeconds;
+        // The old secret keeps signing through the grace period only if it can: one sealed under another
+        // WEBHOOK_SECRET_KEY (the reason to rotate, often) would fail every delivery meanwhile.
+        const grace = opens(current.secret_enc) ? (body.grace_period_seconds ?? config.webhookRotationGraceSeconds) : 0;
         const e = await webhookRepo.updateEndpoint(db, airlineId, params.endpoint_id, {
           secret_enc: sealSecret(key, secret),
           previous_secret_enc: grace > 0 ? current.secret_enc : null,

@@ -2,9 +2,9 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { webhookRepo, type Db } from '@crew/db';
 import type { Config, Logger } from '@crew/platform';
-import { guardedLookup, openSecret, parseSecretKey, type TargetPolicy } from '@crew/webhooks';
+import { guardedLookup, openSecret, parseSecretKey, SECRET_UNAVAILABLE, type TargetPolicy } from '@crew/webhooks';
 import type { WorkerMetrics } from '../operability/hooks';
-import { post, signatureHeaders } from './attempt';
+import { post, signatureHeaders, type AttemptResult } from './attempt';
 
 /**
  * Deliveries read per query while draining an endpoint: small, since the batch is re-read after it, and an urgent
@@ -44,20 +44,35 @@ export class EndpointDrainer {
     this.leaseMs = deps.config.webhookTimeoutMs + 5_000;
   }
 
-  /** The signing secrets now: the current one, and the previous one while its grace period runs. */
+  /**
+   * The signing secrets now: the current one, and the previous one while its grace period runs. A secret that
+   * does not open with this WEBHOOK_SECRET_KEY (sealed under another key): the current one leaves `secrets` null
+   * (each attempt then fails as SECRET_UNAVAILABLE, recorded and backed off), the previous one is left out.
+   */
   private secretsOf(row: {
     secret_enc: string;
     previous_secret_enc: string | null;
     previous_secret_expires_at: Date | null;
-  }): string[] {
-    const out = [openSecret(this.key, row.secret_enc)];
+  }): { secrets: string[] | null; error?: string; previousUnreadable?: string } {
+    const open = (sealed: string): { plain: string } | { error: string } => {
+      try {
+        return { plain: openSecret(this.key, sealed) };
+      } catch (err) {
+        return { error: (err as Error).message };
+      }
+    };
+    const current = open(row.secret_enc);
+    if ('error' in current) return { secrets: null, error: current.error };
     if (
-      row.previous_secret_enc &&
-      row.previous_secret_expires_at &&
-      row.previous_secret_expires_at.getTime() > Date.now()
+      !row.previous_secret_enc ||
+      !row.previous_secret_expires_at ||
+      row.previous_secret_expires_at.getTime() <= Date.now()
     )
-      out.push(openSecret(this.key, row.previous_secret_enc));
-    return out;
+      return { secrets: [current.plain] };
+    const previous = open(row.previous_secret_enc);
+    return 'error' in previous
+      ? { secrets: [current.plain], previousUnreadable: previous.error }
+      : { secrets: [current.plain, previous.plain] };
   }
 
   private backoffMs(attempts: number): number {
@@ -84,7 +99,9 @@ export class EndpointDrainer {
     // The endpoint (URL, secrets, enabled) is re-read at most every second, and the lease renewed as often:
     // a backlog drains at a few queries per delivery.
     let endpoint: Awaited<ReturnType<typeof webhookRepo.endpointSecrets>> = undefined;
-    let secrets: string[] = [];
+    let secrets: string[] | null = [];
+    let secretError: string | undefined;
+    let previousWarned = false;
     let readAt = 0;
     let failing = claimed.failing_since !== null;
     let recording: Promise<void> = Promise.resolve();
@@ -104,7 +121,16 @@ export class EndpointDrainer {
             if (readAt) await webhookRepo.renewLease(db, endpointId, this.leaseMs);
             endpoint = await webhookRepo.endpointSecrets(db, endpointId);
             if (!endpoint?.enabled || endpoint.url !== claimed.url) return;
-            secrets = this.secretsOf(endpoint);
+            const opened = this.secretsOf(endpoint);
+            secrets = opened.secrets;
+            secretError = opened.error;
+            if (opened.previousUnreadable && !previousWarned) {
+              previousWarned = true;
+              log.warn(
+                { detail: opened.previousUnreadable },
+                'webhook previous signing secret cannot be opened (another WEBHOOK_SECRET_KEY?); the current one alone signs',
+              );
+            }
             readAt = Date.now();
           }
           const body = JSON.stringify({
@@ -115,14 +141,17 @@ export class EndpointDrainer {
             links: head.links,
           });
           const at = new Date();
-          const result = await post(
-            endpoint!.url,
-            signatureHeaders(secrets, head.event_id, at, body),
-            body,
-            this.deps.config.webhookTimeoutMs,
-            this.policy,
-            agent,
-          );
+          // Unsigned, nothing is sent: a failed attempt like any other (recorded, backed off, counted as failing).
+          const result: AttemptResult = secrets
+            ? await post(
+                endpoint!.url,
+                signatureHeaders(secrets, head.event_id, at, body),
+                body,
+                this.deps.config.webhookTimeoutMs,
+                this.policy,
+                agent,
+              )
+            : { ok: false, response_code: null, error: SECRET_UNAVAILABLE, detail: secretError, duration_ms: 0 };
           const attempt = {
             at: at.toISOString(),
             response_code: result.response_code,
@@ -152,7 +181,8 @@ export class EndpointDrainer {
           );
           const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
           failing = true;
-          log.info(
+          // A secret that does not open is the operator's to see (a WEBHOOK_SECRET_KEY differing between api and worker).
+          log[secrets ? 'info' : 'warn'](
             {
               delivery_id: head.delivery_id,
               event_id: head.event_id,
