@@ -986,7 +986,7 @@ export interface paths {
         };
         /**
          * One webhook endpoint
-         * @description One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).
+         * @description One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts, ended by a success or by a delivery given up with none left waiting; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).
          */
         get: operations["getWebhookEndpoint"];
         put?: never;

@@ -43,7 +43,10 @@ export interface Config {
   readonly webhookBackoffBaseMs: number;
   readonly webhookBackoffMaxMs: number;
   readonly webhookMaxAttempts: number;
-  /** An endpoint failing without a success for this many days is disabled. */
+  /**
+   * An endpoint failing without a success for this many days is disabled. The failing run ends at a success, or
+   * when a delivery is given up with none left waiting (the next failure starts a new run).
+   */
   readonly webhookDisableAfterDays: number;
   /** How long the previous secret signs too after a rotation (default of the rotate call). */
   readonly webhookRotationGraceSeconds: number;

@@ -174,7 +174,8 @@ export const EnvSchema = Type.Object({
     exclusiveMinimum: 0,
     default: 5,
     field: 'webhookDisableAfterDays',
-    description: 'An endpoint failing without a success for this many days is disabled',
+    description:
+      'An endpoint failing without a success for this many days is disabled; the failing run ends at a success, or when a delivery is given up with none left waiting',
     must: 'must be a positive number of days',
   }),
   WEBHOOK_ROTATION_GRACE_SECONDS: nonNegativeInt(

@@ -1,8 +1,10 @@
 /**
  * An endpoint's state across failures, at the production backoff (30 s doubling up to 6 h; the stack:
- * webhooks-stack.ts): a signing secret the worker cannot open, an endpoint re-enabled or pointed elsewhere.
+ * webhooks-stack.ts): a signing secret the worker cannot open, an endpoint re-enabled or pointed elsewhere, and the
+ * failing run that disables an endpoint.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from '@crew/db';
 import { waitFor } from '@crew/test-support';
 import { newWebhookSecret, sealSecret } from '@crew/webhooks';
 import { airline, api, deliveries, endpoint, receiver, stack, useWebhooksStack, verify } from './webhooks-stack';
@@ -15,6 +17,13 @@ useWebhooksStack('webhook_endpoint_state', {
 afterEach(() => {
   receiver.answer = () => ({ status: 204 });
 });
+
+const endpointRow = (endpointId: string) =>
+  stack.database.db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirstOrThrow();
 
 /** The worker's `job failed` log lines of the webhooks queue so far. */
 const webhookJobFailures = () =>
@@ -141,5 +150,84 @@ describe('an endpoint fixed by the airline resumes its pending deliveries at onc
     const failed = await afterAttempts(t, ep.endpoint_id, 1);
     await api(t, `/crew/webhooks/${ep.endpoint_id}`, { method: 'PATCH', body: { description: 'ours' } });
     expect((await deliveries(t, ep.endpoint_id))[0].next_attempt_at).toBe(failed.next_attempt_at);
+  });
+});
+
+describe('the failing run that disables an endpoint', () => {
+  /** Makes the endpoint's pending delivery due now at its last attempt: its next failure gives it up. */
+  const toLastAttempt = (endpointId: string) =>
+    stack.database.db
+      .updateTable('webhook_deliveries')
+      .set({ attempts: stack.config.webhookMaxAttempts - 1, next_attempt_at: new Date() })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'PENDING')
+      .execute();
+
+  it('ends when its delivery is given up with nothing else waiting: one failure ten days later does not disable', async () => {
+    const { t } = await airline({ contract: false });
+    const ep = await endpoint(t, '/quiet');
+    receiver.answer = (r) => (r.path === '/quiet' ? { status: 502 } : { status: 204 });
+    await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
+    await afterAttempts(t, ep.endpoint_id, 1);
+    await toLastAttempt(ep.endpoint_id);
+    await waitFor(
+      async () => (await deliveries(t, ep.endpoint_id))[0].status === 'FAILED',
+      10_000,
+      'the delivery given up',
+    );
+    // Ten days pass without an event: the failing run, if still open, is ten days old.
+    await stack.database.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: sql<Date>`failing_since - interval '10 days'` })
+      .where('endpoint_id', '=', ep.endpoint_id)
+      .where('failing_since', 'is not', null)
+      .execute();
+    expect((await api(t, `/crew/webhooks/${ep.endpoint_id}`)).body).toMatchObject({
+      enabled: true,
+      failing_since: null,
+    });
+    await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
+    await waitFor(
+      async () => (await deliveries(t, ep.endpoint_id)).some((d) => d.status === 'PENDING' && d.attempts === 1),
+      10_000,
+      'one failed attempt of the new event',
+    );
+    const row = await endpointRow(ep.endpoint_id);
+    expect(row.enabled).toBe(true);
+    expect(row.disabled_reason).toBeNull();
+    expect(Date.now() - row.failing_since!.getTime()).toBeLessThan(60_000);
+  });
+
+  it('goes on through a given-up delivery while another one waits behind it', async () => {
+    const { t } = await airline({ contract: false });
+    const ep = await endpoint(t, '/busy');
+    receiver.answer = (r) => (r.path === '/busy' ? { status: 500 } : { status: 204 });
+    await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
+    await afterAttempts(t, ep.endpoint_id, 1);
+    await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
+    const since = new Date(Date.now() - 4 * 86_400_000);
+    await stack.database.db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: since })
+      .where('endpoint_id', '=', ep.endpoint_id)
+      .execute();
+    // The first delivery at its last attempt; the second waits behind it and is tried once it is given up.
+    await stack.database.db
+      .updateTable('webhook_deliveries')
+      .set({ attempts: stack.config.webhookMaxAttempts - 1, next_attempt_at: new Date() })
+      .where('endpoint_id', '=', ep.endpoint_id)
+      .where('attempts', '=', 1)
+      .execute();
+    await waitFor(
+      async () => {
+        const ds = await deliveries(t, ep.endpoint_id);
+        return ds.some((d) => d.status === 'FAILED') && ds.some((d) => d.status === 'PENDING' && d.attempts === 1);
+      },
+      10_000,
+      'the first given up, the second failed once',
+    );
+    const row = await endpointRow(ep.endpoint_id);
+    expect(row.failing_since).toEqual(since);
+    expect(row.enabled).toBe(true);
   });
 });

@@ -41,6 +41,7 @@ import * as consoleSessionEnrolment from './2026_12_02_0100_console_session_enro
 import * as idempotencyClaimLease from './2026_12_02_0200_idempotency_claim_lease';
 import * as hotelCheckinIndex from './2026_12_03_0500_hotel_checkin_index';
 import * as reconcilingInvoicesIndex from './2026_12_03_0600_reconciling_invoices_index';
+import * as webhookIdleFailingRuns from './2026_12_04_0700_webhook_idle_failing_runs';
 import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_0400_review_deadline': reviewDeadline,
   '2026_12_03_0500_hotel_checkin_index': hotelCheckinIndex,
   '2026_12_03_0600_reconciling_invoices_index': reconcilingInvoicesIndex,
+  '2026_12_04_0700_webhook_idle_failing_runs': webhookIdleFailingRuns,
 };

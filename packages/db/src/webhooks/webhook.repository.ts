@@ -256,13 +256,31 @@ export async function recordAttempt(
     where delivery_id = ${deliveryId}`.execute(db);
 }
 
-/** After an attempt: a success clears the endpoint's failing run; a failure starts one (returns its start). */
+/**
+ * After an attempt: a success clears the endpoint's failing run; a failure starts one or goes on with it (returns
+ * its start). See endIdleFailingRun for the run's other end.
+ */
 export async function markEndpointHealth(db: DbOrTrx, endpointId: string, ok: boolean): Promise<Date | null> {
   const r = await sql<{
     failing_since: Date | null;
   }>`update webhook_endpoints set failing_since = ${ok ? null : sql`coalesce(failing_since, now())`}
     where endpoint_id = ${endpointId} returning failing_since`.execute(db);
   return r.rows[0]?.failing_since ?? null;
+}
+
+/**
+ * After a delivery is given up: the endpoint's failing run ends when nothing else waits for it (no PENDING
+ * delivery), so the next failure, whenever it comes, starts a new run instead of being counted from this one's
+ * start (one failure after a quiet week would disable the endpoint). A delivery waiting behind the given-up one
+ * keeps the run going: an endpoint down for days is still disabled. Returns whether the run ended.
+ */
+export async function endIdleFailingRun(db: DbOrTrx, endpointId: string): Promise<boolean> {
+  const r = await sql`update webhook_endpoints e set failing_since = null
+    where e.endpoint_id = ${endpointId} and e.failing_since is not null
+      and not exists (select 1 from webhook_deliveries d where d.endpoint_id = e.endpoint_id and d.status = 'PENDING')`.execute(
+    db,
+  );
+  return Number(r.numAffectedRows ?? 0) === 1;
 }
 
 /**

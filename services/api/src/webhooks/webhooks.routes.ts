@@ -145,7 +145,7 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path: `${path}/:endpoint_id`,
       operationId: 'getWebhookEndpoint',
       description:
-        'One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).',
+        'One endpoint, without its secret. `failing_since` shows an unbroken run of failed attempts, ended by a success or by a delivery given up with none left waiting; an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS (default 5) is disabled (`enabled` false, `disabled_reason`).',
       summary: 'One webhook endpoint',
       tags: TAGS,
       auth: requiredScope('get', path),

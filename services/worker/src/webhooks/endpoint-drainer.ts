@@ -204,6 +204,8 @@ export class EndpointDrainer {
             this.deps.kick();
             return;
           }
+          // Given up with nothing else waiting, the failing run ends: a failure after a quiet spell starts anew.
+          if (giveUp && (await webhookRepo.endIdleFailingRun(db, endpointId))) failing = false;
           // The failed delivery holds the ones behind it (order); re-read: it may have been given up.
           break;
         }
