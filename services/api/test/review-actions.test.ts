@@ -106,6 +106,27 @@ describe('a BOOK_MANUALLY deadhead', () => {
     expect(booking.flight).toMatchObject({ pnr: 'ABC123', ticket_id: '1251234567890', supplier: 'OWN_AIRLINE' });
   });
 
+  it('action_item.resolved carries the item as the action left it: the 202 body’s disposition (AUTO_BOOKED after RECORD_PNR)', async () => {
+    const { t, item } = await manualDeadhead();
+    const hook = await api(t, '/crew/webhooks', {
+      method: 'POST',
+      body: { url: 'http://127.0.0.1:9/hook', event_types: ['action_item.resolved'] },
+    });
+    expect(hook.status).toBe(201);
+    const res = await act(t, item.action_id, { action: 'RECORD_PNR', pnr: 'XYZ789', ticket_id: '1251234567891' });
+    expect(res.status).toBe(202);
+    expect(res.body.disposition).toBe('AUTO_BOOKED');
+    const [event] = await stack.database.db
+      .selectFrom('webhook_events')
+      .select(['type', 'data'])
+      .where('airline_id', '=', t.airlineId)
+      .execute();
+    expect(event!.type).toBe('action_item.resolved');
+    // Every field the event shares with the item reads as in the 202.
+    const data = event!.data;
+    expect(data).toEqual(Object.fromEntries(Object.keys(data).map((k) => [k, res.body[k]])));
+  });
+
   it('DISMISS keeps the disposition and recommendation, makes no booking, and says who and why (action_item.resolved)', async () => {
     const { t, item } = await manualDeadhead();
     const hook = await api(t, '/crew/webhooks', {

@@ -176,9 +176,10 @@ async function act(
           prepared,
         )
       : null;
-    if (d.action !== 'ASSIGN') await resolvedEvent(trx, written);
-    // The answer is the item as this transaction leaves it, stored with it (Idempotency-Key).
+    // The item as this transaction leaves it (the operation may have settled it: RECORD_PNR, ACCEPT_PRICE and
+    // ACCEPT_CHANGE make it AUTO_BOOKED): what the event says and the answer, stored with it (Idempotency-Key).
     const fresh = (await scheduleRepo.findActionItem(trx, airlineId, actionId))!;
+    if (d.action !== 'ASSIGN') await resolvedEvent(trx, fresh);
     const [view] = await actionItemViews(trx, airlineId, [fresh]);
     return { scheduleId: settled, reply: await answer(trx, { status: 202, body: view }) };
   });
