@@ -1,21 +1,19 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { components } from './schema';
+import type { webhooks } from './schema';
 
-type Schemas = components['schemas'];
+/** The body the document's `webhooks` entry for event type K POSTs. */
+type EventBody<K extends keyof webhooks> = webhooks[K]['post'] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 
-/** Every event the service may POST to a webhook endpoint (the document's `webhooks`). Ignore types you do not know: new ones are added within v1. */
-export type WebhookEvent =
-  | Schemas['ScheduleProcessingCompletedEvent']
-  | Schemas['ScheduleFailedEvent']
-  | Schemas['ActionItemsPendingReviewEvent']
-  | Schemas['BookingConfirmedEvent']
-  | Schemas['BookingModifiedEvent']
-  | Schemas['BookingCancelledEvent']
-  | Schemas['BookingNeedsReviewEvent']
-  | Schemas['BookingFailedEvent']
-  | Schemas['IropCompletedEvent']
-  | Schemas['EndpointDisabledEvent']
-  | Schemas['WebhookTestEvent'];
+/**
+ * Every event the service may POST to a webhook endpoint: one per entry of the document's `webhooks` (made from the
+ * service's event catalog), so none is left out. Switch on `type` to narrow `data`. Ignore types you do not know:
+ * new ones are added within v1.
+ */
+export type WebhookEvent = { [K in keyof webhooks]: EventBody<K> }[keyof webhooks];
 
 export { WebhookVerificationError };
 
