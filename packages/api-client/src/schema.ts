@@ -968,7 +968,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint (its signing secret is shown once, in this answer)
-         * @description Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production), without credentials, and its host must not be a literal private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. A host name is checked when each delivery connects: one that does not resolve to a public address fails the attempt (`target refused` in `last_error`). The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.
+         * @description Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production), without credentials, and its host must not be a literal private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. A host name is checked when each delivery connects: one that does not resolve to a public address fails the attempt (`target refused` in `last_error`). The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type. An airline has at most 10 endpoints, enabled or not (one endpoint may subscribe to every type): 409 CONFLICT beyond that; delete one first.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -8946,6 +8946,15 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

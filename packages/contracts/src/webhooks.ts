@@ -26,6 +26,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'endpoint.disabled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test';
+
+/**
+ * Endpoints an airline may have (enabled or not): each one is drained on its own, so a cap keeps one airline's
+ * deliveries from taking every drain slot of the workers. One endpoint can subscribe to every event type.
+ */
+export const MAX_WEBHOOK_ENDPOINTS = 10;
 export const WebhookEventTypeValue = StringEnum(WEBHOOK_EVENT_TYPES);
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

@@ -197,7 +197,8 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     return worker;
   });
   // Webhook drains: one endpoint per job (its lease keeps it to one drainer anywhere); urgent ones first (job priority).
-  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>(
+  // A job sends one slice of its endpoint's backlog; one that left deliveries is queued again once it has ended.
+  const webhookWorker = new Worker<JobData<'webhooks', 'drain-endpoint'>, boolean, 'drain-endpoint'>(
     'webhooks',
     (job) => webhooks.process(job),
     {
@@ -205,6 +206,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
       concurrency: config.webhookConcurrency,
     },
   );
+  webhookWorker.on('completed', (_job, more) => webhooks.drained(more));
   const airlineChanges = new AirlineChangeProcessor({
     db: deps.db,
     config,

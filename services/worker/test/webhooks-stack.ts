@@ -72,8 +72,8 @@ export let stack: Stack;
 export let receiver: Receiver;
 
 /**
- * Starts the file's stack (with a worker, at a fixed clock, quick webhook retries unless `env` says otherwise) and
- * receiver; closes both after.
+ * Starts the file's stack (with a worker, at a fixed clock, quick webhook retries; `env` adds to or overrides
+ * that) and receiver; closes both after.
  */
 export function useWebhooksStack(label: string, env: Record<string, string> = {}): void {
   beforeAll(async () => {

@@ -57,6 +57,28 @@ describe('endpoints', () => {
     expect((await api(t, `/crew/webhooks/${created.endpoint_id}`)).status).toBe(404);
   });
 
+  it('an airline has at most 10 endpoints: 12 created at once give ten 201 and two 409 CONFLICT; a deletion makes room', async () => {
+    const { t } = await airline({ contract: false });
+    const create = (i: number) =>
+      api(t, '/crew/webhooks', {
+        method: 'POST',
+        body: { url: `${receiver.url}/cap-${i}`, event_types: ['booking.confirmed'] },
+      });
+    const all = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i)));
+    expect(all.map((r) => r.status).sort()).toEqual([...Array(10).fill(201), 409, 409]);
+    const refused = all.find((r) => r.status === 409)!;
+    expect(refused.body).toMatchObject({ status: 409, error: { code: 'CONFLICT', details: [] } });
+    expect(refused.body.error.message).toContain('10');
+    expect((await api(t, '/crew/webhooks')).body.webhooks).toHaveLength(10);
+    const one = all.find((r) => r.status === 201)!.body.endpoint_id as string;
+    expect((await api(t, `/crew/webhooks/${one}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await create(12)).status).toBe(201);
+    expect((await create(13)).status).toBe(409);
+    // Another airline's endpoints are its own count.
+    const other = await airline({ contract: false });
+    await endpoint(other.t, '/cap-other');
+  });
+
   it('the connect-time guard refuses a name that resolves to a private address (production, no operator allowance)', async () => {
     const lookup = guardedLookup({ allowPrivate: false, production: true });
     const err = await new Promise<NodeJS.ErrnoException | null>((resolve) =>

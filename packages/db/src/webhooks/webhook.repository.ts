@@ -22,6 +22,21 @@ export {
 
 // ---- endpoints (api) ----
 
+/** Serialises the creation of an airline's endpoints until the transaction ends (the count, then the insert). */
+export async function lockAirlineEndpoints(trx: DbOrTrx, airlineId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('webhook-endpoints'), hashtext(${airlineId}))`.execute(trx);
+}
+
+/** How many endpoints the airline has, enabled or not. */
+export async function countEndpoints(db: DbOrTrx, airlineId: string): Promise<number> {
+  const r = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('airline_id', '=', airlineId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 export function insertEndpoint(
   db: DbOrTrx,
   v: { airline_id: string; url: string; description: string | null; event_types: string[]; secret_enc: string },

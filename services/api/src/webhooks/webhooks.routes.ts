@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  MAX_WEBHOOK_ENDPOINTS,
   requiredScope,
   RotateSecretBody,
   WebhookDelivery,
@@ -90,24 +91,34 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path,
       operationId: 'createWebhookEndpoint',
       description:
-        'Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production), without credentials, and its host must not be a literal private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. A host name is checked when each delivery connects: one that does not resolve to a public address fails the attempt (`target refused` in `last_error`). The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type.',
+        'Registers an endpoint for the given event types. The URL must be https (http only to a loopback host outside production), without credentials, and its host must not be a literal private, loopback or link-local address unless the operator allows it (WEBHOOK_ALLOW_PRIVATE_TARGETS): 422 otherwise. A host name is checked when each delivery connects: one that does not resolve to a public address fails the attempt (`target refused` in `last_error`). The signing secret (`whsec_…`) is in this answer only; it is stored encrypted. Events are recorded only while an enabled endpoint subscribes to their type. An airline has at most ' +
+        `${MAX_WEBHOOK_ENDPOINTS} endpoints, enabled or not (one endpoint may subscribe to every type): 409 CONFLICT beyond that; delete one first.`,
       summary: 'Register a webhook endpoint (its signing secret is shown once, in this answer)',
       tags: TAGS,
       auth: requiredScope('post', path),
       body: WebhookEndpointBody,
       responses: {
         201: { description: 'The endpoint, with its secret', schema: WebhookEndpointWithSecret },
-        ...errorResponses([401, 403, 422]),
+        ...errorResponses([401, 403, 409, 422]),
       },
       handler: async ({ res, body }) => {
         checkUrl(body.url);
+        const airlineId = principal(res).airline_id;
         const secret = newWebhookSecret();
-        const e = await webhookRepo.insertEndpoint(db, {
-          airline_id: principal(res).airline_id,
-          url: body.url,
-          description: body.description ?? null,
-          event_types: body.event_types,
-          secret_enc: sealSecret(key, secret),
+        const e = await db.transaction().execute(async (trx) => {
+          // Under the airline's lock: two creations at once cannot both take the last place.
+          await webhookRepo.lockAirlineEndpoints(trx, airlineId);
+          if ((await webhookRepo.countEndpoints(trx, airlineId)) >= MAX_WEBHOOK_ENDPOINTS)
+            throw ApiError.conflict(
+              `The airline has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most it may have; delete one first (one endpoint may subscribe to every event type)`,
+            );
+          return webhookRepo.insertEndpoint(trx, {
+            airline_id: airlineId,
+            url: body.url,
+            description: body.description ?? null,
+            event_types: body.event_types,
+            secret_enc: sealSecret(key, secret),
+          });
         });
         return { status: 201, body: { ...endpointView(e), secret } };
       },

@@ -5,7 +5,7 @@ import { WEBHOOK_PRIORITY, webhookDrainJobId, type JobData } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
 import { DrainThread } from './drain';
 
-export type DrainJob = Job<JobData<'webhooks', 'drain-endpoint'>, void, 'drain-endpoint'>;
+export type DrainJob = Job<JobData<'webhooks', 'drain-endpoint'>, boolean, 'drain-endpoint'>;
 
 export interface WebhookDelivererDeps {
   db: Db;
@@ -19,9 +19,10 @@ export interface WebhookDelivererDeps {
 /**
  * Delivers webhook events. Deliveries live in Postgres; BullMQ drain jobs (one per endpoint and lane, urgent
  * ones at a higher priority) wake a drainer, which takes the endpoint's lease (per-endpoint concurrency 1) and
- * sends its due deliveries in order (`EndpointDrainer`, on the drain thread). A poll finds due deliveries
- * (retries, events written by other processes) and re-queues drains; a dead drainer's lease runs out, so nothing
- * is lost with a killed worker.
+ * sends its due deliveries in order for one slice (`EndpointDrainer`, on the drain thread); an endpoint with more
+ * left is queued again, so no backlog holds a drain slot for long. A poll finds due deliveries (retries, events
+ * written by other processes) and re-queues drains; a dead drainer's lease runs out, so nothing is lost with a
+ * killed worker.
  */
 export class WebhookDeliverer {
   private readonly drains: DrainThread;
@@ -100,8 +101,20 @@ export class WebhookDeliverer {
     this.schedule(again ? 0 : this.deps.config.webhookPollMs);
   }
 
-  async process(job: DrainJob): Promise<void> {
-    await this.drains.drain(job.data.endpoint_id);
+  /**
+   * Runs one slice of the endpoint's drain. True when the slice ran out with deliveries left: `drained` queues the
+   * endpoint again once the job has ended (before, its job id is still taken and the add would be dropped).
+   */
+  process(job: DrainJob): Promise<boolean> {
+    return this.drains.drain(job.data.endpoint_id);
+  }
+
+  /**
+   * A drain job ended (the worker's `completed` event: its id is free again). One whose slice ran out goes back to
+   * the queue now, at the back of its lane: the drains waiting meanwhile, an urgent one first, run before it.
+   */
+  drained(more: boolean): void {
+    if (more) this.kick();
   }
 
   /** Stops polling; drains in flight end after their current delivery. Idempotent. */

@@ -30,7 +30,7 @@ let closing: Promise<void> | null = null;
 parentPort!.on('message', (m: DrainRequest) => {
   if (m.op === 'drain') {
     drainer.drain(m.endpoint_id).then(
-      () => reply({ id: m.id }),
+      (more) => reply({ id: m.id, more }),
       (err: unknown) => reply({ id: m.id, error: err instanceof Error ? err.message : String(err) }),
     );
     return;

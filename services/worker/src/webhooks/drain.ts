@@ -17,10 +17,13 @@ export interface DrainThreadData {
 /** To the thread: drain an endpoint (answered by id), or finish the running drains and stop. */
 export type DrainRequest = { op: 'drain'; id: number; endpoint_id: string } | { op: 'close' };
 
-/** From the thread: ready; a drain ended (or failed); look for due deliveries now; an attempt (metrics); a log line; closed. */
+/**
+ * From the thread: ready; a drain ended (`more`: its slice ran out with deliveries left) or failed; look for due
+ * deliveries now; an attempt (metrics); a log line; closed.
+ */
 export type DrainReply =
   | { ready: true }
-  | { id: number; error?: string }
+  | { id: number; more?: boolean; error?: string }
   | { kick: true }
   | { attempt: [ok: boolean, urgent: boolean, lagSeconds: number | null] }
   /** A line of the thread's logger (pino JSON), for the process's logger. */
@@ -46,7 +49,7 @@ export class DrainThread {
   private ready: Promise<void> | null = null;
   private closed: (() => void) | null = null;
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (more: boolean) => void; reject: (e: Error) => void }>();
   private closing: Promise<void> | null = null;
 
   constructor(private readonly deps: DrainThreadDeps) {}
@@ -57,11 +60,12 @@ export class DrainThread {
     return this.ready!;
   }
 
-  drain(endpointId: string): Promise<void> {
-    if (this.closing) return Promise.resolve();
+  /** Runs one slice of the endpoint's drain on the thread; true when deliveries are left for another. */
+  drain(endpointId: string): Promise<boolean> {
+    if (this.closing) return Promise.resolve(false);
     const worker = this.ensure();
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<boolean>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ op: 'drain', id, endpoint_id: endpointId } satisfies DrainRequest);
     });
@@ -85,7 +89,7 @@ export class DrainThread {
           else {
             const p = this.pending.get(m.id);
             this.pending.delete(m.id);
-            if (m.error === undefined) p?.resolve();
+            if (m.error === undefined) p?.resolve(m.more === true);
             else p?.reject(new Error(`webhook drain failed: ${m.error}`));
           }
         },

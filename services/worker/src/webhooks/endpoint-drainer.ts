@@ -12,6 +12,16 @@ import { post, signatureHeaders, type AttemptResult } from './attempt';
  */
 const DRAIN_BATCH = 10;
 
+/**
+ * A drain's slice: it stops after this long or this many attempts, whichever comes first, and its endpoint goes back
+ * to the queue behind the drains waiting there (an urgent one first). Without it one endpoint's backlog (an L
+ * roster is ~160k events) held a drain slot for as long as it took, and a busy airline's endpoints could hold every
+ * slot while another airline's P1 event waited. The count keeps a fast receiver's slices short too; at ~1-4 ms a
+ * delivery, going back to the queue (a few ms) costs about 1 % of a drain's time.
+ */
+const DRAIN_SLICE_MS = 5_000;
+const DRAIN_SLICE_DELIVERIES = 500;
+
 export interface EndpointDrainerDeps {
   db: Db;
   config: Config;
@@ -24,14 +34,15 @@ export interface EndpointDrainerDeps {
 
 /**
  * Drains one endpoint at a time per call: takes the endpoint's lease (per-endpoint concurrency 1) and sends its due
- * deliveries in order, urgent first, then by event sequence. A failure holds the endpoint's queue until its retry is
- * due (order kept). Runs in the worker's drain thread (`drain.thread.ts`).
+ * deliveries in order, urgent first, then by event sequence, for one slice (DRAIN_SLICE_MS / DRAIN_SLICE_DELIVERIES).
+ * A failure holds the endpoint's queue until its retry is due (order kept). Runs in the worker's drain thread
+ * (`drain.thread.ts`).
  */
 export class EndpointDrainer {
   private readonly key: Buffer;
   private readonly policy: TargetPolicy;
   private readonly leaseMs: number;
-  private readonly running = new Set<Promise<void>>();
+  private readonly running = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(private readonly deps: EndpointDrainerDeps) {
@@ -80,21 +91,26 @@ export class EndpointDrainer {
     return Math.min(max, base * 2 ** Math.min(30, attempts - 1));
   }
 
-  /** Sends the endpoint's due deliveries in order while it holds the endpoint's lease. */
-  async drain(endpointId: string): Promise<void> {
+  /**
+   * Sends the endpoint's due deliveries in order while it holds the endpoint's lease, for one slice at most. True when
+   * the slice ran out with deliveries left: the caller queues the endpoint again once this drain's job has ended.
+   */
+  async drain(endpointId: string): Promise<boolean> {
     const running = webhookRepo.onDrainConnection(this.deps.db, (conn) => this.drainOn(conn, endpointId));
     this.running.add(running);
     try {
-      await running;
+      return await running;
     } finally {
       this.running.delete(running);
     }
   }
 
-  private async drainOn(db: Db, endpointId: string): Promise<void> {
+  private async drainOn(db: Db, endpointId: string): Promise<boolean> {
     const { logger } = this.deps;
     const claimed = await webhookRepo.claimEndpoint(db, endpointId, this.leaseMs);
-    if (!claimed) return;
+    if (!claimed) return false;
+    const sliceEnds = Date.now() + DRAIN_SLICE_MS;
+    let attempted = 0;
     const log = logger.child({ endpoint_id: endpointId, airline_id: claimed.airline_id });
     // The endpoint (URL, secrets, enabled) is re-read at most every second, and the lease renewed as often:
     // a backlog drains at a few queries per delivery.
@@ -109,18 +125,21 @@ export class EndpointDrainer {
     const agent = claimed.url.startsWith('https:') ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     try {
       for (;;) {
-        if (this.closed) return;
+        if (this.closed) return false;
         // A batch at a time, re-read after each batch so that an urgent delivery overtakes within one batch.
         await recording;
         const batch = await webhookRepo.nextDeliveries(db, endpointId, DRAIN_BATCH);
-        if (!batch.length) return;
+        if (!batch.length) return false;
         for (const head of batch) {
-          if (this.closed) return;
-          if (head.next_attempt_at.getTime() > Date.now()) return;
+          if (this.closed) return false;
+          if (head.next_attempt_at.getTime() > Date.now()) return false;
+          // The slice is over: the rest waits for the endpoint's next turn (order kept: it starts at this head).
+          if (attempted >= DRAIN_SLICE_DELIVERIES || Date.now() >= sliceEnds) return true;
+          attempted++;
           if (Date.now() - readAt > 1000) {
             if (readAt) await webhookRepo.renewLease(db, endpointId, this.leaseMs);
             endpoint = await webhookRepo.endpointSecrets(db, endpointId);
-            if (!endpoint?.enabled || endpoint.url !== claimed.url) return;
+            if (!endpoint?.enabled || endpoint.url !== claimed.url) return false;
             const opened = this.secretsOf(endpoint);
             secrets = opened.secrets;
             secretError = opened.error;
@@ -202,7 +221,7 @@ export class EndpointDrainer {
             if (await db.transaction().execute((trx) => webhookRepo.disableFailingEndpoint(trx, endpointId, reason)))
               log.warn({ failing_since: failingSince }, 'webhook endpoint disabled');
             this.deps.kick();
-            return;
+            return false;
           }
           // Given up with nothing else waiting, the failing run ends: a failure after a quiet spell starts anew.
           if (giveUp && (await webhookRepo.endIdleFailingRun(db, endpointId))) failing = false;
