@@ -993,7 +993,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook endpoint and its pending deliveries
-         * @description Deletes the endpoint with its deliveries; nothing more is sent to it.
+         * @description Deletes the endpoint with its deliveries; nothing more is sent to it. Its events are deleted with the rest of the webhook history, past WEBHOOK_RETENTION_DAYS.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -1054,7 +1054,7 @@ export interface paths {
         };
         /**
          * An endpoint's deliveries, newest first, with their attempts
-         * @description The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters.
+         * @description The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters. A SUCCEEDED or FAILED delivery is kept for WEBHOOK_RETENTION_DAYS (default 30) after its event was written, then deleted; a PENDING one stays until it is sent or given up.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again now (same event id), with a fresh attempt budget
-         * @description Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept.
+         * @description Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept. A delivery past its retention (WEBHOOK_RETENTION_DAYS, default 30, after its event) has been deleted: 404.
          */
         post: operations["redeliverWebhook"];
         delete?: never;

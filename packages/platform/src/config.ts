@@ -54,6 +54,8 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** How often the worker looks for due deliveries (besides being kicked after its own commits). */
   readonly webhookPollMs: number;
+  /** Days an event and its finished deliveries are kept (listed, redeliverable) before the worker deletes them. */
+  readonly webhookRetentionDays: number;
   /** DIRECT hotels' rooming lists: the SMTP server as one URL (SMTP_URL, or built from SMTP_HOST/PORT/USER/PASSWORD/SECURE). */
   readonly smtpUrl: string;
   readonly smtpHost: string;

@@ -185,6 +185,11 @@ export const EnvSchema = Type.Object({
   ),
   WEBHOOK_CONCURRENCY: positiveInt('webhookConcurrency', 8, 'Endpoints each worker process drains at once'),
   WEBHOOK_POLL_MS: positiveInt('webhookPollMs', 500, 'How often the worker looks for due deliveries (ms)'),
+  WEBHOOK_RETENTION_DAYS: positiveInt(
+    'webhookRetentionDays',
+    30,
+    'Days a webhook event and its SUCCEEDED or FAILED deliveries are kept (listed, redeliverable); the worker deletes them after',
+  ),
   SMTP_URL: Type.Optional(
     url(
       'smtpUrl',

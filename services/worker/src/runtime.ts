@@ -19,6 +19,7 @@ import { ScheduleProcessor } from './schedules/schedule.processor';
 import { RoomingChannel } from './rooming/rooming.channel';
 import { smtpMailer } from './rooming/rooming.mail';
 import { WebhookDeliverer } from './webhooks/delivery';
+import { purgeWebhookHistory } from './webhooks/purge';
 import { AirlineChangeProcessor } from './bookings/airline-change';
 import { resendOverdueHolds } from './bookings/overdue-holds';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
@@ -37,6 +38,12 @@ const COMPLETION_CHECK_MS = 100;
 const AIRLINE_CHANGE_SWEEP_MS = 15 * 60_000;
 /** Idempotency keys past their 24 h deleted per sweep (the rest in the next: a backlog never makes one long delete). */
 const IDEMPOTENCY_PURGE_BATCH = 5_000;
+/**
+ * Webhook history past WEBHOOK_RETENTION_DAYS: looked for every 10 minutes (the retention is days), events read
+ * 5,000 at a time, at most 20 such steps a pass (a backlog, as after an upgrade, is worked off over several passes).
+ */
+const WEBHOOK_PURGE_MS = 10 * 60_000;
+const WEBHOOK_PURGE = { batch: 5_000, maxBatches: 20 };
 
 export interface WorkerDeps {
   config: Config;
@@ -52,6 +59,8 @@ export interface WorkerDeps {
   metrics?: WorkerMetrics;
   /** Period of the airline-change check at Duffel (default 15 minutes; 0: never). */
   airlineChangeSweepMs?: number;
+  /** Period of the webhook history purge (default 10 minutes; 0: never). */
+  webhookPurgeMs?: number;
   /**
    * The coverage of the next 24 h, recomputed periodically for the /metrics gauges and the coverage.at_risk
    * events (CoverageMonitor; default every 60 s, events to the airlines' subscribed endpoints). Off unless
@@ -287,6 +296,30 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
       .catch((err) => logger.warn({ err }, 'stalled-invoice sweep failed'));
   }, 30_000);
   sweep.unref();
+  // Webhook events and deliveries past their retention; one pass at a time, each going on where the last stopped.
+  let webhookPurge: Promise<unknown> | null = null;
+  let webhookPurgeFrom = 0;
+  const webhookPurgeMs = deps.webhookPurgeMs ?? WEBHOOK_PURGE_MS;
+  const webhookPurgeTimer =
+    webhookPurgeMs > 0
+      ? setInterval(() => {
+          webhookPurge ??= purgeWebhookHistory(deps.db, config.webhookRetentionDays, {
+            ...WEBHOOK_PURGE,
+            afterSeq: webhookPurgeFrom,
+          })
+            .then((r) => {
+              webhookPurgeFrom = r.next;
+              if (r.deliveries + r.events > 0)
+                logger.info(
+                  { deliveries: r.deliveries, events: r.events },
+                  'webhook history past its retention deleted',
+                );
+            })
+            .catch((err) => logger.warn({ err }, 'webhook history purge failed'))
+            .finally(() => (webhookPurge = null));
+        }, webhookPurgeMs)
+      : null;
+  webhookPurgeTimer?.unref();
   // One pass at a time: a slow Duffel never stacks passes up.
   let changeSweep: Promise<unknown> | null = null;
   const changeSweepMs = deps.airlineChangeSweepMs ?? AIRLINE_CHANGE_SWEEP_MS;
@@ -333,7 +366,9 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         review?.stop();
         clearInterval(sweep);
         if (changeTimer) clearInterval(changeTimer);
+        if (webhookPurgeTimer) clearInterval(webhookPurgeTimer);
         await changeSweep;
+        await webhookPurge;
         await webhooks.close();
         // BullMQ's close can wait forever on a blocking client stuck reconnecting (taskforcesh/bullmq#4656). The
         // process's shutdown deadline would end it then anyway; close() gives up at the same bound instead.

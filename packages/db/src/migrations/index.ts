@@ -42,6 +42,7 @@ import * as idempotencyClaimLease from './2026_12_02_0200_idempotency_claim_leas
 import * as hotelCheckinIndex from './2026_12_03_0500_hotel_checkin_index';
 import * as reconcilingInvoicesIndex from './2026_12_03_0600_reconciling_invoices_index';
 import * as webhookIdleFailingRuns from './2026_12_04_0700_webhook_idle_failing_runs';
+import * as webhookRetention from './2026_12_04_0800_webhook_retention';
 import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_0500_hotel_checkin_index': hotelCheckinIndex,
   '2026_12_03_0600_reconciling_invoices_index': reconcilingInvoicesIndex,
   '2026_12_04_0700_webhook_idle_failing_runs': webhookIdleFailingRuns,
+  '2026_12_04_0800_webhook_retention': webhookRetention,
 };

@@ -336,6 +336,50 @@ export async function disableFailingEndpoint(trx: DbOrTrx, endpointId: string, r
   return true;
 }
 
+// ---- retention (worker) ----
+
+/**
+ * Events written after `afterSeq`, in the order they were written (their sequence), up to `limit`, each with whether
+ * it is older than `retentionDays`: where the worker's purge goes on from.
+ */
+export async function eventsAfter(db: DbOrTrx, afterSeq: number, limit: number, retentionDays: number) {
+  const r = await sql<{
+    event_id: string;
+    seq: number;
+    expired: boolean;
+  }>`select event_id, seq, created_at < now() - ${retentionDays} * interval '1 day' as expired
+    from webhook_events where seq > ${afterSeq} order by seq limit ${limit}`.execute(db);
+  return r.rows;
+}
+
+/** Deletes the SUCCEEDED and FAILED deliveries of these events (a PENDING one stays); how many. */
+export async function deleteFinishedDeliveries(db: DbOrTrx, eventIds: string[]): Promise<number> {
+  if (!eventIds.length) return 0;
+  const r = await db
+    .deleteFrom('webhook_deliveries')
+    .where('event_id', '=', sql<string>`any(${eventIds}::uuid[])`)
+    .where('status', '<>', 'PENDING')
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deletes those of these events that have no delivery left (delivered, given up, or their endpoint deleted); how many. */
+export async function deleteEventsWithoutDeliveries(db: DbOrTrx, eventIds: string[]): Promise<number> {
+  if (!eventIds.length) return 0;
+  const r = await db
+    .deleteFrom('webhook_events as e')
+    .where('e.event_id', '=', sql<string>`any(${eventIds}::uuid[])`)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('webhook_deliveries as d').select('d.delivery_id').whereRef('d.event_id', '=', 'e.event_id'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 /** The signing secrets of an endpoint: current, and the previous one while its grace period runs. */
 export function endpointSecrets(db: DbOrTrx, endpointId: string) {
   return db

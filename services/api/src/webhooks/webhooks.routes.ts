@@ -197,7 +197,8 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       method: 'delete',
       path: `${path}/:endpoint_id`,
       operationId: 'deleteWebhookEndpoint',
-      description: 'Deletes the endpoint with its deliveries; nothing more is sent to it.',
+      description:
+        'Deletes the endpoint with its deliveries; nothing more is sent to it. Its events are deleted with the rest of the webhook history, past WEBHOOK_RETENTION_DAYS.',
       summary: 'Delete a webhook endpoint and its pending deliveries',
       tags: TAGS,
       auth: requiredScope('delete', path),
@@ -280,7 +281,7 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path: `${path}/:endpoint_id/deliveries`,
       operationId: 'listWebhookDeliveries',
       description:
-        'The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters.',
+        'The endpoint’s deliveries, newest first: status (PENDING, SUCCEEDED, FAILED after the whole backoff schedule), attempts, last response code and error, next attempt, and every attempt. `status` filters. A SUCCEEDED or FAILED delivery is kept for WEBHOOK_RETENTION_DAYS (default 30) after its event was written, then deleted; a PENDING one stays until it is sent or given up.',
       summary: "An endpoint's deliveries, newest first, with their attempts",
       tags: TAGS,
       auth: requiredScope('get', path),
@@ -311,7 +312,7 @@ export function webhookRoutes(db: Db, config: Config): RouteSpec[] {
       path: `${path}/:endpoint_id/deliveries/:delivery_id/redeliver`,
       operationId: 'redeliverWebhook',
       description:
-        'Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept.',
+        'Makes the delivery due now with a fresh attempt budget (same event, same `webhook-id`); its attempt log is kept. A delivery past its retention (WEBHOOK_RETENTION_DAYS, default 30, after its event) has been deleted: 404.',
       summary: 'Send a delivery again now (same event id), with a fresh attempt budget',
       tags: TAGS,
       auth: requiredScope('post', path),
