@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { createApiApp } from '@crew/api';
+import { sql } from '@crew/db';
 import { listen } from '@crew/platform';
 import { apiDepsOf, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 import {
@@ -125,6 +126,35 @@ describe('the invitation link', () => {
     expect(stack.logLines.filter((l) => l.includes(token))).toEqual([]);
     // Nothing was set without the form's csrf_token: the link still works.
     expect((await new ConsoleClient(stack.apiUrl).get(path)).status).toBe(200);
+  });
+
+  it('a password that cannot be stored leaves the link unused: the person sets it again with the same link', async () => {
+    const who = email();
+    const created = await inviteConsoleUser(stack, t, who);
+    const path = invitePath(created.body.invite_url);
+    const browser = new ConsoleClient(stack.apiUrl);
+    const db = stack.database.db;
+    // This test's own database: storing a password hash fails, as a lost connection or a full disk would.
+    await sql`create function refuse_password_hash() returns trigger language plpgsql as $$
+      begin raise exception 'password store unavailable'; end $$`.execute(db);
+    await sql`create trigger refuse_password_hash before update of password_hash on console_users
+      for each row execute function refuse_password_hash()`.execute(db);
+    try {
+      const failed = await browser.submit(path, { password: PASSWORD, password_repeat: PASSWORD });
+      expect(failed.status).toBe(500);
+    } finally {
+      await sql`drop trigger refuse_password_hash on console_users`.execute(db);
+      await sql`drop function refuse_password_hash()`.execute(db);
+    }
+    const invitation = await db
+      .selectFrom('console_invitations')
+      .select('used_at')
+      .where('user_id', '=', created.body.user_id)
+      .executeTakeFirstOrThrow();
+    expect(invitation.used_at).toBeNull();
+    const set = await browser.submit(path, { password: PASSWORD, password_repeat: PASSWORD });
+    expect([set.status, set.location]).toEqual([303, '/console/sign-in?password_set=1']);
+    expect(outcome(await browser.signIn(who, PASSWORD))).toBe('signed in');
   });
 });
 

@@ -94,28 +94,29 @@ export function findInvitation(db: DbOrTrx, tokenHash: string) {
 }
 
 /**
- * Uses an invitation once and sets the person's password: only the first caller of an unexpired, unused
- * invitation of a person not revoked gets the user id back.
+ * Uses an invitation once and sets the person's password, in one statement: only the first caller of an
+ * unexpired, unused invitation of a person not revoked gets the user id back, and a password that cannot be
+ * stored leaves the invitation unused (the link still works).
  */
-export async function acceptInvitation(db: DbOrTrx, tokenHash: string, passwordHash: string, at: Date) {
-  const used = await db
-    .updateTable('console_invitations as i')
-    .from('console_users as u')
-    .set({ used_at: at })
-    .whereRef('u.user_id', '=', 'i.user_id')
-    .where('i.token_hash', '=', tokenHash)
-    .where('i.used_at', 'is', null)
-    .where('i.expires_at', '>', at)
-    .where('u.revoked_at', 'is', null)
-    .returning(['i.user_id'])
-    .executeTakeFirst();
-  if (!used) return undefined;
-  await db
+export function acceptInvitation(db: DbOrTrx, tokenHash: string, passwordHash: string, at: Date) {
+  return db
+    .with('used', (q) =>
+      q
+        .updateTable('console_invitations as i')
+        .from('console_users as u')
+        .set({ used_at: at })
+        .whereRef('u.user_id', '=', 'i.user_id')
+        .where('i.token_hash', '=', tokenHash)
+        .where('i.used_at', 'is', null)
+        .where('i.expires_at', '>', at)
+        .where('u.revoked_at', 'is', null)
+        .returning(['i.user_id']),
+    )
     .updateTable('console_users')
     .set({ password_hash: passwordHash })
-    .where('user_id', '=', used.user_id)
-    .execute();
-  return used;
+    .where('user_id', 'in', (eb) => eb.selectFrom('used').select('used.user_id'))
+    .returning(['user_id'])
+    .executeTakeFirst();
 }
 
 /** Active people with this e-mail and a password, across airlines (the sign-in page names no airline). */
