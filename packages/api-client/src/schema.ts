@@ -1588,7 +1588,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console (the sign-in form)
-         * @description Form fields `csrf_token` (the form cookie’s value, as the page put it), `email`, `password`, and `totp_code` for a person with an authenticator app. Success: a new session (cookie `console_session`: httpOnly, SameSite=Strict, Secure in production, path /console) and 303 to `next` or /console. A wrong e-mail, password or code: 200 with the form again and the reason. Ten refused tries for one e-mail from one address within 15 minutes: 429 until the window passes.
+         * @description Form fields `csrf_token` (the form cookie’s value, as the page put it), `email`, `password`, and `totp_code` for a person with an authenticator app. Success: a new session (cookie `console_session`: httpOnly, SameSite=Strict, Secure in production, path /console) and 303 to `next` or /console. A wrong e-mail, password or code: 200 with the form again and the reason (a text that is no e-mail address, a NUL byte in it say, is refused as an unknown e-mail). Ten refused tries for one e-mail from one address within 15 minutes: 429 until the window passes.
          */
         post: operations["consoleSignIn"];
         delete?: never;

@@ -183,6 +183,22 @@ describe('sign-in and sessions', () => {
     expect(audit.filter((l) => l.includes('not the password at all') || l.includes(who))).toEqual([]);
   });
 
+  it('an e-mail that is no e-mail (a NUL byte, no @) is refused as an unknown one, counted by the limit, nothing logged as an error', async () => {
+    const browser = new ConsoleClient(stack.apiUrl);
+    const errorsBefore = stack.logLines.filter((l) => l.includes('console request failed')).length;
+    for (const typed of ['a\u0000@x.test', 'person1@desk.test\u0000', 'not an e-mail', `${'a'.repeat(250)}@x.test`]) {
+      const res = await browser.signIn(typed, PASSWORD);
+      expect([JSON.stringify(typed), outcome(res)]).toEqual([JSON.stringify(typed), 'refused']);
+      expect(res.text).not.toContain('\u0000');
+    }
+    expect(browser.cookies.has('console_session')).toBe(false);
+    expect(stack.logLines.filter((l) => l.includes('console request failed')).length).toBe(errorsBefore);
+    // Refusals, not successes: the eleventh try for the same text from this address is held up.
+    for (let i = 0; i < 10; i++)
+      expect(outcome(await browser.signIn('b\u0000@x.test', `${PASSWORD} ${i}`))).toBe('refused');
+    expect((await browser.signIn('b\u0000@x.test', PASSWORD)).status).toBe(429);
+  });
+
   it('signing in sets an httpOnly, SameSite=Strict cookie on /console (not Secure outside production), a new id each time', async () => {
     const who = email();
     const id = await consoleUserWithPassword(stack, t, who, PASSWORD);

@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { checkBody, Email } from '@crew/contracts';
 import { consoleUserRepo } from '@crew/db';
 import { CONSOLE_BASE, htmlAnswer, redirectAnswer, type ConsoleDeps, type ConsolePages } from './context';
 import { html } from './html';
@@ -65,10 +66,18 @@ function renderSignIn(req: Request, res: Response, o: { email?: string; error?: 
   });
 }
 
+/**
+ * An e-mail a person could have (the form a console user's e-mail is created with): anything else, a NUL byte
+ * or an unpaired surrogate Postgres cannot compare included, is no one's and is never looked up.
+ */
+function isEmail(email: string): boolean {
+  return checkBody(Email, email).ok;
+}
+
 /** Checks e-mail, password and (when the person has one) the authenticator code. */
 async function check(deps: ConsoleDeps, email: string, password: string, code: string): Promise<Outcome> {
   const candidates =
-    email && password && password.length <= PASSWORD_MAX_LENGTH
+    isEmail(email) && password && password.length <= PASSWORD_MAX_LENGTH
       ? await consoleUserRepo.findSignInCandidates(deps.db, email)
       : [];
   let user: Candidate | undefined;
@@ -125,7 +134,7 @@ export const signInPages: ConsolePages = {
       description:
         'Form fields `csrf_token` (the form cookie’s value, as the page put it), `email`, `password`, and `totp_code` for a person with an authenticator app. ' +
         'Success: a new session (cookie `console_session`: httpOnly, SameSite=Strict, Secure in production, path /console) and 303 to `next` or /console. ' +
-        'A wrong e-mail, password or code: 200 with the form again and the reason. Ten refused tries for one e-mail from one address within 15 minutes: 429 until the window passes.',
+        'A wrong e-mail, password or code: 200 with the form again and the reason (a text that is no e-mail address, a NUL byte in it say, is refused as an unknown e-mail). Ten refused tries for one e-mail from one address within 15 minutes: 429 until the window passes.',
       tags: TAGS,
       auth: 'none',
       responses: {
@@ -164,7 +173,7 @@ export const signInPages: ConsolePages = {
     router.post(SIGN_IN_PATH, signInLimit(deps), async (req, res, next) => {
       try {
         const body = (req.body ?? {}) as Record<string, unknown>;
-        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 254) : '';
+        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
         const password = typeof body.password === 'string' ? body.password : '';
         const code = typeof body.totp_code === 'string' ? body.totp_code.trim() : '';
         const outcome = await check(deps, email, password, code);
@@ -176,7 +185,9 @@ export const signInPages: ConsolePages = {
           );
           useFormToken(deps, req, res);
           res.locals.signInRefused = true;
-          return renderSignIn(req, res, { email, error: REFUSED });
+          // The text typed goes back in the field to be corrected, unless no page can carry it.
+          const shown = email.length <= 254 && email.isWellFormed() && !email.includes('\u0000') ? email : '';
+          return renderSignIn(req, res, { email: shown, error: REFUSED });
         }
         const { user } = outcome;
         // A new session id at every sign-in; a session this browser still held ends.
