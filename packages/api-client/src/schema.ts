@@ -1650,7 +1650,7 @@ export interface paths {
         };
         /**
          * The review queue (HTML): the action items that wait for a person, soonest deadline first
-         * @description The console’s home. Query `review_status` (OPEN by default), `station`, `type`, `priority`, `assignee` filter as GET /crew/action-items does; `cursor` is the "Next page" link’s. Each item is marked Overdue, Due soon (within the airline’s due_soon_minutes) or Later. Needs a console session: without one (none, ended, or its person revoked) 303 to the sign-in page, which comes back here afterwards.
+         * @description The console’s home. Query `review_status` (OPEN by default), `station`, `type`, `priority`, `assignee` filter as GET /crew/action-items does, `limit` (1 to 200, 25 by default) is the page size; `cursor` is the "Next page" link’s. A value a filter does not know (`priority=p1`, `limit=0`) is 400: the alert names the filter and nothing is listed. Each item is marked Overdue, Due soon (within the airline’s due_soon_minutes) or Later. Needs a console session: without one (none, ended, or its person revoked) 303 to the sign-in page, which comes back here afterwards.
          */
         get: operations["consoleReviewQueue"];
         put?: never;
@@ -11194,6 +11194,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A filter value the queue does not know, or an out-of-date cursor: the page with the form, an alert naming each filter, and no list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
             };
         };
     };

@@ -70,7 +70,7 @@ describe('the review queue', () => {
     expect(elsewhere.text).not.toContain(a.hotel.action_id);
     expect(elsewhere.text).toContain('No action items match these filters.');
     const bad = await browser.get('/console?station=J%3CK');
-    expect(bad.status).toBe(200);
+    expect(bad.status).toBe(400);
     expect(bad.text).toContain('Station must be a three-letter airport code');
     // Another airline's items are never listed.
     expect(page.text).not.toContain(b.flight.action_id);
@@ -86,8 +86,37 @@ describe('the review queue', () => {
     const second = await browser.get(next);
     expect(ids(second.text)).toEqual([a.hotel.action_id]);
     const stale = await browser.get('/console?cursor=not-a-cursor');
-    expect(stale.status).toBe(200);
+    expect(stale.status).toBe(400);
     expect(stale.text).toContain('This page link is out of date');
+  });
+
+  it('a filter value the queue does not know is 400 with an alert naming the filter, and no list', async () => {
+    const { browser } = await signedIn(a.t, 'VIEWER');
+    for (const [query, named] of [
+      ['priority=p1', 'Priority'],
+      ['review_status=bogus', 'Status'],
+      ['type=TRAIN', 'Type'],
+      ['limit=0', 'Per page'],
+      ['limit=201', 'Per page'],
+      ['limit=abc', 'Per page'],
+      ['station=J%3CK', 'Station'],
+      ['assignee=nobody', 'Assignee'],
+    ] as const) {
+      const page = await browser.get(`/console?${query}`);
+      const alert = /<div class="error" role="alert"><p>([^<]*)<\/p><\/div>/.exec(page.text)?.[1] ?? '';
+      expect([query, page.status, alert.startsWith(named)]).toEqual([query, 400, true]);
+      expect([query, page.text.includes('<table')]).toEqual([query, false]);
+      expect(page.text).not.toContain(a.flight.action_id);
+      // The form is still there to correct the filters.
+      expect(page.text).toContain('<button type="submit">Filter</button>');
+    }
+    // Two wrong filters: both named.
+    const both = await browser.get('/console?priority=urgent&type=bus');
+    expect(both.status).toBe(400);
+    expect(both.text).toMatch(/role="alert"><p>Type [^<]*Priority [^<]*<\/p>/);
+    // Allowed values, blank ones and a limit within 1..200 still list.
+    for (const query of ['priority=P1&type=HOTEL', 'review_status=RESOLVED', 'priority=&type=', 'limit=200'])
+      expect([query, (await browser.get(`/console?${query}`)).status]).toEqual([query, 200]);
   });
 });
 

@@ -48,26 +48,45 @@ function one(req: Request, name: string): string {
   return typeof v === 'string' ? v.trim() : '';
 }
 
-/** The form's filters as typed, and the problems with them (each filter checked as the API's query is). */
+/** `A, B or C`. */
+const anyOf = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+
+/**
+ * The form's filters as typed, and the problems with them, each naming its filter as the form labels it (each
+ * checked as the API's query is). A value the filter does not know is a problem, never quietly another value:
+ * the page would list something other than what was asked for.
+ */
 function filtersOf(req: Request): { f: Filters; problems: string[] } {
   const status = one(req, 'review_status');
+  const limit = one(req, 'limit');
   const f: Filters = {
     review_status: (STATUSES as readonly string[]).includes(status) ? (status as Filters['review_status']) : 'OPEN',
     station: one(req, 'station').toUpperCase(),
     type: one(req, 'type'),
     priority: one(req, 'priority'),
     assignee: one(req, 'assignee').toLowerCase(),
-    limit: Number(one(req, 'limit') || PAGE_SIZE),
+    limit: /^\d{1,3}$/.test(limit) ? Number(limit) : limit ? NaN : PAGE_SIZE,
     cursor: one(req, 'cursor'),
   };
-  // Any size the API allows (1..200) is taken; the form offers a few.
-  if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > 200) f.limit = PAGE_SIZE;
   const problems: string[] = [];
+  if (status && status !== f.review_status)
+    problems.push(`Status must be ${anyOf(STATUSES.map((s) => REVIEW_STATUS_LABEL[s]!))}.`);
   if (f.station && !AIRPORT.test(f.station)) problems.push('Station must be a three-letter airport code, like JFK.');
-  if (f.type && !(ACTION_TYPES as readonly string[]).includes(f.type)) f.type = '';
-  if (f.priority && !(PRIORITIES as readonly string[]).includes(f.priority)) f.priority = '';
+  if (f.type && !(ACTION_TYPES as readonly string[]).includes(f.type)) {
+    problems.push(`Type must be ${anyOf(ACTION_TYPES.map((t) => TYPE_LABEL[t]!))}.`);
+    f.type = '';
+  }
+  if (f.priority && !(PRIORITIES as readonly string[]).includes(f.priority)) {
+    problems.push(`Priority must be ${anyOf(PRIORITIES)}.`);
+    f.priority = '';
+  }
   if (f.assignee && (!EMAIL.test(f.assignee) || f.assignee.length > 254))
     problems.push('Assignee must be an e-mail address.');
+  // Any size the API allows (1..200) is taken; the form offers a few.
+  if (!Number.isInteger(f.limit) || f.limit < 1 || f.limit > 200) {
+    problems.push('Per page must be a whole number from 1 to 200.');
+    f.limit = PAGE_SIZE;
+  }
   return { f, problems };
 }
 
@@ -193,12 +212,19 @@ export const queuePages: ConsolePages = {
       operationId: 'consoleReviewQueue',
       summary: 'The review queue (HTML): the action items that wait for a person, soonest deadline first',
       description:
-        'The console’s home. Query `review_status` (OPEN by default), `station`, `type`, `priority`, `assignee` filter as GET /crew/action-items does; `cursor` is the "Next page" link’s. ' +
+        'The console’s home. Query `review_status` (OPEN by default), `station`, `type`, `priority`, `assignee` filter as GET /crew/action-items does, `limit` (1 to 200, 25 by default) is the page size; `cursor` is the "Next page" link’s. ' +
+        'A value a filter does not know (`priority=p1`, `limit=0`) is 400: the alert names the filter and nothing is listed. ' +
         'Each item is marked Overdue, Due soon (within the airline’s due_soon_minutes) or Later. ' +
         'Needs a console session: without one (none, ended, or its person revoked) 303 to the sign-in page, which comes back here afterwards.',
       tags: ['Console'],
       auth: 'none',
-      responses: { 200: htmlAnswer('The page'), 303: redirectAnswer('Not signed in: to sign-in') },
+      responses: {
+        200: htmlAnswer('The page'),
+        303: redirectAnswer('Not signed in: to sign-in'),
+        400: htmlAnswer(
+          'A filter value the queue does not know, or an out-of-date cursor: the page with the form, an alert naming each filter, and no list',
+        ),
+      },
     },
   ],
   router: (deps) => {
@@ -228,6 +254,8 @@ export const queuePages: ConsolePages = {
         }
         consolePage(req, res, {
           title: 'Review queue',
+          // Filters the queue cannot use list nothing: the alert says which, the form is there to correct them.
+          status: problems.length ? 400 : 200,
           wide: true,
           body: html`${alertBox(problems.join(' ') || null)} ${filterForm(f, user)} ${list}`,
         });
