@@ -1692,7 +1692,7 @@ export interface paths {
         put?: never;
         /**
          * An agent’s action on an action item (the item page’s forms)
-         * @description Form fields `csrf_token`, `action` (one of the item’s available_actions) and the inputs the action needs (`flight_option_id`, `property_id`, `pnr`, `ticket_id`, `reason`, `assignee`), carried out as POST /crew/action-items/{action_id}/actions is, the person’s e-mail as acting_user. Success: 303 to the item page, which shows the outcome. 409: the action is no longer available (someone else acted first); 422: an input is missing; both show the item page again with the reason. A VIEWER is refused (403), as is a form without the session’s csrf_token.
+         * @description Form fields `csrf_token`, `action` (one of the item’s available_actions) and the inputs the action needs (`flight_option_id`, `property_id`, `pnr`, `ticket_id`, `reason`, `assignee`), carried out as POST /crew/action-items/{action_id}/actions is, the person’s e-mail as acting_user. Success: 303 to the item page, which shows the outcome. 409: the action is no longer available (someone else acted first); 422: an input is missing; 503 (with Retry-After): a supplier the action needs did not answer; each shows the item page again with the reason, nothing done. A VIEWER is refused (403), as is a form without the session’s csrf_token.
          */
         post: operations["consoleActOnActionItem"];
         delete?: never;
@@ -11293,6 +11293,15 @@ export interface operations {
             };
             /** @description An input is missing or not valid: the item page with the reason */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A supplier the action needs did not answer (Duffel, accepting an airline’s change): the item page with the reason and Retry-After; nothing was done */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

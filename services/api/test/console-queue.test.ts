@@ -3,7 +3,14 @@
  * board. A VIEWER reads and cannot act; another airline's item is not found; outside text (a crew name from
  * the roster) is escaped on every page.
  */
-import { http, settledBooking, type Stack, startStack, type Tenant } from '@crew/test-support';
+import { createServer } from 'node:http';
+import express from 'express';
+import { sql } from '@crew/db';
+import { listen } from '@crew/platform';
+import { SupplierError, SupplierErrorCode, type DuffelChanges } from '@crew/suppliers';
+import { apiDepsOf, http, settledBooking, type Stack, startStack, type Tenant } from '@crew/test-support';
+import { consoleRouter } from '../src/console/console.router';
+import { consoleDeps } from '../src/console/context';
 import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
 import { reviewAirline, type ReviewAirline } from './console-review-stack';
 
@@ -288,6 +295,66 @@ describe('recording a seat the airline booked itself', () => {
     const booking = await settledBooking(stack, b.t.accessToken, b.flight.booking_id!);
     expect(booking).toMatchObject({ status: 'CONFIRMED', manual_override: true });
     expect(booking.flight).toMatchObject({ pnr: 'ABC123' });
+  });
+});
+
+describe('accepting an airline change', () => {
+  it('Duffel does not answer: 503 on the item page with a "try again" alert and Retry-After, the item still OPEN', async () => {
+    const e = await reviewAirline(stack, { name: 'Queue Air E', carrier: 'QE' });
+    // The deadhead's booking as the worker leaves one whose airline changed it at Duffel: in review, the change open.
+    await stack.database.db
+      .updateTable('bookings')
+      .set({
+        status: 'NEEDS_REVIEW',
+        flight: sql`coalesce(flight, '{}'::jsonb) || ${JSON.stringify({
+          supplier: 'DUFFEL',
+          supplier_ref: 'ord_0000AirlineChange',
+          airline_change_id: 'oac_0000AirlineChange',
+        })}::jsonb`,
+      })
+      .where('booking_id', '=', e.flight.booking_id!)
+      .execute();
+    const calls: string[] = [];
+    const timedOut = () =>
+      new SupplierError('transient', SupplierErrorCode.TIMEOUT, 'Duffel timed out', { operation: 'duffel.getChange' });
+    const changes = {
+      getChange: async (orderId: string, changeId: string) => {
+        calls.push(`${orderId} ${changeId}`);
+        throw timedOut();
+      },
+      acceptChange: async () => {
+        throw timedOut();
+      },
+    } as unknown as DuffelChanges;
+    const deps = { ...consoleDeps(apiDepsOf(stack)), airlineChanges: async () => changes };
+    const app = express();
+    app.use(consoleRouter(deps));
+    const server = createServer(app);
+    const url = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+    try {
+      const { browser } = await signedIn(e.t, 'AGENT');
+      const there = new ConsoleClient(url);
+      there.cookies.set('console_session', browser.cookies.get('console_session')!);
+      const path = `/console/items/${e.flight.action_id}`;
+      const page = await there.get(path);
+      expect(page.text).toContain('<input type="hidden" name="action" value="ACCEPT_CHANGE" />');
+      const res = await there.post(`${path}/actions`, { csrf_token: csrfOf(page.text), action: 'ACCEPT_CHANGE' });
+      expect(calls).toEqual(['ord_0000AirlineChange oac_0000AirlineChange']);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.text).toMatch(
+        /<div class="error" role="alert"><p>The action was not taken: Duffel did not answer; try again[^<]*<\/p>/,
+      );
+      // The item page itself, its actions still offered.
+      expect(res.text).toContain('<input type="hidden" name="action" value="ACCEPT_CHANGE" />');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+    const item = await http(`${stack.apiUrl}/api/v1/crew/action-items/${e.flight.action_id}`, {
+      token: e.t.accessToken,
+    });
+    expect(item.body).toMatchObject({ review_status: 'OPEN', action_taken: null });
+    expect(item.body.available_actions).toContain('ACCEPT_CHANGE');
   });
 });
 

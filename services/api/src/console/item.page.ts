@@ -155,7 +155,7 @@ export const itemPages: ConsolePages = {
       description:
         'Form fields `csrf_token`, `action` (one of the item’s available_actions) and the inputs the action needs (`flight_option_id`, `property_id`, `pnr`, `ticket_id`, `reason`, `assignee`), ' +
         'carried out as POST /crew/action-items/{action_id}/actions is, the person’s e-mail as acting_user. ' +
-        'Success: 303 to the item page, which shows the outcome. 409: the action is no longer available (someone else acted first); 422: an input is missing; both show the item page again with the reason. ' +
+        'Success: 303 to the item page, which shows the outcome. 409: the action is no longer available (someone else acted first); 422: an input is missing; 503 (with Retry-After): a supplier the action needs did not answer; each shows the item page again with the reason, nothing done. ' +
         'A VIEWER is refused (403), as is a form without the session’s csrf_token.',
       tags: TAGS,
       auth: 'none',
@@ -166,6 +166,9 @@ export const itemPages: ConsolePages = {
         404: htmlAnswer('No such action item for the airline'),
         409: htmlAnswer('The action is no longer available: the item page with the reason'),
         422: htmlAnswer('An input is missing or not valid: the item page with the reason'),
+        503: htmlAnswer(
+          'A supplier the action needs did not answer (Duffel, accepting an airline’s change): the item page with the reason and Retry-After; nothing was done',
+        ),
       },
     },
   ],
@@ -208,12 +211,14 @@ export const itemPages: ConsolePages = {
               status: 409,
               alert: `The action was not taken: someone else acted on this item first, or it changed meanwhile (${err.message}). The page shows the item as it is now.`,
             });
-          if (err.status === 422 || err.status === 400)
-            return renderItem(deps, req, res, actionId, {
-              status: 422,
-              alert: `The action was not taken: ${err.message}.`,
-            });
-          throw err;
+          // Any other refusal the API would answer (a missing input, a supplier that did not answer: 503 with
+          // Retry-After) is the item page with its status and reason: nothing was done, the person may try again.
+          const retryAfter = err.headers['Retry-After'];
+          if (retryAfter) res.set('Retry-After', retryAfter);
+          return renderItem(deps, req, res, actionId, {
+            status: err.status === 400 ? 422 : err.status,
+            alert: `The action was not taken: ${err.message.replace(/\.$/, '')}.`,
+          });
         }
         deps.logger.info(
           { event: 'console_action', user_id: me.user_id, action_id: actionId, action: checked.value.action },
