@@ -1588,7 +1588,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console (the sign-in form)
-         * @description Form fields `csrf_token` (the form cookie’s value, as the page put it), `email`, `password`, and `totp_code` for a person with an authenticator app. Success: a new session (cookie `console_session`: httpOnly, SameSite=Strict, Secure in production, path /console) and 303 to `next` or /console. A wrong e-mail, password or code: 200 with the form again and the reason (a text that is no e-mail address, a NUL byte in it say, is refused as an unknown e-mail). Ten refused tries for one e-mail from one address within 15 minutes: 429 until the window passes.
+         * @description Form fields `csrf_token` (the form cookie’s value, as the page put it), `email`, `password`, and `totp_code` for a person with an authenticator app. Success: a new session (cookie `console_session`: httpOnly, SameSite=Strict, Secure in production, path /console) and 303 to `next` or /console. A wrong e-mail, password or code: 200 with the form again and the reason (a text that is no e-mail address, a NUL byte in it say, is refused as an unknown e-mail). Refused tries are counted for 15 minutes; once a count is spent, the tries it covers are 429 until its window passes: ten for one e-mail from one address, thirty for one e-mail from any addresses, ten wrong authenticator codes for one e-mail, a hundred from one address whatever the e-mails (an IPv6 address counts by its /56). Successful sign-ins are not counted.
          */
         post: operations["consoleSignIn"];
         delete?: never;

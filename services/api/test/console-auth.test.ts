@@ -364,6 +364,43 @@ describe('forms, headers and escaping', () => {
     expect((await browser.signIn(other, PASSWORD)).status).toBe(303);
   });
 
+  it('one e-mail guessed from many addresses: after 30 refused tries across them, 429 from any address, the right password too', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    // Three /56 prefixes (IPv6 is grouped by /56), ten tries each: each address stays within its own limit.
+    const prefixes = ['2001:db8:0:100::1', '2001:db8:0:200::1', '2001:db8:0:300::1'];
+    for (const [p, address] of prefixes.entries())
+      for (let i = 0; i < 10; i++)
+        expect(outcome(await browser.signInFrom(address, who, `wrong password ${p}.${i}`))).toBe('refused');
+    expect((await browser.signInFrom('2001:db8:0:400::1', who, PASSWORD)).status).toBe(429);
+    expect((await browser.signInFrom('198.51.100.31', who, PASSWORD)).status).toBe(429);
+    // Another person at one of those addresses is not held up.
+    const other = email();
+    await consoleUserWithPassword(stack, t, other, PASSWORD);
+    expect(outcome(await browser.signInFrom(prefixes[0]!, other, PASSWORD))).toBe('signed in');
+  });
+
+  it('many e-mails tried from one address: after 100 refused tries, 429 there for anyone; other addresses go on', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const address = '198.51.100.40';
+    const tries = Array.from({ length: 100 }, (_, i) => `sprayed${i}@desk.test`);
+    for (let i = 0; i < tries.length; i += 10)
+      await Promise.all(
+        tries.slice(i, i + 10).map(async (e) => {
+          expect(outcome(await new ConsoleClient(stack.apiUrl).signInFrom(address, e, PASSWORD))).toBe('refused');
+        }),
+      );
+    const held = await new ConsoleClient(stack.apiUrl).signInFrom(address, who, PASSWORD);
+    expect(held.status).toBe(429);
+    expect(held.text).toContain('Too many attempts to sign in.');
+    expect(outcome(await new ConsoleClient(stack.apiUrl).signInFrom('198.51.100.41', who, PASSWORD))).toBe('signed in');
+    // A shift signing in at one office is not counted: successes never are.
+    const audit = stack.logLines.filter((l) => l.includes('"rate_limited"'));
+    expect(audit.some((l) => l.includes('"limit":"address"'))).toBe(true);
+  }, 60_000);
+
   it("behind the ingress each client's address has its own limit; a client's own X-Forwarded-For is not believed", async () => {
     const who = email();
     await consoleUserWithPassword(stack, t, who, PASSWORD);

@@ -87,6 +87,35 @@ describe('authenticator apps (TOTP)', () => {
     expect(outcome(await new ConsoleClient(stack.apiUrl).signIn(who, PASSWORD, code))).toBe('refused');
   });
 
+  it('wrong codes for one person are limited across addresses: after 10, 429 everywhere, the right code too', async () => {
+    const who = email();
+    await consoleUserWithPassword(stack, t, who, PASSWORD);
+    const browser = new ConsoleClient(stack.apiUrl);
+    await browser.signIn(who, PASSWORD);
+    const page = await browser.get('/console/account/authenticator');
+    const secret = secretOf(page.text);
+    const enable = await browser.post('/console/account/authenticator', {
+      csrf_token: csrfOf(page.text),
+      totp_code: totpCode(secret, new Date(clock)),
+    });
+    expect(enable.status).toBe(303);
+    advance(MINUTE);
+    const right = totpCode(secret, new Date(clock));
+    const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, '0');
+    // The password is known (stolen): each wrong code comes from another address, each within its own limit.
+    for (let i = 0; i < 10; i++)
+      expect(
+        outcome(await new ConsoleClient(stack.apiUrl).signInFrom(`203.0.113.${i + 1}`, who, PASSWORD, wrong)),
+      ).toBe('refused');
+    const held = await new ConsoleClient(stack.apiUrl).signInFrom('203.0.113.99', who, PASSWORD, right);
+    expect(held.status).toBe(429);
+    expect(stack.logLines.some((l) => l.includes('"rate_limited"') && l.includes('"limit":"totp"'))).toBe(true);
+    // Another person is not held up, from the same addresses.
+    const other = email();
+    await consoleUserWithPassword(stack, t, other, PASSWORD);
+    expect(outcome(await new ConsoleClient(stack.apiUrl).signInFrom('203.0.113.1', other, PASSWORD))).toBe('signed in');
+  });
+
   it('an airline that requires it sends a person without an app to enrol before any other page', async () => {
     const desk = await onboard(stack, { name: 'Strict Air', carrier: 'SA' });
     await http(`${stack.apiUrl}/api/v1/crew/console-settings`, {

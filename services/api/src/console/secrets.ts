@@ -12,11 +12,41 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;
 
+/**
+ * Hashes running at once in this process, at most: each holds a thread of libuv's pool (4 unless
+ * UV_THREADPOOL_SIZE says otherwise) and 32 MiB for its tenth of a second, and DNS lookups, zlib and file reads
+ * of the whole api wait on the same pool. A burst of sign-ins queues here instead, first come first served.
+ */
+export const PASSWORD_HASHES_AT_ONCE = 2;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running < PASSWORD_HASHES_AT_ONCE) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    // The turn passes straight to the next in line; with none waiting, the slot is free.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/** Hashes running and waiting now (tests; a figure for an operator). */
+export function passwordHashing(): { running: number; waiting: number } {
+  return { running, waiting: waiting.length };
+}
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+  return inTurn(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 

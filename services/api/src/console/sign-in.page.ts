@@ -6,7 +6,7 @@ import { html } from './html';
 import { alertBox, consoleForm, consolePage, sessionOf } from './layout';
 import { DECOY_PASSWORD_HASH, PASSWORD_MAX_LENGTH, verifyPassword } from './secrets';
 import { endSession, isConsolePath, SIGN_IN_PATH, startSession, useFormToken } from './session';
-import { signInLimit } from './sign-in-limit';
+import { signInEmailOf, signInLimit, type SignInRefusal } from './sign-in-limit';
 import { openTotpSecret, totpStep } from './totp';
 
 const NOTICES: Record<string, string> = {
@@ -17,7 +17,7 @@ const NOTICES: Record<string, string> = {
 const REFUSED = 'The e-mail, password or authenticator code is not right. Check them and try again.';
 
 type Candidate = Awaited<ReturnType<typeof consoleUserRepo.findSignInCandidates>>[number];
-type Outcome = { user: Candidate } | { refused: 'unknown_or_wrong_password' | 'totp_missing' | 'totp_wrong' };
+type Outcome = { user: Candidate } | { refused: SignInRefusal };
 
 function renderSignIn(req: Request, res: Response, o: { email?: string; error?: string; notice?: string }): void {
   const query = req.query as Record<string, unknown>;
@@ -134,7 +134,8 @@ export const signInPages: ConsolePages = {
       description:
         'Form fields `csrf_token` (the form cookie’s value, as the page put it), `email`, `password`, and `totp_code` for a person with an authenticator app. ' +
         'Success: a new session (cookie `console_session`: httpOnly, SameSite=Strict, Secure in production, path /console) and 303 to `next` or /console. ' +
-        'A wrong e-mail, password or code: 200 with the form again and the reason (a text that is no e-mail address, a NUL byte in it say, is refused as an unknown e-mail). Ten refused tries for one e-mail from one address within 15 minutes: 429 until the window passes.',
+        'A wrong e-mail, password or code: 200 with the form again and the reason (a text that is no e-mail address, a NUL byte in it say, is refused as an unknown e-mail). ' +
+        'Refused tries are counted for 15 minutes; once a count is spent, the tries it covers are 429 until its window passes: ten for one e-mail from one address, thirty for one e-mail from any addresses, ten wrong authenticator codes for one e-mail, a hundred from one address whatever the e-mails (an IPv6 address counts by its /56). Successful sign-ins are not counted.',
       tags: TAGS,
       auth: 'none',
       responses: {
@@ -173,7 +174,7 @@ export const signInPages: ConsolePages = {
     router.post(SIGN_IN_PATH, signInLimit(deps), async (req, res, next) => {
       try {
         const body = (req.body ?? {}) as Record<string, unknown>;
-        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+        const email = signInEmailOf(req);
         const password = typeof body.password === 'string' ? body.password : '';
         const code = typeof body.totp_code === 'string' ? body.totp_code.trim() : '';
         const outcome = await check(deps, email, password, code);
@@ -184,7 +185,7 @@ export const signInPages: ConsolePages = {
             'console sign-in refused',
           );
           useFormToken(deps, req, res);
-          res.locals.signInRefused = true;
+          res.locals.signInRefused = outcome.refused;
           // The text typed goes back in the field to be corrected, unless no page can carry it.
           const shown = email.length <= 254 && email.isWellFormed() && !email.includes('\u0000') ? email : '';
           return renderSignIn(req, res, { email: shown, error: REFUSED });
