@@ -1,5 +1,5 @@
 import { DelayedError, Worker } from 'bullmq';
-import { idempotencyRepo, scheduleLifecycleRepo, type Db, type DbOrTrx } from '@crew/db';
+import { authRepo, idempotencyRepo, scheduleLifecycleRepo, type Db, type DbOrTrx } from '@crew/db';
 import { TravellerVault, type Config, type Logger } from '@crew/platform';
 import {
   BOOKING_QUEUES,
@@ -44,6 +44,8 @@ const IDEMPOTENCY_PURGE_BATCH = 5_000;
  */
 const WEBHOOK_PURGE_MS = 10 * 60_000;
 const WEBHOOK_PURGE = { batch: 5_000, maxBatches: 20 };
+/** Refresh tokens of families expired over a day ago deleted per sweep (each token fetched adds one row). */
+const REFRESH_TOKEN_PURGE_BATCH = 5_000;
 
 export interface WorkerDeps {
   config: Config;
@@ -274,13 +276,17 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     );
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
-  // Safety nets for completion checks lost with a dead worker, hold timers and invoice jobs lost with Redis, and the purge of
-  // Idempotency-Keys past their 24 h (only a reuse of the same key deleted them otherwise); cheap (one statement
-  // each when there is nothing to do).
+  // Safety nets for completion checks lost with a dead worker, hold timers and invoice jobs lost with Redis, the purge of
+  // Idempotency-Keys past their 24 h (only a reuse of the same key deleted them otherwise) and of the auth service's
+  // refresh tokens whose family expired over a day ago (nothing else deletes them); cheap (one statement each when
+  // there is nothing to do).
   const sweep = setInterval(() => {
     idempotencyRepo
       .purgeIdempotencyKeys(deps.db, IDEMPOTENCY_PURGE_BATCH)
       .catch((err) => logger.warn({ err }, 'idempotency-key purge failed'));
+    authRepo
+      .purgeRefreshTokens(deps.db, REFRESH_TOKEN_PURGE_BATCH)
+      .catch((err) => logger.warn({ err }, 'refresh-token purge failed'));
     scheduleLifecycleRepo
       .completeSettledSchedules(deps.db)
       .catch((err) => logger.warn({ err }, 'settled-schedule sweep failed'));

@@ -56,6 +56,40 @@ export function revokeRefreshFamily(db: DbOrTrx, familyId: string) {
     .execute();
 }
 
+/** How long a refresh token's family is kept after its last token expired. */
+const KEPT_AFTER_EXPIRY = sql`interval '1 day'`;
+
+/**
+ * Deletes up to `limit` refresh tokens, oldest expiry first, of families whose every token expired more than a
+ * day ago; how many. A used or revoked token stays while any token of its family can still be presented: its
+ * reuse must keep revoking the family. A token of a family with nothing live can only be refused, known or not.
+ */
+export async function purgeRefreshTokens(db: DbOrTrx, limit: number): Promise<number> {
+  const r = await db
+    .deleteFrom('refresh_tokens')
+    .where('refresh_token_id', 'in', (eb) =>
+      eb
+        .selectFrom('refresh_tokens as r')
+        .select('r.refresh_token_id')
+        .where('r.expires_at', '<', sql<Date>`now() - ${KEPT_AFTER_EXPIRY}`)
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('refresh_tokens as l')
+                .select('l.refresh_token_id')
+                .whereRef('l.family_id', '=', 'r.family_id')
+                .where('l.expires_at', '>=', sql<Date>`now() - ${KEPT_AFTER_EXPIRY}`),
+            ),
+          ),
+        )
+        .orderBy('r.expires_at')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 export function listSigningKeys(db: DbOrTrx) {
   return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').execute();
 }
