@@ -73,9 +73,12 @@ export interface Config {
   readonly roomingAnswerHours: number;
   /** How often the worker sends due lists, retries the mail server and expires unanswered lists. */
   readonly roomingPollMs: number;
-  /** Supplier credentials at rest (an airline's Duffel token): the key list of `Keyring`, newest first. */
+  /**
+   * Supplier credentials, traveller fields and the auth service's private signing keys at rest: the key list of
+   * `Keyring`, newest first.
+   */
   readonly supplierCredentialsKey: string;
-  /** True when SUPPLIER_CREDENTIALS_KEY was unset and a key was minted; api and worker refuse that in production. */
+  /** True when SUPPLIER_CREDENTIALS_KEY was unset and a key was minted; api, worker and auth refuse that in production. */
   readonly supplierCredentialsKeyGenerated: boolean;
   /** Production refuses SANDBOX in an airline's supplier order unless this is set (a staging deployment). */
   readonly supplierSandboxAllowed: boolean;
@@ -92,14 +95,19 @@ export class ConfigError extends Error {
 
 /**
  * The api seals secrets (webhook signing secrets, supplier credentials) and the worker opens them: both need
- * the same keys. Production refuses a minted key; development warns that what it seals now will not open
+ * the same keys; the auth service seals its signing keys with SUPPLIER_CREDENTIALS_KEY (`only` names the keys a
+ * process uses). Production refuses a minted key; development warns that what it seals now will not open
  * in another process or after a restart.
  */
-export function checkSharedKeys(config: Config, logger: { warn(msg: string): void }): void {
+export function checkSharedKeys(
+  config: Config,
+  logger: { warn(msg: string): void },
+  only?: ('WEBHOOK_SECRET_KEY' | 'SUPPLIER_CREDENTIALS_KEY')[],
+): void {
   const minted = [
-    ...(config.webhookSecretKeyGenerated ? ['WEBHOOK_SECRET_KEY'] : []),
-    ...(config.supplierCredentialsKeyGenerated ? ['SUPPLIER_CREDENTIALS_KEY'] : []),
-  ];
+    ...(config.webhookSecretKeyGenerated ? (['WEBHOOK_SECRET_KEY'] as const) : []),
+    ...(config.supplierCredentialsKeyGenerated ? (['SUPPLIER_CREDENTIALS_KEY'] as const) : []),
+  ].filter((name) => !only || only.includes(name));
   for (const name of minted) {
     if (config.nodeEnv === 'production')
       throw new ConfigError(`${name} is required in production (32 bytes, base64 or hex)`);

@@ -240,7 +240,7 @@ export const EnvSchema = Type.Object({
       field: 'supplierCredentialsKey',
       secret: true,
       description:
-        'AES-256-GCM keys of supplier credentials at rest, `kid:key[,kid:key…]` newest first (32 bytes each, hex or base64); minted when unset (the api and worker refuse that in production)',
+        'AES-256-GCM keys of supplier credentials, traveller fields and the auth service’s private signing keys at rest, `kid:key[,kid:key…]` newest first (32 bytes each, hex or base64); minted when unset (the api, worker and auth refuse that in production)',
     }),
   ),
   SUPPLIER_SANDBOX_ALLOWED: flag(

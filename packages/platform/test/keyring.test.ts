@@ -53,5 +53,16 @@ describe('Keyring (supplier credentials and traveller fields at rest)', () => {
       SUPPLIER_CREDENTIALS_KEY: `k1:${key()}`,
     });
     expect(() => checkSharedKeys(set, { warn: () => undefined })).not.toThrow();
+    // The auth service checks only the key it uses (it seals its signing keys with SUPPLIER_CREDENTIALS_KEY).
+    const authOnly = loadConfig({ NODE_ENV: 'production', OPS_TOKEN: 'x'.repeat(20) });
+    expect(() => checkSharedKeys(authOnly, { warn: () => undefined }, ['SUPPLIER_CREDENTIALS_KEY'])).toThrow(
+      'SUPPLIER_CREDENTIALS_KEY is required in production',
+    );
+    const authSet = loadConfig({
+      NODE_ENV: 'production',
+      OPS_TOKEN: 'x'.repeat(20),
+      SUPPLIER_CREDENTIALS_KEY: `k1:${key()}`,
+    });
+    expect(() => checkSharedKeys(authSet, { warn: () => undefined }, ['SUPPLIER_CREDENTIALS_KEY'])).not.toThrow();
   });
 });

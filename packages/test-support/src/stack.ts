@@ -6,7 +6,7 @@ import { createApiApp, createTokenVerifier, RosterIntake, type ApiDeps } from '@
 import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
 import { startWorkerRuntime, type WorkerMetrics, type WorkerRuntime } from '@crew/worker';
-import { createLogger, listen, loadConfig, type Config, type Logger } from '@crew/platform';
+import { createLogger, Keyring, listen, loadConfig, type Config, type Logger } from '@crew/platform';
 import {
   closeQueues,
   createQueues,
@@ -108,7 +108,9 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
   const database = await createTestDatabase(label);
   const logLines: string[] = [];
   const logger: Logger = createLogger('stack', 'info', capture(logLines));
-  const keys = new KeyStore(database.db);
+  // One credentials key for the whole stack: the auth service seals its signing keys with the api's and worker's.
+  const credentialsKey = env.SUPPLIER_CREDENTIALS_KEY ?? Keyring.mint();
+  const keys = new KeyStore(database.db, Keyring.parse(credentialsKey));
   let authUrl = '';
   const auth = await serve(
     createAuthApp({ db: database.db, keys, logger: logger.child({ service: 'auth' }), issuer: () => authUrl }),
@@ -130,6 +132,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
     DUFFEL_API_URL: `${supplier.url}/duffel/`,
     OPS_TOKEN: opsToken,
     LOG_LEVEL: 'info',
+    SUPPLIER_CREDENTIALS_KEY: credentialsKey,
     ...env,
   });
   const redis = createRedis(config.redisUrl);

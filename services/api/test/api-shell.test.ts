@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { generateKeyPair, SignJWT } from 'jose';
 import { gzipSync } from 'node:zlib';
 import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
@@ -13,13 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function activeKey(): Promise<{ kid: string; jwk: JWK }> {
-  const row = await stack.database.db
-    .selectFrom('signing_keys')
-    .selectAll()
-    .where('status', '=', 'active')
-    .executeTakeFirstOrThrow();
-  return { kid: row.kid, jwk: row.private_jwk };
+/** The auth service's active key (its private half is sealed in the table: the key store opens it). */
+function activeKey() {
+  return stack.keys.signingKey();
 }
 
 function claims(overrides: Record<string, unknown> = {}) {
@@ -47,7 +43,7 @@ async function sign(
   } = {},
 ) {
   const active = await activeKey();
-  const key = opts.key ?? (await importJWK(active.jwk, 'ES256'));
+  const key = opts.key ?? active.key;
   const now = Math.floor(Date.now() / 1000);
   const jwt = new SignJWT(claims(opts.extra))
     .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? active.kid })

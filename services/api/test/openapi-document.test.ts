@@ -6,7 +6,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { SCOPES } from '@crew/contracts';
 import { createAuthApp, KeyStore, oauthRoutes } from '@crew/auth';
-import { openApiPath } from '@crew/platform';
+import { Keyring, openApiPath } from '@crew/platform';
 import { API_BASE, apiRoutes, createApiApp, OPS_BASE } from '../src';
 import { stack, doc, deps, useOperabilityStack } from './operability-stack';
 import {
@@ -97,7 +97,7 @@ describe('GET /openapi.json', () => {
   it('documents every route the auth service registers, on the auth host', () => {
     const app = createAuthApp({
       db: deps.db,
-      keys: new KeyStore(deps.db),
+      keys: new KeyStore(deps.db, Keyring.parse(stack.config.supplierCredentialsKey)),
       logger: deps.logger,
       issuer: () => stack.authUrl,
     });
@@ -111,7 +111,11 @@ describe('GET /openapi.json', () => {
     const specs = [
       ...apiRoutes(deps).crew.map((r) => ({ r, path: API_BASE + r.path })),
       ...apiRoutes(deps).ops.map((r) => ({ r, path: OPS_BASE + r.path })),
-      ...oauthRoutes({ db: deps.db, keys: new KeyStore(deps.db), issuer: () => stack.authUrl }).map((r) => ({
+      ...oauthRoutes({
+        db: deps.db,
+        keys: new KeyStore(deps.db, Keyring.parse(stack.config.supplierCredentialsKey)),
+        issuer: () => stack.authUrl,
+      }).map((r) => ({
         r,
         path: r.path,
       })),

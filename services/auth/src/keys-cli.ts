@@ -5,14 +5,22 @@
  */
 import { createDb } from '@crew/db';
 import { authRepo } from '@crew/db';
-import { loadConfig } from '@crew/platform';
+import { Keyring, loadConfig } from '@crew/platform';
 import { KeyStore } from './key-store';
 
 async function run(): Promise<number> {
   const [command, arg] = process.argv.slice(2);
   const config = loadConfig({ ...process.env, OPS_TOKEN: process.env.OPS_TOKEN || 'unused-by-the-keys-cli' });
+  // A key sealed with a minted credentials key would open nowhere else.
+  if (command === 'rotate' && config.supplierCredentialsKeyGenerated) {
+    console.error(
+      'SUPPLIER_CREDENTIALS_KEY is unset: the new key is sealed with it and must open in the auth service ' +
+        '(under npm start: SUPPLIER_CREDENTIALS_KEY=$(cat .supplier-credentials-key) npm run keys -- rotate)',
+    );
+    return 2;
+  }
   const db = createDb(config.databaseUrl, { max: 1 });
-  const keys = new KeyStore(db);
+  const keys = new KeyStore(db, Keyring.parse(config.supplierCredentialsKey));
   try {
     switch (command) {
       case 'list':

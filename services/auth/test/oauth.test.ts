@@ -1,4 +1,8 @@
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import { sql } from '@crew/db';
+import { KeyStore } from '../src/key-store';
+import { API_AUDIENCE } from '@crew/contracts';
+import { Keyring } from '@crew/platform';
 import { clientToken, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 let stack: Stack;
@@ -212,10 +216,77 @@ describe('signing keys', () => {
     );
     expect(afterRetire).toEqual([newKid]);
   });
+
+  /** Verifies `token` against the JWKS the auth service publishes now; its kid. */
+  async function verifies(token: string): Promise<string | undefined> {
+    const jwks = createLocalJWKSet((await http(`${stack.authUrl}/.well-known/jwks.json`)).body);
+    const { protectedHeader } = await jwtVerify(token, jwks, { issuer: stack.authUrl, audience: API_AUDIENCE });
+    return protectedHeader.kid;
+  }
+  const restart = () => new KeyStore(stack.database.db, Keyring.parse(stack.config.supplierCredentialsKey), 0);
+  const signWith = (keys: KeyStore) =>
+    keys.sign(
+      { airline_id: tenant.airlineId, scope: 'events:read' },
+      tenant.clientId,
+      stack.authUrl,
+      API_AUDIENCE,
+      900,
+    );
+  const storedKeys = () =>
+    sql<{
+      kid: string;
+      status: string;
+      private_jwk: Record<string, unknown> | null;
+      private_jwk_sealed: string | null;
+    }>`select * from signing_keys order by created_at`
+      .execute(stack.database.db)
+      .then((r) => r.rows);
+
+  it('keeps private keys sealed: tokens signed before and after a restart verify; a key stored unsealed by the previous release keeps signing and is sealed', async () => {
+    const before = (await clientToken(stack, tenant.clientId, tenant.clientSecret)).body.access_token;
+    const activeKid = await verifies(before);
+    const after = await signWith(restart());
+    expect(await verifies(after)).toBe(activeKid);
+    expect(await verifies(before)).toBe(activeKid);
+    const active = (await storedKeys()).find((k) => k.kid === activeKid)!;
+    expect(active.private_jwk).toBeNull();
+    // Bound to its kid: the sealed key does not open as another key's.
+    const keyring = Keyring.parse(stack.config.supplierCredentialsKey);
+    expect(JSON.parse(keyring.open(active.private_jwk_sealed!, `signing-key:${activeKid}`))).toHaveProperty('d');
+    expect(() => keyring.open(active.private_jwk_sealed!, 'signing-key:k-other')).toThrow();
+
+    // A key the previous release made (a rotation run there): stored in plain text, no sealed copy.
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const [priv, pub] = await Promise.all([exportJWK(privateKey), exportJWK(publicKey)]);
+    await stack.database.db.transaction().execute(async (trx) => {
+      await sql`update signing_keys set status = 'previous' where status = 'active'`.execute(trx);
+      await sql`insert into signing_keys (kid, alg, private_jwk, public_jwk, status)
+        values ('k-legacy', 'ES256', ${JSON.stringify(priv)}, ${JSON.stringify(pub)}, 'active')`.execute(trx);
+    });
+    const restarted = restart();
+    const legacySigned = await signWith(restarted);
+    expect(await verifies(legacySigned)).toBe('k-legacy');
+    // Sealed on load; the plain text stays while it is active (pods of the previous release read only that).
+    let legacy = (await storedKeys()).find((k) => k.kid === 'k-legacy')!;
+    expect(legacy.private_jwk_sealed).toEqual(expect.stringMatching(/^v2\./));
+    expect(legacy.private_jwk).toMatchObject({ d: priv.d });
+    // A key no longer active keeps no plain text.
+    for (const k of await storedKeys())
+      if (k.status !== 'active') expect([k.kid, k.private_jwk]).toEqual([k.kid, null]);
+
+    // Once rotated out, its plain text goes; the new key exists sealed only; every token still verifies.
+    const newKid = await restarted.rotate();
+    legacy = (await storedKeys()).find((k) => k.kid === 'k-legacy')!;
+    expect(legacy).toMatchObject({ status: 'previous', private_jwk: null });
+    expect((await storedKeys()).find((k) => k.kid === newKid)).toMatchObject({ private_jwk: null });
+    expect(await verifies(await signWith(restart()))).toBe(newKid);
+    expect(await verifies(legacySigned)).toBe('k-legacy');
+    expect(await verifies(after)).toBe(activeKid);
+  });
 });
 
 describe('stored credentials', () => {
-  it('keeps no plaintext client secret, user token or refresh token in any table', async () => {
+  it('keeps no plaintext client secret, user token, refresh token or private signing key in any table', async () => {
     const fresh = await clientToken(stack, tenant.clientId, tenant.clientSecret);
     const secrets = [tenant.clientSecret, tenant.userToken, tenant.refreshToken, fresh.body.refresh_token];
     const tables = await stack.database.db.introspection.getTables();
@@ -227,6 +298,8 @@ describe('stored credentials', () => {
         .execute();
       const dump = JSON.stringify(rows);
       for (const s of secrets) expect(dump).not.toContain(s);
+      // No private key material (a JWK's "d") either: the signing keys are sealed.
+      expect([t.name, /"d":/.test(dump)]).toEqual([t.name, false]);
     }
   });
 });

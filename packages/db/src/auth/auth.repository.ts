@@ -94,15 +94,42 @@ export function listSigningKeys(db: DbOrTrx) {
   return db.selectFrom('signing_keys').selectAll().orderBy('created_at', 'desc').execute();
 }
 
+/** A new key, its private half sealed (never stored in plain text). */
 export function insertSigningKey(
   db: DbOrTrx,
-  row: { kid: string; alg: string; private_jwk: string; public_jwk: string; status: 'active' | 'previous' },
+  row: { kid: string; alg: string; private_jwk_sealed: string; public_jwk: string; status: 'active' | 'previous' },
 ) {
   return db.insertInto('signing_keys').values(row).execute();
 }
 
+/** The active key becomes `previous`; a plain copy of its private key goes when a sealed one is stored. */
 export function demoteActiveKeys(db: DbOrTrx) {
-  return db.updateTable('signing_keys').set({ status: 'previous' }).where('status', '=', 'active').execute();
+  return db
+    .updateTable('signing_keys')
+    .set({ status: 'previous', private_jwk: sql<null>`case when private_jwk_sealed is null then private_jwk end` })
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** Stores the sealed private key of `kid`, stored in plain text until now (once: a replica may have done it). */
+export function storeSealedSigningKey(db: DbOrTrx, kid: string, sealed: string) {
+  return db
+    .updateTable('signing_keys')
+    .set({ private_jwk_sealed: sealed })
+    .where('kid', '=', kid)
+    .where('private_jwk_sealed', 'is', null)
+    .execute();
+}
+
+/** Drops the plain copy of a key's private half once it is sealed and no longer active (nothing reads it then). */
+export function dropPlainSigningKey(db: DbOrTrx, kid: string) {
+  return db
+    .updateTable('signing_keys')
+    .set({ private_jwk: null })
+    .where('kid', '=', kid)
+    .where('status', '!=', 'active')
+    .where('private_jwk_sealed', 'is not', null)
+    .execute();
 }
 
 export function retireSigningKey(db: DbOrTrx, kid: string) {

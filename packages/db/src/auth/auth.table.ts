@@ -31,11 +31,16 @@ export type RefreshToken = Selectable<RefreshTokenTable>;
 
 export type SigningKeyStatus = 'active' | 'previous' | 'retired';
 
-/** JWT signing keys: one active; previous ones still verify until retired. */
+/**
+ * JWT signing keys: one active; previous ones still verify until retired. The private key is sealed
+ * (`private_jwk_sealed`, the keyring's `v2.…` bound to the kid); `private_jwk` is its plain copy, kept only on an
+ * active key stored before keys were sealed (the previous release's pods read it), null otherwise.
+ */
 export interface SigningKeyTable {
   kid: string;
   alg: string;
-  private_jwk: ColumnType<Record<string, unknown>, string, string>;
+  private_jwk: ColumnType<Record<string, unknown> | null, never, null>;
+  private_jwk_sealed: ColumnType<string | null, string, string>;
   public_jwk: ColumnType<Record<string, unknown>, string, string>;
   status: SigningKeyStatus;
   created_at: CreatedAt;

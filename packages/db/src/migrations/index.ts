@@ -44,6 +44,7 @@ import * as reconcilingInvoicesIndex from './2026_12_03_0600_reconciling_invoice
 import * as webhookIdleFailingRuns from './2026_12_04_0700_webhook_idle_failing_runs';
 import * as webhookRetention from './2026_12_04_0800_webhook_retention';
 import * as refreshTokenExpiryIndex from './2026_12_04_0900_refresh_token_expiry_index';
+import * as signingKeySealed from './2026_12_04_1000_signing_key_sealed';
 import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_04_0700_webhook_idle_failing_runs': webhookIdleFailingRuns,
   '2026_12_04_0800_webhook_retention': webhookRetention,
   '2026_12_04_0900_refresh_token_expiry_index': refreshTokenExpiryIndex,
+  '2026_12_04_1000_signing_key_sealed': signingKeySealed,
 };
