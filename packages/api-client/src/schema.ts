@@ -1299,7 +1299,7 @@ export interface paths {
         get: operations["opsGetSuppliers"];
         /**
          * Set an airline's supplier order and connections (secrets are write-only)
-         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. Duffel's webhook is then registered with the token (`duffel.webhook_registered`); a failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
+         * @description Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. Duffel's webhook is then registered with a new token (`duffel.webhook_registered`); the token already stored, sent again, keeps its webhook. A failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.
          */
         put: operations["opsPutSuppliers"];
         post?: never;

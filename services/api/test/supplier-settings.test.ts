@@ -1,8 +1,11 @@
 import { createServer } from 'node:http';
-import { sql } from '@crew/db';
-import { closeServer, Keyring, listen } from '@crew/platform';
+import { randomBytes } from 'node:crypto';
+import type { SupplierSettingsBody } from '@crew/contracts';
+import { airlineChangeRepo, sql } from '@crew/db';
+import { closeServer, createLogger, Keyring, listen } from '@crew/platform';
 import { apiDepsOf, http, type Stack, startStack } from '@crew/test-support';
 import { createApiApp } from '../src/app';
+import { putSupplierSettings, type SupplierSettingDeps } from '../src/ops/suppliers.routes';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -178,5 +181,70 @@ describe("an airline's supplier order", () => {
         await closeServer(server, 100);
       }
     }
+  });
+});
+
+describe("Duffel's webhook", () => {
+  const stored = async (id: string) =>
+    (
+      await sql<{
+        token: string;
+        webhook_id: string | null;
+        secret: string | null;
+      }>`select duffel_token_sealed as token, duffel_webhook_id as webhook_id, duffel_webhook_secret_sealed as secret
+        from airline_suppliers where airline_id = ${id}`.execute(stack.database.db)
+    ).rows[0]!;
+
+  it('is registered once per token: a PUT of the same token (a key rotation) registers none and keeps it, re-sealed', async () => {
+    const id = await airline('SG');
+    const registered: string[] = [];
+    const deps: SupplierSettingDeps = {
+      db: stack.database.db,
+      config: stack.config,
+      logger: createLogger('test', 'silent'),
+      checkDuffelToken: () => Promise.resolve({ live_mode: false }),
+      registerDuffelWebhook: (token) => {
+        registered.push(token);
+        return Promise.resolve({ id: `sev_${registered.length}`, secret: `secret-${registered.length}` });
+      },
+    };
+    const body = (token: string): SupplierSettingsBody => ({
+      flights: ['DUFFEL'],
+      hotels: ['SANDBOX'],
+      duffel: { access_token: token },
+    });
+    const first = await putSupplierSettings(deps, id, body('duffel_test_first_0123456789'));
+    expect(first.duffel?.webhook_registered).toBe(true);
+    expect(registered).toHaveLength(1);
+
+    // The same token again, as the documented SUPPLIER_CREDENTIALS_KEY rotation does (a new key listed first).
+    const rotated: SupplierSettingDeps = {
+      ...deps,
+      config: {
+        ...stack.config,
+        supplierCredentialsKey: `k2:${randomBytes(32).toString('base64')},${stack.config.supplierCredentialsKey}`,
+      },
+    };
+    const again = await putSupplierSettings(rotated, id, body('duffel_test_first_0123456789'));
+    expect(again.duffel?.webhook_registered).toBe(true);
+    expect(registered).toHaveLength(1);
+    const row = await stored(id);
+    expect(row.webhook_id).toBe('sev_1');
+    const keyring = Keyring.parse(rotated.config.supplierCredentialsKey);
+    expect([Keyring.keyIdOf(row.token), Keyring.keyIdOf(row.secret!)]).toEqual(['k2', 'k2']);
+    expect(keyring.open(row.secret!, id)).toBe('secret-1');
+    expect(keyring.open(row.token, id)).toBe('duffel_test_first_0123456789');
+
+    // A new token registers its own webhook.
+    await putSupplierSettings(rotated, id, body('duffel_test_second_0123456789'));
+    expect(registered).toHaveLength(2);
+    expect((await stored(id)).webhook_id).toBe('sev_2');
+
+    // A registration that raced another (the worker's periodic check) never replaces the one recorded.
+    const now = await stored(id);
+    expect(await airlineChangeRepo.saveDuffelWebhook(stack.database.db, id, now.token, 'sev_late', now.secret!)).toBe(
+      false,
+    );
+    expect((await stored(id)).webhook_id).toBe('sev_2');
   });
 });

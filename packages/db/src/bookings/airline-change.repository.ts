@@ -50,8 +50,9 @@ export function duffelConnectedAirlines(db: DbOrTrx) {
 }
 
 /**
- * Records the webhook registered with a token, only while that token is still the airline's: a PUT that
- * replaced the token meanwhile must not get the old token's webhook.
+ * Records the webhook registered with a token, only while that token is still the airline's (a PUT that
+ * replaced the token meanwhile must not get the old token's webhook) and none is recorded yet: of a PUT and the
+ * worker's check registering at the same time, the first recorded stays (false for the other).
  */
 export async function saveDuffelWebhook(
   db: DbOrTrx,
@@ -65,6 +66,7 @@ export async function saveDuffelWebhook(
     .set({ duffel_webhook_id: webhookId, duffel_webhook_secret_sealed: secretSealed, updated_at: new Date() })
     .where('airline_id', '=', airlineId)
     .where('duffel_token_sealed', '=', tokenSealed)
+    .where('duffel_webhook_id', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }

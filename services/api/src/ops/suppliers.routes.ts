@@ -1,7 +1,17 @@
 import { AirlineIdParams, SupplierSettings, SupplierSettingsBody } from '@crew/contracts';
 import { airlineChangeRepo, supplierSettingsRepo, tenancyRepo, type AirlineSuppliers, type Db } from '@crew/db';
 import { supplierSettingIssues } from '@crew/engine';
-import { ApiError, errorResponses, Keyring, route, type Config, type Logger, type RouteSpec } from '@crew/platform';
+import {
+  ApiError,
+  errorResponses,
+  Keyring,
+  KeyringError,
+  route,
+  safeEqual,
+  type Config,
+  type Logger,
+  type RouteSpec,
+} from '@crew/platform';
 import { checkDuffelToken, duffelCallbackUrl, isSupplierError, registerDuffelWebhook } from '@crew/suppliers';
 
 /** Checks a Duffel token with one cheap call; rejects with a SupplierError refusal when Duffel refuses it. */
@@ -89,9 +99,26 @@ export async function putSupplierSettings(
   };
   if (body.duffel === null) duffel = { sealed: null, live: null, webhookId: null, webhookSecret: null };
   else if (body.duffel) {
-    const live = await checkToken(deps, body.duffel.access_token);
-    // A new token: the webhook registered with the old one is not this token's.
-    duffel = { sealed: keyring.seal(body.duffel.access_token, airlineId), live, webhookId: null, webhookSecret: null };
+    const token = body.duffel.access_token;
+    const live = await checkToken(deps, token);
+    // The token already stored (a PUT of the same secrets, as a SUPPLIER_CREDENTIALS_KEY rotation does) keeps its
+    // webhook, re-sealed with the newest key: registering again would leave a second one at Duffel, posting events
+    // signed with a secret we no longer hold. A new token's webhook is registered below (the old token's is not
+    // this token's).
+    const stillStored = stored?.duffel_token_sealed ? openOrNull(keyring, stored.duffel_token_sealed, airlineId) : null;
+    const webhookSecret =
+      stillStored !== null &&
+      safeEqual(stillStored, token) &&
+      stored?.duffel_webhook_id &&
+      stored.duffel_webhook_secret_sealed
+        ? openOrNull(keyring, stored.duffel_webhook_secret_sealed, airlineId)
+        : null;
+    duffel = {
+      sealed: keyring.seal(token, airlineId),
+      live,
+      webhookId: webhookSecret === null ? null : (stored?.duffel_webhook_id ?? null),
+      webhookSecret: webhookSecret === null ? null : keyring.seal(webhookSecret, airlineId),
+    };
   }
   const saved = await supplierSettingsRepo.saveSupplierSettings(deps.db, airlineId, {
     flights: [...body.flights],
@@ -130,8 +157,19 @@ export async function putSupplierSettings(
       body.duffel ? body.duffel.access_token : keyring.open(saved.duffel_token_sealed, airlineId),
     );
     if (registered) return supplierSettingsView({ ...saved, ...registered });
+    return supplierSettingsView(await supplierSettingsRepo.findSupplierSettings(deps.db, airlineId));
   }
   return supplierSettingsView(saved);
+}
+
+/** A sealed secret of the airline, or null when it no longer opens (its key was dropped from the list). */
+function openOrNull(keyring: Keyring, sealed: string, airlineId: string): string | null {
+  try {
+    return keyring.open(sealed, airlineId);
+  } catch (err) {
+    if (err instanceof KeyringError) return null;
+    throw err;
+  }
 }
 
 /**
@@ -150,8 +188,15 @@ async function registerWebhook(
   try {
     const hook = await register(token, duffelCallbackUrl(deps.config.publicApiUrl, airlineId));
     const secretSealed = keyring.seal(hook.secret, airlineId);
-    if (!(await airlineChangeRepo.saveDuffelWebhook(deps.db, airlineId, tokenSealed, hook.id, secretSealed)))
+    if (!(await airlineChangeRepo.saveDuffelWebhook(deps.db, airlineId, tokenSealed, hook.id, secretSealed))) {
+      // Another PUT or the worker's periodic check recorded one meanwhile (or the token changed): this one is
+      // left at Duffel, where the operator deletes it (its events fail our signature check).
+      deps.logger.warn(
+        { airline_id: airlineId, webhook_id: hook.id },
+        'Duffel webhook registered but not recorded (another registration won); delete it in the Duffel dashboard',
+      );
       return null;
+    }
     return { duffel_webhook_id: hook.id, duffel_webhook_secret_sealed: secretSealed };
   } catch (err) {
     // Never the error's own text: a client library may quote the request, token included.
@@ -193,7 +238,7 @@ export function opsSupplierRoutes(deps: SupplierSettingDeps): RouteSpec[] {
       summary: "Set an airline's supplier order and connections (secrets are write-only)",
       description:
         'Priority orders of `SANDBOX`, `DUFFEL`, `OWN_AIRLINE` (flights only). An omitted `duffel` keeps the stored token, `null` removes it; a new token is checked with Duffel first. ' +
-        "Duffel's webhook is then registered with the token (`duffel.webhook_registered`); a failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. " +
+        "Duffel's webhook is then registered with a new token (`duffel.webhook_registered`); the token already stored, sent again, keeps its webhook. A failed registration never fails the PUT and is retried by the next PUT or the worker's periodic check. " +
         'No setting means `SANDBOX` only. In production `SANDBOX` is refused unless the deployment sets `SUPPLIER_SANDBOX_ALLOWED=true`.',
       tags: TAGS,
       auth: 'ops',

@@ -219,13 +219,19 @@ export class AirlineChangeProcessor {
       ((t: string, url: string) => registerDuffelWebhook(this.deps.config.duffelApiUrl, t, url));
     try {
       const hook = await register(token, duffelCallbackUrl(this.deps.config.publicApiUrl, airlineId));
-      await airlineChangeRepo.saveDuffelWebhook(
+      const saved = await airlineChangeRepo.saveDuffelWebhook(
         this.deps.db,
         airlineId,
         tokenSealed,
         hook.id,
         this.keyring.seal(hook.secret, airlineId),
       );
+      // A PUT recorded one meanwhile (or changed the token): this one is left at Duffel for the operator to delete.
+      if (!saved)
+        this.deps.logger.warn(
+          { airline_id: airlineId, webhook_id: hook.id },
+          'Duffel webhook registered but not recorded (another registration won); delete it in the Duffel dashboard',
+        );
     } catch (err) {
       this.deps.logger.warn(
         { airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' },
