@@ -2,6 +2,7 @@ import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@c
 import { madeCancellationCost, type StoredCancellation } from './cancellation-plan';
 import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
 import { urgentEvents } from './priority';
+import { roomingTaskKey } from './rooming';
 import { storedReviewStateOf, type ReviewState, type StoredReviewItem } from './review-state';
 import type { BookingStatus } from './types';
 
@@ -118,8 +119,10 @@ export function settleBooking<F extends object = object>(
 
 /**
  * A rooming list row's answer (the hotel's, or its deadline's) as it reaches the stay's booking: only while the
- * booking waits for that list (a later change superseded the row otherwise), and then as the end of its task,
- * with the row's state and the hotel's confirmation on the booking's hotel block. Null: it does not reach it.
+ * booking waits for that list with the task that placed the row (a later change superseded the row otherwise:
+ * one already on a newer list, or one started and still to be placed, which the hotel must still be sent), and
+ * then as the end of its task, with the row's state and the hotel's confirmation on the booking's hotel block.
+ * Null: it does not reach it (the answer stays on the row).
  */
 export function settleRowAnswer(
   b: {
@@ -128,16 +131,18 @@ export function settleRowAnswer(
     action_id: string | null;
     /** The cancellation stored for the booking's task (cancellation-plan), and that task's ref. */
     cancellation?: StoredCancellation | null;
-    task_ref?: string | null;
+    task_ref: string | null;
+    retry_count: number;
   },
-  /** The row's list, and when it was sent (the hotel was told of a cancellation then). */
-  row: { list_id: string; sent_at?: Date | null },
+  /** The row's list, the task that placed it, and when it was sent (the hotel was told of a cancellation then). */
+  row: { list_id: string; task_ref: string | null; sent_at?: Date | null },
   settlement: RowSettlement,
   actor: string,
   at: Date,
 ): BookingSettlement<{ hotel: BookingHotelBlock }> | null {
   const hotel = b.hotel ?? {};
   if (b.status !== 'PENDING' || hotel.rooming_list_id !== row.list_id) return null;
+  if (row.task_ref !== roomingTaskKey(b.task_ref, b.retry_count + 1)) return null;
   // The hotel confirming a cancellation made it (the stay was on its list): the fee it cost or avoided, as a supplier's cancellation records it,
   // judged by when the list told the hotel (one sent after the deadline is late, whatever was decided).
   const cost =

@@ -34,6 +34,14 @@ export function roomingRowRef(bookingId: string): string {
   return `RL-${bookingId.replace(/-/g, '').slice(0, 12).toUpperCase()}`;
 }
 
+/**
+ * The booking task a row was placed by: its ref and attempt (a re-delivered job finds its row by it). The row of
+ * the booking's current task is the one keyed by its task_ref and retry_count + 1 (lifecycle isCurrentTask).
+ */
+export function roomingTaskKey(ref: string | null | undefined, attempt: number): string {
+  return `${ref ?? 'task'}#${attempt}`;
+}
+
 /** A row sent earlier for the same stay, oldest first. */
 export interface SentRow {
   marking: RoomingMarking;

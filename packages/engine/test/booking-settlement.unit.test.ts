@@ -122,12 +122,16 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
     status: 'PENDING' as const,
     hotel: { rooming_list_id: 'L1', rooming_status: 'SENT' as const },
     action_id: 'a1',
+    task_ref: 'BOOK-1',
+    retry_count: 0,
   };
+  /** The row the booking's current task put on list L1 (its task's ref and attempt). */
+  const row = { list_id: 'L1', task_ref: 'BOOK-1#1' };
 
   it('the hotel’s confirmation confirms the booking and puts its number on the stay', () => {
     const s = settleRowAnswer(
       waiting,
-      { list_id: 'L1' },
+      row,
       rowSettlement('NEW', { kind: 'CONFIRMED', confirmation_number: 'HX9' }),
       'hotel',
       at,
@@ -167,7 +171,7 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
     it('sent by the deadline: the fee avoided', () => {
       const s = settleRowAnswer(
         cancelling,
-        { list_id: 'L1', sent_at: new Date('2027-03-08T22:00:00Z') },
+        { list_id: 'L1', task_ref: 'cancel-1#1', sent_at: new Date('2027-03-08T22:00:00Z') },
         confirmed,
         'hotel',
         at,
@@ -179,7 +183,7 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
     it('sent after the deadline (the mail server down, say): judged late, the fee recorded and the item says so', () => {
       const s = settleRowAnswer(
         cancelling,
-        { list_id: 'L1', sent_at: new Date('2027-03-08T23:00:01Z') },
+        { list_id: 'L1', task_ref: 'cancel-1#1', sent_at: new Date('2027-03-08T23:00:01Z') },
         confirmed,
         'hotel',
         at,
@@ -194,7 +198,22 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
 
   it('does not reach a booking no longer waiting for that list', () => {
     const expired = rowSettlement('NEW', { kind: 'EXPIRED', deadline: at.getTime() });
-    expect(settleRowAnswer(waiting, { list_id: 'L2' }, expired, 'engine', at)).toBeNull();
-    expect(settleRowAnswer({ ...waiting, status: 'CONFIRMED' }, { list_id: 'L1' }, expired, 'engine', at)).toBeNull();
+    expect(settleRowAnswer(waiting, { ...row, list_id: 'L2' }, expired, 'engine', at)).toBeNull();
+    expect(settleRowAnswer({ ...waiting, status: 'CONFIRMED' }, row, expired, 'engine', at)).toBeNull();
+  });
+
+  it('does not reach a booking whose change started after the row was placed (the change is still to be sent)', () => {
+    const confirmed = rowSettlement('NEW', { kind: 'CONFIRMED', confirmation_number: 'HX9' });
+    const expired = rowSettlement('NEW', { kind: 'EXPIRED', deadline: at.getTime() });
+    // A DELETE (or a roster change) started a new task: the booking still names list L1, but its row is the old task's.
+    const changing = { ...waiting, task_ref: 'CANCEL-2' };
+    expect(settleRowAnswer(changing, row, confirmed, 'hotel', at)).toBeNull();
+    expect(settleRowAnswer(changing, row, expired, 'engine', at)).toBeNull();
+    // A person's retry is a new attempt of the same task: the earlier attempt's row no longer counts either.
+    expect(settleRowAnswer({ ...waiting, retry_count: 1 }, row, confirmed, 'hotel', at)).toBeNull();
+    // The row of the current attempt does.
+    expect(
+      settleRowAnswer({ ...waiting, retry_count: 1 }, { ...row, task_ref: 'BOOK-1#2' }, confirmed, 'hotel', at),
+    ).not.toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import {
   roomingRecipientIssue,
   roomingRowRef,
   roomingSendAt,
+  roomingTaskKey,
   settleBooking,
   taskCancellationDeadline,
   versionForRow,
@@ -42,7 +43,7 @@ export async function placeStay(
   if (hotelConfigId !== null) await roomingRepo.lockHotel(trx, hotelConfigId);
   const cur = await bookingRepo.lockBooking(trx, b.booking_id);
   if (!cur || !isCurrentTask(cur)) return null;
-  const taskKey = `${data.ref ?? 'task'}#${data.attempt}`;
+  const taskKey = roomingTaskKey(data.ref, data.attempt);
   const rows = await roomingRepo.rowsOfBooking(trx, b.booking_id);
   const again = rows.find((r) => r.task_ref === taskKey);
   // A re-delivered job: its row is on a list already.

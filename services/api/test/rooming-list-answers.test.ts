@@ -1,0 +1,84 @@
+/**
+ * Which answers of a DIRECT hotel reach the booking: only the row of the booking's current task changes it, so a
+ * change queued while the hotel answers an older list is still sent to the hotel (the stack: rooming-lists-stack.ts).
+ */
+import { onePairingRoster } from '@crew/test-support';
+import {
+  answer,
+  api,
+  booking,
+  csvRows,
+  hotelId,
+  inbox,
+  openPage,
+  submit,
+  useRoomingStack,
+  waitForBooking,
+  worker,
+} from './rooming-lists-stack';
+
+jest.setTimeout(120_000);
+
+useRoomingStack('rooming_answers');
+
+/** Runs `during` with the hotel booking tasks held (their jobs wait in the queue; roster diffs still run). */
+async function withBookingTasksHeld(during: () => Promise<void>): Promise<void> {
+  const hotelTasks = worker.workers.find((w) => w.name === 'bookings')!;
+  await hotelTasks.pause();
+  try {
+    await during();
+  } finally {
+    await hotelTasks.resume();
+  }
+}
+
+const listOf = async (night: string, version: number) =>
+  (await api(`/crew/config/hotels/${hotelId}/rooming-lists`)).body.rooming_lists.find(
+    (l: any) => l.night === night && l.version === version,
+  );
+
+describe('a hotel answering an older rooming list while a change of the stay is queued', () => {
+  test('a confirmation of v1 is kept on its row but does not settle the booking; the queued DELETE goes as a CANCELLED row on v2', async () => {
+    const before = inbox.mails.length;
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P810', employee: 'E81', email: 'mae@crew.test', day1: '2027-10-01' }),
+    );
+    const id = bookings[0].booking_id;
+    const v1 = await inbox.waitFor(before + 1);
+    const rowRef = csvRows(v1.csv)[1]![0];
+    await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
+
+    await withBookingTasksHeld(async () => {
+      // The airline cancels the stay: its task is queued (the booking PENDING on a new task).
+      const del = await api(`/crew/bookings/${id}?reason=crew%20change`, { method: 'DELETE' });
+      expect(del.status).toBe(202);
+      expect(del.body.status).toBe('PENDING');
+      // The hotel confirms the list it was sent before the cancellation.
+      const page = await openPage(v1.link);
+      await page.fill('input[name="list_number"]', 'CI-810');
+      await answer(page);
+      await page.close();
+      // Its answer is kept on the row; the booking still waits for its cancellation.
+      expect(await listOf('2027-10-01', 1)).toMatchObject({
+        status: 'ANSWERED',
+        rows: [{ row_ref: rowRef, state: 'CONFIRMED', hotel_confirmation_number: 'CI-810' }],
+      });
+      expect(await booking(id)).toMatchObject({ status: 'PENDING' });
+    });
+
+    // The cancellation reaches the hotel: a CANCELLED row (it holds the stay now), on version 2.
+    const v2 = await inbox.waitFor(before + 2);
+    expect(v2.subject).toContain('2027-10-01 v2');
+    expect(csvRows(v2.csv)[1]!.slice(0, 2)).toEqual([rowRef, 'CANCELLED']);
+    const waiting = await waitForBooking(id, (b) => b.hotel.rooming_list_version === 2);
+    expect(waiting).toMatchObject({ status: 'PENDING', hotel: { rooming_marking: 'CANCELLED' } });
+    const page = await openPage(v2.link);
+    await page.fill('input[name="list_number"]', 'CX-810');
+    await answer(page);
+    await page.close();
+    expect(await booking(id)).toMatchObject({
+      status: 'CANCELLED',
+      hotel: { confirmation_number: 'CX-810', rooming_status: 'CONFIRMED' },
+    });
+  });
+});
