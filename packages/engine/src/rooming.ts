@@ -48,29 +48,49 @@ export interface SentRow {
   state: RowState;
 }
 
+/** The rows the hotel was told of and did not turn down; an unanswered one past its deadline only if `expired`. */
+function toldRows(sent: readonly SentRow[], expired: boolean): SentRow[] {
+  return sent.filter(
+    (r) =>
+      r.state !== 'QUEUED' && r.state !== 'WITHDRAWN' && r.state !== 'REJECTED' && (expired || r.state !== 'EXPIRED'),
+  );
+}
+
+const lastHolds = (told: readonly SentRow[]) => {
+  const last = told[told.length - 1];
+  return !!last && last.marking !== 'CANCELLED';
+};
+
 /**
  * Whether the hotel holds the stay: the last row it was sent (and did not reject) was a new or amended one.
  * A rejected row holds nothing, so the next attempt is NEW again; a sent row still unanswered counts as held.
  */
 export function hotelHoldsStay(sent: readonly SentRow[]): boolean {
-  const told = sent.filter(
-    (r) => r.state !== 'QUEUED' && r.state !== 'WITHDRAWN' && r.state !== 'REJECTED' && r.state !== 'EXPIRED',
-  );
-  const last = told[told.length - 1];
-  return !!last && last.marking !== 'CANCELLED';
+  return lastHolds(toldRows(sent, false));
+}
+
+/**
+ * Whether the hotel may hold the stay: it holds it, or the last row it was sent went unanswered past its
+ * deadline (EXPIRED). The hotel was e-mailed that row (the CSV attached) and may have loaded the room, so a
+ * cancellation must still tell it; a booking or amendment is NEW for it (the same row_ref: never a second room).
+ */
+export function hotelMayHoldStay(sent: readonly SentRow[]): boolean {
+  return hotelHoldsStay(sent) || lastHolds(toldRows(sent, true));
 }
 
 /**
  * What a booking task tells the hotel. A booking or amendment is NEW unless the hotel holds the stay
- * (then AMENDED: the same reference, new dates). A cancellation is a CANCELLED row when the hotel holds the
- * stay; when it never heard of it there is nothing to tell, and the booking is cancelled at once.
+ * (then AMENDED: the same reference, new dates). A cancellation is a CANCELLED row when the hotel may hold the
+ * stay (`mayHold`: hotelMayHoldStay, an unanswered row included); when it never heard of it (or turned it down)
+ * there is nothing to tell, and the booking is cancelled at once.
  */
 export function roomingChange(
   operation: RoomingOperation,
   holds: boolean,
+  mayHold: boolean = holds,
 ): { marking: RoomingMarking } | { marking: null; settle: 'CANCELLED'; reason: string } {
   if (operation === 'CANCEL')
-    return holds
+    return mayHold
       ? { marking: 'CANCELLED' }
       : { marking: null, settle: 'CANCELLED', reason: 'the hotel was never sent this stay' };
   return { marking: holds ? 'AMENDED' : 'NEW' };

@@ -2,6 +2,7 @@ import {
   answerDeadline,
   answerApplies,
   hotelHoldsStay,
+  hotelMayHoldStay,
   listDueAt,
   MIN_ANSWER_MS,
   roomingChange,
@@ -77,6 +78,33 @@ describe('rooming lists: new, amended and cancelled rows', () => {
         { marking: 'CANCELLED', state: 'CONFIRMED' },
       ]),
     ).toBe(false);
+  });
+
+  test('a row the hotel never answered (its list expired) may be held: a cancellation still tells the hotel, a new booking is NEW again', () => {
+    const expired = [{ marking: 'NEW', state: 'EXPIRED' }] as const;
+    expect(hotelHoldsStay(expired)).toBe(false);
+    expect(hotelMayHoldStay(expired)).toBe(true);
+    expect(roomingChange('CANCEL', hotelHoldsStay(expired), hotelMayHoldStay(expired))).toEqual({
+      marking: 'CANCELLED',
+    });
+    expect(roomingChange('BOOK', hotelHoldsStay(expired), hotelMayHoldStay(expired))).toEqual({ marking: 'NEW' });
+    expect(roomingChange('AMEND', hotelHoldsStay(expired), hotelMayHoldStay(expired))).toEqual({ marking: 'NEW' });
+    // A rejection, a cancellation or a row never sent holds nothing, answered or not.
+    expect(hotelMayHoldStay([{ marking: 'NEW', state: 'REJECTED' }])).toBe(false);
+    expect(hotelMayHoldStay([{ marking: 'NEW', state: 'QUEUED' }])).toBe(false);
+    expect(
+      hotelMayHoldStay([
+        { marking: 'NEW', state: 'CONFIRMED' },
+        { marking: 'CANCELLED', state: 'EXPIRED' },
+      ]),
+    ).toBe(true);
+    expect(
+      hotelMayHoldStay([
+        { marking: 'NEW', state: 'CONFIRMED' },
+        { marking: 'CANCELLED', state: 'CONFIRMED' },
+      ]),
+    ).toBe(false);
+    expect(hotelMayHoldStay([{ marking: 'NEW', state: 'SENT' }])).toBe(true);
   });
 });
 

@@ -2,6 +2,8 @@
  * Which answers of a DIRECT hotel reach the booking: only the row of the booking's current task changes it, so a
  * change queued while the hotel answers an older list is still sent to the hotel (the stack: rooming-lists-stack.ts).
  */
+import { createLogger } from '@crew/platform';
+import { RoomingChannel } from '@crew/worker';
 import { onePairingRoster } from '@crew/test-support';
 import {
   answer,
@@ -11,6 +13,7 @@ import {
   hotelId,
   inbox,
   openPage,
+  stack,
   submit,
   useRoomingStack,
   waitForBooking,
@@ -30,6 +33,17 @@ async function withBookingTasksHeld(during: () => Promise<void>): Promise<void> 
   } finally {
     await hotelTasks.resume();
   }
+}
+
+/** The worker's periodic pass two days later: lists sent now are past their deadline (ROOMING_ANSWER_HOURS = 24 h). */
+async function passTwoDaysLater(): Promise<void> {
+  await new RoomingChannel({
+    db: stack.database.db,
+    logger: createLogger('worker', 'silent'),
+    mailer: { send: async () => Promise.reject(new Error('no list is due')), close: () => undefined },
+    config: { ...stack.config, publicApiUrl: stack.apiUrl },
+    now: () => new Date(Date.now() + 48 * 3_600_000),
+  }).tick();
 }
 
 const listOf = async (night: string, version: number) =>
@@ -79,6 +93,62 @@ describe('a hotel answering an older rooming list while a change of the stay is 
     expect(await booking(id)).toMatchObject({
       status: 'CANCELLED',
       hotel: { confirmation_number: 'CX-810', rooming_status: 'CONFIRMED' },
+    });
+  });
+});
+
+describe('a stay whose list expired unanswered is cancelled', () => {
+  test('a DELETE after the deadline sends a CANCELLED row on v2: the hotel was e-mailed the stay and may hold it', async () => {
+    const before = inbox.mails.length;
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P820', employee: 'E82', email: 'noor@crew.test', day1: '2027-10-05' }),
+    );
+    const id = bookings[0].booking_id;
+    const v1 = await inbox.waitFor(before + 1);
+    const rowRef = csvRows(v1.csv)[1]![0];
+    await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
+    await passTwoDaysLater();
+    expect(await booking(id)).toMatchObject({ status: 'NEEDS_REVIEW', hotel: { rooming_status: 'EXPIRED' } });
+
+    const del = await api(`/crew/bookings/${id}?reason=crew%20change`, { method: 'DELETE' });
+    expect(del.status).toBe(202);
+    expect(del.body).toMatchObject({ status: 'PENDING', hotel: { rooming_marking: 'CANCELLED' } });
+    const v2 = await inbox.waitFor(before + 2);
+    expect(v2.subject).toContain('2027-10-05 v2');
+    expect(csvRows(v2.csv)[1]!.slice(0, 2)).toEqual([rowRef, 'CANCELLED']);
+    expect(await waitForBooking(id, (b) => b.hotel.rooming_list_version === 2)).toMatchObject({
+      status: 'PENDING',
+      hotel: { rooming_marking: 'CANCELLED', rooming_status: 'SENT' },
+    });
+    const page = await openPage(v2.link);
+    await page.fill('input[name="list_number"]', 'CX-820');
+    await answer(page);
+    await page.close();
+    expect(await booking(id)).toMatchObject({ status: 'CANCELLED', hotel: { confirmation_number: 'CX-820' } });
+  });
+
+  test('a DELETE queued when the list expires: the deadline does not settle the booking, and the cancellation is sent on v2', async () => {
+    const before = inbox.mails.length;
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P830', employee: 'E83', email: 'ines@crew.test', day1: '2027-10-09' }),
+    );
+    const id = bookings[0].booking_id;
+    const v1 = await inbox.waitFor(before + 1);
+    const rowRef = csvRows(v1.csv)[1]![0];
+    await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT');
+
+    await withBookingTasksHeld(async () => {
+      expect((await api(`/crew/bookings/${id}`, { method: 'DELETE' })).status).toBe(202);
+      await passTwoDaysLater();
+      expect(await listOf('2027-10-09', 1)).toMatchObject({ status: 'EXPIRED', rows: [{ state: 'EXPIRED' }] });
+      expect(await booking(id)).toMatchObject({ status: 'PENDING' });
+    });
+
+    const v2 = await inbox.waitFor(before + 2);
+    expect(csvRows(v2.csv)[1]!.slice(0, 2)).toEqual([rowRef, 'CANCELLED']);
+    expect(await waitForBooking(id, (b) => b.hotel.rooming_list_version === 2)).toMatchObject({
+      status: 'PENDING',
+      hotel: { rooming_marking: 'CANCELLED' },
     });
   });
 });

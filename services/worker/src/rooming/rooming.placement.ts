@@ -1,6 +1,7 @@
 import { BOOKING_SETTLED_CHANNEL, bookingRepo, roomingRepo, sql, type BookingRow, type DbOrTrx } from '@crew/db';
 import {
   hotelHoldsStay,
+  hotelMayHoldStay,
   roomingChange,
   roomingNight,
   roomingRecipientIssue,
@@ -73,11 +74,9 @@ export async function placeStay(
 
   // A row in a list being e-mailed right now counts as sent.
   const told = rows.filter((r) => r.state !== 'QUEUED' || r.list_status === 'SENDING');
-  const holds = hotelHoldsStay(
-    told.map((r) => ({ marking: r.marking, state: r.state === 'QUEUED' ? 'SENT' : r.state })),
-  );
+  const sent = told.map((r) => ({ marking: r.marking, state: r.state === 'QUEUED' ? ('SENT' as const) : r.state }));
   const operation = data.operation ?? 'BOOK';
-  const change = roomingChange(operation, holds);
+  const change = roomingChange(operation, hotelHoldsStay(sent), hotelMayHoldStay(sent));
   // Rows never sent are replaced by this change; sent, unanswered ones are superseded by it.
   await roomingRepo.dropQueuedRows(
     trx,
