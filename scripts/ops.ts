@@ -20,7 +20,8 @@ const USAGE = `usage: npm run ops -- <command>
   decide <request_id> APPROVED|DECLINED <decided_by> [note]
   fx <currency> <rate> [as_of YYYY-MM-DD] [set_by]   set an exchange rate: USD per 1 unit of <currency>, from as_of (default today)
   fx-rates [currency]                        list the exchange rates (every date each was set)
-  resend-rooming-list <list_id>              e-mail a DIRECT hotel's rooming list version again (same rows and references)
+  resend-rooming-list <list_id>              e-mail a DIRECT hotel's rooming list version again (same rows and references;
+                                             refused for a list answered or past its deadline)
   suppliers <airline_id>                     show the airline's supplier order and connections (no secrets)
   set-suppliers <airline_id> flights=A,B hotels=A,B [--duffel-token | --no-duffel]
                 [own_airline_url=https://… own_airline_carrier=XX [--own-airline-secret] | --no-own-airline]

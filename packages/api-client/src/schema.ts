@@ -1400,7 +1400,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail a rooming list version to its hotel again
-         * @description E-mails the same list version again (same rows, same references, so the hotel holds no second room) with a fresh link; a list still waiting for the mail server is tried at once. The worker sends it on its next pass (ROOMING_POLL_MS). 404 for an unknown list.
+         * @description E-mails the same list version again, for the hotel to answer: same rows, same references (so the hotel holds no second room), a fresh link and the same answer deadline. A list still waiting (for its send time or the mail server) is tried at once; one being e-mailed at this moment is left as it is (202: it is on its way, never sent twice at once). The worker sends it on its next pass (ROOMING_POLL_MS). 409 `CONFLICT` for a list the hotel answered or whose answer deadline has passed (the page takes no answer then; its stays are with the review queue). 404 for an unknown list.
          */
         post: operations["opsResendRoomingList"];
         delete?: never;
@@ -10629,7 +10629,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The list, its resend queued */
+            /** @description The list, its resend queued (or already under way) */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -10649,6 +10649,15 @@ export interface operations {
             };
             /** @description Error (spec section 7 envelope) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error (spec section 7 envelope) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

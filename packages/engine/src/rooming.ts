@@ -180,6 +180,48 @@ export function roomingRecipientIssue(reservationsEmail: string | null | undefin
     : 'the DIRECT hotel has no reservations_email in the hotel config: its rooming list cannot be sent';
 }
 
+/** What an operator's resend of a list does, by the list's state. */
+export type RoomingResend =
+  /** Still waiting (for its send time or the mail server): it is tried now. */
+  | { kind: 'SEND_NOW' }
+  /** Being e-mailed right now, first sending or resend (a sender holds it): left alone, or the hotel would get it twice. */
+  | { kind: 'SENDING' }
+  /** Sent and awaiting the hotel's answer: e-mailed again, the same rows, link and deadline. */
+  | { kind: 'RESEND' }
+  /** Nothing is left for the hotel to answer (answered, or past its deadline): refused with the reason. */
+  | { kind: 'REFUSED'; message: string };
+
+/**
+ * An operator's resend: the same version again, for the hotel to answer. A list the hotel can no longer answer
+ * is not resent, since its e-mail would ask the hotel to confirm by a deadline the page no longer takes answers for.
+ */
+export function roomingResend(
+  list: {
+    status: string;
+    expires_at: Date | null;
+    answered_at?: Date | null;
+    /** A sent list's resend under way: not asked for any more, and its sender's lease not run out. */
+    resend_requested?: boolean;
+    next_attempt_at?: Date | null;
+  },
+  nowMs: number,
+): RoomingResend {
+  if (list.status === 'QUEUED') return { kind: 'SEND_NOW' };
+  if (list.status === 'SENDING') return { kind: 'SENDING' };
+  if (list.status === 'ANSWERED')
+    return {
+      kind: 'REFUSED',
+      message: `The hotel answered this list${list.answered_at ? ` at ${list.answered_at.toISOString()}` : ''}: nothing is left for it to confirm (its answer is on the list)`,
+    };
+  if (list.status !== 'SENT' || !list.expires_at || list.expires_at.getTime() <= nowMs)
+    return {
+      kind: 'REFUSED',
+      message: `The list's answer deadline${list.expires_at ? ` (${list.expires_at.toISOString()})` : ''} has passed: its stays are with the review queue, and a new change goes to the hotel as a new version`,
+    };
+  const resending = list.resend_requested === false && !!list.next_attempt_at && list.next_attempt_at.getTime() > nowMs;
+  return resending ? { kind: 'SENDING' } : { kind: 'RESEND' };
+}
+
 /** Whether a hotel's answer to a row may still change the booking: only the stay's current row counts. */
 export function answerApplies(rowState: RowState): boolean {
   return rowState === 'SENT';

@@ -9,6 +9,7 @@ import {
   roomingNight,
   roomingOutcome,
   roomingRecipientIssue,
+  roomingResend,
   roomingRowRef,
   roomingSendAt,
   ROOMING_CANCEL_MARGIN_MINUTES,
@@ -172,5 +173,34 @@ describe("rooming lists: the hotel's answer", () => {
     expect(answerApplies('CONFIRMED')).toBe(false);
     expect(roomingRecipientIssue(null)).toMatch(/reservations_email/);
     expect(roomingRecipientIssue('res@hotel.example')).toBeNull();
+  });
+});
+
+describe("rooming lists: an operator's resend", () => {
+  const now = Date.parse('2027-03-01T12:00:00Z');
+  const later = new Date(now + H);
+  test('a waiting list is tried now; one being e-mailed is left alone; a sent one is sent again until its deadline', () => {
+    expect(roomingResend({ status: 'QUEUED', expires_at: null }, now)).toEqual({ kind: 'SEND_NOW' });
+    expect(roomingResend({ status: 'SENDING', expires_at: null }, now)).toEqual({ kind: 'SENDING' });
+    expect(roomingResend({ status: 'SENT', expires_at: later }, now)).toEqual({ kind: 'RESEND' });
+    expect(roomingResend({ status: 'SENT', expires_at: new Date(now) }, now)).toMatchObject({ kind: 'REFUSED' });
+    // A resend being e-mailed (its sender's lease still running) is left alone too; one asked for again is tried now.
+    const resending = {
+      status: 'SENT',
+      expires_at: later,
+      resend_requested: false,
+      next_attempt_at: new Date(now + 60_000),
+    };
+    expect(roomingResend(resending, now)).toEqual({ kind: 'SENDING' });
+    expect(roomingResend({ ...resending, resend_requested: true }, now)).toEqual({ kind: 'RESEND' });
+    expect(roomingResend({ ...resending, next_attempt_at: new Date(now) }, now)).toEqual({ kind: 'RESEND' });
+  });
+
+  test('an answered or expired list is refused, saying why', () => {
+    const answered = roomingResend({ status: 'ANSWERED', expires_at: later, answered_at: new Date(now - H) }, now);
+    expect(answered).toMatchObject({ kind: 'REFUSED' });
+    expect((answered as { message: string }).message).toContain('answered this list at 2027-03-01T11:00:00.000Z');
+    const expired = roomingResend({ status: 'EXPIRED', expires_at: new Date(now - H) }, now);
+    expect((expired as { message: string }).message).toContain('deadline (2027-03-01T11:00:00.000Z) has passed');
   });
 });

@@ -3,8 +3,9 @@
  * change queued while the hotel answers an older list is still sent to the hotel (the stack: rooming-lists-stack.ts).
  */
 import { createLogger } from '@crew/platform';
-import { RoomingChannel } from '@crew/worker';
-import { onePairingRoster } from '@crew/test-support';
+import { createSandboxSuppliers } from '@crew/suppliers';
+import { RoomingChannel, startWorkerRuntime } from '@crew/worker';
+import { http, onePairingRoster, waitFor } from '@crew/test-support';
 import {
   answer,
   api,
@@ -13,6 +14,8 @@ import {
   hotelId,
   inbox,
   openPage,
+  roomingPass,
+  setWorker,
   stack,
   submit,
   useRoomingStack,
@@ -116,9 +119,9 @@ describe('a stay whose list expired unanswered is cancelled', () => {
     const v2 = await inbox.waitFor(before + 2);
     expect(v2.subject).toContain('2027-10-05 v2');
     expect(csvRows(v2.csv)[1]!.slice(0, 2)).toEqual([rowRef, 'CANCELLED']);
-    expect(await waitForBooking(id, (b) => b.hotel.rooming_list_version === 2)).toMatchObject({
+    expect(await waitForBooking(id, (b) => b.hotel.rooming_status === 'SENT')).toMatchObject({
       status: 'PENDING',
-      hotel: { rooming_marking: 'CANCELLED', rooming_status: 'SENT' },
+      hotel: { rooming_marking: 'CANCELLED', rooming_list_version: 2 },
     });
     const page = await openPage(v2.link);
     await page.fill('input[name="list_number"]', 'CX-820');
@@ -150,5 +153,88 @@ describe('a stay whose list expired unanswered is cancelled', () => {
       status: 'PENDING',
       hotel: { rooming_marking: 'CANCELLED' },
     });
+  });
+});
+
+describe("the operator's resend", () => {
+  const resend = (listId: string) =>
+    http(`${stack.apiUrl}/ops/v1/rooming-lists/${listId}/resend`, { method: 'POST', token: stack.opsToken });
+
+  test('a list being e-mailed right now is left alone: one e-mail, not a second one sent beside it', async () => {
+    const before = inbox.mails.length;
+    let release!: () => void;
+    inbox.gate = new Promise<void>((r) => (release = r));
+    try {
+      // The mail server takes its time with the list's first sending (the list SENDING, the worker's lease on it).
+      const res = await api('/crew/schedules', {
+        method: 'POST',
+        body: onePairingRoster({ pairing: 'P840', employee: 'E84', email: 'ravi@crew.test', day1: '2027-10-13' }),
+      });
+      expect(res.status).toBe(202);
+      await waitFor(() => inbox.held >= 1, 20_000, 'the list to reach the mail server');
+      const list = await waitFor(() => listOf('2027-10-13', 1), 5_000, 'the list');
+      const answered = await resend(list.list_id);
+      expect(answered.status).toBe(202);
+      expect(answered.body).toMatchObject({ list_id: list.list_id, version: 1 });
+      // Several of the worker's passes (ROOMING_POLL_MS = 200): none sends the list beside the first sending.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(inbox.held).toBe(1);
+    } finally {
+      inbox.gate = null;
+      release();
+    }
+    await inbox.waitFor(before + 1);
+    await waitFor(async () => (await listOf('2027-10-13', 1))?.sends === 1, 10_000, 'the sending to be recorded');
+    await roomingPass();
+    expect(inbox.mails).toHaveLength(before + 1);
+    expect(await listOf('2027-10-13', 1)).toMatchObject({ status: 'SENT', sends: 1 });
+  });
+
+  test('an answered or expired list is not resent: 409, no e-mail asking the hotel to confirm what it can no longer answer', async () => {
+    const answered = await listOf('2027-10-01', 1);
+    const expired = await listOf('2027-10-05', 1);
+    expect([answered.status, expired.status]).toEqual(['ANSWERED', 'EXPIRED']);
+    const before = inbox.mails.length;
+    for (const l of [answered, expired]) {
+      const res = await resend(l.list_id);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ status: 409, error: { code: 'CONFLICT' } });
+    }
+    expect((await resend(answered.list_id)).body.error.message).toContain('answered');
+    expect((await resend(expired.list_id)).body.error.message).toContain('deadline');
+    await roomingPass();
+    expect(inbox.mails).toHaveLength(before);
+  });
+
+  test('a resend asked for just before the hotel answers is dropped: the answered list is not e-mailed again', async () => {
+    const before = inbox.mails.length;
+    const { bookings } = await submit(
+      onePairingRoster({ pairing: 'P850', employee: 'E85', email: 'zoe@crew.test', day1: '2027-10-17' }),
+    );
+    await waitForBooking(bookings[0].booking_id, (b) => b.hotel.rooming_status === 'SENT');
+    const v1 = inbox.mails.slice(before).find((m) => m.subject.includes('2027-10-17 v1'))!;
+    await worker.close();
+    try {
+      const list = await listOf('2027-10-17', 1);
+      expect((await resend(list.list_id)).status).toBe(202);
+      const page = await openPage(v1.link);
+      await page.fill('input[name="list_number"]', 'CI-850');
+      await answer(page);
+      await page.close();
+    } finally {
+      setWorker(
+        startWorkerRuntime({
+          config: { ...stack.config, publicApiUrl: stack.apiUrl },
+          db: stack.database.db,
+          logger: createLogger('worker', process.env.TEST_LOG ? 'info' : 'silent'),
+          suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl, responseTimeoutMs: 2000 }),
+        }),
+      );
+    }
+    // Several of the restarted worker's passes (ROOMING_POLL_MS = 200), then one more run to its end.
+    await new Promise((r) => setTimeout(r, 1_500));
+    await roomingPass();
+    expect(inbox.mails.slice(before).filter((m) => m.subject.includes('2027-10-17'))).toHaveLength(1);
+    expect(await listOf('2027-10-17', 1)).toMatchObject({ status: 'ANSWERED', sends: 1 });
   });
 });

@@ -73,6 +73,9 @@ export class Inbox {
   mails: Mail[] = [];
   server: SMTPServer | null = null;
   port = 0;
+  /** While set, the server takes each message only once it resolves (a slow mail server); `held` counts them. */
+  gate: Promise<void> | null = null;
+  held = 0;
 
   async start(port = 0): Promise<void> {
     this.server = new SMTPServer({
@@ -83,8 +86,13 @@ export class Inbox {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          this.mails.push(parseMail(Buffer.concat(chunks).toString('utf8')));
-          cb();
+          const take = () => {
+            this.mails.push(parseMail(Buffer.concat(chunks).toString('utf8')));
+            cb();
+          };
+          if (!this.gate) return take();
+          this.held += 1;
+          void this.gate.then(take);
         });
       },
     });

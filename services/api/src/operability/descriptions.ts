@@ -170,8 +170,9 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'when it was sent, opened and answered, and its rows (NEW, AMENDED, CANCELLED; `row_ref` is the stay’s reference in every version) with the hotel’s confirmation numbers or reasons. ' +
     'A hotel of another airline is 404. `limit` 1..200 (default 50), `cursor` from `next_cursor`.',
   opsResendRoomingList:
-    'E-mails the same list version again (same rows, same references, so the hotel holds no second room) with a fresh link; a list still waiting for the mail server is tried at once. ' +
-    'The worker sends it on its next pass (ROOMING_POLL_MS). 404 for an unknown list.',
+    'E-mails the same list version again, for the hotel to answer: same rows, same references (so the hotel holds no second room), a fresh link and the same answer deadline. ' +
+    'A list still waiting (for its send time or the mail server) is tried at once; one being e-mailed at this moment is left as it is (202: it is on its way, never sent twice at once). ' +
+    'The worker sends it on its next pass (ROOMING_POLL_MS). 409 `CONFLICT` for a list the hotel answered or whose answer deadline has passed (the page takes no answer then; its stays are with the review queue). 404 for an unknown list.',
 
   // ---- auth service (spec 5)
   registerClient:

@@ -7,6 +7,7 @@ import {
   requiredScope,
 } from '@crew/contracts';
 import { roomingRepo, type Db, type RoomingListRow, type RoomingRowRow } from '@crew/db';
+import { roomingResend } from '@crew/engine';
 import { ApiError, errorResponses, keysetPage, route, seqCursor, type RouteSpec } from '@crew/platform';
 import { principal } from '../auth/guard';
 
@@ -84,7 +85,10 @@ export function roomingRoutes(db: Db): RouteSpec[] {
   ];
 }
 
-/** POST /ops/v1/rooming-lists/{list_id}/resend: the same version again (same rows, same references), as soon as the worker can. */
+/**
+ * POST /ops/v1/rooming-lists/{list_id}/resend: the same version again (same rows, same references), as soon as the
+ * worker can, while the hotel can still answer it (engine roomingResend).
+ */
 export function opsRoomingRoutes(db: Db): RouteSpec[] {
   return [
     route({
@@ -96,26 +100,28 @@ export function opsRoomingRoutes(db: Db): RouteSpec[] {
       auth: 'ops',
       params: RoomingListParams,
       responses: {
-        202: { description: 'The list, its resend queued', schema: RoomingList },
-        ...errorResponses([401, 404]),
+        202: { description: 'The list, its resend queued (or already under way)', schema: RoomingList },
+        ...errorResponses([401, 404, 409]),
       },
       handler: async ({ params }) => {
-        const list = await roomingRepo.findList(db, params.list_id);
-        if (!list) throw ApiError.notFound('Rooming list');
-        // A list still waiting is simply tried now; a sent one is sent again with a fresh link.
-        await db
-          .updateTable('rooming_lists')
-          .set(
-            list.status === 'QUEUED' || list.status === 'SENDING'
-              ? { next_attempt_at: new Date() }
-              : { resend_requested: true, next_attempt_at: new Date() },
-          )
-          .where('list_id', '=', list.list_id)
-          .execute();
-        const fresh = (await roomingRepo.findList(db, list.list_id))!;
+        const found = await roomingRepo.findList(db, params.list_id);
+        if (!found) throw ApiError.notFound('Rooming list');
+        // Decided on the list locked as the sender locks it: a claim to send it is seen, not overwritten.
+        await db.transaction().execute(async (trx) => {
+          await roomingRepo.lockHotel(trx, found.hotel_config_id);
+          const list = await roomingRepo.lockList(trx, found.list_id);
+          if (!list) throw ApiError.notFound('Rooming list');
+          const resend = roomingResend(list, Date.now());
+          if (resend.kind === 'REFUSED') throw ApiError.conflict(resend.message);
+          if (resend.kind === 'SEND_NOW')
+            await roomingRepo.updateList(trx, list.list_id, { next_attempt_at: new Date() });
+          if (resend.kind === 'RESEND')
+            await roomingRepo.updateList(trx, list.list_id, { resend_requested: true, next_attempt_at: new Date() });
+        });
+        const fresh = (await roomingRepo.findList(db, found.list_id))!;
         return {
           status: 202,
-          body: roomingListView({ ...fresh, rows: await roomingRepo.rowsOfList(db, list.list_id) }),
+          body: roomingListView({ ...fresh, rows: await roomingRepo.rowsOfList(db, found.list_id) }),
         };
       },
     }),

@@ -1,5 +1,5 @@
 import { bookingRepo, roomingRepo, type Db } from '@crew/db';
-import { answerDeadline, type RoomingTiming } from '@crew/engine';
+import { answerDeadline, roomingResend, type RoomingTiming } from '@crew/engine';
 import type { Config, Logger } from '@crew/platform';
 import { CONFIRMATION_PATH, signRoomingLink } from '@crew/rooming';
 import type { Mailer } from './rooming.mail';
@@ -15,7 +15,6 @@ export interface SenderDeps {
 /** How long a worker holds a list it is e-mailing before another may try (it died mid-send). */
 const SEND_LEASE_MS = 2 * 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
-const MS_PER_HOUR = 3_600_000;
 
 /** E-mails one list if it is due (or the operator asked for a resend). Throws when the SMTP server refuses; the list waits. */
 export async function sendList(
@@ -32,8 +31,13 @@ export async function sendList(
     await roomingRepo.lockHotel(trx, found.hotel_config_id);
     const list = await roomingRepo.lockList(trx, listId);
     if (!list || list.next_attempt_at > now) return null;
-    const resend = list.resend_requested && ['SENT', 'ANSWERED', 'EXPIRED'].includes(list.status);
-    if (!resend && list.status !== 'QUEUED' && list.status !== 'SENDING') return null;
+    // An operator's resend, while the hotel can still answer the list (engine roomingResend).
+    const resend = list.resend_requested && roomingResend(list, now.getTime()).kind === 'RESEND';
+    if (!resend && list.status !== 'QUEUED' && list.status !== 'SENDING') {
+      // Asked for before the hotel answered or the deadline passed: nothing is left to ask of the hotel.
+      if (list.resend_requested) await roomingRepo.updateList(trx, listId, { resend_requested: false });
+      return null;
+    }
     await roomingRepo.updateList(trx, listId, {
       ...(resend ? { resend_requested: false } : { status: 'SENDING' }),
       next_attempt_at: new Date(now.getTime() + SEND_LEASE_MS),
@@ -49,12 +53,9 @@ export async function sendList(
     return false;
   }
   const firstCheckin = rows.map((r) => r.checkin_time_local).sort((a, b) => Date.parse(a) - Date.parse(b))[0]!;
+  // A resend keeps the deadline the hotel was given.
   const deadline =
-    resend && list.status === 'SENT' && list.expires_at
-      ? list.expires_at
-      : resend
-        ? new Date(now.getTime() + timing.answerHours * MS_PER_HOUR)
-        : new Date(answerDeadline(now.getTime(), firstCheckin, timing));
+    resend && list.expires_at ? list.expires_at : new Date(answerDeadline(now.getTime(), firstCheckin, timing));
   const token = signRoomingLink(key, {
     list_id: listId,
     hotel_config_id: list.hotel_config_id,
