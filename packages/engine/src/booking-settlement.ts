@@ -1,6 +1,7 @@
 import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@crew/contracts';
 import { madeCancellationCost, type StoredCancellation } from './cancellation-plan';
 import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
+import { moveRefOfRow } from './rooming';
 import { urgentEvents } from './priority';
 import { roomingTaskKey } from './rooming';
 import { storedReviewStateOf, type ReviewState, type StoredReviewItem } from './review-state';
@@ -168,4 +169,46 @@ export function settleRowAnswer(
     // The hotel's answer is never urgent, and completes no irop: as a rooming list has always settled.
     urgency: { task: null, orItem: false },
   });
+}
+
+/** What a hotel's answer to the CANCELLED row of a stay moved away from it writes (settleMovedAwayAnswer). */
+export interface MovedAwayAnswer {
+  /** The booking's hotel block with the fee the old room's cancellation cost or avoided (the stay's hotel is another). */
+  hotel: BookingHotelBlock;
+  /** The booking's history entry; its status stays as it is. */
+  history: { status: BookingStatus; reason: string; actor: string };
+}
+
+/**
+ * A hotel's answer to the CANCELLED row a move put on its list (moveRefOfRow: the row of a stay moved away from
+ * that hotel). The booking's own row is at its hotel now, so this answer settles no task of it. A confirmation made
+ * the old room's cancellation: the fee it cost or avoided goes on the booking's hotel block, as a supplier's
+ * cancellation of a moved room records it, judged by when the old hotel's list was sent (madeCancellationCost under
+ * the move's ref; nothing when the booking stores no cancellation for that move). Null: not such a row, or not a
+ * confirmation.
+ */
+export function settleMovedAwayAnswer(
+  b: {
+    status: BookingStatus;
+    hotel: BookingHotelBlock | null;
+    cancellation?: StoredCancellation | null;
+  },
+  /** The row (its key names the move), and when its list was sent. */
+  row: { task_ref: string | null; sent_at?: Date | null },
+  settlement: RowSettlement,
+  /** The old hotel, as the messages name it. */
+  hotelName: string,
+  actor: string,
+): MovedAwayAnswer | null {
+  const moveRef = moveRefOfRow(row.task_ref);
+  if (moveRef === null || settlement.state !== 'CONFIRMED') return null;
+  const cost = madeCancellationCost(b.cancellation, moveRef, null, true, {
+    at: row.sent_at,
+    as: `sent to ${hotelName}`,
+  });
+  const what = `${hotelName} confirmed the cancellation of the stay moved away from it (${settlement.confirmation_number})`;
+  return {
+    hotel: { ...(b.hotel ?? {}), ...cost?.fields },
+    history: { status: b.status, reason: cost?.reason ? `${what}; ${cost.reason}` : what, actor },
+  };
 }

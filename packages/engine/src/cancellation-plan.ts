@@ -484,13 +484,15 @@ export interface HotelMove {
 
 /**
  * A roster's hotel change that moves the stay to another property (a LAYOVER_CITY_CHANGE, or new dates the
- * station's now configured hotel takes): the supplier task cancels the old room and books the new one, so the old
+ * station's now configured hotel takes): the change's task cancels the old room and books the new one, so the old
  * room's cancellation goes under the terms of the old property's contract now (cause MOVE), judged for the stay
  * as booked. It is never held nor handed to a person: the crew member needs the new room, and the old one cannot
  * serve them, so the fee is owed either way. A move to a DIRECT hotel is planned the same way: the task cancels
- * the supplier's room first, and the new hotel's rooming list carries the new stay. Null when the change cancels
- * nothing at the supplier: not an automatic change, the same property, or a DIRECT old room (its rooming list
- * carries it).
+ * the supplier's room first, and the new hotel's rooming list carries the new stay. A DIRECT old room too: the
+ * task puts a CANCELLED row on the old hotel's rooming list, and the fee is recorded when that hotel confirms it
+ * (judged by when its list was sent); its cancellation is stored even without terms (no fee either way), so that
+ * hotel's answer finds the move it belongs to. Null when the change cancels nothing: not an automatic change, or
+ * the same property.
  */
 export function planHotelMove(
   item: {
@@ -508,8 +510,7 @@ export function planHotelMove(
   const previous = item.details.previous;
   const next = decision.hotel;
   if (decision.action !== 'AUTO_MODIFY' || !next || !previous || !booked?.property_id) return null;
-  // A DIRECT old room is on its hotel's rooming list, which this task does not reach (not yet: docs/cost-control.md).
-  if (booked.property_id === next.property_id || booked.handler_type === 'DIRECT') return null;
+  if (booked.property_id === next.property_id) return null;
   const d = planCancellation({
     hotel: ctx.hotels.get(previous.station),
     stay: {
@@ -522,7 +523,17 @@ export function planHotelMove(
     priority: item.priority,
     now,
   });
-  if (d.deadline === null) return { lane: item.priority, cancellation: null, message: baseMessage };
+  if (d.deadline === null) {
+    const cancellation =
+      booked.handler_type === 'DIRECT'
+        ? storedCancellation(
+            { ...d, message: `the room at ${previous.station} cancelled: ${d.message}` },
+            ref,
+            actionId,
+          )
+        : null;
+    return { lane: item.priority, cancellation, message: baseMessage };
+  }
   const moved = { ...d, message: `the room at ${previous.station} cancelled ${d.message}` };
   return {
     lane: d.lane,

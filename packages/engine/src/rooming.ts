@@ -1,4 +1,4 @@
-import type { RowSettlement } from '@crew/contracts';
+import type { BookingHotelBlock, RowSettlement } from '@crew/contracts';
 import { DISPOSITION_OF_TASK } from './booking-tasks';
 import { instantOf, isoInstant, localDateOf, MS_PER_HOUR } from './time';
 
@@ -42,6 +42,24 @@ export function roomingTaskKey(ref: string | null | undefined, attempt: number):
   return `${ref ?? 'task'}#${attempt}`;
 }
 
+const MOVED_AWAY = '#moved-away';
+
+/**
+ * The key of the CANCELLED row the same task places on the list of a hotel the stay moved away from: a key of its
+ * own beside the task's row at the stay's hotel now, so a re-delivered job finds each of them.
+ */
+export function movedAwayRowKey(taskKey: string): string {
+  return `${taskKey}${MOVED_AWAY}`;
+}
+
+/** The ref of the task (the move) that placed a moved-away CANCELLED row; null: the row is the stay's own. */
+export function moveRefOfRow(rowKey: string | null | undefined): string | null {
+  if (!rowKey?.endsWith(MOVED_AWAY)) return null;
+  const taskKey = rowKey.slice(0, -MOVED_AWAY.length);
+  const hash = taskKey.lastIndexOf('#');
+  return hash < 0 ? taskKey : taskKey.slice(0, hash);
+}
+
 /** A row sent earlier for the same stay, oldest first. */
 export interface SentRow {
   marking: RoomingMarking;
@@ -78,6 +96,52 @@ export function hotelMayHoldStay(sent: readonly SentRow[]): boolean {
   return hotelHoldsStay(sent) || lastHolds(toldRows(sent, true));
 }
 
+/** A stay's row as a task reads it: the hotel whose list carries it, and the stay it names. */
+export interface StayRow extends SentRow {
+  hotel_config_id: number;
+  checkin_time_local: string;
+  checkout_time_local: string;
+}
+
+/** The states of a row the hotel was told of and did not turn down (an unanswered one past its deadline too). */
+const HOLDING_STATES: ReadonlySet<RowState> = new Set(['SENT', 'CONFIRMED', 'SUPERSEDED', 'EXPIRED']);
+
+/** A hotel the stay moved away from that still holds it, and the stay it holds (its CANCELLED row names it). */
+export interface MovedAwayHolder {
+  hotel_config_id: number;
+  checkin_time_local: string;
+  checkout_time_local: string;
+}
+
+/**
+ * The hotels other than the stay's hotel now (`hotelConfigId`) that hold the stay, each judged on its own rows
+ * (hotelHoldsStay): the roster moved the stay away from them, so each is sent a CANCELLED row for the stay it holds
+ * (its last NEW or AMENDED row the hotel was told of). A hotel never sent the stay, or sent its cancellation
+ * already, is not among them. `told`: the rows the hotels were sent (a row of a list being e-mailed counts as SENT).
+ */
+export function movedAwayHolders(told: readonly StayRow[], hotelConfigId: number | null): MovedAwayHolder[] {
+  const byHotel = new Map<number, StayRow[]>();
+  for (const r of told) {
+    if (r.hotel_config_id === hotelConfigId) continue;
+    const rows = byHotel.get(r.hotel_config_id) ?? [];
+    rows.push(r);
+    byHotel.set(r.hotel_config_id, rows);
+  }
+  const out: MovedAwayHolder[] = [];
+  for (const [hotel, rows] of byHotel) {
+    // As for any cancellation, a hotel whose last row went unanswered may hold the stay (hotelMayHoldStay).
+    if (!hotelMayHoldStay(rows)) continue;
+    const held = rows.filter((r) => r.marking !== 'CANCELLED' && HOLDING_STATES.has(r.state));
+    const last = held[held.length - 1]!;
+    out.push({
+      hotel_config_id: hotel,
+      checkin_time_local: last.checkin_time_local,
+      checkout_time_local: last.checkout_time_local,
+    });
+  }
+  return out.sort((a, b) => a.hotel_config_id - b.hotel_config_id);
+}
+
 /**
  * What a booking task tells the hotel. A booking or amendment is NEW unless the hotel holds the stay
  * (then AMENDED: the same reference, new dates). A cancellation is a CANCELLED row when the hotel may hold the
@@ -94,6 +158,30 @@ export function roomingChange(
       ? { marking: 'CANCELLED' }
       : { marking: null, settle: 'CANCELLED', reason: 'the hotel was never sent this stay' };
   return { marking: holds ? 'AMENDED' : 'NEW' };
+}
+
+/**
+ * The booking's hotel block once its row is on a list (QUEUED until the list leaves). A NEW row asks a hotel that
+ * does not hold the stay, so a confirmation the block still carries is another hotel's (one the stay moved away
+ * from) and goes.
+ */
+export function blockWithRow(
+  hotel: BookingHotelBlock,
+  row: { row_ref: string; marking: RoomingMarking; list_id: string; version: number },
+): BookingHotelBlock {
+  const out: BookingHotelBlock = {
+    ...hotel,
+    rooming_ref: row.row_ref,
+    rooming_status: 'QUEUED',
+    rooming_marking: row.marking,
+    rooming_list_id: row.list_id,
+    rooming_list_version: row.version,
+  };
+  if (row.marking === 'NEW') {
+    delete out.confirmation_number;
+    delete out.hotel_confirmed_at;
+  }
+  return out;
 }
 
 /**

@@ -1,4 +1,11 @@
-import { BOOKING_EVENT_STATUSES, rowSettlement, settleBooking, settleRowAnswer } from '../src';
+import {
+  BOOKING_EVENT_STATUSES,
+  movedAwayRowKey,
+  rowSettlement,
+  settleBooking,
+  settleMovedAwayAnswer,
+  settleRowAnswer,
+} from '../src';
 
 describe('settleBooking: how a task end is recorded', () => {
   it('a NEEDS_REVIEW end: its reason is the review reason, the item is PENDING_REVIEW with the next step', () => {
@@ -193,6 +200,53 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
       expect(s.disposition?.message).toContain(
         'sent to the hotel at 2027-03-08T23:00:01.000Z, after its cancellation deadline (2027-03-08T23:00:00.000Z): late cancellation fee 150.00 USD recorded on the booking',
       );
+    });
+  });
+
+  describe('the CANCELLED row of a stay moved away from the hotel, confirmed: the move’s fee, the booking’s status kept', () => {
+    const USD = (amount: number) => ({ amount, currency: 'USD' });
+    /** Waiting for its new hotel (list L1); the move stored the old room's cancellation, in time when decided. */
+    const moved = {
+      ...waiting,
+      task_ref: 'AMEND-a1',
+      cancellation: {
+        ref: 'AMEND-a1',
+        action_id: 'a1',
+        deadline: '2027-03-08T23:00:00.000Z',
+        penalty: null,
+        penalty_avoided: USD(150),
+        message:
+          "the room at JFK cancelled in time for the hotel's cancellation deadline (18:00 America/New_York on 2027-03-08): no fee",
+        hold: null,
+      },
+    };
+    const awayRow = (sentAt: string) => ({ task_ref: movedAwayRowKey('AMEND-a1#1'), sent_at: new Date(sentAt) });
+    const confirmed = rowSettlement('CANCELLED', { kind: 'CONFIRMED', confirmation_number: 'CX1' });
+
+    it('sent by the deadline: the fee avoided, in the booking’s history', () => {
+      const s = settleMovedAwayAnswer(moved, awayRow('2027-03-08T22:00:00Z'), confirmed, 'Crew Inn JFK', 'hotel')!;
+      expect(s.hotel).toMatchObject({ rooming_list_id: 'L1', cancellation_penalty_avoided: USD(150) });
+      expect(s.history).toEqual({
+        status: 'PENDING',
+        actor: 'hotel',
+        reason: `Crew Inn JFK confirmed the cancellation of the stay moved away from it (CX1); ${moved.cancellation.message}`,
+      });
+    });
+
+    it('sent after the deadline: the late fee', () => {
+      const s = settleMovedAwayAnswer(moved, awayRow('2027-03-08T23:00:01Z'), confirmed, 'Crew Inn JFK', 'hotel')!;
+      expect(s.hotel).toMatchObject({ cancellation_penalty: USD(150) });
+      expect(s.hotel).not.toHaveProperty('cancellation_penalty_avoided');
+      expect(s.history.reason).toContain(
+        'sent to Crew Inn JFK at 2027-03-08T23:00:01.000Z, after its cancellation deadline',
+      );
+    });
+
+    it('a booking that stores another task’s cancellation records nothing; a stay’s own row is not such a row', () => {
+      const other = { ...moved, cancellation: { ...moved.cancellation, ref: 'AMEND-b2' } };
+      const s = settleMovedAwayAnswer(other, awayRow('2027-03-08T22:00:00Z'), confirmed, 'Crew Inn JFK', 'hotel')!;
+      expect(s.hotel).not.toHaveProperty('cancellation_penalty_avoided');
+      expect(settleMovedAwayAnswer(moved, { task_ref: 'AMEND-a1#1' }, confirmed, 'Crew Inn JFK', 'hotel')).toBeNull();
     });
   });
 

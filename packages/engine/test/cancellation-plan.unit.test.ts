@@ -575,13 +575,12 @@ describe('planHotelMove: the old room of a stay the roster moves to another hote
     );
   });
 
-  test('nothing to cancel at the supplier: not an automatic change, the same property, a DIRECT old room', () => {
+  test('nothing to cancel: not an automatic change, or the same property', () => {
     const review: Decision = { ...MUC, action: 'REVIEW', hotel: undefined };
     expect(plan(DEADLINE + MIN, { decision: review })).toBeNull();
     expect(
       plan(DEADLINE + MIN, { decision: { ...MUC, hotel: { ...MUC.hotel!, property_id: 'GDS-FRA-1' } } }),
     ).toBeNull();
-    expect(plan(DEADLINE + MIN, { booked: { ...BOOKED, handler_type: 'DIRECT' } })).toBeNull();
     expect(
       planHotelMove(
         { priority: 'P3', details: {} },
@@ -594,6 +593,29 @@ describe('planHotelMove: the old room of a stay the roster moves to another hote
         'x',
       ),
     ).toBeNull();
+  });
+
+  test('a DIRECT old room (on its hotel’s rooming list) is planned under its own terms, as a supplier’s room is', () => {
+    const direct: BookedHotel = { ...BOOKED, handler_type: 'DIRECT' };
+    const inTime = plan(DEADLINE - 2 * HOUR, { booked: direct })!;
+    expect(inTime).toMatchObject({
+      lane: 'P1',
+      cancellation: { ref: 'ref-1', action_id: 'act-1', penalty: null, penalty_avoided: eur(120), hold: null },
+    });
+    expect(inTime.message).toContain('the room at FRA cancelled in time');
+    expect(plan(DEADLINE + MIN, { booked: direct })).toMatchObject({ lane: 'P3', cancellation: { penalty: eur(120) } });
+  });
+
+  test('a DIRECT old room without terms still stores its cancellation (no fee either way): the old hotel’s answer finds its move', () => {
+    const r = plan(DEADLINE + MIN, { booked: { ...BOOKED, handler_type: 'DIRECT' }, hotel: hotelWith(contract()) })!;
+    expect(r).toMatchObject({
+      lane: 'P3',
+      message: 'Layover moved from FRA to MUC',
+      cancellation: { ref: 'ref-1', action_id: 'act-1', deadline: null, penalty: null, penalty_avoided: null },
+    });
+    expect(r.cancellation!.message).toBe('the room at FRA cancelled: the contract has no cancellation terms: no fee');
+    // A supplier's room without terms stores none, as before.
+    expect(plan(DEADLINE + MIN, { hotel: hotelWith(contract()) })!.cancellation).toBeNull();
   });
 
   test('a move to a DIRECT hotel cancels the supplier’s room under its own terms, as any move does', () => {

@@ -1,8 +1,13 @@
 import {
   answerDeadline,
   answerApplies,
+  blockWithRow,
   hotelHoldsStay,
   hotelMayHoldStay,
+  movedAwayHolders,
+  movedAwayRowKey,
+  moveRefOfRow,
+  roomingTaskKey,
   listDueAt,
   MIN_ANSWER_MS,
   roomingChange,
@@ -202,5 +207,72 @@ describe("rooming lists: an operator's resend", () => {
     expect((answered as { message: string }).message).toContain('answered this list at 2027-03-01T11:00:00.000Z');
     const expired = roomingResend({ status: 'EXPIRED', expires_at: new Date(now - H) }, now);
     expect((expired as { message: string }).message).toContain('deadline (2027-03-01T11:00:00.000Z) has passed');
+  });
+});
+
+describe('rooming lists: a stay moved away from a DIRECT hotel', () => {
+  const JFK = 7;
+  const LHR = 9;
+  const stay = { checkin_time_local: '2027-03-19T15:00:00-05:00', checkout_time_local: '2027-03-20T09:00:00-05:00' };
+  const row = (hotel: number, marking: 'NEW' | 'AMENDED' | 'CANCELLED', state: 'SENT' | 'CONFIRMED' | 'REJECTED') => ({
+    hotel_config_id: hotel,
+    marking,
+    state,
+    ...stay,
+  });
+
+  test('each hotel is judged on its own rows: the one the stay moved away from holds it, and gets a CANCELLED row for its stay', () => {
+    const amended = { ...row(JFK, 'AMENDED', 'CONFIRMED'), checkout_time_local: '2027-03-20T11:00:00-05:00' };
+    expect(movedAwayHolders([row(JFK, 'NEW', 'CONFIRMED'), amended, row(LHR, 'NEW', 'SENT')], LHR)).toEqual([
+      {
+        hotel_config_id: JFK,
+        checkin_time_local: stay.checkin_time_local,
+        checkout_time_local: '2027-03-20T11:00:00-05:00',
+      },
+    ]);
+    // A hotel whose rows are all the stay's hotel now's: nothing moved away.
+    expect(movedAwayHolders([row(LHR, 'NEW', 'SENT')], LHR)).toEqual([]);
+  });
+
+  test('a hotel sent the cancellation already, or whose only row it rejected, holds nothing', () => {
+    expect(movedAwayHolders([row(JFK, 'NEW', 'CONFIRMED'), row(JFK, 'CANCELLED', 'SENT')], LHR)).toEqual([]);
+    expect(movedAwayHolders([row(JFK, 'NEW', 'REJECTED')], LHR)).toEqual([]);
+    // Unanswered past its deadline, the row was still e-mailed: the hotel may hold the room, so it is told.
+    expect(movedAwayHolders([{ ...row(JFK, 'NEW', 'SENT'), state: 'EXPIRED' as const }], LHR)).toEqual([
+      { hotel_config_id: JFK, ...stay },
+    ]);
+    // Its cancellation rejected: it still holds the stay, and is told again.
+    expect(
+      movedAwayHolders([row(JFK, 'NEW', 'CONFIRMED'), row(JFK, 'CANCELLED', 'REJECTED')], LHR).map(
+        (h) => h.hotel_config_id,
+      ),
+    ).toEqual([JFK]);
+  });
+
+  test("the moved-away row has a key of its own beside the task's row, and names the move", () => {
+    const key = roomingTaskKey('AMEND-a1', 2);
+    expect(key).toBe('AMEND-a1#2');
+    expect(movedAwayRowKey(key)).not.toBe(key);
+    expect(moveRefOfRow(movedAwayRowKey(key))).toBe('AMEND-a1');
+    expect(moveRefOfRow(key)).toBeNull();
+    expect(moveRefOfRow(null)).toBeNull();
+  });
+
+  test("a NEW row at the stay's hotel now drops the old hotel's confirmation from the block; an AMENDED one keeps its own", () => {
+    const block = {
+      property_id: 'CREWINN-LHR',
+      confirmation_number: 'JFK-1',
+      hotel_confirmed_at: '2027-03-13T12:00:00Z',
+    };
+    const placed = { row_ref: 'RL-1', list_id: 'l-2', version: 1 };
+    expect(blockWithRow(block, { ...placed, marking: 'NEW' })).toEqual({
+      property_id: 'CREWINN-LHR',
+      rooming_ref: 'RL-1',
+      rooming_status: 'QUEUED',
+      rooming_marking: 'NEW',
+      rooming_list_id: 'l-2',
+      rooming_list_version: 1,
+    });
+    expect(blockWithRow(block, { ...placed, marking: 'AMENDED' })).toMatchObject({ confirmation_number: 'JFK-1' });
   });
 });

@@ -57,6 +57,19 @@ export function rowsOfBooking(db: DbOrTrx, bookingId: string) {
     .execute();
 }
 
+/** The hotels whose lists carry rows of a stay (the stay's hotel now, and those it moved away from), in id order. */
+export async function hotelsOfBooking(db: DbOrTrx, bookingId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('rooming_rows as r')
+    .innerJoin('rooming_lists as l', 'l.list_id', 'r.list_id')
+    .select('l.hotel_config_id')
+    .distinct()
+    .where('r.booking_id', '=', bookingId)
+    .orderBy('l.hotel_config_id')
+    .execute();
+  return rows.map((r) => r.hotel_config_id);
+}
+
 export function rowsOfList(db: DbOrTrx, listId: string) {
   return db.selectFrom('rooming_rows').selectAll().where('list_id', '=', listId).orderBy('row_id').execute();
 }

@@ -10,7 +10,7 @@ import {
   type RoomingListRow,
   type RoomingRowRow,
 } from '@crew/db';
-import { rowSettlement, settleRowAnswer } from '@crew/engine';
+import { rowSettlement, settleMovedAwayAnswer, settleRowAnswer } from '@crew/engine';
 import { crossSiteOrigin, type Logger } from '@crew/platform';
 import { CONFIRMATION_PATH, roomingFormToken, roomingLinkKey, verifyRoomingLink } from '@crew/rooming';
 
@@ -252,8 +252,28 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
             const b = await bookingRepo.lockBooking(trx, a.r.booking_id);
             // The list's first sending told the hotel (a cancellation sent after its deadline is judged late).
             const row = { list_id: a.r.list_id, task_ref: a.r.task_ref, sent_at: list.sent_at };
-            const settled = b && settleRowAnswer(b, row, settlement, `hotel (${list.recipient})`, at);
-            if (!settled) continue;
+            const actor = `hotel (${list.recipient})`;
+            const settled = b && settleRowAnswer(b, row, settlement, actor, at);
+            if (!settled) {
+              // The cancellation of a stay the roster moved away from this hotel: its fee, on the booking.
+              const away =
+                b &&
+                settleMovedAwayAnswer(
+                  b,
+                  { task_ref: a.r.task_ref, sent_at: list.sent_at },
+                  settlement,
+                  l.loaded.names.hotel,
+                  actor,
+                );
+              if (away)
+                await bookingRepo.updateBooking(
+                  trx,
+                  a.r.booking_id,
+                  { status: away.history.status, hotel: away.hotel },
+                  away.history,
+                );
+              continue;
+            }
             const { item } = await bookingRepo.writeSettlement(trx, a.r.booking_id, settled);
             if (item?.schedule_id) schedules.push(item.schedule_id);
           }

@@ -12,7 +12,7 @@ import type { Config, Logger } from '@crew/platform';
 import { roomingLinkKey } from '@crew/rooming';
 import type { JobData } from '@crew/queue';
 import type { Mailer } from './rooming.mail';
-import { placeStay } from './rooming.placement';
+import { placeStay, type MovedAway, type PlacedRow } from './rooming.placement';
 import { sendList } from './rooming.sender';
 
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -26,6 +26,17 @@ export interface RoomingDeps {
 }
 
 const ENGINE = 'engine';
+
+/** What the item says of the hotels a stay moved away from: told of its cancellation, or never sent it. */
+export function movedAwayNotes(m: MovedAway): string[] {
+  return [
+    ...m.away.map(
+      (a) =>
+        `${a.hotel}, which the stay moved away from, gets a CANCELLED row on its rooming list of ${a.night} (version ${a.version})`,
+    ),
+    ...m.withdrawn.map((h) => `${h}, which the stay moved away from, was never sent it: its row withdrawn, no fee`),
+  ];
+}
 
 /**
  * The booking channel of DIRECT hotels: a stay becomes a row on the hotel's rooming list instead of a
@@ -78,16 +89,17 @@ export class RoomingChannel {
       return;
     }
     // P1/P2 changes and stays inside the lead time go now; a failure leaves the list waiting for the SMTP server.
-    if (placed.due) await this.send(placed.list_id).catch((err) => log.warn({ err }, 'rooming list not sent yet'));
-    else this.kick();
+    // The cancellations of the hotels the stay moved away from likewise.
+    await this.sendDue([placed, ...placed.away], log);
     // The task is done: the booking waits for the hotel (PENDING), the action item counts as booked.
     const actionId = data.action_id ?? b.action_id;
     if (actionId) {
+      const notes = [...movedAwayNotes(placed), ...(note ? [note] : [])];
       const r = await sql<{
         schedule_id: string | null;
         review_status: string | null;
       }>`update action_items set disposition = 'AUTO_BOOKED', disposition_at = now(),
-          message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation${note ? `; ${note}` : ''}`}
+          message = ${`on the hotel's rooming list of ${placed.night} (version ${placed.version}), awaiting the hotel's confirmation${notes.map((n) => `; ${n}`).join('')}`}
         where action_id = ${actionId} and disposition is null returning schedule_id, review_status`.execute(
         this.deps.db,
       );
@@ -103,6 +115,13 @@ export class RoomingChannel {
       { list_id: placed.list_id, night: placed.night, version: placed.version, marking: placed.marking },
       'stay placed on the rooming list',
     );
+  }
+
+  /** Sends the lists of these rows that are due now (a failure leaves a list waiting); a later one at its time. */
+  private async sendDue(rows: readonly PlacedRow[], log: Logger): Promise<void> {
+    for (const listId of new Set(rows.filter((r) => r.due).map((r) => r.list_id)))
+      await this.send(listId).catch((err) => log.warn({ err, list_id: listId }, 'rooming list not sent yet'));
+    if (rows.some((r) => !r.due)) this.kick();
   }
 
   // ---- sending ----

@@ -1,0 +1,315 @@
+/**
+ * A layover the roster moves away from a DIRECT hotel (docs/cost-control.md, "A move away from a DIRECT hotel"), end
+ * to end: rosters over HTTP, the worker's diff and booking tasks, the rooming lists e-mailed to an SMTP server in this
+ * process, and the hotels' answers posted to the confirmation page as its form posts them. The old hotel is Crew Inn
+ * JFK (DIRECT, America/New_York), whose contract's deadline is 18:00 four days before arrival: Monday 15 March 2027,
+ * 18:00 EDT = 22:00Z. Lists leave at once (ROOMING_LEAD_HOURS 0).
+ */
+import { SMTPServer } from 'smtp-server';
+import { roomingFormToken, roomingLinkKey, signRoomingLink } from '@crew/rooming';
+import {
+  allActionItems,
+  bookingAccount,
+  http,
+  onboard,
+  onePairingRoster,
+  STANDARD_TERMS,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
+
+jest.setTimeout(120_000);
+
+let stack: Stack;
+let smtp: SMTPServer;
+let clock = new Date('2027-03-13T12:00:00Z');
+const TRAVELLER = 'ada@crew.test';
+/** The layover: Friday 19 March 2027, 15:00 to Saturday 09:00 New York time (one night at 180 USD). */
+const DAY1 = '2027-03-19';
+const TERMS = {
+  cancellation_deadline: { days_before: 4, local_time: '18:00' },
+  late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
+};
+const NIGHT = { amount: 180, currency: 'USD' };
+
+beforeAll(async () => {
+  // An SMTP server that takes every e-mail (the tests answer the lists by their stored ids, not by the mail).
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData: (stream, _session, cb) => {
+      stream.on('data', () => undefined);
+      stream.on('end', () => cb());
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp as unknown as { server: { address(): { port: number } } }).server.address().port;
+  stack = await startStack('direct_moves', {
+    worker: true,
+    now: () => clock,
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_FROM: 'crew-travel@air.test',
+      ROOMING_LEAD_HOURS: '0',
+      ROOMING_POLL_MS: '200',
+    },
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+type Channel = 'GDS' | 'DIRECT';
+let carrier = 0;
+
+/** JFK's and LHR's hotels on the given channels; JFK's contract has the terms (read in New York time). */
+async function airlineWith(channels: { JFK: Channel; LHR: Channel }): Promise<Tenant> {
+  const t = await onboard(stack, {
+    name: `Moves ${carrier}`,
+    carrier: `M${(carrier++).toString(36).toUpperCase()}`,
+    scopes: 'schedules:read schedules:write events:read events:write',
+    settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
+  });
+  await bookingAccount(stack, t, TRAVELLER);
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+  const hotelOf = (s: 'JFK' | 'LHR') =>
+    channels[s] === 'GDS'
+      ? { property_id: `GDS-${s}-001`, ...STANDARD_TERMS }
+      : {
+          property_id: `CREWINN-${s}`,
+          chain: 'Crew Inns',
+          name: `Crew Inn ${s}`,
+          reservations_email: `reservations-${s.toLowerCase()}@crewinn.test`,
+          ...STANDARD_TERMS,
+        };
+  const cfg = await api('/crew/config/hotels', {
+    method: 'PUT',
+    body: { bases: (['JFK', 'LHR'] as const).map((s) => ({ base_station: s, hotels: [hotelOf(s)] })) },
+  });
+  expect(cfg.status).toBe(200);
+  for (const base of cfg.body.bases as { base_station: string; hotels: { hotel_config_id: number }[] }[]) {
+    const id = base.hotels[0]!.hotel_config_id;
+    const contract = await api(`/crew/config/hotels/${id}/contracts`, {
+      method: 'POST',
+      body: {
+        contract_number: `K-${base.base_station}`,
+        contract_from: '2027-01-01',
+        contract_to: '2027-12-31',
+        ...(base.base_station === 'JFK' ? { ...TERMS, hotel_time_zone: 'America/New_York' } : {}),
+      },
+    });
+    expect(contract.status).toBe(201);
+    const rates = await api(`/crew/config/hotels/${id}/contracts/${contract.body.contract_id}/rates`, {
+      method: 'PUT',
+      body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: NIGHT }] },
+    });
+    expect(rates.status).toBe(200);
+    const req = await api('/crew/config/hotels/change-requests', {
+      method: 'POST',
+      body: { contract_id: contract.body.contract_id, intent: 'ENABLE' },
+    });
+    const decided = await http(`${stack.apiUrl}/ops/v1/change-requests/${req.body.request_id}/decide`, {
+      method: 'POST',
+      token: stack.opsToken,
+      body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' },
+    });
+    expect(decided.status).toBe(200);
+  }
+  return t;
+}
+
+/** The same layover key moved to London: Friday 19 March 2027, 20:00 to Saturday 09:00 GMT. */
+function movedToLondon() {
+  const r = onePairingRoster({ day1: DAY1 });
+  r.pairings[0]!.duty_periods[0]!.layover = {
+    station: 'LHR',
+    booking_required: true,
+    checkin_time_local: `${DAY1}T20:00:00+00:00`,
+    checkout_time_local: '2027-03-20T09:00:00+00:00',
+  };
+  return r;
+}
+
+async function processed(t: Tenant, body: unknown, at: string) {
+  clock = new Date(at);
+  const res = await http(`${stack.apiUrl}/api/v1/crew/schedules`, { method: 'POST', token: t.accessToken, body });
+  expect(res.status).toBe(202);
+  const id = res.body.schedule_id as string;
+  await waitForSchedule(stack, t.accessToken, id);
+  const items = await allActionItems(stack, t.accessToken, id, '&type=HOTEL');
+  return { id, items };
+}
+
+const booking = async (t: Tenant, id: string) =>
+  (await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, { token: t.accessToken })).body;
+
+async function bookingWhere(t: Tenant, id: string, pred: (b: any) => boolean, what: string) {
+  let last: unknown;
+  return waitFor(
+    async () => {
+      const b = (last = await booking(t, id));
+      return pred(b) && b;
+    },
+    20_000,
+    () => `booking ${id} ${what} (still ${JSON.stringify(last)})`,
+  );
+}
+
+/** The booking's rooming-list rows, oldest first, with the hotel each list goes to and the list's state. */
+const roomingRows = (bookingId: string) =>
+  stack.database.db
+    .selectFrom('rooming_rows as r')
+    .innerJoin('rooming_lists as l', 'l.list_id', 'r.list_id')
+    .innerJoin('hotel_configs as h', 'h.hotel_config_id', 'l.hotel_config_id')
+    .select(['r.row_id', 'r.list_id', 'r.marking', 'r.state', 'h.property_id', 'l.status as list_status'])
+    .where('r.booking_id', '=', bookingId)
+    .orderBy('r.row_id')
+    .execute();
+
+const rowsAt = async (bookingId: string) =>
+  (await roomingRows(bookingId)).map((r) => ({ property_id: r.property_id, marking: r.marking, state: r.state }));
+
+/**
+ * The hotel's answer to a sent list, as the confirmation page's form posts it (the link signed as the worker's
+ * e-mail signs it): one number for the whole list, or per row a rejection with its reason.
+ */
+async function answerList(listId: string, answer: { number: string } | { reject: string }): Promise<void> {
+  const l = await stack.database.db
+    .selectFrom('rooming_lists')
+    .selectAll()
+    .where('list_id', '=', listId)
+    .executeTakeFirstOrThrow();
+  expect(l.status).toBe('SENT');
+  const key = roomingLinkKey(stack.opsToken);
+  const token = signRoomingLink(key, {
+    list_id: l.list_id,
+    hotel_config_id: l.hotel_config_id,
+    version: l.version,
+    exp: Math.floor(l.expires_at!.getTime() / 1000),
+  });
+  const form = new URLSearchParams({ form_token: roomingFormToken(key, token) });
+  if ('number' in answer) form.set('list_number', answer.number);
+  else
+    for (const r of await stack.database.db
+      .selectFrom('rooming_rows')
+      .select('row_id')
+      .where('list_id', '=', listId)
+      .where('state', '=', 'SENT')
+      .execute()) {
+      form.set(`reject_${r.row_id}`, '1');
+      form.set(`reason_${r.row_id}`, answer.reject);
+    }
+  const res = await fetch(`${stack.apiUrl}/hotel/rooming-lists/${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
+  expect(res.status).toBe(200);
+}
+
+/** The list of the booking's row at that hotel with that marking, once it is sent. */
+async function sentList(bookingId: string, property: string, marking: string): Promise<string> {
+  const row = await waitFor(
+    async () =>
+      (await roomingRows(bookingId)).find(
+        (r) => r.property_id === property && r.marking === marking && r.list_status === 'SENT',
+      ),
+    20_000,
+    () => `${marking} row of ${bookingId} at ${property} sent`,
+  );
+  return row.list_id;
+}
+
+/** A stay booked at Crew Inn JFK and confirmed by the hotel (its NEW row answered). */
+async function confirmedAtJfk(t: Tenant): Promise<string> {
+  const first = await processed(t, onePairingRoster({ day1: DAY1 }), '2027-03-13T12:00:00Z');
+  expect(first.items.map((i) => i.classification)).toEqual(['NEW_LAYOVER']);
+  const id = first.items[0]!.booking_id!;
+  await answerList(await sentList(id, 'CREWINN-JFK', 'NEW'), { number: 'JFK-1' });
+  await bookingWhere(t, id, (b) => b.status === 'CONFIRMED', 'CONFIRMED at JFK');
+  return id;
+}
+
+/** The booking's task of that operation as the queue kept it (completed). */
+async function completedTask(bookingId: string, operation: string) {
+  const jobs = await stack.queues.bookings.getJobs(['completed']);
+  return jobs.find((j) => j?.data.booking_id === bookingId && j.data.operation === operation);
+}
+
+describe('DIRECT to DIRECT: the old hotel is sent a CANCELLED row, the new one a NEW row', () => {
+  it('in time: the old hotel’s confirmation records the fee avoided; a re-delivered task places no second row', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
+    const id = await confirmedAtJfk(t);
+    // Ten hours before the JFK deadline.
+    const moved = await processed(t, movedToLondon(), '2027-03-15T12:00:00Z');
+    expect(moved.items[0]).toMatchObject({ classification: 'LAYOVER_CITY_CHANGE' });
+    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    const newList = await sentList(id, 'CREWINN-LHR', 'NEW');
+    expect(await rowsAt(id)).toEqual([
+      { property_id: 'CREWINN-JFK', marking: 'NEW', state: 'CONFIRMED' },
+      { property_id: 'CREWINN-JFK', marking: 'CANCELLED', state: 'SENT' },
+      { property_id: 'CREWINN-LHR', marking: 'NEW', state: 'SENT' },
+    ]);
+    const waiting = await booking(t, id);
+    expect(waiting).toMatchObject({
+      status: 'PENDING',
+      hotel: { property_id: 'CREWINN-LHR', rooming_marking: 'NEW', rooming_list_id: newList, rooming_status: 'SENT' },
+    });
+    // The JFK hotel's number is not the London stay's.
+    expect(waiting.hotel.confirmation_number).toBeUndefined();
+    expect(waiting.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_BOOKED' });
+    expect(item!.message).toContain("on the hotel's rooming list of 2027-03-19");
+    expect(item!.message).toContain(
+      'Crew Inn JFK, which the stay moved away from, gets a CANCELLED row on its rooming list of 2027-03-19',
+    );
+
+    // The task delivered again (a stalled worker, say): the same rows, none twice.
+    const task = (await completedTask(id, 'AMEND'))!;
+    await task.retry('completed');
+    await waitFor(
+      async () => (await stack.queues.bookings.getJob(task.id!))?.finishedOn !== task.finishedOn,
+      15_000,
+      () => 'the task delivered again',
+    );
+    expect(await roomingRows(id)).toHaveLength(3);
+
+    // The old hotel confirms the cancellation: sent in time, the fee it avoided goes on the booking.
+    clock = new Date('2027-03-15T13:00:00Z');
+    await answerList(oldList, { number: 'JFK-CX' });
+    const cancelled = await bookingWhere(t, id, (b) => !!b.hotel.cancellation_penalty_avoided, 'fee avoided');
+    expect(cancelled).toMatchObject({ status: 'PENDING', hotel: { cancellation_penalty_avoided: NIGHT } });
+    expect(cancelled.hotel.cancellation_penalty).toBeUndefined();
+    // The new hotel confirms the stay: CONFIRMED there, the fee avoided kept.
+    await answerList(newList, { number: 'LHR-1' });
+    const done = await bookingWhere(t, id, (b) => b.status === 'CONFIRMED', 'CONFIRMED at LHR');
+    expect(done.hotel).toMatchObject({
+      property_id: 'CREWINN-LHR',
+      confirmation_number: 'LHR-1',
+      cancellation_penalty_avoided: NIGHT,
+    });
+    expect(await rowsAt(id)).toEqual([
+      { property_id: 'CREWINN-JFK', marking: 'NEW', state: 'CONFIRMED' },
+      { property_id: 'CREWINN-JFK', marking: 'CANCELLED', state: 'CONFIRMED' },
+      { property_id: 'CREWINN-LHR', marking: 'NEW', state: 'CONFIRMED' },
+    ]);
+  });
+
+  it('after the deadline: the old hotel’s confirmation records the late fee', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
+    const id = await confirmedAtJfk(t);
+    await processed(t, movedToLondon(), '2027-03-15T22:30:00Z');
+    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    await answerList(oldList, { number: 'JFK-CX' });
+    const b = await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty, 'late fee');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+  });
+});
