@@ -81,6 +81,37 @@ export function withoutSupplierRoom(hotel: BookingHotelBlock): BookingHotelBlock
   return out;
 }
 
+/** The fields of a DIRECT hotel's rooming-list row on a hotel block (what a row's placement and answer write). */
+const ROOMING_ROW_FIELDS = [
+  'rooming_ref',
+  'rooming_status',
+  'rooming_marking',
+  'rooming_list_id',
+  'rooming_list_version',
+  'confirmation_number',
+  'hotel_confirmed_at',
+] as const satisfies readonly (keyof BookingHotelBlock)[];
+
+/**
+ * A DIRECT hotel's stay a change moved to a supplier's hotel: the booking's block names the supplier's hotel now
+ * (the roster moved the layover there) but still carries the rooming-list row of the stay as booked (the diff's
+ * merge leaves it). The old hotel is sent a CANCELLED row before the supplier books the new room. A cancellation
+ * is not such a change.
+ */
+export function roomingStayMovedAway(
+  hotel: BookingHotelBlock | null | undefined,
+  operation: BookingOperation | null | undefined,
+): boolean {
+  return (operation ?? 'BOOK') !== 'CANCEL' && !!hotel && hotel.handler_type !== 'DIRECT' && !!hotel.rooming_list_id;
+}
+
+/** The block once the old hotel is told: the supplier's hotel's stay, without the old hotel's row and number. */
+export function withoutRoomingRow(hotel: BookingHotelBlock): BookingHotelBlock {
+  const out: BookingHotelBlock = { ...hotel };
+  for (const k of ROOMING_ROW_FIELDS) delete out[k];
+  return out;
+}
+
 // ---- a task's end and its retries ----
 
 /** How a supplier failure ends a task: transient (nothing refused) FAILED and retryable; a refusal NEEDS_REVIEW. */

@@ -17,8 +17,10 @@ import {
   reservationOutcome,
   retryable,
   retryRefusal,
+  roomingStayMovedAway,
   supplierErrorOutcome,
   supplierRoomMovedAway,
+  withoutRoomingRow,
   withoutSupplierRoom,
   supplierReference,
   taskIdentity,
@@ -292,6 +294,41 @@ describe('a supplier’s room a move to a DIRECT hotel leaves behind', () => {
       handler_type: 'DIRECT',
       hotel_config_id: 9,
       contract_id: 3,
+    });
+  });
+});
+
+describe('a stay moved from a DIRECT hotel to a supplier’s hotel', () => {
+  /** The merged block: GDS-LHR-001 now, with the rooming-list row of the stay as Crew Inn JFK holds it. */
+  const moved = {
+    property_id: 'GDS-LHR-001',
+    handler_type: 'GDS' as const,
+    hotel_config_id: 12,
+    contract_id: 4,
+    rooming_ref: 'RL-1',
+    rooming_status: 'CONFIRMED' as const,
+    rooming_marking: 'NEW' as const,
+    rooming_list_id: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+    rooming_list_version: 1,
+    confirmation_number: 'JFK-1',
+    hotel_confirmed_at: '2027-03-13T12:00:00.000Z',
+  };
+
+  test('a change (not a cancellation) of a block that names a supplier’s hotel but carries a rooming-list row', () => {
+    expect(roomingStayMovedAway(moved, 'AMEND')).toBe(true);
+    expect(roomingStayMovedAway(moved, 'BOOK')).toBe(true);
+    expect(roomingStayMovedAway(moved, 'CANCEL')).toBe(false);
+    expect(roomingStayMovedAway({ ...moved, handler_type: 'DIRECT' }, 'AMEND')).toBe(false);
+    expect(roomingStayMovedAway(withoutRoomingRow(moved), 'AMEND')).toBe(false);
+    expect(roomingStayMovedAway(null, 'AMEND')).toBe(false);
+  });
+
+  test('once the old hotel is told, the block is the supplier’s hotel’s stay alone', () => {
+    expect(withoutRoomingRow(moved)).toEqual({
+      property_id: 'GDS-LHR-001',
+      handler_type: 'GDS',
+      hotel_config_id: 12,
+      contract_id: 4,
     });
   });
 });

@@ -313,3 +313,68 @@ describe('DIRECT to DIRECT: the old hotel is sent a CANCELLED row, the new one a
     expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
   });
 });
+
+describe('DIRECT to GDS: the old hotel’s CANCELLED row is placed before the supplier books the new room', () => {
+  const fault = async (body: Record<string, unknown>) =>
+    expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
+
+  it('the booking MODIFIED at the supplier; the fee recorded when the old hotel confirms', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'GDS' });
+    const id = await confirmedAtJfk(t);
+    const moved = await processed(t, movedToLondon(), '2027-03-15T12:00:00Z');
+    const b = await bookingWhere(t, id, (x) => x.status === 'MODIFIED', 'MODIFIED at LHR');
+    expect(b.hotel).toMatchObject({ property_id: 'GDS-LHR-001', supplier: 'SANDBOX' });
+    // The block is the supplier's room now: the old hotel's row and number are gone from it.
+    expect(b.hotel.rooming_list_id).toBeUndefined();
+    expect(b.hotel.rooming_ref).toBeUndefined();
+    expect(b.hotel.confirmation_number).not.toBe('JFK-1');
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    expect(await rowsAt(id)).toEqual([
+      { property_id: 'CREWINN-JFK', marking: 'NEW', state: 'CONFIRMED' },
+      { property_id: 'CREWINN-JFK', marking: 'CANCELLED', state: 'SENT' },
+    ]);
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item).toMatchObject({ disposition: 'AUTO_BOOKED' });
+    expect(item!.message).toContain('Crew Inn JFK, which the stay moved away from, gets a CANCELLED row');
+
+    clock = new Date('2027-03-15T13:00:00Z');
+    await answerList(oldList, { number: 'JFK-CX' });
+    const done = await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty_avoided, 'fee avoided');
+    expect(done).toMatchObject({ status: 'MODIFIED', hotel: { cancellation_penalty_avoided: NIGHT } });
+    expect(done.hotel.cancellation_penalty).toBeUndefined();
+  });
+
+  it('the supplier failing first: the old hotel was told once, before; its fee is judged by its list, not the supplier’s retry', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'GDS' });
+    const id = await confirmedAtJfk(t);
+    await fault({ operation: 'hotel.book', outcome: 'error', count: 1 });
+    // An hour before the JFK deadline: the old hotel's list leaves at once, in time.
+    await processed(t, movedToLondon(), '2027-03-15T21:00:00Z');
+    await bookingWhere(t, id, (x) => x.status === 'FAILED', 'FAILED at the supplier');
+    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    // The automatic retry books the new room after the deadline.
+    let retry: Awaited<ReturnType<typeof stack.queues.bookings.getJobs>>[number] | undefined;
+    await waitFor(
+      async () => {
+        retry = (await stack.queues.bookings.getJobs(['delayed'])).find(
+          (j) => j?.data.booking_id === id && j.data.automatic,
+        );
+        return retry !== undefined;
+      },
+      15_000,
+      () => `automatic retry of ${id} queued`,
+    );
+    clock = new Date('2027-03-15T22:30:00Z');
+    await retry!.promote();
+    await bookingWhere(t, id, (x) => x.status === 'MODIFIED', 'MODIFIED at LHR');
+    expect(await rowsAt(id)).toEqual([
+      { property_id: 'CREWINN-JFK', marking: 'NEW', state: 'CONFIRMED' },
+      { property_id: 'CREWINN-JFK', marking: 'CANCELLED', state: 'SENT' },
+    ]);
+    await answerList(oldList, { number: 'JFK-CX' });
+    const done = await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty_avoided, 'fee avoided');
+    expect(done.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(done.hotel.cancellation_penalty).toBeUndefined();
+  });
+});

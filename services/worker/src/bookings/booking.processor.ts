@@ -11,6 +11,7 @@ import {
   madeCancellationCost,
   nextAutomaticRetry,
   rebookAfterCancel,
+  roomingStayMovedAway,
   settleBooking,
   supplierErrorOutcome,
   supplierPlan,
@@ -145,6 +146,25 @@ export class BookingProcessor {
       if (!moved) return;
       return this.deps.rooming.run(moved.booking, data, (b) => isCurrentTask(b, data), moved.note);
     }
+    // Moved here from a DIRECT hotel: that hotel's CANCELLED row goes on its rooming list before the new room is
+    // booked; its fee is recorded when that hotel confirms it, judged by its list, not by this supplier's clock.
+    let note: string | null = null;
+    if (this.deps.rooming && roomingStayMovedAway(booking.hotel, data.operation)) {
+      const told = await this.deps.rooming.cancelMovedAway(booking, data, (b) => isCurrentTask(b, data));
+      if (!told) return;
+      const now = this.deps.now?.() ?? new Date();
+      if ('issue' in told)
+        return this.settle(
+          booking,
+          data,
+          await this.context(booking, now),
+          { status: 'NEEDS_REVIEW', reason: told.issue },
+          now,
+        );
+      note = told.notes.join('; ') || null;
+      booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
+      if (!booking || !isCurrentTask(booking, data)) return;
+    }
     const now = this.deps.now?.() ?? new Date();
     const ctx = await this.context(booking, now);
     let outcome: Outcome;
@@ -155,6 +175,7 @@ export class BookingProcessor {
     } catch (err) {
       outcome = this.failureOutcome(err, job, booking, log);
     }
+    if (note) outcome = { ...outcome, reason: outcome.reason ? `${outcome.reason}; ${note}` : note };
     if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     await this.settle(booking, data, ctx, outcome, now);
     log.info(

@@ -12,7 +12,7 @@ import type { Config, Logger } from '@crew/platform';
 import { roomingLinkKey } from '@crew/rooming';
 import type { JobData } from '@crew/queue';
 import type { Mailer } from './rooming.mail';
-import { placeStay, type MovedAway, type PlacedRow } from './rooming.placement';
+import { cancelStayMovedAway, placeStay, type MovedAway, type PlacedRow } from './rooming.placement';
 import { sendList } from './rooming.sender';
 
 type Data = JobData<'bookings', 'execute-booking'>;
@@ -122,6 +122,28 @@ export class RoomingChannel {
     for (const listId of new Set(rows.filter((r) => r.due).map((r) => r.list_id)))
       await this.send(listId).catch((err) => log.warn({ err, list_id: listId }, 'rooming list not sent yet'));
     if (rows.some((r) => !r.due)) this.kick();
+  }
+
+  /**
+   * A DIRECT hotel's stay the roster moved to a supplier's hotel, before the supplier books the new room: the old
+   * hotel's CANCELLED row placed (and its list sent when due). Returns what the item says of it, an issue that ends
+   * the task in review, or null when the task is no longer current.
+   */
+  async cancelMovedAway(
+    b: BookingRow,
+    data: Data,
+    isCurrentTask: (b: BookingRow) => boolean,
+  ): Promise<{ notes: string[] } | { issue: string } | null> {
+    const log = this.deps.logger.child({ booking_id: b.booking_id, channel: 'rooming-list' });
+    const now = this.now();
+    const moved = await this.deps.db
+      .transaction()
+      .execute((trx) => cancelStayMovedAway(trx, b, data, now, isCurrentTask, this.timing));
+    if (!moved || 'issue' in moved) return moved;
+    await this.sendDue(moved.away, log);
+    if (moved.away.length)
+      log.info({ lists: moved.away.map((a) => a.list_id) }, 'moved-away stay cancelled on rooming lists');
+    return { notes: movedAwayNotes(moved) };
   }
 
   // ---- sending ----

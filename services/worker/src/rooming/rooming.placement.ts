@@ -9,11 +9,13 @@ import {
   roomingNight,
   roomingRecipientIssue,
   roomingRowRef,
+  roomingStayMovedAway,
   roomingSendAt,
   roomingTaskKey,
   settleBooking,
   taskCancellationDeadline,
   versionForRow,
+  withoutRoomingRow,
   type RoomingMarking,
   type RoomingTiming,
 } from '@crew/engine';
@@ -370,4 +372,43 @@ export async function placeStay(
     due: placed.due,
     ...moved,
   };
+}
+
+/**
+ * A DIRECT hotel's stay the roster moved to a supplier's hotel (engine roomingStayMovedAway), before the supplier
+ * books the new room, in its own transaction: the old hotel gets its CANCELLED row (cancelAtHotelsMovedAwayFrom, by
+ * the move's deadline), and the booking's block drops that hotel's row and number, which the diff's merge left on
+ * it, so the supplier's room is the block's. Once done, the block no longer carries the row: a re-delivered job, or
+ * a retry after the supplier failed, places nothing again. `issue`: the old hotel cannot be sent its list, and the
+ * task ends in review with nothing placed nor booked. Null: the task is no longer the booking's current one.
+ */
+export async function cancelStayMovedAway(
+  trx: DbOrTrx,
+  b: BookingRow,
+  data: Data,
+  now: Date,
+  isCurrentTask: (b: BookingRow) => boolean,
+  timing: RoomingTiming,
+): Promise<MovedAway | { issue: string } | null> {
+  const hotelConfigId = typeof b.hotel?.hotel_config_id === 'number' ? b.hotel.hotel_config_id : null;
+  const locked = await lockStay(trx, b, hotelConfigId, isCurrentTask);
+  if (!locked) return null;
+  const { cur, rows } = locked;
+  if (!roomingStayMovedAway(cur.hotel, data.operation)) return { away: [], withdrawn: [] };
+  const taskKey = roomingTaskKey(data.ref ?? 'task', data.attempt);
+  const moved = await cancelAtHotelsMovedAwayFrom(trx, cur, rows, hotelConfigId, taskKey, data, now, timing);
+  if ('issue' in moved) return moved;
+  const told = moved.away.map(
+    (a) => `CANCELLED row on the rooming list of ${a.night} (version ${a.version}) of ${a.hotel}`,
+  );
+  await bookingRepo.updateBooking(
+    trx,
+    cur.booking_id,
+    { status: cur.status, hotel: withoutRoomingRow(cur.hotel ?? {}) },
+    {
+      reason: `the stay moved away from its DIRECT hotel: ${told.length ? told.join('; ') : 'no hotel still held it'}`,
+      actor: ENGINE,
+    },
+  );
+  return moved;
 }
