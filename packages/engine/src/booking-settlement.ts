@@ -1,5 +1,5 @@
 import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@crew/contracts';
-import { madeCancellationCost, type StoredCancellation } from './cancellation-plan';
+import { madeCancellationCost, oldRoomRefusal, type StoredCancellation } from './cancellation-plan';
 import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
 import { moveRefOfRow } from './rooming';
 import { urgentEvents } from './priority';
@@ -119,6 +119,17 @@ export function settleBooking<F extends object = object>(
 }
 
 /**
+ * A task's end while the old hotel of its move still holds the room (`refusal`, oldRoomRefusal): the item is a
+ * person's about that room. An end that asks nothing of a person leaves the item as it is (`leaveItem`), so the
+ * review stays open, or dismissed as the person left it; one that does (NEEDS_REVIEW, FAILED) says both.
+ */
+export function keptForOldRoom<E extends TaskEnd>(end: E, refusal: string | null): E & { leaveItem: boolean } {
+  if (!refusal) return { ...end, leaveItem: false };
+  if (end.status !== 'NEEDS_REVIEW' && end.status !== 'FAILED') return { ...end, leaveItem: true };
+  return { ...end, reason: end.reason ? `${end.reason}; ${refusal}` : refusal, leaveItem: false };
+}
+
+/**
  * A rooming list row's answer (the hotel's, or its deadline's) as it reaches the stay's booking: only while the
  * booking waits for that list with the task that placed the row (a later change superseded the row otherwise:
  * one already on a newer list, or one started and still to be placed, which the hotel must still be sent), and
@@ -153,9 +164,13 @@ export function settleRowAnswer(
           as: 'sent to the hotel',
         })
       : null;
-  return settleBooking(cost ? { ...settlement, reason: cost.reason } : settlement, {
+  const end = keptForOldRoom(
+    cost ? { ...settlement, reason: cost.reason } : settlement,
+    oldRoomRefusal(b.cancellation, b.task_ref),
+  );
+  return settleBooking(end, {
     actor,
-    actionId: b.action_id,
+    actionId: end.leaveItem ? null : b.action_id,
     fields: {
       hotel: {
         ...hotel,
@@ -175,22 +190,40 @@ export function settleRowAnswer(
 export interface MovedAwayAnswer {
   /** The booking's hotel block with the fee the old room's cancellation cost or avoided (the stay's hotel is another). */
   hotel: BookingHotelBlock;
+  /** The move's stored cancellation, marked refused (absent: unchanged). */
+  cancellation?: StoredCancellation;
   /** The booking's history entry; its status stays as it is. */
   history: { status: BookingStatus; reason: string; actor: string };
+  /**
+   * The old hotel still holds the room: the move's item waits for a person (PENDING_REVIEW with this message), due
+   * at the cancellation's deadline when the booking stores the move's (absent: the item's stored deadline stays).
+   */
+  review: {
+    action_id: string;
+    message: string;
+    review_deadline?: string | null;
+    review: (item: StoredReviewItem) => ReviewState;
+  } | null;
 }
 
 /**
  * A hotel's answer to the CANCELLED row a move put on its list (moveRefOfRow: the row of a stay moved away from
- * that hotel). The booking's own row is at its hotel now, so this answer settles no task of it. A confirmation made
- * the old room's cancellation: the fee it cost or avoided goes on the booking's hotel block, as a supplier's
- * cancellation of a moved room records it, judged by when the old hotel's list was sent (madeCancellationCost under
- * the move's ref; nothing when the booking stores no cancellation for that move). Null: not such a row, or not a
- * confirmation.
+ * that hotel). The booking's own row is at its hotel now, so this answer settles no task of it, and the booking's
+ * status stays its new stay's.
+ * - A confirmation made the old room's cancellation: the fee it cost or avoided goes on the booking's hotel block,
+ *   as a supplier's cancellation of a moved room records it, judged by when the old hotel's list was sent
+ *   (madeCancellationCost under the move's ref; nothing when the booking stores no cancellation for that move).
+ * - A rejection, or no answer by the list's deadline: the old hotel still holds the room, so the move's item waits
+ *   for a person (PENDING_REVIEW), due at the cancellation's deadline as a refused cancellation is. The move's
+ *   stored cancellation is marked refused, so a later end of the move's task (the new hotel's answer, the
+ *   supplier's) leaves the item with the person (oldRoomRefusal). A booking gone on to another task: its item.
+ * Null: not such a row.
  */
 export function settleMovedAwayAnswer(
   b: {
     status: BookingStatus;
     hotel: BookingHotelBlock | null;
+    action_id?: string | null;
     cancellation?: StoredCancellation | null;
   },
   /** The row (its key names the move), and when its list was sent. */
@@ -201,14 +234,37 @@ export function settleMovedAwayAnswer(
   actor: string,
 ): MovedAwayAnswer | null {
   const moveRef = moveRefOfRow(row.task_ref);
-  if (moveRef === null || settlement.state !== 'CONFIRMED') return null;
-  const cost = madeCancellationCost(b.cancellation, moveRef, null, true, {
-    at: row.sent_at,
-    as: `sent to ${hotelName}`,
-  });
-  const what = `${hotelName} confirmed the cancellation of the stay moved away from it (${settlement.confirmation_number})`;
+  if (moveRef === null) return null;
+  const hotel = b.hotel ?? {};
+  if (settlement.state === 'CONFIRMED') {
+    const cost = madeCancellationCost(b.cancellation, moveRef, null, true, {
+      at: row.sent_at,
+      as: `sent to ${hotelName}`,
+    });
+    const what = `${hotelName} confirmed the cancellation of the stay moved away from it (${settlement.confirmation_number})`;
+    return {
+      hotel: { ...hotel, ...cost?.fields },
+      history: { status: b.status, reason: cost?.reason ? `${what}; ${cost.reason}` : what, actor },
+      review: null,
+    };
+  }
+  const refused =
+    settlement.state === 'REJECTED'
+      ? `${hotelName}, which the stay moved away from, rejected its cancellation (${settlement.reject_reason}) and still holds the room: a person must cancel it with the hotel`
+      : `${hotelName}, which the stay moved away from, did not answer its cancellation (${settlement.reason}): it may still hold the room; a person must cancel it with the hotel`;
+  const stored = b.cancellation && b.cancellation.ref === moveRef ? b.cancellation : null;
+  const actionId = stored?.action_id ?? b.action_id ?? null;
   return {
-    hotel: { ...(b.hotel ?? {}), ...cost?.fields },
-    history: { status: b.status, reason: cost?.reason ? `${what}; ${cost.reason}` : what, actor },
+    hotel,
+    ...(stored ? { cancellation: { ...stored, old_room_refused: refused } } : {}),
+    history: { status: b.status, reason: refused, actor },
+    review: actionId
+      ? {
+          action_id: actionId,
+          message: refused,
+          ...(stored ? { review_deadline: stored.deadline } : {}),
+          review: storedReviewStateOf,
+        }
+      : null,
   };
 }

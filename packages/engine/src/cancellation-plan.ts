@@ -93,6 +93,11 @@ export interface StoredCancellation {
   /** What the decision says (the item's message once the cancellation is made). */
   message: string;
   hold: HoldState | null;
+  /**
+   * A move's: the old hotel (a DIRECT one) rejected the CANCELLED row of the stay moved away from it, or did not
+   * answer it, and still holds the room; a person must cancel it (oldRoomRefusal). What the item says of it.
+   */
+  old_room_refused?: string | null;
 }
 
 export function storedCancellation(d: CancellationDecision, ref: string, actionId: string | null): StoredCancellation {
@@ -244,6 +249,18 @@ export function madeCancellationCost(
   const fields = cancellationCostFields(c);
   if (Object.keys(fields).length === 0) return { fields, reason: reason ?? c.message };
   return { fields, reason: reason ? `${reason}; ${c.message}` : c.message };
+}
+
+/**
+ * The old hotel's refusal of the booking's task's cancellation (a move away from a DIRECT hotel whose CANCELLED row
+ * the old hotel rejected or left unanswered), while the booking stores it for this very task: the task's item then
+ * waits for a person about the old room, whatever becomes of the new stay. Null: none.
+ */
+export function oldRoomRefusal(
+  c: StoredCancellation | null | undefined,
+  taskRef: string | null | undefined,
+): string | null {
+  return c && c.ref === taskRef ? (c.old_room_refused ?? null) : null;
 }
 
 /** The hotel's cancellation deadline of the cancellation stored for this very task (null: none, or another task's). */

@@ -1,6 +1,8 @@
 import {
   BOOKING_EVENT_STATUSES,
+  keptForOldRoom,
   movedAwayRowKey,
+  oldRoomRefusal,
   rowSettlement,
   settleBooking,
   settleMovedAwayAnswer,
@@ -203,7 +205,7 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
     });
   });
 
-  describe('the CANCELLED row of a stay moved away from the hotel, confirmed: the move’s fee, the booking’s status kept', () => {
+  describe('the CANCELLED row of a stay moved away from the hotel: the move’s fee, or a person told; the booking’s status kept', () => {
     const USD = (amount: number) => ({ amount, currency: 'USD' });
     /** Waiting for its new hotel (list L1); the move stored the old room's cancellation, in time when decided. */
     const moved = {
@@ -240,6 +242,69 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
       expect(s.history.reason).toContain(
         'sent to Crew Inn JFK at 2027-03-08T23:00:01.000Z, after its cancellation deadline',
       );
+    });
+
+    it('rejected: the booking unchanged but for its history, the move marked refused, its item a person’s due at the deadline', () => {
+      const rejected = rowSettlement('CANCELLED', { kind: 'REJECTED', reason: 'by telephone only' });
+      const s = settleMovedAwayAnswer(moved, awayRow('2027-03-08T22:00:00Z'), rejected, 'Crew Inn JFK', 'hotel')!;
+      const refused =
+        'Crew Inn JFK, which the stay moved away from, rejected its cancellation (by telephone only) and still holds the room: a person must cancel it with the hotel';
+      expect(s.hotel).toEqual(moved.hotel);
+      expect(s.history).toEqual({ status: 'PENDING', reason: refused, actor: 'hotel' });
+      expect(s.cancellation).toEqual({ ...moved.cancellation, old_room_refused: refused });
+      expect(s.review).toMatchObject({
+        action_id: 'a1',
+        message: refused,
+        review_deadline: '2027-03-08T23:00:00.000Z',
+      });
+      expect(oldRoomRefusal(s.cancellation, 'AMEND-a1')).toBe(refused);
+      expect(oldRoomRefusal(s.cancellation, 'AMEND-b2')).toBeNull();
+    });
+
+    it('not answered by the list’s deadline: the same, saying so', () => {
+      const expired = rowSettlement('CANCELLED', { kind: 'EXPIRED', deadline: Date.parse('2027-03-09T22:00:00Z') });
+      const s = settleMovedAwayAnswer(moved, awayRow('2027-03-08T22:00:00Z'), expired, 'Crew Inn JFK', 'engine')!;
+      expect(s.review!.message).toBe(
+        'Crew Inn JFK, which the stay moved away from, did not answer its cancellation (the hotel did not answer the rooming list by 2027-03-09T22:00:00.000Z): it may still hold the room; a person must cancel it with the hotel',
+      );
+      // A booking gone on to another task: its own item is told, dated by the review rules; nothing is marked.
+      const other = { ...moved, action_id: 'b2', cancellation: { ...moved.cancellation, ref: 'AMEND-b2' } };
+      const s2 = settleMovedAwayAnswer(other, awayRow('2027-03-08T22:00:00Z'), expired, 'Crew Inn JFK', 'engine')!;
+      expect(s2.cancellation).toBeUndefined();
+      expect(s2.review).toMatchObject({ action_id: 'b2' });
+      expect(s2.review).not.toHaveProperty('review_deadline');
+    });
+
+    it('the old room refused, the new hotel’s confirmation settles the booking and leaves the item with the person; a rejection says both', () => {
+      const refusedMove = {
+        ...moved,
+        cancellation: { ...moved.cancellation, old_room_refused: 'Crew Inn JFK … still holds the room' },
+      };
+      const yes = settleRowAnswer(
+        refusedMove,
+        { list_id: 'L1' },
+        rowSettlement('NEW', { kind: 'CONFIRMED', confirmation_number: 'LHR-1' }),
+        'hotel',
+        at,
+      )!;
+      expect(yes.patch.status).toBe('CONFIRMED');
+      expect(yes.disposition).toBeNull();
+      const no = settleRowAnswer(
+        refusedMove,
+        { list_id: 'L1' },
+        rowSettlement('NEW', { kind: 'REJECTED', reason: 'full' }),
+        'hotel',
+        at,
+      )!;
+      expect(no.disposition).toMatchObject({
+        disposition: 'PENDING_REVIEW',
+        message: 'the hotel rejected the rooming list row: full; Crew Inn JFK … still holds the room',
+      });
+      expect(keptForOldRoom({ status: 'MODIFIED', reason: null }, null)).toEqual({
+        status: 'MODIFIED',
+        reason: null,
+        leaveItem: false,
+      });
     });
 
     it('a booking that stores another task’s cancellation records nothing; a stay’s own row is not such a row', () => {

@@ -29,6 +29,8 @@ let clock = new Date('2027-03-13T12:00:00Z');
 const TRAVELLER = 'ada@crew.test';
 /** The layover: Friday 19 March 2027, 15:00 to Saturday 09:00 New York time (one night at 180 USD). */
 const DAY1 = '2027-03-19';
+/** 18:00 hotel time four days before the check-in: Monday 15 March 2027, 18:00 EDT. */
+const DEADLINE = '2027-03-15T22:00:00.000Z';
 const TERMS = {
   cancellation_deadline: { days_before: 4, local_time: '18:00' },
   late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
@@ -376,5 +378,87 @@ describe('DIRECT to GDS: the old hotel’s CANCELLED row is placed before the su
     const done = await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty_avoided, 'fee avoided');
     expect(done.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
     expect(done.hotel.cancellation_penalty).toBeUndefined();
+  });
+});
+
+describe('the old hotel rejects its CANCELLED row, or does not answer it: a person is told, due at the deadline', () => {
+  /** The move's item as the queue shows it. */
+  const itemOf = async (t: Tenant, scheduleId: string) =>
+    (await allActionItems(stack, t.accessToken, scheduleId, '&type=HOTEL'))[0]!;
+
+  it('DIRECT to DIRECT, rejected: the item waits for a person; the new hotel’s confirmation later leaves it so', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
+    const id = await confirmedAtJfk(t);
+    // Two days before the deadline: by the review rules alone (P3, the check-in days away) it would be due sooner.
+    const moved = await processed(t, movedToLondon(), '2027-03-13T22:00:00Z');
+    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    const newList = await sentList(id, 'CREWINN-LHR', 'NEW');
+    await answerList(oldList, { reject: 'cancellations by telephone only' });
+    const item = await waitFor(
+      async () => {
+        const i = await itemOf(t, moved.id);
+        return i.disposition === 'PENDING_REVIEW' && i;
+      },
+      15_000,
+      () => 'the move’s item in review',
+    );
+    expect(item).toMatchObject({ review_status: 'OPEN', due_by: DEADLINE });
+    expect(item.available_actions).toEqual(['DISMISS', 'ASSIGN']);
+    expect(item.message).toContain(
+      'Crew Inn JFK, which the stay moved away from, rejected its cancellation (cancellations by telephone only) and still holds the room',
+    );
+    // The booking is its London stay's, waiting for that hotel; no fee was recorded.
+    const waiting = await booking(t, id);
+    expect(waiting.status).toBe('PENDING');
+    expect(waiting.hotel.cancellation_penalty_avoided).toBeUndefined();
+    await answerList(newList, { number: 'LHR-1' });
+    await bookingWhere(t, id, (b) => b.status === 'CONFIRMED', 'CONFIRMED at LHR');
+    expect(await itemOf(t, moved.id)).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      review_status: 'OPEN',
+      due_by: DEADLINE,
+    });
+  });
+
+  it('a person who dismissed that item is not asked again when the new hotel confirms later', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
+    const id = await confirmedAtJfk(t);
+    const moved = await processed(t, movedToLondon(), '2027-03-13T22:00:00Z');
+    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    const newList = await sentList(id, 'CREWINN-LHR', 'NEW');
+    await answerList(oldList, { reject: 'cancellations by telephone only' });
+    const item = await waitFor(
+      async () => {
+        const i = await itemOf(t, moved.id);
+        return i.review_status === 'OPEN' && i;
+      },
+      15_000,
+      () => 'the move’s item in review',
+    );
+    const dismissed = await http(`${stack.apiUrl}/api/v1/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      token: t.accessToken,
+      body: { action: 'DISMISS', reason: 'released by telephone', acting_user: 'desk@air.test' },
+    });
+    expect(dismissed.status).toBe(202);
+    await answerList(newList, { number: 'LHR-1' });
+    await bookingWhere(t, id, (b) => b.status === 'CONFIRMED', 'CONFIRMED at LHR');
+    expect(await itemOf(t, moved.id)).toMatchObject({ review_status: 'DISMISSED', action_taken: 'DISMISS' });
+  });
+
+  it('DIRECT to GDS, not answered by the list’s deadline: the item waits for a person, the booking stays MODIFIED', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'GDS' });
+    const id = await confirmedAtJfk(t);
+    const moved = await processed(t, movedToLondon(), '2027-03-13T22:00:00Z');
+    await bookingWhere(t, id, (b) => b.status === 'MODIFIED', 'MODIFIED at LHR');
+    await sentList(id, 'CREWINN-JFK', 'CANCELLED');
+    // The worker's pass after the list's answer deadline (ROOMING_ANSWER_HOURS, 24 h after it was sent).
+    clock = new Date('2027-03-14T23:00:00Z');
+    await stack.worker!.rooming.tick();
+    expect((await rowsAt(id))[1]).toEqual({ property_id: 'CREWINN-JFK', marking: 'CANCELLED', state: 'EXPIRED' });
+    const item = await itemOf(t, moved.id);
+    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN', due_by: DEADLINE });
+    expect(item.message).toContain('Crew Inn JFK, which the stay moved away from, did not answer its cancellation');
+    expect((await booking(t, id)).status).toBe('MODIFIED');
   });
 });

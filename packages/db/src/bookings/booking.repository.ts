@@ -211,6 +211,43 @@ export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: Settle
   return { item, events };
 }
 
+/**
+ * What a hotel's answer to the CANCELLED row of a stay moved away from it writes (the engine's
+ * settleMovedAwayAnswer decides it): the booking's hotel block and stored cancellation with a history entry (its
+ * status unchanged), and, when the old hotel still holds the room, the item handed to a person.
+ */
+export interface MovedAwayAnswerWrite {
+  hotel: BookingHotelBlock;
+  cancellation?: StoredCancellation;
+  history: { status: BookingStatus; reason: string; actor: string };
+  review: {
+    action_id: string;
+    message: string;
+    /** The deadline the item's review is due by (absent: the stored one stays). */
+    review_deadline?: string | null;
+    review: ReviewStateOf;
+  } | null;
+}
+
+/** Writes it in the caller's transaction (which holds the booking's lock); returns the item it handed to a person. */
+export async function writeMovedAwayAnswer(trx: DbOrTrx, bookingId: string, w: MovedAwayAnswerWrite) {
+  await updateBooking(
+    trx,
+    bookingId,
+    { status: w.history.status, hotel: w.hotel, ...(w.cancellation ? { cancellation: w.cancellation } : {}) },
+    w.history,
+  );
+  const r = w.review;
+  if (!r) return undefined;
+  return setDisposition(
+    trx,
+    r.action_id,
+    'PENDING_REVIEW',
+    { message: r.message, ...(r.review_deadline !== undefined ? { review_deadline: r.review_deadline } : {}) },
+    r.review,
+  );
+}
+
 export function findActionItemById(db: DbOrTrx, actionId: string) {
   return db.selectFrom('action_items').selectAll().where('action_id', '=', actionId).executeTakeFirst();
 }

@@ -14,6 +14,8 @@ export interface StoredCancellation {
   penalty_avoided: Money | null;
   message: string;
   hold: { status: 'HELD'; hold_until: string } | { status: 'KEPT' | 'RELEASED'; at: string } | null;
+  /** A move's: the old DIRECT hotel refused its CANCELLED row and still holds the room (what the item says). */
+  old_room_refused?: string | null;
 }
 
 export type { BookingOperation, BookingStatus };

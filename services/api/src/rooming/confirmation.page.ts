@@ -255,7 +255,8 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
             const actor = `hotel (${list.recipient})`;
             const settled = b && settleRowAnswer(b, row, settlement, actor, at);
             if (!settled) {
-              // The cancellation of a stay the roster moved away from this hotel: its fee, on the booking.
+              // The cancellation of a stay the roster moved away from this hotel: its fee on the booking, or (the
+              // hotel keeps the room) the move's item handed to a person.
               const away =
                 b &&
                 settleMovedAwayAnswer(
@@ -265,13 +266,8 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
                   l.loaded.names.hotel,
                   actor,
                 );
-              if (away)
-                await bookingRepo.updateBooking(
-                  trx,
-                  a.r.booking_id,
-                  { status: away.history.status, hotel: away.hotel },
-                  away.history,
-                );
+              const item = away ? await bookingRepo.writeMovedAwayAnswer(trx, a.r.booking_id, away) : undefined;
+              if (item?.schedule_id) schedules.push(item.schedule_id);
               continue;
             }
             const { item } = await bookingRepo.writeSettlement(trx, a.r.booking_id, settled);

@@ -8,8 +8,10 @@ import {
   internalErrorOutcome,
   isCurrentTask,
   cancellationReviewDeadline,
+  keptForOldRoom,
   madeCancellationCost,
   nextAutomaticRetry,
+  oldRoomRefusal,
   rebookAfterCancel,
   roomingStayMovedAway,
   settleBooking,
@@ -377,8 +379,12 @@ export class BookingProcessor {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       // Someone else settled it meanwhile (a duplicate delivery): theirs stands.
       if (!current || !isCurrentTask(current, data)) return null;
-      // A hotel cancellation made: the late fee it cost, or the one it avoided, on the booking and its item.
-      const ended = withCancellationCost(outcome, current);
+      // A hotel cancellation made: the late fee it cost, or the one it avoided, on the booking and its item. A move
+      // whose old DIRECT hotel still holds the room (it refused its cancellation): the item stays that person's.
+      const ended = keptForOldRoom(
+        withCancellationCost(outcome, current),
+        oldRoomRefusal(current.cancellation, current.task_ref),
+      );
       // One refused or failed: a person's, due at the hotel's cancellation deadline.
       const reviewDeadline = cancellationReviewDeadline(
         ended.status,
@@ -392,7 +398,7 @@ export class BookingProcessor {
         b.booking_id,
         settleBooking(ended, {
           actor: 'engine',
-          actionId: data.action_id ?? current.action_id,
+          actionId: ended.leaveItem ? null : (data.action_id ?? current.action_id),
           fields: ended.patch,
           nextAttemptAt: nextAttempt,
           urgency: { task: data.priority, orItem: true },

@@ -7,7 +7,13 @@ import {
   type BookingRow,
   type Db,
 } from '@crew/db';
-import { rowSettlement, settleRowAnswer, storedReviewStateOf, type RoomingTiming } from '@crew/engine';
+import {
+  rowSettlement,
+  settleMovedAwayAnswer,
+  settleRowAnswer,
+  storedReviewStateOf,
+  type RoomingTiming,
+} from '@crew/engine';
 import type { Config, Logger } from '@crew/platform';
 import { roomingLinkKey } from '@crew/rooming';
 import type { JobData } from '@crew/queue';
@@ -178,12 +184,20 @@ export class RoomingChannel {
       if (!l || l.status !== 'SENT' || !l.expires_at || l.expires_at > now) return [];
       await roomingRepo.updateList(trx, listId, { status: 'EXPIRED' });
       const out: string[] = [];
+      let hotel: string | null = null;
       for (const r of (await roomingRepo.rowsOfList(trx, listId)).filter((x) => x.state === 'SENT')) {
         const settlement = rowSettlement(r.marking, { kind: 'EXPIRED', deadline: l.expires_at.getTime() });
         await roomingRepo.answerRow(trx, r.row_id, settlement, now);
         const b = await bookingRepo.lockBooking(trx, r.booking_id);
         const settled = b && settleRowAnswer(b, r, settlement, ENGINE, now);
-        if (!settled) continue;
+        if (!settled) {
+          // The cancellation of a stay moved away from this hotel, unanswered: the move's item goes to a person.
+          hotel ??= (await roomingRepo.namesOfHotel(trx, l.hotel_config_id))?.hotel ?? 'the hotel';
+          const away = b && settleMovedAwayAnswer(b, r, settlement, hotel, ENGINE);
+          const item = away ? await bookingRepo.writeMovedAwayAnswer(trx, r.booking_id, away) : undefined;
+          if (item?.schedule_id) out.push(item.schedule_id);
+          continue;
+        }
         const { item } = await bookingRepo.writeSettlement(trx, r.booking_id, settled);
         if (item?.schedule_id) out.push(item.schedule_id);
       }
