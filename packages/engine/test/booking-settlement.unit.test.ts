@@ -282,7 +282,7 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
       };
       const yes = settleRowAnswer(
         refusedMove,
-        { list_id: 'L1' },
+        { list_id: 'L1', task_ref: 'AMEND-a1#1' },
         rowSettlement('NEW', { kind: 'CONFIRMED', confirmation_number: 'LHR-1' }),
         'hotel',
         at,
@@ -291,7 +291,7 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
       expect(yes.disposition).toBeNull();
       const no = settleRowAnswer(
         refusedMove,
-        { list_id: 'L1' },
+        { list_id: 'L1', task_ref: 'AMEND-a1#1' },
         rowSettlement('NEW', { kind: 'REJECTED', reason: 'full' }),
         'hotel',
         at,
