@@ -160,6 +160,25 @@ export function ceilingCheck(price: Money, ceiling: Money | null, fx: FxTable, d
   };
 }
 
+/**
+ * The ceiling as the supplier applies it to the fare it is about to pay for the chosen flight (a supplier that
+ * prices at ordering may find the fare moved, or renew the offer at another): the reason that fare is above
+ * auto_book_max_price, or cannot be compared with it (ceilingCheck at the rates of the flight's departure
+ * date), else null. Undefined without a ceiling: nothing to check.
+ */
+export function orderingCeiling(
+  ceiling: Money | null,
+  fx: FxTable,
+  departure: string,
+): ((fare: Money) => string | null) | undefined {
+  if (!ceiling) return undefined;
+  const date = localDateOf(departure);
+  return (fare) => {
+    const c = ceilingCheck(fare, ceiling, fx, date);
+    return c.ok ? null : c.reason;
+  };
+}
+
 /** A fare the engine may pay (ceilingCheck). Without rates only a fare in the ceiling's own currency can be. */
 export function withinCeiling(price: Money, ceiling: Money | null, fx: FxTable = NO_FX_RATES, date = ''): boolean {
   return ceilingCheck(price, ceiling, fx, date).ok;

@@ -146,8 +146,9 @@ export function reservationOutcome(
 }
 
 /**
- * A ticket the supplier issued: the engine never books above the ceiling, so a fare it searched that moved
- * above it at ticketing is held for review. A committed option (the airline chose it) is not compared.
+ * A ticket the supplier issued: the engine never orders above the ceiling (a supplier that prices at ordering
+ * refuses a fare above it before buying, orderingCeiling), so a fare it searched that a supplier ticketed above
+ * it anyway is held for review. A committed option (the airline chose it) is not compared.
  */
 export function ticketingOutcome(
   committed: boolean,

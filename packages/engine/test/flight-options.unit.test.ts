@@ -8,6 +8,7 @@ import {
   earliestTravelDate,
   flightOptionBar,
   fxTable,
+  orderingCeiling,
   rankFlightOptions,
   withinCeiling,
   type FlightOptionFacts,
@@ -65,6 +66,22 @@ describe('ceilingCheck: the fare in the ceiling currency at the fare date', () =
   it('compares to the cent: the converted fare exactly at the ceiling is within it', () => {
     expect(ceilingCheck(usd(70), eur(64.4), FX, '2027-03-10').ok).toBe(true);
     expect(ceilingCheck(usd(70.02), eur(64.4), FX, '2027-03-10').ok).toBe(false);
+  });
+});
+
+describe('orderingCeiling: the ceiling a supplier applies to the fare it is about to pay', () => {
+  it('judges as ceilingCheck does, at the rates of the flight departure date (local)', () => {
+    const judge = orderingCeiling(eur(50), FX, '2027-03-10T23:30:00-05:00')!;
+    expect(judge(usd(54))).toBeNull();
+    expect(judge(usd(70))).toBe(
+      'fare 70.00 USD (= 64.40 EUR at the rate of 2026-11-20) is above the ceiling 50.00 EUR (auto_book_max_price)',
+    );
+    // Before the rate's date (the local date, not the UTC one): the fare cannot be compared.
+    expect(orderingCeiling(eur(50), FX, '2026-11-19T23:30:00-05:00')!(usd(10))).toContain('no exchange rate for EUR');
+  });
+
+  it('no ceiling: nothing to judge', () => {
+    expect(orderingCeiling(null, FX, '2027-03-10T08:00:00+00:00')).toBeUndefined();
   });
 });
 

@@ -25,6 +25,8 @@ export const SupplierErrorCode = {
   INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
   CANCEL_REFUSED: 'CANCEL_REFUSED',
   INVALID_TRAVELLER: 'INVALID_TRAVELLER',
+  /** Ours: the fare to be paid at ordering is above the airline's ceiling; nothing was bought. */
+  FARE_ABOVE_CEILING: 'FARE_ABOVE_CEILING',
 } as const;
 
 export interface SupplierErrorDetails {

@@ -105,7 +105,7 @@ class SandboxFlightSupplier implements FlightSupplier {
     // The sandbox takes the name, e-mail and date of birth only (a real supplier's extra profile fields stay home).
     const { email, first_name, last_name, date_of_birth } = request.traveller;
     // Nor does it price at ordering: its own price_change fault answers with the moved fare, judged after.
-    const { expected_price: _expected, price_mismatch: _mismatch, ...rest } = request;
+    const { expected_price: _expected, price_mismatch: _mismatch, fare_ceiling: _ceiling, ...rest } = request;
     const body = { ...rest, traveller: { email, first_name, last_name, date_of_birth } };
     return this.http.call({ operation: 'flight.book', method: 'POST', path: '/flight-orders', body });
   }

@@ -248,6 +248,12 @@ export interface FlightBookingRequest {
   expected_price?: Money;
   /** A moved fare: STRICT refuses before ordering (PRICE_CHANGED, a person decides), LOOSE orders at the new fare. */
   price_mismatch?: 'STRICT' | 'LOOSE';
+  /**
+   * The engine's fare ceiling (auto_book_max_price, in its currency at the flight's rates): the reason a fare is
+   * above it, else null. A supplier that prices at ordering asks it of the fare it is about to pay, whatever the
+   * mode, and refuses before buying (FARE_ABOVE_CEILING). Absent: no ceiling (or an option the airline chose).
+   */
+  fare_ceiling?: (fare: Money) => string | null;
   traveller: FlightTraveller;
   booker_email: string;
 }

@@ -287,6 +287,38 @@ describe('faults', () => {
     expect(sb.duffel.orders(TOKEN)).toHaveLength(0);
   });
 
+  it('price moved above the fare ceiling under LOOSE → FARE_ABOVE_CEILING, nothing booked', async () => {
+    const [offer] = await search();
+    arm('orders.create', 'price_moved', { price_delta: 25 });
+    const asked: unknown[] = [];
+    const err = await failure(
+      flights.bookFlight({
+        reference: 'bk-ceiling',
+        flight_option_id: offer!.flight_option_id,
+        traveller,
+        booker_email: booker,
+        expected_price: offer!.price,
+        price_mismatch: 'LOOSE',
+        fare_ceiling: (fare) => {
+          asked.push(fare);
+          return fare.amount > offer!.price.amount ? 'above the ceiling' : null;
+        },
+      }),
+    );
+    expect([err.kind, err.code, err.message]).toEqual([
+      'refusal',
+      'FARE_ABOVE_CEILING',
+      'above the ceiling; nothing was bought',
+    ]);
+    // The searched fare was within it (Duffel refused that payment); the moved one is not ordered.
+    expect(asked).toEqual([
+      offer!.price,
+      { amount: Math.round((offer!.price.amount + 25) * 100) / 100, currency: offer!.price.currency },
+    ]);
+    expect(sb.duffel.orders(TOKEN)).toHaveLength(0);
+    expect(sb.duffel.callCounts(TOKEN)).toMatchObject({ 'orders.create': 1, 'offers.get': 1 });
+  });
+
   it('cancel refused → refusal CANCEL_REFUSED and the order stays confirmed; a second cancel is absorbed', async () => {
     const [offer] = await search();
     const order = await book(offer!);

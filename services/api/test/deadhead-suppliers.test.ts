@@ -225,6 +225,28 @@ describe('a fare that moved between the choice and the order', () => {
     });
     expect(await duffelOrders(looseToken)).toHaveLength(1);
   });
+
+  it('LOOSE never orders a moved fare above auto_book_max_price: nothing is bought, the leg goes to review', async () => {
+    const token = 'duffel_test_price_loose_ceiling';
+    const { t, email } = await airline({ flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } });
+    expect(
+      (await ops(`/airlines/${t.airlineId}/settings`, { method: 'PATCH', body: { rate_match_mode: 'LOOSE' } })).status,
+    ).toBe(200);
+    const rules = await api(t, '/crew/config/flight-rules', {
+      method: 'PUT',
+      // The simulated fares are in GBP: the cheapest fits this ceiling, none fits it after the move.
+      body: { auto_book_max_price: { amount: 500, currency: 'GBP' } },
+    });
+    expect(rules.status).toBe(200);
+    await duffelFault({ token, operation: 'orders.create', outcome: 'price_moved', price_delta: 500 });
+    const { booking } = await deadhead(t, email);
+    expect(booking).toMatchObject({
+      status: 'NEEDS_REVIEW',
+      review_reason: expect.stringContaining('above the ceiling 500.00 GBP'),
+    });
+    expect(booking.review_reason).toContain('nothing was bought');
+    expect(await duffelOrders(token)).toHaveLength(0);
+  });
 });
 
 describe("the airline's fare-conditions rule", () => {

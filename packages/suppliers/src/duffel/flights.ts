@@ -6,7 +6,8 @@
  *
  * An offer this adapter found in its own search moments ago is ordered as the search gave it: search → order
  * is two calls, as at any supplier. Duffel checks the payment against the offer's current total and refuses
- * `price_changed` when it moved; only then is the offer read again and the price rules decide.
+ * `price_changed` when it moved; only then is the offer read again and the price rules decide. Whatever the
+ * mode, a total above the request's fare ceiling is never ordered.
  */
 import type { Duffel } from '@duffel/api';
 import type { CreateOrderPassenger, Offer, Order, OrderCancellation } from '@duffel/api/types';
@@ -236,6 +237,13 @@ export class DuffelFlightSupplier implements FlightSupplier {
         `the fare moved from ${expected.amount.toFixed(2)} ${expected.currency} to ${offer.total_amount} ${offer.total_currency} since it was chosen`,
         { operation: 'flight.book' },
       );
+    }
+    // Nor, in either mode, a fare above the airline's ceiling (a moved fare, or a renewed offer's): a person decides.
+    const aboveCeiling = request.fare_ceiling?.({ amount: Number(offer.total_amount), currency: offer.total_currency });
+    if (aboveCeiling) {
+      throw new SupplierError('refusal', SupplierErrorCode.FARE_ABOVE_CEILING, `${aboveCeiling}; nothing was bought`, {
+        operation: 'flight.book',
+      });
     }
     const passengerId = offer.passengers[0]?.id;
     if (!passengerId)

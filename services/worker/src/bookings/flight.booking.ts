@@ -15,6 +15,7 @@ import {
   movedFareFlag,
   flightRoute,
   nextSupplierApplies,
+  orderingCeiling,
   orderMayExist,
   retailOffers,
   supplierReference,
@@ -168,6 +169,8 @@ export async function bookDeadhead(
             booker_email: booker(b, ctx),
             expected_price: expected,
             price_mismatch: ctx.rateMatchMode,
+            // The ceiling the choice met holds at ordering too: a moved or renewed fare above it is not bought.
+            fare_ceiling: orderingCeiling(ctx.maxPrice, ctx.fxRates, choice.option.dep_time),
           }),
         );
         return ordered(b, supplier, order, false, ctx, expected);
@@ -178,7 +181,10 @@ export async function bookDeadhead(
       if (err.code === 'INSUFFICIENT_BALANCE') deps.onInsufficientBalance?.(b.airline_id, supplier.name);
       last = {
         status: 'NEEDS_REVIEW',
-        reason: `supplier refused (${err.code}): ${err.message}`,
+        reason:
+          err.code === 'FARE_ABOVE_CEILING'
+            ? `at ordering: ${err.message}`
+            : `supplier refused (${err.code}): ${err.message}`,
         recommended_action: 'BOOK_MANUALLY',
       };
     }
