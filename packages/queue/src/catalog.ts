@@ -130,6 +130,33 @@ export function bookingJob(data: JobData<'bookings', 'execute-booking'>, delayMs
 }
 
 /**
+ * The automatic retry of a FAILED booking's task, `delayMs` from now: attempt retry_count + 2 (the attempt its
+ * acceptance makes current), named `…-auto`. Built from the task's job when it fails, and again from the booking
+ * row by the sweep of overdue retries: the same id both times, so BullMQ drops the second while the first is queued.
+ */
+export function automaticRetryJob(
+  task: Omit<JobData<'bookings', 'execute-booking'>, 'attempt' | 'automatic' | 'resume' | 'hold_until'>,
+  retryCount: number,
+  delayMs = 0,
+): CatalogJob<BookingQueue> {
+  const { airline_id, booking_id, action_id, operation, ref, priority, type } = task;
+  return bookingJob(
+    {
+      airline_id,
+      booking_id,
+      attempt: retryCount + 2,
+      action_id: action_id ?? null,
+      ...(operation ? { operation } : {}),
+      ...(ref ? { ref } : {}),
+      ...(priority ? { priority } : {}),
+      ...(type ? { type } : {}),
+      automatic: true,
+    },
+    delayMs,
+  );
+}
+
+/**
  * The timer of a held hotel cancellation: its CANCEL task under the held ref, in the P1 lane (a hold ends at least
  * 15 minutes before the hotel's deadline). `shortened`: an end set after the first timer was queued (terms changed
  * during the hold), named apart from that timer and delayed until then; without it, the timer is sent again at once

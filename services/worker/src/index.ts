@@ -7,4 +7,5 @@ export { createWorkerOps } from './operability/server';
 export { RoomingChannel } from './rooming/rooming.channel';
 export { InvoiceReconciler } from './invoices/invoice.reconciler';
 export { resendOverdueHolds } from './bookings/overdue-holds';
+export { resendOverdueRetries } from './bookings/overdue-retries';
 export { requeueStalledInvoices } from './invoices/stalled-invoices';

@@ -22,6 +22,7 @@ import { WebhookDeliverer } from './webhooks/delivery';
 import { purgeWebhookHistory } from './webhooks/purge';
 import { AirlineChangeProcessor } from './bookings/airline-change';
 import { resendOverdueHolds } from './bookings/overdue-holds';
+import { resendOverdueRetries } from './bookings/overdue-retries';
 import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roster-coverage/coverage.monitor';
 import { ReviewEscalation } from './review-queue/escalation.monitor';
 import { InvoiceReconciler } from './invoices/invoice.reconciler';
@@ -276,10 +277,10 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     );
     w.on('error', (err) => logger.error({ queue: w.name, err }, 'worker error'));
   }
-  // Safety nets for completion checks lost with a dead worker, hold timers and invoice jobs lost with Redis, the purge of
-  // Idempotency-Keys past their 24 h (only a reuse of the same key deleted them otherwise) and of the auth service's
-  // refresh tokens whose family expired over a day ago (nothing else deletes them); cheap (one statement each when
-  // there is nothing to do).
+  // Safety nets for completion checks lost with a dead worker, hold timers, automatic retries and invoice jobs lost
+  // with Redis, the purge of Idempotency-Keys past their 24 h (only a reuse of the same key deleted them otherwise) and
+  // of the auth service's refresh tokens whose family expired over a day ago (nothing else deletes them); cheap (one
+  // statement each when there is nothing to do).
   const sweep = setInterval(() => {
     idempotencyRepo
       .purgeIdempotencyKeys(deps.db, IDEMPOTENCY_PURGE_BATCH)
@@ -293,6 +294,9 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     resendOverdueHolds({ db: deps.db, relay, now: deps.now })
       .then((n) => n > 0 && logger.warn({ count: n }, 'held cancellations past their hold: timer sent again'))
       .catch((err) => logger.warn({ err }, 'overdue-hold sweep failed'));
+    resendOverdueRetries({ db: deps.db, relay, now: deps.now })
+      .then((n) => n > 0 && logger.warn({ count: n }, 'automatic retries past their time: job sent again'))
+      .catch((err) => logger.warn({ err }, 'overdue-retry sweep failed'));
     requeueStalledInvoices({ db: deps.db, relay, queue: queues.invoices })
       .then(
         (r) =>

@@ -303,7 +303,10 @@ export function failedBookings(db: DbOrTrx, airlineId: string, f: BookingFilter)
     .execute();
 }
 
-/** FAILED bookings with an automatic retry scheduled, soonest first. */
+/**
+ * FAILED bookings with an automatic retry scheduled, oldest booking first (keyset on seq, the airline's
+ * booking index; each entry carries its next_attempt_at).
+ */
 export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterSeq: number | null) {
   let q = db
     .selectFrom('bookings')
@@ -315,6 +318,46 @@ export function retryQueue(db: DbOrTrx, airlineId: string, limit: number, afterS
   return q
     .orderBy('seq')
     .limit(limit + 1)
+    .execute();
+}
+
+/** A FAILED booking whose automatic retry is overdue: what its retry job is named and queued with. */
+export interface OverdueRetry {
+  booking_id: string;
+  airline_id: string;
+  type: 'HOTEL' | 'FLIGHT';
+  action_id: string | null;
+  retry_count: number;
+  task_ref: string | null;
+  task_operation: BookingOperation | null;
+  /** The booking's action item's priority (the lane its task ran in); null without an item. */
+  priority: string | null;
+}
+
+/**
+ * FAILED bookings, of every airline, whose automatic retry was due before `before` and has not been accepted:
+ * the retry job is overdue (lost with Redis, or late behind a backlog). Soonest first, through the partial index
+ * of scheduled retries.
+ */
+export function overdueRetries(db: DbOrTrx, before: Date, limit: number): Promise<OverdueRetry[]> {
+  return db
+    .selectFrom('bookings as b')
+    .leftJoin('action_items as i', 'i.action_id', 'b.action_id')
+    .select([
+      'b.booking_id',
+      'b.airline_id',
+      'b.type',
+      'b.action_id',
+      'b.retry_count',
+      'b.task_ref',
+      'b.task_operation',
+      'i.priority',
+    ])
+    .where('b.status', '=', 'FAILED')
+    .where('b.next_attempt_at', 'is not', null)
+    .where('b.next_attempt_at', '<', before)
+    .orderBy('b.next_attempt_at')
+    .limit(limit)
     .execute();
 }
 

@@ -24,7 +24,7 @@ import {
   type AirlineBookingContext,
 } from '@crew/engine';
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
-import { bookingJob, type JobData, type OutboxRelay } from '@crew/queue';
+import { automaticRetryJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightTraveller, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
 import { bookDeadhead, cancelDeadhead, type AttemptFacts, type FlightBookingDeps } from './flight.booking';
 import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
@@ -407,9 +407,7 @@ export class BookingProcessor {
         }),
       );
       if (retry) {
-        await outboxRepo.addToOutbox(trx, [
-          bookingJob({ ...data, attempt: b.retry_count + 2, automatic: true }, retry.delayMs),
-        ]);
+        await outboxRepo.addToOutbox(trx, [automaticRetryJob(data, b.retry_count, retry.delayMs)]);
       }
       return written;
     });
