@@ -3409,7 +3409,7 @@ export interface components {
             supplier_status?: "CONFIRMED" | "CANCELLED" | "REQUESTED" | "REFUSED";
             /** @description Why the airline’s own system refused the crew seat */
             supplier_reason?: string;
-            /** @description Our reference of the latest crew-seat request the airline’s own system answered later (202): only a callback naming it settles a REQUESTED booking */
+            /** @description Our reference of the latest crew-seat request the airline’s own system answered later (202), or whose answer never came (a timeout, a 5xx: no `supplier_status`; a retry or a cancellation asks again under it): only a callback naming it settles a REQUESTED booking */
             request_reference?: string;
             pnr?: string;
             ticket_id?: string;

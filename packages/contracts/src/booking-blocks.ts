@@ -191,7 +191,7 @@ const flightBlockProperties = {
   request_reference: Type.Optional(
     Type.String({
       description:
-        'Our reference of the latest crew-seat request the airline’s own system answered later (202): only a callback naming it settles a REQUESTED booking',
+        'Our reference of the latest crew-seat request the airline’s own system answered later (202), or whose answer never came (a timeout, a 5xx: no `supplier_status`; a retry or a cancellation asks again under it): only a callback naming it settles a REQUESTED booking',
     }),
   ),
   pnr: Type.Optional(Type.String()),

@@ -28,6 +28,16 @@ export function awaitsOwnSeatAnswer(flight: unknown): boolean {
 }
 
 /**
+ * A crew seat requested from the airline's own system whose answer never came (a timeout, a 5xx, an unreadable
+ * answer): the airline may have ticketed it. Asked again under the same reference, it answers with what it did
+ * (docs/own-airline.md), so a retry or a cancellation learns the seat from that answer.
+ */
+export function ownSeatOutcomeUnknown(flight: unknown): boolean {
+  const f = flight as { supplier?: string; supplier_status?: string; pnr?: string; request_reference?: string } | null;
+  return f?.supplier === 'OWN_AIRLINE' && !f.supplier_status && !f.pnr && Boolean(f.request_reference);
+}
+
+/**
  * A supplier task is in flight: another must wait for it to end. A booking only waiting for someone's answer (a
  * DIRECT hotel's rooming list, the airline's own system's callback) is not: nobody waits hours for it, and a
  * change may follow it.

@@ -7,6 +7,7 @@ import {
   DEFAULT_CHECK_OUT,
   deleteNeedsSupplierCall,
   holdsReservation,
+  ownSeatOutcomeUnknown,
   patchBlockIssue,
   patchPlan,
   taskInFlight,
@@ -176,6 +177,17 @@ describe('PATCH and DELETE', () => {
     expect(awaitsOwnSeatAnswer({ ...requested, pnr: 'XX0001' })).toBe(false);
     expect(awaitsOwnSeatAnswer({ supplier: 'OWN_AIRLINE', supplier_status: 'REQUESTED' })).toBe(false);
     expect(awaitsOwnSeatAnswer(null)).toBe(false);
+  });
+
+  test('a crew-seat request without an answer read is one whose outcome is unknown; any answer or a PNR settles that', () => {
+    const sent = { supplier: 'OWN_AIRLINE', request_reference: 'bk-1' };
+    expect(ownSeatOutcomeUnknown(sent)).toBe(true);
+    for (const supplier_status of ['REQUESTED', 'REFUSED', 'CONFIRMED', 'CANCELLED'])
+      expect(ownSeatOutcomeUnknown({ ...sent, supplier_status })).toBe(false);
+    expect(ownSeatOutcomeUnknown({ ...sent, pnr: 'XX0001' })).toBe(false);
+    expect(ownSeatOutcomeUnknown({ ...sent, supplier: 'DUFFEL' })).toBe(false);
+    expect(ownSeatOutcomeUnknown({ supplier: 'OWN_AIRLINE' })).toBe(false);
+    expect(ownSeatOutcomeUnknown(null)).toBe(false);
   });
 
   test('only CONFIRMED and MODIFIED hold a reservation', () => {

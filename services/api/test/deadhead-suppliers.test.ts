@@ -679,3 +679,54 @@ describe("a roster change to a leg ticketed in the airline's own system", () => 
     expect(receiver.seats.get(second.reference)!.state).toBe('CANCELLED');
   });
 });
+
+describe("an own-airline seat request whose outcome is unknown (the airline's 5xx after ticketing)", () => {
+  it('DELETE asks the airline again under the same reference, learns the PNR and gives that seat back', async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
+    const { item, booking } = await deadhead(t, email);
+    const bookingId = item.booking_id!;
+    expect(booking.status).toBe('FAILED');
+    // The airline ticketed the seat although it answered 503: the outcome is unknown on our side.
+    const requests = receiver.calls.filter(
+      (c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.request',
+    );
+    expect(requests).toHaveLength(1);
+    const reference = requests[0]!.body.reference as string;
+    expect(receiver.seats.get(reference)!.state).toBe('TICKETED');
+    expect(booking.flight).toMatchObject({ supplier: 'OWN_AIRLINE', request_reference: reference });
+
+    expect((await api(t, `/crew/bookings/${bookingId}?reason=leg%20dropped`, { method: 'DELETE' })).status).toBe(202);
+    await cancelled(t, bookingId);
+    const seat = receiver.seats.get(reference)!;
+    expect(seat.state).toBe('CANCELLED');
+    const asked = receiver.calls.filter((c) => c.body?.booking_id === bookingId);
+    expect(asked.map((c) => [c.body.type, c.body.reference, c.answered])).toEqual([
+      ['crew_seat.request', reference, 503],
+      ['crew_seat.request', reference, 200],
+      ['crew_seat.cancel', expect.any(String), 200],
+    ]);
+    expect(asked[2]!.body.pnr).toBe(seat.pnr);
+    expect((await api(t, `/crew/bookings/${bookingId}`)).body.flight).toMatchObject({
+      supplier: 'OWN_AIRLINE',
+      pnr: seat.pnr,
+      supplier_status: 'CANCELLED',
+    });
+  });
+
+  it('a retry asks again under the same reference and takes the seat the airline ticketed: never a second one', async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
+    const { item, booking } = await deadhead(t, email);
+    const bookingId = item.booking_id!;
+    expect(booking.status).toBe('FAILED');
+    const reference = booking.flight.request_reference as string;
+    expect((await api(t, `/crew/bookings/${bookingId}/retry`, { method: 'POST' })).status).toBeLessThan(300);
+    const done = await settled(t, bookingId);
+    expect(done).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { supplier: 'OWN_AIRLINE', pnr: receiver.seats.get(reference)!.pnr },
+    });
+    expect([...receiver.seats.values()].filter((s) => s.booking_id === bookingId)).toHaveLength(1);
+  });
+});

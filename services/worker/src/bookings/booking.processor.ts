@@ -275,7 +275,7 @@ export class BookingProcessor {
   ): Promise<Outcome> {
     switch (supplierPlan(b.type, data.operation ?? 'BOOK')) {
       case 'CANCEL':
-        return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b);
+        return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b, flightTraveller(b, ctx));
       case 'AMEND':
         return this.amendHotel(b, data, ctx, attempt);
       case 'CANCEL_AND_REBOOK': {
@@ -283,7 +283,7 @@ export class BookingProcessor {
         // The rebook's request is already out (the airline's own system answers it by callback, which resumes
         // this task): the old ticket was cancelled before it went, and the block's ticket is now the new one's.
         if (b.flight?.request_reference !== reference) {
-          const cancelled = await cancelDeadhead(this.flights, b);
+          const cancelled = await cancelDeadhead(this.flights, b, flightTraveller(b, ctx));
           if (!rebookAfterCancel(cancelled)) return cancelled;
         }
         const rebooked = await this.bookFlight(b, reference, ctx, attempt);
@@ -324,26 +324,11 @@ export class BookingProcessor {
     ctx: AirlineBookingContext,
     attempt: AttemptFacts,
   ): Promise<Outcome> {
-    const traveller = ctx.travellers.get((b.traveller_email ?? '').toLowerCase());
+    const traveller = flightTraveller(b, ctx);
     const travellerIssue = flightTravellerIssue(traveller?.date_of_birth);
     if (travellerIssue || !traveller?.date_of_birth)
       return { status: 'NEEDS_REVIEW', reason: travellerIssue, recommended_action: 'BOOK_MANUALLY' };
-    const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
-    const personal = (traveller as { personal?: PersonalData }).personal ?? {};
-    return bookDeadhead(
-      this.flights,
-      b,
-      reference,
-      ctx,
-      {
-        ...travellerExtras(personal),
-        email: b.traveller_email ?? '',
-        first_name: traveller.first_name ?? first ?? '',
-        last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
-        date_of_birth: traveller.date_of_birth,
-      },
-      attempt,
-    );
+    return bookDeadhead(this.flights, b, reference, ctx, traveller, attempt);
   }
 
   // ---- settling ----
@@ -423,6 +408,21 @@ export class BookingProcessor {
         (now.getTime() - settled.item.created_at.getTime()) / 1000,
       );
   }
+}
+
+/** The deadhead's traveller as the airline's profile has them (null without a profile; the date of birth may be empty). */
+function flightTraveller(b: BookingRow, ctx: AirlineBookingContext): FlightTraveller | null {
+  const traveller = ctx.travellers.get((b.traveller_email ?? '').toLowerCase());
+  if (!traveller) return null;
+  const [first, ...rest] = (traveller.name ?? b.traveller_name ?? '').split(' ');
+  const personal = (traveller as { personal?: PersonalData }).personal ?? {};
+  return {
+    ...travellerExtras(personal),
+    email: b.traveller_email ?? '',
+    first_name: traveller.first_name ?? first ?? '',
+    last_name: traveller.last_name ?? (rest.join(' ') || first || ''),
+    date_of_birth: traveller.date_of_birth ?? '',
+  };
 }
 
 /** The profile fields a supplier's order may need beyond the name and date of birth (Duffel: title, gender, phone). */

@@ -197,7 +197,11 @@ export async function bookDeadhead(
  * one held at a supplier no longer in the airline's order is a person's to cancel there (review). CANCELLED with
  * "nothing was ticketed" only when no order is known: none recorded, none found at the airline's suppliers.
  */
-export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Promise<Outcome> {
+export async function cancelDeadhead(
+  deps: FlightBookingDeps,
+  b: BookingRow,
+  traveller: FlightTraveller | null = null,
+): Promise<Outcome> {
   const flight = (b.flight ?? {}) as FlightBlock;
   const set = await deps.registry.forAirline(b.airline_id);
   if (flight.supplier === 'OWN_AIRLINE') {
@@ -210,9 +214,8 @@ export async function cancelDeadhead(deps: FlightBookingDeps, b: BookingRow): Pr
     // task, then with the PNR to give back). Settled now, with no PNR to name, a seat ticketed afterwards would
     // stay ticketed for good: the late callback finds the booking cancelled.
     if (awaitsOwnSeatAnswer(b.flight)) return { status: 'NEEDS_REVIEW', reason: null, awaiting: true };
-    // One reference per seat, as for the other suppliers' orders: after a rebook, the new seat's cancellation is
-    // not the old seat's repeated (the airline may answer a repeated reference from its first answer).
-    return cancelOwnSeat(b, set.ownAirline, supplierReference('cancel', b.booking_id, b.flight?.pnr ?? null));
+    // A request whose answer never came is asked again first (the traveller as it was sent): see cancelOwnSeat.
+    return cancelOwnSeat(b, set.ownAirline, deps.callbackBase, traveller);
   }
   let supplier = flightSupplierNamed(set, flight.supplier);
   let supplierRef = flight.supplier_ref ?? null;
