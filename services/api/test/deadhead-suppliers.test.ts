@@ -572,7 +572,11 @@ describe("the airline's DELETE or PATCH of an own-airline deadhead whose seat wa
     expect(Date.now() - started).toBeLessThan(4000);
     expect(await receiver.complete(reference)).toBe(200);
     await cancelled(t, bookingId);
-    expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
+    // The callback can overtake the DELETE's task: that task and the one the callback resumes may both give the
+    // seat back, always under one reference (the airline answers a repeated reference from its first answer).
+    expect([...new Set(cancels().map((c) => `${c.body.pnr} ${c.body.reference}`))]).toEqual([
+      `${seat.pnr} ${cancels()[0]!.body.reference}`,
+    ]);
     expect(receiver.seats.get(reference)!.state).toBe('CANCELLED');
   });
 
@@ -595,7 +599,11 @@ describe("the airline's DELETE or PATCH of an own-airline deadhead whose seat wa
     expect(cancels()).toHaveLength(0);
     expect(await receiver.complete(reference)).toBe(200);
     await cancelled(t, bookingId);
-    expect(cancels().map((c) => c.body.pnr)).toEqual([seat.pnr]);
+    // The callback can overtake the DELETE's task: that task and the one the callback resumes may both give the
+    // seat back, always under one reference (the airline answers a repeated reference from its first answer).
+    expect([...new Set(cancels().map((c) => `${c.body.pnr} ${c.body.reference}`))]).toEqual([
+      `${seat.pnr} ${cancels()[0]!.body.reference}`,
+    ]);
   });
 });
 
