@@ -101,6 +101,8 @@ export {
   nextSupplierApplies,
   retailOffers,
   orderMayExist,
+  latestOrderReference,
+  replacesEarlierOrder,
   supplierSettingIssues,
   fareConditionsFit,
   movedFareFlag,

@@ -2,6 +2,7 @@
  * Which supplier books a deadhead, and when the next one in the airline's order is tried. An airline's supplier
  * order (operator setting) lists SANDBOX, DUFFEL and OWN_AIRLINE; no setting means the sandbox alone.
  */
+import { supplierReference } from './keys';
 
 /** How a deadhead leg is booked: in the airline's own system, held for a person to book there, or through the order. */
 export type FlightRoute = 'OWN_AIRLINE' | 'BOOK_IN_OWN_SYSTEM' | 'ORDER';
@@ -62,6 +63,28 @@ export function orderMayExist(attempt: {
   last_error: string | null;
 }): boolean {
   return attempt.attemptsStarted > 1 || attempt.retry_count > 0 || attempt.last_error !== null;
+}
+
+/**
+ * The supplier reference of a booking's latest order (a ticket, a room), placed or asked for: `bk-<booking>` (the
+ * first booking's) until a task ordered under one of its own, which it recorded first (`order_reference`). An
+ * order whose answer was lost is looked up there: by a cancellation that finds no live reservation on the
+ * booking, and by a task about to order under another reference.
+ */
+export function latestOrderReference(b: { booking_id: string; order_reference: string | null }): string {
+  return b.order_reference ?? supplierReference('book', b.booking_id);
+}
+
+/**
+ * A task ordering under `reference` replaces what the booking may hold under its latest reference first (cancels
+ * it, then records that and its own reference) unless that reference is its own: an earlier attempt of the same
+ * task got that far, and its order is looked up, not cancelled.
+ */
+export function replacesEarlierOrder(
+  b: { booking_id: string; order_reference: string | null },
+  reference: string,
+): boolean {
+  return latestOrderReference(b) !== reference;
 }
 
 export interface SupplierSettingFacts {

@@ -6,6 +6,8 @@ import {
   flightRoute,
   nextSupplierApplies,
   orderMayExist,
+  latestOrderReference,
+  replacesEarlierOrder,
   retailOffers,
   supplierSettingIssues,
 } from '../src';
@@ -52,6 +54,19 @@ describe('which supplier books a deadhead', () => {
     expect(orderMayExist({ attemptsStarted: 2, retry_count: 0, last_error: null })).toBe(true);
     expect(orderMayExist({ attemptsStarted: 1, retry_count: 1, last_error: null })).toBe(true);
     expect(orderMayExist({ attemptsStarted: 1, retry_count: 0, last_error: 'SUPPLIER_TIMEOUT' })).toBe(true);
+  });
+
+  it("names the reference of a booking's latest order: the first booking's until a task recorded one of its own", () => {
+    expect(latestOrderReference({ booking_id: 'b1', order_reference: null })).toBe('bk-b1');
+    expect(latestOrderReference({ booking_id: 'b1', order_reference: 'bk-b1-AMEND-x' })).toBe('bk-b1-AMEND-x');
+  });
+
+  it('a task replaces what the booking holds under an earlier reference, never under its own', () => {
+    const first = { booking_id: 'b1', order_reference: null };
+    expect(replacesEarlierOrder(first, 'bk-b1')).toBe(false);
+    // A cancel-and-rebook replaces the first booking's order; a later attempt of it, once recorded, does not.
+    expect(replacesEarlierOrder(first, 'bk-b1-AMEND-x')).toBe(true);
+    expect(replacesEarlierOrder({ booking_id: 'b1', order_reference: 'bk-b1-AMEND-x' }, 'bk-b1-AMEND-x')).toBe(false);
   });
 
   it('keeps only offers that state the condition the rule asks for (property)', () => {

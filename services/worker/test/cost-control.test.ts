@@ -357,6 +357,45 @@ describe('a layover the roster moves to another city cancels the old room under 
   });
 });
 
+describe('a layover moved to another city whose new room is not booked', () => {
+  const fault = async (body: Record<string, unknown>) =>
+    expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
+  /** The sandbox's rooms not cancelled (every airline of this file books the same traveller). */
+  const liveRooms = async () =>
+    (
+      (await http(`${stack.sandboxUrl}/_control/reservations?kind=hotel&traveller_email=${TRAVELLER}`)).body
+        .reservations as { status: string }[]
+    ).filter((r) => r.status !== 'CANCELLED').length;
+
+  it('refused: the old room reads cancelled with its late fee recorded, and BOOK_HOTEL is offered', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await fault({ operation: 'hotel.book', outcome: 'reject', count: 1 });
+    const moved = await processed(t, movedToLondon(), '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'NEEDS_REVIEW');
+    expect(b.hotel.supplier_status).toBe('CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
+    expect(item!.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+    expect(item!.available_actions).toContain('BOOK_HOTEL');
+    expect(item!.available_actions).not.toContain('ACCEPT_PRICE');
+  });
+
+  it('timed out: the old room reads cancelled with its fee, and a DELETE cancels the room the timed-out call made', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await fault({ operation: 'hotel.book', outcome: 'timeout', count: 1 });
+    await processed(t, movedToLondon(), '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'FAILED');
+    expect(b.hotel).toMatchObject({ supplier_status: 'CANCELLED', cancellation_penalty: NIGHT });
+    // Live now: the London room the timed-out call made.
+    const live = await liveRooms();
+    const del = await http(`${stack.apiUrl}/api/v1/crew/bookings/${id}`, { method: 'DELETE', token: t.accessToken });
+    expect(del.body.status).toBe('CANCELLED');
+    expect(await liveRooms()).toBe(live - 1);
+  });
+});
+
 describe('a layover moved between a GDS and a DIRECT hotel', () => {
   type Channel = 'GDS' | 'DIRECT';
   /** JFK's and LHR's hotels on the given channels; JFK's contract has the terms (read in New York time). */

@@ -53,6 +53,7 @@ export interface BookingPatch {
   schedule_id?: string | null;
   action_id?: string | null;
   cancellation?: StoredCancellation | null;
+  order_reference?: string | null;
 }
 
 /** Applies a change and records the status transition in the history ({status, at, reason, actor}). */

@@ -65,6 +65,11 @@ export interface BookingTable {
   created_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** A hotel cancellation until it is made: its fee or the fee it avoids, and a roster cancellation's hold (engine StoredCancellation). */
   cancellation: ColumnType<StoredCancellation | null, string | null | undefined, string | null>;
+  /**
+   * The supplier reference of the latest order (a ticket, a room) when it is not the first booking's `bk-<booking>`
+   * (null): written before a task orders under a reference of its own, so a later task finds an order whose answer was lost.
+   */
+  order_reference: ColumnType<string | null, string | null | undefined, string | null>;
   seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

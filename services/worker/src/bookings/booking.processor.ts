@@ -1,5 +1,13 @@
 import type { Job } from 'bullmq';
-import { airlinePolicyRepo, bookingRepo, orderSightingRepo, outboxRepo, type BookingRow, type Db } from '@crew/db';
+import {
+  airlinePolicyRepo,
+  bookingRepo,
+  orderSightingRepo,
+  outboxRepo,
+  type BookingPatch,
+  type BookingRow,
+  type Db,
+} from '@crew/db';
 import {
   amendedStatus,
   automaticRetryApplies,
@@ -12,7 +20,6 @@ import {
   madeCancellationCost,
   nextAutomaticRetry,
   oldRoomRefusal,
-  rebookAfterCancel,
   roomingStayMovedAway,
   settleBooking,
   supplierErrorOutcome,
@@ -26,8 +33,14 @@ import {
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { automaticRetryJob, type JobData, type OutboxRelay } from '@crew/queue';
 import { isSupplierError, type FlightTraveller, type SupplierRegistry, type Suppliers } from '@crew/suppliers';
-import { bookDeadhead, cancelDeadhead, type AttemptFacts, type FlightBookingDeps } from './flight.booking';
-import { SupplierLanePauses, SupplierPaced, type Outcome } from './outcome';
+import {
+  bookDeadhead,
+  cancelDeadhead,
+  replaceEarlierOrder,
+  type AttemptFacts,
+  type FlightBookingDeps,
+} from './flight.booking';
+import { SupplierLanePauses, SupplierPaced, type Outcome, type RecordBeforeOrder } from './outcome';
 import { amendStay, bookStay, cancelRoomMovedAway, cancelStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
@@ -169,14 +182,28 @@ export class BookingProcessor {
     }
     const now = this.deps.now?.() ?? new Date();
     const ctx = await this.context(booking, now);
+    const task = booking;
+    // What the task recorded before ordering again (an old reservation cancelled): its note joins the end's reason.
+    const recorded: { note: string | null } = { note: null };
+    const record: RecordBeforeOrder = async (patch, orderReference, note) => {
+      const written = await this.recordBeforeOrder(task, data, patch, orderReference);
+      if (written && note) recorded.note = note;
+      return written;
+    };
     let outcome: Outcome;
     try {
-      outcome = await this.execute(booking, data, ctx, {
-        attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1,
-      });
+      outcome = await this.execute(
+        booking,
+        data,
+        ctx,
+        { attemptsStarted: job.attemptsStarted ?? job.attemptsMade + 1 },
+        record,
+      );
     } catch (err) {
       outcome = this.failureOutcome(err, job, booking, log);
     }
+    if (outcome.superseded) return;
+    if (recorded.note) note = note ? `${note}; ${recorded.note}` : recorded.note;
     if (note) outcome = { ...outcome, reason: outcome.reason ? `${outcome.reason}; ${note}` : note };
     if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     await this.settle(booking, data, ctx, outcome, now);
@@ -272,21 +299,23 @@ export class BookingProcessor {
     data: Data,
     ctx: AirlineBookingContext,
     attempt: AttemptFacts,
+    record: RecordBeforeOrder,
   ): Promise<Outcome> {
     switch (supplierPlan(b.type, data.operation ?? 'BOOK')) {
       case 'CANCEL':
         return b.type === 'HOTEL' ? this.cancelHotel(b) : cancelDeadhead(this.flights, b, flightTraveller(b, ctx));
       case 'AMEND':
-        return this.amendHotel(b, data, ctx, attempt);
+        return this.amendHotel(b, data, ctx, attempt, record);
       case 'CANCEL_AND_REBOOK': {
         const reference = supplierReference('book', b.booking_id, ref(b, data));
-        // The rebook's request is already out (the airline's own system answers it by callback, which resumes
-        // this task): the old ticket was cancelled before it went, and the block's ticket is now the new one's.
-        if (b.flight?.request_reference !== reference) {
-          const cancelled = await cancelDeadhead(this.flights, b, flightTraveller(b, ctx));
-          if (!rebookAfterCancel(cancelled)) return cancelled;
-        }
-        const rebooked = await this.bookFlight(b, reference, ctx, attempt);
+        // The old ticket is cancelled and recorded so, with the rebook's reference, before the rebook goes out.
+        // Already out (the airline's own system answers it by callback, which resumes this task): as it is.
+        const current =
+          b.flight?.request_reference === reference
+            ? b
+            : await replaceEarlierOrder(this.flights, b, reference, record, flightTraveller(b, ctx));
+        if (!('booking_id' in current)) return current;
+        const rebooked = await this.bookFlight(current, reference, ctx, attempt);
         return { ...rebooked, status: amendedStatus(rebooked.status) };
       }
       case 'BOOK':
@@ -294,6 +323,22 @@ export class BookingProcessor {
           ? this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt)
           : this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
     }
+  }
+
+  /** The task's RecordBeforeOrder: written only while the task is the booking's current one. */
+  private async recordBeforeOrder(
+    b: BookingRow,
+    data: Data,
+    patch: BookingPatch,
+    orderReference: string,
+  ): Promise<BookingRow | null> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const current = await bookingRepo.lockBooking(trx, b.booking_id);
+      if (!current || !isCurrentTask(current, data)) return null;
+      const fields: BookingPatch = { ...patch, order_reference: orderReference };
+      await bookingRepo.updateBooking(trx, b.booking_id, fields);
+      return { ...current, ...fields };
+    });
   }
 
   // ---- hotels: through the airline's ordered hotel suppliers (hotel.booking.ts) ----
@@ -308,8 +353,14 @@ export class BookingProcessor {
     return bookStay(this.deps, b, reference, ctx, success, attempt);
   }
 
-  private amendHotel(b: BookingRow, data: Data, ctx: AirlineBookingContext, attempt: AttemptFacts): Promise<Outcome> {
-    return amendStay(this.deps, b, ctx, ref(b, data), attempt);
+  private amendHotel(
+    b: BookingRow,
+    data: Data,
+    ctx: AirlineBookingContext,
+    attempt: AttemptFacts,
+    record: RecordBeforeOrder,
+  ): Promise<Outcome> {
+    return amendStay(this.deps, b, ctx, ref(b, data), attempt, record);
   }
 
   private cancelHotel(b: BookingRow): Promise<Outcome> {

@@ -15,8 +15,11 @@ import {
   movedFareFlag,
   flightRoute,
   nextSupplierApplies,
+  latestOrderReference,
   orderingCeiling,
   orderMayExist,
+  rebookAfterCancel,
+  replacesEarlierOrder,
   retailOffers,
   supplierReference,
   ticketingOutcome,
@@ -34,7 +37,7 @@ import {
   type OrderedSupplier,
   type SupplierRegistry,
 } from '@crew/suppliers';
-import { SupplierPaced, type SupplierLanePauses, type Outcome } from './outcome';
+import { SupplierPaced, SUPERSEDED, type RecordBeforeOrder, type SupplierLanePauses, type Outcome } from './outcome';
 import { bookOwnSeat, cancelOwnSeat } from './own-seat.booking';
 
 export interface FlightBookingDeps {
@@ -218,7 +221,8 @@ export async function cancelDeadhead(
     return cancelOwnSeat(b, set.ownAirline, deps.callbackBase, traveller);
   }
   let supplier = flightSupplierNamed(set, flight.supplier);
-  let supplierRef = flight.supplier_ref ?? null;
+  // The ticket the booking records, unless it is cancelled already (a cancel-and-rebook cancelled it first).
+  let supplierRef = b.flight?.supplier_status !== 'CANCELLED' ? (flight.supplier_ref ?? null) : null;
   // Ticketed at a supplier the operator has since taken out of the order: the ticket is still live there, and
   // nothing here can cancel it. A person does (review), and a rebook does not buy a second ticket beside it.
   if (supplierRef && !supplier)
@@ -227,26 +231,57 @@ export async function cancelDeadhead(
       reason: `the ticket is held at ${flight.supplier ?? 'SANDBOX'}, which is no longer in the airline's flight suppliers: cancel it there`,
     };
   if (!supplierRef) {
-    // No answer was recorded: a timed-out order call may still have made one.
-    const found = await findEarlierOrder(deps, b, set, supplierReference('book', b.booking_id), {});
-    supplier = found?.supplier ?? supplier;
-    supplierRef = found?.order.supplier_ref ?? null;
+    // No live ticket is recorded: an order call whose answer was lost (a first booking's, a rebook's) may still
+    // have made one, under the booking's latest order reference.
+    const found = await findEarlierOrder(deps, b, set, latestOrderReference(b), {});
+    if (found && found.order.status !== 'CANCELLED') {
+      supplier = found.supplier;
+      supplierRef = found.order.supplier_ref;
+    }
   }
   if (!supplierRef || !supplier) return { status: 'CANCELLED', reason: 'nothing was ticketed at the supplier' };
   const holder = supplier;
+  const cancelledRef = supplierRef;
   const order = await paced(deps, b.airline_id, holder, () =>
     holder.supplier.cancelFlight({
-      supplier_ref: supplierRef,
-      reference: supplierReference('cancel', b.booking_id, supplierRef),
+      supplier_ref: cancelledRef,
+      reference: supplierReference('cancel', b.booking_id, cancelledRef),
     }),
   );
   return {
     status: 'CANCELLED',
     reason: null,
     patch: {
-      flight: { ...(b.flight ?? {}), supplier_status: order.status, ...(order.refund ? { refund: order.refund } : {}) },
+      flight: {
+        ...(b.flight ?? {}),
+        supplier: holder.name,
+        supplier_ref: cancelledRef,
+        supplier_status: order.status,
+        ...(order.refund ? { refund: order.refund } : {}),
+      },
     },
   };
+}
+
+/**
+ * Before a task orders under `reference` (a cancel-and-rebook's, or a booking's that replaces an order whose
+ * answer was lost): what the booking holds under an earlier reference is cancelled (the ticket it records, else
+ * one found under its latest order reference), and that and `reference` are recorded on the booking before the
+ * order goes out. Returns the booking to order on, or the task's end (the cancellation refused, or the task
+ * superseded). Nothing to do when the booking's latest order reference is `reference` already: an earlier attempt
+ * of this task got that far, and its order is looked up by the booking step.
+ */
+export async function replaceEarlierOrder(
+  deps: FlightBookingDeps,
+  b: BookingRow,
+  reference: string,
+  record: RecordBeforeOrder,
+  traveller: FlightTraveller | null = null,
+): Promise<BookingRow | Outcome> {
+  if (!replacesEarlierOrder(b, reference)) return b;
+  const cancelled = await cancelDeadhead(deps, b, traveller);
+  if (!rebookAfterCancel(cancelled)) return cancelled;
+  return (await record(cancelled.patch ?? {}, reference)) ?? SUPERSEDED;
 }
 
 /** The order an earlier attempt may have made: the orders a supplier announced are read before its order list. */
@@ -301,8 +336,10 @@ function ordered(
   // LOOSE ordered a fare that moved since the engine chose it: booked, and flagged (the sandbox's moves meet the ceiling).
   const priceFlag = supplier.name === 'SANDBOX' ? null : movedFareFlag(expected, order.price);
   // The booking's flight_number stays the airline's anchor (the rostered leg); what was booked is in the flight block.
+  // A refund the block names is the cancelled ticket's (a rebook's): the new order has none.
+  const { refund: _refund, ...kept } = b.flight ?? {};
   const block = {
-    ...(b.flight ?? {}),
+    ...kept,
     supplier: supplier.name,
     live_mode: order.live_mode ?? supplier.live_mode,
     supplier_ref: order.supplier_ref,

@@ -4,12 +4,14 @@
  * whose answer was lost is looked up by its reference before booking again. The contract goes with the
  * request, so a supplier that offers several rates (Duffel Stays) books only one the airline's lever accepts.
  */
-import { travellerRepo, type BookingRow, type Db } from '@crew/db';
+import { travellerRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
 import type { TravellerVault } from '@crew/platform';
 import {
+  latestOrderReference,
   madeCancellationCost,
   nextSupplierApplies,
   orderMayExist,
+  replacesEarlierOrder,
   reservationOutcome,
   roomDates,
   stayRateCheck,
@@ -29,7 +31,7 @@ import {
   type SupplierRegistry,
 } from '@crew/suppliers';
 import type { AttemptFacts } from './flight.booking';
-import type { Outcome } from './outcome';
+import { SUPERSEDED, type Outcome, type RecordBeforeOrder } from './outcome';
 
 export interface HotelBookingDeps {
   registry: SupplierRegistry;
@@ -48,6 +50,7 @@ interface HotelBlock {
   contracted_rate?: { amount: number; currency: string };
   supplier?: string;
   supplier_ref?: string;
+  supplier_status?: string;
   rate_access_code?: string;
 }
 
@@ -120,7 +123,9 @@ export async function bookStay(
 
 /**
  * At the supplier that holds the room: a different hotel is cancel-and-rebook (through the order); new dates
- * are the holder's amendment, whose refusal keeps the room and ends in review.
+ * are the holder's amendment, whose refusal keeps the room and ends in review. With no live room recorded (none
+ * yet, or the old one cancelled by an earlier attempt whose new room's answer was lost), whatever an earlier order
+ * left is replaced first and the stay is booked under this task's reference.
  */
 export async function amendStay(
   deps: HotelBookingDeps,
@@ -128,10 +133,14 @@ export async function amendStay(
   ctx: AirlineBookingContext,
   taskRef: string,
   attempt: AttemptFacts,
+  record: RecordBeforeOrder,
 ): Promise<Outcome> {
   const hotel = blockOf(b);
-  if (!hotel.supplier_ref)
-    return bookStay(deps, b, supplierReference('book', b.booking_id, taskRef), ctx, 'MODIFIED', attempt);
+  const rebook = supplierReference('book', b.booking_id, taskRef);
+  if (!liveRoomOf(hotel)) {
+    const current = await replaceEarlierStay(deps, b, rebook, taskRef, ctx, 'MODIFIED', record);
+    return 'booking_id' in current ? bookStay(deps, current, rebook, ctx, 'MODIFIED', attempt) : current;
+  }
   const set = await deps.registry.forAirline(b.airline_id);
   const holder = hotelSupplierNamed(set, hotel.supplier);
   if (!holder)
@@ -139,27 +148,26 @@ export async function amendStay(
       status: 'NEEDS_REVIEW',
       reason: `the room is held at ${hotel.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers`,
     };
-  const current = await holder.supplier.getReservation(hotel.supplier_ref);
+  const current = await holder.supplier.getReservation(hotel.supplier_ref!);
   if (current && current.property_id !== hotel.property_id) {
-    // A different hotel (city change): cancel the old room, book the new one.
-    await holder.supplier.cancelHotel({
-      supplier_ref: hotel.supplier_ref,
+    // A different hotel (city change): cancel the old room, record it cancelled (with the fee it cost or avoided
+    // under its own terms) and the new room's reference, then book the new one. Whatever becomes of that booking,
+    // the block shows the old room cancelled, and a later cancellation finds a new room whose answer was lost.
+    const cancelled = await holder.supplier.cancelHotel({
+      supplier_ref: hotel.supplier_ref!,
       reference: supplierReference('cancel', b.booking_id, taskRef),
     });
-    const cancelledAt = clockOf(deps);
-    const rebooked = await bookStay(
-      deps,
-      b,
-      supplierReference('book', b.booking_id, taskRef),
-      ctx,
-      'MODIFIED',
-      attempt,
+    const cost = moveCost(b, clockOf(deps));
+    const recorded = await record(
+      { hotel: { ...(b.hotel ?? {}), supplier_status: cancelled.status, ...cost?.fields } },
+      rebook,
+      cost?.reason ?? null,
     );
-    return withMoveCost(rebooked, b, cancelledAt);
+    return recorded ? bookStay(deps, recorded, rebook, ctx, 'MODIFIED', attempt) : SUPERSEDED;
   }
   const contract = contractedStay(b, ctx);
   const r = await holder.supplier.amendHotel({
-    supplier_ref: hotel.supplier_ref,
+    supplier_ref: hotel.supplier_ref!,
     reference: supplierReference('amend', b.booking_id, taskRef),
     ...roomDates(b.checkin_time_local!, b.checkout_time_local!),
     ...(contract ? { contract } : {}),
@@ -169,20 +177,118 @@ export async function amendStay(
 
 /**
  * The old room of a move cancelled: the fee it cost or avoided under its own contract's terms, as planned with the
- * move (engine planHotelMove), on the booking's hotel block and in the item's message, as a cancellation records
+ * move (engine planHotelMove), for the booking's hotel block and the item's message, as a cancellation records
  * it. Judged when the supplier cancelled it (`cancelledAt`): planned in time but made after the deadline (the
- * supplier down until then), it costs the late fee. Nothing when the task stores no cancellation (no terms, or not
- * a roster's move).
+ * supplier down until then), it costs the late fee. Null when the task stores no cancellation (no terms, or not a
+ * roster's move).
  */
-function withMoveCost(outcome: Outcome, b: BookingRow, cancelledAt: Date): Outcome {
+function moveCost(b: BookingRow, cancelledAt: Date) {
   // The old room was there to cancel (the supplier had it): reserved.
-  const cost = madeCancellationCost(b.cancellation, b.task_ref, outcome.reason, true, {
+  return madeCancellationCost(b.cancellation, b.task_ref, null, true, {
     at: cancelledAt,
     as: 'the old room cancelled at the supplier',
   });
-  if (!cost) return outcome;
-  const hotel = outcome.patch?.hotel ?? b.hotel ?? {};
-  return { ...outcome, reason: cost.reason, patch: { ...outcome.patch, hotel: { ...hotel, ...cost.fields } } };
+}
+
+/** The room the block records as held (a supplier reference not cancelled), or null. */
+function liveRoomOf(hotel: HotelBlock): string | null {
+  return hotel.supplier_ref && hotel.supplier_status !== 'CANCELLED' ? hotel.supplier_ref : null;
+}
+
+/** What a booking's lost room is looked up with besides its reference (a supplier without metadata search). */
+function lookupHint(b: BookingRow): HotelLookupHint | undefined {
+  const hotel = blockOf(b);
+  const dates =
+    b.checkin_time_local && b.checkout_time_local ? roomDates(b.checkin_time_local, b.checkout_time_local) : null;
+  return hotel.property_id && dates
+    ? {
+        property_id: hotel.property_id,
+        ...dates,
+        traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? '' },
+      }
+    : undefined;
+}
+
+/**
+ * A room held at a supplier the operator has since taken out of the airline's order: still held there, and nothing
+ * here can cancel it. A person does (review), and no second room is booked beside it.
+ */
+function roomAtSupplierGone(supplier: string): Outcome {
+  return {
+    status: 'NEEDS_REVIEW',
+    reason: `the room is held at ${supplier}, which is no longer in the airline's hotel suppliers: cancel it there`,
+  };
+}
+
+/**
+ * The room the booking holds: the one it records, unless cancelled; else one an order whose answer was lost made
+ * under the booking's latest order reference (a first booking's, a rebook's). `gone`: the recorded room's supplier
+ * is no longer in the airline's order (roomAtSupplierGone).
+ */
+async function heldRoom(
+  set: AirlineSupplierSet,
+  b: BookingRow,
+): Promise<
+  | { holder: OrderedSupplier<HotelSupplier>; supplier_ref: string; lost: HotelReservation | null }
+  | { gone: string }
+  | null
+> {
+  const hotel = blockOf(b);
+  const recorded = liveRoomOf(hotel);
+  const holder = hotelSupplierNamed(set, hotel.supplier);
+  // A room recorded at a supplier the operator has since taken out of the order is still held there.
+  if (recorded) return holder ? { holder, supplier_ref: recorded, lost: null } : { gone: hotel.supplier ?? 'SANDBOX' };
+  const found = await findEarlierStay(set, latestOrderReference(b), lookupHint(b));
+  if (!found || found.reservation.status === 'CANCELLED') return null;
+  return { holder: found.supplier, supplier_ref: found.reservation.supplier_ref, lost: found.reservation };
+}
+
+/**
+ * Before a task books under `reference` (a rebook's, or a booking's that replaces a room whose answer was lost):
+ * the room the booking holds under an earlier reference is cancelled, and that and `reference` are recorded on the
+ * booking before the new room is asked for. A lost room that is the very stay asked for is kept instead (its end:
+ * reserved, as a retry that finds it). Returns the booking to book on, or the task's end. Nothing to do when the
+ * booking's latest order reference is `reference` already: an earlier attempt of this task got that far.
+ */
+export async function replaceEarlierStay(
+  deps: HotelBookingDeps,
+  b: BookingRow,
+  reference: string,
+  taskRef: string,
+  ctx: AirlineBookingContext,
+  success: 'CONFIRMED' | 'MODIFIED',
+  record: RecordBeforeOrder,
+): Promise<BookingRow | Outcome> {
+  if (!replacesEarlierOrder(b, reference)) return b;
+  const set = await deps.registry.forAirline(b.airline_id);
+  const held = await heldRoom(set, b);
+  // Never a second room beside one nothing here can cancel.
+  if (held && 'gone' in held) return roomAtSupplierGone(held.gone);
+  if (held?.lost && sameStay(held.lost, b)) return reserved(b, held.holder, held.lost, ctx, success);
+  let patch: BookingPatch = {};
+  if (held) {
+    const r = await held.holder.supplier.cancelHotel({
+      supplier_ref: held.supplier_ref,
+      reference: supplierReference('cancel', b.booking_id, taskRef),
+    });
+    patch = {
+      hotel: {
+        ...(b.hotel ?? {}),
+        supplier: held.holder.name as 'SANDBOX' | 'DUFFEL',
+        supplier_ref: r.supplier_ref,
+        supplier_status: r.status,
+      },
+    };
+  }
+  return (await record(patch, reference)) ?? SUPERSEDED;
+}
+
+/** A reservation for exactly the stay the booking asks for: its hotel and its room dates. */
+function sameStay(r: HotelReservation, b: BookingRow): boolean {
+  const hotel = blockOf(b);
+  if (!b.checkin_time_local || !b.checkout_time_local || r.property_id !== hotel.property_id) return false;
+  const dates = roomDates(b.checkin_time_local, b.checkout_time_local);
+  return r.check_in_date === dates.check_in_date && r.check_out_date === dates.check_out_date;
 }
 
 /**
@@ -212,41 +318,19 @@ export async function cancelRoomMovedAway(
 }
 
 /**
- * Cancels every room of the stay at the supplier that holds it; a lost booking answer is looked up first. A room
- * held at a supplier no longer in the airline's order is a person's to cancel there (review).
+ * Cancels every room of the stay at the supplier that holds it: the room the booking records, unless cancelled
+ * already; else one an order whose answer was lost may have made (a first booking's, or a rebook's after the old
+ * room was cancelled), looked up under the booking's latest order reference. A room held at a supplier no longer in
+ * the airline's order is a person's to cancel there (review).
  */
 export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise<Outcome> {
-  const hotel = blockOf(b);
   const set = await deps.registry.forAirline(b.airline_id);
-  let holder = hotelSupplierNamed(set, hotel.supplier);
-  let supplierRef = hotel.supplier_ref ?? null;
-  // Reserved at a supplier the operator has since taken out of the order: the room is still held there, and
-  // nothing here can cancel it. A person does (review); no fee or fee avoided is recorded (nothing was cancelled).
-  if (supplierRef && !holder)
-    return {
-      status: 'NEEDS_REVIEW',
-      reason: `the room is held at ${hotel.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers: cancel it there`,
-    };
-  if (!supplierRef) {
-    // No answer was recorded: a timed-out booking call may still have made a room.
-    const dates =
-      b.checkin_time_local && b.checkout_time_local ? roomDates(b.checkin_time_local, b.checkout_time_local) : null;
-    const hint =
-      hotel.property_id && dates
-        ? {
-            property_id: hotel.property_id,
-            ...dates,
-            traveller: { email: b.traveller_email ?? '', name: b.traveller_name ?? '' },
-          }
-        : undefined;
-    const found = await findEarlierStay(set, supplierReference('book', b.booking_id), hint);
-    holder = found?.supplier ?? holder;
-    supplierRef = found?.reservation.supplier_ref ?? null;
-  }
-  if (!supplierRef || !holder)
-    return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier', nothing_reserved: true };
-  const r = await holder.supplier.cancelHotel({
-    supplier_ref: supplierRef,
+  const held = await heldRoom(set, b);
+  // No fee or fee avoided is recorded for a room at a supplier gone from the order (nothing was cancelled).
+  if (held && 'gone' in held) return roomAtSupplierGone(held.gone);
+  if (!held) return { status: 'CANCELLED', reason: 'nothing was reserved at the supplier', nothing_reserved: true };
+  const r = await held.holder.supplier.cancelHotel({
+    supplier_ref: held.supplier_ref,
     reference: supplierReference('cancel', b.booking_id),
   });
   return {
@@ -256,7 +340,7 @@ export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise
     patch: {
       hotel: {
         ...(b.hotel ?? {}),
-        supplier: holder.name as 'SANDBOX' | 'DUFFEL',
+        supplier: held.holder.name as 'SANDBOX' | 'DUFFEL',
         supplier_ref: r.supplier_ref,
         supplier_status: r.status,
       },

@@ -1,4 +1,4 @@
-import type { BookingPatch } from '@crew/db';
+import type { BookingPatch, BookingRow } from '@crew/db';
 import type { TaskStatus } from '@crew/engine';
 
 /** How a supplier task ended. */
@@ -17,7 +17,25 @@ export interface Outcome {
    * then, so one decided in time but made after the deadline (the supplier down until then) costs the late fee.
    */
   cancelled_at?: Date;
+  /** Another task took the booking over while this one ran: nothing more is done or written. */
+  superseded?: boolean;
 }
+
+/** The end of a task that another one superseded midway (RecordBeforeOrder found it no longer current). */
+export const SUPERSEDED: Outcome = { status: 'FAILED', reason: 'superseded by another task', superseded: true };
+
+/**
+ * Writes on the booking, while its task is still the current one, what the task did at the supplier before it
+ * orders again (`patch`: the old reservation cancelled, a fee it cost) and the reference the new order goes under
+ * (its `order_reference`), so whatever becomes of the new order the booking shows the old one cancelled and a
+ * later task knows where to look for the new one. `note` joins the task's end's reason (the item's message). The
+ * booking as written, or null when another task took it over meanwhile (then nothing more is done).
+ */
+export type RecordBeforeOrder = (
+  patch: BookingPatch,
+  orderReference: string,
+  note?: string | null,
+) => Promise<BookingRow | null>;
 
 /**
  * The supplier asked us to slow down (429, or 503 with Retry-After). Nothing was done at the supplier. Without

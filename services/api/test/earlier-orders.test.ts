@@ -1,0 +1,117 @@
+/**
+ * Never paying twice across tasks: an order (a ticket, a room) whose answer was lost in one task is found and
+ * dealt with by the next task on the booking (a roster's, a DELETE), and a reservation a task cancelled shows
+ * cancelled on the booking whatever the task's end.
+ */
+import { contractStations, onePairingRoster, waitFor, type Tenant } from '@crew/test-support';
+import { stack, useBookingsStack, api, fault, airline, reservations, roster, flightItem } from './bookings-stack';
+
+useBookingsStack('earlier-orders');
+
+const ofKind = async (email: string, kind: 'flight' | 'hotel') =>
+  (await reservations(email)).filter((r) => r.kind === kind) as {
+    status: string;
+    reference: string;
+    flight_number?: string;
+    property_id?: string;
+  }[];
+
+/** The booking once it reads `status`. */
+const reaches = (t: Tenant, id: string, status: string) =>
+  waitFor(
+    async () => {
+      const b = (await api(t, `/crew/bookings/${id}`)).body;
+      return b.status === status && b;
+    },
+    15_000,
+    () => `booking ${id} ${status}`,
+  );
+
+/** The deadhead leg moved by an hour (a DEADHEAD_TIME_CHANGE: cancel-and-rebook with booking_modification on). */
+function legMoved(email: string) {
+  const r = onePairingRoster({ email });
+  const leg = r.pairings[0]!.duty_periods[0]!.legs[0]!;
+  leg.dep_time_local = leg.expected_dep_time_local = '2027-03-10T10:00:00+00:00';
+  leg.arr_time_local = leg.expected_arr_time_local = '2027-03-10T13:00:00-05:00';
+  return r;
+}
+
+/** The JFK layover moved to London (a LAYOVER_CITY_CHANGE: the old room cancelled, a new one booked). */
+function layoverInLondon(email: string) {
+  const r = onePairingRoster({ email });
+  r.pairings[0]!.duty_periods[0]!.layover = {
+    station: 'LHR',
+    booking_required: true,
+    checkin_time_local: '2027-03-10T20:00:00+00:00',
+    checkout_time_local: '2027-03-11T09:00:00+00:00',
+  };
+  return r;
+}
+
+async function changingAirline(settings: Record<string, unknown>) {
+  const a = await airline({ contract: false, settings: { booking_modification: true, ...settings } });
+  await contractStations(stack, a.t, ['JFK', 'LHR']);
+  return a;
+}
+
+describe('a cancellation after a cancel-and-rebook whose new order timed out', () => {
+  it('flight: cancels the ticket the rebook made, not only the one it had cancelled', async () => {
+    const { t, email } = await changingAirline({ deadhead_auto_booking: true });
+    const first = await roster(t, onePairingRoster({ email }));
+    const id = flightItem(first.items).booking_id as string;
+    expect((await reaches(t, id, 'CONFIRMED')).flight.supplier_status).toBe('CONFIRMED');
+
+    expect((await fault({ operation: 'flight.book', outcome: 'timeout' })).status).toBe(201);
+    await roster(t, legMoved(email));
+    const failed = await reaches(t, id, 'FAILED');
+    // The old ticket was cancelled before the rebook went out: the booking says so.
+    expect(failed.flight.supplier_status).toBe('CANCELLED');
+    const orders = await ofKind(email, 'flight');
+    expect(orders.map((o) => o.status).sort()).toEqual(['CANCELLED', 'CONFIRMED']);
+
+    const del = await api(t, `/crew/bookings/${id}`, { method: 'DELETE' });
+    expect(del.status).toBe(202);
+    expect(del.body.status).toBe('CANCELLED');
+    expect((await ofKind(email, 'flight')).map((o) => o.status)).toEqual(['CANCELLED', 'CANCELLED']);
+  });
+
+  it('hotel (city change): cancels the room the rebook made, not only the one it had cancelled', async () => {
+    const { t, email } = await changingAirline({});
+    const first = await roster(t, onePairingRoster({ email }));
+    const id = first.items.find((i) => i.type === 'HOTEL')!.booking_id as string;
+    await reaches(t, id, 'CONFIRMED');
+
+    expect((await fault({ operation: 'hotel.book', outcome: 'timeout' })).status).toBe(201);
+    await roster(t, layoverInLondon(email));
+    const failed = await reaches(t, id, 'FAILED');
+    expect(failed.hotel.supplier_status).toBe('CANCELLED');
+    const rooms = await ofKind(email, 'hotel');
+    expect(rooms.map((r) => [r.property_id, r.status])).toEqual([
+      ['GDS-JFK-001', 'CANCELLED'],
+      ['GDS-LHR-001', 'CONFIRMED'],
+    ]);
+
+    const del = await api(t, `/crew/bookings/${id}`, { method: 'DELETE' });
+    expect(del.status).toBe(202);
+    expect(del.body.status).toBe('CANCELLED');
+    expect((await ofKind(email, 'hotel')).map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED']);
+  });
+});
+
+describe('a cancel-and-rebook whose new order ends in review', () => {
+  it('flight: the cancelled ticket shows cancelled, and no ACCEPT_PRICE is offered on it', async () => {
+    const { t, email } = await changingAirline({ deadhead_auto_booking: true });
+    const first = await roster(t, onePairingRoster({ email }));
+    const id = flightItem(first.items).booking_id as string;
+    await reaches(t, id, 'CONFIRMED');
+
+    expect((await fault({ operation: 'flight.book', outcome: 'reject' })).status).toBe(201);
+    const moved = await roster(t, legMoved(email));
+    const b = await reaches(t, id, 'NEEDS_REVIEW');
+    expect(b.flight.supplier_status).toBe('CANCELLED');
+    expect((await ofKind(email, 'flight')).map((o) => o.status)).toEqual(['CANCELLED']);
+    const item = (await api(t, `/crew/action-items/${flightItem(moved.items).action_id}`)).body;
+    expect(item.available_actions).not.toContain('ACCEPT_PRICE');
+    expect(item.available_actions).toContain('BOOK_FLIGHT_OPTION');
+  });
+});
