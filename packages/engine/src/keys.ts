@@ -56,8 +56,9 @@ export type SupplierStep = 'book' | 'amend' | 'cancel';
 
 /**
  * Every idempotency reference sent to a supplier. A first booking is `bk-<booking>`, its cancellation
- * `cx-<booking>`; a booking or cancellation within a later task (an amendment, a rebook) adds that task's
- * identity (`bk-<booking>-<task>`, `cx-<booking>-<task>`); an amendment is `am-<task>`. A re-delivered task
+ * `cx-<booking>`; a booking or cancellation within a later task (an amendment, a rebook, a booking that replaces
+ * an earlier order: supplier-order.ts bookTaskReference) adds that task's identity (`bk-<booking>-<task>`,
+ * `cx-<booking>-<task>`); an amendment is `am-<task>`. A re-delivered task
  * sends the same reference, so the supplier answers with what it already did. The forms never change:
  * references already at the supplier must keep matching.
  */

@@ -76,6 +76,18 @@ export function latestOrderReference(b: { booking_id: string; order_reference: s
 }
 
 /**
+ * The reference a BOOK task orders under: `bk-<booking>` while the booking records no other; once one is recorded
+ * (a rebook's, or a lost order a person's choice replaces), one of the task's own (`bk-<booking>-<task>`), so it
+ * never reuses an earlier order's reference (a supplier refuses a reference reused for another offer, and one
+ * without idempotency would sell a second ticket).
+ */
+export function bookTaskReference(b: { booking_id: string; order_reference: string | null }, task: string): string {
+  return b.order_reference === null
+    ? supplierReference('book', b.booking_id)
+    : supplierReference('book', b.booking_id, task);
+}
+
+/**
  * A task ordering under `reference` replaces what the booking may hold under its latest reference first (cancels
  * it, then records that and its own reference) unless that reference is its own: an earlier attempt of the same
  * task got that far, and its order is looked up, not cancelled.
@@ -85,6 +97,22 @@ export function replacesEarlierOrder(
   reference: string,
 ): boolean {
   return latestOrderReference(b) !== reference;
+}
+
+/**
+ * A person's booking choice (the review queue's BOOK_FLIGHT_OPTION, BOOK_HOTEL) on a booking whose last order may
+ * have been made with its answer lost: FAILED after a BOOK or an AMEND. The reference that order went under, to be
+ * recorded with the choice's task, so the task looks it up and replaces what it finds before ordering under a
+ * reference of its own; null when no order can be outstanding.
+ */
+export function lostOrderReference(b: {
+  booking_id: string;
+  status: string;
+  task_operation: string | null;
+  order_reference: string | null;
+}): string | null {
+  if (b.status !== 'FAILED' || b.task_operation === 'CANCEL') return null;
+  return latestOrderReference(b);
 }
 
 export interface SupplierSettingFacts {

@@ -6,7 +6,9 @@ import {
   flightRoute,
   nextSupplierApplies,
   orderMayExist,
+  bookTaskReference,
   latestOrderReference,
+  lostOrderReference,
   replacesEarlierOrder,
   retailOffers,
   supplierSettingIssues,
@@ -61,12 +63,30 @@ describe('which supplier books a deadhead', () => {
     expect(latestOrderReference({ booking_id: 'b1', order_reference: 'bk-b1-AMEND-x' })).toBe('bk-b1-AMEND-x');
   });
 
-  it('a task replaces what the booking holds under an earlier reference, never under its own', () => {
+  it('books under bk-<booking> until an order reference is recorded, then under the task’s own; replaces only another’s', () => {
     const first = { booking_id: 'b1', order_reference: null };
+    expect(bookTaskReference(first, 'BOOK-a')).toBe('bk-b1');
     expect(replacesEarlierOrder(first, 'bk-b1')).toBe(false);
-    // A cancel-and-rebook replaces the first booking's order; a later attempt of it, once recorded, does not.
+    const lost = { booking_id: 'b1', order_reference: 'bk-b1' };
+    expect(bookTaskReference(lost, 'BOOK-p')).toBe('bk-b1-BOOK-p');
+    expect(replacesEarlierOrder(lost, 'bk-b1-BOOK-p')).toBe(true);
+    // A later attempt of that task, once it recorded its reference: its own order is looked up, not replaced.
+    const recorded = { booking_id: 'b1', order_reference: 'bk-b1-BOOK-p' };
+    expect(bookTaskReference(recorded, 'BOOK-p')).toBe('bk-b1-BOOK-p');
+    expect(replacesEarlierOrder(recorded, 'bk-b1-BOOK-p')).toBe(false);
+    // A cancel-and-rebook replaces the first booking's order.
     expect(replacesEarlierOrder(first, 'bk-b1-AMEND-x')).toBe(true);
-    expect(replacesEarlierOrder({ booking_id: 'b1', order_reference: 'bk-b1-AMEND-x' }, 'bk-b1-AMEND-x')).toBe(false);
+  });
+
+  it('a FAILED booking after a BOOK or AMEND may hold a lost order; nothing else does', () => {
+    const b = { booking_id: 'b1', order_reference: null };
+    expect(lostOrderReference({ ...b, status: 'FAILED', task_operation: 'BOOK' })).toBe('bk-b1');
+    expect(
+      lostOrderReference({ ...b, order_reference: 'bk-b1-AMEND-x', status: 'FAILED', task_operation: 'AMEND' }),
+    ).toBe('bk-b1-AMEND-x');
+    expect(lostOrderReference({ ...b, status: 'FAILED', task_operation: 'CANCEL' })).toBeNull();
+    for (const status of ['NEEDS_REVIEW', 'CONFIRMED', 'PENDING'])
+      expect(lostOrderReference({ ...b, status, task_operation: 'BOOK' })).toBeNull();
   });
 
   it('keeps only offers that state the condition the rule asks for (property)', () => {

@@ -1,13 +1,15 @@
 /**
  * Never paying twice across tasks: an order (a ticket, a room) whose answer was lost in one task is found and
- * dealt with by the next task on the booking (a roster's, a DELETE), and a reservation a task cancelled shows
- * cancelled on the booking whatever the task's end.
+ * dealt with by the next task on the booking, whoever starts it (a roster, a DELETE, a person in the review
+ * queue), and a reservation a task cancelled shows cancelled on the booking whatever the task's end.
  */
 import { contractStations, onePairingRoster, waitFor, type Tenant } from '@crew/test-support';
 import { stack, useBookingsStack, api, fault, airline, reservations, roster, flightItem } from './bookings-stack';
 
 useBookingsStack('earlier-orders');
 
+const act = (t: Tenant, actionId: string, body: Record<string, unknown>) =>
+  api(t, `/crew/action-items/${actionId}/actions`, { method: 'POST', body });
 const ofKind = async (email: string, kind: 'flight' | 'hotel') =>
   (await reservations(email)).filter((r) => r.kind === kind) as {
     status: string;
@@ -113,5 +115,87 @@ describe('a cancel-and-rebook whose new order ends in review', () => {
     const item = (await api(t, `/crew/action-items/${flightItem(moved.items).action_id}`)).body;
     expect(item.available_actions).not.toContain('ACCEPT_PRICE');
     expect(item.available_actions).toContain('BOOK_FLIGHT_OPTION');
+  });
+});
+
+describe('a person books from the review queue after an order whose answer was lost', () => {
+  it('flight: another option than the one the timed-out call ordered → one live ticket, on the chosen option', async () => {
+    const { t, email } = await airline({ contract: false, settings: { deadhead_auto_booking: true } });
+    expect((await fault({ operation: 'flight.book', outcome: 'timeout' })).status).toBe(201);
+    const r = await roster(t, onePairingRoster({ email }));
+    const item = flightItem(r.items);
+    expect(item).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+    expect(item.available_actions).toContain('BOOK_FLIGHT_OPTION');
+    const [lost] = await ofKind(email, 'flight');
+    expect(lost).toMatchObject({ status: 'CONFIRMED' });
+
+    const options = await api(t, `/crew/flight-options?action_id=${item.action_id}`);
+    expect(options.status).toBe(200);
+    const other = (options.body.options as { flight_option_id: string; flight_number: string }[]).find(
+      (o) => o.flight_number !== lost!.flight_number,
+    )!;
+    const res = await act(t, item.action_id, {
+      action: 'BOOK_FLIGHT_OPTION',
+      flight_option_id: other.flight_option_id,
+    });
+    expect(res.status).toBe(202);
+    const b = await waitFor(
+      async () => {
+        const now = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
+        return now.status !== 'PENDING' && now;
+      },
+      15_000,
+      'the chosen option to settle',
+    );
+    expect(b).toMatchObject({ status: 'CONFIRMED', flight: { flight_number: other.flight_number } });
+    const orders = await ofKind(email, 'flight');
+    expect(orders.filter((o) => o.status === 'CONFIRMED').map((o) => o.flight_number)).toEqual([other.flight_number]);
+  });
+
+  it('hotel: another property than the one the timed-out call reserved → one live room, at the chosen property', async () => {
+    const { t, email } = await airline({});
+    expect((await fault({ operation: 'hotel.book', outcome: 'timeout' })).status).toBe(201);
+    const r = await roster(t, onePairingRoster({ email }));
+    const item = r.items.find((i) => i.type === 'HOTEL')!;
+    expect(item).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+    expect((await ofKind(email, 'hotel')).map((x) => [x.property_id, x.status])).toEqual([
+      ['GDS-JFK-001', 'CONFIRMED'],
+    ]);
+
+    const res = await act(t, item.action_id, { action: 'BOOK_HOTEL', property_id: 'GDS-JFK-002' });
+    expect(res.status).toBe(202);
+    const b = await waitFor(
+      async () => {
+        const now = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
+        return now.status !== 'PENDING' && now;
+      },
+      15_000,
+      'the chosen hotel to settle',
+    );
+    expect(b).toMatchObject({ status: 'CONFIRMED', hotel: { property_id: 'GDS-JFK-002' } });
+    const rooms = await ofKind(email, 'hotel');
+    expect(rooms.filter((x) => x.status === 'CONFIRMED').map((x) => x.property_id)).toEqual(['GDS-JFK-002']);
+  });
+
+  it('hotel: the contracted hotel the timed-out call had reserved → that room is kept, nothing cancelled or booked again', async () => {
+    const { t, email } = await airline({});
+    expect((await fault({ operation: 'hotel.book', outcome: 'timeout' })).status).toBe(201);
+    const item = (await roster(t, onePairingRoster({ email }))).items.find((i) => i.type === 'HOTEL')!;
+    expect(item).toMatchObject({ disposition: 'FAILED' });
+    const [lost] = await ofKind(email, 'hotel');
+
+    expect((await act(t, item.action_id, { action: 'BOOK_HOTEL' })).status).toBe(202);
+    const b = await waitFor(
+      async () => {
+        const now = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
+        return now.status !== 'PENDING' && now;
+      },
+      15_000,
+      'the contracted hotel to settle',
+    );
+    expect(b).toMatchObject({ status: 'CONFIRMED', hotel: { property_id: 'GDS-JFK-001' } });
+    expect(await ofKind(email, 'hotel')).toEqual([
+      expect.objectContaining({ reference: lost!.reference, status: 'CONFIRMED' }),
+    ]);
   });
 });

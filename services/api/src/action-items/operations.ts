@@ -1,6 +1,13 @@
 import type { BookingFlightBlock, BookingRequestBody, Priority } from '@crew/contracts';
 import { airlinePolicyRepo, bookingRepo, type ActionItemRow, type BookingRow, type DbOrTrx } from '@crew/db';
-import { acceptedFlightBlock, patchPlan, settleBooking, type ReviewOperation, type StationHotel } from '@crew/engine';
+import {
+  acceptedFlightBlock,
+  lostOrderReference,
+  patchPlan,
+  settleBooking,
+  type ReviewOperation,
+  type StationHotel,
+} from '@crew/engine';
 import { ApiError, openBookingContext, type TravellerVault } from '@crew/platform';
 import type { SupplierName } from '@crew/suppliers';
 import { registryOf, startTask, type BookingDeps } from '../bookings/bookings.service';
@@ -66,6 +73,16 @@ export async function prepareOperation(
   return {};
 }
 
+/**
+ * A person's booking choice on a booking whose last order's answer may have been lost (FAILED): that order's
+ * reference is recorded with the choice's task, which then looks it up and replaces what it finds (cancelled, or
+ * kept when it is the very stay chosen) before ordering under a reference of its own (engine lostOrderReference).
+ */
+function replacingLostOrder(b: BookingRow): { order_reference?: string } {
+  const lost = lostOrderReference(b);
+  return lost ? { order_reference: lost } : {};
+}
+
 export interface Acting {
   /** Who acts (action_taken_by): the booking's history names them. */
   actingUser: string;
@@ -98,7 +115,14 @@ export async function runOperation(
         trx,
         b,
         op.replaces_reservation ? 'AMEND' : 'BOOK',
-        { flight, booked_by: who.callerEmail, manual_override: true, review_reason: null, last_error: null },
+        {
+          flight,
+          booked_by: who.callerEmail,
+          manual_override: true,
+          review_reason: null,
+          last_error: null,
+          ...replacingLostOrder(b),
+        },
         { reason: `flight option chosen by ${actor} from the review queue`, actor },
         who,
       );
@@ -121,7 +145,7 @@ export async function runOperation(
         trx,
         b,
         'BOOK',
-        { ...plan.changes, manual_override: true, review_reason: null, last_error: null },
+        { ...plan.changes, manual_override: true, review_reason: null, last_error: null, ...replacingLostOrder(b) },
         { reason: `hotel ${op.property_id} chosen by ${actor} from the review queue`, actor },
         who,
       );

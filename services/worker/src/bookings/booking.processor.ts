@@ -11,6 +11,7 @@ import {
 import {
   amendedStatus,
   automaticRetryApplies,
+  bookTaskReference,
   DISPOSITION_OF_TASK,
   flightTravellerIssue,
   internalErrorOutcome,
@@ -41,7 +42,7 @@ import {
   type FlightBookingDeps,
 } from './flight.booking';
 import { SupplierLanePauses, SupplierPaced, type Outcome, type RecordBeforeOrder } from './outcome';
-import { amendStay, bookStay, cancelRoomMovedAway, cancelStay } from './hotel.booking';
+import { amendStay, bookStay, cancelRoomMovedAway, cancelStay, replaceEarlierStay } from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { heldTask, releaseHeldCancellation, withCancellationCost } from './cancellation-hold';
@@ -318,10 +319,19 @@ export class BookingProcessor {
         const rebooked = await this.bookFlight(current, reference, ctx, attempt);
         return { ...rebooked, status: amendedStatus(rebooked.status) };
       }
-      case 'BOOK':
+      case 'BOOK': {
+        // A booking that recorded an order reference (a rebook's, or a lost order a person's choice replaces) is
+        // booked under the task's own reference, after what it holds under the earlier one is replaced.
+        const reference = bookTaskReference(b, ref(b, data));
+        const current =
+          b.type === 'HOTEL'
+            ? await replaceEarlierStay(this.deps, b, reference, ref(b, data), ctx, 'CONFIRMED', record)
+            : await replaceEarlierOrder(this.flights, b, reference, record);
+        if (!('booking_id' in current)) return current;
         return b.type === 'HOTEL'
-          ? this.bookHotel(b, supplierReference('book', b.booking_id), ctx, 'CONFIRMED', attempt)
-          : this.bookFlight(b, supplierReference('book', b.booking_id), ctx, attempt);
+          ? this.bookHotel(current, reference, ctx, 'CONFIRMED', attempt)
+          : this.bookFlight(current, reference, ctx, attempt);
+      }
     }
   }
 
