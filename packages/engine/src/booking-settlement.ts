@@ -1,9 +1,13 @@
 import type { BookingHotelBlock, Disposition, Priority, RowSettlement } from '@crew/contracts';
-import { madeCancellationCost, oldRoomRefusal, type StoredCancellation } from './cancellation-plan';
+import {
+  cancellationReviewDeadline,
+  madeCancellationCost,
+  oldRoomRefusal,
+  type StoredCancellation,
+} from './cancellation-plan';
 import { DISPOSITION_OF_TASK, type TaskStatus } from './booking-tasks';
-import { moveRefOfRow } from './rooming';
 import { urgentEvents } from './priority';
-import { roomingTaskKey } from './rooming';
+import { moveRefOfRow, roomingTaskKey, type RoomingMarking } from './rooming';
 import { storedReviewStateOf, type ReviewState, type StoredReviewItem } from './review-state';
 import type { BookingStatus } from './types';
 
@@ -146,8 +150,11 @@ export function settleRowAnswer(
     task_ref: string | null;
     retry_count: number;
   },
-  /** The row's list, the task that placed it, and when it was sent (the hotel was told of a cancellation then). */
-  row: { list_id: string; task_ref: string | null; sent_at?: Date | null },
+  /**
+   * The row's list, the task that placed it, when it was sent (the hotel was told of a cancellation then) and its
+   * marking (a CANCELLED row turned down or unanswered is a cancellation handed to a person).
+   */
+  row: { list_id: string; task_ref: string | null; sent_at?: Date | null; marking?: RoomingMarking },
   settlement: RowSettlement,
   actor: string,
   at: Date,
@@ -168,9 +175,16 @@ export function settleRowAnswer(
     cost ? { ...settlement, reason: cost.reason } : settlement,
     oldRoomRefusal(b.cancellation, b.task_ref),
   );
+  // A cancellation the hotel turned down or left unanswered: a person's, due at the hotel's cancellation deadline,
+  // as a supplier's refused cancellation is.
+  const reviewDeadline =
+    row.marking === 'CANCELLED'
+      ? cancellationReviewDeadline(end.status, 'CANCEL', b.cancellation, b.task_ref)
+      : undefined;
   return settleBooking(end, {
     actor,
     actionId: end.leaveItem ? null : b.action_id,
+    ...(reviewDeadline !== undefined ? { reviewDeadline } : {}),
     fields: {
       hotel: {
         ...hotel,

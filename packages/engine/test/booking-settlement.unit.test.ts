@@ -203,6 +203,27 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
         'sent to the hotel at 2027-03-08T23:00:01.000Z, after its cancellation deadline (2027-03-08T23:00:00.000Z): late cancellation fee 150.00 USD recorded on the booking',
       );
     });
+
+    it('rejected, or unanswered by the list deadline: a person’s, due at the cancellation deadline (after it the fee is owed)', () => {
+      const row = { list_id: 'L1', task_ref: 'cancel-1#1', marking: 'CANCELLED' as const };
+      for (const answer of [
+        { kind: 'REJECTED', reason: 'by telephone only' },
+        { kind: 'EXPIRED', deadline: Date.parse('2027-03-08T20:00:00Z') },
+      ] as const) {
+        const s = settleRowAnswer(cancelling, row, rowSettlement('CANCELLED', answer), 'hotel', at)!;
+        expect(s.patch.status).toBe('NEEDS_REVIEW');
+        expect(s.disposition).toMatchObject({ review_deadline: '2027-03-08T23:00:00.000Z' });
+      }
+      // A NEW row the hotel turns down is no cancellation: the review rules date it.
+      const booking = settleRowAnswer(
+        { ...waiting, cancellation: null },
+        { list_id: 'L1', task_ref: 'BOOK-1#1', marking: 'NEW' },
+        rowSettlement('NEW', { kind: 'REJECTED', reason: 'full' }),
+        'hotel',
+        at,
+      )!;
+      expect(booking.disposition).not.toHaveProperty('review_deadline');
+    });
   });
 
   describe('the CANCELLED row of a stay moved away from the hotel: the move’s fee, or a person told; the booking’s status kept', () => {

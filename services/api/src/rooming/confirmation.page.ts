@@ -251,7 +251,7 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
             await roomingRepo.answerRow(trx, a.r.row_id, settlement, at);
             const b = await bookingRepo.lockBooking(trx, a.r.booking_id);
             // The list's first sending told the hotel (a cancellation sent after its deadline is judged late).
-            const row = { list_id: a.r.list_id, task_ref: a.r.task_ref, sent_at: list.sent_at };
+            const row = { list_id: a.r.list_id, task_ref: a.r.task_ref, sent_at: list.sent_at, marking: a.r.marking };
             const actor = `hotel (${list.recipient})`;
             const settled = b && settleRowAnswer(b, row, settlement, actor, at);
             if (!settled) {
