@@ -127,3 +127,4 @@ export { normaliseGuestName } from './guest-names';
 export { minorDigits, halfMinorUnit, roundMinor } from './minor-units';
 export { isTimeZone, zonedInstant, zoneOffsetMinutes, localDateIn } from './time-zones';
 export * from './cancellation-plan';
+export * from './superseded-tasks';

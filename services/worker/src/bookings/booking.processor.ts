@@ -47,6 +47,7 @@ import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { heldTask, releaseHeldCancellation, withCancellationCost } from './cancellation-hold';
 import type { ScheduleCompletion } from '../schedules/schedule-completion';
+import { madeBySupersededTask, settleSupersededTask } from './superseded-task';
 import { openBookingContext } from '@crew/platform';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
@@ -153,8 +154,19 @@ export class BookingProcessor {
       if (release.kind !== 'RELEASED') return;
       booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
     }
-    // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing.
-    if (!booking || !isCurrentTask(booking, data)) return;
+    // A stale or duplicate attempt (superseded by another task or a retry, or already settled) does nothing, but for
+    // what an earlier start of it may have made at the supplier before it stopped mid-call (superseded-task.ts).
+    if (!booking || !isCurrentTask(booking, data)) {
+      if (booking && (job.attemptsStarted ?? job.attemptsMade + 1) > 1)
+        await this.supersededTask(
+          booking,
+          data,
+          null,
+          await this.context(booking, this.deps.now?.() ?? new Date()),
+          log,
+        );
+      return;
+    }
     if (this.deps.rooming?.handles(booking)) {
       // Moved here from a supplier's room: that room is cancelled first, under its own terms.
       const room = supplierRoomMovedAway(booking.hotel, data.operation);
@@ -207,7 +219,9 @@ export class BookingProcessor {
     if (recorded.note) note = note ? `${note}; ${recorded.note}` : recorded.note;
     if (note) outcome = { ...outcome, reason: outcome.reason ? `${outcome.reason}; ${note}` : note };
     if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
-    await this.settle(booking, data, ctx, outcome, now);
+    // Replaced while its call was in flight (a later roster, an injected cancellation): what it made is not lost.
+    if (!(await this.settle(booking, data, ctx, outcome, now)))
+      return this.supersededTask(booking, data, outcome, ctx, log);
     log.info(
       { status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' },
       'booking task settled',
@@ -394,6 +408,19 @@ export class BookingProcessor {
 
   // ---- settling ----
 
+  /** A superseded task's room or ticket (`outcome` null or FAILED: looked up by its reference): kept or cancelled. */
+  private async supersededTask(
+    started: BookingRow,
+    data: Data,
+    outcome: Outcome | null,
+    ctx: AirlineBookingContext,
+    log: Logger,
+  ): Promise<void> {
+    const deps = { ...this.deps, flights: this.flights };
+    const made = await madeBySupersededTask(deps, started, data, outcome, ctx);
+    await settleSupersededTask(deps, started, data, made, log);
+  }
+
   /** The supplier answers later (a callback resumes the task): the booking stays PENDING, with what was asked. */
   private async awaitCallback(b: BookingRow, data: Data, outcome: Outcome, log: Logger): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
@@ -415,7 +442,7 @@ export class BookingProcessor {
     ctx: AirlineBookingContext,
     outcome: Outcome,
     now: Date,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const retry =
       outcome.status === 'FAILED'
         ? nextAutomaticRetry(b.retry_count, ctx.maxRetries, this.deps.retryDelays, now.getTime())
@@ -457,7 +484,7 @@ export class BookingProcessor {
       }
       return written;
     });
-    if (!settled) return;
+    if (!settled) return false;
     if (settled.events) this.deps.webhookKick?.();
     if (settled.item?.schedule_id) this.deps.completion.settled(settled.item.schedule_id);
     if (nextAttempt) this.deps.relay.kick();
@@ -468,6 +495,7 @@ export class BookingProcessor {
         DISPOSITION_OF_TASK[outcome.status],
         (now.getTime() - settled.item.created_at.getTime()) / 1000,
       );
+    return true;
   }
 }
 

@@ -285,7 +285,7 @@ export async function replaceEarlierOrder(
 }
 
 /** The order an earlier attempt may have made: the orders a supplier announced are read before its order list. */
-async function findEarlierOrder(
+export async function findEarlierOrder(
   deps: FlightBookingDeps,
   b: BookingRow,
   set: AirlineSupplierSet,
@@ -325,7 +325,7 @@ export async function paced<T>(
 
 const booker = (b: BookingRow, ctx: AirlineBookingContext) => b.booked_by ?? ctx.policy.crew_booker_email ?? '';
 
-function ordered(
+export function ordered(
   b: BookingRow,
   supplier: Pick<OrderedSupplier<FlightSupplier>, 'name' | 'live_mode'>,
   order: FlightOrder,

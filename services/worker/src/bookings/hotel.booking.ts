@@ -348,7 +348,7 @@ export async function cancelStay(deps: HotelBookingDeps, b: BookingRow): Promise
   };
 }
 
-async function findEarlierStay(set: AirlineSupplierSet, reference: string, hint: HotelLookupHint | undefined) {
+export async function findEarlierStay(set: AirlineSupplierSet, reference: string, hint: HotelLookupHint | undefined) {
   for (const supplier of set.hotels) {
     const reservation = await supplier.supplier.findReservation(reference, hint);
     if (reservation) return { supplier, reservation };
@@ -360,7 +360,7 @@ async function findEarlierStay(set: AirlineSupplierSet, reference: string, hint:
  * The room as the supplier holds it, in the hotel block. A supplier that judged the contract itself (it says
  * so with rate_flag) booked only a rate the lever accepts; any other is compared here, first night's rate.
  */
-function reserved(
+export function reserved(
   b: BookingRow,
   supplier: OrderedSupplier<HotelSupplier>,
   r: HotelReservation,

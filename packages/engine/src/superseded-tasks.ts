@@ -1,0 +1,137 @@
+import type { BookingOperation, BookingStatus } from '@crew/contracts';
+import { supplierReference } from './keys';
+import { supplierPlan } from './supplier-steps';
+
+/*
+ * A booking task superseded while its supplier call was in flight: a later roster or an injected cancellation wrote
+ * a new task (or a review) onto the PENDING booking, and the call it overtook came back with a room or a ticket, or
+ * with no answer at all. What that call made is never thrown away: the booking takes it when a person decides it
+ * now, else it is cancelled at the supplier (docs/decisions.md, "A task overtaken mid-call").
+ */
+
+/** A booking's hotel or flight block, as far as the room or ticket it names goes. */
+export type SupplierBlock = Record<string, unknown> & {
+  supplier?: string | null;
+  supplier_ref?: string | null;
+  supplier_status?: string | null;
+};
+
+/** The block names a room or ticket still live at its supplier. */
+export function namesLiveReservation(block: SupplierBlock | null | undefined): boolean {
+  return Boolean(block?.supplier_ref) && block!.supplier_status !== 'CANCELLED' && block!.supplier_status !== 'REFUSED';
+}
+
+/**
+ * The reference under which a superseded task may have made a room or ticket that nobody heard of (its answer was
+ * lost, or the worker stopped mid-call): the task's book reference, as execute sent it. Null: the task makes
+ * nothing (a cancellation).
+ */
+export function supersededTaskReference(
+  type: 'HOTEL' | 'FLIGHT',
+  operation: BookingOperation,
+  bookingId: string,
+  taskIdentity: string,
+): string | null {
+  switch (supplierPlan(type, operation)) {
+    case 'CANCEL':
+      return null;
+    case 'BOOK':
+      return supplierReference('book', bookingId);
+    // A stay amended with no room yet, or moved to another property, books under the task; a flight change rebooks so.
+    case 'AMEND':
+    case 'CANCEL_AND_REBOOK':
+      return supplierReference('book', bookingId, taskIdentity);
+  }
+}
+
+/** What becomes of the room or ticket a superseded task made. */
+export type SupersededReservation =
+  /** Nothing live was made, or the booking names it already (its own task deals with it). */
+  | { kind: 'NONE' }
+  /** The booking waits for a person: it takes the room or ticket (this block), which the person keeps or replaces. */
+  | { kind: 'HAND_OVER'; block: SupplierBlock }
+  /**
+   * Cancelled at the supplier. `record`: the booking's cancellation found nothing to cancel (or has not run), so the
+   * cancelled room or ticket, and the fee its terms say, go on its block; else only its history says so.
+   */
+  | { kind: 'CANCEL'; record: boolean };
+
+/**
+ * The fields the task's answer set on the block it started from (the supplier's room or ticket), over the block the
+ * booking holds now: what the roster or the person changed meanwhile stays.
+ */
+export function madeFields(
+  started: SupplierBlock | null,
+  made: SupplierBlock,
+  current: SupplierBlock | null,
+): SupplierBlock {
+  const out: SupplierBlock = { ...(current ?? {}) };
+  for (const [k, v] of Object.entries(made))
+    if (JSON.stringify(v) !== JSON.stringify(started?.[k])) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+/** A booking task as the rule sees it: what it does, under which identity (its task_ref; the booking's id without one). */
+export interface TaskOf {
+  operation: BookingOperation;
+  identity: string;
+}
+
+/**
+ * The room or ticket a superseded task made (`made`: its answer's block; `started`: the block it read when it began),
+ * judged against the booking as it is now:
+ *
+ * | the booking now                                                                  | the room or ticket made           |
+ * |----------------------------------------------------------------------------------|-----------------------------------|
+ * | names it (its own task made, found or cancelled it)                              | NONE                              |
+ * | runs or retries a task under the same supplier reference (the same task retried) | NONE: that task gets it back      |
+ * | NEEDS_REVIEW, naming what the task started from (mostly nothing)                 | HAND_OVER: a person decides on it |
+ * | anything else (a cancellation, another task, another room)                       | CANCEL at the supplier            |
+ *
+ * A person's review is the one state that may take it: the review actions replace what a booking holds, never book
+ * beside it. A cancellation must not leave it behind, and another task books or amends on its own.
+ */
+export function supersededReservation(input: {
+  type: 'HOTEL' | 'FLIGHT';
+  booking_id: string;
+  task: TaskOf;
+  started: SupplierBlock | null;
+  made: SupplierBlock | null;
+  current: { status: BookingStatus; task: TaskOf; block: SupplierBlock | null };
+}): SupersededReservation {
+  const { type, booking_id, task, started, made, current } = input;
+  if (!made || !namesLiveReservation(made)) return { kind: 'NONE' };
+  if (current.block?.supplier_ref === made.supplier_ref) return { kind: 'NONE' };
+  const reference = supersededTaskReference(type, task.operation, booking_id, task.identity);
+  if (
+    (current.status === 'PENDING' || current.status === 'FAILED') &&
+    reference !== null &&
+    supersededTaskReference(type, current.task.operation, booking_id, current.task.identity) === reference
+  )
+    return { kind: 'NONE' };
+  if (current.status === 'NEEDS_REVIEW' && (current.block?.supplier_ref ?? null) === (started?.supplier_ref ?? null))
+    return { kind: 'HAND_OVER', block: madeFields(started, made, current.block) };
+  return {
+    kind: 'CANCEL',
+    record: current.task.operation === 'CANCEL' && !namesLiveReservation(current.block),
+  };
+}
+
+/** The history entry of a superseded task's room or ticket. */
+export function supersededMessage(
+  type: 'HOTEL' | 'FLIGHT',
+  what: 'HANDED_OVER' | 'CANCELLED' | 'NOT_CANCELLED',
+  made: SupplierBlock,
+  detail?: string | null,
+): string {
+  const thing = `the ${type === 'HOTEL' ? 'room' : 'ticket'} ${made.supplier_ref} (${made.supplier ?? 'SANDBOX'})`;
+  const base = `${thing}, made by an earlier task after a later change had replaced it,`;
+  switch (what) {
+    case 'HANDED_OVER':
+      return `${base} is held on the booking: the person deciding the review keeps or replaces it`;
+    case 'CANCELLED':
+      return `${base} was cancelled at the supplier${detail ? `; ${detail}` : ''}`;
+    case 'NOT_CANCELLED':
+      return `${base} could not be cancelled (${detail ?? 'the supplier refused'}): cancel it at the supplier`;
+  }
+}

@@ -1,0 +1,135 @@
+import {
+  madeFields,
+  namesLiveReservation,
+  supersededReservation,
+  supersededTaskReference,
+  type SupplierBlock,
+} from '../src';
+
+const ID = 'b-1';
+const BOOK = { operation: 'BOOK' as const, identity: 'BOOK-a1' };
+/** The block the booking task read: the stay the roster asked for, no room yet. */
+const started: SupplierBlock = { property_id: 'acc_1', station: 'JFK', check_in_date: '2027-03-10' };
+/** What its supplier call came back with. */
+const made: SupplierBlock = {
+  ...started,
+  supplier: 'DUFFEL',
+  supplier_ref: 'bok_1',
+  supplier_booking_id: 'bok_1',
+  supplier_status: 'CONFIRMED',
+};
+
+const judge = (
+  current: { status: string; operation?: 'BOOK' | 'AMEND' | 'CANCEL'; identity?: string; block?: SupplierBlock | null },
+  o: { made?: SupplierBlock | null; started?: SupplierBlock | null; type?: 'HOTEL' | 'FLIGHT' } = {},
+) =>
+  supersededReservation({
+    type: o.type ?? 'HOTEL',
+    booking_id: ID,
+    task: BOOK,
+    started: o.started === undefined ? started : o.started,
+    made: o.made === undefined ? made : o.made,
+    current: {
+      status: current.status as never,
+      task: { operation: current.operation ?? 'CANCEL', identity: current.identity ?? 'CANCEL-c1' },
+      block: current.block === undefined ? started : current.block,
+    },
+  });
+
+describe('supersededReservation: the room or ticket a task made after a later change replaced it', () => {
+  it('nothing live made: nothing to do', () => {
+    expect(judge({ status: 'CANCELLED' }, { made: null })).toEqual({ kind: 'NONE' });
+    expect(judge({ status: 'CANCELLED' }, { made: { ...made, supplier_status: 'CANCELLED' } })).toEqual({
+      kind: 'NONE',
+    });
+    expect(judge({ status: 'CANCELLED' }, { made: started })).toEqual({ kind: 'NONE' });
+  });
+
+  it('the booking names it already (its own cancellation found and cancelled it): nothing to do', () => {
+    expect(judge({ status: 'CANCELLED', block: { ...made, supplier_status: 'CANCELLED' } })).toEqual({ kind: 'NONE' });
+  });
+
+  it('a cancellation that found nothing (or has not run): cancelled at the supplier and recorded on the booking', () => {
+    expect(judge({ status: 'CANCELLED' })).toEqual({ kind: 'CANCEL', record: true });
+    expect(judge({ status: 'PENDING' })).toEqual({ kind: 'CANCEL', record: true });
+    expect(judge({ status: 'FAILED' })).toEqual({ kind: 'CANCEL', record: true });
+  });
+
+  it('the booking waits for a person, naming what the task started from: the person gets it (never cancelled)', () => {
+    // The roster's review of a change keeps the task's ref on the booking: still handed over.
+    expect(judge({ status: 'NEEDS_REVIEW', operation: 'BOOK', identity: BOOK.identity })).toEqual({
+      kind: 'HAND_OVER',
+      block: made,
+    });
+    // A cancellation a person decides (execution off): they cancel the room it made.
+    expect(judge({ status: 'NEEDS_REVIEW' }).kind).toBe('HAND_OVER');
+  });
+
+  it('handed over, what the roster changed on the booking meanwhile stays; the supplier’s fields come from the answer', () => {
+    const current = { ...started, check_in_date: '2027-03-11', note: 'moved' };
+    const handed = judge({ status: 'NEEDS_REVIEW', block: current });
+    expect(handed).toEqual({
+      kind: 'HAND_OVER',
+      block: {
+        ...current,
+        supplier: 'DUFFEL',
+        supplier_ref: 'bok_1',
+        supplier_booking_id: 'bok_1',
+        supplier_status: 'CONFIRMED',
+      },
+    });
+  });
+
+  it('a booking under review that holds a room of its own: the task’s room is cancelled, never kept beside it', () => {
+    const own = { ...started, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
+    expect(judge({ status: 'NEEDS_REVIEW', block: own })).toEqual({ kind: 'CANCEL', record: false });
+  });
+
+  it('the same task retried or running again under the same reference gets it back: nothing to do', () => {
+    for (const status of ['PENDING', 'FAILED'])
+      expect(judge({ status, operation: 'BOOK', identity: 'BOOK-a2' })).toEqual({ kind: 'NONE' });
+  });
+
+  it('another task running (an amendment under its own reference): cancelled, its block left to that task', () => {
+    expect(judge({ status: 'PENDING', operation: 'AMEND', identity: 'AMEND-x' })).toEqual({
+      kind: 'CANCEL',
+      record: false,
+    });
+  });
+
+  it('a ticket: the same rules', () => {
+    const ticket = { supplier: 'SANDBOX', supplier_ref: 'FO-1', supplier_status: 'CONFIRMED' };
+    expect(judge({ status: 'CANCELLED', block: null }, { type: 'FLIGHT', started: null, made: ticket })).toEqual({
+      kind: 'CANCEL',
+      record: true,
+    });
+    expect(judge({ status: 'NEEDS_REVIEW', block: null }, { type: 'FLIGHT', started: null, made: ticket }).kind).toBe(
+      'HAND_OVER',
+    );
+  });
+});
+
+describe('supersededTaskReference: where a lost answer is looked for', () => {
+  it('a booking under the booking’s own reference; a change’s new room or ticket under the task; a cancellation makes none', () => {
+    expect(supersededTaskReference('HOTEL', 'BOOK', ID, 'BOOK-a1')).toBe('bk-b-1');
+    expect(supersededTaskReference('FLIGHT', 'BOOK', ID, 'BOOK-a1')).toBe('bk-b-1');
+    expect(supersededTaskReference('HOTEL', 'AMEND', ID, 'AMEND-x')).toBe('bk-b-1-AMEND-x');
+    expect(supersededTaskReference('FLIGHT', 'AMEND', ID, 'AMEND-x')).toBe('bk-b-1-AMEND-x');
+    expect(supersededTaskReference('HOTEL', 'CANCEL', ID, 'CANCEL-c')).toBeNull();
+  });
+});
+
+describe('namesLiveReservation and madeFields', () => {
+  it('a reference not cancelled or refused is live', () => {
+    expect(namesLiveReservation({ supplier_ref: 'X', supplier_status: 'CONFIRMED' })).toBe(true);
+    expect(namesLiveReservation({ supplier_ref: 'X', supplier_status: 'CANCELLED' })).toBe(false);
+    expect(namesLiveReservation({ supplier_ref: 'X', supplier_status: 'REFUSED' })).toBe(false);
+    expect(namesLiveReservation({ supplier_status: 'CONFIRMED' })).toBe(false);
+    expect(namesLiveReservation(null)).toBe(false);
+  });
+
+  it('only what the answer changed goes over the current block', () => {
+    expect(madeFields({ a: 1, b: 2 }, { a: 1, b: 3, c: 4 }, { a: 9, d: 5 })).toEqual({ a: 9, b: 3, c: 4, d: 5 });
+    expect(madeFields(null, { a: 1 }, null)).toEqual({ a: 1 });
+  });
+});

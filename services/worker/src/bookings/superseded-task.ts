@@ -1,0 +1,190 @@
+/**
+ * A booking task that is no longer the booking's current one when its supplier call returns: a later roster or an
+ * injected cancellation replaced it while the call was in flight (PATCH and DELETE wait for it; those do not). The
+ * room or ticket the call made is never thrown away: the booking takes it when a person decides it now, else it is
+ * cancelled at the supplier (engine supersededReservation; docs/decisions.md, "A task overtaken mid-call").
+ */
+import { bookingRepo, type BookingRow, type Db } from '@crew/db';
+import {
+  madeCancellationCost,
+  madeFields,
+  namesLiveReservation,
+  roomDates,
+  supersededMessage,
+  supersededReservation,
+  supersededTaskReference,
+  taskOperation,
+  type AirlineBookingContext,
+  type SupplierBlock,
+  type TaskOf,
+} from '@crew/engine';
+import type { Logger } from '@crew/platform';
+import type { JobData } from '@crew/queue';
+import { isSupplierError } from '@crew/suppliers';
+import { cancelDeadhead, findEarlierOrder, ordered, type FlightBookingDeps } from './flight.booking';
+import { cancelStay, findEarlierStay, reserved, type HotelBookingDeps } from './hotel.booking';
+import type { Outcome } from './outcome';
+
+type Data = JobData<'bookings', 'execute-booking'>;
+
+export interface SupersededDeps extends HotelBookingDeps {
+  db: Db;
+  flights: FlightBookingDeps;
+}
+
+const blockOf = (b: BookingRow): SupplierBlock | null => (b.type === 'HOTEL' ? b.hotel : b.flight) ?? null;
+const outcomeBlock = (b: BookingRow, o: Outcome): SupplierBlock | null =>
+  (b.type === 'HOTEL' ? o.patch?.hotel : o.patch?.flight) ?? null;
+const withBlock = (b: BookingRow, block: SupplierBlock): BookingRow =>
+  (b.type === 'HOTEL' ? { ...b, hotel: block } : { ...b, flight: block }) as BookingRow;
+const blockPatch = (b: BookingRow, block: SupplierBlock) =>
+  b.type === 'HOTEL' ? { hotel: block as BookingRow['hotel'] } : { flight: block as BookingRow['flight'] };
+
+/** The task as the job names it, and the booking's current one. */
+const taskOfJob = (b: BookingRow, data: Data): TaskOf => ({
+  operation: data.operation ?? 'BOOK',
+  identity: data.ref ?? data.action_id ?? b.booking_id,
+});
+const currentTask = (b: BookingRow): TaskOf => ({
+  operation: taskOperation(b),
+  identity: b.task_ref ?? b.action_id ?? b.booking_id,
+});
+
+/**
+ * What the superseded task made: its answer's block; with no answer (`outcome` null: an earlier start of the job
+ * stopped mid-call; or FAILED: the call's answer was lost), what the airline's suppliers hold under the task's
+ * reference, as the task would have recorded it.
+ */
+export async function madeBySupersededTask(
+  deps: SupersededDeps,
+  started: BookingRow,
+  data: Data,
+  outcome: Outcome | null,
+  ctx: AirlineBookingContext,
+): Promise<SupplierBlock | null> {
+  if (outcome && outcome.status !== 'FAILED') return outcomeBlock(started, outcome);
+  const task = taskOfJob(started, data);
+  const reference = supersededTaskReference(started.type, task.operation, started.booking_id, task.identity);
+  if (!reference) return null;
+  const set = await deps.registry.forAirline(started.airline_id);
+  if (started.type === 'HOTEL') {
+    const hotel = (started.hotel ?? {}) as { property_id?: string };
+    const dates =
+      started.checkin_time_local && started.checkout_time_local
+        ? roomDates(started.checkin_time_local, started.checkout_time_local)
+        : null;
+    const hint =
+      hotel.property_id && dates
+        ? {
+            property_id: hotel.property_id,
+            ...dates,
+            traveller: { email: started.traveller_email ?? '', name: started.traveller_name ?? '' },
+          }
+        : undefined;
+    const found = await findEarlierStay(set, reference, hint);
+    return found ? outcomeBlock(started, reserved(started, found.supplier, found.reservation, ctx, 'CONFIRMED')) : null;
+  }
+  const found = await findEarlierOrder(
+    deps.flights,
+    started,
+    set,
+    reference,
+    started.duty_date ? { date: started.duty_date } : {},
+  );
+  const committed = Boolean((started.flight as { flight_option_id?: string } | null)?.flight_option_id);
+  return found ? outcomeBlock(started, ordered(started, found.supplier, found.order, committed, ctx)) : null;
+}
+
+/**
+ * Settles the room or ticket `made` by a superseded task (`started`: the booking as the task read it): handed to the
+ * booking a person decides, or cancelled at the supplier and recorded. A supplier that fails to answer the
+ * cancellation throws (the job runs again, finds the room by its reference and cancels it then); one that refuses it
+ * leaves the room where it is, said in the booking's history and logged for a person.
+ */
+export async function settleSupersededTask(
+  deps: SupersededDeps,
+  started: BookingRow,
+  data: Data,
+  made: SupplierBlock | null,
+  log: Logger,
+): Promise<void> {
+  if (!made || !namesLiveReservation(made)) return;
+  const type = started.type;
+  const task = taskOfJob(started, data);
+  const judge = (current: BookingRow) =>
+    supersededReservation({
+      type,
+      booking_id: started.booking_id,
+      task,
+      started: blockOf(started),
+      made,
+      current: { status: current.status, task: currentTask(current), block: blockOf(current) },
+    });
+  const plan = await deps.db.transaction().execute(async (trx) => {
+    const current = await bookingRepo.lockBooking(trx, started.booking_id);
+    if (!current) return null;
+    const p = judge(current);
+    if (p.kind === 'HAND_OVER')
+      await bookingRepo.updateBooking(
+        trx,
+        current.booking_id,
+        { ...blockPatch(current, p.block), status: current.status },
+        { reason: supersededMessage(type, 'HANDED_OVER', made), actor: 'engine' },
+      );
+    return p;
+  });
+  if (!plan || plan.kind === 'NONE') return;
+  if (plan.kind === 'HAND_OVER') {
+    log.info({ supplier_ref: made.supplier_ref }, 'a superseded task’s reservation handed to the booking under review');
+    return;
+  }
+
+  // Cancelled outside the booking's lock (a supplier call), as any cancellation: the room named, under the booking's
+  // cancellation reference (the same one its own cancellation sends, so the two never cancel twice).
+  const before = (await bookingRepo.findBooking(deps.db, started.booking_id))!;
+  let end: Outcome;
+  try {
+    end =
+      type === 'HOTEL'
+        ? await cancelStay(deps, withBlock(before, made))
+        : await cancelDeadhead(deps.flights, withBlock(before, made));
+  } catch (err) {
+    if (!isSupplierError(err) || err.transient || err.rateLimited) throw err;
+    end = { status: 'NEEDS_REVIEW', reason: `${err.code}: ${err.message}` };
+  }
+  const cancelled = end.status === 'CANCELLED' && !end.awaiting;
+  if (!cancelled)
+    log.error(
+      { supplier_ref: made.supplier_ref, supplier: made.supplier, reason: end.reason, alert: 'SUPERSEDED_RESERVATION' },
+      'a superseded task’s reservation could not be cancelled: a person must cancel it at the supplier',
+    );
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await bookingRepo.lockBooking(trx, started.booking_id);
+    if (!current) return;
+    // The booking's own task may have found and cancelled it meanwhile: its record stands.
+    const now = judge(current);
+    if (now.kind === 'NONE') return;
+    // The booking's own cancellation terms price it, as they price the cancellation that found nothing.
+    const cost =
+      cancelled && type === 'HOTEL' && now.kind === 'CANCEL' && now.record
+        ? madeCancellationCost(current.cancellation, current.task_ref, null, true, {
+            at: end.cancelled_at,
+            as: 'cancelled at the supplier',
+          })
+        : null;
+    const record = cancelled && now.kind === 'CANCEL' && now.record;
+    const block = record
+      ? { ...madeFields(blockOf(started), outcomeBlock(current, end) ?? made, blockOf(current)), ...cost?.fields }
+      : null;
+    await bookingRepo.updateBooking(
+      trx,
+      current.booking_id,
+      { ...(block ? blockPatch(current, block) : {}), status: current.status },
+      {
+        reason: supersededMessage(type, cancelled ? 'CANCELLED' : 'NOT_CANCELLED', made, cost?.reason ?? end.reason),
+        actor: 'engine',
+      },
+    );
+  });
+  log.info({ supplier_ref: made.supplier_ref, cancelled }, 'a superseded task’s reservation cancelled at the supplier');
+}

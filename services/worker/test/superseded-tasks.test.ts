@@ -1,0 +1,347 @@
+/**
+ * A booking task superseded while its supplier call is in flight: a later roster (or an injected cancellation)
+ * writes a new task onto the PENDING booking, and the call it overtook returns with a room or a ticket. Whatever
+ * that call made is either handed to the booking (it waits for a person) or cancelled at the supplier: at the end
+ * no live reservation is left at the supplier that no booking holds, and the booking's status is what happened.
+ *
+ * Every supplier call takes LATENCY: a Duffel Stays booking (search, rates, quote, book) is in flight for seconds,
+ * a sandbox deadhead (search, order) for two LATENCYs; the later roster or injection arrives in that window.
+ */
+import {
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  onePairingRoster,
+  type Stack,
+  startStack,
+  type Tenant,
+  waitFor,
+  waitForSchedule,
+} from '@crew/test-support';
+
+jest.setTimeout(120_000);
+
+const LATENCY = 1500;
+const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
+const DAY1 = '2027-03-10';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack('superseded_tasks', {
+    worker: true,
+    sandboxLatencyMs: LATENCY,
+    now: () => new Date('2027-03-01T00:00:00Z'),
+  });
+});
+afterAll(() => stack.close());
+
+const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
+  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+
+let n = 0;
+const SETTINGS = { schedules_access: true, cancellation_execution: true, booking_modification: true };
+
+/** An airline booking its JFK layovers at a Duffel Stays accommodation under contract (DUFFEL, then SANDBOX). */
+async function staysAirline() {
+  n++;
+  const t = await onboard(stack, {
+    name: `Superseded Air ${n}`,
+    carrier: `U${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: SETTINGS,
+  });
+  const email = `crew${n}@superseded.test`;
+  const token = `duffel_test_superseded_${n}_0123456789`;
+  await bookingAccount(stack, t, email);
+  const profile = await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, {
+    method: 'PUT',
+    body: { phone_number: '+12125550100' },
+  });
+  expect(profile.status).toBe(200);
+  const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
+    method: 'PUT',
+    body: { flights: ['SANDBOX'], hotels: ['DUFFEL', 'SANDBOX'], duffel: { access_token: token } },
+  });
+  expect(put.status).toBe(200);
+  await contractStations(stack, t, ['JFK'], {
+    propertyId: () => JFK_STAY,
+    terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 },
+    rate: { amount: 189, currency: 'USD' },
+  });
+  // Free cancellation until 18:00 hotel time four days before the check-in, one night after it.
+  const hotel = (await api(t, '/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
+  const contract = (await api(t, `/crew/config/hotels/${hotel}/contracts`)).body.contracts[0].contract_id;
+  const terms = await api(t, `/crew/config/hotels/${hotel}/contracts/${contract}`, {
+    method: 'PATCH',
+    body: {
+      cancellation_deadline: { days_before: 4, local_time: '18:00' },
+      late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
+      hotel_time_zone: 'America/New_York',
+    },
+  });
+  expect(terms.status).toBe(200);
+  return { t, email, token };
+}
+
+/** An airline whose deadheads are booked automatically at the sandbox (no hotel contract: layovers go to review). */
+async function deadheadAirline() {
+  n++;
+  const t = await onboard(stack, {
+    name: `Superseded Air ${n}`,
+    carrier: `U${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { ...SETTINGS, deadhead_auto_booking: true },
+  });
+  const email = `crew${n}@superseded.test`;
+  await bookingAccount(stack, t, email);
+  const rules = await api(t, '/crew/config/flight-rules', {
+    method: 'PUT',
+    body: { auto_book_max_price: { amount: 20000, currency: 'USD' } },
+  });
+  expect(rules.status).toBe(200);
+  return { t, email };
+}
+
+async function submit(t: Tenant, body: unknown): Promise<string> {
+  const res = await api(t, '/crew/schedules', { method: 'POST', body });
+  expect(res.status).toBe(202);
+  return res.body.schedule_id as string;
+}
+
+const withLayover = (email: string) => onePairingRoster({ email, day1: DAY1 });
+function withoutLayover(email: string) {
+  const r = onePairingRoster({ email, day1: DAY1 });
+  delete (r.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;
+  return r;
+}
+function movedLayover(email: string) {
+  const r = onePairingRoster({ email, day1: DAY1 });
+  const l = r.pairings[0]!.duty_periods[0]!.layover!;
+  l.checkout_time_local = l.checkout_time_local.replace('T09:00', 'T11:00');
+  return r;
+}
+
+/** The airline's booking of `type` once the diff wrote it. */
+const bookingOf = (t: Tenant, type: 'HOTEL' | 'FLIGHT') =>
+  waitFor(
+    () =>
+      stack.database.db
+        .selectFrom('bookings')
+        .select(['booking_id', 'status'])
+        .where('airline_id', '=', t.airlineId)
+        .where('type', '=', type)
+        .executeTakeFirst(),
+    20_000,
+    `the ${type} booking`,
+    20,
+  );
+
+const booking = async (t: Tenant, id: string) => (await api(t, `/crew/bookings/${id}`)).body;
+const historyOf = async (t: Tenant, id: string) =>
+  ((await api(t, `/crew/bookings/${id}/status`)).body.history as { status: string; reason: string | null }[]).map(
+    (h) => `${h.status}: ${h.reason}`,
+  );
+const allBookings = async (t: Tenant, type: 'HOTEL' | 'FLIGHT') =>
+  (await api(t, `/crew/bookings?type=${type}&limit=200`)).body.bookings as any[];
+
+const duffelCalls = async (token: string) =>
+  (await http(`${stack.sandboxUrl}/_control/duffel/calls?token=${token}`)).body.calls as Record<string, number>;
+const staysBookings = async (token: string) =>
+  (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings as {
+    booking: { id: string; status: string };
+  }[];
+
+/** The Duffel Stays bookings still confirmed that no live booking of the airline holds. */
+async function unheldStays(t: Tenant, token: string): Promise<string[]> {
+  const held = new Set<string>();
+  for (const b of await allBookings(t, 'HOTEL')) {
+    const h = b.hotel;
+    if (b.status === 'CANCELLED' || !h || h.supplier_status === 'CANCELLED') continue;
+    for (const id of h.supplier_booking_ids ?? [h.supplier_booking_id]) if (id) held.add(id);
+  }
+  return (await staysBookings(token))
+    .filter((s) => s.booking.status === 'confirmed' && !held.has(s.booking.id))
+    .map((s) => s.booking.id);
+}
+
+/** The sandbox's flight orders still confirmed for the traveller that no live booking of the airline holds. */
+async function unheldOrders(t: Tenant, email: string): Promise<string[]> {
+  const held = new Set<string>();
+  for (const b of await allBookings(t, 'FLIGHT')) {
+    const f = b.flight;
+    if (b.status === 'CANCELLED' || !f?.supplier_ref || f.supplier_status === 'CANCELLED') continue;
+    held.add(f.supplier_ref);
+  }
+  const rows = (
+    await http(
+      `${stack.sandboxUrl}/_control/reservations?kind=flight&status=CONFIRMED&traveller_email=${encodeURIComponent(email)}`,
+    )
+  ).body.reservations as { supplier_ref: string }[];
+  return rows.filter((r) => !held.has(r.supplier_ref)).map((r) => r.supplier_ref);
+}
+
+/** Waits until the Stays booking call made its room, then (up to `ms`) until every confirmed room is held by a booking. */
+async function noUnheldStays(t: Tenant, token: string, ms = 20_000): Promise<void> {
+  await waitFor(
+    async () => ((await duffelCalls(token))['stays.bookings.create'] ?? 0) >= 1,
+    30_000,
+    'the Stays booking',
+  );
+  let last: string[] = [];
+  await waitFor(
+    async () => (last = await unheldStays(t, token)).length === 0,
+    ms,
+    () => `no confirmed Stays booking that no booking holds (left: ${last.join(', ')})`,
+  );
+}
+
+it('roster N+1 drops a Duffel Stays layover whose booking call is in flight: the room is cancelled, the booking CANCELLED', async () => {
+  const { t, email, token } = await staysAirline();
+  await submit(t, withLayover(email));
+  const { booking_id: id } = await bookingOf(t, 'HOTEL');
+  // The booking task is in the middle of its Stays calls (search done; rates, quote, book to come).
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const next = await submit(t, withoutLayover(email));
+  expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+
+  await noUnheldStays(t, token);
+  // The room the overtaken call made is recorded on the booking (just after the supplier cancelled it), cancelled.
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.hotel?.supplier_status === 'CANCELLED' && x;
+    },
+    10_000,
+    'the cancelled room on the booking',
+  );
+  expect(b.status).toBe('CANCELLED');
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status)).toEqual(['cancelled']);
+  // Cancelled on 1 March, before the deadline of 6 March: the night's fee avoided, as the roster's cancellation says.
+  expect(b.hotel).toMatchObject({
+    supplier: 'DUFFEL',
+    supplier_booking_id: stays[0]!.booking.id,
+    supplier_status: 'CANCELLED',
+    cancellation_penalty_avoided: { currency: 'USD' },
+  });
+  expect((await historyOf(t, id)).at(-1)).toMatch(
+    /^CANCELLED: the room .* made by an earlier task after a later change had replaced it, was cancelled at the supplier; /,
+  );
+});
+
+it('an injected IROP_HOTEL_CANCEL right after an IROP_HOTEL_EXTEND, the Stays call in flight: the room is cancelled', async () => {
+  const { t, email, token } = await staysAirline();
+  const stay = { city: 'JFK', check_in_date: DAY1, num_nights: 1 };
+  const anchors = { traveller_email: email, employee_id: 'E1', pairing_number: 'IROP1', duty_date: DAY1 };
+  const made = await api(t, '/crew/action-items', {
+    method: 'POST',
+    body: {
+      type: 'HOTEL',
+      classification: 'IROP_HOTEL_EXTEND',
+      source: 'IROP',
+      irop_ref: 'IROP-9',
+      anchors,
+      hotel: stay,
+    },
+  });
+  expect(made.status).toBe(202);
+  const id = made.body.booking_id as string;
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const cancel = await api(t, '/crew/action-items', {
+    method: 'POST',
+    body: {
+      type: 'HOTEL',
+      classification: 'IROP_HOTEL_CANCEL',
+      source: 'IROP',
+      irop_ref: 'IROP-9',
+      anchors,
+      hotel: stay,
+    },
+  });
+  expect(cancel.status).toBe(202);
+  expect(cancel.body.booking_id).toBe(id);
+
+  await noUnheldStays(t, token);
+  expect((await booking(t, id)).status).toBe('CANCELLED');
+  expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
+});
+
+it('roster N+1 moves a Duffel Stays layover whose booking call is in flight: the review holds the room made', async () => {
+  const { t, email, token } = await staysAirline();
+  await submit(t, withLayover(email));
+  const { booking_id: id } = await bookingOf(t, 'HOTEL');
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const next = await submit(t, movedLayover(email));
+  expect((await waitForSchedule(stack, t.accessToken, next)).status).not.toBe('PROCESSING');
+
+  await noUnheldStays(t, token);
+  // A person decides the change (the booking was not CONFIRMED when the roster moved it): the room is theirs to keep
+  // or replace, on the booking, not lost.
+  const b = await booking(t, id);
+  expect(b.status).toBe('NEEDS_REVIEW');
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status)).toEqual(['confirmed']);
+  expect(b.hotel).toMatchObject({
+    supplier: 'DUFFEL',
+    supplier_booking_id: stays[0]!.booking.id,
+    check_in_date: '2027-03-10',
+  });
+  expect((await historyOf(t, id)).at(-1)).toMatch(/^NEEDS_REVIEW: the room .* is held on the booking: the person/);
+});
+
+it('roster N+1 drops a deadhead whose order call is in flight: the ticket is cancelled, the booking CANCELLED', async () => {
+  const { t, email } = await deadheadAirline();
+  const searches = () => stack.sandbox.sandbox.callCounts().searchFlights ?? 0;
+  const before = searches();
+  await submit(t, onePairingRoster({ email, day1: DAY1 }));
+  const { booking_id: id } = await bookingOf(t, 'FLIGHT');
+  // The search has reached the sandbox: the order follows it, two latencies from now.
+  await waitFor(() => searches() > before, 20_000, 'the flight search', 10);
+  const next = await submit(t, onePairingRoster({ email, day1: DAY1, legSequence: 2 }));
+  await waitForSchedule(stack, t.accessToken, next);
+
+  const orders = () =>
+    http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`);
+  let last: string[] = [];
+  await waitFor(async () => (await orders()).body.reservations.length >= 2, 30_000, 'both deadheads ordered');
+  await waitFor(
+    async () => (last = await unheldOrders(t, email)).length === 0,
+    20_000,
+    () => `no confirmed order that no booking holds (left: ${last.join(', ')})`,
+  );
+  const first = (await orders()).body.reservations[0];
+  expect(first).toMatchObject({ status: 'CANCELLED' });
+  // Recorded on the booking just after the supplier cancelled it.
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.flight?.supplier_status === 'CANCELLED' && x;
+    },
+    10_000,
+    'the cancelled ticket on the booking',
+  );
+  expect(b.status).toBe('CANCELLED');
+  expect(b.flight).toMatchObject({ supplier: 'SANDBOX', supplier_ref: first.supplier_ref });
+});
+
+it('the overtaken Stays booking call times out (its room made, the answer lost): the room found by its reference is cancelled', async () => {
+  const { t, email, token } = await staysAirline();
+  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
+    method: 'POST',
+    body: { token, operation: 'stays.bookings.create', outcome: 'timeout' },
+  });
+  expect(armed.status).toBe(201);
+  await submit(t, withLayover(email));
+  const { booking_id: id } = await bookingOf(t, 'HOTEL');
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const next = await submit(t, withoutLayover(email));
+  expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+
+  // The Stays call gives up after its deadline (30 s): the task's outcome is unknown, and by then not the booking's.
+  await noUnheldStays(t, token, 60_000);
+  expect((await booking(t, id)).status).toBe('CANCELLED');
+  expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
+});
