@@ -181,14 +181,16 @@ export class BookingProcessor {
       const told = await this.deps.rooming.cancelMovedAway(booking, data, (b) => isCurrentTask(b, data));
       if (!told) return;
       const now = this.deps.now?.() ?? new Date();
-      if ('issue' in told)
-        return this.settle(
+      if ('issue' in told) {
+        await this.settle(
           booking,
           data,
           await this.context(booking, now),
           { status: 'NEEDS_REVIEW', reason: told.issue },
           now,
         );
+        return;
+      }
       note = told.notes.join('; ') || null;
       booking = await bookingRepo.findBooking(this.deps.db, data.booking_id, data.airline_id);
       if (!booking || !isCurrentTask(booking, data)) return;
@@ -340,7 +342,7 @@ export class BookingProcessor {
         const current =
           b.type === 'HOTEL'
             ? await replaceEarlierStay(this.deps, b, reference, ref(b, data), ctx, 'CONFIRMED', record)
-            : await replaceEarlierOrder(this.flights, b, reference, record);
+            : await replaceEarlierOrder(this.flights, b, reference, record, flightTraveller(b, ctx));
         if (!('booking_id' in current)) return current;
         return b.type === 'HOTEL'
           ? this.bookHotel(current, reference, ctx, 'CONFIRMED', attempt)

@@ -6,6 +6,7 @@
  */
 import { bookingRepo, type BookingRow, type Db } from '@crew/db';
 import {
+  bookTaskReference,
   madeCancellationCost,
   madeFields,
   namesLiveReservation,
@@ -13,6 +14,7 @@ import {
   supersededMessage,
   supersededReservation,
   supersededTaskReference,
+  supplierReference,
   taskOperation,
   type AirlineBookingContext,
   type SupplierBlock,
@@ -66,6 +68,25 @@ export async function madeBySupersededTask(
   const task = taskOfJob(started, data);
   const reference = supersededTaskReference(started.type, task.operation, started.booking_id, task.identity);
   if (!reference) return null;
+  // A booking that records an order reference books under the task's own (engine bookTaskReference): looked for
+  // there too, as the booking's may have been recorded after the task started.
+  const own = bookTaskReference(started, task.identity);
+  const references =
+    reference === supplierReference('book', started.booking_id) && own !== reference ? [own, reference] : [reference];
+  for (const r of references) {
+    const made = await madeUnder(deps, started, r, ctx);
+    if (made) return made;
+  }
+  return null;
+}
+
+/** What the airline's suppliers hold for the booking under `reference`, as the task would have recorded it. */
+async function madeUnder(
+  deps: SupersededDeps,
+  started: BookingRow,
+  reference: string,
+  ctx: AirlineBookingContext,
+): Promise<SupplierBlock | null> {
   const set = await deps.registry.forAirline(started.airline_id);
   if (started.type === 'HOTEL') {
     const hotel = (started.hotel ?? {}) as { property_id?: string };
