@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { configFieldOf, ENV_VARIABLES, REQUIRED_IN_PRODUCTION } from '@crew/platform';
+import { configFieldOf, ENV_VARIABLES, EnvSchema, REQUIRED_IN_PRODUCTION } from '@crew/platform';
 
 export const ROOT = resolve(__dirname, '..');
 export const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
@@ -80,6 +80,8 @@ export interface Container {
   where: string;
   process: string;
   env: Set<string>;
+  /** The variables it takes from a Secret (secretKeyRef or envFrom secretRef). */
+  fromSecret: Set<string>;
   ports: Map<string, number>;
   probes: { kind: string; path: string; port: string | number }[];
 }
@@ -202,12 +204,14 @@ export function k8sContainers(dir: string): {
     for (const c of [...(pod.initContainers ?? []), ...pod.containers] as Doc[]) {
       if (!String(c.image).startsWith('crew-travel')) continue;
       const env = new Set<string>();
+      const fromSecret = new Set<string>();
       const values: Record<string, string> = {};
       for (const e of (c.env ?? []) as Doc[]) {
         env.add(e.name);
         if (e.value !== undefined) values[e.name] = String(e.value);
         const ref = e.valueFrom?.secretKeyRef;
         if (ref) {
+          fromSecret.add(e.name);
           if (!secretRefs.has(ref.name)) secretRefs.set(ref.name, new Set());
           secretRefs.get(ref.name)!.add(ref.key);
         }
@@ -222,7 +226,10 @@ export function k8sContainers(dir: string): {
             true,
           ]);
         for (const key of Object.keys(cm ?? {})) env.add(key);
-        for (const key of Object.keys((from.secretRef && k.secrets.get(from.secretRef.name)) ?? {})) env.add(key);
+        for (const key of Object.keys((from.secretRef && k.secrets.get(from.secretRef.name)) ?? {})) {
+          env.add(key);
+          fromSecret.add(key);
+        }
       }
       const process = processOf(c, values);
       expect([dir, d.metadata.name, c.name, process !== null && process in PROCESSES]).toEqual([
@@ -246,6 +253,7 @@ export function k8sContainers(dir: string): {
         where: `${dir} ${d.kind}/${d.metadata.name} ${c.name}`,
         process: process!,
         env,
+        fromSecret,
         ports,
         probes,
       });
@@ -253,6 +261,20 @@ export function k8sContainers(dir: string): {
   }
   return { containers, k, secretRefs };
 }
+
+/**
+ * The variables that carry a credential: those EnvSchema marks secret (never echoed in errors) and the URLs of
+ * Postgres, Redis and the SMTP relay, whose password is written in the URL. A manifest takes them from a Secret.
+ */
+export const CREDENTIAL_VARIABLES = [
+  ...ENV_VARIABLES.filter((name) => (EnvSchema.properties[name] as { secret?: boolean }).secret === true),
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+];
+
+/** A URL with userinfo (`scheme://user:password@host`): a credential, whatever the variable's name. */
+export const URL_WITH_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i;
 
 /** Variables that only mean something where the supplier sandbox runs (its address). */
 export const SANDBOX_ONLY_VARIABLES = ['SUPPLIER_URL'];
