@@ -22,6 +22,10 @@ export const REDACT_PATHS = [
   '*.access_token',
   '*.user_token',
   '*.password',
+  // ioredis attaches the command to each error reply (err.command = { name, args }): AUTH's password on a
+  // reconnect, the rate limiters' keys (e-mails) on a refused write. The name stays. (pino's err serializer
+  // writes an error's cause only into the stack text, never its properties.)
+  '*.command.args',
 ];
 
 /** A JSON (pino) logger bound to the service name. `destination` lets tests capture lines. */
