@@ -94,3 +94,59 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
     (await api(`/crew/bookings/${exhausted}/status`)).body.history.map((h: { status: string }) => h.status),
   ).toEqual(['PENDING', 'FAILED']);
 });
+
+it('a retry job whose FAILED bookings a later job takes over keeps its outcome for them, and settles', async () => {
+  const t = await onboard(stack, {
+    name: 'Retry Again Air',
+    carrier: 'RK',
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true },
+  });
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+  await bookingAccount(stack, t, 'one@again.test', true);
+  await contractStations(stack, t, ['JFK']);
+  // Both first bookings fail, and so does the first job's retry.
+  await http(`${stack.sandboxUrl}/_control/faults`, {
+    method: 'POST',
+    body: { operation: 'hotel.book', outcome: 'error', count: 3 },
+  });
+  const one = onePairingRoster({ pairing: 'P100', employee: 'E1', email: 'one@again.test' });
+  const two = onePairingRoster({ pairing: 'P200', employee: 'E2', email: 'two@again.test' });
+  const res = await api('/crew/schedules', {
+    method: 'POST',
+    body: { ...one, pairings: [...one.pairings, ...two.pairings] },
+  });
+  expect(res.status).toBe(202);
+  const scheduleId = res.body.schedule_id as string;
+  await waitForSchedule(stack, t.accessToken, scheduleId);
+  const hotels = (await allActionItems(stack, t.accessToken, scheduleId)).filter(
+    (i: { type: string }) => i.type === 'HOTEL',
+  );
+  const idOf = (pairing: string) => hotels.find((i) => i.anchors.pairing_number === pairing)!.booking_id as string;
+  const [retriable, exhausted] = [idOf('P100'), idOf('P200')];
+  for (const id of [retriable, exhausted]) expect((await api(`/crew/bookings/${id}`)).body.status).toBe('FAILED');
+  await stack.database.db.updateTable('bookings').set({ retry_count: 3 }).where('booking_id', '=', exhausted).execute();
+
+  const jobView = async (id: string) => (await api(`/crew/bookings/retry-jobs/${id}`)).body;
+  const settled = async (id: string) =>
+    waitFor(async () => (await jobView(id)).status !== 'RUNNING', 10_000, 'the retry job to finish');
+
+  const first = await api('/crew/bookings/retry-jobs', { method: 'POST', body: { schedule_id: scheduleId } });
+  expect(first.status).toBe(202);
+  const job1 = first.body.retry_job_id as string;
+  await settled(job1);
+  expect(await jobView(job1)).toMatchObject({ status: 'FAILED', total: 2, succeeded: 0, failed: 2 });
+
+  // The same filter again: the second job takes both FAILED bookings over; P100's retry now succeeds.
+  const second = await api('/crew/bookings/retry-jobs', { method: 'POST', body: { schedule_id: scheduleId } });
+  expect(second.status).toBe(202);
+  const job2 = second.body.retry_job_id as string;
+  await settled(job2);
+  expect(await jobView(job2)).toMatchObject({ status: 'COMPLETED', total: 2, succeeded: 1, failed: 1 });
+  expect((await api(`/crew/bookings/${retriable}`)).body).toMatchObject({ status: 'CONFIRMED', retry_count: 2 });
+  // The first job keeps what its bookings were when taken over: both FAILED.
+  expect(await jobView(job1)).toMatchObject({ status: 'FAILED', total: 2, succeeded: 0, failed: 2 });
+  const listed = (await api('/crew/bookings/retry-jobs')).body.retry_jobs as { retry_job_id: string }[];
+  expect(listed.find((j) => j.retry_job_id === job1)).toMatchObject({ status: 'FAILED', succeeded: 0, failed: 2 });
+});

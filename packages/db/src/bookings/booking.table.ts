@@ -103,6 +103,9 @@ export interface RetryJobTable {
   airline_id: string;
   filters: ColumnType<Record<string, unknown>, string, string>;
   total: number;
+  /** Bookings a later retry job took over that had succeeded (or not) when they left this one. */
+  left_succeeded: Generated<number>;
+  left_failed: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 export type RetryJobRow = Selectable<RetryJobTable>;

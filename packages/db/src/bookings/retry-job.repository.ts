@@ -5,6 +5,9 @@ import type { BookingRow } from './booking.table';
 
 /* Retry jobs (POST …/bookings/retry): the bookings a job sends back to their tasks, and its progress. */
 
+/** The statuses a retry job counts as succeeded. */
+const SUCCEEDED = ['CONFIRMED', 'MODIFIED', 'CANCELLED'];
+
 export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<string, unknown>, total: number) {
   return trx
     .insertInto('retry_jobs')
@@ -16,6 +19,8 @@ export function insertRetryJob(trx: DbOrTrx, airlineId: string, filters: Record<
 /**
  * A retry job's bookings, in one statement: each joins the job; those still FAILED with fewer than
  * `maxRetries` retries go back to PENDING with one more. Returns those, as updated, in `seq` order.
+ * A booking taken over from an earlier job leaves its outcome there: that job counts it succeeded or failed
+ * as it stands when taken over (FAILED, the status a job takes, counts failed), so the earlier job settles.
  */
 export async function retryFailedBookings(
   trx: DbOrTrx,
@@ -27,9 +32,21 @@ export async function retryFailedBookings(
   if (bookingIds.length === 0) return [];
   const { rows } = await sql<BookingRow & { retried: boolean }>`
     with target as (
-      select booking_id, status = 'FAILED' and retry_count < ${maxRetries} as retried
+      select booking_id, retry_job_id as left_job, status in (${sql.join(SUCCEEDED)}) as left_succeeded,
+        status = 'FAILED' and retry_count < ${maxRetries} as retried
       from bookings where airline_id = ${airlineId} and booking_id = any(${bookingIds}::uuid[])
-      for update)
+      for update),
+    left_jobs as (
+      update retry_jobs j set
+        left_succeeded = j.left_succeeded + l.succeeded,
+        left_failed = j.left_failed + l.failed
+      from (
+        select left_job,
+          count(*) filter (where left_succeeded)::int as succeeded,
+          count(*) filter (where not left_succeeded)::int as failed
+        from target where left_job is not null and left_job <> ${retryJobId}
+        group by left_job) l
+      where j.retry_job_id = l.left_job)
     update bookings b set
       retry_job_id = ${retryJobId},
       status = case when t.retried then 'PENDING' else b.status end,
@@ -44,7 +61,10 @@ export async function retryFailedBookings(
     .map(({ retried: _retried, ...row }) => row);
 }
 
-/** A retry job's progress, derived from its bookings' current statuses. */
+/**
+ * A retry job's progress: its bookings' current statuses, plus the outcomes of those a later job took over
+ * as they were when it did.
+ */
 export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobIds: string[]) {
   if (retryJobIds.length === 0) return [];
   return db
@@ -55,10 +75,12 @@ export async function retryJobProgress(db: DbOrTrx, airlineId: string, retryJobI
       'j.total',
       'j.seq',
       'j.created_at',
-      sql<number>`count(b.booking_id) filter (where b.status in ('CONFIRMED','MODIFIED','CANCELLED'))::int`.as(
+      sql<number>`(j.left_succeeded + count(b.booking_id) filter (where b.status in (${sql.join(SUCCEEDED)})))::int`.as(
         'succeeded',
       ),
-      sql<number>`count(b.booking_id) filter (where b.status in ('FAILED','NEEDS_REVIEW'))::int`.as('failed'),
+      sql<number>`(j.left_failed + count(b.booking_id) filter (where b.status in ('FAILED','NEEDS_REVIEW')))::int`.as(
+        'failed',
+      ),
     ])
     .where('j.airline_id', '=', airlineId)
     .where('j.retry_job_id', 'in', retryJobIds)

@@ -47,6 +47,7 @@ import * as refreshTokenExpiryIndex from './2026_12_04_0900_refresh_token_expiry
 import * as signingKeySealed from './2026_12_04_1000_signing_key_sealed';
 import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 import * as bookingOrderReference from './2026_12_04_1100_booking_order_reference';
+import * as retryJobLeftOutcomes from './2026_12_04_1300_retry_job_left_outcomes';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_04_0900_refresh_token_expiry_index': refreshTokenExpiryIndex,
   '2026_12_04_1000_signing_key_sealed': signingKeySealed,
   '2026_12_04_1100_booking_order_reference': bookingOrderReference,
+  '2026_12_04_1300_retry_job_left_outcomes': retryJobLeftOutcomes,
 };
