@@ -16,6 +16,8 @@ export interface FlightOptionFacts {
   arr_time: string;
   cabin: string;
   price: Money;
+  /** The marketing flight number; part of the key that orders equally ranked options. */
+  flight_number?: string;
 }
 
 export interface LegWindow {
@@ -83,6 +85,23 @@ export function compareRanks(a: readonly (number | string)[], b: readonly (numbe
   return a.length - b.length;
 }
 
+/**
+ * An option's position in the engine's order: its rank, then the flight itself (departure, carrier, flight
+ * number, cabin), which stays the same from one live search to the next where the offer id does not. A
+ * flight-options cursor is the position of the last option shown.
+ */
+export function flightOptionPosition(
+  o: FlightOptionFacts,
+  cfg: FlightConfigSnapshot,
+  ownCarrier: string,
+  fx: FxTable = NO_FX_RATES,
+): (number | string)[] {
+  return [
+    ...flightOptionRank(o, cfg, ownCarrier, fx),
+    `${o.dep_time}|${o.airline_code}|${o.flight_number ?? ''}|${o.cabin}`,
+  ];
+}
+
 /** The options the engine may book (allowed carrier, cabin within the cap), in the order it tries them. */
 export function rankFlightOptions<T extends FlightOptionFacts>(
   options: readonly T[],
@@ -93,9 +112,30 @@ export function rankFlightOptions<T extends FlightOptionFacts>(
 ): T[] {
   return options
     .filter((o) => flightOptionBar(o, cfg, cabinOverride) === null)
-    .map((o) => ({ o, rank: [...flightOptionRank(o, cfg, ownCarrier, fx), o.flight_option_id] }))
+    .map((o) => ({ o, rank: [...flightOptionPosition(o, cfg, ownCarrier, fx), o.flight_option_id] }))
     .sort((a, b) => compareRanks(a.rank, b.rank))
     .map((x) => x.o);
+}
+
+/**
+ * One page of options in the engine's order (`rankFlightOptions`'s, which they are in): those after the
+ * position `after` (none: from the first), at most `limit`; `next` is the position of the last one shown
+ * when more follow, else null.
+ */
+export function flightOptionsPage<T extends FlightOptionFacts>(
+  ranked: readonly T[],
+  cfg: FlightConfigSnapshot,
+  ownCarrier: string,
+  fx: FxTable,
+  after: readonly (number | string)[] | null,
+  limit: number,
+): { page: T[]; next: (number | string)[] | null } {
+  const options = ranked
+    .map((o) => ({ o, position: flightOptionPosition(o, cfg, ownCarrier, fx) }))
+    .filter((x) => !after || compareRanks(x.position, after) > 0);
+  const page = options.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page: page.map((x) => x.o), next: options.length > limit && last ? last.position : null };
 }
 
 /**

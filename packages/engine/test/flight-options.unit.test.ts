@@ -7,6 +7,7 @@ import {
   chooseFlightOption,
   earliestTravelDate,
   flightOptionBar,
+  flightOptionsPage,
   fxTable,
   orderingCeiling,
   rankFlightOptions,
@@ -135,6 +136,34 @@ describe('rankFlightOptions: the order the engine tries options (shared with GET
     expect(rankFlightOptions(o, c, 'XY', FX, 'BUSINESS').map((x) => `${x.airline_code}/${x.cabin}`)).toContain(
       'LH/BUSINESS',
     );
+  });
+
+  it('pages in the order it ranks: equal-rank options whose ids sort against their flights each come once', () => {
+    // Same carrier, fare and departure; the offer ids sort one way, the flights the other.
+    const o = [
+      opt('LH', usd(50), { flight_option_id: 'a-offer', flight_number: 'LH200' }),
+      opt('LH', usd(50), { flight_option_id: 'b-offer', flight_number: 'LH100' }),
+    ];
+    const c = cfg();
+    const ranked = rankFlightOptions(o, c, 'XY', FX);
+    const first = flightOptionsPage(ranked, c, 'XY', FX, null, 1);
+    expect(first.next).not.toBeNull();
+    // The next page comes from a new live search: new offer ids, the same flights, the ids now sorting the other way.
+    const again = rankFlightOptions(
+      [
+        { ...o[0]!, flight_option_id: 'd-offer' },
+        { ...o[1]!, flight_option_id: 'c-offer' },
+      ],
+      c,
+      'XY',
+      FX,
+    );
+    const second = flightOptionsPage(again, c, 'XY', FX, first.next, 1);
+    expect(second.next).toBeNull();
+    expect([...first.page, ...second.page].map((x) => x.flight_number)).toEqual(['LH100', 'LH200']);
+    // Paged over the same search as well.
+    const same = flightOptionsPage(ranked, c, 'XY', FX, first.next, 1);
+    expect([...first.page, ...same.page].map((x) => x.flight_number)).toEqual(['LH100', 'LH200']);
   });
 
   it('property: the choice is always the first ranked option within the window and the ceiling', () => {

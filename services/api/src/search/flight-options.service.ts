@@ -3,9 +3,8 @@ import { ErrorCode, isUuid } from '@crew/contracts';
 import {
   type AirlineFlightPolicy,
   autoBookVerdict,
-  compareRanks,
   earliestTravelDate,
-  flightOptionRank,
+  flightOptionsPage,
   rankFlightOptions,
   retailOffers,
   flightPolicyOf,
@@ -61,9 +60,6 @@ export function flightOptionsDeps(db: Db, registry: SupplierRegistry, now: () =>
     flightPolicy: async (airlineId) => flightPolicyOf(await airlinePolicyRepo.loadFlightFacts(db, airlineId)),
   };
 }
-
-const optionKey = (o: Pick<FlightOption, 'dep_time' | 'airline_code' | 'flight_number' | 'cabin'>) =>
-  `${o.dep_time}|${o.airline_code}|${o.flight_number}|${o.cabin}`;
 
 /**
  * The options of the airline's first supplier with something it could book, in the order the engine tries
@@ -134,10 +130,8 @@ export async function flightOptions(
   // The first supplier of the airline's order with something usable answers (the same supplier the worker would book at).
   const found = await searchInOrder(set, { from_airport, to_airport, date, cabin }, usable).catch(supplierFailure);
   const offers = found?.offers ?? [];
-  const ranked = offers.map((o) => ({ o, rank: [...flightOptionRank(o, cfg, own, fx), optionKey(o)] }));
-  const options = ranked.filter((x) => !after || compareRanks(x.rank, after.r) > 0);
   const limit = query.limit ?? 10;
-  const page = options.slice(0, limit);
+  const { page, next } = flightOptionsPage(offers, cfg, own, fx, after?.r ?? null, limit);
   const view = (o: (typeof offers)[number]): FlightOption => {
     const verdict = autoBookVerdict(o, cfg, maxPrice, fx, cabin);
     return {
@@ -157,9 +151,5 @@ export async function flightOptions(
       ...(set.configured && o.supplier ? { supplier: o.supplier } : {}),
     };
   };
-  const last = page[page.length - 1];
-  return {
-    options: page.map((x) => view(x.o)),
-    next_cursor: options.length > limit && last ? encodeCursor({ r: last.rank }) : null,
-  };
+  return { options: page.map(view), next_cursor: next ? encodeCursor({ r: next }) : null };
 }
