@@ -105,6 +105,34 @@ describe('hotel invoice bodies', () => {
     expect(await count()).toBe(1);
   });
 
+  it('names a CSV fault by the file line its row starts on, across blank lines and a quoted cell with a line break', async () => {
+    const { t } = await airline();
+    const rows = [
+      'line_number,guest_name,check_in_date,check_out_date,nights,nightly_rate,taxes',
+      '',
+      '1,Ada Lovelace,2027-02-30,2027-03-11,1,180,20',
+      '2,"LOVELACE/',
+      'ADA MS",2027-03-10,2027-03-11,1,180,20',
+      '  ',
+      '3,Ada Lovelace,2027-03-10,2027-03-11,one,180,20',
+    ];
+    for (const [n, eol] of [
+      [1, '\n'],
+      [2, '\r\n'],
+    ] as const) {
+      const refused = await api(t, `/crew/invoices?invoice_number=ROWS-${n}&property_id=${PROPERTY}&currency=USD`, {
+        method: 'POST',
+        raw: rows.join(eol),
+        headers: { 'content-type': 'text/csv' },
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.details).toEqual([
+        { field: '/rows/3/check_in_date', issue: 'must be a valid date' },
+        { field: '/rows/7/nights', issue: 'must be integer' },
+      ]);
+    }
+  });
+
   it('refuses a line number or an amount beyond what is stored and summed (JSON and CSV), naming the field; nothing is stored', async () => {
     const { t, email } = await airline();
     await hotelBookings(t, rosterOf(email, ['2027-03-10']));

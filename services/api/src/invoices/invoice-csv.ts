@@ -10,8 +10,9 @@ import { ApiError } from '@crew/platform';
 /*
  * A hotel invoice sent as `text/csv`: a header row naming the columns, then one line per row. The invoice's
  * number, hotel and currency come from the query string; amounts are numbers in that currency. The rows become
- * the JSON body's lines, checked by the same rules; a fault is named by its row (the header is row 1) and
- * column: `/rows/4/check_in_date`.
+ * the JSON body's lines, checked by the same rules; a fault is named by its row and column: `/rows/4/check_in_date`,
+ * the row being the file line its record starts on (the header on the first line is row 1; blank lines count, and
+ * a quoted cell's line breaks move the rows after it).
  */
 
 const KNOWN = new Set<string>(INVOICE_CSV_COLUMNS);
@@ -34,6 +35,15 @@ export interface CsvInvoice {
   csvField: (field: string) => string;
 }
 
+/**
+ * The file line a record starts on: csv-parse counts the lines read up to its end (`lines`), and its text
+ * (`raw`, LF line breaks) holds the blank lines skipped before it, its own line breaks and its terminator.
+ */
+function firstLine(lines: number, raw: string): number {
+  const own = raw.replace(/^(?:[ \t]*\n)+/, '').replace(/\n$/, '');
+  return lines - (own.match(/\n/g)?.length ?? 0);
+}
+
 /** The rows of a CSV invoice as the JSON body; 422 when the text is no CSV or its header is wrong. */
 export function csvInvoice(text: string, query: InvoiceCsvQuery): CsvInvoice {
   const missing = (['invoice_number', 'property_id', 'currency'] as const).filter((f) => !query[f]);
@@ -43,9 +53,19 @@ export function csvInvoice(text: string, query: InvoiceCsvQuery): CsvInvoice {
       'The CSV body is not valid',
     );
   let records: string[][];
+  let rowOf: number[];
   try {
-    const read: unknown = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: false });
-    records = read as string[][];
+    // Line breaks as LF: csv-parse counts a CRLF inside a quoted cell as two lines.
+    const read = parse(text.replace(/\r\n?/g, '\n'), {
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: false,
+      info: true,
+      raw: true,
+    }) as unknown as { record: string[]; info: { lines: number }; raw: string }[];
+    records = read.map((r) => r.record);
+    rowOf = read.map((r) => firstLine(r.info.lines, r.raw));
   } catch (err) {
     const e = err as { lines?: number; message?: string };
     throw ApiError.validation(
@@ -107,7 +127,7 @@ export function csvInvoice(text: string, query: InvoiceCsvQuery): CsvInvoice {
         const top = /^\/(invoice_number|property_id|currency)$/.exec(field);
         return top ? `query.${top[1]}` : field;
       }
-      const row = `/rows/${Number(m[1]) + 2}`;
+      const row = `/rows/${rowOf[Number(m[1]) + 1] ?? Number(m[1]) + 2}`;
       if (!m[2]) return row;
       if (m[2] === 'fees')
         return `${row}/${m[3] === undefined ? 'fees' : (feeColumns[Number(m[1])]?.[Number(m[3])] ?? 'fees')}`;
