@@ -63,10 +63,15 @@ export class OutboxRelay {
     this.again = false;
   }
 
-  /** Relays until the outbox is empty (or fails). Returns when done; used by tests too. */
+  /**
+   * Relays until the outbox is empty (or fails), or until close(): a closing process ends after the batch under way
+   * (each batch commits on its own), and what it left stays in the outbox for the next process. Returns when done;
+   * used by tests too.
+   */
   async drain(): Promise<void> {
     try {
       for (;;) {
+        if (this.closed) return;
         const moved = await this.db.transaction().execute(async (trx) => {
           const rows = await outboxRepo.takeOutbox(trx, this.batch);
           const byQueue = new Map<QueueName, typeof rows>();
@@ -110,7 +115,7 @@ export class OutboxRelay {
     }
   }
 
-  /** Idempotent. */
+  /** Waits for the batch under way only (see drain). Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);

@@ -27,6 +27,7 @@ import { CoverageMonitor, emitCoverageAtRisk, type AtRiskLayover } from './roste
 import { ReviewEscalation } from './review-queue/escalation.monitor';
 import { InvoiceReconciler } from './invoices/invoice.reconciler';
 import { requeueStalledInvoices } from './invoices/stalled-invoices';
+import { closeBoundMs } from './close-bound';
 
 /** How long close() waits for a Redis client's QUIT. */
 const QUIT_MS = 2_000;
@@ -306,6 +307,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
       .catch((err) => logger.warn({ err }, 'stalled-invoice sweep failed'));
   }, 30_000);
   sweep.unref();
+  let closing: Promise<void> | null = null;
   // Webhook events and deliveries past their retention; one pass at a time, each going on where the last stopped.
   let webhookPurge: Promise<unknown> | null = null;
   let webhookPurgeFrom = 0;
@@ -316,6 +318,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
           webhookPurge ??= purgeWebhookHistory(deps.db, config.webhookRetentionDays, {
             ...WEBHOOK_PURGE,
             afterSeq: webhookPurgeFrom,
+            stopped: () => closing !== null,
           })
             .then((r) => {
               webhookPurgeFrom = r.next;
@@ -361,7 +364,6 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         intervalMs: deps.reviewEscalation.intervalMs,
       }).start()
     : null;
-  let closing: Promise<void> | null = null;
   return {
     relay,
     workers,
@@ -372,27 +374,31 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     review,
     close() {
       closing ??= (async () => {
-        coverage?.stop();
-        review?.stop();
-        clearInterval(sweep);
-        if (changeTimer) clearInterval(changeTimer);
-        if (webhookPurgeTimer) clearInterval(webhookPurgeTimer);
-        await changeSweep;
-        await webhookPurge;
-        await webhooks.close();
-        // BullMQ's close can wait forever on a blocking client stuck reconnecting (taskforcesh/bullmq#4656). The
-        // process's shutdown deadline would end it then anyway; close() gives up at the same bound instead.
-        await Promise.all(
+        const bound = closeBoundMs(config.shutdownDeadlineMs);
+        // First stop taking work: BullMQ's close fetches no more jobs from now on and resolves once the active
+        // ones have ended. It can wait forever on a blocking client stuck reconnecting (taskforcesh/bullmq#4656):
+        // after the bound, below the process's deadline, its connections are dropped and its jobs left to stall
+        // (another worker takes them after the lock).
+        const stopped = Promise.all(
           workers.map((w) =>
-            withDeadline(w.close(), config.shutdownDeadlineMs).catch(() => {
-              logger.warn(
-                { queue: w.name },
-                'worker did not close within the shutdown deadline; its connections are dropped',
-              );
+            withDeadline(w.close(), bound).catch(() => {
+              logger.warn({ queue: w.name }, 'worker did not close within its bound; its connections are dropped');
               void w.disconnect().catch(() => undefined);
             }),
           ),
         );
+        coverage?.stop();
+        review?.stop();
+        airlineChanges.stop();
+        clearInterval(sweep);
+        if (changeTimer) clearInterval(changeTimer);
+        if (webhookPurgeTimer) clearInterval(webhookPurgeTimer);
+        // The periodic passes end between units of work (a Duffel call, a purge step); the webhook drains in flight
+        // after their current delivery. All within the same bound: what is left, the next process does.
+        await withDeadline(Promise.all([changeSweep, webhookPurge, webhooks.close()]), bound).catch(() =>
+          logger.warn('periodic passes or webhook drains did not end within the close bound; left to the next process'),
+        );
+        await stopped;
         await completion.close();
         await rooming.close();
         await relay.close();

@@ -51,6 +51,8 @@ const CALL_TIMEOUT_MS = 10_000;
 export class AirlineChangeProcessor {
   private readonly keyring: Keyring;
   private readonly clients = new Map<string, DuffelChanges>();
+  /** Set on shutdown: a check under way ends after the Duffel call in flight (the next pass looks again). */
+  private stopping = false;
 
   constructor(private readonly deps: AirlineChangeDeps) {
     this.keyring = Keyring.parse(deps.config.supplierCredentialsKey);
@@ -185,16 +187,19 @@ export class AirlineChangeProcessor {
    * `sweepLimitPerAirline` orders, so one pass costs a bounded number of Duffel reads).
    */
   async sweep(): Promise<{ airlines: number; orders: number; changes: number }> {
+    // A shutdown ends a pass between Duffel calls: what it did not look at, the next process's pass does.
     const today = (this.deps.now?.() ?? new Date()).toISOString().slice(0, 10);
     const limit = this.deps.sweepLimitPerAirline ?? 100;
     const totals = { airlines: 0, orders: 0, changes: 0 };
     for (const row of await airlineChangeRepo.duffelConnectedAirlines(this.deps.db)) {
+      if (this.stopping) break;
       totals.airlines++;
       try {
         const token = this.keyring.open(row.duffel_token_sealed!, row.airline_id);
         if (row.duffel_webhook_id === null) await this.registerWebhook(row.airline_id, row.duffel_token_sealed!, token);
         const client = this.client(token);
         for (const b of await airlineChangeRepo.liveDuffelBookings(this.deps.db, row.airline_id, today, limit)) {
+          if (this.stopping) break;
           totals.orders++;
           for (const change of await client.listChanges(b.supplier_ref)) {
             if (change.action_taken !== null) continue;
@@ -211,6 +216,11 @@ export class AirlineChangeProcessor {
       }
     }
     return totals;
+  }
+
+  /** Shutdown: a check under way stops before its next Duffel call. */
+  stop(): void {
+    this.stopping = true;
   }
 
   private async registerWebhook(airlineId: string, tokenSealed: string, token: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { Config, Logger } from '@crew/platform';
 import { WEBHOOK_PRIORITY, webhookDrainJobId, type JobData } from '@crew/queue';
 import type { WorkerMetrics } from '../operability/hooks';
 import { DrainThread } from './drain';
+import { closeBoundMs } from '../close-bound';
 
 export type DrainJob = Job<JobData<'webhooks', 'drain-endpoint'>, boolean, 'drain-endpoint'>;
 
@@ -37,7 +38,7 @@ export class WebhookDeliverer {
       logger: deps.logger,
       metrics: deps.metrics,
       kick: () => this.kick(),
-      closeDeadlineMs: deps.config.shutdownDeadlineMs,
+      closeDeadlineMs: closeBoundMs(deps.config.shutdownDeadlineMs),
     });
   }
 

@@ -7,6 +7,8 @@ export interface PurgeOptions {
   maxBatches: number;
   /** Go on after this event sequence (the `next` of the previous call); 0 starts from the oldest event. */
   afterSeq?: number;
+  /** Checked between steps: true (shutdown) ends the call there; the next call goes on from its `next`. */
+  stopped?: () => boolean;
 }
 
 export interface PurgeResult {
@@ -26,7 +28,7 @@ export interface PurgeResult {
  */
 export async function purgeWebhookHistory(db: Db, retentionDays: number, opts: PurgeOptions): Promise<PurgeResult> {
   const out: PurgeResult = { deliveries: 0, events: 0, next: opts.afterSeq ?? 0 };
-  for (let i = 0; i < opts.maxBatches; i++) {
+  for (let i = 0; i < opts.maxBatches && !opts.stopped?.(); i++) {
     const rows = await webhookRepo.eventsAfter(db, out.next, opts.batch, retentionDays);
     const young = rows.findIndex((r) => !r.expired);
     const expired = young === -1 ? rows : rows.slice(0, young);
