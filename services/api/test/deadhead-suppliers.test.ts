@@ -547,6 +547,30 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
   });
 });
 
+describe('a flight PATCH that rebooks a rostered deadhead', () => {
+  it("keeps the leg's flight_number on the new booking: found by that anchor, and ticketed by the airline's own system again", async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'ticket', pnr: 'OWN777', ticket_id: '1257777777777' });
+    const { booking } = await deadhead(t, email);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', flight_number: 'BA117', flight: { supplier: 'OWN_AIRLINE' } });
+    receiver.answerNext({ kind: 'ticket', pnr: 'OWN778', ticket_id: '1257777777778' });
+    const patched = await api(t, `/crew/bookings/${booking.booking_id}`, {
+      method: 'PATCH',
+      body: { flight: { desired_arrival_by: '2027-03-10T18:00:00Z' } },
+    });
+    expect(patched.status).toBe(202);
+    const newId = patched.body.booking_id as string;
+    expect(newId).not.toBe(booking.booking_id);
+    expect(await settled(t, newId)).toMatchObject({
+      status: 'CONFIRMED',
+      flight_number: 'BA117',
+      flight: { supplier: 'OWN_AIRLINE', pnr: 'OWN778' },
+    });
+    const listed = (await api(t, '/crew/bookings?flight_number=BA117')).body.bookings.map((b: any) => b.booking_id);
+    expect(listed).toEqual(expect.arrayContaining([booking.booking_id, newId]));
+  });
+});
+
 describe("the airline's DELETE or PATCH of an own-airline deadhead whose seat waits for the callback", () => {
   /** An own-airline deadhead whose seat request the airline answered 202 and has not called back yet. */
   async function waitingSeat() {

@@ -281,7 +281,8 @@ async function rebook(
       duty_date: b.duty_date,
       duty_period_num: b.duty_period_num,
       leg_sequence: b.leg_sequence,
-      flight_number: null,
+      // The anchor stays the airline's (spec 2.5): the rebooking is found by it, and it routes an own-carrier leg.
+      flight_number: b.flight_number,
       irop_ref: b.irop_ref,
       traveller_email: b.traveller_email,
       traveller_name: b.traveller_name,
