@@ -220,7 +220,8 @@ export const ActionItem = Type.Object(
     action_taken: Type.Optional(
       Nullable({
         ...ReviewActionValue,
-        description: 'The last action a person took on the item (ASSIGN is not one)',
+        description:
+          'The last action a person took on the item (ASSIGN is not one): from the review queue, or a commit (POST /crew/bookings/request) that fulfilled the booking the item waited on',
       }),
     ),
     action_taken_at: Type.Optional(
@@ -229,7 +230,8 @@ export const ActionItem = Type.Object(
     action_taken_by: Type.Optional(
       Nullable(
         Type.String({
-          description: 'Who took it: a console user’s e-mail, or the acting_user an integration named',
+          description:
+            'Who took it: a console user’s e-mail, the acting_user an integration named, or the caller of a commit (its token’s e-mail, else its client id)',
         }),
       ),
     ),

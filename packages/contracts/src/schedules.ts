@@ -154,7 +154,7 @@ export const ScheduleSummary = Type.Object(
     action_items_resolved_by_person: Type.Integer({
       minimum: 0,
       description:
-        'Items a person resolved from the review queue (action_taken, not a dismissal); each is also counted under its disposition (a chosen deadhead that booked is in action_items_auto_booked too)',
+        'Items a person resolved, from the review queue or by a commit that fulfilled their booking (action_taken, not a dismissal); each is also counted under its disposition (a chosen deadhead that booked is in action_items_auto_booked too)',
     }),
     audit_events: Type.Integer({ minimum: 0 }),
   },

@@ -171,9 +171,10 @@ function reopened(item: ReviewItem): boolean {
  *   entered that state. An action whose outcome lands back in review (the item's disposition written after
  *   the action) opens it again.
  * - DISMISSED: a person dismissed it. The item keeps the spec's disposition.
- * - RESOLVED: a person acted on it (any action but DISMISS and ASSIGN); or it needed a person and no longer
- *   does without one acting (an automatic retry succeeded; a BOOK_MANUALLY deadhead the airline committed
- *   through POST /crew/bookings/request, which leaves the item AUTO_BOOKED with its recommendation).
+ * - RESOLVED: a person acted on it (any action but DISMISS and ASSIGN: from the queue, or by a commit through
+ *   POST /crew/bookings/request, commitResolution); or it needed a person and no longer does without one acting
+ *   (an automatic retry succeeded; an item settled with its recommendation, written before commits recorded
+ *   their action).
  * - null: no person was ever needed.
  *
  * An item a later roster superseded (`superseded_by`: that roster's item took over its booking) no longer waits:

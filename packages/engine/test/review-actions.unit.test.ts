@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import {
   availableActions,
+  commitResolution,
   holdsSupplierReservation,
   REVIEW_ACTIONS,
+  resolvedByPerson,
   reviewStatusOf,
   type ReviewAction,
   type ReviewBooking,
@@ -240,5 +242,28 @@ describe('holdsSupplierReservation', () => {
     expect(flight({ supplier_ref: 'X', supplier_status: 'REFUSED' })).toBe(false);
     expect(flight({ ...ticket, supplier_status: 'CANCELLED' })).toBe(false);
     expect(flight({})).toBe(false);
+  });
+});
+
+describe('commitResolution: a commit that fulfils a booking left for a person', () => {
+  it('records the action by kind of commit, clears the recommendation, and counts as resolved by a person', () => {
+    expect(commitResolution({ type: 'FLIGHT', recordsTicket: false }, 'desk@airline.test', NOW)).toEqual({
+      review_status: 'RESOLVED',
+      action_taken: 'BOOK_FLIGHT_OPTION',
+      action_taken_at: NOW,
+      action_taken_by: 'desk@airline.test',
+      recommended_action: null,
+      flight_options_url: null,
+    });
+    expect(commitResolution({ type: 'FLIGHT', recordsTicket: true }, 'x', NOW).action_taken).toBe('RECORD_PNR');
+    expect(commitResolution({ type: 'HOTEL', recordsTicket: false }, 'x', NOW).action_taken).toBe('BOOK_HOTEL');
+    const { flight_options_url: _url, ...patch } = commitResolution(
+      { type: 'FLIGHT', recordsTicket: false },
+      'x',
+      Date.parse(NOW),
+    );
+    const settled = item({ ...patch, disposition: 'AUTO_BOOKED', disposition_at: NOW });
+    expect(reviewStatusOf(settled)).toBe('RESOLVED');
+    expect(resolvedByPerson(settled)).toBe(true);
   });
 });

@@ -8,6 +8,60 @@ import { stack, useBookingsStack, api, fault, airline, roster, settled, hotelIte
 useBookingsStack('booking-requests');
 
 describe('deadheads', () => {
+  it('committing an option for a BOOK_MANUALLY deadhead resolves its item by the caller: action_taken, no stale recommendation, counted as resolved by a person', async () => {
+    const { t, email } = await airline({ contract: false });
+    const r = await roster(t, onePairingRoster({ email }));
+    const item = flightItem(r.items);
+    expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', recommended_action: 'BOOK_MANUALLY' });
+    const hook = await api(t, '/crew/webhooks', {
+      method: 'POST',
+      body: { url: 'http://127.0.0.1:9/hook', event_types: ['action_item.resolved'] },
+    });
+    expect(hook.status).toBe(201);
+    const option = (await http(`${stack.apiUrl}${item.flight_options_url}`, { token: t.accessToken })).body.options[0];
+    const commit = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: {
+        type: 'FLIGHT',
+        classification: 'NEW_DEADHEAD',
+        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100', duty_date: '2027-03-10' },
+        flight: { flight_option_id: option.flight_option_id },
+      },
+    });
+    expect(commit.status).toBe(202);
+    expect((await settled(t, item.booking_id)).status).toBe('CONFIRMED');
+    const items = (await api(t, `/crew/schedules/${r.id}/action-items?type=FLIGHT`)).body.action_items;
+    expect(items).toEqual([
+      expect.objectContaining({
+        action_id: item.action_id,
+        disposition: 'AUTO_BOOKED',
+        review_status: 'RESOLVED',
+        recommended_action: null,
+        flight_options_url: null,
+        action_taken: 'BOOK_FLIGHT_OPTION',
+        action_taken_by: t.email,
+        action_taken_at: expect.any(String),
+        due_by: null,
+      }),
+    ]);
+    const summary = (await api(t, `/crew/schedules/${r.id}`)).body.summary;
+    expect(summary).toMatchObject({ action_items_resolved_by_person: 1 });
+    expect(summary.action_items_auto_booked).toBeGreaterThanOrEqual(1);
+    const events = await stack.database.db
+      .selectFrom('webhook_events')
+      .select(['type', 'data'])
+      .where('airline_id', '=', t.airlineId)
+      .where('type', '=', 'action_item.resolved')
+      .execute();
+    expect(events.map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        action_id: item.action_id,
+        action_taken: 'BOOK_FLIGHT_OPTION',
+        review_status: 'RESOLVED',
+      }),
+    ]);
+  });
+
   it('auto-booking off → BOOK_MANUALLY + flight_options_url; committing an option from it → CONFIRMED, with pnr and ticket_id after GET status', async () => {
     const { t, email } = await airline({ contract: false });
     const item = flightItem((await roster(t, onePairingRoster({ email }))).items);

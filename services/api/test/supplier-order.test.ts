@@ -184,9 +184,17 @@ describe('a committed option is booked at the supplier that issued it', () => {
       transaction_id: order.id,
       trip_session_id: option.flight_option_id.split('~')[1],
     });
+    // The person who chose the option resolved the item: it says so, with no stale recommendation.
     expect(
-      (await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT')?.disposition,
-    ).toBe('AUTO_BOOKED');
+      (await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT'),
+    ).toMatchObject({
+      disposition: 'AUTO_BOOKED',
+      review_status: 'RESOLVED',
+      recommended_action: null,
+      flight_options_url: null,
+      action_taken: 'BOOK_FLIGHT_OPTION',
+      action_taken_by: t.email,
+    });
   });
 });
 
@@ -230,9 +238,17 @@ describe('a seat the airline booked in its own system (pnr and ticket_id)', () =
       pnr: 'ABC123',
       ticket_id: '1252100000001',
     });
+    // The person who recorded the seat resolved the item: it says so, with no stale recommendation.
     expect(
-      (await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT')?.disposition,
-    ).toBe('AUTO_BOOKED');
+      (await allActionItems(stack, t.accessToken, item.schedule_id)).find((i: any) => i.type === 'FLIGHT'),
+    ).toMatchObject({
+      disposition: 'AUTO_BOOKED',
+      review_status: 'RESOLVED',
+      recommended_action: null,
+      flight_options_url: null,
+      action_taken: 'RECORD_PNR',
+      action_taken_by: t.email,
+    });
 
     // Nothing was asked of a supplier: no task ran, nothing was ordered anywhere, and a refresh leaves it as is.
     await new Promise((r) => setTimeout(r, 500));

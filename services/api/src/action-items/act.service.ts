@@ -1,17 +1,16 @@
-import { API_PREFIX, type ReviewActionBody } from '@crew/contracts';
+import type { ReviewActionBody } from '@crew/contracts';
 import {
   bookingRepo,
   reviewRepo,
   scheduleLifecycleRepo,
   scheduleRepo,
-  webhookRepo,
   type ActionItemRow,
   type BookingRow,
-  type DbOrTrx,
 } from '@crew/db';
 import { decideReviewAction, dueBy, type ReviewActionDecision, type ReviewItemPatch } from '@crew/engine';
 import { ApiError, type Reply } from '@crew/platform';
 import { type Answer, withIdempotency } from '../bookings/idempotency';
+import { resolvedEvent } from './resolved-event';
 import { hotelChoiceOf, prepareOperation, runOperation, type OperationDeps, type Prepared } from './operations';
 import {
   actionItemViews,
@@ -73,37 +72,6 @@ function reviewWrite(item: ActionItemRow, patch: ReviewItemPatch, reason: string
     due_by: open ? dueBy(stays, item.event_at?.toISOString() ?? null, facts.settings) : null,
     ...(patch.action_taken ? { action_reason: reason?.trim() || null } : {}),
   };
-}
-
-/** action_item.resolved, in the action's transaction, for the airline's subscribed endpoints. */
-function resolvedEvent(trx: DbOrTrx, r: ActionItemRow) {
-  const iso = (d: Date | null) => (d ? d.toISOString() : null);
-  return webhookRepo.emitEvents(trx, [
-    {
-      airline_id: r.airline_id,
-      type: 'action_item.resolved',
-      data: {
-        action_id: r.action_id,
-        schedule_id: r.schedule_id,
-        type: r.type,
-        classification: r.classification,
-        priority: r.priority,
-        disposition: r.disposition,
-        review_status: r.review_status,
-        due_by: iso(r.due_by),
-        booking_id: r.booking_id,
-        action_taken: r.action_taken,
-        action_taken_at: iso(r.action_taken_at),
-        action_taken_by: r.action_taken_by,
-        action_reason: r.action_reason,
-        assignee: r.assignee,
-      },
-      links: {
-        action_items: `${API_PREFIX}/crew/action-items?review_status=${r.review_status}`,
-        booking: r.booking_id ? `${API_PREFIX}/crew/bookings/${r.booking_id}` : null,
-      },
-    },
-  ]);
 }
 
 /**

@@ -3,8 +3,10 @@ import { ErrorCode, type ActionInjectionBody, type BookingRequestBody } from '@c
 import {
   bookingRepo,
   outboxRepo,
+  reviewRepo,
   reviewSettingsRepo,
   reviewWritesRepo,
+  scheduleRepo,
   scheduleLifecycleRepo,
   tenancyRepo,
   webhookRepo,
@@ -16,6 +18,7 @@ import {
   BOOKING_EVENT_STATUSES,
   awaitsManualBooking,
   bookingStatusOf,
+  commitResolution,
   dateOfBirthIssue,
   decideRequest,
   injectedStay,
@@ -40,6 +43,7 @@ import {
 import { ApiError, type TravellerVault, openBookingContext } from '@crew/platform';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
+import { resolvedEvent } from '../action-items/resolved-event';
 import type { Principal } from '../auth/token-verifier';
 import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
 import { registryOf } from './bookings.service';
@@ -268,6 +272,13 @@ export async function requestBooking<R>(
     };
     let bookingId: string;
     let attempt = 1;
+    let resolvedItem: string | null = null;
+    /** action_item.resolved for the item a commit resolved, as the transaction leaves it. */
+    const emitResolved = async () => {
+      if (!resolvedItem) return;
+      const item = await scheduleRepo.findActionItem(trx, airlineId, resolvedItem);
+      if (item) await resolvedEvent(trx, item);
+    };
     if (awaiting) {
       bookingId = awaiting.booking_id;
       attempt = awaiting.retry_count + 1;
@@ -282,6 +293,15 @@ export async function requestBooking<R>(
         { ...fields, pending_cancel: false, ...(kind === 'injection' ? { action_id: actionId } : {}) },
         { reason, actor: caller.email || caller.client_id },
       );
+      // A commit that moves the booking on is the person's action on the item that waited for them: it says so
+      // (action_taken, no stale recommendation), as the same choice from the review queue would. One the engine
+      // holds for review at once (say no hotel configured) leaves the item waiting.
+      if (kind === 'commit' && awaiting.action_id && status !== 'NEEDS_REVIEW') {
+        const by = caller.email || caller.client_id;
+        const patch = commitResolution({ type: body.type, recordsTicket: ownTicket !== null }, by, Date.now());
+        await reviewRepo.writeReview(trx, awaiting.action_id, { ...patch, due_by: null, action_reason: null });
+        resolvedItem = awaiting.action_id;
+      }
     } else {
       bookingId = randomUUID();
       await bookingRepo.insertBookings(trx, [
@@ -343,6 +363,7 @@ export async function requestBooking<R>(
         },
         ownTicket,
       );
+      await emitResolved();
       return { bookingId, decision, scheduleId };
     }
     // Held for review at once (no task): its booking.needs_review event, in this transaction.
@@ -351,6 +372,7 @@ export async function requestBooking<R>(
       if (body.irop_ref)
         await webhookRepo.emitIropCompletedIfDone(trx, airlineId, body.irop_ref, urgentEvents(taskPriority));
     }
+    await emitResolved();
     return { bookingId, decision, scheduleId: null };
   };
   const outcome = await deps.db.transaction().execute(async (trx) => {
