@@ -16,7 +16,25 @@ pg.types.setTypeParser(1184, parseTimestamptz);
 export interface DbOptions {
   max?: number;
   applicationName?: string;
+  /**
+   * How long a statement may wait for its answer before it fails and its connection is closed (node-postgres's
+   * client-side `query_timeout`); none by default. A server that stopped answering without closing the
+   * connection (a failover, a partition dropping packets) otherwise holds the statement until TCP gives up,
+   * about 15 minutes. Only for pools whose every statement is short: not the worker's (a roster diff's COPYs,
+   * invoice reconciliation) and never migrations.
+   */
+  queryTimeoutMs?: number;
 }
+
+/** Longest a new connection, or a wait for a pooled one, may take (then "timeout exceeded when trying to connect"). */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * The pools of the api and auth, which answer requests: a statement unanswered for 10 s fails (the request
+ * answers 503) and its connection is dropped. Their longest statements (a roster's intake, an invoice's
+ * lines) take about a second.
+ */
+export const SERVING_DB = { queryTimeoutMs: 10_000 } as const satisfies DbOptions;
 
 export function createDb(url: string, options: DbOptions = {}): Kysely<Database> {
   const pool = new pg.Pool({
@@ -24,6 +42,12 @@ export function createDb(url: string, options: DbOptions = {}): Kysely<Database>
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'crew-travel',
     Client: PreparingClient,
+    // Bounds both a new connection and the wait for a pooled one when all are in use.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // An idle connection whose server vanished without a FIN is probed after 10 s instead of kept for hours.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
   });
   // A client losing its connection must not crash the process. pg emits 'error' on the client; the pool
   // listens only while the client is idle (and re-emits it on the pool), so every client also gets its own
@@ -109,6 +133,26 @@ export async function isMigrated(db: Kysely<Database>): Promise<boolean> {
   return all.every((m) => m.executedAt !== undefined);
 }
 
+/** How long a readiness probe waits for Postgres to answer before it reports it unreachable. */
+export const READINESS_DEADLINE_MS = 2000;
+
+/**
+ * True when Postgres answers `select 1` within `ms` (readiness): a server that stopped answering without closing
+ * the connection (packets dropped) is as unready as one refusing connections.
+ */
+export async function postgresAnswers(db: Kysely<Database>, ms = READINESS_DEADLINE_MS): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  const answer = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([answer, deadline]).finally(() => clearTimeout(timer));
+}
+
 /** Drops a database (tests); terminates its connections first. */
 export async function dropDatabase(url: string): Promise<void> {
   const target = new URL(url);
@@ -129,12 +173,12 @@ export async function dropDatabase(url: string): Promise<void> {
 /** What every process does at start: create the database if missing, connect, apply pending migrations. */
 export async function openDatabase(url: string, options: DbOptions = {}): Promise<Kysely<Database>> {
   await ensureDatabase(url);
-  const db = createDb(url, options);
+  // Migrations run on a connection of their own, without the pool's statement time limit (an index build).
+  const migrating = createDb(url, { applicationName: options.applicationName, max: 1 });
   try {
-    await migrateToLatest(db);
-  } catch (err) {
-    await db.destroy();
-    throw err;
+    await migrateToLatest(migrating);
+  } finally {
+    await migrating.destroy();
   }
-  return db;
+  return createDb(url, options);
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import pg from 'pg';
 
@@ -30,13 +31,26 @@ function preparedName(text: string): string | undefined {
   return name;
 }
 
+/** What node-postgres rejects a statement with once the client's `query_timeout` has passed. */
+const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+
 /** A pg client that runs the texts marked PREPARED (as kysely sends them: text and values) by name. */
 export class PreparingClient extends pg.Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's query has a dozen overloads; this passes them all through.
   override query(...args: any[]): any {
     const [text, values] = args as [unknown, unknown[] | undefined];
     const name = typeof text === 'string' && args.length <= 2 ? preparedName(text) : undefined;
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any
-    return name ? super.query({ name, text: text as string, values }) : (super.query as (...a: any[]) => any)(...args);
+    const result: unknown = name
+      ? super.query({ name, text: text as string, values })
+      : (super.query as (...a: unknown[]) => unknown)(...(args as unknown[]));
+    // A statement past its query_timeout is still the connection's active one: every later statement would
+    // queue behind it. The connection is closed instead, so the pool discards it on release.
+    const timedOut = (err: unknown) => {
+      if ((err as Error | undefined)?.message === QUERY_TIMEOUT_MESSAGE) this.connection.stream.destroy();
+    };
+    if (result instanceof Promise) result.catch(timedOut);
+    // A submittable (a COPY stream) reports it as an 'error' event.
+    else if (result instanceof EventEmitter) result.once('error', timedOut);
+    return result;
   }
 }

@@ -63,9 +63,12 @@ const UNREACHABLE = new Set([
 ]);
 /** SQLSTATEs of a server going away or not taking connections: admin/crash shutdown, starting up, too many connections. */
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03', '53300']);
-/** What node-postgres itself says when a connection dies or cannot be made in time. */
+/**
+ * What node-postgres itself says when a connection dies, cannot be made in time, or a statement got no answer
+ * within the pool's query_timeout (a server that went silent).
+ */
 const PG_CONNECTION_MESSAGE =
-  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Query read timeout)/;
 
 /**
  * True for an error that means Postgres cannot be reached right now (restart, failover, network), as opposed

@@ -1,10 +1,16 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { Transform } from 'node:stream';
 
 export interface TcpRelay {
   port: number;
   /** Drops every connection and stops listening: the target looks down. */
   cut: () => Promise<void>;
-  /** Listens again on the same port. */
+  /**
+   * Stops forwarding without closing anything (a failover or partition dropping packets): open connections stay
+   * open and go silent, new ones are accepted and never answered.
+   */
+  blackHole(): void;
+  /** Listens again on the same port (after `cut`); after `blackHole`, drops the silenced connections and forwards again. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -12,14 +18,28 @@ export interface TcpRelay {
 /** A TCP relay to host:port that a test can cut and restore, to play an outage of Redis (or anything). */
 export async function startTcpRelay(target: { host: string; port: number }): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
+  let silent = false;
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+  };
+  // Forwards while the relay is not black-holed; drops what arrives while it is.
+  const gate = () =>
+    new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        done(null, silent ? undefined : chunk);
+      },
+    });
   const server: Server = createServer((client) => {
-    const upstream = connect(target.port, target.host);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-      s.on('close', () => sockets.delete(s));
+    track(client);
+    if (silent) {
+      client.resume();
+      return;
     }
-    client.pipe(upstream).pipe(client);
+    const upstream = connect(target.port, target.host);
+    track(upstream);
+    client.pipe(gate()).pipe(upstream).pipe(gate()).pipe(client);
   });
   const listenOn = (port: number) =>
     new Promise<number>((resolve, reject) => {
@@ -31,12 +51,29 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
     });
   const port = await listenOn(0);
   const cut = async () => {
+    silent = false;
     if (!server.listening) return;
     const closed = new Promise((r) => server.close(r));
     for (const s of sockets) s.destroy();
     await closed;
   };
-  return { port, cut, restore: async () => void (await listenOn(port)), close: cut };
+  const restore = async () => {
+    if (silent) {
+      // What the silence swallowed cannot be replayed: those connections end, as a failed-over host's do.
+      silent = false;
+      for (const s of sockets) s.destroy();
+    }
+    if (!server.listening) await listenOn(port);
+  };
+  return {
+    port,
+    cut,
+    blackHole: () => {
+      silent = true;
+    },
+    restore,
+    close: cut,
+  };
 }
 
 /** host/port of a redis:// URL. */

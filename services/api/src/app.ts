@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { isMigrated, sql } from '@crew/db';
+import { isMigrated, postgresAnswers, READINESS_DEADLINE_MS } from '@crew/db';
 import {
   errorHandler,
   fallbackHandler,
@@ -10,7 +10,7 @@ import {
   TRUSTED_PROXIES,
   type RouteSpec,
 } from '@crew/platform';
-import { redisReachable } from '@crew/queue';
+import { redisReachable, withDeadline } from '@crew/queue';
 import { tenancyRepo } from '@crew/db';
 import { scheduleRoutes } from './schedules/schedules.routes';
 import { bookingRoutes } from './bookings/bookings.routes';
@@ -130,13 +130,11 @@ export function createApiApp(deps: ApiDeps): Express {
   let migrated = false;
   app.get('/readyz', async (_req, res) => {
     const checks = { postgres: false, migrations: false, redis: false };
-    try {
-      await sql`select 1`.execute(deps.db);
-      checks.postgres = true;
-      migrated = migrated || (await isMigrated(deps.db));
+    // Within a time limit: a Postgres that stopped answering (packets dropped) is not ready either.
+    checks.postgres = await postgresAnswers(deps.db);
+    if (checks.postgres) {
+      migrated = migrated || (await withDeadline(isMigrated(deps.db), READINESS_DEADLINE_MS).catch(() => false));
       checks.migrations = migrated;
-    } catch {
-      // reported below
     }
     checks.redis = await redisReachable(deps.redis);
     const ready = Object.values(checks).every(Boolean);

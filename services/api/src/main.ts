@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { BOOKING_SETTLED_CHANNEL, openDatabase, PgListener, type Db } from '@crew/db';
+import { BOOKING_SETTLED_CHANNEL, openDatabase, PgListener, SERVING_DB, type Db } from '@crew/db';
 import { checkSharedKeys, closeServer, createLogger, installShutdown, listen, loadConfig } from '@crew/platform';
 import {
   closeQueues,
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     { name: 'postgres', run: async () => db?.destroy() },
     { name: 'metrics', run: async () => processMetrics?.close() },
   ]);
-  db = await openDatabase(config.databaseUrl, { applicationName: 'crew-api' });
+  db = await openDatabase(config.databaseUrl, { ...SERVING_DB, applicationName: 'crew-api' });
   redis = createRedis(config.redisUrl);
   queues = createQueues(redis, config.queuePrefix);
   relay = new OutboxRelay(db, queues, logger.child({ component: 'outbox-relay' })).start();

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { openDatabase, type Db } from '@crew/db';
+import { openDatabase, SERVING_DB, type Db } from '@crew/db';
 import {
   checkSharedKeys,
   closeServer,
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     { name: 'http', run: async () => server && closeServer(server, config.shutdownDeadlineMs - 1000) },
     { name: 'postgres', run: async () => db?.destroy() },
   ]);
-  db = await openDatabase(config.databaseUrl, { applicationName: 'crew-auth' });
+  db = await openDatabase(config.databaseUrl, { ...SERVING_DB, applicationName: 'crew-auth' });
   const keys = new KeyStore(db, Keyring.parse(config.supplierCredentialsKey));
   await keys.signingKey();
   server = createServer(createAuthApp({ db, keys, logger, issuer: () => config.authUrl }));
