@@ -1,7 +1,7 @@
 import cors from 'cors';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Db } from '@crew/db';
+import { postgresAnswers, type Db } from '@crew/db';
 import {
   errorHandler,
   fallbackHandler,
@@ -32,6 +32,13 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   app.use(requestLogger(deps.logger));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  // Readiness: every token request needs Postgres, so a pod that cannot reach it (within a time limit: a
+  // silent one too) leaves the Service until it can.
+  app.get('/readyz', async (_req, res) => {
+    const checks = { postgres: await postgresAnswers(deps.db) };
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   // Browsers call the token endpoints from other origins (the api's /docs "Authorize"). They take client
   // credentials or a refresh token, never cookies, so any origin may: nothing ambient is exposed.
