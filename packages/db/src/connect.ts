@@ -24,17 +24,23 @@ export interface DbOptions {
    * invoice reconciliation) and never migrations.
    */
   queryTimeoutMs?: number;
+  /** Longest a new connection, or a wait for a pooled one, may take (default CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
-/** Longest a new connection, or a wait for a pooled one, may take (then "timeout exceeded when trying to connect"). */
-export const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * Longest a new connection, or a wait for a pooled one when all are in use, may take by default (then "timeout
+ * exceeded when trying to connect"). Generous: the worker runs more booking tasks at once than its pool has
+ * connections, beside roster diffs holding theirs for seconds, and a wait cut short fails the job.
+ */
+export const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
- * The pools of the api and auth, which answer requests: a statement unanswered for 10 s fails (the request
- * answers 503) and its connection is dropped. Their longest statements (a roster's intake, an invoice's
- * lines) take about a second.
+ * The pools of the api and auth, which answer requests: a new connection, or a free one, within 5 s, and a
+ * statement unanswered for 10 s fails and its connection is dropped; the request then answers 503. Their
+ * longest statements (a roster's intake, an invoice's lines) take about a second.
  */
-export const SERVING_DB = { queryTimeoutMs: 10_000 } as const satisfies DbOptions;
+export const SERVING_DB = { connectTimeoutMs: 5000, queryTimeoutMs: 10_000 } as const satisfies DbOptions;
 
 export function createDb(url: string, options: DbOptions = {}): Kysely<Database> {
   const pool = new pg.Pool({
@@ -43,7 +49,7 @@ export function createDb(url: string, options: DbOptions = {}): Kysely<Database>
     application_name: options.applicationName ?? 'crew-travel',
     Client: PreparingClient,
     // Bounds both a new connection and the wait for a pooled one when all are in use.
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     // An idle connection whose server vanished without a FIN is probed after 10 s instead of kept for hours.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
