@@ -2593,7 +2593,7 @@ export interface components {
             action_items_auto_cancelled: number;
             action_items_pending_review: number;
             action_items_failed?: number;
-            /** @description Items a person resolved from the review queue (action_taken, not a dismissal); each is also counted under its disposition (a chosen deadhead that booked is in action_items_auto_booked too) */
+            /** @description Items a person resolved, from the review queue or by a commit that fulfilled their booking (action_taken, not a dismissal); each is also counted under its disposition (a chosen deadhead that booked is in action_items_auto_booked too) */
             action_items_resolved_by_person: number;
             audit_events: number;
         };
