@@ -12,7 +12,6 @@ import {
   onboard,
   onePairingRoster,
   request,
-  STANDARD_TERMS,
   type Stack,
   startStack,
   type Tenant,
@@ -21,21 +20,12 @@ import {
 } from '@crew/test-support';
 import { sql } from '@crew/db';
 import { resendOverdueHolds } from '@crew/worker';
+import { airlineWithHotels, DAY1, DEADLINE, NIGHT, TERMS, TRAVELLER, type Channel } from './moved-stays';
 
 jest.setTimeout(90_000);
 
 let stack: Stack;
 let clock = new Date('2027-03-13T12:00:00Z');
-const TRAVELLER = 'ada@crew.test';
-/** The layover: Friday 19 March 2027, 15:00 to Saturday 09:00 New York time (one night at 180 USD). */
-const DAY1 = '2027-03-19';
-/** 18:00 hotel time four days before the check-in: Monday 15 March 2027, 18:00 EDT. */
-const DEADLINE = '2027-03-15T22:00:00.000Z';
-const TERMS = {
-  cancellation_deadline: { days_before: 4, local_time: '18:00' },
-  late_cancellation_fee: { type: 'NIGHTS', nights: 1 },
-};
-const NIGHT = { amount: 180, currency: 'USD' };
 
 beforeAll(async () => {
   stack = await startStack('cost_control', { worker: true, now: () => clock });
@@ -397,63 +387,9 @@ describe('a layover moved to another city whose new room is not booked', () => {
 });
 
 describe('a layover moved between a GDS and a DIRECT hotel', () => {
-  type Channel = 'GDS' | 'DIRECT';
   /** JFK's and LHR's hotels on the given channels; JFK's contract has the terms (read in New York time). */
-  async function airlineWith(channels: { JFK: Channel; LHR: Channel }): Promise<Tenant> {
-    const t = await onboard(stack, {
-      name: `Cost ${carrier}`,
-      carrier: `C${(carrier++).toString(36).toUpperCase()}`,
-      scopes: 'schedules:read schedules:write events:read events:write',
-      settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
-    });
-    await bookingAccount(stack, t, TRAVELLER);
-    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
-      http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-    const hotelOf = (s: 'JFK' | 'LHR') =>
-      channels[s] === 'GDS'
-        ? { property_id: `GDS-${s}-001`, ...STANDARD_TERMS }
-        : {
-            property_id: `CREWINN-${s}`,
-            chain: 'Crew Inns',
-            name: `Crew Inn ${s}`,
-            reservations_email: `reservations-${s.toLowerCase()}@crewinn.test`,
-            ...STANDARD_TERMS,
-          };
-    const cfg = await api('/crew/config/hotels', {
-      method: 'PUT',
-      body: { bases: (['JFK', 'LHR'] as const).map((s) => ({ base_station: s, hotels: [hotelOf(s)] })) },
-    });
-    expect(cfg.status).toBe(200);
-    for (const base of cfg.body.bases as { base_station: string; hotels: { hotel_config_id: number }[] }[]) {
-      const id = base.hotels[0]!.hotel_config_id;
-      const contract = await api(`/crew/config/hotels/${id}/contracts`, {
-        method: 'POST',
-        body: {
-          contract_number: `K-${base.base_station}`,
-          contract_from: '2027-01-01',
-          contract_to: '2027-12-31',
-          ...(base.base_station === 'JFK' ? { ...TERMS, hotel_time_zone: 'America/New_York' } : {}),
-        },
-      });
-      expect(contract.status).toBe(201);
-      const rates = await api(`/crew/config/hotels/${id}/contracts/${contract.body.contract_id}/rates`, {
-        method: 'PUT',
-        body: { rate_periods: [{ effective_from: '2027-01-01', effective_to: '2027-12-31', rate: NIGHT }] },
-      });
-      expect(rates.status).toBe(200);
-      const req = await api('/crew/config/hotels/change-requests', {
-        method: 'POST',
-        body: { contract_id: contract.body.contract_id, intent: 'ENABLE' },
-      });
-      const decided = await http(`${stack.apiUrl}/ops/v1/change-requests/${req.body.request_id}/decide`, {
-        method: 'POST',
-        token: stack.opsToken,
-        body: { decision: 'APPROVED', decided_by: 'ops@crew.travel' },
-      });
-      expect(decided.status).toBe(200);
-    }
-    return t;
-  }
+  const airlineWith = (channels: { JFK: Channel; LHR: Channel }): Promise<Tenant> =>
+    airlineWithHotels(stack, 'Cost', 'H', channels);
 
   /** The booking's rooming-list rows, oldest first, with the hotel each list goes to. */
   const roomingRows = (bookingId: string) =>
