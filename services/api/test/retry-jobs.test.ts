@@ -26,23 +26,27 @@ afterAll(async () => {
   await stack.close();
 });
 
-it('retries the FAILED bookings with retries left; one out of retries stays FAILED and counts as failed', async () => {
+/**
+ * An airline whose two hotel layovers (P100, P200) at JFK both end FAILED: the sandbox refuses `failures` hotel
+ * bookings in a row. Returns the api, the schedule and the two bookings.
+ */
+async function twoFailedStays(name: string, carrier: string, domain: string, failures: number) {
   const t = await onboard(stack, {
-    name: 'Retry Air',
-    carrier: 'RJ',
+    name,
+    carrier,
     scopes: 'events:read events:write schedules:read schedules:write',
     settings: { schedules_access: true },
   });
   const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
     http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-  await bookingAccount(stack, t, 'one@retry.test', true);
+  await bookingAccount(stack, t, `one@${domain}`, true);
   await contractStations(stack, t, ['JFK']);
   await http(`${stack.sandboxUrl}/_control/faults`, {
     method: 'POST',
-    body: { operation: 'hotel.book', outcome: 'error', count: 2 },
+    body: { operation: 'hotel.book', outcome: 'error', count: failures },
   });
-  const one = onePairingRoster({ pairing: 'P100', employee: 'E1', email: 'one@retry.test' });
-  const two = onePairingRoster({ pairing: 'P200', employee: 'E2', email: 'two@retry.test' });
+  const one = onePairingRoster({ pairing: 'P100', employee: 'E1', email: `one@${domain}` });
+  const two = onePairingRoster({ pairing: 'P200', employee: 'E2', email: `two@${domain}` });
   const res = await api('/crew/schedules', {
     method: 'POST',
     body: { ...one, pairings: [...one.pairings, ...two.pairings] },
@@ -56,6 +60,11 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
   const idOf = (pairing: string) => hotels.find((i) => i.anchors.pairing_number === pairing)!.booking_id as string;
   const [retriable, exhausted] = [idOf('P100'), idOf('P200')];
   for (const id of [retriable, exhausted]) expect((await api(`/crew/bookings/${id}`)).body.status).toBe('FAILED');
+  return { t, api, scheduleId, retriable, exhausted };
+}
+
+it('retries the FAILED bookings with retries left; one out of retries stays FAILED and counts as failed', async () => {
+  const { api, scheduleId, retriable, exhausted } = await twoFailedStays('Retry Air', 'RJ', 'retry.test', 2);
   // P200 has used the airline's 3 retries.
   await stack.database.db.updateTable('bookings').set({ retry_count: 3 }).where('booking_id', '=', exhausted).execute();
 
@@ -96,36 +105,8 @@ it('retries the FAILED bookings with retries left; one out of retries stays FAIL
 });
 
 it('a retry job whose FAILED bookings a later job takes over keeps its outcome for them, and settles', async () => {
-  const t = await onboard(stack, {
-    name: 'Retry Again Air',
-    carrier: 'RK',
-    scopes: 'events:read events:write schedules:read schedules:write',
-    settings: { schedules_access: true },
-  });
-  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
-    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-  await bookingAccount(stack, t, 'one@again.test', true);
-  await contractStations(stack, t, ['JFK']);
   // Both first bookings fail, and so does the first job's retry.
-  await http(`${stack.sandboxUrl}/_control/faults`, {
-    method: 'POST',
-    body: { operation: 'hotel.book', outcome: 'error', count: 3 },
-  });
-  const one = onePairingRoster({ pairing: 'P100', employee: 'E1', email: 'one@again.test' });
-  const two = onePairingRoster({ pairing: 'P200', employee: 'E2', email: 'two@again.test' });
-  const res = await api('/crew/schedules', {
-    method: 'POST',
-    body: { ...one, pairings: [...one.pairings, ...two.pairings] },
-  });
-  expect(res.status).toBe(202);
-  const scheduleId = res.body.schedule_id as string;
-  await waitForSchedule(stack, t.accessToken, scheduleId);
-  const hotels = (await allActionItems(stack, t.accessToken, scheduleId)).filter(
-    (i: { type: string }) => i.type === 'HOTEL',
-  );
-  const idOf = (pairing: string) => hotels.find((i) => i.anchors.pairing_number === pairing)!.booking_id as string;
-  const [retriable, exhausted] = [idOf('P100'), idOf('P200')];
-  for (const id of [retriable, exhausted]) expect((await api(`/crew/bookings/${id}`)).body.status).toBe('FAILED');
+  const { api, scheduleId, retriable, exhausted } = await twoFailedStays('Retry Again Air', 'RK', 'again.test', 3);
   await stack.database.db.updateTable('bookings').set({ retry_count: 3 }).where('booking_id', '=', exhausted).execute();
 
   const jobView = async (id: string) => (await api(`/crew/bookings/retry-jobs/${id}`)).body;

@@ -99,6 +99,27 @@ async function sandboxTicket(t: Tenant, email: string): Promise<string> {
   return item.booking_id!;
 }
 
+/** The operator sets the airline's supplier order; once the worker's 5 s reuse of the old one is over, it applies. */
+async function setOrder(t: Tenant, body: Record<string, unknown>) {
+  const put = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body });
+  expect(put.status).toBe(200);
+  await settingApplies();
+}
+
+/** The booking of the roster's item of `type`, once CONFIRMED at the sandbox. */
+async function confirmedAtSandbox(
+  t: Tenant,
+  items: { type: string; booking_id?: string | null }[],
+  type: 'FLIGHT' | 'HOTEL',
+) {
+  const bookingId = items.find((i) => i.type === type)!.booking_id!;
+  expect(await settledBooking(stack, t.accessToken, bookingId)).toMatchObject({
+    status: 'CONFIRMED',
+    [type === 'FLIGHT' ? 'flight' : 'hotel']: { supplier: 'SANDBOX' },
+  });
+  return bookingId;
+}
+
 /** The sandbox holds exactly one reservation of that kind for the traveller, and it is not cancelled. */
 async function stillLiveAtSandbox(email: string, kind: 'flight' | 'hotel') {
   const held = await sandboxReservations(email, kind);
@@ -111,16 +132,11 @@ describe("a deadhead ticketed at a supplier no longer in the airline's order", (
   it('DELETE → NEEDS_REVIEW naming the supplier to cancel it at; the ticket stays live there (never CANCELLED)', async () => {
     const { t, email, carrier } = await airline();
     const bookingId = await sandboxTicket(t, email);
-    const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
-      method: 'PUT',
-      body: {
-        flights: ['OWN_AIRLINE'],
-        hotels: ['SANDBOX'],
-        own_airline: { url: 'https://crew.example.test/seats', carrier, signing_secret: SECRET },
-      },
+    await setOrder(t, {
+      flights: ['OWN_AIRLINE'],
+      hotels: ['SANDBOX'],
+      own_airline: { url: 'https://crew.example.test/seats', carrier, signing_secret: SECRET },
     });
-    expect(put.status).toBe(200);
-    await settingApplies();
 
     expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).status).toBe(202);
     const after = await settledBooking(stack, t.accessToken, bookingId);
@@ -133,12 +149,7 @@ describe("a deadhead ticketed at a supplier no longer in the airline's order", (
   it("a PATCH's rebook: the old booking goes to review, its ticket still live at the sandbox (not called cancelled)", async () => {
     const { t, email, token } = await airline();
     const bookingId = await sandboxTicket(t, email);
-    const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
-      method: 'PUT',
-      body: { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } },
-    });
-    expect(put.status).toBe(200);
-    await settingApplies();
+    await setOrder(t, { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } });
 
     const patch = await api(t, `/crew/bookings/${bookingId}`, { method: 'PATCH', body: { flight: {} } });
     expect(patch.status).toBe(202);
@@ -151,17 +162,8 @@ describe("a deadhead ticketed at a supplier no longer in the airline's order", (
   it("a roster's time change (cancel-and-rebook) → NEEDS_REVIEW, no second ticket at the airline's new supplier", async () => {
     const { t, email, token } = await airline({ deadhead_auto_booking: true, booking_modification: true });
     const { items } = await submit(t, onePairingRoster({ email }));
-    const bookingId = items.find((i) => i.type === 'FLIGHT')!.booking_id!;
-    expect(await settledBooking(stack, t.accessToken, bookingId)).toMatchObject({
-      status: 'CONFIRMED',
-      flight: { supplier: 'SANDBOX' },
-    });
-    const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
-      method: 'PUT',
-      body: { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } },
-    });
-    expect(put.status).toBe(200);
-    await settingApplies();
+    const bookingId = await confirmedAtSandbox(t, items, 'FLIGHT');
+    await setOrder(t, { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } });
 
     const moved = onePairingRoster({ email });
     const leg = moved.pairings[0]!.duty_periods[0]!.legs[0]!;
@@ -189,17 +191,8 @@ describe("a stay reserved at a supplier no longer in the airline's order", () =>
     const { t, email, token } = await airline();
     await contractStations(stack, t, ['JFK']);
     const { items } = await submit(t, onePairingRoster({ email }));
-    const bookingId = items.find((i) => i.type === 'HOTEL')!.booking_id!;
-    expect(await settledBooking(stack, t.accessToken, bookingId)).toMatchObject({
-      status: 'CONFIRMED',
-      hotel: { supplier: 'SANDBOX' },
-    });
-    const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
-      method: 'PUT',
-      body: { flights: ['SANDBOX'], hotels: ['DUFFEL'], duffel: { access_token: token } },
-    });
-    expect(put.status).toBe(200);
-    await settingApplies();
+    const bookingId = await confirmedAtSandbox(t, items, 'HOTEL');
+    await setOrder(t, { flights: ['SANDBOX'], hotels: ['DUFFEL'], duffel: { access_token: token } });
 
     expect((await api(t, `/crew/bookings/${bookingId}`, { method: 'DELETE' })).status).toBe(202);
     const after = await settledBooking(stack, t.accessToken, bookingId);

@@ -318,10 +318,14 @@ describe('the old hotel rejects its CANCELLED row, or does not answer it: a pers
   const itemOf = async (t: Tenant, scheduleId: string) =>
     (await allActionItems(stack, t.accessToken, scheduleId, '&type=HOTEL'))[0]!;
 
-  it('DIRECT to DIRECT, rejected: the item waits for a person; the new hotel’s confirmation later leaves it so', async () => {
+  /**
+   * A stay confirmed at Crew Inn JFK, moved to London two days before the deadline (by the review rules alone, P3
+   * with the check-in days away, its item would be due sooner); JFK rejects its CANCELLED row. The move's item once
+   * it waits for a person, and London's list still to answer.
+   */
+  const rejectedMove = async () => {
     const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
     const id = await confirmedAtJfk(t);
-    // Two days before the deadline: by the review rules alone (P3, the check-in days away) it would be due sooner.
     const moved = await processed(t, movedToLondon(), '2027-03-13T22:00:00Z');
     const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
     const newList = await sentList(id, 'CREWINN-LHR', 'NEW');
@@ -329,11 +333,16 @@ describe('the old hotel rejects its CANCELLED row, or does not answer it: a pers
     const item = await waitFor(
       async () => {
         const i = await itemOf(t, moved.id);
-        return i.disposition === 'PENDING_REVIEW' && i;
+        return i.disposition === 'PENDING_REVIEW' && i.review_status === 'OPEN' && i;
       },
       15_000,
       () => 'the move’s item in review',
     );
+    return { t, id, moved, newList, item };
+  };
+
+  it('DIRECT to DIRECT, rejected: the item waits for a person; the new hotel’s confirmation later leaves it so', async () => {
+    const { t, id, moved, newList, item } = await rejectedMove();
     expect(item).toMatchObject({ review_status: 'OPEN', due_by: DEADLINE });
     expect(item.available_actions).toEqual(['DISMISS', 'ASSIGN']);
     expect(item.message).toContain(
@@ -353,20 +362,7 @@ describe('the old hotel rejects its CANCELLED row, or does not answer it: a pers
   });
 
   it('a person who dismissed that item is not asked again when the new hotel confirms later', async () => {
-    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
-    const id = await confirmedAtJfk(t);
-    const moved = await processed(t, movedToLondon(), '2027-03-13T22:00:00Z');
-    const oldList = await sentList(id, 'CREWINN-JFK', 'CANCELLED');
-    const newList = await sentList(id, 'CREWINN-LHR', 'NEW');
-    await answerList(oldList, { reject: 'cancellations by telephone only' });
-    const item = await waitFor(
-      async () => {
-        const i = await itemOf(t, moved.id);
-        return i.review_status === 'OPEN' && i;
-      },
-      15_000,
-      () => 'the move’s item in review',
-    );
+    const { t, id, moved, newList, item } = await rejectedMove();
     const dismissed = await http(`${stack.apiUrl}/api/v1/crew/action-items/${item.action_id}/actions`, {
       method: 'POST',
       token: t.accessToken,
