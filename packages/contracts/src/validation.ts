@@ -35,6 +35,11 @@ function build(coerceTypes: boolean | 'array'): Ajv {
  * keyword that `storable()` adds to every string schema of a body, query or path before it is compiled.
  */
 const STORABLE = 'storable';
+
+/** The storable-string rule for a string checked outside a schema (a form field, a COPY value). */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\u0000');
+}
 const UNSTORABLE_ISSUE = 'must not contain NUL (\\u0000) or an unpaired UTF-16 surrogate';
 /** Formats whose valid values are all printable ASCII: passing them already makes a string storable. */
 const ASCII_FORMATS = new Set(['date', 'date-time', 'email', 'hh-mm', 'uuid']);

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
+import { isStorableText } from '@crew/contracts';
 import type { DbOrTrx } from './database';
 import type { ColumnTypes, PgType } from './bulk-types';
 
@@ -77,7 +78,7 @@ function copyString(text: string): string {
   if (!NEEDS_CARE.test(text)) return text;
   // UTF-8 would turn a lone surrogate into U+FFFD on the wire and Postgres text holds no NUL: refused, as
   // Postgres refuses them in JSON input, rather than stored changed.
-  if (!text.isWellFormed() || text.includes('\0')) throw new UnstorableText();
+  if (!isStorableText(text)) throw new UnstorableText();
   return text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 

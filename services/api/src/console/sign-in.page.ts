@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { checkBody, Email } from '@crew/contracts';
+import { checkBody, Email, isStorableText } from '@crew/contracts';
 import { consoleUserRepo } from '@crew/db';
 import { CONSOLE_BASE, htmlAnswer, redirectAnswer, type ConsoleDeps, type ConsolePages } from './context';
 import { html } from './html';
@@ -187,7 +187,7 @@ export const signInPages: ConsolePages = {
           useFormToken(deps, req, res);
           res.locals.signInRefused = outcome.refused;
           // The text typed goes back in the field to be corrected, unless no page can carry it.
-          const shown = email.length <= 254 && email.isWellFormed() && !email.includes('\u0000') ? email : '';
+          const shown = email.length <= 254 && isStorableText(email) ? email : '';
           return renderSignIn(req, res, { email: shown, error: REFUSED });
         }
         const { user } = outcome;

@@ -22,7 +22,7 @@ import {
 } from '@crew/engine';
 import type { Logger } from '@crew/platform';
 import type { JobData } from '@crew/queue';
-import { isSupplierError } from '@crew/suppliers';
+import { isSupplierError, type AirlineSupplierSet } from '@crew/suppliers';
 import { cancelDeadhead, findEarlierOrder, ordered, type FlightBookingDeps } from './flight.booking';
 import { cancelStay, findEarlierStay, reserved, type HotelBookingDeps } from './hotel.booking';
 import type { Outcome } from './outcome';
@@ -73,8 +73,9 @@ export async function madeBySupersededTask(
   const own = bookTaskReference(started, task.identity);
   const references =
     reference === supplierReference('book', started.booking_id) && own !== reference ? [own, reference] : [reference];
+  const set = await deps.registry.forAirline(started.airline_id);
   for (const r of references) {
-    const made = await madeUnder(deps, started, r, ctx);
+    const made = await madeUnder(deps, set, started, r, ctx);
     if (made) return made;
   }
   return null;
@@ -83,11 +84,11 @@ export async function madeBySupersededTask(
 /** What the airline's suppliers hold for the booking under `reference`, as the task would have recorded it. */
 async function madeUnder(
   deps: SupersededDeps,
+  set: AirlineSupplierSet,
   started: BookingRow,
   reference: string,
   ctx: AirlineBookingContext,
 ): Promise<SupplierBlock | null> {
-  const set = await deps.registry.forAirline(started.airline_id);
   if (started.type === 'HOTEL') {
     const hotel = (started.hotel ?? {}) as { property_id?: string };
     const dates =
