@@ -115,6 +115,15 @@ describe('the review queue in a browser', () => {
     await page.waitForURL(/type=FLIGHT/);
     expect(await table.getByRole('link', { name: 'Layover at JFK' }).count()).toBe(0);
     expect(await table.getByRole('link', { name: 'Deadhead LHR → JFK' }).count()).toBe(1);
+
+    // A filter value the queue does not know (a link typed by hand) is a 400 page naming the filter by its label,
+    // with the form to correct it and no list.
+    const unknown = await page.goto(url('/console?priority=p1'));
+    expect(unknown?.status()).toBe(400);
+    expect(await page.getByRole('alert').textContent()).toContain('Priority must be');
+    expect(await page.getByLabel('Priority').count()).toBe(1);
+    expect(await page.getByRole('table').count()).toBe(0);
+    await expectAccessible('queue filter refused');
   });
 
   it('opens the BOOK_MANUALLY deadhead, presses Book on a live option, and the booking ends CONFIRMED', async () => {
