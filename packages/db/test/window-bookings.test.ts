@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { readInWindow } from '@crew/engine';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 import { diffWriteRepo, rosterStateRepo } from '../src';
+import { readInWindow as readInWindowSql } from '../src/schedules/window-bookings';
 
 /* bookingsInWindow reads each booking as one text and splits it: it must answer exactly what a column-by-column read does. */
 
@@ -256,4 +257,23 @@ it('reads exactly the bookings the engine says a diff in the window reads (readI
   const touched = await touch(afterMidnight.booking_id);
   expect(touched.byPairing.get('P-HOTEL')).not.toBe(before.byPairing.get('P-HOTEL'));
   expect((await touch(unread.booking_id)).all).toBe(touched.all);
+});
+
+it('finds hotel bookings by check-in date through the index of those checking in on another day than their duty date', async () => {
+  // The read must imply that partial index's predicate word for word, or the planner cannot use it and a window's
+  // read scans all the airline's hotel bookings. An airline holding many stays outside the window and a few
+  // after-midnight check-ins inside it: the read should take both indexes, never a scan of all its hotel bookings.
+  const airline = randomUUID();
+  await sql`insert into airlines (airline_id, name, carrier_code) values (${airline}, 'Plan Air', 'PL')`.execute(t.db);
+  await sql`insert into bookings (booking_id, airline_id, type, status, source, duty_date, checkin_time_local)
+    select gen_random_uuid(), ${airline}, 'HOTEL', 'CONFIRMED', 'SCHEDULE_DIFF', d::date, d::date || 'T20:00:00+01:00'
+    from generate_series('2026-01-01'::date, '2026-12-31'::date, '1 day') d, generate_series(1, 20)`.execute(t.db);
+  await book({ airline_id: airline, duty_date: '2027-02-28', checkin_time_local: '2027-03-01T00:30:00+01:00' });
+  await sql`analyze bookings`.execute(t.db);
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select booking_id from bookings
+    where airline_id = ${airline} and type = 'HOTEL' and ${readInWindowSql(WINDOW)}`.execute(t.db);
+  const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+  expect(plan).toContain('bookings_hotel_checkin_other_day_idx');
+  expect(plan).not.toMatch(/Seq Scan/);
+  expect(await diffWriteRepo.bookingsInWindow(t.db, airline, 'HOTEL', WINDOW.start, WINDOW.end)).toHaveLength(1);
 });

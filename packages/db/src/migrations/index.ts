@@ -48,6 +48,7 @@ import * as signingKeySealed from './2026_12_04_1000_signing_key_sealed';
 import * as reviewDeadline from './2026_12_03_0400_review_deadline';
 import * as bookingOrderReference from './2026_12_04_1100_booking_order_reference';
 import * as retryJobLeftOutcomes from './2026_12_04_1300_retry_job_left_outcomes';
+import * as hotelCheckinOtherDayIndex from './2026_12_04_1400_hotel_checkin_other_day_index';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_04_1000_signing_key_sealed': signingKeySealed,
   '2026_12_04_1100_booking_order_reference': bookingOrderReference,
   '2026_12_04_1300_retry_job_left_outcomes': retryJobLeftOutcomes,
+  '2026_12_04_1400_hotel_checkin_other_day_index': hotelCheckinOtherDayIndex,
 };
