@@ -34,6 +34,7 @@ export {
   DUFFEL_WEBHOOK_EVENTS,
   duffelCallbackUrl,
   registerDuffelWebhook,
+  deleteDuffelWebhook,
   duffelSignatureHeader,
   parseDuffelEvent,
   toAirlineChange,

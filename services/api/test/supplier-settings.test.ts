@@ -247,4 +247,57 @@ describe("Duffel's webhook", () => {
     );
     expect((await stored(id)).webhook_id).toBe('sev_2');
   });
+
+  it('deletes at Duffel, with the token that registered it, a webhook no longer recorded: its token replaced or dropped, or a registration that lost a race', async () => {
+    const id = await airline('SD');
+    const deleted: [string, string][] = [];
+    let registered = 0;
+    const deps: SupplierSettingDeps = {
+      db: stack.database.db,
+      config: stack.config,
+      logger: createLogger('test', 'silent'),
+      checkDuffelToken: () => Promise.resolve({ live_mode: false }),
+      registerDuffelWebhook: () => Promise.resolve({ id: `sev_d${++registered}`, secret: `secret-${registered}` }),
+      deleteDuffelWebhook: (token, webhookId) => {
+        deleted.push([token, webhookId]);
+        return Promise.resolve();
+      },
+    };
+    const body = (token: string | null): SupplierSettingsBody => ({
+      flights: token ? ['DUFFEL'] : ['SANDBOX'],
+      hotels: ['SANDBOX'],
+      duffel: token ? { access_token: token } : null,
+    });
+    await putSupplierSettings(deps, id, body('duffel_test_old_0123456789'));
+    await putSupplierSettings(deps, id, body('duffel_test_old_0123456789'));
+    expect(deleted).toEqual([]);
+
+    await putSupplierSettings(deps, id, body('duffel_test_new_0123456789'));
+    expect(deleted).toEqual([['duffel_test_old_0123456789', 'sev_d1']]);
+    expect((await stored(id)).webhook_id).toBe('sev_d2');
+
+    await putSupplierSettings(deps, id, body(null));
+    expect(deleted).toEqual([
+      ['duffel_test_old_0123456789', 'sev_d1'],
+      ['duffel_test_new_0123456789', 'sev_d2'],
+    ]);
+
+    // The worker's periodic check records its own while this PUT registers: the PUT's is deleted again.
+    const racing: SupplierSettingDeps = {
+      ...deps,
+      registerDuffelWebhook: async () => {
+        const row = await stored(id);
+        await airlineChangeRepo.saveDuffelWebhook(stack.database.db, id, row.token, 'sev_worker', 'sealed-elsewhere');
+        return { id: 'sev_lost', secret: 'secret-lost' };
+      },
+    };
+    await putSupplierSettings(racing, id, body('duffel_test_third_0123456789'));
+    expect(deleted.at(-1)).toEqual(['duffel_test_third_0123456789', 'sev_lost']);
+    expect((await stored(id)).webhook_id).toBe('sev_worker');
+
+    // Duffel failing the deletion never fails the PUT.
+    const failing: SupplierSettingDeps = { ...deps, deleteDuffelWebhook: () => Promise.reject(new Error('down')) };
+    const after = await putSupplierSettings(failing, id, body('duffel_test_fourth_0123456789'));
+    expect(after.duffel?.webhook_registered).toBe(true);
+  });
 });

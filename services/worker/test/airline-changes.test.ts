@@ -7,16 +7,19 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sql } from '@crew/db';
+import { airlineChangeRepo, sql } from '@crew/db';
+import { createLogger } from '@crew/platform';
 import {
   createDuffelClient,
   DuffelChanges,
   DuffelFlightSupplier,
   duffelSignatureHeader,
+  registerDuffelWebhook,
   toAirlineChange,
   type FlightOrder,
 } from '@crew/suppliers';
 import { http, onboard, type Stack, startStack, type Tenant, waitFor } from '@crew/test-support';
+import { AirlineChangeProcessor } from '../src/bookings/airline-change';
 
 const TOKEN = 'duffel_test_AirlineChanges0123456789';
 const traveller = {
@@ -201,6 +204,39 @@ describe('airline-initiated changes on Duffel orders', () => {
       body: { flights: ['DUFFEL'], hotels: ['SANDBOX'] },
     });
     expect(again.body.duffel).toEqual({ access_token_set: true, live_mode: false, webhook_registered: true });
+  });
+
+  it("the periodic check's registration that loses to a PUT's is deleted at Duffel again", async () => {
+    const other = (await ops('/airlines', { method: 'POST', body: { name: 'Race Air', carrier_code: 'RZ' } })).body
+      .airline_id as string;
+    const token = 'duffel_test_RacingRegistration0123456789';
+    await control('/faults', { token, operation: 'webhooks.create', outcome: 'error' });
+    const body = { flights: ['DUFFEL'], hotels: ['SANDBOX'], duffel: { access_token: token } };
+    expect((await ops(`/airlines/${other}/suppliers`, { method: 'PUT', body })).body.duffel).toMatchObject({
+      webhook_registered: false,
+    });
+    const logger = createLogger('test', 'silent');
+    const check = new AirlineChangeProcessor({
+      db: stack.database.db,
+      config: stack.config,
+      logger,
+      // Registered at Duffel; meanwhile a PUT records its own.
+      registerWebhook: async (t, url) => {
+        const hook = await registerDuffelWebhook(stack.config.duffelApiUrl, t, url);
+        const { token_sealed } = (
+          await sql<{
+            token_sealed: string;
+          }>`select duffel_token_sealed as token_sealed from airline_suppliers where airline_id = ${other}`.execute(
+            stack.database.db,
+          )
+        ).rows[0]!;
+        await airlineChangeRepo.saveDuffelWebhook(stack.database.db, other, token_sealed, 'sev_put', 'sealed');
+        return hook;
+      },
+    });
+    await check.sweep();
+    const listed = await createDuffelClient({ token, basePath: stack.config.duffelApiUrl }).webhooks.list({});
+    expect(listed.data).toEqual([]);
   });
 
   it('a change that still brings the crew member on time is accepted at Duffel and the flight block updated', async () => {

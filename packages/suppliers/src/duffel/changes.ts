@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Duffel } from '@duffel/api';
 import type { AirlineInitiatedChange, OrderSlice } from '@duffel/api/types';
 import { createDuffelClient, duffelCall } from './client';
+import { isSupplierError, SupplierErrorCode } from '../errors';
 import { META, toSegment } from './mapping';
 import type { FlightSegment } from '../types';
 
@@ -143,6 +144,38 @@ export class DuffelChanges {
     return { id: data.id, secret: data.secret };
   }
 
+  /**
+   * Deletes a webhook of this token's account; one Duffel no longer lists counts as deleted. Duffel answers 204 with
+   * no body, which @duffel/api's client fails to read (it looks for `errors` in the empty text), so a failed
+   * deletion is judged by the account's list after it (the client's `webhooks.get` reads webhook events, not
+   * webhooks).
+   */
+  async deleteWebhook(id: string): Promise<void> {
+    const timeoutMs = this.options.timeoutMs;
+    try {
+      await duffelCall('webhook.delete', () => this.duffel.webhooks.delete(id), { timeoutMs });
+    } catch (err) {
+      if (isSupplierError(err) && err.code === SupplierErrorCode.NOT_FOUND) return;
+      if (!(await this.listsWebhook(id).catch(() => true))) return;
+      throw err;
+    }
+  }
+
+  private async listsWebhook(id: string): Promise<boolean> {
+    let after: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const { data, meta } = await duffelCall(
+        'webhook.list',
+        () => this.duffel.webhooks.list({ limit: 200, ...(after ? { after } : {}) }),
+        { timeoutMs: this.options.timeoutMs },
+      );
+      if (data.some((h) => h.id === id)) return true;
+      after = meta?.after ?? undefined;
+      if (!after) return false;
+    }
+    return true;
+  }
+
   async listChanges(orderId: string): Promise<DuffelAirlineChange[]> {
     const { data } = await duffelCall('flight.list_changes', () => this.duffel.airlineInitiatedChanges.list(orderId), {
       timeoutMs: this.options.timeoutMs,
@@ -180,4 +213,19 @@ export function registerDuffelWebhook(
   return new DuffelChanges(createDuffelClient({ token, ...(basePath === undefined ? {} : { basePath }) }), {
     timeoutMs,
   }).registerWebhook(url);
+}
+
+/**
+ * Deletes a webhook the airline's token registered (one replaced by a new token's, or one a concurrent registration
+ * made that was not recorded): left at Duffel, it posts events signed with a secret we no longer hold.
+ */
+export function deleteDuffelWebhook(
+  basePath: string | undefined,
+  token: string,
+  id: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  return new DuffelChanges(createDuffelClient({ token, ...(basePath === undefined ? {} : { basePath }) }), {
+    timeoutMs,
+  }).deleteWebhook(id);
 }

@@ -12,7 +12,13 @@ import {
   type Logger,
   type RouteSpec,
 } from '@crew/platform';
-import { checkDuffelToken, duffelCallbackUrl, isSupplierError, registerDuffelWebhook } from '@crew/suppliers';
+import {
+  checkDuffelToken,
+  deleteDuffelWebhook,
+  duffelCallbackUrl,
+  isSupplierError,
+  registerDuffelWebhook,
+} from '@crew/suppliers';
 
 /** Checks a Duffel token with one cheap call; rejects with a SupplierError refusal when Duffel refuses it. */
 export type DuffelTokenCheck = (token: string) => Promise<{ live_mode: boolean }>;
@@ -29,6 +35,9 @@ export function duffelWebhookRegistration(config: Config): DuffelWebhookRegistra
   return (token, url) => registerDuffelWebhook(config.duffelApiUrl, token, url);
 }
 
+/** Deletes a webhook at Duffel with the token that registered it (one already gone counts as deleted). */
+export type DuffelWebhookDeletion = (token: string, webhookId: string) => Promise<void>;
+
 export interface SupplierSettingDeps {
   db: Db;
   config: Config;
@@ -36,6 +45,8 @@ export interface SupplierSettingDeps {
   checkDuffelToken: DuffelTokenCheck;
   /** Default: against the deployment's Duffel (DUFFEL_API_URL). */
   registerDuffelWebhook?: DuffelWebhookRegistration;
+  /** Default: against the deployment's Duffel (DUFFEL_API_URL). */
+  deleteDuffelWebhook?: DuffelWebhookDeletion;
   /** Told when an airline's setting changed (this process's cached adapters). */
   changed?: (airlineId: string) => void;
 }
@@ -97,6 +108,8 @@ export async function putSupplierSettings(
     webhookId: stored?.duffel_webhook_id ?? null,
     webhookSecret: stored?.duffel_webhook_secret_sealed ?? null,
   };
+  // The stored token's webhook, when this PUT drops or replaces that token: deleted at Duffel once the PUT stands.
+  let retired: { token: string | null; id: string } | null = null;
   if (body.duffel === null) duffel = { sealed: null, live: null, webhookId: null, webhookSecret: null };
   else if (body.duffel) {
     const token = body.duffel.access_token;
@@ -120,6 +133,12 @@ export async function putSupplierSettings(
       webhookSecret: webhookSecret === null ? null : keyring.seal(webhookSecret, airlineId),
     };
   }
+  const storedHook = stored?.duffel_webhook_id ?? null;
+  if (storedHook !== null && duffel.webhookId !== storedHook)
+    retired = {
+      token: stored?.duffel_token_sealed ? openOrNull(keyring, stored.duffel_token_sealed, airlineId) : null,
+      id: storedHook,
+    };
   const saved = await supplierSettingsRepo.saveSupplierSettings(deps.db, airlineId, {
     flights: [...body.flights],
     hotels: [...body.hotels],
@@ -148,6 +167,7 @@ export async function putSupplierSettings(
     },
     'supplier setting changed',
   );
+  if (retired) await deleteWebhook(deps, airlineId, retired.token, retired.id);
   if (saved.duffel_token_sealed && saved.duffel_webhook_id === null) {
     const registered = await registerWebhook(
       deps,
@@ -190,11 +210,8 @@ async function registerWebhook(
     const secretSealed = keyring.seal(hook.secret, airlineId);
     if (!(await airlineChangeRepo.saveDuffelWebhook(deps.db, airlineId, tokenSealed, hook.id, secretSealed))) {
       // Another PUT or the worker's periodic check recorded one meanwhile (or the token changed): this one is
-      // left at Duffel, where the operator deletes it (its events fail our signature check).
-      deps.logger.warn(
-        { airline_id: airlineId, webhook_id: hook.id },
-        'Duffel webhook registered but not recorded (another registration won); delete it in the Duffel dashboard',
-      );
+      // deleted at Duffel again (left there, its events would fail our signature check).
+      await deleteWebhook(deps, airlineId, token, hook.id);
       return null;
     }
     return { duffel_webhook_id: hook.id, duffel_webhook_secret_sealed: secretSealed };
@@ -205,6 +222,31 @@ async function registerWebhook(
       'Duffel webhook registration failed; retried by the next PUT or the periodic check',
     );
     return null;
+  }
+}
+
+/**
+ * Deletes a webhook we no longer record (its token replaced or dropped, or a registration that lost a race), with
+ * the token that registered it. A failure never fails the PUT: the webhook's events fail our signature check, and
+ * the log names it for the operator to delete in the Duffel dashboard.
+ */
+async function deleteWebhook(
+  deps: SupplierSettingDeps,
+  airlineId: string,
+  token: string | null,
+  webhookId: string,
+): Promise<void> {
+  const remove = deps.deleteDuffelWebhook ?? ((t, id) => deleteDuffelWebhook(deps.config.duffelApiUrl, t, id));
+  try {
+    if (token === null) throw new Error('the token that registered it no longer opens');
+    await remove(token, webhookId);
+    deps.logger.info({ airline_id: airlineId, webhook_id: webhookId }, 'Duffel webhook no longer recorded, deleted');
+  } catch (err) {
+    // Never the error's own text: a client library may quote the request, token included.
+    deps.logger.warn(
+      { airline_id: airlineId, webhook_id: webhookId, code: isSupplierError(err) ? err.code : 'ERROR' },
+      'Duffel webhook no longer recorded and not deleted; delete it in the Duffel dashboard',
+    );
   }
 }
 

@@ -84,6 +84,22 @@ export class DuffelChangeSim {
     return { ...hook, updated_at: hook.created_at, live_mode: token.startsWith('duffel_live_') };
   }
 
+  /** The token's webhooks as Duffel shows them (the secret only ever in the creation's answer). */
+  webhooks(token: string) {
+    return this.account(token).webhooks.map(({ secret: _secret, ...hook }) => ({
+      ...hook,
+      updated_at: hook.created_at,
+      live_mode: token.startsWith('duffel_live_'),
+    }));
+  }
+
+  deleteWebhook(token: string, id: string): void {
+    const hooks = this.account(token).webhooks;
+    const at = hooks.findIndex((h) => h.id === id);
+    if (at < 0) throw notFound();
+    hooks.splice(at, 1);
+  }
+
   list(token: string, orderId: string): AirlineInitiatedChange[] {
     this.sim.getOrder(token, orderId);
     return [...this.account(token).changes.values()]

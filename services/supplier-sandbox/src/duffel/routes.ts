@@ -219,6 +219,18 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
     })),
   );
   router.get(
+    '/air/webhooks',
+    op('webhooks.list', (req, token) => ({ status: 200, body: page(changesOf(sim).webhooks(token), req.query) })),
+  );
+  // Duffel answers a deletion with 204 and no body.
+  router.delete(
+    '/air/webhooks/:id',
+    op('webhooks.delete', (req, token) => {
+      changesOf(sim).deleteWebhook(token, String(req.params.id));
+      return { status: 204, body: undefined };
+    }),
+  );
+  router.get(
     '/air/airline_initiated_changes',
     op('airline_initiated_changes.list', (req, token) => {
       if (typeof req.query.order_id !== 'string') throw validation('order_id', 'order_id is required');

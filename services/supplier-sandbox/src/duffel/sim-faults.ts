@@ -10,6 +10,8 @@ export const DUFFEL_OPERATIONS = [
   'order_cancellations.confirm',
   'airlines.list',
   'webhooks.create',
+  'webhooks.list',
+  'webhooks.delete',
   'airline_initiated_changes.list',
   'airline_initiated_changes.get',
   'airline_initiated_changes.accept',

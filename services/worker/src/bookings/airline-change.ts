@@ -223,6 +223,17 @@ export class AirlineChangeProcessor {
     this.stopping = true;
   }
 
+  private async deleteUnrecorded(airlineId: string, token: string, webhookId: string): Promise<void> {
+    try {
+      await this.client(token).deleteWebhook(webhookId);
+    } catch (err) {
+      this.deps.logger.warn(
+        { airline_id: airlineId, webhook_id: webhookId, code: isSupplierError(err) ? err.code : 'ERROR' },
+        'Duffel webhook registered but not recorded (another registration won) and not deleted; delete it in the Duffel dashboard',
+      );
+    }
+  }
+
   private async registerWebhook(airlineId: string, tokenSealed: string, token: string): Promise<void> {
     const register =
       this.deps.registerWebhook ??
@@ -236,12 +247,9 @@ export class AirlineChangeProcessor {
         hook.id,
         this.keyring.seal(hook.secret, airlineId),
       );
-      // A PUT recorded one meanwhile (or changed the token): this one is left at Duffel for the operator to delete.
-      if (!saved)
-        this.deps.logger.warn(
-          { airline_id: airlineId, webhook_id: hook.id },
-          'Duffel webhook registered but not recorded (another registration won); delete it in the Duffel dashboard',
-        );
+      // A PUT recorded one meanwhile (or changed the token): this one is deleted at Duffel again (left there, its
+      // events would fail our signature check).
+      if (!saved) await this.deleteUnrecorded(airlineId, token, hook.id);
     } catch (err) {
       this.deps.logger.warn(
         { airline_id: airlineId, code: isSupplierError(err) ? err.code : 'ERROR' },
