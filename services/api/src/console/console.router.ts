@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import type { RouteDoc } from '@crew/contracts';
+import { isDatabaseUnavailable } from '@crew/platform';
 import { authenticatorPages } from './authenticator.page';
 import { coveragePages } from './coverage.page';
 import { spendPages } from './spend.page';
@@ -15,6 +16,8 @@ import { signInPages } from './sign-in.page';
 export { CONSOLE_BASE, consoleDeps };
 
 const STYLESHEET_PATH = `${CONSOLE_BASE}/assets/console.css`;
+/** Seconds a browser is told to wait before trying again while the database cannot be reached (the API's too). */
+const RETRY_AFTER_SECONDS = 5;
 
 /** The console's page groups; a new group of pages is added to this list (its router and its documentation). */
 const PAGES: ConsolePages[] = [
@@ -104,14 +107,33 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   return router;
 }
 
-/** Errors of console pages as console pages, never the API's JSON; an unexpected one is logged and says nothing of itself. */
+/**
+ * Errors of console pages as console pages, never the API's JSON; an unexpected one is logged and says nothing of
+ * itself. Postgres out of reach (down, restarting, a statement unanswered within the pool's timeout) is an outage,
+ * not a bug: 503 with Retry-After, as the API answers, and a page saying to try again in a moment.
+ */
 function consoleErrors(deps: ConsoleDeps): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (!inConsole(req)) return next(err);
     const e = err as { status?: number; expose?: boolean };
-    const status = typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose ? e.status : 500;
-    if (status === 500) (req.log ?? deps.logger).error({ err }, 'console request failed');
+    const status =
+      typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose
+        ? e.status
+        : isDatabaseUnavailable(err)
+          ? 503
+          : 500;
+    if (status >= 500) (req.log ?? deps.logger).error({ err }, 'console request failed');
     if (res.headersSent) return res.destroy();
+    if (status === 503) {
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      return messagePage(
+        req,
+        res,
+        503,
+        'Service briefly unavailable',
+        'The console is briefly unavailable and could not complete this request; try again in a moment.',
+      );
+    }
     messagePage(
       req,
       res,
