@@ -387,15 +387,17 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
             }),
           ),
         );
-        coverage?.stop();
-        review?.stop();
         airlineChanges.stop();
         clearInterval(sweep);
         if (changeTimer) clearInterval(changeTimer);
         if (webhookPurgeTimer) clearInterval(webhookPurgeTimer);
-        // The periodic passes end between units of work (a Duffel call, a purge step); the webhook drains in flight
-        // after their current delivery. All within the same bound: what is left, the next process does.
-        await withDeadline(Promise.all([changeSweep, webhookPurge, webhooks.close()]), bound).catch(() =>
+        // The periodic passes end between units of work (a Duffel call, a purge step, an airline's coverage, a batch
+        // of review items); the webhook drains in flight after their current delivery. No pass starts from now on.
+        // All within the same bound: what is left, the next process does.
+        await withDeadline(
+          Promise.all([changeSweep, webhookPurge, coverage?.close(), review?.close(), webhooks.close()]),
+          bound,
+        ).catch(() =>
           logger.warn('periodic passes or webhook drains did not end within the close bound; left to the next process'),
         );
         await stopped;

@@ -3,10 +3,11 @@
  * bound shorter than the process's shutdown deadline (so the bound's fallback, dropping the connections, runs).
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from '@crew/db';
 import { createLogger } from '@crew/platform';
 import { createSandboxSuppliers } from '@crew/suppliers';
-import { type Stack, startStack } from '@crew/test-support';
-import { startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
+import { type Stack, startStack, waitFor } from '@crew/test-support';
+import { NO_METRICS, startWorkerRuntime, type WorkerRuntime } from '@crew/worker';
 
 jest.setTimeout(60_000);
 
@@ -60,5 +61,86 @@ describe('closing the worker runtime', () => {
     // Within the runtime's own bound, below the process deadline (4 s here), with room for the steps after it.
     expect(took).toBeLessThan(stack.config.shutdownDeadlineMs - 500);
     await job.remove();
+  });
+});
+
+describe('the periodic coverage and review passes', () => {
+  /** Holds `tables` locked (ACCESS EXCLUSIVE) from another connection until the returned release is called. */
+  async function locked(tables: string): Promise<() => Promise<void>> {
+    let release!: () => void;
+    let taken!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const lockTaken = new Promise<void>((r) => (taken = r));
+    const done = stack.database.db.transaction().execute(async (trx) => {
+      await sql`lock table ${sql.raw(tables)} in access exclusive mode`.execute(trx);
+      taken();
+      await held;
+    });
+    await lockTaken;
+    return async () => {
+      release();
+      await done;
+    };
+  }
+  const waitingOnLocks = async () =>
+    Number(
+      (
+        await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(stack.database.db)
+      ).rows[0]!.n,
+    );
+
+  it('close() resolves only once the passes in flight have ended; no pass starts after it', async () => {
+    // Each pass's first statement waits on these locks: both passes are in flight, held there.
+    const unlock = await locked('rostered_layovers, action_items');
+    const passes: { coverage: number[]; review: number[] } = { coverage: [], review: [] };
+    const rt = startWorkerRuntime({
+      // A close bound (16 s) well beyond the test's hold: close() waits for the passes, it does not give up on them.
+      config: { ...stack.config, shutdownDeadlineMs: 20_000 },
+      db: stack.database.db,
+      logger: createLogger('worker', 'silent'),
+      suppliers: createSandboxSuppliers({ baseUrl: stack.sandboxUrl }),
+      airlineChangeSweepMs: 0,
+      webhookPurgeMs: 0,
+      metrics: {
+        ...NO_METRICS,
+        setCoverage: () => void passes.coverage.push(Date.now()),
+        setReviewQueue: () => void passes.review.push(Date.now()),
+      },
+      coverageMonitor: { intervalMs: 50 },
+      reviewEscalation: { intervalMs: 50 },
+    });
+    let closedAt: number | null = null;
+    try {
+      await waitFor(async () => (await waitingOnLocks()) === 2, 10_000, 'both passes to wait on the locks');
+      const closed = rt.close().then(() => (closedAt = Date.now()));
+      // All else close() waits for has ended (the queue consumers and the webhook drain thread take the longest,
+      // the steps after them milliseconds): the passes are still held, and so is close().
+      await Promise.all([...rt.workers.map((w) => w.close()), rt.webhooks.close()]);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(closedAt).toBeNull();
+      expect(passes).toEqual({ coverage: [], review: [] });
+
+      const releasedAt = Date.now();
+      await unlock();
+      await closed;
+      // Each pass in flight ended (and reported) before close() resolved.
+      expect(passes.coverage).toHaveLength(1);
+      expect(passes.review).toHaveLength(1);
+      for (const at of [...passes.coverage, ...passes.review]) {
+        expect(at).toBeGreaterThanOrEqual(releasedAt);
+        expect(at).toBeLessThanOrEqual(closedAt!);
+      }
+    } finally {
+      await unlock().catch(() => undefined);
+      await rt.close();
+    }
+
+    // No pass starts after close(): neither on the timers (many periods) nor when asked for one.
+    await rt.coverage!.sample();
+    await rt.review!.pass();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(passes.coverage).toHaveLength(1);
+    expect(passes.review).toHaveLength(1);
   });
 });

@@ -36,6 +36,9 @@ export interface ReviewEscalationDeps {
 export class ReviewEscalation {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<{ announced: number; figures: ReviewQueueFigures[] }> | null = null;
+  private closed = false;
+  /** The figures of the previous pass. */
+  private figures: ReviewQueueFigures[] = [];
 
   constructor(private readonly deps: ReviewEscalationDeps) {}
 
@@ -47,13 +50,23 @@ export class ReviewEscalation {
     return this;
   }
 
-  stop(): void {
+  /**
+   * Stops the escalation for good and resolves once a pass in flight has ended (it stops before its next batch):
+   * nothing of it runs on after the worker's connections close. No pass starts after it. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.running?.catch(() => undefined);
   }
 
-  /** One pass (a pass already under way is joined, not doubled): how many items were announced, and the figures. */
+  /**
+   * One pass (a pass already under way is joined, not doubled): how many items were announced, and the figures.
+   * After close(), none: nothing announced, the previous pass's figures.
+   */
   pass(): Promise<{ announced: number; figures: ReviewQueueFigures[] }> {
+    if (this.closed) return this.running ?? Promise.resolve({ announced: 0, figures: this.figures });
     this.running ??= this.run().finally(() => (this.running = null));
     return this.running;
   }
@@ -64,6 +77,8 @@ export class ReviewEscalation {
     const dueSoonMinutes = DEFAULT_REVIEW_SETTINGS.due_soon_minutes;
     let announced = 0;
     for (let i = 0; i < MAX_BATCHES; i++) {
+      // Closing: the items left are marked by the next process; the figures are not counted.
+      if (this.closed) return { announced, figures: this.figures };
       const marked = await this.deps.db.transaction().execute(async (trx) => {
         const items = await reviewWritesRepo.markDueSoon(trx, now, dueSoonMinutes, batch);
         await webhookRepo.emitEvents(trx, items.map(dueSoonEvent));
@@ -73,6 +88,7 @@ export class ReviewEscalation {
       if (marked < batch) break;
     }
     const figures = await reviewWritesRepo.reviewQueueFigures(this.deps.db, now, dueSoonMinutes);
+    this.figures = figures;
     this.deps.report(figures, now.getTime());
     if (announced) this.deps.logger.info({ announced }, 'review items announced due soon');
     return { announced, figures };

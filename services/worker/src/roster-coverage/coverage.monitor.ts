@@ -48,6 +48,7 @@ export class CoverageMonitor {
   private running: Promise<CoverageFigures[]> | null = null;
   /** Each airline's figures of the previous pass (kept for an airline whose sampling fails). */
   private last = new Map<string, CoverageFigures>();
+  private closed = false;
 
   constructor(private readonly deps: CoverageMonitorDeps) {}
 
@@ -61,13 +62,23 @@ export class CoverageMonitor {
     return this;
   }
 
-  stop(): void {
+  /**
+   * Stops the sampling for good and resolves once a pass in flight has ended (it stops before its next airline):
+   * nothing of it runs on after the worker's connections close. No pass starts after it. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.running?.catch(() => undefined);
   }
 
-  /** One pass (a pass already under way is joined, not doubled). */
+  /**
+   * One pass (a pass already under way is joined, not doubled). After close(), none: the previous pass's
+   * figures.
+   */
   sample(): Promise<CoverageFigures[]> {
+    if (this.closed) return this.running ?? Promise.resolve([...this.last.values()]);
     this.running ??= this.pass().finally(() => (this.running = null));
     return this.running;
   }
@@ -78,6 +89,8 @@ export class CoverageMonitor {
     const airlines = await coverageRepo.airlinesWithLayovers(this.deps.db, now, to);
     const figures: CoverageFigures[] = [];
     for (const airlineId of airlines) {
+      // Closing: the airlines left are sampled by the next process; nothing of this pass is reported.
+      if (this.closed) return figures;
       try {
         figures.push(await this.airline(airlineId, now, to));
       } catch (err) {
