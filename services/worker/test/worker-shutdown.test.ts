@@ -44,10 +44,16 @@ describe('closing the worker runtime', () => {
     while (!sweeping) await new Promise((r) => setTimeout(r, 20));
 
     const started = Date.now();
-    const closed = rt.close();
-    // A task queued in the same instant as close() may still be taken (BullMQ's blocking fetch can be answered
-    // before close() disconnects it) and is then finished; one queued a moment later never is.
-    await new Promise((r) => setTimeout(r, 300));
+    let ended = false;
+    const closed = rt.close().then(() => (ended = true));
+    // The workers stop fetching while the check still runs (close() is still waiting for it). A task queued while
+    // BullMQ disconnects its blocking fetch may still be taken (its fetch loop asks once more after the disconnect,
+    // which under load can take some hundreds of milliseconds) and is then finished; one queued after the workers
+    // stopped never is.
+    while (rt.workers.some((w) => w.isRunning())) await new Promise((r) => setTimeout(r, 20));
+    expect(ended).toBe(false);
+    // Well before close()'s bound (four fifths of the deadline), which a close waiting for the check first would reach.
+    expect(Date.now() - started).toBeLessThan(stack.config.shutdownDeadlineMs * 0.8 - 500);
     const job = await stack.queues.bookings.add(
       'execute-booking',
       { airline_id: randomUUID(), booking_id: randomUUID(), attempt: 1 },
