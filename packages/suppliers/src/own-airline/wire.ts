@@ -2,6 +2,7 @@
  * The wire contract with an airline's own crew-booking system (docs/own-airline.md): what we send, what it
  * answers, and what it calls back with. Field names are the product's snake_case.
  */
+import { isDateTime } from '@crew/contracts';
 import { CABINS, type Cabin } from '../types';
 
 export const CREW_SEAT_REQUEST = 'crew_seat.request';
@@ -109,8 +110,15 @@ export function readTicket(body: unknown): CrewSeatTicket | string {
   if (isObj(body.flight)) {
     const f = body.flight;
     const facts: CrewSeatFlightFacts = {};
-    if (nonEmpty(f.dep_time)) facts.dep_time = f.dep_time;
-    if (nonEmpty(f.arr_time)) facts.arr_time = f.arr_time;
+    // A time is stored on the booking and shown as the booked flight's: one we cannot read as an instant is
+    // refused with the ticket, never kept. Absent, null or blank is no time (the request's departure, no arrival).
+    for (const field of ['dep_time', 'arr_time'] as const) {
+      const v = f[field];
+      if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) continue;
+      if (typeof v !== 'string' || !isDateTime(v))
+        return `flight.${field} is not an ISO 8601 date-time with an offset: ${JSON.stringify(v).slice(0, 60)}`;
+      facts[field] = v;
+    }
     if (typeof f.cabin === 'string' && (CABINS as readonly string[]).includes(f.cabin)) facts.cabin = f.cabin as Cabin;
     ticket.flight = facts;
   }
