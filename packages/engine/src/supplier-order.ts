@@ -115,6 +115,50 @@ export function lostOrderReference(b: {
   return latestOrderReference(b);
 }
 
+/**
+ * What becomes of the order found under a lost order's reference after a person recorded a PNR on the booking
+ * (RECORD_PNR on a FAILED booking: lostOrderReference): nothing when none was made or it is cancelled
+ * already; kept when it is the very ticket recorded (same PNR); else cancelled, so the airline pays for one seat.
+ */
+export function strayOrderPlan(
+  found: { status: string; pnr?: string | null } | null,
+  recordedPnr: string | null | undefined,
+): 'NONE' | 'KEEP' | 'CANCEL' {
+  if (!found || found.status === 'CANCELLED') return 'NONE';
+  const pnr = (found.pnr ?? '').trim().toUpperCase();
+  if (pnr !== '' && pnr === (recordedPnr ?? '').trim().toUpperCase()) return 'KEEP';
+  return 'CANCEL';
+}
+
+/** The ticket a lost order made, as the booking's history and its review reason name it. */
+export interface StrayOrder {
+  reference: string;
+  supplier: string;
+  supplier_ref?: string | null;
+}
+
+/**
+ * The history entry (or review reason) of a stray order's lookup: nothing found, the recorded ticket itself,
+ * cancelled, still live because the supplier refused its cancellation, or unknown because the supplier would not
+ * say what the order made (in the last two a person cancels it there).
+ */
+export function strayOrderMessage(
+  end: 'NONE' | 'KEPT' | 'CANCELLED' | 'NOT_CANCELLED' | 'UNKNOWN',
+  order: StrayOrder | null,
+  recordedPnr: string | null | undefined,
+  refusal?: string | null,
+): string {
+  const pnr = recordedPnr ? ` (the booking keeps PNR ${recordedPnr})` : '';
+  if (end === 'NONE' || !order)
+    return `no ticket was found under ${order?.reference ?? 'the failed order’s reference'}: the failed order made none${pnr}`;
+  if (end === 'UNKNOWN')
+    return `${order.supplier} did not say what the failed order under ${order.reference} made${refusal ? ` (${refusal})` : ''}: cancel it there if it was ticketed${pnr}`;
+  const which = `the ticket the failed order made under ${order.reference} (${order.supplier} ${order.supplier_ref ?? 'order'})`;
+  if (end === 'KEPT') return `${which} is the one recorded: kept`;
+  if (end === 'CANCELLED') return `${which} cancelled at the supplier${pnr}`;
+  return `${which} is still live: the supplier refused its cancellation${refusal ? ` (${refusal})` : ''}; cancel it there${pnr}`;
+}
+
 export interface SupplierSettingFacts {
   flights: readonly string[];
   hotels: readonly string[];

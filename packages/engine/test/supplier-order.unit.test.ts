@@ -10,6 +10,8 @@ import {
   latestOrderReference,
   lostOrderReference,
   replacesEarlierOrder,
+  strayOrderMessage,
+  strayOrderPlan,
   retailOffers,
   supplierSettingIssues,
 } from '../src';
@@ -142,5 +144,35 @@ describe('a supplier setting that cannot be stored', () => {
       '/hotels/0',
     ]);
     expect(supplierSettingIssues({ ...base, production: true, sandboxAllowed: true })).toEqual([]);
+  });
+});
+
+describe('the order a failed call made, after a person recorded a PNR', () => {
+  it('is cancelled unless none was made, it is cancelled already, or it is the very ticket recorded', () => {
+    expect(strayOrderPlan(null, 'QX7H2K')).toBe('NONE');
+    expect(strayOrderPlan({ status: 'CANCELLED', pnr: 'AB1234' }, 'QX7H2K')).toBe('NONE');
+    expect(strayOrderPlan({ status: 'CONFIRMED', pnr: 'AB1234' }, 'QX7H2K')).toBe('CANCEL');
+    expect(strayOrderPlan({ status: 'CONFIRMED' }, 'QX7H2K')).toBe('CANCEL');
+    expect(strayOrderPlan({ status: 'CONFIRMED', pnr: '' }, '')).toBe('CANCEL');
+    expect(strayOrderPlan({ status: 'CONFIRMED', pnr: 'qx7h2k ' }, 'QX7H2K')).toBe('KEEP');
+  });
+
+  it('says which ticket, where, and what a person must do when it stays live', () => {
+    const order = { reference: 'bk-b1', supplier: 'DUFFEL', supplier_ref: 'ord_1' };
+    expect(strayOrderMessage('CANCELLED', order, 'QX7H2K')).toBe(
+      'the ticket the failed order made under bk-b1 (DUFFEL ord_1) cancelled at the supplier (the booking keeps PNR QX7H2K)',
+    );
+    expect(strayOrderMessage('NOT_CANCELLED', order, 'QX7H2K', 'REFUSED: flown')).toBe(
+      'the ticket the failed order made under bk-b1 (DUFFEL ord_1) is still live: the supplier refused its cancellation (REFUSED: flown); cancel it there (the booking keeps PNR QX7H2K)',
+    );
+    expect(strayOrderMessage('KEPT', order, 'QX7H2K')).toContain('is the one recorded: kept');
+    expect(
+      strayOrderMessage('UNKNOWN', { reference: 'bk-b1', supplier: 'OWN_AIRLINE' }, 'QX7H2K', 'REJECTED: signature'),
+    ).toBe(
+      'OWN_AIRLINE did not say what the failed order under bk-b1 made (REJECTED: signature): cancel it there if it was ticketed (the booking keeps PNR QX7H2K)',
+    );
+    expect(strayOrderMessage('NONE', { reference: 'bk-b1', supplier: 'SANDBOX' }, 'QX7H2K')).toBe(
+      'no ticket was found under bk-b1: the failed order made none (the booking keeps PNR QX7H2K)',
+    );
   });
 });

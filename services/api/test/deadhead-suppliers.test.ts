@@ -761,4 +761,62 @@ describe("an own-airline seat request whose outcome is unknown (the airline's 5x
     });
     expect([...receiver.seats.values()].filter((s) => s.booking_id === bookingId)).toHaveLength(1);
   });
+
+  it('a PNR a person records gives back the seat the request made, asked again under its reference', async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
+    const { item, booking } = await deadhead(t, email);
+    const bookingId = item.booking_id!;
+    expect(booking.status).toBe('FAILED');
+    const reference = booking.flight.request_reference as string;
+    expect(receiver.seats.get(reference)!.state).toBe('TICKETED');
+
+    const res = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'RECORD_PNR', pnr: 'PPL123', ticket_id: '1259999999999' },
+    });
+    expect(res.status).toBe(202);
+    await waitFor(() => receiver.seats.get(reference)!.state === 'CANCELLED', 15_000, 'the seat to be given back');
+    const cancel = receiver.calls.find((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
+    expect(cancel!.body.pnr).toBe(receiver.seats.get(reference)!.pnr);
+    const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+    expect(b).toMatchObject({ status: 'CONFIRMED', flight: { pnr: 'PPL123', ticket_id: '1259999999999' } });
+    const history = await waitFor(
+      async () =>
+        ((await api(t, `/crew/bookings/${bookingId}/status`)).body.history as { reason: string | null }[]).find((h) =>
+          h.reason?.includes('cancelled at the supplier'),
+        ),
+      15_000,
+      'the cancellation in the history',
+    );
+    expect(history.reason).toContain(receiver.seats.get(reference)!.pnr);
+  });
+
+  it('a PNR a person records that is the seat the request made keeps it', async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
+    const { item, booking } = await deadhead(t, email);
+    const bookingId = item.booking_id!;
+    const reference = booking.flight.request_reference as string;
+    const seat = receiver.seats.get(reference)!;
+
+    const res = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'RECORD_PNR', pnr: seat.pnr, ticket_id: seat.ticket_id },
+    });
+    expect(res.status).toBe(202);
+    const kept = await waitFor(
+      async () =>
+        ((await api(t, `/crew/bookings/${bookingId}/status`)).body.history as { reason: string | null }[]).find((h) =>
+          h.reason?.includes('is the one recorded: kept'),
+        ),
+      15_000,
+      'the lookup in the history',
+    );
+    expect(kept).toBeTruthy();
+    expect(seat.state).toBe('TICKETED');
+    expect(
+      receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel'),
+    ).toEqual([]);
+  });
 });

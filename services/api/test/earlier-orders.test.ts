@@ -199,3 +199,70 @@ describe('a person books from the review queue after an order whose answer was l
     ]);
   });
 });
+
+describe('a person records a PNR after an order whose answer was lost', () => {
+  /** A deadhead whose ticket order timed out (FAILED), the ticket made at the sandbox all the same. */
+  async function lostTicket() {
+    const { t, email } = await airline({ contract: false, settings: { deadhead_auto_booking: true } });
+    expect((await fault({ operation: 'flight.book', outcome: 'timeout' })).status).toBe(201);
+    const item = flightItem((await roster(t, onePairingRoster({ email }))).items);
+    expect(item).toMatchObject({ disposition: 'FAILED', review_status: 'OPEN' });
+    expect(item.available_actions).toContain('RECORD_PNR');
+    const [lost] = await ofKind(email, 'flight');
+    expect(lost).toMatchObject({ status: 'CONFIRMED' });
+    return { t, email, item, lost: lost! };
+  }
+  const recordPnr = (t: Tenant, actionId: string) =>
+    act(t, actionId, { action: 'RECORD_PNR', pnr: 'qx7h2k', ticket_id: '9990000000042' });
+  const history = async (t: Tenant, id: string) =>
+    (await api(t, `/crew/bookings/${id}/status`)).body.history as { status: string; reason: string | null }[];
+
+  it('the ticket the timed-out call made is cancelled; the booking keeps the PNR and says what was cancelled', async () => {
+    const { t, email, item, lost } = await lostTicket();
+    const res = await recordPnr(t, item.action_id);
+    expect(res.status).toBe(202);
+    expect((await api(t, `/crew/bookings/${item.booking_id}`)).body).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { pnr: 'QX7H2K', supplier: 'OWN_AIRLINE' },
+    });
+
+    await waitFor(
+      async () => (await ofKind(email, 'flight')).every((o) => o.status === 'CANCELLED'),
+      15_000,
+      'the lost ticket to be cancelled',
+    );
+    const b = (await api(t, `/crew/bookings/${item.booking_id}`)).body;
+    expect(b).toMatchObject({ status: 'CONFIRMED', flight: { pnr: 'QX7H2K', ticket_id: '9990000000042' } });
+    const said = await waitFor(
+      async () => (await history(t, item.booking_id)).find((h) => h.reason?.includes('cancelled')),
+      15_000,
+      'the cancellation in the history',
+    );
+    expect(said).toMatchObject({ status: 'CONFIRMED' });
+    expect(said.reason).toContain(lost.reference);
+    expect(said.reason).toContain('SANDBOX');
+    expect((await api(t, `/crew/action-items/${item.action_id}`)).body.review_status).toBe('RESOLVED');
+  });
+
+  it('a supplier that refuses to cancel that ticket puts the booking in front of a person, PNR kept', async () => {
+    const { t, email, item, lost } = await lostTicket();
+    expect((await fault({ operation: 'flight.cancel', outcome: 'reject' })).status).toBe(201);
+    expect((await recordPnr(t, item.action_id)).status).toBe(202);
+
+    const b = await reaches(t, item.booking_id, 'NEEDS_REVIEW');
+    expect(b.flight).toMatchObject({ pnr: 'QX7H2K', ticket_id: '9990000000042' });
+    expect(b.review_reason).toContain(lost.reference);
+    expect(b.review_reason).toContain('cancel it there');
+    expect((await ofKind(email, 'flight')).map((o) => o.status)).toEqual(['CONFIRMED']);
+    const reopened = (await api(t, `/crew/action-items/${item.action_id}`)).body;
+    expect(reopened).toMatchObject({ review_status: 'OPEN', disposition: 'PENDING_REVIEW' });
+    expect(reopened.message).toContain(lost.reference);
+    // Once the person has cancelled it at the supplier, keeping the booking as recorded settles it again.
+    expect(reopened.available_actions).toContain('ACCEPT_PRICE');
+    expect((await act(t, item.action_id, { action: 'ACCEPT_PRICE' })).status).toBe(202);
+    expect((await api(t, `/crew/bookings/${item.booking_id}`)).body).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { pnr: 'QX7H2K' },
+    });
+  });
+});

@@ -38,6 +38,11 @@ const MAX_PAUSE_MS = 60_000;
 const COMPLETION_CHECK_MS = 100;
 /** How often airline-initiated changes are looked for at Duffel, behind its webhook (a lost or unregistered one). */
 const AIRLINE_CHANGE_SWEEP_MS = 15 * 60_000;
+/**
+ * How often bookings with a recorded PNR beside an order whose answer was lost are looked at (stray-orders.ts): one
+ * statement on an almost always empty partial index, so often enough that such a ticket is cancelled within seconds.
+ */
+const STRAY_ORDER_SWEEP_MS = 5_000;
 /** Idempotency keys past their 24 h deleted per sweep (the rest in the next: a backlog never makes one long delete). */
 const IDEMPOTENCY_PURGE_BATCH = 5_000;
 /**
@@ -63,6 +68,8 @@ export interface WorkerDeps {
   metrics?: WorkerMetrics;
   /** Period of the airline-change check at Duffel (default 15 minutes; 0: never). */
   airlineChangeSweepMs?: number;
+  /** Period of the look-up of orders a failed call made beside a recorded PNR (default 5 s; 0: never). */
+  strayOrderSweepMs?: number;
   /** Period of the webhook history purge (default 10 minutes; 0: never). */
   webhookPurgeMs?: number;
   /**
@@ -90,6 +97,8 @@ export interface WorkerRuntime {
   coverage: CoverageMonitor | null;
   /** The review queue's escalation, when `reviewEscalation` turned it on. */
   review: ReviewEscalation | null;
+  /** Orders a failed call made beside a PNR a person recorded since: one pass now (the timer runs them too). */
+  strayOrders: { sweep(): Promise<number> };
   /** Stops taking jobs, waits for the running ones, then closes Redis. Idempotent. */
   close(): Promise<void>;
 }
@@ -333,6 +342,19 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         }, webhookPurgeMs)
       : null;
   webhookPurgeTimer?.unref();
+  // Orders a failed call made beside a PNR a person recorded: one pass at a time, each claiming its bookings.
+  let strayPass: Promise<number> | null = null;
+  const strayOrders = {
+    sweep: () => (strayPass ??= bookings.sweepStrayOrders().finally(() => (strayPass = null))),
+  };
+  const strayOrderSweepMs = deps.strayOrderSweepMs ?? STRAY_ORDER_SWEEP_MS;
+  const strayTimer =
+    strayOrderSweepMs > 0
+      ? setInterval(() => {
+          if (!closing) strayOrders.sweep().catch((err) => logger.warn({ err }, 'stray-order sweep failed'));
+        }, strayOrderSweepMs)
+      : null;
+  strayTimer?.unref();
   // One pass at a time: a slow Duffel never stacks passes up.
   let changeSweep: Promise<unknown> | null = null;
   const changeSweepMs = deps.airlineChangeSweepMs ?? AIRLINE_CHANGE_SWEEP_MS;
@@ -372,6 +394,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     airlineChanges,
     coverage,
     review,
+    strayOrders,
     close() {
       closing ??= (async () => {
         const bound = closeBoundMs(config.shutdownDeadlineMs);
@@ -390,12 +413,21 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
         airlineChanges.stop();
         clearInterval(sweep);
         if (changeTimer) clearInterval(changeTimer);
+        if (strayTimer) clearInterval(strayTimer);
         if (webhookPurgeTimer) clearInterval(webhookPurgeTimer);
         // The periodic passes end between units of work (a Duffel call, a purge step, an airline's coverage, a batch
-        // of review items); the webhook drains in flight after their current delivery. No pass starts from now on.
-        // All within the same bound: what is left, the next process does.
+        // of review items); the stray-order pass with its claimed bookings (their lease hands what it leaves to the
+        // next process); the webhook drains in flight after their current delivery. No pass starts from now on. All
+        // within the same bound: what is left, the next process does.
         await withDeadline(
-          Promise.all([changeSweep, webhookPurge, coverage?.close(), review?.close(), webhooks.close()]),
+          Promise.all([
+            changeSweep,
+            strayPass?.catch(() => 0),
+            webhookPurge,
+            coverage?.close(),
+            review?.close(),
+            webhooks.close(),
+          ]),
           bound,
         ).catch(() =>
           logger.warn('periodic passes or webhook drains did not end within the close bound; left to the next process'),

@@ -12,6 +12,7 @@ import {
   BOOKING_EVENT_COLUMNS,
   type BookingOperation,
   type BookingStatus,
+  type BookingRow,
   type StoredCancellation,
 } from './booking.table';
 
@@ -54,6 +55,8 @@ export interface BookingPatch {
   action_id?: string | null;
   cancellation?: StoredCancellation | null;
   order_reference?: string | null;
+  stray_order_reference?: string | null;
+  stray_order_due_at?: Date | null;
 }
 
 /** Applies a change and records the status transition in the history ({status, at, reason, actor}). */
@@ -436,4 +439,35 @@ export async function adoptBookings(
       .where('booking_id', '=', r.booking_id)
       .execute();
   }
+}
+
+/**
+ * Up to `limit` bookings whose stray order is due to be looked for (stray_order_due_at at or before `now`), each
+ * leased until `leaseUntil`: another worker's pass skips them meanwhile, and one whose pass ended without clearing
+ * its reference (the supplier did not answer, the process died) is taken again once the lease ends.
+ */
+export async function claimStrayOrderChecks(
+  db: DbOrTrx,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<BookingRow[]> {
+  return db
+    .updateTable('bookings')
+    .set({ stray_order_due_at: leaseUntil })
+    .where(
+      'booking_id',
+      'in',
+      db
+        .selectFrom('bookings')
+        .select('booking_id')
+        .where('stray_order_reference', 'is not', null)
+        .where('stray_order_due_at', '<=', now)
+        .orderBy('stray_order_due_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returningAll()
+    .execute();
 }

@@ -70,6 +70,13 @@ export interface BookingTable {
    * (null): written before a task orders under a reference of its own, so a later task finds an order whose answer was lost.
    */
   order_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The reference of an order whose answer was lost, when a person recorded a PNR beside it since (RECORD_PNR on a
+   * FAILED booking): the worker looks it up there and cancels what it made, then clears it (stray-orders.ts).
+   */
+  stray_order_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the worker looks for that order next (a lease while it does); null with no reference. */
+  stray_order_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

@@ -170,6 +170,9 @@ export async function runOperation(
     }
     case 'RECORD_PNR': {
       const ticket = { pnr: op.pnr, ticket_id: op.ticket_id };
+      // The failed order may have ticketed with its answer lost: the worker looks it up under its reference and
+      // cancels what it made beside the recorded seat (stray-orders.ts). The api calls no supplier.
+      const lost = lostOrderReference(b);
       await bookingRepo.updateBooking(
         trx,
         b.booking_id,
@@ -180,6 +183,7 @@ export async function runOperation(
           review_reason: null,
           last_error: null,
           next_attempt_at: null,
+          ...(lost ? { order_reference: lost, stray_order_reference: lost, stray_order_due_at: new Date() } : {}),
         },
         { reason: ownSystemReason(ticket), actor },
       );

@@ -48,6 +48,7 @@ import type { RoomingChannel } from '../rooming/rooming.channel';
 import { heldTask, releaseHeldCancellation, withCancellationCost } from './cancellation-hold';
 import type { ScheduleCompletion } from '../schedules/schedule-completion';
 import { madeBySupersededTask, settleSupersededTask } from './superseded-task';
+import { sweepStrayOrders } from './stray-orders';
 import { openBookingContext } from '@crew/platform';
 
 export type BookingJob = Job<JobData<'bookings', 'execute-booking'>, void, 'execute-booking'>;
@@ -107,6 +108,21 @@ export class BookingProcessor {
           'duffel balance insufficient: the airline must top up its supplier account',
         ),
     };
+  }
+
+  /**
+   * One pass over the bookings where a person recorded a PNR after an order whose answer was lost: that order is
+   * looked up and cancelled beside the recorded seat (stray-orders.ts). Returns how many bookings it looked at.
+   */
+  sweepStrayOrders(): Promise<number> {
+    return sweepStrayOrders({
+      db: this.deps.db,
+      flights: this.flights,
+      logger: this.deps.logger.child({ component: 'stray-orders' }),
+      now: this.deps.now,
+      webhookKick: this.deps.webhookKick,
+      settled: (scheduleId) => this.deps.completion.settled(scheduleId),
+    });
   }
 
   /**

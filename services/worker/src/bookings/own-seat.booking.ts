@@ -176,6 +176,44 @@ export async function cancelOwnSeat(
   return { status: 'CANCELLED', reason: null, patch: { flight: { ...block, supplier_status: 'CANCELLED' } } };
 }
 
+/**
+ * What the airline's own system did with a seat request whose answer never came, asked again under its reference
+ * (it answers a reference with what it did, docs/own-airline.md), with the traveller as the booking names them:
+ * the seat it ticketed, PENDING while it still works on it, null when it refused the request (409/422: nothing was
+ * ticketed). Any other answer is thrown (a transient one, or a refusal that says nothing of the seat).
+ */
+export async function askSeatAgain(
+  b: BookingRow,
+  conn: OwnAirlineConnection,
+  callbackBase: string,
+  reference: string,
+): Promise<FlightOrder | 'PENDING' | null> {
+  try {
+    const result = await clientOf(conn).requestSeat({
+      reference,
+      airline_id: b.airline_id,
+      booking_id: b.booking_id,
+      traveller: travellerOf(travellerOfBooking(b)),
+      flight: seatFlight(b, conn),
+      callback_url: `${callbackBase}/callbacks/own-airline/${b.airline_id}`,
+    });
+    return result.status === 'TICKETED' ? result.order : 'PENDING';
+  } catch (err) {
+    if (isSupplierError(err) && !err.transient && (err.status === 409 || err.status === 422)) return null;
+    throw err;
+  }
+}
+
+/** Gives one seat back by its PNR, under that seat's own cancellation reference (as cancelOwnSeat does). */
+export async function giveSeatBack(b: BookingRow, conn: OwnAirlineConnection, pnr: string): Promise<void> {
+  await clientOf(conn).cancelSeat({
+    reference: supplierReference('cancel', b.booking_id, pnr),
+    pnr,
+    booking_id: b.booking_id,
+    airline_id: b.airline_id,
+  });
+}
+
 const clientOf = (conn: OwnAirlineConnection) =>
   new OwnAirlineClient({ url: conn.url, carrier: conn.carrier, signingSecret: conn.signingSecret });
 
