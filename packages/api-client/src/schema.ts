@@ -1524,7 +1524,7 @@ export interface paths {
         put?: never;
         /**
          * The airline's own reservation system completes a crew-seat request it answered 202
-         * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, flight?: {dep_time?, arr_time?, cabin?}, reason?}` (docs/own-airline.md); a ticketed seat’s flight times and cabin go on the booking’s `flight` block. A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing. A callback that arrives before the booking has recorded its request (the 202 and the callback raced) is 503 with `Retry-After`: send it again.
+         * @description Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, flight?: {dep_time?, arr_time?, cabin?}, reason?}` (docs/own-airline.md); a ticketed seat’s flight times and cabin go on the booking’s `flight` block. A bad signature is 401; a signed body that cannot be read (a missing field, a flight time that is not an ISO 8601 date-time with an offset) 400 naming it, nothing stored; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing. A callback that arrives before the booking has recorded its request (the 202 and the callback raced) is 503 with `Retry-After`: send it again.
          */
         post: operations["ownAirlineCallback"];
         delete?: never;
@@ -10883,6 +10883,13 @@ export interface operations {
         responses: {
             /** @description Received */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signed, but the body cannot be read: nothing stored; send it again corrected */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

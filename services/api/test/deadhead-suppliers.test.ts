@@ -367,6 +367,48 @@ describe("a leg on the airline's own metal", () => {
     });
   });
 
+  it('a signed callback with a malformed flight time is 400 naming the field, stores nothing; a correct one settles', async () => {
+    const { t, email } = await ownAirlineCarrier();
+    receiver.answerNext({ kind: 'pending' });
+    const { item } = await deadhead(t, email, false);
+    const bookingId = item.booking_id!;
+    const reference = (await requestedBooking(t, bookingId)).flight.request_reference as string;
+    const body = {
+      type: 'crew_seat.ticketed',
+      reference,
+      booking_id: bookingId,
+      pnr: 'BAD001',
+      ticket_id: '1250000000009',
+      flight: { arr_time: 'half past noon' },
+    };
+    const raw = JSON.stringify(body);
+    const id = 'msg_malformed_time';
+    const ts = String(Math.floor(Date.now() / 1000));
+    const res = await http(`${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`, {
+      method: 'POST',
+      raw,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': ts,
+        'webhook-signature': standardWebhookSignature(SECRET, id, ts, raw),
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('flight.arr_time');
+    const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
+    expect(b).toMatchObject({ status: 'PENDING', flight: { supplier_status: 'REQUESTED' } });
+    expect(b.flight.pnr).toBeUndefined();
+
+    const seat = receiver.seats.get(reference)!;
+    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    expect(await receiver.complete(reference, { arr_time: '2027-03-10T12:05:00-05:00' })).toBe(200);
+    expect(await settled(t, bookingId)).toMatchObject({
+      status: 'CONFIRMED',
+      flight: { pnr: seat.pnr, arr_time: '2027-03-10T12:05:00-05:00' },
+    });
+  });
+
   it("a callback naming another request's reference is acknowledged and changes nothing; the outstanding one's settles it", async () => {
     const { t, email } = await ownAirlineCarrier();
     receiver.answerNext({ kind: 'pending' });

@@ -72,9 +72,18 @@ export function isOutcomeUnknown(err: unknown): boolean {
   return err instanceof SupplierError && err.outcomeUnknown;
 }
 
-/** Thrown by `verifyCallback`: the callback is not from the airline (or not readable); answer it 400/401. */
+/**
+ * Thrown by `verifyCallback`: the callback is not from the airline (answer it 401), or it is, signed, and its body
+ * cannot be read (`unreadable`: answer it 400 naming what is wrong, so the airline fixes the body, not its secret).
+ */
 export class OwnAirlineCallbackError extends Error {
   override readonly name = 'OwnAirlineCallbackError';
+  constructor(
+    message: string,
+    readonly unreadable = false,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -165,7 +174,8 @@ export class OwnAirlineClient {
       );
     }
     const parsed = readCallback(parseJson(rawBody.toString()));
-    if (typeof parsed === 'string') throw new OwnAirlineCallbackError(`own airline callback unreadable: ${parsed}`);
+    if (typeof parsed === 'string')
+      throw new OwnAirlineCallbackError(`own airline callback unreadable: ${parsed}`, true);
     return parsed;
   }
 

@@ -12,7 +12,7 @@ import { bookingRepo, outboxRepo, supplierSettingsRepo, type Db } from '@crew/db
 import { AirlineIdParams, isUuid, type RouteDoc } from '@crew/contracts';
 import { Keyring, type Config, type Logger } from '@crew/platform';
 import { bookingJob, type OutboxRelay } from '@crew/queue';
-import { OwnAirlineClient, type OwnAirlineCallback } from '@crew/suppliers';
+import { OwnAirlineCallbackError, OwnAirlineClient, type OwnAirlineCallback } from '@crew/suppliers';
 
 /** The route as the OpenAPI document describes it (no bearer: the Standard Webhooks signature is the credential). */
 export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
@@ -23,13 +23,14 @@ export const OWN_AIRLINE_CALLBACK_ROUTES: readonly RouteDoc[] = [
     summary: "The airline's own reservation system completes a crew-seat request it answered 202",
     description:
       'Signed with the airline’s signing secret (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); body `{type: crew_seat.ticketed | crew_seat.refused, reference, booking_id, pnr?, ticket_id?, flight?: {dep_time?, arr_time?, cabin?}, reason?}` (docs/own-airline.md); a ticketed seat’s flight times and cabin go on the booking’s `flight` block. ' +
-      'A bad signature is 401; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing. ' +
+      'A bad signature is 401; a signed body that cannot be read (a missing field, a flight time that is not an ISO 8601 date-time with an offset) 400 naming it, nothing stored; an unknown booking 404; a repeat after the booking settled, or a callback whose `reference` is not the outstanding request’s, is acknowledged and changes nothing. ' +
       'A callback that arrives before the booking has recorded its request (the 202 and the callback raced) is 503 with `Retry-After`: send it again.',
     tags: ['Operator API'],
     auth: 'none',
     params: AirlineIdParams,
     responses: {
       200: { description: 'Received' },
+      400: { description: 'Signed, but the body cannot be read: nothing stored; send it again corrected' },
       401: { description: 'Not signed by this airline’s own system' },
       404: { description: 'Booking not found' },
       503: { description: 'The booking has not recorded the request yet: send the callback again after Retry-After' },
@@ -89,7 +90,15 @@ export function ownAirlineCallbacks(deps: { db: Db; config: Config; logger: Logg
         carrier: setting.own_airline_carrier,
         signingSecret,
       }).verifyCallback(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0), headers);
-    } catch {
+    } catch (err) {
+      // Signed by the airline, but a body we cannot read (a missing pnr, a malformed flight time): 400 naming what is
+      // wrong, nothing stored (a 401 would send the airline to check a secret that is right).
+      if (err instanceof OwnAirlineCallbackError && err.unreadable)
+        return problem(
+          400,
+          'INVALID_REQUEST',
+          `The callback cannot be read: ${err.message.replace(/^own airline callback unreadable: /, '')}`,
+        );
       return unauthorized;
     }
     const webhookId =
