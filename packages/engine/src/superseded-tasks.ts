@@ -1,4 +1,6 @@
-import type { BookingOperation, BookingStatus } from '@crew/contracts';
+import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus } from '@crew/contracts';
+import { settleBooking, type BookingSettlement } from './booking-settlement';
+import { cancellationReviewDeadline, madeCancellationCost, type StoredCancellation } from './cancellation-plan';
 import { supplierReference } from './keys';
 import { supplierPlan } from './supplier-steps';
 
@@ -132,6 +134,93 @@ export function supersededMessage(
     case 'CANCELLED':
       return `${base} was cancelled at the supplier${detail ? `; ${detail}` : ''}`;
     case 'NOT_CANCELLED':
-      return `${base} could not be cancelled (${detail ?? 'the supplier refused'}): cancel it at the supplier`;
+      return `${base} could not be cancelled (${detail ?? 'the supplier refused'}): it is still held at ${made.supplier ?? 'SANDBOX'}, cancel it there`;
   }
+}
+
+/** The booking as the room or ticket's cancellation finds it when it is recorded (locked). */
+export interface SupersededBookingNow {
+  status: BookingStatus;
+  block: SupplierBlock | null;
+  /** The action item the booking serves (its latest task's). */
+  action_id: string | null;
+  task_ref: string | null;
+  /** The hotel cancellation stored for the booking's task (its terms price the room cancelled). */
+  cancellation?: StoredCancellation | null;
+}
+
+/** How the supplier answered the cancellation of the superseded task's room or ticket. */
+export type SupersededCancelAttempt =
+  /** Cancelled: `block`, the room or ticket as the supplier's answer has it; `at`, when it was cancelled. */
+  | { cancelled: true; block: SupplierBlock | null; reason: string | null; at: Date | null | undefined }
+  /** Refused (a supplier's non-transient error, or a supplier no longer the airline's): still live there. */
+  | { cancelled: false; reason: string };
+
+/** What the booking records of it. */
+export type SupersededCancelRecord =
+  /** The booking's own task dealt with it meanwhile: its record stands. */
+  | { kind: 'NONE' }
+  /** A history entry, the booking's status and item as they are; `block`: the cancelled room or ticket, recorded. */
+  | { kind: 'NOTE'; block: SupplierBlock | null; reason: string }
+  /** Written as a task's end is (settleBooking): the booking's block and status, its history and its item. */
+  | { kind: 'SETTLE'; settlement: BookingSettlement<{ hotel?: BookingHotelBlock; flight?: BookingFlightBlock }> };
+
+const blockFields = (type: 'HOTEL' | 'FLIGHT', block: SupplierBlock) =>
+  type === 'HOTEL' ? { hotel: block as BookingHotelBlock } : { flight: block as BookingFlightBlock };
+
+/**
+ * The superseded task's room or ticket once its cancellation was tried (`plan`: supersededReservation judged again
+ * then, on the booking as it is now):
+ *
+ * - cancelled, the booking's cancellation having found nothing (or not run): the room or ticket, and the fee its
+ *   terms give, on its block; its history says so;
+ * - cancelled, anything else: its history says so;
+ * - refused, the booking's cancellation having found nothing (or not run), or the booking waiting for a person who
+ *   decides on what the task started from: NEEDS_REVIEW holding it, its item in the review queue (CANCEL_BOOKING);
+ * - refused, the booking holding a room or ticket of its own, or running another task: its history says so.
+ *
+ * A booking whose cancellation found nothing is not left CANCELLED while the supplier still holds its room: the
+ * room goes on its block, live, and its item waits for a person, due by the hotel's cancellation deadline as a
+ * refused cancellation is. One that holds its own room is not: its review actions would act on that room.
+ */
+export function supersededCancelRecord(input: {
+  type: 'HOTEL' | 'FLIGHT';
+  plan: SupersededReservation;
+  started: SupplierBlock | null;
+  made: SupplierBlock;
+  current: SupersededBookingNow;
+  attempt: SupersededCancelAttempt;
+}): SupersededCancelRecord {
+  const { type, plan, started, made, current, attempt } = input;
+  if (plan.kind === 'NONE') return { kind: 'NONE' };
+  const recorded = plan.kind === 'CANCEL' && plan.record;
+  if (!attempt.cancelled) {
+    const reason = supersededMessage(type, 'NOT_CANCELLED', made, attempt.reason);
+    if (!recorded && plan.kind !== 'HAND_OVER') return { kind: 'NOTE', block: null, reason };
+    const reviewDeadline = cancellationReviewDeadline('NEEDS_REVIEW', 'CANCEL', current.cancellation, current.task_ref);
+    return {
+      kind: 'SETTLE',
+      settlement: settleBooking(
+        { status: 'NEEDS_REVIEW', reason },
+        {
+          actor: 'engine',
+          actionId: current.action_id,
+          fields: blockFields(type, madeFields(started, made, current.block)),
+          urgency: { task: null, orItem: true },
+          ...(reviewDeadline !== undefined ? { reviewDeadline } : {}),
+        },
+      ),
+    };
+  }
+  // The booking's own cancellation terms price it, as they price the cancellation that found nothing.
+  const cost =
+    recorded && type === 'HOTEL'
+      ? madeCancellationCost(current.cancellation, current.task_ref, null, true, {
+          at: attempt.at,
+          as: 'cancelled at the supplier',
+        })
+      : null;
+  const reason = supersededMessage(type, 'CANCELLED', made, cost?.reason ?? attempt.reason);
+  const block = recorded ? { ...madeFields(started, attempt.block ?? made, current.block), ...cost?.fields } : null;
+  return { kind: 'NOTE', block, reason };
 }

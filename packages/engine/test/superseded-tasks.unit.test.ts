@@ -1,6 +1,7 @@
 import {
   madeFields,
   namesLiveReservation,
+  supersededCancelRecord,
   supersededReservation,
   supersededTaskReference,
   type SupplierBlock,
@@ -131,5 +132,91 @@ describe('namesLiveReservation and madeFields', () => {
   it('only what the answer changed goes over the current block', () => {
     expect(madeFields({ a: 1, b: 2 }, { a: 1, b: 3, c: 4 }, { a: 9, d: 5 })).toEqual({ a: 9, b: 3, c: 4, d: 5 });
     expect(madeFields(null, { a: 1 }, null)).toEqual({ a: 1 });
+  });
+});
+
+describe('supersededCancelRecord: what the booking records once the room or ticket’s cancellation was tried', () => {
+  /** The roster dropped the layover: its cancellation found nothing and ended CANCELLED, its item AUTO_CANCELLED. */
+  const cancelledBooking = {
+    status: 'CANCELLED' as const,
+    block: started,
+    action_id: 'item-cx',
+    task_ref: 'CANCEL-c1',
+    cancellation: {
+      ref: 'CANCEL-c1',
+      action_id: 'item-cx',
+      deadline: '2027-03-06T23:00:00.000Z',
+      penalty: null,
+      penalty_avoided: { amount: 189, currency: 'USD' },
+      message: 'cancelled in time: one night (189.00 USD) avoided',
+      hold: null,
+    },
+  };
+  const refused = { cancelled: false as const, reason: 'supplier refused (CANCEL_REFUSED): not cancellable' };
+
+  it('refused, the booking’s cancellation having found nothing: the booking holds the live room and waits for a person', () => {
+    const r = supersededCancelRecord({
+      type: 'HOTEL',
+      plan: { kind: 'CANCEL', record: true },
+      started,
+      made,
+      current: cancelledBooking,
+      attempt: refused,
+    });
+    expect(r.kind).toBe('SETTLE');
+    if (r.kind !== 'SETTLE') return;
+    const s = r.settlement;
+    // The room on the block, live: CANCEL_BOOKING on the item cancels it there.
+    expect(s.patch).toMatchObject({ status: 'NEEDS_REVIEW', hotel: made });
+    expect(s.patch.review_reason).toContain('bok_1');
+    expect(s.patch.review_reason).toContain('DUFFEL');
+    expect(s.patch.review_reason).toContain('cancel it there');
+    expect(s.patch.review_reason).toContain('CANCEL_REFUSED');
+    // The cancellation's item goes to the review queue, due by the hotel's deadline as a refused cancellation is.
+    expect(s.disposition).toEqual({
+      action_id: 'item-cx',
+      disposition: 'PENDING_REVIEW',
+      message: s.patch.review_reason,
+      review_deadline: '2027-03-06T23:00:00.000Z',
+    });
+    expect(s.history).toEqual({ reason: s.patch.review_reason, actor: 'engine' });
+  });
+
+  it('refused while the booking waits for a person that started from nothing: it holds the room (as a hand-over)', () => {
+    const r = supersededCancelRecord({
+      type: 'HOTEL',
+      plan: { kind: 'HAND_OVER', block: made },
+      started,
+      made,
+      current: { ...cancelledBooking, status: 'NEEDS_REVIEW', task_ref: 'BOOK-a1', cancellation: null },
+      attempt: refused,
+    });
+    expect(r.kind === 'SETTLE' && r.settlement.patch).toMatchObject({ status: 'NEEDS_REVIEW', hotel: made });
+  });
+
+  it('refused, the booking holding a room of its own or running another task: its history says so, nothing else', () => {
+    const own = { ...started, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
+    const r = supersededCancelRecord({
+      type: 'HOTEL',
+      plan: { kind: 'CANCEL', record: false },
+      started,
+      made,
+      current: { ...cancelledBooking, status: 'CONFIRMED', block: own, task_ref: 'BOOK-a2', cancellation: null },
+      attempt: refused,
+    });
+    expect(r).toEqual({ kind: 'NOTE', block: null, reason: expect.stringContaining('cancel it there') });
+  });
+
+  it('nothing to do when the booking’s own task dealt with it meanwhile', () => {
+    expect(
+      supersededCancelRecord({
+        type: 'HOTEL',
+        plan: { kind: 'NONE' },
+        started,
+        made,
+        current: cancelledBooking,
+        attempt: refused,
+      }),
+    ).toEqual({ kind: 'NONE' });
   });
 });

@@ -345,3 +345,51 @@ it('the overtaken Stays booking call times out (its room made, the answer lost):
   expect((await booking(t, id)).status).toBe('CANCELLED');
   expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
 });
+
+it('roster N+1 drops a Duffel Stays layover in flight and Duffel refuses to cancel the room made: the booking goes to review holding it', async () => {
+  const { t, email, token } = await staysAirline();
+  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
+    method: 'POST',
+    body: { token, operation: 'stays.bookings.cancel', outcome: 'cancel_refused' },
+  });
+  expect(armed.status).toBe(201);
+  await submit(t, withLayover(email));
+  const { booking_id: id } = await bookingOf(t, 'HOTEL');
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const next = await submit(t, withoutLayover(email));
+  expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+
+  // The overtaken call's room is still live at Duffel: the booking holds it, waiting for a person, not CANCELLED.
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.status === 'NEEDS_REVIEW' && x;
+    },
+    30_000,
+    'the booking in review',
+  );
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status)).toEqual(['confirmed']);
+  expect(await unheldStays(t, token)).toEqual([]);
+  expect(b.hotel).toMatchObject({ supplier: 'DUFFEL', supplier_booking_id: stays[0]!.booking.id });
+  expect(b.hotel.supplier_status).not.toBe('CANCELLED');
+  expect(b.review_reason).toContain(b.hotel.supplier_ref);
+  expect(b.review_reason).toContain('DUFFEL');
+  expect(b.review_reason).toContain('cancel it there');
+  // In the review queue, open, with CANCEL_BOOKING; taken, it cancels the room at Duffel.
+  const open = (await api(t, '/crew/action-items?review_status=OPEN')).body.action_items as any[];
+  const item = open.find((i) => i.booking_id === id);
+  expect(item).toMatchObject({ disposition: 'PENDING_REVIEW', message: b.review_reason });
+  expect(item.available_actions).toContain('CANCEL_BOOKING');
+  const cancel = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+    method: 'POST',
+    body: { action: 'CANCEL_BOOKING', acting_user: 'desk@superseded.test' },
+  });
+  expect(cancel.status).toBe(202);
+  await waitFor(
+    async () => (await booking(t, id)).status === 'CANCELLED',
+    20_000,
+    'the booking cancelled by the person',
+  );
+  expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
+});

@@ -7,10 +7,9 @@
 import { bookingRepo, type BookingRow, type Db } from '@crew/db';
 import {
   bookTaskReference,
-  madeCancellationCost,
-  madeFields,
   namesLiveReservation,
   roomDates,
+  supersededCancelRecord,
   supersededMessage,
   supersededReservation,
   supersededTaskReference,
@@ -32,6 +31,8 @@ type Data = JobData<'bookings', 'execute-booking'>;
 export interface SupersededDeps extends HotelBookingDeps {
   db: Db;
   flights: FlightBookingDeps;
+  /** Called after a commit that wrote webhook deliveries (a booking sent to review). */
+  webhookKick?: () => void;
 }
 
 const blockOf = (b: BookingRow): SupplierBlock | null => (b.type === 'HOTEL' ? b.hotel : b.flight) ?? null;
@@ -119,9 +120,10 @@ async function madeUnder(
 
 /**
  * Settles the room or ticket `made` by a superseded task (`started`: the booking as the task read it): handed to the
- * booking a person decides, or cancelled at the supplier and recorded. A supplier that fails to answer the
- * cancellation throws (the job runs again, finds the room by its reference and cancels it then); one that refuses it
- * leaves the room where it is, said in the booking's history and logged for a person.
+ * booking a person decides, or cancelled at the supplier and recorded (engine supersededCancelRecord). A supplier
+ * that fails to answer the cancellation throws (the job runs again, finds the room by its reference and cancels it
+ * then); one that refuses it leaves the room where it is, logged, and a booking whose cancellation found nothing
+ * goes to review holding it, its item in the queue for a person to cancel it there.
  */
 export async function settleSupersededTask(
   deps: SupersededDeps,
@@ -180,33 +182,36 @@ export async function settleSupersededTask(
       { supplier_ref: made.supplier_ref, supplier: made.supplier, reason: end.reason, alert: 'SUPERSEDED_RESERVATION' },
       'a superseded task’s reservation could not be cancelled: a person must cancel it at the supplier',
     );
-  await deps.db.transaction().execute(async (trx) => {
+  const written = await deps.db.transaction().execute(async (trx) => {
     const current = await bookingRepo.lockBooking(trx, started.booking_id);
-    if (!current) return;
-    // The booking's own task may have found and cancelled it meanwhile: its record stands.
-    const now = judge(current);
-    if (now.kind === 'NONE') return;
-    // The booking's own cancellation terms price it, as they price the cancellation that found nothing.
-    const cost =
-      cancelled && type === 'HOTEL' && now.kind === 'CANCEL' && now.record
-        ? madeCancellationCost(current.cancellation, current.task_ref, null, true, {
-            at: end.cancelled_at,
-            as: 'cancelled at the supplier',
-          })
-        : null;
-    const record = cancelled && now.kind === 'CANCEL' && now.record;
-    const block = record
-      ? { ...madeFields(blockOf(started), outcomeBlock(current, end) ?? made, blockOf(current)), ...cost?.fields }
-      : null;
+    if (!current) return null;
+    // The booking's own task may have found and cancelled it meanwhile: its record stands (engine NONE).
+    const record = supersededCancelRecord({
+      type,
+      plan: judge(current),
+      started: blockOf(started),
+      made,
+      current: {
+        status: current.status,
+        block: blockOf(current),
+        action_id: current.action_id,
+        task_ref: current.task_ref,
+        cancellation: current.cancellation,
+      },
+      attempt: cancelled
+        ? { cancelled: true, block: outcomeBlock(current, end), reason: end.reason, at: end.cancelled_at }
+        : { cancelled: false, reason: end.reason ?? 'the supplier refused' },
+    });
+    if (record.kind === 'NONE') return null;
+    if (record.kind === 'SETTLE') return bookingRepo.writeSettlement(trx, current.booking_id, record.settlement);
     await bookingRepo.updateBooking(
       trx,
       current.booking_id,
-      { ...(block ? blockPatch(current, block) : {}), status: current.status },
-      {
-        reason: supersededMessage(type, cancelled ? 'CANCELLED' : 'NOT_CANCELLED', made, cost?.reason ?? end.reason),
-        actor: 'engine',
-      },
+      { ...(record.block ? blockPatch(current, record.block) : {}), status: current.status },
+      { reason: record.reason, actor: 'engine' },
     );
+    return null;
   });
+  if (written?.events) deps.webhookKick?.();
   log.info({ supplier_ref: made.supplier_ref, cancelled }, 'a superseded task’s reservation cancelled at the supplier');
 }
