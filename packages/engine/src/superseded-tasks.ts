@@ -173,7 +173,8 @@ const blockFields = (type: 'HOTEL' | 'FLIGHT', block: SupplierBlock) =>
  * then, on the booking as it is now):
  *
  * - cancelled, the booking's cancellation having found nothing (or not run): the room or ticket, and the fee its
- *   terms give, on its block; its history says so;
+ *   terms give, on its block; its history says so, and so does the item of a cancellation that ended (it said
+ *   nothing was reserved);
  * - cancelled, anything else: its history says so;
  * - refused, the booking's cancellation having found nothing (or not run), or the booking waiting for a person who
  *   decides on what the task started from: NEEDS_REVIEW holding it, its item in the review queue (CANCEL_BOOKING);
@@ -221,6 +222,20 @@ export function supersededCancelRecord(input: {
         })
       : null;
   const reason = supersededMessage(type, 'CANCELLED', made, cost?.reason ?? attempt.reason);
-  const block = recorded ? { ...madeFields(started, attempt.block ?? made, current.block), ...cost?.fields } : null;
-  return { kind: 'NOTE', block, reason };
+  if (!recorded) return { kind: 'NOTE', block: null, reason };
+  const block = { ...madeFields(started, attempt.block ?? made, current.block), ...cost?.fields };
+  // A booking whose cancellation still runs: that task's end settles its item. One that ended (it found nothing, so
+  // its item says so): its item says what was cancelled after all, and the fee, as that cancellation would have.
+  if (current.status !== 'CANCELLED') return { kind: 'NOTE', block, reason };
+  const settlement = settleBooking(
+    { status: 'CANCELLED', reason },
+    {
+      actor: 'engine',
+      actionId: current.action_id,
+      fields: blockFields(type, block),
+      urgency: { task: null, orItem: false },
+    },
+  );
+  // booking.cancelled went out when the cancellation ended: not a second time.
+  return { kind: 'SETTLE', settlement: { ...settlement, events: { ...settlement.events, statuses: [] } } };
 }

@@ -207,6 +207,52 @@ describe('supersededCancelRecord: what the booking records once the room or tick
     expect(r).toEqual({ kind: 'NOTE', block: null, reason: expect.stringContaining('cancel it there') });
   });
 
+  it('cancelled after the booking’s cancellation found nothing: the item says what was cancelled and the fee, not "nothing"', () => {
+    const r = supersededCancelRecord({
+      type: 'HOTEL',
+      plan: { kind: 'CANCEL', record: true },
+      started,
+      made,
+      current: cancelledBooking,
+      attempt: {
+        cancelled: true,
+        block: { ...made, supplier_status: 'CANCELLED' },
+        reason: null,
+        at: new Date('2027-03-01T00:00:00Z'),
+      },
+    });
+    expect(r.kind).toBe('SETTLE');
+    if (r.kind !== 'SETTLE') return;
+    const s = r.settlement;
+    const message =
+      'the room bok_1 (DUFFEL), made by an earlier task after a later change had replaced it, was cancelled at the ' +
+      'supplier; cancelled in time: one night (189.00 USD) avoided';
+    expect(s.patch).toMatchObject({
+      status: 'CANCELLED',
+      hotel: {
+        ...made,
+        supplier_status: 'CANCELLED',
+        cancellation_penalty_avoided: { amount: 189, currency: 'USD' },
+      },
+    });
+    expect(s.history).toEqual({ reason: message, actor: 'engine' });
+    expect(s.disposition).toEqual({ action_id: 'item-cx', disposition: 'AUTO_CANCELLED', message });
+    // The booking was CANCELLED already (booking.cancelled was sent then): no second event.
+    expect(s.events.statuses).toEqual([]);
+  });
+
+  it('cancelled while the booking’s cancellation has not run: recorded on the block, that task’s end settles the item', () => {
+    const r = supersededCancelRecord({
+      type: 'HOTEL',
+      plan: { kind: 'CANCEL', record: true },
+      started,
+      made,
+      current: { ...cancelledBooking, status: 'PENDING' },
+      attempt: { cancelled: true, block: { ...made, supplier_status: 'CANCELLED' }, reason: null, at: null },
+    });
+    expect(r).toMatchObject({ kind: 'NOTE', block: { supplier_ref: 'bok_1', supplier_status: 'CANCELLED' } });
+  });
+
   it('nothing to do when the booking’s own task dealt with it meanwhile', () => {
     expect(
       supersededCancelRecord({

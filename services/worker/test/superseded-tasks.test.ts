@@ -8,6 +8,7 @@
  * a sandbox deadhead (search, order) for two LATENCYs; the later roster or injection arrives in that window.
  */
 import {
+  allActionItems,
   bookingAccount,
   contractStations,
   http,
@@ -227,9 +228,15 @@ it('roster N+1 drops a Duffel Stays layover whose booking call is in flight: the
     supplier_status: 'CANCELLED',
     cancellation_penalty_avoided: { currency: 'USD' },
   });
-  expect((await historyOf(t, id)).at(-1)).toMatch(
-    /^CANCELLED: the room .* made by an earlier task after a later change had replaced it, was cancelled at the supplier; /,
+  const said = (await historyOf(t, id)).at(-1)!;
+  expect(said).toMatch(
+    new RegExp(
+      `^CANCELLED: the room ${b.hotel.supplier_ref} \\(DUFFEL\\), made by an earlier task after a later change had replaced it, was cancelled at the supplier; in time for the hotel's cancellation deadline .*: no fee$`,
+    ),
   );
+  // The roster's cancellation item no longer says nothing was reserved: it says what was cancelled, and the fee.
+  const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
+  expect(item).toMatchObject({ disposition: 'AUTO_CANCELLED', message: said.replace(/^CANCELLED: /, '') });
 });
 
 it('an injected IROP_HOTEL_CANCEL right after an IROP_HOTEL_EXTEND, the Stays call in flight: the room is cancelled', async () => {
