@@ -2,6 +2,7 @@ import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingSt
 import { settleBooking, type BookingSettlement } from './booking-settlement';
 import { cancellationReviewDeadline, madeCancellationCost, type StoredCancellation } from './cancellation-plan';
 import { supplierReference } from './keys';
+import { bookTaskReference } from './supplier-order';
 import { supplierPlan } from './supplier-steps';
 
 /*
@@ -44,6 +45,21 @@ export function supersededTaskReference(
     case 'CANCEL_AND_REBOOK':
       return supplierReference('book', bookingId, taskIdentity);
   }
+}
+
+/**
+ * The reference a task orders its room or ticket under, on the booking as the task began (`order_reference`: the
+ * one it had recorded): a booking's, bk-<booking> until a reference is recorded, then the task's own (supplier-order
+ * bookTaskReference); a change's, the task's own. Null: the task orders nothing (a cancellation).
+ */
+export function taskOrderReference(
+  type: 'HOTEL' | 'FLIGHT',
+  task: TaskOf,
+  b: { booking_id: string; order_reference: string | null },
+): string | null {
+  const plan = supplierPlan(type, task.operation);
+  if (plan === 'CANCEL') return null;
+  return plan === 'BOOK' ? bookTaskReference(b, task.identity) : supplierReference('book', b.booking_id, task.identity);
 }
 
 /** What becomes of the room or ticket a superseded task made. */
@@ -97,18 +113,22 @@ export function supersededReservation(input: {
   type: 'HOTEL' | 'FLIGHT';
   booking_id: string;
   task: TaskOf;
+  /** The order reference the booking recorded when the task began (absent: none). */
+  order_reference?: string | null;
   started: SupplierBlock | null;
   made: SupplierBlock | null;
-  current: { status: BookingStatus; task: TaskOf; block: SupplierBlock | null };
+  current: { status: BookingStatus; task: TaskOf; block: SupplierBlock | null; order_reference?: string | null };
 }): SupersededReservation {
   const { type, booking_id, task, started, made, current } = input;
   if (!made || !namesLiveReservation(made)) return { kind: 'NONE' };
   if (current.block?.supplier_ref === made.supplier_ref) return { kind: 'NONE' };
-  const reference = supersededTaskReference(type, task.operation, booking_id, task.identity);
+  // Each task's reference as it orders (a person's choice recorded the booking's, so it orders under its own).
+  const reference = taskOrderReference(type, task, { booking_id, order_reference: input.order_reference ?? null });
   if (
     (current.status === 'PENDING' || current.status === 'FAILED') &&
     reference !== null &&
-    supersededTaskReference(type, current.task.operation, booking_id, current.task.identity) === reference
+    taskOrderReference(type, current.task, { booking_id, order_reference: current.order_reference ?? null }) ===
+      reference
   )
     return { kind: 'NONE' };
   if (current.status === 'NEEDS_REVIEW' && (current.block?.supplier_ref ?? null) === (started?.supplier_ref ?? null))

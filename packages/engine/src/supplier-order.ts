@@ -101,9 +101,11 @@ export function replacesEarlierOrder(
 
 /**
  * A person's booking choice (the review queue's BOOK_FLIGHT_OPTION, BOOK_HOTEL) on a booking whose last order may
- * have been made with its answer lost: FAILED after a BOOK or an AMEND. The reference that order went under, to be
- * recorded with the choice's task, so the task looks it up and replaces what it finds before ordering under a
- * reference of its own; null when no order can be outstanding.
+ * be outstanding: FAILED after a BOOK or an AMEND (its answer lost), or NEEDS_REVIEW after one (the order it made
+ * is held for the person, or a roster's or an injection's review overtook its call, which may still be running).
+ * The reference that order went under, to be recorded with the choice's task, so the task looks it up and replaces
+ * what it finds before ordering under a reference of its own, never the same one (a supplier without idempotency,
+ * Duffel, would sell a second room or ticket); null when no order can be outstanding.
  */
 export function lostOrderReference(b: {
   booking_id: string;
@@ -111,7 +113,8 @@ export function lostOrderReference(b: {
   task_operation: string | null;
   order_reference: string | null;
 }): string | null {
-  if (b.status !== 'FAILED' || b.task_operation === 'CANCEL') return null;
+  if (b.status !== 'FAILED' && b.status !== 'NEEDS_REVIEW') return null;
+  if (b.task_operation !== 'BOOK' && b.task_operation !== 'AMEND') return null;
   return latestOrderReference(b);
 }
 

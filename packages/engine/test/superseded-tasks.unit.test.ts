@@ -4,6 +4,7 @@ import {
   supersededCancelRecord,
   supersededReservation,
   supersededTaskReference,
+  taskOrderReference,
   type SupplierBlock,
 } from '../src';
 
@@ -91,6 +92,25 @@ describe('supersededReservation: the room or ticket a task made after a later ch
       expect(judge({ status, operation: 'BOOK', identity: 'BOOK-a2' })).toEqual({ kind: 'NONE' });
   });
 
+  it('a person’s booking choice recorded the task’s reference: it orders under its own, so the room is not its', () => {
+    const person = { operation: 'BOOK' as const, identity: 'BOOK-p' };
+    const judgeBy = (order_reference: string | null) =>
+      supersededReservation({
+        type: 'HOTEL',
+        booking_id: ID,
+        task: BOOK,
+        order_reference: null,
+        started,
+        made,
+        current: { status: 'PENDING', task: person, block: started, order_reference },
+      });
+    // bk-b-1 recorded with the choice, or the choice's own reference once it looked bk-b-1 up: cancelled.
+    expect(judgeBy('bk-b-1')).toEqual({ kind: 'CANCEL', record: false });
+    expect(judgeBy('bk-b-1-BOOK-p')).toEqual({ kind: 'CANCEL', record: false });
+    // Nothing recorded (a retry of the same booking): under bk-b-1 again, it gets the room back.
+    expect(judgeBy(null)).toEqual({ kind: 'NONE' });
+  });
+
   it('another task running (an amendment under its own reference): cancelled, its block left to that task', () => {
     expect(judge({ status: 'PENDING', operation: 'AMEND', identity: 'AMEND-x' })).toEqual({
       kind: 'CANCEL',
@@ -107,6 +127,16 @@ describe('supersededReservation: the room or ticket a task made after a later ch
     expect(judge({ status: 'NEEDS_REVIEW', block: null }, { type: 'FLIGHT', started: null, made: ticket }).kind).toBe(
       'HAND_OVER',
     );
+  });
+});
+
+describe('taskOrderReference: where a task orders', () => {
+  it('a booking under the booking’s own reference until one is recorded, then under its own; a change under its own', () => {
+    const b = { booking_id: ID, order_reference: null };
+    expect(taskOrderReference('HOTEL', BOOK, b)).toBe('bk-b-1');
+    expect(taskOrderReference('HOTEL', BOOK, { ...b, order_reference: 'bk-b-1' })).toBe('bk-b-1-BOOK-a1');
+    expect(taskOrderReference('FLIGHT', { operation: 'AMEND', identity: 'AMEND-x' }, b)).toBe('bk-b-1-AMEND-x');
+    expect(taskOrderReference('HOTEL', { operation: 'CANCEL', identity: 'CANCEL-c' }, b)).toBeNull();
   });
 });
 

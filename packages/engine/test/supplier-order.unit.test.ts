@@ -80,14 +80,19 @@ describe('which supplier books a deadhead', () => {
     expect(replacesEarlierOrder(first, 'bk-b1-AMEND-x')).toBe(true);
   });
 
-  it('a FAILED booking after a BOOK or AMEND may hold a lost order; nothing else does', () => {
+  it('a FAILED or NEEDS_REVIEW booking after a BOOK or AMEND may hold an order outstanding; nothing else does', () => {
     const b = { booking_id: 'b1', order_reference: null };
     expect(lostOrderReference({ ...b, status: 'FAILED', task_operation: 'BOOK' })).toBe('bk-b1');
     expect(
       lostOrderReference({ ...b, order_reference: 'bk-b1-AMEND-x', status: 'FAILED', task_operation: 'AMEND' }),
     ).toBe('bk-b1-AMEND-x');
+    // A roster's (or an injection's) review written over a BOOK whose call is still in flight: the person's choice
+    // must not order under the same bk-b1 (Duffel has no idempotency: a second paid room).
+    expect(lostOrderReference({ ...b, status: 'NEEDS_REVIEW', task_operation: 'BOOK' })).toBe('bk-b1');
     expect(lostOrderReference({ ...b, status: 'FAILED', task_operation: 'CANCEL' })).toBeNull();
-    for (const status of ['NEEDS_REVIEW', 'CONFIRMED', 'PENDING'])
+    expect(lostOrderReference({ ...b, status: 'NEEDS_REVIEW', task_operation: 'CANCEL' })).toBeNull();
+    expect(lostOrderReference({ ...b, status: 'NEEDS_REVIEW', task_operation: null })).toBeNull();
+    for (const status of ['CONFIRMED', 'PENDING'])
       expect(lostOrderReference({ ...b, status, task_operation: 'BOOK' })).toBeNull();
   });
 

@@ -400,3 +400,36 @@ it('roster N+1 drops a Duffel Stays layover in flight and Duffel refuses to canc
   );
   expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
 });
+
+it('a person books the hotel from the review queue while the overtaken Stays call is in flight: one room, the booking’s', async () => {
+  const { t, email, token } = await staysAirline();
+  await submit(t, withLayover(email));
+  const { booking_id: id } = await bookingOf(t, 'HOTEL');
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  // The roster moves the stay: the booking waits for a person, who books the contracted hotel at once, its first
+  // task's booking call still running (both could order under bk-<booking>: Duffel would sell a second room).
+  const next = await submit(t, movedLayover(email));
+  await waitForSchedule(stack, t.accessToken, next);
+  const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
+  expect(item.available_actions).toContain('BOOK_HOTEL');
+  const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+    method: 'POST',
+    body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
+  });
+  expect(chosen.status).toBe(202);
+
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.status !== 'PENDING' && x.status !== 'NEEDS_REVIEW' && x;
+    },
+    30_000,
+    'the person’s booking to settle',
+  );
+  expect(b.status).toBe('CONFIRMED');
+  await noUnheldStays(t, token);
+  // Both calls made a room (the person's under a reference of its own): the overtaken one's is cancelled.
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status).sort()).toEqual(['cancelled', 'confirmed']);
+  expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
+});

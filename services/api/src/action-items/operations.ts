@@ -74,9 +74,10 @@ export async function prepareOperation(
 }
 
 /**
- * A person's booking choice on a booking whose last order's answer may have been lost (FAILED): that order's
- * reference is recorded with the choice's task, which then looks it up and replaces what it finds (cancelled, or
- * kept when it is the very stay chosen) before ordering under a reference of its own (engine lostOrderReference).
+ * A person's booking choice on a booking whose last order may be outstanding (FAILED: its answer lost; NEEDS_REVIEW:
+ * held for the person, or its call overtaken by a roster's review and maybe still running): that order's reference
+ * is recorded with the choice's task, which then looks it up and replaces what it finds (cancelled, or kept when it
+ * is the very stay chosen) before ordering under a reference of its own (engine lostOrderReference).
  */
 function replacingLostOrder(b: BookingRow): { order_reference?: string } {
   const lost = lostOrderReference(b);

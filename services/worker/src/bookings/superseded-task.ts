@@ -140,9 +140,15 @@ export async function settleSupersededTask(
       type,
       booking_id: started.booking_id,
       task,
+      order_reference: started.order_reference,
       started: blockOf(started),
       made,
-      current: { status: current.status, task: currentTask(current), block: blockOf(current) },
+      current: {
+        status: current.status,
+        task: currentTask(current),
+        block: blockOf(current),
+        order_reference: current.order_reference,
+      },
     });
   const plan = await deps.db.transaction().execute(async (trx) => {
     const current = await bookingRepo.lockBooking(trx, started.booking_id);
