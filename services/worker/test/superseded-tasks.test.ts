@@ -433,3 +433,39 @@ it('a person books the hotel from the review queue while the overtaken Stays cal
   expect(stays.map((s) => s.booking.status).sort()).toEqual(['cancelled', 'confirmed']);
   expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
 });
+
+it('the airline commits the hotel for the booking in review while the overtaken Stays call is in flight: one room', async () => {
+  const { t, email, token } = await staysAirline();
+  await submit(t, withLayover(email));
+  const { booking_id: id } = await bookingOf(t, 'HOTEL');
+  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const next = await submit(t, movedLayover(email));
+  await waitForSchedule(stack, t.accessToken, next);
+  expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
+  // A commit for the stay fulfils the booking waiting for a person, as the queue's BOOK_HOTEL does.
+  const commit = await api(t, '/crew/bookings/request', {
+    method: 'POST',
+    body: {
+      type: 'HOTEL',
+      classification: 'NEW_LAYOVER',
+      anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
+      hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
+    },
+  });
+  expect(commit.status).toBe(202);
+  expect(commit.body.booking_id).toBe(id);
+
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.status !== 'PENDING' && x.status !== 'NEEDS_REVIEW' && x;
+    },
+    30_000,
+    'the commit’s booking to settle',
+  );
+  expect(b.status).toBe('CONFIRMED');
+  await noUnheldStays(t, token);
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status).sort()).toEqual(['cancelled', 'confirmed']);
+  expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
+});

@@ -17,6 +17,7 @@ import {
 import {
   BOOKING_EVENT_STATUSES,
   awaitsManualBooking,
+  lostOrderReference,
   bookingStatusOf,
   commitResolution,
   dateOfBirthIssue,
@@ -287,10 +288,18 @@ export async function requestBooking<R>(
       // later roster's item supersedes it (a commit keeps the booking's item, which its task settles).
       if (kind === 'injection')
         await reviewWritesRepo.supersedeOpenItems(trx, [{ booking_id: bookingId, action_id: actionId }]);
+      // The booking's last order may still be outstanding (a roster's review overtook its call): the new task
+      // orders under a reference of its own after looking that one up, never under the same (engine lostOrderReference).
+      const lost = status === 'PENDING' ? lostOrderReference(awaiting) : null;
       await bookingRepo.updateBooking(
         trx,
         bookingId,
-        { ...fields, pending_cancel: false, ...(kind === 'injection' ? { action_id: actionId } : {}) },
+        {
+          ...fields,
+          pending_cancel: false,
+          ...(kind === 'injection' ? { action_id: actionId } : {}),
+          ...(lost ? { order_reference: lost } : {}),
+        },
         { reason, actor: caller.email || caller.client_id },
       );
       // A commit that moves the booking on is the person's action on the item that waited for them: it says so
