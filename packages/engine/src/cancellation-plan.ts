@@ -78,6 +78,36 @@ export function planCancellation(input: {
   });
 }
 
+/** A cancellation task as the api starts it (planTaskCancellation): its lane and what the booking stores of it. */
+export interface PlannedTaskCancellation {
+  /** The task's lane: P1 when an in-time deadline is less than 24 hours away, else `priority`. */
+  lane: Priority;
+  /** Stored on the booking until the cancellation is made (null: no terms apply, nothing to record). */
+  cancellation: StoredCancellation | null;
+}
+
+/**
+ * A cancellation the airline asks for itself (a DELETE, the cancel half of a PATCH's rebook, a cancelling
+ * classification injected or requested: cause REQUEST), started now as a task under `ref`: judged as every
+ * cancellation is (planCancellation: the booking's own contract terms in force now, the deadline in the hotel's
+ * zone, the fee priced at the booking's rate), never held nor handed to a person, since only a roster's
+ * cancellation is. What it stores is recorded when the task ends CANCELLED (madeCancellationCost).
+ */
+export function planTaskCancellation(input: {
+  hotel: StationHotel | undefined;
+  stay: CancelledStay;
+  cause: Exclude<CancellationCause, 'ROSTER'>;
+  settings: CostSettings;
+  priority: Priority;
+  now: string | number;
+  ref: string;
+  /** The action item the task settles (null: none, the airline's DELETE or PATCH of a booking without one). */
+  actionId: string | null;
+}): PlannedTaskCancellation {
+  const d = planCancellation(input);
+  return { lane: d.lane, cancellation: d.deadline === null ? null : storedCancellation(d, input.ref, input.actionId) };
+}
+
 /**
  * What a booking stores of its cancellation until it is made (its `cancellation` column): the task it runs as,
  * the fee it records or avoids, and the hold (null when it was not held).

@@ -223,10 +223,12 @@ export function penaltyAvoided(
 
 /**
  * Why a booking is cancelled: the roster dropped its layover, the roster moved it to another hotel (MOVE: the
- * old room is cancelled as the new one is booked), or the airline asked (DELETE, a PATCH's swap). Only ROSTER is
- * held or handed to a person: a move needs the new room now, and the old one cannot serve the crew member.
+ * old room is cancelled as the new one is booked), or the airline asked (DELETE, a PATCH's swap, REQUEST: a
+ * cancelling classification injected with POST /crew/action-items or sent to POST /crew/bookings/request). Only
+ * ROSTER is held or handed to a person: a move needs the new room now, and the old one cannot serve the crew
+ * member; the airline's own instruction is not decided a second time.
  */
-export type CancellationCause = 'ROSTER' | 'MOVE' | 'DELETE' | 'PATCH';
+export type CancellationCause = 'ROSTER' | 'MOVE' | 'DELETE' | 'PATCH' | 'REQUEST';
 
 /** A held cancellation is released this long before the deadline at the latest. */
 export const HOLD_DEADLINE_MARGIN_MINUTES = 15;
@@ -280,7 +282,7 @@ function describe(m: Money): string {
  *   min(now + hold, deadline − HOLD_DEADLINE_MARGIN_MINUTES), when that is after now; otherwise
  * - in time: cancel now; the lane is P1 when the deadline is less than 24 hours away, else unchanged;
  * - after the deadline: a roster-caused cancellation with after_deadline REVIEW goes to a person; any other
- *   cancels now and records the late-cancellation fee (a DELETE or a PATCH is a person's own instruction, a MOVE
+ *   cancels now and records the late-cancellation fee (a DELETE, a PATCH or a REQUEST is the airline's own instruction, a MOVE
  *   books the room the crew member needs now).
  * A review item from any of these is due at the deadline (one after the deadline is overdue at once).
  */

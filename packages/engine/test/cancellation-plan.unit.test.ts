@@ -12,6 +12,7 @@ import {
   planCancellation,
   planHotelMove,
   planRosterCancellation,
+  planTaskCancellation,
   releasedCancellation,
   recappedHoldUntil,
   rosterCancellationBookings,
@@ -130,6 +131,75 @@ describe('planCancellation', () => {
     // No rate period for the first night: nothing to price the fee at.
     const late = termed({ rate_periods: [period('2026-12-11', '2026-12-31', 130)] });
     expect(plan(hotelWith(late), DEADLINE + MIN)).toMatchObject({ in_time: false, penalty: null });
+  });
+});
+
+describe('planTaskCancellation: a cancellation the airline asked for (an injected one, a DELETE), as the booking stores it', () => {
+  /** The airline's roster settings hold in-time cancellations and hand late ones to a person: neither applies here. */
+  const HOLD_AND_REVIEW: CostSettings = { cancel_hold_minutes: 60, after_deadline: 'REVIEW' };
+  const booked: CancelledStay = {
+    ...STAY,
+    hotel: { property_id: 'GDS-FRA-1', contract_id: 10, contracted_rate: eur(150) },
+  };
+  const plan = (now: number, over: Partial<Parameters<typeof planTaskCancellation>[0]> = {}) =>
+    planTaskCancellation({
+      hotel: hotelWith(termed()),
+      stay: booked,
+      cause: 'REQUEST',
+      settings: HOLD_AND_REVIEW,
+      priority: 'P3',
+      now,
+      ref: 'ref-1',
+      actionId: 'act-1',
+      ...over,
+    });
+
+  test('after the deadline (18:00 Frankfurt time): cancelled now in the item’s lane, the late fee stored under the task’s ref', () => {
+    expect(plan(DEADLINE + MIN)).toEqual({
+      lane: 'P3',
+      cancellation: {
+        ref: 'ref-1',
+        action_id: 'act-1',
+        deadline: iso(DEADLINE),
+        penalty: eur(150),
+        penalty_avoided: null,
+        message:
+          "after the hotel's cancellation deadline (18:00 Europe/Berlin on 2026-12-10): late cancellation fee 150.00 EUR recorded on the booking",
+        hold: null,
+      },
+    });
+  });
+
+  test('in time, the deadline less than 24 hours away: the P1 lane, the fee avoided stored, never held', () => {
+    const p = plan(DEADLINE - 2 * HOUR);
+    expect(p).toMatchObject({ lane: 'P1', cancellation: { penalty: null, penalty_avoided: eur(150), hold: null } });
+    expect(isHeld(p.cancellation)).toBe(false);
+    expect(plan(DEADLINE - 48 * HOUR)).toMatchObject({ lane: 'P3', cancellation: { penalty_avoided: eur(150) } });
+  });
+
+  test('judged and priced as the roster’s cancellation of the same stay is, at the same moment', () => {
+    const roster = (now: number) =>
+      planCancellation({
+        hotel: hotelWith(termed()),
+        stay: booked,
+        cause: 'ROSTER',
+        settings: DEFAULT_COST_SETTINGS,
+        priority: 'P3',
+        now,
+      });
+    for (const now of [DEADLINE - 48 * HOUR, DEADLINE - 2 * HOUR, DEADLINE, DEADLINE + MIN, DEADLINE + 48 * HOUR]) {
+      const r = roster(now);
+      expect(plan(now)).toEqual({
+        lane: r.lane,
+        cancellation: storedCancellation(r, 'ref-1', 'act-1'),
+      });
+    }
+  });
+
+  test('a contract without terms (or a stay at another property) stores nothing, in the item’s lane', () => {
+    expect(plan(DEADLINE + MIN, { hotel: hotelWith(contract()) })).toEqual({ lane: 'P3', cancellation: null });
+    const elsewhere = { ...booked, hotel: { ...booked.hotel!, property_id: 'GDS-FRA-2' } };
+    expect(plan(DEADLINE + MIN, { stay: elsewhere })).toEqual({ lane: 'P3', cancellation: null });
   });
 });
 

@@ -756,6 +756,66 @@ describe('a cancellation that finds nothing reserved', () => {
   );
 });
 
+describe('a cancellation the airline injects (POST /crew/action-items)', () => {
+  const inject = (t: Tenant, classification: string, extra: Record<string, unknown> = {}) =>
+    http(`${stack.apiUrl}/api/v1/crew/action-items`, {
+      method: 'POST',
+      token: t.accessToken,
+      body: {
+        type: 'HOTEL',
+        classification,
+        anchors: { traveller_email: TRAVELLER },
+        hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
+        ...extra,
+      },
+    });
+  const item = async (t: Tenant, actionId: string) =>
+    (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
+
+  it('an IROP cancellation of a roster booking after the deadline records the fee, as the roster’s would, and the spend report counts it', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    const before = cancels();
+    clock = new Date('2027-03-15T22:30:00Z');
+    const res = await inject(t, 'IROP_HOTEL_CANCEL', { source: 'IROP', irop_ref: 'IROP-77' });
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+    expect(await cancellationLane(id)).toBe('P2');
+    const injected = await item(t, res.body.action_id);
+    expect(injected).toMatchObject({ disposition: 'AUTO_CANCELLED' });
+    expect(injected.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
+    expect(cancels() - before).toBe(1);
+    expect(await spendAtJfk(t)).toMatchObject({ penalties_paid: NIGHT, penalties_avoided: { amount: 0 } });
+  });
+
+  it('an injected booking cancelled by injection in time, the deadline hours away: P1, the fee avoided; neither held nor sent to a person', async () => {
+    const t = await airline({ cancel_hold_minutes: 30, after_deadline: 'REVIEW' });
+    clock = new Date('2027-03-13T12:00:00Z');
+    const made = await inject(t, 'NEW_LAYOVER');
+    expect(made.status).toBe(202);
+    const id = made.body.booking_id as string;
+    await settledAs(t, id, 'CONFIRMED');
+    const before = cancels();
+    // Monday 12:00Z: ten hours before the deadline (18:00 New York time = 22:00Z).
+    clock = new Date('2027-03-15T12:00:00Z');
+    const res = await inject(t, 'LAYOVER_CANCELLED');
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(b.hotel.cancellation_penalty).toBeUndefined();
+    expect(await cancellationLane(id)).toBe('P1');
+    const injected = await item(t, res.body.action_id);
+    expect(injected).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    expect(injected.message).toContain('in time for the hotel');
+    expect(cancels() - before).toBe(1);
+    expect(await spendAtJfk(t)).toMatchObject({ penalties_avoided: NIGHT, penalties_paid: { amount: 0 } });
+  });
+});
+
 describe("a person's cancellation", () => {
   it('a DELETE after the deadline records the fee; a DELETE on a held booking supersedes the hold (one cancellation)', async () => {
     const t = await airline({ cancel_hold_minutes: 30 });

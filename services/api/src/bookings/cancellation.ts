@@ -8,23 +8,25 @@ import {
 } from '@crew/db';
 import {
   isHeld,
-  planCancellation,
-  storedCancellation,
+  planTaskCancellation,
   type CancellationCause,
   type StoredCancellation as EngineStored,
 } from '@crew/engine';
 import { ApiError, openBookingContext, type TravellerVault } from '@crew/platform';
 
 /*
- * A person's hotel cancellation (DELETE, the cancel half of a PATCH's rebook, a review action) under the
+ * A person's hotel cancellation (DELETE, the cancel half of a PATCH's rebook, a review action, a cancelling
+ * classification the airline injects or requests) under the
  * contract's cancellation terms in force now, in the hotel's zone: the fee it records after the deadline or
  * the one it avoids in time (docs/cost-control.md). A person's instruction is never held nor sent to review.
  * It supersedes a roster cancellation held on the booking; any other change withdraws that hold.
  */
 
-/** What a task started on a booking stores of its cancellation (undefined: nothing changes). */
+/** What a task started on a booking stores of its cancellation (undefined: nothing changes), and its lane. */
 export interface TaskCancellation {
   cancellation?: StoredCancellation | null;
+  /** The task's lane: P1 when an in-time hotel deadline is less than 24 hours away, else the priority given. */
+  lane: Priority;
 }
 
 export async function cancellationForTask(
@@ -33,31 +35,37 @@ export async function cancellationForTask(
   b: BookingRow,
   operation: BookingOperation,
   ref: string,
-  cause: CancellationCause,
+  cause: Exclude<CancellationCause, 'ROSTER'>,
   priority: Priority,
   now: Date,
+  /** The action item the task settles: the booking's own, unless the task's item takes the booking over. */
+  actionId: string | null = b.action_id,
 ): Promise<TaskCancellation> {
   const held = isHeld(b.cancellation);
   if (held) await endHold(trx, b, operation, now);
   if (b.type !== 'HOTEL' || operation !== 'CANCEL' || !b.checkin_time_local || !b.checkout_time_local)
-    return held ? { cancellation: null } : {};
+    return held ? { cancellation: null, lane: priority } : { lane: priority };
   const ctx = openBookingContext(
     deps.vault,
     b.airline_id,
     await airlinePolicyRepo.loadBookingFacts(trx, b.airline_id, []),
     now.toISOString(),
   );
-  const decision = planCancellation({
+  const { lane, cancellation } = planTaskCancellation({
     hotel: ctx.policy.hotels.get(b.station ?? ''),
     stay: { checkin_time_local: b.checkin_time_local, checkout_time_local: b.checkout_time_local, hotel: b.hotel },
     cause,
     settings: ctx.costSettings,
     priority,
     now: now.getTime(),
+    ref,
+    actionId,
   });
-  if (decision.deadline === null) return held ? { cancellation: null } : {};
-  const stored = storedCancellation(decision, ref, b.action_id);
-  return { cancellation: held ? { ...stored, hold: { status: 'RELEASED', at: now.toISOString() } } : stored };
+  if (cancellation === null) return held ? { cancellation: null, lane } : { lane };
+  return {
+    cancellation: held ? { ...cancellation, hold: { status: 'RELEASED', at: now.toISOString() } } : cancellation,
+    lane,
+  };
 }
 
 /**

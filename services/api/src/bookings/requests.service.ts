@@ -48,6 +48,7 @@ import { resolvedEvent } from '../action-items/resolved-event';
 import type { Principal } from '../auth/token-verifier';
 import { sealedOf, travellerProfilePath } from '../travellers/travellers.service';
 import { registryOf } from './bookings.service';
+import { cancellationForTask } from './cancellation';
 import { ownSystemBlock, ownSystemReason, ownSystemTicket, settleOwnSystem } from './own-system';
 import { committedOffer, stationOf } from './request-lookups';
 
@@ -65,7 +66,15 @@ export interface RequestOutcome {
  * what it reads is what commits.
  */
 export async function requestBooking<R>(
-  deps: { db: Db; relay: OutboxRelay; suppliers: Suppliers; vault: TravellerVault; registry?: SupplierRegistry },
+  deps: {
+    db: Db;
+    relay: OutboxRelay;
+    suppliers: Suppliers;
+    vault: TravellerVault;
+    registry?: SupplierRegistry;
+    /** The clock a cancellation is judged against the hotel's deadline with (tests set it). */
+    now?: () => Date;
+  },
   caller: Principal,
   body: RequestBody,
   kind: 'injection' | 'commit',
@@ -205,10 +214,30 @@ export async function requestBooking<R>(
       const takeover = kind === 'injection' ? { action_id: actionId } : {};
       if (kind === 'injection')
         await reviewWritesRepo.supersedeOpenItems(trx, [{ booking_id: target.booking_id, action_id: actionId }]);
+      // A hotel's under the contract's terms in force now, as any cancellation: the fee it records or avoids, the
+      // P1 lane near an in-time deadline; a roster cancellation held on the booking ends, this one being the one.
+      const cost = await cancellationForTask(
+        trx,
+        deps,
+        target,
+        'CANCEL',
+        ref,
+        'REQUEST',
+        taskPriority,
+        deps.now?.() ?? new Date(),
+        kind === 'injection' ? actionId : target.action_id,
+      );
       await bookingRepo.updateBooking(
         trx,
         target.booking_id,
-        { status: 'PENDING', manual_override: manualOverride, task_ref: ref, task_operation: 'CANCEL', ...takeover },
+        {
+          status: 'PENDING',
+          manual_override: manualOverride,
+          task_ref: ref,
+          task_operation: 'CANCEL',
+          ...takeover,
+          ...(cost.cancellation !== undefined ? { cancellation: cost.cancellation } : {}),
+        },
         { reason: `${body.classification} requested`, actor: caller.email || caller.client_id },
       );
       await outboxRepo.addToOutbox(trx, [
@@ -219,7 +248,7 @@ export async function requestBooking<R>(
           action_id: kind === 'injection' ? actionId : null,
           operation: 'CANCEL',
           ref,
-          priority: taskPriority,
+          priority: cost.lane,
           type: body.type,
         }),
       ]);
