@@ -25,7 +25,13 @@ import type { FxRateTable } from './fx/fx.table';
 import type { OutboxTable } from './webhooks/outbox.table';
 import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookEventTable } from './webhooks/webhook.table';
 import type { CoverageAtRiskTable, RosteredDeadheadTable, RosteredLayoverTable } from './coverage/coverage.table';
-import type { BookingEventTable, BookingTable, IdempotencyKeyTable, RetryJobTable } from './bookings/booking.table';
+import type {
+  BookingEventTable,
+  BookingTable,
+  HotelMovedStayTable,
+  IdempotencyKeyTable,
+  RetryJobTable,
+} from './bookings/booking.table';
 import type { RoomingListTable, RoomingRowTable } from './rooming/rooming.table';
 import type { AirlineSuppliersTable, SupplierOrderSightingTable } from './suppliers/supplier.table';
 import type { InvoiceLineTable, InvoicePayloadTable, InvoiceTable } from './invoices/invoice.table';
@@ -59,6 +65,7 @@ export interface Database {
   roster_states: RosterStateTable;
   bookings: BookingTable;
   booking_events: BookingEventTable;
+  hotel_moved_stays: HotelMovedStayTable;
   action_items: ActionItemTable;
   audit_events: AuditEventTable;
   outbox: OutboxTable;

@@ -10,6 +10,8 @@ import { urgentEvents } from './priority';
 import { moveRefOfRow, roomingTaskKey, type RoomingMarking } from './rooming';
 import { storedReviewStateOf, type ReviewState, type StoredReviewItem } from './review-state';
 import type { BookingStatus } from './types';
+import { movedAwayStay, type MovedAwayStay } from './lifecycle';
+import { localDateOf } from './time';
 
 /*
  * How a booking task's end is recorded, decided once for every channel that ends one (a supplier's answer,
@@ -204,6 +206,8 @@ export function settleRowAnswer(
 export interface MovedAwayAnswer {
   /** The booking's hotel block with the fee the old room's cancellation cost or avoided (the stay's hotel is another). */
   hotel: BookingHotelBlock;
+  /** A confirmation: the stay at the old hotel, cancelled, for its invoice (absent: the row names no hotel). */
+  moved_stay?: MovedAwayStay;
   /** The move's stored cancellation, marked refused (absent: unchanged). */
   cancellation?: StoredCancellation;
   /** The booking's history entry; its status stays as it is. */
@@ -235,13 +239,26 @@ export interface MovedAwayAnswer {
  */
 export function settleMovedAwayAnswer(
   b: {
+    booking_id?: string;
+    airline_id?: string;
     status: BookingStatus;
     hotel: BookingHotelBlock | null;
     action_id?: string | null;
     cancellation?: StoredCancellation | null;
   },
-  /** The row (its key names the move), and when its list was sent. */
-  row: { task_ref: string | null; sent_at?: Date | null },
+  /**
+   * The row (its key names the move), and when its list was sent; the old hotel's property and the stay the row
+   * cancels (what its invoice matches the stay there by).
+   */
+  row: {
+    task_ref: string | null;
+    sent_at?: Date | null;
+    property_id?: string | null;
+    checkin_time_local?: string;
+    checkout_time_local?: string;
+    /** The number the old hotel confirmed the stay under (its invoice's); absent: the cancellation's. */
+    stay_confirmation_number?: string | null;
+  },
   settlement: RowSettlement,
   /** The old hotel, as the messages name it. */
   hotelName: string,
@@ -256,8 +273,24 @@ export function settleMovedAwayAnswer(
       as: `sent to ${hotelName}`,
     });
     const what = `${hotelName} confirmed the cancellation of the stay moved away from it (${settlement.confirmation_number})`;
+    const { property_id, checkin_time_local: checkIn, checkout_time_local: checkOut } = row;
+    const stay =
+      b.booking_id && b.airline_id && property_id && checkIn && checkOut
+        ? movedAwayStay(
+            { booking_id: b.booking_id, airline_id: b.airline_id },
+            moveRef,
+            {
+              property_id,
+              check_in_date: localDateOf(checkIn),
+              check_out_date: localDateOf(checkOut),
+              confirmation_number: row.stay_confirmation_number ?? settlement.confirmation_number,
+            },
+            cost?.fields,
+          )
+        : null;
     return {
       hotel: { ...hotel, ...cost?.fields },
+      ...(stay ? { moved_stay: stay } : {}),
       history: { status: b.status, reason: cost?.reason ? `${what}; ${cost.reason}` : what, actor },
       review: null,
     };

@@ -74,6 +74,54 @@ export function supplierRoomMovedAway(
   return { supplier: hotel.supplier, supplier_ref: hotel.supplier_ref };
 }
 
+/**
+ * A stay a booking moved away from (a roster's move to another hotel, on the same booking), once its old room is
+ * cancelled: the old hotel's room as it was, cancelled, with the late fee the cancellation cost (null: in time, or
+ * no terms). The booking names the new hotel from then on, so the old hotel's invoice matches its lines to this
+ * stay (a late-cancellation fee against the fee recorded, anything charged after a timely cancellation disputed),
+ * as it would to a booking cancelled there. One per move (its task's ref).
+ */
+export interface MovedAwayStay {
+  booking_id: string;
+  move_ref: string;
+  airline_id: string;
+  property_id: string;
+  confirmation_number: string | null;
+  check_in_date: string;
+  check_out_date: string;
+  contract_id: number | null;
+  contracted_rate: Money | null;
+  cancellation_penalty: Money | null;
+}
+
+export function movedAwayStay(
+  b: { booking_id: string; airline_id: string },
+  moveRef: string,
+  room: {
+    property_id: string;
+    check_in_date: string;
+    check_out_date: string;
+    confirmation_number?: string | null;
+    contract_id?: number | null;
+    contracted_rate?: Money | null;
+  },
+  /** What the old room's cancellation recorded (madeCancellationCost's fields); absent: nothing. */
+  cost: Pick<BookingHotelBlock, 'cancellation_penalty'> | null | undefined,
+): MovedAwayStay {
+  return {
+    booking_id: b.booking_id,
+    move_ref: moveRef,
+    airline_id: b.airline_id,
+    property_id: room.property_id,
+    confirmation_number: room.confirmation_number ?? null,
+    check_in_date: room.check_in_date,
+    check_out_date: room.check_out_date,
+    contract_id: room.contract_id ?? null,
+    contracted_rate: room.contracted_rate ?? null,
+    cancellation_penalty: cost?.cancellation_penalty ?? null,
+  };
+}
+
 /** The block once that room is cancelled: the DIRECT hotel's stay, without the supplier's room. */
 export function withoutSupplierRoom(hotel: BookingHotelBlock): BookingHotelBlock {
   const out: BookingHotelBlock = { ...hotel };

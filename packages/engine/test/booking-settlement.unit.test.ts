@@ -265,6 +265,41 @@ describe('settleRowAnswer: a rooming list answer reaching its stay', () => {
       );
     });
 
+    it('confirmed: the stay at the old hotel, cancelled, for its invoice (under the number it confirmed it by); none refused', () => {
+      const row = {
+        ...awayRow('2027-03-08T23:00:01Z'),
+        property_id: 'CREWINN-JFK',
+        checkin_time_local: '2027-03-12T15:00:00-04:00',
+        checkout_time_local: '2027-03-13T11:00:00-04:00',
+        stay_confirmation_number: 'JFK-1',
+      };
+      const ids = { ...moved, booking_id: 'b1', airline_id: 'air1' };
+      expect(settleMovedAwayAnswer(ids, row, confirmed, 'Crew Inn JFK', 'hotel')!.moved_stay).toEqual({
+        booking_id: 'b1',
+        move_ref: 'AMEND-a1',
+        airline_id: 'air1',
+        property_id: 'CREWINN-JFK',
+        confirmation_number: 'JFK-1',
+        check_in_date: '2027-03-12',
+        check_out_date: '2027-03-13',
+        contract_id: null,
+        contracted_rate: null,
+        cancellation_penalty: USD(150),
+      });
+      // Without the number it confirmed the stay under: the cancellation's; in time: no fee.
+      const inTime = { ...row, sent_at: new Date('2027-03-08T22:00:00Z'), stay_confirmation_number: null };
+      expect(settleMovedAwayAnswer(ids, inTime, confirmed, 'Crew Inn JFK', 'hotel')!.moved_stay).toMatchObject({
+        confirmation_number: 'CX1',
+        cancellation_penalty: null,
+      });
+      // A refusal cancelled nothing there; a row naming no hotel records nothing.
+      const rejected = rowSettlement('CANCELLED', { kind: 'REJECTED', reason: 'by telephone only' });
+      expect(settleMovedAwayAnswer(ids, row, rejected, 'Crew Inn JFK', 'hotel')).not.toHaveProperty('moved_stay');
+      expect(
+        settleMovedAwayAnswer(ids, awayRow('2027-03-08T22:00:00Z'), confirmed, 'Crew Inn JFK', 'hotel'),
+      ).not.toHaveProperty('moved_stay');
+    });
+
     it('rejected: the booking unchanged but for its history, the move marked refused, its item a person’s due at the deadline', () => {
       const rejected = rowSettlement('CANCELLED', { kind: 'REJECTED', reason: 'by telephone only' });
       const s = settleMovedAwayAnswer(moved, awayRow('2027-03-08T22:00:00Z'), rejected, 'Crew Inn JFK', 'hotel')!;

@@ -3,6 +3,7 @@ import {
   INVOICE_LINE_STATUSES,
   invoiceLineTotal,
   matchInvoiceLines,
+  movedAwayStay,
   NO_FX_RATES,
   type InvoiceLine,
 } from '../src';
@@ -649,5 +650,61 @@ describe('invoiceLineTotal', () => {
         ],
       }),
     ).toBe(458.5);
+  });
+});
+
+describe('a stay moved to another hotel on the same booking (a roster’s move)', () => {
+  const NEW_HOTEL = 'LHR-OTHER';
+  // The booking names the new hotel; the old hotel's room, cancelled after its deadline, is its moved-away stay.
+  const moved = movedAwayStay(
+    { booking_id: 'b-moved', airline_id: 'a-1' },
+    'AMEND:task-1',
+    { property_id: HOTEL, check_in_date: '2026-03-10', check_out_date: '2026-03-11', confirmation_number: 'OLD-1' },
+    { cancellation_penalty: gbp(120) },
+  );
+  const stays = [
+    booking({ booking_id: 'b-moved', employee_id: 'E9', property_id: NEW_HOTEL, check_out_date: '2026-03-11' }),
+    // As the old hotel's invoice reads it (db billableStays): cancelled there, with the fee its cancellation cost.
+    booking({
+      booking_id: moved.booking_id,
+      employee_id: 'E9',
+      property_id: moved.property_id,
+      status: 'CANCELLED',
+      confirmation_number: moved.confirmation_number,
+      check_in_date: moved.check_in_date,
+      check_out_date: moved.check_out_date,
+      contract_id: moved.contract_id,
+      cancellation_penalty: moved.cancellation_penalty,
+    }),
+  ];
+  const night = line({ employee_id: 'E9', check_out_date: '2026-03-11', nights: 1, taxes: gbp(0) });
+  const lateFee = { ...night, nights: 0, fees: [{ type: 'LATE_CANCEL' as const, amount: gbp(120) }] };
+  const at = (property: string, lines: InvoiceLine[]) =>
+    matchInvoiceLines({ property_id: property, lines }, stays, new Set(), CONTRACTS, NO_FX_RATES).lines;
+
+  test('movedAwayStay: the old room, the move’s ref and the fee its cancellation recorded (none in time)', () => {
+    expect(moved).toEqual({
+      booking_id: 'b-moved',
+      move_ref: 'AMEND:task-1',
+      airline_id: 'a-1',
+      property_id: HOTEL,
+      confirmation_number: 'OLD-1',
+      check_in_date: '2026-03-10',
+      check_out_date: '2026-03-11',
+      contract_id: null,
+      contracted_rate: null,
+      cancellation_penalty: gbp(120),
+    });
+    const inTime = movedAwayStay({ booking_id: 'b', airline_id: 'a' }, 'r', moved, {});
+    expect(inTime.cancellation_penalty).toBeNull();
+  });
+
+  test('the old hotel’s late fee matches the stay there, by guest or by its number; the new hotel’s night the stay there', () => {
+    expect(at(HOTEL, [lateFee])[0]).toMatchObject({ status: 'MATCHED', booking_id: 'b-moved', disputed: gbp(0) });
+    const byNumber = { ...lateFee, employee_id: null, confirmation_number: 'OLD-1' };
+    expect(at(HOTEL, [byNumber])[0]).toMatchObject({ status: 'MATCHED', booking_id: 'b-moved' });
+    expect(at(NEW_HOTEL, [night])[0]).toMatchObject({ status: 'MATCHED', booking_id: 'b-moved', disputed: gbp(0) });
+    // The new hotel's stay is live: a late fee there is no fee it is owed.
+    expect(at(NEW_HOTEL, [lateFee])[0]).toMatchObject({ status: 'RATE_MISMATCH', disputed: gbp(120) });
   });
 });

@@ -20,7 +20,17 @@ import {
 } from '@crew/test-support';
 import { sql } from '@crew/db';
 import { resendOverdueHolds } from '@crew/worker';
-import { airlineWithHotels, DAY1, DEADLINE, NIGHT, TERMS, TRAVELLER, type Channel } from './moved-stays';
+import {
+  airlineWithHotels,
+  DAY1,
+  DEADLINE,
+  invoiceLine,
+  NIGHT,
+  reconciledInvoice,
+  TERMS,
+  TRAVELLER,
+  type Channel,
+} from './moved-stays';
 
 jest.setTimeout(90_000);
 
@@ -347,6 +357,49 @@ describe('a layover the roster moves to another city cancels the old room under 
   });
 });
 
+describe('the old hotel’s invoice of a layover moved to another city', () => {
+  const reconciled = (t: Tenant, number: string, property: string, lines: Record<string, unknown>[]) =>
+    reconciledInvoice(stack, t, number, property, lines);
+  const line = (n: number, extra: Record<string, unknown>) => invoiceLine(n, { employee_id: 'E1', ...extra });
+
+  it('moved after the deadline: the old hotel’s late-cancellation fee matches the stay there, and the new hotel’s night the stay there', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    const oldNumber = (await booking(t, id)).hotel.confirmation_number as string;
+    await processed(t, movedToLondon(), '2027-03-15T22:30:00Z');
+    const b = await settledAs(t, id, 'MODIFIED');
+    expect(b.hotel.property_id).toBe('GDS-LHR-001');
+    const atJfk = await reconciled(t, 'JFK-1', 'GDS-JFK-001', [
+      line(1, { confirmation_number: oldNumber, fees: [{ type: 'LATE_CANCEL', amount: NIGHT }] }),
+      // The fee again, on the guest alone: paid already.
+      line(2, { fees: [{ type: 'LATE_CANCEL', amount: NIGHT }] }),
+    ]);
+    expect(atJfk).toMatchObject([
+      { status: 'MATCHED', booking_id: id, disputed: { amount: 0 } },
+      { status: 'DUPLICATE_LINE', booking_id: id, disputed: { amount: 180 } },
+    ]);
+    const stays = await stack.database.db
+      .selectFrom('hotel_moved_stays')
+      .selectAll()
+      .where('booking_id', '=', id)
+      .execute();
+    expect(stays).toMatchObject([
+      { property_id: 'GDS-JFK-001', confirmation_number: oldNumber, check_in_date: DAY1, cancellation_penalty: NIGHT },
+    ]);
+    const atLhr = await reconciled(t, 'LHR-1', 'GDS-LHR-001', [line(1, { nights: 1, nightly_rate: NIGHT })]);
+    expect(atLhr).toMatchObject([{ status: 'MATCHED', booking_id: id, disputed: { amount: 0 } }]);
+  });
+
+  it('moved in time: a charge from the old hotel is disputed as charged after a timely cancellation, not as no booking', async () => {
+    const t = await airline();
+    const id = await bookedLayover(t);
+    await processed(t, movedToLondon(), '2027-03-15T12:00:00Z');
+    await settledAs(t, id, 'MODIFIED');
+    const atJfk = await reconciled(t, 'JFK-2', 'GDS-JFK-001', [line(1, { nights: 1, nightly_rate: NIGHT })]);
+    expect(atJfk).toMatchObject([{ status: 'CHARGED_AFTER_TIMELY_CANCEL', booking_id: id, disputed: { amount: 180 } }]);
+  });
+});
+
 describe('a layover moved to another city whose new room is not booked', () => {
   const fault = async (body: Record<string, unknown>) =>
     expect((await http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body })).status).toBe(201);
@@ -424,6 +477,11 @@ describe('a layover moved between a GDS and a DIRECT hotel', () => {
     const [item] = await allActionItems(stack, t.accessToken, moved.id, '&type=HOTEL');
     expect(item!.message).toContain("on the hotel's rooming list");
     expect(item!.message).toContain('the room at JFK cancelled in time');
+    // The old hotel's invoice finds the stay there, cancelled in time: a night it charges is disputed as such.
+    const atJfk = await reconciledInvoice(stack, t, 'JFK-3', 'GDS-JFK-001', [
+      invoiceLine(1, { employee_id: 'E1', nights: 1, nightly_rate: NIGHT }),
+    ]);
+    expect(atJfk).toMatchObject([{ status: 'CHARGED_AFTER_TIMELY_CANCEL', booking_id: id }]);
   });
 });
 

@@ -17,7 +17,7 @@ import {
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
-import { airlineWithHotels, DAY1, DEADLINE, NIGHT, type Channel } from './moved-stays';
+import { airlineWithHotels, DAY1, DEADLINE, invoiceLine, NIGHT, reconciledInvoice, type Channel } from './moved-stays';
 
 jest.setTimeout(120_000);
 
@@ -245,6 +245,46 @@ describe('DIRECT to DIRECT: the old hotel is sent a CANCELLED row, the new one a
     const b = await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty, 'late fee');
     expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
     expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+  });
+});
+
+describe('the old DIRECT hotel’s invoice of the stay moved away from it', () => {
+  it('DIRECT to DIRECT after the deadline: its late fee, by the number it confirmed the stay under, matches the stay there', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'DIRECT' });
+    const id = await confirmedAtJfk(t);
+    await processed(t, movedToLondon(), '2027-03-15T22:30:00Z');
+    await answerList(await sentList(id, 'CREWINN-JFK', 'CANCELLED'), { number: 'JFK-CX' });
+    await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty, 'late fee');
+    const lines = await reconciledInvoice(stack, t, 'CI-JFK-1', 'CREWINN-JFK', [
+      invoiceLine(1, {
+        employee_id: 'E1',
+        confirmation_number: 'JFK-1',
+        fees: [{ type: 'LATE_CANCEL', amount: NIGHT }],
+      }),
+    ]);
+    expect(lines).toMatchObject([{ status: 'MATCHED', booking_id: id, disputed: { amount: 0 } }]);
+    const stays = await stack.database.db
+      .selectFrom('hotel_moved_stays')
+      .selectAll()
+      .where('booking_id', '=', id)
+      .execute();
+    expect(stays).toMatchObject([
+      { property_id: 'CREWINN-JFK', confirmation_number: 'JFK-1', check_in_date: DAY1, cancellation_penalty: NIGHT },
+    ]);
+  });
+
+  it('DIRECT to GDS in time: a night it charges is disputed as charged after a timely cancellation', async () => {
+    const t = await airlineWith({ JFK: 'DIRECT', LHR: 'GDS' });
+    const id = await confirmedAtJfk(t);
+    await processed(t, movedToLondon(), '2027-03-15T12:00:00Z');
+    await bookingWhere(t, id, (x) => x.status === 'MODIFIED', 'MODIFIED at LHR');
+    clock = new Date('2027-03-15T13:00:00Z');
+    await answerList(await sentList(id, 'CREWINN-JFK', 'CANCELLED'), { number: 'JFK-CX' });
+    await bookingWhere(t, id, (x) => !!x.hotel.cancellation_penalty_avoided, 'fee avoided');
+    const lines = await reconciledInvoice(stack, t, 'CI-JFK-2', 'CREWINN-JFK', [
+      invoiceLine(1, { employee_id: 'E1', nights: 1, nightly_rate: NIGHT }),
+    ]);
+    expect(lines).toMatchObject([{ status: 'CHARGED_AFTER_TIMELY_CANCEL', booking_id: id, disputed: { amount: 180 } }]);
   });
 });
 

@@ -3,7 +3,7 @@
  * layover at JFK (America/New_York, whose clocks go forward on Sunday 14 March 2027), the contract's cancellation
  * terms, and an airline whose JFK and LHR hotels are each booked through the GDS sandbox or as a DIRECT hotel.
  */
-import { bookingAccount, http, onboard, STANDARD_TERMS, type Stack, type Tenant } from '@crew/test-support';
+import { bookingAccount, http, onboard, STANDARD_TERMS, type Stack, type Tenant, waitFor } from '@crew/test-support';
 
 export const TRAVELLER = 'ada@crew.test';
 /** The layover: Friday 19 March 2027, 15:00 to Saturday 09:00 New York time (one night at 180 USD). */
@@ -84,4 +84,45 @@ export async function airlineWithHotels(
     expect(decided.status).toBe(200);
   }
   return t;
+}
+
+const ZERO = { amount: 0, currency: 'USD' };
+
+/** A line of an invoice for the layover's night (DAY1), charging nothing unless `extra` says so. */
+export const invoiceLine = (n: number, extra: Record<string, unknown>) => ({
+  line_number: n,
+  check_in_date: DAY1,
+  check_out_date: '2027-03-20',
+  nights: 0,
+  nightly_rate: ZERO,
+  taxes: ZERO,
+  ...extra,
+});
+
+/** Posts a hotel's invoice (USD) and answers its lines once reconciled: status, booking and what is disputed. */
+export async function reconciledInvoice(
+  stack: Stack,
+  t: Tenant,
+  number: string,
+  property: string,
+  lines: Record<string, unknown>[],
+) {
+  const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
+  const posted = await api('/crew/invoices', {
+    method: 'POST',
+    body: { invoice_number: number, property_id: property, currency: 'USD', lines },
+  });
+  expect(posted.status).toBe(202);
+  const id = posted.body.invoice_id as string;
+  await waitFor(
+    async () => (await api(`/crew/invoices/${id}`)).body.status === 'RECONCILED',
+    20_000,
+    () => `invoice ${number} reconciled`,
+  );
+  return (await api(`/crew/invoices/${id}/lines`)).body.lines as {
+    status: string;
+    booking_id: string | null;
+    disputed: { amount: number };
+  }[];
 }

@@ -1,4 +1,4 @@
-import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
+import type { BookingFlightBlock, BookingHotelBlock, Money } from '@crew/contracts';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { bulkInsert, type ColumnTypes } from '../bulk';
@@ -215,6 +215,36 @@ export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: Settle
   return { item, events };
 }
 
+/** The stay a booking moved away from, as the move's task records it once the old room is cancelled. */
+export interface MovedStay {
+  booking_id: string;
+  move_ref: string;
+  airline_id: string;
+  property_id: string;
+  confirmation_number: string | null;
+  check_in_date: string;
+  check_out_date: string;
+  contract_id: number | null;
+  contracted_rate: Money | null;
+  cancellation_penalty: Money | null;
+}
+
+/**
+ * Records the stay a booking moved away from (hotel_moved_stays), in the caller's transaction: once per move (a
+ * retried task's second write is nothing).
+ */
+export async function recordMovedStay(db: DbOrTrx, stay: MovedStay): Promise<void> {
+  await db
+    .insertInto('hotel_moved_stays')
+    .values({
+      ...stay,
+      contracted_rate: stay.contracted_rate ? JSON.stringify(stay.contracted_rate) : null,
+      cancellation_penalty: stay.cancellation_penalty ? JSON.stringify(stay.cancellation_penalty) : null,
+    })
+    .onConflict((oc) => oc.columns(['booking_id', 'move_ref']).doNothing())
+    .execute();
+}
+
 /**
  * What a hotel's answer to the CANCELLED row of a stay moved away from it writes (the engine's
  * settleMovedAwayAnswer decides it): the booking's hotel block and stored cancellation with a history entry (its
@@ -222,6 +252,8 @@ export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: Settle
  */
 export interface MovedAwayAnswerWrite {
   hotel: BookingHotelBlock;
+  /** The old hotel confirmed the cancellation: the stay there, for its invoice (recordMovedStay). */
+  moved_stay?: MovedStay;
   cancellation?: StoredCancellation;
   history: { status: BookingStatus; reason: string; actor: string };
   review: {
@@ -241,6 +273,7 @@ export async function writeMovedAwayAnswer(trx: DbOrTrx, bookingId: string, w: M
     { status: w.history.status, hotel: w.hotel, ...(w.cancellation ? { cancellation: w.cancellation } : {}) },
     w.history,
   );
+  if (w.moved_stay) await recordMovedStay(trx, w.moved_stay);
   const r = w.review;
   if (!r) return undefined;
   return setDisposition(

@@ -83,6 +83,26 @@ export interface BookingTable {
 }
 export type BookingRow = Selectable<BookingTable>;
 
+/**
+ * A stay a hotel booking moved away from (a roster's move to another hotel, on the same booking): the old hotel's
+ * room as it was, cancelled, with the late fee that cost (null: in time, or no terms). The old hotel's invoice
+ * matches its lines to it.
+ */
+export interface HotelMovedStayTable {
+  booking_id: string;
+  /** The move's task ref: one row per move. */
+  move_ref: string;
+  airline_id: string;
+  property_id: string;
+  confirmation_number: string | null;
+  check_in_date: string;
+  check_out_date: string;
+  contract_id: number | null;
+  contracted_rate: Json<Money | null>;
+  cancellation_penalty: Json<Money | null>;
+  cancelled_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface BookingEventTable {
   event_id: Generated<number>;
   booking_id: string;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { BookingStatus, DateSpan, Money, RatePeriod } from '@crew/contracts';
 import { copyInsert } from '../bulk';
 import { copyLiteral, copyRows } from '../copy-rows';
@@ -204,10 +204,14 @@ export async function staysBeyond(
   span: DateSpan,
 ): Promise<boolean> {
   const atHotel = sql`b.airline_id = ${airlineId} and b.type = 'HOTEL' and b.hotel->>'property_id' = ${propertyId}`;
+  const movedFrom = sql`m.airline_id = ${airlineId} and m.property_id = ${propertyId}`;
   const r = await sql<{ beyond: boolean }>`
     select exists (select 1 from bookings b where ${atHotel} and ${stayCheckOut} collate "C" <= ${span.from})
         or exists (select 1 from bookings b where ${atHotel} and ${stayCheckOut} collate "C" >= ${span.to}
                      and ${stayCheckIn} collate "C" >= ${span.to})
+        or exists (select 1 from hotel_moved_stays m where ${movedFrom} and m.check_out_date collate "C" <= ${span.from})
+        or exists (select 1 from hotel_moved_stays m where ${movedFrom} and m.check_out_date collate "C" >= ${span.to}
+                     and m.check_in_date collate "C" >= ${span.to})
        as beyond`.execute(db);
   return r.rows[0]?.beyond === true;
 }
@@ -227,16 +231,22 @@ const holdsRoom = sql`((b.hotel->>'supplier_ref' is not null
  * (bookings_hotel_stays_idx, bookings_hotel_confirmation_idx).
  */
 export function billableStaysQuery(airlineId: string, propertyId: string, bound: StaysBound | null) {
-  const overlapping = (span: DateSpan) =>
-    sql`(${stayCheckOut} collate "C" > ${copyLiteral(span.from)} and ${stayCheckIn} collate "C" < ${copyLiteral(span.to)})`;
-  const bounded =
-    bound === null
+  /** The bound on stays whose dates and confirmation number are these expressions. */
+  const boundOn = (checkIn: RawBuilder<unknown>, checkOut: RawBuilder<unknown>, confirmation: RawBuilder<unknown>) => {
+    const overlapping = (span: DateSpan) =>
+      sql`(${checkOut} collate "C" > ${copyLiteral(span.from)} and ${checkIn} collate "C" < ${copyLiteral(span.to)})`;
+    return bound === null
       ? sql``
       : 'lookup' in bound
         ? sql`and ${overlapping(bound.lookup)}`
-        : sql`and regexp_replace(b.hotel->>'confirmation_number', '[^0-9]', '', 'g')
+        : sql`and regexp_replace(${confirmation}, '[^0-9]', '', 'g')
                 = any(array[${sql.join(bound.confirmation_keys.map(copyLiteral))}]::text[])
               and not ${overlapping(bound.beyond)}`;
+  };
+  const moved = sql`m.check_in_date`;
+  const movedOut = sql`m.check_out_date`;
+  // A stay the booking moved away from this hotel (hotel_moved_stays): its room here, cancelled, with the late fee
+  // that cost; the booking itself names the hotel it moved to. The old hotel's invoice matches its lines to it.
   return sql`
     select b.booking_id, b.status, b.employee_id, b.traveller_name,
       b.hotel->>'confirmation_number', ${stayCheckIn}, ${stayCheckOut}, (b.hotel->>'contract_id')::bigint,
@@ -249,7 +259,15 @@ export function billableStaysQuery(airlineId: string, propertyId: string, bound:
       and coalesce(b.hotel->>'supplier', 'SANDBOX') <> 'DUFFEL'
       and coalesce(b.hotel->>'check_in_date', b.checkin_time_local) is not null
       and coalesce(b.hotel->>'check_out_date', b.checkout_time_local) is not null
-      ${bounded}`;
+      ${boundOn(stayCheckIn, stayCheckOut, sql`b.hotel->>'confirmation_number'`)}
+    union all
+    select m.booking_id, 'CANCELLED', b.employee_id, b.traveller_name,
+      m.confirmation_number, m.check_in_date, m.check_out_date, m.contract_id,
+      m.contracted_rate, nullif(m.cancellation_penalty, 'null'::jsonb)
+    from hotel_moved_stays m
+    join bookings b on b.booking_id = m.booking_id
+    where m.airline_id = ${copyLiteral(airlineId)} and m.property_id = ${copyLiteral(propertyId)}
+      ${boundOn(moved, movedOut, sql`m.confirmation_number`)}`;
 }
 
 /** A contract as invoice matching reads it: its rates, and whatever terms the contract holds. */

@@ -70,6 +70,25 @@ export async function hotelsOfBooking(db: DbOrTrx, bookingId: string): Promise<n
   return rows.map((r) => r.hotel_config_id);
 }
 
+/**
+ * The number the hotel confirmed a stay under (its row `rowRef`'s last confirmed NEW or AMENDED row): what its
+ * invoice names the stay by once the stay moved away; null when it confirmed none.
+ */
+export async function confirmedNumberOfStay(db: DbOrTrx, bookingId: string, rowRef: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('rooming_rows')
+    .select('hotel_confirmation_number')
+    .where('booking_id', '=', bookingId)
+    .where('row_ref', '=', rowRef)
+    .where('marking', '<>', 'CANCELLED')
+    .where('state', '=', 'CONFIRMED')
+    .where('hotel_confirmation_number', 'is not', null)
+    .orderBy('row_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.hotel_confirmation_number ?? null;
+}
+
 export function rowsOfList(db: DbOrTrx, listId: string) {
   return db.selectFrom('rooming_rows').selectAll().where('list_id', '=', listId).orderBy('row_id').execute();
 }
@@ -172,18 +191,21 @@ export function markOpened(db: DbOrTrx, listId: string, at: Date) {
     .execute();
 }
 
-/** The names a rooming list shows: the hotel's (its name, else its property id) and its airline's; null when the hotel is gone. */
+/**
+ * The names a rooming list shows: the hotel's (its name, else its property id) and its airline's, and the hotel's
+ * property id; null when the hotel is gone.
+ */
 export async function namesOfHotel(
   db: DbOrTrx,
   hotelConfigId: number,
-): Promise<{ hotel: string; airline: string } | null> {
+): Promise<{ hotel: string; airline: string; property_id: string } | null> {
   const r = await db
     .selectFrom('hotel_configs as h')
     .innerJoin('airlines as a', 'a.airline_id', 'h.airline_id')
     .select(['h.name', 'h.property_id', 'a.name as airline_name'])
     .where('h.hotel_config_id', '=', hotelConfigId)
     .executeTakeFirst();
-  return r ? { hotel: r.name ?? r.property_id, airline: r.airline_name } : null;
+  return r ? { hotel: r.name ?? r.property_id, airline: r.airline_name, property_id: r.property_id } : null;
 }
 
 /** The airline's lists of one hotel, newest first (keyset on seq), with their rows. */

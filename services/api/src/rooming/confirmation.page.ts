@@ -93,7 +93,7 @@ function refuse(res: Response, status: number, title: string, text: string): voi
 interface Loaded {
   list: RoomingListRow;
   rows: RoomingRowRow[];
-  names: { hotel: string; airline: string };
+  names: { hotel: string; airline: string; property_id: string | null };
 }
 
 function render(token: string, formToken: string, l: Loaded, error: string | null): string {
@@ -165,7 +165,7 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
       loaded: {
         list,
         rows: await roomingRepo.rowsOfList(db, list.list_id),
-        names: { hotel: names?.hotel ?? '', airline: names?.airline ?? '' },
+        names: { hotel: names?.hotel ?? '', airline: names?.airline ?? '', property_id: names?.property_id ?? null },
       },
     };
   }
@@ -261,7 +261,14 @@ export function confirmationPage(db: Db, opsToken: string, logger: Logger, now: 
                 b &&
                 settleMovedAwayAnswer(
                   b,
-                  { task_ref: a.r.task_ref, sent_at: list.sent_at },
+                  {
+                    task_ref: a.r.task_ref,
+                    sent_at: list.sent_at,
+                    property_id: l.loaded.names.property_id,
+                    checkin_time_local: a.r.checkin_time_local,
+                    checkout_time_local: a.r.checkout_time_local,
+                    stay_confirmation_number: await roomingRepo.confirmedNumberOfStay(trx, a.r.booking_id, a.r.row_ref),
+                  },
                   settlement,
                   l.loaded.names.hotel,
                   actor,

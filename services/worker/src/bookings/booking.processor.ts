@@ -29,7 +29,9 @@ import {
   supplierRoomMovedAway,
   taskIdentity,
   withoutSupplierRoom,
+  movedAwayStay,
   type AirlineBookingContext,
+  type MovedAwayStay,
 } from '@crew/engine';
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { automaticRetryJob, type JobData, type OutboxRelay } from '@crew/queue';
@@ -42,7 +44,14 @@ import {
   type FlightBookingDeps,
 } from './flight.booking';
 import { SupplierLanePauses, SupplierPaced, type Outcome, type RecordBeforeOrder } from './outcome';
-import { amendStay, bookStay, cancelRoomMovedAway, cancelStay, replaceEarlierStay } from './hotel.booking';
+import {
+  amendStay,
+  bookStay,
+  cancelRoomMovedAway,
+  cancelStay,
+  replaceEarlierStay,
+  type MovedRoom,
+} from './hotel.booking';
 import type { WorkerMetrics } from '../operability/hooks';
 import type { RoomingChannel } from '../rooming/rooming.channel';
 import { heldTask, releaseHeldCancellation, withCancellationCost } from './cancellation-hold';
@@ -216,8 +225,8 @@ export class BookingProcessor {
     const task = booking;
     // What the task recorded before ordering again (an old reservation cancelled): its note joins the end's reason.
     const recorded: { note: string | null } = { note: null };
-    const record: RecordBeforeOrder = async (patch, orderReference, note) => {
-      const written = await this.recordBeforeOrder(task, data, patch, orderReference);
+    const record: RecordBeforeOrder = async (patch, orderReference, note, moved) => {
+      const written = await this.recordBeforeOrder(task, data, patch, orderReference, moved);
       if (written && note) recorded.note = note;
       return written;
     };
@@ -280,7 +289,7 @@ export class BookingProcessor {
     log: Logger,
   ): Promise<{ booking: BookingRow; note: string | null } | null> {
     const data = job.data;
-    let made: { cancelled_at: Date } | Outcome;
+    let made: { cancelled_at: Date; room: MovedRoom | null } | Outcome;
     try {
       made = await cancelRoomMovedAway(this.deps, booking, room, ref(booking, data));
     } catch (err) {
@@ -292,6 +301,7 @@ export class BookingProcessor {
       return null;
     }
     const cancelledAt = made.cancelled_at;
+    const oldRoom = made.room;
     const note = await this.deps.db.transaction().execute(async (trx) => {
       const cur = await bookingRepo.lockBooking(trx, booking.booking_id);
       if (!cur || !isCurrentTask(cur, data)) return undefined;
@@ -305,6 +315,8 @@ export class BookingProcessor {
         { hotel: { ...withoutSupplierRoom(cur.hotel ?? {}), ...cost?.fields } },
         { reason: cost?.reason ?? 'the old room cancelled at the supplier', actor: 'engine' },
       );
+      // The old hotel's invoice finds the stay there (the booking names the DIRECT hotel now).
+      if (oldRoom) await bookingRepo.recordMovedStay(trx, movedAwayStay(cur, ref(cur, data), oldRoom, cost?.fields));
       return cost?.reason ?? null;
     });
     if (note === undefined) return null;
@@ -373,12 +385,14 @@ export class BookingProcessor {
     data: Data,
     patch: BookingPatch,
     orderReference: string,
+    moved?: MovedAwayStay,
   ): Promise<BookingRow | null> {
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
       if (!current || !isCurrentTask(current, data)) return null;
       const fields: BookingPatch = { ...patch, order_reference: orderReference };
       await bookingRepo.updateBooking(trx, b.booking_id, fields);
+      if (moved) await bookingRepo.recordMovedStay(trx, moved);
       return { ...current, ...fields };
     });
   }

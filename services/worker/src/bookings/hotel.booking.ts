@@ -9,6 +9,7 @@ import type { TravellerVault } from '@crew/platform';
 import {
   latestOrderReference,
   madeCancellationCost,
+  movedAwayStay,
   nextSupplierApplies,
   orderMayExist,
   replacesEarlierOrder,
@@ -51,6 +52,7 @@ interface HotelBlock {
   supplier?: string;
   supplier_ref?: string;
   supplier_status?: string;
+  confirmation_number?: string | null;
   rate_access_code?: string;
 }
 
@@ -158,10 +160,13 @@ export async function amendStay(
       reference: supplierReference('cancel', b.booking_id, taskRef),
     });
     const cost = moveCost(b, clockOf(deps));
+    // The stay at the old hotel, for its invoice: the booking names the new hotel from now on.
+    const old = movedRoomOf(current, hotel);
     const recorded = await record(
       { hotel: { ...(b.hotel ?? {}), supplier_status: cancelled.status, ...cost?.fields } },
       rebook,
       cost?.reason ?? null,
+      movedAwayStay(b, taskRef, old, cost?.fields),
     );
     return recorded ? bookStay(deps, recorded, rebook, ctx, 'MODIFIED', attempt) : SUPERSEDED;
   }
@@ -188,6 +193,24 @@ function moveCost(b: BookingRow, cancelledAt: Date) {
     at: cancelledAt,
     as: 'the old room cancelled at the supplier',
   });
+}
+
+/** The old room of a move as its hotel knows it: where, for which nights, under which confirmation number. */
+export interface MovedRoom {
+  property_id: string;
+  check_in_date: string;
+  check_out_date: string;
+  confirmation_number: string | null;
+}
+
+/** The supplier's reservation of a move's old room, under the number the block records for it. */
+function movedRoomOf(r: HotelReservation, hotel: HotelBlock): MovedRoom {
+  return {
+    property_id: r.property_id,
+    check_in_date: r.check_in_date,
+    check_out_date: r.check_out_date,
+    confirmation_number: hotel.confirmation_number ?? hotel.supplier_ref ?? r.supplier_ref,
+  };
 }
 
 /** The room the block records as held (a supplier reference not cancelled), or null. */
@@ -302,7 +325,7 @@ export async function cancelRoomMovedAway(
   b: BookingRow,
   room: { supplier: string | undefined; supplier_ref: string },
   taskRef: string,
-): Promise<{ cancelled_at: Date } | Outcome> {
+): Promise<{ cancelled_at: Date; room: MovedRoom | null } | Outcome> {
   const set = await deps.registry.forAirline(b.airline_id);
   const holder = hotelSupplierNamed(set, room.supplier);
   if (!holder)
@@ -310,11 +333,12 @@ export async function cancelRoomMovedAway(
       status: 'NEEDS_REVIEW',
       reason: `the old room is held at ${room.supplier ?? 'SANDBOX'}, which is no longer in the airline's hotel suppliers`,
     };
-  await holder.supplier.cancelHotel({
+  const cancelled = await holder.supplier.cancelHotel({
     supplier_ref: room.supplier_ref,
     reference: supplierReference('cancel', b.booking_id, taskRef),
   });
-  return { cancelled_at: clockOf(deps) };
+  // The stay at the old hotel, for its invoice (the block names the DIRECT hotel now).
+  return { cancelled_at: clockOf(deps), room: movedRoomOf(cancelled, blockOf(b)) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BookingPatch, BookingRow } from '@crew/db';
-import type { TaskStatus } from '@crew/engine';
+import type { MovedAwayStay, TaskStatus } from '@crew/engine';
 
 /** How a supplier task ended. */
 export interface Outcome {
@@ -35,6 +35,8 @@ export type RecordBeforeOrder = (
   patch: BookingPatch,
   orderReference: string,
   note?: string | null,
+  /** A move's old room cancelled: the stay it moved away from (engine movedAwayStay), for that hotel's invoice. */
+  moved?: MovedAwayStay,
 ) => Promise<BookingRow | null>;
 
 /**
