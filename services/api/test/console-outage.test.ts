@@ -1,9 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { createApiApp } from '@crew/api';
-import { createDb, SERVING_DB, type Db } from '@crew/db';
-import { createLogger, listen } from '@crew/platform';
-import { apiDepsOf, onboard, type Stack, startStack, startTcpRelay, type TcpRelay, waitFor } from '@crew/test-support';
+import { onboard, type Stack, type TcpRelay, waitFor } from '@crew/test-support';
 import { ConsoleClient, consoleUserWithPassword, csrfOf, type PageResult } from './console-client';
+import { type RelayedApi, startRelayedApi } from './relayed-api';
 
 jest.setTimeout(60_000);
 
@@ -18,28 +15,15 @@ const PASSWORD = 'a password long enough';
 
 let stack: Stack;
 let pgRelay: TcpRelay;
-let relayedDb: Db;
-let api: Server;
 let apiUrl: string;
+let relayed: RelayedApi;
 
 beforeAll(async () => {
-  stack = await startStack('console_outage');
-  const target = new URL(stack.config.databaseUrl);
-  pgRelay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
-  target.host = `127.0.0.1:${pgRelay.port}`;
-  relayedDb = createDb(target.toString(), { ...SERVING_DB, queryTimeoutMs: QUERY_TIMEOUT_MS, max: 3 });
-  api = createServer(createApiApp(apiDepsOf(stack, { db: relayedDb, logger: createLogger('api', 'fatal') })));
-  apiUrl = `http://127.0.0.1:${await listen(api, 0, '127.0.0.1')}`;
+  relayed = await startRelayedApi('console_outage', { queryTimeoutMs: QUERY_TIMEOUT_MS, max: 3 });
+  ({ stack, pgRelay, apiUrl } = relayed);
 });
 
-afterAll(async () => {
-  api?.closeAllConnections();
-  await new Promise((r) => api?.close(r));
-  await pgRelay?.restore().catch(() => undefined);
-  await relayedDb?.destroy();
-  await pgRelay?.close();
-  await stack?.close();
-});
+afterAll(() => relayed?.close());
 
 let n = 0;
 async function signedIn(carrier: string): Promise<ConsoleClient> {

@@ -1,17 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { createApiApp } from '@crew/api';
-import { createDb, SERVING_DB, type Db } from '@crew/db';
-import { createLogger, listen } from '@crew/platform';
-import {
-  apiDepsOf,
-  http,
-  onboard,
-  type Stack,
-  startStack,
-  startTcpRelay,
-  type TcpRelay,
-  waitFor,
-} from '@crew/test-support';
+import { SERVING_DB } from '@crew/db';
+import { http, onboard, type Stack, type TcpRelay, waitFor } from '@crew/test-support';
+import { type RelayedApi, startRelayedApi } from './relayed-api';
 
 jest.setTimeout(60_000);
 
@@ -20,28 +9,15 @@ jest.setTimeout(60_000);
 // settings the api and auth run with.
 let stack: Stack;
 let pgRelay: TcpRelay;
-let relayedDb: Db;
-let api: Server;
 let apiUrl: string;
+let relayed: RelayedApi;
 
 beforeAll(async () => {
-  stack = await startStack('pg_silent');
-  const target = new URL(stack.config.databaseUrl);
-  pgRelay = await startTcpRelay({ host: target.hostname, port: Number(target.port || 5432) });
-  target.host = `127.0.0.1:${pgRelay.port}`;
-  relayedDb = createDb(target.toString(), { ...SERVING_DB, max: 5 });
-  api = createServer(createApiApp(apiDepsOf(stack, { db: relayedDb, logger: createLogger('api', 'fatal') })));
-  apiUrl = `http://127.0.0.1:${await listen(api, 0, '127.0.0.1')}`;
+  relayed = await startRelayedApi('pg_silent', { max: 5 });
+  ({ stack, pgRelay, apiUrl } = relayed);
 });
 
-afterAll(async () => {
-  api?.closeAllConnections();
-  await new Promise((r) => api?.close(r));
-  await pgRelay?.restore().catch(() => undefined);
-  await relayedDb?.destroy();
-  await pgRelay?.close();
-  await stack?.close();
-});
+afterAll(() => relayed?.close());
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   const start = Date.now();

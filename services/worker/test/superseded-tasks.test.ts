@@ -401,15 +401,39 @@ it('roster N+1 drops a Duffel Stays layover in flight and Duffel refuses to canc
   expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
 });
 
-it('a person books the hotel from the review queue while the overtaken Stays call is in flight: one room, the booking’s', async () => {
+/**
+ * A Stays airline whose layover the roster moves while its booking call is in flight: the booking waits for a person
+ * (both the overtaken call and a person's choice could order under bk-<booking>: Duffel would sell a second room).
+ */
+async function movedWhileBooking() {
   const { t, email, token } = await staysAirline();
   await submit(t, withLayover(email));
   const { booking_id: id } = await bookingOf(t, 'HOTEL');
   await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
-  // The roster moves the stay: the booking waits for a person, who books the contracted hotel at once, its first
-  // task's booking call still running (both could order under bk-<booking>: Duffel would sell a second room).
   const next = await submit(t, movedLayover(email));
   await waitForSchedule(stack, t.accessToken, next);
+  return { t, email, token, id, next };
+}
+
+/** The booking settles CONFIRMED on one room, its own; the overtaken call's room is cancelled. */
+async function confirmedOnOneRoom(t: Tenant, token: string, id: string): Promise<void> {
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.status !== 'PENDING' && x.status !== 'NEEDS_REVIEW' && x;
+    },
+    30_000,
+    'the booking to settle',
+  );
+  expect(b.status).toBe('CONFIRMED');
+  await noUnheldStays(t, token);
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status).sort()).toEqual(['cancelled', 'confirmed']);
+  expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
+}
+
+it('a person books the hotel from the review queue while the overtaken Stays call is in flight: one room, the booking’s', async () => {
+  const { t, token, id, next } = await movedWhileBooking();
   const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
   expect(item.available_actions).toContain('BOOK_HOTEL');
   const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
@@ -417,30 +441,11 @@ it('a person books the hotel from the review queue while the overtaken Stays cal
     body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
   });
   expect(chosen.status).toBe(202);
-
-  const b = await waitFor(
-    async () => {
-      const x = await booking(t, id);
-      return x.status !== 'PENDING' && x.status !== 'NEEDS_REVIEW' && x;
-    },
-    30_000,
-    'the person’s booking to settle',
-  );
-  expect(b.status).toBe('CONFIRMED');
-  await noUnheldStays(t, token);
-  // Both calls made a room (the person's under a reference of its own): the overtaken one's is cancelled.
-  const stays = await staysBookings(token);
-  expect(stays.map((s) => s.booking.status).sort()).toEqual(['cancelled', 'confirmed']);
-  expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
+  await confirmedOnOneRoom(t, token, id);
 });
 
 it('the airline commits the hotel for the booking in review while the overtaken Stays call is in flight: one room', async () => {
-  const { t, email, token } = await staysAirline();
-  await submit(t, withLayover(email));
-  const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
-  const next = await submit(t, movedLayover(email));
-  await waitForSchedule(stack, t.accessToken, next);
+  const { t, email, token, id } = await movedWhileBooking();
   expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
   // A commit for the stay fulfils the booking waiting for a person, as the queue's BOOK_HOTEL does.
   const commit = await api(t, '/crew/bookings/request', {
@@ -454,18 +459,5 @@ it('the airline commits the hotel for the booking in review while the overtaken 
   });
   expect(commit.status).toBe(202);
   expect(commit.body.booking_id).toBe(id);
-
-  const b = await waitFor(
-    async () => {
-      const x = await booking(t, id);
-      return x.status !== 'PENDING' && x.status !== 'NEEDS_REVIEW' && x;
-    },
-    30_000,
-    'the commit’s booking to settle',
-  );
-  expect(b.status).toBe('CONFIRMED');
-  await noUnheldStays(t, token);
-  const stays = await staysBookings(token);
-  expect(stays.map((s) => s.booking.status).sort()).toEqual(['cancelled', 'confirmed']);
-  expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
+  await confirmedOnOneRoom(t, token, id);
 });

@@ -1,4 +1,5 @@
-import type { BookingFlightBlock, BookingHotelBlock, Money } from '@crew/contracts';
+import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
+import type { MovedAwayStay } from '@crew/engine';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
 import { bulkInsert, type ColumnTypes } from '../bulk';
@@ -216,18 +217,7 @@ export async function writeSettlement(trx: DbOrTrx, bookingId: string, s: Settle
 }
 
 /** The stay a booking moved away from, as the move's task records it once the old room is cancelled. */
-export interface MovedStay {
-  booking_id: string;
-  move_ref: string;
-  airline_id: string;
-  property_id: string;
-  confirmation_number: string | null;
-  check_in_date: string;
-  check_out_date: string;
-  contract_id: number | null;
-  contracted_rate: Money | null;
-  cancellation_penalty: Money | null;
-}
+export type MovedStay = MovedAwayStay;
 
 /**
  * Records the stay a booking moved away from (hotel_moved_stays), in the caller's transaction: once per move (a
