@@ -187,12 +187,15 @@ describe('the failing run that disables an endpoint', () => {
       failing_since: null,
     });
     await api(t, `/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' });
-    await waitFor(
-      async () => (await deliveries(t, ep.endpoint_id)).some((d) => d.status === 'PENDING' && d.attempts === 1),
+    // The drain has ended (its lease released): the failure and the disable check after it are both done.
+    const row = await waitFor(
+      async () =>
+        (await deliveries(t, ep.endpoint_id)).some((d) => d.status === 'PENDING' && d.attempts === 1) &&
+        (await endpointRow(ep.endpoint_id)).lease_until === null &&
+        endpointRow(ep.endpoint_id),
       10_000,
-      'one failed attempt of the new event',
+      'one failed attempt of the new event, its drain ended',
     );
-    const row = await endpointRow(ep.endpoint_id);
     expect(row.enabled).toBe(true);
     expect(row.disabled_reason).toBeNull();
     expect(Date.now() - row.failing_since!.getTime()).toBeLessThan(60_000);

@@ -190,15 +190,18 @@ export class EndpointDrainer {
           }
           this.deps.metrics?.webhookAttempt(false, head.urgent, null);
           const giveUp = attempts >= this.deps.config.webhookMaxAttempts;
-          await webhookRepo.recordAttempt(
-            db,
-            head.delivery_id,
-            attempt,
-            giveUp
-              ? { status: 'FAILED' }
-              : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) },
-          );
-          const failingSince = await webhookRepo.markEndpointHealth(db, endpointId, false);
+          // One transaction: a reader never sees the failed attempt without the endpoint's failing run.
+          const failingSince = await db.transaction().execute(async (trx) => {
+            await webhookRepo.recordAttempt(
+              trx,
+              head.delivery_id,
+              attempt,
+              giveUp
+                ? { status: 'FAILED' }
+                : { status: 'PENDING', nextAttemptAt: new Date(Date.now() + this.backoffMs(attempts)) },
+            );
+            return webhookRepo.markEndpointHealth(trx, endpointId, false);
+          });
           failing = true;
           // A secret that does not open is the operator's to see (a WEBHOOK_SECRET_KEY differing between api and worker).
           log[secrets ? 'info' : 'warn'](
