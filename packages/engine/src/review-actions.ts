@@ -82,14 +82,22 @@ function cancelling(item: ReviewItem, b: ReviewBooking | null): boolean {
   return item.subtype === 'CANCEL' || b?.task_operation === 'CANCEL';
 }
 
-/** Booking alternatives of the item's kind: book a flight option / record a PNR, or book a hotel. */
+/**
+ * Booking alternatives of the item's kind: book a flight option / record a PNR, or book a hotel. Each acts on
+ * the item's own booking, so an item without one has none (the airline requests a booking:
+ * POST /crew/bookings/request).
+ */
 function bookingAlternatives(item: ReviewItem, b: ReviewBooking | null, ctx: ReviewContext): ReviewAction[] {
+  if (!b) return [];
   const out: ReviewAction[] = [];
+  const held = holdsSupplierReservation(b);
   if (item.type === 'FLIGHT') {
     if (ctx.flight_options_available !== false && ctx.traveller_has_dob !== false) out.push('BOOK_FLIGHT_OPTION');
     // A PNR records a seat the airline booked itself: only where nothing is held, else it would be a second ticket.
-    if (!b || !holdsSupplierReservation(b)) out.push('RECORD_PNR');
-  } else {
+    if (!held) out.push('RECORD_PNR');
+  } else if (!held) {
+    // The supplier keeps one reservation per booking reference: another hotel cannot be booked in place of a
+    // held room (ACCEPT_PRICE keeps it, CANCEL_BOOKING lets it go).
     out.push('BOOK_HOTEL');
   }
   return out;
@@ -117,14 +125,14 @@ const ORDER = new Map<ReviewAction, number>([
  * | booking CANCELLED                                             | none (rule 10: a new booking is explicit)   |
  * | asks to cancel (CANCEL item, its cancellation refused/failed) | CANCEL_BOOKING; RETRY if FAILED, retries    |
  * | FLIGHT with an open airline change                            | ACCEPT_CHANGE, BOOK_FLIGHT_OPTION           |
- * | reservation made, price held (rate mismatch, fare > ceiling)  | ACCEPT_PRICE, BOOK_HOTEL/BOOK_FLIGHT_OPTION |
+ * | reservation made, price held (rate mismatch, fare > ceiling)  | ACCEPT_PRICE, BOOK_FLIGHT_OPTION            |
  * | FAILED booking or item                                        | RETRY (retries left), booking alternatives  |
  * | NEEDS_REVIEW for anything else, or no booking yet             | the booking alternatives                    |
  * | CONFIRMED / MODIFIED with nothing asked of it                 | none                                        |
  *
  * The booking alternatives: FLIGHT BOOK_FLIGHT_OPTION (when options can be had and the traveller has a date of
- * birth) and RECORD_PNR (when no ticket is held); HOTEL BOOK_HOTEL. Each acts on the item's own booking,
- * replacing what it holds, never beside it.
+ * birth) and RECORD_PNR (when no ticket is held); HOTEL BOOK_HOTEL (when no room is held). Each acts on the
+ * item's own booking, replacing a held ticket, never beside it; an item without a booking has none.
  */
 export function availableActions(item: ReviewItem, booking: ReviewBooking | null, ctx: ReviewContext): ReviewAction[] {
   if (reviewStatusOf(item) !== 'OPEN') return [];
@@ -171,24 +179,23 @@ export interface ReviewActionInput {
 }
 
 /**
- * The booking operation an action starts, on the item's own booking (`booking_id` null: the item has none
- * yet and this makes its first). `replaces_reservation`: the booking holds a room or ticket that is cancelled
- * as part of the same move (cancel-and-rebook on one booking). `manual_override`: rule 9's lock is set, as a
+ * The booking operation an action starts, on the item's own booking (an item without one is offered none).
+ * `replaces_reservation`: the booking holds a ticket that is cancelled as part of the same move
+ * (cancel-and-rebook on one booking). `manual_override`: rule 9's lock is set, as a
  * request, PATCH or DELETE by the airline would.
  */
 export type ReviewOperation =
   | {
       kind: 'BOOK_FLIGHT_OPTION';
-      booking_id: string | null;
+      booking_id: string;
       flight_option_id: string;
       replaces_reservation: boolean;
       manual_override: true;
     }
   | {
       kind: 'BOOK_HOTEL';
-      booking_id: string | null;
+      booking_id: string;
       property_id: string;
-      replaces_reservation: boolean;
       manual_override: true;
     }
   /** Keep the reservation at the supplier's price: the booking becomes CONFIRMED (MODIFIED after an amend). */
@@ -196,7 +203,7 @@ export type ReviewOperation =
   /** Accept the airline's change at the supplier and take its flight into the booking (acceptedFlightBlock). */
   | { kind: 'ACCEPT_CHANGE'; booking_id: string; airline_change_id: string }
   /** The seat the airline booked in its own system: the booking settles CONFIRMED with it. */
-  | { kind: 'RECORD_PNR'; booking_id: string | null; pnr: string; ticket_id: string; manual_override: true }
+  | { kind: 'RECORD_PNR'; booking_id: string; pnr: string; ticket_id: string; manual_override: true }
   /** Run the booking's failed task again (retry_count + 1), as POST …/retry. */
   | { kind: 'RETRY'; booking_id: string }
   /** Cancel at the supplier, as DELETE (again on a refused cancellation). */
@@ -261,7 +268,15 @@ export function decideReviewAction(
         ? 'the action item never needed a person'
         : status !== 'OPEN'
           ? `the action item is already ${status}`
-          : `available now: ${available.join(', ')}`;
+          : [
+              ...(booking === null && action !== 'DISMISS' && action !== 'ASSIGN'
+                ? ['the action item has no booking to act on; request one with POST /crew/bookings/request']
+                : []),
+              ...(booking !== null && action === 'BOOK_HOTEL' && holdsSupplierReservation(booking)
+                ? ['the booking holds a room, and the supplier keeps one reservation per booking']
+                : []),
+              `available now: ${available.join(', ')}`,
+            ].join('; ');
     return {
       kind: 'NOT_AVAILABLE',
       message: `${String(action)} is not available on this action item (${why})`,
@@ -294,19 +309,20 @@ export function decideReviewAction(
     kind: 'ACCEPTED',
     action,
     item: { review_status: 'RESOLVED', ...taken, recommended_action: null, flight_options_url: null },
-    operation: operationOf(action, booking, input, contracted),
+    // Every action left has a booking operation, and the rules offer none on an item without a booking.
+    operation: operationOf(action, booking!, input, contracted),
   };
 }
 
 /** The booking operation of an available action (DISMISS and ASSIGN have none). */
 function operationOf(
   action: ReviewAction,
-  b: ReviewBooking | null,
+  b: ReviewBooking,
   input: ReviewActionInput,
   contractedPropertyId: string | null,
 ): ReviewOperation | null {
-  const id = b?.booking_id ?? null;
-  const replaces = b !== null && holdsSupplierReservation(b);
+  const id = b.booking_id;
+  const replaces = holdsSupplierReservation(b);
   switch (action) {
     case 'BOOK_FLIGHT_OPTION':
       return {
@@ -321,7 +337,6 @@ function operationOf(
         kind: 'BOOK_HOTEL',
         booking_id: id,
         property_id: present(input.property_id) ? input.property_id.trim() : contractedPropertyId!,
-        replaces_reservation: replaces,
         manual_override: true,
       };
     case 'RECORD_PNR':
@@ -332,19 +347,18 @@ function operationOf(
         ticket_id: input.ticket_id!.trim(),
         manual_override: true,
       };
-    // The rules above offer the remaining actions only with a booking.
     case 'ACCEPT_PRICE':
       return {
         kind: 'ACCEPT_PRICE',
-        booking_id: b!.booking_id,
-        status: b!.task_operation === 'AMEND' ? 'MODIFIED' : 'CONFIRMED',
+        booking_id: b.booking_id,
+        status: b.task_operation === 'AMEND' ? 'MODIFIED' : 'CONFIRMED',
       };
     case 'ACCEPT_CHANGE':
-      return { kind: 'ACCEPT_CHANGE', booking_id: b!.booking_id, airline_change_id: b!.flight!.airline_change_id! };
+      return { kind: 'ACCEPT_CHANGE', booking_id: b.booking_id, airline_change_id: b.flight!.airline_change_id! };
     case 'RETRY':
-      return { kind: 'RETRY', booking_id: b!.booking_id };
+      return { kind: 'RETRY', booking_id: b.booking_id };
     case 'CANCEL_BOOKING':
-      return { kind: 'CANCEL', booking_id: b!.booking_id, reason: input.reason?.trim() || null, manual_override: true };
+      return { kind: 'CANCEL', booking_id: b.booking_id, reason: input.reason?.trim() || null, manual_override: true };
     default:
       return null;
   }

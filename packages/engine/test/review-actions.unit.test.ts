@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   availableActions,
   commitResolution,
+  decideReviewAction,
   holdsSupplierReservation,
   REVIEW_ACTIONS,
   resolvedByPerson,
@@ -11,7 +12,7 @@ import {
   type ReviewContext,
   type ReviewItem,
 } from '../src';
-import { booking, CTX, hotelBooking, hotelItem, item, NOW, room, ticket } from './review-fixtures';
+import { booking, BY, CTX, hotelBooking, hotelItem, item, NOW, room, ticket } from './review-fixtures';
 
 describe('availableActions: the rules table', () => {
   const rows: [string, ReviewItem, ReviewBooking | null, ReviewContext, ReviewAction[]][] = [
@@ -55,7 +56,7 @@ describe('availableActions: the rules table', () => {
       hotelItem(),
       hotelBooking({ task_operation: 'BOOK', hotel: { ...room, rate_flag: 'supplier price differs' } }),
       CTX,
-      ['BOOK_HOTEL', 'ACCEPT_PRICE', 'DISMISS', 'ASSIGN'],
+      ['ACCEPT_PRICE', 'DISMISS', 'ASSIGN'],
     ],
     [
       'flight fare above the ceiling at ticketing (ticket held)',
@@ -132,7 +133,7 @@ describe('availableActions: the rules table', () => {
       hotelItem({ subtype: 'MODIFY', classification: 'LAYOVER_DATE_CHANGE' }),
       hotelBooking({ task_operation: null, hotel: room }),
       CTX,
-      ['BOOK_HOTEL', 'DISMISS', 'ASSIGN'],
+      ['DISMISS', 'ASSIGN'],
     ],
     [
       'a supplier task runs (booking PENDING)',
@@ -142,13 +143,7 @@ describe('availableActions: the rules table', () => {
       ['DISMISS', 'ASSIGN'],
     ],
     ['booking CANCELLED', item(), booking({ status: 'CANCELLED' }), CTX, ['DISMISS', 'ASSIGN']],
-    [
-      'review item without a booking yet',
-      item({ booking_id: null }),
-      null,
-      CTX,
-      ['BOOK_FLIGHT_OPTION', 'RECORD_PNR', 'DISMISS', 'ASSIGN'],
-    ],
+    ['review item without a booking yet', item({ booking_id: null }), null, CTX, ['DISMISS', 'ASSIGN']],
     [
       'never needed a person (AUTO_BOOKED)',
       item({ disposition: 'AUTO_BOOKED', recommended_action: null }),
@@ -221,6 +216,82 @@ describe('availableActions: the rules table', () => {
           // RECORD_PNR never beside a held ticket: it would be a second one.
           if (bk?.flight?.supplier_ref) expect(got).not.toContain('RECORD_PNR');
           if (got.includes('RETRY')) expect(bk).toMatchObject({ status: 'FAILED' });
+        },
+      ),
+    );
+  });
+});
+
+describe('availableActions offers only what the queue can carry out', () => {
+  const held = hotelBooking({ task_operation: 'BOOK', hotel: { ...room, rate_flag: 'supplier price differs' } });
+
+  test('no BOOK_HOTEL in place of a held room: the supplier keeps one reservation per booking', () => {
+    expect(availableActions(hotelItem(), held, CTX)).toEqual(['ACCEPT_PRICE', 'DISMISS', 'ASSIGN']);
+    const moved = hotelItem({ subtype: 'MODIFY', classification: 'LAYOVER_DATE_CHANGE' });
+    expect(availableActions(moved, hotelBooking({ hotel: room }), CTX)).toEqual(['DISMISS', 'ASSIGN']);
+    // A DIRECT hotel's confirmed rooming-list row holds the room as a supplier reservation does.
+    const direct = hotelBooking({ hotel: { rooming_status: 'CONFIRMED', rooming_marking: 'NEW' } });
+    expect(availableActions(moved, direct, CTX)).not.toContain('BOOK_HOTEL');
+    // A room the supplier has cancelled holds nothing: another hotel may be booked.
+    const gone = hotelBooking({ hotel: { ...room, supplier_status: 'CANCELLED' } });
+    expect(availableActions(moved, gone, CTX)).toContain('BOOK_HOTEL');
+  });
+
+  test('an item without a booking allows DISMISS and ASSIGN only: a booking is requested, not made from the queue', () => {
+    expect(availableActions(item({ booking_id: null }), null, CTX)).toEqual(['DISMISS', 'ASSIGN']);
+    expect(availableActions(hotelItem({ booking_id: null }), null, CTX)).toEqual(['DISMISS', 'ASSIGN']);
+    expect(availableActions(item({ booking_id: null, disposition: 'FAILED' }), null, CTX)).toEqual([
+      'DISMISS',
+      'ASSIGN',
+    ]);
+  });
+
+  test('acting so is 409 (NOT_AVAILABLE), saying why', () => {
+    expect(decideReviewAction(hotelItem(), held, 'BOOK_HOTEL', { ...BY, property_id: 'P9' }, NOW, CTX)).toMatchObject({
+      kind: 'NOT_AVAILABLE',
+      available: ['ACCEPT_PRICE', 'DISMISS', 'ASSIGN'],
+    });
+    const none = decideReviewAction(
+      item({ booking_id: null }),
+      null,
+      'BOOK_FLIGHT_OPTION',
+      { ...BY, flight_option_id: 'o' },
+      NOW,
+      CTX,
+    );
+    expect(none).toMatchObject({ kind: 'NOT_AVAILABLE', available: ['DISMISS', 'ASSIGN'] });
+    expect(none.kind === 'NOT_AVAILABLE' && none.message).toMatch(/no booking.*POST \/crew\/bookings\/request/);
+    expect(decideReviewAction(item({ booking_id: null }), null, 'DISMISS', BY, NOW, CTX)).toMatchObject({
+      kind: 'ACCEPTED',
+      operation: null,
+    });
+  });
+
+  test('whatever the item and its booking: no BOOK_HOTEL beside a held room, no booking operation without a booking', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('HOTEL', 'FLIGHT' as const),
+        fc.constantFrom('NEW_BOOKING', 'MODIFY', 'CANCEL' as const),
+        fc.constantFrom('PENDING_REVIEW', 'FAILED' as const),
+        fc.option(
+          fc.record({
+            status: fc.constantFrom('PENDING', 'CONFIRMED', 'MODIFIED', 'CANCELLED', 'FAILED', 'NEEDS_REVIEW' as const),
+            task_operation: fc.constantFrom('BOOK', 'AMEND', 'CANCEL', null),
+            hotel: fc.constantFrom(
+              {},
+              room,
+              { ...room, rate_flag: 'differs' },
+              { rooming_status: 'CONFIRMED' as const },
+            ),
+          }),
+          { nil: null },
+        ),
+        (type, subtype, disposition, b) => {
+          const it = item({ type, subtype, disposition, booking_id: b ? 'b-1' : null });
+          const bk = b ? booking({ ...b, type, hotel: type === 'HOTEL' ? b.hotel : null }) : null;
+          const got = availableActions(it, bk, CTX);
+          if (!bk) expect(got).toEqual(['DISMISS', 'ASSIGN']);
+          else if (holdsSupplierReservation(bk)) expect(got).not.toContain('BOOK_HOTEL');
         },
       ),
     );

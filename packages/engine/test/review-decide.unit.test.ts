@@ -142,14 +142,15 @@ describe('decideReviewAction', () => {
     });
   });
 
-  test('the operations: accept a price, accept a change, retry, cancel, rebook over a held room', () => {
+  test('the operations: accept a price, accept a change, retry, cancel, rebook over a held ticket', () => {
     const priced = hotelBooking({ task_operation: 'AMEND', hotel: { ...room, rate_flag: 'differs' } });
     expect(decideReviewAction(hotelItem(), priced, 'ACCEPT_PRICE', BY, NOW, CTX)).toMatchObject({
       operation: { kind: 'ACCEPT_PRICE', booking_id: 'b-1', status: 'MODIFIED' },
     });
-    expect(decideReviewAction(hotelItem(), priced, 'BOOK_HOTEL', { ...BY, property_id: 'P9' }, NOW, CTX)).toMatchObject(
-      { operation: { kind: 'BOOK_HOTEL', booking_id: 'b-1', property_id: 'P9', replaces_reservation: true } },
-    );
+    const fare = booking({ task_operation: 'BOOK', flight: ticket });
+    expect(
+      decideReviewAction(item(), fare, 'BOOK_FLIGHT_OPTION', { ...BY, flight_option_id: 'o' }, NOW, CTX),
+    ).toMatchObject({ operation: { kind: 'BOOK_FLIGHT_OPTION', booking_id: 'b-1', replaces_reservation: true } });
     const changed = booking({ task_operation: 'BOOK', flight: { ...ticket, airline_change_id: 'oac_1' } });
     expect(
       decideReviewAction(item({ recommended_action: 'ACCEPT_CHANGE' }), changed, 'ACCEPT_CHANGE', BY, NOW, CTX),
@@ -180,18 +181,5 @@ describe('decideReviewAction', () => {
   test('action_taken_at is the instant passed in, in UTC', () => {
     const d = decideReviewAction(item(), booking(), 'DISMISS', BY, '2027-03-10T10:20:00+02:00', CTX);
     expect(d).toMatchObject({ item: { action_taken_at: '2027-03-10T08:20:00.000Z' } });
-  });
-
-  test('a BOOK_MANUALLY item with no booking yet: the operation makes its first booking', () => {
-    expect(
-      decideReviewAction(
-        item({ booking_id: null }),
-        null,
-        'BOOK_FLIGHT_OPTION',
-        { ...BY, flight_option_id: 'o' },
-        NOW,
-        CTX,
-      ),
-    ).toMatchObject({ operation: { booking_id: null, replaces_reservation: false } });
   });
 });

@@ -14,7 +14,6 @@ import { resolvedEvent } from './resolved-event';
 import { hotelChoiceOf, prepareOperation, runOperation, type OperationDeps, type Prepared } from './operations';
 import {
   actionItemViews,
-  carriedOut,
   reviewBookingOf,
   reviewContextOf,
   reviewFactsOf,
@@ -53,12 +52,6 @@ function decided(
     throw ApiError.validation(
       [{ field: decision.field, issue: decision.issue }],
       `${body.action} needs ${decision.field}`,
-    );
-  if (!carriedOut(decision.action, booking))
-    throw ApiError.conflict(
-      booking
-        ? `${decision.action} is not carried out on this booking from the review queue yet`
-        : 'The action item has no booking to act on; request one with POST /crew/bookings/request',
     );
   return decision;
 }

@@ -3,7 +3,6 @@ import { reviewRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
 import {
   availableActions,
   dueBy,
-  holdsSupplierReservation,
   reviewSettingsOf,
   reviewStatusOf,
   type ReviewAction,
@@ -65,16 +64,6 @@ export function reviewContextOf(maxRetries: number, b: BookingFacts | undefined)
   return { max_retries: maxRetries, ...(b?.traveller_has_dob === false ? { traveller_has_dob: false } : {}) };
 }
 
-/**
- * Whether the api can carry the action out on this booking. Not yet: booking another hotel in place of a held
- * room (the supplier keeps one reservation per booking), and any booking operation on an item without a booking.
- */
-export function carriedOut(action: ReviewAction, b: ReviewBooking | null): boolean {
-  if (action === 'DISMISS' || action === 'ASSIGN') return true;
-  if (!b) return false;
-  return !(action === 'BOOK_HOTEL' && holdsSupplierReservation(b));
-}
-
 export interface ReviewFacts {
   settings: ReviewSettings;
   maxRetries: number;
@@ -114,11 +103,7 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts, searched: S
   const status = (r.review_status as ReviewStatus | null) ?? reviewStatusOf(item);
   const due = r.review_status !== null ? iso(r.due_by) : dueBy(item, iso(r.event_at), facts.settings);
   const available =
-    status === 'OPEN'
-      ? availableActions(item, booking, { ...reviewContextOf(facts.maxRetries, b), ...searched }).filter((a) =>
-          carriedOut(a, booking),
-        )
-      : [];
+    status === 'OPEN' ? availableActions(item, booking, { ...reviewContextOf(facts.maxRetries, b), ...searched }) : [];
   return {
     review_status: status,
     due_by: due,
