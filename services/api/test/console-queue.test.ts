@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import express from 'express';
 import { sql } from '@crew/db';
 import { listen } from '@crew/platform';
-import { SupplierError, SupplierErrorCode, type DuffelChanges } from '@crew/suppliers';
+import { createSandboxSuppliers, SupplierError, SupplierErrorCode, type DuffelChanges } from '@crew/suppliers';
 import { apiDepsOf, http, settledBooking, type Stack, startStack, type Tenant } from '@crew/test-support';
 import { consoleRouter } from '../src/console/console.router';
 import { consoleDeps } from '../src/console/context';
@@ -171,6 +171,47 @@ describe('an action item', () => {
       'BOOK_FLIGHT_OPTION',
     );
   });
+
+  /**
+   * The deadhead's item page as an agent sees it, through a console whose supplier answers at `suppliersUrl`
+   * (its deadline shortened: a search unanswered is given up within seconds, its retries included).
+   */
+  async function deadheadPage(suppliersUrl: string) {
+    const suppliers = createSandboxSuppliers({ baseUrl: suppliersUrl, responseTimeoutMs: 1000 });
+    const deps = consoleDeps(apiDepsOf(stack, { suppliers }));
+    const app = express();
+    app.use(consoleRouter(deps));
+    const server = createServer(app);
+    const url = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+    try {
+      const { browser } = await signedIn(a.t, 'AGENT');
+      const there = new ConsoleClient(url);
+      there.cookies.set('console_session', browser.cookies.get('console_session')!);
+      return await there.get(`/console/items/${a.flight.action_id}`);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  }
+
+  it.each(['error', 'timeout', 'unreachable'] as const)(
+    'the flight supplier unavailable (%s) while the page searches the options: the item page still, saying they cannot be shown',
+    async (outcome) => {
+      if (outcome !== 'unreachable') await fault({ operation: 'flight.search', outcome, count: 5 });
+      // Nothing listens on port 1: the connection is refused.
+      const page = await deadheadPage(outcome === 'unreachable' ? 'http://127.0.0.1:1' : stack.sandboxUrl);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<h1>Deadhead LHR → JFK</h1>');
+      expect(page.text).toMatch(/<p role="status">Flight options cannot be shown right now: [^<]*cannot be reached/);
+      expect(page.text).toContain('Booking history');
+      expect(page.text).not.toContain('Something went wrong');
+      // Not a 503 page: the item's context and its other actions stay at hand, and the options are back with the supplier.
+      expect(page.text).toContain('name="action" value="RECORD_PNR"');
+      expect(page.text).toContain('Assign to me');
+      await clearFaults();
+      const again = await deadheadPage(stack.sandboxUrl);
+      expect(again.text).toMatch(/<button type="submit" aria-describedby="opt-0">Book<\/button>/);
+    },
+  );
 
   it('?done= names an action for its notice; any other name, an inherited one included, shows none', async () => {
     const { browser } = await signedIn(a.t, 'VIEWER');
