@@ -183,16 +183,13 @@ describe('supersededCancelRecord: what the booking records once the room or tick
     },
   };
   const refused = { cancelled: false as const, reason: 'supplier refused (CANCEL_REFUSED): not cancellable' };
+  type RecordInput = Parameters<typeof supersededCancelRecord>[0];
+  /** What the booking records for the hotel task above (it started from `started` and made `made`). */
+  const recordFor = (plan: RecordInput['plan'], current: RecordInput['current'], attempt: RecordInput['attempt']) =>
+    supersededCancelRecord({ type: 'HOTEL', plan, started, made, current, attempt });
 
   it('refused, the booking’s cancellation having found nothing: the booking holds the live room and waits for a person', () => {
-    const r = supersededCancelRecord({
-      type: 'HOTEL',
-      plan: { kind: 'CANCEL', record: true },
-      started,
-      made,
-      current: cancelledBooking,
-      attempt: refused,
-    });
+    const r = recordFor({ kind: 'CANCEL', record: true }, cancelledBooking, refused);
     expect(r.kind).toBe('SETTLE');
     if (r.kind !== 'SETTLE') return;
     const s = r.settlement;
@@ -213,43 +210,30 @@ describe('supersededCancelRecord: what the booking records once the room or tick
   });
 
   it('refused while the booking waits for a person that started from nothing: it holds the room (as a hand-over)', () => {
-    const r = supersededCancelRecord({
-      type: 'HOTEL',
-      plan: { kind: 'HAND_OVER', block: made },
-      started,
-      made,
-      current: { ...cancelledBooking, status: 'NEEDS_REVIEW', task_ref: 'BOOK-a1', cancellation: null },
-      attempt: refused,
-    });
+    const r = recordFor(
+      { kind: 'HAND_OVER', block: made },
+      { ...cancelledBooking, status: 'NEEDS_REVIEW', task_ref: 'BOOK-a1', cancellation: null },
+      refused,
+    );
     expect(r.kind === 'SETTLE' && r.settlement.patch).toMatchObject({ status: 'NEEDS_REVIEW', hotel: made });
   });
 
   it('refused, the booking holding a room of its own or running another task: its history says so, nothing else', () => {
     const own = { ...started, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
-    const r = supersededCancelRecord({
-      type: 'HOTEL',
-      plan: { kind: 'CANCEL', record: false },
-      started,
-      made,
-      current: { ...cancelledBooking, status: 'CONFIRMED', block: own, task_ref: 'BOOK-a2', cancellation: null },
-      attempt: refused,
-    });
+    const r = recordFor(
+      { kind: 'CANCEL', record: false },
+      { ...cancelledBooking, status: 'CONFIRMED', block: own, task_ref: 'BOOK-a2', cancellation: null },
+      refused,
+    );
     expect(r).toEqual({ kind: 'NOTE', block: null, reason: expect.stringContaining('cancel it there') });
   });
 
   it('cancelled after the booking’s cancellation found nothing: the item says what was cancelled and the fee, not "nothing"', () => {
-    const r = supersededCancelRecord({
-      type: 'HOTEL',
-      plan: { kind: 'CANCEL', record: true },
-      started,
-      made,
-      current: cancelledBooking,
-      attempt: {
-        cancelled: true,
-        block: { ...made, supplier_status: 'CANCELLED' },
-        reason: null,
-        at: new Date('2027-03-01T00:00:00Z'),
-      },
+    const r = recordFor({ kind: 'CANCEL', record: true }, cancelledBooking, {
+      cancelled: true,
+      block: { ...made, supplier_status: 'CANCELLED' },
+      reason: null,
+      at: new Date('2027-03-01T00:00:00Z'),
     });
     expect(r.kind).toBe('SETTLE');
     if (r.kind !== 'SETTLE') return;
@@ -272,27 +256,15 @@ describe('supersededCancelRecord: what the booking records once the room or tick
   });
 
   it('cancelled while the booking’s cancellation has not run: recorded on the block, that task’s end settles the item', () => {
-    const r = supersededCancelRecord({
-      type: 'HOTEL',
-      plan: { kind: 'CANCEL', record: true },
-      started,
-      made,
-      current: { ...cancelledBooking, status: 'PENDING' },
-      attempt: { cancelled: true, block: { ...made, supplier_status: 'CANCELLED' }, reason: null, at: null },
-    });
+    const r = recordFor(
+      { kind: 'CANCEL', record: true },
+      { ...cancelledBooking, status: 'PENDING' },
+      { cancelled: true, block: { ...made, supplier_status: 'CANCELLED' }, reason: null, at: null },
+    );
     expect(r).toMatchObject({ kind: 'NOTE', block: { supplier_ref: 'bok_1', supplier_status: 'CANCELLED' } });
   });
 
   it('nothing to do when the booking’s own task dealt with it meanwhile', () => {
-    expect(
-      supersededCancelRecord({
-        type: 'HOTEL',
-        plan: { kind: 'NONE' },
-        started,
-        made,
-        current: cancelledBooking,
-        attempt: refused,
-      }),
-    ).toEqual({ kind: 'NONE' });
+    expect(recordFor({ kind: 'NONE' }, cancelledBooking, refused)).toEqual({ kind: 'NONE' });
   });
 });
