@@ -114,6 +114,42 @@ const settled = (t: Tenant, bookingId: string) =>
     'the booking to settle',
   );
 
+/** Posts `body` to the airline's callback endpoint as its own system sends it: signed with SECRET, as message `id`. */
+function signedCallback(t: Tenant, body: Record<string, unknown>, id: string) {
+  const raw = JSON.stringify(body);
+  const ts = String(Math.floor(Date.now() / 1000));
+  return http(`${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`, {
+    method: 'POST',
+    raw,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': ts,
+      'webhook-signature': standardWebhookSignature(SECRET, id, ts, raw),
+    },
+  });
+}
+
+/**
+ * An own-airline deadhead (the airline's `settings` changed first, when given) whose seat request the airline
+ * answered 202 and has not called back yet; the seat's callback goes to this stack's api.
+ */
+async function outstandingSeat(settings?: Record<string, unknown>) {
+  const { t, email } = await ownAirlineCarrier();
+  if (settings)
+    expect((await ops(`/airlines/${t.airlineId}/settings`, { method: 'PATCH', body: settings })).status).toBe(200);
+  receiver.answerNext({ kind: 'pending' });
+  const { item } = await deadhead(t, email, false);
+  const bookingId = item.booking_id!;
+  const requested = await requestedBooking(t, bookingId);
+  const reference = requested.flight.request_reference as string;
+  const seat = receiver.seats.get(reference)!;
+  seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+  const cancels = () =>
+    receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
+  return { t, email, bookingId, reference, seat, cancels };
+}
+
 describe('a deadhead through Duffel', () => {
   it('is ordered at Duffel and records the supplier and that it is not live', async () => {
     const token = 'duffel_test_deadhead_one';
@@ -381,19 +417,7 @@ describe("a leg on the airline's own metal", () => {
       ticket_id: '1250000000009',
       flight: { arr_time: 'half past noon' },
     };
-    const raw = JSON.stringify(body);
-    const id = 'msg_malformed_time';
-    const ts = String(Math.floor(Date.now() / 1000));
-    const res = await http(`${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`, {
-      method: 'POST',
-      raw,
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': ts,
-        'webhook-signature': standardWebhookSignature(SECRET, id, ts, raw),
-      },
-    });
+    const res = await signedCallback(t, body, 'msg_malformed_time');
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('flight.arr_time');
     const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
@@ -419,21 +443,8 @@ describe("a leg on the airline's own metal", () => {
     const callbackUrl = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
     // A late answer to an earlier request on the same booking (signed by the airline: only its reference differs).
     const earlier = `${reference}-earlier`;
-    const signed = (body: { type: string; reference: string } & Record<string, unknown>) => {
-      const raw = JSON.stringify(body);
-      const id = `msg_${body.type}_${body.reference}`.replace(/[^A-Za-z0-9_]/g, '_');
-      const ts = String(Math.floor(Date.now() / 1000));
-      return http(callbackUrl, {
-        method: 'POST',
-        raw,
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': ts,
-          'webhook-signature': standardWebhookSignature(SECRET, id, ts, raw),
-        },
-      });
-    };
+    const signed = (body: { type: string; reference: string } & Record<string, unknown>) =>
+      signedCallback(t, body, `msg_${body.type}_${body.reference}`.replace(/[^A-Za-z0-9_]/g, '_'));
     const stale = [
       {
         type: 'crew_seat.ticketed',
@@ -506,23 +517,9 @@ describe("a leg on the airline's own metal", () => {
 describe("a roster that drops a leg whose seat the airline's own system has not answered yet", () => {
   /** An own-airline deadhead whose seat request waits for its callback, then a roster that flies the leg instead. */
   async function droppedWhileRequested(cancellationExecution: boolean) {
-    const { t, email } = await ownAirlineCarrier();
-    if (cancellationExecution)
-      expect(
-        (
-          await ops(`/airlines/${t.airlineId}/settings`, {
-            method: 'PATCH',
-            body: { cancellation_execution: true },
-          })
-        ).status,
-      ).toBe(200);
-    receiver.answerNext({ kind: 'pending' });
-    const { item } = await deadhead(t, email, false);
-    const bookingId = item.booking_id!;
-    const requested = await requestedBooking(t, bookingId);
-    const reference = requested.flight.request_reference as string;
-    const seat = receiver.seats.get(reference)!;
-    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
+    const { t, email, bookingId, reference, seat, cancels } = await outstandingSeat(
+      cancellationExecution ? { cancellation_execution: true } : undefined,
+    );
     // The leg is flown instead of deadheaded while the airline still works on the request: no seat is needed.
     const flown = onePairingRoster({ email });
     flown.pairings[0]!.duty_periods[0]!.legs[0]!.activity_code = 'FLT';
@@ -536,8 +533,6 @@ describe("a roster that drops a leg whose seat the airline's own system has not 
       15_000,
       'the cancellation item',
     );
-    const cancels = () =>
-      receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
     return { t, bookingId, reference, seat, cancelItem, cancels };
   }
 
@@ -614,23 +609,8 @@ describe('a flight PATCH that rebooks a rostered deadhead', () => {
 });
 
 describe("the airline's DELETE or PATCH of an own-airline deadhead whose seat waits for the callback", () => {
-  /** An own-airline deadhead whose seat request the airline answered 202 and has not called back yet. */
-  async function waitingSeat() {
-    const { t, email } = await ownAirlineCarrier();
-    receiver.answerNext({ kind: 'pending' });
-    const { item } = await deadhead(t, email, false);
-    const bookingId = item.booking_id!;
-    const requested = await requestedBooking(t, bookingId);
-    const reference = requested.flight.request_reference as string;
-    const seat = receiver.seats.get(reference)!;
-    seat.callback_url = `${stack.apiUrl}/callbacks/own-airline/${t.airlineId}`;
-    const cancels = () =>
-      receiver.calls.filter((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
-    return { t, bookingId, reference, seat, cancels };
-  }
-
   it('DELETE is accepted at once (not 409 until the airline answers); the callback then gives the seat back', async () => {
-    const { t, bookingId, reference, seat, cancels } = await waitingSeat();
+    const { t, bookingId, reference, seat, cancels } = await outstandingSeat();
     const started = Date.now();
     const del = await api(t, `/crew/bookings/${bookingId}?reason=leg%20dropped`, { method: 'DELETE' });
     expect(del.status).toBe(202);
@@ -647,7 +627,7 @@ describe("the airline's DELETE or PATCH of an own-airline deadhead whose seat wa
   });
 
   it('a flight PATCH is accepted at once (cancel-and-rebook); the old booking gives its seat back once the callback names it', async () => {
-    const { t, bookingId, reference, seat, cancels } = await waitingSeat();
+    const { t, bookingId, reference, seat, cancels } = await outstandingSeat();
     const started = Date.now();
     const patched = await api(t, `/crew/bookings/${bookingId}`, {
       method: 'PATCH',
@@ -755,11 +735,36 @@ describe("a roster change to a leg ticketed in the airline's own system", () => 
 });
 
 describe("an own-airline seat request whose outcome is unknown (the airline's 5xx after ticketing)", () => {
-  it('DELETE asks the airline again under the same reference, learns the PNR and gives that seat back', async () => {
+  /** An own-airline deadhead whose seat the airline ticketed although it answered 503. */
+  async function unknownOutcomeSeat() {
     const { t, email } = await ownAirlineCarrier();
     receiver.answerNext({ kind: 'fail', status: 503, takes: true });
     const { item, booking } = await deadhead(t, email);
-    const bookingId = item.booking_id!;
+    return { t, item, booking, bookingId: item.booking_id! };
+  }
+
+  /** A person records a PNR and ticket on the item (RECORD_PNR): accepted. */
+  async function recordPnr(t: Tenant, actionId: string, pnr: string, ticketId: string) {
+    const res = await api(t, `/crew/action-items/${actionId}/actions`, {
+      method: 'POST',
+      body: { action: 'RECORD_PNR', pnr, ticket_id: ticketId },
+    });
+    expect(res.status).toBe(202);
+  }
+
+  /** Waits for the entry of the booking's history whose reason says `text`. */
+  const historyEntry = (t: Tenant, bookingId: string, text: string, what: string) =>
+    waitFor(
+      async () =>
+        ((await api(t, `/crew/bookings/${bookingId}/status`)).body.history as { reason: string | null }[]).find((h) =>
+          h.reason?.includes(text),
+        ),
+      15_000,
+      what,
+    );
+
+  it('DELETE asks the airline again under the same reference, learns the PNR and gives that seat back', async () => {
+    const { t, booking, bookingId } = await unknownOutcomeSeat();
     expect(booking.status).toBe('FAILED');
     // The airline ticketed the seat although it answered 503: the outcome is unknown on our side.
     const requests = receiver.calls.filter(
@@ -789,10 +794,7 @@ describe("an own-airline seat request whose outcome is unknown (the airline's 5x
   });
 
   it('a retry asks again under the same reference and takes the seat the airline ticketed: never a second one', async () => {
-    const { t, email } = await ownAirlineCarrier();
-    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
-    const { item, booking } = await deadhead(t, email);
-    const bookingId = item.booking_id!;
+    const { t, booking, bookingId } = await unknownOutcomeSeat();
     expect(booking.status).toBe('FAILED');
     const reference = booking.flight.request_reference as string;
     expect((await api(t, `/crew/bookings/${bookingId}/retry`, { method: 'POST' })).status).toBeLessThan(300);
@@ -805,56 +807,28 @@ describe("an own-airline seat request whose outcome is unknown (the airline's 5x
   });
 
   it('a PNR a person records gives back the seat the request made, asked again under its reference', async () => {
-    const { t, email } = await ownAirlineCarrier();
-    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
-    const { item, booking } = await deadhead(t, email);
-    const bookingId = item.booking_id!;
+    const { t, item, booking, bookingId } = await unknownOutcomeSeat();
     expect(booking.status).toBe('FAILED');
     const reference = booking.flight.request_reference as string;
     expect(receiver.seats.get(reference)!.state).toBe('TICKETED');
 
-    const res = await api(t, `/crew/action-items/${item.action_id}/actions`, {
-      method: 'POST',
-      body: { action: 'RECORD_PNR', pnr: 'PPL123', ticket_id: '1259999999999' },
-    });
-    expect(res.status).toBe(202);
+    await recordPnr(t, item.action_id, 'PPL123', '1259999999999');
     await waitFor(() => receiver.seats.get(reference)!.state === 'CANCELLED', 15_000, 'the seat to be given back');
     const cancel = receiver.calls.find((c) => c.body?.booking_id === bookingId && c.body.type === 'crew_seat.cancel');
     expect(cancel!.body.pnr).toBe(receiver.seats.get(reference)!.pnr);
     const b = (await api(t, `/crew/bookings/${bookingId}`)).body;
     expect(b).toMatchObject({ status: 'CONFIRMED', flight: { pnr: 'PPL123', ticket_id: '1259999999999' } });
-    const history = await waitFor(
-      async () =>
-        ((await api(t, `/crew/bookings/${bookingId}/status`)).body.history as { reason: string | null }[]).find((h) =>
-          h.reason?.includes('cancelled at the supplier'),
-        ),
-      15_000,
-      'the cancellation in the history',
-    );
+    const history = await historyEntry(t, bookingId, 'cancelled at the supplier', 'the cancellation in the history');
     expect(history.reason).toContain(receiver.seats.get(reference)!.pnr);
   });
 
   it('a PNR a person records that is the seat the request made keeps it', async () => {
-    const { t, email } = await ownAirlineCarrier();
-    receiver.answerNext({ kind: 'fail', status: 503, takes: true });
-    const { item, booking } = await deadhead(t, email);
-    const bookingId = item.booking_id!;
+    const { t, item, booking, bookingId } = await unknownOutcomeSeat();
     const reference = booking.flight.request_reference as string;
     const seat = receiver.seats.get(reference)!;
 
-    const res = await api(t, `/crew/action-items/${item.action_id}/actions`, {
-      method: 'POST',
-      body: { action: 'RECORD_PNR', pnr: seat.pnr, ticket_id: seat.ticket_id },
-    });
-    expect(res.status).toBe(202);
-    const kept = await waitFor(
-      async () =>
-        ((await api(t, `/crew/bookings/${bookingId}/status`)).body.history as { reason: string | null }[]).find((h) =>
-          h.reason?.includes('is the one recorded: kept'),
-        ),
-      15_000,
-      'the lookup in the history',
-    );
+    await recordPnr(t, item.action_id, seat.pnr, seat.ticket_id);
+    const kept = await historyEntry(t, bookingId, 'is the one recorded: kept', 'the lookup in the history');
     expect(kept).toBeTruthy();
     expect(seat.state).toBe('TICKETED');
     expect(
