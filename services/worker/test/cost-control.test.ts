@@ -25,6 +25,7 @@ import {
   DAY1,
   DEADLINE,
   invoiceLine,
+  movedStays,
   NIGHT,
   reconciledInvoice,
   TERMS,
@@ -378,12 +379,7 @@ describe('the old hotel’s invoice of a layover moved to another city', () => {
       { status: 'MATCHED', booking_id: id, disputed: { amount: 0 } },
       { status: 'DUPLICATE_LINE', booking_id: id, disputed: { amount: 180 } },
     ]);
-    const stays = await stack.database.db
-      .selectFrom('hotel_moved_stays')
-      .selectAll()
-      .where('booking_id', '=', id)
-      .execute();
-    expect(stays).toMatchObject([
+    expect(await movedStays(stack, id)).toMatchObject([
       { property_id: 'GDS-JFK-001', confirmation_number: oldNumber, check_in_date: DAY1, cancellation_penalty: NIGHT },
     ]);
     const atLhr = await reconciled(t, 'LHR-1', 'GDS-LHR-001', [line(1, { nights: 1, nightly_rate: NIGHT })]);

@@ -18,6 +18,7 @@ import {
   waitForSchedule,
 } from '@crew/test-support';
 import { airlineWithHotels, DAY1, DEADLINE, invoiceLine, NIGHT, reconciledInvoice, type Channel } from './moved-stays';
+import { movedStays } from './moved-stays';
 
 jest.setTimeout(120_000);
 
@@ -263,12 +264,7 @@ describe('the old DIRECT hotel’s invoice of the stay moved away from it', () =
       }),
     ]);
     expect(lines).toMatchObject([{ status: 'MATCHED', booking_id: id, disputed: { amount: 0 } }]);
-    const stays = await stack.database.db
-      .selectFrom('hotel_moved_stays')
-      .selectAll()
-      .where('booking_id', '=', id)
-      .execute();
-    expect(stays).toMatchObject([
+    expect(await movedStays(stack, id)).toMatchObject([
       { property_id: 'CREWINN-JFK', confirmation_number: 'JFK-1', check_in_date: DAY1, cancellation_penalty: NIGHT },
     ]);
   });

@@ -126,3 +126,7 @@ export async function reconciledInvoice(
     disputed: { amount: number };
   }[];
 }
+
+/** The stays the booking moved away from, as its old hotels' invoices are matched to them (hotel_moved_stays). */
+export const movedStays = (stack: Stack, bookingId: string) =>
+  stack.database.db.selectFrom('hotel_moved_stays').selectAll().where('booking_id', '=', bookingId).execute();
