@@ -825,20 +825,33 @@ describe('a cancellation the airline injects (POST /crew/action-items)', () => {
     });
   const item = async (t: Tenant, actionId: string) =>
     (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
+  /** The airline injects `classification` for the booking `id` at `at`: accepted for that booking, which ends CANCELLED. */
+  async function cancelledByInjection(
+    t: Tenant,
+    id: string,
+    at: string,
+    classification: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    clock = new Date(at);
+    const res = await inject(t, classification, extra);
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    return { booking: await settledAs(t, id, 'CANCELLED'), actionId: res.body.action_id as string };
+  }
 
   it('an IROP cancellation of a roster booking after the deadline records the fee, as the roster’s would, and the spend report counts it', async () => {
     const t = await airline();
     const id = await bookedLayover(t);
     const before = cancels();
-    clock = new Date('2027-03-15T22:30:00Z');
-    const res = await inject(t, 'IROP_HOTEL_CANCEL', { source: 'IROP', irop_ref: 'IROP-77' });
-    expect(res.status).toBe(202);
-    expect(res.body.booking_id).toBe(id);
-    const b = await settledAs(t, id, 'CANCELLED');
+    const { booking: b, actionId } = await cancelledByInjection(t, id, '2027-03-15T22:30:00Z', 'IROP_HOTEL_CANCEL', {
+      source: 'IROP',
+      irop_ref: 'IROP-77',
+    });
     expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
     expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
     expect(await cancellationLane(id)).toBe('P2');
-    const injected = await item(t, res.body.action_id);
+    const injected = await item(t, actionId);
     expect(injected).toMatchObject({ disposition: 'AUTO_CANCELLED' });
     expect(injected.message).toContain('late cancellation fee 180.00 USD recorded on the booking');
     expect(cancels() - before).toBe(1);
@@ -854,15 +867,11 @@ describe('a cancellation the airline injects (POST /crew/action-items)', () => {
     await settledAs(t, id, 'CONFIRMED');
     const before = cancels();
     // Monday 12:00Z: ten hours before the deadline (18:00 New York time = 22:00Z).
-    clock = new Date('2027-03-15T12:00:00Z');
-    const res = await inject(t, 'LAYOVER_CANCELLED');
-    expect(res.status).toBe(202);
-    expect(res.body.booking_id).toBe(id);
-    const b = await settledAs(t, id, 'CANCELLED');
+    const { booking: b, actionId } = await cancelledByInjection(t, id, '2027-03-15T12:00:00Z', 'LAYOVER_CANCELLED');
     expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
     expect(b.hotel.cancellation_penalty).toBeUndefined();
     expect(await cancellationLane(id)).toBe('P1');
-    const injected = await item(t, res.body.action_id);
+    const injected = await item(t, actionId);
     expect(injected).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
     expect(injected.message).toContain('in time for the hotel');
     expect(cancels() - before).toBe(1);
