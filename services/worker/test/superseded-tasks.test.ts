@@ -199,14 +199,38 @@ async function noUnheldStays(t: Tenant, token: string, ms = 20_000): Promise<voi
   );
 }
 
-it('roster N+1 drops a Duffel Stays layover whose booking call is in flight: the room is cancelled, the booking CANCELLED', async () => {
-  const { t, email, token } = await staysAirline();
+/**
+ * Submits a roster with the layover and waits until its booking task is in the middle of its Stays calls (search
+ * done; rates, quote, book to come): the booking's id.
+ */
+async function layoverBookingInFlight(t: Tenant, email: string, token: string): Promise<string> {
   await submit(t, withLayover(email));
   const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  // The booking task is in the middle of its Stays calls (search done; rates, quote, book to come).
   await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  return id;
+}
+
+/**
+ * A Stays airline (a Duffel `fault` armed first, when given) whose roster N+1 drops the layover while its booking call
+ * is in flight; that roster is processed (COMPLETED).
+ */
+async function droppedWhileBooking(fault?: { operation: string; outcome: string }) {
+  const { t, email, token } = await staysAirline();
+  if (fault) {
+    const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
+      method: 'POST',
+      body: { token, ...fault },
+    });
+    expect(armed.status).toBe(201);
+  }
+  const id = await layoverBookingInFlight(t, email, token);
   const next = await submit(t, withoutLayover(email));
   expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+  return { t, token, id, next };
+}
+
+it('roster N+1 drops a Duffel Stays layover whose booking call is in flight: the room is cancelled, the booking CANCELLED', async () => {
+  const { t, token, id, next } = await droppedWhileBooking();
 
   await noUnheldStays(t, token);
   // The room the overtaken call made is recorded on the booking (just after the supplier cancelled it), cancelled.
@@ -278,9 +302,7 @@ it('an injected IROP_HOTEL_CANCEL right after an IROP_HOTEL_EXTEND, the Stays ca
 
 it('roster N+1 moves a Duffel Stays layover whose booking call is in flight: the review holds the room made', async () => {
   const { t, email, token } = await staysAirline();
-  await submit(t, withLayover(email));
-  const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const id = await layoverBookingInFlight(t, email, token);
   const next = await submit(t, movedLayover(email));
   expect((await waitForSchedule(stack, t.accessToken, next)).status).not.toBe('PROCESSING');
 
@@ -335,17 +357,7 @@ it('roster N+1 drops a deadhead whose order call is in flight: the ticket is can
 });
 
 it('the overtaken Stays booking call times out (its room made, the answer lost): the room found by its reference is cancelled', async () => {
-  const { t, email, token } = await staysAirline();
-  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
-    method: 'POST',
-    body: { token, operation: 'stays.bookings.create', outcome: 'timeout' },
-  });
-  expect(armed.status).toBe(201);
-  await submit(t, withLayover(email));
-  const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
-  const next = await submit(t, withoutLayover(email));
-  expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+  const { t, token, id } = await droppedWhileBooking({ operation: 'stays.bookings.create', outcome: 'timeout' });
 
   // The Stays call gives up after its deadline (30 s): the task's outcome is unknown, and by then not the booking's.
   await noUnheldStays(t, token, 60_000);
@@ -354,17 +366,7 @@ it('the overtaken Stays booking call times out (its room made, the answer lost):
 });
 
 it('roster N+1 drops a Duffel Stays layover in flight and Duffel refuses to cancel the room made: the booking goes to review holding it', async () => {
-  const { t, email, token } = await staysAirline();
-  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
-    method: 'POST',
-    body: { token, operation: 'stays.bookings.cancel', outcome: 'cancel_refused' },
-  });
-  expect(armed.status).toBe(201);
-  await submit(t, withLayover(email));
-  const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
-  const next = await submit(t, withoutLayover(email));
-  expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+  const { t, token, id } = await droppedWhileBooking({ operation: 'stays.bookings.cancel', outcome: 'cancel_refused' });
 
   // The overtaken call's room is still live at Duffel: the booking holds it, waiting for a person, not CANCELLED.
   const b = await waitFor(
@@ -407,9 +409,7 @@ it('roster N+1 drops a Duffel Stays layover in flight and Duffel refuses to canc
  */
 async function movedWhileBooking() {
   const { t, email, token } = await staysAirline();
-  await submit(t, withLayover(email));
-  const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  const id = await layoverBookingInFlight(t, email, token);
   const next = await submit(t, movedLayover(email));
   await waitForSchedule(stack, t.accessToken, next);
   return { t, email, token, id, next };
