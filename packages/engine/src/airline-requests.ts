@@ -240,3 +240,20 @@ const supplierRefOf = (block: unknown) => (block as { supplier_ref?: string } | 
 export function awaitsManualBooking(b: BlockHolder): boolean {
   return b.status === 'NEEDS_REVIEW' && !supplierRefOf(b.hotel) && !supplierRefOf(b.flight);
 }
+
+/**
+ * The booking a cancelling request lets go, of the live ones matching its anchors (newest first). One not already
+ * on its way out comes first: a booking whose roster cancellation is held or awaits a person (pending_cancel) is
+ * cancelled by the request only when no other matches, since an explicit cancellation of it is the one the roster
+ * asked for. Within each, a booking with a reservation or a task before one left for a person (awaitsManualBooking).
+ */
+export function cancellationTarget<B extends BlockHolder & { pending_cancel: boolean }>(
+  live: readonly B[],
+): B | undefined {
+  for (const group of [live.filter((b) => !b.pending_cancel), live.filter((b) => b.pending_cancel)]) {
+    const awaiting = group.find(awaitsManualBooking);
+    const target = group.find((b) => b !== awaiting) ?? awaiting;
+    if (target) return target;
+  }
+  return undefined;
+}

@@ -49,3 +49,18 @@ export function advanceHold(
       return { state, send_cancellation: false };
   }
 }
+
+/**
+ * A held cancellation that the airline's own cancellation makes instead, under an item of its own (an injected
+ * cancellation takes the booking over): the held item ends at once, superseded by that item, which carries the
+ * cancellation's outcome. It says AUTO_CANCELLED, not nothing: nothing more is held for it, and an item with no
+ * disposition and no hold counts as in flight for ever (the schedule's open items).
+ */
+export function heldItemTakenOver(byActionId: string): { disposition: 'AUTO_CANCELLED'; message: string } {
+  return {
+    disposition: 'AUTO_CANCELLED',
+    message:
+      `held cancellation taken over by the airline's cancellation (action item ${byActionId}), ` +
+      'which cancels the booking now: its outcome is on that item',
+  };
+}

@@ -367,16 +367,22 @@ function operationOf(
 /**
  * A commit (`POST /crew/bookings/request`) that fulfils a booking left for a person is that person's action on
  * the booking's item, as the same choice from the review queue would be: the seat recorded (`pnr`/`ticket_id`)
- * is RECORD_PNR, another flight BOOK_FLIGHT_OPTION, a hotel BOOK_HOTEL. The item is RESOLVED by `by` at `now`,
- * its stale recommendation cleared; the booking then settles it as any booking does.
+ * is RECORD_PNR, another flight BOOK_FLIGHT_OPTION, a hotel BOOK_HOTEL; a cancelling commit (`cancels`) on a
+ * booking whose item waits for a person (a roster cancellation sent to review, say) is CANCEL_BOOKING. The item is
+ * RESOLVED by `by` at `now`, its stale recommendation cleared; the booking then settles it as any booking does.
  */
 export function commitResolution(
-  commit: { type: 'HOTEL' | 'FLIGHT'; recordsTicket: boolean },
+  commit: { type: 'HOTEL' | 'FLIGHT'; recordsTicket: boolean; cancels?: boolean },
   by: string,
   now: string | number,
 ): ReviewItemPatch {
-  const action: ReviewAction =
-    commit.type === 'HOTEL' ? 'BOOK_HOTEL' : commit.recordsTicket ? 'RECORD_PNR' : 'BOOK_FLIGHT_OPTION';
+  const action: ReviewAction = commit.cancels
+    ? 'CANCEL_BOOKING'
+    : commit.type === 'HOTEL'
+      ? 'BOOK_HOTEL'
+      : commit.recordsTicket
+        ? 'RECORD_PNR'
+        : 'BOOK_FLIGHT_OPTION';
   return {
     review_status: 'RESOLVED',
     action_taken: action,

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import {
   awaitsManualBooking,
+  cancellationTarget,
   CANCELLING_CLASSIFICATIONS,
   dateOfBirthIssue,
   decideRequest,
@@ -105,6 +106,22 @@ describe("an airline's request", () => {
     expect(awaitsManualBooking({ status: 'NEEDS_REVIEW', hotel: null, flight: { flight_option_id: null } })).toBe(true);
     expect(awaitsManualBooking({ status: 'NEEDS_REVIEW', hotel: { supplier_ref: 'R' }, flight: null })).toBe(false);
     expect(awaitsManualBooking({ status: 'CONFIRMED', hotel: null, flight: null })).toBe(false);
+  });
+
+  test('a cancellation lets go a booking not already on its way out first, and one held or awaiting a person otherwise', () => {
+    const booked = (id: string, pending_cancel: boolean) =>
+      ({ id, status: 'CONFIRMED', hotel: { supplier_ref: id }, flight: null, pending_cancel }) as const;
+    const left = (id: string, pending_cancel: boolean) =>
+      ({ id, status: 'NEEDS_REVIEW', hotel: null, flight: null, pending_cancel }) as const;
+    expect(cancellationTarget([])).toBeUndefined();
+    // Newest first: the live booking, not the older one whose roster cancellation is held.
+    expect(cancellationTarget([booked('new', false), booked('held', true)])?.id).toBe('new');
+    expect(cancellationTarget([booked('held', true), booked('new', false)])?.id).toBe('new');
+    // One left for a person still comes before a booking already on its way out.
+    expect(cancellationTarget([booked('held', true), left('waiting', false)])?.id).toBe('waiting');
+    expect(cancellationTarget([left('waiting', false), booked('live', false)])?.id).toBe('live');
+    // Only bookings on their way out: the request carries out their cancellation.
+    expect(cancellationTarget([left('a', true), booked('held', true)])?.id).toBe('held');
   });
 });
 

@@ -328,6 +328,10 @@ describe('commitResolution: a commit that fulfils a booking left for a person', 
     });
     expect(commitResolution({ type: 'FLIGHT', recordsTicket: true }, 'x', NOW).action_taken).toBe('RECORD_PNR');
     expect(commitResolution({ type: 'HOTEL', recordsTicket: false }, 'x', NOW).action_taken).toBe('BOOK_HOTEL');
+    // A cancelling commit on a booking whose item waits for a person (a roster cancellation sent to review).
+    expect(commitResolution({ type: 'HOTEL', recordsTicket: false, cancels: true }, 'x', NOW).action_taken).toBe(
+      'CANCEL_BOOKING',
+    );
     const { flight_options_url: _url, ...patch } = commitResolution(
       { type: 'FLIGHT', recordsTicket: false },
       'x',

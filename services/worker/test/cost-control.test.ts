@@ -47,8 +47,8 @@ let carrier = 0;
 async function airline(cost: Record<string, unknown> = {}, settings: Record<string, boolean> = {}): Promise<Tenant> {
   const t = await onboard(stack, {
     name: `Cost ${carrier}`,
-    // Two characters: C0..C9, then CA..CZ.
-    carrier: `C${(carrier++).toString(36).toUpperCase()}`,
+    // Two characters: C0..C9, CA..CZ, then D0..DZ.
+    carrier: `${'CD'[Math.floor(carrier / 36)]}${(carrier++ % 36).toString(36).toUpperCase()}`,
     scopes: 'schedules:read schedules:write events:read events:write',
     settings: { schedules_access: true, cancellation_execution: true, booking_modification: true, ...settings },
   });
@@ -876,6 +876,132 @@ describe('a cancellation the airline injects (POST /crew/action-items)', () => {
     expect(injected.message).toContain('in time for the hotel');
     expect(cancels() - before).toBe(1);
     expect(await spendAtJfk(t)).toMatchObject({ penalties_avoided: NIGHT, penalties_paid: { amount: 0 } });
+  });
+});
+
+describe('an explicit cancellation of a booking whose roster cancellation is held or awaits a person', () => {
+  const body = (classification: string) => ({
+    type: 'HOTEL',
+    classification,
+    anchors: { traveller_email: TRAVELLER },
+    hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
+  });
+  const post = (t: Tenant, path: '/crew/action-items' | '/crew/bookings/request', classification: string) =>
+    http(`${stack.apiUrl}/api/v1${path}`, { method: 'POST', token: t.accessToken, body: body(classification) });
+  const item = async (t: Tenant, actionId: string) =>
+    (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
+  /** The hold's timer fires now (its delayed job promoted), and has run. */
+  async function timerFires(id: string): Promise<void> {
+    const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+    expect(timer).toBeDefined();
+    await timer!.promote();
+    await waitFor(
+      async () => (await timer!.getState()) === 'completed',
+      15_000,
+      () => `timer of ${id} run`,
+    );
+  }
+
+  it('an injected cancellation of a held booking is the one cancellation: made now, the held item taken over, the timer sends nothing', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T12:30:00.000Z' });
+    clock = new Date('2027-03-15T12:10:00Z');
+    const res = await post(t, '/crew/action-items', 'LAYOVER_CANCELLED');
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    expect(await item(t, res.body.action_id)).toMatchObject({ disposition: 'AUTO_CANCELLED' });
+    const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(held).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null, superseded_by: res.body.action_id });
+    expect(held!.message).toContain(res.body.action_id);
+    // Nothing of the roster's is left in flight.
+    const progress = await http(`${stack.apiUrl}/api/v1/crew/schedules/${dropped.id}/processing-status`, {
+      token: t.accessToken,
+    });
+    expect(progress.body).toMatchObject({ status: 'COMPLETED', poll_recommended: false });
+    // The hold's end passes: nothing is held any more, nothing is sent again, the sweep finds nothing.
+    clock = new Date('2027-03-15T12:30:05Z');
+    await timerFires(id);
+    clock = new Date('2027-03-15T12:40:00Z');
+    expect(await resendOverdueHolds({ db: stack.database.db, relay: stack.relay, now: () => clock })).toBe(0);
+    expect(await booking(t, id)).toMatchObject({ status: 'CANCELLED' });
+    expect(cancels() - before).toBe(1);
+    // Cancelled now: a second cancellation finds nothing to cancel.
+    const again = await post(t, '/crew/action-items', 'LAYOVER_CANCELLED');
+    expect(again.status).toBe(422);
+    expect(again.body.error.message).toBe('Nothing to cancel');
+  });
+
+  it('a requested cancellation of a held booking is the one cancellation, and the held item gets its disposition from it', async () => {
+    const t = await airline({ cancel_hold_minutes: 30 });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T12:30:00.000Z' });
+    clock = new Date('2027-03-15T12:10:00Z');
+    const res = await post(t, '/crew/bookings/request', 'LAYOVER_CANCELLED');
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
+    const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(held).toMatchObject({ disposition: 'AUTO_CANCELLED', held_until: null });
+    clock = new Date('2027-03-15T12:30:05Z');
+    await timerFires(id);
+    expect(cancels() - before).toBe(1);
+    const again = await post(t, '/crew/bookings/request', 'LAYOVER_CANCELLED');
+    expect(again.status).toBe(422);
+  });
+
+  it('an injected cancellation of a booking whose late cancellation awaits a person carries it out; the review item is superseded', async () => {
+    const t = await airline({ after_deadline: 'REVIEW' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
+    clock = new Date('2027-03-15T22:40:00Z');
+    const res = await post(t, '/crew/action-items', 'IROP_HOTEL_CANCEL');
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    const b = await settledAs(t, id, 'CANCELLED');
+    // The airline's own instruction after the deadline: the fee is recorded, as for any such cancellation.
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    expect(await item(t, res.body.action_id)).toMatchObject({ disposition: 'AUTO_CANCELLED' });
+    const [review] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(review).toMatchObject({
+      disposition: 'PENDING_REVIEW',
+      review_status: 'RESOLVED',
+      due_by: null,
+      superseded_by: res.body.action_id,
+    });
+    expect(cancels() - before).toBe(1);
+  });
+
+  it('a requested cancellation of a booking whose late cancellation awaits a person carries it out; the review item is resolved by it', async () => {
+    const t = await airline({ after_deadline: 'REVIEW' });
+    const id = await bookedLayover(t);
+    const before = cancels();
+    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
+    expect(dropped.items[0]).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
+    clock = new Date('2027-03-15T22:40:00Z');
+    const res = await post(t, '/crew/bookings/request', 'LAYOVER_CANCELLED');
+    expect(res.status).toBe(202);
+    expect(res.body.booking_id).toBe(id);
+    const b = await settledAs(t, id, 'CANCELLED');
+    expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
+    const [review] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
+    expect(review).toMatchObject({
+      disposition: 'AUTO_CANCELLED',
+      review_status: 'RESOLVED',
+      due_by: null,
+      action_taken: 'CANCEL_BOOKING',
+      action_taken_by: expect.any(String),
+    });
+    expect(cancels() - before).toBe(1);
   });
 });
 

@@ -399,12 +399,17 @@ export async function lockAirlineBookings(trx: DbOrTrx, airlineId: string): Prom
   await sql`select pg_advisory_xact_lock(${BOOKING_ANCHORS_LOCK}, hashtext(${airlineId}))`.execute(trx);
 }
 
-/** A live booking of the same type for the same anchors (POST /crew/bookings/request duplicate check). */
+/**
+ * The live bookings of the same type for the same anchors, newest first (POST /crew/bookings/request duplicate
+ * check). A booking whose roster cancellation is held or awaits a person (pending_cancel) is on its way out, and
+ * no duplicate; `withPendingCancel` reads it too, for a cancellation that may be the one to carry it out.
+ */
 export function liveBookingFor(
   db: DbOrTrx,
   airlineId: string,
   type: 'HOTEL' | 'FLIGHT',
   anchors: { traveller_email: string; pairing_number?: string | null; duty_date: string },
+  { withPendingCancel = false }: { withPendingCancel?: boolean } = {},
 ) {
   let q = db
     .selectFrom('bookings')
@@ -413,8 +418,8 @@ export function liveBookingFor(
     .where('type', '=', type)
     .where('traveller_email', '=', anchors.traveller_email.toLowerCase())
     .where('duty_date', '=', anchors.duty_date)
-    .where('status', '!=', 'CANCELLED')
-    .where('pending_cancel', '=', false);
+    .where('status', '!=', 'CANCELLED');
+  if (!withPendingCancel) q = q.where('pending_cancel', '=', false);
   if (anchors.pairing_number) q = q.where('pairing_number', '=', anchors.pairing_number);
   return q.orderBy('seq', 'desc').execute();
 }

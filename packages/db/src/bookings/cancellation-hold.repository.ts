@@ -208,6 +208,32 @@ export async function keepHold(
 }
 
 /**
+ * A released hold whose cancellation another item's task makes (the airline's injected cancellation took the
+ * booking over): the held item ends as decided (engine heldItemTakenOver), superseded by that item, no longer
+ * showing held_until. Only an item still without a disposition: one that has its own outcome keeps it.
+ */
+export async function endHeldItem(
+  trx: DbOrTrx,
+  heldActionId: string,
+  byActionId: string,
+  at: Date,
+  end: { disposition: string; message: string },
+): Promise<void> {
+  await trx
+    .updateTable('action_items')
+    .set({
+      disposition: end.disposition,
+      disposition_at: at,
+      held_until: null,
+      superseded_by: byActionId,
+      message: end.message,
+    })
+    .where('action_id', '=', heldActionId)
+    .where('disposition', 'is', null)
+    .execute();
+}
+
+/**
  * The held item no longer shows held_until: its cancellation is being made (or handed to a person). Found through
  * the booking's stored cancellation, when the booking meets `only` (if given).
  */

@@ -7,6 +7,7 @@ import {
   type StoredCancellation,
 } from '@crew/db';
 import {
+  heldItemTakenOver,
   isHeld,
   planTaskCancellation,
   type CancellationCause,
@@ -42,7 +43,7 @@ export async function cancellationForTask(
   actionId: string | null = b.action_id,
 ): Promise<TaskCancellation> {
   const held = isHeld(b.cancellation);
-  if (held) await endHold(trx, b, operation, now);
+  if (held) await endHold(trx, b, operation, now, actionId);
   if (b.type !== 'HOTEL' || operation !== 'CANCEL' || !b.checkin_time_local || !b.checkout_time_local)
     return held ? { cancellation: null, lane: priority } : { lane: priority };
   const ctx = openBookingContext(
@@ -71,9 +72,16 @@ export async function cancellationForTask(
 /**
  * A held roster cancellation ends when a person acts on the booking: their cancellation is the one cancellation
  * (RELEASED), and any other change keeps the booking (KEPT). Lost to the hold's timer (which released it a moment
- * before): the booking now has a supplier call in flight.
+ * before): the booking now has a supplier call in flight. A cancellation whose task settles another item than the
+ * held one (an injected cancellation takes the booking over) ends the held item now, superseded by that item.
  */
-async function endHold(trx: DbOrTrx, b: BookingRow, operation: BookingOperation, now: Date): Promise<void> {
+async function endHold(
+  trx: DbOrTrx,
+  b: BookingRow,
+  operation: BookingOperation,
+  now: Date,
+  actionId: string | null,
+): Promise<void> {
   const c = b.cancellation as EngineStored;
   const ended =
     operation === 'CANCEL'
@@ -86,6 +94,9 @@ async function endHold(trx: DbOrTrx, b: BookingRow, operation: BookingOperation,
           'held cancellation withdrawn: the airline changed the booking instead',
         )) !== null;
   if (!ended) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
+  const heldItem = c.action_id ?? b.action_id;
+  if (operation === 'CANCEL' && heldItem && actionId && heldItem !== actionId)
+    await cancellationHoldRepo.endHeldItem(trx, heldItem, actionId, now, heldItemTakenOver(actionId));
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   awaitsManualBooking,
   lostOrderReference,
   bookingStatusOf,
+  cancellationTarget,
   commitResolution,
   dateOfBirthIssue,
   decideRequest,
@@ -192,17 +193,18 @@ export async function requestBooking<R>(
   const write = async (trx: DbOrTrx) => {
     // Serialized per airline: two identical requests (or a request and a roster's diff) never both see "no live booking".
     await bookingRepo.lockAirlineBookings(trx, airlineId);
-    const live = await bookingRepo.liveBookingFor(trx, airlineId, body.type, {
-      traveller_email: email,
-      pairing_number: body.anchors.pairing_number,
-      duty_date: dutyDate,
-    });
-    // A booking the engine left for a person (BOOK_MANUALLY, no reservation) is fulfilled by the request.
-    const awaiting = live.find(awaitsManualBooking);
-    const busy = live.find((b) => b !== awaiting);
+    const cancelling = isCancellingRequest(body.classification);
+    // A cancellation also finds a booking whose roster cancellation is held or awaits a person: it carries it out.
+    const live = await bookingRepo.liveBookingFor(
+      trx,
+      airlineId,
+      body.type,
+      { traveller_email: email, pairing_number: body.anchors.pairing_number, duty_date: dutyDate },
+      { withPendingCancel: cancelling },
+    );
 
-    if (isCancellingRequest(body.classification)) {
-      const target = busy ?? awaiting;
+    if (cancelling) {
+      const target = cancellationTarget(live);
       if (!target)
         throw ApiError.validation(
           [{ field: '/anchors', issue: `no live ${body.type} booking matches these anchors` }],
@@ -253,8 +255,24 @@ export async function requestBooking<R>(
         }),
       ]);
       await insertInjectedItem(trx, target.booking_id, null);
+      // A commit keeps the booking's item, which its task settles: one waiting for a person (a roster cancellation
+      // sent to review) is that person's CANCEL_BOOKING, as the same choice from the review queue would be.
+      if (kind === 'commit' && target.action_id) {
+        const item = await scheduleRepo.findActionItem(trx, airlineId, target.action_id);
+        if (item?.review_status === 'OPEN') {
+          const by = caller.email || caller.client_id;
+          const patch = commitResolution({ type: body.type, recordsTicket: false, cancels: true }, by, Date.now());
+          await resolvedEvent(
+            trx,
+            await reviewRepo.writeReview(trx, item.action_id, { ...patch, due_by: null, action_reason: null }),
+          );
+        }
+      }
       return { bookingId: target.booking_id, decision: null, scheduleId: null };
     }
+    // A booking the engine left for a person (BOOK_MANUALLY, no reservation) is fulfilled by the request.
+    const awaiting = live.find(awaitsManualBooking);
+    const busy = live.find((b) => b !== awaiting);
     if (busy)
       throw ApiError.conflict(
         `A live ${body.type} booking already exists for these anchors (${busy.booking_id}): modify it, or release it with manual_override false`,
