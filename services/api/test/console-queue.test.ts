@@ -12,7 +12,7 @@ import { apiDepsOf, http, settledBooking, type Stack, startStack, type Tenant } 
 import { consoleRouter } from '../src/console/console.router';
 import { consoleDeps } from '../src/console/context';
 import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
-import { reviewAirline, type ReviewAirline } from './console-review-stack';
+import { DAY1, reviewAirline, type ReviewAirline } from './console-review-stack';
 
 jest.setTimeout(60_000);
 
@@ -170,6 +170,46 @@ describe('an action item', () => {
     expect((await api(`/crew/action-items/${e.flight.action_id}`)).body.available_actions).toContain(
       'BOOK_FLIGHT_OPTION',
     );
+  });
+
+  it('an injected deadhead held for a person, whose options the search cannot find from the item (404): the item page says why, not a 500', async () => {
+    const f = await reviewAirline(stack, { name: 'Queue Air F', carrier: 'QF' });
+    const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
+      http(`${stack.apiUrl}/api/v1${path}`, { token: f.t.accessToken, ...init });
+    // Every carrier flying the leg blacklisted: the engine finds no flight to book, so the injected leg waits for a person.
+    const found = await api(`/crew/flight-options?action_id=${f.flight.action_id}&limit=200`);
+    const carriers = [...new Set(found.body.options.map((o: { airline_code: string }) => o.airline_code))];
+    expect(
+      (await api('/crew/config/flights', { method: 'PUT', body: { blacklisted_airlines: carriers } })).status,
+    ).toBe(200);
+    const later = new Date(Date.parse(DAY1) + 2 * 86_400_000).toISOString().slice(0, 10);
+    const injected = await api('/crew/action-items', {
+      method: 'POST',
+      body: {
+        type: 'FLIGHT',
+        classification: 'IROP_NEW_DEADHEAD',
+        source: 'IROP',
+        irop_ref: 'IROP-F-1',
+        anchors: { traveller_email: 'crew.qf@review.test', employee_id: 'E1', pairing_number: 'P900' },
+        flight: { from_airport: 'LHR', to_airport: 'JFK', depart_date: later },
+      },
+    });
+    expect(injected.status).toBe(202);
+    await settledBooking(stack, f.t.accessToken, injected.body.booking_id);
+    const item = (await api(`/crew/action-items/${injected.body.action_id}`)).body;
+    expect(item.available_actions).toContain('BOOK_FLIGHT_OPTION');
+    // The API's search pre-fills nothing from this item: 404.
+    expect((await api(`/crew/flight-options?action_id=${item.action_id}`)).status).toBe(404);
+
+    const { browser } = await signedIn(f.t, 'AGENT');
+    const page = await browser.get(`/console/items/${item.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Something went wrong');
+    expect(page.text).toContain(
+      '<p role="status">Flight options cannot be searched for this item: it does not give the route and date a search needs.</p>',
+    );
+    expect(page.text).toContain('name="action" value="RECORD_PNR"');
+    expect(page.text).toContain('Assign to me');
   });
 
   /**
