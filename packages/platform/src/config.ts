@@ -87,6 +87,11 @@ export interface Config {
   /** The travel desk's console: a session ends after this many minutes without a request, and after these hours whatever. */
   readonly consoleSessionIdleMinutes: number;
   readonly consoleSessionMaxHours: number;
+  /**
+   * How long a console item page waits for a deadhead's live flight options: a person is waiting on the page, so
+   * it does not wait out the supplier's own deadline and retries (GET /crew/flight-options does).
+   */
+  readonly consoleFlightOptionsTimeoutMs: number;
 }
 
 export class ConfigError extends Error {

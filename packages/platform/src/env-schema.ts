@@ -263,6 +263,11 @@ export const EnvSchema = Type.Object({
     12,
     'A console session ends this many hours after sign-in, however busy',
   ),
+  CONSOLE_FLIGHT_OPTIONS_TIMEOUT_MS: positiveInt(
+    'consoleFlightOptionsTimeoutMs',
+    4000,
+    'How long a console item page waits for a deadhead’s live flight options before it shows the item without them',
+  ),
 });
 /** The environment once checked, defaults applied. */
 export type ConfigEnv = Static<typeof EnvSchema>;

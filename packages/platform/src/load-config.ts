@@ -87,6 +87,7 @@ export function loadConfig(rawEnv: RawEnv = process.env, mintToken: () => string
     supplierRateLimitPerSecond: env.SUPPLIER_RATE_LIMIT_PER_SECOND,
     consoleSessionIdleMinutes: env.CONSOLE_SESSION_IDLE_MINUTES,
     consoleSessionMaxHours: env.CONSOLE_SESSION_MAX_HOURS,
+    consoleFlightOptionsTimeoutMs: env.CONSOLE_FLIGHT_OPTIONS_TIMEOUT_MS,
     ...roomingConfig(env),
     ...webhookConfig(env),
     ...supplierConfig(env),

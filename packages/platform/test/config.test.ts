@@ -16,7 +16,7 @@ describe('EnvSchema', () => {
         'AUTO_RETRY_DELAYS',
       ]),
     );
-    expect(ENV_VARIABLES).toHaveLength(48);
+    expect(ENV_VARIABLES).toHaveLength(49);
     const config = loadConfig({}, mint);
     for (const name of ENV_VARIABLES) {
       expect([name, typeof (EnvSchema.properties[name] as { description?: unknown }).description]).toEqual([
@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       smtpSecure: false,
       publicApiUrl: 'http://127.0.0.1:3000',
       roomingPollMs: 15000,
+      consoleFlightOptionsTimeoutMs: 4000,
     });
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.autoRetryDelays)).toBe(true);

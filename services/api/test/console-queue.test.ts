@@ -253,6 +253,34 @@ describe('an action item', () => {
     },
   );
 
+  it('a flight supplier that does not answer holds the item page only for the console’s own search deadline, not the supplier’s retries', async () => {
+    // The stack's api searches with the production defaults: 5 s an attempt, two retries (about 15 s in all).
+    await fault({ operation: 'flight.search', outcome: 'timeout', count: 5 });
+    const { browser } = await signedIn(a.t, 'AGENT');
+    const started = Date.now();
+    const page = await browser.get(`/console/items/${a.flight.action_id}`);
+    const took = Date.now() - started;
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h1>Deadhead LHR → JFK</h1>');
+    expect(page.text).toMatch(/<p role="status">Flight options cannot be shown/);
+    expect(page.text).toContain('name="action" value="RECORD_PNR"');
+    // CONSOLE_FLIGHT_OPTIONS_TIMEOUT_MS (4 s) and the page's own reads; generous for a slow machine, well under 15 s.
+    expect(took).toBeLessThan(9_000);
+    expect(took).toBeGreaterThanOrEqual(stack.config.consoleFlightOptionsTimeoutMs - 100);
+  });
+
+  it('the API’s options search keeps the supplier’s own deadline and retries: one attempt unanswered, then options', async () => {
+    await fault({ operation: 'flight.search', outcome: 'timeout', count: 1 });
+    const started = Date.now();
+    const res = await http(`${stack.apiUrl}/api/v1/crew/flight-options?action_id=${a.flight.action_id}`, {
+      token: a.t.accessToken,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.options.length).toBeGreaterThan(0);
+    // The first attempt waited out its 5 s before the retry answered.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+  });
+
   it('?done= names an action for its notice; any other name, an inherited one included, shows none', async () => {
     const { browser } = await signedIn(a.t, 'VIEWER');
     const path = `/console/items/${a.flight.action_id}`;

@@ -49,10 +49,34 @@ function notFound(req: Request, res: Response): void {
   });
 }
 
-/** The live options of a deadhead, as GET /crew/flight-options?action_id= finds them, or why there are none. */
+/**
+ * The live options of a deadhead, as GET /crew/flight-options?action_id= finds them, or why there are none. A
+ * person waits on the page, so it waits for the search only CONSOLE_FLIGHT_OPTIONS_TIMEOUT_MS, not the
+ * supplier's own deadline and retries; a search given up on ends unheard.
+ */
 async function optionsOf(deps: ConsoleDeps, airlineId: string, actionId: string): Promise<OptionsAnswer> {
+  const search = flightOptions(deps.flightOptions, airlineId, { action_id: actionId, limit: 10 });
+  // Its failure after the page gave up on it is no one's to handle.
+  search.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), deps.config.consoleFlightOptionsTimeoutMs);
+  });
   try {
-    return await flightOptions(deps.flightOptions, airlineId, { action_id: actionId, limit: 10 });
+    const found = await Promise.race([search, late]);
+    if (found !== 'late') return found;
+    deps.logger.warn(
+      {
+        event: 'console_flight_options_late',
+        action_id: actionId,
+        timeout_ms: deps.config.consoleFlightOptionsTimeoutMs,
+      },
+      'flight options search outlasted the item page’s deadline',
+    );
+    return {
+      problem:
+        'Flight options cannot be shown: the flight supplier did not answer in time; reload the page to search again.',
+    };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // The page found the item, so a 404 means the search finds no route and date in it (an injected leg's are
@@ -62,6 +86,8 @@ async function optionsOf(deps: ConsoleDeps, airlineId: string, actionId: string)
         problem: 'Flight options cannot be searched for this item: it does not give the route and date a search needs.',
       };
     return { problem: `Flight options cannot be shown right now: ${err.message}` };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
