@@ -218,7 +218,9 @@ describe('an action item', () => {
    */
   async function deadheadPage(suppliersUrl: string) {
     const suppliers = createSandboxSuppliers({ baseUrl: suppliersUrl, responseTimeoutMs: 1000 });
-    const deps = consoleDeps(apiDepsOf(stack, { suppliers }));
+    // The page waits out the supplier's deadline here (its own shorter one is the next test's).
+    const config = { ...stack.config, consoleFlightOptionsTimeoutMs: 30_000 };
+    const deps = consoleDeps(apiDepsOf(stack, { suppliers, config }));
     const app = express();
     app.use(consoleRouter(deps));
     const server = createServer(app);
@@ -241,7 +243,9 @@ describe('an action item', () => {
       const page = await deadheadPage(outcome === 'unreachable' ? 'http://127.0.0.1:1' : stack.sandboxUrl);
       expect(page.status).toBe(200);
       expect(page.text).toContain('<h1>Deadhead LHR → JFK</h1>');
-      expect(page.text).toMatch(/<p role="status">Flight options cannot be shown right now: [^<]*cannot be reached/);
+      expect(page.text).toContain(
+        '<p role="status">Flight options cannot be shown: the flight supplier cannot be reached; reload the page shortly to search again.</p>',
+      );
       expect(page.text).toContain('Booking history');
       expect(page.text).not.toContain('Something went wrong');
       // Not a 503 page: the item's context and its other actions stay at hand, and the options are back with the supplier.
@@ -253,6 +257,20 @@ describe('an action item', () => {
     },
   );
 
+  it('a deadhead whose leg has passed: the options search refuses the date, and the page says so in one sentence', async () => {
+    const g = await reviewAirline(stack, { name: 'Queue Air G', carrier: 'QG' });
+    // An item left open past its leg (overdue): its duty date is in the past for the search.
+    await stack.database.db
+      .updateTable('action_items')
+      .set({ anchors: sql`(anchors::jsonb || '{"duty_date":"2020-01-06"}'::jsonb)::json` })
+      .where('action_id', '=', g.flight.action_id)
+      .execute();
+    const { browser } = await signedIn(g.t, 'AGENT');
+    const page = await browser.get(`/console/items/${g.flight.action_id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<p role="status">Flight options cannot be shown: the date is in the past.</p>');
+  });
+
   it('a flight supplier that does not answer holds the item page only for the console’s own search deadline, not the supplier’s retries', async () => {
     // The stack's api searches with the production defaults: 5 s an attempt, two retries (about 15 s in all).
     await fault({ operation: 'flight.search', outcome: 'timeout', count: 5 });
@@ -262,7 +280,9 @@ describe('an action item', () => {
     const took = Date.now() - started;
     expect(page.status).toBe(200);
     expect(page.text).toContain('<h1>Deadhead LHR → JFK</h1>');
-    expect(page.text).toMatch(/<p role="status">Flight options cannot be shown/);
+    expect(page.text).toContain(
+      '<p role="status">Flight options cannot be shown: the flight supplier did not answer in time; reload the page to search again.</p>',
+    );
     expect(page.text).toContain('name="action" value="RECORD_PNR"');
     // CONSOLE_FLIGHT_OPTIONS_TIMEOUT_MS (4 s) and the page's own reads; generous for a slow machine, well under 15 s.
     expect(took).toBeLessThan(9_000);

@@ -49,6 +49,12 @@ function notFound(req: Request, res: Response): void {
   });
 }
 
+/** A message written as a sentence of its own, continuing one: no capital (unless an acronym's), no full stop. */
+function midSentence(message: string): string {
+  const m = message.trim().replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(m) ? m[0]!.toLowerCase() + m.slice(1) : m;
+}
+
 /**
  * The live options of a deadhead, as GET /crew/flight-options?action_id= finds them, or why there are none. A
  * person waits on the page, so it waits for the search only CONSOLE_FLIGHT_OPTIONS_TIMEOUT_MS, not the
@@ -85,7 +91,13 @@ async function optionsOf(deps: ConsoleDeps, airlineId: string, actionId: string)
       return {
         problem: 'Flight options cannot be searched for this item: it does not give the route and date a search needs.',
       };
-    return { problem: `Flight options cannot be shown right now: ${err.message}` };
+    // The API's own words (written to stand alone) would read twice "right now", a capital mid-sentence.
+    if (err.status === 503)
+      return {
+        problem:
+          'Flight options cannot be shown: the flight supplier cannot be reached; reload the page shortly to search again.',
+      };
+    return { problem: `Flight options cannot be shown: ${midSentence(err.message)}.` };
   } finally {
     clearTimeout(timer);
   }
