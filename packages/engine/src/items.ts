@@ -105,8 +105,9 @@ export interface ItemFlightSearch {
 }
 
 /**
- * What an action item pre-fills in a flight search: a FLIGHT item's airports and its duty date. Null for a HOTEL
- * item, or a flight item without both airports and a duty date (details and anchors are JSON as stored, so each
+ * What an action item pre-fills in a flight search: a FLIGHT item's airports and its duty date — a roster
+ * deadhead's leg, or the flight block of an injected or requested one (its depart_date first). Null for a HOTEL
+ * item, or a flight item without both airports and a date (details and anchors are JSON as stored, so each
  * field is checked).
  */
 export function flightSearchOfItem(item: {
@@ -114,8 +115,10 @@ export function flightSearchOfItem(item: {
   details: unknown;
   anchors: unknown;
 }): ItemFlightSearch | null {
-  const d = item.details as { from_airport?: string; to_airport?: string } | null | undefined;
-  const date = (item.anchors as { duty_date?: string } | null | undefined)?.duty_date;
+  type Route = { from_airport?: string; to_airport?: string; depart_date?: string };
+  const details = item.details as (Route & { flight?: Route | null }) | null | undefined;
+  const d = details?.flight ?? details;
+  const date = d?.depart_date || (item.anchors as { duty_date?: string } | null | undefined)?.duty_date;
   return item.type === 'FLIGHT' && d?.from_airport && d.to_airport && date
     ? { from_airport: d.from_airport, to_airport: d.to_airport, date }
     : null;

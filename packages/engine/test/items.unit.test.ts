@@ -12,6 +12,26 @@ describe('the flight search an action item pre-fills (GET /crew/flight-options?a
     });
   });
 
+  it("is an injected or requested deadhead's flight block: its airports on its departure date", () => {
+    const flight = {
+      from_airport: 'LHR',
+      to_airport: 'JFK',
+      depart_date: '2027-03-04',
+      arrive_by: '2027-03-04T20:00:00Z',
+    };
+    expect(flightSearchOfItem({ type: 'FLIGHT', details: { flight }, anchors })).toEqual({
+      from_airport: 'LHR',
+      to_airport: 'JFK',
+      date: '2027-03-04',
+    });
+    // A block without its date searches on the item's duty date.
+    const undated = { from_airport: 'LHR', to_airport: 'JFK' };
+    expect(flightSearchOfItem({ type: 'FLIGHT', details: { flight: undated }, anchors })).toMatchObject({
+      date: '2027-03-02',
+    });
+    expect(flightSearchOfItem({ type: 'FLIGHT', details: { flight: { to_airport: 'JFK' } }, anchors })).toBeNull();
+  });
+
   it('is nothing for a hotel item', () => {
     expect(flightSearchOfItem({ type: 'HOTEL', details: { ...details, station: 'LHR' }, anchors })).toBeNull();
   });

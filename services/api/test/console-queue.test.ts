@@ -172,7 +172,7 @@ describe('an action item', () => {
     );
   });
 
-  it('an injected deadhead held for a person, whose options the search cannot find from the item (404): the item page says why, not a 500', async () => {
+  it('an injected deadhead held for a person: the search takes its route and date from its flight block; an item stored without them (404) is the item page saying why, not a 500', async () => {
     const f = await reviewAirline(stack, { name: 'Queue Air F', carrier: 'QF' });
     const api = (path: string, init: Parameters<typeof http>[1] = {}) =>
       http(`${stack.apiUrl}/api/v1${path}`, { token: f.t.accessToken, ...init });
@@ -198,7 +198,16 @@ describe('an action item', () => {
     await settledBooking(stack, f.t.accessToken, injected.body.booking_id);
     const item = (await api(`/crew/action-items/${injected.body.action_id}`)).body;
     expect(item.available_actions).toContain('BOOK_FLIGHT_OPTION');
-    // The API's search pre-fills nothing from this item: 404.
+    // The search pre-fills the route and date of the injected flight block (every carrier on it blacklisted: none).
+    const prefilled = await api(`/crew/flight-options?action_id=${item.action_id}`);
+    expect(prefilled.status).toBe(200);
+    expect(prefilled.body.options).toEqual([]);
+    // An item stored without a route (as no writer today leaves one): the API's search has nothing to pre-fill, 404.
+    await stack.database.db
+      .updateTable('action_items')
+      .set({ details: sql`'{}'::json` })
+      .where('action_id', '=', item.action_id)
+      .execute();
     expect((await api(`/crew/flight-options?action_id=${item.action_id}`)).status).toBe(404);
 
     const { browser } = await signedIn(f.t, 'AGENT');

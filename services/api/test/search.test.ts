@@ -1,5 +1,5 @@
 import { AIRPORTS } from '@crew/supplier-sandbox';
-import { http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
+import { bookingAccount, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
 
 let stack: Stack;
 let t: Tenant;
@@ -132,6 +132,30 @@ describe('GET /crew/flight-options', () => {
     const res = await get('/crew/flight-options?action_id=does-not-exist');
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it("pre-fills an injected deadhead's route and date from its flight block (action_id)", async () => {
+    await bookingAccount(stack, t, 'crew.search@example.test');
+    const injected = await http(`${stack.apiUrl}/api/v1/crew/action-items`, {
+      method: 'POST',
+      token: t.accessToken,
+      body: {
+        type: 'FLIGHT',
+        classification: 'IROP_NEW_DEADHEAD',
+        source: 'IROP',
+        irop_ref: 'IROP-SEARCH-1',
+        anchors: { traveller_email: 'crew.search@example.test', employee_id: 'E9', pairing_number: 'P9' },
+        flight: { from_airport: 'CDG', to_airport: 'JFK', depart_date: '2027-03-04' },
+      },
+    });
+    expect(injected.status).toBe(202);
+    const res = await get(`/crew/flight-options?action_id=${injected.body.action_id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.options.length).toBeGreaterThan(0);
+    for (const o of res.body.options) {
+      expect(o).toMatchObject({ from_airport: 'CDG', to_airport: 'JFK' });
+      expect(o.dep_time.slice(0, 10)).toBe('2027-03-04');
+    }
   });
 
   it('an action_id of 36 hex digits and dashes that is not a uuid is 404 as any unknown id, never a 500', async () => {
