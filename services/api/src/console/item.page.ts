@@ -85,8 +85,8 @@ async function optionsOf(deps: ConsoleDeps, airlineId: string, actionId: string)
     };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    // The page found the item, so a 404 means the search finds no route and date in it (an injected leg's are
-    // not where it looks): the person still has the item's other actions.
+    // The page found the item, so a 404 means the search finds no route and date in it (an item stored without
+    // them): the person still has the item's other actions.
     if (err.status === 404)
       return {
         problem: 'Flight options cannot be searched for this item: it does not give the route and date a search needs.',
