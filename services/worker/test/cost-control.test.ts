@@ -879,6 +879,18 @@ describe('a cancellation the airline injects (POST /crew/action-items)', () => {
   });
 });
 
+/** The hold's timer fires now (its delayed job promoted), and has run. */
+async function timerFires(id: string): Promise<void> {
+  const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+  expect(timer).toBeDefined();
+  await timer!.promote();
+  await waitFor(
+    async () => (await timer!.getState()) === 'completed',
+    15_000,
+    () => `timer of ${id} run`,
+  );
+}
+
 describe('an explicit cancellation of a booking whose roster cancellation is held or awaits a person', () => {
   const body = (classification: string) => ({
     type: 'HOTEL',
@@ -890,17 +902,6 @@ describe('an explicit cancellation of a booking whose roster cancellation is hel
     http(`${stack.apiUrl}/api/v1${path}`, { method: 'POST', token: t.accessToken, body: body(classification) });
   const item = async (t: Tenant, actionId: string) =>
     (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
-  /** The hold's timer fires now (its delayed job promoted), and has run. */
-  async function timerFires(id: string): Promise<void> {
-    const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
-    expect(timer).toBeDefined();
-    await timer!.promote();
-    await waitFor(
-      async () => (await timer!.getState()) === 'completed',
-      15_000,
-      () => `timer of ${id} run`,
-    );
-  }
 
   it('an injected cancellation of a held booking is the one cancellation: made now, the held item taken over, the timer sends nothing', async () => {
     const t = await airline({ cancel_hold_minutes: 30 });
@@ -1042,18 +1043,6 @@ describe("a person's cancellation", () => {
 });
 
 describe("a person's lock (manual_override) on a held booking", () => {
-  /** The hold's timer fires now (its delayed job promoted), and has run. */
-  async function timerFires(id: string): Promise<void> {
-    const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
-    expect(timer).toBeDefined();
-    await timer!.promote();
-    await waitFor(
-      async () => (await timer!.getState()) === 'completed',
-      15_000,
-      () => `timer of ${id} run`,
-    );
-  }
-
   it('a PATCH setting manual_override ends the hold: the booking stays, the item AUTO_BOOKED, and the timer cancels nothing', async () => {
     const t = await airline({ cancel_hold_minutes: 30 });
     const id = await bookedLayover(t);
