@@ -27,10 +27,7 @@ module.exports = {
     { ...shared, displayName: 'unit', testMatch: [UNIT] },
     { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts', `!${UNIT}`] },
   ],
-  // Three workers on two cores: most integration files wait (on Postgres, Redis, the sandbox's latency, timers),
-  // so a third keeps the cores busy. Measured on a 2-core machine: 727 s with 2 workers, 571 s with 3 (CPU 94 %
-  // busy; a fourth has little left to use).
-  maxWorkers: '150%',
+  maxWorkers: 2,
   // A worker told to end exits once its process is torn down: measured, 50 ms after a short run on a quiet
   // machine, 330 ms after a full run with one of the two cores kept busy by another process. Jest's default budget of 500 ms
   // before "A worker process has failed to exit gracefully" left no margin on a loaded CI machine. Nothing is
