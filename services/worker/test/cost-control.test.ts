@@ -115,6 +115,22 @@ async function bookedLayover(t: Tenant): Promise<string> {
   return id;
 }
 
+/** An action item as GET /crew/action-items/{action_id} answers it. */
+const item = async (t: Tenant, actionId: string) =>
+  (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
+
+/** The hold's timer fires now (its delayed job promoted), and has run. */
+async function timerFires(id: string): Promise<void> {
+  const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
+  expect(timer).toBeDefined();
+  await timer!.promote();
+  await waitFor(
+    async () => (await timer!.getState()) === 'completed',
+    15_000,
+    () => `timer of ${id} run`,
+  );
+}
+
 /** The queue's record of the booking's cancellation task (or another operation's): the lane it was queued in. */
 async function cancellationLane(bookingId: string, operation = 'CANCEL'): Promise<string | undefined> {
   const jobs = await stack.queues.bookings.getJobs(['completed', 'active', 'waiting', 'prioritized', 'delayed']);
@@ -823,8 +839,6 @@ describe('a cancellation the airline injects (POST /crew/action-items)', () => {
         ...extra,
       },
     });
-  const item = async (t: Tenant, actionId: string) =>
-    (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
   /** The airline injects `classification` for the booking `id` at `at`: accepted for that booking, which ends CANCELLED. */
   async function cancelledByInjection(
     t: Tenant,
@@ -879,18 +893,6 @@ describe('a cancellation the airline injects (POST /crew/action-items)', () => {
   });
 });
 
-/** The hold's timer fires now (its delayed job promoted), and has run. */
-async function timerFires(id: string): Promise<void> {
-  const [timer] = (await stack.queues.bookings.getJobs(['delayed'])).filter((j) => j?.data.booking_id === id);
-  expect(timer).toBeDefined();
-  await timer!.promote();
-  await waitFor(
-    async () => (await timer!.getState()) === 'completed',
-    15_000,
-    () => `timer of ${id} run`,
-  );
-}
-
 describe('an explicit cancellation of a booking whose roster cancellation is held or awaits a person', () => {
   const body = (classification: string) => ({
     type: 'HOTEL',
@@ -900,19 +902,49 @@ describe('an explicit cancellation of a booking whose roster cancellation is hel
   });
   const post = (t: Tenant, path: '/crew/action-items' | '/crew/bookings/request', classification: string) =>
     http(`${stack.apiUrl}/api/v1${path}`, { method: 'POST', token: t.accessToken, body: body(classification) });
-  const item = async (t: Tenant, actionId: string) =>
-    (await http(`${stack.apiUrl}/api/v1/crew/action-items/${actionId}`, { token: t.accessToken })).body;
-
-  it('an injected cancellation of a held booking is the one cancellation: made now, the held item taken over, the timer sends nothing', async () => {
-    const t = await airline({ cancel_hold_minutes: 30 });
+  /** The two ways the roster's cancellation waits: held (a hold of 30 min), or sent to a person (late, REVIEW). */
+  const WAITS = {
+    held: {
+      cost: { cancel_hold_minutes: 30 },
+      droppedAt: '2027-03-15T12:00:00Z',
+      item: { disposition: null, held_until: '2027-03-15T12:30:00.000Z' },
+      cancelAt: '2027-03-15T12:10:00Z',
+    },
+    review: {
+      cost: { after_deadline: 'REVIEW' },
+      droppedAt: '2027-03-15T22:30:00Z',
+      item: { disposition: 'PENDING_REVIEW', review_status: 'OPEN' },
+      cancelAt: '2027-03-15T22:40:00Z',
+    },
+  } as const;
+  /**
+   * A booked layover the roster drops, its cancellation waiting (`wait`), then the airline's own cancellation
+   * through `path` ten minutes later, accepted for that booking.
+   */
+  async function cancelledWhileWaiting(
+    wait: keyof typeof WAITS,
+    path: '/crew/action-items' | '/crew/bookings/request',
+    classification: string,
+  ) {
+    const w = WAITS[wait];
+    const t = await airline(w.cost);
     const id = await bookedLayover(t);
     const before = cancels();
-    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
-    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T12:30:00.000Z' });
-    clock = new Date('2027-03-15T12:10:00Z');
-    const res = await post(t, '/crew/action-items', 'LAYOVER_CANCELLED');
+    const dropped = await processed(t, withoutLayover(), w.droppedAt);
+    expect(dropped.items[0]).toMatchObject(w.item);
+    clock = new Date(w.cancelAt);
+    const res = await post(t, path, classification);
     expect(res.status).toBe(202);
     expect(res.body.booking_id).toBe(id);
+    return { t, id, before, dropped, res };
+  }
+
+  it('an injected cancellation of a held booking is the one cancellation: made now, the held item taken over, the timer sends nothing', async () => {
+    const { t, id, before, dropped, res } = await cancelledWhileWaiting(
+      'held',
+      '/crew/action-items',
+      'LAYOVER_CANCELLED',
+    );
     const b = await settledAs(t, id, 'CANCELLED');
     expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
     expect(await item(t, res.body.action_id)).toMatchObject({ disposition: 'AUTO_CANCELLED' });
@@ -938,15 +970,11 @@ describe('an explicit cancellation of a booking whose roster cancellation is hel
   });
 
   it('a requested cancellation of a held booking is the one cancellation, and the held item gets its disposition from it', async () => {
-    const t = await airline({ cancel_hold_minutes: 30 });
-    const id = await bookedLayover(t);
-    const before = cancels();
-    const dropped = await processed(t, withoutLayover(), '2027-03-15T12:00:00Z');
-    expect(dropped.items[0]).toMatchObject({ disposition: null, held_until: '2027-03-15T12:30:00.000Z' });
-    clock = new Date('2027-03-15T12:10:00Z');
-    const res = await post(t, '/crew/bookings/request', 'LAYOVER_CANCELLED');
-    expect(res.status).toBe(202);
-    expect(res.body.booking_id).toBe(id);
+    const { t, id, before, dropped } = await cancelledWhileWaiting(
+      'held',
+      '/crew/bookings/request',
+      'LAYOVER_CANCELLED',
+    );
     const b = await settledAs(t, id, 'CANCELLED');
     expect(b.hotel.cancellation_penalty_avoided).toEqual(NIGHT);
     const [held] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
@@ -959,15 +987,11 @@ describe('an explicit cancellation of a booking whose roster cancellation is hel
   });
 
   it('an injected cancellation of a booking whose late cancellation awaits a person carries it out; the review item is superseded', async () => {
-    const t = await airline({ after_deadline: 'REVIEW' });
-    const id = await bookedLayover(t);
-    const before = cancels();
-    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
-    expect(dropped.items[0]).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
-    clock = new Date('2027-03-15T22:40:00Z');
-    const res = await post(t, '/crew/action-items', 'IROP_HOTEL_CANCEL');
-    expect(res.status).toBe(202);
-    expect(res.body.booking_id).toBe(id);
+    const { t, id, before, dropped, res } = await cancelledWhileWaiting(
+      'review',
+      '/crew/action-items',
+      'IROP_HOTEL_CANCEL',
+    );
     const b = await settledAs(t, id, 'CANCELLED');
     // The airline's own instruction after the deadline: the fee is recorded, as for any such cancellation.
     expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
@@ -983,15 +1007,11 @@ describe('an explicit cancellation of a booking whose roster cancellation is hel
   });
 
   it('a requested cancellation of a booking whose late cancellation awaits a person carries it out; the review item is resolved by it', async () => {
-    const t = await airline({ after_deadline: 'REVIEW' });
-    const id = await bookedLayover(t);
-    const before = cancels();
-    const dropped = await processed(t, withoutLayover(), '2027-03-15T22:30:00Z');
-    expect(dropped.items[0]).toMatchObject({ disposition: 'PENDING_REVIEW', review_status: 'OPEN' });
-    clock = new Date('2027-03-15T22:40:00Z');
-    const res = await post(t, '/crew/bookings/request', 'LAYOVER_CANCELLED');
-    expect(res.status).toBe(202);
-    expect(res.body.booking_id).toBe(id);
+    const { t, id, before, dropped } = await cancelledWhileWaiting(
+      'review',
+      '/crew/bookings/request',
+      'LAYOVER_CANCELLED',
+    );
     const b = await settledAs(t, id, 'CANCELLED');
     expect(b.hotel.cancellation_penalty).toEqual(NIGHT);
     const [review] = await allActionItems(stack, t.accessToken, dropped.id, '&type=HOTEL');
