@@ -190,6 +190,17 @@ export async function requestBooking<R>(
     ]);
   };
 
+  /**
+   * A commit is the person's action on the item that waited for them, as the same choice from the review queue
+   * would be: RESOLVED by the caller, its stale recommendation and deadline cleared. Returns the item as written.
+   */
+  const resolveByCommit = (trx: DbOrTrx, itemId: string, commit: Parameters<typeof commitResolution>[0]) =>
+    reviewRepo.writeReview(trx, itemId, {
+      ...commitResolution(commit, caller.email || caller.client_id, Date.now()),
+      due_by: null,
+      action_reason: null,
+    });
+
   const write = async (trx: DbOrTrx) => {
     // Serialized per airline: two identical requests (or a request and a roster's diff) never both see "no live booking".
     await bookingRepo.lockAirlineBookings(trx, airlineId);
@@ -259,14 +270,11 @@ export async function requestBooking<R>(
       // sent to review) is that person's CANCEL_BOOKING, as the same choice from the review queue would be.
       if (kind === 'commit' && target.action_id) {
         const item = await scheduleRepo.findActionItem(trx, airlineId, target.action_id);
-        if (item?.review_status === 'OPEN') {
-          const by = caller.email || caller.client_id;
-          const patch = commitResolution({ type: body.type, recordsTicket: false, cancels: true }, by, Date.now());
+        if (item?.review_status === 'OPEN')
           await resolvedEvent(
             trx,
-            await reviewRepo.writeReview(trx, item.action_id, { ...patch, due_by: null, action_reason: null }),
+            await resolveByCommit(trx, item.action_id, { type: body.type, recordsTicket: false, cancels: true }),
           );
-        }
       }
       return { bookingId: target.booking_id, decision: null, scheduleId: null };
     }
@@ -353,9 +361,7 @@ export async function requestBooking<R>(
       // (action_taken, no stale recommendation), as the same choice from the review queue would. One the engine
       // holds for review at once (say no hotel configured) leaves the item waiting.
       if (kind === 'commit' && awaiting.action_id && status !== 'NEEDS_REVIEW') {
-        const by = caller.email || caller.client_id;
-        const patch = commitResolution({ type: body.type, recordsTicket: ownTicket !== null }, by, Date.now());
-        await reviewRepo.writeReview(trx, awaiting.action_id, { ...patch, due_by: null, action_reason: null });
+        await resolveByCommit(trx, awaiting.action_id, { type: body.type, recordsTicket: ownTicket !== null });
         resolvedItem = awaiting.action_id;
       }
     } else {
