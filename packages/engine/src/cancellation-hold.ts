@@ -50,14 +50,31 @@ export function advanceHold(
   }
 }
 
+/** How a held item ends when another item's cancellation takes its booking over. */
+export interface HeldItemEnd {
+  held_action_id: string;
+  /** The item that supersedes it. */
+  by_action_id: string;
+  disposition: 'AUTO_CANCELLED';
+  message: string;
+}
+
 /**
  * A held cancellation that the airline's own cancellation makes instead, under an item of its own (an injected
  * cancellation takes the booking over): the held item ends at once, superseded by that item, which carries the
  * cancellation's outcome. It says AUTO_CANCELLED, not nothing: nothing more is held for it, and an item with no
- * disposition and no hold counts as in flight for ever (the schedule's open items).
+ * disposition and no hold counts as in flight for ever (the schedule's open items). Null when the task is no
+ * cancellation, or settles the held item itself.
  */
-export function heldItemTakenOver(byActionId: string): { disposition: 'AUTO_CANCELLED'; message: string } {
+export function heldItemTakenOver(
+  operation: string,
+  heldActionId: string | null,
+  byActionId: string | null,
+): HeldItemEnd | null {
+  if (operation !== 'CANCEL' || !heldActionId || !byActionId || heldActionId === byActionId) return null;
   return {
+    held_action_id: heldActionId,
+    by_action_id: byActionId,
     disposition: 'AUTO_CANCELLED',
     message:
       `held cancellation taken over by the airline's cancellation (action item ${byActionId}), ` +

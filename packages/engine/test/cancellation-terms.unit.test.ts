@@ -8,6 +8,7 @@ import {
   decideCancellation,
   DEFAULT_COST_SETTINGS,
   HOLD_DEADLINE_MARGIN_MINUTES,
+  heldItemTakenOver,
   holdOutcome,
   instantOf,
   mergeCostSettings,
@@ -377,5 +378,23 @@ describe('holdOutcome and advanceHold', () => {
         },
       ),
     );
+  });
+});
+
+describe('a held item whose booking another cancellation takes over', () => {
+  it('ends AUTO_CANCELLED, superseded by the item whose task cancels the booking, saying so', () => {
+    expect(heldItemTakenOver('CANCEL', 'held', 'injected')).toEqual({
+      held_action_id: 'held',
+      by_action_id: 'injected',
+      disposition: 'AUTO_CANCELLED',
+      message: expect.stringContaining('injected'),
+    });
+  });
+
+  it('is nothing for another operation, for the held item settling itself, or without both items', () => {
+    expect(heldItemTakenOver('BOOK', 'held', 'injected')).toBeNull();
+    expect(heldItemTakenOver('CANCEL', 'held', 'held')).toBeNull();
+    expect(heldItemTakenOver('CANCEL', null, 'injected')).toBeNull();
+    expect(heldItemTakenOver('CANCEL', 'held', null)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { HeldItemEnd } from '@crew/engine';
 import type { DbOrTrx } from '../database';
 import { PREPARED } from '../prepared';
 import type { StoredCancellation } from './booking.table';
@@ -212,23 +213,17 @@ export async function keepHold(
  * booking over): the held item ends as decided (engine heldItemTakenOver), superseded by that item, no longer
  * showing held_until. Only an item still without a disposition: one that has its own outcome keeps it.
  */
-export async function endHeldItem(
-  trx: DbOrTrx,
-  heldActionId: string,
-  byActionId: string,
-  at: Date,
-  end: { disposition: string; message: string },
-): Promise<void> {
+export async function endHeldItem(trx: DbOrTrx, end: HeldItemEnd, at: Date): Promise<void> {
   await trx
     .updateTable('action_items')
     .set({
       disposition: end.disposition,
       disposition_at: at,
       held_until: null,
-      superseded_by: byActionId,
+      superseded_by: end.by_action_id,
       message: end.message,
     })
-    .where('action_id', '=', heldActionId)
+    .where('action_id', '=', end.held_action_id)
     .where('disposition', 'is', null)
     .execute();
 }

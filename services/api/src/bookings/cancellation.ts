@@ -94,9 +94,8 @@ async function endHold(
           'held cancellation withdrawn: the airline changed the booking instead',
         )) !== null;
   if (!ended) throw ApiError.conflict('A supplier call for this booking is in flight; try again shortly');
-  const heldItem = c.action_id ?? b.action_id;
-  if (operation === 'CANCEL' && heldItem && actionId && heldItem !== actionId)
-    await cancellationHoldRepo.endHeldItem(trx, heldItem, actionId, now, heldItemTakenOver(actionId));
+  const takenOver = heldItemTakenOver(operation, c.action_id ?? b.action_id, actionId);
+  if (takenOver) await cancellationHoldRepo.endHeldItem(trx, takenOver, now);
 }
 
 /**
