@@ -162,6 +162,21 @@ export function availableActions(item: ReviewItem, booking: ReviewBooking | null
   return sorted(actions);
 }
 
+/**
+ * Whether the item carries a flight_options_url (spec 2.3: "on FLIGHT items awaiting manual choice"), given its
+ * available actions now: a FLIGHT item a person may book an option for (BOOK_FLIGHT_OPTION: a deadhead left for
+ * a person, a failed or refused booking, a held fare, an airline change), or one the engine recommended to book
+ * manually while it waits (the traveller lacks a date of birth: options can be looked at before one is added).
+ * No link on an item no longer waiting (`actions` empty): the choice is made.
+ */
+export function offersFlightOptions(
+  item: Pick<ReviewItem, 'type' | 'recommended_action'>,
+  actions: readonly ReviewAction[],
+): boolean {
+  if (item.type !== 'FLIGHT' || actions.length === 0) return false;
+  return actions.includes('BOOK_FLIGHT_OPTION') || item.recommended_action === 'BOOK_MANUALLY';
+}
+
 function sorted(actions: Set<ReviewAction>): ReviewAction[] {
   return [...actions].sort((a, b) => ORDER.get(a)! - ORDER.get(b)!);
 }

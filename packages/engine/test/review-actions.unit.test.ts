@@ -4,6 +4,7 @@ import {
   commitResolution,
   decideReviewAction,
   holdsSupplierReservation,
+  offersFlightOptions,
   REVIEW_ACTIONS,
   resolvedByPerson,
   reviewStatusOf,
@@ -294,6 +295,39 @@ describe('availableActions offers only what the queue can carry out', () => {
           else if (holdsSupplierReservation(bk)) expect(got).not.toContain('BOOK_HOTEL');
         },
       ),
+    );
+  });
+});
+
+describe('offersFlightOptions: the flight_options_url of a FLIGHT item awaiting a manual choice', () => {
+  const offers = (it: ReviewItem, b: ReviewBooking | null, ctx: ReviewContext = CTX) =>
+    offersFlightOptions(it, availableActions(it, b, ctx));
+
+  test('a deadhead left for a person, and one whose booking failed or was refused after the diff, offers options', () => {
+    expect(offers(item(), booking({ task_operation: null }))).toBe(true);
+    const failed = item({ disposition: 'FAILED', recommended_action: null });
+    expect(offers(failed, booking({ status: 'FAILED', task_operation: 'BOOK', retry_count: 3 }))).toBe(true);
+    const refused = item({ recommended_action: null });
+    const refusedBooking = booking({
+      task_operation: 'BOOK',
+      flight: { supplier_status: 'REFUSED', supplier_ref: 'X' },
+    });
+    expect(offers(refused, refusedBooking)).toBe(true);
+  });
+
+  test('BOOK_MANUALLY keeps the link while the item waits, even where the queue cannot book an option itself', () => {
+    expect(offers(item(), booking(), { ...CTX, traveller_has_dob: false })).toBe(true);
+    expect(offers(item(), booking(), { ...CTX, flight_options_available: false })).toBe(true);
+    // No recommendation and no option to book (no date of birth): nothing to choose from here.
+    expect(offers(item({ recommended_action: null }), booking(), { ...CTX, traveller_has_dob: false })).toBe(false);
+  });
+
+  test('no link once the choice is made or dismissed, nor on a hotel item', () => {
+    const made = { action_taken: 'BOOK_FLIGHT_OPTION' as const, action_taken_at: NOW, action_taken_by: 'a@x' };
+    expect(offers(item(made), booking({ status: 'CONFIRMED' }))).toBe(false);
+    expect(offers(item({ ...made, action_taken: 'DISMISS' }), booking())).toBe(false);
+    expect(offers(hotelItem({ recommended_action: 'BOOK_MANUALLY' }), hotelBooking({ task_operation: null }))).toBe(
+      false,
     );
   });
 });

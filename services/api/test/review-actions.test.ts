@@ -344,3 +344,25 @@ describe('hotel items', () => {
     expect((await act(t, item.action_id, { action: 'CANCEL_BOOKING' })).status).toBe(409);
   });
 });
+
+describe('flight_options_url on a FLIGHT item awaiting a manual choice (spec 2.3)', () => {
+  it('a deadhead whose automatic booking failed links to its flight options, and the link lists them', async () => {
+    const { t, email } = await airline({ settings: { deadhead_auto_booking: true } });
+    await fault({ operation: 'flight.search', outcome: 'error', count: 3 });
+    const item = flightItem((await roster(t, onePairingRoster({ email }))).items);
+    expect(item).toMatchObject({
+      disposition: 'FAILED',
+      review_status: 'OPEN',
+      flight_options_url: `/api/v1/crew/flight-options?action_id=${item.action_id}`,
+    });
+    expect(item.available_actions).toContain('BOOK_FLIGHT_OPTION');
+    const option = await firstOption(t, item);
+    expect((await act(t, item.action_id, { action: 'BOOK_FLIGHT_OPTION', flight_option_id: option })).status).toBe(202);
+    expect(await settled(t, item.booking_id)).toMatchObject({ status: 'CONFIRMED' });
+    // The choice is made: no link any more, on the item as the queue shows it.
+    expect((await api(t, `/crew/action-items/${item.action_id}`)).body).toMatchObject({
+      review_status: 'RESOLVED',
+      flight_options_url: null,
+    });
+  });
+});

@@ -1,8 +1,9 @@
-import type { ActionItem } from '@crew/contracts';
+import { flightOptionsUrl, type ActionItem } from '@crew/contracts';
 import { reviewRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
 import {
   availableActions,
   dueBy,
+  offersFlightOptions,
   reviewSettingsOf,
   reviewStatusOf,
   type ReviewAction,
@@ -116,6 +117,8 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts, searched: S
     superseded_by: r.superseded_by,
     // A roster cancellation held in case the layover comes back (its disposition null meanwhile).
     held_until: iso(r.held_until),
+    // The link follows what the item allows now (a failed booking's deadhead too), not what was stored at its diff.
+    flight_options_url: offersFlightOptions(item, available) ? flightOptionsUrl(r.action_id) : null,
   };
 }
 
