@@ -178,7 +178,12 @@ export const ActionItem = Type.Object(
     anchors: ActionAnchors,
     source_rows: SourceRows,
     booking_id: Nullable(Type.String()),
-    flight_options_url: Nullable(Type.String()),
+    flight_options_url: Nullable(
+      Type.String({
+        description:
+          'On FLIGHT items awaiting a manual choice: the flight-options search for the item (GET /crew/flight-options?action_id=). Present while the item is OPEN and a person may book an option (BOOK_FLIGHT_OPTION in available_actions: a deadhead left for a person, or one whose automatic booking failed or was refused), or it waits with recommended_action BOOK_MANUALLY; null once the choice is made or dismissed, and on any other item.',
+      }),
+    ),
     recommended_action: Nullable(Type.String()),
     created_at: Timestamp,
     // "Not shown" extras: free text of an injection, the reason shown to a reviewer, the data the booking needs.
