@@ -54,6 +54,11 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** How often the worker looks for due deliveries (besides being kicked after its own commits). */
   readonly webhookPollMs: number;
+  /**
+   * A drain's slice: it sends an endpoint's deliveries this long (or 500 attempts) at most, then the endpoint goes
+   * back to the queue behind the drains waiting there (another airline's urgent one first).
+   */
+  readonly webhookDrainSliceMs: number;
   /** Days an event and its finished deliveries are kept (listed, redeliverable) before the worker deletes them. */
   readonly webhookRetentionDays: number;
   /** DIRECT hotels' rooming lists: the SMTP server as one URL (SMTP_URL, or built from SMTP_HOST/PORT/USER/PASSWORD/SECURE). */

@@ -185,6 +185,11 @@ export const EnvSchema = Type.Object({
   ),
   WEBHOOK_CONCURRENCY: positiveInt('webhookConcurrency', 8, 'Endpoints each worker process drains at once'),
   WEBHOOK_POLL_MS: positiveInt('webhookPollMs', 500, 'How often the worker looks for due deliveries (ms)'),
+  WEBHOOK_DRAIN_SLICE_MS: positiveInt(
+    'webhookDrainSliceMs',
+    5_000,
+    'A drain sends an endpoint this long (or 500 attempts) before it goes back to the queue behind the others (ms)',
+  ),
   WEBHOOK_RETENTION_DAYS: positiveInt(
     'webhookRetentionDays',
     30,

@@ -113,6 +113,7 @@ function webhookConfig(env: ConfigEnv) {
     webhookRotationGraceSeconds: env.WEBHOOK_ROTATION_GRACE_SECONDS,
     webhookConcurrency: env.WEBHOOK_CONCURRENCY,
     webhookPollMs: env.WEBHOOK_POLL_MS,
+    webhookDrainSliceMs: env.WEBHOOK_DRAIN_SLICE_MS,
     webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
   };
 }

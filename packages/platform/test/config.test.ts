@@ -16,7 +16,7 @@ describe('EnvSchema', () => {
         'AUTO_RETRY_DELAYS',
       ]),
     );
-    expect(ENV_VARIABLES).toHaveLength(49);
+    expect(ENV_VARIABLES).toHaveLength(50);
     const config = loadConfig({}, mint);
     for (const name of ENV_VARIABLES) {
       expect([name, typeof (EnvSchema.properties[name] as { description?: unknown }).description]).toEqual([

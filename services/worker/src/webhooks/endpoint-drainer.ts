@@ -13,13 +13,13 @@ import { post, signatureHeaders, type AttemptResult } from './attempt';
 const DRAIN_BATCH = 10;
 
 /**
- * A drain's slice: it stops after this long or this many attempts, whichever comes first, and its endpoint goes back
- * to the queue behind the drains waiting there (an urgent one first). Without it one endpoint's backlog (an L
- * roster is ~160k events) held a drain slot for as long as it took, and a busy airline's endpoints could hold every
- * slot while another airline's P1 event waited. The count keeps a fast receiver's slices short too; at ~1-4 ms a
- * delivery, going back to the queue (a few ms) costs about 1 % of a drain's time.
+ * A drain's slice: it stops after WEBHOOK_DRAIN_SLICE_MS (5 s by default) or this many attempts, whichever comes
+ * first, and its endpoint goes back to the queue behind the drains waiting there (an urgent one first). Without it
+ * one endpoint's backlog (an L roster is ~160k events) held a drain slot for as long as it took, and a busy
+ * airline's endpoints could hold every slot while another airline's P1 event waited. The count keeps a fast
+ * receiver's slices short too; at ~1-4 ms a delivery, going back to the queue (a few ms) costs about 1 % of a
+ * drain's time.
  */
-const DRAIN_SLICE_MS = 5_000;
 const DRAIN_SLICE_DELIVERIES = 500;
 
 export interface EndpointDrainerDeps {
@@ -34,7 +34,7 @@ export interface EndpointDrainerDeps {
 
 /**
  * Drains one endpoint at a time per call: takes the endpoint's lease (per-endpoint concurrency 1) and sends its due
- * deliveries in order, urgent first, then by event sequence, for one slice (DRAIN_SLICE_MS / DRAIN_SLICE_DELIVERIES).
+ * deliveries in order, urgent first, then by event sequence, for one slice (webhookDrainSliceMs / DRAIN_SLICE_DELIVERIES).
  * A failure holds the endpoint's queue until its retry is due (order kept). Runs in the worker's drain thread
  * (`drain.thread.ts`).
  */
@@ -109,7 +109,7 @@ export class EndpointDrainer {
     const { logger } = this.deps;
     const claimed = await webhookRepo.claimEndpoint(db, endpointId, this.leaseMs);
     if (!claimed) return false;
-    const sliceEnds = Date.now() + DRAIN_SLICE_MS;
+    const sliceEnds = Date.now() + this.deps.config.webhookDrainSliceMs;
     let attempted = 0;
     const log = logger.child({ endpoint_id: endpointId, airline_id: claimed.airline_id });
     // The endpoint (URL, secrets, enabled) is re-read at most every second, and the lease renewed as often:
