@@ -11,7 +11,7 @@ import {
   type RouteSpec,
 } from '@crew/platform';
 import { Sandbox, type SandboxCoreOptions } from './sandbox';
-import { controlRoutes, SUPPLIER_TAG, supplierRoutes, Withholder } from './routes';
+import { CallHolds, controlRoutes, SUPPLIER_TAG, supplierRoutes, Withholder } from './routes';
 import { DuffelSim } from './duffel/sim';
 import { duffelControlRouter, duffelRouter } from './duffel/routes';
 
@@ -35,7 +35,7 @@ export interface SandboxApp {
   sandbox: Sandbox;
   /** The Duffel-dialect simulation at `/duffel/` (accounts per token, faults, orders), for in-process tests. */
   duffel: DuffelSim;
-  /** Drops the connections of answers withheld by `timeout` faults, so a server can close at once. */
+  /** Drops the connections of answers withheld by `timeout` faults and of calls held by `hold` faults, so a server can close at once. */
   releaseWithheld: () => void;
 }
 
@@ -62,6 +62,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const sandbox = new Sandbox(options);
   const withholder = new Withholder(options.timeoutHoldMs ?? DEFAULT_HOLD_MS);
   const duffelWithholder = new Withholder(options.timeoutHoldMs ?? DEFAULT_HOLD_MS);
+  const holds = new CallHolds();
   const duffel = new DuffelSim({ now: () => sandbox.now(), ticketingDelayMs: options.duffelTicketingDelayMs ?? 0 });
   const health = route({
     method: 'get',
@@ -75,8 +76,8 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   });
   const routes: RouteSpec[] = [
     health,
-    ...supplierRoutes(sandbox, withholder),
-    ...(options.controlApi === false ? [] : controlRoutes(sandbox)),
+    ...supplierRoutes(sandbox, withholder, holds),
+    ...(options.controlApi === false ? [] : controlRoutes(sandbox, holds)),
   ];
 
   const latencyMs = options.latencyMs ?? 0;
@@ -87,8 +88,8 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   app.disable('x-powered-by');
   app.use(requestLogger(logger));
   // Duffel's dialect has its own envelopes and auth, so it is a router of its own, not platform routes.
-  app.use('/duffel', ...delay, duffelRouter(duffel, duffelWithholder));
-  if (options.controlApi !== false) app.use('/_control/duffel', duffelControlRouter(duffel));
+  app.use('/duffel', ...delay, duffelRouter(duffel, duffelWithholder, holds));
+  if (options.controlApi !== false) app.use('/_control/duffel', duffelControlRouter(duffel, holds));
   const router = express.Router();
   mountRoutes(router, routes, (spec) =>
     spec.tags.includes(SUPPLIER_TAG) ? [counted(sandbox, spec.operationId), ...delay] : [],
@@ -103,6 +104,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     releaseWithheld: () => {
       withholder.release();
       duffelWithholder.release();
+      holds.drop();
     },
   };
 }

@@ -12,6 +12,7 @@ const ALLOWED: Record<FaultBody['outcome'], readonly FaultOperation[] | 'all'> =
   offer_expired: ['flight.book'],
   price_change: ['hotel.book', 'flight.book'],
   rate_limited: 'all',
+  hold: 'all',
 };
 
 export class FaultStore {

@@ -16,6 +16,7 @@ import {
   FlightOrder,
   FlightOrderBody,
   FlightSearchQuery,
+  HoldReleaseBody,
   HotelAmendBody,
   HotelBookingBody,
   HotelProperty,
@@ -76,7 +77,41 @@ export class Withholder {
   }
 }
 
-export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteSpec[] {
+/**
+ * Calls stopped by the `hold` fault: nothing is done until the control API releases them, then the call goes on as
+ * any other. A test keeps a call in flight for exactly as long as it needs, however loaded the machine is.
+ */
+export class CallHolds {
+  private readonly held = new Map<Response, { key: string; go: () => void }>();
+
+  /** Resolves true when the call is released, false when the client left first. */
+  wait(res: Response, key: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const finish = (released: boolean) => {
+        this.held.delete(res);
+        res.off('close', onClose);
+        resolve(released);
+      };
+      const onClose = () => finish(false);
+      this.held.set(res, { key, go: () => finish(true) });
+      res.on('close', onClose);
+    });
+  }
+
+  /** Lets every call held under `key` go on: how many were still waiting. */
+  release(key: string): number {
+    const waiting = [...this.held.values()].filter((h) => h.key === key);
+    for (const h of waiting) h.go();
+    return waiting.length;
+  }
+
+  /** Drops every held call's connection (on shutdown), as a dead supplier would. */
+  drop(): void {
+    for (const res of this.held.keys()) res.destroy();
+  }
+}
+
+export function supplierRoutes(sandbox: Sandbox, withholder: Withholder, holds: CallHolds): RouteSpec[] {
   /** Runs a supplier operation under the oldest fault armed for it, if any (DESIGN section 5). */
   async function underFault(
     operation: FaultOperation,
@@ -95,6 +130,8 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
         throw sandboxErrors.offerExpired();
       case 'price_change':
         return run(fault.price_delta ?? 0, fault.currency);
+      case 'hold':
+        return (await holds.wait(res, operation)) ? run(0) : undefined;
       case 'timeout': {
         let answer: () => Reply;
         try {
@@ -294,7 +331,7 @@ export function supplierRoutes(sandbox: Sandbox, withholder: Withholder): RouteS
 }
 
 /** The control API of DESIGN section 5 (tests only), plus the clock. */
-export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
+export function controlRoutes(sandbox: Sandbox, holds: CallHolds): RouteSpec[] {
   const base = { tags: [CONTROL_TAG], auth: 'none' };
   return [
     route({
@@ -327,6 +364,16 @@ export function controlRoutes(sandbox: Sandbox): RouteSpec[] {
         sandbox.faults.clear();
         return { status: 204 };
       },
+    }),
+    route({
+      ...base,
+      method: 'post',
+      path: '/_control/holds/release',
+      operationId: 'releaseHolds',
+      summary: 'Let the calls a hold fault stopped go on',
+      body: HoldReleaseBody,
+      responses: { 200: { description: '{released}' }, ...errors(422) },
+      handler: ({ body }) => ({ status: 200, body: { released: holds.release(body.operation) } }),
     }),
     route({
       ...base,

@@ -194,7 +194,15 @@ export const FAULT_OPERATIONS = [
   'flight.cancel',
 ] as const;
 export type FaultOperation = (typeof FAULT_OPERATIONS)[number];
-export const FAULT_OUTCOMES = ['error', 'reject', 'timeout', 'offer_expired', 'price_change', 'rate_limited'] as const;
+export const FAULT_OUTCOMES = [
+  'error',
+  'reject',
+  'timeout',
+  'offer_expired',
+  'price_change',
+  'rate_limited',
+  'hold',
+] as const;
 export type FaultOutcome = (typeof FAULT_OUTCOMES)[number];
 
 export const FaultBody = Type.Object(
@@ -211,6 +219,13 @@ export const FaultBody = Type.Object(
   { additionalProperties: false },
 );
 export type FaultBody = Static<typeof FaultBody>;
+
+/** The calls of `operation` a `hold` fault stopped go on. */
+export const HoldReleaseBody = Type.Object(
+  { operation: StringEnum(FAULT_OPERATIONS) },
+  { additionalProperties: false },
+);
+export type HoldReleaseBody = Static<typeof HoldReleaseBody>;
 
 export const Fault = Type.Object({
   fault_id: Type.String(),

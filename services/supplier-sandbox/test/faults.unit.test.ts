@@ -151,6 +151,32 @@ describe('fault outcomes', () => {
     expect(res.body.offers.length).toBeGreaterThan(0);
   });
 
+  it('hold does nothing until released; then the call is done and answered', async () => {
+    await arm({ operation: 'hotel.book', outcome: 'hold' });
+    const call = prepare('hotel.book')();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await reservations()).toEqual([]);
+    expect((await sb.call('POST', '/_control/holds/release', { operation: 'hotel.book' })).body).toEqual({
+      released: 1,
+    });
+    expect((await call).status).toBe(201);
+    expect(await reservations()).toHaveLength(1);
+    // Nothing is held any more: a second release lets nothing go.
+    expect((await sb.call('POST', '/_control/holds/release', { operation: 'hotel.book' })).body).toEqual({
+      released: 0,
+    });
+  });
+
+  it('hold forgets a call whose client gave up: nothing is done', async () => {
+    await arm({ operation: 'hotel.book', outcome: 'hold' });
+    await expect(prepare('hotel.book')(AbortSignal.timeout(150))).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await sb.call('POST', '/_control/holds/release', { operation: 'hotel.book' })).body).toEqual({
+      released: 0,
+    });
+    expect(await reservations()).toEqual([]);
+  });
+
   it('offer_expired refuses a fresh offer with OFFER_EXPIRED', async () => {
     await arm({ operation: 'flight.book', outcome: 'offer_expired' });
     const o = await offer();

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Airline, CreateOfferRequest, CreateOrder, Offer, OfferRequest, Order } from '@duffel/api/types';
-import type { Withholder } from '../routes';
+import type { CallHolds, Withholder } from '../routes';
 import { AIRLINES } from './inventory';
 import { changesOf } from './changes';
 import type { DuffelSim, SimCancellation } from './sim';
@@ -89,7 +89,7 @@ function offerIdOf(req: Request): string | undefined {
   return typeof req.params.id === 'string' ? req.params.id : typeof selected === 'string' ? selected : undefined;
 }
 
-export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
+export function duffelRouter(sim: DuffelSim, withholder: Withholder, holds: CallHolds): Router {
   const router = express.Router();
   router.use(express.json());
 
@@ -127,6 +127,10 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
           break;
         case 'price_moved':
           if (offerId) sim.movePrice(token, offerId, fault.price_delta ?? 10);
+          break;
+        case 'hold':
+          // Nothing done until the control API releases the call; then it is answered as any other.
+          if (!(await holds.wait(res, holdKey(token, operation)))) return;
           break;
         case 'timeout': {
           // Done, then the answer is withheld: the caller cannot tell whether it happened.
@@ -273,11 +277,14 @@ export function duffelRouter(sim: DuffelSim, withholder: Withholder): Router {
   return router;
 }
 
+/** What a held call waits under: its token's operation. */
+const holdKey = (token: string, operation: DuffelOperation) => `duffel ${token} ${operation}`;
+
 /**
  * The simulation's control API (`/_control/duffel`, mounted only with the sandbox's own control API): arm
- * faults per token, refuse tokens, set an account's currency, read orders, reset.
+ * faults per token, release held calls, refuse tokens, set an account's currency, read orders, reset.
  */
-export function duffelControlRouter(sim: DuffelSim): Router {
+export function duffelControlRouter(sim: DuffelSim, holds: CallHolds): Router {
   const router = express.Router();
   router.use(express.json());
   const bad = (res: Response, issue: string) =>
@@ -299,6 +306,13 @@ export function duffelControlRouter(sim: DuffelSim): Router {
       ...(b.after_effect === true ? { after_effect: true } : {}),
     });
     return res.status(201).json(fault);
+  });
+  router.post('/holds/release', (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof b.token !== 'string') return bad(res, 'token is required');
+    if (!DUFFEL_OPERATIONS.includes(b.operation as DuffelOperation))
+      return bad(res, `operation must be one of ${DUFFEL_OPERATIONS.join(', ')}`);
+    return res.json({ released: holds.release(holdKey(b.token, b.operation as DuffelOperation)) });
   });
   router.get('/calls', (req, res) =>
     res.json({ calls: sim.callCounts(typeof req.query.token === 'string' ? req.query.token : undefined) }),

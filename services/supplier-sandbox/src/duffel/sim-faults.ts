@@ -37,6 +37,7 @@ export const DUFFEL_OUTCOMES = [
   'cancel_refused',
   'insufficient_balance',
   'no_availability',
+  'hold',
 ] as const;
 export type DuffelOutcome = (typeof DUFFEL_OUTCOMES)[number];
 
