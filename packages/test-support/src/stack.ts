@@ -99,6 +99,8 @@ export interface StackOptions {
   now?: () => Date;
   /** Supplier sandbox latency (ms), to keep booking tasks in flight. */
   sandboxLatencyMs?: number;
+  /** Deadline of the in-process worker's Duffel Stays calls (default: the worker's, 30 s). */
+  duffelStaysTimeoutMs?: number;
   /** What the in-process worker reports its figures to (default: nothing). */
   workerMetrics?: WorkerMetrics;
 }
@@ -166,6 +168,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         logger: logger.child({ service: 'worker' }),
         suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }),
         duffelTimeoutMs: 2000,
+        duffelStaysTimeoutMs: options.duffelStaysTimeoutMs,
         now: options.now,
         metrics: options.workerMetrics,
       })

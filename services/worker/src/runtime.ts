@@ -63,6 +63,8 @@ export interface WorkerDeps {
   registry?: SupplierRegistry;
   /** Deadline of one call to an airline's Duffel account (default 20 s). */
   duffelTimeoutMs?: number;
+  /** Deadline of one call to an airline's Duffel Stays (default 30 s). */
+  duffelStaysTimeoutMs?: number;
   /** Processing clock (tests pin it). */
   now?: () => Date;
   metrics?: WorkerMetrics;
@@ -164,7 +166,12 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
     relay,
     logger,
     suppliers: deps.suppliers,
-    registry: deps.registry ?? supplierRegistry(deps.db, config, deps.suppliers, deps.duffelTimeoutMs),
+    registry:
+      deps.registry ??
+      supplierRegistry(deps.db, config, deps.suppliers, {
+        flightsMs: deps.duffelTimeoutMs,
+        staysMs: deps.duffelStaysTimeoutMs,
+      }),
     callbackBase: config.publicApiUrl,
     vault,
     metrics,

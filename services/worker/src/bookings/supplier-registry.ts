@@ -7,19 +7,27 @@ const DUFFEL_TIMEOUT_MS = 20_000;
 /** Deadline of each Duffel Stays call: a search with its rates can take several seconds at Duffel. */
 const DUFFEL_STAYS_TIMEOUT_MS = 30_000;
 
+/** Deadlines of the calls to an airline's Duffel account (tests shorten them). */
+export interface DuffelTimeouts {
+  /** Flights (default 20 s). */
+  flightsMs?: number | undefined;
+  /** Stays (default 30 s). */
+  staysMs?: number | undefined;
+}
+
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
 export function supplierRegistry(
   db: Db,
   config: Config,
   sandbox: Suppliers,
-  duffelTimeoutMs = DUFFEL_TIMEOUT_MS,
+  timeouts: DuffelTimeouts = {},
 ): SupplierRegistry {
   const keyring = Keyring.parse(config.supplierCredentialsKey);
   const readSetting = (airlineId: string) => supplierSettingsRepo.findSupplierSettings(db, airlineId);
   const duffel = {
     basePath: config.duffelApiUrl,
-    flightsTimeoutMs: duffelTimeoutMs,
-    staysTimeoutMs: DUFFEL_STAYS_TIMEOUT_MS,
+    flightsTimeoutMs: timeouts.flightsMs ?? DUFFEL_TIMEOUT_MS,
+    staysTimeoutMs: timeouts.staysMs ?? DUFFEL_STAYS_TIMEOUT_MS,
   };
   return createSupplierRegistry({
     sandbox,
