@@ -4,8 +4,10 @@
  * that call made is either handed to the booking (it waits for a person) or cancelled at the supplier: at the end
  * no live reservation is left at the supplier that no booking holds, and the booking's status is what happened.
  *
- * Every supplier call takes LATENCY: a Duffel Stays booking (search, rates, quote, book) is in flight for seconds,
- * a sandbox deadhead (search, order) for two LATENCYs; the later roster or injection arrives in that window.
+ * The call in flight is held at the supplier (the sandbox's `hold` fault: nothing done until it is released) while
+ * the later roster or injection is written, then released: a Duffel Stays booking call (after search, rates and
+ * quote) or a sandbox deadhead's order. However loaded the machine, the overtaking change is written while the call
+ * is in flight, and the call returns after it.
  */
 import {
   allActionItems,
@@ -23,7 +25,8 @@ import {
 
 jest.setTimeout(120_000);
 
-const LATENCY = 1500;
+/** The Duffel Stays deadline: a call held longer than this would time out (the timeout test waits for it). */
+const STAYS_DEADLINE_MS = 6000;
 const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
 const DAY1 = '2027-03-10';
 
@@ -31,7 +34,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack('superseded_tasks', {
     worker: true,
-    sandboxLatencyMs: LATENCY,
+    duffelStaysTimeoutMs: STAYS_DEADLINE_MS,
     now: () => new Date('2027-03-01T00:00:00Z'),
   });
 });
@@ -155,6 +158,29 @@ const staysBookings = async (token: string) =>
     booking: { id: string; status: string };
   }[];
 
+/** Duffel holds the token's next `operation` call (nothing done) until `release`. */
+async function holdNext(token: string, operation: string): Promise<void> {
+  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
+    method: 'POST',
+    body: { token, operation, outcome: 'hold' },
+  });
+  expect(armed.status).toBe(201);
+}
+
+/** Waits until the held `operation` call reached Duffel. */
+const held = (token: string, operation: string) =>
+  waitFor(async () => ((await duffelCalls(token))[operation] ?? 0) >= 1, 20_000, `the held ${operation}`);
+
+/** Lets the held call go on: it was still waiting (its client had not given up). */
+async function release(token: string, operation: string): Promise<void> {
+  const res = await http(`${stack.sandboxUrl}/_control/duffel/holds/release`, {
+    method: 'POST',
+    body: { token, operation },
+  });
+  expect(res.status).toBe(200);
+  expect(res.body.released).toBe(1);
+}
+
 /** The Duffel Stays bookings still confirmed that no live booking of the airline holds. */
 async function unheldStays(t: Tenant, token: string): Promise<string[]> {
   const held = new Set<string>();
@@ -199,22 +225,26 @@ async function noUnheldStays(t: Tenant, token: string, ms = 20_000): Promise<voi
   );
 }
 
+/** The Stays call held while the overtaking change is written: the booking itself (search, rates, quote done). */
+const BOOK = 'stays.bookings.create';
+
 /**
- * Submits a roster with the layover and waits until its booking task is in the middle of its Stays calls (search
- * done; rates, quote, book to come): the booking's id.
+ * Submits a roster with the layover and waits until its booking task is in the middle of its Stays calls, its
+ * `heldAt` call held at Duffel until `release`: the booking's id.
  */
-async function layoverBookingInFlight(t: Tenant, email: string, token: string): Promise<string> {
+async function layoverBookingInFlight(t: Tenant, email: string, token: string, heldAt = BOOK): Promise<string> {
+  await holdNext(token, heldAt);
   await submit(t, withLayover(email));
   const { booking_id: id } = await bookingOf(t, 'HOTEL');
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  await held(token, heldAt);
   return id;
 }
 
 /**
  * A Stays airline (a Duffel `fault` armed first, when given) whose roster N+1 drops the layover while its booking call
- * is in flight; that roster is processed (COMPLETED).
+ * is in flight (held at `heldAt`); that roster is processed (COMPLETED), then the call goes on.
  */
-async function droppedWhileBooking(fault?: { operation: string; outcome: string }) {
+async function droppedWhileBooking(fault?: { operation: string; outcome: string }, heldAt = BOOK) {
   const { t, email, token } = await staysAirline();
   if (fault) {
     const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
@@ -223,9 +253,10 @@ async function droppedWhileBooking(fault?: { operation: string; outcome: string 
     });
     expect(armed.status).toBe(201);
   }
-  const id = await layoverBookingInFlight(t, email, token);
+  const id = await layoverBookingInFlight(t, email, token, heldAt);
   const next = await submit(t, withoutLayover(email));
   expect((await waitForSchedule(stack, t.accessToken, next)).status).toBe('COMPLETED');
+  await release(token, heldAt);
   return { t, token, id, next };
 }
 
@@ -267,6 +298,7 @@ it('an injected IROP_HOTEL_CANCEL right after an IROP_HOTEL_EXTEND, the Stays ca
   const { t, email, token } = await staysAirline();
   const stay = { city: 'JFK', check_in_date: DAY1, num_nights: 1 };
   const anchors = { traveller_email: email, employee_id: 'E1', pairing_number: 'IROP1', duty_date: DAY1 };
+  await holdNext(token, BOOK);
   const made = await api(t, '/crew/action-items', {
     method: 'POST',
     body: {
@@ -280,7 +312,7 @@ it('an injected IROP_HOTEL_CANCEL right after an IROP_HOTEL_EXTEND, the Stays ca
   });
   expect(made.status).toBe(202);
   const id = made.body.booking_id as string;
-  await waitFor(async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 1, 20_000, 'the Stays search');
+  await held(token, BOOK);
   const cancel = await api(t, '/crew/action-items', {
     method: 'POST',
     body: {
@@ -294,6 +326,9 @@ it('an injected IROP_HOTEL_CANCEL right after an IROP_HOTEL_EXTEND, the Stays ca
   });
   expect(cancel.status).toBe(202);
   expect(cancel.body.booking_id).toBe(id);
+  // The cancellation runs while the call is in flight, finding nothing reserved; then the call returns its room.
+  await waitFor(async () => (await booking(t, id)).status === 'CANCELLED', 20_000, 'the injected cancellation');
+  await release(token, BOOK);
 
   await noUnheldStays(t, token);
   expect((await booking(t, id)).status).toBe('CANCELLED');
@@ -305,6 +340,7 @@ it('roster N+1 moves a Duffel Stays layover whose booking call is in flight: the
   const id = await layoverBookingInFlight(t, email, token);
   const next = await submit(t, movedLayover(email));
   expect((await waitForSchedule(stack, t.accessToken, next)).status).not.toBe('PROCESSING');
+  await release(token, BOOK);
 
   await noUnheldStays(t, token);
   // A person decides the change (the booking was not CONFIRMED when the roster moved it): the room is theirs to keep
@@ -323,13 +359,25 @@ it('roster N+1 moves a Duffel Stays layover whose booking call is in flight: the
 
 it('roster N+1 drops a deadhead whose order call is in flight: the ticket is cancelled, the booking CANCELLED', async () => {
   const { t, email } = await deadheadAirline();
-  const searches = () => stack.sandbox.sandbox.callCounts().searchFlights ?? 0;
-  const before = searches();
+  const orderCalls = () => stack.sandbox.sandbox.callCounts().bookFlight ?? 0;
+  const before = orderCalls();
+  // The next two orders are held: this deadhead's, then (the later roster written) the new deadhead's.
+  const armed = await http(`${stack.sandboxUrl}/_control/faults`, {
+    method: 'POST',
+    body: { operation: 'flight.book', outcome: 'hold', count: 2 },
+  });
+  expect(armed.status).toBe(201);
   await submit(t, onePairingRoster({ email, day1: DAY1 }));
   const { booking_id: id } = await bookingOf(t, 'FLIGHT');
-  // The search has reached the sandbox: the order follows it, two latencies from now.
-  await waitFor(() => searches() > before, 20_000, 'the flight search', 10);
+  await waitFor(() => orderCalls() > before, 20_000, 'the held order', 10);
   const next = await submit(t, onePairingRoster({ email, day1: DAY1, legSequence: 2 }));
+  await waitFor(() => orderCalls() > before + 1, 20_000, "the new deadhead's held order", 10);
+  // Released in the order they came: the overtaken order is made first.
+  const released = await http(`${stack.sandboxUrl}/_control/holds/release`, {
+    method: 'POST',
+    body: { operation: 'flight.book' },
+  });
+  expect(released.body).toEqual({ released: 2 });
   await waitForSchedule(stack, t.accessToken, next);
 
   const orders = () =>
@@ -357,10 +405,14 @@ it('roster N+1 drops a deadhead whose order call is in flight: the ticket is can
 });
 
 it('the overtaken Stays booking call times out (its room made, the answer lost): the room found by its reference is cancelled', async () => {
-  const { t, token, id } = await droppedWhileBooking({ operation: 'stays.bookings.create', outcome: 'timeout' });
+  // Held at the quote: the booking call after it is the one that times out.
+  const { t, token, id } = await droppedWhileBooking(
+    { operation: 'stays.bookings.create', outcome: 'timeout' },
+    'stays.quotes.create',
+  );
 
-  // The Stays call gives up after its deadline (30 s): the task's outcome is unknown, and by then not the booking's.
-  await noUnheldStays(t, token, 60_000);
+  // The Stays call gives up after its deadline: the task's outcome is unknown, and by then not the booking's.
+  await noUnheldStays(t, token, STAYS_DEADLINE_MS + 20_000);
   expect((await booking(t, id)).status).toBe('CANCELLED');
   expect((await staysBookings(token)).map((s) => s.booking.status)).toEqual(['cancelled']);
 });
@@ -415,6 +467,28 @@ async function movedWhileBooking() {
   return { t, email, token, id, next };
 }
 
+/**
+ * `act` (a person's choice, or the airline's commit) starts a booking task while the overtaken call is held; that
+ * task is held at its Stays search (after looking under the booking's recorded reference, where nothing is yet),
+ * the overtaken call then returns its room and has it cancelled, and the task goes on to book.
+ */
+async function actWhileBooking(token: string, act: () => Promise<void>): Promise<void> {
+  await holdNext(token, 'stays.search');
+  await act();
+  await waitFor(
+    async () => ((await duffelCalls(token))['stays.search'] ?? 0) >= 2,
+    20_000,
+    "the task's held Stays search",
+  );
+  await release(token, BOOK);
+  await waitFor(
+    async () => (await staysBookings(token)).every((s) => s.booking.status === 'cancelled'),
+    20_000,
+    "the overtaken call's room cancelled",
+  );
+  await release(token, 'stays.search');
+}
+
 /** The booking settles CONFIRMED on one room, its own; the overtaken call's room is cancelled. */
 async function confirmedOnOneRoom(t: Tenant, token: string, id: string): Promise<void> {
   const b = await waitFor(
@@ -436,11 +510,13 @@ it('a person books the hotel from the review queue while the overtaken Stays cal
   const { t, token, id, next } = await movedWhileBooking();
   const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
   expect(item.available_actions).toContain('BOOK_HOTEL');
-  const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
-    method: 'POST',
-    body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
+  await actWhileBooking(token, async () => {
+    const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
+    });
+    expect(chosen.status).toBe(202);
   });
-  expect(chosen.status).toBe(202);
   await confirmedOnOneRoom(t, token, id);
 });
 
@@ -448,16 +524,18 @@ it('the airline commits the hotel for the booking in review while the overtaken 
   const { t, email, token, id } = await movedWhileBooking();
   expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
   // A commit for the stay fulfils the booking waiting for a person, as the queue's BOOK_HOTEL does.
-  const commit = await api(t, '/crew/bookings/request', {
-    method: 'POST',
-    body: {
-      type: 'HOTEL',
-      classification: 'NEW_LAYOVER',
-      anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
-      hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
-    },
+  await actWhileBooking(token, async () => {
+    const commit = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
+        hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
+      },
+    });
+    expect(commit.status).toBe(202);
+    expect(commit.body.booking_id).toBe(id);
   });
-  expect(commit.status).toBe(202);
-  expect(commit.body.booking_id).toBe(id);
   await confirmedOnOneRoom(t, token, id);
 });
