@@ -101,6 +101,8 @@ export interface StackOptions {
   sandboxLatencyMs?: number;
   /** Deadline of the in-process worker's Duffel Stays calls (default: the worker's, 30 s). */
   duffelStaysTimeoutMs?: number;
+  /** Deadline of the in-process worker's calls to the sandbox's own API (default 2 s: a test's faults answer fast). */
+  sandboxTimeoutMs?: number;
   /** What the in-process worker reports its figures to (default: nothing). */
   workerMetrics?: WorkerMetrics;
 }
@@ -166,7 +168,10 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         config,
         db: database.db,
         logger: logger.child({ service: 'worker' }),
-        suppliers: createSandboxSuppliers({ baseUrl: supplier.url, responseTimeoutMs: 2000 }),
+        suppliers: createSandboxSuppliers({
+          baseUrl: supplier.url,
+          responseTimeoutMs: options.sandboxTimeoutMs ?? 2000,
+        }),
         duffelTimeoutMs: 2000,
         duffelStaysTimeoutMs: options.duffelStaysTimeoutMs,
         now: options.now,

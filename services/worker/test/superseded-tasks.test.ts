@@ -35,6 +35,8 @@ beforeAll(async () => {
   stack = await startStack('superseded_tasks', {
     worker: true,
     duffelStaysTimeoutMs: STAYS_DEADLINE_MS,
+    // A held deadhead order waits for the later roster's diff and its own order: not bounded by a fault's 2 s.
+    sandboxTimeoutMs: 30_000,
     now: () => new Date('2027-03-01T00:00:00Z'),
   });
 });
