@@ -103,6 +103,8 @@ export interface StackOptions {
   duffelStaysTimeoutMs?: number;
   /** Deadline of the in-process worker's calls to the sandbox's own API (default 2 s: a test's faults answer fast). */
   sandboxTimeoutMs?: number;
+  /** How long the in-process worker reuses an airline's supplier setting (default the worker's, 5 s). */
+  supplierSettingsTtlMs?: number;
   /** What the in-process worker reports its figures to (default: nothing). */
   workerMetrics?: WorkerMetrics;
 }
@@ -174,6 +176,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
         }),
         duffelTimeoutMs: 2000,
         duffelStaysTimeoutMs: options.duffelStaysTimeoutMs,
+        supplierSettingsTtlMs: options.supplierSettingsTtlMs,
         now: options.now,
         metrics: options.workerMetrics,
       })

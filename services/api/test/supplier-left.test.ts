@@ -18,9 +18,15 @@ import {
  * is still held there. Cancelling it (DELETE, a PATCH's rebook, a roster's change) goes to a person, who cancels
  * it at that supplier; it is never called CANCELLED with the order still live, nor rebooked beside it.
  */
+/** The in-process worker's reuse of an airline's supplier setting, shortened here (5 s deployed). */
+const SETTING_REUSE_MS = 500;
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack('supplier_left', { worker: true, now: () => new Date('2027-03-01T00:00:00Z') });
+  stack = await startStack('supplier_left', {
+    worker: true,
+    now: () => new Date('2027-03-01T00:00:00Z'),
+    supplierSettingsTtlMs: SETTING_REUSE_MS,
+  });
 });
 afterAll(() => stack?.close());
 
@@ -35,8 +41,8 @@ const sandboxReservations = async (email: string, kind: 'flight' | 'hotel') =>
   ).filter((r) => r.kind === kind);
 const duffelOrders = async (token: string) =>
   (await http(`${stack.sandboxUrl}/_control/duffel/orders?token=${token}`)).body.orders as unknown[];
-/** The worker reuses an airline's resolved supplier setting for 5 s: past that, the operator's change applies. */
-const settingApplies = () => new Promise((r) => setTimeout(r, 5_200));
+/** Past the worker's reuse of an airline's resolved supplier setting, the operator's change applies. */
+const settingApplies = () => new Promise((r) => setTimeout(r, SETTING_REUSE_MS + 200));
 const SECRET = `whsec_${Buffer.alloc(24, 5).toString('base64')}`;
 
 let n = 0;
@@ -99,7 +105,7 @@ async function sandboxTicket(t: Tenant, email: string): Promise<string> {
   return item.booking_id!;
 }
 
-/** The operator sets the airline's supplier order; once the worker's 5 s reuse of the old one is over, it applies. */
+/** The operator sets the airline's supplier order; once the worker's reuse of the old one is over, it applies. */
 async function setOrder(t: Tenant, body: Record<string, unknown>) {
   const put = await ops(`/airlines/${t.airlineId}/suppliers`, { method: 'PUT', body });
   expect(put.status).toBe(200);

@@ -65,6 +65,8 @@ export interface WorkerDeps {
   duffelTimeoutMs?: number;
   /** Deadline of one call to an airline's Duffel Stays (default 30 s). */
   duffelStaysTimeoutMs?: number;
+  /** How long an airline's supplier setting, once read, is reused before an operator's change applies (default 5 s). */
+  supplierSettingsTtlMs?: number;
   /** Processing clock (tests pin it). */
   now?: () => Date;
   metrics?: WorkerMetrics;
@@ -171,6 +173,7 @@ export function startWorkerRuntime(deps: WorkerDeps): WorkerRuntime {
       supplierRegistry(deps.db, config, deps.suppliers, {
         flightsMs: deps.duffelTimeoutMs,
         staysMs: deps.duffelStaysTimeoutMs,
+        settingsTtlMs: deps.supplierSettingsTtlMs,
       }),
     callbackBase: config.publicApiUrl,
     vault,

@@ -7,12 +7,14 @@ const DUFFEL_TIMEOUT_MS = 20_000;
 /** Deadline of each Duffel Stays call: a search with its rates can take several seconds at Duffel. */
 const DUFFEL_STAYS_TIMEOUT_MS = 30_000;
 
-/** Deadlines of the calls to an airline's Duffel account (tests shorten them). */
-export interface DuffelTimeouts {
-  /** Flights (default 20 s). */
+/** Deadlines of the calls to an airline's Duffel account, and how long a setting read is reused (tests shorten all). */
+export interface RegistryTimings {
+  /** Duffel flights (default 20 s). */
   flightsMs?: number | undefined;
-  /** Stays (default 30 s). */
+  /** Duffel Stays (default 30 s). */
   staysMs?: number | undefined;
+  /** An airline's supplier setting, once read, is reused this long (default the registry's, 5 s). */
+  settingsTtlMs?: number | undefined;
 }
 
 /** The worker's registry: each airline's stored setting, opened with SUPPLIER_CREDENTIALS_KEY. */
@@ -20,7 +22,7 @@ export function supplierRegistry(
   db: Db,
   config: Config,
   sandbox: Suppliers,
-  timeouts: DuffelTimeouts = {},
+  timeouts: RegistryTimings = {},
 ): SupplierRegistry {
   const keyring = Keyring.parse(config.supplierCredentialsKey);
   const readSetting = (airlineId: string) => supplierSettingsRepo.findSupplierSettings(db, airlineId);
@@ -34,5 +36,6 @@ export function supplierRegistry(
     open: (sealed, airlineId) => keyring.open(sealed, airlineId),
     readSetting,
     duffel,
+    ...(timeouts.settingsTtlMs === undefined ? {} : { ttlMs: timeouts.settingsTtlMs }),
   });
 }
