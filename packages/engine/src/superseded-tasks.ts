@@ -69,6 +69,12 @@ export type SupersededReservation =
   /** The booking waits for a person: it takes the room or ticket (this block), which the person keeps or replaces. */
   | { kind: 'HAND_OVER'; block: SupplierBlock }
   /**
+   * The booking runs a task that recorded the reference the room or ticket went under and names none live: before
+   * ordering it looks that reference up and keeps the very stay it finds, or cancels what it finds. The room is that
+   * task's to decide: judged again shortly (never cancelled while that task may keep it).
+   */
+  | { kind: 'WAIT' }
+  /**
    * Cancelled at the supplier. `record`: the booking's cancellation found nothing to cancel (or has not run), so the
    * cancelled room or ticket, and the fee its terms say, go on its block; else only its history says so.
    */
@@ -103,11 +109,19 @@ export interface TaskOf {
  * |----------------------------------------------------------------------------------|-----------------------------------|
  * | names it (its own task made, found or cancelled it)                              | NONE                              |
  * | runs or retries a task under the same supplier reference (the same task retried) | NONE: that task gets it back      |
+ * | PENDING, its task recorded the reference it was made under, naming nothing live  | WAIT: that task keeps or cancels  |
+ * | the same, FAILED (its retry, or whatever task comes next, looks it up there)     | NONE: the booking looks it up     |
  * | NEEDS_REVIEW, naming what the task started from (mostly nothing)                 | HAND_OVER: a person decides on it |
  * | anything else (a cancellation, another task, another room)                       | CANCEL at the supplier            |
  *
  * A person's review is the one state that may take it: the review actions replace what a booking holds, never book
  * beside it. A cancellation must not leave it behind, and another task books or amends on its own.
+ *
+ * WAIT: a person's choice (or the airline's commit) on a booking whose order may be outstanding records that
+ * order's reference (supplier-order lostOrderReference); its task looks it up before ordering under its own, and
+ * keeps the very stay it finds or cancels what it finds. Cancelled here meanwhile, the booking would end on a room
+ * cancelled at the supplier; so one owner at any instant: that task, until the booking names the room (kept or
+ * cancelled: NONE), records another reference (it found nothing and orders under its own: CANCEL) or ends.
  */
 export function supersededReservation(input: {
   type: 'HOTEL' | 'FLIGHT';
@@ -115,6 +129,11 @@ export function supersededReservation(input: {
   task: TaskOf;
   /** The order reference the booking recorded when the task began (absent: none). */
   order_reference?: string | null;
+  /**
+   * The reference the room or ticket was made under, when known (found under it after the answer was lost); absent:
+   * the task's own as it ordered (taskOrderReference, from `order_reference`).
+   */
+  made_under?: string | null;
   started: SupplierBlock | null;
   made: SupplierBlock | null;
   current: { status: BookingStatus; task: TaskOf; block: SupplierBlock | null; order_reference?: string | null };
@@ -123,14 +142,25 @@ export function supersededReservation(input: {
   if (!made || !namesLiveReservation(made)) return { kind: 'NONE' };
   if (current.block?.supplier_ref === made.supplier_ref) return { kind: 'NONE' };
   // Each task's reference as it orders (a person's choice recorded the booking's, so it orders under its own).
-  const reference = taskOrderReference(type, task, { booking_id, order_reference: input.order_reference ?? null });
+  const reference =
+    input.made_under !== undefined
+      ? input.made_under
+      : taskOrderReference(type, task, { booking_id, order_reference: input.order_reference ?? null });
+  const running = current.status === 'PENDING' || current.status === 'FAILED';
+  const currentReference = taskOrderReference(type, current.task, {
+    booking_id,
+    order_reference: current.order_reference ?? null,
+  });
+  if (running && reference !== null && currentReference === reference) return { kind: 'NONE' };
+  // The booking's task looks the reference up before ordering (it names no live room or ticket of its own to replace).
   if (
-    (current.status === 'PENDING' || current.status === 'FAILED') &&
+    running &&
     reference !== null &&
-    taskOrderReference(type, current.task, { booking_id, order_reference: current.order_reference ?? null }) ===
-      reference
+    currentReference !== null &&
+    (current.order_reference ?? null) === reference &&
+    !namesLiveReservation(current.block)
   )
-    return { kind: 'NONE' };
+    return current.status === 'PENDING' ? { kind: 'WAIT' } : { kind: 'NONE' };
   if (current.status === 'NEEDS_REVIEW' && (current.block?.supplier_ref ?? null) === (started?.supplier_ref ?? null))
     return { kind: 'HAND_OVER', block: madeFields(started, made, current.block) };
   return {
@@ -198,7 +228,8 @@ const blockFields = (type: 'HOTEL' | 'FLIGHT', block: SupplierBlock) =>
  * - cancelled, anything else: its history says so;
  * - refused, the booking's cancellation having found nothing (or not run), or the booking waiting for a person who
  *   decides on what the task started from: NEEDS_REVIEW holding it, its item in the review queue (CANCEL_BOOKING);
- * - refused, the booking holding a room or ticket of its own, or running another task: its history says so.
+ * - refused, the booking holding a room or ticket of its own, or running another task: its history says so;
+ * - `plan` WAIT (a task that may keep it started while the cancellation was out): as running another task.
  *
  * A booking whose cancellation found nothing is not left CANCELLED while the supplier still holds its room: the
  * room goes on its block, live, and its item waits for a person, due by the hotel's cancellation deadline as a

@@ -92,7 +92,7 @@ describe('supersededReservation: the room or ticket a task made after a later ch
       expect(judge({ status, operation: 'BOOK', identity: 'BOOK-a2' })).toEqual({ kind: 'NONE' });
   });
 
-  it('a person’s booking choice recorded the task’s reference: it orders under its own, so the room is not its', () => {
+  it('a person’s booking choice recorded the task’s reference: it looks the room up first; once under its own, not its', () => {
     const person = { operation: 'BOOK' as const, identity: 'BOOK-p' };
     const judgeBy = (order_reference: string | null) =>
       supersededReservation({
@@ -104,11 +104,95 @@ describe('supersededReservation: the room or ticket a task made after a later ch
         made,
         current: { status: 'PENDING', task: person, block: started, order_reference },
       });
-    // bk-b-1 recorded with the choice, or the choice's own reference once it looked bk-b-1 up: cancelled.
-    expect(judgeBy('bk-b-1')).toEqual({ kind: 'CANCEL', record: false });
+    // bk-b-1 recorded with the choice: the choice's task looks it up and keeps or cancels the room, so it waits.
+    expect(judgeBy('bk-b-1')).toEqual({ kind: 'WAIT' });
+    // The choice's own reference recorded once it looked bk-b-1 up and found nothing: cancelled.
     expect(judgeBy('bk-b-1-BOOK-p')).toEqual({ kind: 'CANCEL', record: false });
     // Nothing recorded (a retry of the same booking): under bk-b-1 again, it gets the room back.
     expect(judgeBy(null)).toEqual({ kind: 'NONE' });
+  });
+
+  describe('a task that recorded the room’s reference (a person’s choice, the airline’s commit) looks it up: WAIT', () => {
+    const person = { operation: 'BOOK' as const, identity: 'BOOK-p' };
+    const kept = { ...made, supplier_status: 'CONFIRMED' };
+    const judgeNow = (
+      current: { status: string; block?: SupplierBlock | null; order_reference?: string | null; task?: typeof person },
+      o: { made_under?: string | null; order_reference?: string | null } = {},
+    ) =>
+      supersededReservation({
+        type: 'HOTEL',
+        booking_id: ID,
+        task: BOOK,
+        order_reference: o.order_reference ?? null,
+        ...(o.made_under !== undefined ? { made_under: o.made_under } : {}),
+        started,
+        made,
+        current: {
+          status: current.status as never,
+          task: current.task ?? person,
+          block: current.block === undefined ? started : current.block,
+          order_reference: current.order_reference === undefined ? 'bk-b-1' : current.order_reference,
+        },
+      });
+
+    it('while that task runs (PENDING) and the booking names nothing live: the room is that task’s to decide', () => {
+      expect(judgeNow({ status: 'PENDING' })).toEqual({ kind: 'WAIT' });
+      expect(judgeNow({ status: 'PENDING', block: null })).toEqual({ kind: 'WAIT' });
+      // A change that looks it up too (an amendment with no room to amend): the same.
+      expect(judgeNow({ status: 'PENDING', task: { operation: 'AMEND', identity: 'AMEND-x' } as never })).toEqual({
+        kind: 'WAIT',
+      });
+      // The booking names a cancelled room (not one it holds): the task still looks the reference up.
+      expect(
+        judgeNow({ status: 'PENDING', block: { ...started, supplier_ref: 'old', supplier_status: 'CANCELLED' } }),
+      ).toEqual({ kind: 'WAIT' });
+    });
+
+    it('that task kept it (the booking names it) or cancelled it itself (recorded on the block): nothing to do', () => {
+      expect(judgeNow({ status: 'CONFIRMED', block: kept })).toEqual({ kind: 'NONE' });
+      expect(judgeNow({ status: 'PENDING', block: { ...made, supplier_status: 'CANCELLED' } })).toEqual({
+        kind: 'NONE',
+      });
+    });
+
+    it('that task found nothing and recorded its own reference (it orders anew): cancelled', () => {
+      expect(judgeNow({ status: 'PENDING', order_reference: 'bk-b-1-BOOK-p' })).toEqual({
+        kind: 'CANCEL',
+        record: false,
+      });
+      // …and ended on its own room.
+      const own = { ...started, supplier: 'DUFFEL', supplier_ref: 'bok_2', supplier_status: 'CONFIRMED' };
+      expect(judgeNow({ status: 'CONFIRMED', block: own, order_reference: 'bk-b-1-BOOK-p' })).toEqual({
+        kind: 'CANCEL',
+        record: false,
+      });
+    });
+
+    it('that task ended FAILED before recording another reference: its retry (or the next task) looks it up, so NONE', () => {
+      expect(judgeNow({ status: 'FAILED' })).toEqual({ kind: 'NONE' });
+    });
+
+    it('the booking names a live room of its own: the task replaces that one, never looking the reference up', () => {
+      const own = { ...started, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
+      expect(judgeNow({ status: 'PENDING', block: own })).toEqual({ kind: 'CANCEL', record: false });
+      expect(judgeNow({ status: 'FAILED', block: own })).toEqual({ kind: 'CANCEL', record: false });
+    });
+
+    it('a cancellation, or a booking in review, under that reference: the earlier rows', () => {
+      expect(judgeNow({ status: 'PENDING', task: { operation: 'CANCEL', identity: 'CANCEL-c1' } as never })).toEqual({
+        kind: 'CANCEL',
+        record: true,
+      });
+      expect(judgeNow({ status: 'NEEDS_REVIEW' }).kind).toBe('HAND_OVER');
+    });
+
+    it('the room found under its reference after the answer was lost (a rerun): judged by that reference', () => {
+      // Rerun, the booking as it is now records bk-b-1: the task's own would be bk-b-1-BOOK-a1, but it was made under bk-b-1.
+      expect(judgeNow({ status: 'PENDING' }, { order_reference: 'bk-b-1', made_under: 'bk-b-1' })).toEqual({
+        kind: 'WAIT',
+      });
+      expect(judgeNow({ status: 'PENDING' }, { order_reference: 'bk-b-1' })).toEqual({ kind: 'CANCEL', record: false });
+    });
   });
 
   it('another task running (an amendment under its own reference): cancelled, its block left to that task', () => {
@@ -262,6 +346,23 @@ describe('supersededCancelRecord: what the booking records once the room or tick
       { cancelled: true, block: { ...made, supplier_status: 'CANCELLED' }, reason: null, at: null },
     );
     expect(r).toMatchObject({ kind: 'NOTE', block: { supplier_ref: 'bok_1', supplier_status: 'CANCELLED' } });
+  });
+
+  it('a task that may keep it started while the cancellation was out (WAIT): its history says so, nothing else', () => {
+    const pending = { ...cancelledBooking, status: 'PENDING' as const, task_ref: 'BOOK-p', cancellation: null };
+    expect(recordFor({ kind: 'WAIT' }, pending, refused)).toEqual({
+      kind: 'NOTE',
+      block: null,
+      reason: expect.stringContaining('cancel it there'),
+    });
+    expect(
+      recordFor({ kind: 'WAIT' }, pending, {
+        cancelled: true,
+        block: { ...made, supplier_status: 'CANCELLED' },
+        reason: null,
+        at: null,
+      }),
+    ).toEqual({ kind: 'NOTE', block: null, reason: expect.stringContaining('was cancelled at the supplier') });
   });
 
   it('nothing to do when the booking’s own task dealt with it meanwhile', () => {
