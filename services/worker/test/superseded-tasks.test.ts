@@ -541,3 +541,98 @@ it('the airline commits the hotel for the booking in review while the overtaken 
   });
   await confirmedOnOneRoom(t, token, id);
 });
+
+/** The worker's log lines about the booking `id` that say `what`. */
+const logged = (id: string, what: string) => stack.logLines.some((l) => l.includes(id) && l.includes(what));
+
+/**
+ * `act` (a person's choice, or the airline's commit) records the overtaken order's reference and starts a task that
+ * looks it up before ordering: that lookup held at Duffel, the overtaken call returns its room at once, and (once
+ * the overtaken task judged it: held cancelling it, or waiting for the booking's task) the lookup goes on and finds
+ * that room, the very stay asked for. Any cancellation of it is held until the booking settled, so a room cancelled
+ * under the booking that kept it shows at Duffel.
+ */
+async function actThenReturn(t: Tenant, token: string, id: string, act: () => Promise<void>): Promise<void> {
+  const CANCEL = 'stays.bookings.cancel';
+  const LOOKUP = 'stays.bookings.list';
+  const lookups = (await duffelCalls(token))[LOOKUP] ?? 0;
+  await holdNext(token, LOOKUP);
+  await holdNext(token, CANCEL);
+  await act();
+  await release(token, BOOK);
+  await waitFor(
+    async () => ((await duffelCalls(token))[LOOKUP] ?? 0) > lookups,
+    20_000,
+    "the booking task's held lookup",
+  );
+  await waitFor(
+    async () => ((await duffelCalls(token))[CANCEL] ?? 0) >= 1 || logged(id, 'a superseded task’s reservation waits'),
+    20_000,
+    "the overtaken task's judgment of its room",
+  );
+  await release(token, LOOKUP);
+  await waitFor(
+    async () => !['PENDING', 'NEEDS_REVIEW'].includes((await booking(t, id)).status),
+    30_000,
+    'the booking to settle',
+  );
+  // Let a held cancellation go (none with the booking's task keeping the room), then wait for the overtaken task's end.
+  await http(`${stack.sandboxUrl}/_control/duffel/holds/release`, {
+    method: 'POST',
+    body: { token, operation: CANCEL },
+  });
+  await waitFor(
+    () =>
+      logged(id, 'a superseded task’s reservation cancelled at the supplier') ||
+      logged(id, 'a superseded task’s reservation is the booking’s'),
+    40_000,
+    "the overtaken task's end",
+  );
+}
+
+/** The booking CONFIRMED on the overtaken call's room, live at Duffel: the one room, never cancelled. */
+async function confirmedOnTheOvertakenRoom(t: Tenant, token: string, id: string): Promise<void> {
+  const b = await booking(t, id);
+  expect(b.status).toBe('CONFIRMED');
+  const stays = await staysBookings(token);
+  expect(stays.map((s) => s.booking.status)).toEqual(['confirmed']);
+  expect(b.hotel).toMatchObject({
+    supplier: 'DUFFEL',
+    supplier_booking_id: stays[0]!.booking.id,
+    supplier_status: 'CONFIRMED',
+  });
+  expect(await unheldStays(t, token)).toEqual([]);
+  expect((await duffelCalls(token))['stays.bookings.cancel'] ?? 0).toBe(0);
+  expect((await duffelCalls(token))[BOOK]).toBe(1);
+}
+
+it('a person books the hotel from the review queue and the overtaken Stays call returns at once: the booking keeps that room, live', async () => {
+  const { t, token, id, next } = await movedWhileBooking();
+  const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
+  await actThenReturn(t, token, id, async () => {
+    const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
+      method: 'POST',
+      body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
+    });
+    expect(chosen.status).toBe(202);
+  });
+  await confirmedOnTheOvertakenRoom(t, token, id);
+});
+
+it('the airline commits the hotel for the booking in review and the overtaken Stays call returns at once: that room, live', async () => {
+  const { t, email, token, id } = await movedWhileBooking();
+  await actThenReturn(t, token, id, async () => {
+    const commit = await api(t, '/crew/bookings/request', {
+      method: 'POST',
+      body: {
+        type: 'HOTEL',
+        classification: 'NEW_LAYOVER',
+        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
+        hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
+      },
+    });
+    expect(commit.status).toBe(202);
+    expect(commit.body.booking_id).toBe(id);
+  });
+  await confirmedOnTheOvertakenRoom(t, token, id);
+});

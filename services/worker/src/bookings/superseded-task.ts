@@ -16,6 +16,7 @@ import {
   supplierReference,
   taskOperation,
   type AirlineBookingContext,
+  type SupersededReservation,
   type SupplierBlock,
   type TaskOf,
 } from '@crew/engine';
@@ -54,9 +55,19 @@ const currentTask = (b: BookingRow): TaskOf => ({
 });
 
 /**
+ * What a superseded task made: the room or ticket's block, and the reference it was found under (null: the task's
+ * answer gave it, under the reference the task ordered under as it began).
+ */
+export interface SupersededMade {
+  block: SupplierBlock | null;
+  reference: string | null;
+}
+
+/**
  * What the superseded task made: its answer's block; with no answer (`outcome` null: an earlier start of the job
  * stopped mid-call; or FAILED: the call's answer was lost), what the airline's suppliers hold under the task's
- * reference, as the task would have recorded it.
+ * reference, as the task would have recorded it, and that reference (on a rerun the booking read is as it is now,
+ * not as the task began, so the task's reference is not computed from it).
  */
 export async function madeBySupersededTask(
   deps: SupersededDeps,
@@ -64,11 +75,11 @@ export async function madeBySupersededTask(
   data: Data,
   outcome: Outcome | null,
   ctx: AirlineBookingContext,
-): Promise<SupplierBlock | null> {
-  if (outcome && outcome.status !== 'FAILED') return outcomeBlock(started, outcome);
+): Promise<SupersededMade> {
+  if (outcome && outcome.status !== 'FAILED') return { block: outcomeBlock(started, outcome), reference: null };
   const task = taskOfJob(started, data);
   const reference = supersededTaskReference(started.type, task.operation, started.booking_id, task.identity);
-  if (!reference) return null;
+  if (!reference) return { block: null, reference: null };
   // A booking that records an order reference books under the task's own (engine bookTaskReference): looked for
   // there too, as the booking's may have been recorded after the task started.
   const own = bookTaskReference(started, task.identity);
@@ -77,9 +88,9 @@ export async function madeBySupersededTask(
   const set = await deps.registry.forAirline(started.airline_id);
   for (const r of references) {
     const made = await madeUnder(deps, set, started, r, ctx);
-    if (made) return made;
+    if (made) return { block: made, reference: r };
   }
-  return null;
+  return { block: null, reference: null };
 }
 
 /** What the airline's suppliers hold for the booking under `reference`, as the task would have recorded it. */
@@ -119,19 +130,41 @@ async function madeUnder(
 }
 
 /**
+ * How long a superseded task's settlement waits for the booking's task that may keep its room or ticket (engine
+ * WAIT), in all, and between two looks. Past the bound the job fails transiently: BullMQ runs it again, and the
+ * rerun finds the room by its reference and judges it then.
+ */
+export const SUPERSEDED_WAIT = { boundMs: 30_000, pauseMs: 200 };
+
+/** The booking's task still decides the superseded task's room past the bound: the job runs again. */
+export class SupersededWaitExpired extends Error {
+  readonly transient = true;
+  constructor(bookingId: string, ms: number) {
+    super(`booking ${bookingId}: its task still looks up the room a superseded task made after ${ms} ms; tried again`);
+    this.name = 'SupersededWaitExpired';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
  * Settles the room or ticket `made` by a superseded task (`started`: the booking as the task read it): handed to the
- * booking a person decides, or cancelled at the supplier and recorded (engine supersededCancelRecord). A supplier
- * that fails to answer the cancellation throws (the job runs again, finds the room by its reference and cancels it
- * then); one that refuses it leaves the room where it is, logged, and a booking whose cancellation found nothing
- * goes to review holding it, its item in the queue for a person to cancel it there.
+ * booking a person decides, or cancelled at the supplier and recorded (engine supersededCancelRecord). A booking
+ * whose running task looks the room up before ordering (engine WAIT) is judged again under its lock every
+ * `pauseMs` until that task named the room (kept or cancelled it), recorded another reference or ended; past
+ * `boundMs` this throws (the job runs again). A supplier that fails to answer the cancellation throws (the job runs
+ * again, finds the room by its reference and cancels it then); one that refuses it leaves the room where it is,
+ * logged, and a booking whose cancellation found nothing goes to review holding it, its item in the queue for a
+ * person to cancel it there.
  */
 export async function settleSupersededTask(
   deps: SupersededDeps,
   started: BookingRow,
   data: Data,
-  made: SupplierBlock | null,
+  found: SupersededMade,
   log: Logger,
 ): Promise<void> {
+  const made = found.block;
   if (!made || !namesLiveReservation(made)) return;
   const type = started.type;
   const task = taskOfJob(started, data);
@@ -141,6 +174,7 @@ export async function settleSupersededTask(
       booking_id: started.booking_id,
       task,
       order_reference: started.order_reference,
+      ...(found.reference !== null ? { made_under: found.reference } : {}),
       started: blockOf(started),
       made,
       current: {
@@ -150,25 +184,62 @@ export async function settleSupersededTask(
         order_reference: current.order_reference,
       },
     });
-  const plan = await deps.db.transaction().execute(async (trx) => {
-    const current = await bookingRepo.lockBooking(trx, started.booking_id);
-    if (!current) return null;
-    const p = judge(current);
-    if (p.kind === 'HAND_OVER')
-      await bookingRepo.updateBooking(
-        trx,
-        current.booking_id,
-        { ...blockPatch(current, p.block), status: current.status },
-        { reason: supersededMessage(type, 'HANDED_OVER', made), actor: 'engine' },
+  const wait = SUPERSEDED_WAIT;
+  const since = Date.now();
+  let waited = false;
+  for (;;) {
+    const plan = await deps.db.transaction().execute(async (trx) => {
+      const current = await bookingRepo.lockBooking(trx, started.booking_id);
+      if (!current) return null;
+      const p = judge(current);
+      if (p.kind === 'HAND_OVER')
+        await bookingRepo.updateBooking(
+          trx,
+          current.booking_id,
+          { ...blockPatch(current, p.block), status: current.status },
+          { reason: supersededMessage(type, 'HANDED_OVER', made), actor: 'engine' },
+        );
+      return p;
+    });
+    if (plan?.kind === 'WAIT') {
+      if (!waited)
+        log.info(
+          { supplier_ref: made.supplier_ref },
+          'a superseded task’s reservation waits: the booking’s task looks it up, and keeps or cancels it',
+        );
+      waited = true;
+      if (Date.now() - since >= wait.boundMs) throw new SupersededWaitExpired(started.booking_id, wait.boundMs);
+      await sleep(wait.pauseMs);
+      continue;
+    }
+    if (!plan || plan.kind === 'NONE') {
+      if (waited)
+        log.info(
+          { supplier_ref: made.supplier_ref },
+          'a superseded task’s reservation is the booking’s task’s: kept or cancelled there',
+        );
+      return;
+    }
+    if (plan.kind === 'HAND_OVER') {
+      log.info(
+        { supplier_ref: made.supplier_ref },
+        'a superseded task’s reservation handed to the booking under review',
       );
-    return p;
-  });
-  if (!plan || plan.kind === 'NONE') return;
-  if (plan.kind === 'HAND_OVER') {
-    log.info({ supplier_ref: made.supplier_ref }, 'a superseded task’s reservation handed to the booking under review');
-    return;
+      return;
+    }
+    return cancelSuperseded(deps, started, made, judge, log);
   }
+}
 
+/** The superseded task's room or ticket cancelled at the supplier, and what the booking records of it. */
+async function cancelSuperseded(
+  deps: SupersededDeps,
+  started: BookingRow,
+  made: SupplierBlock,
+  judge: (current: BookingRow) => SupersededReservation,
+  log: Logger,
+): Promise<void> {
+  const type = started.type;
   // Cancelled outside the booking's lock (a supplier call), as any cancellation: the room named, under the booking's
   // cancellation reference (the same one its own cancellation sends, so the two never cancel twice).
   const before = (await bookingRepo.findBooking(deps.db, started.booking_id))!;
