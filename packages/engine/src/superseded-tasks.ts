@@ -102,8 +102,8 @@ export interface TaskOf {
 }
 
 /**
- * The room or ticket a superseded task made (`made`: its answer's block; `started`: the block it read when it began),
- * judged against the booking as it is now:
+ * The room or ticket a superseded task made (`made`: its answer's block; `started`: the block it read when it began,
+ * or on a rerun the block as it is now), judged against the booking as it is now:
  *
  * | the booking now                                                                  | the room or ticket made           |
  * |----------------------------------------------------------------------------------|-----------------------------------|
@@ -112,10 +112,18 @@ export interface TaskOf {
  * | PENDING, its task recorded the reference it was made under, naming nothing live  | WAIT: that task keeps or cancels  |
  * | the same, FAILED (its retry, or whatever task comes next, looks it up there)     | NONE: the booking looks it up     |
  * | NEEDS_REVIEW, naming what the task started from (mostly nothing)                 | HAND_OVER: a person decides on it |
- * | anything else (a cancellation, another task, another room)                       | CANCEL at the supplier            |
+ * | the same on a rerun: naming no live room or ticket (what the task began from is  | HAND_OVER: a person decides on it |
+ * | unknown; a task overtaken before making anything started from that)              |                                   |
+ * | anything else (a cancellation, another task, another room; on a rerun, a booking | CANCEL at the supplier            |
+ * | in review naming a live room or ticket, which may be its own)                    |                                   |
  *
  * A person's review is the one state that may take it: the review actions replace what a booking holds, never book
  * beside it. A cancellation must not leave it behind, and another task books or amends on its own.
+ *
+ * A rerun (`rerun`: an earlier start of the job stopped mid-call, or its settlement threw, and the job runs again)
+ * reads the booking as it is now, so "naming what the task started from" would always hold: a booking in review
+ * holding a room of its own would have the overtaken room written over it, its own then held by no booking. So on
+ * a rerun a live room or ticket on the booking is taken for its own and the overtaken one is cancelled.
  *
  * WAIT: a person's choice (or the airline's commit) on a booking whose order may be outstanding records that
  * order's reference (supplier-order lostOrderReference); its task looks it up before ordering under its own, and
@@ -135,10 +143,15 @@ export function supersededReservation(input: {
    */
   made_under?: string | null;
   started: SupplierBlock | null;
+  /**
+   * `started` is the booking as it is now, not as the task began (a rerun of the job): what the task started from
+   * is unknown.
+   */
+  rerun: boolean;
   made: SupplierBlock | null;
   current: { status: BookingStatus; task: TaskOf; block: SupplierBlock | null; order_reference?: string | null };
 }): SupersededReservation {
-  const { type, booking_id, task, started, made, current } = input;
+  const { type, booking_id, task, started, rerun, made, current } = input;
   if (!made || !namesLiveReservation(made)) return { kind: 'NONE' };
   if (current.block?.supplier_ref === made.supplier_ref) return { kind: 'NONE' };
   // Each task's reference as it orders (a person's choice recorded the booking's, so it orders under its own).
@@ -161,7 +174,10 @@ export function supersededReservation(input: {
     !namesLiveReservation(current.block)
   )
     return current.status === 'PENDING' ? { kind: 'WAIT' } : { kind: 'NONE' };
-  if (current.status === 'NEEDS_REVIEW' && (current.block?.supplier_ref ?? null) === (started?.supplier_ref ?? null))
+  const startedFrom = rerun
+    ? !namesLiveReservation(current.block)
+    : (current.block?.supplier_ref ?? null) === (started?.supplier_ref ?? null);
+  if (current.status === 'NEEDS_REVIEW' && startedFrom)
     return { kind: 'HAND_OVER', block: madeFields(started, made, current.block) };
   return {
     kind: 'CANCEL',

@@ -23,13 +23,14 @@ const made: SupplierBlock = {
 
 const judge = (
   current: { status: string; operation?: 'BOOK' | 'AMEND' | 'CANCEL'; identity?: string; block?: SupplierBlock | null },
-  o: { made?: SupplierBlock | null; started?: SupplierBlock | null; type?: 'HOTEL' | 'FLIGHT' } = {},
+  o: { made?: SupplierBlock | null; started?: SupplierBlock | null; type?: 'HOTEL' | 'FLIGHT'; rerun?: boolean } = {},
 ) =>
   supersededReservation({
     type: o.type ?? 'HOTEL',
     booking_id: ID,
     task: BOOK,
     started: o.started === undefined ? started : o.started,
+    rerun: o.rerun ?? false,
     made: o.made === undefined ? made : o.made,
     current: {
       status: current.status as never,
@@ -101,6 +102,7 @@ describe('supersededReservation: the room or ticket a task made after a later ch
         task: BOOK,
         order_reference: null,
         started,
+        rerun: false,
         made,
         current: { status: 'PENDING', task: person, block: started, order_reference },
       });
@@ -126,6 +128,7 @@ describe('supersededReservation: the room or ticket a task made after a later ch
         order_reference: o.order_reference ?? null,
         ...(o.made_under !== undefined ? { made_under: o.made_under } : {}),
         started,
+        rerun: false,
         made,
         current: {
           status: current.status as never,
@@ -211,6 +214,76 @@ describe('supersededReservation: the room or ticket a task made after a later ch
     expect(judge({ status: 'NEEDS_REVIEW', block: null }, { type: 'FLIGHT', started: null, made: ticket }).kind).toBe(
       'HAND_OVER',
     );
+  });
+});
+
+describe('supersededReservation on a rerun: `started` is the booking as it is now, not as the task began', () => {
+  /** A rerun reads the booking now and passes it as `started`: the block judged and the block started from are one. */
+  const rerun = (
+    current: {
+      status: string;
+      operation?: 'BOOK' | 'AMEND' | 'CANCEL';
+      identity?: string;
+      block: SupplierBlock | null;
+    },
+    o: { made?: SupplierBlock; type?: 'HOTEL' | 'FLIGHT' } = {},
+  ) => judge(current, { ...o, started: current.block, rerun: true });
+  const own = { ...started, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
+
+  it('a booking under review holding a live room of its own: the task’s room is cancelled, never written over it', () => {
+    // Known, the task started from nothing and the booking holds HR-1 now: CANCEL. On a rerun HR-1 is in `started`
+    // too, so "naming what the task started from" would hold and HR-1 would be left on no booking.
+    expect(rerun({ status: 'NEEDS_REVIEW', operation: 'BOOK', identity: BOOK.identity, block: own })).toEqual({
+      kind: 'CANCEL',
+      record: false,
+    });
+    expect(rerun({ status: 'NEEDS_REVIEW', block: own })).toEqual({ kind: 'CANCEL', record: false });
+  });
+
+  it('a ticket: the same', () => {
+    const ticket = { supplier: 'SANDBOX', supplier_ref: 'FO-1', supplier_status: 'CONFIRMED' };
+    const held = { supplier: 'SANDBOX', supplier_ref: 'FO-0', supplier_status: 'CONFIRMED' };
+    expect(rerun({ status: 'NEEDS_REVIEW', block: held }, { type: 'FLIGHT', made: ticket })).toEqual({
+      kind: 'CANCEL',
+      record: false,
+    });
+    expect(rerun({ status: 'NEEDS_REVIEW', block: null }, { type: 'FLIGHT', made: ticket })).toEqual({
+      kind: 'HAND_OVER',
+      block: ticket,
+    });
+  });
+
+  it('a booking under review naming no live room (what a task overtaken before making anything started from): handed over', () => {
+    expect(rerun({ status: 'NEEDS_REVIEW', operation: 'BOOK', identity: BOOK.identity, block: started })).toEqual({
+      kind: 'HAND_OVER',
+      block: made,
+    });
+    expect(rerun({ status: 'NEEDS_REVIEW', block: null })).toEqual({ kind: 'HAND_OVER', block: made });
+    // A room it names cancelled (the task replaced it before ordering, or a person cancelled it): nothing live to lose.
+    const gone = { ...own, supplier_status: 'CANCELLED' };
+    expect(rerun({ status: 'NEEDS_REVIEW', block: gone })).toEqual({
+      kind: 'HAND_OVER',
+      block: {
+        ...gone,
+        supplier: 'DUFFEL',
+        supplier_ref: 'bok_1',
+        supplier_booking_id: 'bok_1',
+        supplier_status: 'CONFIRMED',
+      },
+    });
+  });
+
+  it('the other rows judge the booking now alone, as they do when the task’s start is known', () => {
+    expect(rerun({ status: 'CANCELLED', block: { ...made, supplier_status: 'CANCELLED' } })).toEqual({ kind: 'NONE' });
+    expect(rerun({ status: 'CANCELLED', block: started })).toEqual({ kind: 'CANCEL', record: true });
+    expect(rerun({ status: 'CANCELLED', block: own })).toEqual({ kind: 'CANCEL', record: false });
+    expect(rerun({ status: 'FAILED', operation: 'BOOK', identity: 'BOOK-a2', block: started })).toEqual({
+      kind: 'NONE',
+    });
+    expect(rerun({ status: 'PENDING', operation: 'AMEND', identity: 'AMEND-x', block: own })).toEqual({
+      kind: 'CANCEL',
+      record: false,
+    });
   });
 });
 

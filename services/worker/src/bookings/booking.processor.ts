@@ -189,6 +189,7 @@ export class BookingProcessor {
           null,
           await this.context(booking, this.deps.now?.() ?? new Date()),
           log,
+          { rerun: true },
         );
       return;
     }
@@ -248,7 +249,7 @@ export class BookingProcessor {
     if (outcome.awaiting) return this.awaitCallback(booking, data, outcome, log);
     // Replaced while its call was in flight (a later roster, an injected cancellation): what it made is not lost.
     if (!(await this.settle(booking, data, ctx, outcome, now)))
-      return this.supersededTask(booking, data, outcome, ctx, log);
+      return this.supersededTask(booking, data, outcome, ctx, log, { rerun: false });
     log.info(
       { status: outcome.status, reason: outcome.reason, operation: data.operation ?? 'BOOK' },
       'booking task settled',
@@ -440,17 +441,21 @@ export class BookingProcessor {
 
   // ---- settling ----
 
-  /** A superseded task's room or ticket (`outcome` null or FAILED: looked up by its reference): kept or cancelled. */
+  /**
+   * A superseded task's room or ticket (`outcome` null or FAILED: looked up by its reference): kept or cancelled.
+   * `rerun`: `started` is the booking as a rerun of the job read it (as it is now), not as the task began.
+   */
   private async supersededTask(
     started: BookingRow,
     data: Data,
     outcome: Outcome | null,
     ctx: AirlineBookingContext,
     log: Logger,
+    o: { rerun: boolean },
   ): Promise<void> {
     const deps = { ...this.deps, flights: this.flights };
     const made = await madeBySupersededTask(deps, started, data, outcome, ctx);
-    await settleSupersededTask(deps, started, data, made, log);
+    await settleSupersededTask(deps, started, data, made, log, o);
   }
 
   /** The supplier answers later (a callback resumes the task): the booking stays PENDING, with what was asked. */

@@ -148,8 +148,9 @@ export class SupersededWaitExpired extends Error {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Settles the room or ticket `made` by a superseded task (`started`: the booking as the task read it): handed to the
- * booking a person decides, or cancelled at the supplier and recorded (engine supersededCancelRecord). A booking
+ * Settles the room or ticket `made` by a superseded task (`started`: the booking as the task read it; `rerun`: as
+ * a rerun of the job read it, which is the booking as it is now): handed to the booking a person decides, or
+ * cancelled at the supplier and recorded (engine supersededCancelRecord). A booking
  * whose running task looks the room up before ordering (engine WAIT) is judged again under its lock every
  * `pauseMs` until that task named the room (kept or cancelled it), recorded another reference or ended; past
  * `boundMs` this throws (the job runs again). A supplier that fails to answer the cancellation throws (the job runs
@@ -163,6 +164,7 @@ export async function settleSupersededTask(
   data: Data,
   found: SupersededMade,
   log: Logger,
+  o: { rerun: boolean },
 ): Promise<void> {
   const made = found.block;
   if (!made || !namesLiveReservation(made)) return;
@@ -176,6 +178,7 @@ export async function settleSupersededTask(
       order_reference: started.order_reference,
       ...(found.reference !== null ? { made_under: found.reference } : {}),
       started: blockOf(started),
+      rerun: o.rerun,
       made,
       current: {
         status: current.status,
