@@ -306,3 +306,39 @@ export function supersededCancelRecord(input: {
   // booking.cancelled went out when the cancellation ended: not a second time.
   return { kind: 'SETTLE', settlement: { ...settlement, events: { ...settlement.events, statuses: [] } } };
 }
+
+/** What the booking records of a room or ticket its task cancelled but could not record (cancelledBeforeRecord). */
+export type CancelledBeforeRecord =
+  /** The booking no longer names it live (another one, none, or already cancelled): nothing to write. */
+  | { kind: 'NONE' }
+  /** Its block as it is now, that room or ticket CANCELLED; a history entry says why. */
+  | { kind: 'NOTE'; block: SupplierBlock; reason: string };
+
+const supplierOf = (b: SupplierBlock) => b.supplier ?? 'SANDBOX';
+
+/**
+ * A task cancels the booking's room or ticket at the supplier before ordering another one (a move to another
+ * hotel, a cancel-and-rebook, a lost order replaced), then records it; a later roster, injection or person may
+ * supersede the task in between, and then it records nothing. The supplier cancelled it all the same: a booking
+ * that still names that very room or ticket (same supplier and reference) as live records it CANCELLED, so that
+ * coverage, the diff and a person see what the supplier holds. Only its `supplier_status` changes: everything
+ * else on the block is the newer task's (or the person's). `cancelled`: the block the task would have recorded,
+ * as the supplier's cancellation answered; `current`: the booking's block now, under its lock.
+ */
+export function cancelledBeforeRecord(input: {
+  type: 'HOTEL' | 'FLIGHT';
+  cancelled: SupplierBlock | null | undefined;
+  current: SupplierBlock | null;
+}): CancelledBeforeRecord {
+  const { type, cancelled, current } = input;
+  if (!cancelled?.supplier_ref || cancelled.supplier_status !== 'CANCELLED') return { kind: 'NONE' };
+  if (!current || !namesLiveReservation(current)) return { kind: 'NONE' };
+  if (current.supplier_ref !== cancelled.supplier_ref || supplierOf(current) !== supplierOf(cancelled))
+    return { kind: 'NONE' };
+  const thing = `the ${type === 'HOTEL' ? 'room' : 'ticket'} ${cancelled.supplier_ref} (${supplierOf(cancelled)})`;
+  return {
+    kind: 'NOTE',
+    block: { ...current, supplier_status: 'CANCELLED' },
+    reason: `${thing} was cancelled at the supplier by an earlier task that a later change replaced before it could record it: the booking no longer holds it`,
+  };
+}

@@ -1,4 +1,5 @@
 import {
+  cancelledBeforeRecord,
   madeFields,
   namesLiveReservation,
   supersededCancelRecord,
@@ -440,5 +441,72 @@ describe('supersededCancelRecord: what the booking records once the room or tick
 
   it('nothing to do when the booking’s own task dealt with it meanwhile', () => {
     expect(recordFor({ kind: 'NONE' }, cancelledBooking, refused)).toEqual({ kind: 'NONE' });
+  });
+});
+
+describe('cancelledBeforeRecord: an old room or ticket cancelled by a task superseded before it could record it', () => {
+  /** The room the booking held when the task began, live. */
+  const held: SupplierBlock = { ...made, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
+  /** What the task would have recorded: the room as the supplier's cancellation answered. */
+  const cancelled: SupplierBlock = { ...held, supplier_status: 'CANCELLED' };
+
+  it('the booking still names that room live: recorded CANCELLED on its block, nothing else changed', () => {
+    // A later roster's review moved the stay meanwhile: its dates stay as they are.
+    const current = { ...held, check_in_date: '2027-03-11', review_note: 'kept' };
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current })).toEqual({
+      kind: 'NOTE',
+      block: { ...current, supplier_status: 'CANCELLED' },
+      reason:
+        'the room HR-1 (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced ' +
+        'before it could record it: the booking no longer holds it',
+    });
+  });
+
+  it('a ticket: the same, in its words', () => {
+    const ticket: SupplierBlock = { supplier: 'SANDBOX', supplier_ref: 'FO-1', supplier_status: 'TICKETED' };
+    const r = cancelledBeforeRecord({
+      type: 'FLIGHT',
+      cancelled: { ...ticket, supplier_status: 'CANCELLED', refund: { amount: 10 } },
+      current: ticket,
+    });
+    expect(r).toEqual({
+      kind: 'NOTE',
+      block: { ...ticket, supplier_status: 'CANCELLED' },
+      reason:
+        'the ticket FO-1 (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced ' +
+        'before it could record it: the booking no longer holds it',
+    });
+  });
+
+  it('a block with no supplier named is the sandbox’s', () => {
+    const { supplier: _s, ...unnamed } = held;
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: unnamed }).kind).toBe('NOTE');
+    expect(
+      cancelledBeforeRecord({ type: 'HOTEL', cancelled: { ...unnamed, supplier_status: 'CANCELLED' }, current: held })
+        .kind,
+    ).toBe('NOTE');
+  });
+
+  it('nothing when the booking names another room, none, or that room already cancelled (the newer task’s record)', () => {
+    for (const current of [
+      { ...held, supplier_ref: 'HR-2' },
+      { ...held, supplier: 'DUFFEL' },
+      { ...started },
+      null,
+      cancelled,
+      { ...held, supplier_status: 'REFUSED' },
+    ])
+      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current })).toEqual({ kind: 'NONE' });
+  });
+
+  it('nothing when the task cancelled nothing there (no room named, or the supplier did not say cancelled)', () => {
+    for (const c of [
+      {},
+      null,
+      undefined,
+      { ...held, supplier_status: 'CONFIRMED' },
+      { ...cancelled, supplier_ref: null },
+    ])
+      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled: c, current: held })).toEqual({ kind: 'NONE' });
   });
 });
