@@ -636,3 +636,75 @@ it('the airline commits the hotel for the booking in review and the overtaken St
   });
   await confirmedOnTheOvertakenRoom(t, token, id);
 });
+
+/** The roster with its deadhead leaving at `hour` (London), arriving three hours later (New York). */
+function deadheadAt(email: string, hour: number) {
+  const r = onePairingRoster({ email, day1: DAY1 });
+  const leg = r.pairings[0]!.duty_periods[0]!.legs[0]!;
+  const hh = String(hour).padStart(2, '0');
+  const arr = String(hour - 2).padStart(2, '0');
+  leg.dep_time_local = leg.expected_dep_time_local = `${DAY1}T${hh}:00:00+00:00`;
+  leg.arr_time_local = leg.expected_arr_time_local = `${DAY1}T${arr}:00:00-05:00`;
+  return r;
+}
+
+it('a later roster overtakes a deadhead rebook after it cancelled the old ticket, before it recorded it: the booking says CANCELLED', async () => {
+  const { t, email } = await deadheadAirline();
+  await submit(t, deadheadAt(email, 9));
+  const { booking_id: id } = await bookingOf(t, 'FLIGHT');
+  const ticket = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.status === 'CONFIRMED' && x.flight;
+    },
+    30_000,
+    'the first ticket',
+  );
+  expect(ticket).toMatchObject({ supplier: 'SANDBOX', supplier_status: 'CONFIRMED' });
+  const cancels = () => stack.sandbox.sandbox.callCounts().cancelFlightOrder ?? 0;
+  const before = cancels();
+  // Roster N+1 moves the deadhead: its rebook cancels the old ticket first, that call held at the sandbox.
+  const armed = await http(`${stack.sandboxUrl}/_control/faults`, {
+    method: 'POST',
+    body: { operation: 'flight.cancel', outcome: 'hold' },
+  });
+  expect(armed.status).toBe(201);
+  await submit(t, deadheadAt(email, 10));
+  await waitFor(() => cancels() > before, 20_000, 'the held cancellation', 10);
+  // Roster N+2 moves it again while the rebook runs: a person decides it (no supplier call), the rebook superseded.
+  const next = await submit(t, deadheadAt(email, 11));
+  expect((await waitForSchedule(stack, t.accessToken, next)).status).not.toBe('PROCESSING');
+  expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
+  const released = await http(`${stack.sandboxUrl}/_control/holds/release`, {
+    method: 'POST',
+    body: { operation: 'flight.cancel' },
+  });
+  expect(released.body).toEqual({ released: 1 });
+
+  // The supplier cancelled the old ticket: the booking in review no longer names it live.
+  const orders = () =>
+    http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`);
+  await waitFor(
+    async () =>
+      (await orders()).body.reservations.some(
+        (r: { supplier_ref: string; status: string }) =>
+          r.supplier_ref === ticket.supplier_ref && r.status === 'CANCELLED',
+      ),
+    20_000,
+    'the old ticket cancelled at the sandbox',
+  );
+  const b = await waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.flight?.supplier_status === 'CANCELLED' && x;
+    },
+    10_000,
+    'the cancelled ticket on the booking',
+  );
+  expect(b.status).toBe('NEEDS_REVIEW');
+  expect(b.flight).toMatchObject({ supplier: 'SANDBOX', supplier_ref: ticket.supplier_ref });
+  expect((await historyOf(t, id)).at(-1)).toBe(
+    `NEEDS_REVIEW: the ticket ${ticket.supplier_ref} (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced before it could record it: the booking no longer holds it`,
+  );
+  expect(await unheldOrders(t, email)).toEqual([]);
+});

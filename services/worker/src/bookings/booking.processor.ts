@@ -12,6 +12,7 @@ import {
   amendedStatus,
   automaticRetryApplies,
   bookTaskReference,
+  cancelledBeforeRecord,
   DISPOSITION_OF_TASK,
   flightTravellerIssue,
   internalErrorOutcome,
@@ -32,6 +33,7 @@ import {
   movedAwayStay,
   type AirlineBookingContext,
   type MovedAwayStay,
+  type SupplierBlock,
 } from '@crew/engine';
 import type { Logger, PersonalData, TravellerVault } from '@crew/platform';
 import { automaticRetryJob, type JobData, type OutboxRelay } from '@crew/queue';
@@ -290,7 +292,7 @@ export class BookingProcessor {
     log: Logger,
   ): Promise<{ booking: BookingRow; note: string | null } | null> {
     const data = job.data;
-    let made: { cancelled_at: Date; room: MovedRoom | null } | Outcome;
+    let made: { cancelled_at: Date; room: MovedRoom | null; supplier_status: string } | Outcome;
     try {
       made = await cancelRoomMovedAway(this.deps, booking, room, ref(booking, data));
     } catch (err) {
@@ -303,9 +305,19 @@ export class BookingProcessor {
     }
     const cancelledAt = made.cancelled_at;
     const oldRoom = made.room;
+    const cancelled = {
+      supplier: room.supplier,
+      supplier_ref: room.supplier_ref,
+      supplier_status: made.supplier_status,
+    };
     const note = await this.deps.db.transaction().execute(async (trx) => {
       const cur = await bookingRepo.lockBooking(trx, booking.booking_id);
-      if (!cur || !isCurrentTask(cur, data)) return undefined;
+      if (!cur) return undefined;
+      if (!isCurrentTask(cur, data)) {
+        // Superseded meanwhile: the room is cancelled at the supplier all the same (engine cancelledBeforeRecord).
+        await this.recordCancelledBeforeRecord(trx, cur, cancelled);
+        return undefined;
+      }
       const cost = madeCancellationCost(cur.cancellation, cur.task_ref, null, true, {
         at: cancelledAt,
         as: 'the old room cancelled at the supplier',
@@ -380,7 +392,11 @@ export class BookingProcessor {
     }
   }
 
-  /** The task's RecordBeforeOrder: written only while the task is the booking's current one. */
+  /**
+   * The task's RecordBeforeOrder: written only while the task is the booking's current one. Superseded meanwhile,
+   * the room or ticket it cancelled at the supplier is still recorded CANCELLED where the booking names it live
+   * (engine cancelledBeforeRecord): nothing else the newer task wrote is touched.
+   */
   private async recordBeforeOrder(
     b: BookingRow,
     data: Data,
@@ -390,12 +406,44 @@ export class BookingProcessor {
   ): Promise<BookingRow | null> {
     return this.deps.db.transaction().execute(async (trx) => {
       const current = await bookingRepo.lockBooking(trx, b.booking_id);
-      if (!current || !isCurrentTask(current, data)) return null;
+      if (!current) return null;
+      if (!isCurrentTask(current, data)) {
+        const cancelled = current.type === 'HOTEL' ? patch.hotel : patch.flight;
+        await this.recordCancelledBeforeRecord(trx, current, cancelled);
+        return null;
+      }
       const fields: BookingPatch = { ...patch, order_reference: orderReference };
       await bookingRepo.updateBooking(trx, b.booking_id, fields);
       if (moved) await bookingRepo.recordMovedStay(trx, moved);
       return { ...current, ...fields };
     });
+  }
+
+  /**
+   * A room or ticket a superseded task cancelled at the supplier and could not record (`current`: the booking,
+   * locked in `trx`): CANCELLED on its block where it still names it live, with a history entry; else nothing.
+   */
+  private async recordCancelledBeforeRecord(
+    trx: Parameters<typeof bookingRepo.updateBooking>[0],
+    current: BookingRow,
+    cancelled: SupplierBlock | null | undefined,
+  ): Promise<void> {
+    const hotel = current.type === 'HOTEL';
+    const note = cancelledBeforeRecord({
+      type: current.type,
+      cancelled,
+      current: (hotel ? current.hotel : current.flight) ?? null,
+    });
+    if (note.kind === 'NONE') return;
+    await bookingRepo.updateBooking(
+      trx,
+      current.booking_id,
+      {
+        ...(hotel ? { hotel: note.block as BookingRow['hotel'] } : { flight: note.block as BookingRow['flight'] }),
+        status: current.status,
+      },
+      { reason: note.reason, actor: 'engine' },
+    );
   }
 
   // ---- hotels: through the airline's ordered hotel suppliers (hotel.booking.ts) ----

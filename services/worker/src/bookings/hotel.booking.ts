@@ -325,7 +325,7 @@ export async function cancelRoomMovedAway(
   b: BookingRow,
   room: { supplier: string | undefined; supplier_ref: string },
   taskRef: string,
-): Promise<{ cancelled_at: Date; room: MovedRoom | null } | Outcome> {
+): Promise<{ cancelled_at: Date; room: MovedRoom | null; supplier_status: string } | Outcome> {
   const set = await deps.registry.forAirline(b.airline_id);
   const holder = hotelSupplierNamed(set, room.supplier);
   if (!holder)
@@ -338,7 +338,7 @@ export async function cancelRoomMovedAway(
     reference: supplierReference('cancel', b.booking_id, taskRef),
   });
   // The stay at the old hotel, for its invoice (the block names the DIRECT hotel now).
-  return { cancelled_at: clockOf(deps), room: movedRoomOf(cancelled, blockOf(b)) };
+  return { cancelled_at: clockOf(deps), room: movedRoomOf(cancelled, blockOf(b)), supplier_status: cancelled.status };
 }
 
 /**

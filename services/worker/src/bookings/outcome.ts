@@ -17,7 +17,10 @@ export interface Outcome {
    * then, so one decided in time but made after the deadline (the supplier down until then) costs the late fee.
    */
   cancelled_at?: Date;
-  /** Another task took the booking over while this one ran: nothing more is done or written. */
+  /**
+   * Another task took the booking over while this one ran: nothing more is done or written, but for a room or ticket
+   * it had cancelled at the supplier, recorded CANCELLED where the booking still names it live.
+   */
   superseded?: boolean;
 }
 
@@ -29,7 +32,8 @@ export const SUPERSEDED: Outcome = { status: 'FAILED', reason: 'superseded by an
  * orders again (`patch`: the old reservation cancelled, a fee it cost) and the reference the new order goes under
  * (its `order_reference`), so whatever becomes of the new order the booking shows the old one cancelled and a
  * later task knows where to look for the new one. `note` joins the task's end's reason (the item's message). The
- * booking as written, or null when another task took it over meanwhile (then nothing more is done).
+ * booking as written, or null when another task took it over meanwhile (then nothing more is done; the room or
+ * ticket `patch` names cancelled is still recorded so where the booking names it live: engine cancelledBeforeRecord).
  */
 export type RecordBeforeOrder = (
   patch: BookingPatch,
