@@ -508,16 +508,36 @@ async function confirmedOnOneRoom(t: Tenant, token: string, id: string): Promise
   expect(stays.find((s) => s.booking.status === 'confirmed')!.booking.id).toBe(b.hotel.supplier_booking_id);
 }
 
+/** A person's BOOK_HOTEL on the item from the review queue: accepted. */
+async function bookHotelFromQueue(t: Tenant, actionId: string): Promise<void> {
+  const chosen = await api(t, `/crew/action-items/${actionId}/actions`, {
+    method: 'POST',
+    body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
+  });
+  expect(chosen.status).toBe(202);
+}
+
+/** The airline's commit of the stay, fulfilling the booking `id` that waits for a person (as BOOK_HOTEL does). */
+async function commitHotel(t: Tenant, email: string, id: string): Promise<void> {
+  const commit = await api(t, '/crew/bookings/request', {
+    method: 'POST',
+    body: {
+      type: 'HOTEL',
+      classification: 'NEW_LAYOVER',
+      anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
+      hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
+    },
+  });
+  expect(commit.status).toBe(202);
+  expect(commit.body.booking_id).toBe(id);
+}
+
 it('a person books the hotel from the review queue while the overtaken Stays call is in flight: one room, the booking’s', async () => {
   const { t, token, id, next } = await movedWhileBooking();
   const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
   expect(item.available_actions).toContain('BOOK_HOTEL');
   await actWhileBooking(token, async () => {
-    const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
-      method: 'POST',
-      body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
-    });
-    expect(chosen.status).toBe(202);
+    await bookHotelFromQueue(t, item.action_id);
   });
   await confirmedOnOneRoom(t, token, id);
 });
@@ -527,17 +547,7 @@ it('the airline commits the hotel for the booking in review while the overtaken 
   expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
   // A commit for the stay fulfils the booking waiting for a person, as the queue's BOOK_HOTEL does.
   await actWhileBooking(token, async () => {
-    const commit = await api(t, '/crew/bookings/request', {
-      method: 'POST',
-      body: {
-        type: 'HOTEL',
-        classification: 'NEW_LAYOVER',
-        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
-        hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
-      },
-    });
-    expect(commit.status).toBe(202);
-    expect(commit.body.booking_id).toBe(id);
+    await commitHotel(t, email, id);
   });
   await confirmedOnOneRoom(t, token, id);
 });
@@ -610,11 +620,7 @@ it('a person books the hotel from the review queue and the overtaken Stays call 
   const { t, token, id, next } = await movedWhileBooking();
   const item = (await allActionItems(stack, t.accessToken, next)).find((i) => i.booking_id === id)!;
   await actThenReturn(t, token, id, async () => {
-    const chosen = await api(t, `/crew/action-items/${item.action_id}/actions`, {
-      method: 'POST',
-      body: { action: 'BOOK_HOTEL', acting_user: 'desk@superseded.test' },
-    });
-    expect(chosen.status).toBe(202);
+    await bookHotelFromQueue(t, item.action_id);
   });
   await confirmedOnTheOvertakenRoom(t, token, id);
 });
@@ -622,17 +628,7 @@ it('a person books the hotel from the review queue and the overtaken Stays call 
 it('the airline commits the hotel for the booking in review and the overtaken Stays call returns at once: that room, live', async () => {
   const { t, email, token, id } = await movedWhileBooking();
   await actThenReturn(t, token, id, async () => {
-    const commit = await api(t, '/crew/bookings/request', {
-      method: 'POST',
-      body: {
-        type: 'HOTEL',
-        classification: 'NEW_LAYOVER',
-        anchors: { traveller_email: email, employee_id: 'E1', pairing_number: 'P100' },
-        hotel: { city: 'JFK', check_in_date: DAY1, num_nights: 1 },
-      },
-    });
-    expect(commit.status).toBe(202);
-    expect(commit.body.booking_id).toBe(id);
+    await commitHotel(t, email, id);
   });
   await confirmedOnTheOvertakenRoom(t, token, id);
 });
