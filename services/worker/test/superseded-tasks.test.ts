@@ -359,6 +359,21 @@ it('roster N+1 moves a Duffel Stays layover whose booking call is in flight: the
   expect((await historyOf(t, id)).at(-1)).toMatch(/^NEEDS_REVIEW: the room .* is held on the booking: the person/);
 });
 
+/** The sandbox's flight orders of the traveller. */
+const flightOrdersOf = (email: string) =>
+  http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`);
+
+/** The booking once it records its ticket CANCELLED (the supplier's cancellation written on it). */
+const cancelledTicketOnBooking = (t: Tenant, id: string) =>
+  waitFor(
+    async () => {
+      const x = await booking(t, id);
+      return x.flight?.supplier_status === 'CANCELLED' && x;
+    },
+    10_000,
+    'the cancelled ticket on the booking',
+  );
+
 it('roster N+1 drops a deadhead whose order call is in flight: the ticket is cancelled, the booking CANCELLED', async () => {
   const { t, email } = await deadheadAirline();
   const orderCalls = () => stack.sandbox.sandbox.callCounts().bookFlight ?? 0;
@@ -382,8 +397,7 @@ it('roster N+1 drops a deadhead whose order call is in flight: the ticket is can
   expect(released.body).toEqual({ released: 2 });
   await waitForSchedule(stack, t.accessToken, next);
 
-  const orders = () =>
-    http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`);
+  const orders = () => flightOrdersOf(email);
   let last: string[] = [];
   await waitFor(async () => (await orders()).body.reservations.length >= 2, 30_000, 'both deadheads ordered');
   await waitFor(
@@ -394,14 +408,7 @@ it('roster N+1 drops a deadhead whose order call is in flight: the ticket is can
   const first = (await orders()).body.reservations[0];
   expect(first).toMatchObject({ status: 'CANCELLED' });
   // Recorded on the booking just after the supplier cancelled it.
-  const b = await waitFor(
-    async () => {
-      const x = await booking(t, id);
-      return x.flight?.supplier_status === 'CANCELLED' && x;
-    },
-    10_000,
-    'the cancelled ticket on the booking',
-  );
+  const b = await cancelledTicketOnBooking(t, id);
   expect(b.status).toBe('CANCELLED');
   expect(b.flight).toMatchObject({ supplier: 'SANDBOX', supplier_ref: first.supplier_ref });
 });
@@ -678,8 +685,7 @@ it('a later roster overtakes a deadhead rebook after it cancelled the old ticket
   expect(released.body).toEqual({ released: 1 });
 
   // The supplier cancelled the old ticket: the booking in review no longer names it live.
-  const orders = () =>
-    http(`${stack.sandboxUrl}/_control/reservations?kind=flight&traveller_email=${encodeURIComponent(email)}`);
+  const orders = () => flightOrdersOf(email);
   await waitFor(
     async () =>
       (await orders()).body.reservations.some(
@@ -689,14 +695,7 @@ it('a later roster overtakes a deadhead rebook after it cancelled the old ticket
     20_000,
     'the old ticket cancelled at the sandbox',
   );
-  const b = await waitFor(
-    async () => {
-      const x = await booking(t, id);
-      return x.flight?.supplier_status === 'CANCELLED' && x;
-    },
-    10_000,
-    'the cancelled ticket on the booking',
-  );
+  const b = await cancelledTicketOnBooking(t, id);
   expect(b.status).toBe('NEEDS_REVIEW');
   expect(b.flight).toMatchObject({ supplier: 'SANDBOX', supplier_ref: ticket.supplier_ref });
   expect((await historyOf(t, id)).at(-1)).toBe(
