@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../database';
+import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import type { BookingRow } from '../bookings/booking.table';
 import { ascendingAfter, oldestFirst, type KeyPosition } from '../keyset';
 
@@ -24,6 +25,18 @@ export interface QueueFilter {
 
 export type QueueSort = 'due_by' | 'created_at';
 
+/** The fields of a booking's hotel and flight blocks the review rules read (the engine's ReviewBooking). */
+const HOTEL_REVIEW_FIELDS = [
+  'supplier_ref',
+  'supplier_status',
+  'rate_flag',
+  'rooming_status',
+  'rooming_marking',
+] as const;
+const FLIGHT_REVIEW_FIELDS = ['supplier_ref', 'supplier_status', 'pnr', 'airline_change_id'] as const;
+export type HotelReviewFacts = Pick<BookingHotelBlock, (typeof HOTEL_REVIEW_FIELDS)[number]>;
+export type FlightReviewFacts = Pick<BookingFlightBlock, (typeof FLIGHT_REVIEW_FIELDS)[number]>;
+
 /** An item's booking as the engine's review rules read it, and whether its traveller has a date of birth. */
 export interface BookingReviewFacts {
   booking_id: string;
@@ -31,15 +44,26 @@ export interface BookingReviewFacts {
   status: BookingRow['status'];
   retry_count: number;
   task_operation: BookingRow['task_operation'];
-  hotel: BookingRow['hotel'];
-  flight: BookingRow['flight'];
+  hotel: HotelReviewFacts | null;
+  flight: FlightReviewFacts | null;
   traveller_has_dob: boolean | null;
 }
 
+/**
+ * The listed fields of the block `column` of `b` as one object (absent ones left out), null without a block. A
+ * page carries these for each of its rows: not the whole block (names, addresses, rates, terms), which the review
+ * rules never read and the api would parse on every row of every page.
+ */
+const blockFacts = (column: 'hotel' | 'flight', fields: readonly string[]) =>
+  sql`case when jsonb_typeof(b.${sql.ref(column)}) = 'object' then jsonb_strip_nulls(jsonb_build_object(${sql.join(
+    fields.map((f) => sql`${sql.lit(f)}, b.${sql.ref(column)} -> ${sql.lit(f)}`),
+  )})) end`;
+
 /** BookingReviewFacts of the booking `b` (its traveller `t`) as one JSON object: one shape for every reader. */
 const bookingFactsJson = sql<BookingReviewFacts>`json_build_object('booking_id', b.booking_id, 'type', b.type,
-  'status', b.status, 'retry_count', b.retry_count, 'task_operation', b.task_operation, 'hotel', b.hotel,
-  'flight', b.flight, 'traveller_has_dob', t.has_date_of_birth)`;
+  'status', b.status, 'retry_count', b.retry_count, 'task_operation', b.task_operation,
+  'hotel', ${blockFacts('hotel', HOTEL_REVIEW_FIELDS)}, 'flight', ${blockFacts('flight', FLIGHT_REVIEW_FIELDS)},
+  'traveller_has_dob', t.has_date_of_birth)`;
 
 /** The bookings `b` with their travellers `t`, where bookingFactsJson reads them. */
 const bookingsWithTravellers = sql`bookings b

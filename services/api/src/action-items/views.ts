@@ -46,6 +46,15 @@ export function reviewItemOf(r: ActionItemRow): ReviewItem {
 
 export type BookingFacts = reviewRepo.BookingReviewFacts;
 
+/** Whether two key sets are the same: the booking facts a page reads are exactly the block fields the rules read. */
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const hotelFactsAreTheRules: SameKeys<keyof NonNullable<ReviewBooking['hotel']>, keyof reviewRepo.HotelReviewFacts> =
+  true;
+const flightFactsAreTheRules: SameKeys<keyof NonNullable<ReviewBooking['flight']>, keyof reviewRepo.FlightReviewFacts> =
+  true;
+void hotelFactsAreTheRules;
+void flightFactsAreTheRules;
+
 /** The item's own booking as the review rules read it. */
 export function reviewBookingOf(b: BookingFacts | undefined): ReviewBooking | null {
   if (!b) return null;
