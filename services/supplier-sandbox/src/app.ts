@@ -35,7 +35,10 @@ export interface SandboxApp {
   sandbox: Sandbox;
   /** The Duffel-dialect simulation at `/duffel/` (accounts per token, faults, orders), for in-process tests. */
   duffel: DuffelSim;
-  /** Drops the connections of answers withheld by `timeout` faults and of calls held by `hold` faults, so a server can close at once. */
+  /**
+   * Drops the connections of answers withheld by `timeout` faults and of calls held by `hold` faults, so a server
+   * can close at once.
+   */
   releaseWithheld: () => void;
 }
 

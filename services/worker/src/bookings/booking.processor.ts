@@ -7,6 +7,7 @@ import {
   type BookingPatch,
   type BookingRow,
   type Db,
+  type DbOrTrx,
 } from '@crew/db';
 import {
   amendedStatus,
@@ -424,7 +425,7 @@ export class BookingProcessor {
    * locked in `trx`): CANCELLED on its block where it still names it live, with a history entry; else nothing.
    */
   private async recordCancelledBeforeRecord(
-    trx: Parameters<typeof bookingRepo.updateBooking>[0],
+    trx: DbOrTrx,
     current: BookingRow,
     cancelled: SupplierBlock | null | undefined,
   ): Promise<void> {
