@@ -221,7 +221,8 @@ export type MovedStay = MovedAwayStay;
 
 /**
  * Records the stay a booking moved away from (hotel_moved_stays), in the caller's transaction: once per move (a
- * retried task's second write is nothing).
+ * retried task's second write is nothing) and once per room (a second task that cancelled the same room, one of
+ * them superseded, writes nothing either: hotel_moved_stays_room_key).
  */
 export async function recordMovedStay(db: DbOrTrx, stay: MovedStay): Promise<void> {
   await db
@@ -231,7 +232,7 @@ export async function recordMovedStay(db: DbOrTrx, stay: MovedStay): Promise<voi
       contracted_rate: stay.contracted_rate ? JSON.stringify(stay.contracted_rate) : null,
       cancellation_penalty: stay.cancellation_penalty ? JSON.stringify(stay.cancellation_penalty) : null,
     })
-    .onConflict((oc) => oc.columns(['booking_id', 'move_ref']).doNothing())
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 

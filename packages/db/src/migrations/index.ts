@@ -51,6 +51,7 @@ import * as retryJobLeftOutcomes from './2026_12_04_1300_retry_job_left_outcomes
 import * as hotelCheckinOtherDayIndex from './2026_12_04_1400_hotel_checkin_other_day_index';
 import * as bookingStrayOrder from './2026_12_05_0500_booking_stray_order';
 import * as hotelMovedStays from './2026_12_05_1300_hotel_moved_stays';
+import * as hotelMovedStaysRoomKey from './2026_12_05_1400_hotel_moved_stays_room_key';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -106,4 +107,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_04_1400_hotel_checkin_other_day_index': hotelCheckinOtherDayIndex,
   '2026_12_05_0500_booking_stray_order': bookingStrayOrder,
   '2026_12_05_1300_hotel_moved_stays': hotelMovedStays,
+  '2026_12_05_1400_hotel_moved_stays_room_key': hotelMovedStaysRoomKey,
 };
