@@ -252,6 +252,12 @@ export function cancellationCostFields(
   return {};
 }
 
+/** What a cancellation made records: the hotel block's fee fields, and what the item's message says of them. */
+export interface MadeCancellationCost {
+  fields: Pick<BookingHotelBlock, 'cancellation_penalty' | 'cancellation_penalty_avoided'>;
+  reason: string | null;
+}
+
 /**
  * What a cancellation task ending CANCELLED records, whichever channel made it (a supplier's answer, a DIRECT
  * hotel's answer to its rooming list): the hotel block's fee fields and the item's message saying which fee it
@@ -269,10 +275,7 @@ export function madeCancellationCost(
    * judged late after the deadline (judgedWhenMade). Absent: as decided.
    */
   made?: MadeCancellation | null,
-): {
-  fields: Pick<BookingHotelBlock, 'cancellation_penalty' | 'cancellation_penalty_avoided'>;
-  reason: string | null;
-} | null {
+): MadeCancellationCost | null {
   if (!stored || stored.ref !== taskRef) return null;
   if (!reserved) return { fields: {}, reason };
   const c = made ? judgedWhenMade(stored, made.at, made.as) : stored;

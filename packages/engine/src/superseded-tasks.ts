@@ -1,7 +1,13 @@
 import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus } from '@crew/contracts';
 import { settleBooking, type BookingSettlement } from './booking-settlement';
-import { cancellationReviewDeadline, madeCancellationCost, type StoredCancellation } from './cancellation-plan';
+import {
+  cancellationReviewDeadline,
+  madeCancellationCost,
+  type MadeCancellationCost,
+  type StoredCancellation,
+} from './cancellation-plan';
 import { supplierReference } from './keys';
+import type { MovedAwayStay } from './lifecycle';
 import { bookTaskReference } from './supplier-order';
 import { supplierPlan } from './supplier-steps';
 
@@ -308,37 +314,60 @@ export function supersededCancelRecord(input: {
 }
 
 /** What the booking records of a room or ticket its task cancelled but could not record (cancelledBeforeRecord). */
-export type CancelledBeforeRecord =
-  /** The booking no longer names it live (another one, none, or already cancelled): nothing to write. */
-  | { kind: 'NONE' }
-  /** Its block as it is now, that room or ticket CANCELLED; a history entry says why. */
-  | { kind: 'NOTE'; block: SupplierBlock; reason: string };
+export interface CancelledBeforeRecord {
+  /**
+   * The booking still names it live: its block as it is now, that room or ticket CANCELLED (a room with the fee its
+   * cancellation cost or avoided), and a history entry saying why. Null: it names another one, none, or it cancelled.
+   */
+  note: { block: SupplierBlock; reason: string } | null;
+  /** A move's old room: the stay at the old hotel, for that hotel's invoice (recordMovedStay). Null: none. */
+  moved: MovedAwayStay | null;
+}
 
 const supplierOf = (b: SupplierBlock) => b.supplier ?? 'SANDBOX';
 
 /**
  * A task cancels the booking's room or ticket at the supplier before ordering another one (a move to another
  * hotel, a cancel-and-rebook, a lost order replaced), then records it; a later roster, injection or person may
- * supersede the task in between, and then it records nothing. The supplier cancelled it all the same: a booking
- * that still names that very room or ticket (same supplier and reference) as live records it CANCELLED, so that
- * coverage, the diff and a person see what the supplier holds. Only its `supplier_status` changes: everything
- * else on the block is the newer task's (or the person's). `cancelled`: the block the task would have recorded,
- * as the supplier's cancellation answered; `current`: the booking's block now, under its lock.
+ * supersede the task in between, and then it records nothing of its own. The supplier cancelled it all the same:
+ *
+ * - a booking that still names that very room or ticket (same supplier and reference) as live records it
+ *   CANCELLED, so that coverage, the diff and a person see what the supplier holds; a room also takes the fee its
+ *   cancellation cost or avoided (`cost`: the task's terms, judged when the supplier cancelled it), since the hotel
+ *   bills it whichever task made the cancellation. Nothing else on the block changes: it is the newer task's (or the
+ *   person's);
+ * - a move's old room (`moved`) is recorded as the stay moved away from, for the old hotel's invoice, whatever the
+ *   booking names now: the hotel bills a late fee for that room all the same. Not where the booking still names
+ *   that very room at that hotel: the booking itself is the stay that hotel's invoice finds.
+ *
+ * `cancelled`: the block the task would have recorded, as the supplier's cancellation answered; `current`: the
+ * booking's block now, under its lock.
  */
 export function cancelledBeforeRecord(input: {
   type: 'HOTEL' | 'FLIGHT';
   cancelled: SupplierBlock | null | undefined;
   current: SupplierBlock | null;
+  /** A room's: what its cancellation cost or avoided under the task's terms (madeCancellationCost); absent: none. */
+  cost?: MadeCancellationCost | null;
+  /** A move's old room: the stay at the old hotel, priced as `cost` (movedAwayStay); absent: not a move. */
+  moved?: MovedAwayStay | null;
 }): CancelledBeforeRecord {
   const { type, cancelled, current } = input;
-  if (!cancelled?.supplier_ref || cancelled.supplier_status !== 'CANCELLED') return { kind: 'NONE' };
-  if (!current || !namesLiveReservation(current)) return { kind: 'NONE' };
-  if (current.supplier_ref !== cancelled.supplier_ref || supplierOf(current) !== supplierOf(cancelled))
-    return { kind: 'NONE' };
+  if (!cancelled?.supplier_ref || cancelled.supplier_status !== 'CANCELLED') return { note: null, moved: null };
+  const namesIt = current?.supplier_ref === cancelled.supplier_ref && supplierOf(current) === supplierOf(cancelled);
+  const moved =
+    type === 'HOTEL' && input.moved && !(namesIt && current?.property_id === input.moved.property_id)
+      ? input.moved
+      : null;
+  if (!namesIt || !namesLiveReservation(current)) return { note: null, moved };
   const thing = `the ${type === 'HOTEL' ? 'room' : 'ticket'} ${cancelled.supplier_ref} (${supplierOf(cancelled)})`;
+  const cost = type === 'HOTEL' ? input.cost : null;
+  const reason = `${thing} was cancelled at the supplier by an earlier task that a later change replaced before it could record it: the booking no longer holds it`;
   return {
-    kind: 'NOTE',
-    block: { ...current, supplier_status: 'CANCELLED' },
-    reason: `${thing} was cancelled at the supplier by an earlier task that a later change replaced before it could record it: the booking no longer holds it`,
+    note: {
+      block: { ...current, supplier_status: 'CANCELLED', ...cost?.fields },
+      reason: cost?.reason ? `${reason}; ${cost.reason}` : reason,
+    },
+    moved,
   };
 }

@@ -1,6 +1,7 @@
 import {
   cancelledBeforeRecord,
   madeFields,
+  movedAwayStay,
   namesLiveReservation,
   supersededCancelRecord,
   supersededReservation,
@@ -449,42 +450,109 @@ describe('cancelledBeforeRecord: an old room or ticket cancelled by a task super
   const held: SupplierBlock = { ...made, supplier: 'SANDBOX', supplier_ref: 'HR-1', supplier_status: 'CONFIRMED' };
   /** What the task would have recorded: the room as the supplier's cancellation answered. */
   const cancelled: SupplierBlock = { ...held, supplier_status: 'CANCELLED' };
+  const REASON =
+    'the room HR-1 (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced ' +
+    'before it could record it: the booking no longer holds it';
+  const NIGHT = { amount: 180, currency: 'USD' };
+  /** Its cancellation, made after the deadline of the task's terms. */
+  const late = {
+    fields: { cancellation_penalty: NIGHT },
+    reason: 'late cancellation fee 180.00 USD recorded on the booking',
+  };
+  /** A move's old room at acc_1 (the block the task began from named it; a move names the new hotel). */
+  const moved = movedAwayStay(
+    { booking_id: ID, airline_id: 'a-1' },
+    'AMEND-m1',
+    { property_id: 'acc_1', check_in_date: '2027-03-10', check_out_date: '2027-03-11', confirmation_number: 'HR-1' },
+    late.fields,
+  );
+  /** The booking as the move's diff left it: the new hotel named, the old room still on the block. */
+  const movedOn: SupplierBlock = { ...held, property_id: 'acc_2', station: 'LHR' };
 
   it('the booking still names that room live: recorded CANCELLED on its block, nothing else changed', () => {
     // A later roster's review moved the stay meanwhile: its dates stay as they are.
     const current = { ...held, check_in_date: '2027-03-11', review_note: 'kept' };
     expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current })).toEqual({
-      kind: 'NOTE',
-      block: { ...current, supplier_status: 'CANCELLED' },
-      reason:
-        'the room HR-1 (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced ' +
-        'before it could record it: the booking no longer holds it',
+      note: { block: { ...current, supplier_status: 'CANCELLED' }, reason: REASON },
+      moved: null,
     });
   });
 
-  it('a ticket: the same, in its words', () => {
+  it('with the fee its cancellation cost under the task’s terms, which the history says', () => {
+    const current = { ...held, cancellation_penalty_avoided: null };
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current, cost: late }).note).toEqual({
+      block: { ...current, supplier_status: 'CANCELLED', cancellation_penalty: NIGHT },
+      reason: `${REASON}; late cancellation fee 180.00 USD recorded on the booking`,
+    });
+    // In time: the fee avoided, as the task would have recorded it.
+    const inTime = { fields: { cancellation_penalty_avoided: NIGHT }, reason: 'cancelled in time' };
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: held, cost: inTime }).note).toEqual({
+      block: { ...held, supplier_status: 'CANCELLED', cancellation_penalty_avoided: NIGHT },
+      reason: `${REASON}; cancelled in time`,
+    });
+    // Terms that price nothing: no fee fields, the reason as it is.
+    expect(
+      cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: held, cost: { fields: {}, reason: null } }).note,
+    ).toEqual({ block: { ...held, supplier_status: 'CANCELLED' }, reason: REASON });
+  });
+
+  it('a move’s old room: the stay at the old hotel is recorded, with the booking’s note where it still names the room', () => {
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: movedOn, cost: late, moved })).toEqual({
+      note: {
+        block: { ...movedOn, supplier_status: 'CANCELLED', cancellation_penalty: NIGHT },
+        reason: `${REASON}; late cancellation fee 180.00 USD recorded on the booking`,
+      },
+      moved,
+    });
+  });
+
+  it('a move’s old room the booking no longer names live: the stay at the old hotel is recorded all the same', () => {
+    for (const current of [
+      { ...movedOn, supplier_ref: 'HR-2' },
+      { property_id: 'acc_2', station: 'LHR' },
+      null,
+      { ...movedOn, supplier_status: 'CANCELLED' },
+    ])
+      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current, cost: late, moved })).toEqual({
+        note: null,
+        moved,
+      });
+  });
+
+  it('not where the booking names that very room at the old hotel: the booking is the stay its invoice finds', () => {
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: held, cost: late, moved }).moved).toBeNull();
+    expect(
+      cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: { ...held, supplier_status: 'CANCELLED' }, moved }),
+    ).toEqual({ note: null, moved: null });
+  });
+
+  it('a ticket: the same, in its words (no fee, no stay)', () => {
     const ticket: SupplierBlock = { supplier: 'SANDBOX', supplier_ref: 'FO-1', supplier_status: 'TICKETED' };
     const r = cancelledBeforeRecord({
       type: 'FLIGHT',
       cancelled: { ...ticket, supplier_status: 'CANCELLED', refund: { amount: 10 } },
       current: ticket,
+      cost: late,
+      moved,
     });
     expect(r).toEqual({
-      kind: 'NOTE',
-      block: { ...ticket, supplier_status: 'CANCELLED' },
-      reason:
-        'the ticket FO-1 (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced ' +
-        'before it could record it: the booking no longer holds it',
+      note: {
+        block: { ...ticket, supplier_status: 'CANCELLED' },
+        reason:
+          'the ticket FO-1 (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced ' +
+          'before it could record it: the booking no longer holds it',
+      },
+      moved: null,
     });
   });
 
   it('a block with no supplier named is the sandbox’s', () => {
     const { supplier: _s, ...unnamed } = held;
-    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: unnamed }).kind).toBe('NOTE');
+    expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current: unnamed }).note).not.toBeNull();
     expect(
       cancelledBeforeRecord({ type: 'HOTEL', cancelled: { ...unnamed, supplier_status: 'CANCELLED' }, current: held })
-        .kind,
-    ).toBe('NOTE');
+        .note,
+    ).not.toBeNull();
   });
 
   it('nothing when the booking names another room, none, or that room already cancelled (the newer task’s record)', () => {
@@ -496,7 +564,10 @@ describe('cancelledBeforeRecord: an old room or ticket cancelled by a task super
       cancelled,
       { ...held, supplier_status: 'REFUSED' },
     ])
-      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current })).toEqual({ kind: 'NONE' });
+      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled, current, cost: late })).toEqual({
+        note: null,
+        moved: null,
+      });
   });
 
   it('nothing when the task cancelled nothing there (no room named, or the supplier did not say cancelled)', () => {
@@ -507,6 +578,9 @@ describe('cancelledBeforeRecord: an old room or ticket cancelled by a task super
       { ...held, supplier_status: 'CONFIRMED' },
       { ...cancelled, supplier_ref: null },
     ])
-      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled: c, current: held })).toEqual({ kind: 'NONE' });
+      expect(cancelledBeforeRecord({ type: 'HOTEL', cancelled: c, current: movedOn, cost: late, moved })).toEqual({
+        note: null,
+        moved: null,
+      });
   });
 });

@@ -16,12 +16,14 @@ import {
   http,
   onboard,
   onePairingRoster,
+  request,
   type Stack,
   startStack,
   type Tenant,
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
+import { airlineWithHotels, invoiceLine, movedStays, NIGHT, reconciledInvoice } from './moved-stays';
 
 jest.setTimeout(120_000);
 
@@ -702,4 +704,103 @@ it('a later roster overtakes a deadhead rebook after it cancelled the old ticket
     `NEEDS_REVIEW: the ticket ${ticket.supplier_ref} (SANDBOX) was cancelled at the supplier by an earlier task that a later change replaced before it could record it: the booking no longer holds it`,
   );
   expect(await unheldOrders(t, email)).toEqual([]);
+});
+
+describe('a stay moved to another city whose task is overtaken after it cancelled the old room, before it recorded it', () => {
+  // Two days after the clock: the JFK contract's deadline (18:00 New York time, four days before) has passed.
+  const LATE_DAY = '2027-03-03';
+  const atJfk = () => onePairingRoster({ day1: LATE_DAY });
+  function toLondon() {
+    const r = onePairingRoster({ day1: LATE_DAY });
+    r.pairings[0]!.duty_periods[0]!.layover = {
+      station: 'LHR',
+      booking_required: true,
+      checkin_time_local: `${LATE_DAY}T20:00:00+00:00`,
+      checkout_time_local: '2027-03-04T09:00:00+00:00',
+    };
+    return r;
+  }
+  function dropped() {
+    const r = onePairingRoster({ day1: LATE_DAY });
+    delete (r.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;
+    return r;
+  }
+  const cancels = () => stack.sandbox.sandbox.callCounts().cancelHotelReservation ?? 0;
+
+  it.each(['GDS', 'DIRECT'] as const)(
+    'to a %s hotel: the old hotel’s stay is recorded once for its invoice, and its late fee on the booking',
+    async (channel) => {
+      const t = await airlineWithHotels(stack, 'Superseded', 'V', { JFK: 'GDS', LHR: channel });
+      await submit(t, atJfk());
+      const { booking_id: id } = await bookingOf(t, 'HOTEL');
+      const room = await waitFor(
+        async () => {
+          const x = await booking(t, id);
+          return x.status === 'CONFIRMED' && x.hotel;
+        },
+        30_000,
+        'the JFK room',
+      );
+      expect(room).toMatchObject({ property_id: 'GDS-JFK-001', supplier: 'SANDBOX', supplier_status: 'CONFIRMED' });
+      const before = cancels();
+      // Roster N+1 moves the stay to London: its task cancels the JFK room first, that call held at the sandbox.
+      const armed = await http(`${stack.sandboxUrl}/_control/faults`, {
+        method: 'POST',
+        body: { operation: 'hotel.cancel', outcome: 'hold' },
+      });
+      expect(armed.status).toBe(201);
+      await submit(t, toLondon());
+      await waitFor(() => cancels() > before, 20_000, 'the held cancellation', 10);
+      // Roster N+2 drops the stay while the move runs: with cancellation execution off, a person decides it.
+      const off = await request(stack, 'PATCH /ops/v1/airlines/:airline_id/settings', {
+        token: stack.opsToken,
+        params: { airline_id: t.airlineId },
+        body: { cancellation_execution: false },
+      });
+      expect(off.status).toBe(200);
+      const next = await submit(t, dropped());
+      expect((await waitForSchedule(stack, t.accessToken, next)).status).not.toBe('PROCESSING');
+      expect((await booking(t, id)).status).toBe('NEEDS_REVIEW');
+      const released = await http(`${stack.sandboxUrl}/_control/holds/release`, {
+        method: 'POST',
+        body: { operation: 'hotel.cancel' },
+      });
+      expect(released.body).toEqual({ released: 1 });
+
+      const b = await waitFor(
+        async () => {
+          const x = await booking(t, id);
+          return x.hotel?.supplier_status === 'CANCELLED' && x;
+        },
+        20_000,
+        'the cancelled room on the booking',
+      );
+      expect(b.status).toBe('NEEDS_REVIEW');
+      // The booking still named the JFK room: it records the late fee its cancellation cost.
+      expect(b.hotel).toMatchObject({ supplier_ref: room.supplier_ref, cancellation_penalty: NIGHT });
+      expect(b.hotel.cancellation_penalty_avoided).toBeUndefined();
+      expect((await historyOf(t, id)).at(-1)).toContain('late cancellation fee 180.00 USD recorded on the booking');
+      // The JFK hotel's invoice finds the stay moved away from it, once.
+      expect(await movedStays(stack, id)).toMatchObject([
+        {
+          property_id: 'GDS-JFK-001',
+          confirmation_number: room.confirmation_number,
+          check_in_date: LATE_DAY,
+          cancellation_penalty: NIGHT,
+        },
+      ]);
+      expect(cancels() - before).toBe(1);
+      // Its late fee on the JFK hotel's invoice matches that stay: owed, not disputed as charged for no booking.
+      const lines = await reconciledInvoice(stack, t, `JFK-${channel}`, 'GDS-JFK-001', [
+        invoiceLine(1, {
+          employee_id: 'E1',
+          check_in_date: LATE_DAY,
+          check_out_date: '2027-03-04',
+          confirmation_number: room.confirmation_number,
+          fees: [{ type: 'LATE_CANCEL', amount: NIGHT }],
+        }),
+      ]);
+      expect(lines).toMatchObject([{ status: 'MATCHED', booking_id: id, disputed: { amount: 0 } }]);
+    },
+  );
 });

@@ -33,6 +33,7 @@ import {
   withoutSupplierRoom,
   movedAwayStay,
   type AirlineBookingContext,
+  type MadeCancellationCost,
   type MovedAwayStay,
   type SupplierBlock,
 } from '@crew/engine';
@@ -229,9 +230,9 @@ export class BookingProcessor {
     const task = booking;
     // What the task recorded before ordering again (an old reservation cancelled): its note joins the end's reason.
     const recorded: { note: string | null } = { note: null };
-    const record: RecordBeforeOrder = async (patch, orderReference, note, moved) => {
-      const written = await this.recordBeforeOrder(task, data, patch, orderReference, moved);
-      if (written && note) recorded.note = note;
+    const record: RecordBeforeOrder = async (patch, orderReference, cost, moved) => {
+      const written = await this.recordBeforeOrder(task, data, patch, orderReference, cost, moved);
+      if (written && cost?.reason) recorded.note = cost.reason;
       return written;
     };
     let outcome: Outcome;
@@ -315,8 +316,14 @@ export class BookingProcessor {
       const cur = await bookingRepo.lockBooking(trx, booking.booking_id);
       if (!cur) return undefined;
       if (!isCurrentTask(cur, data)) {
-        // Superseded meanwhile: the room is cancelled at the supplier all the same (engine cancelledBeforeRecord).
-        await this.recordCancelledBeforeRecord(trx, cur, cancelled);
+        // Superseded meanwhile: the room is cancelled at the supplier all the same (engine cancelledBeforeRecord),
+        // priced by the terms this task was given, as it would have priced it.
+        const cost = madeCancellationCost(booking.cancellation, booking.task_ref, null, true, {
+          at: cancelledAt,
+          as: 'the old room cancelled at the supplier',
+        });
+        const stay = oldRoom ? movedAwayStay(booking, ref(booking, data), oldRoom, cost?.fields) : null;
+        await this.recordCancelledBeforeRecord(trx, cur, cancelled, cost, stay);
         return undefined;
       }
       const cost = madeCancellationCost(cur.cancellation, cur.task_ref, null, true, {
@@ -395,14 +402,16 @@ export class BookingProcessor {
 
   /**
    * The task's RecordBeforeOrder: written only while the task is the booking's current one. Superseded meanwhile,
-   * the room or ticket it cancelled at the supplier is still recorded CANCELLED where the booking names it live
-   * (engine cancelledBeforeRecord): nothing else the newer task wrote is touched.
+   * the room or ticket it cancelled at the supplier is still recorded CANCELLED, with its fee, where the booking
+   * names it live, and a move's old stay for that hotel's invoice (engine cancelledBeforeRecord): nothing else the
+   * newer task wrote is touched.
    */
   private async recordBeforeOrder(
     b: BookingRow,
     data: Data,
     patch: BookingPatch,
     orderReference: string,
+    cost?: MadeCancellationCost | null,
     moved?: MovedAwayStay,
   ): Promise<BookingRow | null> {
     return this.deps.db.transaction().execute(async (trx) => {
@@ -410,7 +419,7 @@ export class BookingProcessor {
       if (!current) return null;
       if (!isCurrentTask(current, data)) {
         const cancelled = current.type === 'HOTEL' ? patch.hotel : patch.flight;
-        await this.recordCancelledBeforeRecord(trx, current, cancelled);
+        await this.recordCancelledBeforeRecord(trx, current, cancelled, cost, moved);
         return null;
       }
       const fields: BookingPatch = { ...patch, order_reference: orderReference };
@@ -422,20 +431,27 @@ export class BookingProcessor {
 
   /**
    * A room or ticket a superseded task cancelled at the supplier and could not record (`current`: the booking,
-   * locked in `trx`): CANCELLED on its block where it still names it live, with a history entry; else nothing.
+   * locked in `trx`): CANCELLED on its block, with the fee `cost` gives, where it still names it live, with a
+   * history entry; a move's old room (`moved`) as the stay moved away from, for the old hotel's invoice.
    */
   private async recordCancelledBeforeRecord(
     trx: DbOrTrx,
     current: BookingRow,
     cancelled: SupplierBlock | null | undefined,
+    cost?: MadeCancellationCost | null,
+    moved?: MovedAwayStay | null,
   ): Promise<void> {
     const hotel = current.type === 'HOTEL';
-    const note = cancelledBeforeRecord({
+    const { note, moved: stay } = cancelledBeforeRecord({
       type: current.type,
       cancelled,
       current: (hotel ? current.hotel : current.flight) ?? null,
+      cost,
+      moved,
     });
-    if (note.kind === 'NONE') return;
+    // Once per room: a newer task that cancelled it again may have recorded it already (recordMovedStay).
+    if (stay) await bookingRepo.recordMovedStay(trx, stay);
+    if (!note) return;
     await bookingRepo.updateBooking(
       trx,
       current.booking_id,

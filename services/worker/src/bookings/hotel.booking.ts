@@ -165,7 +165,7 @@ export async function amendStay(
     const recorded = await record(
       { hotel: { ...(b.hotel ?? {}), supplier_status: cancelled.status, ...cost?.fields } },
       rebook,
-      cost?.reason ?? null,
+      cost,
       movedAwayStay(b, taskRef, old, cost?.fields),
     );
     return recorded ? bookStay(deps, recorded, rebook, ctx, 'MODIFIED', attempt) : SUPERSEDED;

@@ -1,5 +1,5 @@
 import type { BookingPatch, BookingRow } from '@crew/db';
-import type { MovedAwayStay, TaskStatus } from '@crew/engine';
+import type { MadeCancellationCost, MovedAwayStay, TaskStatus } from '@crew/engine';
 
 /** How a supplier task ended. */
 export interface Outcome {
@@ -31,14 +31,16 @@ export const SUPERSEDED: Outcome = { status: 'FAILED', reason: 'superseded by an
  * Writes on the booking, while its task is still the current one, what the task did at the supplier before it
  * orders again (`patch`: the old reservation cancelled, a fee it cost) and the reference the new order goes under
  * (its `order_reference`), so whatever becomes of the new order the booking shows the old one cancelled and a
- * later task knows where to look for the new one. `note` joins the task's end's reason (the item's message). The
- * booking as written, or null when another task took it over meanwhile (then nothing more is done; the room or
- * ticket `patch` names cancelled is still recorded so where the booking names it live: engine cancelledBeforeRecord).
+ * later task knows where to look for the new one. `cost`'s reason joins the task's end's reason (the item's
+ * message). The booking as written, or null when another task took it over meanwhile (then nothing more is done;
+ * the room or ticket `patch` names cancelled is still recorded so, with `cost`'s fee, where the booking names it
+ * live, and `moved` for the old hotel's invoice: engine cancelledBeforeRecord).
  */
 export type RecordBeforeOrder = (
   patch: BookingPatch,
   orderReference: string,
-  note?: string | null,
+  /** What the old room's cancellation cost or avoided under the task's terms (madeCancellationCost). */
+  cost?: MadeCancellationCost | null,
   /** A move's old room cancelled: the stay it moved away from (engine movedAwayStay), for that hotel's invoice. */
   moved?: MovedAwayStay,
 ) => Promise<BookingRow | null>;
