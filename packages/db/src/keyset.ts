@@ -17,6 +17,16 @@ export function newestFirst<DB, TB extends keyof DB, O>(
 }
 
 /**
+ * A page's row count (the page and one more) written into the statement's text, not sent as a parameter: a
+ * prepared statement's generic plan, made for an unknown count, expects a tenth of the table and sorts it instead
+ * of reading the index in order. Page sizes are few, so the texts are too.
+ */
+function pageRows(limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`page limit must be a whole number: ${limit}`);
+  return sql.lit(limit + 1);
+}
+
+/**
  * One page in creation order, keyset on the table's `seq` (the order rows were inserted in: stable under
  * concurrent inserts): the rows after `afterSeq` (the cursor), and one more than `limit`. Each row carries its
  * position as `keyset_key` (seq as text: a bigint).
@@ -34,7 +44,7 @@ export function oldestFirst<DB, TB extends keyof DB, O>(
   >;
   return (afterSeq !== null ? page.where(sql<boolean>`${seq} > ${afterSeq}::bigint`) : page)
     .orderBy(seq)
-    .limit(limit + 1)
+    .limit(pageRows(limit))
     .execute();
 }
 
@@ -77,7 +87,7 @@ export async function ascendingAfter<DB, TB extends keyof DB, O>(
     .where(sql<boolean>`${key} is not null`)
     .orderBy(key)
     .orderBy(id)
-    .limit(limit + 1)
+    .limit(pageRows(limit))
     .execute();
   return keyed.length > limit ? keyed : [...keyed, ...(await unkeyed(page, limit + 1 - keyed.length))];
 }

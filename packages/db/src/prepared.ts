@@ -10,8 +10,9 @@ const MARK = '/*crew:prepared*/';
  * run as a named prepared statement: each pooled connection has Postgres parse and plan it once (a generic plan
  * after five runs) instead of at every call. For the statements of a booking's settle and a webhook delivery,
  * run hundreds of times a second with the same text; in a statement log of the booking benchmark, parsing and
- * planning them took longer than running them. Each distinct text gets its own name, so a marked statement whose
- * text varies (a builder's set of columns) gets one prepared statement per variant on each connection.
+ * planning them took longer than running them (as for a review queue page under many readers). Each distinct
+ * text gets its own name, so a marked statement whose text varies (a builder's set of columns) gets one prepared
+ * statement per variant on each connection.
  *
  * Never mark a statement whose result columns follow the table (`select *`, `returning *`): once a migration
  * adds a column while the process runs (a rolling deploy), Postgres refuses to run it again on that connection

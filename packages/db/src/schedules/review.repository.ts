@@ -3,6 +3,8 @@ import type { DbOrTrx } from '../database';
 import type { BookingFlightBlock, BookingHotelBlock } from '@crew/contracts';
 import type { BookingRow } from '../bookings/booking.table';
 import { ascendingAfter, oldestFirst, type KeyPosition } from '../keyset';
+import { PREPARED } from '../prepared';
+import { ACTION_ITEM_VIEW_COLUMNS } from './schedule.table';
 
 /*
  * The review queue a travel desk works: the airline's action items in one list (injected ones included), the
@@ -25,6 +27,8 @@ export interface QueueFilter {
 
 export type QueueSort = 'due_by' | 'created_at';
 
+const REVIEW_STATUSES = new Set(['OPEN', 'RESOLVED', 'DISMISSED']);
+
 /** The fields of a booking's hotel and flight blocks the review rules read (the engine's ReviewBooking). */
 const HOTEL_REVIEW_FIELDS = [
   'supplier_ref',
@@ -37,7 +41,10 @@ const FLIGHT_REVIEW_FIELDS = ['supplier_ref', 'supplier_status', 'pnr', 'airline
 export type HotelReviewFacts = Pick<BookingHotelBlock, (typeof HOTEL_REVIEW_FIELDS)[number]>;
 export type FlightReviewFacts = Pick<BookingFlightBlock, (typeof FLIGHT_REVIEW_FIELDS)[number]>;
 
-/** An item's booking as the engine's review rules read it, and whether its traveller has a date of birth. */
+/**
+ * An item's booking as the engine's review rules read it, and for a flight whether its traveller has a date of
+ * birth (a flight option cannot be booked without one; null for a hotel).
+ */
 export interface BookingReviewFacts {
   booking_id: string;
   type: 'HOTEL' | 'FLIGHT';
@@ -63,11 +70,8 @@ const blockFacts = (column: 'hotel' | 'flight', fields: readonly string[]) =>
 const bookingFactsJson = sql<BookingReviewFacts>`json_build_object('booking_id', b.booking_id, 'type', b.type,
   'status', b.status, 'retry_count', b.retry_count, 'task_operation', b.task_operation,
   'hotel', ${blockFacts('hotel', HOTEL_REVIEW_FIELDS)}, 'flight', ${blockFacts('flight', FLIGHT_REVIEW_FIELDS)},
-  'traveller_has_dob', t.has_date_of_birth)`;
-
-/** The bookings `b` with their travellers `t`, where bookingFactsJson reads them. */
-const bookingsWithTravellers = sql`bookings b
-  left join travellers t on t.airline_id = b.airline_id and t.traveller_email = b.traveller_email`;
+  'traveller_has_dob', case when b.type = 'FLIGHT' then (select t.has_date_of_birth from travellers t
+    where t.airline_id = b.airline_id and t.traveller_email = b.traveller_email) end)`;
 
 /** The airline's stored review settings as one JSON object (null: the defaults apply). */
 const reviewSettingsJson = (airlineId: string) => sql<ReviewPageFacts['settings']>`(select json_build_object(
@@ -95,9 +99,11 @@ export function listQueue(
 ) {
   let q = db
     .selectFrom('action_items')
-    .selectAll()
+    .select(ACTION_ITEM_VIEW_COLUMNS)
+    // Prepared: many readers page the same few statement texts, and planning one cost as much as running it.
+    .modifyEnd(PREPARED)
     .select([
-      sql<BookingReviewFacts | null>`(select ${bookingFactsJson} from ${bookingsWithTravellers}
+      sql<BookingReviewFacts | null>`(select ${bookingFactsJson} from bookings b
         where b.airline_id = action_items.airline_id and b.booking_id = action_items.booking_id)`.as('booking_facts'),
       maxRetries(airlineId).as('max_retries'),
       reviewSettingsJson(airlineId).as('review_settings'),
@@ -107,7 +113,14 @@ export function listQueue(
   if (f.subtype) q = q.where('subtype', '=', f.subtype);
   if (f.priority) q = q.where('priority', '=', f.priority);
   if (f.disposition) q = q.where('disposition', '=', f.disposition);
-  if (f.review_status) q = q.where('review_status', '=', f.review_status);
+  if (f.review_status)
+    // A known status is written into the text: a prepared statement's generic plan can then use the partial
+    // index on open items, which a parameter could not be proven to match.
+    q = q.where(
+      'review_status',
+      '=',
+      REVIEW_STATUSES.has(f.review_status) ? sql.lit(f.review_status) : f.review_status,
+    );
   if (f.schedule_id) q = q.where('schedule_id', '=', f.schedule_id);
   if (f.due_before) q = q.where('due_by', '<', new Date(f.due_before));
   if (f.assignee) q = q.where(sql<string>`lower(assignee)`, '=', f.assignee.toLowerCase());
@@ -158,7 +171,7 @@ export async function reviewPageFacts(
   const r = await sql<ReviewPageFacts>`select
       ${maxRetries(airlineId)} as max_retries,
       ${reviewSettingsJson(airlineId)} as settings,
-      coalesce((select json_agg(${bookingFactsJson}) from ${bookingsWithTravellers}
+      coalesce((select json_agg(${bookingFactsJson}) from bookings b
         where b.airline_id = ${airlineId} and b.booking_id = any(${[...bookingIds]}::uuid[])), '[]'::json) as bookings`.execute(
     db,
   );

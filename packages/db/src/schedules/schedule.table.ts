@@ -90,6 +90,45 @@ export interface ActionItemTable {
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 
+/**
+ * The columns of an action item that its answers show (the spec's fields and the review queue's) and the review rules
+ * read: what a queue page selects, by name (not `select *`, so that its statement can be prepared). The views take
+ * rows of these, so a view reading another column is a type error until it is listed here.
+ */
+export const ACTION_ITEM_VIEW_COLUMNS = [
+  'action_id',
+  'schedule_id',
+  'source',
+  'type',
+  'subtype',
+  'classification',
+  'priority',
+  'disposition',
+  'auto_eligible',
+  'anchors',
+  'source_rows',
+  'booking_id',
+  'flight_options_url',
+  'recommended_action',
+  'message',
+  'notes',
+  'event_at',
+  'details',
+  'created_at',
+  'disposition_at',
+  'review_status',
+  'due_by',
+  'action_taken',
+  'action_taken_at',
+  'action_taken_by',
+  'action_reason',
+  'assignee',
+  'superseded_by',
+  'held_until',
+  'review_deadline',
+] as const satisfies readonly (keyof ActionItemTable)[];
+export type ActionItemViewRow = Pick<ActionItemRow, (typeof ACTION_ITEM_VIEW_COLUMNS)[number]>;
+
 export interface AuditEventTable {
   event_id: Generated<string>;
   seq: Generated<number>;

@@ -1,5 +1,5 @@
 import { flightOptionsUrl, type ActionItem } from '@crew/contracts';
-import { reviewRepo, type ActionItemRow, type DbOrTrx } from '@crew/db';
+import { reviewRepo, type ActionItemViewRow, type DbOrTrx } from '@crew/db';
 import {
   availableActions,
   dueBy,
@@ -23,7 +23,7 @@ import { actionItemView } from '../schedules/views';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The facts of a stored item the engine's review rules read. */
-export function reviewItemOf(r: ActionItemRow): ReviewItem {
+export function reviewItemOf(r: ActionItemViewRow): ReviewItem {
   return {
     type: r.type,
     subtype: r.subtype as ReviewItem['subtype'],
@@ -84,7 +84,7 @@ export interface ReviewFacts {
 export async function reviewFactsOf(
   db: DbOrTrx,
   airlineId: string,
-  rows: readonly ActionItemRow[],
+  rows: readonly ActionItemViewRow[],
 ): Promise<ReviewFacts> {
   const bookingIds = [...new Set(rows.map((r) => r.booking_id).filter((id): id is string => id !== null))];
   return reviewFactsFrom(await reviewRepo.reviewPageFacts(db, airlineId, bookingIds));
@@ -106,7 +106,7 @@ export type SearchedContext = Pick<ReviewContext, 'flight_options_available'>;
  * The review fields: the stored review status and due_by where the writers keep them, else as the engine
  * derives them (items stored before they were kept); the available actions only on an OPEN item.
  */
-export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts, searched: SearchedContext = {}) {
+export function reviewFieldsOf(r: ActionItemViewRow, facts: ReviewFacts, searched: SearchedContext = {}) {
   const item = reviewItemOf(r);
   const b = r.booking_id ? facts.bookings.get(r.booking_id) : undefined;
   const booking = reviewBookingOf(b);
@@ -135,7 +135,7 @@ export function reviewFieldsOf(r: ActionItemRow, facts: ReviewFacts, searched: S
 export async function actionItemViews(
   db: DbOrTrx,
   airlineId: string,
-  rows: readonly ActionItemRow[],
+  rows: readonly ActionItemViewRow[],
   searched: SearchedContext = {},
 ): Promise<ActionItem[]> {
   if (rows.length === 0) return [];
@@ -144,7 +144,7 @@ export async function actionItemViews(
 
 /** Items as every answer shows them, with the review facts already read. */
 export function actionItemViewsWith(
-  rows: readonly ActionItemRow[],
+  rows: readonly ActionItemViewRow[],
   facts: ReviewFacts,
   searched: SearchedContext = {},
 ): ActionItem[] {

@@ -5,7 +5,7 @@ import {
   type ScheduleDetail,
   type ScheduleSummary,
 } from '@crew/contracts';
-import type { ActionItemRow, AuditEventRow, ScheduleCounts, ScheduleRow } from '@crew/db';
+import type { ActionItemViewRow, AuditEventRow, ScheduleCounts, ScheduleRow } from '@crew/db';
 import { processingReport } from '@crew/engine';
 
 export function scheduleLinks(scheduleId: string) {
@@ -60,7 +60,7 @@ export type ReviewFieldName =
   | 'held_until';
 
 /** The action item's own fields (spec 2.3 and its "not shown" extras); actions.csv shows these. */
-export function actionItemView(r: ActionItemRow): Omit<ActionItem, ReviewFieldName> {
+export function actionItemView(r: ActionItemViewRow): Omit<ActionItem, ReviewFieldName> {
   return {
     action_id: r.action_id,
     schedule_id: r.schedule_id,
