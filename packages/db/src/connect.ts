@@ -64,11 +64,11 @@ export function createDb(url: string, options: DbOptions = {}): Kysely<Database>
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-/** Creates the database named in `url` when it does not exist yet (DESIGN section 1). */
-export async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
-  if (!name) throw new Error('DATABASE_URL names no database');
+/**
+ * Runs `fn` on a client of the server's `postgres` database, where databases are created, copied and dropped
+ * (the database `url` names may not exist yet), and closes it.
+ */
+export async function withAdminClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
@@ -76,18 +76,32 @@ export async function ensureDatabase(url: string): Promise<void> {
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) {
-      try {
-        await client.query(`create database "${name.replace(/"/g, '""')}"`);
-      } catch (err) {
-        // Another process created it first.
-        if ((err as { code?: string }).code !== '42P04') throw err;
-      }
-    }
+    return await fn(client);
   } finally {
     await client.end();
   }
+}
+
+/** The database name `url` names. */
+export const databaseNameOf = (url: string): string => decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+
+/** `name` as an SQL identifier. */
+export const quotedIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Creates the database named in `url` when it does not exist yet (DESIGN section 1). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = databaseNameOf(url);
+  if (!name) throw new Error('DATABASE_URL names no database');
+  await withAdminClient(url, async (client) => {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount !== 0) return;
+    try {
+      await client.query(`create database ${quotedIdentifier(name)}`);
+    } catch (err) {
+      // Another process created it first.
+      if ((err as { code?: string }).code !== '42P04') throw err;
+    }
+  });
 }
 
 function migrator(db: Kysely<Database>): Migrator {
@@ -161,19 +175,9 @@ export async function postgresAnswers(db: Kysely<Database>, ms = READINESS_DEADL
 
 /** Drops a database (tests); terminates its connections first. */
 export async function dropDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  // Its queries reject when the connection dies; without a listener the 'error' event would end the process.
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${name.replace(/"/g, '""')}" with (force)`);
-  } finally {
-    await client.end();
-  }
+  await withAdminClient(url, (client) =>
+    client.query(`drop database if exists ${quotedIdentifier(databaseNameOf(url))} with (force)`),
+  );
 }
 
 /** What every process does at start: create the database if missing, connect, apply pending migrations. */

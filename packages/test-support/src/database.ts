@@ -1,8 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createDb, dropDatabase, ensureDatabase, migrateToLatest, openDatabase, type Db } from '@crew/db';
-import pg from 'pg';
+import {
+  createDb,
+  databaseNameOf,
+  dropDatabase,
+  ensureDatabase,
+  migrateToLatest,
+  openDatabase,
+  quotedIdentifier,
+  withAdminClient,
+  type Db,
+} from '@crew/db';
 
 const BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -45,22 +54,15 @@ function templateName(): string {
   return `${TEMPLATE_PREFIX}${hash.digest('hex').slice(0, 16)}`;
 }
 
-const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /**
- * Creates `name` as a copy of the migrated template, building the template first when this set of migrations has
+ * Creates the database `url` names as a copy of the migrated template, building the template first when this set of migrations has
  * none. Under an advisory lock: the test files running side by side build it once, and a copy never starts while
  * the template is being built, or dropped (templates of other migration sets are dropped when a new one is built).
  */
-async function createFromTemplate(name: string): Promise<void> {
+async function createFromTemplate(url: string): Promise<void> {
   const template = templateName();
-  const admin = new URL(BASE);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  // Its queries reject when the connection dies; without a listener the 'error' event would end the process.
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
+  await withAdminClient(url, async (client) => {
+    // Held until the client ends.
     await client.query(`select pg_advisory_lock(hashtext('crew test database template'))`);
     const found = await client.query('select 1 from pg_database where datname = $1', [template]);
     if (found.rowCount === 0) {
@@ -68,31 +70,30 @@ async function createFromTemplate(name: string): Promise<void> {
         `${TEMPLATE_PREFIX}%`,
       ]);
       for (const { datname } of stale.rows)
-        await client.query(`drop database if exists ${quoted(datname)} with (force)`);
+        await client.query(`drop database if exists ${quotedIdentifier(datname)} with (force)`);
       // Built under a name of its own and renamed when complete: an interrupted build leaves no half template.
       const building = `${template}_building`;
-      await client.query(`create database ${quoted(building)}`);
-      const url = new URL(BASE);
-      url.pathname = `/${building}`;
-      const db = createDb(url.toString(), { max: 1 });
+      await client.query(`create database ${quotedIdentifier(building)}`);
+      const buildUrl = new URL(url);
+      buildUrl.pathname = `/${building}`;
+      const db = createDb(buildUrl.toString(), { max: 1 });
       try {
         await migrateToLatest(db);
       } finally {
         await db.destroy();
       }
-      await client.query(`alter database ${quoted(building)} rename to ${quoted(template)}`);
+      await client.query(`alter database ${quotedIdentifier(building)} rename to ${quotedIdentifier(template)}`);
     }
-    await client.query(`create database ${quoted(name)} template ${quoted(template)}`);
-  } finally {
-    // Ending the session releases its advisory lock.
-    await client.end();
-  }
+    await client.query(
+      `create database ${quotedIdentifier(databaseNameOf(url))} template ${quotedIdentifier(template)}`,
+    );
+  });
 }
 
 /** A fresh, migrated database for one test file (a copy of the migrated template). */
 export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
   const url = testDatabaseUrl(label);
-  await createFromTemplate(new URL(url).pathname.slice(1));
+  await createFromTemplate(url);
   // openDatabase applies any migration the template lacks (none): the same path every process starts by.
   return testDatabase(url, await openDatabase(url, { max: 5 }));
 }
