@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { createApiApp, createTokenVerifier, RosterIntake, type ApiDeps } from '@crew/api';
+import { createApiApp, createTokenVerifier, RosterIntake, type ApiDeps, type PasswordHashCost } from '@crew/api';
 import { createAuthApp, KeyStore } from '@crew/auth';
 import { createSandboxApp, type SandboxApp } from '@crew/supplier-sandbox';
 import { startWorkerRuntime, type WorkerMetrics, type WorkerRuntime } from '@crew/worker';
@@ -107,7 +107,15 @@ export interface StackOptions {
   supplierSettingsTtlMs?: number;
   /** What the in-process worker reports its figures to (default: nothing). */
   workerMetrics?: WorkerMetrics;
+  /**
+   * The scrypt cost of the console's password hashes (default the api's, about a tenth of a second each): a file
+   * making hundreds of sign-in tries passes a cheap one (CHEAP_PASSWORD_HASH_COST).
+   */
+  passwordHashCost?: PasswordHashCost;
 }
+
+/** 1 MiB and about a millisecond per hash: for tests whose subject is not the hash's cost. */
+export const CHEAP_PASSWORD_HASH_COST: PasswordHashCost = { N: 2 ** 10, r: 8, p: 1 };
 
 export async function startStack(label: string, options: StackOptions = {}): Promise<Stack> {
   const env = options.env ?? {};
@@ -163,6 +171,7 @@ export async function startStack(label: string, options: StackOptions = {}): Pro
       bookingSettled,
       metrics,
       now: options.now,
+      passwordHashCost: options.passwordHashCost,
     }),
   );
   const worker = options.worker

@@ -10,6 +10,7 @@ import type { Config, Logger } from '@crew/platform';
 import type { OutboxRelay } from '@crew/queue';
 import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import type { TokenVerifier } from './auth/token-verifier';
+import type { PasswordHashCost } from './console/secrets';
 import type { DuffelTokenCheck } from './ops/suppliers.routes';
 import type { RosterIntake } from './schedules/roster-intake';
 
@@ -45,4 +46,9 @@ export interface ApiDeps {
   metrics?: Registry;
   /** Today's date for request rules (a flight search for a past date); tests pin it. Default: the system clock. */
   now?: () => Date;
+  /**
+   * The scrypt cost of the console's password hashes. Default: PASSWORD_HASH_COST (32 MiB, about a tenth of a
+   * second); tests that make hundreds of tries pass a cheap one. A stored hash is checked at its own cost.
+   */
+  passwordHashCost?: PasswordHashCost;
 }

@@ -1,4 +1,11 @@
-import { hashPassword, passwordHashing, PASSWORD_HASHES_AT_ONCE, verifyPassword } from '../src/console/secrets';
+import {
+  decoyPasswordHash,
+  hashPassword,
+  PASSWORD_HASH_COST,
+  passwordHashing,
+  PASSWORD_HASHES_AT_ONCE,
+  verifyPassword,
+} from '../src/console/secrets';
 
 /*
  * Password hashing takes a libuv thread and 32 MiB for about a tenth of a second: a burst of sign-ins must not
@@ -29,4 +36,18 @@ it('a hash that fails gives its turn to the next one', async () => {
   ]);
   expect(results).toEqual([false, false, false, false, true]);
   expect(passwordHashing()).toEqual({ running: 0, waiting: 0 });
+});
+
+it('hashes at 2^15 × 8 × 1 by default; a cost passed in (tests) is the one stored, and the decoy has the same cost', async () => {
+  expect(PASSWORD_HASH_COST).toEqual({ N: 2 ** 15, r: 8, p: 1 });
+  expect((await hashPassword('a password long enough')).split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
+  expect(decoyPasswordHash().split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
+  const cheap = { N: 2 ** 10, r: 8, p: 1 };
+  const stored = await hashPassword('a password long enough', cheap);
+  expect(stored.split('$').slice(0, 4)).toEqual(['scrypt', '1024', '8', '1']);
+  expect(await verifyPassword('a password long enough', stored)).toBe(true);
+  expect(await verifyPassword('another password', stored)).toBe(false);
+  expect(decoyPasswordHash(cheap).split('$').slice(0, 4)).toEqual(['scrypt', '1024', '8', '1']);
+  expect(decoyPasswordHash(cheap)).toBe(decoyPasswordHash(cheap));
+  expect(await verifyPassword('a password long enough', decoyPasswordHash(cheap))).toBe(false);
 });

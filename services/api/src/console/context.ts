@@ -8,6 +8,7 @@ import type { SupplierRegistry, Suppliers } from '@crew/suppliers';
 import { flightOptionsDeps, type FlightOptionsDeps } from '../search/flight-options.service';
 import { apiSupplierRegistry } from '../suppliers/supplier-registry';
 import { airlineChangesOf, type AirlineChangesOf } from '../action-items/airline-changes';
+import { PASSWORD_HASH_COST, type PasswordHashCost } from './secrets';
 
 /** The console's base path: its pages and its cookies live under it. */
 export const CONSOLE_BASE = '/console';
@@ -31,6 +32,8 @@ export interface ConsoleDeps {
   vault: TravellerVault;
   /** Each airline's Duffel changes client: a person accepts an airline's change as the API does. */
   airlineChanges: AirlineChangesOf;
+  /** The scrypt cost of new password hashes and of the decoy an unknown e-mail is checked against. */
+  passwordHashCost: PasswordHashCost;
 }
 
 /** The console's share of the api's dependencies. */
@@ -44,6 +47,8 @@ export function consoleDeps(input: {
   relay: OutboxRelay;
   /** The api's registry of each airline's flight suppliers (default: a registry of its own). */
   registry?: SupplierRegistry;
+  /** Default: PASSWORD_HASH_COST. */
+  passwordHashCost?: PasswordHashCost;
 }): ConsoleDeps {
   const now = input.now ?? (() => new Date());
   const registry = input.registry ?? apiSupplierRegistry(input.db, input.config, input.suppliers);
@@ -61,6 +66,7 @@ export function consoleDeps(input: {
     // Traveller personal fields are sealed with the key list that seals supplier credentials.
     vault: TravellerVault.fromKey(input.config.supplierCredentialsKey),
     airlineChanges: airlineChangesOf(input.db, input.config),
+    passwordHashCost: input.passwordHashCost ?? PASSWORD_HASH_COST,
   };
 }
 

@@ -152,7 +152,7 @@ export const invitePages: ConsolePages = {
           useFormToken(deps, req, res);
           return render(req, res, inv.token, inv.email, errors);
         }
-        const hash = await hashPassword(password);
+        const hash = await hashPassword(password, deps.passwordHashCost);
         const accepted = await consoleUserRepo.acceptInvitation(deps.db, tokenHash(inv.token), hash, deps.now());
         // Used meanwhile (a second tab, a second click): the link is spent either way.
         if (!accepted) return invalidLink(req, res, 410);

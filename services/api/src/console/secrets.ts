@@ -5,7 +5,12 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
  * timing-safe compare. The cost travels in the stored text, so a later raise still checks old hashes.
  * 2^15 × 8 × 128 bytes = 32 MiB and about a tenth of a second per hash.
  */
-const COST = { N: 2 ** 15, r: 8, p: 1 };
+export interface PasswordHashCost {
+  N: number;
+  r: number;
+  p: number;
+}
+export const PASSWORD_HASH_COST: PasswordHashCost = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;
 
@@ -50,11 +55,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64url). */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash` (base64url). `cost` other than the default: tests only (a cheap hash per try). */
+export async function hashPassword(password: string, cost: PasswordHashCost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** True when `password` is the one `stored` was made from; a malformed stored text is never a match. */
@@ -70,8 +75,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
   }
 }
 
-/** A hash of the usual cost that matches no password: checked when no person has the e-mail, so a miss takes as long as a wrong password. */
-export const DECOY_PASSWORD_HASH = `scrypt$${COST.N}$${COST.r}$${COST.p}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
+const decoys = new Map<string, string>();
+
+/** A hash of `cost` that matches no password: checked when no person has the e-mail, so a miss takes as long as a wrong password. */
+export function decoyPasswordHash(cost: PasswordHashCost = PASSWORD_HASH_COST): string {
+  const params = `${cost.N}$${cost.r}$${cost.p}`;
+  let decoy = decoys.get(params);
+  if (!decoy) {
+    decoy = `scrypt$${params}$${randomBytes(16).toString('base64url')}$${randomBytes(KEY_LENGTH).toString('base64url')}`;
+    decoys.set(params, decoy);
+  }
+  return decoy;
+}
 
 /** 256 random bits, URL-safe: invitation tokens, session ids, anti-forgery tokens. */
 export function randomToken(): string {

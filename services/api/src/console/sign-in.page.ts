@@ -4,7 +4,7 @@ import { consoleUserRepo } from '@crew/db';
 import { CONSOLE_BASE, htmlAnswer, redirectAnswer, type ConsoleDeps, type ConsolePages } from './context';
 import { html } from './html';
 import { alertBox, consoleForm, consolePage, sessionOf } from './layout';
-import { DECOY_PASSWORD_HASH, PASSWORD_MAX_LENGTH, verifyPassword } from './secrets';
+import { decoyPasswordHash, PASSWORD_MAX_LENGTH, verifyPassword } from './secrets';
 import { endSession, isConsolePath, SIGN_IN_PATH, startSession, useFormToken } from './session';
 import { signInEmailOf, signInLimit, type SignInRefusal } from './sign-in-limit';
 import { openTotpSecret, totpStep } from './totp';
@@ -89,7 +89,8 @@ async function check(deps: ConsoleDeps, email: string, password: string, code: s
     }
   }
   // An unknown e-mail costs the same time as a wrong password.
-  if (candidates.length === 0) await verifyPassword(password.slice(0, PASSWORD_MAX_LENGTH), DECOY_PASSWORD_HASH);
+  if (candidates.length === 0)
+    await verifyPassword(password.slice(0, PASSWORD_MAX_LENGTH), decoyPasswordHash(deps.passwordHashCost));
   if (!user) return { refused: 'unknown_or_wrong_password' };
   if (user.totp_enabled_at && user.totp_secret_sealed) {
     if (!code) return { refused: 'totp_missing' };
