@@ -13,6 +13,7 @@ import {
   type Stack,
   startStack,
   type Tenant,
+  waitFor,
   waitForSchedule,
 } from '@crew/test-support';
 
@@ -27,6 +28,17 @@ beforeAll(async () => {
   stack = await startStack('cost_flapping', { worker: true, now: () => clock });
 });
 afterAll(() => stack.close());
+
+async function noTaskInFlight(airlineId: string): Promise<boolean> {
+  const open = await stack.database.db
+    .selectFrom('action_items')
+    .select(({ fn }) => fn.countAll<number>().as('n'))
+    .where('airline_id', '=', airlineId)
+    .where('disposition', 'is', null)
+    .where('held_until', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(open.n) === 0;
+}
 
 function roster(withLayovers: boolean): ScheduleSubmission {
   const pairings = Array.from({ length: N }, (_, i) => {
@@ -69,8 +81,9 @@ async function flapping(hold: number): Promise<{ calls: number; cancels: number;
     const res = await api('/crew/schedules', { method: 'POST', body: roster(i % 2 === 0) });
     expect(res.status).toBe(202);
     await waitForSchedule(stack, t.accessToken, res.body.schedule_id);
-    // Every booking task of the roster has ended before the next arrives (the schedule waits for them).
-    await new Promise((r) => setTimeout(r, 300));
+    // Every booking task of the airline's rosters has ended before the next arrives (a held cancellation has
+    // none in flight): waited on, not slept on.
+    await waitFor(() => noTaskInFlight(t.airlineId), 10_000, 'the booking tasks of the rosters so far to end');
   }
   const live = await stack.database.db
     .selectFrom('bookings')
