@@ -39,6 +39,11 @@ export interface Config {
   readonly webhookAllowPrivateTargets: boolean;
   /** An attempt succeeds on a 2xx answered within this. */
   readonly webhookTimeoutMs: number;
+  /**
+   * A drain's lease on an endpoint lasts webhookTimeoutMs plus this; it is renewed about every second while the
+   * drain sends, so this covers that second and the queries around an attempt. A dead worker's lease runs out.
+   */
+  readonly webhookLeaseMarginMs: number;
   /** Backoff before attempt n+1: base * 2^(n-1), capped, for at most WEBHOOK_MAX_ATTEMPTS attempts. */
   readonly webhookBackoffBaseMs: number;
   readonly webhookBackoffMaxMs: number;

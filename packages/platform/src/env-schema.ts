@@ -163,6 +163,14 @@ export const EnvSchema = Type.Object({
     10_000,
     'A delivery attempt succeeds on a 2xx answered within this (ms)',
   ),
+  WEBHOOK_LEASE_MARGIN_MS: Type.Integer({
+    minimum: 2000,
+    default: 5000,
+    field: 'webhookLeaseMarginMs',
+    description:
+      "How much longer than WEBHOOK_TIMEOUT_MS a drain's hold on an endpoint lasts (renewed about every second while it sends): a dead worker's endpoints are taken over once it runs out (ms)",
+    must: 'must be an integer of at least 2000',
+  }),
   WEBHOOK_BACKOFF_BASE_MS: positiveInt(
     'webhookBackoffBaseMs',
     30_000,

@@ -106,6 +106,7 @@ function webhookConfig(env: ConfigEnv) {
     webhookSecretKeyGenerated: !env.WEBHOOK_SECRET_KEY,
     webhookAllowPrivateTargets: isTrue(env.WEBHOOK_ALLOW_PRIVATE_TARGETS),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookLeaseMarginMs: env.WEBHOOK_LEASE_MARGIN_MS,
     webhookBackoffBaseMs: env.WEBHOOK_BACKOFF_BASE_MS,
     webhookBackoffMaxMs: env.WEBHOOK_BACKOFF_MAX_MS,
     webhookMaxAttempts: env.WEBHOOK_MAX_ATTEMPTS,

@@ -16,7 +16,7 @@ describe('EnvSchema', () => {
         'AUTO_RETRY_DELAYS',
       ]),
     );
-    expect(ENV_VARIABLES).toHaveLength(50);
+    expect(ENV_VARIABLES).toHaveLength(51);
     const config = loadConfig({}, mint);
     for (const name of ENV_VARIABLES) {
       expect([name, typeof (EnvSchema.properties[name] as { description?: unknown }).description]).toEqual([
@@ -52,6 +52,8 @@ describe('loadConfig', () => {
       webhookAllowPrivateTargets: false,
       webhookBackoffMaxMs: 6 * 3600_000,
       webhookDisableAfterDays: 5,
+      webhookTimeoutMs: 10_000,
+      webhookLeaseMarginMs: 5000,
       smtpUrl: 'smtp://127.0.0.1:25',
       smtpSecure: false,
       publicApiUrl: 'http://127.0.0.1:3000',
@@ -113,6 +115,9 @@ describe('loadConfig', () => {
     expect(bad({ WEBHOOK_SECRET_KEY: 'c2hvcnQ=' })).toThrow('WEBHOOK_SECRET_KEY must be 32 bytes');
     expect(bad({ SMTP_SECURE: 'yes' })).toThrow('SMTP_SECURE must be true or false');
     expect(bad({ SMTP_FROM: 'nobody' })).toThrow('SMTP_FROM must be an e-mail address');
+    expect(bad({ WEBHOOK_LEASE_MARGIN_MS: '1000' })).toThrow(
+      'WEBHOOK_LEASE_MARGIN_MS must be an integer of at least 2000, got "1000"',
+    );
     expect(bad({ WEBHOOK_DISABLE_AFTER_DAYS: '0' })).toThrow(
       'WEBHOOK_DISABLE_AFTER_DAYS must be a positive number of days',
     );

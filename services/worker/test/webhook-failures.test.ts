@@ -53,9 +53,13 @@ describe('a SIGKILLed worker', () => {
     const env = {
       WEBHOOK_SECRET_KEY: bare.config.webhookSecretKey,
       WEBHOOK_TIMEOUT_MS: '1000',
+      // The killed worker's endpoint is taken over 3 s after its last lease renewal (production: 15 s).
+      WEBHOOK_LEASE_MARGIN_MS: '2000',
       WEBHOOK_POLL_MS: '100',
       WEBHOOK_BACKOFF_BASE_MS: '100',
     };
+    // The worker's start (a few seconds of loading) overlaps the setting up; it delivers nothing before the events.
+    const first = spawnWorker(bare, env);
     try {
       const t = await onboard(bare, { name: 'Crash Air', carrier: 'CX', scopes: 'events:read events:write' });
       const a = (path: string, init: Parameters<typeof http>[1] = {}) =>
@@ -71,13 +75,16 @@ describe('a SIGKILLed worker', () => {
       const ids: string[] = [];
       for (let i = 0; i < 20; i++)
         ids.push((await a(`/crew/webhooks/${ep.endpoint_id}/test`, { method: 'POST' })).body.event_id);
-      const first = spawnWorker(bare, env);
       await hasStarted(first);
       await waitFor(async () => receiver.on('/crash').length >= 5, 30_000, 'some deliveries');
+      // The second worker loads while the first dies and its endpoint lease runs out: it consumes only after.
+      const second = spawnWorker(bare, env);
       first.kill('SIGKILL');
       await exited(first);
-      const second = spawnWorker(bare, env);
+      // Nothing left to keep in flight: the second worker's deliveries are answered at once.
+      receiver.answer = () => ({ status: 204 });
       try {
+        expect(second.output.join('')).not.toContain('worker consuming');
         await hasStarted(second);
         await waitFor(
           async () => ids.every((id) => receiver.on('/crash').some((r) => r.event.id === id)),
@@ -105,6 +112,8 @@ describe('a SIGKILLed worker', () => {
         await exited(second);
       }
     } finally {
+      first.kill('SIGKILL');
+      await exited(first);
       receiver.answer = () => ({ status: 204 });
       await bare.close();
     }

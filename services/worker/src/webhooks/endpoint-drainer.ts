@@ -52,7 +52,7 @@ export class EndpointDrainer {
       production: deps.config.nodeEnv === 'production',
     };
     // Longer than one attempt can take; a killed drainer's endpoint is taken over once it runs out.
-    this.leaseMs = deps.config.webhookTimeoutMs + 5_000;
+    this.leaseMs = deps.config.webhookTimeoutMs + deps.config.webhookLeaseMarginMs;
   }
 
   /**
