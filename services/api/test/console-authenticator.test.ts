@@ -1,7 +1,15 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import { listen } from '@crew/platform';
-import { apiDepsOf, http, onboard, type Stack, startStack, type Tenant } from '@crew/test-support';
+import {
+  apiDepsOf,
+  CHEAP_PASSWORD_HASH_COST,
+  http,
+  onboard,
+  type Stack,
+  startStack,
+  type Tenant,
+} from '@crew/test-support';
 import { ConsoleClient, consoleUserWithPassword, csrfOf, outcome } from './console-client';
 import { totpCode } from '../src/console/totp';
 import { consoleDeps, type ConsoleUser } from '../src/console/context';
@@ -25,7 +33,8 @@ let n = 0;
 const email = () => `person${++n}@desk.test`;
 
 beforeAll(async () => {
-  stack = await startStack('console-totp', { now: () => new Date(clock) });
+  // The subject is the authenticator step, not the password hash's cost: a cheap hash per sign-in.
+  stack = await startStack('console-totp', { now: () => new Date(clock), passwordHashCost: CHEAP_PASSWORD_HASH_COST });
   t = await onboard(stack, { name: 'Desk Air', carrier: 'DA' });
 });
 afterAll(() => stack.close());

@@ -8,7 +8,15 @@ import express from 'express';
 import { sql } from '@crew/db';
 import { listen } from '@crew/platform';
 import { createSandboxSuppliers, SupplierError, SupplierErrorCode, type DuffelChanges } from '@crew/suppliers';
-import { apiDepsOf, http, settledBooking, type Stack, startStack, type Tenant } from '@crew/test-support';
+import {
+  apiDepsOf,
+  CHEAP_PASSWORD_HASH_COST,
+  http,
+  settledBooking,
+  type Stack,
+  startStack,
+  type Tenant,
+} from '@crew/test-support';
 import { consoleRouter } from '../src/console/console.router';
 import { consoleDeps } from '../src/console/context';
 import { ConsoleClient, consoleUserWithPassword, csrfOf } from './console-client';
@@ -23,7 +31,8 @@ let n = 0;
 
 beforeAll(async () => {
   // The real clock: a person's action is stamped with it, and so are the roster's dispositions.
-  stack = await startStack('console-queue', { worker: true });
+  // Each test signs a person in: a cheap password hash, the queue's pages are the subject.
+  stack = await startStack('console-queue', { worker: true, passwordHashCost: CHEAP_PASSWORD_HASH_COST });
 });
 afterAll(() => stack.close());
 const fault = (body: Record<string, unknown>) => http(`${stack.sandboxUrl}/_control/faults`, { method: 'POST', body });
