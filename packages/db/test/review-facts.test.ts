@@ -121,7 +121,7 @@ test('a page is one prepared statement: repeated, and after a column is added to
   }
 });
 
-test('a queue page is planned once per connection: after five runs Postgres runs its generic plan, not a new plan each time', async () => {
+test('a queue page has a generic plan worth running: after five runs Postgres takes it instead of planning each run', async () => {
   // Enough open items that a plan sorting them all costs far more than reading the partial index in order.
   await sql`insert into action_items (action_id, airline_id, item_key, source, type, subtype, classification, priority,
       disposition, auto_eligible, anchors, source_rows, details, review_status, due_by)

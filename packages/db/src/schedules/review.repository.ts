@@ -100,7 +100,8 @@ export function listQueue(
   let q = db
     .selectFrom('action_items')
     .select(ACTION_ITEM_VIEW_COLUMNS)
-    // Prepared: many readers page the same few statement texts, and planning one cost as much as running it.
+    // Prepared (parsed once per connection): many readers page the same few texts, whose parsing and planning cost
+    // Postgres more than running them.
     .modifyEnd(PREPARED)
     .select([
       sql<BookingReviewFacts | null>`(select ${bookingFactsJson} from bookings b
