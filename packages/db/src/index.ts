@@ -1,7 +1,7 @@
 // Plumbing: the database's types and connection, bulk writes, prepared statements, the settle listener.
 export * from './database';
 export * from './connect';
-export { PREPARED } from './prepared';
+export { MAX_PREPARED_TEXTS, PREPARED } from './prepared';
 export { transactionAwaitingQueued } from './transaction';
 export { BOOKING_SETTLED_CHANNEL, PgListener, type ListenerOptions } from './listener';
 export { sql } from 'kysely';

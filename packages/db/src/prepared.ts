@@ -22,10 +22,18 @@ export const PREPARED = sql.raw(MARK);
 
 const names = new Map<string, string>();
 
+/**
+ * At most this many distinct texts are prepared by a process (so on each of its connections): a text with many
+ * variants (a queue page's filters and page size, chosen by the caller) must not grow every connection's plan cache
+ * without bound. Past it, a new text runs unprepared, as an unmarked one does.
+ */
+export const MAX_PREPARED_TEXTS = 256;
+
 function preparedName(text: string): string | undefined {
   if (!text.includes(MARK)) return undefined;
   let name = names.get(text);
   if (name === undefined) {
+    if (names.size >= MAX_PREPARED_TEXTS) return undefined;
     name = `crew_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
     names.set(text, name);
   }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { bookingRepo, createDb, PREPARED } from '../src';
+import { bookingRepo, createDb, MAX_PREPARED_TEXTS, PREPARED } from '../src';
 import { createTestDatabase, type TestDatabase } from '@crew/test-support';
 
 /*
@@ -58,6 +58,24 @@ it('keeps running a marked statement with listed result columns after a migratio
     for (let i = 1; i <= 6; i++) expect(await bump()).toBe(i);
     await sql`alter table prepared_probe add column note text`.execute(db);
     expect(await bump()).toBe(7);
+  } finally {
+    await db.destroy();
+  }
+});
+
+it('prepares at most MAX_PREPARED_TEXTS distinct texts: past them a new text runs unprepared, with its own answer', async () => {
+  const db = createDb(t.url, { max: 1 });
+  try {
+    // Texts that differ as a page's would (its size written into the text): more of them than the bound.
+    for (let i = 0; i <= MAX_PREPARED_TEXTS; i++) {
+      const n = (await sql<{ n: number }>`${PREPARED} select ${i}::int + ${sql.lit(i)} as n`.execute(db)).rows[0]!.n;
+      expect(n).toBe(2 * i);
+    }
+    const prepared = await preparedOn(db);
+    // This file's earlier texts count too (the bound is the process's): never more than the bound on a connection.
+    expect(prepared.length).toBeLessThanOrEqual(MAX_PREPARED_TEXTS);
+    expect(prepared).not.toContain(`/*crew:prepared*/ select $1::int + ${MAX_PREPARED_TEXTS} as n`);
+    expect(prepared).toContain('/*crew:prepared*/ select $1::int + 0 as n');
   } finally {
     await db.destroy();
   }
