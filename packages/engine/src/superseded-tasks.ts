@@ -191,6 +191,47 @@ export function supersededReservation(input: {
   };
 }
 
+/**
+ * A room or ticket a superseded task is having cancelled at the supplier. The judgment (CANCEL) is made under the
+ * booking's lock, the cancellation is sent after it: the booking records the mark with the judgment and clears it
+ * when that cancellation is recorded. Meanwhile a task of the booking that finds the room under an earlier order's
+ * reference does not keep it (mayKeepFound), so the booking never ends on a room cancelled at the supplier.
+ */
+export interface BeingCancelled {
+  supplier: string;
+  supplier_ref: string;
+  /** The superseded task whose cancellation it is (its identity). */
+  task: string;
+}
+
+/** The mark a CANCEL judgment writes on the booking: the room or ticket `made` by the superseded `task`. */
+export function beingCancelled(made: SupplierBlock, task: TaskOf): BeingCancelled {
+  return { supplier: supplierOf(made), supplier_ref: made.supplier_ref ?? '', task: task.identity };
+}
+
+/**
+ * Whether a task may keep, as the booking's, the room or ticket it found under an earlier order's reference (an
+ * answer lost, the order a person's choice replaces): not one the booking marks as being cancelled by a superseded
+ * task. That one is replaced as a room found there that is not the stay asked for: cancelled (a second cancellation
+ * of it answers it cancelled), and the task orders under its own reference.
+ */
+export function mayKeepFound(
+  found: { supplier?: string | null; supplier_ref: string },
+  marked: BeingCancelled | null | undefined,
+): boolean {
+  return !marked || marked.supplier_ref !== found.supplier_ref || marked.supplier !== supplierOf(found);
+}
+
+/**
+ * Whether the record of a superseded task's cancellation clears the booking's mark: it names that room or ticket.
+ * Cancelled, it is gone; refused, it stays live at the supplier (a person is told to cancel it there), and a task
+ * that finds it may keep it again rather than order a second one. A mark naming another room or ticket is another
+ * superseded task's.
+ */
+export function clearsBeingCancelled(marked: BeingCancelled | null | undefined, made: SupplierBlock): boolean {
+  return !!marked && marked.supplier_ref === made.supplier_ref && marked.supplier === supplierOf(made);
+}
+
 /** The history entry of a superseded task's room or ticket. */
 export function supersededMessage(
   type: 'HOTEL' | 'FLIGHT',
@@ -324,7 +365,9 @@ export interface CancelledBeforeRecord {
   moved: MovedAwayStay | null;
 }
 
-const supplierOf = (b: SupplierBlock) => b.supplier ?? 'SANDBOX';
+function supplierOf(b: { supplier?: string | null }): string {
+  return b.supplier ?? 'SANDBOX';
+}
 
 /**
  * A task cancels the booking's room or ticket at the supplier before ordering another one (a move to another

@@ -1,6 +1,9 @@
 import {
+  beingCancelled,
   cancelledBeforeRecord,
+  clearsBeingCancelled,
   madeFields,
+  mayKeepFound,
   movedAwayStay,
   namesLiveReservation,
   supersededCancelRecord,
@@ -442,6 +445,33 @@ describe('supersededCancelRecord: what the booking records once the room or tick
 
   it('nothing to do when the booking’s own task dealt with it meanwhile', () => {
     expect(recordFor({ kind: 'NONE' }, cancelledBooking, refused)).toEqual({ kind: 'NONE' });
+  });
+});
+
+describe('beingCancelled: a superseded task’s room marked on the booking while its cancellation is out', () => {
+  const mark = beingCancelled(made, BOOK);
+
+  it('names the room, its supplier and the task cancelling it (the sandbox when the block names no supplier)', () => {
+    expect(mark).toEqual({ supplier: 'DUFFEL', supplier_ref: 'bok_1', task: 'BOOK-a1' });
+    const ticket = { supplier_ref: 'FO-1', supplier_status: 'CONFIRMED' };
+    expect(beingCancelled(ticket, BOOK)).toEqual({ supplier: 'SANDBOX', supplier_ref: 'FO-1', task: 'BOOK-a1' });
+  });
+
+  it('a task that finds that room under an earlier reference does not keep it; any other room it may', () => {
+    expect(mayKeepFound({ supplier: 'DUFFEL', supplier_ref: 'bok_1' }, mark)).toBe(false);
+    expect(mayKeepFound({ supplier: 'DUFFEL', supplier_ref: 'bok_2' }, mark)).toBe(true);
+    // The same reference at another supplier is another room.
+    expect(mayKeepFound({ supplier: 'SANDBOX', supplier_ref: 'bok_1' }, mark)).toBe(true);
+    expect(mayKeepFound({ supplier: 'DUFFEL', supplier_ref: 'bok_1' }, null)).toBe(true);
+    expect(mayKeepFound({ supplier_ref: 'HR-1' }, { supplier: 'SANDBOX', supplier_ref: 'HR-1', task: 't' })).toBe(
+      false,
+    );
+  });
+
+  it('cleared by the record of that room’s cancellation only, not of another one', () => {
+    expect(clearsBeingCancelled(mark, made)).toBe(true);
+    expect(clearsBeingCancelled(mark, { ...made, supplier_ref: 'bok_2' })).toBe(false);
+    expect(clearsBeingCancelled(null, made)).toBe(false);
   });
 });
 
