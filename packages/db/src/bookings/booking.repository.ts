@@ -14,6 +14,7 @@ import {
   type BookingOperation,
   type BookingStatus,
   type BookingRow,
+  type BeingCancelledMark,
   type StoredCancellation,
 } from './booking.table';
 
@@ -58,6 +59,7 @@ export interface BookingPatch {
   order_reference?: string | null;
   stray_order_reference?: string | null;
   stray_order_due_at?: Date | null;
+  being_cancelled?: BeingCancelledMark | null;
 }
 
 /** Applies a change and records the status transition in the history ({status, at, reason, actor}). */
@@ -67,13 +69,16 @@ export async function updateBooking(
   patch: BookingPatch,
   event?: { reason: string | null; actor: string },
 ): Promise<void> {
-  const { hotel, flight, cancellation, ...rest } = patch;
+  const { hotel, flight, cancellation, being_cancelled, ...rest } = patch;
   await trx
     .updateTable('bookings')
     .set({
       ...rest,
       ...(cancellation !== undefined
         ? { cancellation: cancellation === null ? null : JSON.stringify(cancellation) }
+        : {}),
+      ...(being_cancelled !== undefined
+        ? { being_cancelled: being_cancelled === null ? null : JSON.stringify(being_cancelled) }
         : {}),
       ...(hotel !== undefined ? { hotel: hotel === null ? null : JSON.stringify(hotel) } : {}),
       ...(flight !== undefined ? { flight: flight === null ? null : JSON.stringify(flight) } : {}),

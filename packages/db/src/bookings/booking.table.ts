@@ -5,6 +5,13 @@ type Json<T> = ColumnType<T, string | null, string | null>;
 
 import type { BookingFlightBlock, BookingHotelBlock, BookingOperation, BookingStatus, Money } from '@crew/contracts';
 
+/** A room or ticket a superseded task is having cancelled (the engine's BeingCancelled; the db knows no rule). */
+export interface BeingCancelledMark {
+  supplier: string;
+  supplier_ref: string;
+  task: string;
+}
+
 /** A booking's hotel cancellation until it is made (the engine's StoredCancellation; the db knows no rule). */
 export interface StoredCancellation {
   ref: string;
@@ -77,6 +84,11 @@ export interface BookingTable {
   stray_order_reference: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the worker looks for that order next (a lease while it does); null with no reference. */
   stray_order_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /**
+   * The room or ticket a superseded task is having cancelled at the supplier (engine BeingCancelled), until that
+   * cancellation is recorded: a task of the booking that finds it does not keep it.
+   */
+  being_cancelled: ColumnType<BeingCancelledMark | null, string | null | undefined, string | null>;
   seq: Generated<number>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

@@ -52,6 +52,7 @@ import * as hotelCheckinOtherDayIndex from './2026_12_04_1400_hotel_checkin_othe
 import * as bookingStrayOrder from './2026_12_05_0500_booking_stray_order';
 import * as hotelMovedStays from './2026_12_05_1300_hotel_moved_stays';
 import * as hotelMovedStaysRoomKey from './2026_12_05_1400_hotel_moved_stays_room_key';
+import * as bookingBeingCancelled from './2026_12_06_0100_booking_being_cancelled';
 
 /** Every migration, by its timestamped name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_0500_booking_stray_order': bookingStrayOrder,
   '2026_12_05_1300_hotel_moved_stays': hotelMovedStays,
   '2026_12_05_1400_hotel_moved_stays_room_key': hotelMovedStaysRoomKey,
+  '2026_12_06_0100_booking_being_cancelled': bookingBeingCancelled,
 };

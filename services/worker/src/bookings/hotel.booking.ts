@@ -4,11 +4,12 @@
  * whose answer was lost is looked up by its reference before booking again. The contract goes with the
  * request, so a supplier that offers several rates (Duffel Stays) books only one the airline's lever accepts.
  */
-import { travellerRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
+import { bookingRepo, travellerRepo, type BookingPatch, type BookingRow, type Db } from '@crew/db';
 import type { TravellerVault } from '@crew/platform';
 import {
   latestOrderReference,
   madeCancellationCost,
+  mayKeepFound,
   movedAwayStay,
   nextSupplierApplies,
   orderMayExist,
@@ -287,7 +288,8 @@ export async function replaceEarlierStay(
   const held = await heldRoom(set, b);
   // Never a second room beside one nothing here can cancel.
   if (held && 'gone' in held) return roomAtSupplierGone(held.gone);
-  if (held?.lost && sameStay(held.lost, b)) return reserved(b, held.holder, held.lost, ctx, success);
+  if (held?.lost && sameStay(held.lost, b) && (await notBeingCancelled(deps, b, held.holder.name, held.lost)))
+    return reserved(b, held.holder, held.lost, ctx, success);
   let patch: BookingPatch = {};
   if (held) {
     const r = await held.holder.supplier.cancelHotel({
@@ -304,6 +306,20 @@ export async function replaceEarlierStay(
     };
   }
   return (await record(patch, reference)) ?? SUPERSEDED;
+}
+
+/**
+ * A lost room that is the stay asked for is kept, unless a superseded task of the booking is having it cancelled
+ * (engine mayKeepFound): read now, as it may have been marked since this task read the booking.
+ */
+async function notBeingCancelled(
+  deps: HotelBookingDeps,
+  b: BookingRow,
+  supplier: string,
+  r: HotelReservation,
+): Promise<boolean> {
+  const now = await bookingRepo.findBooking(deps.db, b.booking_id);
+  return mayKeepFound({ supplier, supplier_ref: r.supplier_ref }, now?.being_cancelled);
 }
 
 /** A reservation for exactly the stay the booking asks for: its hotel and its room dates. */

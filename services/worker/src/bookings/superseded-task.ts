@@ -6,7 +6,9 @@
  */
 import { bookingRepo, type BookingRow, type Db } from '@crew/db';
 import {
+  beingCancelled,
   bookTaskReference,
+  clearsBeingCancelled,
   namesLiveReservation,
   roomDates,
   supersededCancelRecord,
@@ -202,6 +204,12 @@ export async function settleSupersededTask(
           { ...blockPatch(current, p.block), status: current.status },
           { reason: supersededMessage(type, 'HANDED_OVER', made), actor: 'engine' },
         );
+      // Cancelled after this lock is let go: marked first, so a task of the booking that finds it meanwhile does not
+      // keep it (engine mayKeepFound). Judged otherwise now (a rerun), an earlier mark of it goes.
+      if (p.kind === 'CANCEL')
+        await bookingRepo.updateBooking(trx, current.booking_id, { being_cancelled: beingCancelled(made, task) });
+      else if (clearsBeingCancelled(current.being_cancelled, made))
+        await bookingRepo.updateBooking(trx, current.booking_id, { being_cancelled: null });
       return p;
     });
     if (plan?.kind === 'WAIT') {
@@ -282,12 +290,16 @@ async function cancelSuperseded(
         ? { cancelled: true, block: outcomeBlock(current, end), reason: end.reason, at: end.cancelled_at }
         : { cancelled: false, reason: end.reason ?? 'the supplier refused' },
     });
-    if (record.kind === 'NONE') return null;
-    if (record.kind === 'SETTLE') return bookingRepo.writeSettlement(trx, current.booking_id, record.settlement);
+    // The cancellation recorded, or refused (the room live again: a task that finds it may keep it): unmarked.
+    const unmark = clearsBeingCancelled(current.being_cancelled, made) ? { being_cancelled: null } : {};
+    if (record.kind !== 'NOTE') {
+      if ('being_cancelled' in unmark) await bookingRepo.updateBooking(trx, current.booking_id, unmark);
+      return record.kind === 'SETTLE' ? bookingRepo.writeSettlement(trx, current.booking_id, record.settlement) : null;
+    }
     await bookingRepo.updateBooking(
       trx,
       current.booking_id,
-      { ...(record.block ? blockPatch(current, record.block) : {}), status: current.status },
+      { ...(record.block ? blockPatch(current, record.block) : {}), status: current.status, ...unmark },
       { reason: record.reason, actor: 'engine' },
     );
     return null;
