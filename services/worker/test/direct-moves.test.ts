@@ -5,7 +5,6 @@
  * JFK (DIRECT, America/New_York), whose contract's deadline is 18:00 four days before arrival: Monday 15 March 2027,
  * 18:00 EDT = 22:00Z. Lists leave at once (ROOMING_LEAD_HOURS 0).
  */
-import { SMTPServer } from 'smtp-server';
 import { roomingFormToken, roomingLinkKey, signRoomingLink } from '@crew/rooming';
 import {
   allActionItems,
@@ -17,42 +16,36 @@ import {
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
-import { airlineWithHotels, DAY1, DEADLINE, invoiceLine, NIGHT, reconciledInvoice, type Channel } from './moved-stays';
-import { movedStays } from './moved-stays';
+import {
+  airlineWithHotels,
+  DAY1,
+  DEADLINE,
+  invoiceLine,
+  movedStays,
+  NIGHT,
+  reconciledInvoice,
+  startSmtpSink,
+  type Channel,
+} from './moved-stays';
 
 jest.setTimeout(120_000);
 
 let stack: Stack;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let clock = new Date('2027-03-13T12:00:00Z');
 
 beforeAll(async () => {
-  // An SMTP server that takes every e-mail (the tests answer the lists by their stored ids, not by the mail).
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData: (stream, _session, cb) => {
-      stream.on('data', () => undefined);
-      stream.on('end', () => cb());
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp as unknown as { server: { address(): { port: number } } }).server.address().port;
+  // The tests answer the lists by their stored ids, not by the mail.
+  smtp = await startSmtpSink();
   stack = await startStack('direct_moves', {
     worker: true,
     now: () => clock,
-    env: {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      SMTP_FROM: 'crew-travel@air.test',
-      ROOMING_LEAD_HOURS: '0',
-      ROOMING_POLL_MS: '200',
-    },
+    env: { ...smtp.env, ROOMING_LEAD_HOURS: '0', ROOMING_POLL_MS: '200' },
   });
 });
 afterAll(async () => {
   await stack?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 /** JFK's and LHR's hotels on the given channels; JFK's contract has the terms (read in New York time). */

@@ -1,9 +1,21 @@
 /**
- * What the tests of moved and cancelled stays share (cost-control.test.ts, direct-moves.test.ts): one crew member's
- * layover at JFK (America/New_York, whose clocks go forward on Sunday 14 March 2027), the contract's cancellation
- * terms, and an airline whose JFK and LHR hotels are each booked through the GDS sandbox or as a DIRECT hotel.
+ * What the tests of moved and cancelled stays share (cost-control, direct-moves, superseded-tasks and
+ * superseded-cancel-race): one crew member's layover at JFK (America/New_York, whose clocks go forward on Sunday 14
+ * March 2027), the contract's cancellation terms, an airline whose JFK and LHR hotels are each booked through the GDS
+ * sandbox or as a DIRECT hotel, an airline booking JFK at a Duffel Stays accommodation, and an SMTP server for the
+ * rooming lists.
  */
-import { bookingAccount, http, onboard, STANDARD_TERMS, type Stack, type Tenant, waitFor } from '@crew/test-support';
+import { SMTPServer } from 'smtp-server';
+import {
+  bookingAccount,
+  contractStations,
+  http,
+  onboard,
+  STANDARD_TERMS,
+  type Stack,
+  type Tenant,
+  waitFor,
+} from '@crew/test-support';
 
 export const TRAVELLER = 'ada@crew.test';
 /** The layover: Friday 19 March 2027, 15:00 to Saturday 09:00 New York time (one night at 180 USD). */
@@ -130,3 +142,111 @@ export async function reconciledInvoice(
 /** The stays the booking moved away from, as its old hotels' invoices are matched to them (hotel_moved_stays). */
 export const movedStays = (stack: Stack, bookingId: string) =>
   stack.database.db.selectFrom('hotel_moved_stays').selectAll().where('booking_id', '=', bookingId).execute();
+
+/** An SMTP server in this process that takes every e-mail (the tests answer rooming lists by their stored ids). */
+export async function startSmtpSink(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData: (stream, _session, cb) => {
+      stream.on('data', () => undefined);
+      stream.on('end', () => cb());
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp as unknown as { server: { address(): { port: number } } }).server.address().port;
+  return {
+    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'crew-travel@air.test' },
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+/** The Duffel Stays accommodation the JFK contract of staysAirline names. */
+export const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
+
+/**
+ * An airline (the `n`th of a file, named `label` and with carrier code `prefix` + a letter) booking its JFK
+ * layovers at JFK_STAY under contract (DUFFEL, then SANDBOX), with a crew member of its own (`crew<n>@<domain>`,
+ * a phone number as Duffel Stays needs) and its own Duffel token.
+ */
+export async function staysAirline(
+  stack: Stack,
+  n: number,
+  o: { label: string; prefix: string; domain: string },
+): Promise<{ t: Tenant; email: string; token: string }> {
+  const t = await onboard(stack, {
+    name: `${o.label} ${n}`,
+    carrier: `${o.prefix}${String.fromCharCode(64 + n)}`,
+    scopes: 'events:read events:write schedules:read schedules:write',
+    settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
+  });
+  const email = `crew${n}@${o.domain}`;
+  const token = `duffel_test_${o.domain.split('.')[0]!.replace(/-/g, '_')}_${n}_0123456789`;
+  await bookingAccount(stack, t, email);
+  const ops = (path: string, init: Parameters<typeof http>[1]) =>
+    http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
+  const profile = await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, {
+    method: 'PUT',
+    body: { phone_number: '+12125550100' },
+  });
+  expect(profile.status).toBe(200);
+  const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
+    method: 'PUT',
+    body: { flights: ['SANDBOX'], hotels: ['DUFFEL', 'SANDBOX'], duffel: { access_token: token } },
+  });
+  expect(put.status).toBe(200);
+  await contractStations(stack, t, ['JFK'], {
+    propertyId: () => JFK_STAY,
+    terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 },
+    rate: { amount: 189, currency: 'USD' },
+  });
+  return { t, email, token };
+}
+
+/**
+ * The sandbox's Duffel control API, for the stack `stackOf` returns (read at each call: a file's stack starts in
+ * its beforeAll): what a token's calls were, the Stays bookings it made, and a call held until released.
+ */
+export function duffelControl(stackOf: () => Stack) {
+  const control = (path: string) => `${stackOf().sandboxUrl}/_control/duffel${path}`;
+  const duffelCalls = async (token: string) =>
+    (await http(control(`/calls?token=${token}`))).body.calls as Record<string, number>;
+  const staysBookings = async (token: string) =>
+    (await http(control(`/stays/bookings?token=${token}`))).body.bookings as {
+      booking: { id: string; status: string };
+    }[];
+  return {
+    duffelCalls,
+    staysBookings,
+    /** Duffel answers the token's next `operation` call with `outcome` (`hold`: nothing done until `release`). */
+    arm: async (token: string, operation: string, outcome = 'hold'): Promise<void> => {
+      const armed = await http(control('/faults'), { method: 'POST', body: { token, operation, outcome } });
+      expect(armed.status).toBe(201);
+    },
+    /** Waits until the held `operation` call reached Duffel. */
+    held: (token: string, operation: string) =>
+      waitFor(async () => ((await duffelCalls(token))[operation] ?? 0) >= 1, 20_000, `the held ${operation}`),
+    /** Lets the held call go on: it was still waiting (its client had not given up). */
+    release: async (token: string, operation: string): Promise<void> => {
+      const res = await http(control('/holds/release'), { method: 'POST', body: { token, operation } });
+      expect(res.status).toBe(200);
+      expect(res.body.released).toBe(1);
+    },
+    /** The Duffel Stays bookings still confirmed that no live hotel booking of the airline holds. */
+    unheldStays: async (t: Tenant, token: string): Promise<string[]> => {
+      const bookings = (
+        await http(`${stackOf().apiUrl}/api/v1/crew/bookings?type=HOTEL&limit=200`, { token: t.accessToken })
+      ).body.bookings as { status: string; hotel: Record<string, any> | null }[];
+      const held = new Set<string>();
+      for (const b of bookings) {
+        const h = b.hotel;
+        if (b.status === 'CANCELLED' || !h || h.supplier_status === 'CANCELLED') continue;
+        for (const id of h.supplier_booking_ids ?? [h.supplier_booking_id]) if (id) held.add(id);
+      }
+      return (await staysBookings(token))
+        .filter((s) => s.booking.status === 'confirmed' && !held.has(s.booking.id))
+        .map((s) => s.booking.id);
+    },
+  };
+}

@@ -7,14 +7,10 @@
  * every step lands while the call before it is in flight, however loaded the machine. The deadlines are long enough
  * (Duffel Stays: the worker's 30 s; the sandbox: 60 s) that a held call is still waiting when it is released.
  */
-import { SMTPServer } from 'smtp-server';
 import { roomingFormToken, roomingLinkKey, signRoomingLink } from '@crew/rooming';
 import {
   allActionItems,
-  bookingAccount,
-  contractStations,
   http,
-  onboard,
   onePairingRoster,
   type Stack,
   startStack,
@@ -22,84 +18,47 @@ import {
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
-import { airlineWithHotels, DAY1 as MOVED_DAY1, TRAVELLER } from './moved-stays';
+import {
+  airlineWithHotels,
+  DAY1 as MOVED_DAY1,
+  duffelControl,
+  staysAirline as staysAirlineOf,
+  startSmtpSink,
+  TRAVELLER,
+} from './moved-stays';
 
 jest.setTimeout(120_000);
 
-const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
 const DAY1 = '2027-03-10';
 const BOOK = 'stays.bookings.create';
 const SEARCH = 'stays.search';
 const CANCEL = 'stays.bookings.cancel';
 
 let stack: Stack;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 beforeAll(async () => {
-  // An SMTP server that takes every e-mail (a DIRECT hotel's rooming list is answered by its stored id, not the mail).
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData: (stream, _session, cb) => {
-      stream.on('data', () => undefined);
-      stream.on('end', () => cb());
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp as unknown as { server: { address(): { port: number } } }).server.address().port;
+  // A DIRECT hotel's rooming list is answered by its stored id, not the mail.
+  smtp = await startSmtpSink();
   stack = await startStack('superseded_cancel_race', {
     worker: true,
     sandboxTimeoutMs: 60_000,
     now: () => new Date('2027-03-01T00:00:00Z'),
-    env: {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      SMTP_FROM: 'crew-travel@air.test',
-      ROOMING_LEAD_HOURS: '0',
-      ROOMING_POLL_MS: '200',
-    },
+    env: { ...smtp.env, ROOMING_LEAD_HOURS: '0', ROOMING_POLL_MS: '200' },
   });
 });
 afterAll(async () => {
   await stack?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
   http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
-  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 
 let n = 0;
 
 /** An airline booking its JFK layovers at a Duffel Stays accommodation under contract (DUFFEL, then SANDBOX). */
-async function staysAirline() {
-  n++;
-  const t = await onboard(stack, {
-    name: `Cancel Race Air ${n}`,
-    carrier: `W${String.fromCharCode(64 + n)}`,
-    scopes: 'events:read events:write schedules:read schedules:write',
-    settings: { schedules_access: true, cancellation_execution: true, booking_modification: true },
-  });
-  const email = `crew${n}@cancel-race.test`;
-  const token = `duffel_test_cancel_race_${n}_0123456789`;
-  await bookingAccount(stack, t, email);
-  const profile = await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, {
-    method: 'PUT',
-    body: { phone_number: '+12125550100' },
-  });
-  expect(profile.status).toBe(200);
-  const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
-    method: 'PUT',
-    body: { flights: ['SANDBOX'], hotels: ['DUFFEL', 'SANDBOX'], duffel: { access_token: token } },
-  });
-  expect(put.status).toBe(200);
-  await contractStations(stack, t, ['JFK'], {
-    propertyId: () => JFK_STAY,
-    terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 },
-    rate: { amount: 189, currency: 'USD' },
-  });
-  return { t, email, token };
-}
+const staysAirline = () =>
+  staysAirlineOf(stack, ++n, { label: 'Cancel Race Air', prefix: 'W', domain: 'cancel-race.test' });
 
 async function submit(t: Tenant, body: unknown): Promise<string> {
   const res = await api(t, '/crew/schedules', { method: 'POST', body });
@@ -115,47 +74,9 @@ function movedLayover(email: string) {
 }
 
 const booking = async (t: Tenant, id: string) => (await api(t, `/crew/bookings/${id}`)).body;
-const allBookings = async (t: Tenant) => (await api(t, '/crew/bookings?type=HOTEL&limit=200')).body.bookings as any[];
 
-const duffelCalls = async (token: string) =>
-  (await http(`${stack.sandboxUrl}/_control/duffel/calls?token=${token}`)).body.calls as Record<string, number>;
+const { duffelCalls, staysBookings, arm, release, unheldStays } = duffelControl(() => stack);
 const callsOf = async (token: string, operation: string) => (await duffelCalls(token))[operation] ?? 0;
-const staysBookings = async (token: string) =>
-  (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings as {
-    booking: { id: string; status: string };
-  }[];
-
-/** Duffel answers the token's next `operation` call with `outcome` (`hold`: nothing done until released). */
-async function arm(token: string, operation: string, outcome: string): Promise<void> {
-  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
-    method: 'POST',
-    body: { token, operation, outcome },
-  });
-  expect(armed.status).toBe(201);
-}
-
-/** Lets the held call go on: it was still waiting (its client had not given up). */
-async function release(token: string, operation: string): Promise<void> {
-  const res = await http(`${stack.sandboxUrl}/_control/duffel/holds/release`, {
-    method: 'POST',
-    body: { token, operation },
-  });
-  expect(res.status).toBe(200);
-  expect(res.body.released).toBe(1);
-}
-
-/** The Duffel Stays bookings still confirmed that no live booking of the airline holds. */
-async function unheldStays(t: Tenant, token: string): Promise<string[]> {
-  const held = new Set<string>();
-  for (const b of await allBookings(t)) {
-    const h = b.hotel;
-    if (b.status === 'CANCELLED' || !h || h.supplier_status === 'CANCELLED') continue;
-    for (const id of h.supplier_booking_ids ?? [h.supplier_booking_id]) if (id) held.add(id);
-  }
-  return (await staysBookings(token))
-    .filter((s) => s.booking.status === 'confirmed' && !held.has(s.booking.id))
-    .map((s) => s.booking.id);
-}
 
 /** A person's BOOK_HOTEL on the item from the review queue: accepted. */
 async function bookHotelFromQueue(t: Tenant, actionId: string): Promise<void> {

@@ -12,7 +12,6 @@
 import {
   allActionItems,
   bookingAccount,
-  contractStations,
   http,
   onboard,
   onePairingRoster,
@@ -23,13 +22,20 @@ import {
   waitFor,
   waitForSchedule,
 } from '@crew/test-support';
-import { airlineWithHotels, invoiceLine, movedStays, NIGHT, reconciledInvoice } from './moved-stays';
+import {
+  airlineWithHotels,
+  duffelControl,
+  invoiceLine,
+  movedStays,
+  NIGHT,
+  reconciledInvoice,
+  staysAirline as staysAirlineOf,
+} from './moved-stays';
 
 jest.setTimeout(120_000);
 
 /** The Duffel Stays deadline: a call held longer than this would time out (the timeout test waits for it). */
 const STAYS_DEADLINE_MS = 6000;
-const JFK_STAY = 'acc_0000AgZitpOhSJFKcrew01';
 const DAY1 = '2027-03-10';
 
 let stack: Stack;
@@ -46,38 +52,16 @@ afterAll(() => stack.close());
 
 const api = (t: Tenant, path: string, init: Parameters<typeof http>[1] = {}) =>
   http(`${stack.apiUrl}/api/v1${path}`, { token: t.accessToken, ...init });
-const ops = (path: string, init: Parameters<typeof http>[1] = {}) =>
-  http(`${stack.apiUrl}/ops/v1${path}`, { token: stack.opsToken, ...init });
 
 let n = 0;
 const SETTINGS = { schedules_access: true, cancellation_execution: true, booking_modification: true };
 
 /** An airline booking its JFK layovers at a Duffel Stays accommodation under contract (DUFFEL, then SANDBOX). */
 async function staysAirline() {
-  n++;
-  const t = await onboard(stack, {
-    name: `Superseded Air ${n}`,
-    carrier: `U${String.fromCharCode(64 + n)}`,
-    scopes: 'events:read events:write schedules:read schedules:write',
-    settings: SETTINGS,
-  });
-  const email = `crew${n}@superseded.test`;
-  const token = `duffel_test_superseded_${n}_0123456789`;
-  await bookingAccount(stack, t, email);
-  const profile = await ops(`/airlines/${t.airlineId}/travellers/${encodeURIComponent(email)}`, {
-    method: 'PUT',
-    body: { phone_number: '+12125550100' },
-  });
-  expect(profile.status).toBe(200);
-  const put = await ops(`/airlines/${t.airlineId}/suppliers`, {
-    method: 'PUT',
-    body: { flights: ['SANDBOX'], hotels: ['DUFFEL', 'SANDBOX'], duffel: { access_token: token } },
-  });
-  expect(put.status).toBe(200);
-  await contractStations(stack, t, ['JFK'], {
-    propertyId: () => JFK_STAY,
-    terms: { policy: 'FLEXIBLE', flex_window_minutes: 600 },
-    rate: { amount: 189, currency: 'USD' },
+  const { t, email, token } = await staysAirlineOf(stack, ++n, {
+    label: 'Superseded Air',
+    prefix: 'U',
+    domain: 'superseded.test',
   });
   // Free cancellation until 18:00 hotel time four days before the check-in, one night after it.
   const hotel = (await api(t, '/crew/config/hotels')).body.bases[0].hotels[0].hotel_config_id;
@@ -155,48 +139,7 @@ const historyOf = async (t: Tenant, id: string) =>
 const allBookings = async (t: Tenant, type: 'HOTEL' | 'FLIGHT') =>
   (await api(t, `/crew/bookings?type=${type}&limit=200`)).body.bookings as any[];
 
-const duffelCalls = async (token: string) =>
-  (await http(`${stack.sandboxUrl}/_control/duffel/calls?token=${token}`)).body.calls as Record<string, number>;
-const staysBookings = async (token: string) =>
-  (await http(`${stack.sandboxUrl}/_control/duffel/stays/bookings?token=${token}`)).body.bookings as {
-    booking: { id: string; status: string };
-  }[];
-
-/** Duffel holds the token's next `operation` call (nothing done) until `release`. */
-async function holdNext(token: string, operation: string): Promise<void> {
-  const armed = await http(`${stack.sandboxUrl}/_control/duffel/faults`, {
-    method: 'POST',
-    body: { token, operation, outcome: 'hold' },
-  });
-  expect(armed.status).toBe(201);
-}
-
-/** Waits until the held `operation` call reached Duffel. */
-const held = (token: string, operation: string) =>
-  waitFor(async () => ((await duffelCalls(token))[operation] ?? 0) >= 1, 20_000, `the held ${operation}`);
-
-/** Lets the held call go on: it was still waiting (its client had not given up). */
-async function release(token: string, operation: string): Promise<void> {
-  const res = await http(`${stack.sandboxUrl}/_control/duffel/holds/release`, {
-    method: 'POST',
-    body: { token, operation },
-  });
-  expect(res.status).toBe(200);
-  expect(res.body.released).toBe(1);
-}
-
-/** The Duffel Stays bookings still confirmed that no live booking of the airline holds. */
-async function unheldStays(t: Tenant, token: string): Promise<string[]> {
-  const held = new Set<string>();
-  for (const b of await allBookings(t, 'HOTEL')) {
-    const h = b.hotel;
-    if (b.status === 'CANCELLED' || !h || h.supplier_status === 'CANCELLED') continue;
-    for (const id of h.supplier_booking_ids ?? [h.supplier_booking_id]) if (id) held.add(id);
-  }
-  return (await staysBookings(token))
-    .filter((s) => s.booking.status === 'confirmed' && !held.has(s.booking.id))
-    .map((s) => s.booking.id);
-}
+const { duffelCalls, staysBookings, arm: holdNext, held, release, unheldStays } = duffelControl(() => stack);
 
 /** The sandbox's flight orders still confirmed for the traveller that no live booking of the airline holds. */
 async function unheldOrders(t: Tenant, email: string): Promise<string[]> {
