@@ -25,6 +25,7 @@ import {
   DAY1,
   DEADLINE,
   invoiceLine,
+  londonLayover,
   movedStays,
   NIGHT,
   reconciledInvoice,
@@ -73,16 +74,7 @@ async function airline(cost: Record<string, unknown> = {}, settings: Record<stri
 
 const withLayover = () => onePairingRoster({ day1: DAY1 });
 /** The same layover key moved to London: Friday 19 March 2027, 20:00 to Saturday 09:00 GMT. */
-function movedToLondon() {
-  const r = onePairingRoster({ day1: DAY1 });
-  r.pairings[0]!.duty_periods[0]!.layover = {
-    station: 'LHR',
-    booking_required: true,
-    checkin_time_local: `${DAY1}T20:00:00+00:00`,
-    checkout_time_local: '2027-03-20T09:00:00+00:00',
-  };
-  return r;
-}
+const movedToLondon = () => londonLayover(DAY1);
 function withoutLayover() {
   const r = onePairingRoster({ day1: DAY1 });
   delete (r.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;

@@ -21,6 +21,7 @@ import {
   DAY1,
   DEADLINE,
   invoiceLine,
+  londonLayover,
   movedStays,
   NIGHT,
   reconciledInvoice,
@@ -53,16 +54,7 @@ const airlineWith = (channels: { JFK: Channel; LHR: Channel }): Promise<Tenant> 
   airlineWithHotels(stack, 'Moves', 'M', channels);
 
 /** The same layover key moved to London: Friday 19 March 2027, 20:00 to Saturday 09:00 GMT. */
-function movedToLondon() {
-  const r = onePairingRoster({ day1: DAY1 });
-  r.pairings[0]!.duty_periods[0]!.layover = {
-    station: 'LHR',
-    booking_required: true,
-    checkin_time_local: `${DAY1}T20:00:00+00:00`,
-    checkout_time_local: '2027-03-20T09:00:00+00:00',
-  };
-  return r;
-}
+const movedToLondon = () => londonLayover(DAY1);
 
 async function processed(t: Tenant, body: unknown, at: string) {
   clock = new Date(at);

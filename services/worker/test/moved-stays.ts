@@ -11,6 +11,7 @@ import {
   contractStations,
   http,
   onboard,
+  onePairingRoster,
   STANDARD_TERMS,
   type Stack,
   type Tenant,
@@ -249,4 +250,17 @@ export function duffelControl(stackOf: () => Stack) {
         .map((s) => s.booking.id);
     },
   };
+}
+
+/** One crew member's pairing (onePairingRoster) with its layover of `day1` moved to London: 20:00 to 09:00 GMT. */
+export function londonLayover(day1: string) {
+  const r = onePairingRoster({ day1 });
+  const next = new Date(Date.parse(`${day1}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  r.pairings[0]!.duty_periods[0]!.layover = {
+    station: 'LHR',
+    booking_required: true,
+    checkin_time_local: `${day1}T20:00:00+00:00`,
+    checkout_time_local: `${next}T09:00:00+00:00`,
+  };
+  return r;
 }

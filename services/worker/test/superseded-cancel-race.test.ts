@@ -22,8 +22,9 @@ import {
   airlineWithHotels,
   DAY1 as MOVED_DAY1,
   duffelControl,
-  staysAirline as staysAirlineOf,
+  londonLayover,
   startSmtpSink,
+  staysAirline as staysAirlineOf,
   TRAVELLER,
 } from './moved-stays';
 
@@ -198,16 +199,7 @@ describe('a GDS room being cancelled when the roster moves the stay back to it',
     );
   }
   /** The layover moved to London: Crew Inn LHR, a DIRECT hotel. */
-  function movedToLondon() {
-    const r = onePairingRoster({ day1: MOVED_DAY1 });
-    r.pairings[0]!.duty_periods[0]!.layover = {
-      station: 'LHR',
-      booking_required: true,
-      checkin_time_local: `${MOVED_DAY1}T20:00:00+00:00`,
-      checkout_time_local: '2027-03-20T09:00:00+00:00',
-    };
-    return r;
-  }
+  const movedToLondon = () => londonLayover(MOVED_DAY1);
   /** The hotel confirms the booking's NEW row at `property`, as the confirmation page's form posts it. */
   async function confirmedByHotel(bookingId: string, property: string): Promise<void> {
     const row = await waitFor(

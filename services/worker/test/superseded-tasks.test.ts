@@ -26,6 +26,7 @@ import {
   airlineWithHotels,
   duffelControl,
   invoiceLine,
+  londonLayover,
   movedStays,
   NIGHT,
   reconciledInvoice,
@@ -653,16 +654,7 @@ describe('a stay moved to another city whose task is overtaken after it cancelle
   // Two days after the clock: the JFK contract's deadline (18:00 New York time, four days before) has passed.
   const LATE_DAY = '2027-03-03';
   const atJfk = () => onePairingRoster({ day1: LATE_DAY });
-  function toLondon() {
-    const r = onePairingRoster({ day1: LATE_DAY });
-    r.pairings[0]!.duty_periods[0]!.layover = {
-      station: 'LHR',
-      booking_required: true,
-      checkin_time_local: `${LATE_DAY}T20:00:00+00:00`,
-      checkout_time_local: '2027-03-04T09:00:00+00:00',
-    };
-    return r;
-  }
+  const toLondon = () => londonLayover(LATE_DAY);
   function dropped() {
     const r = onePairingRoster({ day1: LATE_DAY });
     delete (r.pairings[0]!.duty_periods[0] as { layover?: unknown }).layover;
