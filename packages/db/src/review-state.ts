@@ -41,29 +41,6 @@ export interface StoredReviewFacts {
 /** The review rules (the engine's storedReviewStateOf): what the item's review fields are, as it now stands. */
 export type ReviewStateOf = (item: StoredReviewFacts) => { review_status: string | null; due_by: string | null };
 
-/** The review fact columns of action_items (unqualified: for a RETURNING of an update of the table). */
-export const REVIEW_FACT_COLUMNS = [
-  'action_id',
-  'type',
-  'subtype',
-  'classification',
-  'priority',
-  'disposition',
-  'recommended_action',
-  'booking_id',
-  'created_at',
-  'disposition_at',
-  'review_status',
-  'due_by',
-  'action_taken',
-  'action_taken_at',
-  'action_taken_by',
-  'assignee',
-  'event_at',
-  'superseded_by',
-  'review_deadline',
-] as const;
-
 /**
  * The item's airline's stored review settings as JSON (null without a row), in a statement on action_items
  * unaliased (qualified: inside the subquery a bare airline_id would be review_settings' own).

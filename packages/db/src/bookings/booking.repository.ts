@@ -5,9 +5,9 @@ import type { DbOrTrx } from '../database';
 import { bulkInsert, type ColumnTypes } from '../bulk';
 import { newestFirst } from '../keyset';
 import { PREPARED } from '../prepared';
-import { keepReviewState, REVIEW_FACT_COLUMNS, REVIEW_SETTINGS_OF_ITEM, type ReviewStateOf } from '../review-state';
+import { keepReviewState, REVIEW_SETTINGS_OF_ITEM, type ReviewStateOf } from '../review-state';
 import { emitBookingEvents, emitIropCompletedIfDone } from '../webhook-events';
-import { ACTION_ITEM_COLUMNS } from '../schedules/schedule.table';
+import { ACTION_ITEM_COLUMNS, REVIEW_FACT_COLUMNS } from '../schedules/schedule.table';
 import {
   BOOKING_COLUMNS,
   BOOKING_EVENT_COLUMNS,

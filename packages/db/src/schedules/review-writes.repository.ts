@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../database';
-import { keepReviewState, REVIEW_FACT_COLUMNS, REVIEW_SETTINGS_OF_ITEM, type ReviewStateOf } from '../review-state';
+import { keepReviewState, REVIEW_SETTINGS_OF_ITEM, type ReviewStateOf } from '../review-state';
+import { REVIEW_FACT_COLUMNS } from './schedule.table';
 
 /*
  * What keeps the review queue's stored fields right outside an item's own write: due_by again after the

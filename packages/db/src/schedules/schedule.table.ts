@@ -90,30 +90,16 @@ export interface ActionItemTable {
 }
 export type ActionItemRow = Selectable<ActionItemTable>;
 
-/**
- * The columns of an action item that its answers show (the spec's fields and the review queue's) and the review rules
- * read: what a queue page selects, by name (not `select *`, so that its statement can be prepared). The views take
- * rows of these, so a view reading another column is a type error until it is listed here.
- */
-export const ACTION_ITEM_VIEW_COLUMNS = [
+/** The review fact columns of action_items (unqualified: for a RETURNING of an update of the table). */
+export const REVIEW_FACT_COLUMNS = [
   'action_id',
-  'schedule_id',
-  'source',
   'type',
   'subtype',
   'classification',
   'priority',
   'disposition',
-  'auto_eligible',
-  'anchors',
-  'source_rows',
-  'booking_id',
-  'flight_options_url',
   'recommended_action',
-  'message',
-  'notes',
-  'event_at',
-  'details',
+  'booking_id',
   'created_at',
   'disposition_at',
   'review_status',
@@ -121,11 +107,32 @@ export const ACTION_ITEM_VIEW_COLUMNS = [
   'action_taken',
   'action_taken_at',
   'action_taken_by',
-  'action_reason',
   'assignee',
+  'event_at',
   'superseded_by',
-  'held_until',
   'review_deadline',
+] as const;
+
+/**
+ * The columns of an action item that its answers show (the spec's fields and the review queue's) and the review rules
+ * read: what a queue page selects, by name (not `select *`, so that its statement can be prepared). The views take
+ * rows of these, so a view reading another column is a type error until it is listed here.
+ */
+export const ACTION_ITEM_VIEW_COLUMNS = [
+  // What the review rules read, as the writers of a disposition read it back.
+  ...REVIEW_FACT_COLUMNS,
+  // What the answer shows besides.
+  'schedule_id',
+  'source',
+  'auto_eligible',
+  'anchors',
+  'source_rows',
+  'flight_options_url',
+  'message',
+  'notes',
+  'details',
+  'action_reason',
+  'held_until',
 ] as const satisfies readonly (keyof ActionItemTable)[];
 export type ActionItemViewRow = Pick<ActionItemRow, (typeof ACTION_ITEM_VIEW_COLUMNS)[number]>;
 

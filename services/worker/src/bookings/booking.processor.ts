@@ -312,24 +312,24 @@ export class BookingProcessor {
       supplier_ref: room.supplier_ref,
       supplier_status: made.supplier_status,
     };
+    // The fee the old room's cancellation cost or avoided under the terms `b` holds, judged when it was made.
+    const costUnder = (b: BookingRow) =>
+      madeCancellationCost(b.cancellation, b.task_ref, null, true, {
+        at: cancelledAt,
+        as: 'the old room cancelled at the supplier',
+      });
     const note = await this.deps.db.transaction().execute(async (trx) => {
       const cur = await bookingRepo.lockBooking(trx, booking.booking_id);
       if (!cur) return undefined;
       if (!isCurrentTask(cur, data)) {
         // Superseded meanwhile: the room is cancelled at the supplier all the same (engine cancelledBeforeRecord),
         // priced by the terms this task was given, as it would have priced it.
-        const cost = madeCancellationCost(booking.cancellation, booking.task_ref, null, true, {
-          at: cancelledAt,
-          as: 'the old room cancelled at the supplier',
-        });
+        const cost = costUnder(booking);
         const stay = oldRoom ? movedAwayStay(booking, ref(booking, data), oldRoom, cost?.fields) : null;
         await this.recordCancelledBeforeRecord(trx, cur, cancelled, cost, stay);
         return undefined;
       }
-      const cost = madeCancellationCost(cur.cancellation, cur.task_ref, null, true, {
-        at: cancelledAt,
-        as: 'the old room cancelled at the supplier',
-      });
+      const cost = costUnder(cur);
       await bookingRepo.updateBooking(
         trx,
         cur.booking_id,
